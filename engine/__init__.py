@@ -1,0 +1,57 @@
+"""Pure rules engine for Ruff and Honours and its relatives.
+
+No Discord, no asyncio, no I/O. Start with :func:`engine.new_game`.
+"""
+
+from .actions import (
+    Action,
+    ActionParseError,
+    CallCanYe,
+    DeclineRuff,
+    Discard,
+    Pass,
+    Play,
+    ShowHonours,
+    TakeRuff,
+    decode_action,
+    discard,
+    play,
+)
+from .cards import Card, CardParseError, Rank, Suit, parse_cards, sort_hand
+from .events import Event
+from .game import Game, IllegalAction, Phase, RecordError, SeatView, new_game, trick_winner
+from .rules import Rules, RulesError, game_ids, make_rules, presets_for
+
+__all__ = [
+    "Action",
+    "ActionParseError",
+    "CallCanYe",
+    "Card",
+    "CardParseError",
+    "DeclineRuff",
+    "Discard",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "Pass",
+    "Phase",
+    "Play",
+    "Rank",
+    "RecordError",
+    "Rules",
+    "RulesError",
+    "SeatView",
+    "ShowHonours",
+    "Suit",
+    "TakeRuff",
+    "decode_action",
+    "discard",
+    "game_ids",
+    "make_rules",
+    "new_game",
+    "parse_cards",
+    "play",
+    "presets_for",
+    "sort_hand",
+    "trick_winner",
+]

@@ -1,0 +1,1202 @@
+"""The game state machine: deal, turn-up, ruff, Can-ye, tricks, scoring, matches.
+
+Use :func:`new_game` to start, :meth:`Game.legal_actions` to ask what a seat may
+do, :meth:`Game.apply` to act (it returns the events), :meth:`Game.observe` for
+what one seat may see. Every rule of every game lives here (and in
+:mod:`engine.rules` for the configuration); nothing outside the engine decides
+legality or scores.
+
+Determinism: a game is fully fixed by its rules, seed, optional first dealer and
+action log. Deal ``k`` of a session is shuffled with ``random.Random(f"{seed}:deal:{k}")``
+so no RNG state has to be stored.
+
+Decisions where RULES.md is silent (also in the README):
+
+* The Can-ye window ``before_first_lead`` is a short declaration phase: each seat
+  entitled to call (its side at the call point, holding two or more honours) is
+  asked in turn from eldest and answers Call / Show / Pass before the first lead.
+  Only entitled seats are asked. The partner's answer is automatic and truthful.
+* ``ruff_mandatory = true`` takes the stock in automatically: the ruffer's only
+  decision is his four discards.
+* ``ruff_discard_restriction``: a restricted card may be laid out only when the
+  ruffer has too few unrestricted cards left to complete four discards.
+* ``first_leader = ruffer`` falls back to eldest when nobody ruffed.
+* ``revoke_mode = penalty``: any card may be played; each side that revoked in a
+  deal loses one point (not below zero) before tricks are scored.
+* ``score_order = simultaneous``: if both sides reach the target, the higher
+  score wins; an exact tie goes to the side that scored tricks.
+* ``honours_can_win = not_at_target_minus_1`` looks at the score at the start of
+  the deal, as the classic laws ("at the point of four") read.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .actions import (
+    Action,
+    CallCanYe,
+    DeclineRuff,
+    Discard,
+    Pass,
+    Play,
+    ShowHonours,
+    TakeRuff,
+    decode_action,
+    discard,
+    play,
+)
+from .cards import SUIT_MASKS, Card, Rank, Suit, cards_from_mask, full_deck, mask_of, sort_hand
+from .events import (
+    CanYeCalled,
+    CardPlayed,
+    DealerChosen,
+    DealScored,
+    DealStarted,
+    Discarded,
+    DiscardsDone,
+    Event,
+    GameOver,
+    GameStarted,
+    HandDealt,
+    HonoursScored,
+    HonoursShown,
+    MatchOver,
+    Passed,
+    Revoked,
+    RuffDeclined,
+    RuffTaken,
+    StockTaken,
+    TrickWon,
+    TrumpFixed,
+)
+from .rules import Rules, make_rules
+
+__all__ = [
+    "Game",
+    "IllegalAction",
+    "Phase",
+    "RecordError",
+    "SeatView",
+    "new_game",
+    "trick_winner",
+]
+
+RECORD_VERSION: Final = 1
+SNAPSHOT_VERSION: Final = 1
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now. ``reason`` is short and human."""
+
+    def __init__(self, reason: str, code: str = "illegal") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+class RecordError(ValueError):
+    """A saved record or snapshot that cannot be loaded."""
+
+
+class Phase:
+    """Names of the phases of a deal (plain strings, stable in snapshots)."""
+
+    RUFF = "ruff"  # the ruffer decides to take the stock or decline
+    DISCARD = "discard"  # the ruffer lays out four cards
+    CAN_YE = "can_ye"  # declarations before the first lead
+    PLAY = "play"
+    OVER = "over"  # the match is decided
+
+
+HONOUR_RANKS: Final = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)
+_PLAY_BY_INDEX: Final = [play(Card.from_index(i)) for i in range(52)]
+_DISCARD_BY_INDEX: Final = [discard(Card.from_index(i)) for i in range(52)]
+_CARD_BY_INDEX: Final = [Card.from_index(i) for i in range(52)]
+_TAKE: Final = TakeRuff()
+_DECLINE: Final = DeclineRuff()
+_CALL: Final = CallCanYe()
+_SHOW: Final = ShowHonours()
+_PASS: Final = Pass()
+
+
+def honours_mask(trump: Suit | None) -> int:
+    """Bitmask of the A K Q J of trumps (0 in a no-trump deal)."""
+    return 0 if trump is None else trump.honours_mask
+
+
+def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
+    """Index (into ``cards``, play order) of the card that wins the trick.
+
+    The highest trump wins if any trump was played, else the highest card of the
+    suit led; a card of any other suit never wins.
+    """
+    best = 0
+    best_card = cards[0]
+    for i in range(1, len(cards)):
+        card = cards[i]
+        if card.suit is best_card.suit:
+            if card.rank > best_card.rank:
+                best, best_card = i, card
+        elif card.suit is trump:
+            best, best_card = i, card
+    return best
+
+
+def _bit_count(mask: int) -> int:
+    return mask.bit_count()
+
+
+# Play lists for one-suit masks (at most 4 x 8192): following suit is the
+# commonest case in search, and these lists repeat endlessly.
+_FOLLOW_CACHE: Final[dict[int, tuple[Action, ...]]] = {}
+
+
+def _plays_of(mask: int) -> list[Action]:
+    """The Play actions for every card in ``mask``, in card-index order."""
+    acts: list[Action] = []
+    by_index = _PLAY_BY_INDEX
+    while mask:
+        low = mask & -mask
+        acts.append(by_index[low.bit_length() - 1])
+        mask ^= low
+    return acts
+
+
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Everything one seat may know, and nothing more.
+
+    This is the hidden-information boundary: renderers and AI players get a
+    view, never the :class:`Game`. Other hands appear only as sizes; the stock
+    is never listed (the ruffer alone sees the cards he took in and laid out).
+    """
+
+    seat: int
+    game_id: str
+    preset: str
+    phase: str
+    game_no: int
+    deal_no: int
+    dealer: int
+    eldest: int
+    trump: Suit | None
+    turn_up: Card | None
+    turn_up_holder: int | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    to_act: int | None
+    legal: tuple[Action, ...]
+    trick_leader: int
+    trick: tuple[tuple[int, Card], ...]
+    trick_no: int
+    completed_tricks: tuple[tuple[int, tuple[Card, ...], int], ...]
+    tricks: tuple[int, ...]
+    scores: tuple[int, ...]
+    start_scores: tuple[int, ...]
+    games_won: tuple[int, ...]
+    target: int
+    ruffer: int | None
+    ruff_state: str  # none | pending | taken | declined
+    stock_taken: tuple[Card, ...]
+    my_discards: tuple[Card, ...]
+    shown_honours: tuple[tuple[int, Card], ...]
+    calls: tuple[tuple[int, str], ...]
+    winner: int | None
+
+    @property
+    def partner(self) -> int:
+        return (self.seat + 2) % 4
+
+    @property
+    def side(self) -> int:
+        return self.seat % 2
+
+    @property
+    def led_suit(self) -> Suit | None:
+        return self.trick[0][1].suit if self.trick else None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_act == self.seat
+
+
+class Game:
+    """A running game (or match) of one of the engine's trick-taking games.
+
+    Mutable, but only through :meth:`apply`, which validates first: an illegal
+    action raises :class:`IllegalAction` and leaves the state untouched.
+    """
+
+    __slots__ = (
+        "rules",
+        "seed",
+        "first_dealer_choice",
+        "log",
+        "phase",
+        "game_no",
+        "deal_no",
+        "deals_total",
+        "scores",
+        "start_scores",
+        "games_won",
+        "game_values",
+        "dealer",
+        "eldest",
+        "hands",
+        "dealt",
+        "stock",
+        "trump",
+        "turn_up",
+        "turn_up_holder",
+        "turn_up_public",
+        "ruffer",
+        "ruff_reason",
+        "ruff_state",
+        "stock_taken",
+        "discards",
+        "discards_left",
+        "held_at_play",
+        "can_ye_queue",
+        "can_ye_open",
+        "calls",
+        "shown",
+        "to_play",
+        "leader",
+        "trick",
+        "trick_no",
+        "tricks",
+        "completed",
+        "revoked",
+        "winner",
+        "match_winner",
+        "rubber_points",
+        "_n",
+        "_prevent",
+    )
+
+    rules: Rules
+    seed: int
+    first_dealer_choice: int | None
+    log: list[tuple[int, Action]]
+    phase: str
+    game_no: int
+    deal_no: int
+    deals_total: int
+    scores: list[int]
+    start_scores: list[int]
+    games_won: list[int]
+    game_values: list[int]
+    dealer: int
+    eldest: int
+    hands: list[int]
+    dealt: list[int]
+    stock: list[Card]
+    trump: Suit | None
+    turn_up: Card | None
+    turn_up_holder: int | None
+    turn_up_public: bool
+    ruffer: int | None
+    ruff_reason: str
+    ruff_state: str
+    stock_taken: tuple[Card, ...]
+    discards: list[Card]
+    discards_left: int
+    held_at_play: list[int]
+    can_ye_queue: list[int]
+    can_ye_open: set[int]
+    calls: list[tuple[int, str]]
+    shown: list[tuple[int, Card]]
+    to_play: int
+    leader: int
+    trick: list[Card]
+    trick_no: int
+    tricks: list[int]
+    completed: list[tuple[int, tuple[Card, ...], int]]
+    revoked: set[int]
+    winner: int | None
+    match_winner: int | None
+    rubber_points: tuple[int, ...]
+    _n: int
+    _prevent: bool
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def _create(cls, rules: Rules, seed: int, first_dealer: int | None) -> tuple[Game, list[Event]]:
+        game = object.__new__(cls)
+        game.rules = rules
+        game.seed = seed
+        game.first_dealer_choice = first_dealer
+        game._n = rules.players
+        game._prevent = rules.revoke_mode == "prevent"
+        game.log = []
+        n_sides = rules.sides
+        game.scores = [0] * n_sides
+        game.start_scores = [0] * n_sides
+        game.games_won = [0] * n_sides
+        game.game_values = [0] * n_sides
+        game.game_no = 0
+        game.deal_no = 0
+        game.deals_total = 0
+        game.winner = None
+        game.match_winner = None
+        game.rubber_points = ()
+        game.calls = []
+        game.shown = []
+        events: list[Event] = []
+        if first_dealer is not None:
+            if not 0 <= first_dealer < rules.players:
+                raise ValueError(f"first dealer must be a seat 0..{rules.players - 1}")
+            game.dealer = first_dealer
+            events.append(DealerChosen(first_dealer, "chosen"))
+        else:
+            events.append(game._choose_dealer())
+        game._start_game(events, rotate=False)
+        return game, events
+
+    def _choose_dealer(self) -> DealerChosen:
+        rng = random.Random(f"{self.seed}:dealer")
+        if self.rules.first_dealer == "random":
+            self.dealer = rng.randrange(self.rules.players)
+            return DealerChosen(self.dealer, "random")
+        # draw_high: each remaining contender draws; highest rank deals; ties redraw
+        contenders = list(range(self.rules.players))
+        draws: list[tuple[int, Card]] = []
+        deck = full_deck(self.rules.removed_ranks)
+        while True:
+            rng.shuffle(deck)
+            round_draws = list(zip(contenders, deck, strict=False))
+            draws.extend(round_draws)
+            best = max(int(c.rank) for _, c in round_draws)
+            contenders = [s for s, c in round_draws if int(c.rank) == best]
+            if len(contenders) == 1:
+                self.dealer = contenders[0]
+                return DealerChosen(self.dealer, "draw_high", tuple(draws))
+
+    def _start_game(self, events: list[Event], rotate: bool) -> None:
+        self.game_no += 1
+        self.deal_no = 0
+        self.scores = [0] * self.rules.sides
+        self.winner = None
+        events.append(GameStarted(self.game_no))
+        self._start_deal(events, rotate=rotate)
+
+    # ------------------------------------------------------------------ the deal
+
+    def _start_deal(self, events: list[Event], rotate: bool = True) -> None:
+        rules = self.rules
+        n = self._n
+        if rotate:
+            self.dealer = (self.dealer + 1) % n
+        self.eldest = (self.dealer + 1) % n
+        self.deal_no += 1
+        self.deals_total += 1
+        self.start_scores = list(self.scores)
+        events.append(DealStarted(self.game_no, self.deal_no, self.dealer, self.eldest))
+
+        deck = full_deck(rules.removed_ranks)
+        random.Random(f"{self.seed}:deal:{self.deals_total}").shuffle(deck)
+        hands = [0] * n
+        dealt_in = rules.players * rules.hand_size
+        last_index = [-1] * n
+        pattern = rules.deal_pattern
+        base = self.dealer + 1
+        for i in range(dealt_in):
+            if pattern == "singles":
+                seat = (base + i) % n
+            elif pattern == "packets4":
+                seat = (base + i // 4) % n
+            else:  # solo_33331: four rounds of threes, then single cards
+                rounds_of_three = 3 * n * 4
+                if i < rounds_of_three:
+                    seat = (base + i // 3) % n
+                else:
+                    seat = (base + i - rounds_of_three) % n
+            hands[seat] |= deck[i].bit
+            last_index[seat] = i
+        self.hands = hands
+        self.dealt = list(hands)
+        self.stock = deck[dealt_in:]
+        for seat in range(n):
+            events.append(HandDealt(seat, tuple(cards_from_mask(hands[seat]))))
+
+        # trumps
+        self.turn_up = None
+        self.turn_up_holder = None
+        self.turn_up_public = False
+        if rules.trump_mode == "cycle":
+            index = (self.deal_no if rules.trump_cycle_basis == "per_game" else self.deals_total) - 1
+            self.trump = rules.trump_cycle[index % len(rules.trump_cycle)]
+        else:
+            if rules.turn_up_source == "stock_top":
+                card = self.stock[0]
+            else:
+                holder = self.dealer if rules.turn_up_source == "dealer_last" else self.eldest
+                card = deck[last_index[holder]]
+                self.turn_up_holder = holder
+            self.turn_up = card
+            self.turn_up_public = True
+            self.trump = card.suit
+        events.append(TrumpFixed(self.trump, self.turn_up, self.turn_up_holder))
+
+        # per-deal bookkeeping
+        self.ruffer = None
+        self.ruff_reason = ""
+        self.ruff_state = "none"
+        self.stock_taken = ()
+        self.discards = []
+        self.discards_left = 0
+        self.can_ye_queue = []
+        self.can_ye_open = set()
+        self.calls = []
+        self.shown = []
+        self.trick = []
+        self.trick_no = 1
+        self.tricks = [0] * rules.sides
+        self.completed = []
+        self.revoked = set()
+        self.leader = self.eldest
+        self.to_play = self.eldest
+
+        if rules.ruff:
+            self._begin_ruff(events)
+        else:
+            self._after_ruff(events)
+
+    def _begin_ruff(self, events: list[Event]) -> None:
+        assert self.trump is not None
+        ace = Card.of(Rank.ACE, self.trump)
+        ruffer: int | None = None
+        reason = ""
+        for seat in range(self._n):
+            if self.hands[seat] & ace.bit:
+                ruffer, reason = seat, "holds_ace"
+        if ruffer is None:
+            if self.turn_up is ace:
+                ruffer, reason = self.dealer, "turned_ace"
+            elif self.rules.ruff_if_ace_in_stock == "dealer":
+                ruffer, reason = self.dealer, "ace_in_stock"
+        if ruffer is None:
+            self._after_ruff(events)
+            return
+        self.ruffer = ruffer
+        self.ruff_reason = reason
+        self.ruff_state = "pending"
+        if self.rules.ruff_mandatory:
+            self._take_stock(events)
+        else:
+            self.phase = Phase.RUFF
+
+    def _take_stock(self, events: list[Event]) -> None:
+        assert self.ruffer is not None
+        seat = self.ruffer
+        self.stock_taken = tuple(self.stock)
+        self.hands[seat] |= mask_of(self.stock)
+        self.stock = []
+        self.ruff_state = "taken"
+        self.discards_left = len(self.stock_taken)
+        self.phase = Phase.DISCARD
+        events.append(RuffTaken(seat, self.ruff_reason))
+        events.append(StockTaken(seat, tuple(sort_hand(self.stock_taken, self.trump))))
+
+    def _after_ruff(self, events: list[Event]) -> None:
+        """Hands are final for the deal: note honours, open Can-ye, then play."""
+        self.held_at_play = list(self.hands)
+        rules = self.rules
+        if rules.first_leader == "ruffer" and self.ruff_state == "taken" and self.ruffer is not None:
+            self.leader = self.to_play = self.ruffer
+        if rules.can_ye_enabled:
+            hon = honours_mask(self.trump)
+            eligible = []
+            for k in range(self._n):
+                seat = (self.eldest + k) % self._n
+                side = rules.side_of(seat)
+                if rules.can_call_at(self.start_scores[side]) and _bit_count(self.hands[seat] & hon) >= 2:
+                    eligible.append(seat)
+            if eligible and rules.can_ye_window == "before_first_lead":
+                self.can_ye_queue = eligible
+                self.phase = Phase.CAN_YE
+                return
+            self.can_ye_open = set(eligible)
+        self.phase = Phase.PLAY
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def n_players(self) -> int:
+        return self._n
+
+    @property
+    def is_over(self) -> bool:
+        """True once the match is decided."""
+        return self.phase == Phase.OVER
+
+    @property
+    def version(self) -> int:
+        """Number of actions applied so far (a stale-button guard)."""
+        return len(self.log)
+
+    def to_act(self) -> int | None:
+        """The seat the game is waiting for, or ``None`` when it is over."""
+        phase = self.phase
+        if phase == Phase.PLAY:
+            return self.to_play
+        if phase in (Phase.RUFF, Phase.DISCARD):
+            return self.ruffer
+        if phase == Phase.CAN_YE:
+            return self.can_ye_queue[0]
+        return None
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards in ``seat``'s hand, sorted for display."""
+        return sort_hand(cards_from_mask(self.hands[seat]), self.trump)
+
+    def honours_held(self, seat: int) -> list[Card]:
+        """The honours (A K Q J of trumps) now in ``seat``'s hand."""
+        return [c for c in cards_from_mask(self.hands[seat] & honours_mask(self.trump))]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty when it is not its turn).
+
+        Built on the same rules as :meth:`check`, so the two never disagree.
+        """
+        phase = self.phase
+        if phase == Phase.PLAY:
+            if seat != self.to_play:
+                return []
+            hand = self.hands[seat]
+            mask = hand
+            if self.trick and self._prevent:
+                follow = hand & self.trick[0].suit_mask
+                if follow:
+                    # following suit: at most 13 cards of one suit, cached
+                    cached = _FOLLOW_CACHE.get(follow)
+                    if cached is None:
+                        cached = _FOLLOW_CACHE[follow] = tuple(_plays_of(follow))
+                    return list(cached)
+            acts = _plays_of(mask)
+            if self.can_ye_open and seat in self.can_ye_open:
+                acts.extend(self._claim_options(seat))
+            return acts
+        if phase == Phase.RUFF:
+            if seat != self.ruffer:
+                return []
+            return [_TAKE] if self.rules.ruff_mandatory else [_TAKE, _DECLINE]
+        if phase == Phase.DISCARD:
+            if seat != self.ruffer:
+                return []
+            return [_DISCARD_BY_INDEX[c.index] for c in cards_from_mask(self._discardable(seat))]
+        if phase == Phase.CAN_YE:
+            if seat != self.can_ye_queue[0]:
+                return []
+            return [*self._claim_options(seat), _PASS]
+        return []
+
+    def _claim_options(self, seat: int) -> list[Action]:
+        held = _bit_count(self.hands[seat] & honours_mask(self.trump))
+        if held == 2:
+            return [_CALL]
+        if held >= 3:
+            return [_SHOW]
+        return []
+
+    def _discardable(self, seat: int) -> int:
+        hand = self.hands[seat]
+        restriction = self.rules.ruff_discard_restriction
+        if restriction == "none" or self.trump is None:
+            return hand
+        banned = honours_mask(self.trump) if restriction == "no_honours" else SUIT_MASKS[self.trump]
+        free = hand & ~banned
+        return free if _bit_count(free) >= self.discards_left else hand
+
+    def check(self, seat: int, action: Action) -> None:
+        """Raise :class:`IllegalAction` (with a human reason) unless legal now."""
+        if not 0 <= seat < self._n:
+            raise IllegalAction("There is no such seat.", "bad_seat")
+        phase = self.phase
+        if phase == Phase.OVER:
+            raise IllegalAction("This game is over.", "game_over")
+        waiting = self.to_act()
+        if isinstance(action, Play):
+            if phase != Phase.PLAY:
+                raise IllegalAction(self._not_now(), "wrong_phase")
+            if seat != self.to_play:
+                raise IllegalAction("It is not your turn.", "not_your_turn")
+            card = action.card
+            hand = self.hands[seat]
+            if not hand & card.bit:
+                raise IllegalAction(f"{card.pretty} is not in your hand.", "not_in_hand")
+            if self.trick and self.rules.revoke_mode == "prevent":
+                led = self.trick[0].suit
+                if card.suit is not led and hand & SUIT_MASKS[led]:
+                    raise IllegalAction(
+                        f"You must follow suit: you hold {led.symbol}.", "must_follow"
+                    )
+            return
+        if isinstance(action, (TakeRuff, DeclineRuff)):
+            if phase != Phase.RUFF:
+                raise IllegalAction("There is no ruff to decide now.", "wrong_phase")
+            if seat != self.ruffer:
+                raise IllegalAction("Only the holder of the trump ace may ruff.", "not_your_turn")
+            if isinstance(action, DeclineRuff) and self.rules.ruff_mandatory:
+                raise IllegalAction("The ruff is compulsory in this game.", "mandatory")
+            return
+        if isinstance(action, Discard):
+            if phase != Phase.DISCARD:
+                raise IllegalAction("There is nothing to lay out now.", "wrong_phase")
+            if seat != self.ruffer:
+                raise IllegalAction("Only the ruffer lays out cards.", "not_your_turn")
+            card = action.card
+            if not self.hands[seat] & card.bit:
+                raise IllegalAction(f"{card.pretty} is not in your hand.", "not_in_hand")
+            if not self._discardable(seat) & card.bit:
+                what = "an honour" if self.rules.ruff_discard_restriction == "no_honours" else "a trump"
+                raise IllegalAction(f"You may not lay out {what} in this game.", "restricted")
+            return
+        if isinstance(action, (CallCanYe, ShowHonours, Pass)):
+            if phase == Phase.CAN_YE:
+                if seat != waiting:
+                    raise IllegalAction("It is not your turn to declare.", "not_your_turn")
+                if isinstance(action, Pass):
+                    return
+            elif phase == Phase.PLAY and seat in self.can_ye_open and seat == self.to_play:
+                if isinstance(action, Pass):
+                    raise IllegalAction("Just play a card to let the call go.", "wrong_phase")
+            else:
+                raise IllegalAction("You cannot call honours now.", "wrong_phase")
+            held = _bit_count(self.hands[seat] & honours_mask(self.trump))
+            if isinstance(action, CallCanYe) and held != 2:
+                raise IllegalAction("Can-ye needs exactly two honours in your hand.", "bad_call")
+            if isinstance(action, ShowHonours) and held < 3:
+                raise IllegalAction("Showing needs three or four honours.", "bad_call")
+            return
+        raise IllegalAction(f"Unknown action {action!r}.", "unknown")
+
+    def _not_now(self) -> str:
+        if self.phase == Phase.RUFF:
+            return "Wait: the ruff is being decided."
+        if self.phase == Phase.DISCARD:
+            return "Wait: the ruffer is laying out four cards."
+        if self.phase == Phase.CAN_YE:
+            return "Wait: honours are being declared."
+        return "You cannot do that now."
+
+    # ------------------------------------------------------------------ acting
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Check and perform ``action`` for ``seat``; return the events it caused."""
+        events: list[Event] = []
+        if type(action) is Play and self.phase == "play" and seat == self.to_play:
+            # hot path: the same checks as check(), inlined for search speed
+            card = action.card
+            hand = self.hands[seat]
+            if not hand & card.bit or (
+                self.trick
+                and self._prevent
+                and card.suit is not self.trick[0].suit
+                and hand & self.trick[0].suit_mask
+            ):
+                self.check(seat, action)  # raises with the reason
+            self.log.append((seat, action))
+            self._play(seat, card, events)
+            return events
+        self.check(seat, action)
+        self.log.append((seat, action))
+        if isinstance(action, Play):
+            self._play(seat, action.card, events)
+        elif isinstance(action, Discard):
+            self._discard(seat, action.card, events)
+        elif isinstance(action, TakeRuff):
+            self._take_stock(events)
+        elif isinstance(action, DeclineRuff):
+            self.ruff_state = "declined"
+            events.append(RuffDeclined(seat))
+            self._after_ruff(events)
+        elif isinstance(action, CallCanYe):
+            self._call(seat, events)
+        elif isinstance(action, ShowHonours):
+            cards = tuple(self.honours_held(seat))
+            self.shown.extend((seat, c) for c in cards)
+            self.calls.append((seat, "show"))
+            events.append(HonoursShown(seat, cards))
+            self._win_by_call(self.rules.side_of(seat), "show", events)
+        else:  # Pass
+            self.calls.append((seat, "pass"))
+            events.append(Passed(seat))
+            self._next_declarer(events)
+        return events
+
+    def apply_all(self, seat: int, actions: Sequence[Action]) -> list[Event]:
+        """Apply several actions of one seat atomically: all succeed or none do."""
+        trial = self.clone()
+        for action in actions:
+            trial.apply(seat, action)
+        events: list[Event] = []
+        for action in actions:
+            events.extend(self.apply(seat, action))
+        return events
+
+    def _discard(self, seat: int, card: Card, events: list[Event]) -> None:
+        self.hands[seat] &= ~card.bit
+        self.discards.append(card)
+        self.discards_left -= 1
+        events.append(Discarded(seat, card, self.discards_left))
+        if self.discards_left == 0:
+            events.append(DiscardsDone(seat))
+            self._after_ruff(events)
+
+    def _call(self, seat: int, events: list[Event]) -> None:
+        partner = (seat + 2) % self._n
+        hon = honours_mask(self.trump)
+        partner_honours = self.hands[partner] & hon
+        self.can_ye_open.discard(seat)
+        if partner_honours:
+            shown = tuple(cards_from_mask((self.hands[seat] | partner_honours) & hon))
+            for c in shown:
+                owner = seat if self.hands[seat] & c.bit else partner
+                self.shown.append((owner, c))
+            self.calls.append((seat, "can_ye_answered"))
+            events.append(CanYeCalled(seat, partner, True, shown))
+            self._win_by_call(self.rules.side_of(seat), "can_ye", events)
+        else:
+            self.calls.append((seat, "can_ye_unanswered"))
+            events.append(CanYeCalled(seat, partner, False, ()))
+            if self.phase == Phase.CAN_YE:
+                self._next_declarer(events)
+
+    def _next_declarer(self, events: list[Event]) -> None:
+        self.can_ye_queue.pop(0)
+        if not self.can_ye_queue:
+            self.phase = Phase.PLAY
+
+    def _win_by_call(self, side: int, how: str, events: list[Event]) -> None:
+        self.scores[side] = self.rules.target_score
+        self._game_over(side, how, events)
+
+    def _play(self, seat: int, card: Card, events: list[Event]) -> None:
+        hand = self.hands[seat]
+        trick = self.trick
+        if trick and not self._prevent:
+            led = trick[0].suit
+            if card.suit is not led and hand & trick[0].suit_mask:
+                side = self.rules.side_of(seat)
+                if side not in self.revoked:
+                    self.revoked.add(side)
+                events.append(Revoked(seat, self.trick_no))
+        self.hands[seat] = hand & ~card.bit
+        if self.turn_up is card:
+            self.turn_up_public = False
+        if self.can_ye_open:
+            self.can_ye_open.discard(seat)
+        trick.append(card)
+        events.append(CardPlayed(seat, card, self.trick_no))
+        n = self._n
+        if len(trick) < n:
+            self.to_play = (seat + 1) % n
+            return
+        rules = self.rules
+        leader = self.leader
+        win_at = trick_winner(trick, self.trump)
+        winner = (leader + win_at) % n
+        side = winner % 2 if rules.partnerships else winner
+        self.tricks[side] += 1
+        cards = tuple(trick)
+        self.completed.append((leader, cards, winner))
+        events.append(TrickWon(self.trick_no, leader, cards, winner, side, tuple(self.tricks)))
+        self.trick = []
+        self.can_ye_open = set()  # any window closes after the first trick
+        if self.trick_no >= rules.tricks_per_deal:
+            self._score_deal(events)
+            return
+        self.trick_no += 1
+        self.leader = self.to_play = winner
+
+    # ------------------------------------------------------------------ scoring
+
+    def honour_counts(self) -> list[int]:
+        """Honours per side for this deal under ``honours_basis``."""
+        rules = self.rules
+        hon = honours_mask(self.trump)
+        counts = [0] * rules.sides
+        if not hon:
+            return counts
+        basis = rules.honours_basis
+        if basis == "captured":
+            for _, cards, winner in self.completed:
+                counts[rules.side_of(winner)] += _bit_count(mask_of(cards) & hon)
+            return counts
+        hands = self.dealt if basis == "dealt" else self.held_at_play
+        for seat in range(self._n):
+            counts[rules.side_of(seat)] += _bit_count(hands[seat] & hon)
+        return counts
+
+    def _score_deal(self, events: list[Event]) -> None:
+        rules = self.rules
+        sides = rules.sides
+        target = rules.target_score
+        scores = self.scores
+        penalty = [0] * sides
+        for side in self.revoked:
+            penalty[side] = -min(1, scores[side])
+            scores[side] += penalty[side]
+        half = rules.tricks_per_deal // 2
+        trick_points = [max(0, t - half) for t in self.tricks]
+        honour_points = [0] * sides
+        simultaneous = rules.score_order == "simultaneous"
+
+        for side in range(sides):
+            scores[side] += trick_points[side]
+        if not simultaneous and self._check_target(events, trick_points, honour_points, penalty, "tricks"):
+            return
+
+        if rules.honours:
+            counts = self.honour_counts()
+            notes: list[str] = []
+            for side in range(sides):
+                raw = rules.honour_points(counts[side])
+                if not raw:
+                    continue
+                start = self.start_scores[side]
+                if (
+                    rules.uncalled_honours_at_call_point == "void"
+                    and isinstance(rules.call_point, int)
+                    and start == rules.call_point
+                ):
+                    notes.append("not called at the call point: void")
+                    continue
+                if rules.honours_can_win == "not_at_target_minus_1" and start == target - 1:
+                    notes.append(f"a side at {target - 1} cannot score honours")
+                    continue
+                points = raw
+                if rules.honours_can_win == "false":
+                    points = max(0, min(raw, target - 1 - scores[side]))
+                    if points < raw:
+                        notes.append("honours cannot win the game: capped")
+                honour_points[side] = points
+                scores[side] += points
+            if not any(honour_points) and not notes and max(counts) == 2 and sides == 2:
+                notes.append("honours split")
+            events.append(HonoursScored(tuple(counts), tuple(honour_points), "; ".join(notes)))
+        how = "honours"
+        if simultaneous:
+            how = "tricks" if any(trick_points) else "honours"
+        if self._check_target(events, trick_points, honour_points, penalty, how):
+            return
+        events.append(self._deal_scored(trick_points, honour_points, penalty))
+        self._start_deal(events)
+
+    def _deal_scored(
+        self, trick_points: list[int], honour_points: list[int], penalty: list[int]
+    ) -> DealScored:
+        return DealScored(
+            self.game_no,
+            self.deal_no,
+            tuple(self.tricks),
+            tuple(trick_points),
+            tuple(honour_points),
+            tuple(penalty),
+            tuple(self.scores),
+        )
+
+    def _check_target(
+        self,
+        events: list[Event],
+        trick_points: list[int],
+        honour_points: list[int],
+        penalty: list[int],
+        how: str,
+    ) -> bool:
+        target = self.rules.target_score
+        reached = [s for s in range(self.rules.sides) if self.scores[s] >= target]
+        if not reached:
+            return False
+        if len(reached) > 1:
+            best = max(self.scores[s] for s in reached)
+            top = [s for s in reached if self.scores[s] == best]
+            with_tricks = [s for s in top if trick_points[s] > 0]
+            winner = with_tricks[0] if with_tricks else top[0]
+        else:
+            winner = reached[0]
+        events.append(self._deal_scored(trick_points, honour_points, penalty))
+        self._game_over(winner, how, events)
+        return True
+
+    def _game_over(self, side: int, how: str, events: list[Event]) -> None:
+        rules = self.rules
+        self.winner = side
+        self.games_won[side] += 1
+        loser_best = max((self.scores[s] for s in range(rules.sides) if s != side), default=0)
+        self.game_values[side] += self._game_value(loser_best)
+        events.append(GameOver(self.game_no, side, tuple(self.scores), how, tuple(self.games_won)))
+        if self.games_won[side] >= rules.games_to_win_match:
+            self.match_winner = side
+            self.phase = Phase.OVER
+            if rules.game_id == "whist-short-classic":
+                net = self.game_values[side] + 2 - sum(
+                    v for s, v in enumerate(self.game_values) if s != side
+                )
+                self.rubber_points = tuple(net if s == side else -net for s in range(rules.sides))
+            else:
+                self.rubber_points = tuple(self.games_won)
+            events.append(MatchOver(side, tuple(self.games_won), self.rubber_points))
+            return
+        self._start_game(events, rotate=True)
+
+    def _game_value(self, loser_score: int) -> int:
+        """Classic Short Whist game value: treble, double or single."""
+        if self.rules.game_id != "whist-short-classic":
+            return 1
+        if loser_score == 0:
+            return 3
+        if loser_score <= 2:
+            return 2
+        return 1
+
+    # ------------------------------------------------------------------ views
+
+    def observe(self, seat: int) -> SeatView:
+        """What ``seat`` may know now (its own hand, public cards, scores)."""
+        n = self._n
+        leader = self.leader
+        trick = tuple(((leader + i) % n, c) for i, c in enumerate(self.trick))
+        is_ruffer = seat == self.ruffer
+        return SeatView(
+            seat=seat,
+            game_id=self.rules.game_id,
+            preset=self.rules.preset,
+            phase=self.phase,
+            game_no=self.game_no,
+            deal_no=self.deal_no,
+            dealer=self.dealer,
+            eldest=self.eldest,
+            trump=self.trump,
+            turn_up=self.turn_up if self._turn_up_visible() else None,
+            turn_up_holder=self.turn_up_holder,
+            hand=tuple(self.hand(seat)),
+            hand_sizes=tuple(_bit_count(h) for h in self.hands),
+            to_act=self.to_act(),
+            legal=tuple(self.legal_actions(seat)),
+            trick_leader=leader,
+            trick=trick,
+            trick_no=self.trick_no,
+            completed_tricks=tuple(self.completed),
+            tricks=tuple(self.tricks),
+            scores=tuple(self.scores),
+            start_scores=tuple(self.start_scores),
+            games_won=tuple(self.games_won),
+            target=self.rules.target_score,
+            ruffer=self.ruffer,
+            ruff_state=self.ruff_state,
+            stock_taken=self.stock_taken if is_ruffer else (),
+            my_discards=tuple(self.discards) if is_ruffer else (),
+            shown_honours=tuple(self.shown),
+            calls=tuple(self.calls),
+            winner=self.match_winner,
+        )
+
+    def _turn_up_visible(self) -> bool:
+        if self.turn_up is None:
+            return False
+        if self.turn_up_holder is None:
+            return True  # the stock's top card is public for the whole deal
+        return self.turn_up_public
+
+    # ------------------------------------------------------------------ copies & records
+
+    def clone(self) -> Game:
+        """An independent copy (for search and atomic batches)."""
+        other = object.__new__(Game)
+        for name in Game.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = list(value)
+            elif isinstance(value, set):
+                value = set(value)
+            setattr(other, name, value)
+        return other
+
+    def to_record(self) -> dict[str, Any]:
+        """Seed + action log as JSON-ready data; :meth:`from_record` replays it."""
+        return {
+            "format": "ruff-honours-game",
+            "version": RECORD_VERSION,
+            "game_id": self.rules.game_id,
+            "preset": self.rules.preset,
+            "overrides": dict(self.rules.overrides),
+            "seed": self.seed,
+            "first_dealer": self.first_dealer_choice,
+            "actions": [f"{seat} {action.encode()}" for seat, action in self.log],
+        }
+
+    @staticmethod
+    def from_record(record: Mapping[str, Any]) -> Game:
+        """Rebuild a game by replaying a record made by :meth:`to_record`."""
+        if record.get("format") != "ruff-honours-game":
+            raise RecordError("not a game record")
+        version = record.get("version")
+        if not isinstance(version, int) or version > RECORD_VERSION:
+            raise RecordError(f"unsupported record version {version!r}")
+        game, _ = new_game(
+            record["game_id"],
+            record.get("preset"),
+            record.get("overrides") or {},
+            seed=int(record["seed"]),
+            first_dealer=record.get("first_dealer"),
+        )
+        for entry in record.get("actions", []):
+            seat_text, _, action_text = str(entry).partition(" ")
+            game.apply(int(seat_text), decode_action(action_text))
+        return game
+
+    def snapshot(self) -> dict[str, Any]:
+        """A compact JSON-ready copy of the whole state (for storage)."""
+        return {
+            "format": "ruff-honours-snapshot",
+            "version": SNAPSHOT_VERSION,
+            "record": self.to_record() | {"actions": []},
+            "log": [f"{s} {a.encode()}" for s, a in self.log],
+            "state": {
+                "phase": self.phase,
+                "game_no": self.game_no,
+                "deal_no": self.deal_no,
+                "deals_total": self.deals_total,
+                "scores": self.scores,
+                "start_scores": self.start_scores,
+                "games_won": self.games_won,
+                "game_values": self.game_values,
+                "dealer": self.dealer,
+                "eldest": self.eldest,
+                "hands": self.hands,
+                "dealt": self.dealt,
+                "stock": [c.code for c in self.stock],
+                "trump": self.trump.value if self.trump else None,
+                "turn_up": self.turn_up.code if self.turn_up else None,
+                "turn_up_holder": self.turn_up_holder,
+                "turn_up_public": self.turn_up_public,
+                "ruffer": self.ruffer,
+                "ruff_reason": self.ruff_reason,
+                "ruff_state": self.ruff_state,
+                "stock_taken": [c.code for c in self.stock_taken],
+                "discards": [c.code for c in self.discards],
+                "discards_left": self.discards_left,
+                "held_at_play": getattr(self, "held_at_play", None) or [],
+                "can_ye_queue": self.can_ye_queue,
+                "can_ye_open": sorted(self.can_ye_open),
+                "calls": [list(c) for c in self.calls],
+                "shown": [[s, c.code] for s, c in self.shown],
+                "to_play": self.to_play,
+                "leader": self.leader,
+                "trick": [c.code for c in self.trick],
+                "trick_no": self.trick_no,
+                "tricks": self.tricks,
+                "completed": [[ld, [c.code for c in cs], w] for ld, cs, w in self.completed],
+                "revoked": sorted(self.revoked),
+                "winner": self.winner,
+                "match_winner": self.match_winner,
+                "rubber_points": list(self.rubber_points),
+            },
+        }
+
+    @staticmethod
+    def from_snapshot(data: Mapping[str, Any]) -> Game:
+        """Restore a game saved by :meth:`snapshot` without replaying."""
+        if data.get("format") != "ruff-honours-snapshot":
+            raise RecordError("not a game snapshot")
+        version = data.get("version")
+        if not isinstance(version, int) or version > SNAPSHOT_VERSION:
+            raise RecordError(f"unsupported snapshot version {version!r}")
+        rec = data["record"]
+        rules = make_rules(rec["game_id"], rec.get("preset"), rec.get("overrides") or {})
+        g = object.__new__(Game)
+        g.rules = rules
+        g.seed = int(rec["seed"])
+        g.first_dealer_choice = rec.get("first_dealer")
+        g._n = rules.players
+        g._prevent = rules.revoke_mode == "prevent"
+        g.log = []
+        for entry in data.get("log", []):
+            seat_text, _, action_text = str(entry).partition(" ")
+            g.log.append((int(seat_text), decode_action(action_text)))
+        s = data["state"]
+        card = Card.parse
+        g.phase = s["phase"]
+        g.game_no = s["game_no"]
+        g.deal_no = s["deal_no"]
+        g.deals_total = s["deals_total"]
+        g.scores = list(s["scores"])
+        g.start_scores = list(s["start_scores"])
+        g.games_won = list(s["games_won"])
+        g.game_values = list(s["game_values"])
+        g.dealer = s["dealer"]
+        g.eldest = s["eldest"]
+        g.hands = list(s["hands"])
+        g.dealt = list(s["dealt"])
+        g.stock = [card(c) for c in s["stock"]]
+        g.trump = Suit(s["trump"]) if s["trump"] else None
+        g.turn_up = card(s["turn_up"]) if s["turn_up"] else None
+        g.turn_up_holder = s["turn_up_holder"]
+        g.turn_up_public = s["turn_up_public"]
+        g.ruffer = s["ruffer"]
+        g.ruff_reason = s["ruff_reason"]
+        g.ruff_state = s["ruff_state"]
+        g.stock_taken = tuple(card(c) for c in s["stock_taken"])
+        g.discards = [card(c) for c in s["discards"]]
+        g.discards_left = s["discards_left"]
+        g.held_at_play = list(s["held_at_play"])
+        g.can_ye_queue = list(s["can_ye_queue"])
+        g.can_ye_open = set(s["can_ye_open"])
+        g.calls = [(int(a), str(b)) for a, b in s["calls"]]
+        g.shown = [(int(a), card(b)) for a, b in s["shown"]]
+        g.to_play = s["to_play"]
+        g.leader = s["leader"]
+        g.trick = [card(c) for c in s["trick"]]
+        g.trick_no = s["trick_no"]
+        g.tricks = list(s["tricks"])
+        g.completed = [(ld, tuple(card(c) for c in cs), w) for ld, cs, w in s["completed"]]
+        g.revoked = set(s["revoked"])
+        g.winner = s["winner"]
+        g.match_winner = s["match_winner"]
+        g.rubber_points = tuple(s["rubber_points"])
+        return g
+
+    def state_key(self) -> str:
+        """A canonical JSON string of the state (equal states give equal keys)."""
+        import json
+
+        snap = self.snapshot()
+        return json.dumps(snap, sort_keys=True, separators=(",", ":"))
+
+
+def new_game(
+    game_id: str = "ruff-honours-cotton",
+    preset: str | None = None,
+    overrides: Mapping[str, object] | None = None,
+    *,
+    seed: int,
+    first_dealer: int | None = None,
+    rules: Rules | None = None,
+) -> tuple[Game, list[Event]]:
+    """Create and deal a game; returns it with the opening events.
+
+    ``first_dealer`` fixes the first dealer's seat; otherwise the rules'
+    ``first_dealer`` method chooses, from the seed.
+    """
+    if rules is None:
+        rules = make_rules(game_id, preset, overrides)
+    return Game._create(rules, seed, first_dealer)
+
+
+def replay(record: Mapping[str, Any]) -> Game:
+    """Alias of :meth:`Game.from_record`."""
+    return Game.from_record(record)
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """``"A♠ K♠ 10♥"`` for display."""
+    return " ".join(c.pretty for c in cards)

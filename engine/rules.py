@@ -1,0 +1,615 @@
+"""Game definitions: parameters, presets and the frozen :class:`Rules` they build.
+
+Every game id, parameter name, value and preset name here is the one used in
+``RULES.md`` so a reader can move between the two. A :class:`Rules` object is the
+whole variant configuration of a game; it never changes while a game runs.
+
+Decisions where RULES.md is silent (each also noted in the project README):
+
+* ``call_point`` follows ``target_score - 1`` when the target is overridden and
+  the call point is not (RULES.md §1.5 defines the default as "8 = target - 1").
+* ``honours_basis = captured`` cannot be combined with a numeric ``call_point``
+  or ``any``: RULES.md §1.9 notes Can-ye is impossible when honours count by
+  capture, so such overrides are rejected rather than silently ignored.
+* ``match_format = best_of_3`` / ``rubber_bo3``: the first side to win two games
+  wins the match. Rubber points (treble/double/single plus 2 for the rubber) are
+  computed only for ``whist-short-classic``, the one preset whose laws define them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Final
+
+from .cards import Rank, Suit
+
+__all__ = [
+    "GAMES",
+    "GameDef",
+    "ParamSpec",
+    "Rules",
+    "RulesError",
+    "game_ids",
+    "make_rules",
+    "presets_for",
+]
+
+
+class RulesError(ValueError):
+    """An unknown game, preset, parameter or parameter value."""
+
+
+# --------------------------------------------------------------------------- values
+
+HonoursValues = tuple[tuple[int, int], ...]
+TrumpCycle = tuple[Suit | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The complete, frozen variant configuration of one game.
+
+    Field names are RULES.md parameter names where one exists. Fields without a
+    RULES.md name (``players``, ``hand_size`` ...) are structural facts of the
+    game id that the engine needs.
+    """
+
+    game_id: str
+    preset: str
+    title: str
+    # structure
+    players: int = 4
+    partnerships: bool = True
+    removed_ranks: tuple[Rank, ...] = ()
+    hand_size: int = 12
+    deal_pattern: str = "packets4"
+    first_dealer: str = "random"
+    # trumps
+    trump_mode: str = "turn_up"  # turn_up | cycle
+    turn_up_source: str = "stock_top"  # stock_top | dealer_last | eldest_last
+    trump_cycle: TrumpCycle = (Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES, Suit.CLUBS)
+    trump_cycle_basis: str = "per_game"
+    # the ruff (exchange with the stock)
+    ruff: bool = False
+    ruff_if_ace_in_stock: str = "dealer"
+    ruff_mandatory: bool = False
+    ruff_discard_restriction: str = "none"
+    # honours and Can-ye
+    honours: bool = False
+    honours_basis: str = "dealt"
+    honours_values: HonoursValues = ((3, 2), (4, 4))
+    honours_can_win: str = "true"  # true | false | not_at_target_minus_1
+    call_point: int | str = "none"  # int | none | any
+    can_ye_window: str = "before_first_lead"
+    uncalled_honours_at_call_point: str = "score"
+    # play and scoring
+    first_leader: str = "eldest"
+    score_order: str = "tricks_then_honours"
+    target_score: int = 9
+    match_format: str = "single"  # single | best_of_3 | rubber_bo3
+    revoke_mode: str = "prevent"
+    scoring_preset: str = ""  # whisk-48 only
+    overrides: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+
+    # ---- derived facts
+    @property
+    def deck_size(self) -> int:
+        """Cards in the pack (52 or 48)."""
+        return 52 - 4 * len(self.removed_ranks)
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left undealt (the stock); 4 in Ruff and Honours, else 0."""
+        return self.deck_size - self.players * self.hand_size
+
+    @property
+    def tricks_per_deal(self) -> int:
+        """Tricks in a deal (the hand size)."""
+        return self.hand_size
+
+    @property
+    def sides(self) -> int:
+        """Number of scoring sides (2 for partnership games)."""
+        return 2 if self.partnerships else self.players
+
+    def side_of(self, seat: int) -> int:
+        """The side (0 = seats 0 and 2, 1 = seats 1 and 3) a seat plays for."""
+        return seat % 2 if self.partnerships else seat
+
+    def honour_points(self, count: int) -> int:
+        """Points for a side holding ``count`` honours (0 below three)."""
+        for held, points in self.honours_values:
+            if held == count:
+                return points
+        return 0
+
+    @property
+    def can_ye_enabled(self) -> bool:
+        """Whether any early calling of honours exists in this game."""
+        return self.honours and self.call_point != "none"
+
+    def can_call_at(self, score: int) -> bool:
+        """Whether a side standing at ``score`` may call Can-ye / show honours."""
+        if not self.can_ye_enabled:
+            return False
+        if self.call_point == "any":
+            return True
+        return score == self.call_point
+
+    @property
+    def games_to_win_match(self) -> int:
+        """Games a side must win to take the match (1 for a single game)."""
+        return 1 if self.match_format == "single" else 2
+
+    def describe(self) -> list[str]:
+        """Human-readable lines summarising the rules that matter at the table."""
+        lines = [f"{self.title} — preset `{self.preset}`"]
+        lines.append(
+            f"{self.deck_size}-card pack, {self.hand_size} cards each"
+            + (f", {self.stock_size}-card stock" if self.stock_size else "")
+        )
+        if self.trump_mode == "cycle":
+            names = ", ".join("no trumps" if s is None else s.name.lower() for s in self.trump_cycle)
+            lines.append(f"Trumps rotate each deal: {names}.")
+        elif self.turn_up_source == "stock_top":
+            lines.append("Top card of the stock is turned: its suit is trumps.")
+        else:
+            who = "dealer's" if self.turn_up_source == "dealer_last" else "eldest's"
+            lines.append(f"The {who} last card is turned for trumps and stays in that hand.")
+        if self.ruff:
+            lines.append(
+                "The holder of the trump ace ruffs: takes the stock and lays out four cards"
+                + (" (compulsory)." if self.ruff_mandatory else " (optional).")
+            )
+        lines.append("Follow suit if you can; trumping is never forced. 1 point per trick over six.")
+        if self.honours:
+            vals = ", ".join(f"{h} honours = {p}" for h, p in self.honours_values)
+            lines.append(f"Honours (A K Q J of trumps, {self.honours_basis.replace('_', ' ')}): {vals}.")
+            if self.honours_can_win == "false":
+                lines.append("Honours cannot win the game.")
+            elif self.honours_can_win == "not_at_target_minus_1":
+                lines.append(f"A side at {self.target_score - 1} cannot score honours.")
+            if self.call_point == "any":
+                lines.append("Honours may be called at any score (Can-ye).")
+            elif self.call_point != "none":
+                lines.append(
+                    f"At {self.call_point}, a player with two honours may call Can-ye; "
+                    "if partner holds one, the side wins. Three honours shown win outright."
+                )
+        lines.append(f"Game is {self.target_score}.")
+        if self.match_format != "single":
+            lines.append("Best of three games.")
+        return lines
+
+
+# --------------------------------------------------------------------------- parameters
+
+
+@dataclass(frozen=True, slots=True)
+class ParamSpec:
+    """One named parameter of a game id: its allowed values and default."""
+
+    name: str
+    kind: str  # choice | bool | int | call_point | honours_values | trump_cycle
+    default: object
+    choices: tuple[str, ...] = ()
+    field_name: str = ""  # Rules field it sets (defaults to name)
+    minimum: int = 1
+    maximum: int = 100
+
+    @property
+    def target(self) -> str:
+        return self.field_name or self.name
+
+    def describe(self) -> str:
+        """``name: a | b | c (default a)``."""
+        if self.choices:
+            values = " | ".join(self.choices)
+        elif self.kind == "bool":
+            values = "true | false"
+        elif self.kind == "int":
+            values = f"{self.minimum}..{self.maximum}"
+        elif self.kind == "call_point":
+            values = "integer | none | any"
+        elif self.kind == "honours_values":
+            values = "e.g. 3:2,4:4"
+        else:
+            values = "e.g. H,D,S,C or NT,S,H,D,C"
+        return f"{self.name}: {values} (default {_format_value(self.default)})"
+
+    def parse(self, raw: object) -> object:
+        """Validate and convert ``raw`` (a Python value or a string) for this parameter."""
+        try:
+            return self._parse(raw)
+        except RulesError:
+            raise
+        except (ValueError, TypeError):
+            raise RulesError(f"bad value {raw!r} for {self.describe()}") from None
+
+    def _parse(self, raw: object) -> object:
+        if self.kind == "choice":
+            text = str(raw).strip().lower()
+            if text not in self.choices:
+                raise RulesError(f"bad value {raw!r} for {self.describe()}")
+            return text
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in ("true", "yes", "on", "1"):
+                return True
+            if text in ("false", "no", "off", "0"):
+                return False
+            raise RulesError(f"bad value {raw!r} for {self.describe()}")
+        if self.kind == "int":
+            if isinstance(raw, bool):
+                raise RulesError(f"bad value {raw!r} for {self.describe()}")
+            value = int(str(raw).strip()) if not isinstance(raw, int) else raw
+            if not self.minimum <= value <= self.maximum:
+                raise RulesError(f"bad value {raw!r} for {self.describe()}")
+            return value
+        if self.kind == "call_point":
+            if isinstance(raw, int) and not isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in ("none", "any"):
+                return text
+            return int(text)
+        if self.kind == "honours_values":
+            return _parse_honours_values(raw)
+        if self.kind == "trump_cycle":
+            return _parse_trump_cycle(raw)
+        raise RulesError(f"unknown parameter kind {self.kind}")  # pragma: no cover
+
+
+def _parse_honours_values(raw: object) -> HonoursValues:
+    items: list[tuple[int, int]]
+    if isinstance(raw, Mapping):
+        items = [(int(k), int(v)) for k, v in raw.items()]
+    elif isinstance(raw, (list, tuple)):
+        items = [(int(k), int(v)) for k, v in raw]
+    else:
+        text = str(raw).strip().strip("{}")
+        items = []
+        for part in text.split(","):
+            key, _, value = part.partition(":")
+            items.append((int(key), int(value)))
+    result = tuple(sorted(items))
+    if [k for k, _ in result] != [3, 4] or any(v < 0 for _, v in result):
+        raise RulesError(f"honours_values needs points for 3 and 4 honours, got {raw!r}")
+    return result
+
+
+def _parse_trump_cycle(raw: object) -> TrumpCycle:
+    parts = raw if isinstance(raw, (list, tuple)) else str(raw).replace(" ", "").split(",")
+    cycle: list[Suit | None] = []
+    for part in parts:
+        if part is None or str(part).upper() == "NT":
+            cycle.append(None)
+        elif isinstance(part, Suit):
+            cycle.append(part)
+        else:
+            cycle.append(Suit.parse(str(part)))
+    if not cycle:
+        raise RulesError("trump_cycle must name at least one suit or NT")
+    return tuple(cycle)
+
+
+def _format_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple) and value and isinstance(value[0], tuple):
+        return ",".join(f"{k}:{v}" for k, v in value)
+    if isinstance(value, tuple):
+        return ",".join("NT" if s is None else s.value for s in value)
+    return str(value)
+
+
+def _choice(name: str, default: str, *choices: str, field_name: str = "") -> ParamSpec:
+    return ParamSpec(name, "choice", default, tuple(choices), field_name)
+
+
+def _bool(name: str, default: bool) -> ParamSpec:
+    return ParamSpec(name, "bool", default)
+
+
+def _int(name: str, default: int, lo: int = 1, hi: int = 100) -> ParamSpec:
+    return ParamSpec(name, "int", default, minimum=lo, maximum=hi)
+
+
+HONOURS_VALUES = ParamSpec("honours_values", "honours_values", ((3, 2), (4, 4)))
+
+# --------------------------------------------------------------------------- game ids
+
+
+@dataclass(frozen=True, slots=True)
+class GameDef:
+    """A game id: title, fixed structure, parameters and named presets."""
+
+    game_id: str
+    title: str
+    base: Mapping[str, object]
+    params: tuple[ParamSpec, ...]
+    presets: Mapping[str, Mapping[str, object]]
+    default_preset: str
+    summary: str = ""
+
+    def param(self, name: str) -> ParamSpec:
+        for spec in self.params:
+            if spec.name == name:
+                return spec
+        known = ", ".join(p.name for p in self.params)
+        raise RulesError(f"unknown parameter {name!r} for {self.game_id} (known: {known})")
+
+
+_RH_PARAMS: Final = (
+    _choice("first_dealer", "random", "random", "draw_high"),
+    _choice("deal_pattern", "packets4", "packets4", "singles"),
+    _choice("ruff_if_ace_in_stock", "dealer", "dealer", "nobody"),
+    _bool("ruff_mandatory", False),
+    _choice("ruff_discard_restriction", "none", "none", "no_honours", "no_trumps"),
+    _choice("honours_basis", "held_after_ruff", "held_after_ruff", "dealt", "captured"),
+    HONOURS_VALUES,
+    ParamSpec("call_point", "call_point", 8),
+    _choice("can_ye_window", "before_first_lead", "before_first_lead", "before_own_first_card"),
+    _choice("uncalled_honours_at_call_point", "score", "score", "void"),
+    _choice("first_leader", "eldest", "eldest", "ruffer"),
+    _choice("score_order", "tricks_then_honours", "tricks_then_honours", "simultaneous"),
+    _int("target_score", 9, 1, 99),
+    _choice("honours_can_win", "true", "true", "false"),
+    _choice("match_format", "single", "single", "best_of_3"),
+    _choice("revoke_mode", "prevent", "prevent", "penalty"),
+)
+
+_H48_PARAMS: Final = (
+    *(p for p in _RH_PARAMS if not p.name.startswith("ruff_") and p.name != "honours_basis"),
+    _choice("honours_basis", "dealt", "dealt", "held_after_ruff", "captured"),
+    _choice("removed_cards", "twos", "twos"),
+    _choice("turn_up_card", "dealer_last", "dealer_last", "eldest_last", field_name="turn_up_source"),
+)
+
+_WHIST_PARAMS: Final = (
+    _choice("first_dealer", "random", "random", "draw_high"),
+    _choice("trump_mode", "turn_up", "turn_up", "cycle"),
+    ParamSpec("trump_cycle", "trump_cycle", (Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES, Suit.CLUBS)),
+    _choice("trump_cycle_basis", "per_game", "per_game", "per_session"),
+    _choice("honours", "off", "off", "on"),
+    _choice("honours_basis", "dealt", "dealt", "captured"),
+    HONOURS_VALUES,
+    _choice("honours_can_win", "true", "true", "false", "not_at_target_minus_1"),
+    ParamSpec("call_point", "call_point", "none"),
+    _int("target_score", 5, 1, 99),
+    _choice("match_format", "single", "single", "rubber_bo3"),
+    _choice("deal_pattern", "singles", "singles", "packets4"),
+)
+
+_WHISK_PARAMS: Final = (
+    _choice("deal_pattern", "singles", "singles", "packets4"),
+    _choice("scoring_preset", "seed-standard", "seed-standard", "cotton-whist"),
+    _int("target_score", 5, 1, 99),
+    _choice("match_format", "single", "single", "best_of_3"),
+)
+
+# Parameter bundles implied by whisk-48's scoring_preset (RULES.md §3).
+_WHISK_SCORING: Final[Mapping[str, Mapping[str, object]]] = {
+    "seed-standard": {"honours": False, "call_point": "none", "target_score": 5},
+    "cotton-whist": {
+        "honours": True,
+        "honours_basis": "dealt",
+        "honours_values": ((3, 2), (4, 4)),
+        "honours_can_win": "true",
+        "call_point": 8,
+        "target_score": 9,
+    },
+}
+
+
+def _whist(game_id: str, title: str, summary: str, **base: object) -> GameDef:
+    defaults: dict[str, object] = {
+        "removed_ranks": (),
+        "hand_size": 13,
+        "deal_pattern": "singles",
+        "turn_up_source": "dealer_last",
+    }
+    defaults.update(base)
+    return GameDef(game_id, title, defaults, _WHIST_PARAMS, {"default": {}}, "default", summary)
+
+
+GAMES: Final[Mapping[str, GameDef]] = {
+    g.game_id: g
+    for g in (
+        GameDef(
+            "ruff-honours-cotton",
+            "Ruff and Honours",
+            {
+                "hand_size": 12,
+                "ruff": True,
+                "honours": True,
+                "honours_basis": "held_after_ruff",
+                "call_point": 8,
+                "turn_up_source": "stock_top",
+            },
+            _RH_PARAMS,
+            {
+                "cotton1674": {},
+                "seed000": {
+                    "deal_pattern": "singles",
+                    "ruff_mandatory": True,
+                    "honours_basis": "captured",
+                    "honours_values": ((3, 2), (4, 3)),
+                    "call_point": "none",
+                },
+                "gge-elizabethan": {"honours_values": ((3, 1), (4, 2)), "call_point": "none"},
+            },
+            "cotton1674",
+            "Cotton's 1674 game: 52 cards, 12 each, the trump-ace holder ruffs the stock.",
+        ),
+        GameDef(
+            "honours-48",
+            "Honours",
+            {
+                "removed_ranks": (Rank.TWO,),
+                "hand_size": 12,
+                "honours": True,
+                "honours_basis": "dealt",
+                "call_point": 8,
+                "turn_up_source": "dealer_last",
+            },
+            _H48_PARAMS,
+            {"default": {}, "gge-elizabethan": {"honours_values": ((3, 1), (4, 2)), "call_point": "none"}},
+            "default",
+            "Ruff and Honours without the ruff: 48 cards, the dealer's last card is trumps.",
+        ),
+        GameDef(
+            "whisk-48",
+            "Whisk",
+            {
+                "removed_ranks": (Rank.TWO,),
+                "hand_size": 12,
+                "deal_pattern": "singles",
+                "turn_up_source": "dealer_last",
+                **_WHISK_SCORING["seed-standard"],
+            },
+            _WHISK_PARAMS,
+            {"seed-standard": {}, "cotton-whist": {"scoring_preset": "cotton-whist"}},
+            "seed-standard",
+            "The older 48-card Whist: dealer's last card is trumps.",
+        ),
+        _whist("whist-5", "Whist 5-Point", "Turn-up trumps, no honours, game 5.", target_score=5),
+        _whist(
+            "whist-7-rotate",
+            "Whist 7-Point Rotate Trump",
+            "No turn-up: trumps rotate hearts, diamonds, spades, clubs. Game 7.",
+            trump_mode="cycle",
+            target_score=7,
+        ),
+        _whist(
+            "whist-9-honours",
+            "Whist 9-Point Honours",
+            "Turn-up trumps, honours as dealt (cannot win the game). Game 9.",
+            honours=True,
+            honours_can_win="false",
+            target_score=9,
+        ),
+        _whist(
+            "whist-short-classic",
+            "Short Whist (classic laws)",
+            "Game 5, honours 2/4 (not at 4), rubber of three games.",
+            honours=True,
+            honours_can_win="not_at_target_minus_1",
+            target_score=5,
+            match_format="rubber_bo3",
+        ),
+        _whist(
+            "whist-long",
+            "Long Whist",
+            "Game 10, honours 2/4, calling at 8, rubber of three games.",
+            honours=True,
+            honours_can_win="not_at_target_minus_1",
+            call_point=8,
+            target_score=10,
+            match_format="rubber_bo3",
+        ),
+    )
+}
+
+
+def game_ids() -> list[str]:
+    """Every playable game id, in a stable order."""
+    return list(GAMES)
+
+
+def presets_for(game_id: str) -> list[str]:
+    """The preset names of a game id, default first."""
+    game = _game(game_id)
+    names = list(game.presets)
+    names.remove(game.default_preset)
+    return [game.default_preset, *names]
+
+
+def _game(game_id: str) -> GameDef:
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        raise RulesError(
+            f"unknown game {game_id!r} (known: {', '.join(GAMES)})"
+        ) from None
+
+
+_RULES_FIELDS: Final = {f.name for f in fields(Rules)}
+
+
+def make_rules(
+    game_id: str = "ruff-honours-cotton",
+    preset: str | None = None,
+    overrides: Mapping[str, object] | None = None,
+) -> Rules:
+    """Build the frozen rules for ``game_id`` under ``preset`` plus ``overrides``.
+
+    Overrides use RULES.md parameter names; values may be Python values or the
+    strings a user would type (``"true"``, ``"3:2,4:3"``, ``"NT,S,H,D,C"``).
+    Raises :class:`RulesError` with a readable message for anything unknown.
+    """
+    game = _game(game_id)
+    preset_name = preset or game.default_preset
+    if preset_name not in game.presets:
+        raise RulesError(
+            f"unknown preset {preset_name!r} for {game_id} (known: {', '.join(presets_for(game_id))})"
+        )
+    chosen: dict[str, object] = {}
+    for name, raw in game.presets[preset_name].items():
+        chosen[name] = game.param(name).parse(raw)
+    given: dict[str, object] = {}
+    for name, raw in (overrides or {}).items():
+        given[name] = game.param(name).parse(raw)
+    chosen.update(given)
+
+    values: dict[str, object] = {p.target: p.default for p in game.params}
+    values.update(game.base)
+    # whisk-48's scoring_preset expands into a bundle before explicit values apply
+    scoring = chosen.get("scoring_preset", values.get("scoring_preset"))
+    if isinstance(scoring, str) and scoring in _WHISK_SCORING:
+        values.update(_WHISK_SCORING[scoring])
+    for name, value in chosen.items():
+        values[game.param(name).target] = value
+    if "removed_cards" in values:
+        values.pop("removed_cards")
+        values["removed_ranks"] = (Rank.TWO,)
+    if "honours" in values and isinstance(values["honours"], str):
+        values["honours"] = values["honours"] == "on"
+    if (
+        "target_score" in given
+        and "call_point" not in given
+        and isinstance(values.get("call_point"), int)
+    ):
+        values["call_point"] = int(str(values["target_score"])) - 1
+
+    values = {k: v for k, v in values.items() if k in _RULES_FIELDS}
+    rules = Rules(
+        game_id=game_id,
+        preset=preset_name,
+        title=game.title,
+        overrides=tuple(sorted((k, _format_value(v)) for k, v in given.items())),
+        **values,  # type: ignore[arg-type]
+    )
+    _validate(rules)
+    return rules
+
+
+def _validate(rules: Rules) -> None:
+    if isinstance(rules.call_point, int) and not 1 <= rules.call_point < rules.target_score:
+        raise RulesError(
+            f"call_point {rules.call_point} must be below target_score {rules.target_score}"
+        )
+    if rules.honours and rules.honours_basis == "captured" and rules.call_point != "none":
+        raise RulesError(
+            "Can-ye needs honours held in hand: use call_point=none with honours_basis=captured"
+        )
+    if rules.ruff and rules.stock_size != 4:  # pragma: no cover - structural
+        raise RulesError("the ruff needs a four-card stock")
+
+
+def rules_with(rules: Rules, **changes: object) -> Rules:
+    """A copy of ``rules`` with raw field changes (for tests and tools)."""
+    return replace(rules, **changes)  # type: ignore[arg-type]
