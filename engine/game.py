@@ -6,16 +6,33 @@ what one seat may see. Every rule of every game lives here (and in
 :mod:`engine.rules` for the configuration); nothing outside the engine decides
 legality or scores.
 
-Determinism: a game is fully fixed by its rules, seed, optional first dealer and
-action log. Deal ``k`` of a session is shuffled with ``random.Random(f"{seed}:deal:{k}")``
-so no RNG state has to be stored.
+Determinism: a game is fully fixed by its rules, seed, optional first dealer,
+optional stacked first deck and start scores, and action log. Deal ``k`` of a
+session (counting from 1 across the games of a match) is shuffled by a
+Fisher-Yates pass driven by ``random.Random(f"{seed}:deal:{k}").getrandbits``:
+the very sequence ``random.shuffle`` draws on CPython 3.11, written out here so
+the deals of a seed do not depend on the Python version. No RNG state has to be
+stored.
 
-Decisions where RULES.md is silent (also in the README):
+Testing hooks: ``new_game(..., deck=...)`` fixes the order of the first deal's
+deck (``deck[0]`` is dealt first, RULES.md §0.1) and ``start_scores=`` the score
+each side stands at when the first deal begins; :func:`stacked_deck` builds the
+deck that deals chosen hands and stock. Both are stored in the record, so
+replays reproduce them.
 
+Decisions where RULES.md is silent:
+
+* ``deal_pattern = packets4`` deals packets of four clockwise from eldest "until
+  every hand is full" (RULES.md §0.1): a packet never overfills a hand, so with
+  13-card hands the fourth round is one card each.
 * The Can-ye window ``before_first_lead`` is a short declaration phase: each seat
   entitled to call (its side at the call point, holding two or more honours) is
   asked in turn from eldest and answers Call / Show / Pass before the first lead.
   Only entitled seats are asked. The partner's answer is automatic and truthful.
+* Under ``can_ye_window = before_own_first_card`` an entitled seat may call or
+  show when it is its turn in the first trick, before it plays (whether leading
+  or following). The partner "holds" the honours he held when play began, so an
+  honour he has already played to the first trick still answers the call.
 * ``ruff_mandatory = true`` takes the stock in automatically: the ruffer's only
   decision is his four discards.
 * ``ruff_discard_restriction``: a restricted card may be laid out only when the
@@ -31,9 +48,12 @@ Decisions where RULES.md is silent (also in the README):
 
 from __future__ import annotations
 
+import json
+import operator
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import attrgetter, itemgetter
 from typing import Any, Final
 
 from .actions import (
@@ -49,7 +69,7 @@ from .actions import (
     discard,
     play,
 )
-from .cards import SUIT_MASKS, Card, Rank, Suit, cards_from_mask, full_deck, mask_of, sort_hand
+from .cards import SUIT_MASKS, SUITS, Card, Rank, Suit, cards_from_mask, full_deck, mask_of, sort_hand
 from .events import (
     CanYeCalled,
     CardPlayed,
@@ -81,7 +101,9 @@ __all__ = [
     "Phase",
     "RecordError",
     "SeatView",
+    "deal_seats",
     "new_game",
+    "stacked_deck",
     "trick_winner",
 ]
 
@@ -116,11 +138,19 @@ HONOUR_RANKS: Final = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)
 _PLAY_BY_INDEX: Final = [play(Card.from_index(i)) for i in range(52)]
 _DISCARD_BY_INDEX: Final = [discard(Card.from_index(i)) for i in range(52)]
 _CARD_BY_INDEX: Final = [Card.from_index(i) for i in range(52)]
+_ACE_OF: Final = {suit: Card.of(Rank.ACE, suit) for suit in SUITS}
+_SUIT_MASK_LIST: Final = tuple(suit.mask for suit in SUITS)
 _TAKE: Final = TakeRuff()
 _DECLINE: Final = DeclineRuff()
 _CALL: Final = CallCanYe()
 _SHOW: Final = ShowHonours()
 _PASS: Final = Pass()
+
+# Events are tuples underneath (see engine.events); the hot paths build the
+# commonest ones with tuple.__new__ directly, skipping the keyword-aware __new__.
+_new: Final = tuple.__new__
+_BIT: Final = attrgetter("bit")
+_INDEX: Final = attrgetter("index")
 
 
 def honours_mask(trump: Suit | None) -> int:
@@ -150,22 +180,189 @@ def _bit_count(mask: int) -> int:
     return mask.bit_count()
 
 
-# Play lists for one-suit masks (at most 4 x 8192): following suit is the
-# commonest case in search, and these lists repeat endlessly.
-_FOLLOW_CACHE: Final[dict[int, tuple[Action, ...]]] = {}
+# Action tuples for one-suit masks (at most 4 x 8192 of each kind), filled on
+# demand: a hand's legal plays are the concatenation of its suits' entries.
+_PLAYS_CACHE: Final[dict[int, tuple[Action, ...]]] = {}
+_DISCARDS_CACHE: Final[dict[int, tuple[Action, ...]]] = {}
+
+
+def _cache_plays(mask: int) -> tuple[Action, ...]:
+    acts: list[Action] = []
+    by_index = _PLAY_BY_INDEX
+    rest = mask
+    while rest:
+        low = rest & -rest
+        acts.append(by_index[low.bit_length() - 1])
+        rest ^= low
+    result = _PLAYS_CACHE[mask] = tuple(acts)
+    return result
+
+
+def _cache_discards(mask: int) -> tuple[Action, ...]:
+    result = _DISCARDS_CACHE[mask] = tuple(
+        _DISCARD_BY_INDEX[c.index] for c in cards_from_mask(mask)
+    )
+    return result
 
 
 def _plays_of(mask: int) -> list[Action]:
     """The Play actions for every card in ``mask``, in card-index order."""
     acts: list[Action] = []
-    by_index = _PLAY_BY_INDEX
-    while mask:
-        low = mask & -mask
-        acts.append(by_index[low.bit_length() - 1])
-        mask ^= low
+    cache = _PLAYS_CACHE
+    for suit_mask in _SUIT_MASK_LIST:
+        sub = mask & suit_mask
+        if sub:
+            found = cache.get(sub)
+            acts += found if found is not None else _cache_plays(sub)
     return acts
 
 
+def _discards_of(mask: int) -> list[Action]:
+    """The Discard actions for every card in ``mask``, in card-index order."""
+    acts: list[Action] = []
+    cache = _DISCARDS_CACHE
+    for suit_mask in _SUIT_MASK_LIST:
+        sub = mask & suit_mask
+        if sub:
+            found = cache.get(sub)
+            acts += found if found is not None else _cache_discards(sub)
+    return acts
+
+
+def _as_seat(seat: object, n: int) -> int:
+    """``seat`` as a plain int seat number, or :class:`IllegalAction`."""
+    if seat.__class__ is not int:
+        try:
+            seat = operator.index(seat)  # type: ignore[call-overload]
+        except TypeError:
+            raise IllegalAction("There is no such seat.", "bad_seat") from None
+    assert isinstance(seat, int)
+    if not 0 <= seat < n:
+        raise IllegalAction("There is no such seat.", "bad_seat")
+    return seat
+
+
+# --------------------------------------------------------------------------- dealing
+
+_DealPlan = tuple[
+    tuple[int, ...],  # seat of each dealt deck index
+    tuple[Any, ...],  # per seat: itemgetter of its deck indices (dealing order)
+    tuple[int, ...],  # per seat: deck index of its last card
+]
+_DEAL_PLANS: Final[dict[tuple[str, int, int, int], _DealPlan]] = {}
+
+
+def deal_seats(rules: Rules, dealer: int) -> list[int]:
+    """The seat each deck index is dealt to (RULES.md §0.1 deal patterns).
+
+    ``result[i]`` is the seat receiving ``deck[i]``; indices past the end of the
+    list stay undealt (the stock). Dealing starts at eldest, left of ``dealer``.
+    """
+    return list(_deal_plan(rules, dealer)[0])
+
+
+def _deal_plan(rules: Rules, dealer: int) -> _DealPlan:
+    key = (rules.deal_pattern, rules.players, rules.hand_size, dealer)
+    plan = _DEAL_PLANS.get(key)
+    if plan is None:
+        plan = _DEAL_PLANS[key] = _make_deal_plan(*key)
+    return plan
+
+
+def _make_deal_plan(pattern: str, n: int, hand_size: int, dealer: int) -> _DealPlan:
+    if pattern == "singles":
+        packets = [1]
+    elif pattern == "packets4":
+        packets = [4]
+    elif pattern == "solo_33331":  # four rounds of threes, then single cards
+        packets = [3, 3, 3, 3, 1]
+    else:  # pragma: no cover - rules validation rejects unknown patterns
+        raise ValueError(f"unknown deal pattern {pattern!r}")
+    seats: list[int] = []
+    counts = [0] * n
+    total = n * hand_size
+    round_no = 0
+    while len(seats) < total:
+        size = packets[min(round_no, len(packets) - 1)]
+        for k in range(n):
+            seat = (dealer + 1 + k) % n
+            take = min(size, hand_size - counts[seat])
+            seats.extend([seat] * take)
+            counts[seat] += take
+        round_no += 1
+    positions = [[i for i, s in enumerate(seats) if s == seat] for seat in range(n)]
+    return (
+        tuple(seats),
+        tuple(itemgetter(*pos) for pos in positions),
+        tuple(pos[-1] for pos in positions),
+    )
+
+
+# Fisher-Yates steps (i, i + 1, bits of i + 1) for each deck size.
+_SHUFFLE_STEPS: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {
+    size: tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    for size in (48, 52)
+}
+
+
+def _shuffled(deck: list[Card], rng_seed: str) -> list[Card]:
+    """Shuffle ``deck`` in place exactly as CPython 3.11's ``random.shuffle``."""
+    getrandbits = random.Random(rng_seed).getrandbits
+    steps = _SHUFFLE_STEPS.get(len(deck))
+    if steps is None:
+        steps = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(deck) - 1, 0, -1))
+    for i, m, k in steps:
+        j = getrandbits(k)
+        while j >= m:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def stacked_deck(
+    rules: Rules,
+    dealer: int,
+    hands: Mapping[int, Sequence[Card | str]] | Sequence[Sequence[Card | str]],
+    stock: Sequence[Card | str] = (),
+) -> list[Card]:
+    """The deck order that deals ``hands`` when ``dealer`` deals (a test hook).
+
+    ``hands`` maps seats (or lists by seat) to cards; each seat's cards fill its
+    deal positions in dealing order, so the last card listed for a full hand is
+    the last card dealt to it (the turn-up under ``turn_up_card = dealer_last``).
+    ``stock`` fills the undealt positions in order (``stock[0]`` is the top card,
+    the Ruff and Honours turn-up). Cards not mentioned fill the remaining
+    positions in card-index order. Use it with ``new_game(..., deck=...)``.
+    """
+    by_seat = dict(hands) if isinstance(hands, Mapping) else dict(enumerate(hands))
+    pack = full_deck(rules.removed_ranks)
+    in_pack = set(pack)
+    seats = _deal_plan(rules, dealer)[0]
+    deck: list[Card | None] = [None] * len(pack)
+    used: set[Card] = set()
+
+    def place(card_like: Card | str, slots: list[int], what: str) -> None:
+        card = card_like if isinstance(card_like, Card) else Card.parse(card_like)
+        if card not in in_pack:
+            raise ValueError(f"{card} is not in this game's pack")
+        if card in used:
+            raise ValueError(f"{card} is given twice")
+        if not slots:
+            raise ValueError(f"too many cards for {what}")
+        deck[slots.pop(0)] = card
+        used.add(card)
+
+    for seat, cards in by_seat.items():
+        if not 0 <= seat < rules.players:
+            raise ValueError(f"no seat {seat}")
+        slots = [i for i, s in enumerate(seats) if s == seat]
+        for c in cards:
+            place(c, slots, f"seat {seat}")
+    stock_slots = list(range(len(seats), len(pack)))
+    for c in stock:
+        place(c, stock_slots, "the stock")
+    rest = iter(c for c in pack if c not in used)
+    return [c if c is not None else next(rest) for c in deck]
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +434,8 @@ class Game:
         "rules",
         "seed",
         "first_dealer_choice",
+        "deck_choice",
+        "start_scores_choice",
         "log",
         "phase",
         "game_no",
@@ -278,11 +477,16 @@ class Game:
         "rubber_points",
         "_n",
         "_prevent",
+        "_partnerships",
+        "_tricks_per_deal",
+        "_dealt_in",
     )
 
     rules: Rules
     seed: int
     first_dealer_choice: int | None
+    deck_choice: tuple[Card, ...] | None
+    start_scores_choice: tuple[int, ...] | None
     log: list[tuple[int, Action]]
     phase: str
     game_no: int
@@ -324,18 +528,45 @@ class Game:
     rubber_points: tuple[int, ...]
     _n: int
     _prevent: bool
+    _partnerships: bool
+    _tricks_per_deal: int
+    _dealt_in: int
 
     # ------------------------------------------------------------------ creation
 
     @classmethod
-    def _create(cls, rules: Rules, seed: int, first_dealer: int | None) -> tuple[Game, list[Event]]:
+    def _blank(
+        cls,
+        rules: Rules,
+        seed: int,
+        first_dealer: int | None,
+        deck: tuple[Card, ...] | None,
+        start_scores: tuple[int, ...] | None,
+    ) -> Game:
         game = object.__new__(cls)
         game.rules = rules
         game.seed = seed
         game.first_dealer_choice = first_dealer
+        game.deck_choice = deck
+        game.start_scores_choice = start_scores
         game._n = rules.players
         game._prevent = rules.revoke_mode == "prevent"
+        game._partnerships = rules.partnerships
+        game._tricks_per_deal = rules.tricks_per_deal
+        game._dealt_in = rules.players * rules.hand_size
         game.log = []
+        return game
+
+    @classmethod
+    def _create(
+        cls,
+        rules: Rules,
+        seed: int,
+        first_dealer: int | None,
+        deck: tuple[Card, ...] | None = None,
+        start_scores: tuple[int, ...] | None = None,
+    ) -> tuple[Game, list[Event]]:
+        game = cls._blank(rules, seed, first_dealer, deck, start_scores)
         n_sides = rules.sides
         game.scores = [0] * n_sides
         game.start_scores = [0] * n_sides
@@ -382,7 +613,10 @@ class Game:
     def _start_game(self, events: list[Event], rotate: bool) -> None:
         self.game_no += 1
         self.deal_no = 0
-        self.scores = [0] * self.rules.sides
+        if self.game_no == 1 and self.start_scores_choice is not None:
+            self.scores = list(self.start_scores_choice)
+        else:
+            self.scores = [0] * self.rules.sides
         self.winner = None
         events.append(GameStarted(self.game_no))
         self._start_deal(events, rotate=rotate)
@@ -394,37 +628,27 @@ class Game:
         n = self._n
         if rotate:
             self.dealer = (self.dealer + 1) % n
-        self.eldest = (self.dealer + 1) % n
+        dealer = self.dealer
+        self.eldest = eldest = (dealer + 1) % n
         self.deal_no += 1
         self.deals_total += 1
         self.start_scores = list(self.scores)
-        events.append(DealStarted(self.game_no, self.deal_no, self.dealer, self.eldest))
+        events.append(_new(DealStarted, (self.game_no, self.deal_no, dealer, eldest)))
 
-        deck = full_deck(rules.removed_ranks)
-        random.Random(f"{self.seed}:deal:{self.deals_total}").shuffle(deck)
-        hands = [0] * n
-        dealt_in = rules.players * rules.hand_size
-        last_index = [-1] * n
-        pattern = rules.deal_pattern
-        base = self.dealer + 1
-        for i in range(dealt_in):
-            if pattern == "singles":
-                seat = (base + i) % n
-            elif pattern == "packets4":
-                seat = (base + i // 4) % n
-            else:  # solo_33331: four rounds of threes, then single cards
-                rounds_of_three = 3 * n * 4
-                if i < rounds_of_three:
-                    seat = (base + i // 3) % n
-                else:
-                    seat = (base + i - rounds_of_three) % n
-            hands[seat] |= deck[i].bit
-            last_index[seat] = i
+        if self.deals_total == 1 and self.deck_choice is not None:
+            deck = list(self.deck_choice)
+        else:
+            deck = _shuffled(full_deck(rules.removed_ranks), f"{self.seed}:deal:{self.deals_total}")
+        _, getters, last_index = _deal_plan(rules, dealer)
+        hands = []
+        bit = _BIT
+        for seat in range(n):
+            cards = getters[seat](deck)
+            hands.append(sum(map(bit, cards)))
+            events.append(_new(HandDealt, (seat, tuple(sorted(cards, key=_INDEX)))))
         self.hands = hands
         self.dealt = list(hands)
-        self.stock = deck[dealt_in:]
-        for seat in range(n):
-            events.append(HandDealt(seat, tuple(cards_from_mask(hands[seat]))))
+        self.stock = deck[self._dealt_in :]
 
         # trumps
         self.turn_up = None
@@ -437,13 +661,13 @@ class Game:
             if rules.turn_up_source == "stock_top":
                 card = self.stock[0]
             else:
-                holder = self.dealer if rules.turn_up_source == "dealer_last" else self.eldest
+                holder = dealer if rules.turn_up_source == "dealer_last" else eldest
                 card = deck[last_index[holder]]
                 self.turn_up_holder = holder
             self.turn_up = card
             self.turn_up_public = True
             self.trump = card.suit
-        events.append(TrumpFixed(self.trump, self.turn_up, self.turn_up_holder))
+        events.append(_new(TrumpFixed, (self.trump, self.turn_up, self.turn_up_holder)))
 
         # per-deal bookkeeping
         self.ruffer = None
@@ -452,6 +676,7 @@ class Game:
         self.stock_taken = ()
         self.discards = []
         self.discards_left = 0
+        self.held_at_play = []
         self.can_ye_queue = []
         self.can_ye_open = set()
         self.calls = []
@@ -461,8 +686,7 @@ class Game:
         self.tricks = [0] * rules.sides
         self.completed = []
         self.revoked = set()
-        self.leader = self.eldest
-        self.to_play = self.eldest
+        self.leader = self.to_play = eldest
 
         if rules.ruff:
             self._begin_ruff(events)
@@ -471,7 +695,7 @@ class Game:
 
     def _begin_ruff(self, events: list[Event]) -> None:
         assert self.trump is not None
-        ace = Card.of(Rank.ACE, self.trump)
+        ace = _ACE_OF[self.trump]
         ruffer: int | None = None
         reason = ""
         for seat in range(self._n):
@@ -545,11 +769,11 @@ class Game:
     def to_act(self) -> int | None:
         """The seat the game is waiting for, or ``None`` when it is over."""
         phase = self.phase
-        if phase == Phase.PLAY:
+        if phase == "play":
             return self.to_play
-        if phase in (Phase.RUFF, Phase.DISCARD):
+        if phase == "ruff" or phase == "discard":
             return self.ruffer
-        if phase == Phase.CAN_YE:
+        if phase == "can_ye":
             return self.can_ye_queue[0]
         return None
 
@@ -559,7 +783,7 @@ class Game:
 
     def honours_held(self, seat: int) -> list[Card]:
         """The honours (A K Q J of trumps) now in ``seat``'s hand."""
-        return [c for c in cards_from_mask(self.hands[seat] & honours_mask(self.trump))]
+        return list(cards_from_mask(self.hands[seat] & honours_mask(self.trump)))
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty when it is not its turn).
@@ -567,32 +791,32 @@ class Game:
         Built on the same rules as :meth:`check`, so the two never disagree.
         """
         phase = self.phase
-        if phase == Phase.PLAY:
+        if phase == "play":
             if seat != self.to_play:
                 return []
-            hand = self.hands[seat]
-            mask = hand
-            if self.trick and self._prevent:
-                follow = hand & self.trick[0].suit_mask
+            mask = self.hands[seat]
+            trick = self.trick
+            if trick and self._prevent:
+                follow = mask & trick[0].suit_mask
                 if follow:
-                    # following suit: at most 13 cards of one suit, cached
-                    cached = _FOLLOW_CACHE.get(follow)
-                    if cached is None:
-                        cached = _FOLLOW_CACHE[follow] = tuple(_plays_of(follow))
-                    return list(cached)
+                    if not self.can_ye_open:
+                        # following suit: one suit's cards, cached
+                        found = _PLAYS_CACHE.get(follow)
+                        return list(found if found is not None else _cache_plays(follow))
+                    mask = follow
             acts = _plays_of(mask)
             if self.can_ye_open and seat in self.can_ye_open:
                 acts.extend(self._claim_options(seat))
             return acts
-        if phase == Phase.RUFF:
+        if phase == "ruff":
             if seat != self.ruffer:
                 return []
             return [_TAKE] if self.rules.ruff_mandatory else [_TAKE, _DECLINE]
-        if phase == Phase.DISCARD:
+        if phase == "discard":
             if seat != self.ruffer:
                 return []
-            return [_DISCARD_BY_INDEX[c.index] for c in cards_from_mask(self._discardable(seat))]
-        if phase == Phase.CAN_YE:
+            return _discards_of(self._discardable(seat))
+        if phase == "can_ye":
             if seat != self.can_ye_queue[0]:
                 return []
             return [*self._claim_options(seat), _PASS]
@@ -617,12 +841,10 @@ class Game:
 
     def check(self, seat: int, action: Action) -> None:
         """Raise :class:`IllegalAction` (with a human reason) unless legal now."""
-        if not 0 <= seat < self._n:
-            raise IllegalAction("There is no such seat.", "bad_seat")
+        seat = _as_seat(seat, self._n)
         phase = self.phase
         if phase == Phase.OVER:
             raise IllegalAction("This game is over.", "game_over")
-        waiting = self.to_act()
         if isinstance(action, Play):
             if phase != Phase.PLAY:
                 raise IllegalAction(self._not_now(), "wrong_phase")
@@ -632,7 +854,7 @@ class Game:
             hand = self.hands[seat]
             if not hand & card.bit:
                 raise IllegalAction(f"{card.pretty} is not in your hand.", "not_in_hand")
-            if self.trick and self.rules.revoke_mode == "prevent":
+            if self.trick and self._prevent:
                 led = self.trick[0].suit
                 if card.suit is not led and hand & SUIT_MASKS[led]:
                     raise IllegalAction(
@@ -661,7 +883,7 @@ class Game:
             return
         if isinstance(action, (CallCanYe, ShowHonours, Pass)):
             if phase == Phase.CAN_YE:
-                if seat != waiting:
+                if seat != self.can_ye_queue[0]:
                     raise IllegalAction("It is not your turn to declare.", "not_your_turn")
                 if isinstance(action, Pass):
                     return
@@ -691,21 +913,41 @@ class Game:
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Check and perform ``action`` for ``seat``; return the events it caused."""
-        events: list[Event] = []
-        if type(action) is Play and self.phase == "play" and seat == self.to_play:
-            # hot path: the same checks as check(), inlined for search speed
-            card = action.card
-            hand = self.hands[seat]
+        if (
+            action.__class__ is Play
+            and self.phase == "play"
+            and seat == self.to_play
+            and self._prevent
+            and seat.__class__ is int
+        ):
+            # hot path: the checks of check() for a Play, inlined for speed
+            card = action.card  # type: ignore[attr-defined]
+            hands = self.hands
+            hand = hands[seat]
+            trick = self.trick
             if not hand & card.bit or (
-                self.trick
-                and self._prevent
-                and card.suit is not self.trick[0].suit
-                and hand & self.trick[0].suit_mask
+                trick
+                and card.suit is not trick[0].suit
+                and hand & trick[0].suit_mask
             ):
                 self.check(seat, action)  # raises with the reason
+                raise IllegalAction("That card cannot be played now.")  # pragma: no cover
             self.log.append((seat, action))
-            self._play(seat, card, events)
+            hands[seat] = hand ^ card.bit
+            if card is self.turn_up:
+                self.turn_up_public = False
+            if self.can_ye_open:
+                self.can_ye_open.discard(seat)
+            trick.append(card)
+            played: Event = _new(CardPlayed, (seat, card, self.trick_no))
+            if len(trick) < self._n:
+                self.to_play = (seat + 1) % self._n
+                return [played]
+            events = [played]
+            self._end_trick(events)
             return events
+        events: list[Event] = []
+        seat = _as_seat(seat, self._n)
         self.check(seat, action)
         self.log.append((seat, action))
         if isinstance(action, Play):
@@ -754,12 +996,14 @@ class Game:
     def _call(self, seat: int, events: list[Event]) -> None:
         partner = (seat + 2) % self._n
         hon = honours_mask(self.trump)
-        partner_honours = self.hands[partner] & hon
+        # honours as held when play began (see the module docstring)
+        held = self.held_at_play
+        partner_honours = held[partner] & hon
         self.can_ye_open.discard(seat)
         if partner_honours:
-            shown = tuple(cards_from_mask((self.hands[seat] | partner_honours) & hon))
+            shown = tuple(cards_from_mask((held[seat] | partner_honours) & hon))
             for c in shown:
-                owner = seat if self.hands[seat] & c.bit else partner
+                owner = seat if held[seat] & c.bit else partner
                 self.shown.append((owner, c))
             self.calls.append((seat, "can_ye_answered"))
             events.append(CanYeCalled(seat, partner, True, shown))
@@ -780,14 +1024,13 @@ class Game:
         self._game_over(side, how, events)
 
     def _play(self, seat: int, card: Card, events: list[Event]) -> None:
+        """Play a checked card (the general path; :meth:`apply` inlines the common case)."""
         hand = self.hands[seat]
         trick = self.trick
         if trick and not self._prevent:
             led = trick[0].suit
             if card.suit is not led and hand & trick[0].suit_mask:
-                side = self.rules.side_of(seat)
-                if side not in self.revoked:
-                    self.revoked.add(side)
+                self.revoked.add(self.rules.side_of(seat))
                 events.append(Revoked(seat, self.trick_no))
         self.hands[seat] = hand & ~card.bit
         if self.turn_up is card:
@@ -795,27 +1038,32 @@ class Game:
         if self.can_ye_open:
             self.can_ye_open.discard(seat)
         trick.append(card)
-        events.append(CardPlayed(seat, card, self.trick_no))
-        n = self._n
-        if len(trick) < n:
-            self.to_play = (seat + 1) % n
+        events.append(_new(CardPlayed, (seat, card, self.trick_no)))
+        if len(trick) < self._n:
+            self.to_play = (seat + 1) % self._n
             return
-        rules = self.rules
+        self._end_trick(events)
+
+    def _end_trick(self, events: list[Event]) -> None:
+        trick = self.trick
         leader = self.leader
-        win_at = trick_winner(trick, self.trump)
-        winner = (leader + win_at) % n
-        side = winner % 2 if rules.partnerships else winner
-        self.tricks[side] += 1
+        winner = (leader + trick_winner(trick, self.trump)) % self._n
+        side = winner % 2 if self._partnerships else winner
+        tricks = self.tricks
+        tricks[side] += 1
         cards = tuple(trick)
+        trick_no = self.trick_no
         self.completed.append((leader, cards, winner))
-        events.append(TrickWon(self.trick_no, leader, cards, winner, side, tuple(self.tricks)))
+        events.append(_new(TrickWon, (trick_no, leader, cards, winner, side, tuple(tricks))))
         self.trick = []
-        self.can_ye_open = set()  # any window closes after the first trick
-        if self.trick_no >= rules.tricks_per_deal:
+        if self.can_ye_open:
+            self.can_ye_open = set()  # any window closes after the first trick
+        if trick_no >= self._tricks_per_deal:
             self._score_deal(events)
             return
-        self.trick_no += 1
+        self.trick_no = trick_no + 1
         self.leader = self.to_play = winner
+
 
     # ------------------------------------------------------------------ scoring
 
@@ -1031,8 +1279,18 @@ class Game:
             "overrides": dict(self.rules.overrides),
             "seed": self.seed,
             "first_dealer": self.first_dealer_choice,
+            **self._stacking(),
             "actions": [f"{seat} {action.encode()}" for seat, action in self.log],
         }
+
+    def _stacking(self) -> dict[str, Any]:
+        """Record keys for the test hooks, present only when they were used."""
+        extra: dict[str, Any] = {}
+        if self.deck_choice is not None:
+            extra["deck"] = [c.code for c in self.deck_choice]
+        if self.start_scores_choice is not None:
+            extra["start_scores"] = list(self.start_scores_choice)
+        return extra
 
     @staticmethod
     def from_record(record: Mapping[str, Any]) -> Game:
@@ -1048,6 +1306,8 @@ class Game:
             record.get("overrides") or {},
             seed=int(record["seed"]),
             first_dealer=record.get("first_dealer"),
+            deck=record.get("deck"),
+            start_scores=record.get("start_scores"),
         )
         for entry in record.get("actions", []):
             seat_text, _, action_text = str(entry).partition(" ")
@@ -1066,14 +1326,14 @@ class Game:
                 "game_no": self.game_no,
                 "deal_no": self.deal_no,
                 "deals_total": self.deals_total,
-                "scores": self.scores,
-                "start_scores": self.start_scores,
-                "games_won": self.games_won,
-                "game_values": self.game_values,
+                "scores": list(self.scores),
+                "start_scores": list(self.start_scores),
+                "games_won": list(self.games_won),
+                "game_values": list(self.game_values),
                 "dealer": self.dealer,
                 "eldest": self.eldest,
-                "hands": self.hands,
-                "dealt": self.dealt,
+                "hands": list(self.hands),
+                "dealt": list(self.dealt),
                 "stock": [c.code for c in self.stock],
                 "trump": self.trump.value if self.trump else None,
                 "turn_up": self.turn_up.code if self.turn_up else None,
@@ -1085,8 +1345,8 @@ class Game:
                 "stock_taken": [c.code for c in self.stock_taken],
                 "discards": [c.code for c in self.discards],
                 "discards_left": self.discards_left,
-                "held_at_play": getattr(self, "held_at_play", None) or [],
-                "can_ye_queue": self.can_ye_queue,
+                "held_at_play": list(self.held_at_play),
+                "can_ye_queue": list(self.can_ye_queue),
                 "can_ye_open": sorted(self.can_ye_open),
                 "calls": [list(c) for c in self.calls],
                 "shown": [[s, c.code] for s, c in self.shown],
@@ -1094,7 +1354,7 @@ class Game:
                 "leader": self.leader,
                 "trick": [c.code for c in self.trick],
                 "trick_no": self.trick_no,
-                "tricks": self.tricks,
+                "tricks": list(self.tricks),
                 "completed": [[ld, [c.code for c in cs], w] for ld, cs, w in self.completed],
                 "revoked": sorted(self.revoked),
                 "winner": self.winner,
@@ -1113,13 +1373,8 @@ class Game:
             raise RecordError(f"unsupported snapshot version {version!r}")
         rec = data["record"]
         rules = make_rules(rec["game_id"], rec.get("preset"), rec.get("overrides") or {})
-        g = object.__new__(Game)
-        g.rules = rules
-        g.seed = int(rec["seed"])
-        g.first_dealer_choice = rec.get("first_dealer")
-        g._n = rules.players
-        g._prevent = rules.revoke_mode == "prevent"
-        g.log = []
+        deck, start_scores = _check_stacking(rules, rec.get("deck"), rec.get("start_scores"))
+        g = Game._blank(rules, int(rec["seed"]), rec.get("first_dealer"), deck, start_scores)
         for entry in data.get("log", []):
             seat_text, _, action_text = str(entry).partition(" ")
             g.log.append((int(seat_text), decode_action(action_text)))
@@ -1167,8 +1422,6 @@ class Game:
 
     def state_key(self) -> str:
         """A canonical JSON string of the state (equal states give equal keys)."""
-        import json
-
         snap = self.snapshot()
         return json.dumps(snap, sort_keys=True, separators=(",", ":"))
 
@@ -1181,15 +1434,45 @@ def new_game(
     seed: int,
     first_dealer: int | None = None,
     rules: Rules | None = None,
+    deck: Sequence[Card | str] | None = None,
+    start_scores: Sequence[int] | None = None,
 ) -> tuple[Game, list[Event]]:
     """Create and deal a game; returns it with the opening events.
 
     ``first_dealer`` fixes the first dealer's seat; otherwise the rules'
-    ``first_dealer`` method chooses, from the seed.
+    ``first_dealer`` method chooses, from the seed. ``rules`` (a prebuilt
+    :class:`Rules`) replaces ``game_id``/``preset``/``overrides``.
+
+    Test hooks (stored in the record, so replays reproduce them):
+    ``deck`` fixes the order of the first deal's pack (``deck[0]`` is dealt
+    first; every card of the pack exactly once; see :func:`stacked_deck`);
+    later deals are shuffled from the seed as usual. ``start_scores`` sets the
+    score each side stands at when the first deal begins (each below the target).
     """
     if rules is None:
         rules = make_rules(game_id, preset, overrides)
-    return Game._create(rules, seed, first_dealer)
+    fixed_deck, fixed_scores = _check_stacking(rules, deck, start_scores)
+    return Game._create(rules, seed, first_dealer, fixed_deck, fixed_scores)
+
+
+def _check_stacking(
+    rules: Rules, deck: Sequence[Card | str] | None, start_scores: Sequence[int] | None
+) -> tuple[tuple[Card, ...] | None, tuple[int, ...] | None]:
+    fixed_deck: tuple[Card, ...] | None = None
+    fixed_scores: tuple[int, ...] | None = None
+    if deck is not None:
+        fixed_deck = tuple(c if isinstance(c, Card) else Card.parse(c) for c in deck)
+        if sorted(c.index for c in fixed_deck) != [c.index for c in full_deck(rules.removed_ranks)]:
+            raise ValueError(f"deck must hold each card of the {rules.deck_size}-card pack once")
+    if start_scores is not None:
+        fixed_scores = tuple(int(s) for s in start_scores)
+        if len(fixed_scores) != rules.sides or not all(
+            0 <= s < rules.target_score for s in fixed_scores
+        ):
+            raise ValueError(
+                f"start_scores needs {rules.sides} scores, each 0..{rules.target_score - 1}"
+            )
+    return fixed_deck, fixed_scores
 
 
 def replay(record: Mapping[str, Any]) -> Game:

@@ -1,0 +1,22 @@
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+RUN useradd --create-home --uid 1000 bot \
+    && mkdir -p /data \
+    && chown bot:bot /data
+
+WORKDIR /app
+COPY pyproject.toml ./
+COPY engine ./engine
+COPY bot ./bot
+RUN pip install '.[ai]'
+
+USER bot
+ENV RH_DATABASE=/data/ruff.db
+VOLUME /data
+
+CMD ["python", "-m", "bot"]

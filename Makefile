@@ -1,0 +1,24 @@
+# Two commands matter: `make demo` runs the bot, `make test` runs every check.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: venv test demo
+
+venv: $(STAMP)
+
+# Re-install only when pyproject.toml changes; otherwise `make venv` is a no-op.
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+test: venv
+	$(BIN)/ruff check engine bot tests
+	$(BIN)/mypy --strict engine
+	$(BIN)/pytest -q
+
+demo: venv
+	$(BIN)/python -m bot

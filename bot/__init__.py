@@ -1,0 +1,1 @@
+"""Discord front end for Ruff and Honours: commands, views, the game manager and storage."""

@@ -1,0 +1,86 @@
+"""Slash commands: ``/ruff new | hand | cancel | rules | leaderboard | stats``.
+
+Thin by design: each command validates its options' shape and hands over to
+the :class:`~bot.manager.GameManager`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine import game_ids, make_rules
+
+from .manager import GameManager, preset_choices
+
+
+def _game_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=make_rules(g).title + f" ({g})", value=g) for g in game_ids()]
+
+
+class RuffCog(commands.GroupCog, group_name="ruff", group_description="Play Ruff and Honours and its relatives"):
+    """The ``/ruff`` command group."""
+
+    def __init__(self, manager: GameManager) -> None:
+        self.manager = manager
+        super().__init__()
+
+    @app_commands.command(name="new", description="Open a table in this channel")
+    @app_commands.describe(
+        game="Which game (default: Ruff and Honours)",
+        preset="Rule preset (default: the game's standard)",
+        target="Points needed to win a game",
+        options="Extra rule parameters, e.g. ruff_mandatory=true, first_leader=ruffer",
+    )
+    @app_commands.choices(game=_game_choices())
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str = "ruff-honours-cotton",
+        preset: str | None = None,
+        target: app_commands.Range[int, 1, 99] | None = None,
+        options: app_commands.Range[str, 1, 300] | None = None,
+    ) -> None:
+        await self.manager.new_table(interaction, game, preset, target, options)
+
+    @new.autocomplete("preset")
+    async def _preset_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        game = getattr(interaction.namespace, "game", None)
+        return [
+            app_commands.Choice(name=p, value=p)
+            for p in preset_choices(game)
+            if current.lower() in p.lower()
+        ][:25]
+
+    @app_commands.command(name="hand", description="Show your hand here (if your DMs are closed)")
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        await self.manager.hand_command(interaction)
+
+    @app_commands.command(name="cancel", description="End this channel's table (opener or Manage Server)")
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        await self.manager.cancel_command(interaction)
+
+    @app_commands.command(name="rules", description="A short summary of the rules")
+    @app_commands.describe(game="A game to describe (default: this channel's table)", preset="Its preset")
+    @app_commands.choices(game=_game_choices())
+    async def rules(
+        self, interaction: discord.Interaction[Any], game: str | None = None, preset: str | None = None
+    ) -> None:
+        await self.manager.rules_command(interaction, game, preset)
+
+    @app_commands.command(name="leaderboard", description="This server's players, ranked")
+    @app_commands.describe(page="Page number")
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], page: app_commands.Range[int, 1, 1000] = 1
+    ) -> None:
+        await self.manager.leaderboard(interaction, page - 1)
+
+    @app_commands.command(name="stats", description="A player's record in this server")
+    @app_commands.describe(user="Whose record (default: yours)")
+    async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+        await self.manager.stats(interaction, user)

@@ -1,0 +1,294 @@
+"""Buttons and selects whose ``custom_id`` carries the state they act on.
+
+Every component is a :class:`discord.ui.DynamicItem`, registered once in
+``setup_hook``, so buttons keep working after a restart. The id grammar
+(always ``<= 100`` characters):
+
+* ``rh:t:<table>:<verb>`` — table buttons (join, leave, start, cancel, ai-easy,
+  ai-normal, ai-hard, hand, reclaim, rematch);
+* ``rh:a:<table>:<version>:<seat>:<action>`` — a game action such as
+  ``play:10H`` or ``canye``; ``version`` is the engine's action count when the
+  button was drawn, so a button from an earlier trick is recognised as stale;
+* ``rh:d:<table>:<version>:<seat>`` — the ruffer's discard select;
+* ``rh:lb:<page>`` — leaderboard paging.
+
+The builders here are pure functions of an engine view; the callbacks only
+parse the id and hand over to the :class:`~bot.manager.GameManager`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from engine import Action, SeatView, decode_action, sort_hand
+from engine.actions import (
+    ActionParseError,
+    CallCanYe,
+    DeclineRuff,
+    Discard,
+    Pass,
+    Play,
+    ShowHonours,
+    TakeRuff,
+)
+
+from .render import action_label
+
+if TYPE_CHECKING:
+    from .manager import GameManager
+
+log = logging.getLogger(__name__)
+
+TABLE_VERBS = (
+    "join",
+    "leave",
+    "start",
+    "cancel",
+    "ai-easy",
+    "ai-normal",
+    "ai-hard",
+    "hand",
+    "reclaim",
+    "rematch",
+)
+CARD_ROWS = 4  # rows 0..3 hold cards (5 per row: up to 20), row 4 holds actions
+_ID_LIMIT = 100
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedId:
+    kind: str  # t | a | d | lb
+    table_id: int = 0
+    verb: str = ""
+    version: int = 0
+    seat: int = 0
+    action: Action | None = None
+    page: int = 0
+
+
+class BadCustomId(ValueError):
+    """A custom_id that does not follow the grammar (forged or from another bot version)."""
+
+
+_TABLE_RE = re.compile(r"t:(\d{1,19}):([a-z-]{1,12})")
+_ACT_RE = re.compile(r"a:(\d{1,19}):(\d{1,9}):([0-3]):([a-z]{1,8}(?::[0-9A-Za-z]{2,3})?)")
+_DISCARD_RE = re.compile(r"d:(\d{1,19}):(\d{1,9}):([0-3])")
+_LB_RE = re.compile(r"lb:(\d{1,4})")
+
+
+def parse_custom_id(rest: str) -> ParsedId:
+    """Parse the part after ``rh:``; raises :class:`BadCustomId` if malformed."""
+    if m := _TABLE_RE.fullmatch(rest):
+        if m.group(2) not in TABLE_VERBS:
+            raise BadCustomId(rest)
+        return ParsedId("t", table_id=int(m.group(1)), verb=m.group(2))
+    if m := _ACT_RE.fullmatch(rest):
+        try:
+            action = decode_action(m.group(4))
+        except ActionParseError:
+            raise BadCustomId(rest) from None
+        return ParsedId(
+            "a", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3)), action=action
+        )
+    if m := _DISCARD_RE.fullmatch(rest):
+        return ParsedId("d", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3)))
+    if m := _LB_RE.fullmatch(rest):
+        return ParsedId("lb", page=int(m.group(1)))
+    raise BadCustomId(rest)
+
+
+def table_id_for(table_id: int, verb: str) -> str:
+    return f"rh:t:{table_id}:{verb}"
+
+
+def action_id(table_id: int, version: int, seat: int, action: Action) -> str:
+    cid = f"rh:a:{table_id}:{version}:{seat}:{action.encode()}"
+    assert len(cid) <= _ID_LIMIT
+    return cid
+
+
+def discard_id(table_id: int, version: int, seat: int) -> str:
+    return f"rh:d:{table_id}:{version}:{seat}"
+
+
+def _manager(interaction: discord.Interaction[Any]) -> GameManager:
+    return interaction.client.manager  # type: ignore[attr-defined,no-any-return]
+
+
+class RHButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P<rest>[^\s]{1,97})"):
+    """Every button of the bot. The callback routes by the id's kind."""
+
+    def __init__(
+        self,
+        custom_id: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label or "·", style=style, custom_id=custom_id, disabled=disabled, row=row)
+        )
+        self.rest = custom_id[3:]
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RHButton:
+        button = cls(str(getattr(item, "custom_id", "")))
+        button.rest = match["rest"]
+        return button
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _dispatch(interaction, self.rest, values=())
+
+
+class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>[^\s]{1,97})"):
+    """Every select menu of the bot (today: the ruffer's four discards)."""
+
+    def __init__(self, custom_id: str, options: list[discord.SelectOption] | None = None, count: int = 1) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=custom_id,
+                options=options or [discord.SelectOption(label="·")],
+                min_values=count,
+                max_values=count,
+                placeholder=f"Choose {count} card{'s' if count != 1 else ''} to lay out",
+                row=CARD_ROWS,
+            )
+        )
+        self.rest = custom_id[3:]
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RHSelect:
+        select = cls(str(getattr(item, "custom_id", "")))
+        select.rest = match["rest"]
+        return select
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data = interaction.data or {}
+        values = tuple(str(v) for v in data.get("values", []))  # type: ignore[union-attr]
+        await _dispatch(interaction, self.rest, values=values)
+
+
+async def _dispatch(interaction: discord.Interaction[Any], rest: str, values: tuple[str, ...]) -> None:
+    try:
+        await _route(interaction, rest, values)
+    except Exception:
+        # discord.py only logs errors raised in dynamic items; answer the user and
+        # report through the client's error hook so nothing fails silently.
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.send_message(
+                    "Something went wrong — nothing was changed. Please try again.", ephemeral=True
+                )
+            except discord.HTTPException:
+                pass
+        await interaction.client.on_error("component", interaction)
+
+
+async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple[str, ...]) -> None:
+    manager = _manager(interaction)
+    try:
+        parsed = parse_custom_id(rest)
+    except BadCustomId:
+        log.debug("refused malformed custom_id %r from user %s", rest, interaction.user.id)
+        await manager.refuse(interaction, "That button is not recognised — it may be from an older message.")
+        return
+    if parsed.kind == "t":
+        await manager.on_table_button(interaction, parsed.table_id, parsed.verb)
+    elif parsed.kind == "a":
+        assert parsed.action is not None
+        await manager.on_action(interaction, parsed.table_id, parsed.version, parsed.seat, [parsed.action])
+    elif parsed.kind == "d":
+        await manager.on_discard_select(interaction, parsed.table_id, parsed.version, parsed.seat, values)
+    else:
+        await manager.on_leaderboard_page(interaction, parsed.page)
+
+
+# ------------------------------------------------------------------ view builders
+
+
+def _view() -> discord.ui.View:
+    return discord.ui.View(timeout=None)
+
+
+def lobby_view(table_id: int) -> discord.ui.View:
+    view = _view()
+    view.add_item(RHButton(table_id_for(table_id, "join"), "Join", discord.ButtonStyle.success, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "leave"), "Leave", discord.ButtonStyle.secondary, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "start"), "Start", discord.ButtonStyle.primary, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "cancel"), "Cancel", discord.ButtonStyle.danger, row=0))
+    for level in ("easy", "normal", "hard"):
+        view.add_item(
+            RHButton(table_id_for(table_id, f"ai-{level}"), f"Add AI ({level})", discord.ButtonStyle.secondary, row=1)
+        )
+    return view
+
+
+def table_view(table_id: int, show_reclaim: bool) -> discord.ui.View:
+    view = _view()
+    view.add_item(RHButton(table_id_for(table_id, "hand"), "My hand", discord.ButtonStyle.primary, row=0))
+    if show_reclaim:
+        view.add_item(
+            RHButton(table_id_for(table_id, "reclaim"), "Take my seat back", discord.ButtonStyle.success, row=0)
+        )
+    return view
+
+
+def finished_view(table_id: int) -> discord.ui.View:
+    view = _view()
+    view.add_item(RHButton(table_id_for(table_id, "rematch"), "Rematch", discord.ButtonStyle.success, row=0))
+    return view
+
+
+def leaderboard_view(page: int, pages: int) -> discord.ui.View | None:
+    if pages <= 1:
+        return None
+    view = _view()
+    view.add_item(
+        RHButton(f"rh:lb:{max(page - 1, 0)}", "◀ Previous", discord.ButtonStyle.secondary, disabled=page <= 0)
+    )
+    view.add_item(
+        RHButton(f"rh:lb:{min(page + 1, pages - 1)}", "Next ▶", discord.ButtonStyle.secondary, disabled=page >= pages - 1)
+    )
+    return view
+
+
+def hand_view(table_id: int, version: int, view: SeatView) -> discord.ui.View:
+    """Card buttons (legal ones enabled on the seat's turn) plus this phase's actions."""
+    ui = _view()
+    seat = view.seat
+    legal = set(view.legal)
+    if view.phase == "discard" and view.my_turn:
+        discards = [a for a in view.legal if isinstance(a, Discard)]
+        need = max(1, 4 - len(view.my_discards))
+        options = [
+            discord.SelectOption(label=card.pretty, value=card.code)
+            for card in sort_hand([a.card for a in discards], view.trump)
+        ]
+        ui.add_item(RHSelect(discard_id(table_id, version, seat), options, count=min(need, len(options))))
+        return ui
+    cards = sort_hand(view.hand, view.trump)
+    for i, card in enumerate(cards[: CARD_ROWS * 5]):
+        act = Play(card)
+        enabled = view.my_turn and act in legal
+        style = (
+            discord.ButtonStyle.danger if card.suit.is_red else discord.ButtonStyle.secondary
+        ) if enabled else discord.ButtonStyle.secondary
+        if enabled and view.trump is not None and card.suit is view.trump:
+            style = discord.ButtonStyle.primary
+        ui.add_item(RHButton(action_id(table_id, version, seat, act), card.pretty, style, not enabled, row=i // 5))
+    extras: list[Action] = [a for a in view.legal if isinstance(a, (TakeRuff, DeclineRuff, CallCanYe, ShowHonours, Pass))]
+    for act in extras:
+        style = discord.ButtonStyle.success if isinstance(act, (TakeRuff, CallCanYe, ShowHonours)) else discord.ButtonStyle.secondary
+        ui.add_item(RHButton(action_id(table_id, version, seat, act), action_label(act), style, row=CARD_ROWS))
+    return ui
+

@@ -1,0 +1,73 @@
+"""Settings from the environment (and a ``.env`` file if present).
+
+The token is held in a :class:`Secret` so it never appears in a repr or a log line.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class Secret(str):
+    """A string that hides itself in ``repr``/``str``-formatting of containers."""
+
+    def __repr__(self) -> str:
+        return "Secret('***')" if self else "Secret('')"
+
+
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise SystemExit(f"{name} must be a number, got {raw!r}") from None
+
+
+def _int_or_none(name: str) -> int | None:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise SystemExit(f"{name} must be a Discord id (digits), got {raw!r}") from None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the bot can be configured with. See ``.env.example``."""
+
+    token: Secret = field(default_factory=lambda: Secret(""))
+    database: str = "data/ruff.db"
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    ai_delay: float = 1.0
+    turn_timeout: float = 90.0
+    lobby_timeout: float = 1800.0
+    afk_takeover_after: int = 2
+    table_edit_interval: float = 1.0
+    ai_in_thread: bool = True
+
+    @classmethod
+    def from_env(cls, env_file: str | None = ".env") -> Settings:
+        """Read settings; values in the real environment win over the ``.env`` file."""
+        if env_file and Path(env_file).is_file():
+            try:
+                from dotenv import load_dotenv
+
+                load_dotenv(env_file, override=False)
+            except ImportError:  # pragma: no cover - python-dotenv is a dependency
+                pass
+        return cls(
+            token=Secret(os.environ.get("DISCORD_TOKEN", "").strip()),
+            database=os.environ.get("RH_DATABASE", "data/ruff.db").strip() or "data/ruff.db",
+            dev_guild_id=_int_or_none("RH_DEV_GUILD_ID"),
+            log_level=os.environ.get("RH_LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            ai_delay=_float("RH_AI_DELAY", 1.0),
+            turn_timeout=_float("RH_TURN_TIMEOUT", 90.0),
+            lobby_timeout=_float("RH_LOBBY_TIMEOUT", 1800.0),
+        )

@@ -1,0 +1,1171 @@
+"""The game manager: owns every table, its lock, its AI and timer tasks.
+
+Flow of one click: component/command (thin) -> ``GameManager`` method -> engine
+check on a copy -> actions written to SQLite (durable) -> the copy becomes the
+game -> the player is answered -> events fan out to render / notify.
+
+Invariants:
+
+* One ``asyncio.Lock`` per table; every state change happens under it, and
+  nothing slow (AI search, Discord calls other than the interaction answer)
+  runs while it is held.
+* An action is written to the database before anyone is told it happened, and
+  the in-memory game changes only after the write succeeded.
+* A refused action (illegal, stale, out of turn, foreign) changes neither the
+  game nor the database and gets a short ephemeral answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from engine import (
+    Action,
+    Card,
+    CardParseError,
+    Game,
+    IllegalAction,
+    Rules,
+    RulesError,
+    game_ids,
+    make_rules,
+    new_game,
+    presets_for,
+)
+from engine.actions import discard
+from engine.events import DealScored, DealStarted, Event, GameOver, MatchOver, TrickWon
+
+from . import components as ui
+from . import render
+from .config import Settings
+from .notify import DMClosed, MessageGone, Notifier
+from .render import SEAT_NAMES, SeatInfo, TableInfo
+from .store import (
+    ActionRepo,
+    AISeat,
+    ChannelBusy,
+    Database,
+    DeadlineRepo,
+    HandMessageRepo,
+    HumanSeat,
+    NewAction,
+    PlayerResult,
+    ResultRepo,
+    Seat,
+    StoreError,
+    TableRepo,
+    TableRow,
+    VersionConflict,
+)
+
+log = logging.getLogger(__name__)
+
+AI_NAMES = ("Cotton", "Willughby", "Hoyle", "Cavendish")
+LEADERBOARD_PAGE = 10
+
+
+class Refusal(Exception):
+    """A request we answer with a short ephemeral message and no change."""
+
+
+@dataclass
+class Table:
+    """Runtime state of one table (the database row is the durable truth)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    rules: Rules
+    game_id: str
+    preset: str
+    overrides: dict[str, Any]
+    seed: int
+    first_dealer: int | None
+    status: str
+    seats: list[Seat | None]
+    settings: dict[str, Any]
+    db_version: int
+    message_id: int | None = None
+    game: Game | None = None
+    guild_name: str = ""
+    channel_name: str = ""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    recent: deque[str] = field(default_factory=lambda: deque(maxlen=3))
+    hand_msgs: dict[int, tuple[int, int]] = field(default_factory=dict)
+    hand_sig: dict[int, str] = field(default_factory=dict)
+    dm_closed: set[int] = field(default_factory=set)
+    fallback: dict[int, discord.Interaction[Any]] = field(default_factory=dict)
+    away: set[int] = field(default_factory=set)
+    misses: dict[int, int] = field(default_factory=dict)
+    ai_task: asyncio.Task[None] | None = None
+    timer_task: asyncio.Task[None] | None = None
+    deadline: float | None = None
+
+    @classmethod
+    def from_row(cls, row: TableRow) -> Table:
+        return cls(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            creator_id=row.creator_id,
+            rules=make_rules(row.game_id, row.preset, row.overrides),
+            game_id=row.game_id,
+            preset=row.preset,
+            overrides=dict(row.overrides),
+            seed=row.seed,
+            first_dealer=row.first_dealer,
+            status=row.status,
+            seats=list(row.seats),
+            settings=dict(row.settings),
+            db_version=row.version,
+            message_id=row.message_id,
+        )
+
+    # ------------------------------------------------------------ queries
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if isinstance(seat, HumanSeat) and seat.user_id == user_id:
+                return i
+        return None
+
+    def human(self, seat: int) -> HumanSeat | None:
+        occupant = self.seats[seat]
+        return occupant if isinstance(occupant, HumanSeat) else None
+
+    def ai_plays(self, seat: int) -> bool:
+        return not isinstance(self.seats[seat], HumanSeat) or seat in self.away
+
+    def ai_level(self, seat: int) -> str:
+        occupant = self.seats[seat]
+        if isinstance(occupant, AISeat):
+            return occupant.ai
+        return str(self.settings.get("takeover_level", "normal"))
+
+    def info(self) -> TableInfo:
+        seats: list[SeatInfo | None] = []
+        for i, seat in enumerate(self.seats):
+            if isinstance(seat, HumanSeat):
+                seats.append(SeatInfo(seat.name, seat.user_id, away=i in self.away))
+            elif isinstance(seat, AISeat):
+                seats.append(SeatInfo(f"{seat.name} ({seat.ai})", None, seat.ai))
+            else:
+                seats.append(None)
+        jump = ""
+        if self.message_id:
+            jump = f"https://discord.com/channels/{self.guild_id}/{self.channel_id}/{self.message_id}"
+        return TableInfo(self.id, self.rules, tuple(seats), self.guild_name, self.channel_name, jump)
+
+    @property
+    def version(self) -> int:
+        return self.game.version if self.game else 0
+
+
+class GameManager:
+    """Creates, runs, resumes and ends tables. The bot's single owner of game state."""
+
+    def __init__(self, client: discord.Client, db: Database, settings: Settings) -> None:
+        self.client = client
+        self.db = db
+        self.settings = settings
+        self.tables: dict[int, Table] = {}
+        self.table_repo = TableRepo(db)
+        self.action_repo = ActionRepo(db)
+        self.hand_repo = HandMessageRepo(db)
+        self.result_repo = ResultRepo(db)
+        self.deadline_repo = DeadlineRepo(db)
+        self.notifier = Notifier(client, settings.table_edit_interval)
+        self._seed_rng = random.SystemRandom()
+        self._closing = False
+        self.ack_latencies: list[float] = []
+
+    # ================================================================ lifecycle
+
+    async def resume(self) -> int:
+        """Load every unfinished table from the database and bring it back to life."""
+        count = 0
+        for row in await self.table_repo.list_unfinished():
+            try:
+                table = Table.from_row(row)
+            except RulesError:
+                log.exception("table %s has rules this version cannot load; cancelling", row.id)
+                with contextlib.suppress(StoreError):
+                    await self.table_repo.set_status(row.id, "cancelled")
+                continue
+            self.tables[table.id] = table
+            if table.status == "active":
+                actions = await self.action_repo.list(table.id)
+                table.game = Game.from_record(
+                    {
+                        "format": "ruff-honours-game",
+                        "version": 1,
+                        "game_id": table.game_id,
+                        "preset": table.preset,
+                        "overrides": table.overrides,
+                        "seed": table.seed,
+                        "first_dealer": table.first_dealer,
+                        "actions": [f"{a.seat} {a.action}" for a in actions],
+                    }
+                )
+                for hm in await self.hand_repo.list(table.id):
+                    table.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
+                table.away = set(table.settings.get("away", []))
+                self._schedule_table_edit(table)
+                self._refresh_hands(table, force=True)
+                self._kick(table)
+            count += 1
+        log.info("resumed %d unfinished table(s)", count)
+        return count
+
+    async def close(self) -> None:
+        """Stop background work (the database is closed by the bot)."""
+        self._closing = True
+        for table in self.tables.values():
+            for task in (table.ai_task, table.timer_task):
+                if task is not None and not task.done():
+                    task.cancel()
+        self.notifier.cancel_all()
+
+    # ================================================================ replies
+
+    async def refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
+        """Answer ephemerally (first response or follow-up), changing nothing."""
+        await self._reply(interaction, text)
+
+    async def _reply(
+        self, interaction: discord.Interaction[Any], text: str, view: discord.ui.View | None = None
+    ) -> None:
+        kwargs: dict[str, Any] = {"ephemeral": True}
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, **kwargs)
+            else:
+                await interaction.response.send_message(text, **kwargs)
+        except discord.HTTPException as exc:
+            log.info("could not answer interaction: HTTP %s", exc.status)
+
+    def _note_ack(self, started: float) -> None:
+        self.ack_latencies.append(time.perf_counter() - started)
+
+    # ================================================================ commands
+
+    async def new_table(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: str,
+        preset: str | None,
+        target: int | None,
+        options: str | None,
+    ) -> None:
+        """``/ruff new``: open a lobby in this channel, the invoker in the North seat."""
+        if interaction.guild is None or interaction.channel is None:
+            await self.refuse(interaction, "Tables live in server channels — run `/ruff new` in a server.")
+            return
+        perms = interaction.app_permissions
+        missing = [
+            name
+            for name, ok in (
+                ("View Channel", perms.view_channel),
+                ("Send Messages", perms.send_messages),
+                ("Read Message History", perms.read_message_history),
+            )
+            if not ok
+        ]
+        if missing:
+            await self.refuse(
+                interaction, f"I can't run a table here: I need {', '.join(missing)} in this channel."
+            )
+            return
+        try:
+            overrides = parse_options(options)
+            if target is not None:
+                overrides["target_score"] = str(target)
+            rules = make_rules(game_id, preset, overrides)
+        except RulesError as exc:
+            await self.refuse(interaction, f"⚠️ {exc}")
+            return
+        existing = await self.table_repo.get_open_by_channel(interaction.channel.id)
+        if existing is not None:
+            await self.refuse(interaction, f"This channel already has a table: {self._jump(existing)}")
+            return
+        user = interaction.user
+        seats: list[Seat | None] = [HumanSeat(user.id, user.display_name), None, None, None]
+        try:
+            row = await self.table_repo.create_lobby(
+                guild_id=interaction.guild.id,
+                channel_id=interaction.channel.id,
+                creator_id=user.id,
+                game_id=rules.game_id,
+                preset=rules.preset,
+                seed=self._seed_rng.randrange(1, 2**53),
+                seats=seats,
+                overrides=dict(rules.overrides),
+                settings={"turn_timeout": self.settings.turn_timeout},
+            )
+        except ChannelBusy:
+            existing = await self.table_repo.get_open_by_channel(interaction.channel.id)
+            await self.refuse(interaction, "This channel already has a table" + (f": {self._jump(existing)}" if existing else "."))
+            return
+        table = Table.from_row(row)
+        table.guild_name = interaction.guild.name
+        table.channel_name = getattr(interaction.channel, "name", "")
+        self.tables[table.id] = table
+        await interaction.response.send_message(
+            self._lobby_text(table), view=ui.lobby_view(table.id), allowed_mentions=discord.AllowedMentions.none()
+        )
+        message = await interaction.original_response()
+        table.message_id = message.id
+        await self.table_repo.set_message(table.id, message.id)
+        self._arm_lobby_timer(table)
+
+    def _jump(self, row: TableRow | Table) -> str:
+        message_id = row.message_id
+        if not message_id:
+            return f"table #{row.id}"
+        return f"table #{row.id} — https://discord.com/channels/{row.guild_id}/{row.channel_id}/{message_id}"
+
+    async def cancel_command(self, interaction: discord.Interaction[Any]) -> None:
+        """``/ruff cancel``: end this channel's table (opener or Manage Server)."""
+        table = self._table_in_channel(interaction)
+        if table is None:
+            await self.refuse(interaction, "There is no open table in this channel.")
+            return
+        await self._cancel(interaction, table, respond_by_edit=False)
+
+    async def hand_command(self, interaction: discord.Interaction[Any]) -> None:
+        """``/ruff hand``: show my hand ephemerally (the fallback for closed DMs)."""
+        table = self._table_in_channel(interaction)
+        if table is None or table.seat_of(interaction.user.id) is None:
+            table = next(
+                (
+                    t
+                    for t in self.tables.values()
+                    if t.status == "active" and t.seat_of(interaction.user.id) is not None
+                    and (interaction.guild is None or t.guild_id == interaction.guild.id)
+                ),
+                None,
+            )
+        if table is None:
+            await self.refuse(interaction, "You are not playing at any table right now.")
+            return
+        await self._show_hand(interaction, table)
+
+    async def rules_command(self, interaction: discord.Interaction[Any], game_id: str | None, preset: str | None) -> None:
+        """``/ruff rules``: the rules of this channel's table, or of a named game."""
+        table = self._table_in_channel(interaction)
+        try:
+            if game_id:
+                rules = make_rules(game_id, preset)
+            elif table is not None:
+                rules = table.rules
+            else:
+                rules = make_rules()
+        except RulesError as exc:
+            await self.refuse(interaction, f"⚠️ {exc}")
+            return
+        text = render.rules_text(rules)
+        if not game_id and table is None:
+            text += "\nOther games: " + ", ".join(f"`{g}`" for g in game_ids())
+        await self._reply(interaction, text)
+
+    async def leaderboard(self, interaction: discord.Interaction[Any], page: int) -> None:
+        """``/ruff leaderboard``: this server's players, ranked, 10 a page."""
+        if interaction.guild is None:
+            await self.refuse(interaction, "The leaderboard is per server — use it in a server channel.")
+            return
+        text, view = await self._leaderboard_page(interaction.guild.id, interaction.guild.name, page)
+        if view is None:
+            await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+        else:
+            await interaction.response.send_message(text, view=view, allowed_mentions=discord.AllowedMentions.none())
+
+    async def on_leaderboard_page(self, interaction: discord.Interaction[Any], page: int) -> None:
+        if interaction.guild is None:
+            await self.refuse(interaction, "The leaderboard is per server.")
+            return
+        text, view = await self._leaderboard_page(interaction.guild.id, interaction.guild.name, page)
+        await interaction.response.edit_message(content=text, view=view)
+
+    async def _leaderboard_page(self, guild_id: int, guild_name: str, page: int) -> tuple[str, discord.ui.View | None]:
+        total = await self.result_repo.count_players(guild_id)
+        pages = max(1, -(-total // LEADERBOARD_PAGE))
+        page = min(max(page, 0), pages - 1)
+        rows = await self.result_repo.leaderboard(guild_id, LEADERBOARD_PAGE, page * LEADERBOARD_PAGE)
+        if not rows:
+            return f"🏆 **Leaderboard — {guild_name}**\nNo finished games yet. Start one with `/ruff new`.", None
+        lines = [f"🏆 **Leaderboard — {guild_name}** (page {page + 1}/{pages})", "`  # player               games  wins   win%  points`"]
+        for r in rows:
+            lines.append(f"`{r.rank:>3} {r.name[:20]:<20} {r.games:>6} {r.wins:>5} {r.win_pct:>6.1f} {r.points:>7}`")
+        return "\n".join(lines), ui.leaderboard_view(page, pages)
+
+    async def stats(self, interaction: discord.Interaction[Any], user: discord.abc.User | None) -> None:
+        """``/ruff stats``: one player's record in this server."""
+        if interaction.guild is None:
+            await self.refuse(interaction, "Stats are per server — use this in a server channel.")
+            return
+        target = user or interaction.user
+        stats = await self.result_repo.player_stats(interaction.guild.id, target.id)
+        if stats is None:
+            await self._reply(interaction, f"{target.display_name} has not finished a game here yet.")
+            return
+        await self._reply(
+            interaction,
+            f"📊 **{target.display_name}** in {interaction.guild.name}: rank #{stats.rank} · "
+            f"{stats.games} games · {stats.wins} wins ({stats.win_pct:.1f}%) · {stats.points} points",
+        )
+
+    # ================================================================ table buttons
+
+    async def on_table_button(self, interaction: discord.Interaction[Any], table_id: int, verb: str) -> None:
+        started = time.perf_counter()
+        table = self.tables.get(table_id)
+        if verb == "rematch":
+            await self._rematch(interaction, table_id)
+            return
+        if table is None or table.status not in ("lobby", "active"):
+            await self.refuse(interaction, "This table has ended.")
+            return
+        if interaction.guild is None or interaction.guild.id != table.guild_id:
+            await self.refuse(interaction, "That table belongs to another server.")
+            return
+        if verb == "hand":
+            await self._show_hand(interaction, table)
+        elif verb == "reclaim":
+            await self._reclaim(interaction, table)
+        elif verb == "cancel":
+            await self._cancel(interaction, table, respond_by_edit=True)
+        elif table.status != "lobby":
+            await self.refuse(interaction, "The game has already started.")
+        elif verb == "start":
+            await self._start(interaction, table)
+        else:
+            await self._lobby_change(interaction, table, verb)
+        self._note_ack(started)
+
+    async def _lobby_change(self, interaction: discord.Interaction[Any], table: Table, verb: str) -> None:
+        user = interaction.user
+        async with table.lock:
+            if table.status != "lobby":
+                await self.refuse(interaction, "The game has already started.")
+                return
+            seats = list(table.seats)
+            mine = table.seat_of(user.id)
+            if verb == "join":
+                if mine is not None:
+                    await self.refuse(interaction, f"You already sit {SEAT_NAMES[mine]}.")
+                    return
+                free = _first_free(seats)
+                if free is None:
+                    await self.refuse(interaction, "The table is full.")
+                    return
+                seats[free] = HumanSeat(user.id, user.display_name)
+            elif verb == "leave":
+                if mine is None:
+                    await self.refuse(interaction, "You are not at this table.")
+                    return
+                if user.id == table.creator_id:
+                    await self.refuse(interaction, "You opened this table: use Cancel to close it.")
+                    return
+                seats[mine] = None
+            elif verb.startswith("ai-"):
+                if mine is None:
+                    await self.refuse(interaction, "Only players at the table can add AI players.")
+                    return
+                free = _first_free(seats)
+                if free is None:
+                    await self.refuse(interaction, "The table is full.")
+                    return
+                used = {s.name for s in seats if isinstance(s, AISeat)}
+                name = next(n for n in AI_NAMES if n not in used)
+                seats[free] = AISeat(verb[3:], name)  # type: ignore[arg-type]
+            try:
+                table.db_version = await self.table_repo.update_seats(table.id, seats, table.db_version)
+            except VersionConflict:
+                await self.refuse(interaction, "The table changed meanwhile — try again.")
+                return
+            table.seats = seats
+        await interaction.response.edit_message(
+            content=self._lobby_text(table), view=ui.lobby_view(table.id), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    def _lobby_text(self, table: Table, note: str = "") -> str:
+        creator = table.human(0)
+        opener = next(
+            (s.name for s in table.seats if isinstance(s, HumanSeat) and s.user_id == table.creator_id),
+            creator.name if creator else "someone",
+        )
+        return render.lobby_text(table.info(), opener, note)
+
+    async def _start(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        user = interaction.user
+        async with table.lock:
+            if table.status != "lobby":
+                await self.refuse(interaction, "The game has already started.")
+                return
+            full = all(s is not None for s in table.seats)
+            if user.id != table.creator_id and not (full and table.seat_of(user.id) is not None):
+                await self.refuse(interaction, "Only the opener can start before every seat is filled.")
+                return
+            seats = list(table.seats)
+            used = {s.name for s in seats if isinstance(s, AISeat)}
+            for i, seat in enumerate(seats):
+                if seat is None:
+                    name = next(n for n in AI_NAMES if n not in used)
+                    used.add(name)
+                    seats[i] = AISeat("normal", name)
+            game, events = new_game(rules=table.rules, seed=table.seed, first_dealer=table.first_dealer)
+            async with self.db.transaction():
+                if seats != table.seats:
+                    table.db_version = await self.table_repo.update_seats(table.id, seats, table.db_version)
+                table.db_version = await self.table_repo.set_status(table.id, "active", table.db_version)
+                await self.deadline_repo.clear(table.id)
+            table.seats = seats
+            table.status = "active"
+            table.game = game
+            self._cancel_timer(table)
+            await interaction.response.edit_message(
+                content=self._table_text(table), view=self._table_view(table), allowed_mentions=discord.AllowedMentions.none()
+            )
+        closed = await self._send_hands(table)
+        if user.id in closed:
+            await self._reply(
+                interaction,
+                "I can't DM you (your DMs are closed for this server). Press **My hand** on the table to play.",
+            )
+        self._kick(table)
+
+    async def _cancel(self, interaction: discord.Interaction[Any], table: Table, respond_by_edit: bool) -> None:
+        user = interaction.user
+        perms = getattr(user, "guild_permissions", None)
+        if user.id != table.creator_id and not (perms is not None and perms.manage_guild):
+            await self.refuse(interaction, "Only the table's opener or someone with Manage Server can cancel it.")
+            return
+        async with table.lock:
+            if table.status not in ("lobby", "active"):
+                await self.refuse(interaction, "This table has already ended.")
+                return
+            async with self.db.transaction():
+                table.db_version = await self.table_repo.set_status(table.id, "cancelled")
+                await self.deadline_repo.clear(table.id)
+            table.status = "cancelled"
+            self._stop_tasks(table)
+        text = render.header(table.info()) + f"\n❌ Cancelled by {user.display_name}."
+        if respond_by_edit:
+            await interaction.response.edit_message(content=text, view=None)
+        else:
+            await self._reply(interaction, f"Table #{table.id} cancelled.")
+            if table.message_id:
+                with contextlib.suppress(MessageGone, discord.HTTPException):
+                    await self.notifier.edit(table.channel_id, table.message_id, text, None)
+        for seat, (channel_id, message_id) in list(table.hand_msgs.items()):
+            self.notifier.schedule_edit(channel_id, message_id, lambda: (f"Table #{table.id} was cancelled.", None))
+            del seat
+
+    async def _rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        old = self.tables.get(table_id)
+        row = await self.table_repo.get(table_id)
+        if row is None or row.status != "finished":
+            await self.refuse(interaction, "A rematch needs a finished game.")
+            return
+        if not any(isinstance(s, HumanSeat) and s.user_id == interaction.user.id for s in row.seats):
+            await self.refuse(interaction, "Only players of that game can start a rematch.")
+            return
+        existing = await self.table_repo.get_open_by_channel(row.channel_id)
+        if existing is not None:
+            await self.refuse(interaction, f"This channel already has a table: {self._jump(existing)}")
+            return
+        try:
+            new_row = await self.table_repo.create_lobby(
+                guild_id=row.guild_id,
+                channel_id=row.channel_id,
+                creator_id=interaction.user.id,
+                game_id=row.game_id,
+                preset=row.preset,
+                seed=self._seed_rng.randrange(1, 2**53),
+                seats=list(row.seats),
+                overrides=row.overrides,
+                settings=row.settings,
+            )
+        except ChannelBusy:
+            await self.refuse(interaction, "This channel already has a table.")
+            return
+        table = Table.from_row(new_row)
+        table.guild_name = old.guild_name if old else (interaction.guild.name if interaction.guild else "")
+        table.channel_name = old.channel_name if old else getattr(interaction.channel, "name", "")
+        table.creator_id = interaction.user.id
+        self.tables[table.id] = table
+        game, _ = new_game(rules=table.rules, seed=table.seed)
+        table.db_version = await self.table_repo.set_status(table.id, "active", table.db_version)
+        table.status = "active"
+        table.game = game
+        await interaction.response.edit_message(view=None)
+        message = await self.notifier.post(table.channel_id, self._table_text(table), self._table_view(table))
+        table.message_id = message.id
+        await self.table_repo.set_message(table.id, message.id)
+        await self._send_hands(table)
+        self._kick(table)
+
+    async def _reclaim(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            await self.refuse(interaction, "You are not playing at this table.")
+            return
+        async with table.lock:
+            if seat not in table.away:
+                await self.refuse(interaction, "Your seat is already yours — play on!")
+                return
+            table.away.discard(seat)
+            table.misses[seat] = 0
+            table.settings["away"] = sorted(table.away)
+            table.db_version = await self.table_repo.update_settings(table.id, table.settings)
+        await self._show_hand(interaction, table, note="✅ Welcome back — your seat is yours again.")
+        self._schedule_table_edit(table)
+        self._kick(table)
+
+    # ================================================================ hands
+
+    async def _show_hand(self, interaction: discord.Interaction[Any], table: Table, note: str = "") -> None:
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            await self.refuse(interaction, "You are not playing at this table.")
+            return
+        if table.game is None:
+            await self.refuse(interaction, "The game has not started yet.")
+            return
+        content, view = self._hand(table, seat, note)
+        await interaction.response.send_message(content, view=view, ephemeral=True)
+        table.fallback[seat] = interaction
+        table.hand_sig[seat] = _sig(table, seat, content)
+
+    def _hand(self, table: Table, seat: int, note: str = "") -> tuple[str, discord.ui.View]:
+        assert table.game is not None
+        view = table.game.observe(seat)
+        content = render.hand_message(table.info(), view, note)
+        return content, ui.hand_view(table.id, table.game.version, view)
+
+    async def _send_hands(self, table: Table) -> set[int]:
+        """DM every human their new hand; returns the user ids whose DMs are closed."""
+        closed: set[int] = set()
+        game = table.game
+        assert game is not None
+        tasks = []
+        seats = [s for s in range(4) if table.human(s) is not None]
+        for seat in seats:
+            tasks.append(self._send_hand(table, seat))
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        for seat, result in zip(seats, results, strict=True):
+            human = table.human(seat)
+            assert human is not None
+            if result is False:
+                closed.add(human.user_id)
+            elif isinstance(result, BaseException):
+                log.warning("sending the hand to seat %s failed: %r", seat, result)
+        return closed
+
+    async def _send_hand(self, table: Table, seat: int) -> bool:
+        human = table.human(seat)
+        assert human is not None
+        content, view = self._hand(table, seat)
+        old = table.hand_msgs.get(seat)
+        try:
+            message = await self.notifier.dm(human.user_id, content, view)
+        except DMClosed:
+            if seat not in table.dm_closed:
+                table.dm_closed.add(seat)
+                with contextlib.suppress(MessageGone, discord.HTTPException):
+                    await self.notifier.post(
+                        table.channel_id,
+                        f"⚠️ <@{human.user_id}>, I can't DM you your hand (DMs closed). "
+                        f"Press **My hand** on table #{table.id} to play.",
+                    )
+            fallback = table.fallback.get(seat)
+            if fallback is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await fallback.edit_original_response(content=content, view=view)
+            return False
+        table.dm_closed.discard(seat)
+        table.hand_msgs[seat] = (message.channel.id, message.id)
+        table.hand_sig[seat] = _sig(table, seat, content)
+        await self.hand_repo.set(table.id, seat, message.channel.id, message.id)
+        if old is not None and old[1] != message.id:
+            self.notifier.schedule_edit(old[0], old[1], lambda: ("(an earlier deal — your current hand is below)", None))
+        return True
+
+    def _refresh_hands(self, table: Table, skip: int | None = None, force: bool = False) -> None:
+        """Edit hand messages whose content changed (turn arrived, hand changed)."""
+        if table.game is None:
+            return
+        for seat in range(4):
+            if seat == skip or table.human(seat) is None:
+                continue
+            content, _ = self._hand(table, seat)
+            sig = _sig(table, seat, content)
+            if not force and table.hand_sig.get(seat) == sig:
+                continue
+            table.hand_sig[seat] = sig
+            target = table.hand_msgs.get(seat)
+
+            def make(seat: int = seat) -> tuple[str, discord.ui.View | None]:
+                return self._hand(table, seat)
+
+            if target is not None:
+                self.notifier.schedule_edit(target[0], target[1], make)
+            fallback = table.fallback.get(seat)
+            if fallback is not None:
+                asyncio.create_task(self._edit_fallback(table, seat, fallback))
+
+    async def _edit_fallback(self, table: Table, seat: int, interaction: discord.Interaction[Any]) -> None:
+        content, view = self._hand(table, seat)
+        try:
+            await interaction.edit_original_response(content=content, view=view)
+        except discord.HTTPException:
+            table.fallback.pop(seat, None)  # token expired: the player presses My hand again
+
+    # ================================================================ actions
+
+    async def on_action(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        version: int,
+        seat: int,
+        actions: Sequence[Action],
+    ) -> None:
+        """A card or decision button was clicked."""
+        started = time.perf_counter()
+        table = self.tables.get(table_id)
+        if table is None or table.status != "active" or table.game is None:
+            await self.refuse(interaction, "This game has ended.")
+            return
+        mine = table.seat_of(interaction.user.id)
+        if mine is None:
+            await self.refuse(interaction, "You are not playing at this table.")
+            return
+        if mine != seat:
+            log.debug("user %s clicked seat %s's control at table %s", interaction.user.id, seat, table_id)
+            await self.refuse(interaction, "That is not your hand.")
+            return
+        async with table.lock:
+            game = table.game
+            if table.status != "active" or game is None:
+                await self.refuse(interaction, "This game has ended.")
+                return
+            if version != game.version:
+                if game.to_act() == seat and seat not in table.away:
+                    content, view = self._hand(table, seat, "That button was from an earlier turn — here is your hand now.")
+                    await interaction.response.edit_message(content=content, view=view)
+                    table.hand_sig[seat] = _sig(table, seat, content)
+                else:
+                    await self.refuse(interaction, "That hand has moved on — those buttons are from an earlier turn.")
+                return
+            if seat in table.away:
+                await self.refuse(interaction, "The AI is playing for you — press **Take my seat back** on the table first.")
+                return
+            try:
+                events = await self._commit(table, seat, actions, interaction.user.id)
+            except IllegalAction as exc:
+                await self.refuse(interaction, exc.reason)
+                return
+            except StoreError:
+                log.exception("could not store an action at table %s", table.id)
+                await self.refuse(interaction, "Something went wrong saving that — nothing changed, please try again.")
+                return
+            table.misses[seat] = 0
+            content, view = self._hand(table, seat)
+            table.hand_sig[seat] = _sig(table, seat, content)
+            try:
+                await interaction.response.edit_message(content=content, view=view)
+            except discord.HTTPException as exc:
+                log.info("interaction answer failed (HTTP %s); the move is saved", exc.status)
+            self._note_ack(started)
+            self._after(table, events, actor_seat=seat)
+
+    async def on_discard_select(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        version: int,
+        seat: int,
+        values: Sequence[str],
+    ) -> None:
+        """The ruffer chose the cards to lay out."""
+        try:
+            cards = [Card.parse(v) for v in values]
+        except CardParseError:
+            await self.refuse(interaction, "That is not a card.")
+            return
+        if len(set(cards)) != len(cards) or not cards:
+            await self.refuse(interaction, "Choose different cards.")
+            return
+        table = self.tables.get(table_id)
+        game = table.game if table else None
+        if game is not None and game.phase == "discard" and len(cards) != game.discards_left:
+            await self.refuse(interaction, f"Choose exactly {game.discards_left} cards to lay out.")
+            return
+        await self.on_action(interaction, table_id, version, seat, [discard(c) for c in cards])
+
+    async def _commit(
+        self, table: Table, seat: int, actions: Sequence[Action], actor_id: int | None
+    ) -> list[Event]:
+        """Check on a copy, write durably, then adopt the copy. Call under the lock."""
+        game = table.game
+        assert game is not None
+        trial = game.clone()
+        events: list[Event] = []
+        for action in actions:
+            events.extend(trial.apply(seat, action))  # IllegalAction: nothing written
+        entries = [NewAction(seat, a.encode(), actor_id) for a in actions]
+        async with self.db.transaction():
+            version = await self.action_repo.append(table.id, table.db_version, entries)
+            if trial.is_over:
+                version = await self.table_repo.set_status(table.id, "finished", version)
+                await self.result_repo.record_game(table.id, table.guild_id, self._results(table, trial))
+                await self.deadline_repo.clear(table.id)
+        table.db_version = version
+        table.game = trial
+        if trial.is_over:
+            table.status = "finished"
+        return events
+
+    def _results(self, table: Table, game: Game) -> list[PlayerResult]:
+        winner = game.match_winner
+        rows = []
+        for seat in range(4):
+            human = table.human(seat)
+            if human is None:
+                continue
+            side = seat % 2
+            rows.append(
+                PlayerResult(
+                    user_id=human.user_id,
+                    name=human.name,
+                    side=side,
+                    won=side == winner,
+                    points=game.scores[side],
+                    opp_points=game.scores[1 - side],
+                )
+            )
+        return rows
+
+    def _after(self, table: Table, events: list[Event], actor_seat: int | None) -> None:
+        """Fan out the events: public lines, summaries, hands, table edit, AI."""
+        table.recent.extend(render.event_lines(table.info(), events))
+        summary_events = [e for e in events if isinstance(e, (DealScored, GameOver, MatchOver))]
+        if summary_events:
+            summary = render.deal_summary(table.info(), summary_events)
+            if summary:
+                asyncio.create_task(self._post_quietly(table, summary))
+        if any(isinstance(e, TrickWon) for e in events):
+            table.recent.clear()
+        new_deal = any(isinstance(e, DealStarted) for e in events)
+        if table.status == "finished":
+            self._stop_tasks(table)
+            self._schedule_table_edit(table)
+            self._refresh_hands(table, skip=actor_seat)
+            return
+        if new_deal:
+            table.recent.clear()
+            asyncio.create_task(self._send_hands(table))
+        else:
+            self._refresh_hands(table, skip=actor_seat)
+        self._schedule_table_edit(table)
+        self._kick(table)
+
+    async def _post_quietly(self, table: Table, content: str) -> None:
+        try:
+            await self.notifier.post(table.channel_id, content)
+        except (MessageGone, discord.HTTPException) as exc:
+            log.warning("could not post a summary at table %s: %s", table.id, exc)
+
+    # ================================================================ table message
+
+    def _table_text(self, table: Table) -> str:
+        game = table.game
+        if game is None:
+            return self._lobby_text(table)
+        view = game.observe(0)
+        if game.is_over:
+            return render.final_text(table.info(), view)
+        return render.table_text(table.info(), view, list(table.recent))
+
+    def _table_view(self, table: Table) -> discord.ui.View | None:
+        if table.status == "finished":
+            return ui.finished_view(table.id)
+        if table.status == "cancelled":
+            return None
+        if table.status == "lobby":
+            return ui.lobby_view(table.id)
+        return ui.table_view(table.id, show_reclaim=bool(table.away))
+
+    def _schedule_table_edit(self, table: Table) -> None:
+        if table.message_id is None:
+            return
+
+        def make() -> tuple[str, discord.ui.View | None]:
+            return self._table_text(table), self._table_view(table)
+
+        async def gone() -> None:
+            await self._repost_table(table)
+
+        self.notifier.schedule_edit(table.channel_id, table.message_id, make, gone)
+
+    async def _repost_table(self, table: Table) -> None:
+        """The table message was deleted: post a fresh one, or cancel if the channel is gone."""
+        if table.status not in ("active", "lobby"):
+            return
+        try:
+            message = await self.notifier.post(table.channel_id, self._table_text(table), self._table_view(table))
+        except (MessageGone, discord.HTTPException):
+            log.warning("table %s: channel unusable, cancelling", table.id)
+            async with table.lock:
+                with contextlib.suppress(StoreError):
+                    table.db_version = await self.table_repo.set_status(table.id, "cancelled")
+                table.status = "cancelled"
+                self._stop_tasks(table)
+            return
+        table.message_id = message.id
+        await self.table_repo.set_message(table.id, message.id)
+
+    # ================================================================ AI and timers
+
+    def _kick(self, table: Table) -> None:
+        """Make sure an AI task runs if the seat to act is played by the AI."""
+        if self._closing or table.status != "active" or table.game is None or table.game.is_over:
+            return
+        seat = table.game.to_act()
+        if seat is None:
+            return
+        if table.ai_plays(seat):
+            if table.ai_task is None or table.ai_task.done():
+                table.ai_task = asyncio.create_task(self._drive_ai(table), name=f"ai-{table.id}")
+        else:
+            self._arm_turn_timer(table, seat)
+
+    async def _drive_ai(self, table: Table) -> None:
+        try:
+            while table.status == "active" and table.game is not None and not table.game.is_over:
+                game = table.game
+                seat = game.to_act()
+                if seat is None or not table.ai_plays(seat):
+                    self._kick(table)
+                    return
+                if self.settings.ai_delay > 0:
+                    await asyncio.sleep(self.settings.ai_delay)
+                if table.game is not game:
+                    continue
+                version = game.version
+                view = game.observe(seat)
+                rng = random.Random(f"{table.seed}:ai:{version}")
+                player = get_player(table.ai_level(seat))
+                if self.settings.ai_in_thread and table.ai_level(seat) != "easy":
+                    action = await asyncio.to_thread(player.choose, view, list(view.legal), rng)
+                else:
+                    action = player.choose(view, list(view.legal), rng)
+                async with table.lock:
+                    if table.game is not game or game.version != version or table.status != "active":
+                        continue
+                    try:
+                        events = await self._commit(table, seat, [action], None)
+                    except IllegalAction:
+                        log.exception("AI chose an illegal action at table %s; playing the first legal one", table.id)
+                        events = await self._commit(table, seat, [view.legal[0]], None)
+                    self._after_ai(table, events, seat)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("AI driver for table %s crashed; it restarts on the next move", table.id)
+
+    def _after_ai(self, table: Table, events: list[Event], seat: int) -> None:
+        table.recent.extend(render.event_lines(table.info(), events))
+        summary_events = [e for e in events if isinstance(e, (DealScored, GameOver, MatchOver))]
+        if summary_events:
+            summary = render.deal_summary(table.info(), summary_events)
+            if summary:
+                asyncio.create_task(self._post_quietly(table, summary))
+        if any(isinstance(e, TrickWon) for e in events):
+            table.recent.clear()
+        if table.status == "finished":
+            self._stop_tasks(table, keep_ai=True)
+            self._schedule_table_edit(table)
+            self._refresh_hands(table)
+            return
+        if any(isinstance(e, DealStarted) for e in events):
+            asyncio.create_task(self._send_hands(table))
+        else:
+            self._refresh_hands(table)
+        self._schedule_table_edit(table)
+        nxt = table.game.to_act() if table.game else None
+        if nxt is not None and not table.ai_plays(nxt):
+            self._arm_turn_timer(table, nxt)
+
+    def _arm_turn_timer(self, table: Table, seat: int) -> None:
+        """Per-turn AFK timer (see the reliability notes in the README)."""
+        timeout = float(table.settings.get("turn_timeout", self.settings.turn_timeout) or 0)
+        if timeout <= 0:
+            return
+        self._cancel_timer(table)
+        table.timer_task = asyncio.create_task(self._turn_timer(table, seat, table.version, timeout))
+
+    async def _turn_timer(self, table: Table, seat: int, version: int, timeout: float) -> None:
+        due = discord.utils.utcnow().timestamp() + timeout
+        table.deadline = due
+        with contextlib.suppress(StoreError):
+            await self.deadline_repo.set(table.id, "turn", due, seat)
+        await asyncio.sleep(timeout)
+        await self._turn_expired(table, seat, version)
+
+    async def _turn_expired(self, table: Table, seat: int, version: int) -> None:
+        if table.status != "active" or table.game is None or table.game.version != version:
+            return
+        if table.game.to_act() != seat or table.ai_plays(seat):
+            return
+        table.misses[seat] = table.misses.get(seat, 0) + 1
+        takeover = table.misses[seat] >= self.settings.afk_takeover_after
+        human = table.human(seat)
+        who = human.name if human else SEAT_NAMES[seat]
+        async with table.lock:
+            if takeover:
+                table.away.add(seat)
+                table.settings["away"] = sorted(table.away)
+                with contextlib.suppress(StoreError):
+                    table.db_version = await self.table_repo.update_settings(table.id, table.settings)
+        note = (
+            f"⏰ {who} missed {table.misses[seat]} turns: the AI plays for them until they press **Take my seat back**."
+            if takeover
+            else f"⏰ {who} ran out of time: the AI plays this turn for them."
+        )
+        table.recent.append(note)
+        await self._ai_move_for(table, seat, version)
+
+    async def _ai_move_for(self, table: Table, seat: int, version: int) -> None:
+        game = table.game
+        if game is None:
+            return
+        view = game.observe(seat)
+        rng = random.Random(f"{table.seed}:ai:{version}")
+        action = get_player("normal").choose(view, list(view.legal), rng) if view.legal else None
+        if action is None:
+            return
+        async with table.lock:
+            if table.game is not game or game.version != version or table.status != "active":
+                return
+            events = await self._commit(table, seat, [action], None)
+            self._after(table, events, actor_seat=None)
+
+    def _arm_lobby_timer(self, table: Table) -> None:
+        timeout = self.settings.lobby_timeout
+        if timeout <= 0:
+            return
+        self._cancel_timer(table)
+        table.timer_task = asyncio.create_task(self._lobby_timer(table, timeout))
+
+    async def _lobby_timer(self, table: Table, timeout: float) -> None:
+        with contextlib.suppress(StoreError):
+            await self.deadline_repo.set(table.id, "lobby", discord.utils.utcnow().timestamp() + timeout)
+        await asyncio.sleep(timeout)
+        async with table.lock:
+            if table.status != "lobby":
+                return
+            with contextlib.suppress(StoreError):
+                table.db_version = await self.table_repo.set_status(table.id, "cancelled")
+                await self.deadline_repo.clear(table.id)
+            table.status = "cancelled"
+        if table.message_id:
+            with contextlib.suppress(MessageGone, discord.HTTPException):
+                await self.notifier.edit(
+                    table.channel_id,
+                    table.message_id,
+                    render.header(table.info()) + "\n⌛ This table expired before it started.",
+                    None,
+                )
+
+    def _cancel_timer(self, table: Table) -> None:
+        current = asyncio.current_task()
+        if table.timer_task is not None and not table.timer_task.done() and table.timer_task is not current:
+            table.timer_task.cancel()
+        table.timer_task = None
+        table.deadline = None
+
+    def _stop_tasks(self, table: Table, keep_ai: bool = False) -> None:
+        self._cancel_timer(table)
+        current = asyncio.current_task()
+        if not keep_ai and table.ai_task is not None and not table.ai_task.done() and table.ai_task is not current:
+            table.ai_task.cancel()
+
+    # ================================================================ helpers
+
+    def _table_in_channel(self, interaction: discord.Interaction[Any]) -> Table | None:
+        channel_id = interaction.channel.id if interaction.channel else None
+        return next(
+            (t for t in self.tables.values() if t.channel_id == channel_id and t.status in ("lobby", "active")),
+            None,
+        )
+
+    def table_for_user(self, user_id: int) -> Table | None:
+        return next((t for t in self.tables.values() if t.status == "active" and t.seat_of(user_id) is not None), None)
+
+
+def get_player(level: str) -> Any:
+    """The engine's AI player for ``level``."""
+    try:
+        from engine.ai import get_player as engine_player
+    except ImportError:  # TEMP until engine.ai lands
+
+        class _First:
+            name = "first"
+
+            def choose(self, view: Any, legal: Any, rng: Any) -> Any:
+                return legal[0]
+
+        return _First()
+    return engine_player(level)
+
+
+def _first_free(seats: Sequence[Seat | None]) -> int | None:
+    return next((i for i, s in enumerate(seats) if s is None), None)
+
+
+def _sig(table: Table, seat: int, content: str) -> str:
+    """What a hand message shows, ignoring button versions when no button is live."""
+    game = table.game
+    live = game is not None and game.to_act() == seat
+    return f"{live}:{game.version if live and game else ''}:{content}"
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """``"ruff_mandatory=true, target_score=7"`` -> dict; raises RulesError if malformed."""
+    out: dict[str, str] = {}
+    if not text:
+        return out
+    for part in text.replace(";", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise RulesError(f"options are name=value pairs separated by commas; could not read {part!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def preset_choices(game_id: str | None) -> list[str]:
+    try:
+        return presets_for(game_id or "ruff-honours-cotton")
+    except RulesError:
+        return []
+
+
+__all__ = ["GameManager", "Table", "parse_options", "preset_choices", "Callable"]

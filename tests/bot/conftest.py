@@ -1,0 +1,43 @@
+"""Fixtures: the real bot on a real SQLite file, driven by the simcord simulator."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.client import RuffBot, create_bot
+from bot.config import Settings
+
+
+def make_settings(db_path: Path, **overrides: Any) -> Settings:
+    base: dict[str, Any] = {
+        "database": str(db_path),
+        "ai_delay": 0.0,
+        "turn_timeout": 0.0,
+        "lobby_timeout": 0.0,
+        "table_edit_interval": 0.0,
+        "ai_in_thread": False,
+    }
+    base.update(overrides)
+    return Settings(**base)
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "ruff.db"
+
+
+@pytest.fixture
+def bot_settings() -> dict[str, Any]:
+    """Override per test (e.g. via indirect parametrisation) to change settings."""
+    return {}
+
+
+@pytest.fixture
+async def simcord_bot(db_path: Path, bot_settings: dict[str, Any]) -> AsyncIterator[RuffBot]:
+    bot = create_bot(make_settings(db_path, **bot_settings))
+    yield bot
+    await bot.close()  # simcord never closes the bot; this also closes the database

@@ -1,0 +1,76 @@
+"""Whole games played through the real bot, as players would click them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.store import Database, ResultRepo, TableRepo
+
+from .helpers import button_labels, enabled_cards, find_select, hand_message
+
+
+async def _act(env: Any, member: Any) -> bool:
+    """If it is this member's turn, do the first sensible thing in their DM; True if acted."""
+    msg = hand_message(member)
+    if "Your turn" not in msg.content:
+        return False
+    select = find_select(msg)
+    if select is not None and not select.disabled:
+        values = [o.value for o in select.options][: select.min_values]
+        await member.user.select(msg, values)
+        return True
+    labels = button_labels(msg)
+    for decision in ("Take the stock (ruff)", "Call “Can-ye?”", "Show honours"):
+        if decision in labels:
+            await member.user.click(msg, label=decision)
+            return True
+    cards = enabled_cards(msg)
+    assert cards, f"my turn but nothing to press:\n{msg.content}"
+    await member.user.click(msg, label=cards[0])
+    return True
+
+
+async def test_one_human_three_ai_play_a_full_game(simcord_env: Any) -> None:
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+
+    res = await alice.slash(channel, "ruff new")
+    assert not res.ephemeral
+    table = channel.last_message
+    assert "Ruff and Honours" in table.content and "North: alice" in table.content
+
+    for level in ("easy", "normal", "hard"):
+        await alice.click(table, label=f"Add AI ({level})")
+    table = channel.history()[0]
+    assert "— empty —" not in table.content
+    await alice.click(table, label="Start")
+
+    hand = hand_message(alice)
+    assert "Card Room" in hand.content and "#whist" in hand.content
+    assert "Trumps" in hand.content
+
+    for _ in range(2000):
+        table = next(m for m in channel.history() if "table #" in m.content and "🃏 **" in m.content)
+        if "finished" in table.content:
+            break
+        acted = await _act(env, alice)
+        assert acted, f"stuck: neither alice nor AI acted\n{table.content}\n---\n{hand_message(alice).content}"
+    else:
+        raise AssertionError("the game did not finish")
+
+    assert "win" in table.content
+    assert "Rematch" in button_labels(table)
+    summaries = [m.content for m in channel.history() if "Deal " in m.content and "of game" in m.content]
+    assert summaries, "every finished deal gets a public summary"
+
+    # the result is durable and on the leaderboard
+    db: Database = env.bot.db
+    results = await ResultRepo(db).leaderboard(guild.id)
+    assert [r.name for r in results] == ["alice"]
+    assert results[0].games == 1
+    res = await alice.slash(channel, "ruff leaderboard")
+    assert "alice" in res.response.content
+    row = await TableRepo(db).get(1)
+    assert row is not None and row.status == "finished"

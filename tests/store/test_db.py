@@ -1,0 +1,223 @@
+"""Database: pragmas, migrations, transactions, durability."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from bot.store import Database, NestedTransactionError, SchemaError
+from bot.store.migrations import LATEST_VERSION, MIGRATIONS
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+async def table_names(db: Database) -> set[str]:
+    rows = await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+    return {r["name"] for r in rows}
+
+
+async def test_open_creates_parent_dir_and_schema(db_path: Path) -> None:
+    assert not db_path.parent.exists()
+    db = await Database.open(db_path)
+    try:
+        assert db_path.exists()
+        assert await db.user_version() == LATEST_VERSION
+        assert {"tables", "actions", "hand_messages", "results", "deadlines"} <= (
+            await table_names(db)
+        )
+    finally:
+        await db.close()
+
+
+async def test_pragmas(db: Database, db_path: Path) -> None:
+    assert await db.fetchval("PRAGMA journal_mode") == "wal"
+    assert await db.fetchval("PRAGMA foreign_keys") == 1
+    assert await db.fetchval("PRAGMA synchronous") == 2  # FULL
+    assert await db.fetchval("PRAGMA busy_timeout") == 5000
+    assert Path(f"{db_path}-wal").exists()  # the migration was written through the WAL
+
+
+async def test_wal_persists_in_file(db_path: Path) -> None:
+    db = await Database.open(db_path)
+    await db.close()
+    # journal_mode=WAL is a property of the file: a plain connection sees it too.
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_migrations_are_idempotent(db_path: Path) -> None:
+    db = await Database.open(db_path)
+    await db.execute(
+        "INSERT INTO tables (guild_id, channel_id, creator_id, game_id, preset, seed, seats,"
+        " created_at, updated_at) VALUES (1, 2, 3, 'ruff', 'cotton', 7, '[null,null,null,null]',"
+        " 0, 0)"
+    )
+    schema = await db.fetchall("SELECT type, name, sql FROM sqlite_master ORDER BY name")
+    await db.close()
+
+    for _ in range(2):
+        db = await Database.open(db_path)
+        try:
+            assert await db.user_version() == LATEST_VERSION
+            assert (
+                await db.fetchall("SELECT type, name, sql FROM sqlite_master ORDER BY name")
+                == schema
+            )
+            assert await db.fetchval("SELECT COUNT(*) FROM tables") == 1
+        finally:
+            await db.close()
+
+
+async def test_memory_database_is_migrated() -> None:
+    db = await Database.open(":memory:")
+    try:
+        assert await db.user_version() == LATEST_VERSION
+        assert "actions" in await table_names(db)
+    finally:
+        await db.close()
+
+
+async def test_newer_database_is_refused(db_path: Path) -> None:
+    db = await Database.open(db_path)
+    await db.execute("PRAGMA user_version = 99")
+    await db.close()
+    with pytest.raises(SchemaError, match="newer"):
+        await Database.open(db_path)
+
+
+async def test_failed_migration_rolls_back_entirely(db_path: Path) -> None:
+    broken = [
+        *MIGRATIONS,
+        (LATEST_VERSION + 1, "CREATE TABLE half_done (x INTEGER); SELECT * FROM no_such_table;"),
+    ]
+    with pytest.raises(Exception, match="no_such_table"):
+        await Database.open(db_path, migrations=broken)
+    db = await Database.open(db_path)
+    try:
+        assert await db.user_version() == LATEST_VERSION
+        assert "half_done" not in await table_names(db)
+    finally:
+        await db.close()
+
+
+async def test_migrations_must_be_numbered_in_order(db_path: Path) -> None:
+    with pytest.raises(SchemaError):
+        await Database.open(db_path, migrations=[(2, "SELECT 1"), (1, "SELECT 1")])
+
+
+async def test_transaction_commits_and_rolls_back(db: Database) -> None:
+    await db.execute("CREATE TABLE t (x INTEGER)")
+    async with db.transaction():
+        await db.execute("INSERT INTO t VALUES (1)")
+    with pytest.raises(RuntimeError):
+        async with db.transaction():
+            await db.execute("INSERT INTO t VALUES (2)")
+            raise RuntimeError("boom")
+    assert [r["x"] for r in await db.fetchall("SELECT x FROM t")] == [1]
+
+
+async def test_nested_transaction_raises(db: Database) -> None:
+    await db.execute("CREATE TABLE t (x INTEGER)")
+    with pytest.raises(NestedTransactionError):
+        async with db.transaction():
+            await db.execute("INSERT INTO t VALUES (1)")
+            async with db.transaction():
+                pass
+    # The outer transaction was rolled back by the error escaping it.
+    assert await db.fetchval("SELECT COUNT(*) FROM t") == 0
+
+
+async def test_atomic_joins_an_open_transaction(db: Database) -> None:
+    await db.execute("CREATE TABLE t (x INTEGER)")
+    with pytest.raises(RuntimeError):
+        async with db.transaction():
+            async with db.atomic():
+                await db.execute("INSERT INTO t VALUES (1)")
+            raise RuntimeError("outer fails after the inner block")
+    assert await db.fetchval("SELECT COUNT(*) FROM t") == 0
+
+
+async def test_other_tasks_wait_for_a_transaction(db: Database) -> None:
+    """A statement from another task must not land inside someone else's transaction."""
+    await db.execute("CREATE TABLE t (x INTEGER)")
+    inside = asyncio.Event()
+    release = asyncio.Event()
+
+    async def failing_transaction() -> None:
+        with pytest.raises(RuntimeError):
+            async with db.transaction():
+                await db.execute("INSERT INTO t VALUES (1)")
+                inside.set()
+                await release.wait()
+                raise RuntimeError("roll back")
+
+    async def bystander() -> None:
+        await inside.wait()
+        await db.execute("INSERT INTO t VALUES (2)")
+
+    a = asyncio.create_task(failing_transaction())
+    b = asyncio.create_task(bystander())
+    await inside.wait()
+    await asyncio.sleep(0.05)
+    assert not b.done()  # blocked until the transaction ends
+    release.set()
+    await asyncio.gather(a, b)
+    assert [r["x"] for r in await db.fetchall("SELECT x FROM t")] == [2]
+
+
+CRASHING_WRITER = textwrap.dedent(
+    """
+    import asyncio, os, sys
+    from bot.store import Database, TableRepo, ActionRepo, NewAction
+
+    async def main(path):
+        db = await Database.open(path)
+        tables, actions = TableRepo(db), ActionRepo(db)
+        t = await tables.create_lobby(guild_id=1, channel_id=2, creator_id=3,
+                                      game_id="ruff_and_honours", preset="cotton", seed=42)
+        v = await tables.set_status(t.id, "active", t.version)
+        v = await actions.append(t.id, v, [NewAction(1, "play:10H", 3),
+                                           NewAction(2, "play:QH", None)])
+        # An acknowledged move is committed; this one is still in flight:
+        await db.execute("BEGIN IMMEDIATE")
+        await db.execute(
+            "INSERT INTO actions VALUES (?, 2, 3, 'play:2H', NULL, 0)", (t.id,))
+        print(t.id, v, flush=True)
+        os._exit(0)  # die without COMMIT, close or checkpoint
+
+    asyncio.run(main(sys.argv[1]))
+    """
+)
+
+
+async def test_committed_actions_survive_a_crash(db_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", CRASHING_WRITER, str(db_path)],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    table_id, version = map(int, proc.stdout.split())
+    assert Path(f"{db_path}-wal").exists()  # the commits were never checkpointed
+
+    db = await Database.open(db_path)
+    try:
+        rows = await db.fetchall(
+            "SELECT seq, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
+        )
+        assert [(r["seq"], r["action"]) for r in rows] == [(0, "play:10H"), (1, "play:QH")]
+        assert await db.fetchval("SELECT version FROM tables WHERE id = ?", (table_id,)) == (
+            version
+        )
+        assert await db.fetchval("PRAGMA integrity_check") == "ok"
+        assert await db.fetchall("PRAGMA foreign_key_check") == []
+    finally:
+        await db.close()
