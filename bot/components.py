@@ -120,7 +120,7 @@ def _manager(interaction: discord.Interaction[Any]) -> GameManager:
     return interaction.client.manager  # type: ignore[attr-defined,no-any-return]
 
 
-class RHButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P<rest>[^\s]{1,97})"):
+class RHButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P<rest>(?!d:)[^\s]{1,97})"):
     """Every button of the bot. The callback routes by the id's kind."""
 
     def __init__(
@@ -148,7 +148,7 @@ class RHButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P
         await _dispatch(interaction, self.rest, values=())
 
 
-class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>[^\s]{1,97})"):
+class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>d:[^\s]{1,95})"):
     """Every select menu of the bot (today: the ruffer's four discards)."""
 
     def __init__(self, custom_id: str, options: list[discord.SelectOption] | None = None, count: int = 1) -> None:
@@ -173,9 +173,7 @@ class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P
         return select
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data = interaction.data or {}
-        values = tuple(str(v) for v in data.get("values", []))  # type: ignore[union-attr]
-        await _dispatch(interaction, self.rest, values=values)
+        await _dispatch(interaction, self.rest, values=tuple(str(v) for v in self.item.values))
 
 
 async def _dispatch(interaction: discord.Interaction[Any], rest: str, values: tuple[str, ...]) -> None:

@@ -51,6 +51,7 @@ class Settings:
     afk_takeover_after: int = 2
     table_edit_interval: float = 1.0
     ai_in_thread: bool = True
+    seed: int | None = None  # fixes the table seeds (tests, demo); None = unpredictable
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:

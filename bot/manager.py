@@ -43,7 +43,15 @@ from engine import (
     presets_for,
 )
 from engine.actions import discard
-from engine.events import DealScored, DealStarted, Event, GameOver, MatchOver, TrickWon
+from engine.events import (
+    DealScored,
+    DealStarted,
+    Event,
+    GameOver,
+    HonoursScored,
+    MatchOver,
+    TrickWon,
+)
 
 from . import components as ui
 from . import render
@@ -186,7 +194,9 @@ class GameManager:
         self.result_repo = ResultRepo(db)
         self.deadline_repo = DeadlineRepo(db)
         self.notifier = Notifier(client, settings.table_edit_interval)
-        self._seed_rng = random.SystemRandom()
+        self._seed_rng: random.Random = (
+            random.SystemRandom() if settings.seed is None else random.Random(settings.seed)
+        )
         self._closing = False
         self.ack_latencies: list[float] = []
 
@@ -807,7 +817,10 @@ class GameManager:
         except CardParseError:
             await self.refuse(interaction, "That is not a card.")
             return
-        if len(set(cards)) != len(cards) or not cards:
+        if not cards:
+            await self.refuse(interaction, "Choose the cards to lay out.")
+            return
+        if len(set(cards)) != len(cards):
             await self.refuse(interaction, "Choose different cards.")
             return
         table = self.tables.get(table_id)
@@ -863,7 +876,7 @@ class GameManager:
     def _after(self, table: Table, events: list[Event], actor_seat: int | None) -> None:
         """Fan out the events: public lines, summaries, hands, table edit, AI."""
         table.recent.extend(render.event_lines(table.info(), events))
-        summary_events = [e for e in events if isinstance(e, (DealScored, GameOver, MatchOver))]
+        summary_events = [e for e in events if isinstance(e, (DealScored, HonoursScored, GameOver, MatchOver))]
         if summary_events:
             summary = render.deal_summary(table.info(), summary_events)
             if summary:
@@ -990,7 +1003,7 @@ class GameManager:
 
     def _after_ai(self, table: Table, events: list[Event], seat: int) -> None:
         table.recent.extend(render.event_lines(table.info(), events))
-        summary_events = [e for e in events if isinstance(e, (DealScored, GameOver, MatchOver))]
+        summary_events = [e for e in events if isinstance(e, (DealScored, HonoursScored, GameOver, MatchOver))]
         if summary_events:
             summary = render.deal_summary(table.info(), summary_events)
             if summary:
