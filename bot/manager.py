@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -35,6 +36,7 @@ from engine import (
     CardParseError,
     Game,
     IllegalAction,
+    RecordError,
     Rules,
     RulesError,
     game_ids,
@@ -56,13 +58,14 @@ from engine.events import (
 from . import components as ui
 from . import render
 from .config import Settings
-from .notify import DMClosed, MessageGone, Notifier
+from .notify import DMClosed, MessageGone, Notifier, with_retry
 from .render import SEAT_NAMES, SeatInfo, TableInfo
 from .store import (
     ActionRepo,
     AISeat,
     ChannelBusy,
     Database,
+    Deadline,
     DeadlineRepo,
     HandMessageRepo,
     HumanSeat,
@@ -80,6 +83,8 @@ log = logging.getLogger(__name__)
 
 AI_NAMES = ("Cotton", "Willughby", "Hoyle", "Cavendish")
 LEADERBOARD_PAGE = 10
+TURN_WARNING_LEFT = 1 / 3  # remind the player when this share of the turn time is left
+TURN_WARNING_MIN = 15.0  # no reminder for turn timeouts shorter than this (seconds)
 
 
 class Refusal(Exception):
@@ -116,6 +121,9 @@ class Table:
     fallback: dict[int, discord.Interaction[Any]] = field(default_factory=dict)
     away: set[int] = field(default_factory=set)
     misses: dict[int, int] = field(default_factory=dict)
+    # (version before, seat, actor user id or None for the AI) of the latest commits,
+    # so a click that lost a race can be told what happened to its turn.
+    moves: deque[tuple[int, int, int | None]] = field(default_factory=lambda: deque(maxlen=8))
     ai_task: asyncio.Task[None] | None = None
     timer_task: asyncio.Task[None] | None = None
     deadline: float | None = None
@@ -138,6 +146,8 @@ class Table:
             settings=dict(row.settings),
             db_version=row.version,
             message_id=row.message_id,
+            guild_name=str(row.settings.get("guild_name", "")),
+            channel_name=str(row.settings.get("channel_name", "")),
         )
 
     # ------------------------------------------------------------ queries
@@ -205,38 +215,57 @@ class GameManager:
     async def resume(self) -> int:
         """Load every unfinished table from the database and bring it back to life."""
         count = 0
+        deadlines = {d.table_id: d for d in await self.deadline_repo.list()}
         for row in await self.table_repo.list_unfinished():
             try:
                 table = Table.from_row(row)
-            except RulesError:
-                log.exception("table %s has rules this version cannot load; cancelling", row.id)
+                actions = await self.action_repo.list(table.id) if table.status == "active" else []
+                if table.status == "active":
+                    table.game = Game.from_record(
+                        {
+                            "format": "ruff-honours-game",
+                            "version": 1,
+                            "game_id": table.game_id,
+                            "preset": table.preset,
+                            "overrides": table.overrides,
+                            "seed": table.seed,
+                            "first_dealer": table.first_dealer,
+                            "actions": [f"{a.seat} {a.action}" for a in actions],
+                        }
+                    )
+            except (RulesError, RecordError, IllegalAction, ValueError):
+                log.exception("table %s cannot be loaded by this version; cancelling", row.id)
                 with contextlib.suppress(StoreError):
                     await self.table_repo.set_status(row.id, "cancelled")
                 continue
             self.tables[table.id] = table
-            if table.status == "active":
-                actions = await self.action_repo.list(table.id)
-                table.game = Game.from_record(
-                    {
-                        "format": "ruff-honours-game",
-                        "version": 1,
-                        "game_id": table.game_id,
-                        "preset": table.preset,
-                        "overrides": table.overrides,
-                        "seed": table.seed,
-                        "first_dealer": table.first_dealer,
-                        "actions": [f"{a.seat} {a.action}" for a in actions],
-                    }
-                )
+            deadline = deadlines.get(table.id)
+            if table.status == "lobby":
+                self._arm_lobby_timer(table, deadline.due_at if deadline and deadline.kind == "lobby" else None)
+            elif table.game is not None:
                 for hm in await self.hand_repo.list(table.id):
                     table.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
                 table.away = set(table.settings.get("away", []))
+                table.misses = {int(k): int(v) for k, v in dict(table.settings.get("misses", {})).items()}
                 self._schedule_table_edit(table)
                 self._refresh_hands(table, force=True)
-                self._kick(table)
+                self._kick(table, due=self._resumed_due(table, deadline, actions[-1].created_at if actions else 0.0))
             count += 1
         log.info("resumed %d unfinished table(s)", count)
         return count
+
+    def _resumed_due(self, table: Table, deadline: Deadline | None, last_action_at: float) -> float | None:
+        """The stored turn deadline if it belongs to the turn now waiting, else None.
+
+        A deadline set before the latest action is from an earlier turn (the row is
+        only rewritten when the next human turn's timer starts): that turn gets a
+        fresh timeout instead.
+        """
+        game = table.game
+        if deadline is None or deadline.kind != "turn" or game is None or deadline.seat != game.to_act():
+            return None
+        set_at = deadline.due_at - self._turn_timeout(table)
+        return deadline.due_at if set_at + 1e-6 >= last_action_at else None
 
     async def close(self) -> None:
         """Stop background work (the database is closed by the bot)."""
@@ -251,6 +280,7 @@ class GameManager:
 
     async def refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
         """Answer ephemerally (first response or follow-up), changing nothing."""
+        log.debug("refused user %s: %s", interaction.user.id, text)
         await self._reply(interaction, text)
 
     async def _reply(
@@ -323,7 +353,12 @@ class GameManager:
                 seed=self._seed_rng.randrange(1, 2**53),
                 seats=seats,
                 overrides=dict(rules.overrides),
-                settings={"turn_timeout": self.settings.turn_timeout},
+                settings={
+                    "turn_timeout": self.settings.turn_timeout,
+                    # names for the hand messages, also after a restart (the guild cache is empty then)
+                    "guild_name": interaction.guild.name,
+                    "channel_name": getattr(interaction.channel, "name", ""),
+                },
             )
         except ChannelBusy:
             existing = await self.table_repo.get_open_by_channel(interaction.channel.id)
@@ -333,13 +368,28 @@ class GameManager:
         table.guild_name = interaction.guild.name
         table.channel_name = getattr(interaction.channel, "name", "")
         self.tables[table.id] = table
-        await interaction.response.send_message(
-            self._lobby_text(table), view=ui.lobby_view(table.id), allowed_mentions=discord.AllowedMentions.none()
-        )
-        message = await interaction.original_response()
+        self._arm_lobby_timer(table)  # before any Discord call: an unanswered lobby still expires
+        try:
+            await interaction.response.send_message(
+                self._lobby_text(table), view=ui.lobby_view(table.id), allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException as exc:
+            # Nobody saw the table: free the channel rather than block it until expiry.
+            log.warning("could not post table %s (HTTP %s); cancelling it", table.id, exc.status)
+            async with table.lock:
+                async with self.db.transaction():
+                    table.db_version = await self.table_repo.set_status(table.id, "cancelled")
+                    await self.deadline_repo.clear(table.id)
+                table.status = "cancelled"
+                self._stop_tasks(table)
+            return
+        try:
+            message = await with_retry(interaction.original_response, f"table {table.id} message")
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not fetch its message (HTTP %s); adopted on the next click", table.id, exc.status)
+            return
         table.message_id = message.id
         await self.table_repo.set_message(table.id, message.id)
-        self._arm_lobby_timer(table)
 
     def _jump(self, row: TableRow | Table) -> str:
         message_id = row.message_id
@@ -507,9 +557,21 @@ class GameManager:
                 await self.refuse(interaction, "The table changed meanwhile — try again.")
                 return
             table.seats = seats
-        await interaction.response.edit_message(
-            content=self._lobby_text(table), view=ui.lobby_view(table.id), allowed_mentions=discord.AllowedMentions.none()
-        )
+        await self._adopt_message(table, interaction)
+        try:
+            await interaction.response.edit_message(
+                content=self._lobby_text(table), view=ui.lobby_view(table.id), allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException as exc:
+            log.info("lobby answer failed (HTTP %s); the seat change is saved, redrawing", exc.status)
+            self._schedule_table_edit(table)
+
+    async def _adopt_message(self, table: Table, interaction: discord.Interaction[Any]) -> None:
+        """If the table's message id was never learnt, take it from a click on its buttons."""
+        if table.message_id is None and interaction.message is not None and interaction.guild is not None:
+            table.message_id = interaction.message.id
+            with contextlib.suppress(StoreError):
+                await self.table_repo.set_message(table.id, table.message_id)
 
     def _lobby_text(self, table: Table, note: str = "") -> str:
         creator = table.human(0)
@@ -546,9 +608,14 @@ class GameManager:
             table.status = "active"
             table.game = game
             self._cancel_timer(table)
-            await interaction.response.edit_message(
-                content=self._table_text(table), view=self._table_view(table), allowed_mentions=discord.AllowedMentions.none()
-            )
+            await self._adopt_message(table, interaction)
+            try:
+                await interaction.response.edit_message(
+                    content=self._table_text(table), view=self._table_view(table), allowed_mentions=discord.AllowedMentions.none()
+                )
+            except discord.HTTPException as exc:
+                log.info("start answer failed (HTTP %s); the game has started, redrawing", exc.status)
+                self._schedule_table_edit(table)
         closed = await self._send_hands(table)
         if user.id in closed:
             await self._reply(
@@ -574,7 +641,12 @@ class GameManager:
             self._stop_tasks(table)
         text = render.header(table.info()) + f"\n❌ Cancelled by {user.display_name}."
         if respond_by_edit:
-            await interaction.response.edit_message(content=text, view=None)
+            try:
+                await interaction.response.edit_message(content=text, view=None)
+            except discord.HTTPException as exc:
+                log.info("cancel answer failed (HTTP %s); the table is cancelled", exc.status)
+                if table.message_id:
+                    self.notifier.schedule_edit(table.channel_id, table.message_id, lambda: (text, None))
         else:
             await self._reply(interaction, f"Table #{table.id} cancelled.")
             if table.message_id:
@@ -589,6 +661,9 @@ class GameManager:
         row = await self.table_repo.get(table_id)
         if row is None or row.status != "finished":
             await self.refuse(interaction, "A rematch needs a finished game.")
+            return
+        if interaction.guild is None or interaction.guild.id != row.guild_id:
+            await self.refuse(interaction, "That table belongs to another server.")
             return
         if not any(isinstance(s, HumanSeat) and s.user_id == interaction.user.id for s in row.seats):
             await self.refuse(interaction, "Only players of that game can start a rematch.")
@@ -607,7 +682,8 @@ class GameManager:
                 seed=self._seed_rng.randrange(1, 2**53),
                 seats=list(row.seats),
                 overrides=row.overrides,
-                settings=row.settings,
+                # AFK state belongs to the old game
+                settings={k: v for k, v in row.settings.items() if k not in ("away", "misses")},
             )
         except ChannelBusy:
             await self.refuse(interaction, "This channel already has a table.")
@@ -621,10 +697,16 @@ class GameManager:
         table.db_version = await self.table_repo.set_status(table.id, "active", table.db_version)
         table.status = "active"
         table.game = game
-        await interaction.response.edit_message(view=None)
-        message = await self.notifier.post(table.channel_id, self._table_text(table), self._table_view(table))
-        table.message_id = message.id
-        await self.table_repo.set_message(table.id, message.id)
+        # The game is durable now: every Discord call below may fail without stalling it.
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.edit_message(view=None)
+        try:
+            message = await self.notifier.post(table.channel_id, self._table_text(table), self._table_view(table))
+        except (MessageGone, discord.HTTPException) as exc:
+            log.warning("table %s: could not post the rematch table: %s", table.id, exc)
+        else:
+            table.message_id = message.id
+            await self.table_repo.set_message(table.id, message.id)
         await self._send_hands(table)
         self._kick(table)
 
@@ -639,11 +721,28 @@ class GameManager:
                 return
             table.away.discard(seat)
             table.misses[seat] = 0
-            table.settings["away"] = sorted(table.away)
-            table.db_version = await self.table_repo.update_settings(table.id, table.settings)
-        await self._show_hand(interaction, table, note="✅ Welcome back — your seat is yours again.")
+            await self._save_afk(table)
         self._schedule_table_edit(table)
-        self._kick(table)
+        self._kick(table)  # before answering: the turn timer must run even if the answer fails
+        await self._show_hand(interaction, table, note="✅ Welcome back — your seat is yours again.")
+
+    async def _save_afk(self, table: Table) -> None:
+        """Persist who is away and their missed turns. Call under the lock.
+
+        Best effort: the game never depends on it (after a failed write, a restart
+        only forgets a miss or a takeover).
+        """
+        settings = dict(table.settings)
+        settings["away"] = sorted(table.away)
+        settings["misses"] = {str(k): v for k, v in sorted(table.misses.items()) if v}
+        if settings == table.settings:
+            return
+        try:
+            table.db_version = await self.table_repo.update_settings(table.id, settings)
+        except (StoreError, sqlite3.Error):
+            log.warning("table %s: could not save AFK state", table.id, exc_info=True)
+            return
+        table.settings = settings
 
     # ================================================================ hands
 
@@ -656,7 +755,11 @@ class GameManager:
             await self.refuse(interaction, "The game has not started yet.")
             return
         content, view = self._hand(table, seat, note)
-        await interaction.response.send_message(content, view=view, ephemeral=True)
+        try:
+            await interaction.response.send_message(content, view=view, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.info("could not show a hand (HTTP %s)", exc.status)
+            return
         table.fallback[seat] = interaction
         table.hand_sig[seat] = _sig(table, seat, content)
 
@@ -731,8 +834,18 @@ class GameManager:
             def make(seat: int = seat) -> tuple[str, discord.ui.View | None]:
                 return self._hand(table, seat)
 
+            async def gone(seat: int = seat, target: tuple[int, int] | None = target) -> None:
+                # The DM hand message is unreachable (deleted, or the DM channel reset): send a new one.
+                if table.hand_msgs.get(seat) != target or table.status != "active":
+                    return
+                del table.hand_msgs[seat]
+                try:
+                    await self._send_hand(table, seat)
+                except (StoreError, sqlite3.Error, discord.HTTPException) as exc:
+                    log.warning("table %s: could not resend seat %s's hand: %r", table.id, seat, exc)
+
             if target is not None:
-                self.notifier.schedule_edit(target[0], target[1], make)
+                self.notifier.schedule_edit(target[0], target[1], make, gone)
             fallback = table.fallback.get(seat)
             if fallback is not None:
                 asyncio.create_task(self._edit_fallback(table, seat, fallback))
@@ -762,6 +875,7 @@ class GameManager:
             return
         mine = table.seat_of(interaction.user.id)
         if mine is None:
+            log.debug("user %s clicked a control of table %s, where they do not sit", interaction.user.id, table_id)
             await self.refuse(interaction, "You are not playing at this table.")
             return
         if mine != seat:
@@ -774,10 +888,14 @@ class GameManager:
                 await self.refuse(interaction, "This game has ended.")
                 return
             if version != game.version:
-                if game.to_act() == seat and seat not in table.away:
+                lost = self._lost_race(table, version, seat, interaction.user.id)
+                if lost is not None:
+                    await self.refuse(interaction, lost)
+                elif game.to_act() == seat and seat not in table.away:
                     content, view = self._hand(table, seat, "That button was from an earlier turn — here is your hand now.")
-                    await interaction.response.edit_message(content=content, view=view)
-                    table.hand_sig[seat] = _sig(table, seat, content)
+                    with contextlib.suppress(discord.HTTPException):
+                        await interaction.response.edit_message(content=content, view=view)
+                        table.hand_sig[seat] = _sig(table, seat, content)
                 else:
                     await self.refuse(interaction, "That hand has moved on — those buttons are from an earlier turn.")
                 return
@@ -789,11 +907,10 @@ class GameManager:
             except IllegalAction as exc:
                 await self.refuse(interaction, exc.reason)
                 return
-            except StoreError:
+            except (StoreError, sqlite3.Error):
                 log.exception("could not store an action at table %s", table.id)
                 await self.refuse(interaction, "Something went wrong saving that — nothing changed, please try again.")
                 return
-            table.misses[seat] = 0
             content, view = self._hand(table, seat)
             table.hand_sig[seat] = _sig(table, seat, content)
             try:
@@ -801,7 +918,21 @@ class GameManager:
             except discord.HTTPException as exc:
                 log.info("interaction answer failed (HTTP %s); the move is saved", exc.status)
             self._note_ack(started)
+            if table.misses.get(seat):
+                table.misses[seat] = 0  # the player is back: consecutive misses start over
+                await self._save_afk(table)
             self._after(table, events, actor_seat=seat)
+
+    @staticmethod
+    def _lost_race(table: Table, version: int, seat: int, user_id: int) -> str | None:
+        """What to tell a click on ``seat``'s turn at ``version`` that someone else already took."""
+        for before, who, actor in table.moves:
+            if before == version and who == seat:
+                if actor == user_id:
+                    return "✋ Already played — only your first click counts."
+                if actor is None:
+                    return "⏰ Too late — the AI already played that turn for you."
+        return None
 
     async def on_discard_select(
         self,
@@ -849,6 +980,7 @@ class GameManager:
                 await self.deadline_repo.clear(table.id)
         table.db_version = version
         table.game = trial
+        table.moves.append((game.version, seat, actor_id))
         if trial.is_over:
             table.status = "finished"
         return events
@@ -941,31 +1073,47 @@ class GameManager:
             return
         try:
             message = await self.notifier.post(table.channel_id, self._table_text(table), self._table_view(table))
-        except (MessageGone, discord.HTTPException):
+        except MessageGone:
             log.warning("table %s: channel unusable, cancelling", table.id)
             async with table.lock:
-                with contextlib.suppress(StoreError):
-                    table.db_version = await self.table_repo.set_status(table.id, "cancelled")
+                if table.status not in ("active", "lobby"):
+                    return
+                try:
+                    async with self.db.transaction():
+                        version = await self.table_repo.set_status(table.id, "cancelled")
+                        await self.deadline_repo.clear(table.id)
+                except (StoreError, sqlite3.Error):
+                    log.exception("table %s: could not cancel", table.id)
+                    return
+                table.db_version = version
                 table.status = "cancelled"
                 self._stop_tasks(table)
+            for channel_id, message_id in list(table.hand_msgs.values()):
+                self.notifier.schedule_edit(
+                    channel_id, message_id, lambda: (f"Table #{table.id} was cancelled: its channel is gone.", None)
+                )
+            return
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not repost its message (HTTP %s); the next change retries", table.id, exc.status)
             return
         table.message_id = message.id
         await self.table_repo.set_message(table.id, message.id)
 
     # ================================================================ AI and timers
 
-    def _kick(self, table: Table) -> None:
-        """Make sure an AI task runs if the seat to act is played by the AI."""
+    def _kick(self, table: Table, due: float | None = None) -> None:
+        """After every turn change: run the AI for an AI seat, else arm the human's turn timer."""
         if self._closing or table.status != "active" or table.game is None or table.game.is_over:
             return
         seat = table.game.to_act()
         if seat is None:
             return
         if table.ai_plays(seat):
+            self._cancel_timer(table)
             if table.ai_task is None or table.ai_task.done():
                 table.ai_task = asyncio.create_task(self._drive_ai(table), name=f"ai-{table.id}")
         else:
-            self._arm_turn_timer(table, seat)
+            self._arm_turn_timer(table, seat, due)
 
     async def _drive_ai(self, table: Table) -> None:
         try:
@@ -988,7 +1136,12 @@ class GameManager:
                 else:
                     action = player.choose(view, list(view.legal), rng)
                 async with table.lock:
-                    if table.game is not game or game.version != version or table.status != "active":
+                    if (
+                        table.game is not game
+                        or game.version != version
+                        or table.status != "active"
+                        or not table.ai_plays(seat)  # the player took the seat back meanwhile
+                    ):
                         continue
                     try:
                         events = await self._commit(table, seat, [action], None)
@@ -1023,78 +1176,152 @@ class GameManager:
         nxt = table.game.to_act() if table.game else None
         if nxt is not None and not table.ai_plays(nxt):
             self._arm_turn_timer(table, nxt)
+        else:
+            self._cancel_timer(table)
 
-    def _arm_turn_timer(self, table: Table, seat: int) -> None:
-        """Per-turn AFK timer (see the reliability notes in the README)."""
-        timeout = float(table.settings.get("turn_timeout", self.settings.turn_timeout) or 0)
+    def _turn_timeout(self, table: Table) -> float:
+        return float(table.settings.get("turn_timeout", self.settings.turn_timeout) or 0)
+
+    def _arm_turn_timer(self, table: Table, seat: int, due: float | None = None) -> None:
+        """Start the AFK timer of ``seat``'s turn, replacing the table's previous timer.
+
+        ``due`` (epoch seconds, ``utcnow`` clock) re-arms a stored deadline after a
+        restart; otherwise the turn gets the full timeout. A public reminder goes out
+        when a third of the time is left; on expiry the AI plays the turn, and after
+        ``afk_takeover_after`` expiries in a row it keeps the seat until the player
+        presses **Take my seat back**.
+        """
+        timeout = self._turn_timeout(table)
         if timeout <= 0:
             return
         self._cancel_timer(table)
-        table.timer_task = asyncio.create_task(self._turn_timer(table, seat, table.version, timeout))
+        table.timer_task = asyncio.create_task(
+            self._turn_timer(table, seat, table.version, timeout, due), name=f"turn-{table.id}"
+        )
 
-    async def _turn_timer(self, table: Table, seat: int, version: int, timeout: float) -> None:
-        due = discord.utils.utcnow().timestamp() + timeout
+    async def _turn_timer(self, table: Table, seat: int, version: int, timeout: float, due: float | None) -> None:
+        now = discord.utils.utcnow().timestamp()
+        if due is None:
+            due = now + timeout
+            try:
+                await self.deadline_repo.set(table.id, "turn", due, seat)
+            except (StoreError, sqlite3.Error):
+                log.warning("table %s: could not store the turn deadline", table.id, exc_info=True)
         table.deadline = due
-        with contextlib.suppress(StoreError):
-            await self.deadline_repo.set(table.id, "turn", due, seat)
-        await asyncio.sleep(timeout)
-        await self._turn_expired(table, seat, version)
+        left = timeout * TURN_WARNING_LEFT
+        if timeout >= TURN_WARNING_MIN and due - now > left:
+            await asyncio.sleep(due - left - now)
+            human = table.human(seat)
+            if human is not None and self._turn_is(table, seat, version):
+                asyncio.create_task(
+                    self._post_quietly(
+                        table, f"⏳ <@{human.user_id}>, {round(left)} s left to play at table #{table.id}."
+                    )
+                )
+        await asyncio.sleep(max(0.0, due - discord.utils.utcnow().timestamp()))
+        # Shielded: cancelling the timer (a click arrived) must never cut a commit in half.
+        await asyncio.shield(self._turn_expired(table, seat, version))
+
+    @staticmethod
+    def _turn_is(table: Table, seat: int, version: int) -> bool:
+        """True while the game still waits for the human at ``seat`` at ``version``."""
+        game = table.game
+        return (
+            table.status == "active"
+            and game is not None
+            and game.version == version
+            and game.to_act() == seat
+            and not table.ai_plays(seat)
+        )
 
     async def _turn_expired(self, table: Table, seat: int, version: int) -> None:
-        if table.status != "active" or table.game is None or table.game.version != version:
-            return
-        if table.game.to_act() != seat or table.ai_plays(seat):
-            return
-        table.misses[seat] = table.misses.get(seat, 0) + 1
-        takeover = table.misses[seat] >= self.settings.afk_takeover_after
-        human = table.human(seat)
-        who = human.name if human else SEAT_NAMES[seat]
-        async with table.lock:
-            if takeover:
-                table.away.add(seat)
-                table.settings["away"] = sorted(table.away)
-                with contextlib.suppress(StoreError):
-                    table.db_version = await self.table_repo.update_settings(table.id, table.settings)
-        note = (
-            f"⏰ {who} missed {table.misses[seat]} turns: the AI plays for them until they press **Take my seat back**."
-            if takeover
-            else f"⏰ {who} ran out of time: the AI plays this turn for them."
-        )
-        table.recent.append(note)
-        await self._ai_move_for(table, seat, version)
-
-    async def _ai_move_for(self, table: Table, seat: int, version: int) -> None:
-        game = table.game
-        if game is None:
-            return
-        view = game.observe(seat)
-        rng = random.Random(f"{table.seed}:ai:{version}")
-        action = get_player("normal").choose(view, list(view.legal), rng) if view.legal else None
-        if action is None:
-            return
-        async with table.lock:
-            if table.game is not game or game.version != version or table.status != "active":
+        """Time is up: the AI plays ``seat``'s turn, unless a click got there first."""
+        try:
+            game = table.game
+            if game is None or not self._turn_is(table, seat, version):
                 return
-            events = await self._commit(table, seat, [action], None)
-            self._after(table, events, actor_seat=None)
+            actions = await self._choose_turn(table, game, seat)
+            async with table.lock:
+                # Re-check under the lock: a click, a reclaim or a cancel may have won.
+                if table.game is not game or not self._turn_is(table, seat, version):
+                    return
+                events = await self._commit(table, seat, actions, None)
+                misses = table.misses[seat] = table.misses.get(seat, 0) + 1
+                takeover = misses >= self.settings.afk_takeover_after
+                if takeover:
+                    table.away.add(seat)
+                await self._save_afk(table)
+                human = table.human(seat)
+                who = human.name if human else SEAT_NAMES[seat]
+                self._after(table, events, actor_seat=None)
+                if takeover and table.status == "active":
+                    table.recent.append(f"⏰ {who} is away: the AI plays for them.")
+                    mention = f"<@{human.user_id}>" if human else who
+                    asyncio.create_task(
+                        self._post_quietly(
+                            table,
+                            f"⏰ {mention} missed {misses} turns in a row: the AI plays for them until they "
+                            f"press **Take my seat back** on table #{table.id}.",
+                        )
+                    )
+                elif table.status == "active":
+                    table.recent.append(f"⏰ {who} ran out of time: the AI played for them.")
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("turn timer of table %s failed", table.id)
 
-    def _arm_lobby_timer(self, table: Table) -> None:
+    async def _choose_turn(self, table: Table, game: Game, seat: int) -> list[Action]:
+        """The AI's play for a human's timed-out turn (a whole ruff exchange is one turn)."""
+        level = table.ai_level(seat)
+        player = get_player(level)
+        rng = random.Random(f"{table.seed}:ai:{game.version}")
+        trial = game.clone()
+        actions: list[Action] = []
+        while True:
+            view = trial.observe(seat)
+            legal = list(view.legal)
+            if self.settings.ai_in_thread and level != "easy":
+                action = await asyncio.to_thread(player.choose, view, legal, rng)
+            else:
+                action = player.choose(view, legal, rng)
+            try:
+                trial.apply(seat, action)
+            except IllegalAction:
+                log.exception("AI chose an illegal action at table %s; playing the first legal one", table.id)
+                action = legal[0]
+                trial.apply(seat, action)
+            actions.append(action)
+            if trial.is_over or trial.to_act() != seat or trial.phase != "discard":
+                return actions
+
+    def _arm_lobby_timer(self, table: Table, due: float | None = None) -> None:
+        """Expire the lobby (freeing the channel) if it has not started by ``due``."""
         timeout = self.settings.lobby_timeout
         if timeout <= 0:
             return
         self._cancel_timer(table)
-        table.timer_task = asyncio.create_task(self._lobby_timer(table, timeout))
+        table.timer_task = asyncio.create_task(self._lobby_timer(table, timeout, due), name=f"lobby-{table.id}")
 
-    async def _lobby_timer(self, table: Table, timeout: float) -> None:
-        with contextlib.suppress(StoreError):
-            await self.deadline_repo.set(table.id, "lobby", discord.utils.utcnow().timestamp() + timeout)
-        await asyncio.sleep(timeout)
+    async def _lobby_timer(self, table: Table, timeout: float, due: float | None) -> None:
+        if due is None:
+            due = discord.utils.utcnow().timestamp() + timeout
+            try:
+                await self.deadline_repo.set(table.id, "lobby", due)
+            except (StoreError, sqlite3.Error):
+                log.warning("table %s: could not store the lobby deadline", table.id, exc_info=True)
+        await asyncio.sleep(max(0.0, due - discord.utils.utcnow().timestamp()))
         async with table.lock:
             if table.status != "lobby":
                 return
-            with contextlib.suppress(StoreError):
-                table.db_version = await self.table_repo.set_status(table.id, "cancelled")
-                await self.deadline_repo.clear(table.id)
+            try:
+                async with self.db.transaction():
+                    version = await self.table_repo.set_status(table.id, "cancelled")
+                    await self.deadline_repo.clear(table.id)
+            except (StoreError, sqlite3.Error):
+                log.exception("table %s: could not expire the lobby", table.id)
+                return
+            table.db_version = version
             table.status = "cancelled"
         if table.message_id:
             with contextlib.suppress(MessageGone, discord.HTTPException):

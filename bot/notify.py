@@ -45,9 +45,13 @@ class CallStats:
     by_channel_edits: dict[int, list[float]] = field(default_factory=dict)
 
 
+RETRY_BASE_DELAY = 0.5
+"""Seconds before the first retry; doubled for each further one (tests shrink it)."""
+
+
 async def with_retry(make_call: Callable[[], Awaitable[Any]], what: str, tries: int = 3) -> Any:
     """Run a Discord call, retrying 429 and 5xx with exponential backoff."""
-    delay = 0.5
+    delay = RETRY_BASE_DELAY
     for attempt in range(1, tries + 1):
         try:
             return await make_call()
@@ -73,6 +77,7 @@ class Notifier:
         self._pending: dict[tuple[int, int], Callable[[], tuple[str, discord.ui.View | None]]] = {}
         self._editors: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._on_gone: dict[tuple[int, int], Callable[[], Awaitable[None]]] = {}
+        self._recent: dict[tuple[int, int], tuple[float, str | None]] = {}  # last edit: (time, content)
         self._dm_channels: dict[int, int] = {}
 
     # -------------------------------------------------------------- plain calls
@@ -160,30 +165,51 @@ class Notifier:
             self._on_gone[key] = on_gone
         task = self._editors.get(key)
         if task is None or task.done():
+            if len(self._recent) > 512:
+                self._forget_idle()
             self._editors[key] = asyncio.create_task(self._edit_loop(key), name=f"edit-{message_id}")
 
     async def _edit_loop(self, key: tuple[int, int]) -> None:
+        # The task lives only while an edit is pending: the interval since a
+        # message's last edit is kept in ``_recent``, so an idle message costs no
+        # sleeping task (hundreds of tables each have a table and four hand messages).
         channel_id, message_id = key
-        last_content: str | None = None
+        recent = self._recent.get(key)
+        # within the interval of its last edit the message still shows that content
+        last_content = recent[1] if recent and self._clock() - recent[0] < self.min_interval else None
         try:
             while key in self._pending:
+                recent = self._recent.get(key)
+                wait = recent[0] + self.min_interval - self._clock() if recent else 0.0
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                    continue
                 render = self._pending.pop(key)
                 content, view = render()
-                if content != last_content:
-                    try:
-                        await self.edit(channel_id, message_id, content, view)
-                    except MessageGone:
-                        callback = self._on_gone.pop(key, None)
-                        self._pending.pop(key, None)
-                        if callback is not None:
-                            await callback()
-                        return
-                    except discord.HTTPException as exc:
-                        log.warning("table edit failed (HTTP %s); the next change retries", exc.status)
+                if content == last_content:
+                    continue
+                try:
+                    await self.edit(channel_id, message_id, content, view)
                     last_content = content
-                await asyncio.sleep(self.min_interval)
+                except MessageGone:
+                    callback = self._on_gone.pop(key, None)
+                    self._pending.pop(key, None)
+                    if callback is not None:
+                        await callback()
+                    return
+                except discord.HTTPException as exc:
+                    log.warning("table edit failed (HTTP %s); the next change retries", exc.status)
+                self._recent[key] = (self._clock(), last_content)
         finally:
             self._editors.pop(key, None)
+            if key not in self._pending:
+                self._on_gone.pop(key, None)  # re-registered by the next schedule_edit
+
+    def _forget_idle(self) -> None:
+        """Drop the last-edit records that no longer hold back an edit."""
+        horizon = self._clock() - self.min_interval
+        for key in [k for k, (at, _) in self._recent.items() if at < horizon and k not in self._editors]:
+            del self._recent[key]
 
     async def flush(self) -> None:
         """Wait for every pending coalesced edit (used at shutdown and in tests)."""
@@ -195,6 +221,8 @@ class Notifier:
             task.cancel()
         self._editors.clear()
         self._pending.clear()
+        self._recent.clear()
+        self._on_gone.clear()
 
 
 def _mentions() -> discord.AllowedMentions:

@@ -142,7 +142,7 @@ def ruff_line(info: TableInfo, view: SeatView) -> str:
         return ""
     who = info.seat_name(view.ruffer)
     if view.ruff_state == "pending":
-        return f"Ruff: {who} holds the trump ace and may take the stock."
+        return f"Ruff: {who} may take the stock."
     if view.ruff_state == "taken":
         done = view.phase != "discard"
         return f"Ruff: {who} took the stock" + (" and laid out four cards." if done else "; laying out four cards…")
@@ -241,8 +241,10 @@ def hand_message(info: TableInfo, view: SeatView, note: str = "") -> str:
     partner = info.seats[(seat + 2) % 4]
     lines = [f"🃏 **{info.rules.title}** · table #{info.table_id}"]
     where = " in ".join(x for x in (f"#{info.channel_name}" if info.channel_name else "", f"**{info.guild_name}**" if info.guild_name else "") if x)
-    if where or info.jump_url:
+    if where:
         lines.append(f"Playing {where}" + (f" — [go to the table]({info.jump_url})" if info.jump_url else ""))
+    elif info.jump_url:
+        lines.append(f"[Go to the table]({info.jump_url})")
     lines.append(
         f"You are **{SEAT_NAMES[seat]}**, partner {SEAT_NAMES[(seat + 2) % 4]}"
         f" ({partner.name if partner else '—'}). Game {view.game_no}, deal {view.deal_no}."
@@ -269,7 +271,9 @@ def hand_message(info: TableInfo, view: SeatView, note: str = "") -> str:
 def _your_turn_line(info: TableInfo, view: SeatView) -> str:
     phase = view.phase
     if phase == "ruff":
-        return "🟢 **Your turn:** you hold the trump ace. Take the four stock cards (then lay out four), or decline."
+        holds_ace = any(c.suit is view.trump and c.rank.label == "A" for c in view.hand)
+        why = "you hold the trump ace" if holds_ace else "nobody holds the trump ace, so the dealer may ruff"
+        return f"🟢 **Your turn:** {why}. Take the four stock cards (then lay out four), or decline."
     if phase == "discard":
         left = sum(1 for a in view.legal if isinstance(a, Discard))
         del left

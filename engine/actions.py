@@ -129,9 +129,9 @@ def discard(card: Card | str) -> Discard:
 
 def decode_action(text: str) -> Action:
     """Parse an encoded action; raises :class:`ActionParseError` if malformed."""
-    verb, _, arg = text.strip().partition(":")
+    verb, sep, arg = text.strip().partition(":")
     verb = verb.lower()
-    if verb in _SIMPLE and not arg:
+    if verb in _SIMPLE and not sep:
         return _SIMPLE[verb]
     if verb in ("play", "discard") and arg:
         try:

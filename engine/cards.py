@@ -265,8 +265,10 @@ def cards_from_mask(mask: int) -> Iterator[Card]:
 SUIT_MASKS: Final = {suit: suit.mask for suit in SUITS}
 
 
-def sort_hand(cards: Iterable[Card], trump: Suit | None = None) -> list[Card]:
-    """Sort for display: trumps first, then alternating colours, high to low."""
+_SORT_KEYS: dict[Suit | None, dict[Card, int]] = {}
+
+
+def _sort_keys(trump: Suit | None) -> dict[Card, int]:
     order = list(SUITS)
     if trump is not None:
         order.remove(trump)
@@ -281,4 +283,13 @@ def sort_hand(cards: Iterable[Card], trump: Suit | None = None) -> list[Card]:
             first_red = not first_red
         order = [trump, *rest]
     pos = {s: i for i, s in enumerate(order)}
-    return sorted(cards, key=lambda c: (pos[c.suit], -int(c.rank)))
+    keys = _SORT_KEYS[trump] = {c: pos[c.suit] * 16 - int(c.rank) for c in Card._by_index}
+    return keys
+
+
+def sort_hand(cards: Iterable[Card], trump: Suit | None = None) -> list[Card]:
+    """Sort for display: trumps first, then alternating colours, high to low."""
+    keys = _SORT_KEYS.get(trump)
+    if keys is None:
+        keys = _sort_keys(trump)
+    return sorted(cards, key=keys.__getitem__)

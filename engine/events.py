@@ -1,15 +1,24 @@
-"""Events: what happened, as frozen values, in the order it happened.
+"""Events: what happened, as immutable values, in the order it happened.
 
 Every action returns a list of events. Most are public; an event whose
 :attr:`Event.audience` is a seat number is private to that seat (a dealt hand,
 the stock cards taken in by the ruffer, his discards) and must only ever be
 shown to that seat. Renderers and the move log consume these.
+
+Each event class declares its fields as annotations, like a frozen dataclass,
+and behaves like one: keyword or positional construction, read-only fields,
+``==`` and ``hash`` by class and field values, a dataclass-style ``repr``,
+``__match_args__`` for ``match`` statements, :meth:`Event.to_dict`. Underneath,
+an event is a ``tuple`` subclass built by :class:`_EventMeta`, because the
+engine creates tens of events per deal and a frozen slotted dataclass costs two
+to three times as much to build. (So ``dataclasses.fields``/``replace`` do not
+apply; use :meth:`Event.field_names` and the constructor.)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, cast, dataclass_transform
 
 from .cards import Card, Suit
 
@@ -48,25 +57,151 @@ def _plain(value: object) -> object:
     return value
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+_tuple_new = tuple.__new__
+_tuple_eq = tuple.__eq__
+_tuple_hash = tuple.__hash__
+
+
+def _field_getter(index: int, name: str) -> property:
+    def get(self: tuple[Any, ...]) -> Any:
+        return self[index]
+
+    get.__name__ = name
+    return property(get, doc=f"Field {name!r} of the event.")
+
+
+@dataclass_transform(frozen_default=True, eq_default=True)
+class _EventMeta(type):
+    """Builds an event class from its annotations (see the module docstring).
+
+    Fields are the annotations of the class and its event bases, except
+    ``ClassVar`` ones; a class attribute with the field's name is its default.
+    The class gets ``__slots__ = ()``, a ``__new__`` taking the fields by
+    position or keyword, one read-only property per field, ``__match_args__``
+    and ``_fields``.
+    """
+
+    def __new__(
+        mcls, name: str, bases: tuple[type, ...], namespace: dict[str, Any], **kwargs: Any
+    ) -> _EventMeta:
+        inherited: tuple[str, ...] = ()
+        defaults: dict[str, object] = {}
+        for base in bases:
+            inherited = getattr(base, "_fields", inherited)
+            defaults.update(getattr(base, "_defaults", {}))
+        own = [
+            field
+            for field, annotation in namespace.get("__annotations__", {}).items()
+            if not str(annotation).startswith(("ClassVar", "typing.ClassVar"))
+        ]
+        names = (*inherited, *(f for f in own if f not in inherited))
+        for field in own:
+            if field in namespace:
+                defaults[field] = namespace.pop(field)
+        namespace["__slots__"] = ()
+        namespace["_fields"] = names
+        namespace["_defaults"] = defaults
+        namespace["__match_args__"] = names
+        for index, field in enumerate(names):
+            namespace[field] = _field_getter(index, field)
+        if names:
+            namespace["__new__"] = _make_new(name, names, defaults)
+        return super().__new__(mcls, name, bases, namespace, **kwargs)
+
+
+def _make_new(name: str, names: tuple[str, ...], defaults: dict[str, object]) -> Callable[..., Any]:
+    seen_default = False
+    params = []
+    env: dict[str, object] = {"_tuple_new": _tuple_new}
+    for field in names:
+        if field in defaults:
+            env[f"_d_{field}"] = defaults[field]
+            params.append(f"{field}=_d_{field}")
+            seen_default = True
+        elif seen_default:
+            raise TypeError(f"{name}: field {field!r} without a default follows one with a default")
+        else:
+            params.append(field)
+    values = ", ".join(names) + ("," if len(names) == 1 else "")
+    source = f"def __new__(cls, {', '.join(params)}):\n    return _tuple_new(cls, ({values}))\n"
+    exec(source, env)  # noqa: S102 - generated from identifiers only
+    new = env["__new__"]
+    new.__qualname__ = f"{name}.__new__"  # type: ignore[attr-defined]
+    return new  # type: ignore[return-value]
+
+
+if TYPE_CHECKING:
+    _EventBase = object
+else:
+    _EventBase = tuple
+
+
+class Event(_EventBase, metaclass=_EventMeta):
     """Base class. ``audience`` is ``None`` for public events, else the one seat."""
 
     kind: ClassVar[str] = "event"
+    _fields: ClassVar[tuple[str, ...]]
 
     @property
     def audience(self) -> int | None:
+        """The one seat allowed to see this event, or ``None`` if it is public."""
         return None
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        """The event's field names, in order."""
+        return cls._fields
+
+    def field_values(self) -> tuple[Any, ...]:
+        """The field values, in :meth:`field_names` order."""
+        return tuple(cast("tuple[Any, ...]", self))
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready dict, used by golden transcripts and logs."""
         out: dict[str, object] = {"kind": self.kind}
-        for f in fields(self):
-            out[f.name] = _plain(getattr(self, f.name))
+        for name, value in zip(self._fields, cast("tuple[Any, ...]", self), strict=True):
+            out[name] = _plain(value)
         return out
 
+    def __repr__(self) -> str:
+        inner = ", ".join(
+            f"{name}={value!r}"
+            for name, value in zip(self._fields, cast("tuple[Any, ...]", self), strict=True)
+        )
+        return f"{type(self).__name__}({inner})"
 
-@dataclass(frozen=True, slots=True)
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return _tuple_eq(cast("tuple[Any, ...]", self), other)
+        # never equal to a plain tuple or an event of another kind
+        return False if isinstance(other, tuple) else NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return not _tuple_eq(cast("tuple[Any, ...]", self), other)
+        return True if isinstance(other, tuple) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.__class__.__name__, _tuple_hash(cast("tuple[Any, ...]", self))))
+
+    def __lt__(self, other: object) -> bool:
+        return NotImplemented
+
+    __le__ = __gt__ = __ge__ = __lt__
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (self.__class__, self.field_values())
+
+    def __copy__(self) -> Event:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Event:
+        return self
+
+
 class DealerChosen(Event):
     """The first dealer of a game; ``draws`` lists (seat, card) when drawn for high."""
 
@@ -76,7 +211,6 @@ class DealerChosen(Event):
     kind: ClassVar[str] = "dealer_chosen"
 
 
-@dataclass(frozen=True, slots=True)
 class GameStarted(Event):
     """A new game (of a match) begins; scores are back to zero."""
 
@@ -84,7 +218,6 @@ class GameStarted(Event):
     kind: ClassVar[str] = "game_started"
 
 
-@dataclass(frozen=True, slots=True)
 class DealStarted(Event):
     """A deal begins. ``deal_no`` counts from 1 within the game."""
 
@@ -95,7 +228,6 @@ class DealStarted(Event):
     kind: ClassVar[str] = "deal_started"
 
 
-@dataclass(frozen=True, slots=True)
 class HandDealt(Event):
     """Private: the cards dealt to ``seat``."""
 
@@ -108,7 +240,6 @@ class HandDealt(Event):
         return self.seat
 
 
-@dataclass(frozen=True, slots=True)
 class TrumpFixed(Event):
     """Trumps for the deal: ``turn_up`` is the public card that fixed them, if any.
 
@@ -122,7 +253,6 @@ class TrumpFixed(Event):
     kind: ClassVar[str] = "trump_fixed"
 
 
-@dataclass(frozen=True, slots=True)
 class RuffTaken(Event):
     """Public: ``seat`` took the four stock cards in and will lay out four."""
 
@@ -131,7 +261,6 @@ class RuffTaken(Event):
     kind: ClassVar[str] = "ruff_taken"
 
 
-@dataclass(frozen=True, slots=True)
 class StockTaken(Event):
     """Private to the ruffer: the stock cards that came into his hand."""
 
@@ -144,7 +273,6 @@ class StockTaken(Event):
         return self.seat
 
 
-@dataclass(frozen=True, slots=True)
 class RuffDeclined(Event):
     """Public: the ruffer declined; the stock stays out of play unseen."""
 
@@ -152,7 +280,6 @@ class RuffDeclined(Event):
     kind: ClassVar[str] = "ruff_declined"
 
 
-@dataclass(frozen=True, slots=True)
 class Discarded(Event):
     """Private to the ruffer: one card laid out face down."""
 
@@ -166,7 +293,6 @@ class Discarded(Event):
         return self.seat
 
 
-@dataclass(frozen=True, slots=True)
 class DiscardsDone(Event):
     """Public: the ruffer has laid out his four cards (never shown)."""
 
@@ -174,7 +300,6 @@ class DiscardsDone(Event):
     kind: ClassVar[str] = "discards_done"
 
 
-@dataclass(frozen=True, slots=True)
 class CanYeCalled(Event):
     """``seat`` asked "Can-ye?"; ``answered`` says whether ``partner`` held an honour.
 
@@ -188,7 +313,6 @@ class CanYeCalled(Event):
     kind: ClassVar[str] = "can_ye_called"
 
 
-@dataclass(frozen=True, slots=True)
 class HonoursShown(Event):
     """``seat`` showed three or four honours at the call point and wins."""
 
@@ -197,7 +321,6 @@ class HonoursShown(Event):
     kind: ClassVar[str] = "honours_shown"
 
 
-@dataclass(frozen=True, slots=True)
 class Passed(Event):
     """``seat`` let its Can-ye opportunity go."""
 
@@ -205,7 +328,6 @@ class Passed(Event):
     kind: ClassVar[str] = "passed"
 
 
-@dataclass(frozen=True, slots=True)
 class CardPlayed(Event):
     """``seat`` played ``card`` to trick ``trick_no`` (1-based)."""
 
@@ -215,7 +337,6 @@ class CardPlayed(Event):
     kind: ClassVar[str] = "card_played"
 
 
-@dataclass(frozen=True, slots=True)
 class TrickWon(Event):
     """``winner`` won trick ``trick_no``; ``cards`` in play order from ``leader``."""
 
@@ -228,7 +349,6 @@ class TrickWon(Event):
     kind: ClassVar[str] = "trick_won"
 
 
-@dataclass(frozen=True, slots=True)
 class Revoked(Event):
     """``revoke_mode = penalty`` only: ``seat`` failed to follow suit holding it."""
 
@@ -237,7 +357,6 @@ class Revoked(Event):
     kind: ClassVar[str] = "revoked"
 
 
-@dataclass(frozen=True, slots=True)
 class HonoursScored(Event):
     """Honours for the deal: ``counts`` per side, ``points`` awarded per side.
 
@@ -250,7 +369,6 @@ class HonoursScored(Event):
     kind: ClassVar[str] = "honours_scored"
 
 
-@dataclass(frozen=True, slots=True)
 class DealScored(Event):
     """End of a deal: tricks per side, trick points, honour points, new scores."""
 
@@ -264,7 +382,6 @@ class DealScored(Event):
     kind: ClassVar[str] = "deal_scored"
 
 
-@dataclass(frozen=True, slots=True)
 class GameOver(Event):
     """A side reached the target. ``how`` is tricks | honours | can_ye | show."""
 
@@ -276,7 +393,6 @@ class GameOver(Event):
     kind: ClassVar[str] = "game_over"
 
 
-@dataclass(frozen=True, slots=True)
 class MatchOver(Event):
     """The match is decided (for a single game, right after :class:`GameOver`).
 

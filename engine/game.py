@@ -51,10 +51,10 @@ from __future__ import annotations
 import json
 import operator
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter, itemgetter
-from typing import Any, Final
+from typing import Any, Final, SupportsIndex, cast
 
 from .actions import (
     Action,
@@ -69,7 +69,17 @@ from .actions import (
     discard,
     play,
 )
-from .cards import SUIT_MASKS, SUITS, Card, Rank, Suit, cards_from_mask, full_deck, mask_of, sort_hand
+from .cards import (
+    SUIT_MASKS,
+    SUITS,
+    Card,
+    Rank,
+    Suit,
+    cards_from_mask,
+    full_deck,
+    mask_of,
+    sort_hand,
+)
 from .events import (
     CanYeCalled,
     CardPlayed,
@@ -138,6 +148,7 @@ HONOUR_RANKS: Final = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)
 _PLAY_BY_INDEX: Final = [play(Card.from_index(i)) for i in range(52)]
 _DISCARD_BY_INDEX: Final = [discard(Card.from_index(i)) for i in range(52)]
 _CARD_BY_INDEX: Final = [Card.from_index(i) for i in range(52)]
+_BIT_BY_INDEX: Final = [1 << i for i in range(52)]
 _ACE_OF: Final = {suit: Card.of(Rank.ACE, suit) for suit in SUITS}
 _SUIT_MASK_LIST: Final = tuple(suit.mask for suit in SUITS)
 _TAKE: Final = TakeRuff()
@@ -148,7 +159,7 @@ _PASS: Final = Pass()
 
 # Events are tuples underneath (see engine.events); the hot paths build the
 # commonest ones with tuple.__new__ directly, skipping the keyword-aware __new__.
-_new: Final = tuple.__new__
+_new: Final[Callable[..., Any]] = tuple.__new__
 _BIT: Final = attrgetter("bit")
 _INDEX: Final = attrgetter("index")
 
@@ -180,22 +191,24 @@ def _bit_count(mask: int) -> int:
     return mask.bit_count()
 
 
-# Action tuples for one-suit masks (at most 4 x 8192 of each kind), filled on
-# demand: a hand's legal plays are the concatenation of its suits' entries.
+# Action tuples for one-suit masks, so that a hand's legal plays are the
+# concatenation of at most four cached entries. The play table of a suit is
+# built whole on its first use (8191 entries, about 10 ms); discards, which are
+# rarer, are cached mask by mask.
 _PLAYS_CACHE: Final[dict[int, tuple[Action, ...]]] = {}
 _DISCARDS_CACHE: Final[dict[int, tuple[Action, ...]]] = {}
 
 
 def _cache_plays(mask: int) -> tuple[Action, ...]:
-    acts: list[Action] = []
-    by_index = _PLAY_BY_INDEX
-    rest = mask
-    while rest:
-        low = rest & -rest
-        acts.append(by_index[low.bit_length() - 1])
-        rest ^= low
-    result = _PLAYS_CACHE[mask] = tuple(acts)
-    return result
+    """Fill the play table of ``mask``'s suit (one suit only) and return its entry."""
+    order = (mask.bit_length() - 1) // 13
+    base = order * 13
+    table: list[tuple[Action, ...]] = [()] * 8192
+    for m in range(1, 8192):
+        high = m.bit_length() - 1
+        table[m] = (*table[m ^ (1 << high)], _PLAY_BY_INDEX[base + high])
+    _PLAYS_CACHE.update(zip([m << base for m in range(1, 8192)], table[1:], strict=True))
+    return _PLAYS_CACHE[mask]
 
 
 def _cache_discards(mask: int) -> tuple[Action, ...]:
@@ -229,17 +242,85 @@ def _discards_of(mask: int) -> list[Action]:
     return acts
 
 
+def _no_honours_note(counts: Sequence[int], trump: Suit | None) -> str:
+    """Why nobody scored honours in a deal (empty when nothing needs saying)."""
+    if trump is None:
+        return "no trumps, no honours"
+    if max(counts) >= 3:
+        return ""
+    if len(counts) == 2 and list(counts) == [2, 2]:
+        return "honours split"
+    out = 4 - sum(counts)
+    if out:
+        return f"{out} honour{'s' if out > 1 else ''} out of play: no side holds three"
+    return "no side holds three honours"  # pragma: no cover - only with more than two sides
+
+
 def _as_seat(seat: object, n: int) -> int:
     """``seat`` as a plain int seat number, or :class:`IllegalAction`."""
     if seat.__class__ is not int:
+        if isinstance(seat, bool):
+            raise IllegalAction("There is no such seat.", "bad_seat")
         try:
-            seat = operator.index(seat)  # type: ignore[call-overload]
+            seat = operator.index(cast(SupportsIndex, seat))  # e.g. a numpy integer
         except TypeError:
             raise IllegalAction("There is no such seat.", "bad_seat") from None
     assert isinstance(seat, int)
     if not 0 <= seat < n:
         raise IllegalAction("There is no such seat.", "bad_seat")
     return seat
+
+
+class _Facts:
+    """Constants derived once from a :class:`Rules` for the hot paths of a game."""
+
+    __slots__ = (
+        "sides",
+        "half",
+        "target",
+        "honours",
+        "honour_values",
+        "simultaneous",
+        "can_win",
+        "void_at",
+        "no_honours_at",
+        "can_ye",
+        "deck_indices",
+        "plans",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.sides = rules.sides
+        self.half = rules.tricks_per_deal // 2
+        self.target = rules.target_score
+        self.honours = rules.honours
+        self.honour_values = dict(rules.honours_values)
+        self.simultaneous = rules.score_order == "simultaneous"
+        self.can_win = rules.honours_can_win
+        call_point = rules.call_point
+        self.void_at = (
+            call_point
+            if rules.uncalled_honours_at_call_point == "void" and isinstance(call_point, int)
+            else None
+        )
+        self.no_honours_at = (
+            rules.target_score - 1 if rules.honours_can_win == "not_at_target_minus_1" else None
+        )
+        self.can_ye = rules.can_ye_enabled
+        self.deck_indices = tuple(c.index for c in full_deck(rules.removed_ranks))
+        self.plans = tuple(_deal_plan(rules, dealer) for dealer in range(rules.players))
+
+
+_FACTS: Final[dict[Rules, _Facts]] = {}
+
+
+def _facts_of(rules: Rules) -> _Facts:
+    facts = _FACTS.get(rules)
+    if facts is None:
+        if len(_FACTS) > 256:  # many ad-hoc rule sets (tests, tools): keep it bounded
+            _FACTS.clear()
+        facts = _FACTS[rules] = _Facts(rules)
+    return facts
 
 
 # --------------------------------------------------------------------------- dealing
@@ -298,19 +379,24 @@ def _make_deal_plan(pattern: str, n: int, hand_size: int, dealer: int) -> _DealP
     )
 
 
-# Fisher-Yates steps (i, i + 1, bits of i + 1) for each deck size.
-_SHUFFLE_STEPS: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {
-    size: tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
-    for size in (48, 52)
-}
+# Fisher-Yates steps (i, i + 1, bits of i + 1) per deck size.
+_SHUFFLE_STEPS: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {}
 
 
-def _shuffled(deck: list[Card], rng_seed: str) -> list[Card]:
-    """Shuffle ``deck`` in place exactly as CPython 3.11's ``random.shuffle``."""
-    getrandbits = random.Random(rng_seed).getrandbits
+def _shuffled(indices: tuple[int, ...], rng_seed: str) -> list[int]:
+    """The pack's card indices shuffled exactly as CPython 3.11's ``random.shuffle``.
+
+    ``random.shuffle`` swaps each position ``i`` (from the top down) with a
+    ``j`` drawn by ``getrandbits(k)`` for ``k`` bits of ``i + 1``, redrawn while
+    ``j > i``; written out here, without a method call per card.
+    """
+    deck = list(indices)
     steps = _SHUFFLE_STEPS.get(len(deck))
     if steps is None:
-        steps = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(deck) - 1, 0, -1))
+        steps = _SHUFFLE_STEPS[len(deck)] = tuple(
+            (i, i + 1, (i + 1).bit_length()) for i in range(len(deck) - 1, 0, -1)
+        )
+    getrandbits = random.Random(rng_seed).getrandbits
     for i, m, k in steps:
         j = getrandbits(k)
         while j >= m:
@@ -480,6 +566,8 @@ class Game:
         "_partnerships",
         "_tricks_per_deal",
         "_dealt_in",
+        "_facts",
+        "_fast",
     )
 
     rules: Rules
@@ -531,6 +619,8 @@ class Game:
     _partnerships: bool
     _tricks_per_deal: int
     _dealt_in: int
+    _facts: _Facts
+    _fast: int  # the seat whose Play may take the fast path, else -1 (see _sync_fast)
 
     # ------------------------------------------------------------------ creation
 
@@ -554,6 +644,8 @@ class Game:
         game._partnerships = rules.partnerships
         game._tricks_per_deal = rules.tricks_per_deal
         game._dealt_in = rules.players * rules.hand_size
+        game._facts = _facts_of(rules)
+        game._fast = -1
         game.log = []
         return game
 
@@ -589,7 +681,21 @@ class Game:
         else:
             events.append(game._choose_dealer())
         game._start_game(events, rotate=False)
+        game._sync_fast()
         return game, events
+
+    def _sync_fast(self) -> None:
+        """Note whether the next Play can skip the general checks.
+
+        It can when cards are being played, revokes are prevented and no Can-ye
+        window is open: then :meth:`apply` and :meth:`legal_actions` need only
+        the seat, its hand and the suit led. Called after every change of state.
+        """
+        self._fast = (
+            self.to_play
+            if self.phase == "play" and self._prevent and not self.can_ye_open
+            else -1
+        )
 
     def _choose_dealer(self) -> DealerChosen:
         rng = random.Random(f"{self.seed}:dealer")
@@ -635,20 +741,22 @@ class Game:
         self.start_scores = list(self.scores)
         events.append(_new(DealStarted, (self.game_no, self.deal_no, dealer, eldest)))
 
+        facts = self._facts
         if self.deals_total == 1 and self.deck_choice is not None:
-            deck = list(self.deck_choice)
+            deck = [c.index for c in self.deck_choice]
         else:
-            deck = _shuffled(full_deck(rules.removed_ranks), f"{self.seed}:deal:{self.deals_total}")
-        _, getters, last_index = _deal_plan(rules, dealer)
+            deck = _shuffled(facts.deck_indices, f"{self.seed}:deal:{self.deals_total}")
+        _, getters, last_index = facts.plans[dealer]
         hands = []
-        bit = _BIT
+        bit_of = _BIT_BY_INDEX.__getitem__
+        card_of = _CARD_BY_INDEX.__getitem__
         for seat in range(n):
-            cards = getters[seat](deck)
-            hands.append(sum(map(bit, cards)))
-            events.append(_new(HandDealt, (seat, tuple(sorted(cards, key=_INDEX)))))
+            dealt = sorted(getters[seat](deck))
+            hands.append(sum(map(bit_of, dealt)))
+            events.append(_new(HandDealt, (seat, tuple(map(card_of, dealt)))))
         self.hands = hands
         self.dealt = list(hands)
-        self.stock = deck[self._dealt_in :]
+        self.stock = list(map(card_of, deck[self._dealt_in :]))
 
         # trumps
         self.turn_up = None
@@ -662,7 +770,7 @@ class Game:
                 card = self.stock[0]
             else:
                 holder = dealer if rules.turn_up_source == "dealer_last" else eldest
-                card = deck[last_index[holder]]
+                card = _CARD_BY_INDEX[deck[last_index[holder]]]
                 self.turn_up_holder = holder
             self.turn_up = card
             self.turn_up_public = True
@@ -735,7 +843,7 @@ class Game:
         rules = self.rules
         if rules.first_leader == "ruffer" and self.ruff_state == "taken" and self.ruffer is not None:
             self.leader = self.to_play = self.ruffer
-        if rules.can_ye_enabled:
+        if self._facts.can_ye and any(rules.can_call_at(score) for score in self.start_scores):
             hon = honours_mask(self.trump)
             eligible = []
             for k in range(self._n):
@@ -768,6 +876,9 @@ class Game:
 
     def to_act(self) -> int | None:
         """The seat the game is waiting for, or ``None`` when it is over."""
+        fast = self._fast
+        if fast >= 0:
+            return fast
         phase = self.phase
         if phase == "play":
             return self.to_play
@@ -790,6 +901,16 @@ class Game:
 
         Built on the same rules as :meth:`check`, so the two never disagree.
         """
+        if seat == self._fast >= 0:
+            # cards are being played, revokes prevented, no Can-ye window open
+            hand = self.hands[seat]
+            trick = self.trick
+            if trick:
+                follow = hand & trick[0].suit_mask
+                if follow:  # following suit: one suit's cards, cached
+                    found = _PLAYS_CACHE.get(follow)
+                    return list(found if found is not None else _cache_plays(follow))
+            return _plays_of(hand)
         phase = self.phase
         if phase == "play":
             if seat != self.to_play:
@@ -913,15 +1034,9 @@ class Game:
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Check and perform ``action`` for ``seat``; return the events it caused."""
-        if (
-            action.__class__ is Play
-            and self.phase == "play"
-            and seat == self.to_play
-            and self._prevent
-            and seat.__class__ is int
-        ):
-            # hot path: the checks of check() for a Play, inlined for speed
-            card = action.card  # type: ignore[attr-defined]
+        if seat == self._fast >= 0 and action.__class__ is Play and seat.__class__ is int:
+            # hot path (see _sync_fast): the checks of check() for a Play, inlined
+            card = action.card
             hands = self.hands
             hand = hands[seat]
             trick = self.trick
@@ -936,16 +1051,15 @@ class Game:
             hands[seat] = hand ^ card.bit
             if card is self.turn_up:
                 self.turn_up_public = False
-            if self.can_ye_open:
-                self.can_ye_open.discard(seat)
             trick.append(card)
             played: Event = _new(CardPlayed, (seat, card, self.trick_no))
             if len(trick) < self._n:
-                self.to_play = (seat + 1) % self._n
+                self.to_play = self._fast = (seat + 1) % self._n
                 return [played]
-            events = [played]
-            self._end_trick(events)
-            return events
+            out = [played]
+            self._end_trick(out)
+            self._sync_fast()
+            return out
         events: list[Event] = []
         seat = _as_seat(seat, self._n)
         self.check(seat, action)
@@ -972,6 +1086,7 @@ class Game:
             self.calls.append((seat, "pass"))
             events.append(Passed(seat))
             self._next_declarer(events)
+        self._sync_fast()
         return events
 
     def apply_all(self, seat: int, actions: Sequence[Action]) -> list[Event]:
@@ -1069,111 +1184,114 @@ class Game:
 
     def honour_counts(self) -> list[int]:
         """Honours per side for this deal under ``honours_basis``."""
-        rules = self.rules
-        hon = honours_mask(self.trump)
-        counts = [0] * rules.sides
-        if not hon:
+        counts = [0] * self._facts.sides
+        trump = self.trump
+        if trump is None:
             return counts
-        basis = rules.honours_basis
-        if basis == "captured":
+        hon = trump.honours_mask
+        partnerships = self._partnerships
+        if self.rules.honours_basis == "captured":
             for _, cards, winner in self.completed:
-                counts[rules.side_of(winner)] += _bit_count(mask_of(cards) & hon)
+                for card in cards:
+                    if card.bit & hon:
+                        counts[winner % 2 if partnerships else winner] += 1
             return counts
-        hands = self.dealt if basis == "dealt" else self.held_at_play
-        for seat in range(self._n):
-            counts[rules.side_of(seat)] += _bit_count(hands[seat] & hon)
+        hands = self.dealt if self.rules.honours_basis == "dealt" else self.held_at_play
+        for seat, hand in enumerate(hands):
+            counts[seat % 2 if partnerships else seat] += (hand & hon).bit_count()
         return counts
 
     def _score_deal(self, events: list[Event]) -> None:
-        rules = self.rules
-        sides = rules.sides
-        target = rules.target_score
+        """Score a played deal (RULES.md §1.7): revokes, tricks, check, honours, check."""
+        facts = self._facts
         scores = self.scores
+        sides = facts.sides
         penalty = [0] * sides
         for side in self.revoked:
-            penalty[side] = -min(1, scores[side])
-            scores[side] += penalty[side]
-        half = rules.tricks_per_deal // 2
-        trick_points = [max(0, t - half) for t in self.tricks]
-        honour_points = [0] * sides
-        simultaneous = rules.score_order == "simultaneous"
-
+            if scores[side] > 0:
+                penalty[side] = -1
+                scores[side] -= 1
+        half = facts.half
+        trick_points = [t - half if t > half else 0 for t in self.tricks]
         for side in range(sides):
             scores[side] += trick_points[side]
-        if not simultaneous and self._check_target(events, trick_points, honour_points, penalty, "tricks"):
+        honour_points = [0] * sides
+        target = facts.target
+        if not facts.simultaneous and max(scores) >= target:
+            self._reach_target(events, trick_points, honour_points, penalty, "tricks")
             return
-
-        if rules.honours:
+        if facts.honours:
             counts = self.honour_counts()
             notes: list[str] = []
+            values = facts.honour_values
             for side in range(sides):
-                raw = rules.honour_points(counts[side])
+                raw = values.get(counts[side], 0)
                 if not raw:
                     continue
                 start = self.start_scores[side]
-                if (
-                    rules.uncalled_honours_at_call_point == "void"
-                    and isinstance(rules.call_point, int)
-                    and start == rules.call_point
-                ):
+                if start == facts.void_at:
                     notes.append("not called at the call point: void")
                     continue
-                if rules.honours_can_win == "not_at_target_minus_1" and start == target - 1:
+                if start == facts.no_honours_at:
                     notes.append(f"a side at {target - 1} cannot score honours")
                     continue
                 points = raw
-                if rules.honours_can_win == "false":
+                if facts.can_win == "false":
                     points = max(0, min(raw, target - 1 - scores[side]))
                     if points < raw:
                         notes.append("honours cannot win the game: capped")
                 honour_points[side] = points
                 scores[side] += points
-            if not any(honour_points) and not notes and max(counts) == 2 and sides == 2:
-                notes.append("honours split")
-            events.append(HonoursScored(tuple(counts), tuple(honour_points), "; ".join(notes)))
-        how = "honours"
-        if simultaneous:
-            how = "tricks" if any(trick_points) else "honours"
-        if self._check_target(events, trick_points, honour_points, penalty, how):
+            note = "; ".join(notes)
+            if not note and not any(honour_points):
+                note = _no_honours_note(counts, self.trump)
+            events.append(_new(HonoursScored, (tuple(counts), tuple(honour_points), note)))
+        if max(scores) >= target:
+            how = "honours"
+            if facts.simultaneous:
+                how = "tricks" if any(trick_points) else "honours"
+            self._reach_target(events, trick_points, honour_points, penalty, how)
             return
         events.append(self._deal_scored(trick_points, honour_points, penalty))
         self._start_deal(events)
 
     def _deal_scored(
         self, trick_points: list[int], honour_points: list[int], penalty: list[int]
-    ) -> DealScored:
-        return DealScored(
-            self.game_no,
-            self.deal_no,
-            tuple(self.tricks),
-            tuple(trick_points),
-            tuple(honour_points),
-            tuple(penalty),
-            tuple(self.scores),
+    ) -> Event:
+        return _new(  # type: ignore[no-any-return]
+            DealScored,
+            (
+                self.game_no,
+                self.deal_no,
+                tuple(self.tricks),
+                tuple(trick_points),
+                tuple(honour_points),
+                tuple(penalty),
+                tuple(self.scores),
+            ),
         )
 
-    def _check_target(
+    def _reach_target(
         self,
         events: list[Event],
         trick_points: list[int],
         honour_points: list[int],
         penalty: list[int],
         how: str,
-    ) -> bool:
-        target = self.rules.target_score
-        reached = [s for s in range(self.rules.sides) if self.scores[s] >= target]
-        if not reached:
-            return False
+    ) -> None:
+        """A side reached the target: the deal is scored and the game is over."""
+        scores = self.scores
+        target = self._facts.target
+        reached = [s for s in range(len(scores)) if scores[s] >= target]
         if len(reached) > 1:
-            best = max(self.scores[s] for s in reached)
-            top = [s for s in reached if self.scores[s] == best]
+            best = max(scores[s] for s in reached)
+            top = [s for s in reached if scores[s] == best]
             with_tricks = [s for s in top if trick_points[s] > 0]
             winner = with_tricks[0] if with_tricks else top[0]
         else:
             winner = reached[0]
         events.append(self._deal_scored(trick_points, honour_points, penalty))
         self._game_over(winner, how, events)
-        return True
 
     def _game_over(self, side: int, how: str, events: list[Event]) -> None:
         rules = self.rules
@@ -1418,6 +1536,7 @@ class Game:
         g.winner = s["winner"]
         g.match_winner = s["match_winner"]
         g.rubber_points = tuple(s["rubber_points"])
+        g._sync_fast()
         return g
 
     def state_key(self) -> str:

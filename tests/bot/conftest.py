@@ -37,7 +37,29 @@ def bot_settings() -> dict[str, Any]:
 
 
 @pytest.fixture
-async def simcord_bot(db_path: Path, bot_settings: dict[str, Any]) -> AsyncIterator[RuffBot]:
+async def more_bots() -> AsyncIterator[list[RuffBot]]:
+    """Bots a test builds itself (restarts). Closed after the simulator shut down,
+    also when the test fails: an open database thread would hang pytest at exit."""
+    bots: list[RuffBot] = []
+    yield bots
+    for bot in bots:
+        await bot.close()
+
+
+@pytest.fixture
+async def simcord_bot(
+    db_path: Path, bot_settings: dict[str, Any], more_bots: list[RuffBot]
+) -> AsyncIterator[RuffBot]:
     bot = create_bot(make_settings(db_path, **bot_settings))
     yield bot
     await bot.close()  # simcord never closes the bot; this also closes the database
+
+
+async def restart(env: Any, more_bots: list[RuffBot], settings: Settings) -> RuffBot:
+    """Restart on a new bot instance (same world, same database); close the old one."""
+    old = env.bot
+    new = create_bot(settings)
+    more_bots.append(new)
+    await env.restart_bot(new)
+    await old.close()
+    return new

@@ -2,15 +2,39 @@
 
 from __future__ import annotations
 
+import copy
+import random
 import re
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import discord
 
-from engine import Card
+from bot.store import ActionRepo, TableRepo
+from engine import Card, Game, SeatView, sort_hand
+from engine.actions import (
+    Action,
+    CallCanYe,
+    DeclineRuff,
+    Discard,
+    Pass,
+    Play,
+    ShowHonours,
+    TakeRuff,
+)
 
 CARD_LABEL = re.compile(r"^(10|[2-9JQKA])[♠♥♦♣]$")
 SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+SEAT_NAMES = ("North", "East", "South", "West")
+DECISIONS = {
+    TakeRuff: "Take the stock (ruff)",
+    DeclineRuff: "Decline the ruff",
+    CallCanYe: "Call “Can-ye?”",
+    ShowHonours: "Show honours",
+    Pass: "Pass",
+}
 
 
 def label_to_card(label: str) -> Card:
@@ -21,6 +45,11 @@ def buttons(message: discord.Message) -> list[Any]:
     return [child for row in message.components for child in getattr(row, "children", [])]
 
 
+def raw_buttons(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Children of raw component rows (a ``ResponseMessage``'s components)."""
+    return [child for row in components for child in row.get("components", [])]
+
+
 def enabled_cards(message: discord.Message) -> list[str]:
     return [
         b.label
@@ -29,8 +58,24 @@ def enabled_cards(message: discord.Message) -> list[str]:
     ]
 
 
+def card_labels(message: discord.Message) -> list[str]:
+    return [
+        b.label
+        for b in buttons(message)
+        if b.type == discord.ComponentType.button and b.label and CARD_LABEL.match(b.label)
+    ]
+
+
 def button_labels(message: discord.Message) -> list[str]:
     return [b.label for b in buttons(message) if getattr(b, "label", None)]
+
+
+def enabled_labels(message: discord.Message) -> list[str]:
+    return [
+        b.label
+        for b in buttons(message)
+        if b.type == discord.ComponentType.button and not b.disabled and getattr(b, "label", None)
+    ]
 
 
 def find_select(message: discord.Message) -> Any | None:
@@ -44,3 +89,138 @@ def hand_message(user: Any) -> discord.Message:
     msg = dm.last_message
     assert msg is not None
     return msg
+
+
+def table_message(channel: Any) -> discord.Message:
+    """The public table message (the first message of the table in the channel)."""
+    return next(m for m in channel.history() if "🃏 **" in m.content and "table #" in m.content)
+
+
+def hand_cards(content: str) -> list[Card]:
+    """The cards listed on the ``Your hand (n): ♠ A K · ♥ 10 2`` line of a hand message."""
+    line = next(ln for ln in content.splitlines() if ln.startswith("Your hand"))
+    groups = line.split(": ", 1)[1]
+    cards: list[Card] = []
+    if groups == "(no cards)":
+        return cards
+    for group in groups.split(" · "):
+        symbol, *ranks = group.split(" ")
+        cards.extend(label_to_card(rank + symbol) for rank in ranks)
+    return cards
+
+
+def choose(view: SeatView) -> list[Action]:
+    """A deterministic player: ruff, lay out the lowest cards, call honours, play the top card.
+
+    Decisions are taken from the engine's legal actions in the order the hand
+    message shows them (sorted for display), so the test can click the same thing.
+    """
+    legal = view.legal
+    kinds = {type(a) for a in legal}
+    if TakeRuff in kinds:
+        return [TakeRuff()]
+    if Discard in kinds:
+        cards = sort_hand([a.card for a in legal if isinstance(a, Discard)], view.trump)
+        return [Discard(c) for c in cards[-4:]]
+    for kind in (ShowHonours, CallCanYe, Pass):
+        if kind in kinds:
+            return [next(a for a in legal if isinstance(a, kind))]
+    plays = sort_hand([a.card for a in legal if isinstance(a, Play)], view.trump)
+    return [Play(plays[0])]
+
+
+def db_dump(path: Path | str) -> list[str]:
+    """Every row of the database as SQL, through a separate connection."""
+    con = sqlite3.connect(str(path))
+    try:
+        return list(con.iterdump())
+    finally:
+        con.close()
+
+
+def sent_contents(env: Any, start: int = 0) -> Iterator[tuple[str, str, str]]:
+    """(method, path, content) of every message body the bot sent since request ``start``."""
+    for req in env.http_requests[start:]:
+        body = req.json
+        if not isinstance(body, dict):
+            continue
+        content = body.get("content")
+        if content is None and isinstance(body.get("data"), dict):
+            content = body["data"].get("content")
+        if isinstance(content, str):
+            yield req.method, req.path, content
+
+
+async def replay_from_db(db: Any, table: Any) -> Game:
+    """The game rebuilt from the stored seed and move log alone."""
+    row = await TableRepo(db).get(table.id)
+    assert row is not None
+    actions = await ActionRepo(db).list(table.id)
+    return Game.from_record(
+        {
+            "format": "ruff-honours-game",
+            "version": 1,
+            "game_id": row.game_id,
+            "preset": row.preset,
+            "overrides": row.overrides,
+            "seed": row.seed,
+            "first_dealer": row.first_dealer,
+            "actions": [f"{a.seat} {a.action}" for a in actions],
+        }
+    )
+
+
+async def act_on(actor: Any, message: Any, actions: list[Action]) -> Any:
+    """Click (or select) ``actions`` on a hand message, as its owner would.
+
+    ``actor`` is what can see the message: ``member.user`` for a DM, the member
+    for an ephemeral reply in the channel.
+    """
+    first = actions[0]
+    if isinstance(first, Discard):
+        return await actor.select(message, [a.card.code for a in actions if isinstance(a, Discard)])
+    if isinstance(first, Play):
+        return await actor.click(message, label=first.card.pretty)
+    return await actor.click(message, label=DECISIONS[type(first)])
+
+
+def labels_of(components: list[dict[str, Any]], *, enabled_only: bool = False) -> list[str]:
+    """Button labels of raw components (an ephemeral ``ResponseMessage``)."""
+    return [
+        c["label"]
+        for c in raw_buttons(components)
+        if c.get("type") == 2 and c.get("label") and not (enabled_only and c.get("disabled"))
+    ]
+
+
+def world_state(env: Any, db_path: Path | str) -> tuple[dict[int, str | None], list[str]]:
+    """Every table's engine state and the whole database, to show that nothing changed."""
+    tables = env.bot.manager.tables
+    keys = {tid: (t.game.state_key() if t.game else None) for tid, t in tables.items()}
+    return keys, db_dump(db_path)
+
+
+async def forged_click(env: Any, actor: Any, message: Any, custom_id: str) -> Any:
+    """Click a button carrying ``custom_id`` on ``message``, though the bot never drew it.
+
+    Simulates a tampered client sending a well-formed id: the only way to reach the
+    bot's own checks behind disabled buttons. The stored message is restored after.
+    """
+    stored = env.backend.get_message(message.channel.id, message.id)
+    saved = copy.deepcopy(stored.components)
+    button = next(c for row in stored.components for c in row["components"] if c.get("type") == 2)
+    button["custom_id"] = custom_id
+    button["disabled"] = False
+    try:
+        return await actor.click(message, custom_id=custom_id)
+    finally:
+        if stored.components and custom_id in str(stored.components):
+            stored.components = saved  # the bot did not redraw it: undo the forgery
+
+
+def table_seed(settings_seed: int, nth: int = 1) -> int:
+    """The engine seed of the ``nth`` table a bot with ``Settings(seed=settings_seed)`` opens."""
+    rng = random.Random(settings_seed)
+    for _ in range(nth - 1):
+        rng.randrange(1, 2**53)
+    return rng.randrange(1, 2**53)

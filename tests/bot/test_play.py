@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.store import Database, ResultRepo, TableRepo
+from bot.store import ActionRepo, Database, ResultRepo, TableRepo
+from engine import Play
 
-from .helpers import button_labels, enabled_cards, find_select, hand_message
+from .helpers import button_labels, enabled_cards, find_select, hand_message, replay_from_db
 
 
 async def _act(env: Any, member: Any) -> bool:
@@ -51,10 +52,18 @@ async def test_one_human_three_ai_play_a_full_game(simcord_env: Any) -> None:
     assert "Card Room" in hand.content and "#whist" in hand.content
     assert "Trumps" in hand.content
 
+    game_table = env.bot.manager.tables[1]
     for _ in range(2000):
         table = next(m for m in channel.history() if "table #" in m.content and "🃏 **" in m.content)
         if "finished" in table.content:
             break
+        game = game_table.game
+        assert game.to_act() == 0, "the AI players never keep alice waiting"
+        hand = hand_message(alice)
+        assert "Your turn" in hand.content
+        if game.phase == "play":  # exactly the legal cards are live
+            legal = {a.card.pretty for a in game.legal_actions(0) if isinstance(a, Play)}
+            assert set(enabled_cards(hand)) == legal
         acted = await _act(env, alice)
         assert acted, f"stuck: neither alice nor AI acted\n{table.content}\n---\n{hand_message(alice).content}"
     else:
@@ -74,3 +83,9 @@ async def test_one_human_three_ai_play_a_full_game(simcord_env: Any) -> None:
     assert "alice" in res.response.content
     row = await TableRepo(db).get(1)
     assert row is not None and row.status == "finished"
+    assert await ActionRepo(db).count(1) == len(game_table.game.log)
+    assert (await replay_from_db(db, game_table)).state_key() == game_table.game.state_key()
+    won = game_table.game.match_winner == 0
+    assert results[0].wins == int(won)
+    res = await alice.slash(channel, "ruff stats")
+    assert f"1 games · {int(won)} wins" in res.response.content

@@ -1,0 +1,59 @@
+"""AI players: ``easy``, ``normal`` and ``hard``, all behind one interface.
+
+    from engine.ai import get_player
+
+    player = get_player("hard")
+    action = player.choose(game.observe(seat), game.legal_actions(seat), rng)
+
+Every player is a plain synchronous ``choose(view, legal, rng) -> Action``
+(thread-safe, no I/O), so the bot can run it with ``asyncio.to_thread`` or in
+a process pool. ``normal`` and ``hard`` fall back to ``easy`` on any error;
+their searches keep to a time budget.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .base import GuardedPlayer, Player, obvious_choice
+from .easy import EasyPlayer
+from .hard import HardPlayer
+from .normal import NormalPlayer
+
+__all__ = [
+    "LEVELS",
+    "EasyPlayer",
+    "GuardedPlayer",
+    "HardPlayer",
+    "NormalPlayer",
+    "Player",
+    "get_player",
+    "obvious_choice",
+]
+
+LEVELS: Final = ("easy", "normal", "hard")
+
+
+def get_player(level: str, *, budget: float | None = None, cap: float | None = None) -> Player:
+    """A player of the given level (one of :data:`LEVELS`).
+
+    ``budget`` (seconds, soft) and ``cap`` (seconds, hard) tune the search
+    levels; tests pass short ones. ``easy`` ignores both. Players other than
+    ``easy`` are wrapped so that ``easy`` answers if they fail.
+    """
+    if level == "easy":
+        return EasyPlayer()
+    fallback = EasyPlayer(noise=0.0)
+    if level == "normal":
+        normal = NormalPlayer(
+            budget=NormalPlayer.BUDGET if budget is None else budget,
+            cap=NormalPlayer.CAP if cap is None else cap,
+        )
+        return GuardedPlayer(normal, fallback, cap=normal.budget.cap)
+    if level == "hard":
+        hard = HardPlayer(
+            budget=HardPlayer.BUDGET if budget is None else budget,
+            cap=HardPlayer.CAP if cap is None else cap,
+        )
+        return GuardedPlayer(hard, fallback, cap=hard.budget.cap)
+    raise ValueError(f"unknown AI level {level!r} (known: {', '.join(LEVELS)})")

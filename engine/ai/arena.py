@@ -1,0 +1,267 @@
+"""Duplicate-match arena: two AI levels, the same deals played twice with seats swapped.
+
+    python -m engine.ai.arena --a hard --b normal --deals 2000 --game ruff-honours-cotton
+
+Each board is one seeded deal (``new_game(rules=..., seed=s, first_dealer=d)``,
+scores starting at 0), played once with A in seats 0/2 and once with A in
+seats 1/3, so the cards cancel out. A deal's points for a side are its trick
+points plus honour points (from :class:`engine.events.DealScored`). Prints A's
+points-per-deal margin over B with a 95% confidence interval (over boards),
+A's win rate in games to the target (duplicate pairs of whole games), and
+decision times per level. Boards run in a process pool over every core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing as mp
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..events import DealScored, GameOver
+from ..game import new_game
+from ..rules import Rules, make_rules
+from . import LEVELS, get_player
+from .base import Player
+
+__all__ = ["BoardResult", "main", "play_board", "play_game_pair"]
+
+
+@dataclass(slots=True)
+class BoardResult:
+    """One board (or game pair): A's margins and both levels' decision times."""
+
+    seed: int
+    margins: list[float]  # A's points minus B's points, per play (one per seating)
+    a_wins: int = 0  # games won by A (game pairs only)
+    games: int = 0
+    times: dict[str, list[float]] = field(default_factory=dict)
+    decisions: dict[str, int] = field(default_factory=dict)
+
+
+_players: dict[str, Player] = {}
+_config: dict[str, object] = {}
+
+
+def _init(levels: Sequence[str], budgets: dict[str, float]) -> None:
+    for level in levels:
+        _players[level] = get_player(level, budget=budgets.get(level))
+
+
+def _player(level: str) -> Player:
+    player = _players.get(level)
+    if player is None:
+        player = _players[level] = get_player(level)
+    return player
+
+
+def _play(
+    rules: Rules,
+    seed: int,
+    dealer: int,
+    seat_levels: Sequence[str],
+    result: BoardResult,
+    whole_game: bool,
+) -> tuple[list[int], int | None]:
+    """Play one deal (or a whole game); returns points per side and the game winner."""
+    game, _ = new_game(rules=rules, seed=seed, first_dealer=dealer)
+    rng = random.Random(seed * 31 + (1 if seat_levels[0] != seat_levels[1] else 0))
+    points = [0, 0]
+    while True:
+        seat = game.to_act()
+        if seat is None:
+            return points, game.match_winner
+        level = seat_levels[seat]
+        view = game.observe(seat)
+        legal = view.legal
+        start = time.perf_counter()
+        action = _player(level).choose(view, legal, rng)
+        took = time.perf_counter() - start
+        if len(legal) > 1:
+            result.times.setdefault(level, []).append(took)
+        result.decisions[level] = result.decisions.get(level, 0) + 1
+        events = game.apply(seat, action)
+        for event in events:
+            if isinstance(event, DealScored):
+                for side in (0, 1):
+                    points[side] += event.trick_points[side] + event.honour_points[side]
+                if not whole_game:
+                    return points, None
+            if isinstance(event, GameOver) and whole_game:
+                return points, event.winner
+
+
+def play_board(task: tuple[str, str, Rules, int]) -> BoardResult:
+    """Both seatings of one seeded deal."""
+    a, b, rules, seed = task
+    result = BoardResult(seed, [])
+    dealer = seed % 4
+    for a_side in (0, 1):
+        seats = [a if s % 2 == a_side else b for s in range(4)]
+        points, _ = _play(rules, seed, dealer, seats, result, whole_game=False)
+        result.margins.append(float(points[a_side] - points[1 - a_side]))
+    return result
+
+
+def play_game_pair(task: tuple[str, str, Rules, int]) -> BoardResult:
+    """Both seatings of one seeded game to the target."""
+    a, b, rules, seed = task
+    result = BoardResult(seed, [])
+    dealer = seed % 4
+    for a_side in (0, 1):
+        seats = [a if s % 2 == a_side else b for s in range(4)]
+        points, winner = _play(rules, seed, dealer, seats, result, whole_game=True)
+        result.games += 1
+        if winner == a_side:
+            result.a_wins += 1
+    return result
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, math.ceil(q * len(values)) - 1))
+    return values[k]
+
+
+def _run(
+    pool_fn: Callable[[tuple[str, str, Rules, int]], BoardResult],
+    tasks: list[tuple[str, str, Rules, int]],
+    label: str,
+    workers: int,
+    levels: Sequence[str],
+    budgets: dict[str, float],
+    quiet: bool,
+) -> list[BoardResult]:
+    results: list[BoardResult] = []
+    start = time.perf_counter()
+    step = max(1, len(tasks) // 50)
+    ctx = mp.get_context("fork") if sys.platform != "win32" else mp.get_context()
+    with ctx.Pool(workers, initializer=_init, initargs=(list(levels), budgets)) as pool:
+        for result in pool.imap_unordered(pool_fn, tasks, chunksize=1):
+            results.append(result)
+            done = len(results)
+            if not quiet and (done % step == 0 or done == len(tasks)):
+                elapsed = time.perf_counter() - start
+                eta = elapsed / done * (len(tasks) - done)
+                margins = [m for r in results for m in r.margins]
+                running = f" margin {sum(margins) / len(margins):+.3f}" if margins else ""
+                wins = sum(r.a_wins for r in results)
+                games = sum(r.games for r in results)
+                running += f" A wins {wins}/{games}" if games else ""
+                print(
+                    f"  {label} {done}/{len(tasks)}  {elapsed:6.0f}s elapsed, ~{eta:5.0f}s left{running}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    return results
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.ai.arena", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--a", default="hard", choices=LEVELS)
+    parser.add_argument("--b", default="normal", choices=LEVELS)
+    parser.add_argument("--deals", type=int, default=2000, help="boards (each played twice)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="game pairs to the target for the win rate (default deals/20)",
+    )
+    parser.add_argument("--game", default="ruff-honours-cotton")
+    parser.add_argument("--preset", default=None)
+    parser.add_argument("--seed", type=int, default=1, help="first board seed")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--budget-a", type=float, default=None, help="A's soft search budget (s)")
+    parser.add_argument("--budget-b", type=float, default=None, help="B's soft search budget (s)")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+
+    rules = make_rules(args.game, args.preset)
+    budgets: dict[str, float] = {}
+    if args.budget_a is not None:
+        budgets[args.a] = args.budget_a
+    if args.budget_b is not None:
+        budgets[args.b] = args.budget_b
+    levels = sorted({args.a, args.b})
+    games = args.deals // 20 if args.games is None else args.games
+    print(
+        f"arena: A={args.a} vs B={args.b}, {rules.game_id}/{rules.preset}, "
+        f"{args.deals} boards x 2 seatings, {games} game pairs to {rules.target_score}, "
+        f"{args.workers} workers",
+        flush=True,
+    )
+    started = time.perf_counter()
+    boards = _run(
+        play_board,
+        [(args.a, args.b, rules, args.seed + i) for i in range(args.deals)],
+        "boards",
+        args.workers,
+        levels,
+        budgets,
+        args.quiet,
+    )
+    pairs = (
+        _run(
+            play_game_pair,
+            [(args.a, args.b, rules, 1_000_000 + args.seed + i) for i in range(games)],
+            "games",
+            args.workers,
+            levels,
+            budgets,
+            args.quiet,
+        )
+        if games
+        else []
+    )
+    wall = time.perf_counter() - started
+
+    per_board = [sum(r.margins) / len(r.margins) for r in boards]
+    n = len(per_board)
+    mean = sum(per_board) / n if n else float("nan")
+    var = sum((x - mean) ** 2 for x in per_board) / (n - 1) if n > 1 else float("nan")
+    half = 1.96 * math.sqrt(var / n) if n > 1 else float("nan")
+    print()
+    print(
+        f"A = {args.a}, B = {args.b}; {rules.game_id} ({rules.preset}); {n} boards, {2 * n} deals"
+    )
+    print(
+        f"  points per deal, A - B: {mean:+.3f}  (95% CI {mean - half:+.3f} .. {mean + half:+.3f})"
+    )
+    a_pts = sum(sum(r.margins) for r in boards)
+    print(
+        f"  (sum of margins {a_pts:+.0f}; boards A better {sum(x > 0 for x in per_board)}, "
+        f"equal {sum(x == 0 for x in per_board)}, worse {sum(x < 0 for x in per_board)})"
+    )
+    if pairs:
+        wins = sum(r.a_wins for r in pairs)
+        total = sum(r.games for r in pairs)
+        p = wins / total
+        ci = 1.96 * math.sqrt(p * (1 - p) / total)
+        print(
+            f"  games to {rules.target_score}: A won {wins}/{total} = {100 * p:.1f}% "
+            f"(95% CI {100 * (p - ci):.1f}% .. {100 * (p + ci):.1f}%)"
+        )
+    print("  decision time (decisions with a real choice):")
+    for level in levels:
+        times = [t for r in (*boards, *pairs) for t in r.times.get(level, [])]
+        decisions = sum(r.decisions.get(level, 0) for r in (*boards, *pairs))
+        print(
+            f"    {level:<7} n={len(times):<7} p50 {1e3 * _pct(times, 0.5):7.1f} ms"
+            f"  p95 {1e3 * _pct(times, 0.95):7.1f} ms  max {1e3 * max(times, default=float('nan')):7.1f} ms"
+            f"  ({decisions} calls in all)"
+        )
+    print(f"  wall time {wall:.0f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,116 @@
+"""Speed of the AI: greedy playouts per second and decision latency per level.
+
+    python -m engine.ai.bench [--playouts 20000] [--deals 6] [--levels easy,normal,hard]
+
+Playouts run on one core from random full deals (12 cards a hand, a random
+trump), the greedy policy of :mod:`engine.ai.core` playing every card. The
+latency part plays whole Ruff and Honours deals with one level in all four
+seats and times every decision that had a real choice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from ..events import DealScored
+from ..game import new_game
+from . import LEVELS, get_player
+from .core import playout
+from .dds import available as dds_available
+from .solver import solve_cards
+
+__all__ = ["bench_latency", "bench_playouts", "main"]
+
+
+def _random_deals(count: int, cards: int, seed: int) -> list[tuple[list[int], int, int]]:
+    rng = random.Random(seed)
+    deals = []
+    for _ in range(count):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [0, 0, 0, 0]
+        for i in range(4 * cards):
+            hands[i % 4] |= 1 << deck[i]
+        deals.append((hands, rng.randrange(4), rng.randrange(4)))
+    return deals
+
+
+def bench_playouts(count: int = 20000, seed: int = 1) -> tuple[float, float]:
+    """Greedy full-deal playouts per second, and cards played per second (one core)."""
+    deals = _random_deals(count, 12, seed)
+    start = time.perf_counter()
+    for hands, trump, leader in deals:
+        playout(list(hands), leader, [], trump, 0, 12)
+    took = time.perf_counter() - start
+    return count / took, 48 * count / took
+
+
+def bench_solver(cards: int, count: int = 20, seed: int = 2) -> float:
+    """Median seconds for the Python solver to score every card of a random deal."""
+    times = []
+    for hands, trump, leader in _random_deals(count, cards, seed):
+        start = time.perf_counter()
+        solve_cards(hands, leader, [], trump)
+        times.append(time.perf_counter() - start)
+    return sorted(times)[len(times) // 2]
+
+
+def bench_latency(level: str, deals: int, seed: int = 1) -> list[float]:
+    """Seconds per decision (with a real choice) over ``deals`` deals, all seats ``level``."""
+    player = get_player(level)
+    times: list[float] = []
+    for k in range(deals):
+        game, _ = new_game(seed=seed + k, first_dealer=k % 4)
+        rng = random.Random(seed + k)
+        finished = False
+        while not finished:
+            seat = game.to_act()
+            if seat is None:
+                break
+            view = game.observe(seat)
+            start = time.perf_counter()
+            action = player.choose(view, view.legal, rng)
+            took = time.perf_counter() - start
+            if len(view.legal) > 1:
+                times.append(took)
+            finished = any(isinstance(e, DealScored) for e in game.apply(seat, action))
+    return times
+
+
+def _pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, max(0, math.ceil(q * len(values)) - 1))]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.ai.bench", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--playouts", type=int, default=20000)
+    parser.add_argument("--deals", type=int, default=6, help="deals per level for latency")
+    parser.add_argument("--levels", default=",".join(LEVELS))
+    args = parser.parse_args(argv)
+
+    per_s, cards_s = bench_playouts(args.playouts)
+    print(f"greedy playouts (one core): {per_s:,.0f} full deals/s = {cards_s:,.0f} cards/s")
+    for cards in (4, 5, 6):
+        print(
+            f"python solver, every card of a {cards}-card deal: median {1e3 * bench_solver(cards):.1f} ms"
+        )
+    print(f"DDS (endplay) available: {dds_available()}")
+    for level in args.levels.split(","):
+        level = level.strip()
+        times = bench_latency(level, args.deals)
+        print(
+            f"{level:<7} {len(times):4d} decisions: p50 {1e3 * _pct(times, 0.5):7.2f} ms"
+            f"  p95 {1e3 * _pct(times, 0.95):7.2f} ms  max {1e3 * max(times):7.2f} ms"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

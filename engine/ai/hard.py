@@ -1,0 +1,115 @@
+"""``hard``: determinized sampling with exact double-dummy evaluation.
+
+Each sampled world is solved exactly for every candidate card: by DDS
+(through ``endplay``, imported lazily) for the full hand, by the pure-Python
+solver of :mod:`engine.ai.solver` for the last couple of tricks, or, without
+``endplay``, by the Python solver from six cards a hand down and greedy
+playouts before that. The search is anytime: it stops starting new worlds at
+the soft budget and never runs past the cap, so no decision takes long.
+
+The ruff's discards are screened by playouts and the best few re-scored
+double-dummy on a handful of worlds.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from ..actions import Action, Discard, Play, play
+from ..cards import Card
+from ..game import SeatView
+from . import dds
+from .base import obvious_choice
+from .discard import DiscardPlanner
+from .easy import EasyPlayer
+from .knowledge import Situation, situation
+from .search import (
+    Budget,
+    candidate_cards,
+    dds_evaluator,
+    plan_discards,
+    playout_evaluator,
+    search_card,
+    solver_evaluator,
+)
+
+__all__ = ["HardPlayer"]
+
+PY_SOLVER_CARDS = 6  # without DDS: cards in hand at or below which the Python solver is used
+
+
+def _evaluate_without_dds(
+    sit: Situation, world: list[int], cands: list[int], deadline: float
+) -> dict[int, int]:
+    if world[sit.seat].bit_count() <= PY_SOLVER_CARDS:
+        return solver_evaluator(sit, world, cands, deadline)
+    return playout_evaluator(sit, world, cands, deadline)
+
+
+class HardPlayer:
+    """Sampling plus double-dummy solving within ``budget`` seconds (soft), ``cap`` (hard)."""
+
+    BUDGET = 0.2  # seconds: stop starting new worlds after this
+    CAP = 1.5  # seconds: never search past this
+
+    def __init__(
+        self,
+        budget: float = BUDGET,
+        cap: float = CAP,
+        max_worlds: int = 64,
+        use_dds: bool | None = None,
+        inference: bool = True,
+    ) -> None:
+        self.name = "hard"
+        self.budget = Budget(
+            soft=budget, cap=cap, min_worlds=1, max_worlds=max_worlds, inference=inference
+        )
+        self.use_dds = use_dds
+        self._easy = EasyPlayer(noise=0.0)
+        self._discards = DiscardPlanner("hard", self._plan)
+
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        start = time.perf_counter()
+        obvious = obvious_choice(legal)
+        if obvious is not None:
+            return obvious
+        if any(isinstance(a, Discard) for a in legal):
+            return self._discards.choose(view, legal)
+        plays = [a for a in legal if isinstance(a, Play)]
+        if not plays:
+            return self._easy.choose(view, legal, rng)
+        mask = 0
+        for a in plays:
+            mask |= a.card.bit
+        sit = situation(view)
+        cands = candidate_cards(sit, mask)
+        if len(cands) == 1:
+            return play(Card.from_index(cands[0]))
+        use_dds = dds.available() if self.use_dds is None else self.use_dds and dds.available()
+        evaluate = dds_evaluator if use_dds else _evaluate_without_dds
+        found = search_card(sit, cands, rng, evaluate, self.budget, start)
+        if found is None:
+            return self._easy.choose(view, legal, rng)
+        return play(Card.from_index(found[0]))
+
+    def _plan(self, view: SeatView, hand: int, allowed: int, count: int) -> list[int]:
+        """The four discards: playouts screen the likely sets, DDS settles the best three."""
+        if dds.available() and self.use_dds is not False:
+            return plan_discards(
+                view,
+                hand,
+                allowed,
+                count,
+                screen_worlds=32,
+                limit=10,
+                final=dds.max_tricks,
+                final_worlds=8,
+                final_keep=3,
+                budget=2.5 * self.budget.soft,
+            )
+        return plan_discards(view, hand, allowed, count, screen_worlds=48, limit=10)
+
+    def __repr__(self) -> str:
+        return f"HardPlayer(budget={self.budget.soft})"

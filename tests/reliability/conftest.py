@@ -1,0 +1,56 @@
+"""Fixtures for the reliability suite: the real bot on a real SQLite file, in simcord.
+
+Adapted from ``tests/bot/conftest.py``. Timers are on by default here (the suite is
+about them); tests that do not want them pass ``bot_settings``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import notify
+from bot.client import RuffBot, create_bot
+from bot.config import Settings
+
+
+def make_settings(db_path: Path, **overrides: Any) -> Settings:
+    base: dict[str, Any] = {
+        "database": str(db_path),
+        "ai_delay": 0.0,
+        "turn_timeout": 0.0,
+        "lobby_timeout": 0.0,
+        "table_edit_interval": 0.0,
+        "ai_in_thread": False,
+        "seed": 7,
+    }
+    base.update(overrides)
+    return Settings(**base)
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "ruff.db"
+
+
+@pytest.fixture
+def bot_settings() -> dict[str, Any]:
+    """Override per test (``@pytest.mark.parametrize("bot_settings", [...], indirect=True)``)."""
+    return {}
+
+
+@pytest.fixture(autouse=True)
+def fast_backoff(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Retries wait in real time under simcord (< 5 s): keep the backoff tiny in tests."""
+    monkeypatch.setattr(notify, "RETRY_BASE_DELAY", 0.01)
+    yield
+
+
+@pytest.fixture
+async def simcord_bot(db_path: Path, bot_settings: dict[str, Any]) -> AsyncIterator[RuffBot]:
+    bot = create_bot(make_settings(db_path, **bot_settings))
+    yield bot
+    await bot.close()  # simcord never closes the bot; this also closes the database

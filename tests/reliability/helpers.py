@@ -1,0 +1,183 @@
+"""Driving the bot as players would, plus what simcord's one-verb-at-a-time API lacks:
+several interactions in flight at once (``race``) and interactions no client would
+send (``forge``)."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+from simcord import interactions as sim_interactions
+from simcord.backend import serializers
+from simcord.enums import ComponentType, InteractionType
+from simcord.results import InteractionResult
+
+CARD_LABEL = re.compile(r"^(10|[2-9JQKA])[♠♥♦♣]$")
+DECISIONS = ("Show honours", "Call “Can-ye?”", "Take the stock (ruff)")
+
+
+def buttons(message: Any) -> list[Any]:
+    return [child for row in message.components for child in getattr(row, "children", [])]
+
+
+def hand_message(member: Any) -> discord.Message | None:
+    dm = member.user.dm_channel
+    return None if dm is None else dm.last_message
+
+
+def table_message(channel: Any) -> discord.Message:
+    return next(m for m in channel.history() if "table #" in m.content and "🃏 **" in m.content)
+
+
+def is_my_turn(msg: discord.Message | None) -> bool:
+    return msg is not None and "Your turn" in msg.content
+
+
+@dataclass(frozen=True)
+class Move:
+    """One thing a player can do from a hand message: a button or a select."""
+
+    custom_id: str
+    values: tuple[str, ...] | None = None  # a select's chosen values; None for a button
+
+    @property
+    def version(self) -> int:
+        return int(self.custom_id.split(":")[3])
+
+    @property
+    def seat(self) -> int:
+        return int(self.custom_id.split(":")[4])
+
+
+def moves(msg: discord.Message) -> list[Move]:
+    """Every enabled move on a hand message (decisions first, then cards, lowest last)."""
+    out: list[Move] = []
+    items = buttons(msg)
+    for item in items:
+        if item.type == discord.ComponentType.string_select and not item.disabled:
+            values = tuple(o.value for o in item.options)
+            out.append(Move(item.custom_id, values[-item.min_values :]))
+    enabled = [b for b in items if b.type == discord.ComponentType.button and not b.disabled and b.label]
+    out += [Move(b.custom_id) for b in enabled if b.label in DECISIONS]
+    out += [Move(b.custom_id) for b in enabled if CARD_LABEL.match(b.label)]
+    return out
+
+
+async def act(member: Any) -> Move | None:
+    """If it is ``member``'s turn, make the first sensible move from their DM."""
+    msg = hand_message(member)
+    if not is_my_turn(msg):
+        return None
+    assert msg is not None
+    options = moves(msg)
+    assert options, f"my turn but nothing to press:\n{msg.content}"
+    move = options[0]
+    if move.values is not None:
+        res = await member.user.select(msg, list(move.values), custom_id=move.custom_id)
+    else:
+        res = await member.user.click(msg, custom_id=move.custom_id)
+    assert res.acknowledged
+    return move
+
+
+# ------------------------------------------------------------------ racing & forging
+
+
+def _payload(env: Any, actor: Any, message: Any, custom_id: str, values: Sequence[str] | None) -> tuple[Any, dict[str, Any]]:
+    """An INTERACTION_CREATE for a component on ``message`` (which need not carry it)."""
+    backend = env.backend
+    stored = backend.get_message(message.channel.id, message.id)
+    guild = getattr(actor, "guild", None)
+    data: dict[str, Any] = {"custom_id": custom_id}
+    if values is None:
+        data["component_type"] = ComponentType.BUTTON
+    else:
+        data["component_type"] = ComponentType.STRING_SELECT
+        data["values"] = list(values)
+    record, payload = sim_interactions.base_payload(
+        backend,
+        type=InteractionType.MESSAGE_COMPONENT,
+        channel_id=stored.channel_id,
+        guild_id=guild.id if guild is not None else None,
+        user_id=actor.id,
+        data=data,
+    )
+    payload["message"] = dict(serializers.message_payload(backend, stored))
+    record.source_message_id = stored.id
+    return record, payload
+
+
+async def race(env: Any, clicks: Sequence[tuple[Any, Any, str, Sequence[str] | None]]) -> list[InteractionResult]:
+    """Deliver several component interactions at once, then settle once.
+
+    ``clicks`` are ``(actor, message, custom_id, values)``; ``actor`` is a
+    ``MemberActor`` for guild messages or a ``UserHandle`` for DMs. All the
+    INTERACTION_CREATE events are on the gateway before the bot handles any of
+    them, like a double click or two players clicking in the same instant.
+    (simcord's verbs settle one at a time, so this uses its payload builders.)
+    """
+    env._begin_operation("race")
+    try:
+        records = []
+        for actor, message, custom_id, values in clicks:
+            record, payload = _payload(env, actor, message, custom_id, values)
+            records.append(record)
+            env.backend.emit("INTERACTION_CREATE", payload)
+        # idle: simcord polls every 50 ms by default while callbacks are queued; 2 ms keeps
+        # hundreds of clicks fast without changing what "settled" means.
+        await env._settle_internal(dispatch="INTERACTION_CREATE", idle=0.002)
+        return [InteractionResult(env, r) for r in records]
+    finally:
+        env._end_operation()
+
+
+async def forge(env: Any, actor: Any, message: Any, custom_id: str, values: Sequence[str] | None = None) -> InteractionResult:
+    """A component interaction with any ``custom_id``, as a modified client could send."""
+    (result,) = await race(env, [(actor, message, custom_id, values)])
+    return result
+
+
+# ------------------------------------------------------------------ database
+
+
+def dump(path: Path | str) -> list[str]:
+    """The whole database as SQL, through a separate connection."""
+    conn = sqlite3.connect(path)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def integrity(path: Path | str) -> str:
+    conn = sqlite3.connect(path)
+    try:
+        return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def db_actions(path: Path | str, table_id: int) -> list[tuple[int, int, str, int | None]]:
+    conn = sqlite3.connect(path)
+    try:
+        return [
+            (r[0], r[1], r[2], r[3])
+            for r in conn.execute(
+                "SELECT seq, seat, action, actor_id FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
+            )
+        ]
+    finally:
+        conn.close()
+
+
+def table_status(path: Path | str, table_id: int) -> str:
+    conn = sqlite3.connect(path)
+    try:
+        return str(conn.execute("SELECT status FROM tables WHERE id = ?", (table_id,)).fetchone()[0])
+    finally:
+        conn.close()

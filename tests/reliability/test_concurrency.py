@@ -1,0 +1,157 @@
+"""100 tables at once, every turn raced: exactly one play per turn, every click answered.
+
+Each round delivers, for every unfinished table and in one burst before the bot
+handles any of them: the player to act double-clicking the same move, and
+another player of the table clicking one of their own (out-of-turn) buttons.
+Tables with AI seats also race those clicks against the AI's moves, which run
+in the same burst. The engine, the per-table lock and the version check must
+turn every burst into exactly one state change and answer every interaction.
+
+Full games for all 100 tables would cost ~10 000 bursts; instead all 100 run
+``ROUNDS`` racing turns concurrently and the first ``FINISH`` tables (four
+humans and mixed) are then raced to the end of their game.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from engine import Game
+
+from .helpers import Move, db_actions, hand_message, integrity, is_my_turn, moves, race, table_message
+
+TABLES = int(__import__("os").environ.get("RH_T", 100))
+ROUNDS = int(__import__("os").environ.get("RH_R", 12))
+FINISH = int(__import__("os").environ.get("RH_F", 8))
+BURST = int(__import__("os").environ.get("RH_B", 20))  # tables per burst (simcord's settle is quadratic in in-flight tasks)
+
+
+async def race_in_bursts(env: Any, clicks: list[Any], per_table: list[int]) -> list[Any]:
+    """``race`` the clicks of BURST tables at a time (``per_table``: how many clicks each table has)."""
+    results: list[Any] = []
+    i = 0
+    for start in range(0, len(per_table), BURST):
+        n = sum(per_table[start : start + BURST])
+        results += await race(env, clicks[i : i + n])
+        i += n
+    return results
+STALE_NOTE = "That button was from an earlier turn"
+
+
+async def open_tables(env: Any, n: int) -> list[dict[str, Any]]:
+    guild = env.create_guild(name="Card Club")
+    tables = []
+    for i in range(n):
+        channel = guild.create_text_channel(f"table-{i}")
+        humans = 4 if i % 4 else 2  # every fourth table: two humans, two easy AI
+        members = [guild.add_member(env.create_user(f"p{i}-{s}")) for s in range(humans)]
+        await members[0].slash(channel, "ruff new", target=3)
+        tables.append({"channel": channel, "members": members, "id": i + 1})
+    # joins and AI seats, raced table against table
+    lobby = [table_message(t["channel"]) for t in tables]
+    for seat in range(1, 4):
+        clicks = []
+        for t, msg in zip(tables, lobby, strict=True):
+            if seat < len(t["members"]):
+                clicks.append((t["members"][seat], msg, f"rh:t:{t['id']}:join", None))
+            else:
+                clicks.append((t["members"][0], msg, f"rh:t:{t['id']}:ai-easy", None))
+        assert all(r.acknowledged for r in await race_in_bursts(env, clicks, [1] * len(tables)))
+    starts = [(t["members"][0], msg, f"rh:t:{t['id']}:start", None) for t, msg in zip(tables, lobby, strict=True)]
+    results = await race_in_bursts(env, starts, [1] * len(tables))
+    assert all(r.acknowledged and not r.ephemeral for r in results)
+    return tables
+
+
+def burst_for(t: dict[str, Any], rng: random.Random) -> list[tuple[Any, Any, str, Any, str]]:
+    """The racing clicks of one table this round: (actor, message, custom_id, values, kind)."""
+    members = t["members"]
+    turn = next((m for m in members if is_my_turn(hand_message(m))), None)
+    clicks: list[tuple[Any, Any, str, Any, str]] = []
+    if turn is not None:
+        msg = hand_message(turn)
+        move: Move = moves(msg)[rng.randrange(len(moves(msg)))] if rng.random() < 0.3 else moves(msg)[0]
+        clicks += [(turn.user, msg, move.custom_id, move.values, "play")] * 2
+    others = [m for m in members if m is not turn and hand_message(m) is not None]
+    if others:
+        other = rng.choice(others)
+        msg = hand_message(other)
+        own = [b.custom_id for row in msg.components for b in row.children if getattr(b, "custom_id", "").startswith("rh:a:")]
+        if own:
+            clicks.append((other.user, msg, rng.choice(own), None, "other"))
+    return clicks
+
+
+async def run_rounds(env: Any, tables: list[dict[str, Any]], rounds: int, rng: random.Random, tally: Counter[str]) -> None:
+    for _ in range(rounds):
+        live = [t for t in tables if "finished" not in table_message(t["channel"]).content]
+        if not live:
+            return
+        bursts = [burst_for(t, rng) for t in live]
+        plan = [(t, c) for t, b in zip(live, bursts, strict=True) for c in b]
+        results = await race_in_bursts(env, [(a, m, cid, vals) for _, (a, m, cid, vals, _) in plan], [len(b) for b in bursts])
+        for (t, (_, _, cid, vals, kind)), res in zip(plan, results, strict=True):
+            tally["interactions"] += 1
+            assert res.acknowledged, f"table {t['id']}: {cid} left unanswered"
+            text = res.response.content if res.response else ""
+            if kind == "play" and not res.ephemeral and STALE_NOTE not in text:
+                t["accepted"] = t.get("accepted", 0) + (len(vals) if vals is not None else 1)
+                t.setdefault("wins", Counter())[cid] += 1
+                tally["accepted"] += 1
+            else:
+                tally["refused"] += 1
+                if kind == "play":
+                    assert res.ephemeral or STALE_NOTE in text, text
+
+
+def check_table(env: Any, db: str, t: dict[str, Any]) -> Game:
+    """The log replays, holds one row per version, and exactly the accepted human plays."""
+    table = env.bot.manager.tables[t["id"]]
+    rows = db_actions(db, t["id"])
+    assert [seq for seq, *_ in rows] == list(range(len(rows)))
+    game = table.game
+    assert game is not None and game.version == len(rows)
+    human_rows = sum(1 for _, _, _, actor in rows if actor is not None)
+    assert human_rows == t.get("accepted", 0), f"table {t['id']}: {human_rows} human rows, {t.get('accepted', 0)} accepted clicks"
+    assert all(n == 1 for n in t.get("wins", Counter()).values()), f"table {t['id']}: a button won twice"
+    replayed = Game.from_record(game.to_record())
+    assert replayed.state_key() == game.state_key()
+    return game
+
+
+@pytest.mark.simcord(settle_timeout=120)
+@pytest.mark.parametrize("bot_settings", [{"turn_timeout": float(__import__("os").environ.get("RH_TT", 0))}], indirect=True)
+async def test_100_tables_racing_clicks(simcord_env: Any, db_path: Any) -> None:
+    env = simcord_env
+    rng = random.Random(2026)
+    tally: Counter[str] = Counter()
+    started = time.perf_counter()
+    tables = await open_tables(env, TABLES)
+    print("open", time.perf_counter() - started)
+    await run_rounds(env, tables, ROUNDS, rng, tally)
+    print("rounds", time.perf_counter() - started)
+    for t in tables:
+        check_table(env, str(db_path), t)
+    assert all(t.get("accepted", 0) >= ROUNDS // 2 for t in tables)
+
+    finish = tables[:FINISH]
+    for _ in range(400):
+        if all("finished" in table_message(t["channel"]).content for t in finish):
+            break
+        await run_rounds(env, finish, 1, rng, tally)
+    for t in finish:
+        game = check_table(env, str(db_path), t)
+        assert game.is_over, f"table {t['id']} did not finish"
+        assert "finished" in table_message(t["channel"]).content
+
+    assert integrity(db_path) == "ok"
+    assert env.errors == []
+    print(
+        f"\n{TABLES} tables, {ROUNDS} raced rounds, {FINISH} finished: {tally['interactions']} interactions, "
+        f"{tally['accepted']} accepted plays, {tally['refused']} refused, {time.perf_counter() - started:.1f}s"
+    )
