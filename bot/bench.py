@@ -24,25 +24,30 @@ the AI search's (``python -m engine.ai.bench`` measures that); with
 
 Method notes. simcord runs one user operation at a time, so clicks never
 overlap: "concurrent" means N tables open and in play, interleaved move by move.
-Time is simcord's virtual clock, dilated by ``--time-scale`` (default 10):
+Time is simcord's virtual clock, dilated by ``--time-scale`` (default 100):
 simcord waits out in real time any sleep shorter than its settle timeout (5 s),
 so the production throttle (``table_edit_interval`` 1 s) would cost a real
 second per click. Instead every duration is multiplied by the scale: the bot
-runs with a 10 s edit interval, rounds are ``advance_time(--think x 10)`` apart,
-and edits are counted in 50 s windows. Only the ratios matter to the throttle
-(AI delay and turn timers are off), so this is the 1 s / 5 s behaviour, slowed.
+runs with a 100 s edit interval, rounds are ``advance_time(--think x 100)``
+apart, and edits are counted in 500 s windows. Only the ratios matter to the
+throttle (AI delay and turn timers are off), so this is the 1 s / 5 s
+behaviour, slowed down. (A smaller scale lets simcord's real-time fallback for
+parked timers fire in the middle of clicks, which it does not settle.)
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import re
 import statistics
+import sys
 import tempfile
 import time
 import tracemalloc
+import types
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,6 +96,40 @@ def _site(traceback: Any) -> str:
             return f"{frame.filename.rsplit(os.sep, 2)[-2]}/{os.path.basename(frame.filename)}:{frame.lineno}"
     frame = traceback[-1]
     return f"{os.path.basename(frame.filename)}:{frame.lineno}"
+
+
+_OPAQUE = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.CodeType)
+
+
+def _reachable(
+    roots: list[Any], stop: set[int], known: set[int] = frozenset(), by_type: Counter[str] | None = None  # type: ignore[assignment]
+) -> tuple[set[int], int]:
+    """Ids of the objects reachable from ``roots``, and the size of those not ``known``.
+
+    Stops at ``stop``, modules, classes, functions, the event loop and the
+    simulator's own objects (its message store): what is counted is what the bot
+    retains.
+    """
+    seen: set[int] = set()
+    stack = list(roots)
+    total = 0
+    while stack:
+        obj = stack.pop()
+        oid = id(obj)
+        if oid in seen or oid in stop:
+            continue
+        seen.add(oid)
+        if isinstance(obj, (*_OPAQUE, asyncio.AbstractEventLoop)):
+            continue
+        if type(obj).__module__.startswith("simcord"):
+            continue
+        if oid not in known:
+            size = sys.getsizeof(obj)
+            total += size
+            if by_type is not None:
+                by_type[type(obj).__qualname__] += size
+        stack.extend(gc.get_referents(obj))
+    return seen, total
 
 
 def _classify(traceback: Any, sim_dir: str) -> str:
@@ -185,12 +224,19 @@ async def _bench(env: Any, bot: Any, args: argparse.Namespace, sim_dir: str) -> 
     sample = min(len(games), args.memory_sample)
     for g in games[: len(games) - sample]:
         await open_table(g)
+    module_dicts = {id(vars(m)) for m in list(sys.modules.values()) if m is not None}
+    shared, _ = _reachable([bot], module_dicts)
     tracemalloc.start(25)
     before = tracemalloc.take_snapshot()
     for g in games[len(games) - sample :]:
         await open_table(g)
     after = tracemalloc.take_snapshot()
     tracemalloc.stop()
+    by_type: Counter[str] = Counter()
+    _, retained = _reachable([bot], module_dicts, shared, by_type)
+    if os.environ.get("RH_BENCH_MEMORY_DETAIL"):
+        for name, size in by_type.most_common(25):
+            print(f"  retained {size / sample / 1024:7.1f} KiB/game  {name}")
     mem: Counter[str] = Counter()
     sites: Counter[str] = Counter()
     for stat in after.compare_to(before, "traceback"):
@@ -198,6 +244,9 @@ async def _bench(env: Any, bot: Any, args: argparse.Namespace, sim_dir: str) -> 
         mem[kind] += stat.size_diff
         if kind == "bot":
             sites[_site(stat.traceback)] += stat.size_diff
+            if os.environ.get("RH_BENCH_MEMORY_DETAIL"):
+                inner = stat.traceback[-1]
+                sites[f"  {_site(stat.traceback)} <- {os.path.basename(inner.filename)}:{inner.lineno}"] += stat.size_diff
     del before, after
     notifier.min_interval, env.settle_timeout = args.edit_interval * args.time_scale, play_settle
     notifier.stats.by_channel_edits.clear()
@@ -274,6 +323,7 @@ async def _bench(env: Any, bot: Any, args: argparse.Namespace, sim_dir: str) -> 
         "memory_sample": sample,
         "memory_sites": [(site, size / max(1, sample)) for site, size in sites.most_common(args.memory_top)],
         "bytes_per_game": mem["bot"] / max(1, sample),
+        "retained_per_game": retained / max(1, sample),
         "simulator_bytes_per_game": mem["simulator"] / max(1, sample),
     }
 
@@ -291,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--memory-sample", type=int, default=20, help="tables measured by tracemalloc")
     parser.add_argument("--memory-top", type=int, default=0, help="print the N biggest allocation sites")
-    parser.add_argument("--time-scale", type=float, default=10.0, help="virtual time dilation (see above)")
+    parser.add_argument("--time-scale", type=float, default=100.0, help="virtual time dilation (see above)")
     args = parser.parse_args(argv)
     r = asyncio.run(run(args))
     kib = r["bytes_per_game"] / 1024
@@ -318,8 +368,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         f"memory per active game ({r['memory_sample']} opened with {r['active_at_once'] - r['memory_sample']} in play): "
-        f"{kib:.1f} KiB (bot), "
-        f"+ {r['simulator_bytes_per_game'] / 1024:.1f} KiB in the simulator   [target <= 64 KiB]"
+        f"{r['retained_per_game'] / 1024:.1f} KiB retained by the bot   [target <= 64 KiB]"
+    )
+    print(
+        f"  tracemalloc: {kib:.1f} KiB allocated by the bot's code and still alive (includes the strings "
+        f"the simulator keeps for its messages), + {r['simulator_bytes_per_game'] / 1024:.1f} KiB by the simulator"
     )
     for site, size in r["memory_sites"]:
         print(f"  {size / 1024:8.1f} KiB/game  {site}")

@@ -341,6 +341,7 @@ class GameManager:
         if existing is not None:
             await self.refuse(interaction, f"This channel already has a table: {self._jump(existing)}")
             return
+        self._forget_ended()
         user = interaction.user
         seats: list[Seat | None] = [HumanSeat(user.id, user.display_name), None, None, None]
         try:
@@ -1347,6 +1348,12 @@ class GameManager:
 
     # ================================================================ helpers
 
+    def _forget_ended(self) -> None:
+        """Drop finished and cancelled tables: their rows are in the database, and a
+        click on their old buttons is answered from there ("This table has ended")."""
+        for table_id in [t.id for t in self.tables.values() if t.status in ("finished", "cancelled")]:
+            del self.tables[table_id]
+
     def _table_in_channel(self, interaction: discord.Interaction[Any]) -> Table | None:
         channel_id = interaction.channel.id if interaction.channel else None
         return next(
@@ -1382,7 +1389,7 @@ def _sig(table: Table, seat: int, content: str) -> str:
     """What a hand message shows, ignoring button versions when no button is live."""
     game = table.game
     live = game is not None and game.to_act() == seat
-    return f"{live}:{game.version if live and game else ''}:{content}"
+    return f"{live}:{game.version if live and game else ''}:{hash(content)}"  # a hash: one per seat, kept
 
 
 def parse_options(text: str | None) -> dict[str, str]:

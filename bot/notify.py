@@ -77,7 +77,7 @@ class Notifier:
         self._pending: dict[tuple[int, int], Callable[[], tuple[str, discord.ui.View | None]]] = {}
         self._editors: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._on_gone: dict[tuple[int, int], Callable[[], Awaitable[None]]] = {}
-        self._recent: dict[tuple[int, int], tuple[float, str | None]] = {}  # last edit: (time, content)
+        self._recent: dict[tuple[int, int], tuple[float, int | None]] = {}  # last edit: (time, hash(content))
         self._dm_channels: dict[int, int] = {}
 
     # -------------------------------------------------------------- plain calls
@@ -176,7 +176,7 @@ class Notifier:
         channel_id, message_id = key
         recent = self._recent.get(key)
         # within the interval of its last edit the message still shows that content
-        last_content = recent[1] if recent and self._clock() - recent[0] < self.min_interval else None
+        last_hash = recent[1] if recent and self._clock() - recent[0] < self.min_interval else None
         try:
             while key in self._pending:
                 recent = self._recent.get(key)
@@ -186,11 +186,11 @@ class Notifier:
                     continue
                 render = self._pending.pop(key)
                 content, view = render()
-                if content == last_content:
+                if hash(content) == last_hash:
                     continue
                 try:
                     await self.edit(channel_id, message_id, content, view)
-                    last_content = content
+                    last_hash = hash(content)
                 except MessageGone:
                     callback = self._on_gone.pop(key, None)
                     self._pending.pop(key, None)
@@ -199,7 +199,7 @@ class Notifier:
                     return
                 except discord.HTTPException as exc:
                     log.warning("table edit failed (HTTP %s); the next change retries", exc.status)
-                self._recent[key] = (self._clock(), last_content)
+                self._recent[key] = (self._clock(), last_hash)
         finally:
             self._editors.pop(key, None)
             if key not in self._pending:

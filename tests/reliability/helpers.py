@@ -112,14 +112,18 @@ def _payload(env: Any, actor: Any, message: Any, custom_id: str, values: Sequenc
     return record, payload
 
 
-async def race(env: Any, clicks: Sequence[tuple[Any, Any, str, Sequence[str] | None]]) -> list[InteractionResult]:
+async def race(
+    env: Any, clicks: Sequence[tuple[Any, Any, str, Sequence[str] | None]], *, advance: float = 0.0
+) -> list[InteractionResult]:
     """Deliver several component interactions at once, then settle once.
 
     ``clicks`` are ``(actor, message, custom_id, values)``; ``actor`` is a
     ``MemberActor`` for guild messages or a ``UserHandle`` for DMs. All the
     INTERACTION_CREATE events are on the gateway before the bot handles any of
     them, like a double click or two players clicking in the same instant.
-    (simcord's verbs settle one at a time, so this uses its payload builders.)
+    ``advance`` also moves the virtual clock by that many seconds before the bot
+    runs, so timers falling due race the clicks. (simcord's verbs settle one at
+    a time, so this uses its payload builders.)
     """
     env._begin_operation("race")
     try:
@@ -128,9 +132,9 @@ async def race(env: Any, clicks: Sequence[tuple[Any, Any, str, Sequence[str] | N
             record, payload = _payload(env, actor, message, custom_id, values)
             records.append(record)
             env.backend.emit("INTERACTION_CREATE", payload)
-        # idle: simcord polls every 50 ms by default while callbacks are queued; 2 ms keeps
-        # hundreds of clicks fast without changing what "settled" means.
-        await env._settle_internal(dispatch="INTERACTION_CREATE", idle=0.002)
+        if advance:
+            env._move_clock(env._virtual_time + advance)
+        await env._settle_internal(dispatch="INTERACTION_CREATE")
         return [InteractionResult(env, r) for r in records]
     finally:
         env._end_operation()

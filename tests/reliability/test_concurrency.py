@@ -89,7 +89,7 @@ def burst_for(t: dict[str, Any], rng: random.Random) -> list[tuple[Any, Any, str
 
 async def run_rounds(env: Any, tables: list[dict[str, Any]], rounds: int, rng: random.Random, tally: Counter[str]) -> None:
     for _ in range(rounds):
-        live = [t for t in tables if "finished" not in table_message(t["channel"]).content]
+        live = [t for t in tables if env.bot.manager.tables[t["id"]].status == "active"]
         if not live:
             return
         bursts = [burst_for(t, rng) for t in live]
@@ -126,8 +126,7 @@ def check_table(env: Any, db: str, t: dict[str, Any]) -> Game:
 
 @pytest.mark.simcord(settle_timeout=120)
 @pytest.mark.parametrize("bot_settings", [{"turn_timeout": float(__import__("os").environ.get("RH_TT", 0))}], indirect=True)
-async def test_100_tables_racing_clicks(simcord_env: Any, db_path: Any) -> None:
-    env = simcord_env
+async def test_100_tables_racing_clicks(env: Any, db_path: Any) -> None:
     rng = random.Random(2026)
     tally: Counter[str] = Counter()
     started = time.perf_counter()
@@ -141,7 +140,7 @@ async def test_100_tables_racing_clicks(simcord_env: Any, db_path: Any) -> None:
 
     finish = tables[:FINISH]
     for _ in range(400):
-        if all("finished" in table_message(t["channel"]).content for t in finish):
+        if all(env.bot.manager.tables[t["id"]].status == "finished" for t in finish):
             break
         await run_rounds(env, finish, 1, rng, tally)
     for t in finish:
