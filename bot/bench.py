@@ -345,7 +345,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     r = asyncio.run(run(args))
     kib = r["bytes_per_game"] / 1024
-    print(f"games: {r['games']} ({r['active_at_once']} active at once), {r['rounds']} rounds, {r['wall_s']:.1f} s wall")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"games: {r['games']} ({r['active_at_once']} active at once), {r['rounds']} rounds, "
+        f"{r['wall_s']:.1f} s wall; load average {load:.1f} on {os.cpu_count()} CPUs"
+    )
     print(
         f"click-to-ack (GameManager.ack_latencies, n={r['ack_n']}): "
         f"p50 {r['ack_p50_ms']:.1f} ms, p99 {r['ack_p99_ms']:.1f} ms   [target p99 <= 50 ms]"

@@ -914,15 +914,18 @@ class GameManager:
                 return
             content, view = self._hand(table, seat)
             table.hand_sig[seat] = _sig(table, seat, content)
+            answered = True
             try:
                 await interaction.response.edit_message(content=content, view=view)
             except discord.HTTPException as exc:
                 log.info("interaction answer failed (HTTP %s); the move is saved", exc.status)
+                answered = False
+                table.hand_sig.pop(seat, None)  # so the hand message is brought up to date by an edit
             self._note_ack(started)
             if table.misses.get(seat):
                 table.misses[seat] = 0  # the player is back: consecutive misses start over
                 await self._save_afk(table)
-            self._after(table, events, actor_seat=seat)
+            self._after(table, events, actor_seat=seat if answered else None)
 
     @staticmethod
     def _lost_race(table: Table, version: int, seat: int, user_id: int) -> str | None:

@@ -38,9 +38,9 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def bot_settings() -> dict[str, Any]:
-    """Override per test (``@pytest.mark.parametrize("bot_settings", [...], indirect=True)``)."""
-    return {}
+def bot_settings(request: pytest.FixtureRequest) -> dict[str, Any]:
+    """Per test: ``@pytest.mark.parametrize("bot_settings", [{...}], indirect=True)``."""
+    return dict(getattr(request, "param", {}))
 
 
 @pytest.fixture(autouse=True)

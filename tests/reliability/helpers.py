@@ -4,6 +4,7 @@ send (``forge``)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
 from collections.abc import Sequence
@@ -13,6 +14,7 @@ from typing import Any
 
 import discord
 from simcord import interactions as sim_interactions
+from simcord._settlement import _run_due_virtual_callbacks
 from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
@@ -31,7 +33,8 @@ def hand_message(member: Any) -> discord.Message | None:
 
 
 def table_message(channel: Any) -> discord.Message:
-    return next(m for m in channel.history() if "table #" in m.content and "🃏 **" in m.content)
+    """The channel's newest table message (the bot posts a new one if its message is deleted)."""
+    return next(m for m in reversed(channel.history()) if "table #" in m.content and "🃏 **" in m.content)
 
 
 def is_my_turn(msg: discord.Message | None) -> bool:
@@ -113,7 +116,11 @@ def _payload(env: Any, actor: Any, message: Any, custom_id: str, values: Sequenc
 
 
 async def race(
-    env: Any, clicks: Sequence[tuple[Any, Any, str, Sequence[str] | None]], *, advance: float = 0.0
+    env: Any,
+    clicks: Sequence[tuple[Any, Any, str, Sequence[str] | None]],
+    *,
+    advance: float = 0.0,
+    timers_first: int | None = None,
 ) -> list[InteractionResult]:
     """Deliver several component interactions at once, then settle once.
 
@@ -121,18 +128,25 @@ async def race(
     ``MemberActor`` for guild messages or a ``UserHandle`` for DMs. All the
     INTERACTION_CREATE events are on the gateway before the bot handles any of
     them, like a double click or two players clicking in the same instant.
-    ``advance`` also moves the virtual clock by that many seconds before the bot
-    runs, so timers falling due race the clicks. (simcord's verbs settle one at
-    a time, so this uses its payload builders.)
+    ``advance`` also moves the virtual clock by that many seconds, so timers
+    falling due race the clicks: by default the clicks are delivered first; with
+    ``timers_first=n`` the due timers wake and the bot's tasks get ``n`` turns of
+    the event loop before the clicks arrive. (simcord's verbs settle one at a
+    time, so this uses its payload builders.)
     """
     env._begin_operation("race")
     try:
+        if advance and timers_first is not None:
+            env._move_clock(env._virtual_time + advance)
+            _run_due_virtual_callbacks(env._settlement_state(), env._loop.time() + env.settle_timeout)
+            for _ in range(timers_first):
+                await asyncio.sleep(0)
         records = []
         for actor, message, custom_id, values in clicks:
             record, payload = _payload(env, actor, message, custom_id, values)
             records.append(record)
             env.backend.emit("INTERACTION_CREATE", payload)
-        if advance:
+        if advance and timers_first is None:
             env._move_clock(env._virtual_time + advance)
         await env._settle_internal(dispatch="INTERACTION_CREATE")
         return [InteractionResult(env, r) for r in records]
@@ -185,3 +199,25 @@ def table_status(path: Path | str, table_id: int) -> str:
         return str(conn.execute("SELECT status FROM tables WHERE id = ?", (table_id,)).fetchone()[0])
     finally:
         conn.close()
+
+
+# ------------------------------------------------------------------ tables
+
+
+async def open_table(
+    channel: Any, opener: Any, joiners: Sequence[Any] = (), ai: Sequence[str] = (), **options: Any
+) -> None:
+    """``/ruff new`` by ``opener``, the others join, AI seats fill the rest, Start."""
+    res = await opener.slash(channel, "ruff new", **options)
+    assert res.acknowledged and not res.ephemeral, res.response.content if res.response else res
+    for member in joiners:
+        assert (await member.click(table_message(channel), label="Join")).acknowledged
+    for level in ai:
+        assert (await opener.click(table_message(channel), label=f"Add AI ({level})")).acknowledged
+    res = await opener.click(table_message(channel), label="Start")
+    assert res.acknowledged and not res.ephemeral
+
+
+def posts(channel: Any) -> list[str]:
+    """Every message in the channel but the table message itself."""
+    return [m.content for m in channel.history() if "🃏 **" not in m.content]

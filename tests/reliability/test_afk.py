@@ -1,0 +1,199 @@
+"""AFK handling: turn timers, reminders, the AI standing in, seat takeover and
+reclaim, lobby expiry, and timers that survive a restart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.client import create_bot
+
+from .conftest import make_settings
+from .helpers import (
+    act,
+    buttons,
+    db_actions,
+    hand_message,
+    is_my_turn,
+    moves,
+    open_table,
+    posts,
+    race,
+    table_message,
+    table_status,
+)
+
+# ai_delay > 5 s: AI moves wait for advance_time (simcord waits shorter sleeps in real
+# time), so each step of the game happens when the test says so.
+AFK = {"turn_timeout": 60.0, "seed": 3, "ai_delay": 10.0}
+
+
+def game_of(env: Any, table_id: int = 1) -> Any:
+    return env.bot.manager.tables[table_id].game
+
+
+def labels(message: Any) -> list[str]:
+    return [b.label for b in buttons(message) if getattr(b, "label", None)]
+
+
+async def until_turn(env: Any, member: Any, step: float, limit: int = 400) -> None:
+    """Advance time (AI moves, with ``ai_delay`` > 5 s) until it is ``member``'s turn."""
+    for _ in range(limit):
+        if is_my_turn(hand_message(member)):
+            return
+        await env.advance_time(step)
+    raise AssertionError("never became my turn")
+
+
+@pytest.mark.parametrize("bot_settings", [AFK], indirect=True)
+async def test_absent_player_ai_plays_then_takes_over_and_game_finishes(env: Any, db_path: Any) -> None:
+    guild = env.create_guild(name="AFK Club")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    await open_table(channel, alice, ai=("easy", "easy", "easy"), target=3)
+    await until_turn(env, alice, 10)
+    v0 = game_of(env).version
+
+    await env.advance_time(39)
+    assert not any("⏳" in p for p in posts(channel))
+    await env.advance_time(1)
+    assert posts(channel)[-1] == f"⏳ <@{alice.id}>, 20 s left to play at table #1."
+    await env.advance_time(19)
+    assert game_of(env).version == v0, "played before the timeout"
+    await env.advance_time(1)
+    rows = db_actions(db_path, 1)
+    assert rows[v0][1] == 0 and rows[v0][3] is None, "the AI played seat 0's turn"
+    assert "alice ran out of time: the AI played for them." in table_message(channel).content
+    assert "Take my seat back" not in labels(table_message(channel))
+    assert env.bot.manager.tables[1].away == set()
+
+    # second miss in a row: the AI takes the seat and plays the game out
+    await until_turn(env, alice, 10)
+    await env.advance_time(60)
+    assert any(p.startswith(f"⏰ <@{alice.id}> missed 2 turns in a row") for p in posts(channel))
+    assert "Take my seat back" in labels(table_message(channel))
+    for _ in range(2000):
+        if table_status(db_path, 1) == "finished":
+            break
+        await env.advance_time(10)
+    assert table_status(db_path, 1) == "finished"
+    rows = db_actions(db_path, 1)
+    assert all(actor is None for *_, actor in rows), "nobody clicked"
+    assert game_of(env).is_over
+
+
+@pytest.mark.parametrize("bot_settings", [AFK], indirect=True)
+async def test_takeover_and_reclaim(env: Any, db_path: Any) -> None:
+    guild = env.create_guild(name="AFK Club")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    await open_table(channel, alice, ai=("easy", "easy", "easy"), target=3)
+    manager = env.bot.manager
+
+    for miss in (1, 2):
+        await until_turn(env, alice, 10)
+        v = game_of(env).version
+        await env.advance_time(60)
+        assert game_of(env).version > v
+        assert manager.tables[1].misses[0] == miss
+    assert manager.tables[1].away == {0}
+    table = table_message(channel)
+    assert "Take my seat back" in labels(table)
+    assert (await manager.table_repo.get(1)).settings["away"] == [0], "the takeover is durable"
+
+    # while away, the AI plays alice's turns (with its delay) and her buttons are refused
+    await env.advance_time(40)
+    assert not is_my_turn(hand_message(alice)) or "AI" in hand_message(alice).content
+    res = await bob.click(table, label="Take my seat back")
+    assert res.ephemeral and "not playing" in res.response.content
+
+    res = await alice.click(table, label="Take my seat back")
+    assert res.ephemeral and "Welcome back" in res.response.content
+    assert manager.tables[1].away == set() and manager.tables[1].misses.get(0, 0) == 0
+    assert (await manager.table_repo.get(1)).settings["away"] == []
+    assert "Take my seat back" not in labels(table_message(channel))
+    res = await alice.click(table_message(channel), label="Take my seat back") if "Take my seat back" in labels(table_message(channel)) else None
+    assert res is None
+
+    # back in her seat: her click counts, and a single timeout no longer takes over
+    await until_turn(env, alice, 10)
+    v = game_of(env).version
+    move = await act(alice)
+    assert move is not None
+    assert db_actions(db_path, 1)[v][3] == alice.id
+    await until_turn(env, alice, 10)
+    await env.advance_time(60)
+    assert manager.tables[1].misses[0] == 1 and manager.tables[1].away == set()
+
+
+@pytest.mark.parametrize("bot_settings", [{**AFK, "ai_delay": 0.0, "afk_takeover_after": 99}], indirect=True)
+async def test_timer_racing_a_click_makes_exactly_one_move(env: Any, db_path: Any) -> None:
+    guild = env.create_guild(name="AFK Club")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    await open_table(channel, alice, ai=("easy", "easy", "easy"), target=3)
+    outcomes = []
+    for turn in range(15):
+        msg = hand_message(alice)
+        assert is_my_turn(msg)
+        v = game_of(env).version
+        move = moves(msg)[0]
+        # the click is on the gateway and the timer falls due in the same instant (a click
+        # is answerable for 3 s, so the clock jumps only the last second)
+        await env.advance_time(59)
+        first = None if turn % 3 == 0 else turn % 3 - 1 + turn // 3  # click first, or timers 0..n loop turns ahead
+        (res,) = await race(env, [(alice.user, msg, move.custom_id, move.values)], advance=1, timers_first=first)
+        assert res.acknowledged
+        rows = db_actions(db_path, 1)
+        assert len([r for r in rows if r[0] == v]) == 1
+        clicked = rows[v][3] == alice.id
+        if clicked:
+            assert not res.ephemeral
+        else:
+            assert res.ephemeral and "Too late" in res.response.content, res.response.content
+        outcomes.append("click" if clicked else "timer")
+        if game_of(env).is_over:
+            break
+    assert env.errors == []
+    assert {"click", "timer"} <= set(outcomes), outcomes
+    print("\nclick vs timer:", outcomes)
+
+
+@pytest.mark.parametrize("bot_settings", [{**AFK, "ai_delay": 0.0, "lobby_timeout": 600.0}], indirect=True)
+async def test_turn_and_lobby_timers_survive_a_restart(env: Any, db_path: Any, bot_settings: Any) -> None:
+    guild = env.create_guild(name="AFK Club")
+    channel = guild.create_text_channel("whist")
+    lobby_channel = guild.create_text_channel("lobby")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    await bob.slash(lobby_channel, "ruff new")  # a lobby that never starts
+    await open_table(channel, alice, ai=("easy", "easy", "easy"), target=3)
+    assert is_my_turn(hand_message(alice))
+    v0 = game_of(env, 2).version
+
+    await env.advance_time(30)
+    old = env.bot
+    await env.restart_bot(create_bot(make_settings(db_path, **bot_settings)))
+    await old.close()
+    assert env.bot is not old and game_of(env, 2).version == v0
+
+    await env.advance_time(9)
+    assert not any("⏳" in p for p in posts(channel))
+    await env.advance_time(1)
+    assert posts(channel)[-1] == f"⏳ <@{alice.id}>, 20 s left to play at table #2."
+    await env.advance_time(19)
+    assert game_of(env, 2).version == v0, "the restart gave the turn more time"
+    await env.advance_time(1)
+    assert db_actions(db_path, 2)[v0][3] is None and game_of(env, 2).version > v0
+
+    # the lobby opened at t=0 expires at t=600 (the restart was at t=30)
+    assert table_status(db_path, 1) == "lobby"
+    await env.advance_time(600 - 60 - 1)
+    assert table_status(db_path, 1) == "lobby"
+    await env.advance_time(1)
+    assert table_status(db_path, 1) == "cancelled"
+    assert "expired" in table_message(lobby_channel).content
+    res = await bob.slash(lobby_channel, "ruff new")
+    assert not res.ephemeral, "the channel is free again"

@@ -1,0 +1,196 @@
+"""Discord failing under the game: 429 and 5xx on posts, edits and DMs, closed DMs,
+a deleted table message, a deleted channel, missing permissions. The game state
+never depends on a Discord call, so every game still finishes (or, without a
+channel, is cancelled cleanly)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import discord
+import pytest
+
+from engine import Game
+
+from .helpers import (
+    db_actions,
+    dump,
+    hand_message,
+    integrity,
+    is_my_turn,
+    moves,
+    open_table,
+    table_message,
+    table_status,
+)
+
+INTERACTION_CALLBACK = "/interactions/*/*/callback"
+
+
+def faults(dm_channel_id: int, table_message_id: int, channel_id: int) -> list[dict[str, Any]]:
+    """One fault per step of the game, in rotation (each is consumed by the next matching call)."""
+    return [
+        # first, so that it waits for the next deal's hand DM ahead of the other POST faults
+        {"method": "POST", "path": f"/channels/{dm_channel_id}/messages", "status": 403, "code": 50007,
+         "message": "Cannot send messages to this user"},
+        {"method": "POST", "path": "/channels/*/messages", "status": 429, "message": "You are being rate limited."},
+        {"method": "PATCH", "path": "/channels/*/messages/*", "status": 500},
+        {"method": "PATCH", "path": "/channels/*/messages/*", "status": 502, "times": 3},  # edit given up
+        {"method": "POST", "path": INTERACTION_CALLBACK, "status": 500},  # the click's own answer
+        {"method": "PATCH", "path": f"/channels/{channel_id}/messages/{table_message_id}", "status": 404,
+         "code": 10008, "message": "Unknown Message"},
+        {"method": "POST", "path": "/channels/*/messages", "status": 503, "times": 3},  # a post given up
+        {"method": "*", "path": "/channels/*/messages*", "status": 429, "message": "You are being rate limited."},
+    ]
+
+
+async def play_out(env: Any, member: Any, before_click: Any = None, limit: int = 3000) -> int:
+    """Click until the game is over; returns the number of clicks."""
+    manager = env.bot.manager
+    clicks = 0
+    for _ in range(limit):
+        table = manager.tables[1]
+        if table.status != "active":
+            return clicks
+        msg = hand_message(member)
+        if not is_my_turn(msg):
+            # a hand message missed its update: the table knows it is our turn
+            assert table.game.to_act() != 0 or table.ai_plays(0), "our turn but the hand message does not say so"
+            await env.advance_time(1)
+            continue
+        move = moves(msg)[0]
+        if before_click is not None:
+            before_click(clicks)
+        if move.values is not None:
+            await member.user.select(msg, list(move.values), custom_id=move.custom_id)
+        else:
+            await member.user.click(msg, custom_id=move.custom_id)
+        clicks += 1
+    raise AssertionError("the game did not end")
+
+
+def assert_finished_and_consistent(env: Any, db_path: Any) -> None:
+    table = env.bot.manager.tables[1]
+    assert table_status(db_path, 1) == "finished"
+    rows = db_actions(db_path, 1)
+    replayed = Game.from_record({**table.game.to_record(), "actions": [f"{seat} {action}" for _, seat, action, _ in rows]})
+    assert replayed.is_over and replayed.state_key() == table.game.state_key()
+    assert integrity(db_path) == "ok"
+
+
+@pytest.mark.parametrize("bot_settings", [{"seed": 5}], indirect=True)
+async def test_a_fault_at_every_step_and_the_game_still_finishes(env: Any, db_path: Any) -> None:
+    guild = env.create_guild(name="Flaky")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    await open_table(channel, alice, ai=("easy", "easy", "easy"), target=5)  # several deals: hand DMs mid-game
+    kinds = faults(alice.user.dm_channel.id, table_message(channel).id, channel.id)
+    rotation = itertools.cycle(enumerate(kinds))
+    injected: list[tuple[int, dict[str, Any]]] = []
+
+    def inject(_: int) -> None:
+        kind, fault = next(rotation)
+        fault = dict(fault)
+        env.inject_error(fault.pop("method"), fault.pop("path"), **{"times": 1, **fault})
+        injected.append((kind, env.backend.faults[-1]))
+
+    clicks = await play_out(env, alice, inject)
+    assert_finished_and_consistent(env, db_path)
+    assert "finished" in table_message(channel).content
+    consumed = {kind for kind, fault in injected if not any(fault is f for f in env.backend.faults)}
+    assert consumed == set(range(len(kinds))), f"faults never hit: {set(range(len(kinds))) - consumed}"
+    assert env.errors == []
+    print(f"\ndeals {env.bot.manager.tables[1].game.deal_no}, {clicks} clicks, {len(injected)} faults injected, {sum(1 for k, f in injected if not any(f is g for g in env.backend.faults))} hit")
+
+
+@pytest.mark.parametrize("bot_settings", [{"seed": 6}], indirect=True)
+async def test_discord_down_for_a_while_changes_nothing_in_the_game(env: Any, db_path: Any) -> None:
+    guild = env.create_guild(name="Flaky")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    await open_table(channel, alice, ai=("easy", "easy", "easy"), target=3)
+    # every channel post and edit fails (the DM hand message too: it is a channel message)
+    env.inject_error("PATCH", f"/channels/{channel.id}/messages/*", status=500, times=None)
+    env.inject_error("POST", f"/channels/{channel.id}/messages", status=429, times=None)
+    before = table_message(channel).content
+    for _ in range(6):
+        msg = hand_message(alice)
+        assert is_my_turn(msg)
+        move = moves(msg)[0]
+        res = await alice.user.click(msg, custom_id=move.custom_id) if move.values is None else await alice.user.select(msg, list(move.values), custom_id=move.custom_id)
+        assert res.acknowledged and not res.ephemeral
+    assert table_message(channel).content == before, "the channel saw nothing"
+    played = len(db_actions(db_path, 1))
+    env.backend.faults.clear()  # Discord is back
+    await play_out(env, alice)
+    assert len(db_actions(db_path, 1)) > played
+    assert_finished_and_consistent(env, db_path)
+    assert "finished" in table_message(channel).content
+    assert env.errors == []
+
+
+@pytest.mark.parametrize("bot_settings", [{"seed": 8}], indirect=True)
+async def test_deleted_table_message_is_posted_again(env: Any, db_path: Any) -> None:
+    guild = env.create_guild(name="Tidy")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    mod = guild.add_member(
+        env.create_user("mod"), roles=[guild.create_role("mods", permissions=discord.Permissions(manage_messages=True))]
+    )
+    await open_table(channel, alice, ai=("easy", "easy", "easy"), target=3)
+    old = table_message(channel)
+    await mod.delete(old)
+    clicks = 0
+    while is_my_turn(hand_message(alice)) and clicks < 2:
+        msg = hand_message(alice)
+        move = moves(msg)[0]
+        await (alice.user.click(msg, custom_id=move.custom_id) if move.values is None else alice.user.select(msg, list(move.values), custom_id=move.custom_id))
+        clicks += 1
+    new = table_message(channel)
+    assert new.id != old.id
+    assert env.bot.manager.tables[1].message_id == new.id
+    assert (await env.bot.manager.table_repo.get(1)).message_id == new.id
+    await play_out(env, alice)
+    assert_finished_and_consistent(env, db_path)
+    assert env.errors == []
+
+
+@pytest.mark.parametrize("bot_settings", [{"seed": 9, "turn_timeout": 60.0}], indirect=True)
+async def test_deleted_channel_cancels_the_table_cleanly(env: Any, db_path: Any) -> None:
+    guild = env.create_guild(name="Tidy")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    await open_table(channel, alice, ai=("easy", "easy", "easy"), target=3)
+    msg = hand_message(alice)
+    assert is_my_turn(msg)
+    env.backend.delete_channel(channel.id)
+    move = moves(msg)[0]
+    res = await (alice.user.click(msg, custom_id=move.custom_id) if move.values is None else alice.user.select(msg, list(move.values), custom_id=move.custom_id))
+    assert res.acknowledged
+    manager = env.bot.manager
+    assert table_status(db_path, 1) == "cancelled"
+    assert manager.tables[1].status == "cancelled"
+    assert await manager.deadline_repo.get(1) is None
+    assert manager.tables[1].timer_task is None
+    assert manager.tables[1].ai_task is None or manager.tables[1].ai_task.done()
+    assert "cancelled" in hand_message(alice).content
+    res = await alice.user.click(hand_message(alice), custom_id=move.custom_id) if hand_message(alice).components else None
+    await env.advance_time(120)  # no timer fires on a cancelled table
+    assert table_status(db_path, 1) == "cancelled"
+    assert integrity(db_path) == "ok"
+    assert env.errors == []
+
+
+async def test_missing_permissions_are_explained_and_change_nothing(env: Any, db_path: Any) -> None:
+    guild = env.create_guild(name="Locked")
+    locked = guild.create_text_channel(
+        "announcements", overwrites={guild.default_role: discord.PermissionOverwrite(send_messages=False)}
+    )
+    alice = guild.add_member(env.create_user("alice"))
+    before = dump(db_path)
+    res = await alice.slash(locked, "ruff new")
+    assert res.ephemeral
+    assert res.response.content == "I can't run a table here: I need Send Messages in this channel."
+    assert dump(db_path) == before
+    assert env.errors == []
