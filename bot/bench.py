@@ -24,15 +24,16 @@ the AI search's (``python -m engine.ai.bench`` measures that); with
 
 Method notes. simcord runs one user operation at a time, so clicks never
 overlap: "concurrent" means N tables open and in play, interleaved move by move.
-Time is simcord's virtual clock, dilated by ``--time-scale`` (default 100):
+Time is simcord's virtual clock, dilated by ``--time-scale`` (default 1000):
 simcord waits out in real time any sleep shorter than its settle timeout (5 s),
 so the production throttle (``table_edit_interval`` 1 s) would cost a real
 second per click. Instead every duration is multiplied by the scale: the bot
-runs with a 100 s edit interval, rounds are ``advance_time(--think x 100)``
-apart, and edits are counted in 500 s windows. Only the ratios matter to the
+runs with a 1000 s edit interval, rounds are ``advance_time(--think x 1000)``
+apart, and edits are counted in 5000 s windows. Only the ratios matter to the
 throttle (AI delay and turn timers are off), so this is the 1 s / 5 s
-behaviour, slowed down. (A smaller scale lets simcord's real-time fallback for
-parked timers fire in the middle of clicks, which it does not settle.)
+behaviour, slowed down. (simcord also fires a parked timer after its delay in
+real time, and does not settle when that happens in the middle of a click: the
+scale keeps those real delays longer than the run.)
 """
 
 from __future__ import annotations
@@ -341,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--memory-sample", type=int, default=20, help="tables measured by tracemalloc")
     parser.add_argument("--memory-top", type=int, default=0, help="print the N biggest allocation sites")
-    parser.add_argument("--time-scale", type=float, default=100.0, help="virtual time dilation (see above)")
+    parser.add_argument("--time-scale", type=float, default=1000.0, help="virtual time dilation (see above)")
     args = parser.parse_args(argv)
     r = asyncio.run(run(args))
     kib = r["bytes_per_game"] / 1024

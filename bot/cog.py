@@ -40,7 +40,7 @@ class RuffCog(commands.GroupCog, group_name="ruff", group_description="Play Ruff
         self,
         interaction: discord.Interaction[Any],
         game: str = "ruff-honours-cotton",
-        preset: str | None = None,
+        preset: app_commands.Range[str, 1, 40] | None = None,
         target: app_commands.Range[int, 1, 99] | None = None,
         options: app_commands.Range[str, 1, 300] | None = None,
     ) -> None:
@@ -69,7 +69,10 @@ class RuffCog(commands.GroupCog, group_name="ruff", group_description="Play Ruff
     @app_commands.describe(game="A game to describe (default: this channel's table)", preset="Its preset")
     @app_commands.choices(game=_game_choices())
     async def rules(
-        self, interaction: discord.Interaction[Any], game: str | None = None, preset: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        game: str | None = None,
+        preset: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
         await self.manager.rules_command(interaction, game, preset)
 

@@ -242,6 +242,7 @@ class GameManager:
             deadline = deadlines.get(table.id)
             if table.status == "lobby":
                 self._arm_lobby_timer(table, deadline.due_at if deadline and deadline.kind == "lobby" else None)
+                self._schedule_table_edit(table)  # reposts it if the lobby message went while we were down
             elif table.game is not None:
                 for hm in await self.hand_repo.list(table.id):
                     table.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
@@ -289,6 +290,8 @@ class GameManager:
         kwargs: dict[str, Any] = {"ephemeral": True}
         if view is not None:
             kwargs["view"] = view
+        if len(text) > 2000:  # Discord's limit; an echoed option must not make the answer fail
+            text = text[:1999] + "…"
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, **kwargs)

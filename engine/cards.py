@@ -147,7 +147,7 @@ class Card:
     :attr:`index` is ``suit.order * 13 + (rank - 2)``, a stable 0..51 id.
     """
 
-    __slots__ = ("index", "rank", "suit", "code", "pretty", "bit", "suit_mask")
+    __slots__ = ("index", "rank", "suit", "code", "pretty", "bit", "suit_mask", "suit_shift")
 
     index: int
     rank: Rank
@@ -156,6 +156,7 @@ class Card:
     pretty: str
     bit: int
     suit_mask: int
+    suit_shift: int  # 13 * suit.order: ``mask >> suit_shift & 0x1FFF`` is one suit's 13 bits
 
     _by_index: list[Card] = []
     _by_code: dict[str, Card] = {}
@@ -167,6 +168,7 @@ class Card:
         object.__setattr__(self, "index", index)
         object.__setattr__(self, "bit", 1 << index)
         object.__setattr__(self, "suit_mask", ((1 << 13) - 1) << (suit.order * 13))
+        object.__setattr__(self, "suit_shift", suit.order * 13)
         object.__setattr__(self, "code", f"{rank.label}{suit.value}")
         object.__setattr__(self, "pretty", f"{rank.label}{suit.symbol}")
 

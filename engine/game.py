@@ -51,7 +51,6 @@ from __future__ import annotations
 import json
 import operator
 import random
-import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter, itemgetter
@@ -194,24 +193,27 @@ def _bit_count(mask: int) -> int:
     return mask.bit_count()
 
 
-# Action tuples for one-suit masks, so that a hand's legal plays are the
-# concatenation of at most four cached entries. The play table of a suit is
-# built whole on its first use (8191 entries, about 10 ms); discards, which are
-# rarer, are cached mask by mask.
-_PLAYS_CACHE: Final[dict[int, tuple[Action, ...]]] = {}
+# The Play actions of every one-suit holding: ``_PLAY_TABLES[shift][bits]`` for a
+# suit's 13 bits (``shift`` = Card.suit_shift: 0, 13, 26 or 39), in card-index
+# order. A hand's legal plays are then at most four table entries; the tables
+# (4 x 8192 tuples, ~40 ms) are built when the first game is created.
+_PLAY_TABLES: Final[list[list[tuple[Action, ...]]]] = [[] for _ in range(40)]
 _DISCARDS_CACHE: Final[dict[int, tuple[Action, ...]]] = {}
 
 
-def _cache_plays(mask: int) -> tuple[Action, ...]:
-    """Fill the play table of ``mask``'s suit (one suit only) and return its entry."""
-    order = (mask.bit_length() - 1) // 13
-    base = order * 13
-    table: list[tuple[Action, ...]] = [()] * 8192
-    for m in range(1, 8192):
-        high = m.bit_length() - 1
-        table[m] = (*table[m ^ (1 << high)], _PLAY_BY_INDEX[base + high])
-    _PLAYS_CACHE.update(zip([m << base for m in range(1, 8192)], table[1:], strict=True))
-    return _PLAYS_CACHE[mask]
+def _build_play_tables() -> None:
+    for shift in (0, 13, 26, 39):
+        table: list[tuple[Action, ...]] = [()] * 8192
+        for bits in range(1, 8192):
+            high = bits.bit_length() - 1
+            table[bits] = (*table[bits ^ (1 << high)], _PLAY_BY_INDEX[shift + high])
+        _PLAY_TABLES[shift] = table
+
+
+def _plays_of(mask: int) -> list[Action]:
+    """The Play actions for every card in ``mask``, in card-index order."""
+    t = _PLAY_TABLES
+    return [*t[0][mask & 8191], *t[13][mask >> 13 & 8191], *t[26][mask >> 26 & 8191], *t[39][mask >> 39]]
 
 
 def _cache_discards(mask: int) -> tuple[Action, ...]:
@@ -219,18 +221,6 @@ def _cache_discards(mask: int) -> tuple[Action, ...]:
         _DISCARD_BY_INDEX[c.index] for c in cards_from_mask(mask)
     )
     return result
-
-
-def _plays_of(mask: int) -> list[Action]:
-    """The Play actions for every card in ``mask``, in card-index order."""
-    acts: list[Action] = []
-    cache = _PLAYS_CACHE
-    for suit_mask in _SUIT_MASK_LIST:
-        sub = mask & suit_mask
-        if sub:
-            found = cache.get(sub)
-            acts += found if found is not None else _cache_plays(sub)
-    return acts
 
 
 def _discards_of(mask: int) -> list[Action]:
@@ -382,10 +372,8 @@ def _make_deal_plan(pattern: str, n: int, hand_size: int, dealer: int) -> _DealP
     )
 
 
-# Fisher-Yates steps (i, i + 1, 32 - bits of i + 1) per deck size.
+# Fisher-Yates steps (i, i + 1, bits of i + 1) per deck size.
 _SHUFFLE_STEPS: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {}
-_PREDRAWN: Final = 128  # 32-bit words drawn at once; a 52-card shuffle needs 76 on average (sd 6.5)
-_unpack_words: Final = struct.Struct(f"<{_PREDRAWN}I").unpack
 
 
 def _shuffled(indices: tuple[int, ...], rng_seed: str) -> list[int]:
@@ -393,37 +381,21 @@ def _shuffled(indices: tuple[int, ...], rng_seed: str) -> list[int]:
 
     ``random.shuffle`` swaps each position ``i`` (from the top down) with a
     ``j`` drawn by ``getrandbits(k)``, ``k`` the bit length of ``i + 1``, and
-    redraws while ``j > i``. For ``k <= 32`` that draw is the generator's next
-    32-bit word shifted right by ``32 - k``, and ``getrandbits(32 * w)`` returns
-    the next ``w`` words, first word least significant. So the words are drawn
-    in one call and shifted here: the deck CPython 3.11's ``random.shuffle``
-    gives, on any Python version, at a fraction of the cost of a call per card.
+    redraws while ``j > i``. Written out here, it needs no Python-level call
+    per card, and gives the same deck on any Python version.
     """
     deck = list(indices)
     steps = _SHUFFLE_STEPS.get(len(deck))
     if steps is None:
         steps = _SHUFFLE_STEPS[len(deck)] = tuple(
-            (i, i + 1, 32 - (i + 1).bit_length()) for i in range(len(deck) - 1, 0, -1)
+            (i, i + 1, (i + 1).bit_length()) for i in range(len(deck) - 1, 0, -1)
         )
-    bits = random.Random(rng_seed).getrandbits(32 * _PREDRAWN)
-    words = _unpack_words(bits.to_bytes(4 * _PREDRAWN, "little"))
-    p = 0
-    try:
-        for i, m, shift in steps:
-            j = words[p] >> shift
-            p += 1
-            while j >= m:
-                j = words[p] >> shift
-                p += 1
-            deck[i], deck[j] = deck[j], deck[i]
-    except IndexError:  # more than 128 draws (p < 1e-15): one call per draw
-        deck = list(indices)
-        getrandbits = random.Random(rng_seed).getrandbits
-        for i, m, shift in steps:
-            j = getrandbits(32 - shift)
-            while j >= m:
-                j = getrandbits(32 - shift)
-            deck[i], deck[j] = deck[j], deck[i]
+    getrandbits = random.Random(rng_seed).getrandbits
+    for i, m, k in steps:
+        j = getrandbits(k)
+        while j >= m:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
     return deck
 
 
@@ -669,6 +641,8 @@ class Game:
         game._facts = _facts_of(rules)
         game._fast = -1
         game.log = []
+        if not _PLAY_TABLES[0]:
+            _build_play_tables()
         return game
 
     @classmethod
@@ -928,10 +902,10 @@ class Game:
             hand = self.hands[seat]
             trick = self.trick
             if trick:
-                follow = hand & trick[0].suit_mask
-                if follow:  # following suit: one suit's cards, cached
-                    found = _PLAYS_CACHE.get(follow)
-                    return list(found if found is not None else _cache_plays(follow))
+                shift = trick[0].suit_shift
+                follow = hand >> shift & 8191
+                if follow:  # must follow suit
+                    return list(_PLAY_TABLES[shift][follow])
             return _plays_of(hand)
         phase = self.phase
         if phase == "play":
@@ -942,10 +916,6 @@ class Game:
             if trick and self._prevent:
                 follow = mask & trick[0].suit_mask
                 if follow:
-                    if not self.can_ye_open:
-                        # following suit: one suit's cards, cached
-                        found = _PLAYS_CACHE.get(follow)
-                        return list(found if found is not None else _cache_plays(follow))
                     mask = follow
             acts = _plays_of(mask)
             if self.can_ye_open and seat in self.can_ye_open:

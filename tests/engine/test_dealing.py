@@ -100,17 +100,6 @@ def test_shuffle_is_random_shuffle_of_python_311() -> None:
             assert _shuffled(indices, f"{k}:deal:{k % 7}") == [c.index for c in deck]
 
 
-def test_shuffle_fallback_when_the_predrawn_words_run_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.game as game_module
-
-    few = game_module._unpack_words
-    monkeypatch.setattr(game_module, "_unpack_words", lambda data: few(data)[:20])
-    for k in range(50):
-        deck = list(range(52))
-        random.Random(f"{k}:deal:1").shuffle(deck)
-        assert _shuffled(tuple(range(52)), f"{k}:deal:1") == deck
-
-
 def test_deals_follow_the_seed() -> None:
     a, _ = new_game(seed=12)
     b, _ = new_game(seed=12)

@@ -94,7 +94,8 @@ async def act(member: Any) -> Move | None:
 def _payload(env: Any, actor: Any, message: Any, custom_id: str, values: Sequence[str] | None) -> tuple[Any, dict[str, Any]]:
     """An INTERACTION_CREATE for a component on ``message`` (which need not carry it)."""
     backend = env.backend
-    stored = backend.get_message(message.channel.id, message.id)
+    channel_id = message.channel_id if hasattr(message, "channel_id") else message.channel.id
+    stored = backend.get_message(channel_id, message.id)
     guild = getattr(actor, "guild", None)
     data: dict[str, Any] = {"custom_id": custom_id}
     if values is None:
@@ -154,9 +155,33 @@ async def race(
         env._end_operation()
 
 
-async def forge(env: Any, actor: Any, message: Any, custom_id: str, values: Sequence[str] | None = None) -> InteractionResult:
-    """A component interaction with any ``custom_id``, as a modified client could send."""
-    (result,) = await race(env, [(actor, message, custom_id, values)])
+async def forge(env: Any, actor: Any, near: Any, custom_id: str, values: Sequence[str] | None = None) -> InteractionResult:
+    """A click on a component with any ``custom_id``.
+
+    Discord only delivers clicks on components that exist on the message, so the
+    component is put on a bot-authored message in ``near``'s channel (as a message
+    from an older bot version, or carrying ids someone else's message had, would
+    be); the message is removed again afterwards.
+    """
+    backend = env.backend
+    if values is None:
+        component: dict[str, Any] = {"type": 2, "style": 2, "label": "?", "custom_id": custom_id}
+    else:
+        component = {
+            "type": 3,
+            "custom_id": custom_id,
+            "options": [{"label": v, "value": v} for v in dict.fromkeys(values) or ["-"]],
+            "min_values": len(values),
+            "max_values": max(1, len(values)),
+        }
+    channel_id = near.channel.id
+    forged = backend.create_message(
+        channel_id, backend.bot_user.id, "(forged)", components=[{"type": 1, "components": [component]}], broadcast=False
+    )
+    try:
+        (result,) = await race(env, [(actor, forged, custom_id, values)])
+    finally:
+        backend.delete_message(channel_id, forged.id)
     return result
 
 

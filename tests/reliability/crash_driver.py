@@ -1,0 +1,147 @@
+"""Plays a game through the real bot in simcord on a given SQLite file, printing
+every action a player was told had succeeded. ``test_crash.py`` runs it as a
+subprocess and kills it with SIGKILL at a random moment::
+
+    python -m tests.reliability.crash_driver DB_PATH SEED [--resume]
+
+(``--resume``: the database already holds the game; pick it up and play on.)
+
+Output lines (each flushed at once):
+
+* ``STARTED`` once the game is running;
+* ``ACK <table> <version> <seat> <user> <action>[,<action>...]`` after a click
+  was acknowledged (the player saw it succeed), with the engine encoding of what
+  it did, e.g. ``play:10H`` or four ``discard:..`` for the ruffer's lay-out;
+* ``DONE`` if the game finished before the kill.
+
+``build_world`` creates the same simulated server (same ids) in every process, so
+a bot in a new process can resume the game on the same database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import random
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from simcord import Env
+
+from bot.client import create_bot
+from bot.config import Settings
+from engine import Card, decode_action
+from engine.actions import discard
+
+GUILD_ID = 1_400_000_000_000_000_001
+NAMES = ("alice", "bob", "carol")
+
+
+@dataclass
+class World:
+    guild: Any
+    whist: Any
+    lobby: Any
+    members: list[Any]
+
+
+def settings_for(db_path: str, seed: int) -> Settings:
+    return Settings(
+        database=db_path,
+        ai_delay=0.0,
+        turn_timeout=0.0,
+        lobby_timeout=0.0,
+        table_edit_interval=0.0,
+        ai_in_thread=False,
+        seed=seed,
+    )
+
+
+def new_env(bot: Any) -> Env:
+    env = Env(bot)
+    # poll every 2 ms while settling instead of 50 ms (see tests/reliability/conftest.py)
+    env._settle_internal = functools.partial(env._settle_internal, idle=0.002)  # type: ignore[method-assign]
+    return env
+
+
+def build_world(env: Env) -> World:
+    """Call before ``env.start()``: ids depend only on creation order and the clock."""
+    guild = env.create_guild(name="Crash Club", id=GUILD_ID)
+    whist = guild.create_text_channel("whist")
+    lobby = guild.create_text_channel("lobby")
+    members = [guild.add_member(env.create_user(name)) for name in NAMES]
+    return World(guild, whist, lobby, members)
+
+
+def table_message(channel: Any) -> Any:
+    return next(m for m in reversed(channel.history()) if "table #" in m.content and "🃏 **" in m.content)
+
+
+async def click_turn(member: Any, rng: random.Random) -> tuple[Any, str, list[str]] | None:
+    """If it is ``member``'s turn, make a move from their DM: (result, custom_id, actions)."""
+    dm = member.user.dm_channel
+    msg = dm.last_message if dm is not None else None
+    if msg is None or "Your turn" not in msg.content:
+        return None
+    items = [c for row in msg.components for c in row.children]
+    select = next((c for c in items if c.type.value == 3 and not c.disabled), None)
+    if select is not None:
+        values = [o.value for o in select.options][-select.min_values :]
+        res = await member.user.select(msg, values, custom_id=select.custom_id)
+        return res, select.custom_id, [discard(Card.parse(v)).encode() for v in values]
+    live = [c for c in items if c.type.value == 2 and not c.disabled and c.custom_id.startswith("rh:a:")]
+    if not live:
+        return None
+    button = rng.choice(live)
+    res = await member.user.click(msg, custom_id=button.custom_id)
+    return res, button.custom_id, [decode_action(button.custom_id.split(":", 5)[5]).encode()]
+
+
+async def play(env: Env, world: World, rng: random.Random, out: Any, limit: int = 5000) -> bool:
+    """Click for whoever's turn it is until the game ends; True if it ended."""
+    manager = env.bot.manager  # type: ignore[attr-defined]
+    for _ in range(limit):
+        table = manager.tables.get(2)
+        if table is None or table.status != "active":
+            return True
+        for member in world.members:
+            done = await click_turn(member, rng)
+            if done is None:
+                continue
+            res, custom_id, actions = done
+            if res.acknowledged and not res.ephemeral:
+                _, _, table_id, version, seat = custom_id.split(":")[:5]  # rh:a:… or rh:d:…
+                print(f"ACK {table_id} {version} {seat} {member.id} {','.join(actions)}", file=out, flush=True)
+            break
+        else:
+            await env.advance_time(1)  # nothing to click: let any background work run
+    return False
+
+
+async def main(db_path: str, seed: int, resume: bool) -> int:
+    bot = create_bot(settings_for(db_path, seed))
+    env = new_env(bot)
+    world = build_world(env)
+    await env.start()
+    try:
+        with env.time_context():
+            alice, bob, carol = world.members
+            if not resume:
+                await bob.slash(world.lobby, "ruff new")  # table 1: a lobby left open
+                await alice.slash(world.whist, "ruff new", target=3)  # table 2: the game
+                for member in (bob, carol):
+                    await member.click(table_message(world.whist), label="Join")
+                await alice.click(table_message(world.whist), label="Add AI (easy)")
+                await alice.click(table_message(world.whist), label="Start")
+            print("STARTED", flush=True)
+            if await play(env, world, random.Random(seed), sys.stdout):
+                print("DONE", flush=True)
+    finally:
+        await env.shutdown()
+        await bot.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main(sys.argv[1], int(sys.argv[2]), "--resume" in sys.argv[3:])))
