@@ -875,7 +875,8 @@ class GameManager:
         started = time.perf_counter()
         table = self.tables.get(table_id)
         if table is None or table.status != "active" or table.game is None:
-            await self.refuse(interaction, "This game has ended.")
+            lost = self._lost_race(table, version, seat, interaction.user.id) if table is not None else None
+            await self.refuse(interaction, lost or "This game has ended.")  # lost: a double click on the last card
             return
         mine = table.seat_of(interaction.user.id)
         if mine is None:
@@ -889,7 +890,7 @@ class GameManager:
         async with table.lock:
             game = table.game
             if table.status != "active" or game is None:
-                await self.refuse(interaction, "This game has ended.")
+                await self.refuse(interaction, self._lost_race(table, version, seat, interaction.user.id) or "This game has ended.")
                 return
             if version != game.version:
                 lost = self._lost_race(table, version, seat, interaction.user.id)

@@ -7,6 +7,7 @@ about them); tests that do not want them pass ``bot_settings``.
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,14 @@ def db_path(tmp_path: Path) -> Path:
 def bot_settings(request: pytest.FixtureRequest) -> dict[str, Any]:
     """Per test: ``@pytest.mark.parametrize("bot_settings", [{...}], indirect=True)``."""
     return dict(getattr(request, "param", {}))
+
+
+@pytest.fixture(autouse=True)
+def no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Errors discord.py only logs (e.g. in dynamic item creation) fail the test too."""
+    yield
+    errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
+    assert not errors, "logged errors: " + "; ".join(f"{r.name}: {r.getMessage()}" for r in errors)
 
 
 @pytest.fixture(autouse=True)

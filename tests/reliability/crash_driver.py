@@ -75,7 +75,9 @@ def build_world(env: Env) -> World:
 
 
 def table_message(channel: Any) -> Any:
-    return next(m for m in reversed(channel.history()) if "table #" in m.content and "🃏 **" in m.content)
+    return next(
+        m for m in reversed(channel.history()) if "table #" in m.content and "🃏 **" in m.content
+    )
 
 
 async def click_turn(member: Any, rng: random.Random) -> tuple[Any, str, list[str]] | None:
@@ -90,7 +92,9 @@ async def click_turn(member: Any, rng: random.Random) -> tuple[Any, str, list[st
         values = [o.value for o in select.options][-select.min_values :]
         res = await member.user.select(msg, values, custom_id=select.custom_id)
         return res, select.custom_id, [discard(Card.parse(v)).encode() for v in values]
-    live = [c for c in items if c.type.value == 2 and not c.disabled and c.custom_id.startswith("rh:a:")]
+    live = [
+        c for c in items if c.type.value == 2 and not c.disabled and c.custom_id.startswith("rh:a:")
+    ]
     if not live:
         return None
     button = rng.choice(live)
@@ -112,7 +116,11 @@ async def play(env: Env, world: World, rng: random.Random, out: Any, limit: int 
             res, custom_id, actions = done
             if res.acknowledged and not res.ephemeral:
                 _, _, table_id, version, seat = custom_id.split(":")[:5]  # rh:a:… or rh:d:…
-                print(f"ACK {table_id} {version} {seat} {member.id} {','.join(actions)}", file=out, flush=True)
+                print(
+                    f"ACK {table_id} {version} {seat} {member.id} {','.join(actions)}",
+                    file=out,
+                    flush=True,
+                )
             break
         else:
             await env.advance_time(1)  # nothing to click: let any background work run

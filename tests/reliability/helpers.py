@@ -34,7 +34,9 @@ def hand_message(member: Any) -> discord.Message | None:
 
 def table_message(channel: Any) -> discord.Message:
     """The channel's newest table message (the bot posts a new one if its message is deleted)."""
-    return next(m for m in reversed(channel.history()) if "table #" in m.content and "🃏 **" in m.content)
+    return next(
+        m for m in reversed(channel.history()) if "table #" in m.content and "🃏 **" in m.content
+    )
 
 
 def is_my_turn(msg: discord.Message | None) -> bool:
@@ -65,7 +67,9 @@ def moves(msg: discord.Message) -> list[Move]:
         if item.type == discord.ComponentType.string_select and not item.disabled:
             values = tuple(o.value for o in item.options)
             out.append(Move(item.custom_id, values[-item.min_values :]))
-    enabled = [b for b in items if b.type == discord.ComponentType.button and not b.disabled and b.label]
+    enabled = [
+        b for b in items if b.type == discord.ComponentType.button and not b.disabled and b.label
+    ]
     out += [Move(b.custom_id) for b in enabled if b.label in DECISIONS]
     out += [Move(b.custom_id) for b in enabled if CARD_LABEL.match(b.label)]
     return out
@@ -91,7 +95,9 @@ async def act(member: Any) -> Move | None:
 # ------------------------------------------------------------------ racing & forging
 
 
-def _payload(env: Any, actor: Any, message: Any, custom_id: str, values: Sequence[str] | None) -> tuple[Any, dict[str, Any]]:
+def _payload(
+    env: Any, actor: Any, message: Any, custom_id: str, values: Sequence[str] | None
+) -> tuple[Any, dict[str, Any]]:
     """An INTERACTION_CREATE for a component on ``message`` (which need not carry it)."""
     backend = env.backend
     channel_id = message.channel_id if hasattr(message, "channel_id") else message.channel.id
@@ -139,7 +145,9 @@ async def race(
     try:
         if advance and timers_first is not None:
             env._move_clock(env._virtual_time + advance)
-            _run_due_virtual_callbacks(env._settlement_state(), env._loop.time() + env.settle_timeout)
+            _run_due_virtual_callbacks(
+                env._settlement_state(), env._loop.time() + env.settle_timeout
+            )
             for _ in range(timers_first):
                 await asyncio.sleep(0)
         records = []
@@ -155,7 +163,9 @@ async def race(
         env._end_operation()
 
 
-async def forge(env: Any, actor: Any, near: Any, custom_id: str, values: Sequence[str] | None = None) -> InteractionResult:
+async def forge(
+    env: Any, actor: Any, near: Any, custom_id: str, values: Sequence[str] | None = None
+) -> InteractionResult:
     """A click on a component with any ``custom_id``.
 
     Discord only delivers clicks on components that exist on the message, so the
@@ -176,7 +186,11 @@ async def forge(env: Any, actor: Any, near: Any, custom_id: str, values: Sequenc
         }
     channel_id = near.channel.id
     forged = backend.create_message(
-        channel_id, backend.bot_user.id, "(forged)", components=[{"type": 1, "components": [component]}], broadcast=False
+        channel_id,
+        backend.bot_user.id,
+        "(forged)",
+        components=[{"type": 1, "components": [component]}],
+        broadcast=False,
     )
     try:
         (result,) = await race(env, [(actor, forged, custom_id, values)])
@@ -211,17 +225,28 @@ def db_actions(path: Path | str, table_id: int) -> list[tuple[int, int, str, int
         return [
             (r[0], r[1], r[2], r[3])
             for r in conn.execute(
-                "SELECT seq, seat, action, actor_id FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
+                "SELECT seq, seat, action, actor_id FROM actions WHERE table_id = ? ORDER BY seq",
+                (table_id,),
             )
         ]
     finally:
         conn.close()
 
 
+def replay_db(path: Path | str, table_id: int, game: Any) -> Any:
+    """The game rebuilt from its seed and the action log on disk (``game`` gives the rules)."""
+    from engine import Game
+
+    actions = [f"{seat} {action}" for _, seat, action, _ in db_actions(path, table_id)]
+    return Game.from_record({**game.to_record(), "actions": actions})
+
+
 def table_status(path: Path | str, table_id: int) -> str:
     conn = sqlite3.connect(path)
     try:
-        return str(conn.execute("SELECT status FROM tables WHERE id = ?", (table_id,)).fetchone()[0])
+        return str(
+            conn.execute("SELECT status FROM tables WHERE id = ?", (table_id,)).fetchone()[0]
+        )
     finally:
         conn.close()
 

@@ -47,7 +47,9 @@ async def until_turn(env: Any, member: Any, step: float, limit: int = 400) -> No
 
 
 @pytest.mark.parametrize("bot_settings", [AFK], indirect=True)
-async def test_absent_player_ai_plays_then_takes_over_and_game_finishes(env: Any, db_path: Any) -> None:
+async def test_absent_player_ai_plays_then_takes_over_and_game_finishes(
+    env: Any, db_path: Any
+) -> None:
     guild = env.create_guild(name="AFK Club")
     channel = guild.create_text_channel("whist")
     alice = guild.add_member(env.create_user("alice"))
@@ -114,7 +116,11 @@ async def test_takeover_and_reclaim(env: Any, db_path: Any) -> None:
     assert manager.tables[1].away == set() and manager.tables[1].misses.get(0, 0) == 0
     assert (await manager.table_repo.get(1)).settings["away"] == []
     assert "Take my seat back" not in labels(table_message(channel))
-    res = await alice.click(table_message(channel), label="Take my seat back") if "Take my seat back" in labels(table_message(channel)) else None
+    res = (
+        await alice.click(table_message(channel), label="Take my seat back")
+        if "Take my seat back" in labels(table_message(channel))
+        else None
+    )
     assert res is None
 
     # back in her seat: her click counts, and a single timeout no longer takes over
@@ -128,7 +134,9 @@ async def test_takeover_and_reclaim(env: Any, db_path: Any) -> None:
     assert manager.tables[1].misses[0] == 1 and manager.tables[1].away == set()
 
 
-@pytest.mark.parametrize("bot_settings", [{**AFK, "ai_delay": 0.0, "afk_takeover_after": 99}], indirect=True)
+@pytest.mark.parametrize(
+    "bot_settings", [{**AFK, "ai_delay": 0.0, "afk_takeover_after": 99}], indirect=True
+)
 async def test_timer_racing_a_click_makes_exactly_one_move(env: Any, db_path: Any) -> None:
     guild = env.create_guild(name="AFK Club")
     channel = guild.create_text_channel("whist")
@@ -143,8 +151,12 @@ async def test_timer_racing_a_click_makes_exactly_one_move(env: Any, db_path: An
         # the click is on the gateway and the timer falls due in the same instant (a click
         # is answerable for 3 s, so the clock jumps only the last second)
         await env.advance_time(59)
-        first = None if turn % 3 == 0 else turn % 3 - 1 + turn // 3  # click first, or timers 0..n loop turns ahead
-        (res,) = await race(env, [(alice.user, msg, move.custom_id, move.values)], advance=1, timers_first=first)
+        first = (
+            None if turn % 3 == 0 else turn % 3 - 1 + turn // 3
+        )  # click first, or timers 0..n loop turns ahead
+        (res,) = await race(
+            env, [(alice.user, msg, move.custom_id, move.values)], advance=1, timers_first=first
+        )
         assert res.acknowledged
         rows = db_actions(db_path, 1)
         assert len([r for r in rows if r[0] == v]) == 1
@@ -161,8 +173,12 @@ async def test_timer_racing_a_click_makes_exactly_one_move(env: Any, db_path: An
     print("\nclick vs timer:", outcomes)
 
 
-@pytest.mark.parametrize("bot_settings", [{**AFK, "ai_delay": 0.0, "lobby_timeout": 600.0}], indirect=True)
-async def test_turn_and_lobby_timers_survive_a_restart(env: Any, db_path: Any, bot_settings: Any) -> None:
+@pytest.mark.parametrize(
+    "bot_settings", [{**AFK, "ai_delay": 0.0, "lobby_timeout": 600.0}], indirect=True
+)
+async def test_turn_and_lobby_timers_survive_a_restart(
+    env: Any, db_path: Any, bot_settings: Any
+) -> None:
     guild = env.create_guild(name="AFK Club")
     channel = guild.create_text_channel("whist")
     lobby_channel = guild.create_text_channel("lobby")

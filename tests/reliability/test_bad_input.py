@@ -20,7 +20,12 @@ LONG = "x" * 3000
 async def world(env: Any) -> dict[str, Any]:
     a = env.create_guild(name="Guild A")
     b = env.create_guild(name="Guild B")
-    w: dict[str, Any] = {"a": a, "b": b, "chan": a.create_text_channel("whist"), "spare": a.create_text_channel("spare")}
+    w: dict[str, Any] = {
+        "a": a,
+        "b": b,
+        "chan": a.create_text_channel("whist"),
+        "spare": a.create_text_channel("spare"),
+    }
     w["chan_b"] = b.create_text_channel("elsewhere")
     w["alice"] = a.add_member(env.create_user("alice"))
     w["bob"] = a.add_member(env.create_user("bob"))
@@ -36,12 +41,19 @@ async def world(env: Any) -> dict[str, Any]:
     db = env.bot.db
     repo = TableRepo(db)
     row = await repo.create_lobby(
-        guild_id=a.id, channel_id=w["spare"].id, creator_id=w["alice"].id, game_id="ruff-honours-cotton",
-        preset="cotton1674", seed=1, seats=[HumanSeat(w["alice"].id, "alice"), None, None, None],
+        guild_id=a.id,
+        channel_id=w["spare"].id,
+        creator_id=w["alice"].id,
+        game_id="ruff-honours-cotton",
+        preset="cotton1674",
+        seed=1,
+        seats=[HumanSeat(w["alice"].id, "alice"), None, None, None],
     )
     await repo.set_status(row.id, "active")
     await repo.set_status(row.id, "finished")
-    await ResultRepo(db).record_game(row.id, a.id, [PlayerResult(w["alice"].id, "alice", 0, True, 9, 4)])
+    await ResultRepo(db).record_game(
+        row.id, a.id, [PlayerResult(w["alice"].id, "alice", 0, True, 9, 4)]
+    )
     res = await w["dave"].slash(w["chan_b"], "ruff rules")  # a message in guild B to click from
     w["msg_b"] = res.response.message if res.response and res.response.message else None
     return w
@@ -64,31 +76,143 @@ def component_cases(env: Any, w: dict[str, Any]) -> list[tuple[str, Any, Any, st
         ("garbage id", alice, table, "rh:zzz", None, "not recognised"),
         ("unknown table verb", alice, table, "rh:t:1:explode", None, "not recognised"),
         ("not a card", mover.user, hand_m, f"rh:a:1:{v}:{m_seat}:play:ZZ", None, "not recognised"),
-        ("seat out of range", mover.user, hand_m, f"rh:a:1:{v}:9:play:{mine[0]}", None, "not recognised"),
+        (
+            "seat out of range",
+            mover.user,
+            hand_m,
+            f"rh:a:1:{v}:9:play:{mine[0]}",
+            None,
+            "not recognised",
+        ),
         ("non-numeric version", mover.user, hand_m, f"rh:d:1:x:{m_seat}", ["2H"], "not recognised"),
-        ("huge table id", mover.user, hand_m, f"rh:a:{'9' * 20}:0:0:play:{mine[0]}", None, "not recognised"),
+        (
+            "huge table id",
+            mover.user,
+            hand_m,
+            f"rh:a:{'9' * 20}:0:0:play:{mine[0]}",
+            None,
+            "not recognised",
+        ),
         ("bad leaderboard page", alice, table, "rh:lb:abc", None, "not recognised"),
-        ("unknown action verb", mover.user, hand_m, f"rh:a:1:{v}:{m_seat}:explode", None, "not recognised"),
-        ("another seat's control", waiter.user, hand_w, f"rh:a:1:{v}:{m_seat}:play:{mine[0]}", None, "not your hand"),
-        ("a table I do not sit at", carol.user, hand_m, f"rh:a:1:{v}:0:play:{mine[0]}", None, "not playing at this table"),
-        ("an unknown game", mover.user, hand_m, f"rh:a:999:0:{m_seat}:play:{mine[0]}", None, "has ended"),
-        ("a card I do not hold", mover.user, hand_m, f"rh:a:1:{v}:{m_seat}:play:{not_held}", None, ""),
+        (
+            "unknown action verb",
+            mover.user,
+            hand_m,
+            f"rh:a:1:{v}:{m_seat}:explode",
+            None,
+            "not recognised",
+        ),
+        (
+            "another seat's control",
+            waiter.user,
+            hand_w,
+            f"rh:a:1:{v}:{m_seat}:play:{mine[0]}",
+            None,
+            "not your hand",
+        ),
+        (
+            "a table I do not sit at",
+            carol.user,
+            hand_m,
+            f"rh:a:1:{v}:0:play:{mine[0]}",
+            None,
+            "not playing at this table",
+        ),
+        (
+            "an unknown game",
+            mover.user,
+            hand_m,
+            f"rh:a:999:0:{m_seat}:play:{mine[0]}",
+            None,
+            "has ended",
+        ),
+        (
+            "a card I do not hold",
+            mover.user,
+            hand_m,
+            f"rh:a:1:{v}:{m_seat}:play:{not_held}",
+            None,
+            "",
+        ),
         ("out of turn", waiter.user, hand_w, f"rh:a:1:{v}:{w_seat}:play:{theirs[0]}", None, ""),
-        ("discard: not cards", mover.user, hand_m, f"rh:d:1:{v}:{m_seat}", ["XX", "YY"], "not a card"),
-        ("discard: duplicates", mover.user, hand_m, f"rh:d:1:{v}:{m_seat}", [mine[0], mine[0]], "different cards"),
+        (
+            "discard: not cards",
+            mover.user,
+            hand_m,
+            f"rh:d:1:{v}:{m_seat}",
+            ["XX", "YY"],
+            "not a card",
+        ),
+        (
+            "discard: duplicates",
+            mover.user,
+            hand_m,
+            f"rh:d:1:{v}:{m_seat}",
+            [mine[0], mine[0]],
+            "different cards",
+        ),
         ("discard: empty", mover.user, hand_m, f"rh:d:1:{v}:{m_seat}", [], "Choose the cards"),
         ("discard: wrong phase", mover.user, hand_m, f"rh:d:1:{v}:{m_seat}", mine[:4], ""),
-        ("table button from another server", w["dave"], w["msg_b"], "rh:t:1:cancel", None, "another server"),
-        ("rematch from another server", w["alice_b"], w["msg_b"], "rh:t:2:rematch", None, "another server"),
-        ("cancel by a bystander", carol, table, "rh:t:1:cancel", None, "opener or someone with Manage Server"),
-        ("cancel by a seated non-opener", bob, table, "rh:t:1:cancel", None, "opener or someone with Manage Server"),
+        (
+            "table button from another server",
+            w["dave"],
+            w["msg_b"],
+            "rh:t:1:cancel",
+            None,
+            "another server",
+        ),
+        (
+            "rematch from another server",
+            w["alice_b"],
+            w["msg_b"],
+            "rh:t:2:rematch",
+            None,
+            "another server",
+        ),
+        (
+            "cancel by a bystander",
+            carol,
+            table,
+            "rh:t:1:cancel",
+            None,
+            "opener or someone with Manage Server",
+        ),
+        (
+            "cancel by a seated non-opener",
+            bob,
+            table,
+            "rh:t:1:cancel",
+            None,
+            "opener or someone with Manage Server",
+        ),
         ("start a running game", bob, table, "rh:t:1:start", None, "already started"),
         ("join a running game", carol, table, "rh:t:1:join", None, "already started"),
         ("add AI to a running game", alice, table, "rh:t:1:ai-hard", None, "already started"),
-        ("rematch of a running game", alice, table, "rh:t:1:rematch", None, "needs a finished game"),
+        (
+            "rematch of a running game",
+            alice,
+            table,
+            "rh:t:1:rematch",
+            None,
+            "needs a finished game",
+        ),
         ("rematch by a non-player", carol, table, "rh:t:2:rematch", None, "Only players"),
-        ("rematch of an unknown table", alice, table, "rh:t:77:rematch", None, "needs a finished game"),
-        ("reclaim by a bystander", carol, table, "rh:t:1:reclaim", None, "not playing at this table"),
+        (
+            "rematch of an unknown table",
+            alice,
+            table,
+            "rh:t:77:rematch",
+            None,
+            "needs a finished game",
+        ),
+        (
+            "reclaim by a bystander",
+            carol,
+            table,
+            "rh:t:1:reclaim",
+            None,
+            "not playing at this table",
+        ),
         ("reclaim a seat that is mine", alice, table, "rh:t:1:reclaim", None, "already yours"),
         ("my hand, not seated", carol, table, "rh:t:1:hand", None, "not playing at this table"),
         ("button of an unknown table", alice, table, "rh:t:424242:join", None, "has ended"),
@@ -98,22 +222,84 @@ def component_cases(env: Any, w: dict[str, Any]) -> list[tuple[str, Any, Any, st
 SLASH_CASES: list[tuple[str, str, str, dict[str, Any], str]] = [
     # (name, actor key, channel key, command + options, expected answer fragment)
     ("second table in a channel", "bob", "chan", {"cmd": "ruff new"}, "already has a table"),
-    ("unknown preset", "carol", "spare", {"cmd": "ruff new", "preset": "bogus"}, "unknown preset 'bogus'"),
-    ("longest preset Discord allows", "carol", "spare", {"cmd": "ruff new", "preset": "y" * 40}, "unknown preset"),
-    ("options without '='", "carol", "spare", {"cmd": "ruff new", "options": "ruff_mandatory"}, "name=value"),
+    (
+        "unknown preset",
+        "carol",
+        "spare",
+        {"cmd": "ruff new", "preset": "bogus"},
+        "unknown preset 'bogus'",
+    ),
+    (
+        "longest preset Discord allows",
+        "carol",
+        "spare",
+        {"cmd": "ruff new", "preset": "y" * 40},
+        "unknown preset",
+    ),
+    (
+        "options without '='",
+        "carol",
+        "spare",
+        {"cmd": "ruff new", "options": "ruff_mandatory"},
+        "name=value",
+    ),
     ("unknown option", "carol", "spare", {"cmd": "ruff new", "options": "nonsense=1"}, "nonsense"),
-    ("bad option value", "carol", "spare", {"cmd": "ruff new", "options": "ruff_mandatory=perhaps"}, "ruff_mandatory"),
-    ("cancel by a bystander", "carol", "chan", {"cmd": "ruff cancel"}, "opener or someone with Manage Server"),
+    (
+        "bad option value",
+        "carol",
+        "spare",
+        {"cmd": "ruff new", "options": "ruff_mandatory=perhaps"},
+        "ruff_mandatory",
+    ),
+    (
+        "cancel by a bystander",
+        "carol",
+        "chan",
+        {"cmd": "ruff cancel"},
+        "opener or someone with Manage Server",
+    ),
     ("cancel where there is no table", "alice", "spare", {"cmd": "ruff cancel"}, "no open table"),
-    ("rules of an unknown preset", "carol", "spare", {"cmd": "ruff rules", "game": "whist-5", "preset": "bogus"}, "unknown preset"),
-    ("my hand in another server", "dave", "chan_b", {"cmd": "ruff hand"}, "not playing at any table"),
-    ("alice's hand from guild B", "alice_b", "chan_b", {"cmd": "ruff hand"}, "not playing at any table"),
-    ("stats of guild A asked in guild B", "alice_b", "chan_b", {"cmd": "ruff stats", "user": "alice_b"}, "has not finished a game here"),
-    ("leaderboard of guild B", "dave", "chan_b", {"cmd": "ruff leaderboard"}, "No finished games yet"),
+    (
+        "rules of an unknown preset",
+        "carol",
+        "spare",
+        {"cmd": "ruff rules", "game": "whist-5", "preset": "bogus"},
+        "unknown preset",
+    ),
+    (
+        "my hand in another server",
+        "dave",
+        "chan_b",
+        {"cmd": "ruff hand"},
+        "not playing at any table",
+    ),
+    (
+        "alice's hand from guild B",
+        "alice_b",
+        "chan_b",
+        {"cmd": "ruff hand"},
+        "not playing at any table",
+    ),
+    (
+        "stats of guild A asked in guild B",
+        "alice_b",
+        "chan_b",
+        {"cmd": "ruff stats", "user": "alice_b"},
+        "has not finished a game here",
+    ),
+    (
+        "leaderboard of guild B",
+        "dave",
+        "chan_b",
+        {"cmd": "ruff leaderboard"},
+        "No finished games yet",
+    ),
 ]
 
 
-async def test_every_bad_input_is_refused_and_changes_nothing(env: Any, db_path: Any, caplog: pytest.LogCaptureFixture) -> None:
+async def test_every_bad_input_is_refused_and_changes_nothing(
+    env: Any, db_path: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     w = await world(env)
     assert w["msg_b"] is not None
     assert is_my_turn(hand_message(w["alice"])) or is_my_turn(hand_message(w["bob"]))
@@ -128,9 +314,13 @@ async def test_every_bad_input_is_refused_and_changes_nothing(env: Any, db_path:
         text = res.response.content if res.response else ""
         assert expect.lower() in text.lower(), f"{name}: {text!r}"
         assert dump(db_path) == before, f"{name}: the database changed"
-        debug = [r for r in caplog.records if r.name.startswith("bot") and r.levelno == logging.DEBUG]
+        debug = [
+            r for r in caplog.records if r.name.startswith("bot") and r.levelno == logging.DEBUG
+        ]
         assert debug, f"{name}: not logged at debug level"
-        assert not [r for r in caplog.records if r.levelno >= logging.WARNING], f"{name}: logged as a problem"
+        assert not [r for r in caplog.records if r.levelno >= logging.WARNING], (
+            f"{name}: logged as a problem"
+        )
         report.append((name, text))
     for name, actor_key, channel_key, options, expect in SLASH_CASES:
         options = dict(options)
@@ -154,7 +344,13 @@ async def test_every_bad_input_is_refused_and_changes_nothing(env: Any, db_path:
 async def test_options_discord_itself_refuses(env: Any) -> None:
     """Range-limited options never reach the bot (Discord's client checks them)."""
     w = await world(env)
-    for options in ({"target": 0}, {"target": 100}, {"options": ""}, {"options": "x" * 301}, {"preset": LONG}):
+    for options in (
+        {"target": 0},
+        {"target": 100},
+        {"options": ""},
+        {"options": "x" * 301},
+        {"preset": LONG},
+    ):
         with pytest.raises(SetupError):
             await w["carol"].slash(w["spare"], "ruff new", **options)
     with pytest.raises(SetupError):
@@ -163,10 +359,13 @@ async def test_options_discord_itself_refuses(env: Any) -> None:
         await w["alice"].slash(w["chan"], "ruff rules", preset=LONG)
 
 
-async def test_manage_server_may_cancel_and_a_foreign_server_never_sees_scores(env: Any, db_path: Any) -> None:
+async def test_manage_server_may_cancel_and_a_foreign_server_never_sees_scores(
+    env: Any, db_path: Any
+) -> None:
     w = await world(env)
     mod = w["a"].add_member(
-        env.create_user("mod"), roles=[w["a"].create_role("admins", permissions=discord.Permissions(manage_guild=True))]
+        env.create_user("mod"),
+        roles=[w["a"].create_role("admins", permissions=discord.Permissions(manage_guild=True))],
     )
     res = await w["alice"].slash(w["chan"], "ruff leaderboard")
     assert "alice" in res.response.content and "Guild A" in res.response.content

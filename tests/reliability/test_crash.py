@@ -36,11 +36,20 @@ SEEDS = (11, 12, 13, 14, 15, 16)
 Ack = tuple[int, int, int, int, list[str]]  # table, version, seat, user id, encoded actions
 
 
-def run_and_kill(db: Path, seed: int, rng: random.Random, resume: bool = False) -> tuple[list[Ack], bool]:
+def run_and_kill(
+    db: Path, seed: int, rng: random.Random, resume: bool = False
+) -> tuple[list[Ack], bool]:
     """Start the driver, SIGKILL it at a random point; returns the ACKed actions and whether it finished first."""
     kill_after = rng.randrange(1, 45) if not resume else rng.randrange(1, 15)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.reliability.crash_driver", str(db), str(seed), *(["--resume"] if resume else [])],
+        [
+            sys.executable,
+            "-m",
+            "tests.reliability.crash_driver",
+            str(db),
+            str(seed),
+            *(["--resume"] if resume else []),
+        ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -98,7 +107,9 @@ async def resume_and_finish(db: Path, seed: int) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_kill_9_loses_no_acknowledged_action_and_the_game_resumes(tmp_path: Path, seed: int) -> None:
+def test_kill_9_loses_no_acknowledged_action_and_the_game_resumes(
+    tmp_path: Path, seed: int
+) -> None:
     db = tmp_path / "crash.db"
     rng = random.Random(seed)
     acks, done = run_and_kill(db, seed, rng)

@@ -11,8 +11,6 @@ from typing import Any
 import discord
 import pytest
 
-from engine import Game
-
 from .helpers import (
     db_actions,
     dump,
@@ -21,6 +19,7 @@ from .helpers import (
     is_my_turn,
     moves,
     open_table,
+    replay_db,
     table_message,
     table_status,
 )
@@ -32,16 +31,46 @@ def faults(dm_channel_id: int, table_message_id: int, channel_id: int) -> list[d
     """One fault per step of the game, in rotation (each is consumed by the next matching call)."""
     return [
         # first, so that it waits for the next deal's hand DM ahead of the other POST faults
-        {"method": "POST", "path": f"/channels/{dm_channel_id}/messages", "status": 403, "code": 50007,
-         "message": "Cannot send messages to this user"},
-        {"method": "POST", "path": "/channels/*/messages", "status": 429, "message": "You are being rate limited."},
+        {
+            "method": "POST",
+            "path": f"/channels/{dm_channel_id}/messages",
+            "status": 403,
+            "code": 50007,
+            "message": "Cannot send messages to this user",
+        },
+        {
+            "method": "POST",
+            "path": "/channels/*/messages",
+            "status": 429,
+            "message": "You are being rate limited.",
+        },
         {"method": "PATCH", "path": "/channels/*/messages/*", "status": 500},
-        {"method": "PATCH", "path": "/channels/*/messages/*", "status": 502, "times": 3},  # edit given up
+        {
+            "method": "PATCH",
+            "path": "/channels/*/messages/*",
+            "status": 502,
+            "times": 3,
+        },  # edit given up
         {"method": "POST", "path": INTERACTION_CALLBACK, "status": 500},  # the click's own answer
-        {"method": "PATCH", "path": f"/channels/{channel_id}/messages/{table_message_id}", "status": 404,
-         "code": 10008, "message": "Unknown Message"},
-        {"method": "POST", "path": "/channels/*/messages", "status": 503, "times": 3},  # a post given up
-        {"method": "*", "path": "/channels/*/messages*", "status": 429, "message": "You are being rate limited."},
+        {
+            "method": "PATCH",
+            "path": f"/channels/{channel_id}/messages/{table_message_id}",
+            "status": 404,
+            "code": 10008,
+            "message": "Unknown Message",
+        },
+        {
+            "method": "POST",
+            "path": "/channels/*/messages",
+            "status": 503,
+            "times": 3,
+        },  # a post given up
+        {
+            "method": "*",
+            "path": "/channels/*/messages*",
+            "status": 429,
+            "message": "You are being rate limited.",
+        },
     ]
 
 
@@ -56,7 +85,9 @@ async def play_out(env: Any, member: Any, before_click: Any = None, limit: int =
         msg = hand_message(member)
         if not is_my_turn(msg):
             # a hand message missed its update: the table knows it is our turn
-            assert table.game.to_act() != 0 or table.ai_plays(0), "our turn but the hand message does not say so"
+            assert table.game.to_act() != 0 or table.ai_plays(0), (
+                "our turn but the hand message does not say so"
+            )
             await env.advance_time(1)
             continue
         move = moves(msg)[0]
@@ -73,8 +104,7 @@ async def play_out(env: Any, member: Any, before_click: Any = None, limit: int =
 def assert_finished_and_consistent(env: Any, db_path: Any) -> None:
     table = env.bot.manager.tables[1]
     assert table_status(db_path, 1) == "finished"
-    rows = db_actions(db_path, 1)
-    replayed = Game.from_record({**table.game.to_record(), "actions": [f"{seat} {action}" for _, seat, action, _ in rows]})
+    replayed = replay_db(db_path, 1, table.game)
     assert replayed.is_over and replayed.state_key() == table.game.state_key()
     assert integrity(db_path) == "ok"
 
@@ -84,7 +114,9 @@ async def test_a_fault_at_every_step_and_the_game_still_finishes(env: Any, db_pa
     guild = env.create_guild(name="Flaky")
     channel = guild.create_text_channel("whist")
     alice = guild.add_member(env.create_user("alice"))
-    await open_table(channel, alice, ai=("easy", "easy", "easy"), target=5)  # several deals: hand DMs mid-game
+    await open_table(
+        channel, alice, ai=("easy", "easy", "easy"), target=5
+    )  # several deals: hand DMs mid-game
     kinds = faults(alice.user.dm_channel.id, table_message(channel).id, channel.id)
     rotation = itertools.cycle(enumerate(kinds))
     injected: list[tuple[int, dict[str, Any]]] = []
@@ -99,9 +131,13 @@ async def test_a_fault_at_every_step_and_the_game_still_finishes(env: Any, db_pa
     assert_finished_and_consistent(env, db_path)
     assert "finished" in table_message(channel).content
     consumed = {kind for kind, fault in injected if not any(fault is f for f in env.backend.faults)}
-    assert consumed == set(range(len(kinds))), f"faults never hit: {set(range(len(kinds))) - consumed}"
+    assert consumed == set(range(len(kinds))), (
+        f"faults never hit: {set(range(len(kinds))) - consumed}"
+    )
     assert env.errors == []
-    print(f"\ndeals {env.bot.manager.tables[1].game.deal_no}, {clicks} clicks, {len(injected)} faults injected, {sum(1 for k, f in injected if not any(f is g for g in env.backend.faults))} hit")
+    print(
+        f"\ndeals {env.bot.manager.tables[1].game.deal_no}, {clicks} clicks, {len(injected)} faults injected, {sum(1 for k, f in injected if not any(f is g for g in env.backend.faults))} hit"
+    )
 
 
 @pytest.mark.parametrize("bot_settings", [{"seed": 6}], indirect=True)
@@ -118,7 +154,11 @@ async def test_discord_down_for_a_while_changes_nothing_in_the_game(env: Any, db
         msg = hand_message(alice)
         assert is_my_turn(msg)
         move = moves(msg)[0]
-        res = await alice.user.click(msg, custom_id=move.custom_id) if move.values is None else await alice.user.select(msg, list(move.values), custom_id=move.custom_id)
+        res = (
+            await alice.user.click(msg, custom_id=move.custom_id)
+            if move.values is None
+            else await alice.user.select(msg, list(move.values), custom_id=move.custom_id)
+        )
         assert res.acknowledged and not res.ephemeral
     assert table_message(channel).content == before, "the channel saw nothing"
     played = len(db_actions(db_path, 1))
@@ -136,7 +176,8 @@ async def test_deleted_table_message_is_posted_again(env: Any, db_path: Any) -> 
     channel = guild.create_text_channel("whist")
     alice = guild.add_member(env.create_user("alice"))
     mod = guild.add_member(
-        env.create_user("mod"), roles=[guild.create_role("mods", permissions=discord.Permissions(manage_messages=True))]
+        env.create_user("mod"),
+        roles=[guild.create_role("mods", permissions=discord.Permissions(manage_messages=True))],
     )
     await open_table(channel, alice, ai=("easy", "easy", "easy"), target=3)
     old = table_message(channel)
@@ -145,7 +186,11 @@ async def test_deleted_table_message_is_posted_again(env: Any, db_path: Any) -> 
     while is_my_turn(hand_message(alice)) and clicks < 2:
         msg = hand_message(alice)
         move = moves(msg)[0]
-        await (alice.user.click(msg, custom_id=move.custom_id) if move.values is None else alice.user.select(msg, list(move.values), custom_id=move.custom_id))
+        await (
+            alice.user.click(msg, custom_id=move.custom_id)
+            if move.values is None
+            else alice.user.select(msg, list(move.values), custom_id=move.custom_id)
+        )
         clicks += 1
     new = table_message(channel)
     assert new.id != old.id
@@ -166,7 +211,11 @@ async def test_deleted_channel_cancels_the_table_cleanly(env: Any, db_path: Any)
     assert is_my_turn(msg)
     env.backend.delete_channel(channel.id)
     move = moves(msg)[0]
-    res = await (alice.user.click(msg, custom_id=move.custom_id) if move.values is None else alice.user.select(msg, list(move.values), custom_id=move.custom_id))
+    res = await (
+        alice.user.click(msg, custom_id=move.custom_id)
+        if move.values is None
+        else alice.user.select(msg, list(move.values), custom_id=move.custom_id)
+    )
     assert res.acknowledged
     manager = env.bot.manager
     assert table_status(db_path, 1) == "cancelled"
@@ -174,8 +223,7 @@ async def test_deleted_channel_cancels_the_table_cleanly(env: Any, db_path: Any)
     assert await manager.deadline_repo.get(1) is None
     assert manager.tables[1].timer_task is None
     assert manager.tables[1].ai_task is None or manager.tables[1].ai_task.done()
-    assert "cancelled" in hand_message(alice).content
-    res = await alice.user.click(hand_message(alice), custom_id=move.custom_id) if hand_message(alice).components else None
+    assert "cancelled" in hand_message(alice).content and not hand_message(alice).components
     await env.advance_time(120)  # no timer fires on a cancelled table
     assert table_status(db_path, 1) == "cancelled"
     assert integrity(db_path) == "ok"
@@ -185,7 +233,8 @@ async def test_deleted_channel_cancels_the_table_cleanly(env: Any, db_path: Any)
 async def test_missing_permissions_are_explained_and_change_nothing(env: Any, db_path: Any) -> None:
     guild = env.create_guild(name="Locked")
     locked = guild.create_text_channel(
-        "announcements", overwrites={guild.default_role: discord.PermissionOverwrite(send_messages=False)}
+        "announcements",
+        overwrites={guild.default_role: discord.PermissionOverwrite(send_messages=False)},
     )
     alice = guild.add_member(env.create_user("alice"))
     before = dump(db_path)
