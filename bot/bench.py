@@ -283,6 +283,9 @@ async def _bench(env: Any, bot: Any, args: argparse.Namespace, sim_dir: str) -> 
             g.clicks += 1
             moves += 1
             attribute(g)
+        if args.progress and rounds % 20 == 0:
+            done = sum(g.done for g in games)
+            print(f"  round {rounds}: {done}/{len(games)} games over, {time.perf_counter() - wall:.0f} s", file=sys.stderr)
         idle = 0 if moves else idle + 1
         moves = 0
         if idle > 100:
@@ -341,6 +344,7 @@ def main(argv: list[str] | None = None) -> int:
         help="AI level of the 1h+3AI games (default easy: measures the bot, not the AI search)",
     )
     parser.add_argument("--memory-sample", type=int, default=20, help="tables measured by tracemalloc")
+    parser.add_argument("--progress", action="store_true", help="report progress on stderr")
     parser.add_argument("--memory-top", type=int, default=0, help="print the N biggest allocation sites")
     parser.add_argument("--time-scale", type=float, default=1000.0, help="virtual time dilation (see above)")
     args = parser.parse_args(argv)

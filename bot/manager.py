@@ -381,11 +381,11 @@ class GameManager:
             # Nobody saw the table: free the channel rather than block it until expiry.
             log.warning("could not post table %s (HTTP %s); cancelling it", table.id, exc.status)
             async with table.lock:
+                self._stop_tasks(table)
                 async with self.db.transaction():
                     table.db_version = await self.table_repo.set_status(table.id, "cancelled")
                     await self.deadline_repo.clear(table.id)
                 table.status = "cancelled"
-                self._stop_tasks(table)
             return
         try:
             message = await with_retry(interaction.original_response, f"table {table.id} message")
@@ -1277,7 +1277,9 @@ class GameManager:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("turn timer of table %s failed", table.id)
+            log.exception("turn timer of table %s failed; the turn gets a new timer", table.id)
+            if self._turn_is(table, seat, version) and not self._closing:
+                self._arm_turn_timer(table, seat)
 
     async def _choose_turn(self, table: Table, game: Game, seat: int) -> list[Action]:
         """The AI's play for a human's timed-out turn (a whole ruff exchange is one turn)."""

@@ -268,6 +268,7 @@ class _Facts:
     """Constants derived once from a :class:`Rules` for the hot paths of a game."""
 
     __slots__ = (
+        "rules",
         "sides",
         "half",
         "target",
@@ -283,6 +284,7 @@ class _Facts:
     )
 
     def __init__(self, rules: Rules) -> None:
+        self.rules = rules  # the last Rules object seen with these values
         self.sides = rules.sides
         self.half = rules.tricks_per_deal // 2
         self.target = rules.target_score
@@ -305,14 +307,22 @@ class _Facts:
 
 
 _FACTS: Final[dict[Rules, _Facts]] = {}
+_FACTS_BY_ID: Final[dict[int, _Facts]] = {}
 
 
 def _facts_of(rules: Rules) -> _Facts:
-    facts = _FACTS.get(rules)
+    facts = _FACTS_BY_ID.get(id(rules))
+    if facts is not None and facts.rules is rules:  # the same object (ids can be reused)
+        return facts
+    facts = _FACTS.get(rules)  # equal rules built again: hashes every field
     if facts is None:
         if len(_FACTS) > 256:  # many ad-hoc rule sets (tests, tools): keep it bounded
             _FACTS.clear()
         facts = _FACTS[rules] = _Facts(rules)
+    if len(_FACTS_BY_ID) > 1024:
+        _FACTS_BY_ID.clear()
+    _FACTS_BY_ID[id(rules)] = facts
+    facts.rules = rules
     return facts
 
 
@@ -1026,13 +1036,15 @@ class Game:
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Check and perform ``action`` for ``seat``; return the events it caused."""
+        events: list[Event]
         if seat == self._fast >= 0 and action.__class__ is Play and seat.__class__ is int:
             # hot path (see _sync_fast): the checks of check() for a Play, inlined
             card = action.card
+            bit = card.bit
             hands = self.hands
             hand = hands[seat]
             trick = self.trick
-            if not hand & card.bit or (
+            if not hand & bit or (
                 trick
                 and card.suit is not trick[0].suit
                 and hand & trick[0].suit_mask
@@ -1040,7 +1052,7 @@ class Game:
                 self.check(seat, action)  # raises with the reason
                 raise IllegalAction("That card cannot be played now.")  # pragma: no cover
             self.log.append((seat, action))
-            hands[seat] = hand ^ card.bit
+            hands[seat] = hand ^ bit
             if card is self.turn_up:
                 self.turn_up_public = False
             trick.append(card)
@@ -1055,7 +1067,25 @@ class Game:
                 self.to_play if self.phase == "play" and not self.can_ye_open else -1
             )
             return out
-        events: list[Event] = []
+        if (
+            action.__class__ is Discard
+            and seat == self.ruffer
+            and self.phase == "discard"
+            and seat.__class__ is int
+            and self.rules.ruff_discard_restriction == "none"
+        ):
+            # hot path for the ruffer's lay-outs: the checks of check(), inlined
+            card = action.card
+            hands = self.hands
+            if not hands[seat] & card.bit:
+                self.check(seat, action)  # raises with the reason
+                raise IllegalAction("That card cannot be laid out now.")  # pragma: no cover
+            self.log.append((seat, action))
+            events = []
+            self._discard(seat, card, events)
+            self._sync_fast()
+            return events
+        events = []
         seat = _as_seat(seat, self._n)
         self.check(seat, action)
         self.log.append((seat, action))
@@ -1097,9 +1127,9 @@ class Game:
     def _discard(self, seat: int, card: Card, events: list[Event]) -> None:
         self.hands[seat] &= ~card.bit
         self.discards.append(card)
-        self.discards_left -= 1
-        events.append(Discarded(seat, card, self.discards_left))
-        if self.discards_left == 0:
+        self.discards_left = left = self.discards_left - 1
+        events.append(_new(Discarded, (seat, card, left)))
+        if left == 0:
             events.append(DiscardsDone(seat))
             self._after_ruff(events)
 

@@ -2,7 +2,8 @@
 
 Each round delivers, for every unfinished table and in one burst before the bot
 handles any of them: the player to act double-clicking the same move, and
-another player of the table clicking one of their own (out-of-turn) buttons.
+another player of the table clicking one of their own buttons at the same time
+(disabled off-turn, so this is what a stale render or a modified client sends).
 Tables with AI seats also race those clicks against the AI's moves, which run
 in the same burst. The engine, the per-table lock and the version check must
 turn every burst into exactly one state change and answer every interaction.
@@ -39,9 +40,8 @@ from .helpers import (
 TABLES = 100
 ROUNDS = 8
 FINISH = 4
-BURST = (
-    20  # tables per burst: simcord's settle rescans every in-flight task, so huge bursts cost n²
-)
+# tables per burst: simcord's settle rescans every in-flight task, so one huge burst costs n²
+BURST = 20
 
 
 async def race_in_bursts(env: Any, clicks: list[Any], per_table: list[int]) -> list[Any]:

@@ -243,3 +243,52 @@ async def test_missing_permissions_are_explained_and_change_nothing(env: Any, db
     assert res.response.content == "I can't run a table here: I need Send Messages in this channel."
     assert dump(db_path) == before
     assert env.errors == []
+
+
+@pytest.mark.parametrize("bot_settings", [{"seed": 10, "lobby_timeout": 600.0}], indirect=True)
+async def test_failed_answers_while_opening_never_block_the_channel(env: Any, db_path: Any) -> None:
+    guild = env.create_guild(name="Flaky")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    manager = env.bot.manager
+
+    # /ruff new whose answer fails: nobody saw the table, so it is cancelled and the channel stays free
+    env.inject_error("POST", INTERACTION_CALLBACK, status=500)
+    res = await alice.slash(channel, "ruff new")
+    assert not res.acknowledged
+    assert table_status(db_path, 1) == "cancelled"
+    assert await manager.deadline_repo.get(1) is None
+
+    # the table message id cannot be fetched (3 tries): learnt from the first click on it
+    env.inject_error("GET", "/webhooks/*/*/messages/@original", status=502, times=3)
+    res = await alice.slash(channel, "ruff new", target=3)
+    assert res.acknowledged and manager.tables[2].message_id is None
+    assert (await manager.deadline_repo.get(2)).kind == "lobby", "the lobby expires even so"
+    await bob.click(table_message(channel), label="Join")
+    assert manager.tables[2].message_id == table_message(channel).id
+
+    # Start whose answer fails: the game starts all the same and the table message catches up
+    await alice.click(table_message(channel), label="Add AI (easy)")
+    await alice.click(table_message(channel), label="Add AI (easy)")
+    env.inject_error("POST", INTERACTION_CALLBACK, status=503)
+    res = await alice.click(table_message(channel), label="Start")
+    assert not res.acknowledged
+    assert table_status(db_path, 2) == "active"
+    assert "Trumps" in table_message(channel).content
+    assert await manager.deadline_repo.get(2) is None, "the lobby timer is gone"
+    for _ in range(3000):
+        if manager.tables[2].status != "active":
+            break
+        for member in (alice, bob):
+            msg = hand_message(member)
+            if is_my_turn(msg):
+                move = moves(msg)[0]
+                await (
+                    member.user.click(msg, custom_id=move.custom_id)
+                    if move.values is None
+                    else member.user.select(msg, list(move.values), custom_id=move.custom_id)
+                )
+    assert table_status(db_path, 2) == "finished"
+    assert integrity(db_path) == "ok"
+    assert env.errors == []
