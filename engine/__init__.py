@@ -19,7 +19,17 @@ from .actions import (
 )
 from .cards import Card, CardParseError, Rank, Suit, parse_cards, sort_hand
 from .events import Event
-from .game import Game, IllegalAction, Phase, RecordError, SeatView, new_game, trick_winner
+from .game import (
+    Game,
+    IllegalAction,
+    Phase,
+    RecordError,
+    SeatView,
+    deal_seats,
+    new_game,
+    stacked_deck,
+    trick_winner,
+)
 from .rules import Rules, RulesError, game_ids, make_rules, presets_for
 
 __all__ = [
@@ -44,6 +54,7 @@ __all__ = [
     "ShowHonours",
     "Suit",
     "TakeRuff",
+    "deal_seats",
     "decode_action",
     "discard",
     "game_ids",
@@ -53,5 +64,6 @@ __all__ = [
     "play",
     "presets_for",
     "sort_hand",
+    "stacked_deck",
     "trick_winner",
 ]

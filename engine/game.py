@@ -10,9 +10,13 @@ Determinism: a game is fully fixed by its rules, seed, optional first dealer,
 optional stacked first deck and start scores, and action log. Deal ``k`` of a
 session (counting from 1 across the games of a match) is shuffled by a
 Fisher-Yates pass driven by ``random.Random(f"{seed}:deal:{k}").getrandbits``:
-the very sequence ``random.shuffle`` draws on CPython 3.11, written out here so
-the deals of a seed do not depend on the Python version. No RNG state has to be
-stored.
+the very draws ``random.shuffle`` makes on CPython 3.11, written out here so the
+deals of a seed do not depend on the Python version. No RNG state is stored.
+
+Speed: the hot paths (a Play when cards are being played, a ruffer's lay-out,
+the end of a trick) are inlined and skip the general checks only where those
+checks cannot fail; every other action goes through :meth:`Game.check`. See
+``python -m engine.bench``.
 
 Testing hooks: ``new_game(..., deck=...)`` fixes the order of the first deal's
 deck (``deck[0]`` is dealt first, RULES.md §0.1) and ``start_scores=`` the score
@@ -53,7 +57,7 @@ import operator
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Any, Final, SupportsIndex, cast
 
 from .actions import (
@@ -160,8 +164,6 @@ _PASS: Final = Pass()
 # Events are tuples underneath (see engine.events); the hot paths build the
 # commonest ones with tuple.__new__ directly, skipping the keyword-aware __new__.
 _new: Final[Callable[..., Any]] = tuple.__new__
-_BIT: Final = attrgetter("bit")
-_INDEX: Final = attrgetter("index")
 
 
 def honours_mask(trump: Suit | None) -> int:
@@ -196,7 +198,7 @@ def _bit_count(mask: int) -> int:
 # The Play actions of every one-suit holding: ``_PLAY_TABLES[shift][bits]`` for a
 # suit's 13 bits (``shift`` = Card.suit_shift: 0, 13, 26 or 39), in card-index
 # order. A hand's legal plays are then at most four table entries; the tables
-# (4 x 8192 tuples, ~40 ms) are built when the first game is created.
+# (4 x 8192 tuples, some 25 ms) are built when the first game is created.
 _PLAY_TABLES: Final[list[list[tuple[Action, ...]]]] = [[] for _ in range(40)]
 _DISCARDS_CACHE: Final[dict[int, tuple[Action, ...]]] = {}
 
@@ -213,7 +215,12 @@ def _build_play_tables() -> None:
 def _plays_of(mask: int) -> list[Action]:
     """The Play actions for every card in ``mask``, in card-index order."""
     t = _PLAY_TABLES
-    return [*t[0][mask & 8191], *t[13][mask >> 13 & 8191], *t[26][mask >> 26 & 8191], *t[39][mask >> 39]]
+    return [
+        *t[0][mask & 8191],
+        *t[13][mask >> 13 & 8191],
+        *t[26][mask >> 26 & 8191],
+        *t[39][mask >> 39],
+    ]
 
 
 def _cache_discards(mask: int) -> tuple[Action, ...]:
@@ -279,6 +286,8 @@ class _Facts:
         "void_at",
         "no_honours_at",
         "can_ye",
+        "call_any",
+        "call_point",
         "deck_indices",
         "plans",
     )
@@ -302,6 +311,8 @@ class _Facts:
             rules.target_score - 1 if rules.honours_can_win == "not_at_target_minus_1" else None
         )
         self.can_ye = rules.can_ye_enabled
+        self.call_any = rules.call_point == "any"
+        self.call_point = rules.call_point if isinstance(rules.call_point, int) else None
         self.deck_indices = tuple(c.index for c in full_deck(rules.removed_ranks))
         self.plans = tuple(_deal_plan(rules, dealer) for dealer in range(rules.players))
 
@@ -391,8 +402,8 @@ def _shuffled(indices: tuple[int, ...], rng_seed: str) -> list[int]:
 
     ``random.shuffle`` swaps each position ``i`` (from the top down) with a
     ``j`` drawn by ``getrandbits(k)``, ``k`` the bit length of ``i + 1``, and
-    redraws while ``j > i``. Written out here, it needs no Python-level call
-    per card, and gives the same deck on any Python version.
+    redraws while ``j > i``. Written out here, it skips ``_randbelow``'s Python
+    call per card and gives the same deck on any Python version.
     """
     deck = list(indices)
     steps = _SHUFFLE_STEPS.get(len(deck))
@@ -849,7 +860,8 @@ class Game:
         rules = self.rules
         if rules.first_leader == "ruffer" and self.ruff_state == "taken" and self.ruffer is not None:
             self.leader = self.to_play = self.ruffer
-        if self._facts.can_ye and any(rules.can_call_at(score) for score in self.start_scores):
+        facts = self._facts
+        if facts.can_ye and (facts.call_any or facts.call_point in self.start_scores):
             hon = honours_mask(self.trump)
             eligible = []
             for k in range(self._n):
@@ -1187,7 +1199,29 @@ class Game:
     def _end_trick(self, events: list[Event]) -> None:
         trick = self.trick
         leader = self.leader
-        winner = (leader + trick_winner(trick, self.trump)) % self._n
+        if len(trick) == 4:
+            # trick_winner, unrolled for the four-handed games
+            c0, c1, c2, c3 = trick
+            trump = self.trump
+            best, at = c0, 0
+            if c1.suit is best.suit:
+                if c1.index > best.index:
+                    best, at = c1, 1
+            elif c1.suit is trump:
+                best, at = c1, 1
+            if c2.suit is best.suit:
+                if c2.index > best.index:
+                    best, at = c2, 2
+            elif c2.suit is trump:
+                best, at = c2, 2
+            if c3.suit is best.suit:
+                if c3.index > best.index:
+                    at = 3
+            elif c3.suit is trump:
+                at = 3
+            winner = (leader + at) % 4
+        else:
+            winner = (leader + trick_winner(trick, self.trump)) % self._n
         side = winner % 2 if self._partnerships else winner
         tricks = self.tricks
         tricks[side] += 1
@@ -1403,13 +1437,12 @@ class Game:
     def clone(self) -> Game:
         """An independent copy (for search and atomic batches)."""
         other = object.__new__(Game)
-        for name in Game.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = list(value)
-            elif isinstance(value, set):
-                value = set(value)
-            setattr(other, name, value)
+        for name in _SHARED_SLOTS:  # immutable values
+            setattr(other, name, getattr(self, name))
+        for name in _LIST_SLOTS:
+            setattr(other, name, list(getattr(self, name)))
+        other.can_ye_open = set(self.can_ye_open)
+        other.revoked = set(self.revoked)
         return other
 
     def to_record(self) -> dict[str, Any]:
@@ -1568,6 +1601,32 @@ class Game:
         """A canonical JSON string of the state (equal states give equal keys)."""
         snap = self.snapshot()
         return json.dumps(snap, sort_keys=True, separators=(",", ":"))
+
+
+# How clone() copies each slot: lists and sets are copied, everything else is an
+# immutable value (int, str, tuple, Card, Suit, Rules, _Facts, None) and shared.
+_LIST_SLOTS: Final = (
+    "log",
+    "scores",
+    "start_scores",
+    "games_won",
+    "game_values",
+    "hands",
+    "dealt",
+    "stock",
+    "discards",
+    "held_at_play",
+    "can_ye_queue",
+    "calls",
+    "shown",
+    "trick",
+    "tricks",
+    "completed",
+)
+_SET_SLOTS: Final = ("can_ye_open", "revoked")
+_SHARED_SLOTS: Final = tuple(
+    name for name in Game.__slots__ if name not in _LIST_SLOTS and name not in _SET_SLOTS
+)
 
 
 def new_game(

@@ -158,6 +158,10 @@ def check_replays(game: Game) -> None:
     twin = game.clone()
     assert twin.state_key() == key
     same_state(twin, game)
+    for name in Game.__slots__:  # nothing mutable is shared with the clone
+        value = getattr(game, name)
+        if isinstance(value, (list, set, dict)):
+            assert getattr(twin, name) is not value, name
 
 
 def try_illegal(game: Game, seat: int, legal: list[Action], rng: random.Random) -> None:
