@@ -227,6 +227,18 @@ def play_match(rules: Rules, seed: int, first_dealer: int | None, policy_seed: i
         claims = [a for a in legal if isinstance(a, (CallCanYe, ShowHonours))]
         if claims and game.phase == "play":
             assert rules.can_ye_window == "before_own_first_card" and game.trick_no == 1
+        if game.phase == "play" and game.trick and rules.revoke_mode == "prevent":
+            # whenever a revoke is possible, it is refused (cheap check of the state here;
+            # try_illegal below compares the full state key)
+            led = game.trick[0].suit
+            hand = game.hand(seat)
+            off = [c for c in hand if c.suit is not led]
+            if off and len(off) < len(hand):
+                version, hands, trick = game.version, list(game.hands), list(game.trick)
+                with pytest.raises(IllegalAction) as refused:
+                    game.apply(seat, play(rng.choice(off)))
+                assert refused.value.code == "must_follow"
+                assert (game.version, game.hands, game.trick) == (version, hands, trick)
         if steps % 11 == 0 or game.phase != "play":
             try_illegal(game, seat, legal, rng)
         action = rng.choice(legal)
