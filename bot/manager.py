@@ -1375,18 +1375,9 @@ class GameManager:
 
 
 def get_player(level: str) -> Any:
-    """The engine's AI player for ``level``."""
-    try:
-        from engine.ai import get_player as engine_player
-    except ImportError:  # TEMP until engine.ai lands
+    """The engine's AI player for ``level`` (imported lazily: search code is heavy)."""
+    from engine.ai import get_player as engine_player
 
-        class _First:
-            name = "first"
-
-            def choose(self, view: Any, legal: Any, rng: Any) -> Any:
-                return legal[0]
-
-        return _First()
     return engine_player(level)
 
 
