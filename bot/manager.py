@@ -1075,6 +1075,19 @@ class GameManager:
 
         self.notifier.schedule_edit(table.channel_id, table.message_id, make, gone)
 
+    async def _mark_cancelled(self, table: Table) -> bool:
+        """Durably cancel ``table`` (status and deadline in one transaction). Call under its lock."""
+        try:
+            async with self.db.transaction():
+                version = await self.table_repo.set_status(table.id, "cancelled")
+                await self.deadline_repo.clear(table.id)
+        except (StoreError, sqlite3.Error):
+            log.exception("table %s: could not cancel", table.id)
+            return False
+        table.db_version = version
+        table.status = "cancelled"
+        return True
+
     async def _repost_table(self, table: Table) -> None:
         """The table message was deleted: post a fresh one, or cancel if the channel is gone."""
         if table.status not in ("active", "lobby"):
@@ -1086,15 +1099,8 @@ class GameManager:
             async with table.lock:
                 if table.status not in ("active", "lobby"):
                     return
-                try:
-                    async with self.db.transaction():
-                        version = await self.table_repo.set_status(table.id, "cancelled")
-                        await self.deadline_repo.clear(table.id)
-                except (StoreError, sqlite3.Error):
-                    log.exception("table %s: could not cancel", table.id)
+                if not await self._mark_cancelled(table):
                     return
-                table.db_version = version
-                table.status = "cancelled"
                 self._stop_tasks(table)
             for channel_id, message_id in list(table.hand_msgs.values()):
                 self.notifier.schedule_edit(
@@ -1324,15 +1330,8 @@ class GameManager:
         async with table.lock:
             if table.status != "lobby":
                 return
-            try:
-                async with self.db.transaction():
-                    version = await self.table_repo.set_status(table.id, "cancelled")
-                    await self.deadline_repo.clear(table.id)
-            except (StoreError, sqlite3.Error):
-                log.exception("table %s: could not expire the lobby", table.id)
+            if not await self._mark_cancelled(table):
                 return
-            table.db_version = version
-            table.status = "cancelled"
         if table.message_id:
             with contextlib.suppress(MessageGone, discord.HTTPException):
                 await self.notifier.edit(
