@@ -528,7 +528,9 @@ class Game:
     """A running game (or match) of one of the engine's trick-taking games.
 
     Mutable, but only through :meth:`apply`, which validates first: an illegal
-    action raises :class:`IllegalAction` and leaves the state untouched.
+    action raises :class:`IllegalAction` and leaves the state untouched. The
+    attributes are for reading; writing to them (``hands``, ``phase`` ...) can
+    leave the game inconsistent.
     """
 
     __slots__ = (
@@ -1074,7 +1076,7 @@ class Game:
                 return [played]
             out = [played]
             self._end_trick(out)
-            # _sync_fast, inlined
+            # _sync_fast, inlined (revokes are prevented on this path)
             self._fast = (
                 self.to_play if self.phase == "play" and not self.can_ye_open else -1
             )
