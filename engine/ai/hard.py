@@ -4,7 +4,9 @@ Each sampled world is solved exactly for every candidate card: by DDS
 (through ``endplay``, imported lazily) for the full hand, by the pure-Python
 solver of :mod:`engine.ai.solver` for the last couple of tricks, or, without
 ``endplay``, by the Python solver from six cards a hand down and greedy
-playouts before that. The search is anytime: it stops starting new worlds at
+playouts before that. In the last two tricks, when the possible worlds are
+few, it plays against every one of them instead of a sample (see
+:func:`engine.ai.knowledge.enumerate_worlds`). The search is anytime: it stops starting new worlds at
 the soft budget and never runs past the cap, so no decision takes long.
 
 The ruff's discards are screened by playouts and the best few re-scored
@@ -37,6 +39,7 @@ from .search import (
 
 __all__ = ["HardPlayer"]
 
+EXACT_WORLDS = 2000  # last two tricks: every possible world when there are at most this many
 PY_SOLVER_CARDS = 6  # without DDS: cards in hand at or below which the Python solver is used
 
 
@@ -64,7 +67,12 @@ class HardPlayer:
     ) -> None:
         self.name = "hard"
         self.budget = Budget(
-            soft=budget, cap=cap, min_worlds=1, max_worlds=max_worlds, inference=inference
+            soft=budget,
+            cap=cap,
+            min_worlds=1,
+            max_worlds=max_worlds,
+            inference=inference,
+            exact_worlds=EXACT_WORLDS,
         )
         self.use_dds = use_dds
         self._easy = EasyPlayer(noise=0.0)

@@ -26,9 +26,10 @@ from ..game import SeatView
 from ..rules import Rules, RulesError, make_rules
 from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
 
-__all__ = ["OUT", "Situation", "rules_for", "sample_world", "situation"]
+__all__ = ["OUT", "Situation", "enumerate_worlds", "rules_for", "sample_world", "situation"]
 
 OUT = 4  # destination index of cards out of play (discards, unclaimed stock)
+ENUMERATE_MAX_CARDS = 14  # enumerate_worlds does not try with more unseen cards than this
 
 
 @lru_cache(maxsize=64)
@@ -367,6 +368,79 @@ def sample_world(
             continue
         return hands
     return None
+
+
+def enumerate_worlds(
+    sit: Situation, limit: int, inference: bool = False
+) -> list[tuple[list[int], float]] | None:
+    """Every deal of the unknown cards consistent with the seat's knowledge, with weights.
+
+    Used in the endgame, where the unseen cards are few: playing against all
+    the worlds that can be is exact where sampling a few of them is not (and
+    does not depend on how busy the machine is). A world's weight is the
+    relative likelihood of the ruffer's discards (when the out pile is his
+    lay-out, see :func:`_out_weight`) times, with ``inference``, the soft hints
+    from play. Worlds that break what Can-ye revealed are left out. Worlds
+    differing only in which cards are out of play are distinct (the weights
+    account for them). Returns ``None`` when there are more than ``limit``
+    worlds (the caller samples instead) or the view and rules disagree.
+    """
+    seat = sit.seat
+    seats = [s for s in range(4) if s != seat]
+    room = [0, 0, 0, 0, sit.out_size]
+    for s in seats:
+        room[s] = sit.sizes[s] - sit.fixed[s].bit_count()
+    if any(r < 0 for r in room):
+        return None
+    pool = [i for i in range(52) if sit.unknown >> i & 1]
+    if len(pool) != sum(room) or len(pool) > ENUMERATE_MAX_CARDS:
+        return None
+    allowed = sit.allowed
+    # most constrained cards first: dead ends show up early
+    options = sorted(
+        ((c, [d for d in (*seats, OUT) if allowed[d] >> c & 1]) for c in pool),
+        key=lambda item: len(item[1]),
+    )
+    if any(not opts for _c, opts in options):
+        return None
+    weighted_out = sit.out_is_discard
+    trump = sit.trump
+    check_honours = any(lim != (0, 4) for lim in sit.honour_limits)
+    out: list[tuple[list[int], float]] = []
+    hands = [sit.fixed[s] for s in range(4)]
+    too_many = False
+
+    def place(k: int, weight: float) -> None:
+        nonlocal too_many
+        if too_many:
+            return
+        if k == len(options):
+            if check_honours and not _honours_ok(sit, hands):
+                return
+            w = weight * _hint_weight(sit, hands) if inference and sit.hints else weight
+            if len(out) >= limit:
+                too_many = True
+                return
+            out.append((list(hands), w))
+            return
+        card, opts = options[k]
+        bit = 1 << card
+        for d in opts:
+            if not room[d]:
+                continue
+            room[d] -= 1
+            if d == OUT:
+                place(k + 1, weight * _out_weight(card, trump) if weighted_out else weight)
+            else:
+                hands[d] |= bit
+                place(k + 1, weight)
+                hands[d] ^= bit
+            room[d] += 1
+
+    place(0, 1.0)
+    if too_many or not out:
+        return None
+    return out
 
 
 def _deal(

@@ -18,7 +18,7 @@ from ..game import SeatView
 from . import dds
 from .core import SUIT_BITS, playout, trick_winner_pos
 from .discard import candidate_discards
-from .knowledge import Situation, sample_world, situation
+from .knowledge import Situation, enumerate_worlds, sample_world, situation
 from .solver import SolverTimeout, solve_cards
 from .utility import value_table
 
@@ -48,6 +48,8 @@ class Budget:
     max_worlds: int = 400
     margin: float = 0.0  # a cheaper card within this mean value of the best is preferred
     inference: bool = False  # weight sampled worlds by how well they explain the play
+    exact_worlds: int = 0  # play against every possible world when there are at most this many
+    exact_cards: int = 2  # ... and the seat holds at most this many cards
 
 
 def candidate_cards(sit: Situation, legal: int) -> list[int]:
@@ -164,32 +166,55 @@ def search_card(
     totals = dict.fromkeys(cands, 0.0)
     tables: dict[tuple[int, int] | None, list[float]] = {}
     mine_now = sit.tricks[side]
-    worlds = 0
-    slowest = 0.0
-    while worlds < budget.max_worlds:
-        now = time.perf_counter()
-        if worlds >= budget.min_worlds and now + slowest > soft:
-            break
-        if now > cap:
-            break
-        world = sample_world(sit, rng, inference=budget.inference)
-        if world is None:
-            break
-        # once a world is in hand, a slow one is abandoned soon after the soft budget
-        limit = cap if worlds < budget.min_worlds else min(cap, soft + 0.5 * budget.soft)
-        try:
-            scores = evaluate(sit, world, cands, limit)
-        except (SolverTimeout, dds.DDSTimeout):
-            break
+
+    def score(world: list[int], weight: float, limit: float) -> None:
+        scores = evaluate(sit, world, cands, limit)
         counts = _honour_counts(sit, world)
         table = tables.get(counts)
         if table is None:
             table = tables[counts] = value_table(sit.rules, side, sit.start_scores, counts)
         for c in cands:
-            totals[c] += table[mine_now + scores[c]]
-        worlds += 1
-        took = time.perf_counter() - now
-        slowest = max(slowest * 0.8, took)
+            totals[c] += weight * table[mine_now + scores[c]]
+
+    worlds = 0
+    mass = 0.0  # total weight of the worlds scored
+    every = (
+        enumerate_worlds(sit, budget.exact_worlds, budget.inference)
+        if budget.exact_worlds and sit.my_hand.bit_count() <= budget.exact_cards
+        else None
+    )
+    if every is not None:
+        # the endgame: every world that can be, each weighed, within the cap only
+        for world, weight in every:
+            try:
+                score(world, weight, cap)
+            except (SolverTimeout, dds.DDSTimeout):
+                break
+            worlds += 1
+            mass += weight
+            if time.perf_counter() > cap:
+                break
+    else:
+        slowest = 0.0
+        while worlds < budget.max_worlds:
+            now = time.perf_counter()
+            if worlds >= budget.min_worlds and now + slowest > soft:
+                break
+            if now > cap:
+                break
+            sampled = sample_world(sit, rng, inference=budget.inference)
+            if sampled is None:
+                break
+            # once a world is in hand, a slow one is abandoned soon after the soft budget
+            limit = cap if worlds < budget.min_worlds else min(cap, soft + 0.5 * budget.soft)
+            try:
+                score(sampled, 1.0, limit)
+            except (SolverTimeout, dds.DDSTimeout):
+                break
+            worlds += 1
+            mass += 1.0
+            took = time.perf_counter() - now
+            slowest = max(slowest * 0.8, took)
     if not worlds:
         return None
     # best mean; among equals, last to play takes the trick if it can, and
@@ -206,7 +231,7 @@ def search_card(
 
     best = min(cands, key=key)
     if budget.margin > 0:
-        floor = totals[best] - budget.margin * worlds
+        floor = totals[best] - budget.margin * mass
         near = [c for c in cands if totals[c] >= floor]
         best = min(near, key=lambda c: (key(c)[1:], -totals[c]))
     return best, worlds

@@ -9,12 +9,12 @@ import pytest
 from engine import Card, Game, SeatView, new_game, trick_winner
 from engine.ai import dds
 from engine.ai.core import SUIT_BITS, greedy_card, playout, trick_winner_pos
-from engine.ai.knowledge import OUT, sample_world, situation
+from engine.ai.knowledge import OUT, enumerate_worlds, sample_world, situation
 from engine.ai.solver import solve_cards
 from engine.ai.utility import WIN_BONUS, value_table
 from engine.rules import make_rules
 
-from .helpers import positions
+from .helpers import hands_of, positions
 
 
 def _deal(rng: random.Random, cards: int) -> list[int]:
@@ -136,6 +136,42 @@ def test_sampled_worlds_respect_what_the_seat_knows() -> None:
         checked += 1
     assert checked >= 30
     assert OUT == 4
+
+
+def test_endgame_worlds_are_all_there() -> None:
+    """In the last two tricks: every consistent deal, the real one among them, no other."""
+    checked = 0
+
+    def endgame(game: Game, view: SeatView) -> bool:
+        return view.phase == "play" and len(view.hand) <= 2 and len(view.legal) > 1
+
+    for game, view in positions(endgame, seeds=range(60)):
+        sit = situation(view)
+        every = enumerate_worlds(sit, 100_000)
+        assert every is not None
+        worlds = [tuple(w) for w, _ in every]
+        assert len(set(worlds)) == len(worlds)
+        assert all(weight > 0 for _, weight in every)
+        assert tuple(hands_of(game)) in worlds
+        known = set(worlds)
+        rng = random.Random(view.deal_no)
+        for _ in range(20):
+            sampled = sample_world(sit, rng)
+            assert sampled is not None and tuple(sampled) in known
+        mine = sum(c.bit for c in view.hand)
+        for world in worlds:
+            assert world[view.seat] == mine
+            assert [w.bit_count() for w in world] == list(view.hand_sizes)
+            assert not any(w & sit.played for w in world)
+            for leader, cards, _ in view.completed_tricks:
+                for i, c in enumerate(cards[1:], 1):
+                    if c.suit is not cards[0].suit:
+                        assert not world[(leader + i) % 4] & cards[0].suit.mask
+        # with more worlds than the limit, none: the search samples instead
+        if len(worlds) > 1:
+            assert enumerate_worlds(sit, len(worlds) - 1) is None
+        checked += 1
+    assert checked >= 40
 
 
 def test_sampling_when_nobody_ruffs_keeps_the_stock_out() -> None:
