@@ -260,10 +260,21 @@ def leaderboard_view(page: int, pages: int) -> discord.ui.View | None:
     return view
 
 
-def hand_view(table_id: int, version: int, view: SeatView) -> discord.ui.View:
-    """Card buttons (legal ones enabled on the seat's turn) plus this phase's actions."""
+def hand_view(table_id: int, version: int, view: SeatView, away: bool = False) -> discord.ui.View:
+    """Card buttons (legal ones enabled on the seat's turn) plus this phase's actions.
+
+    ``away``: the AI plays this seat, so every card is shown disabled and the
+    only live button takes the seat back.
+    """
     ui = _view()
     seat = view.seat
+    if away:
+        for i, card in enumerate(sort_hand(view.hand, view.trump)[: CARD_ROWS * 5]):
+            ui.add_item(
+                RHButton(action_id(table_id, version, seat, Play(card)), card.pretty, discord.ButtonStyle.secondary, True, row=i // 5)
+            )
+        ui.add_item(RHButton(table_id_for(table_id, "reclaim"), "Take my seat back", discord.ButtonStyle.success, row=CARD_ROWS))
+        return ui
     legal = set(view.legal)
     if view.phase == "discard" and view.my_turn:
         discards = [a for a in view.legal if isinstance(a, Discard)]

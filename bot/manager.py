@@ -502,6 +502,10 @@ class GameManager:
         if table is None or table.status not in ("lobby", "active"):
             await self.refuse(interaction, "This table has ended.")
             return
+        if verb == "reclaim" and interaction.guild is None:
+            await self._reclaim(interaction, table)  # from the hand DM: the seat check is enough
+            self._note_ack(started)
+            return
         if interaction.guild is None or interaction.guild.id != table.guild_id:
             await self.refuse(interaction, "That table belongs to another server.")
             return
@@ -728,7 +732,21 @@ class GameManager:
             await self._save_afk(table)
         self._schedule_table_edit(table)
         self._kick(table)  # before answering: the turn timer must run even if the answer fails
-        await self._show_hand(interaction, table, note="✅ Welcome back — your seat is yours again.")
+        note = "✅ Welcome back — your seat is yours again."
+        if interaction.guild is None and table.game is not None:
+            # pressed on the hand DM: that message becomes the live hand again
+            content, view = self._hand(table, seat, note)
+            try:
+                await interaction.response.edit_message(content=content, view=view)
+            except discord.HTTPException as exc:
+                log.info("could not answer a reclaim (HTTP %s); the seat is back all the same", exc.status)
+                self._refresh_hands(table, force=True)
+                return
+            table.hand_sig[seat] = _sig(table, seat, content)
+            self._refresh_hands(table, skip=seat)
+            return
+        self._refresh_hands(table)  # the hand DM goes back from "away" to the live hand
+        await self._show_hand(interaction, table, note=note)
 
     async def _save_afk(self, table: Table) -> None:
         """Persist who is away and their missed turns. Call under the lock.
@@ -770,8 +788,9 @@ class GameManager:
     def _hand(self, table: Table, seat: int, note: str = "") -> tuple[str, discord.ui.View]:
         assert table.game is not None
         view = table.game.observe(seat)
-        content = render.hand_message(table.info(), view, note)
-        return content, ui.hand_view(table.id, table.game.version, view)
+        away = seat in table.away and view.phase != "over"
+        content = render.hand_message(table.info(), view, note, away=away)
+        return content, ui.hand_view(table.id, table.game.version, view, away=away)
 
     async def _send_hands(self, table: Table) -> set[int]:
         """DM every human their new hand; returns the user ids whose DMs are closed."""
@@ -905,7 +924,7 @@ class GameManager:
                     await self.refuse(interaction, "That hand has moved on — those buttons are from an earlier turn.")
                 return
             if seat in table.away:
-                await self.refuse(interaction, "The AI is playing for you — press **Take my seat back** on the table first.")
+                await self.refuse(interaction, "The AI is playing for you — press **Take my seat back** (on your hand or the table) first.")
                 return
             try:
                 events = await self._commit(table, seat, actions, interaction.user.id)
@@ -1387,7 +1406,7 @@ def _first_free(seats: Sequence[Seat | None]) -> int | None:
 def _sig(table: Table, seat: int, content: str) -> str:
     """What a hand message shows, ignoring button versions when no button is live."""
     game = table.game
-    live = game is not None and game.to_act() == seat
+    live = game is not None and game.to_act() == seat and seat not in table.away
     return f"{live}:{game.version if live and game else ''}:{hash(content)}"  # a hash: one per seat, kept
 
 

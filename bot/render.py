@@ -235,8 +235,11 @@ def action_label(action: Action) -> str:
     }.get(type(action), action.encode())
 
 
-def hand_message(info: TableInfo, view: SeatView, note: str = "") -> str:
-    """The private hand message (DM or ephemeral) for ``view.seat``."""
+def hand_message(info: TableInfo, view: SeatView, note: str = "", away: bool = False) -> str:
+    """The private hand message (DM or ephemeral) for ``view.seat``.
+
+    ``away``: the AI is playing this seat after missed turns.
+    """
     seat = view.seat
     partner = info.seats[(seat + 2) % 4]
     lines = [f"🃏 **{info.rules.title}** · table #{info.table_id}"]
@@ -259,7 +262,9 @@ def hand_message(info: TableInfo, view: SeatView, note: str = "") -> str:
         lines.append(f"From the stock: {cards_text(view.stock_taken)}")
     if view.my_discards:
         lines.append(f"Laid out: {cards_text(view.my_discards)}")
-    if view.my_turn:
+    if away:
+        lines.append("🤖 You were away, so the AI is playing your cards. Press **Take my seat back** to play again.")
+    elif view.my_turn:
         lines.append(_your_turn_line(info, view))
     else:
         lines.append("⏳ Not your turn — the table shows the play. This message updates when it is.")

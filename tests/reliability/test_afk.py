@@ -105,26 +105,38 @@ async def test_takeover_and_reclaim(env: Any, db_path: Any) -> None:
     assert "Take my seat back" in labels(table)
     assert (await manager.table_repo.get(1)).settings["away"] == [0], "the takeover is durable"
 
-    # while away, the AI plays alice's turns (after its delay) and her own clicks are refused
+    # her hand DM says the AI has her seat: no live card, a button to take it back
+    await env.advance_time(2)
+    dm = hand_message(alice)
+    assert dm is not None and "the AI is playing your cards" in dm.content
+    assert moves(dm) == []
+    assert "Take my seat back" in labels(dm)
+
+    # while away, the AI plays alice's turns (after its delay)
     for _ in range(100):
         if game_of(env).to_act() == 0:
             break
         await env.advance_time(10)
     v = game_of(env).version
-    msg = hand_message(alice)
-    move = moves(msg)[0]
-    res = await race(env, [(alice.user, msg, move.custom_id, move.values)])
-    assert res[0].ephemeral and "AI is playing for you" in res[0].response.content
+    assert moves(hand_message(alice)) == [], "no live card while the AI has the seat"
     await env.advance_time(10)
     _, seat, _, actor = db_actions(db_path, 1)[v]
     assert (seat, actor) == (0, None), "the AI played her turn"
 
     res = await bob.click(table, label="Take my seat back")
     assert res.ephemeral and "not playing" in res.response.content
-    res = await alice.click(table, label="Take my seat back")
-    assert res.ephemeral and "Welcome back" in res.response.content
+    assert manager.tables[1].away == {0}
+    # she takes it back from the DM: that message becomes her live hand again
+    dm = hand_message(alice)
+    assert dm is not None
+    res = await alice.user.click(dm, label="Take my seat back")
+    assert res.acknowledged and not res.ephemeral
     assert manager.tables[1].away == set() and manager.tables[1].misses.get(0, 0) == 0
     assert (await manager.table_repo.get(1)).settings["away"] == []
+    dm = hand_message(alice)
+    assert dm is not None and "Welcome back" in dm.content and "AI is playing" not in dm.content
+    assert "Take my seat back" not in labels(dm)
+    await env.advance_time(2)
     assert "Take my seat back" not in labels(table_message(channel))
 
     # back in her seat: her click counts, and a single timeout no longer takes over
@@ -136,6 +148,30 @@ async def test_takeover_and_reclaim(env: Any, db_path: Any) -> None:
     await until_turn(env, alice, 10)
     await env.advance_time(60)
     assert manager.tables[1].misses[0] == 1 and manager.tables[1].away == set()
+
+
+@pytest.mark.parametrize("bot_settings", [AFK], indirect=True)
+async def test_reclaim_from_the_table_brings_the_dm_back(env: Any, db_path: Any) -> None:
+    guild = env.create_guild(name="AFK Club")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    await open_table(channel, alice, ai=("easy", "easy", "easy"), target=3)
+    manager = env.bot.manager
+    for _miss in (1, 2):
+        await until_turn(env, alice, 10)
+        await env.advance_time(60)
+    assert manager.tables[1].away == {0}
+    await env.advance_time(2)
+    assert "the AI is playing your cards" in hand_message(alice).content  # type: ignore[union-attr]
+
+    res = await alice.click(table_message(channel), label="Take my seat back")
+    assert res.ephemeral and "Welcome back" in res.response.content
+    await env.advance_time(2)
+    dm = hand_message(alice)
+    assert dm is not None and "AI is playing" not in dm.content
+    assert "Take my seat back" not in labels(dm)
+    await until_turn(env, alice, 10)
+    assert moves(hand_message(alice)), "her DM has live cards again"  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
