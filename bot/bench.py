@@ -332,6 +332,186 @@ async def _bench(env: Any, bot: Any, args: argparse.Namespace, sim_dir: str) -> 
     }
 
 
+# ------------------------------------------------------------------ direct mode
+#
+# simcord runs one click at a time and its settle loop grows with the number of
+# timers, so its latencies measure the simulator as much as the bot. The direct
+# mode runs the same GameManager with production timings (1 s AI delay, 1 s edit
+# throttle, the AI in a thread) against stub Discord objects that answer at once,
+# with every table's players clicking concurrently in real time.
+
+
+class _Stub:
+    def __init__(self, **fields: Any) -> None:
+        self.__dict__.update(fields)
+
+
+class _StubChannel:
+    def __init__(self, client: _StubClient, channel_id: int) -> None:
+        self.client, self.id = client, channel_id
+
+    async def send(self, **_: Any) -> Any:
+        self.client.calls += 1
+        self.client.next_id += 1
+        return _Stub(id=self.client.next_id, channel=self)
+
+    def get_partial_message(self, message_id: int) -> Any:
+        async def edit(**_: Any) -> None:
+            self.client.calls += 1
+
+        return _Stub(id=message_id, edit=edit)
+
+
+class _StubClient:
+    def __init__(self) -> None:
+        self.calls = 0
+        self.next_id = 10**12
+
+    def get_partial_messageable(self, channel_id: int, **_: Any) -> _StubChannel:
+        return _StubChannel(self, channel_id)
+
+    async def create_dm(self, user: Any) -> _StubChannel:
+        self.calls += 1
+        return _StubChannel(self, 2 * 10**11 + user.id)
+
+
+class _StubResponse:
+    def __init__(self) -> None:
+        self.done = False
+
+    def is_done(self) -> bool:
+        return self.done
+
+    async def edit_message(self, **_: Any) -> None:
+        self.done = True
+
+    async def send_message(self, *_: Any, **__: Any) -> None:
+        self.done = True
+
+
+def _interaction(user_id: int, guild: Any, channel: Any) -> Any:
+    async def nothing(*_: Any, **__: Any) -> None:
+        return None
+
+    async def original() -> Any:
+        return _Stub(id=10**13 + channel.id)
+
+    perms = _Stub(view_channel=True, send_messages=True, read_message_history=True)
+    return _Stub(
+        user=_Stub(id=user_id, display_name=f"u{user_id}", guild_permissions=None),
+        guild=guild,
+        channel=channel,
+        message=None,
+        app_permissions=perms,
+        response=_StubResponse(),
+        followup=_Stub(send=nothing),
+        original_response=original,
+        edit_original_response=nothing,
+    )
+
+
+def _policy(view: Any) -> list[Any]:
+    from engine import sort_hand
+    from engine.actions import CallCanYe, Discard, Pass, Play, ShowHonours, TakeRuff
+
+    legal = view.legal
+    for kind in (TakeRuff, ShowHonours, CallCanYe, Pass):
+        found = [a for a in legal if isinstance(a, kind)]
+        if found:
+            return found[:1]
+    discards = [a.card for a in legal if isinstance(a, Discard)]
+    if discards:
+        return [Discard(c) for c in sort_hand(discards, view.trump)[-4:]]
+    return [next(a for a in legal if isinstance(a, Play))]
+
+
+async def run_direct(args: argparse.Namespace) -> dict[str, Any]:
+    import random
+
+    from .manager import GameManager
+    from .store import Database
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(
+            database=str(Path(tmp) / "direct.db"),
+            ai_delay=1.0,
+            turn_timeout=0.0,
+            lobby_timeout=0.0,
+            table_edit_interval=args.edit_interval,
+            ai_in_thread=True,
+            seed=args.seed,
+        )
+        db = await Database.open(settings.database)
+        client = _StubClient()
+        manager = GameManager(client, db, settings)  # type: ignore[arg-type]
+        rng = random.Random(args.seed)
+        guild = _Stub(id=1, name="Bench")
+        tables: list[tuple[int, list[int]]] = []
+        try:
+            for i in range(args.games):
+                channel = _Stub(id=1000 + i, name=f"table-{i}")
+                humans = [10_000 * (i + 1) + s for s in range(1 if i % 2 == 0 else 4)]
+                await manager.new_table(_interaction(humans[0], guild, channel), "ruff-honours-cotton", None, args.target, None)
+                table_id = max(manager.tables)
+                for user in humans[1:]:
+                    await manager.on_table_button(_interaction(user, guild, channel), table_id, "join")
+                for _ in range(4 - len(humans)):
+                    await manager.on_table_button(_interaction(humans[0], guild, channel), table_id, f"ai-{args.ai}")
+                await manager.on_table_button(_interaction(humans[0], guild, channel), table_id, "start")
+                tables.append((table_id, humans))
+            manager.ack_latencies.clear()
+            lags: list[float] = []
+
+            async def player(table_id: int, seat: int, user_id: int) -> int:
+                clicks = 0
+                table = manager.tables[table_id]
+                while table.status == "active" and table.game is not None and not table.game.is_over:
+                    game = table.game
+                    if game.to_act() != seat:
+                        await asyncio.sleep(0.05)  # the player watches their DM
+                        continue
+                    await asyncio.sleep(rng.uniform(0.5, 2.0))  # thinks
+                    if table.game is not game or game.to_act() != seat:
+                        continue
+                    actions = _policy(game.observe(seat))
+                    interaction = _interaction(user_id, None, _Stub(id=0))
+                    if len(actions) > 1:
+                        codes = [a.card.code for a in actions]
+                        await manager.on_discard_select(interaction, table_id, game.version, seat, codes)
+                    else:
+                        await manager.on_action(interaction, table_id, game.version, seat, actions)
+                    clicks += 1
+                return clicks
+
+            async def watch_lag() -> None:
+                loop = asyncio.get_running_loop()
+                while True:
+                    before = loop.time()
+                    await asyncio.sleep(0.1)
+                    lags.append(loop.time() - before - 0.1)
+
+            watcher = asyncio.create_task(watch_lag())
+            wall = time.perf_counter()
+            counts = await asyncio.gather(
+                *(player(tid, seat, uid) for tid, humans in tables for seat, uid in enumerate(humans))
+            )
+            wall = time.perf_counter() - wall
+            watcher.cancel()
+        finally:
+            await manager.close()
+            await db.close()
+    acks = manager.ack_latencies
+    return {
+        "games": len(tables),
+        "clicks": sum(counts),
+        "wall_s": wall,
+        "ack_p50_ms": _quantile(acks, 0.5) * 1000,
+        "ack_p99_ms": _quantile(acks, 0.99) * 1000,
+        "ack_max_ms": max(acks, default=0.0) * 1000,
+        "lag_p99_ms": _quantile(lags, 0.99) * 1000,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="tables open at once (default 200)")
@@ -344,10 +524,24 @@ def main(argv: list[str] | None = None) -> int:
         help="AI level of the 1h+3AI games (default easy: measures the bot, not the AI search)",
     )
     parser.add_argument("--memory-sample", type=int, default=20, help="tables measured by tracemalloc")
+    parser.add_argument(
+        "--mode", choices=("both", "simcord", "direct"), default="both",
+        help="simcord (all figures), direct (latency with real concurrency, no simulator), or both",
+    )
     parser.add_argument("--progress", action="store_true", help="report progress on stderr")
     parser.add_argument("--memory-top", type=int, default=0, help="print the N biggest allocation sites")
     parser.add_argument("--time-scale", type=float, default=1000.0, help="virtual time dilation (see above)")
     args = parser.parse_args(argv)
+    if args.mode in ("both", "direct"):
+        d = asyncio.run(run_direct(args))
+        print(
+            f"direct (no simulator; {d['games']} games played concurrently in real time, production "
+            f"timings, {d['clicks']} clicks in {d['wall_s']:.0f} s): click-to-ack p50 {d['ack_p50_ms']:.1f} ms, "
+            f"p99 {d['ack_p99_ms']:.1f} ms, max {d['ack_max_ms']:.1f} ms; event-loop lag p99 "
+            f"{d['lag_p99_ms']:.1f} ms   [target p99 <= 50 ms]"
+        )
+    if args.mode == "direct":
+        return 0
     r = asyncio.run(run(args))
     kib = r["bytes_per_game"] / 1024
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

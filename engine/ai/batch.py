@@ -1,31 +1,45 @@
 """Greedy playouts of many deals at once, vectorized with NumPy.
 
 :func:`batch_playout` plays the policy of :func:`engine.ai.core.greedy_card`
-to the end of the deal for ``N`` positions side by side and returns the same
-numbers as :func:`engine.ai.core.playout` would, row for row.
+to the end of the deal for ``N`` positions side by side and returns exactly
+what :func:`engine.ai.core.playout` returns, row for row. It exists for speed:
+one call plays a few hundred thousand full deals a second on one core, where
+the scalar playout manages a few thousand.
 
 Design
 ------
-* A hand is held as four 13-bit masks, one per suit, so all hands form an
-  ``(N, 4 seats, 5 suits)`` ``uint16`` array. Bit ``r`` of suit ``s`` is the
-  card ``s * 13 + r`` of :mod:`engine.ai.core`. The fifth suit column is
-  always empty and stands for "no trump": a row whose trump is ``NO_TRUMP``
-  (4) reads its "trumps" from that column and finds none, so no-trump rows
-  need no special case.
-* Every question asked of a one-suit mask (highest card, lowest card, number
-  of cards) is a lookup in a table of 8192 entries indexed by the mask.
-* The rows advance in lockstep, one card position at a time: every row is at
-  the same position of its trick (all rows start with the same number of
-  cards on the table and every trick has four cards), so the position is a
-  plain Python int and the leading / following / last-to-play logic is chosen
-  once per step. What differs per row (who is to play, the suit led, trumps,
-  who is winning) lives in ``(N,)`` arrays, and each branch of the greedy
-  policy is computed for every row and picked with ``np.where``. One step is
-  a few dozen whole-array operations however large ``N`` is, which is where
-  the speed comes from.
-* A card in flight is a (suit, rank) pair of ``(N,)`` arrays. The current
-  winner of each trick (position, suit, rank) is updated as each card lands,
-  just like :func:`engine.ai.core.trick_winner_pos` scans the trick.
+*Lockstep.* All rows sit at the same position of their trick: they start with
+the same number of cards on the table and every trick has four cards. So the
+position (leading, second, third, last) is a plain Python int and each step is
+one pass of whole-array operations over all ``N`` rows; every branch of the
+greedy policy is computed for every row and the right one is picked per row.
+What differs per row (who plays, the suit led, who is winning, trumps) lives
+in ``(N,)`` arrays. A step costs a few dozen NumPy calls however large ``N``
+is, so large batches amortise the interpreter away.
+
+*Hands.* Each hand is one ``uint64`` holding four 16-bit lanes, a 13-bit
+rank mask per lane (bit ``r`` is rank ``r``, 0 = two). Lanes are suits
+relabelled per row: in a trump deal lanes 0..2 are the three side suits in
+their S, H, D, C order and lane 3 is trumps; in a no-trump deal lane ``s`` is
+suit ``s``. Every tie-break of the greedy policy ("the first suit") is among
+side suits only, so keeping their order is all that matters, and trumps always
+sit in lane 3: "my trumps" is a shift and a per-row mask (empty in no-trump),
+never a per-row gather. The hands are stored as ``(N * 4,)`` (row, seat), so
+the current player's whole hand, or the next opponent's, is one ``take``.
+
+*Lane arithmetic.* Questions about all four suits of a hand at once are
+answered SWAR-style inside the ``uint64``: "is my top card in this suit the
+top card still out" is a per-lane compare done with one subtraction (the
+lanes have three spare bits, so borrows never cross lanes), suit lengths are
+a per-lane popcount, and "longest side suit, first on ties" is a per-lane key
+whose maximum over the lanes decodes to the lane. Questions about one suit
+(highest card, lowest card, the cards above a rank) are lookups in tables of
+8192 entries indexed by the 13-bit mask.
+
+*Trick state.* The winning card so far is kept as a "power" per row: its rank,
+plus 16 if it is of the suit led, plus 32 if it is a trump, so a card beats
+the winner exactly when its power is higher, as in
+:func:`engine.ai.core.trick_winner_pos`.
 
 Everything is single threaded (NumPy element-wise operations use one core).
 """
@@ -40,55 +54,70 @@ from numpy.typing import ArrayLike, NDArray
 
 from .core import NO_TRUMP
 
-__all__ = ["batch_playout", "hands_from_masks", "masks_from_hands"]
+__all__ = ["batch_playout", "hands_array"]
 
-_FULL: Final = 0x1FFF
+_U64 = NDArray[np.uint64]
 _IDX = NDArray[np.intp]
 
 
-def _tables() -> tuple[_IDX, _IDX, _IDX, NDArray[np.uint16], NDArray[np.uint16]]:
+def _u(value: int) -> np.uint64:
+    return np.uint64(value)
+
+
+_RANKS: Final = _u(0x1FFF)
+# per-lane constants (lane l occupies bits 16 l .. 16 l + 15)
+_LANE_ONES: Final = _u(0x0001_0001_0001_0001)
+_LANE_TOP: Final = _u(0x8000_8000_8000_8000)  # bit 15 of every lane
+_LANE_7FFF: Final = _u(0x7FFF_7FFF_7FFF_7FFF)
+_LANE_FFFF: Final = _u(0xFFFF)
+_M1: Final = _u(0x5555_5555_5555_5555)
+_M2: Final = _u(0x3333_3333_3333_3333)
+_M4: Final = _u(0x0F0F_0F0F_0F0F_0F0F)
+_M8: Final = _u(0x00FF_00FF_00FF_00FF)
+# lead key tie-breaks: (3 - lane) in bits 0..1 of each lane, and a master's key
+# 1024 + 256 * (3 - lane) so that the first master lane beats every other key
+_LANE_TIE: Final = _u(sum((3 - lane) << (16 * lane) for lane in range(4)))
+_LANE_MASTER: Final = _u(sum((1024 + 256 * (3 - lane)) << (16 * lane) for lane in range(4)))
+# lane masks of the side suits: lanes 0..2 in a trump deal, all four in no-trump
+_SIDE_RANKS: Final = (_u(0x1FFF_1FFF_1FFF), _u(0x1FFF_1FFF_1FFF_1FFF))
+_SIDE_TOPS: Final = (_u(0x8000_8000_8000), _u(0x8000_8000_8000_8000))
+# the lanes before lane 1, 2, 3 (to find the first lane with a flag set)
+_BEFORE: Final = (_u(0x0001), _u(0x0001_0001), _u(0x0001_0001_0001))
+
+# LANE_OF[trump, suit]: the lane of a suit; trumps in lane 3, side suits in order
+_LANE_OF: Final = np.array(
+    [[3, 0, 1, 2], [0, 3, 1, 2], [0, 1, 3, 2], [0, 1, 2, 3], [0, 1, 2, 3]], dtype=np.intp
+)
+
+
+def _tables() -> tuple[_IDX, _IDX, _IDX, _U64]:
     masks = np.arange(1 << 13, dtype=np.int64)
-    # highest set bit (-1 for an empty mask)
-    high = np.full(1 << 13, -1, dtype=np.intp)
-    # lowest set bit; 64 for an empty mask, so a "min over suits" skips empty ones
-    low = np.full(1 << 13, 64, dtype=np.intp)
-    count = np.zeros(1 << 13, dtype=np.intp)
+    high = np.full(1 << 13, -1, dtype=np.intp)  # highest rank, -1 if empty
+    low = np.full(1 << 13, 13, dtype=np.intp)  # lowest rank, 13 if empty
     for r in range(13):
-        has = (masks >> r) & 1 == 1
-        high[has] = r
-        count += has
+        high[(masks >> r) & 1 == 1] = r
     for r in range(12, -1, -1):
         low[(masks >> r) & 1 == 1] = r
-    bit = (np.uint16(1) << np.arange(13, dtype=np.uint16)).astype(np.uint16)
-    # above[f + 1]: the ranks strictly higher than rank f, f in -1..12
-    above = np.array([(_FULL << (f + 1)) & _FULL for f in range(-1, 13)], dtype=np.uint16)
-    return high, low, count, bit, above
+    # high_low[m * 8192 + mask]: the highest rank if m else the lowest
+    high_low = np.concatenate([low, high])
+    # above[f + 1]: the ranks strictly higher than rank f, for f in -1..12
+    above = np.array([(0x1FFF << (f + 1)) & 0x1FFF for f in range(-1, 13)], dtype=np.uint64)
+    return high, low, high_low, above
 
 
-_HIGH, _LOW, _COUNT, _BIT, _ABOVE = _tables()
-_SUITS4: Final = np.arange(4, dtype=np.intp)
+_HIGH, _LOW, _HIGH_LOW, _ABOVE = _tables()
 
 
-def hands_from_masks(masks: Sequence[Sequence[int]] | ArrayLike) -> NDArray[np.uint16]:
-    """Convert ``N`` deals of four :mod:`engine.ai.core` int masks to ``(N, 4, 4)`` suit masks.
+def hands_array(hands: Sequence[Sequence[int]] | ArrayLike) -> _U64:
+    """``N`` deals of four :mod:`engine.ai.core` hand masks as an ``(N, 4)`` ``uint64`` array.
 
-    ``masks`` is anything ``np.asarray`` makes an ``(N, 4)`` array of 52-bit
-    masks from (a list of ``[north, east, south, west]`` int lists, or a
-    ``uint64`` array).
+    Accepts a list of ``[seat 0, seat 1, seat 2, seat 3]`` lists of Python
+    ints (card ``suit * 13 + rank`` is bit ``suit * 13 + rank``), or an array.
     """
-    m = np.asarray(masks, dtype=np.uint64)
-    if m.ndim != 2 or m.shape[1] != 4:
-        raise ValueError(f"expected an (N, 4) array of hand masks, got shape {m.shape}")
-    shifts = np.array([0, 13, 26, 39], dtype=np.uint64)
-    return ((m[:, :, None] >> shifts) & np.uint64(_FULL)).astype(np.uint16)
-
-
-def masks_from_hands(hands: NDArray[np.uint16]) -> NDArray[np.uint64]:
-    """The inverse of :func:`hands_from_masks`: ``(N, 4)`` 52-bit masks."""
-    h = np.asarray(hands, dtype=np.uint64)
-    shifts = np.array([0, 13, 26, 39], dtype=np.uint64)
-    out: NDArray[np.uint64] = np.bitwise_or.reduce(h << shifts, axis=2)
-    return out
+    arr = np.asarray(hands, dtype=np.uint64)
+    if arr.ndim != 2 or arr.shape[1] != 4:
+        raise ValueError(f"hands: expected shape (N, 4), got {arr.shape}")
+    return arr
 
 
 def _per_row(value: ArrayLike, n: int, name: str) -> _IDX:
@@ -100,8 +129,27 @@ def _per_row(value: ArrayLike, n: int, name: str) -> _IDX:
     return arr.copy()
 
 
+def _pack(hands: _U64, trump: _IDX) -> _U64:
+    """(N, 4) core masks to (N, 4) lane-packed hands (see the module docstring)."""
+    suits = np.arange(4, dtype=np.uint64)
+    # (N, 4 seats, 4 suits) 13-bit masks
+    per_suit = (hands[:, :, None] >> (suits * _u(13))) & _RANKS
+    shift = (_LANE_OF[trump] * 16).astype(np.uint64)  # (N, 4 suits)
+    packed: _U64 = np.bitwise_or.reduce(per_suit << shift[:, None, :], axis=2)
+    return packed
+
+
+def _first_lane(flags: _U64, before: tuple[np.uint64, np.uint64, np.uint64]) -> _IDX:
+    """Per row, the first lane whose flag bit is set (3 when none is)."""
+    lane = (flags & before[0]) == 0
+    out: _IDX = lane.astype(np.intp)
+    out += (flags & before[1]) == 0
+    out += (flags & before[2]) == 0
+    return out
+
+
 def batch_playout(
-    hands: NDArray[np.uint16],
+    hands: ArrayLike,
     leader: ArrayLike,
     trick: ArrayLike | None,
     trump: ArrayLike,
@@ -112,91 +160,90 @@ def batch_playout(
 
     The arguments mirror :func:`engine.ai.core.playout`, one row per position:
 
-    * ``hands``: ``(N, 4, 4)`` per-suit 13-bit masks (see :func:`hands_from_masks`);
-      not modified.
+    * ``hands``: ``(N, 4)`` hand masks in the :mod:`engine.ai.core` format, as
+      ``uint64`` or nested lists of ints (see :func:`hands_array`); not modified.
     * ``leader``: the seat that led the current trick, a scalar or ``(N,)``.
     * ``trick``: ``None`` or an ``(N, k)`` array of card indices (0..51)
-      already on the table, ``0 <= k <= 3``, in play order; ``k`` is common to
-      every row, the cards are not. Those cards must not be in ``hands``.
+      already on the table in play order, ``0 <= k <= 3``; ``k`` is the same
+      for every row, the cards need not be. They must not be in ``hands``.
     * ``trump``: 0..3 or ``NO_TRUMP`` (4), a scalar or ``(N,)``.
     * ``tricks_ns``: side 0's tricks so far, a scalar or ``(N,)``.
-    * ``tricks_left``: tricks still to be played, counting the current one if a
-      card is on the table (every hand holds ``tricks_left`` cards, less the
-      one already played in the current trick).
+    * ``tricks_left``: tricks still to play, counting the current one if a
+      card is on the table.
     """
-    h_in = np.asarray(hands)
-    if h_in.ndim != 3 or h_in.shape[1:] != (4, 4):
-        raise ValueError(f"hands: expected shape (N, 4, 4), got {h_in.shape}")
-    n_rows = h_in.shape[0]
-    lead = _per_row(leader, n_rows, "leader") & 3
+    masks = hands_array(hands)
+    n_rows = masks.shape[0]
     trumps_of = _per_row(trump, n_rows, "trump")
     if np.any((trumps_of < 0) | (trumps_of > NO_TRUMP)):
         raise ValueError("trump must be 0..3 or NO_TRUMP (4)")
+    lead = _per_row(leader, n_rows, "leader") & 3
     result = _per_row(tricks_ns, n_rows, "tricks_ns").astype(np.int64)
     if trick is None:
-        cards = np.zeros((n_rows, 0), dtype=np.intp)
+        on_table = np.zeros((n_rows, 0), dtype=np.intp)
     else:
-        cards = np.asarray(trick, dtype=np.intp).reshape(n_rows, -1)
-    if cards.shape[1] > 3:
+        on_table = np.asarray(trick, dtype=np.intp).reshape(n_rows, -1)
+    if on_table.shape[1] > 3:
         raise ValueError("a trick in progress holds at most 3 cards")
     if tricks_left <= 0 or n_rows == 0:
         return result
 
-    # (N, 4 seats, 5 suits): column 4 is the always-empty "no trump" suit
-    h = np.zeros((n_rows, 4, 5), dtype=np.uint16)
-    h[:, :, :4] = h_in
-    flat = h.reshape(-1)  # a view: updates through it land in h
-    row20 = np.arange(n_rows, dtype=np.intp) * 20
-    row5 = np.arange(n_rows, dtype=np.intp) * 5
-    # every card still in a hand, per suit (column 4 empty)
-    alive = np.bitwise_or.reduce(h, axis=1)
-    alive_flat = alive.reshape(-1)
-    is_side = _SUITS4[None, :] != trumps_of[:, None]  # (N, 4)
-    # throwing sorts side suits by rank, then trumps: push trumps past every side rank
-    throw_bias = np.where(is_side, 0, 16).astype(np.intp)
-    trump_col = trumps_of  # column of each row's trump suit in h (4 = the empty one)
+    packed = _pack(masks, trumps_of)
+    flat = packed.reshape(-1)  # hand of (row, seat) at 4 * row + seat
+    alive: _U64 = np.bitwise_or.reduce(packed, axis=1)  # every card still in a hand
+    row4 = np.arange(n_rows, dtype=np.intp) * 4
+    has_trump = trumps_of != NO_TRUMP
+    # lane 3 holds trumps, or the fourth side suit in no-trump
+    trump_ranks = np.where(has_trump, _RANKS, _u(0))
+    side_ranks = np.where(has_trump, *_SIDE_RANKS)
+    side_tops = np.where(has_trump, *_SIDE_TOPS)
 
-    # the trick in progress
-    k0 = cards.shape[1]
+    # the trick state: lane led (and as a shift), whether trumps were led,
+    # the position and power of the winning card so far
     led = np.zeros(n_rows, dtype=np.intp)
+    led_shift = np.zeros(n_rows, dtype=np.uint64)
+    led_trumps = np.zeros(n_rows, dtype=np.bool_)
     win_pos = np.zeros(n_rows, dtype=np.intp)
-    win_suit = np.zeros(n_rows, dtype=np.intp)
-    win_rank = np.zeros(n_rows, dtype=np.intp)
-    for pos in range(k0):
-        s, r = np.divmod(cards[:, pos], 13)
+    win_power = np.zeros(n_rows, dtype=np.intp)
+    for pos in range(on_table.shape[1]):
+        suit, rank = np.divmod(on_table[:, pos], 13)
+        lane = _LANE_OF[trumps_of, suit]
         if pos == 0:
-            led, win_suit, win_rank = s, s.copy(), r.copy()
+            led = lane
+            led_shift = (lane * 16).astype(np.uint64)
+            led_trumps = (lane == 3) & has_trump
+        power = rank + 16 * (lane == led) + 32 * ((lane == 3) & has_trump)
+        if pos == 0:
+            win_power = power
         else:
-            beats = ((s == win_suit) & (r > win_rank)) | ((s == trumps_of) & (win_suit != s))
-            win_pos = np.where(beats, pos, win_pos)
-            win_suit = np.where(beats, s, win_suit)
-            win_rank = np.where(beats, r, win_rank)
+            beats = power > win_power
+            win_power = np.maximum(power, win_power)
+            win_pos[beats] = pos
 
-    start = k0
+    start = on_table.shape[1]
     for _ in range(tricks_left):
         for pos in range(start, 4):
-            seat = (lead + pos) & 3
-            base = row20 + seat * 5
+            at = row4 + ((lead + pos) & 3)
+            hand = flat.take(at)
             if pos == 0:
-                suit, rank = _lead(flat, base, alive, is_side, trumps_of)
-                led = suit
+                lane, rank = _lead(hand, alive, side_ranks, side_tops)
+                led = lane
+                led_shift = (lane * 16).astype(np.uint64)
+                led_trumps = (lane == 3) & has_trump
                 win_pos = np.zeros(n_rows, dtype=np.intp)
-                win_suit = suit
-                win_rank = rank
+                win_power = rank + 16 + 32 * led_trumps
             else:
-                suit, rank = _follow(
-                    flat, row20, base, seat, pos, led, trump_col, throw_bias,
-                    win_pos, win_suit, win_rank,
+                opp = flat.take(row4 + ((lead + pos + 1) & 3)) if pos < 3 else None
+                lane, rank = _follow(
+                    hand, opp, pos, led, led_shift, led_trumps, trump_ranks, side_ranks,
+                    win_pos, win_power,
                 )  # fmt: skip
-                beats = ((suit == win_suit) & (rank > win_rank)) | (
-                    (suit == trumps_of) & (win_suit != suit)
-                )
-                win_pos = np.where(beats, pos, win_pos)
-                win_suit = np.where(beats, suit, win_suit)
-                win_rank = np.where(beats, rank, win_rank)
-            bit = _BIT[rank]
-            flat[base + suit] ^= bit
-            alive_flat[row5 + suit] ^= bit
+                power = rank + 16 * (lane == led) + 32 * ((lane == 3) & has_trump)
+                beats = power > win_power
+                win_power = np.maximum(power, win_power)
+                win_pos[beats] = pos
+            card = np.left_shift(_u(1), (lane * 16 + rank).astype(np.uint64))
+            flat[at] = hand ^ card
+            alive ^= card
         winner = (lead + win_pos) & 3
         result += (winner & 1) == 0
         lead = winner
@@ -204,82 +251,92 @@ def batch_playout(
     return result
 
 
-def _lead(
-    flat: NDArray[np.uint16],
-    base: _IDX,
-    alive: NDArray[np.uint16],
-    is_side: NDArray[np.bool_],
-    trumps_of: _IDX,
-) -> tuple[_IDX, _IDX]:
-    """The greedy lead of every row: (suit, rank)."""
-    n_rows = base.shape[0]
-    rows = np.arange(n_rows)
-    hand = flat[base[:, None] + _SUITS4]  # (N, 4)
-    top = _HIGH[hand]
-    # a side-suit master: my top card is the top card still out in that suit
-    master = is_side & (top == _HIGH[alive[:, :4]]) & (hand != 0)
-    has_master = master.any(axis=1)
-    master_suit = master.argmax(axis=1)
-    # else the longest side suit (the first on ties), else trumps
-    length = np.where(is_side, _COUNT[hand], 0)
-    long_suit = length.argmax(axis=1)
-    has_side = length.max(axis=1) > 0
-    suit = np.where(has_master, master_suit, np.where(has_side, long_suit, trumps_of))
-    mine = hand[rows, suit]
-    rank = np.where(has_master, _HIGH[mine], _LOW[mine])
-    return suit, rank
+def _lead(hand: _U64, alive: _U64, side_ranks: _U64, side_tops: _U64) -> tuple[_IDX, _IDX]:
+    """The greedy lead of every row: (lane, rank)."""
+    others = alive ^ hand
+    # per lane: my cards > the others' as 13-bit numbers, i.e. I hold the top
+    # card still out (bit 15 of the lane); the lanes never borrow from each other
+    master = ((hand | _LANE_TOP) - others - _LANE_ONES) & side_tops
+    # per-lane popcount of the side suits
+    x = hand & side_ranks
+    x = x - ((x >> _u(1)) & _M1)
+    x = (x & _M2) + ((x >> _u(2)) & _M2)
+    x = (x + (x >> _u(4))) & _M4
+    length = (x + (x >> _u(8))) & _M8
+    nonempty = ((length + _LANE_7FFF) >> _u(15)) & _LANE_ONES
+    # key per lane: a master beats everything, the first master first; then
+    # the longest side suit, the first on ties; empty (and trump) lanes are 0
+    key = (
+        ((master >> _u(15)) * _LANE_FFFF & _LANE_MASTER)
+        | (length << _u(2))
+        | (nonempty * _LANE_FFFF & _LANE_TIE)
+    )
+    lanes = key.view(np.uint16)
+    best = np.maximum(np.maximum(lanes[0::4], lanes[1::4]), np.maximum(lanes[2::4], lanes[3::4]))
+    # no side card at all: best is 0, lane 3 (trumps)
+    lane = 3 - (best & 3).astype(np.intp)
+    mine = (hand >> (lane * 16).astype(np.uint64)) & _RANKS
+    # a master is cashed from the top, anything else led from the bottom
+    rank = _HIGH_LOW.take(mine + (best >= 1024).astype(np.uint64) * _u(8192))
+    return lane, rank
 
 
 def _follow(
-    flat: NDArray[np.uint16],
-    row20: _IDX,
-    base: _IDX,
-    seat: _IDX,
+    hand: _U64,
+    opp: _U64 | None,
     pos: int,
     led: _IDX,
-    trump_col: _IDX,
-    throw_bias: _IDX,
+    led_shift: _U64,
+    led_trumps: NDArray[np.bool_],
+    trump_ranks: _U64,
+    side_ranks: _U64,
     win_pos: _IDX,
-    win_suit: _IDX,
-    win_rank: _IDX,
+    win_power: _IDX,
 ) -> tuple[_IDX, _IDX]:
-    """The greedy card of every row when not on lead: (suit, rank)."""
-    follow = flat[base + led]
-    trumps = flat[base + trump_col]
-    partner_winning = (pos - win_pos) == 2
-    trumped = win_suit != led  # the led suit is no longer winning
-    win_is_trump = win_suit == trump_col
-    if pos < 3:
+    """The greedy card of every row when not on lead: (lane, rank)."""
+    follow = (hand >> led_shift) & _RANKS
+    trumps = (hand >> _u(48)) & trump_ranks
+    partner_winning = win_pos == pos - 2
+    win_rank = win_power & 15
+    trumped = (win_power >> 4) == 2  # winning with a trump, trumps not led
+    if opp is not None:
         # the one opponent still to play after me (my partner, if still to
-        # play, is never a threat in greedy_card)
-        opp = row20 + ((seat + 1) & 3) * 5
-        opp_led = flat[opp + led]
+        # play, is never a threat to greedy_card)
+        opp_led = (opp >> led_shift) & _RANKS
         opp_void = opp_led == 0
-        threat = np.maximum(win_rank, _HIGH[opp_led])
-        opp_can_ruff = opp_void & (led != trump_col) & (flat[opp + trump_col] != 0)
-        opp_trump_top = np.where(opp_void, _HIGH[flat[opp + trump_col]], -1)
-        no_threat = threat == win_rank
+        opp_trumps = (opp >> _u(48)) & trump_ranks
+        threat = np.maximum(win_rank, _HIGH.take(opp_led))
+        opp_can_ruff = opp_void & ~led_trumps & (opp_trumps != 0)
+        duck = trumped | opp_can_ruff | (partner_winning & (threat == win_rank))
+        # an over-ruff to fear only comes from an opponent void in the suit led
+        opp_top_trump = _HIGH.take(opp_trumps * opp_void)
     else:
         threat = win_rank
-        opp_can_ruff = np.zeros(base.shape[0], dtype=np.bool_)
-        opp_trump_top = np.full(base.shape[0], -1, dtype=np.intp)
-        no_threat = np.ones(base.shape[0], dtype=np.bool_)
+        duck = trumped | partner_winning
+        opp_top_trump = None
 
-    # following suit: beat the threat as cheaply as possible, unless pointless
-    over = follow & _ABOVE[threat + 1]
-    duck = trumped | opp_can_ruff | (partner_winning & no_threat) | (over == 0)
-    follow_rank = np.where(duck, _LOW[follow], _LOW[over])
+    # following suit: the cheapest card over the threat, unless pointless
+    over = follow & _ABOVE.take(threat + 1)
+    duck |= over == 0
+    source = np.where(duck, follow, over)
 
-    # void: ruff above the winning trump and any over-ruff still to come
-    floor = np.maximum(np.where(win_is_trump, win_rank, -1), opp_trump_top)
-    ruff_over = trumps & _ABOVE[floor + 1]
+    # void: ruff as cheaply as beats the winning trump and any over-ruff
+    floor = np.where(win_power >= 32, win_rank, -1)
+    if opp_top_trump is not None:
+        floor = np.maximum(floor, opp_top_trump)
+    ruff_over = trumps & _ABOVE.take(floor + 1)
     ruff = (ruff_over != 0) & ~partner_winning
-    # else throw the lowest-ranked side card (first suit on ties), trumps last
-    hand = flat[base[:, None] + _SUITS4]
-    throw_suit = (_LOW[hand] + throw_bias).argmin(axis=1)
-    throw_rank = _LOW[hand[np.arange(base.shape[0]), throw_suit]]
+    # or throw the lowest rank among the side suits (trumps only if nothing else)
+    side = hand & side_ranks
+    ranks = side | (side >> _u(32))
+    ranks = (ranks | (ranks >> _u(16))) & _RANKS
+    throw = np.where(ranks == 0, hand >> _u(48), ranks)
 
     void = follow == 0
-    suit = np.where(void, np.where(ruff, trump_col, throw_suit), led)
-    rank = np.where(void, np.where(ruff, _LOW[ruff_over], throw_rank), follow_rank)
-    return suit, rank
+    source = np.where(void, np.where(ruff, ruff_over, throw), source)
+    rank = _LOW.take(source)
+    # the throw's lane: the first side lane holding that rank (lane 3 when
+    # only trumps are left: then ``side`` is empty)
+    throw_lane = _first_lane((side >> rank.astype(np.uint64)) & _LANE_ONES, _BEFORE)
+    lane = np.where(void, np.where(ruff, 3, throw_lane), led)
+    return lane, rank
