@@ -1,11 +1,14 @@
 """Speed of the AI: greedy playouts per second and decision latency per level.
 
-    python -m engine.ai.bench [--playouts 20000] [--deals 6] [--levels easy,normal,hard]
+    python -m engine.ai.bench [--playouts 20000] [--batch-playouts 65536] [--deals 6]
+                              [--levels easy,normal,hard]
 
 Playouts run on one core from random full deals (12 cards a hand, a random
-trump), the greedy policy of :mod:`engine.ai.core` playing every card. The
-latency part plays whole Ruff and Honours deals with one level in all four
-seats and times every decision that had a real choice.
+trump), the greedy policy of :mod:`engine.ai.core` playing every card: one
+deal at a time in Python, then many deals at once with the NumPy version in
+:mod:`engine.ai.batch` (the same cards, vectorized). The latency part plays
+whole Ruff and Honours deals with one level in all four seats and times every
+decision that had a real choice.
 """
 
 from __future__ import annotations
@@ -15,15 +18,19 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
 
 from ..events import DealScored
 from ..game import new_game
 from . import LEVELS, get_player
+from .batch import batch_playout, hands_array
 from .core import playout
 from .dds import available as dds_available
 from .solver import solve_cards
 
-__all__ = ["bench_latency", "bench_playouts", "main"]
+__all__ = ["bench_batch_playouts", "bench_latency", "bench_playouts", "main"]
 
 
 def _random_deals(count: int, cards: int, seed: int) -> list[tuple[list[int], int, int]]:
@@ -45,6 +52,34 @@ def bench_playouts(count: int = 20000, seed: int = 1) -> tuple[float, float]:
     start = time.perf_counter()
     for hands, trump, leader in deals:
         playout(list(hands), leader, [], trump, 0, 12)
+    took = time.perf_counter() - start
+    return count / took, 48 * count / took
+
+
+BATCH: Final = 16384  # deals per batch_playout call: large enough to amortise Python
+
+
+def bench_batch_playouts(
+    count: int = 65536, seed: int = 1, batch: int = BATCH
+) -> tuple[float, float]:
+    """Like :func:`bench_playouts`, with :func:`engine.ai.batch.batch_playout`.
+
+    The deals are played ``batch`` at a time. The timed part includes turning
+    the Python int masks into arrays, so it is what a caller holding
+    :mod:`engine.ai.core` hands would see.
+    """
+    deals = _random_deals(count, 12, seed)
+    start = time.perf_counter()
+    for first in range(0, count, batch):
+        chunk = deals[first : first + batch]
+        batch_playout(
+            hands_array([hands for hands, _, _ in chunk]),
+            np.array([leader for _, _, leader in chunk]),
+            None,
+            np.array([trump for _, trump, _ in chunk]),
+            0,
+            12,
+        )
     took = time.perf_counter() - start
     return count / took, 48 * count / took
 
@@ -91,12 +126,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m engine.ai.bench", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--playouts", type=int, default=20000)
+    parser.add_argument(
+        "--batch-playouts", type=int, default=65536, help="playouts for the batched NumPy line"
+    )
     parser.add_argument("--deals", type=int, default=6, help="deals per level for latency")
     parser.add_argument("--levels", default=",".join(LEVELS))
     args = parser.parse_args(argv)
 
     per_s, cards_s = bench_playouts(args.playouts)
     print(f"greedy playouts (one core): {per_s:,.0f} full deals/s = {cards_s:,.0f} cards/s")
+    per_s, cards_s = bench_batch_playouts(args.batch_playouts, batch=BATCH)
+    print(
+        f"greedy playouts, batched NumPy (one core, {BATCH} deals a call, int-mask conversion"
+        f" included): {per_s:,.0f} full deals/s = {cards_s:,.0f} cards/s"
+    )
     for cards in (4, 5, 6):
         print(
             f"python solver, every card of a {cards}-card deal: median {1e3 * bench_solver(cards):.1f} ms"
