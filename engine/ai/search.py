@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..game import SeatView
 from . import dds
+from .batch import batch_playout
 from .core import SUIT_BITS, playout, trick_winner_pos
 from .discard import candidate_discards
 from .knowledge import Situation, enumerate_worlds, sample_world, situation
@@ -298,15 +299,25 @@ def plan_discards(
         mine = tricks_for_leader if leader % 2 == side else total - tricks_for_leader
         return table[mine]
 
-    scores = dict.fromkeys(cands, 0.0)
-    for world in worlds[:screen_worlds]:
+    # every (world, set) pair played out greedily in one vectorized batch
+    # (engine.ai.batch plays exactly the cards engine.ai.core.playout would)
+    screened = worlds[:screen_worlds]
+    rows: list[list[int]] = []
+    for world in screened:
         for combo in cands:
             hands = list(world)
             out = 0
             for c in combo:
                 out |= 1 << c
             hands[seat] = hand & ~out
-            ns = playout(hands, leader, [], trump, 0, total)
+            rows.append(hands)
+    side0 = batch_playout(rows, leader, None, trump, 0, total).tolist()
+    scores = dict.fromkeys(cands, 0.0)
+    k = 0
+    for world in screened:
+        for combo in cands:
+            ns = side0[k]
+            k += 1
             lead_side = ns if leader % 2 == 0 else total - ns
             scores[combo] += value(world, combo, lead_side)
     ranked = sorted(cands, key=lambda k: -scores[k])
