@@ -85,6 +85,7 @@ AI_NAMES = ("Cotton", "Willughby", "Hoyle", "Cavendish")
 LEADERBOARD_PAGE = 10
 TURN_WARNING_LEFT = 1 / 3  # remind the player when this share of the turn time is left
 TURN_WARNING_MIN = 15.0  # no reminder for turn timeouts shorter than this (seconds)
+TAKEOVER_LEVEL = "normal"  # the AI that plays an absent human's turns (issue 5: normal or better)
 
 
 class Refusal(Exception):
@@ -169,7 +170,7 @@ class Table:
         occupant = self.seats[seat]
         if isinstance(occupant, AISeat):
             return occupant.ai
-        return str(self.settings.get("takeover_level", "normal"))
+        return TAKEOVER_LEVEL
 
     def info(self) -> TableInfo:
         seats: list[SeatInfo | None] = []
