@@ -506,6 +506,7 @@ class SeatView:
     shown_honours: tuple[tuple[int, Card], ...]
     calls: tuple[tuple[int, str], ...]
     winner: int | None
+    rules: Rules | None = None  # the table's rules, overrides included (None only in hand-built views)
 
     @property
     def partner(self) -> int:
@@ -1425,6 +1426,7 @@ class Game:
             shown_honours=tuple(self.shown),
             calls=tuple(self.calls),
             winner=self.match_winner,
+            rules=self.rules,
         )
 
     def _turn_up_visible(self) -> bool:

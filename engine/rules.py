@@ -8,6 +8,8 @@ Decisions where RULES.md is silent (each also noted in the project README):
 
 * ``call_point`` follows ``target_score - 1`` when the target is overridden and
   the call point is not (RULES.md §1.5 defines the default as "8 = target - 1").
+  With ``target_score = 1`` there is no score below the target, so the call
+  point becomes ``none`` (Can-ye and the call-point honours rules never apply).
 * ``honours_basis = captured`` cannot be combined with a numeric ``call_point``
   or ``any``: RULES.md §1.9 notes Can-ye is impossible when honours count by
   capture, so such overrides are rejected rather than silently ignored.
@@ -583,7 +585,10 @@ def make_rules(
         and "call_point" not in given
         and isinstance(values.get("call_point"), int)
     ):
-        values["call_point"] = int(str(values["target_score"])) - 1
+        # the call point follows the target (8 = target - 1); a target of 1 leaves
+        # no score below it to call at, so there is no call point at all
+        follows = int(str(values["target_score"])) - 1
+        values["call_point"] = follows if follows >= 1 else "none"
 
     values = {k: v for k, v in values.items() if k in _RULES_FIELDS}
     rules = Rules(
@@ -599,8 +604,14 @@ def make_rules(
 
 def _validate(rules: Rules) -> None:
     if isinstance(rules.call_point, int) and not 1 <= rules.call_point < rules.target_score:
+        if rules.target_score == 1:
+            raise RulesError(
+                f"call_point {rules.call_point} needs a target_score above 1: "
+                "with target_score 1 use call_point=none"
+            )
         raise RulesError(
-            f"call_point {rules.call_point} must be below target_score {rules.target_score}"
+            f"call_point {rules.call_point} must be from 1 to {rules.target_score - 1} "
+            f"(below target_score {rules.target_score}), or none"
         )
     if rules.honours and rules.honours_basis == "captured" and rules.call_point != "none":
         raise RulesError(

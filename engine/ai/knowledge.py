@@ -56,11 +56,14 @@ def _deck_mask(removed: tuple[Rank, ...]) -> int:
 
 
 def rules_for(view: SeatView) -> Rules:
-    """The rules a view's game is (most likely) played under.
+    """The rules a view's game is played under.
 
-    The view names the game id, preset and target; other overrides are not
-    visible to a seat, so the preset's values stand in for them.
+    A view made by :meth:`Game.observe` carries the table's rules, overrides
+    included. A view built by hand without them falls back to the game id,
+    preset and target it names.
     """
+    if view.rules is not None:
+        return view.rules
     return _rules(view.game_id, view.preset, view.target)
 
 
