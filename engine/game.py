@@ -1,22 +1,25 @@
-"""The game state machine: deal, turn-up, ruff, Can-ye, tricks, scoring, matches.
+"""The game: a thin table that hands each step of a deal to the phase it is in.
 
 Use :func:`new_game` to start, :meth:`Game.legal_actions` to ask what a seat may
 do, :meth:`Game.apply` to act (it returns the events), :meth:`Game.observe` for
-what one seat may see. Every rule of every game lives here (and in
-:mod:`engine.rules` for the configuration); nothing outside the engine decides
-legality or scores.
+what one seat may see. The rules themselves live in the phases
+(:mod:`engine.phases`: deal, exchange, declarations, play, score) composed by a
+game family (:mod:`engine.families`), configured by :class:`~engine.rules.Rules`;
+nothing outside the engine decides legality or scores.
+
+The :class:`Game` holds the state of the table and of the deal in play (hands,
+stock, trick, scores, the sides each seat plays for); the phases are stateless
+and read and write it. ``Game.phase`` names the phase waiting for a player
+(``ruff``, ``discard``, ``can_ye``, ``play``) or ``over``.
 
 Determinism: a game is fully fixed by its rules, seed, optional first dealer,
-optional stacked first deck and start scores, and action log. Deal ``k`` of a
-session (counting from 1 across the games of a match) is shuffled by a
-Fisher-Yates pass driven by ``random.Random(f"{seed}:deal:{k}").getrandbits``:
-the very draws ``random.shuffle`` makes on CPython 3.11, written out here so the
-deals of a seed do not depend on the Python version. No RNG state is stored.
+optional stacked first deck and start scores, and action log (see
+:mod:`engine.phases.deal` for the shuffle).
 
-Speed: the hot paths (a Play when cards are being played, a ruffer's lay-out,
-the end of a trick) are inlined and skip the general checks only where those
-checks cannot fail; every other action goes through :meth:`Game.check`. See
-``python -m engine.bench``.
+Speed: the hot paths (a Play when cards are being played, the end of a trick)
+are the play phase's fast path (:func:`engine.phases.play.fast_play`), which
+skips the general checks only where those checks cannot fail; every other
+action goes through :meth:`Game.check`. See ``python -m engine.bench``.
 
 Testing hooks: ``new_game(..., deck=...)`` fixes the order of the first deal's
 deck (``deck[0]`` is dealt first, RULES.md §0.1) and ``start_scores=`` the score
@@ -24,89 +27,37 @@ each side stands at when the first deal begins; :func:`stacked_deck` builds the
 deck that deals chosen hands and stock. Both are stored in the record, so
 replays reproduce them.
 
-Decisions where RULES.md is silent:
-
-* ``deal_pattern = packets4`` deals packets of four clockwise from eldest "until
-  every hand is full" (RULES.md §0.1): a packet never overfills a hand, so with
-  13-card hands the fourth round is one card each.
-* The Can-ye window ``before_first_lead`` is a short declaration phase: each seat
-  entitled to call (its side at the call point, holding two or more honours) is
-  asked in turn from eldest and answers Call / Show / Pass before the first lead.
-  Only entitled seats are asked. The partner's answer is automatic and truthful.
-* Under ``can_ye_window = before_own_first_card`` an entitled seat may call or
-  show when it is its turn in the first trick, before it plays (whether leading
-  or following). The partner "holds" the honours he held when play began, so an
-  honour he has already played to the first trick still answers the call.
-* ``ruff_mandatory = true`` takes the stock in automatically: the ruffer's only
-  decision is his four discards.
-* ``ruff_discard_restriction``: a restricted card may be laid out only when the
-  ruffer has too few unrestricted cards left to complete four discards.
-* ``first_leader = ruffer`` falls back to eldest when nobody ruffed.
-* ``revoke_mode = penalty``: any card may be played; each side that revoked in a
-  deal loses one point (not below zero) before tricks are scored.
-* ``score_order = simultaneous``: if both sides reach the target, the higher
-  score wins; an exact tie goes to the side that scored tricks.
-* ``honours_can_win = not_at_target_minus_1`` looks at the score at the start of
-  the deal, as the classic laws ("at the point of four") read.
+Records: ``to_record`` writes format ``ruff-honours-game`` version 1 (seed,
+rules, test hooks, action log), the format servers have stored since the first
+release; the phases/families layout did not change it, so version 1 records
+(``tests/engine/fixtures/records_v1``) replay unchanged. Snapshots likewise.
 """
 
 from __future__ import annotations
 
 import json
 import operator
-import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import Any, Final, SupportsIndex, cast
 
-from .actions import (
-    Action,
-    CallCanYe,
-    DeclineRuff,
-    Discard,
-    Pass,
-    Play,
-    ShowHonours,
-    TakeRuff,
-    decode_action,
-    discard,
-    play,
+from .actions import Action, Play, decode_action
+from .cards import Card, Suit, cards_from_mask, full_deck, sort_hand
+from .errors import IllegalAction, RecordError
+from .events import DealerChosen, Event
+from .families import Family, family_of
+from .phases.base import Phase, PhaseLogic
+from .phases.deal import choose_dealer, deal_plan, deal_seats, shuffled, stacked_deck
+from .phases.declare import honours_held
+from .phases.play import (
+    PlayPhase,
+    build_play_tables,
+    fast_legal,
+    fast_play,
+    sync_fast,
+    trick_winner,
 )
-from .cards import (
-    SUIT_MASKS,
-    SUITS,
-    Card,
-    Rank,
-    Suit,
-    cards_from_mask,
-    full_deck,
-    mask_of,
-    sort_hand,
-)
-from .events import (
-    CanYeCalled,
-    CardPlayed,
-    DealerChosen,
-    DealScored,
-    DealStarted,
-    Discarded,
-    DiscardsDone,
-    Event,
-    GameOver,
-    GameStarted,
-    HandDealt,
-    HonoursScored,
-    HonoursShown,
-    MatchOver,
-    Passed,
-    Revoked,
-    RuffDeclined,
-    RuffTaken,
-    StockTaken,
-    TrickWon,
-    TrumpFixed,
-)
+from .phases.score import OverPhase, start_game
 from .rules import Rules, make_rules
 
 __all__ = [
@@ -121,139 +72,20 @@ __all__ = [
     "trick_winner",
 ]
 
+# names older code imported from here
+_shuffled = shuffled
+_deal_plan = deal_plan
+
 RECORD_VERSION: Final = 1
 SNAPSHOT_VERSION: Final = 1
 
-
-class IllegalAction(Exception):
-    """An action the rules do not allow now. ``reason`` is short and human."""
-
-    def __init__(self, reason: str, code: str = "illegal") -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.code = code
-
-
-class RecordError(ValueError):
-    """A saved record or snapshot that cannot be loaded."""
-
-
-class Phase:
-    """Names of the phases of a deal (plain strings, stable in snapshots)."""
-
-    RUFF = "ruff"  # the ruffer decides to take the stock or decline
-    DISCARD = "discard"  # the ruffer lays out four cards
-    CAN_YE = "can_ye"  # declarations before the first lead
-    PLAY = "play"
-    OVER = "over"  # the match is decided
-
-
-HONOUR_RANKS: Final = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)
-_PLAY_BY_INDEX: Final = [play(Card.from_index(i)) for i in range(52)]
-_DISCARD_BY_INDEX: Final = [discard(Card.from_index(i)) for i in range(52)]
-_CARD_BY_INDEX: Final = [Card.from_index(i) for i in range(52)]
-_BIT_BY_INDEX: Final = [1 << i for i in range(52)]
-_ACE_OF: Final = {suit: Card.of(Rank.ACE, suit) for suit in SUITS}
-_SUIT_MASK_LIST: Final = tuple(suit.mask for suit in SUITS)
-_TAKE: Final = TakeRuff()
-_DECLINE: Final = DeclineRuff()
-_CALL: Final = CallCanYe()
-_SHOW: Final = ShowHonours()
-_PASS: Final = Pass()
-
-# Events are tuples underneath (see engine.events); the hot paths build the
-# commonest ones with tuple.__new__ directly, skipping the keyword-aware __new__.
-_new: Final[Callable[..., Any]] = tuple.__new__
+HONOUR_RANKS_NOTE: Final = "A K Q J of trumps"
+_OVER: Final = OverPhase()
 
 
 def honours_mask(trump: Suit | None) -> int:
     """Bitmask of the A K Q J of trumps (0 in a no-trump deal)."""
     return 0 if trump is None else trump.honours_mask
-
-
-def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
-    """Index (into ``cards``, play order) of the card that wins the trick.
-
-    The highest trump wins if any trump was played, else the highest card of the
-    suit led; a card of any other suit never wins.
-    """
-    best = 0
-    best_card = cards[0]
-    for i in range(1, len(cards)):
-        card = cards[i]
-        if card.suit is best_card.suit:
-            # within a suit the card index follows the rank (and is a plain int,
-            # cheaper to compare than the Rank enum)
-            if card.index > best_card.index:
-                best, best_card = i, card
-        elif card.suit is trump:
-            best, best_card = i, card
-    return best
-
-
-def _bit_count(mask: int) -> int:
-    return mask.bit_count()
-
-
-# The Play actions of every one-suit holding: ``_PLAY_TABLES[shift][bits]`` for a
-# suit's 13 bits (``shift`` = Card.suit_shift: 0, 13, 26 or 39), in card-index
-# order. A hand's legal plays are then at most four table entries; the tables
-# (4 x 8192 tuples, some 25 ms) are built when the first game is created.
-_PLAY_TABLES: Final[list[list[tuple[Action, ...]]]] = [[] for _ in range(40)]
-_DISCARDS_CACHE: Final[dict[int, tuple[Action, ...]]] = {}
-
-
-def _build_play_tables() -> None:
-    for shift in (0, 13, 26, 39):
-        table: list[tuple[Action, ...]] = [()] * 8192
-        for bits in range(1, 8192):
-            high = bits.bit_length() - 1
-            table[bits] = (*table[bits ^ (1 << high)], _PLAY_BY_INDEX[shift + high])
-        _PLAY_TABLES[shift] = table
-
-
-def _plays_of(mask: int) -> list[Action]:
-    """The Play actions for every card in ``mask``, in card-index order."""
-    t = _PLAY_TABLES
-    return [
-        *t[0][mask & 8191],
-        *t[13][mask >> 13 & 8191],
-        *t[26][mask >> 26 & 8191],
-        *t[39][mask >> 39],
-    ]
-
-
-def _cache_discards(mask: int) -> tuple[Action, ...]:
-    result = _DISCARDS_CACHE[mask] = tuple(
-        _DISCARD_BY_INDEX[c.index] for c in cards_from_mask(mask)
-    )
-    return result
-
-
-def _discards_of(mask: int) -> list[Action]:
-    """The Discard actions for every card in ``mask``, in card-index order."""
-    acts: list[Action] = []
-    cache = _DISCARDS_CACHE
-    for suit_mask in _SUIT_MASK_LIST:
-        sub = mask & suit_mask
-        if sub:
-            found = cache.get(sub)
-            acts += found if found is not None else _cache_discards(sub)
-    return acts
-
-
-def _no_honours_note(counts: Sequence[int], trump: Suit | None) -> str:
-    """Why nobody scored honours in a deal (empty when nothing needs saying)."""
-    if trump is None:
-        return "no trumps, no honours"
-    if max(counts) >= 3:
-        return ""
-    if len(counts) == 2 and list(counts) == [2, 2]:
-        return "honours split"
-    out = 4 - sum(counts)
-    if out:
-        return f"{out} honour{'s' if out > 1 else ''} out of play: no side holds three"
-    return "no side holds three honours"  # pragma: no cover - only with more than two sides
 
 
 def _as_seat(seat: object, n: int) -> int:
@@ -271,11 +103,19 @@ def _as_seat(seat: object, n: int) -> int:
     return seat
 
 
-class _Facts:
-    """Constants derived once from a :class:`Rules` for the hot paths of a game."""
+
+class Facts:
+    """Constants derived once from a :class:`Rules` for a game: its family's phases and hot paths."""
 
     __slots__ = (
         "rules",
+        "family",
+        "sequence",
+        "next_phase",
+        "by_name",
+        "catalogue",
+        "seat_sides",
+        "partners",
         "sides",
         "half",
         "target",
@@ -290,11 +130,32 @@ class _Facts:
         "call_point",
         "deck_indices",
         "plans",
+        "dealt_in",
+        "tricks_per_deal",
+        "prevent",
+        "fast_play",
+        "play",
     )
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules  # the last Rules object seen with these values
-        self.sides = rules.sides
+        family = self.family = family_of(rules)
+        self.sequence = family.sequence(rules)
+        self.next_phase: dict[PhaseLogic, PhaseLogic] = dict(
+            zip(self.sequence, self.sequence[1:], strict=False)
+        )
+        self.by_name: dict[str, PhaseLogic] = {p.name: p for p in self.sequence}
+        self.by_name[_OVER.name] = _OVER
+        self.catalogue = family.catalogue()
+        play_phases = [p for p in self.sequence if isinstance(p, PlayPhase)]
+        self.play = play_phases[0]
+        self.seat_sides = family.seat_sides(rules)
+        n = rules.players
+        self.partners = tuple(
+            next((s for s in range(n) if s != seat and self.seat_sides[s] == self.seat_sides[seat]), seat)
+            for seat in range(n)
+        )
+        self.sides = max(self.seat_sides) + 1
         self.half = rules.tricks_per_deal // 2
         self.target = rules.target_score
         self.honours = rules.honours
@@ -314,14 +175,18 @@ class _Facts:
         self.call_any = rules.call_point == "any"
         self.call_point = rules.call_point if isinstance(rules.call_point, int) else None
         self.deck_indices = tuple(c.index for c in full_deck(rules.removed_ranks))
-        self.plans = tuple(_deal_plan(rules, dealer) for dealer in range(rules.players))
+        self.plans = tuple(deal_plan(rules, dealer) for dealer in range(n))
+        self.dealt_in = n * rules.hand_size
+        self.tricks_per_deal = rules.tricks_per_deal
+        self.prevent = rules.revoke_mode == "prevent"
+        self.fast_play = self.prevent and not family.has_layouts
 
 
-_FACTS: Final[dict[Rules, _Facts]] = {}
-_FACTS_BY_ID: Final[dict[int, _Facts]] = {}
+_FACTS: Final[dict[Rules, Facts]] = {}
+_FACTS_BY_ID: Final[dict[int, Facts]] = {}
 
 
-def _facts_of(rules: Rules) -> _Facts:
+def _facts_of(rules: Rules) -> Facts:
     facts = _FACTS_BY_ID.get(id(rules))
     if facts is not None and facts.rules is rules:  # the same object (ids can be reused)
         return facts
@@ -329,141 +194,12 @@ def _facts_of(rules: Rules) -> _Facts:
     if facts is None:
         if len(_FACTS) > 256:  # many ad-hoc rule sets (tests, tools): keep it bounded
             _FACTS.clear()
-        facts = _FACTS[rules] = _Facts(rules)
+        facts = _FACTS[rules] = Facts(rules)
     if len(_FACTS_BY_ID) > 1024:
         _FACTS_BY_ID.clear()
     _FACTS_BY_ID[id(rules)] = facts
     facts.rules = rules
     return facts
-
-
-# --------------------------------------------------------------------------- dealing
-
-_DealPlan = tuple[
-    tuple[int, ...],  # seat of each dealt deck index
-    tuple[Any, ...],  # per seat: itemgetter of its deck indices (dealing order)
-    tuple[int, ...],  # per seat: deck index of its last card
-]
-_DEAL_PLANS: Final[dict[tuple[str, int, int, int], _DealPlan]] = {}
-
-
-def deal_seats(rules: Rules, dealer: int) -> list[int]:
-    """The seat each deck index is dealt to (RULES.md §0.1 deal patterns).
-
-    ``result[i]`` is the seat receiving ``deck[i]``; indices past the end of the
-    list stay undealt (the stock). Dealing starts at eldest, left of ``dealer``.
-    """
-    return list(_deal_plan(rules, dealer)[0])
-
-
-def _deal_plan(rules: Rules, dealer: int) -> _DealPlan:
-    key = (rules.deal_pattern, rules.players, rules.hand_size, dealer)
-    plan = _DEAL_PLANS.get(key)
-    if plan is None:
-        plan = _DEAL_PLANS[key] = _make_deal_plan(*key)
-    return plan
-
-
-def _make_deal_plan(pattern: str, n: int, hand_size: int, dealer: int) -> _DealPlan:
-    if pattern == "singles":
-        packets = [1]
-    elif pattern == "packets4":
-        packets = [4]
-    elif pattern == "solo_33331":  # four rounds of threes, then single cards
-        packets = [3, 3, 3, 3, 1]
-    else:  # pragma: no cover - rules validation rejects unknown patterns
-        raise ValueError(f"unknown deal pattern {pattern!r}")
-    seats: list[int] = []
-    counts = [0] * n
-    total = n * hand_size
-    round_no = 0
-    while len(seats) < total:
-        size = packets[min(round_no, len(packets) - 1)]
-        for k in range(n):
-            seat = (dealer + 1 + k) % n
-            take = min(size, hand_size - counts[seat])
-            seats.extend([seat] * take)
-            counts[seat] += take
-        round_no += 1
-    positions = [[i for i, s in enumerate(seats) if s == seat] for seat in range(n)]
-    return (
-        tuple(seats),
-        tuple(itemgetter(*pos) for pos in positions),
-        tuple(pos[-1] for pos in positions),
-    )
-
-
-# Fisher-Yates steps (i, i + 1, bits of i + 1) per deck size.
-_SHUFFLE_STEPS: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {}
-
-
-def _shuffled(indices: tuple[int, ...], rng_seed: str) -> list[int]:
-    """The pack's card indices shuffled exactly as CPython 3.11's ``random.shuffle``.
-
-    ``random.shuffle`` swaps each position ``i`` (from the top down) with a
-    ``j`` drawn by ``getrandbits(k)``, ``k`` the bit length of ``i + 1``, and
-    redraws while ``j > i``. Written out here, it skips ``_randbelow``'s Python
-    call per card and gives the same deck on any Python version.
-    """
-    deck = list(indices)
-    steps = _SHUFFLE_STEPS.get(len(deck))
-    if steps is None:
-        steps = _SHUFFLE_STEPS[len(deck)] = tuple(
-            (i, i + 1, (i + 1).bit_length()) for i in range(len(deck) - 1, 0, -1)
-        )
-    getrandbits = random.Random(rng_seed).getrandbits
-    for i, m, k in steps:
-        j = getrandbits(k)
-        while j >= m:
-            j = getrandbits(k)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
-
-
-def stacked_deck(
-    rules: Rules,
-    dealer: int,
-    hands: Mapping[int, Sequence[Card | str]] | Sequence[Sequence[Card | str]],
-    stock: Sequence[Card | str] = (),
-) -> list[Card]:
-    """The deck order that deals ``hands`` when ``dealer`` deals (a test hook).
-
-    ``hands`` maps seats (or lists by seat) to cards; each seat's cards fill its
-    deal positions in dealing order, so the last card listed for a full hand is
-    the last card dealt to it (the turn-up under ``turn_up_card = dealer_last``).
-    ``stock`` fills the undealt positions in order (``stock[0]`` is the top card,
-    the Ruff and Honours turn-up). Cards not mentioned fill the remaining
-    positions in card-index order. Use it with ``new_game(..., deck=...)``.
-    """
-    by_seat = dict(hands) if isinstance(hands, Mapping) else dict(enumerate(hands))
-    pack = full_deck(rules.removed_ranks)
-    in_pack = set(pack)
-    seats = _deal_plan(rules, dealer)[0]
-    deck: list[Card | None] = [None] * len(pack)
-    used: set[Card] = set()
-
-    def place(card_like: Card | str, slots: list[int], what: str) -> None:
-        card = card_like if isinstance(card_like, Card) else Card.parse(card_like)
-        if card not in in_pack:
-            raise ValueError(f"{card} is not in this game's pack")
-        if card in used:
-            raise ValueError(f"{card} is given twice")
-        if not slots:
-            raise ValueError(f"too many cards for {what}")
-        deck[slots.pop(0)] = card
-        used.add(card)
-
-    for seat, cards in by_seat.items():
-        if not 0 <= seat < rules.players:
-            raise ValueError(f"no seat {seat}")
-        slots = [i for i, s in enumerate(seats) if s == seat]
-        for c in cards:
-            place(c, slots, f"seat {seat}")
-    stock_slots = list(range(len(seats), len(pack)))
-    for c in stock:
-        place(c, stock_slots, "the stock")
-    rest = iter(c for c in pack if c not in used)
-    return [c if c is not None else next(rest) for c in deck]
 
 
 @dataclass(frozen=True, slots=True)
@@ -507,14 +243,21 @@ class SeatView:
     calls: tuple[tuple[int, str], ...]
     winner: int | None
     rules: Rules | None = None  # the table's rules, overrides included (None only in hand-built views)
+    sides: tuple[int, ...] = ()  # the side each seat plays for (empty: fixed partnerships s, s + 2)
 
     @property
     def partner(self) -> int:
-        return (self.seat + 2) % 4
+        """The other seat of this seat's side (itself when it plays alone)."""
+        sides = self.sides
+        if not sides:
+            return (self.seat + 2) % 4
+        mine = sides[self.seat]
+        n = len(sides)
+        return next((s % n for s in range(self.seat + 1, self.seat + n) if sides[s % n] == mine), self.seat)
 
     @property
     def side(self) -> int:
-        return self.seat % 2
+        return self.sides[self.seat] if self.sides else self.seat % 2
 
     @property
     def led_suit(self) -> Suit | None:
@@ -579,13 +322,13 @@ class Game:
         "winner",
         "match_winner",
         "rubber_points",
-        "_n",
-        "_prevent",
-        "_partnerships",
-        "_tricks_per_deal",
-        "_dealt_in",
-        "_facts",
-        "_fast",
+        "n_players",
+        "side_of",
+        "family",
+        "facts",
+        "play_phase",
+        "over_phase",
+        "fast",
     )
 
     rules: Rules
@@ -632,13 +375,13 @@ class Game:
     winner: int | None
     match_winner: int | None
     rubber_points: tuple[int, ...]
-    _n: int
-    _prevent: bool
-    _partnerships: bool
-    _tricks_per_deal: int
-    _dealt_in: int
-    _facts: _Facts
-    _fast: int  # the seat whose Play may take the fast path, else -1 (see _sync_fast)
+    n_players: int
+    side_of: tuple[int, ...]  # the side each seat plays for (from the family's seating)
+    family: Family
+    facts: Facts
+    play_phase: PlayPhase
+    over_phase: OverPhase
+    fast: int  # the seat whose Play may take the fast path, else -1 (see phases.play.sync_fast)
 
     # ------------------------------------------------------------------ creation
 
@@ -657,16 +400,15 @@ class Game:
         game.first_dealer_choice = first_dealer
         game.deck_choice = deck
         game.start_scores_choice = start_scores
-        game._n = rules.players
-        game._prevent = rules.revoke_mode == "prevent"
-        game._partnerships = rules.partnerships
-        game._tricks_per_deal = rules.tricks_per_deal
-        game._dealt_in = rules.players * rules.hand_size
-        game._facts = _facts_of(rules)
-        game._fast = -1
+        facts = game.facts = _facts_of(rules)
+        game.family = facts.family
+        game.n_players = rules.players
+        game.side_of = facts.seat_sides
+        game.play_phase = facts.play
+        game.over_phase = _OVER
+        game.fast = -1
         game.log = []
-        if not _PLAY_TABLES[0]:
-            _build_play_tables()
+        build_play_tables()
         return game
 
     @classmethod
@@ -679,7 +421,7 @@ class Game:
         start_scores: tuple[int, ...] | None = None,
     ) -> tuple[Game, list[Event]]:
         game = cls._blank(rules, seed, first_dealer, deck, start_scores)
-        n_sides = rules.sides
+        n_sides = game.facts.sides
         game.scores = [0] * n_sides
         game.start_scores = [0] * n_sides
         game.games_won = [0] * n_sides
@@ -699,191 +441,28 @@ class Game:
             game.dealer = first_dealer
             events.append(DealerChosen(first_dealer, "chosen"))
         else:
-            events.append(game._choose_dealer())
-        game._start_game(events, rotate=False)
-        game._sync_fast()
+            events.append(choose_dealer(game))
+        start_game(game, events, rotate=False)
+        sync_fast(game)
         return game, events
 
-    def _sync_fast(self) -> None:
-        """Note whether the next Play can skip the general checks.
+    # ------------------------------------------------------------------ moving between phases
 
-        It can when cards are being played, revokes are prevented and no Can-ye
-        window is open: then :meth:`apply` and :meth:`legal_actions` need only
-        the seat, its hand and the suit led. Called after every change of state.
-        """
-        self._fast = (
-            self.to_play
-            if self.phase == "play" and self._prevent and not self.can_ye_open
-            else -1
-        )
-
-    def _choose_dealer(self) -> DealerChosen:
-        rng = random.Random(f"{self.seed}:dealer")
-        if self.rules.first_dealer == "random":
-            self.dealer = rng.randrange(self.rules.players)
-            return DealerChosen(self.dealer, "random")
-        # draw_high: each remaining contender draws; highest rank deals; ties redraw
-        contenders = list(range(self.rules.players))
-        draws: list[tuple[int, Card]] = []
-        deck = full_deck(self.rules.removed_ranks)
-        while True:
-            rng.shuffle(deck)
-            round_draws = list(zip(contenders, deck, strict=False))
-            draws.extend(round_draws)
-            best = max(int(c.rank) for _, c in round_draws)
-            contenders = [s for s, c in round_draws if int(c.rank) == best]
-            if len(contenders) == 1:
-                self.dealer = contenders[0]
-                return DealerChosen(self.dealer, "draw_high", tuple(draws))
-
-    def _start_game(self, events: list[Event], rotate: bool) -> None:
-        self.game_no += 1
-        self.deal_no = 0
-        if self.game_no == 1 and self.start_scores_choice is not None:
-            self.scores = list(self.start_scores_choice)
-        else:
-            self.scores = [0] * self.rules.sides
-        self.winner = None
-        events.append(GameStarted(self.game_no))
-        self._start_deal(events, rotate=rotate)
-
-    # ------------------------------------------------------------------ the deal
-
-    def _start_deal(self, events: list[Event], rotate: bool = True) -> None:
-        rules = self.rules
-        n = self._n
+    def start_deal(self, events: list[Event], rotate: bool = True) -> None:
+        """Begin a deal: the deal passes to the left (unless ``rotate`` is false), then its first phase."""
         if rotate:
-            self.dealer = (self.dealer + 1) % n
-        dealer = self.dealer
-        self.eldest = eldest = (dealer + 1) % n
-        self.deal_no += 1
-        self.deals_total += 1
-        self.start_scores = list(self.scores)
-        events.append(_new(DealStarted, (self.game_no, self.deal_no, dealer, eldest)))
+            self.dealer = (self.dealer + 1) % self.n_players
+        self.facts.sequence[0].enter(self, events)
 
-        facts = self._facts
-        if self.deals_total == 1 and self.deck_choice is not None:
-            deck = [c.index for c in self.deck_choice]
-        else:
-            deck = _shuffled(facts.deck_indices, f"{self.seed}:deal:{self.deals_total}")
-        _, getters, last_index = facts.plans[dealer]
-        hands = []
-        bit_of = _BIT_BY_INDEX.__getitem__
-        card_of = _CARD_BY_INDEX.__getitem__
-        for seat in range(n):
-            dealt = sorted(getters[seat](deck))
-            hands.append(sum(map(bit_of, dealt)))
-            events.append(_new(HandDealt, (seat, tuple(map(card_of, dealt)))))
-        self.hands = hands
-        self.dealt = list(hands)
-        self.stock = list(map(card_of, deck[self._dealt_in :]))
+    def enter_next(self, after: PhaseLogic, events: list[Event]) -> None:
+        """``after`` is done: enter the next phase of the family's sequence."""
+        self.facts.next_phase[after].enter(self, events)
 
-        # trumps
-        self.turn_up = None
-        self.turn_up_holder = None
-        self.turn_up_public = False
-        if rules.trump_mode == "cycle":
-            index = (self.deal_no if rules.trump_cycle_basis == "per_game" else self.deals_total) - 1
-            self.trump = rules.trump_cycle[index % len(rules.trump_cycle)]
-        else:
-            if rules.turn_up_source == "stock_top":
-                card = self.stock[0]
-            else:
-                holder = dealer if rules.turn_up_source == "dealer_last" else eldest
-                card = _CARD_BY_INDEX[deck[last_index[holder]]]
-                self.turn_up_holder = holder
-            self.turn_up = card
-            self.turn_up_public = True
-            self.trump = card.suit
-        events.append(_new(TrumpFixed, (self.trump, self.turn_up, self.turn_up_holder)))
-
-        # per-deal bookkeeping
-        self.ruffer = None
-        self.ruff_reason = ""
-        self.ruff_state = "none"
-        self.stock_taken = ()
-        self.discards = []
-        self.discards_left = 0
-        self.held_at_play = []
-        self.can_ye_queue = []
-        self.can_ye_open = set()
-        self.calls = []
-        self.shown = []
-        self.trick = []
-        self.trick_no = 1
-        self.tricks = [0] * rules.sides
-        self.completed = []
-        self.revoked = set()
-        self.leader = self.to_play = eldest
-
-        if rules.ruff:
-            self._begin_ruff(events)
-        else:
-            self._after_ruff(events)
-
-    def _begin_ruff(self, events: list[Event]) -> None:
-        assert self.trump is not None
-        ace = _ACE_OF[self.trump]
-        ruffer: int | None = None
-        reason = ""
-        for seat in range(self._n):
-            if self.hands[seat] & ace.bit:
-                ruffer, reason = seat, "holds_ace"
-        if ruffer is None:
-            if self.turn_up is ace:
-                ruffer, reason = self.dealer, "turned_ace"
-            elif self.rules.ruff_if_ace_in_stock == "dealer":
-                ruffer, reason = self.dealer, "ace_in_stock"
-        if ruffer is None:
-            self._after_ruff(events)
-            return
-        self.ruffer = ruffer
-        self.ruff_reason = reason
-        self.ruff_state = "pending"
-        if self.rules.ruff_mandatory:
-            self._take_stock(events)
-        else:
-            self.phase = Phase.RUFF
-
-    def _take_stock(self, events: list[Event]) -> None:
-        assert self.ruffer is not None
-        seat = self.ruffer
-        self.stock_taken = tuple(self.stock)
-        self.hands[seat] |= mask_of(self.stock)
-        self.stock = []
-        self.ruff_state = "taken"
-        self.discards_left = len(self.stock_taken)
-        self.phase = Phase.DISCARD
-        events.append(RuffTaken(seat, self.ruff_reason))
-        events.append(StockTaken(seat, tuple(sort_hand(self.stock_taken, self.trump))))
-
-    def _after_ruff(self, events: list[Event]) -> None:
-        """Hands are final for the deal: note honours, open Can-ye, then play."""
-        self.held_at_play = list(self.hands)
-        rules = self.rules
-        if rules.first_leader == "ruffer" and self.ruff_state == "taken" and self.ruffer is not None:
-            self.leader = self.to_play = self.ruffer
-        facts = self._facts
-        if facts.can_ye and (facts.call_any or facts.call_point in self.start_scores):
-            hon = honours_mask(self.trump)
-            eligible = []
-            for k in range(self._n):
-                seat = (self.eldest + k) % self._n
-                side = rules.side_of(seat)
-                if rules.can_call_at(self.start_scores[side]) and _bit_count(self.hands[seat] & hon) >= 2:
-                    eligible.append(seat)
-            if eligible and rules.can_ye_window == "before_first_lead":
-                self.can_ye_queue = eligible
-                self.phase = Phase.CAN_YE
-                return
-            self.can_ye_open = set(eligible)
-        self.phase = Phase.PLAY
+    def current_phase(self) -> PhaseLogic:
+        """The phase object the game is in now."""
+        return self.facts.by_name[self.phase]
 
     # ------------------------------------------------------------------ queries
-
-    @property
-    def n_players(self) -> int:
-        return self._n
 
     @property
     def is_over(self) -> bool:
@@ -897,236 +476,68 @@ class Game:
 
     def to_act(self) -> int | None:
         """The seat the game is waiting for, or ``None`` when it is over."""
-        fast = self._fast
+        fast = self.fast
         if fast >= 0:
             return fast
-        phase = self.phase
-        if phase == "play":
-            return self.to_play
-        if phase == "ruff" or phase == "discard":
-            return self.ruffer
-        if phase == "can_ye":
-            return self.can_ye_queue[0]
-        return None
+        return self.facts.by_name[self.phase].to_act(self)
 
     def hand(self, seat: int) -> list[Card]:
         """The cards in ``seat``'s hand, sorted for display."""
         return sort_hand(cards_from_mask(self.hands[seat]), self.trump)
 
+    def playable(self, seat: int) -> int:
+        """The cards ``seat`` may play from, as a mask (its hand; a layout family adds face-up cards)."""
+        return self.hands[seat]
+
+    def partner_of(self, seat: int) -> int:
+        """``seat``'s partner (the other seat of its side; itself when it plays alone)."""
+        return self.facts.partners[seat]
+
     def honours_held(self, seat: int) -> list[Card]:
         """The honours (A K Q J of trumps) now in ``seat``'s hand."""
-        return list(cards_from_mask(self.hands[seat] & honours_mask(self.trump)))
+        return honours_held(self, seat)
+
+    def honour_counts(self) -> list[int]:
+        """Honours per side for this deal under ``honours_basis`` (the family's count)."""
+        return self.family.honour_counts(self)
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty when it is not its turn).
 
         Built on the same rules as :meth:`check`, so the two never disagree.
         """
-        if seat == self._fast >= 0:
-            # cards are being played, revokes prevented, no Can-ye window open
-            hand = self.hands[seat]
-            trick = self.trick
-            if trick:
-                shift = trick[0].suit_shift
-                follow = hand >> shift & 8191
-                if follow:  # must follow suit
-                    return list(_PLAY_TABLES[shift][follow])
-            return _plays_of(hand)
-        phase = self.phase
-        if phase == "play":
-            if seat != self.to_play:
-                return []
-            mask = self.hands[seat]
-            trick = self.trick
-            if trick and self._prevent:
-                follow = mask & trick[0].suit_mask
-                if follow:
-                    mask = follow
-            acts = _plays_of(mask)
-            if self.can_ye_open and seat in self.can_ye_open:
-                acts.extend(self._claim_options(seat))
-            return acts
-        if phase == "ruff":
-            if seat != self.ruffer:
-                return []
-            return [_TAKE] if self.rules.ruff_mandatory else [_TAKE, _DECLINE]
-        if phase == "discard":
-            if seat != self.ruffer:
-                return []
-            return _discards_of(self._discardable(seat))
-        if phase == "can_ye":
-            if seat != self.can_ye_queue[0]:
-                return []
-            return [*self._claim_options(seat), _PASS]
-        return []
-
-    def _claim_options(self, seat: int) -> list[Action]:
-        held = _bit_count(self.hands[seat] & honours_mask(self.trump))
-        if held == 2:
-            return [_CALL]
-        if held >= 3:
-            return [_SHOW]
-        return []
-
-    def _discardable(self, seat: int) -> int:
-        hand = self.hands[seat]
-        restriction = self.rules.ruff_discard_restriction
-        if restriction == "none" or self.trump is None:
-            return hand
-        banned = honours_mask(self.trump) if restriction == "no_honours" else SUIT_MASKS[self.trump]
-        free = hand & ~banned
-        return free if _bit_count(free) >= self.discards_left else hand
+        if seat == self.fast >= 0:
+            return fast_legal(self, seat)
+        return self.facts.by_name[self.phase].legal(self, seat)
 
     def check(self, seat: int, action: Action) -> None:
         """Raise :class:`IllegalAction` (with a human reason) unless legal now."""
-        seat = _as_seat(seat, self._n)
-        phase = self.phase
-        if phase == Phase.OVER:
-            raise IllegalAction("This game is over.", "game_over")
-        if isinstance(action, Play):
-            if phase != Phase.PLAY:
-                raise IllegalAction(self._not_now(), "wrong_phase")
-            if seat != self.to_play:
-                raise IllegalAction("It is not your turn.", "not_your_turn")
-            card = action.card
-            hand = self.hands[seat]
-            if not hand & card.bit:
-                raise IllegalAction(f"{card.pretty} is not in your hand.", "not_in_hand")
-            if self.trick and self._prevent:
-                led = self.trick[0].suit
-                if card.suit is not led and hand & SUIT_MASKS[led]:
-                    raise IllegalAction(
-                        f"You must follow suit: you hold {led.symbol}.", "must_follow"
-                    )
+        seat = _as_seat(seat, self.n_players)
+        current = self.facts.by_name[self.phase]
+        if current.handles(action):
+            current.check(self, seat, action)
             return
-        if isinstance(action, (TakeRuff, DeclineRuff)):
-            if phase != Phase.RUFF:
-                raise IllegalAction("There is no ruff to decide now.", "wrong_phase")
-            if seat != self.ruffer:
-                raise IllegalAction("Only the holder of the trump ace may ruff.", "not_your_turn")
-            if isinstance(action, DeclineRuff) and self.rules.ruff_mandatory:
-                raise IllegalAction("The ruff is compulsory in this game.", "mandatory")
-            return
-        if isinstance(action, Discard):
-            if phase != Phase.DISCARD:
-                raise IllegalAction("There is nothing to lay out now.", "wrong_phase")
-            if seat != self.ruffer:
-                raise IllegalAction("Only the ruffer lays out cards.", "not_your_turn")
-            card = action.card
-            if not self.hands[seat] & card.bit:
-                raise IllegalAction(f"{card.pretty} is not in your hand.", "not_in_hand")
-            if not self._discardable(seat) & card.bit:
-                what = "an honour" if self.rules.ruff_discard_restriction == "no_honours" else "a trump"
-                raise IllegalAction(f"You may not lay out {what} in this game.", "restricted")
-            return
-        if isinstance(action, (CallCanYe, ShowHonours, Pass)):
-            if phase == Phase.CAN_YE:
-                if seat != self.can_ye_queue[0]:
-                    raise IllegalAction("It is not your turn to declare.", "not_your_turn")
-                if isinstance(action, Pass):
-                    return
-            elif phase == Phase.PLAY and seat in self.can_ye_open and seat == self.to_play:
-                if isinstance(action, Pass):
-                    raise IllegalAction("Just play a card to let the call go.", "wrong_phase")
-            else:
-                raise IllegalAction("You cannot call honours now.", "wrong_phase")
-            held = _bit_count(self.hands[seat] & honours_mask(self.trump))
-            if isinstance(action, CallCanYe) and held != 2:
-                raise IllegalAction("Can-ye needs exactly two honours in your hand.", "bad_call")
-            if isinstance(action, ShowHonours) and held < 3:
-                raise IllegalAction("Showing needs three or four honours.", "bad_call")
-            return
+        for owner in self.facts.catalogue:
+            if owner.handles(action):
+                raise IllegalAction(owner.absent or current.waiting, "wrong_phase")
         raise IllegalAction(f"Unknown action {action!r}.", "unknown")
-
-    def _not_now(self) -> str:
-        if self.phase == Phase.RUFF:
-            return "Wait: the ruff is being decided."
-        if self.phase == Phase.DISCARD:
-            return "Wait: the ruffer is laying out four cards."
-        if self.phase == Phase.CAN_YE:
-            return "Wait: honours are being declared."
-        return "You cannot do that now."
 
     # ------------------------------------------------------------------ acting
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Check and perform ``action`` for ``seat``; return the events it caused."""
-        events: list[Event]
-        if seat == self._fast >= 0 and action.__class__ is Play and seat.__class__ is int:
-            # hot path (see _sync_fast): the checks of check() for a Play, inlined
-            card = action.card
-            bit = card.bit
-            hands = self.hands
-            hand = hands[seat]
-            trick = self.trick
-            if not hand & bit or (
-                trick
-                and card.suit is not trick[0].suit
-                and hand & trick[0].suit_mask
-            ):
-                self.check(seat, action)  # raises with the reason
-                raise IllegalAction("That card cannot be played now.")  # pragma: no cover
-            self.log.append((seat, action))
-            hands[seat] = hand ^ bit
-            if card is self.turn_up:
-                self.turn_up_public = False
-            trick.append(card)
-            played: Event = _new(CardPlayed, (seat, card, self.trick_no))
-            if len(trick) < self._n:
-                self.to_play = self._fast = (seat + 1) % self._n
-                return [played]
-            out = [played]
-            self._end_trick(out)
-            # _sync_fast, inlined (revokes are prevented on this path)
-            self._fast = (
-                self.to_play if self.phase == "play" and not self.can_ye_open else -1
-            )
-            return out
-        if (
-            action.__class__ is Discard
-            and seat == self.ruffer
-            and self.phase == "discard"
-            and seat.__class__ is int
-            and self.rules.ruff_discard_restriction == "none"
-        ):
-            # hot path for the ruffer's lay-outs: the checks of check(), inlined
-            card = action.card
-            hands = self.hands
-            if not hands[seat] & card.bit:
-                self.check(seat, action)  # raises with the reason
-                raise IllegalAction("That card cannot be laid out now.")  # pragma: no cover
-            self.log.append((seat, action))
-            events = []
-            self._discard(seat, card, events)
-            self._sync_fast()
-            return events
-        events = []
-        seat = _as_seat(seat, self._n)
-        self.check(seat, action)
+        if seat == self.fast >= 0 and action.__class__ is Play and seat.__class__ is int:
+            return fast_play(self, seat, action)
+        seat = _as_seat(seat, self.n_players)
+        current = self.facts.by_name[self.phase]
+        if current.handles(action):
+            current.check(self, seat, action)
+        else:
+            self.check(seat, action)  # raises with the reason
         self.log.append((seat, action))
-        if isinstance(action, Play):
-            self._play(seat, action.card, events)
-        elif isinstance(action, Discard):
-            self._discard(seat, action.card, events)
-        elif isinstance(action, TakeRuff):
-            self._take_stock(events)
-        elif isinstance(action, DeclineRuff):
-            self.ruff_state = "declined"
-            events.append(RuffDeclined(seat))
-            self._after_ruff(events)
-        elif isinstance(action, CallCanYe):
-            self._call(seat, events)
-        elif isinstance(action, ShowHonours):
-            cards = tuple(self.honours_held(seat))
-            self.shown.extend((seat, c) for c in cards)
-            self.calls.append((seat, "show"))
-            events.append(HonoursShown(seat, cards))
-            self._win_by_call(self.rules.side_of(seat), "show", events)
-        else:  # Pass
-            self.calls.append((seat, "pass"))
-            events.append(Passed(seat))
-            self._next_declarer(events)
-        self._sync_fast()
+        events: list[Event] = []
+        current.apply(self, seat, action, events)
+        sync_fast(self)
         return events
 
     def apply_all(self, seat: int, actions: Sequence[Action]) -> list[Event]:
@@ -1139,261 +550,17 @@ class Game:
             events.extend(self.apply(seat, action))
         return events
 
-    def _discard(self, seat: int, card: Card, events: list[Event]) -> None:
-        self.hands[seat] &= ~card.bit
-        self.discards.append(card)
-        self.discards_left = left = self.discards_left - 1
-        events.append(_new(Discarded, (seat, card, left)))
-        if left == 0:
-            events.append(DiscardsDone(seat))
-            self._after_ruff(events)
-
-    def _call(self, seat: int, events: list[Event]) -> None:
-        partner = (seat + 2) % self._n
-        hon = honours_mask(self.trump)
-        # honours as held when play began (see the module docstring)
-        held = self.held_at_play
-        partner_honours = held[partner] & hon
-        self.can_ye_open.discard(seat)
-        if partner_honours:
-            shown = tuple(cards_from_mask((held[seat] | partner_honours) & hon))
-            for c in shown:
-                owner = seat if held[seat] & c.bit else partner
-                self.shown.append((owner, c))
-            self.calls.append((seat, "can_ye_answered"))
-            events.append(CanYeCalled(seat, partner, True, shown))
-            self._win_by_call(self.rules.side_of(seat), "can_ye", events)
-        else:
-            self.calls.append((seat, "can_ye_unanswered"))
-            events.append(CanYeCalled(seat, partner, False, ()))
-            if self.phase == Phase.CAN_YE:
-                self._next_declarer(events)
-
-    def _next_declarer(self, events: list[Event]) -> None:
-        self.can_ye_queue.pop(0)
-        if not self.can_ye_queue:
-            self.phase = Phase.PLAY
-
-    def _win_by_call(self, side: int, how: str, events: list[Event]) -> None:
-        self.scores[side] = self.rules.target_score
-        self._game_over(side, how, events)
-
-    def _play(self, seat: int, card: Card, events: list[Event]) -> None:
-        """Play a checked card (the general path; :meth:`apply` inlines the common case)."""
-        hand = self.hands[seat]
-        trick = self.trick
-        if trick and not self._prevent:
-            led = trick[0].suit
-            if card.suit is not led and hand & trick[0].suit_mask:
-                self.revoked.add(self.rules.side_of(seat))
-                events.append(Revoked(seat, self.trick_no))
-        self.hands[seat] = hand & ~card.bit
-        if self.turn_up is card:
-            self.turn_up_public = False
-        if self.can_ye_open:
-            self.can_ye_open.discard(seat)
-        trick.append(card)
-        events.append(_new(CardPlayed, (seat, card, self.trick_no)))
-        if len(trick) < self._n:
-            self.to_play = (seat + 1) % self._n
-            return
-        self._end_trick(events)
-
-    def _end_trick(self, events: list[Event]) -> None:
-        trick = self.trick
-        leader = self.leader
-        if len(trick) == 4:
-            # trick_winner, unrolled for the four-handed games
-            c0, c1, c2, c3 = trick
-            trump = self.trump
-            best, at = c0, 0
-            if c1.suit is best.suit:
-                if c1.index > best.index:
-                    best, at = c1, 1
-            elif c1.suit is trump:
-                best, at = c1, 1
-            if c2.suit is best.suit:
-                if c2.index > best.index:
-                    best, at = c2, 2
-            elif c2.suit is trump:
-                best, at = c2, 2
-            if c3.suit is best.suit:
-                if c3.index > best.index:
-                    at = 3
-            elif c3.suit is trump:
-                at = 3
-            winner = (leader + at) % 4
-        else:
-            winner = (leader + trick_winner(trick, self.trump)) % self._n
-        side = winner % 2 if self._partnerships else winner
-        tricks = self.tricks
-        tricks[side] += 1
-        cards = tuple(trick)
-        trick_no = self.trick_no
-        self.completed.append((leader, cards, winner))
-        events.append(_new(TrickWon, (trick_no, leader, cards, winner, side, tuple(tricks))))
-        self.trick = []
-        if self.can_ye_open:
-            self.can_ye_open = set()  # any window closes after the first trick
-        if trick_no >= self._tricks_per_deal:
-            self._score_deal(events)
-            return
-        self.trick_no = trick_no + 1
-        self.leader = self.to_play = winner
-
-
-    # ------------------------------------------------------------------ scoring
-
-    def honour_counts(self) -> list[int]:
-        """Honours per side for this deal under ``honours_basis``."""
-        counts = [0] * self._facts.sides
-        trump = self.trump
-        if trump is None:
-            return counts
-        hon = trump.honours_mask
-        partnerships = self._partnerships
-        if self.rules.honours_basis == "captured":
-            for _, cards, winner in self.completed:
-                for card in cards:
-                    if card.bit & hon:
-                        counts[winner % 2 if partnerships else winner] += 1
-            return counts
-        hands = self.dealt if self.rules.honours_basis == "dealt" else self.held_at_play
-        for seat, hand in enumerate(hands):
-            counts[seat % 2 if partnerships else seat] += (hand & hon).bit_count()
-        return counts
-
-    def _score_deal(self, events: list[Event]) -> None:
-        """Score a played deal (RULES.md §1.7): revokes, tricks, check, honours, check."""
-        facts = self._facts
-        scores = self.scores
-        sides = facts.sides
-        penalty = [0] * sides
-        for side in self.revoked:
-            if scores[side] > 0:
-                penalty[side] = -1
-                scores[side] -= 1
-        half = facts.half
-        trick_points = [t - half if t > half else 0 for t in self.tricks]
-        for side in range(sides):
-            scores[side] += trick_points[side]
-        honour_points = [0] * sides
-        target = facts.target
-        if not facts.simultaneous and max(scores) >= target:
-            self._reach_target(events, trick_points, honour_points, penalty, "tricks")
-            return
-        if facts.honours:
-            counts = self.honour_counts()
-            notes: list[str] = []
-            values = facts.honour_values
-            for side in range(sides):
-                raw = values.get(counts[side], 0)
-                if not raw:
-                    continue
-                start = self.start_scores[side]
-                if start == facts.void_at:
-                    notes.append("not called at the call point: void")
-                    continue
-                if start == facts.no_honours_at:
-                    notes.append(f"a side at {target - 1} cannot score honours")
-                    continue
-                points = raw
-                if facts.can_win == "false":
-                    points = max(0, min(raw, target - 1 - scores[side]))
-                    if points < raw:
-                        notes.append("honours cannot win the game: capped")
-                honour_points[side] = points
-                scores[side] += points
-            note = "; ".join(notes)
-            if not note and not any(honour_points):
-                note = _no_honours_note(counts, self.trump)
-            events.append(_new(HonoursScored, (tuple(counts), tuple(honour_points), note)))
-        if max(scores) >= target:
-            how = "honours"
-            if facts.simultaneous:
-                how = "tricks" if any(trick_points) else "honours"
-            self._reach_target(events, trick_points, honour_points, penalty, how)
-            return
-        events.append(self._deal_scored(trick_points, honour_points, penalty))
-        self._start_deal(events)
-
-    def _deal_scored(
-        self, trick_points: list[int], honour_points: list[int], penalty: list[int]
-    ) -> Event:
-        return _new(  # type: ignore[no-any-return]
-            DealScored,
-            (
-                self.game_no,
-                self.deal_no,
-                tuple(self.tricks),
-                tuple(trick_points),
-                tuple(honour_points),
-                tuple(penalty),
-                tuple(self.scores),
-            ),
-        )
-
-    def _reach_target(
-        self,
-        events: list[Event],
-        trick_points: list[int],
-        honour_points: list[int],
-        penalty: list[int],
-        how: str,
-    ) -> None:
-        """A side reached the target: the deal is scored and the game is over."""
-        scores = self.scores
-        target = self._facts.target
-        reached = [s for s in range(len(scores)) if scores[s] >= target]
-        if len(reached) > 1:
-            best = max(scores[s] for s in reached)
-            top = [s for s in reached if scores[s] == best]
-            with_tricks = [s for s in top if trick_points[s] > 0]
-            winner = with_tricks[0] if with_tricks else top[0]
-        else:
-            winner = reached[0]
-        events.append(self._deal_scored(trick_points, honour_points, penalty))
-        self._game_over(winner, how, events)
-
-    def _game_over(self, side: int, how: str, events: list[Event]) -> None:
-        rules = self.rules
-        self.winner = side
-        self.games_won[side] += 1
-        loser_best = max((self.scores[s] for s in range(rules.sides) if s != side), default=0)
-        self.game_values[side] += self._game_value(loser_best)
-        events.append(GameOver(self.game_no, side, tuple(self.scores), how, tuple(self.games_won)))
-        if self.games_won[side] >= rules.games_to_win_match:
-            self.match_winner = side
-            self.phase = Phase.OVER
-            if rules.game_id == "whist-short-classic":
-                net = self.game_values[side] + 2 - sum(
-                    v for s, v in enumerate(self.game_values) if s != side
-                )
-                self.rubber_points = tuple(net if s == side else -net for s in range(rules.sides))
-            else:
-                self.rubber_points = tuple(self.games_won)
-            events.append(MatchOver(side, tuple(self.games_won), self.rubber_points))
-            return
-        self._start_game(events, rotate=True)
-
-    def _game_value(self, loser_score: int) -> int:
-        """Classic Short Whist game value: treble, double or single."""
-        if self.rules.game_id != "whist-short-classic":
-            return 1
-        if loser_score == 0:
-            return 3
-        if loser_score <= 2:
-            return 2
-        return 1
-
     # ------------------------------------------------------------------ views
 
     def observe(self, seat: int) -> SeatView:
-        """What ``seat`` may know now (its own hand, public cards, scores)."""
-        n = self._n
+        """What ``seat`` may know now: its own hand, public cards, scores, and
+        what each phase of the deal lets it see of its private parts."""
+        n = self.n_players
         leader = self.leader
         trick = tuple(((leader + i) % n, c) for i, c in enumerate(self.trick))
-        is_ruffer = seat == self.ruffer
+        private: dict[str, Any] = {"turn_up": None, "stock_taken": (), "my_discards": ()}
+        for phase in self.facts.sequence:
+            private.update(phase.visible(self, seat))
         return SeatView(
             seat=seat,
             game_id=self.rules.game_id,
@@ -1404,10 +571,10 @@ class Game:
             dealer=self.dealer,
             eldest=self.eldest,
             trump=self.trump,
-            turn_up=self.turn_up if self._turn_up_visible() else None,
+            turn_up=private["turn_up"],
             turn_up_holder=self.turn_up_holder,
             hand=tuple(self.hand(seat)),
-            hand_sizes=tuple(_bit_count(h) for h in self.hands),
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
             to_act=self.to_act(),
             legal=tuple(self.legal_actions(seat)),
             trick_leader=leader,
@@ -1421,20 +588,14 @@ class Game:
             target=self.rules.target_score,
             ruffer=self.ruffer,
             ruff_state=self.ruff_state,
-            stock_taken=self.stock_taken if is_ruffer else (),
-            my_discards=tuple(self.discards) if is_ruffer else (),
+            stock_taken=private["stock_taken"],
+            my_discards=private["my_discards"],
             shown_honours=tuple(self.shown),
             calls=tuple(self.calls),
             winner=self.match_winner,
             rules=self.rules,
+            sides=self.side_of,
         )
-
-    def _turn_up_visible(self) -> bool:
-        if self.turn_up is None:
-            return False
-        if self.turn_up_holder is None:
-            return True  # the stock's top card is public for the whole deal
-        return self.turn_up_public
 
     # ------------------------------------------------------------------ copies & records
 
@@ -1598,7 +759,7 @@ class Game:
         g.winner = s["winner"]
         g.match_winner = s["match_winner"]
         g.rubber_points = tuple(s["rubber_points"])
-        g._sync_fast()
+        sync_fast(g)
         return g
 
     def state_key(self) -> str:
@@ -1607,8 +768,9 @@ class Game:
         return json.dumps(snap, sort_keys=True, separators=(",", ":"))
 
 
+
 # How clone() copies each slot: lists and sets are copied, everything else is an
-# immutable value (int, str, tuple, Card, Suit, Rules, _Facts, None) and shared.
+# immutable value (int, str, tuple, Card, Suit, Rules, Facts, phases, None) and shared.
 _LIST_SLOTS: Final = (
     "log",
     "scores",

@@ -15,7 +15,9 @@ Decisions where RULES.md is silent (each also noted in the project README):
   capture, so such overrides are rejected rather than silently ignored.
 * ``match_format = best_of_3`` / ``rubber_bo3``: the first side to win two games
   wins the match. Rubber points (treble/double/single plus 2 for the rubber) are
-  computed only for ``whist-short-classic``, the one preset whose laws define them.
+  computed only where a game sets ``game_value = by_losers_score`` and
+  ``rubber_points = game_values_plus_2`` (``whist-short-classic``, the one preset
+  whose laws define them); every other game counts games won.
 """
 
 from __future__ import annotations
@@ -29,12 +31,14 @@ from .cards import Rank, Suit
 __all__ = [
     "GAMES",
     "GameDef",
+    "HONOURS_VALUES",
     "ParamSpec",
     "Rules",
     "RulesError",
     "game_ids",
     "make_rules",
     "presets_for",
+    "register_game",
 ]
 
 
@@ -92,6 +96,12 @@ class Rules:
     match_format: str = "single"  # single | best_of_3 | rubber_bo3
     revoke_mode: str = "prevent"
     scoring_preset: str = ""  # whisk-48 only
+    # structural facts with no RULES.md parameter name (set by a game's base, not
+    # by users); each replaces what used to be a test of the game id
+    family: str = "ruff_honours"  # engine.families module that plays the game
+    game_value: str = "single"  # single | by_losers_score (treble/double/single, §5 Short Whist)
+    rubber_points: str = "games_won"  # games_won | game_values_plus_2 (§5 Short Whist)
+    deal_tricks: int = 0  # tricks per deal; 0 = one per card in hand
     overrides: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     # ---- derived facts
@@ -107,8 +117,8 @@ class Rules:
 
     @property
     def tricks_per_deal(self) -> int:
-        """Tricks in a deal (the hand size)."""
-        return self.hand_size
+        """Tricks in a deal (``deal_tricks``, else the hand size)."""
+        return self.deal_tricks or self.hand_size
 
     @property
     def sides(self) -> int:
@@ -336,6 +346,9 @@ class GameDef:
     presets: Mapping[str, Mapping[str, object]]
     default_preset: str
     summary: str = ""
+    # parameters whose value expands into a bundle of other parameters before
+    # explicit values apply (whisk-48's scoring_preset, RULES.md §3)
+    bundles: Mapping[str, Mapping[str, Mapping[str, object]]] = field(default_factory=dict)
 
     def param(self, name: str) -> ParamSpec:
         for spec in self.params:
@@ -345,176 +358,16 @@ class GameDef:
         raise RulesError(f"unknown parameter {name!r} for {self.game_id} (known: {known})")
 
 
-_RH_PARAMS: Final = (
-    _choice("first_dealer", "random", "random", "draw_high"),
-    _choice("deal_pattern", "packets4", "packets4", "singles"),
-    _choice("ruff_if_ace_in_stock", "dealer", "dealer", "nobody"),
-    _bool("ruff_mandatory", False),
-    _choice("ruff_discard_restriction", "none", "none", "no_honours", "no_trumps"),
-    _choice("honours_basis", "held_after_ruff", "held_after_ruff", "dealt", "captured"),
-    HONOURS_VALUES,
-    ParamSpec("call_point", "call_point", 8),
-    _choice("can_ye_window", "before_first_lead", "before_first_lead", "before_own_first_card"),
-    _choice("uncalled_honours_at_call_point", "score", "score", "void"),
-    _choice("first_leader", "eldest", "eldest", "ruffer"),
-    _choice("score_order", "tricks_then_honours", "tricks_then_honours", "simultaneous"),
-    _int("target_score", 9, 1, 99),
-    _choice("honours_can_win", "true", "true", "false"),
-    _choice("match_format", "single", "single", "best_of_3"),
-    _choice("revoke_mode", "prevent", "prevent", "penalty"),
-)
-
-_H48_PARAMS: Final = (
-    *(p for p in _RH_PARAMS if not p.name.startswith("ruff_") and p.name != "honours_basis"),
-    _choice("honours_basis", "dealt", "dealt", "held_after_ruff", "captured"),
-    _choice("removed_cards", "twos", "twos"),
-    _choice("turn_up_card", "dealer_last", "dealer_last", "eldest_last", field_name="turn_up_source"),
-)
-
-_WHIST_PARAMS: Final = (
-    _choice("first_dealer", "random", "random", "draw_high"),
-    _choice("trump_mode", "turn_up", "turn_up", "cycle"),
-    ParamSpec("trump_cycle", "trump_cycle", (Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES, Suit.CLUBS)),
-    _choice("trump_cycle_basis", "per_game", "per_game", "per_session"),
-    _choice("honours", "off", "off", "on"),
-    _choice("honours_basis", "dealt", "dealt", "captured"),
-    HONOURS_VALUES,
-    _choice("honours_can_win", "true", "true", "false", "not_at_target_minus_1"),
-    ParamSpec("call_point", "call_point", "none"),
-    _int("target_score", 5, 1, 99),
-    _choice("match_format", "single", "single", "rubber_bo3"),
-    _choice("deal_pattern", "singles", "singles", "packets4"),
-)
-
-_WHISK_PARAMS: Final = (
-    _choice("deal_pattern", "singles", "singles", "packets4"),
-    _choice("scoring_preset", "seed-standard", "seed-standard", "cotton-whist"),
-    _int("target_score", 5, 1, 99),
-    _choice("match_format", "single", "single", "best_of_3"),
-)
-
-# Parameter bundles implied by whisk-48's scoring_preset (RULES.md §3).
-_WHISK_SCORING: Final[Mapping[str, Mapping[str, object]]] = {
-    "seed-standard": {"honours": False, "call_point": "none", "target_score": 5},
-    "cotton-whist": {
-        "honours": True,
-        "honours_basis": "dealt",
-        "honours_values": ((3, 2), (4, 4)),
-        "honours_can_win": "true",
-        "call_point": 8,
-        "target_score": 9,
-    },
-}
+# The registry of game ids. Each game family module (engine/families/) registers
+# its GameDefs when engine.families is imported, which importing engine does.
+GAMES: Final[dict[str, GameDef]] = {}
 
 
-def _whist(game_id: str, title: str, summary: str, **base: object) -> GameDef:
-    defaults: dict[str, object] = {
-        "removed_ranks": (),
-        "hand_size": 13,
-        "deal_pattern": "singles",
-        "turn_up_source": "dealer_last",
-    }
-    defaults.update(base)
-    return GameDef(game_id, title, defaults, _WHIST_PARAMS, {"default": {}}, "default", summary)
-
-
-GAMES: Final[Mapping[str, GameDef]] = {
-    g.game_id: g
-    for g in (
-        GameDef(
-            "ruff-honours-cotton",
-            "Ruff and Honours",
-            {
-                "hand_size": 12,
-                "ruff": True,
-                "honours": True,
-                "honours_basis": "held_after_ruff",
-                "call_point": 8,
-                "turn_up_source": "stock_top",
-            },
-            _RH_PARAMS,
-            {
-                "cotton1674": {},
-                "seed000": {
-                    "deal_pattern": "singles",
-                    "ruff_mandatory": True,
-                    "honours_basis": "captured",
-                    "honours_values": ((3, 2), (4, 3)),
-                    "call_point": "none",
-                },
-                "gge-elizabethan": {"honours_values": ((3, 1), (4, 2)), "call_point": "none"},
-            },
-            "cotton1674",
-            "Cotton's 1674 game: 52 cards, 12 each, the trump-ace holder ruffs the stock.",
-        ),
-        GameDef(
-            "honours-48",
-            "Honours",
-            {
-                "removed_ranks": (Rank.TWO,),
-                "hand_size": 12,
-                "honours": True,
-                "honours_basis": "dealt",
-                "call_point": 8,
-                "turn_up_source": "dealer_last",
-            },
-            _H48_PARAMS,
-            {"default": {}, "gge-elizabethan": {"honours_values": ((3, 1), (4, 2)), "call_point": "none"}},
-            "default",
-            "Ruff and Honours without the ruff: 48 cards, the dealer's last card is trumps.",
-        ),
-        GameDef(
-            "whisk-48",
-            "Whisk",
-            {
-                "removed_ranks": (Rank.TWO,),
-                "hand_size": 12,
-                "deal_pattern": "singles",
-                "turn_up_source": "dealer_last",
-                **_WHISK_SCORING["seed-standard"],
-            },
-            _WHISK_PARAMS,
-            {"seed-standard": {}, "cotton-whist": {"scoring_preset": "cotton-whist"}},
-            "seed-standard",
-            "The older 48-card Whist: dealer's last card is trumps.",
-        ),
-        _whist("whist-5", "Whist 5-Point", "Turn-up trumps, no honours, game 5.", target_score=5),
-        _whist(
-            "whist-7-rotate",
-            "Whist 7-Point Rotate Trump",
-            "No turn-up: trumps rotate hearts, diamonds, spades, clubs. Game 7.",
-            trump_mode="cycle",
-            target_score=7,
-        ),
-        _whist(
-            "whist-9-honours",
-            "Whist 9-Point Honours",
-            "Turn-up trumps, honours as dealt (cannot win the game). Game 9.",
-            honours=True,
-            honours_can_win="false",
-            target_score=9,
-        ),
-        _whist(
-            "whist-short-classic",
-            "Short Whist (classic laws)",
-            "Game 5, honours 2/4 (not at 4), rubber of three games.",
-            honours=True,
-            honours_can_win="not_at_target_minus_1",
-            target_score=5,
-            match_format="rubber_bo3",
-        ),
-        _whist(
-            "whist-long",
-            "Long Whist",
-            "Game 10, honours 2/4, calling at 8, rubber of three games.",
-            honours=True,
-            honours_can_win="not_at_target_minus_1",
-            call_point=8,
-            target_score=10,
-            match_format="rubber_bo3",
-        ),
-    )
-}
+def register_game(game: GameDef) -> None:
+    """Add a game id (called by the family modules as they are imported)."""
+    if game.game_id in GAMES:
+        raise ValueError(f"game id {game.game_id!r} is registered twice")
+    GAMES[game.game_id] = game
 
 
 def game_ids() -> list[str]:
@@ -569,10 +422,11 @@ def make_rules(
 
     values: dict[str, object] = {p.target: p.default for p in game.params}
     values.update(game.base)
-    # whisk-48's scoring_preset expands into a bundle before explicit values apply
-    scoring = chosen.get("scoring_preset", values.get("scoring_preset"))
-    if isinstance(scoring, str) and scoring in _WHISK_SCORING:
-        values.update(_WHISK_SCORING[scoring])
+    # a bundle parameter (whisk-48's scoring_preset) expands before explicit values apply
+    for name, bundle in game.bundles.items():
+        chosen_value = chosen.get(name, values.get(name))
+        if isinstance(chosen_value, str) and chosen_value in bundle:
+            values.update(bundle[chosen_value])
     for name, value in chosen.items():
         values[game.param(name).target] = value
     if "removed_cards" in values:

@@ -1,0 +1,26 @@
+"""The phases of a deal, each a small object behind one protocol (:mod:`.base`).
+
+``deal`` (shuffle, deal, trumps) · ``exchange`` (Cotton's ruff: take / decline,
+lay out) · ``declare`` (final hands, Can-ye, showing honours) · ``play``
+(tricks) · ``score`` (deal, game, match; the match's end). A game family
+(``engine/families/``) lists the ones its games use, in order.
+"""
+
+from .base import Phase, PhaseLogic
+from .deal import DealPhase
+from .declare import DeclarePhase
+from .exchange import DiscardPhase, RuffPhase
+from .play import PlayPhase
+from .score import OverPhase, ScorePhase
+
+__all__ = [
+    "DealPhase",
+    "DeclarePhase",
+    "DiscardPhase",
+    "OverPhase",
+    "Phase",
+    "PhaseLogic",
+    "PlayPhase",
+    "RuffPhase",
+    "ScorePhase",
+]

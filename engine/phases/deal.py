@@ -1,0 +1,266 @@
+"""The deal: choosing the first dealer, shuffling, dealing, fixing trumps.
+
+Determinism: deal ``k`` of a session (counting from 1 across the games of a
+match) is shuffled by a Fisher-Yates pass driven by
+``random.Random(f"{seed}:deal:{k}").getrandbits``: the very draws
+``random.shuffle`` makes on CPython 3.11, written out here so the deals of a
+seed do not depend on the Python version. No RNG state is stored.
+
+Decisions where RULES.md is silent:
+
+* ``deal_pattern = packets4`` deals packets of four clockwise from eldest "until
+  every hand is full" (RULES.md §0.1): a packet never overfills a hand, so with
+  13-card hands the fourth round is one card each.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, Final
+
+from ..cards import Card, full_deck
+from ..events import DealerChosen, DealStarted, HandDealt, TrumpFixed
+from ..rules import Rules
+from .base import Automatic, Phase, new_event
+
+if TYPE_CHECKING:
+    from ..events import Event
+    from ..game import Game
+
+__all__ = ["CARD_BY_INDEX", "DealPhase", "choose_dealer", "deal_plan", "deal_seats", "shuffled", "stacked_deck"]
+
+CARD_BY_INDEX: Final = [Card.from_index(i) for i in range(52)]
+_BIT_BY_INDEX: Final = [1 << i for i in range(52)]
+
+DealPlan = tuple[
+    tuple[int, ...],  # seat of each dealt deck index
+    tuple[Any, ...],  # per seat: itemgetter of its deck indices (dealing order)
+    tuple[int, ...],  # per seat: deck index of its last card
+]
+_DEAL_PLANS: Final[dict[tuple[str, int, int, int], DealPlan]] = {}
+
+
+def deal_seats(rules: Rules, dealer: int) -> list[int]:
+    """The seat each deck index is dealt to (RULES.md §0.1 deal patterns).
+
+    ``result[i]`` is the seat receiving ``deck[i]``; indices past the end of the
+    list stay undealt (the stock). Dealing starts at eldest, left of ``dealer``.
+    """
+    return list(deal_plan(rules, dealer)[0])
+
+
+def deal_plan(rules: Rules, dealer: int) -> DealPlan:
+    key = (rules.deal_pattern, rules.players, rules.hand_size, dealer)
+    plan = _DEAL_PLANS.get(key)
+    if plan is None:
+        plan = _DEAL_PLANS[key] = _make_deal_plan(*key)
+    return plan
+
+
+def _make_deal_plan(pattern: str, n: int, hand_size: int, dealer: int) -> DealPlan:
+    if pattern == "singles":
+        packets = [1]
+    elif pattern == "packets4":
+        packets = [4]
+    elif pattern == "solo_33331":  # four rounds of threes, then single cards
+        packets = [3, 3, 3, 3, 1]
+    else:  # pragma: no cover - rules validation rejects unknown patterns
+        raise ValueError(f"unknown deal pattern {pattern!r}")
+    seats: list[int] = []
+    counts = [0] * n
+    total = n * hand_size
+    round_no = 0
+    while len(seats) < total:
+        size = packets[min(round_no, len(packets) - 1)]
+        for k in range(n):
+            seat = (dealer + 1 + k) % n
+            take = min(size, hand_size - counts[seat])
+            seats.extend([seat] * take)
+            counts[seat] += take
+        round_no += 1
+    positions = [[i for i, s in enumerate(seats) if s == seat] for seat in range(n)]
+    return (
+        tuple(seats),
+        tuple(itemgetter(*pos) for pos in positions),
+        tuple(pos[-1] for pos in positions),
+    )
+
+
+# Fisher-Yates steps (i, i + 1, bits of i + 1) per deck size.
+_SHUFFLE_STEPS: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {}
+
+
+def shuffled(indices: tuple[int, ...], rng_seed: str) -> list[int]:
+    """The pack's card indices shuffled exactly as CPython 3.11's ``random.shuffle``.
+
+    ``random.shuffle`` swaps each position ``i`` (from the top down) with a
+    ``j`` drawn by ``getrandbits(k)``, ``k`` the bit length of ``i + 1``, and
+    redraws while ``j > i``. Written out here, it skips ``_randbelow``'s Python
+    call per card and gives the same deck on any Python version.
+    """
+    deck = list(indices)
+    steps = _SHUFFLE_STEPS.get(len(deck))
+    if steps is None:
+        steps = _SHUFFLE_STEPS[len(deck)] = tuple(
+            (i, i + 1, (i + 1).bit_length()) for i in range(len(deck) - 1, 0, -1)
+        )
+    getrandbits = random.Random(rng_seed).getrandbits
+    for i, m, k in steps:
+        j = getrandbits(k)
+        while j >= m:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def stacked_deck(
+    rules: Rules,
+    dealer: int,
+    hands: Mapping[int, Sequence[Card | str]] | Sequence[Sequence[Card | str]],
+    stock: Sequence[Card | str] = (),
+) -> list[Card]:
+    """The deck order that deals ``hands`` when ``dealer`` deals (a test hook).
+
+    ``hands`` maps seats (or lists by seat) to cards; each seat's cards fill its
+    deal positions in dealing order, so the last card listed for a full hand is
+    the last card dealt to it (the turn-up under ``turn_up_card = dealer_last``).
+    ``stock`` fills the undealt positions in order (``stock[0]`` is the top card,
+    the Ruff and Honours turn-up). Cards not mentioned fill the remaining
+    positions in card-index order. Use it with ``new_game(..., deck=...)``.
+    """
+    by_seat = dict(hands) if isinstance(hands, Mapping) else dict(enumerate(hands))
+    pack = full_deck(rules.removed_ranks)
+    in_pack = set(pack)
+    seats = deal_plan(rules, dealer)[0]
+    deck: list[Card | None] = [None] * len(pack)
+    used: set[Card] = set()
+
+    def place(card_like: Card | str, slots: list[int], what: str) -> None:
+        card = card_like if isinstance(card_like, Card) else Card.parse(card_like)
+        if card not in in_pack:
+            raise ValueError(f"{card} is not in this game's pack")
+        if card in used:
+            raise ValueError(f"{card} is given twice")
+        if not slots:
+            raise ValueError(f"too many cards for {what}")
+        deck[slots.pop(0)] = card
+        used.add(card)
+
+    for seat, cards in by_seat.items():
+        if not 0 <= seat < rules.players:
+            raise ValueError(f"no seat {seat}")
+        slots = [i for i, s in enumerate(seats) if s == seat]
+        for c in cards:
+            place(c, slots, f"seat {seat}")
+    stock_slots = list(range(len(seats), len(pack)))
+    for c in stock:
+        place(c, stock_slots, "the stock")
+    rest = iter(c for c in pack if c not in used)
+    return [c if c is not None else next(rest) for c in deck]
+
+
+def choose_dealer(game: Game) -> DealerChosen:
+    """Fix the first dealer by the rules' ``first_dealer`` method, from the seed."""
+    rules = game.rules
+    rng = random.Random(f"{game.seed}:dealer")
+    if rules.first_dealer == "random":
+        game.dealer = rng.randrange(rules.players)
+        return DealerChosen(game.dealer, "random")
+    # draw_high: each remaining contender draws; highest rank deals; ties redraw
+    contenders = list(range(rules.players))
+    draws: list[tuple[int, Card]] = []
+    deck = full_deck(rules.removed_ranks)
+    while True:
+        rng.shuffle(deck)
+        round_draws = list(zip(contenders, deck, strict=False))
+        draws.extend(round_draws)
+        best = max(int(c.rank) for _, c in round_draws)
+        contenders = [s for s, c in round_draws if int(c.rank) == best]
+        if len(contenders) == 1:
+            game.dealer = contenders[0]
+            return DealerChosen(game.dealer, "draw_high", tuple(draws))
+
+
+class DealPhase(Automatic):
+    """Shuffle (or take the stacked deck), deal, fix trumps, reset the deal's state.
+
+    Trumps: ``trump_mode = cycle`` takes the next suit of ``trump_cycle`` (per
+    game or per session); otherwise the turn-up card is the stock's top card or
+    the dealer's (or eldest's) last card, and it shows while its holder keeps it.
+    """
+
+    name = Phase.DEAL
+
+    def enter(self, game: Game, events: list[Event]) -> None:
+        rules = game.rules
+        n = game.n_players
+        dealer = game.dealer
+        game.eldest = eldest = (dealer + 1) % n
+        game.deal_no += 1
+        game.deals_total += 1
+        game.start_scores = list(game.scores)
+        events.append(new_event(DealStarted, (game.game_no, game.deal_no, dealer, eldest)))
+
+        facts = game.facts
+        if game.deals_total == 1 and game.deck_choice is not None:
+            deck = [c.index for c in game.deck_choice]
+        else:
+            deck = shuffled(facts.deck_indices, f"{game.seed}:deal:{game.deals_total}")
+        _, getters, last_index = facts.plans[dealer]
+        hands = []
+        bit_of = _BIT_BY_INDEX.__getitem__
+        card_of = CARD_BY_INDEX.__getitem__
+        for seat in range(n):
+            dealt = sorted(getters[seat](deck))
+            hands.append(sum(map(bit_of, dealt)))
+            events.append(new_event(HandDealt, (seat, tuple(map(card_of, dealt)))))
+        game.hands = hands
+        game.dealt = list(hands)
+        game.stock = list(map(card_of, deck[facts.dealt_in :]))
+
+        game.turn_up = None
+        game.turn_up_holder = None
+        game.turn_up_public = False
+        if rules.trump_mode == "cycle":
+            index = (game.deal_no if rules.trump_cycle_basis == "per_game" else game.deals_total) - 1
+            game.trump = rules.trump_cycle[index % len(rules.trump_cycle)]
+        else:
+            if rules.turn_up_source == "stock_top":
+                card = game.stock[0]
+            else:
+                holder = dealer if rules.turn_up_source == "dealer_last" else eldest
+                card = CARD_BY_INDEX[deck[last_index[holder]]]
+                game.turn_up_holder = holder
+            game.turn_up = card
+            game.turn_up_public = True
+            game.trump = card.suit
+        events.append(new_event(TrumpFixed, (game.trump, game.turn_up, game.turn_up_holder)))
+
+        # the deal's bookkeeping, for every later phase
+        game.ruffer = None
+        game.ruff_reason = ""
+        game.ruff_state = "none"
+        game.stock_taken = ()
+        game.discards = []
+        game.discards_left = 0
+        game.held_at_play = []
+        game.can_ye_queue = []
+        game.can_ye_open = set()
+        game.calls = []
+        game.shown = []
+        game.trick = []
+        game.trick_no = 1
+        game.tricks = [0] * facts.sides
+        game.completed = []
+        game.revoked = set()
+        game.leader = game.to_play = eldest
+        game.enter_next(self, events)
+
+    def visible(self, game: Game, seat: int) -> Mapping[str, object]:
+        """The turn-up shows while its holder keeps it (the stock's top card all deal)."""
+        turn_up = game.turn_up
+        if turn_up is not None and game.turn_up_holder is not None and not game.turn_up_public:
+            turn_up = None
+        return {"turn_up": turn_up}

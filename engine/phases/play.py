@@ -1,0 +1,271 @@
+"""Trick play: lead, follow, win tricks; the Can-ye window of the first trick.
+
+The general path (:meth:`PlayPhase.legal`, ``check``, ``apply``) serves every
+case: revokes allowed under ``revoke_mode = penalty``, an open Can-ye window
+(``can_ye_window = before_own_first_card``), a trick winner other than the
+high-order one. The common case (revokes prevented, no window open, a plain
+hand) takes the fast path, :func:`fast_legal` and :func:`fast_play`, which
+``Game`` calls directly when ``game.fast`` names the seat to play (see
+:func:`sync_fast`); it skips only the checks that cannot fail there. See
+``python -m engine.bench``.
+
+Decisions where RULES.md is silent:
+
+* ``revoke_mode = penalty``: any card may be played; each side that revoked in a
+  deal loses one point (not below zero) before tricks are scored (the scoring is
+  the family's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Final
+
+from ..actions import Action, CallCanYe, Pass, Play, ShowHonours, play
+from ..cards import SUIT_MASKS, Card, Suit
+from ..errors import IllegalAction
+from ..events import CardPlayed, Revoked, TrickWon
+from .base import NOTHING_PRIVATE, Phase, new_event, not_your_turn
+from .declare import apply_claim, check_claim, claim_options
+
+if TYPE_CHECKING:
+    from ..events import Event
+    from ..game import Game
+
+__all__ = ["PlayPhase", "fast_legal", "fast_play", "plays_of", "sync_fast", "trick_winner"]
+
+TrickWinner = Callable[[Sequence[Card], "Suit | None"], int]
+
+
+def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
+    """Index (into ``cards``, play order) of the card that wins the trick (high order).
+
+    The highest trump wins if any trump was played, else the highest card of the
+    suit led; a card of any other suit never wins.
+    """
+    best = 0
+    best_card = cards[0]
+    for i in range(1, len(cards)):
+        card = cards[i]
+        if card.suit is best_card.suit:
+            # within a suit the card index follows the rank (and is a plain int,
+            # cheaper to compare than the Rank enum)
+            if card.index > best_card.index:
+                best, best_card = i, card
+        elif card.suit is trump:
+            best, best_card = i, card
+    return best
+
+
+_PLAY_BY_INDEX: Final = [play(Card.from_index(i)) for i in range(52)]
+
+# The Play actions of every one-suit holding: ``_PLAY_TABLES[shift][bits]`` for a
+# suit's 13 bits (``shift`` = Card.suit_shift: 0, 13, 26 or 39), in card-index
+# order. A hand's legal plays are then at most four table entries; the tables
+# (4 x 8192 tuples, some 25 ms) are built when the first game is created.
+_PLAY_TABLES: Final[list[list[tuple[Action, ...]]]] = [[] for _ in range(40)]
+
+
+def build_play_tables() -> None:
+    """Fill the per-suit tables of Play actions (once, on the first game)."""
+    if _PLAY_TABLES[0]:
+        return
+    for shift in (0, 13, 26, 39):
+        table: list[tuple[Action, ...]] = [()] * 8192
+        for bits in range(1, 8192):
+            high = bits.bit_length() - 1
+            table[bits] = (*table[bits ^ (1 << high)], _PLAY_BY_INDEX[shift + high])
+        _PLAY_TABLES[shift] = table
+
+
+def plays_of(mask: int) -> list[Action]:
+    """The Play actions for every card in ``mask``, in card-index order."""
+    t = _PLAY_TABLES
+    return [
+        *t[0][mask & 8191],
+        *t[13][mask >> 13 & 8191],
+        *t[26][mask >> 26 & 8191],
+        *t[39][mask >> 39],
+    ]
+
+
+def sync_fast(game: Game) -> None:
+    """Note whether the next Play can skip the general checks.
+
+    It can when cards are being played, the play phase allows it (revokes
+    prevented, cards played from the hand) and no Can-ye window is open: then
+    :func:`fast_legal` and :func:`fast_play` need only the seat, its hand and
+    the suit led. Called after every change of state.
+    """
+    game.fast = game.to_play if game.phase == "play" and game.facts.fast_play and not game.can_ye_open else -1
+
+
+def fast_legal(game: Game, seat: int) -> list[Action]:
+    """``legal_actions`` on the fast path: follow suit if you can, else any card."""
+    hand = game.hands[seat]
+    trick = game.trick
+    if trick:
+        shift = trick[0].suit_shift
+        follow = hand >> shift & 8191
+        if follow:  # must follow suit
+            return list(_PLAY_TABLES[shift][follow])
+    return plays_of(hand)
+
+
+def fast_play(game: Game, seat: int, action: Play) -> list[Event]:
+    """``apply`` on the fast path: the checks of ``check`` for a Play, inlined."""
+    card = action.card
+    bit = card.bit
+    hands = game.hands
+    hand = hands[seat]
+    trick = game.trick
+    if not hand & bit or (trick and card.suit is not trick[0].suit and hand & trick[0].suit_mask):
+        game.check(seat, action)  # raises with the reason
+        raise IllegalAction("That card cannot be played now.")  # pragma: no cover
+    game.log.append((seat, action))
+    hands[seat] = hand ^ bit
+    if card is game.turn_up:
+        game.turn_up_public = False
+    trick.append(card)
+    played: Event = new_event(CardPlayed, (seat, card, game.trick_no))
+    if len(trick) < game.n_players:
+        game.to_play = game.fast = (seat + 1) % game.n_players
+        return [played]
+    out = [played]
+    game.play_phase.end_trick(game, out)
+    # sync_fast, inlined (this path is only taken when the phase allows it)
+    game.fast = game.to_play if game.phase == "play" and not game.can_ye_open else -1
+    return out
+
+
+class PlayPhase:
+    """Lead and follow; the trick goes to ``winner_of`` (high order by default).
+
+    ``winner_of(cards, trump)`` gives the index of the winning card; a family
+    with other rank orders (low, ace-low, no-trump contracts) passes its own.
+    The cards a seat may play are ``game.playable(seat)`` (its hand, in today's
+    games; a layout game adds its face-up cards there).
+    """
+
+    name = Phase.PLAY
+    absent = ""  # a card played out of phase is told what the table waits for
+    waiting = "You cannot do that now."
+
+    def __init__(self, winner_of: TrickWinner = trick_winner) -> None:
+        self.winner_of = winner_of
+        self._high = winner_of is trick_winner
+
+    def handles(self, action: Action) -> bool:
+        return isinstance(action, (Play, CallCanYe, ShowHonours, Pass))
+
+    def enter(self, game: Game, events: list[Event]) -> None:
+        game.phase = self.name
+
+    def to_act(self, game: Game) -> int | None:
+        return game.to_play
+
+    def legal(self, game: Game, seat: int) -> list[Action]:
+        if seat != game.to_play:
+            return []
+        mask = game.playable(seat)
+        trick = game.trick
+        if trick and game.facts.prevent:
+            follow = mask & trick[0].suit_mask
+            if follow:
+                mask = follow
+        acts = plays_of(mask)
+        if game.can_ye_open and seat in game.can_ye_open:
+            acts.extend(claim_options(game, seat))
+        return acts
+
+    def check(self, game: Game, seat: int, action: Action) -> None:
+        if not isinstance(action, Play):
+            # a declaration in the Can-ye window of the first trick
+            if not (seat in game.can_ye_open and seat == game.to_play):
+                raise IllegalAction("You cannot call honours now.", "wrong_phase")
+            if isinstance(action, Pass):
+                raise IllegalAction("Just play a card to let the call go.", "wrong_phase")
+            check_claim(game, seat, action)
+            return
+        if seat != game.to_play:
+            raise not_your_turn("It is not your turn.")
+        card = action.card
+        hand = game.playable(seat)
+        if not hand & card.bit:
+            raise IllegalAction(f"{card.pretty} is not in your hand.", "not_in_hand")
+        if game.trick and game.facts.prevent:
+            led = game.trick[0].suit
+            if card.suit is not led and hand & SUIT_MASKS[led]:
+                raise IllegalAction(f"You must follow suit: you hold {led.symbol}.", "must_follow")
+
+    def apply(self, game: Game, seat: int, action: Action, events: list[Event]) -> None:
+        if not isinstance(action, Play):
+            apply_claim(game, seat, action, events)
+            return
+        card = action.card
+        hand = game.hands[seat]
+        trick = game.trick
+        if (
+            trick
+            and not game.facts.prevent
+            and card.suit is not trick[0].suit
+            and hand & trick[0].suit_mask
+        ):
+            game.revoked.add(game.side_of[seat])
+            events.append(Revoked(seat, game.trick_no))
+        game.hands[seat] = hand & ~card.bit
+        if game.turn_up is card:
+            game.turn_up_public = False
+        if game.can_ye_open:
+            game.can_ye_open.discard(seat)
+        trick.append(card)
+        events.append(new_event(CardPlayed, (seat, card, game.trick_no)))
+        if len(trick) < game.n_players:
+            game.to_play = (seat + 1) % game.n_players
+            return
+        self.end_trick(game, events)
+
+    def end_trick(self, game: Game, events: list[Event]) -> None:
+        trick = game.trick
+        leader = game.leader
+        if len(trick) == 4 and self._high:
+            # trick_winner, unrolled for the four-handed games
+            c0, c1, c2, c3 = trick
+            trump = game.trump
+            best, at = c0, 0
+            if c1.suit is best.suit:
+                if c1.index > best.index:
+                    best, at = c1, 1
+            elif c1.suit is trump:
+                best, at = c1, 1
+            if c2.suit is best.suit:
+                if c2.index > best.index:
+                    best, at = c2, 2
+            elif c2.suit is trump:
+                best, at = c2, 2
+            if c3.suit is best.suit:
+                if c3.index > best.index:
+                    at = 3
+            elif c3.suit is trump:
+                at = 3
+            winner = (leader + at) % 4
+        else:
+            winner = (leader + self.winner_of(trick, game.trump)) % game.n_players
+        side = game.side_of[winner]
+        tricks = game.tricks
+        tricks[side] += 1
+        cards = tuple(trick)
+        trick_no = game.trick_no
+        game.completed.append((leader, cards, winner))
+        events.append(new_event(TrickWon, (trick_no, leader, cards, winner, side, tuple(tricks))))
+        game.trick = []
+        if game.can_ye_open:
+            game.can_ye_open = set()  # any window closes after the first trick
+        if trick_no >= game.facts.tricks_per_deal:
+            game.enter_next(self, events)
+            return
+        game.trick_no = trick_no + 1
+        game.leader = game.to_play = winner
+
+    def visible(self, game: Game, seat: int) -> Mapping[str, object]:
+        return NOTHING_PRIVATE
