@@ -79,7 +79,6 @@ _deal_plan = deal_plan
 RECORD_VERSION: Final = 1
 SNAPSHOT_VERSION: Final = 1
 
-HONOUR_RANKS_NOTE: Final = "A K Q J of trumps"
 _OVER: Final = OverPhase()
 
 
@@ -115,7 +114,6 @@ class Facts:
         "by_name",
         "catalogue",
         "seat_sides",
-        "partners",
         "sides",
         "half",
         "target",
@@ -151,10 +149,6 @@ class Facts:
         self.play = play_phases[0]
         self.seat_sides = family.seat_sides(rules)
         n = rules.players
-        self.partners = tuple(
-            next((s for s in range(n) if s != seat and self.seat_sides[s] == self.seat_sides[seat]), seat)
-            for seat in range(n)
-        )
         self.sides = max(self.seat_sides) + 1
         self.half = rules.tricks_per_deal // 2
         self.target = rules.target_score
@@ -490,8 +484,19 @@ class Game:
         return self.hands[seat]
 
     def partner_of(self, seat: int) -> int:
-        """``seat``'s partner (the other seat of its side; itself when it plays alone)."""
-        return self.facts.partners[seat]
+        """``seat``'s partner: the next seat clockwise on its side (itself when it plays alone).
+
+        Read from ``side_of``, so sides made per deal (one against three, a
+        proposer and acceptor) answer as well as fixed partnerships.
+        """
+        sides = self.side_of
+        n = self.n_players
+        mine = sides[seat]
+        for k in range(1, n):
+            other = (seat + k) % n
+            if sides[other] == mine:
+                return other
+        return seat
 
     def honours_held(self, seat: int) -> list[Card]:
         """The honours (A K Q J of trumps) now in ``seat``'s hand."""

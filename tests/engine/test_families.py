@@ -1,0 +1,91 @@
+"""The phases/families shape: registry, parameters instead of game ids, sides from seating."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from engine import Game, new_game
+from engine.families import FAMILIES, family_of
+from engine.phases import Phase
+from engine.rules import GAMES, game_ids, make_rules, presets_for, rules_with
+
+ENGINE = Path(__file__).resolve().parents[2] / "engine"
+
+
+def _play_out(game: Game, seed: int) -> None:
+    rng = random.Random(seed)
+    while not game.is_over:
+        seat = game.to_act()
+        assert seat is not None
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+
+
+def test_every_game_id_belongs_to_a_registered_family() -> None:
+    assert game_ids() == [
+        "ruff-honours-cotton",
+        "honours-48",
+        "whisk-48",
+        "whist-5",
+        "whist-7-rotate",
+        "whist-9-honours",
+        "whist-short-classic",
+        "whist-long",
+    ]
+    registered = {g.game_id for family in FAMILIES.values() for g in family.games}
+    assert registered == set(GAMES)
+    for game_id in game_ids():
+        for preset in presets_for(game_id):
+            rules = make_rules(game_id, preset)
+            assert family_of(rules).name == rules.family == "ruff_honours"
+
+
+def test_no_shared_engine_code_tests_a_game_id() -> None:
+    shared = [ENGINE / "game.py", ENGINE / "rules.py", *sorted((ENGINE / "phases").glob("*.py"))]
+    # a comparison with a literal game id (or a literal list of them)
+    pattern = re.compile(r"game_id\s*(==|!=|\bin\b)\s*[\"'(\[{]")
+    for path in shared:
+        assert not pattern.search(path.read_text()), f"{path.name} tests a game id"
+
+
+def test_rubber_points_follow_parameters_not_the_game_id() -> None:
+    # Long Whist counts games won; give it Short Whist's game values and rubber bonus
+    plain = make_rules("whist-long", None, {"target_score": 2})
+    rubber = rules_with(plain, game_value="by_losers_score", rubber_points="game_values_plus_2")
+    a, _ = new_game(rules=plain, seed=4)
+    b, _ = new_game(rules=rubber, seed=4)
+    _play_out(a, 4)
+    _play_out(b, 4)
+    assert a.games_won == b.games_won  # the same games, dealt and played alike
+    assert a.rubber_points == tuple(a.games_won)
+    winner = b.match_winner
+    assert winner is not None
+    loser = 1 - winner
+    net = b.game_values[winner] + 2 - b.game_values[loser]
+    assert b.rubber_points[winner] == net and b.rubber_points[loser] == -net
+    assert a.game_values[winner] == a.games_won[winner]  # single game values without the parameter
+
+
+def test_the_deal_runs_the_familys_sequence_of_phases() -> None:
+    family = FAMILIES["ruff_honours"]
+    cotton = [p.name for p in family.sequence(make_rules("ruff-honours-cotton"))]
+    whist = [p.name for p in family.sequence(make_rules("whist-5"))]
+    assert cotton == [Phase.DEAL, Phase.RUFF, Phase.DISCARD, Phase.CAN_YE, Phase.PLAY, Phase.SCORE]
+    assert whist == [Phase.DEAL, Phase.CAN_YE, Phase.PLAY, Phase.SCORE]
+    for phase in family.catalogue():
+        for attr in ("name", "absent", "waiting", "handles", "enter", "to_act", "legal", "check", "apply", "visible"):
+            assert hasattr(phase, attr)
+
+
+def test_sides_come_from_the_seating_of_the_deal() -> None:
+    game, _ = new_game("ruff-honours-cotton", seed=2)
+    assert game.side_of == (0, 1, 0, 1)
+    assert [game.partner_of(s) for s in range(4)] == [2, 3, 0, 1]
+    view = game.observe(1)
+    assert view.sides == (0, 1, 0, 1) and view.side == 1 and view.partner == 3
+    # a deal whose sides are made per deal (one against three) answers from side_of
+    game.side_of = (1, 0, 1, 1)
+    assert game.partner_of(0) == 2 and game.partner_of(1) == 1
+    view = game.observe(3)
+    assert view.side == 1 and view.partner == 0
