@@ -82,11 +82,6 @@ SNAPSHOT_VERSION: Final = 1
 _OVER: Final = OverPhase()
 
 
-def honours_mask(trump: Suit | None) -> int:
-    """Bitmask of the A K Q J of trumps (0 in a no-trump deal)."""
-    return 0 if trump is None else trump.honours_mask
-
-
 def _as_seat(seat: object, n: int) -> int:
     """``seat`` as a plain int seat number, or :class:`IllegalAction`."""
     if seat.__class__ is not int:
