@@ -189,9 +189,14 @@ class DealPhase(Automatic):
     Trumps: ``trump_mode = cycle`` takes the next suit of ``trump_cycle`` (per
     game or per session); otherwise the turn-up card is the stock's top card or
     the dealer's (or eldest's) last card, and it shows while its holder keeps it.
+    The deal's ``rank_order`` starts as the family gives it (``high`` in the
+    Ruff-and-Honours family); a later phase (an auction's contract) may change it.
     """
 
     name = Phase.DEAL
+
+    def __init__(self, rank_order: str = "high") -> None:
+        self.rank_order = rank_order  # the order a deal starts with (a contract may change it)
 
     def enter(self, game: Game, events: list[Event]) -> None:
         rules = game.rules
@@ -236,6 +241,7 @@ class DealPhase(Automatic):
             game.turn_up = card
             game.turn_up_public = True
             game.trump = card.suit
+        game.rank_order = self.rank_order
         events.append(new_event(TrumpFixed, (game.trump, game.turn_up, game.turn_up_holder)))
 
         # the deal's bookkeeping, for every later phase

@@ -139,21 +139,24 @@ def fast_play(game: Game, seat: int, action: Play) -> list[Event]:
 
 
 class PlayPhase:
-    """Lead and follow; the trick goes to ``winner_of`` (high order by default).
+    """Lead and follow; the trick goes by the deal's rank order and trumps.
 
-    ``winner_of(cards, trump)`` gives the index of the winning card; a family
-    with other rank orders (low, ace-low, no-trump contracts) passes its own.
-    The cards a seat may play are ``game.playable(seat)`` (its hand, in today's
-    games; a layout game adds its face-up cards there).
+    ``winners`` maps each rank order a family's deals may use (``game.rank_order``,
+    set by the deal or a contract) to its ``winner(cards, trump)``, the index of
+    the winning card; today's games deal in ``high`` order only, and a four-card
+    high-order trick takes an unrolled fast path. The cards a seat may play are
+    ``game.playable(seat)`` (its hand, in today's games; a layout game adds its
+    face-up cards there).
     """
 
     name = Phase.PLAY
     absent = ""  # a card played out of phase is told what the table waits for
     waiting = "You cannot do that now."
 
-    def __init__(self, winner_of: TrickWinner = trick_winner) -> None:
-        self.winner_of = winner_of
-        self._high = winner_of is trick_winner
+    def __init__(self, winners: Mapping[str, TrickWinner] | None = None) -> None:
+        self.winners: Mapping[str, TrickWinner] = winners or {"high": trick_winner}
+        # the unrolled four-card path below is trick_winner's, valid for "high" only
+        self._fast_high = self.winners.get("high") is trick_winner
 
     def handles(self, action: Action) -> bool:
         return isinstance(action, (Play, CallCanYe, ShowHonours, Pass))
@@ -228,7 +231,8 @@ class PlayPhase:
     def end_trick(self, game: Game, events: list[Event]) -> None:
         trick = game.trick
         leader = game.leader
-        if len(trick) == 4 and self._high:
+        order = game.rank_order
+        if len(trick) == 4 and order == "high" and self._fast_high:
             # trick_winner, unrolled for the four-handed games
             c0, c1, c2, c3 = trick
             trump = game.trump
@@ -250,7 +254,7 @@ class PlayPhase:
                 at = 3
             winner = (leader + at) % 4
         else:
-            winner = (leader + self.winner_of(trick, game.trump)) % game.n_players
+            winner = (leader + self.winners[order](trick, game.trump)) % game.n_players
         side = game.side_of[winner]
         tricks = game.tricks
         tricks[side] += 1
