@@ -31,7 +31,7 @@ Records: ``to_record`` writes format ``ruff-honours-game`` version 1 (seed,
 rules, test hooks, action log), the format servers have stored since the first
 release; the phases/families layout did not change it, so version 1 records
 (``tests/engine/fixtures/records_v1``) replay unchanged. Snapshots are version 2
-(they add the deal's ``rank_order``); version 1 snapshots load as "high".
+(they add the deal's ``rank_order``); version 1 snapshots load as ``HIGH``.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any, Final, SupportsIndex, cast
 
 from .actions import Action, Play, decode_action
-from .cards import Card, Suit, cards_from_mask, full_deck, sort_hand
+from .cards import HIGH, Card, RankOrder, Suit, cards_from_mask, full_deck, sort_hand
 from .errors import IllegalAction, RecordError
 from .events import DealerChosen, Event
 from .families import Family, family_of
@@ -78,7 +78,7 @@ _shuffled = shuffled
 _deal_plan = deal_plan
 
 RECORD_VERSION: Final = 1
-SNAPSHOT_VERSION: Final = 2  # 2 adds the deal's rank_order (version 1 reads as "high")
+SNAPSHOT_VERSION: Final = 2  # 2 adds the deal's rank_order (version 1 reads as HIGH)
 
 _OVER: Final = OverPhase()
 
@@ -234,7 +234,7 @@ class SeatView:
     winner: int | None
     rules: Rules | None = None  # the table's rules, overrides included (None only in hand-built views)
     sides: tuple[int, ...] = ()  # the side each seat plays for (empty: fixed partnerships s, s + 2)
-    rank_order: str = "high"  # the deal's rank order (which card wins a trick)
+    rank_order: RankOrder = HIGH  # the deal's rank order (which card wins a trick)
 
     @property
     def partner(self) -> int:
@@ -343,7 +343,7 @@ class Game:
     dealt: list[int]
     stock: list[Card]
     trump: Suit | None
-    rank_order: str  # the deal's rank order, which decides tricks ("high" in today's games)
+    rank_order: RankOrder  # the deal's rank order, which decides tricks (HIGH in today's games)
     turn_up: Card | None
     turn_up_holder: int | None
     turn_up_public: bool
@@ -682,7 +682,7 @@ class Game:
                 "dealt": list(self.dealt),
                 "stock": [c.code for c in self.stock],
                 "trump": self.trump.value if self.trump else None,
-                "rank_order": self.rank_order,
+                "rank_order": self.rank_order.to_data(),
                 "turn_up": self.turn_up.code if self.turn_up else None,
                 "turn_up_holder": self.turn_up_holder,
                 "turn_up_public": self.turn_up_public,
@@ -741,7 +741,8 @@ class Game:
         g.dealt = list(s["dealt"])
         g.stock = [card(c) for c in s["stock"]]
         g.trump = Suit(s["trump"]) if s["trump"] else None
-        g.rank_order = s.get("rank_order", "high")  # version 1 snapshots: every deal was high
+        order = s.get("rank_order")  # absent from version 1 snapshots: every deal was HIGH
+        g.rank_order = HIGH if order is None else RankOrder.from_data(order)
         g.turn_up = card(s["turn_up"]) if s["turn_up"] else None
         g.turn_up_holder = s["turn_up_holder"]
         g.turn_up_public = s["turn_up_public"]

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
-from ..cards import Card, full_deck
+from ..cards import HIGH, Card, RankOrder, full_deck
 from ..events import DealerChosen, DealStarted, HandDealt, TrumpFixed
 from ..rules import Rules
 from .base import Automatic, Phase, new_event
@@ -189,13 +189,13 @@ class DealPhase(Automatic):
     Trumps: ``trump_mode = cycle`` takes the next suit of ``trump_cycle`` (per
     game or per session); otherwise the turn-up card is the stock's top card or
     the dealer's (or eldest's) last card, and it shows while its holder keeps it.
-    The deal's ``rank_order`` starts as the family gives it (``high`` in the
+    The deal's ``rank_order`` starts as the family gives it (``HIGH`` in the
     Ruff-and-Honours family); a later phase (an auction's contract) may change it.
     """
 
     name = Phase.DEAL
 
-    def __init__(self, rank_order: str = "high") -> None:
+    def __init__(self, rank_order: RankOrder = HIGH) -> None:
         self.rank_order = rank_order  # the order a deal starts with (a contract may change it)
 
     def enter(self, game: Game, events: list[Event]) -> None:

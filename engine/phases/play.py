@@ -18,11 +18,11 @@ Decisions where RULES.md is silent:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Action, CallCanYe, Pass, Play, ShowHonours, play
-from ..cards import SUIT_MASKS, Card, Suit
+from ..cards import HIGH, SUIT_MASKS, Card, Suit
 from ..errors import IllegalAction
 from ..events import CardPlayed, Revoked, TrickWon
 from .base import NOTHING_PRIVATE, Phase, new_event, not_your_turn
@@ -33,9 +33,6 @@ if TYPE_CHECKING:
     from ..game import Game
 
 __all__ = ["PlayPhase", "fast_legal", "fast_play", "plays_of", "sync_fast", "trick_winner"]
-
-TrickWinner = Callable[[Sequence[Card], "Suit | None"], int]
-
 
 def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
     """Index (into ``cards``, play order) of the card that wins the trick (high order).
@@ -141,10 +138,11 @@ def fast_play(game: Game, seat: int, action: Play) -> list[Event]:
 class PlayPhase:
     """Lead and follow; the trick goes by the deal's rank order and trumps.
 
-    ``winners`` maps each rank order a family's deals may use (``game.rank_order``,
-    set by the deal or a contract) to its ``winner(cards, trump)``, the index of
-    the winning card; today's games deal in ``high`` order only, and a four-card
-    high-order trick takes an unrolled fast path. The cards a seat may play are
+    The order is ``game.rank_order`` (a :class:`~engine.cards.RankOrder`, set by
+    the deal or by a contract); it picks the winner with
+    :meth:`RankOrder.trick_winner`. Today's games deal in the ``HIGH`` order
+    only, for which a four-card trick takes the unrolled fast path below (the
+    same answer as :func:`trick_winner`). The cards a seat may play are
     ``game.playable(seat)`` (its hand, in today's games; a layout game adds its
     face-up cards there).
     """
@@ -152,11 +150,6 @@ class PlayPhase:
     name = Phase.PLAY
     absent = ""  # a card played out of phase is told what the table waits for
     waiting = "You cannot do that now."
-
-    def __init__(self, winners: Mapping[str, TrickWinner] | None = None) -> None:
-        self.winners: Mapping[str, TrickWinner] = winners or {"high": trick_winner}
-        # the unrolled four-card path below is trick_winner's, valid for "high" only
-        self._fast_high = self.winners.get("high") is trick_winner
 
     def handles(self, action: Action) -> bool:
         return isinstance(action, (Play, CallCanYe, ShowHonours, Pass))
@@ -232,7 +225,7 @@ class PlayPhase:
         trick = game.trick
         leader = game.leader
         order = game.rank_order
-        if len(trick) == 4 and order == "high" and self._fast_high:
+        if order is HIGH and len(trick) == 4:
             # trick_winner, unrolled for the four-handed games
             c0, c1, c2, c3 = trick
             trump = game.trump
@@ -254,7 +247,7 @@ class PlayPhase:
                 at = 3
             winner = (leader + at) % 4
         else:
-            winner = (leader + self.winners[order](trick, game.trump)) % game.n_players
+            winner = (leader + order.trick_winner(trick, game.trump)) % game.n_players
         side = game.side_of[winner]
         tricks = game.tricks
         tricks[side] += 1

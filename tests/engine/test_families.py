@@ -89,3 +89,23 @@ def test_sides_come_from_the_seating_of_the_deal() -> None:
     assert game.partner_of(0) == 2 and game.partner_of(1) == 1
     view = game.observe(3)
     assert view.side == 1 and view.partner == 0
+
+
+def test_the_play_phase_takes_the_rank_order_from_the_deal() -> None:
+    from engine.cards import DOWNTOWN, HIGH
+
+    for order in (HIGH, DOWNTOWN):
+        game, _ = new_game("whist-5", seed=9, first_dealer=0)
+        assert game.rank_order is HIGH
+        game.rank_order = order  # as a contract phase would set it
+        leader = game.to_act()
+        assert leader is not None
+        events = []
+        for _ in range(4):
+            seat = game.to_act()
+            assert seat is not None
+            events += game.apply(seat, game.legal_actions(seat)[0])
+        won = [e for e in events if e.kind == "trick_won"][0]
+        assert won.winner == (leader + order.trick_winner(list(won.cards), game.trump)) % 4
+        assert game.snapshot()["state"]["rank_order"] == order.to_data()
+        assert Game.from_snapshot(game.snapshot()).rank_order == order

@@ -19,6 +19,7 @@ import pytest
 from engine import Game, new_game
 from engine.actions import decode_action
 
+HIGH_DATA = {"direction": "uptown", "downtown_ace": "high"}
 FIXTURES = sorted((Path(__file__).parent / "fixtures" / "records_v1").glob("*.json"))
 
 
@@ -36,8 +37,8 @@ def test_v1_record_replays_to_the_same_state(path: Path) -> None:
     data = _load(path)
     game = Game.from_record(data["record"])
     snap = game.snapshot()
-    # snapshot version 2 adds the deal's rank order; every v1 deal was "high"
-    assert snap["state"] == {**data["snapshot"]["state"], "rank_order": "high"}
+    # snapshot version 2 adds the deal's rank order; every v1 deal was high ("uptown")
+    assert snap["state"] == {**data["snapshot"]["state"], "rank_order": HIGH_DATA}
     assert snap["log"] == data["snapshot"]["log"]
     assert game.phase == data["phase"]
     assert game.to_act() == data["to_act"]
@@ -72,7 +73,7 @@ def test_v1_snapshot_restores_and_plays_on(path: Path) -> None:
     restored = Game.from_snapshot(data["snapshot"])
     replayed = Game.from_record(data["record"])
     assert data["snapshot"]["version"] == 1
-    assert restored.snapshot()["state"] == {**data["snapshot"]["state"], "rank_order": "high"}
+    assert restored.snapshot()["state"] == {**data["snapshot"]["state"], "rank_order": HIGH_DATA}
     assert restored.state_key() == replayed.state_key()
     # both continue identically: play every remaining action of a fixed policy
     import random
