@@ -31,7 +31,8 @@ Records: ``to_record`` writes format ``ruff-honours-game`` version 1 (seed,
 rules, test hooks, action log), the format servers have stored since the first
 release; the phases/families layout did not change it, so version 1 records
 (``tests/engine/fixtures/records_v1``) replay unchanged. Snapshots are version 2
-(they add the deal's ``rank_order``); version 1 snapshots load as ``HIGH``.
+(they add the deal's ``rank_order`` and ``seating``); version 1 snapshots load
+as ``HIGH`` with the family's fixed sides.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from .phases.play import (
 )
 from .phases.score import OverPhase, start_game
 from .rules import Rules, make_rules
+from .seating import Seating
 
 __all__ = [
     "Game",
@@ -78,7 +80,7 @@ _shuffled = shuffled
 _deal_plan = deal_plan
 
 RECORD_VERSION: Final = 1
-SNAPSHOT_VERSION: Final = 2  # 2 adds the deal's rank_order (version 1 reads as HIGH)
+SNAPSHOT_VERSION: Final = 2  # 2 adds rank_order and seating (version 1 reads as HIGH, fixed sides)
 
 _OVER: Final = OverPhase()
 
@@ -109,7 +111,7 @@ class Facts:
         "next_phase",
         "by_name",
         "catalogue",
-        "seat_sides",
+        "seating",
         "sides",
         "half",
         "target",
@@ -143,9 +145,9 @@ class Facts:
         self.catalogue = family.catalogue()
         play_phases = [p for p in self.sequence if isinstance(p, PlayPhase)]
         self.play = play_phases[0]
-        self.seat_sides = family.seat_sides(rules)
+        self.seating = family.seating(rules)
         n = rules.players
-        self.sides = max(self.seat_sides) + 1
+        self.sides = len(self.seating.sides)
         self.half = rules.tricks_per_deal // 2
         self.target = rules.target_score
         self.honours = rules.honours
@@ -315,6 +317,7 @@ class Game:
         "match_winner",
         "rubber_points",
         "n_players",
+        "seating",
         "side_of",
         "family",
         "facts",
@@ -369,7 +372,8 @@ class Game:
     match_winner: int | None
     rubber_points: tuple[int, ...]
     n_players: int
-    side_of: tuple[int, ...]  # the side each seat plays for (from the family's seating)
+    seating: Seating  # the seats and sides of the deal in play
+    side_of: tuple[int, ...]  # seating.seat_sides: the side each seat plays for (hot paths)
     family: Family
     facts: Facts
     play_phase: PlayPhase
@@ -396,7 +400,7 @@ class Game:
         facts = game.facts = _facts_of(rules)
         game.family = facts.family
         game.n_players = rules.players
-        game.side_of = facts.seat_sides
+        game.set_seating(facts.seating)
         game.play_phase = facts.play
         game.over_phase = _OVER
         game.fast = -1
@@ -481,6 +485,13 @@ class Game:
     def playable(self, seat: int) -> int:
         """The cards ``seat`` may play from, as a mask (its hand; a layout family adds face-up cards)."""
         return self.hands[seat]
+
+    def set_seating(self, seating: Seating) -> None:
+        """Seat the table: the family's fixed sides, or sides a phase makes for one deal."""
+        if seating.n_seats != self.n_players:
+            raise ValueError(f"a seating of {seating.n_seats} seats at a table of {self.n_players}")
+        self.seating = seating
+        self.side_of = seating.seat_sides
 
     def partner_of(self, seat: int) -> int:
         """``seat``'s partner: the next seat clockwise on its side (itself when it plays alone).
@@ -683,6 +694,7 @@ class Game:
                 "stock": [c.code for c in self.stock],
                 "trump": self.trump.value if self.trump else None,
                 "rank_order": self.rank_order.to_data(),
+                "seating": self.seating.to_data(),
                 "turn_up": self.turn_up.code if self.turn_up else None,
                 "turn_up_holder": self.turn_up_holder,
                 "turn_up_public": self.turn_up_public,
@@ -743,6 +755,9 @@ class Game:
         g.trump = Suit(s["trump"]) if s["trump"] else None
         order = s.get("rank_order")  # absent from version 1 snapshots: every deal was HIGH
         g.rank_order = HIGH if order is None else RankOrder.from_data(order)
+        seating = s.get("seating")  # absent from version 1: the family's fixed sides
+        if seating is not None:
+            g.set_seating(Seating.from_data(seating))
         g.turn_up = card(s["turn_up"]) if s["turn_up"] else None
         g.turn_up_holder = s["turn_up_holder"]
         g.turn_up_public = s["turn_up_public"]

@@ -6,7 +6,9 @@ and exposes one object that :class:`~engine.game.Game` asks for:
 
 * ``sequence(rules)``: the phases of one deal, in order (``engine/phases/``);
 * ``catalogue()``: every phase that owns actions in the family's games;
-* ``seat_sides(rules)``: the side each seat plays for;
+* ``seating(rules)``: the :class:`~engine.seating.Seating` a game starts with
+  (a family whose sides are made per deal replaces it in a phase, with
+  ``Game.set_seating``);
 * ``score_deal(game, events)``: the deal's points, a
   :class:`~engine.phases.score.DealScore`;
 * ``honour_counts(game)``: honours per side in the deal (zeros where none count);
@@ -22,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final, Protocol
 
 from ..rules import GameDef, Rules
+from ..seating import Seating
 from . import ruff_honours
 
 if TYPE_CHECKING:
@@ -44,7 +47,7 @@ class Family(Protocol):
 
     def catalogue(self) -> tuple[PhaseLogic, ...]: ...
 
-    def seat_sides(self, rules: Rules) -> tuple[int, ...]: ...
+    def seating(self, rules: Rules) -> Seating: ...
 
     def score_deal(self, game: Game, events: list[Event]) -> DealScore: ...
 

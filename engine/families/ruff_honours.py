@@ -49,6 +49,7 @@ from ..rules import (
     _int,
     register_game,
 )
+from ..seating import Seating
 
 if TYPE_CHECKING:
     from ..events import Event
@@ -266,9 +267,9 @@ class RuffHonoursFamily:
         """Every phase that owns actions (for "not now" messages in any game of the family)."""
         return (self.ruff, self.discard, self.declare, self.play)
 
-    def seat_sides(self, rules: Rules) -> tuple[int, ...]:
-        """The side of each seat: fixed partnerships (``s`` and ``s + 2``), else one seat a side."""
-        return tuple(rules.side_of(seat) for seat in range(rules.players))
+    def seating(self, rules: Rules) -> Seating:
+        """Fixed sides: partnerships ``s`` and ``s + 2`` (every game of the family today)."""
+        return Seating.fixed(rules.players, rules.partnerships)
 
     def honour_counts(self, game: Game) -> list[int]:
         """Honours per side for this deal under ``honours_basis``."""

@@ -10,6 +10,7 @@ from engine import Game, new_game
 from engine.families import FAMILIES, family_of
 from engine.phases import Phase
 from engine.rules import GAMES, game_ids, make_rules, presets_for, rules_with
+from engine.seating import Seating
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
@@ -84,11 +85,14 @@ def test_sides_come_from_the_seating_of_the_deal() -> None:
     assert [game.partner_of(s) for s in range(4)] == [2, 3, 0, 1]
     view = game.observe(1)
     assert view.sides == (0, 1, 0, 1) and view.side == 1 and view.partner == 3
-    # a deal whose sides are made per deal (one against three) answers from side_of
-    game.side_of = (1, 0, 1, 1)
+    # sides made for one deal (one against three) answer from the new seating
+    game.set_seating(Seating.one_against(4, 1))
+    assert game.side_of == (1, 0, 1, 1)
     assert game.partner_of(0) == 2 and game.partner_of(1) == 1
     view = game.observe(3)
     assert view.side == 1 and view.partner == 0
+    restored = Game.from_snapshot(game.snapshot())
+    assert restored.seating == game.seating and restored.side_of == (1, 0, 1, 1)
 
 
 def test_the_play_phase_takes_the_rank_order_from_the_deal() -> None:

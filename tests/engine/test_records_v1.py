@@ -19,7 +19,12 @@ import pytest
 from engine import Game, new_game
 from engine.actions import decode_action
 
-HIGH_DATA = {"direction": "uptown", "downtown_ace": "high"}
+# snapshot version 2 adds the deal's rank order and seating; every v1 deal was
+# high ("uptown") with fixed partnerships
+V2_KEYS = {
+    "rank_order": {"direction": "uptown", "downtown_ace": "high"},
+    "seating": {"n_seats": 4, "sides": [[0, 2], [1, 3]]},
+}
 FIXTURES = sorted((Path(__file__).parent / "fixtures" / "records_v1").glob("*.json"))
 
 
@@ -37,8 +42,7 @@ def test_v1_record_replays_to_the_same_state(path: Path) -> None:
     data = _load(path)
     game = Game.from_record(data["record"])
     snap = game.snapshot()
-    # snapshot version 2 adds the deal's rank order; every v1 deal was high ("uptown")
-    assert snap["state"] == {**data["snapshot"]["state"], "rank_order": HIGH_DATA}
+    assert snap["state"] == {**data["snapshot"]["state"], **V2_KEYS}
     assert snap["log"] == data["snapshot"]["log"]
     assert game.phase == data["phase"]
     assert game.to_act() == data["to_act"]
@@ -73,7 +77,7 @@ def test_v1_snapshot_restores_and_plays_on(path: Path) -> None:
     restored = Game.from_snapshot(data["snapshot"])
     replayed = Game.from_record(data["record"])
     assert data["snapshot"]["version"] == 1
-    assert restored.snapshot()["state"] == {**data["snapshot"]["state"], "rank_order": HIGH_DATA}
+    assert restored.snapshot()["state"] == {**data["snapshot"]["state"], **V2_KEYS}
     assert restored.state_key() == replayed.state_key()
     # both continue identically: play every remaining action of a fixed policy
     import random
