@@ -20,7 +20,7 @@ phase says, for the moment the game is in it,
 seat that tries another phase's action out of turn either that phase's
 ``absent`` message or, when that is empty, the running phase's ``waiting``
 message. A game family (``engine/families/``) composes its phases, in order;
-``Game.advance`` enters the next one. Later phases (an auction, Willughby's
+``Game.enter_next`` enters the next one. Later phases (an auction, Willughby's
 contest, a kitty exchange) are further objects of this shape.
 """
 
