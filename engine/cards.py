@@ -528,8 +528,13 @@ class RankOrder:
 
     @classmethod
     def for_mode(cls, mode: str, downtown_ace: str = "high") -> RankOrder:
-        """The order of a Bid Whist mode or no-trump direction: ``uptown`` or ``downtown``."""
-        return cls(mode, downtown_ace)
+        """The order of a Bid Whist mode or no-trump direction: ``uptown`` or ``downtown``.
+
+        Returns the shared constant (``HIGH``, ``DOWNTOWN``, ``DOWNTOWN_ACE_LOW``),
+        so ``order is HIGH`` holds for the uptown order.
+        """
+        order = cls(mode, downtown_ace)
+        return _CANONICAL.get(order, order)
 
     @property
     def name(self) -> str:
@@ -544,8 +549,8 @@ class RankOrder:
 
     @classmethod
     def from_data(cls, data: Mapping[str, str]) -> RankOrder:
-        """Rebuild an order from :meth:`to_data`."""
-        return cls(data["direction"], data.get("downtown_ace", "high"))
+        """Rebuild an order from :meth:`to_data` (the shared constant, as :meth:`for_mode`)."""
+        return cls.for_mode(data["direction"], data.get("downtown_ace", "high"))
 
     # -- ranking ---------------------------------------------------------------
 
@@ -607,6 +612,7 @@ class RankOrder:
 HIGH: Final = RankOrder("uptown")
 DOWNTOWN: Final = RankOrder("downtown", "high")
 DOWNTOWN_ACE_LOW: Final = RankOrder("downtown", "low")
+_CANONICAL: Final = {order: order for order in (HIGH, DOWNTOWN, DOWNTOWN_ACE_LOW)}
 
 
 def trick_winner(cards: Sequence[Card], trump: Suit | None, order: RankOrder = HIGH) -> int:

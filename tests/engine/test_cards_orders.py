@@ -172,7 +172,8 @@ def test_order_values() -> None:
         "downtown_ace_low",
     ]
     for order in (HIGH, DOWNTOWN, DOWNTOWN_ACE_LOW):
-        assert RankOrder.from_data(order.to_data()) == order
+        assert RankOrder.from_data(order.to_data()) is order  # shared constants
+    assert RankOrder.for_mode("uptown", "low") is HIGH
     with pytest.raises(ValueError):
         RankOrder("sideways")
     with pytest.raises(ValueError):
