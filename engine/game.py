@@ -100,7 +100,6 @@ def _as_seat(seat: object, n: int) -> int:
     return seat
 
 
-
 class Facts:
     """Constants derived once from a :class:`Rules` for a game: its family's phases and hot paths."""
 
@@ -234,7 +233,9 @@ class SeatView:
     shown_honours: tuple[tuple[int, Card], ...]
     calls: tuple[tuple[int, str], ...]
     winner: int | None
-    rules: Rules | None = None  # the table's rules, overrides included (None only in hand-built views)
+    rules: Rules | None = (
+        None  # the table's rules, overrides included (None only in hand-built views)
+    )
     sides: tuple[int, ...] = ()  # the side each seat plays for (empty: fixed partnerships s, s + 2)
     rank_order: RankOrder = HIGH  # the deal's rank order (which card wins a trick)
 
@@ -246,7 +247,9 @@ class SeatView:
             return (self.seat + 2) % 4
         mine = sides[self.seat]
         n = len(sides)
-        return next((s % n for s in range(self.seat + 1, self.seat + n) if sides[s % n] == mine), self.seat)
+        return next(
+            (s % n for s in range(self.seat + 1, self.seat + n) if sides[s % n] == mine), self.seat
+        )
 
     @property
     def side(self) -> int:
@@ -789,7 +792,6 @@ class Game:
         """A canonical JSON string of the state (equal states give equal keys)."""
         snap = self.snapshot()
         return json.dumps(snap, sort_keys=True, separators=(",", ":"))
-
 
 
 # How clone() copies each slot: lists and sets are copied, everything else is an

@@ -162,7 +162,9 @@ class Rules:
             + (f", {self.stock_size}-card stock" if self.stock_size else "")
         )
         if self.trump_mode == "cycle":
-            names = ", ".join("no trumps" if s is None else s.name.lower() for s in self.trump_cycle)
+            names = ", ".join(
+                "no trumps" if s is None else s.name.lower() for s in self.trump_cycle
+            )
             lines.append(f"Trumps rotate each deal: {names}.")
         elif self.turn_up_source == "stock_top":
             lines.append("Top card of the stock is turned: its suit is trumps.")
@@ -174,10 +176,14 @@ class Rules:
                 "The holder of the trump ace ruffs: takes the stock and lays out four cards"
                 + (" (compulsory)." if self.ruff_mandatory else " (optional).")
             )
-        lines.append("Follow suit if you can; trumping is never forced. 1 point per trick over six.")
+        lines.append(
+            "Follow suit if you can; trumping is never forced. 1 point per trick over six."
+        )
         if self.honours:
             vals = ", ".join(f"{h} honours = {p}" for h, p in self.honours_values)
-            lines.append(f"Honours (A K Q J of trumps, {self.honours_basis.replace('_', ' ')}): {vals}.")
+            lines.append(
+                f"Honours (A K Q J of trumps, {self.honours_basis.replace('_', ' ')}): {vals}."
+            )
             if self.honours_can_win == "false":
                 lines.append("Honours cannot win the game.")
             elif self.honours_can_win == "not_at_target_minus_1":
@@ -387,9 +393,7 @@ def _game(game_id: str) -> GameDef:
     try:
         return GAMES[game_id]
     except KeyError:
-        raise RulesError(
-            f"unknown game {game_id!r} (known: {', '.join(GAMES)})"
-        ) from None
+        raise RulesError(f"unknown game {game_id!r} (known: {', '.join(GAMES)})") from None
 
 
 _RULES_FIELDS: Final = {f.name for f in fields(Rules)}

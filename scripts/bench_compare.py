@@ -26,12 +26,26 @@ _BEST = re.compile(r"best ([\d,]+) deals/s")
 
 
 def _one_run(tree: Path, game: str, preset: str | None, seconds: float) -> float:
-    cmd = [sys.executable, "-m", "engine.bench", "--game", game, "--seconds", str(seconds), "--runs", "1"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "engine.bench",
+        "--game",
+        game,
+        "--seconds",
+        str(seconds),
+        "--runs",
+        "1",
+    ]
     if preset:
         cmd += ["--preset", preset]
     out = subprocess.run(
-        cmd, cwd=tree, env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"},
-        capture_output=True, text=True, check=True,
+        cmd,
+        cwd=tree,
+        env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     found = _BEST.search(out)
     if found is None:  # pragma: no cover - a bench that printed something else
@@ -41,7 +55,9 @@ def _one_run(tree: Path, game: str, preset: str | None, seconds: float) -> float
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ref", default="e06b107", help="git ref to compare against (default e06b107)")
+    parser.add_argument(
+        "--ref", default="e06b107", help="git ref to compare against (default e06b107)"
+    )
     parser.add_argument("--game", default="ruff-honours-cotton")
     parser.add_argument("--preset", default=None)
     parser.add_argument("--seconds", type=float, default=3.0)
@@ -51,7 +67,8 @@ def main() -> int:
         old_tree = Path(tmp) / "tree"
         subprocess.run(
             ["git", "worktree", "add", "--detach", "--quiet", str(old_tree), args.ref],
-            cwd=ROOT, check=True,
+            cwd=ROOT,
+            check=True,
         )
         try:
             old: list[float] = []
@@ -60,14 +77,26 @@ def main() -> int:
                 old.append(_one_run(old_tree, args.game, args.preset, args.seconds))
                 new.append(_one_run(ROOT, args.game, args.preset, args.seconds))
         finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(old_tree)], cwd=ROOT, check=False)
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(old_tree)], cwd=ROOT, check=False
+            )
     head = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        ["git", "rev-parse", "--short", "HEAD"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     label = f"{args.game}" + (f" [{args.preset}]" if args.preset else "")
-    print(f"engine.bench {label}, {args.runs} x {args.seconds:g} s each side, alternating, one core")
-    print(f"  old {args.ref:>12}: best {max(old):>9,.0f} deals/s   runs {', '.join(f'{r:,.0f}' for r in old)}")
-    print(f"  new {head + ' + tree':>12}: best {max(new):>9,.0f} deals/s   runs {', '.join(f'{r:,.0f}' for r in new)}")
+    print(
+        f"engine.bench {label}, {args.runs} x {args.seconds:g} s each side, alternating, one core"
+    )
+    print(
+        f"  old {args.ref:>12}: best {max(old):>9,.0f} deals/s   runs {', '.join(f'{r:,.0f}' for r in old)}"
+    )
+    print(
+        f"  new {head + ' + tree':>12}: best {max(new):>9,.0f} deals/s   runs {', '.join(f'{r:,.0f}' for r in new)}"
+    )
     print(f"  ratio new/old: {max(new) / max(old):.3f}")
     return 0
 

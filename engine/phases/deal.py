@@ -29,7 +29,15 @@ if TYPE_CHECKING:
     from ..events import Event
     from ..game import Game
 
-__all__ = ["CARD_BY_INDEX", "DealPhase", "choose_dealer", "deal_plan", "deal_seats", "shuffled", "stacked_deck"]
+__all__ = [
+    "CARD_BY_INDEX",
+    "DealPhase",
+    "choose_dealer",
+    "deal_plan",
+    "deal_seats",
+    "shuffled",
+    "stacked_deck",
+]
 
 CARD_BY_INDEX: Final = [Card.from_index(i) for i in range(52)]
 _BIT_BY_INDEX: Final = [1 << i for i in range(52)]
@@ -229,7 +237,9 @@ class DealPhase(Automatic):
         game.turn_up_holder = None
         game.turn_up_public = False
         if rules.trump_mode == "cycle":
-            index = (game.deal_no if rules.trump_cycle_basis == "per_game" else game.deals_total) - 1
+            index = (
+                game.deal_no if rules.trump_cycle_basis == "per_game" else game.deals_total
+            ) - 1
             game.trump = rules.trump_cycle[index % len(rules.trump_cycle)]
         else:
             if rules.turn_up_source == "stock_top":

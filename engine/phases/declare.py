@@ -117,7 +117,11 @@ class DeclarePhase:
     def enter(self, game: Game, events: list[Event]) -> None:
         game.held_at_play = list(game.hands)
         rules = game.rules
-        if rules.first_leader == "ruffer" and game.ruff_state == "taken" and game.ruffer is not None:
+        if (
+            rules.first_leader == "ruffer"
+            and game.ruff_state == "taken"
+            and game.ruffer is not None
+        ):
             game.leader = game.to_play = game.ruffer
         facts = game.facts
         if facts.can_ye and (facts.call_any or facts.call_point in game.start_scores):
@@ -127,9 +131,10 @@ class DeclarePhase:
             eligible = []
             for k in range(n):
                 seat = (game.eldest + k) % n
-                if rules.can_call_at(game.start_scores[side_of[seat]]) and (
-                    game.hands[seat] & hon
-                ).bit_count() >= 2:
+                if (
+                    rules.can_call_at(game.start_scores[side_of[seat]])
+                    and (game.hands[seat] & hon).bit_count() >= 2
+                ):
                     eligible.append(seat)
             if eligible and rules.can_ye_window == "before_first_lead":
                 game.can_ye_queue = eligible

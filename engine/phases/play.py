@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PlayPhase", "fast_legal", "fast_play", "plays_of", "sync_fast", "trick_winner"]
 
+
 def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
     """Index (into ``cards``, play order) of the card that wins the trick (high order).
 
@@ -94,7 +95,11 @@ def sync_fast(game: Game) -> None:
     :func:`fast_legal` and :func:`fast_play` need only the seat, its hand and
     the suit led. Called after every change of state.
     """
-    game.fast = game.to_play if game.phase == "play" and game.facts.fast_play and not game.can_ye_open else -1
+    game.fast = (
+        game.to_play
+        if game.phase == "play" and game.facts.fast_play and not game.can_ye_open
+        else -1
+    )
 
 
 def fast_legal(game: Game, seat: int) -> list[Action]:

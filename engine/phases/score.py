@@ -30,7 +30,15 @@ if TYPE_CHECKING:
     from ..events import Event
     from ..game import Game
 
-__all__ = ["DealScore", "OverPhase", "ScorePhase", "game_over", "reach_target", "start_game", "win_by_call"]
+__all__ = [
+    "DealScore",
+    "OverPhase",
+    "ScorePhase",
+    "game_over",
+    "reach_target",
+    "start_game",
+    "win_by_call",
+]
 
 
 @dataclass(slots=True)
@@ -154,7 +162,9 @@ def game_over(game: Game, side: int, how: str, events: list[Event]) -> None:
     game.match_winner = side
     game.over_phase.enter(game, events)
     if rules.rubber_points == "game_values_plus_2":
-        net = game.game_values[side] + 2 - sum(v for s, v in enumerate(game.game_values) if s != side)
+        net = (
+            game.game_values[side] + 2 - sum(v for s, v in enumerate(game.game_values) if s != side)
+        )
         game.rubber_points = tuple(net if s == side else -net for s in range(sides))
     else:
         game.rubber_points = tuple(game.games_won)

@@ -21,7 +21,11 @@ def _shown_out(game: Game) -> tuple[int, int] | None:
 
 
 def test_view_carries_the_tables_rules() -> None:
-    game, _ = new_game("ruff-honours-cotton", overrides={"revoke_mode": "penalty", "honours_values": "3:1,4:2"}, seed=3)
+    game, _ = new_game(
+        "ruff-honours-cotton",
+        overrides={"revoke_mode": "penalty", "honours_values": "3:1,4:2"},
+        seed=3,
+    )
     view = game.observe(0)
     assert view.rules is game.rules
     assert rules_for(view) == game.rules
@@ -48,7 +52,9 @@ def test_world_sampling_follows_a_revoke_mode_override() -> None:
         if game.phase == "play" and game.trick_no >= 3 and not game.trick:
             found = _shown_out(game)
     shower, led = found
-    observer = next(s for s in range(4) if s != shower and game.hands[s] and game.to_act() is not None)
+    observer = next(
+        s for s in range(4) if s != shower and game.hands[s] and game.to_act() is not None
+    )
     view = game.observe(observer)
     hidden = sum(game.hands[s] for s in range(4) if s != observer) & led
     assert hidden, "some card of the suit is still out of sight"

@@ -75,7 +75,18 @@ def test_the_deal_runs_the_familys_sequence_of_phases() -> None:
     assert cotton == [Phase.DEAL, Phase.RUFF, Phase.DISCARD, Phase.CAN_YE, Phase.PLAY, Phase.SCORE]
     assert whist == [Phase.DEAL, Phase.CAN_YE, Phase.PLAY, Phase.SCORE]
     for phase in family.catalogue():
-        for attr in ("name", "absent", "waiting", "handles", "enter", "to_act", "legal", "check", "apply", "visible"):
+        for attr in (
+            "name",
+            "absent",
+            "waiting",
+            "handles",
+            "enter",
+            "to_act",
+            "legal",
+            "check",
+            "apply",
+            "visible",
+        ):
             assert hasattr(phase, attr)
 
 

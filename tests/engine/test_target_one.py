@@ -40,5 +40,7 @@ def test_an_explicit_call_point_with_target_one_says_what_to_change() -> None:
 
 
 def test_a_call_point_at_or_above_the_target_names_the_range() -> None:
-    with pytest.raises(RulesError, match=r"call_point 9 must be from 1 to 4 \(below target_score 5\), or none"):
+    with pytest.raises(
+        RulesError, match=r"call_point 9 must be from 1 to 4 \(below target_score 5\), or none"
+    ):
         make_rules("ruff-honours-cotton", None, {"target_score": 5, "call_point": 9})
