@@ -113,7 +113,7 @@ def main() -> int:
     records = len(json.loads(old))  # steps probed + action results + match ends
     if old == new:
         print(
-            f"identical: {records:,} records over every game id, preset and 5 override sets ({args.ref} vs tree)"
+            f"identical: {records:,} transcript entries over every game id, preset and 5 override sets ({args.ref} vs tree)"
         )
         return 0
     at = next(i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b)
