@@ -161,7 +161,7 @@ async def test_game_clicks_refused(simcord_env: Any, db_path: Path) -> None:
     players = {0: alice, 1: bob}
     same = Unchanged(env, db_path)
 
-    await alice.slash(channel, "ruff new", target=3)
+    await alice.slash(channel, "ruff new", target=9)
     await bob.click(table_message(channel), label="Join")
     await alice.click(table_message(channel), label="Start")
     table = env.bot.manager.tables[1]
