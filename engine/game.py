@@ -27,12 +27,11 @@ each side stands at when the first deal begins; :func:`stacked_deck` builds the
 deck that deals chosen hands and stock. Both are stored in the record, so
 replays reproduce them.
 
-Records: ``to_record`` writes format ``ruff-honours-game`` version 1 (seed,
-rules, test hooks, action log), the format servers have stored since the first
-release; the phases/families layout did not change it, so version 1 records
-(``tests/engine/fixtures/records_v1``) replay unchanged. Snapshots are version 2
-(they add the deal's ``rank_order`` and ``seating``); version 1 snapshots load
-as ``HIGH`` with the family's fixed sides.
+Records and snapshots (:mod:`engine.records`): ``to_record`` writes format
+``ruff-honours-game`` version 1 (seed, rules, test hooks, action log) and
+``snapshot`` version 2 (the whole state); the methods here delegate there. What a
+seat sees is a :class:`~engine.view.SeatView` (:mod:`engine.view`, with the
+per-rules constants :class:`~engine.view.Facts`).
 """
 
 from __future__ import annotations
@@ -40,14 +39,13 @@ from __future__ import annotations
 import json
 import operator
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final, SupportsIndex, cast
 
-from .actions import Action, Play, decode_action
-from .cards import HIGH, Card, RankOrder, Suit, cards_from_mask, full_deck, sort_hand
+from .actions import Action, Play
+from .cards import Card, RankOrder, Suit, cards_from_mask, full_deck, sort_hand
 from .errors import IllegalAction, RecordError
 from .events import DealerChosen, Event
-from .families import Family, family_of
+from .families import Family
 from .phases.base import Phase, PhaseLogic
 from .phases.deal import choose_dealer, deal_plan, deal_seats, shuffled, stacked_deck
 from .phases.declare import honours_held
@@ -62,6 +60,7 @@ from .phases.play import (
 from .phases.score import OverPhase, start_game
 from .rules import Rules, make_rules
 from .seating import Seating
+from .view import OVER, Facts, SeatView, facts_of
 
 __all__ = [
     "Game",
@@ -79,11 +78,6 @@ __all__ = [
 _shuffled = shuffled
 _deal_plan = deal_plan
 
-RECORD_VERSION: Final = 1
-SNAPSHOT_VERSION: Final = 2  # 2 adds rank_order and seating (version 1 reads as HIGH, fixed sides)
-
-_OVER: Final = OverPhase()
-
 
 def _as_seat(seat: object, n: int) -> int:
     """``seat`` as a plain int seat number, or :class:`IllegalAction`."""
@@ -98,170 +92,6 @@ def _as_seat(seat: object, n: int) -> int:
     if not 0 <= seat < n:
         raise IllegalAction("There is no such seat.", "bad_seat")
     return seat
-
-
-class Facts:
-    """Constants derived once from a :class:`Rules` for a game: its family's phases and hot paths."""
-
-    __slots__ = (
-        "rules",
-        "family",
-        "sequence",
-        "next_phase",
-        "by_name",
-        "catalogue",
-        "seating",
-        "sides",
-        "half",
-        "target",
-        "honours",
-        "honour_values",
-        "simultaneous",
-        "can_win",
-        "void_at",
-        "no_honours_at",
-        "can_ye",
-        "call_any",
-        "call_point",
-        "deck_indices",
-        "plans",
-        "dealt_in",
-        "tricks_per_deal",
-        "prevent",
-        "fast_play",
-        "play",
-    )
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules  # the last Rules object seen with these values
-        family = self.family = family_of(rules)
-        self.sequence = family.sequence(rules)
-        self.next_phase: dict[PhaseLogic, PhaseLogic] = dict(
-            zip(self.sequence, self.sequence[1:], strict=False)
-        )
-        self.by_name: dict[str, PhaseLogic] = {p.name: p for p in self.sequence}
-        self.by_name[_OVER.name] = _OVER
-        self.catalogue = family.catalogue()
-        play_phases = [p for p in self.sequence if isinstance(p, PlayPhase)]
-        self.play = play_phases[0]
-        self.seating = family.seating(rules)
-        n = rules.players
-        self.sides = len(self.seating.sides)
-        self.half = rules.tricks_per_deal // 2
-        self.target = rules.target_score
-        self.honours = rules.honours
-        self.honour_values = dict(rules.honours_values)
-        self.simultaneous = rules.score_order == "simultaneous"
-        self.can_win = rules.honours_can_win
-        call_point = rules.call_point
-        self.void_at = (
-            call_point
-            if rules.uncalled_honours_at_call_point == "void" and isinstance(call_point, int)
-            else None
-        )
-        self.no_honours_at = (
-            rules.target_score - 1 if rules.honours_can_win == "not_at_target_minus_1" else None
-        )
-        self.can_ye = rules.can_ye_enabled
-        self.call_any = rules.call_point == "any"
-        self.call_point = rules.call_point if isinstance(rules.call_point, int) else None
-        self.deck_indices = tuple(c.index for c in full_deck(rules.removed_ranks))
-        self.plans = tuple(deal_plan(rules, dealer) for dealer in range(n))
-        self.dealt_in = n * rules.hand_size
-        self.tricks_per_deal = rules.tricks_per_deal
-        self.prevent = rules.revoke_mode == "prevent"
-        self.fast_play = self.prevent and not family.has_layouts
-
-
-_FACTS: Final[dict[Rules, Facts]] = {}
-_FACTS_BY_ID: Final[dict[int, Facts]] = {}
-
-
-def _facts_of(rules: Rules) -> Facts:
-    facts = _FACTS_BY_ID.get(id(rules))
-    if facts is not None and facts.rules is rules:  # the same object (ids can be reused)
-        return facts
-    facts = _FACTS.get(rules)  # equal rules built again: hashes every field
-    if facts is None:
-        if len(_FACTS) > 256:  # many ad-hoc rule sets (tests, tools): keep it bounded
-            _FACTS.clear()
-        facts = _FACTS[rules] = Facts(rules)
-    if len(_FACTS_BY_ID) > 1024:
-        _FACTS_BY_ID.clear()
-    _FACTS_BY_ID[id(rules)] = facts
-    facts.rules = rules
-    return facts
-
-
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    """Everything one seat may know, and nothing more.
-
-    This is the hidden-information boundary: renderers and AI players get a
-    view, never the :class:`Game`. Other hands appear only as sizes; the stock
-    is never listed (the ruffer alone sees the cards he took in and laid out).
-    """
-
-    seat: int
-    game_id: str
-    preset: str
-    phase: str
-    game_no: int
-    deal_no: int
-    dealer: int
-    eldest: int
-    trump: Suit | None
-    turn_up: Card | None
-    turn_up_holder: int | None
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
-    to_act: int | None
-    legal: tuple[Action, ...]
-    trick_leader: int
-    trick: tuple[tuple[int, Card], ...]
-    trick_no: int
-    completed_tricks: tuple[tuple[int, tuple[Card, ...], int], ...]
-    tricks: tuple[int, ...]
-    scores: tuple[int, ...]
-    start_scores: tuple[int, ...]
-    games_won: tuple[int, ...]
-    target: int
-    ruffer: int | None
-    ruff_state: str  # none | pending | taken | declined
-    stock_taken: tuple[Card, ...]
-    my_discards: tuple[Card, ...]
-    shown_honours: tuple[tuple[int, Card], ...]
-    calls: tuple[tuple[int, str], ...]
-    winner: int | None
-    rules: Rules | None = (
-        None  # the table's rules, overrides included (None only in hand-built views)
-    )
-    sides: tuple[int, ...] = ()  # the side each seat plays for (empty: fixed partnerships s, s + 2)
-    rank_order: RankOrder = HIGH  # the deal's rank order (which card wins a trick)
-
-    @property
-    def partner(self) -> int:
-        """The other seat of this seat's side (itself when it plays alone)."""
-        sides = self.sides
-        if not sides:
-            return (self.seat + 2) % 4
-        mine = sides[self.seat]
-        n = len(sides)
-        return next(
-            (s % n for s in range(self.seat + 1, self.seat + n) if sides[s % n] == mine), self.seat
-        )
-
-    @property
-    def side(self) -> int:
-        return self.sides[self.seat] if self.sides else self.seat % 2
-
-    @property
-    def led_suit(self) -> Suit | None:
-        return self.trick[0][1].suit if self.trick else None
-
-    @property
-    def my_turn(self) -> bool:
-        return self.to_act == self.seat
 
 
 class Game:
@@ -400,12 +230,12 @@ class Game:
         game.first_dealer_choice = first_dealer
         game.deck_choice = deck
         game.start_scores_choice = start_scores
-        facts = game.facts = _facts_of(rules)
+        facts = game.facts = facts_of(rules)
         game.family = facts.family
         game.n_players = rules.players
         game.set_seating(facts.seating)
         game.play_phase = facts.play
-        game.over_phase = _OVER
+        game.over_phase = OVER
         game.fast = -1
         game.log = []
         build_play_tables()
@@ -630,163 +460,30 @@ class Game:
         return other
 
     def to_record(self) -> dict[str, Any]:
-        """Seed + action log as JSON-ready data; :meth:`from_record` replays it."""
-        return {
-            "format": "ruff-honours-game",
-            "version": RECORD_VERSION,
-            "game_id": self.rules.game_id,
-            "preset": self.rules.preset,
-            "overrides": dict(self.rules.overrides),
-            "seed": self.seed,
-            "first_dealer": self.first_dealer_choice,
-            **self._stacking(),
-            "actions": [f"{seat} {action.encode()}" for seat, action in self.log],
-        }
+        """Seed + action log as JSON-ready data (:func:`engine.records.to_record`)."""
+        from .records import to_record
 
-    def _stacking(self) -> dict[str, Any]:
-        """Record keys for the test hooks, present only when they were used."""
-        extra: dict[str, Any] = {}
-        if self.deck_choice is not None:
-            extra["deck"] = [c.code for c in self.deck_choice]
-        if self.start_scores_choice is not None:
-            extra["start_scores"] = list(self.start_scores_choice)
-        return extra
+        return to_record(self)
 
     @staticmethod
     def from_record(record: Mapping[str, Any]) -> Game:
         """Rebuild a game by replaying a record made by :meth:`to_record`."""
-        if record.get("format") != "ruff-honours-game":
-            raise RecordError("not a game record")
-        version = record.get("version")
-        if not isinstance(version, int) or version > RECORD_VERSION:
-            raise RecordError(f"unsupported record version {version!r}")
-        game, _ = new_game(
-            record["game_id"],
-            record.get("preset"),
-            record.get("overrides") or {},
-            seed=int(record["seed"]),
-            first_dealer=record.get("first_dealer"),
-            deck=record.get("deck"),
-            start_scores=record.get("start_scores"),
-        )
-        for entry in record.get("actions", []):
-            seat_text, _, action_text = str(entry).partition(" ")
-            game.apply(int(seat_text), decode_action(action_text))
-        return game
+        from .records import from_record
+
+        return from_record(record)
 
     def snapshot(self) -> dict[str, Any]:
-        """A compact JSON-ready copy of the whole state (for storage)."""
-        return {
-            "format": "ruff-honours-snapshot",
-            "version": SNAPSHOT_VERSION,
-            "record": self.to_record() | {"actions": []},
-            "log": [f"{s} {a.encode()}" for s, a in self.log],
-            "state": {
-                "phase": self.phase,
-                "game_no": self.game_no,
-                "deal_no": self.deal_no,
-                "deals_total": self.deals_total,
-                "scores": list(self.scores),
-                "start_scores": list(self.start_scores),
-                "games_won": list(self.games_won),
-                "game_values": list(self.game_values),
-                "dealer": self.dealer,
-                "eldest": self.eldest,
-                "hands": list(self.hands),
-                "dealt": list(self.dealt),
-                "stock": [c.code for c in self.stock],
-                "trump": self.trump.value if self.trump else None,
-                "rank_order": self.rank_order.to_data(),
-                "seating": self.seating.to_data(),
-                "turn_up": self.turn_up.code if self.turn_up else None,
-                "turn_up_holder": self.turn_up_holder,
-                "turn_up_public": self.turn_up_public,
-                "ruffer": self.ruffer,
-                "ruff_reason": self.ruff_reason,
-                "ruff_state": self.ruff_state,
-                "stock_taken": [c.code for c in self.stock_taken],
-                "discards": [c.code for c in self.discards],
-                "discards_left": self.discards_left,
-                "held_at_play": list(self.held_at_play),
-                "can_ye_queue": list(self.can_ye_queue),
-                "can_ye_open": sorted(self.can_ye_open),
-                "calls": [list(c) for c in self.calls],
-                "shown": [[s, c.code] for s, c in self.shown],
-                "to_play": self.to_play,
-                "leader": self.leader,
-                "trick": [c.code for c in self.trick],
-                "trick_no": self.trick_no,
-                "tricks": list(self.tricks),
-                "completed": [[ld, [c.code for c in cs], w] for ld, cs, w in self.completed],
-                "revoked": sorted(self.revoked),
-                "winner": self.winner,
-                "match_winner": self.match_winner,
-                "rubber_points": list(self.rubber_points),
-            },
-        }
+        """A compact JSON-ready copy of the whole state (:func:`engine.records.snapshot`)."""
+        from .records import snapshot
+
+        return snapshot(self)
 
     @staticmethod
     def from_snapshot(data: Mapping[str, Any]) -> Game:
         """Restore a game saved by :meth:`snapshot` without replaying."""
-        if data.get("format") != "ruff-honours-snapshot":
-            raise RecordError("not a game snapshot")
-        version = data.get("version")
-        if not isinstance(version, int) or version > SNAPSHOT_VERSION:
-            raise RecordError(f"unsupported snapshot version {version!r}")
-        rec = data["record"]
-        rules = make_rules(rec["game_id"], rec.get("preset"), rec.get("overrides") or {})
-        deck, start_scores = _check_stacking(rules, rec.get("deck"), rec.get("start_scores"))
-        g = Game._blank(rules, int(rec["seed"]), rec.get("first_dealer"), deck, start_scores)
-        for entry in data.get("log", []):
-            seat_text, _, action_text = str(entry).partition(" ")
-            g.log.append((int(seat_text), decode_action(action_text)))
-        s = data["state"]
-        card = Card.parse
-        g.phase = s["phase"]
-        g.game_no = s["game_no"]
-        g.deal_no = s["deal_no"]
-        g.deals_total = s["deals_total"]
-        g.scores = list(s["scores"])
-        g.start_scores = list(s["start_scores"])
-        g.games_won = list(s["games_won"])
-        g.game_values = list(s["game_values"])
-        g.dealer = s["dealer"]
-        g.eldest = s["eldest"]
-        g.hands = list(s["hands"])
-        g.dealt = list(s["dealt"])
-        g.stock = [card(c) for c in s["stock"]]
-        g.trump = Suit(s["trump"]) if s["trump"] else None
-        order = s.get("rank_order")  # absent from version 1 snapshots: every deal was HIGH
-        g.rank_order = HIGH if order is None else RankOrder.from_data(order)
-        seating = s.get("seating")  # absent from version 1: the family's fixed sides
-        if seating is not None:
-            g.set_seating(Seating.from_data(seating))
-        g.turn_up = card(s["turn_up"]) if s["turn_up"] else None
-        g.turn_up_holder = s["turn_up_holder"]
-        g.turn_up_public = s["turn_up_public"]
-        g.ruffer = s["ruffer"]
-        g.ruff_reason = s["ruff_reason"]
-        g.ruff_state = s["ruff_state"]
-        g.stock_taken = tuple(card(c) for c in s["stock_taken"])
-        g.discards = [card(c) for c in s["discards"]]
-        g.discards_left = s["discards_left"]
-        g.held_at_play = list(s["held_at_play"])
-        g.can_ye_queue = list(s["can_ye_queue"])
-        g.can_ye_open = set(s["can_ye_open"])
-        g.calls = [(int(a), str(b)) for a, b in s["calls"]]
-        g.shown = [(int(a), card(b)) for a, b in s["shown"]]
-        g.to_play = s["to_play"]
-        g.leader = s["leader"]
-        g.trick = [card(c) for c in s["trick"]]
-        g.trick_no = s["trick_no"]
-        g.tricks = list(s["tricks"])
-        g.completed = [(ld, tuple(card(c) for c in cs), w) for ld, cs, w in s["completed"]]
-        g.revoked = set(s["revoked"])
-        g.winner = s["winner"]
-        g.match_winner = s["match_winner"]
-        g.rubber_points = tuple(s["rubber_points"])
-        sync_fast(g)
-        return g
+        from .records import from_snapshot
+
+        return from_snapshot(data)
 
     def state_key(self) -> str:
         """A canonical JSON string of the state (equal states give equal keys)."""
@@ -845,13 +542,14 @@ def new_game(
     """
     if rules is None:
         rules = make_rules(game_id, preset, overrides)
-    fixed_deck, fixed_scores = _check_stacking(rules, deck, start_scores)
+    fixed_deck, fixed_scores = check_stacking(rules, deck, start_scores)
     return Game._create(rules, seed, first_dealer, fixed_deck, fixed_scores)
 
 
-def _check_stacking(
+def check_stacking(
     rules: Rules, deck: Sequence[Card | str] | None, start_scores: Sequence[int] | None
 ) -> tuple[tuple[Card, ...] | None, tuple[int, ...] | None]:
+    """``new_game``'s test hooks checked and normalised (ValueError if the deck or scores are wrong)."""
     fixed_deck: tuple[Card, ...] | None = None
     fixed_scores: tuple[int, ...] | None = None
     if deck is not None:

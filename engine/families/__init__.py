@@ -14,6 +14,30 @@ and exposes one object that :class:`~engine.game.Game` asks for:
 * ``honour_counts(game)``: honours per side in the deal (zeros where none count);
 * ``has_layouts``: whether seats play face-up layout cards as well as their hand.
 
+How a family reaches the parts of a deal that vary between games:
+
+* **Sides.** Every phase reads sides only from ``game.side_of`` (the
+  ``seat_sides`` of ``game.seating``). A family whose sides are made per deal
+  (one against the rest, a proposer and acceptor) has one of its phases, e.g.
+  an auction, call ``game.set_seating(Seating.one_against(n, seat))`` once the
+  sides are known; snapshots store the seating. ``Game.partner_of`` is "the
+  next seat clockwise on my side, else myself" (what Can-ye needs), which is
+  not ``Seating.partner_of`` (``None`` unless exactly one partner); they agree
+  for partnerships.
+* **Rank order.** ``sequence(rules)`` builds its
+  :class:`~engine.phases.deal.DealPhase` with ``rank_order=`` (``HIGH`` by
+  default); the deal phase puts it in ``game.rank_order`` each deal and a later
+  phase (a contract) may replace it. The play phase takes each trick's winner
+  from ``game.rank_order.trick_winner``, with an unrolled fast path for
+  ``HIGH``. Following suit with jokers (``cards.follow_mask``) is not wired
+  into the play phase yet; no family deals jokers.
+* **Layouts.** The play phase's general path takes a seat's cards from
+  ``Game.playable(seat)``, a mask that is the hand today. A layout game
+  (Turnover Bridge, :mod:`engine.layout`) must add the seat's face-up layout
+  cards there (``Layout.playable``) and emit the card a play turns up beneath;
+  that wiring is still to do. Setting ``has_layouts = True`` already keeps
+  such a game off the play phase's fast path, which reads the hand only.
+
 Adding a game means adding a family module (or presets to one) and listing it in
 ``FAMILIES`` below; nothing else in the engine names a game.
 """

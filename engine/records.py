@@ -1,0 +1,211 @@
+"""Records and snapshots: how a :class:`~engine.game.Game` is stored and restored.
+
+* A **record** (format ``ruff-honours-game``, version 1) is the seed, the rules
+  (game id, preset, overrides), the test hooks (``deck``, ``start_scores``, only
+  when used) and the action log; :func:`from_record` (alias :func:`replay`)
+  replays it. Servers have stored version 1 since the first release and the
+  phases/families layout did not change it, so those records
+  (``tests/engine/fixtures/records_v1``) replay unchanged.
+* A **snapshot** (format ``ruff-honours-snapshot``, version 2) is the record
+  without its actions, the log, and the whole state, restored by
+  :func:`from_snapshot` without replaying. Version 2 adds the deal's
+  ``rank_order`` and ``seating``; version 1 snapshots load as ``HIGH`` with the
+  family's fixed sides.
+
+``Game.to_record`` / ``from_record`` / ``snapshot`` / ``from_snapshot`` delegate
+here. This module imports :mod:`engine.game` at the top; ``engine.game`` imports
+this module only inside those four methods, so there is no import cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from .actions import decode_action
+from .cards import HIGH, Card, RankOrder, Suit
+from .errors import RecordError
+from .game import Game, check_stacking, new_game
+from .phases.play import sync_fast
+from .rules import make_rules
+from .seating import Seating
+
+__all__ = [
+    "RECORD_VERSION",
+    "SNAPSHOT_VERSION",
+    "from_record",
+    "from_snapshot",
+    "replay",
+    "snapshot",
+    "to_record",
+]
+
+RECORD_VERSION: Final = 1
+SNAPSHOT_VERSION: Final = 2  # 2 adds rank_order and seating (version 1 reads as HIGH, fixed sides)
+
+
+def to_record(game: Game) -> dict[str, Any]:
+    """Seed + action log as JSON-ready data; :func:`from_record` replays it."""
+    return {
+        "format": "ruff-honours-game",
+        "version": RECORD_VERSION,
+        "game_id": game.rules.game_id,
+        "preset": game.rules.preset,
+        "overrides": dict(game.rules.overrides),
+        "seed": game.seed,
+        "first_dealer": game.first_dealer_choice,
+        **_stacking(game),
+        "actions": [f"{seat} {action.encode()}" for seat, action in game.log],
+    }
+
+
+def _stacking(game: Game) -> dict[str, Any]:
+    """Record keys for the test hooks, present only when they were used."""
+    extra: dict[str, Any] = {}
+    if game.deck_choice is not None:
+        extra["deck"] = [c.code for c in game.deck_choice]
+    if game.start_scores_choice is not None:
+        extra["start_scores"] = list(game.start_scores_choice)
+    return extra
+
+
+def from_record(record: Mapping[str, Any]) -> Game:
+    """Rebuild a game by replaying a record made by :func:`to_record`."""
+    if record.get("format") != "ruff-honours-game":
+        raise RecordError("not a game record")
+    version = record.get("version")
+    if not isinstance(version, int) or version > RECORD_VERSION:
+        raise RecordError(f"unsupported record version {version!r}")
+    game, _ = new_game(
+        record["game_id"],
+        record.get("preset"),
+        record.get("overrides") or {},
+        seed=int(record["seed"]),
+        first_dealer=record.get("first_dealer"),
+        deck=record.get("deck"),
+        start_scores=record.get("start_scores"),
+    )
+    for entry in record.get("actions", []):
+        seat_text, _, action_text = str(entry).partition(" ")
+        game.apply(int(seat_text), decode_action(action_text))
+    return game
+
+
+def replay(record: Mapping[str, Any]) -> Game:
+    """Alias of :func:`from_record`."""
+    return from_record(record)
+
+
+def snapshot(game: Game) -> dict[str, Any]:
+    """A compact JSON-ready copy of the whole state (for storage)."""
+    return {
+        "format": "ruff-honours-snapshot",
+        "version": SNAPSHOT_VERSION,
+        "record": to_record(game) | {"actions": []},
+        "log": [f"{s} {a.encode()}" for s, a in game.log],
+        "state": {
+            "phase": game.phase,
+            "game_no": game.game_no,
+            "deal_no": game.deal_no,
+            "deals_total": game.deals_total,
+            "scores": list(game.scores),
+            "start_scores": list(game.start_scores),
+            "games_won": list(game.games_won),
+            "game_values": list(game.game_values),
+            "dealer": game.dealer,
+            "eldest": game.eldest,
+            "hands": list(game.hands),
+            "dealt": list(game.dealt),
+            "stock": [c.code for c in game.stock],
+            "trump": game.trump.value if game.trump else None,
+            "rank_order": game.rank_order.to_data(),
+            "seating": game.seating.to_data(),
+            "turn_up": game.turn_up.code if game.turn_up else None,
+            "turn_up_holder": game.turn_up_holder,
+            "turn_up_public": game.turn_up_public,
+            "ruffer": game.ruffer,
+            "ruff_reason": game.ruff_reason,
+            "ruff_state": game.ruff_state,
+            "stock_taken": [c.code for c in game.stock_taken],
+            "discards": [c.code for c in game.discards],
+            "discards_left": game.discards_left,
+            "held_at_play": list(game.held_at_play),
+            "can_ye_queue": list(game.can_ye_queue),
+            "can_ye_open": sorted(game.can_ye_open),
+            "calls": [list(c) for c in game.calls],
+            "shown": [[s, c.code] for s, c in game.shown],
+            "to_play": game.to_play,
+            "leader": game.leader,
+            "trick": [c.code for c in game.trick],
+            "trick_no": game.trick_no,
+            "tricks": list(game.tricks),
+            "completed": [[ld, [c.code for c in cs], w] for ld, cs, w in game.completed],
+            "revoked": sorted(game.revoked),
+            "winner": game.winner,
+            "match_winner": game.match_winner,
+            "rubber_points": list(game.rubber_points),
+        },
+    }
+
+
+def from_snapshot(data: Mapping[str, Any]) -> Game:
+    """Restore a game saved by :func:`snapshot` without replaying."""
+    if data.get("format") != "ruff-honours-snapshot":
+        raise RecordError("not a game snapshot")
+    version = data.get("version")
+    if not isinstance(version, int) or version > SNAPSHOT_VERSION:
+        raise RecordError(f"unsupported snapshot version {version!r}")
+    rec = data["record"]
+    rules = make_rules(rec["game_id"], rec.get("preset"), rec.get("overrides") or {})
+    deck, start_scores = check_stacking(rules, rec.get("deck"), rec.get("start_scores"))
+    g = Game._blank(rules, int(rec["seed"]), rec.get("first_dealer"), deck, start_scores)
+    for entry in data.get("log", []):
+        seat_text, _, action_text = str(entry).partition(" ")
+        g.log.append((int(seat_text), decode_action(action_text)))
+    s = data["state"]
+    card = Card.parse
+    g.phase = s["phase"]
+    g.game_no = s["game_no"]
+    g.deal_no = s["deal_no"]
+    g.deals_total = s["deals_total"]
+    g.scores = list(s["scores"])
+    g.start_scores = list(s["start_scores"])
+    g.games_won = list(s["games_won"])
+    g.game_values = list(s["game_values"])
+    g.dealer = s["dealer"]
+    g.eldest = s["eldest"]
+    g.hands = list(s["hands"])
+    g.dealt = list(s["dealt"])
+    g.stock = [card(c) for c in s["stock"]]
+    g.trump = Suit(s["trump"]) if s["trump"] else None
+    order = s.get("rank_order")  # absent from version 1 snapshots: every deal was HIGH
+    g.rank_order = HIGH if order is None else RankOrder.from_data(order)
+    seating = s.get("seating")  # absent from version 1: the family's fixed sides
+    if seating is not None:
+        g.set_seating(Seating.from_data(seating))
+    g.turn_up = card(s["turn_up"]) if s["turn_up"] else None
+    g.turn_up_holder = s["turn_up_holder"]
+    g.turn_up_public = s["turn_up_public"]
+    g.ruffer = s["ruffer"]
+    g.ruff_reason = s["ruff_reason"]
+    g.ruff_state = s["ruff_state"]
+    g.stock_taken = tuple(card(c) for c in s["stock_taken"])
+    g.discards = [card(c) for c in s["discards"]]
+    g.discards_left = s["discards_left"]
+    g.held_at_play = list(s["held_at_play"])
+    g.can_ye_queue = list(s["can_ye_queue"])
+    g.can_ye_open = set(s["can_ye_open"])
+    g.calls = [(int(a), str(b)) for a, b in s["calls"]]
+    g.shown = [(int(a), card(b)) for a, b in s["shown"]]
+    g.to_play = s["to_play"]
+    g.leader = s["leader"]
+    g.trick = [card(c) for c in s["trick"]]
+    g.trick_no = s["trick_no"]
+    g.tricks = list(s["tricks"])
+    g.completed = [(ld, tuple(card(c) for c in cs), w) for ld, cs, w in s["completed"]]
+    g.revoked = set(s["revoked"])
+    g.winner = s["winner"]
+    g.match_winner = s["match_winner"]
+    g.rubber_points = tuple(s["rubber_points"])
+    sync_fast(g)
+    return g

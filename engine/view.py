@@ -1,0 +1,190 @@
+"""What one seat may see (:class:`SeatView`) and the constants a game derives from its rules (:class:`Facts`).
+
+:class:`SeatView` is the hidden-information boundary: ``Game.observe`` builds one
+per seat, and renderers and AI players read views, never the game.
+:class:`Facts` holds what a :class:`~engine.rules.Rules` fixes for every deal (the
+family's phases, deal plans, scoring constants, whether the fast path applies);
+:func:`facts_of` caches one per rule set, so games with equal rules share it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from .actions import Action
+from .cards import HIGH, Card, RankOrder, Suit, full_deck
+from .families import family_of
+from .phases.base import PhaseLogic
+from .phases.deal import deal_plan
+from .phases.play import PlayPhase
+from .phases.score import OverPhase
+from .rules import Rules
+
+__all__ = ["OVER", "Facts", "SeatView", "facts_of"]
+
+OVER: Final = OverPhase()  # the phase of a finished game (shared by every game)
+
+
+class Facts:
+    """Constants derived once from a :class:`Rules` for a game: its family's phases and hot paths."""
+
+    __slots__ = (
+        "rules",
+        "family",
+        "sequence",
+        "next_phase",
+        "by_name",
+        "catalogue",
+        "seating",
+        "sides",
+        "half",
+        "target",
+        "honours",
+        "honour_values",
+        "simultaneous",
+        "can_win",
+        "void_at",
+        "no_honours_at",
+        "can_ye",
+        "call_any",
+        "call_point",
+        "deck_indices",
+        "plans",
+        "dealt_in",
+        "tricks_per_deal",
+        "prevent",
+        "fast_play",
+        "play",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules  # the last Rules object seen with these values
+        family = self.family = family_of(rules)
+        self.sequence = family.sequence(rules)
+        self.next_phase: dict[PhaseLogic, PhaseLogic] = dict(
+            zip(self.sequence, self.sequence[1:], strict=False)
+        )
+        self.by_name: dict[str, PhaseLogic] = {p.name: p for p in self.sequence}
+        self.by_name[OVER.name] = OVER
+        self.catalogue = family.catalogue()
+        play_phases = [p for p in self.sequence if isinstance(p, PlayPhase)]
+        self.play = play_phases[0]
+        self.seating = family.seating(rules)
+        n = rules.players
+        self.sides = len(self.seating.sides)
+        self.half = rules.tricks_per_deal // 2
+        self.target = rules.target_score
+        self.honours = rules.honours
+        self.honour_values = dict(rules.honours_values)
+        self.simultaneous = rules.score_order == "simultaneous"
+        self.can_win = rules.honours_can_win
+        call_point = rules.call_point
+        self.void_at = (
+            call_point
+            if rules.uncalled_honours_at_call_point == "void" and isinstance(call_point, int)
+            else None
+        )
+        self.no_honours_at = (
+            rules.target_score - 1 if rules.honours_can_win == "not_at_target_minus_1" else None
+        )
+        self.can_ye = rules.can_ye_enabled
+        self.call_any = rules.call_point == "any"
+        self.call_point = rules.call_point if isinstance(rules.call_point, int) else None
+        self.deck_indices = tuple(c.index for c in full_deck(rules.removed_ranks))
+        self.plans = tuple(deal_plan(rules, dealer) for dealer in range(n))
+        self.dealt_in = n * rules.hand_size
+        self.tricks_per_deal = rules.tricks_per_deal
+        self.prevent = rules.revoke_mode == "prevent"
+        self.fast_play = self.prevent and not family.has_layouts
+
+
+_FACTS: Final[dict[Rules, Facts]] = {}
+_FACTS_BY_ID: Final[dict[int, Facts]] = {}
+
+
+def facts_of(rules: Rules) -> Facts:
+    facts = _FACTS_BY_ID.get(id(rules))
+    if facts is not None and facts.rules is rules:  # the same object (ids can be reused)
+        return facts
+    facts = _FACTS.get(rules)  # equal rules built again: hashes every field
+    if facts is None:
+        if len(_FACTS) > 256:  # many ad-hoc rule sets (tests, tools): keep it bounded
+            _FACTS.clear()
+        facts = _FACTS[rules] = Facts(rules)
+    if len(_FACTS_BY_ID) > 1024:
+        _FACTS_BY_ID.clear()
+    _FACTS_BY_ID[id(rules)] = facts
+    facts.rules = rules
+    return facts
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Everything one seat may know, and nothing more.
+
+    This is the hidden-information boundary: renderers and AI players get a
+    view, never the :class:`Game`. Other hands appear only as sizes; the stock
+    is never listed (the ruffer alone sees the cards he took in and laid out).
+    """
+
+    seat: int
+    game_id: str
+    preset: str
+    phase: str
+    game_no: int
+    deal_no: int
+    dealer: int
+    eldest: int
+    trump: Suit | None
+    turn_up: Card | None
+    turn_up_holder: int | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    to_act: int | None
+    legal: tuple[Action, ...]
+    trick_leader: int
+    trick: tuple[tuple[int, Card], ...]
+    trick_no: int
+    completed_tricks: tuple[tuple[int, tuple[Card, ...], int], ...]
+    tricks: tuple[int, ...]
+    scores: tuple[int, ...]
+    start_scores: tuple[int, ...]
+    games_won: tuple[int, ...]
+    target: int
+    ruffer: int | None
+    ruff_state: str  # none | pending | taken | declined
+    stock_taken: tuple[Card, ...]
+    my_discards: tuple[Card, ...]
+    shown_honours: tuple[tuple[int, Card], ...]
+    calls: tuple[tuple[int, str], ...]
+    winner: int | None
+    rules: Rules | None = (
+        None  # the table's rules, overrides included (None only in hand-built views)
+    )
+    sides: tuple[int, ...] = ()  # the side each seat plays for (empty: fixed partnerships s, s + 2)
+    rank_order: RankOrder = HIGH  # the deal's rank order (which card wins a trick)
+
+    @property
+    def partner(self) -> int:
+        """The other seat of this seat's side (itself when it plays alone)."""
+        sides = self.sides
+        if not sides:
+            return (self.seat + 2) % 4
+        mine = sides[self.seat]
+        n = len(sides)
+        return next(
+            (s % n for s in range(self.seat + 1, self.seat + n) if sides[s % n] == mine), self.seat
+        )
+
+    @property
+    def side(self) -> int:
+        return self.sides[self.seat] if self.sides else self.seat % 2
+
+    @property
+    def led_suit(self) -> Suit | None:
+        return self.trick[0][1].suit if self.trick else None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_act == self.seat
