@@ -539,18 +539,36 @@ def ai_through(pool: Any) -> Any:
 
 
 async def open_table(
-    manager: Any, discord_: StubDiscord, index: int, humans: int, ai: str, target: int
+    manager: Any,
+    discord_: StubDiscord,
+    index: int,
+    humans: int,
+    ai: str,
+    target: int,
+    channel_index: int | None = None,
 ) -> tuple[int, list[int]]:
-    """``/ruff new``, joins, Add AI and Start through the manager's own handlers."""
+    """``/ruff new``, joins, Add AI and Start through the manager's own handlers.
+
+    Game ``index`` has its own players; it is played in channel ``channel_index``
+    (default: its own channel too).
+    """
     guild = _Stub(id=1, name="Bench")
-    channel = _Stub(id=1000 + index, name=f"table-{index}")
+    where = index if channel_index is None else channel_index
+    channel = _Stub(id=1000 + where, name=f"table-{where}")
     users = [10_000 * (index + 1) + s for s in range(humans)]
     await manager.new_table(
         discord_.interaction(users[0], guild, channel), "ruff-honours-cotton", None, target, None
     )
     table_id = next(
-        t.id for t in manager.tables.values() if t.channel_id == channel.id and t.status == "lobby"
+        (
+            t.id
+            for t in manager.tables.values()
+            if t.channel_id == channel.id and t.status == "lobby"
+        ),
+        None,
     )
+    if table_id is None:
+        raise RuntimeError(f"/ruff new was refused in channel {channel.id} (target {target}?)")
     for user in users[1:]:
         await manager.on_table_button(discord_.interaction(user, guild, channel), table_id, "join")
     for _ in range(4 - humans):
