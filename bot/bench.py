@@ -580,11 +580,16 @@ async def open_table(
 
 
 async def click(manager: Any, discord_: StubDiscord, table_id: int, seat: int, user_id: int) -> Any:
-    """The human at ``seat`` plays their turn by clicking; the interaction (with its ack times)."""
+    """The human at ``seat`` plays their turn by clicking; the interaction (with its ack times).
+
+    If it is no longer their turn there is no click (``acked_at`` stays None).
+    """
     game = manager.tables[table_id].game
-    actions = policy(game.observe(seat))
     interaction = discord_.interaction(user_id, None, _Stub(id=0))
     interaction.clicked_at = time.perf_counter()
+    if game is None or game.to_act() != seat:
+        return interaction  # not their turn any more (a timer played it): no click, never acked
+    actions = policy(game.observe(seat))
     if len(actions) > 1:
         codes = [a.card.code for a in actions]
         await manager.on_discard_select(interaction, table_id, game.version, seat, codes)

@@ -213,7 +213,7 @@ async def run(args: argparse.Namespace) -> None:
         f"the last acknowledged {r['probed_s']:.2f} s after start"
     )
     print(
-        f"burst: then the other {len(b)} tables waiting for a human clicked all at once: click-to-ack "
+        f"burst: then {len(b)} other tables waiting for a human clicked all at once: click-to-ack "
         f"p50 {_quantile(b, 0.5) * 1000:.0f} ms, p99 {_quantile(b, 0.99) * 1000:.0f} ms; all "
         f"{r['acked']} clicks acknowledged {r['ready_all_s']:.2f} s after start"
     )
