@@ -58,7 +58,7 @@ from engine.events import (
 from . import components as ui
 from . import render
 from .config import Settings
-from .notify import DMClosed, MessageGone, Notifier, with_retry
+from .notify import DMClosed, MessageGone, Notifier, call
 from .render import SEAT_NAMES, SeatInfo, TableInfo
 from .store import (
     ActionRepo,
@@ -389,7 +389,7 @@ class GameManager:
                 table.status = "cancelled"
             return
         try:
-            message = await with_retry(interaction.original_response, f"table {table.id} message")
+            message = await call(interaction.original_response, f"table {table.id} message")
         except discord.HTTPException as exc:
             log.warning("table %s: could not fetch its message (HTTP %s); adopted on the next click", table.id, exc.status)
             return

@@ -3,21 +3,26 @@
 The game never depends on one of these calls succeeding: state is already
 durable when they run. Table edits are coalesced (at most one per
 ``min_interval`` per message) so busy tables never hit channel rate limits;
-transient failures (429, 5xx) are retried with backoff; closed DMs (50007) and
-deleted messages (10008) are reported to the caller instead of raised.
+transient failures (429, 5xx) are retried by discord.py's own HTTP client and
+nowhere else; a call that gets no answer is given up after :data:`CALL_TIMEOUT`;
+closed DMs (50007) and deleted messages (10008) are reported to the caller as
+:class:`DMClosed` and :class:`MessageGone`. Everything kept here is bounded.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
+import aiohttp
 import discord
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 CANNOT_DM = 50007
 UNKNOWN_MESSAGE = 10008
@@ -42,29 +47,68 @@ class CallStats:
     edits: int = 0
     dms: int = 0
     failures: int = 0
-    by_channel_edits: dict[int, list[float]] = field(default_factory=dict)
+    by_channel_edits: OrderedDict[int, deque[float]] = field(default_factory=OrderedDict)
+    """Recent edit times per channel: the last :data:`HISTORY` of at most
+    :data:`HISTORY` * 16 channels (oldest channel dropped first)."""
+
+    def note_edit(self, channel_id: int, at: float) -> None:
+        times = self.by_channel_edits.get(channel_id)
+        if times is None:
+            times = self.by_channel_edits[channel_id] = deque(maxlen=HISTORY)
+            if len(self.by_channel_edits) > HISTORY * 16:
+                self.by_channel_edits.popitem(last=False)
+        times.append(at)
 
 
-RETRY_BASE_DELAY = 0.5
-"""Seconds before the first retry; doubled for each further one (tests shrink it)."""
+CALL_TIMEOUT = 30.0
+"""Seconds one Discord call may take, discord.py's own retries included.
+
+discord.py retries 429 (waiting out ``retry_after``) and 500/502/504 itself, but
+sets no timeout of its own (aiohttp's default is five minutes): a Discord that
+never answers would hold the caller that long. Past this the call is given up,
+never repeated (a POST that timed out may have been delivered)."""
+
+EDIT_ATTEMPTS = 5
+EDIT_BACKOFF = 0.5
+EDIT_BACKOFF_CAP = 8.0
+"""A coalesced edit that fails (after discord.py's own retries) is rendered again
+after 0.5, 1, 2, 4, 8 s, then left to the next change; see ``_edit_loop``."""
+
+HISTORY = 64
+"""Edit times kept per channel for the benchmarks' rate figures (a bounded window)."""
+
+DM_CHANNEL_CACHE = 4096
+"""DM channel ids remembered (least recently used dropped first)."""
 
 
-async def with_retry(make_call: Callable[[], Awaitable[Any]], what: str, tries: int = 3) -> Any:
-    """Run a Discord call, retrying 429 and 5xx with exponential backoff."""
-    delay = RETRY_BASE_DELAY
-    for attempt in range(1, tries + 1):
-        try:
+class Unreachable(discord.HTTPException):
+    """Discord did not answer: the call timed out or the connection dropped.
+
+    A :class:`discord.HTTPException` with ``status`` 0, so callers that already
+    treat a failed call as "not delivered" handle this one the same way.
+    """
+
+    def __init__(self, what: str, cause: BaseException) -> None:
+        Exception.__init__(self, f"{what}: Discord did not answer ({type(cause).__name__})")
+        self.response = None
+        self.status = 0
+        self.code = 0
+        self.text = str(cause)
+
+
+async def call(make_call: Callable[[], Awaitable[T]], what: str) -> T:
+    """Run one Discord call once, under :data:`CALL_TIMEOUT`.
+
+    No retry here: discord.py's HTTP client is the one retry layer (429 and
+    5xx). Timeouts and transport errors become :class:`Unreachable`.
+    """
+    try:
+        async with asyncio.timeout(CALL_TIMEOUT):
             return await make_call()
-        except discord.HTTPException as exc:
-            transient = exc.status == 429 or exc.status >= 500
-            if not transient or attempt == tries:
-                raise
-            retry_after = getattr(exc, "retry_after", None)
-            wait = float(retry_after) if isinstance(retry_after, (int, float)) else delay
-            log.info("%s failed with HTTP %s; retry %d in %.1fs", what, exc.status, attempt, wait)
-            await asyncio.sleep(wait)
-            delay *= 2
-    raise AssertionError("unreachable")  # pragma: no cover
+    except TimeoutError as exc:
+        raise Unreachable(what, exc) from exc
+    except aiohttp.ClientError as exc:
+        raise Unreachable(what, exc) from exc
 
 
 class Notifier:
@@ -78,7 +122,8 @@ class Notifier:
         self._editors: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._on_gone: dict[tuple[int, int], Callable[[], Awaitable[None]]] = {}
         self._recent: dict[tuple[int, int], tuple[float, int | None]] = {}  # last edit: (time, hash(content))
-        self._dm_channels: dict[int, int] = {}
+        self._dm_channels: OrderedDict[int, int] = OrderedDict()
+        self._backing_off: set[tuple[int, int]] = set()  # editors pausing after a failed edit
 
     # -------------------------------------------------------------- plain calls
 
@@ -94,14 +139,14 @@ class Notifier:
         if view is not None:
             kwargs["view"] = view
         try:
-            msg = await with_retry(lambda: channel.send(**kwargs), f"post to {channel_id}")
+            msg = await call(lambda: channel.send(**kwargs), f"post to {channel_id}")
         except discord.HTTPException as exc:
             self.stats.failures += 1
             if exc.status in (403, 404):
                 raise MessageGone(str(exc)) from exc
             raise
         self.stats.sends += 1
-        return msg  # type: ignore[no-any-return]
+        return msg
 
     async def dm(
         self, user_id: int, content: str, view: discord.ui.View | None = None
@@ -113,19 +158,21 @@ class Notifier:
         try:
             channel_id = self._dm_channels.get(user_id)
             if channel_id is None:
-                dm = await with_retry(
-                    lambda: self.client.create_dm(discord.Object(id=user_id)), f"open DM {user_id}"
-                )
+                dm = await call(lambda: self.client.create_dm(discord.Object(id=user_id)), f"open DM {user_id}")
                 channel_id = self._dm_channels[user_id] = dm.id
+                if len(self._dm_channels) > DM_CHANNEL_CACHE:
+                    self._dm_channels.popitem(last=False)
+            else:
+                self._dm_channels.move_to_end(user_id)
             channel = self.client.get_partial_messageable(channel_id)
-            msg = await with_retry(lambda: channel.send(**kwargs), f"DM to {user_id}")
+            msg = await call(lambda: channel.send(**kwargs), f"DM to {user_id}")
         except discord.HTTPException as exc:
             self.stats.failures += 1
             if exc.status in (403, 404) or getattr(exc, "code", 0) == CANNOT_DM:
                 raise DMClosed(str(exc)) from exc
             raise
         self.stats.dms += 1
-        return msg  # type: ignore[no-any-return]
+        return msg
 
     async def edit(
         self, channel_id: int, message_id: int, content: str, view: discord.ui.View | None
@@ -133,7 +180,7 @@ class Notifier:
         """Edit a message now; raises :class:`MessageGone` if it was deleted."""
         partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
-            await with_retry(
+            await call(
                 lambda: partial.edit(content=content, view=view, allowed_mentions=_mentions()),
                 f"edit {message_id}",
             )
@@ -143,7 +190,7 @@ class Notifier:
                 raise MessageGone(str(exc)) from exc
             raise
         self.stats.edits += 1
-        self.stats.by_channel_edits.setdefault(channel_id, []).append(self._clock())
+        self.stats.note_edit(channel_id, self._clock())
 
     # -------------------------------------------------------------- coalesced edits
 
@@ -164,6 +211,11 @@ class Notifier:
         if on_gone is not None:
             self._on_gone[key] = on_gone
         task = self._editors.get(key)
+        if task is not None and key in self._backing_off:
+            # a newer change ends the pause after a failed edit: try it now
+            task.cancel()
+            self._backing_off.discard(key)
+            task = None
         if task is None or task.done():
             if len(self._recent) > 512:
                 self._forget_idle()
@@ -177,6 +229,7 @@ class Notifier:
         recent = self._recent.get(key)
         # within the interval of its last edit the message still shows that content
         last_hash = recent[1] if recent and self._clock() - recent[0] < self.min_interval else None
+        failures = 0
         try:
             while key in self._pending:
                 recent = self._recent.get(key)
@@ -198,10 +251,37 @@ class Notifier:
                         await callback()
                     return
                 except discord.HTTPException as exc:
-                    log.warning("table edit failed (HTTP %s); the next change retries", exc.status)
+                    # discord.py has already retried what it retries. The message
+                    # must still come to show the latest state (a hand DM on its
+                    # owner's turn may see no other change), so it is rendered
+                    # again after a growing pause (cut short by a newer change,
+                    # see schedule_edit); after EDIT_ATTEMPTS failures with nothing new,
+                    # it waits for the next change.
+                    failures += 1
+                    self._recent[key] = (self._clock(), None)
+                    last_hash = None
+                    if key in self._pending:
+                        continue  # a newer change is already queued
+                    if failures > EDIT_ATTEMPTS:
+                        log.warning(
+                            "message %s: %d edits failed (last HTTP %s); it shows an older state "
+                            "until the next change",
+                            message_id, failures, exc.status,
+                        )
+                        return
+                    log.info("message %s: edit failed (HTTP %s); rendered again soon", message_id, exc.status)
+                    self._backing_off.add(key)
+                    try:
+                        await asyncio.sleep(min(EDIT_BACKOFF_CAP, EDIT_BACKOFF * 2 ** (failures - 1)))
+                    finally:
+                        self._backing_off.discard(key)
+                    self._pending.setdefault(key, render)
+                    continue
+                failures = 0
                 self._recent[key] = (self._clock(), last_hash)
         finally:
-            self._editors.pop(key, None)
+            if self._editors.get(key) is asyncio.current_task():
+                del self._editors[key]
             if key not in self._pending:
                 self._on_gone.pop(key, None)  # re-registered by the next schedule_edit
 
@@ -223,6 +303,7 @@ class Notifier:
         self._pending.clear()
         self._recent.clear()
         self._on_gone.clear()
+        self._backing_off.clear()
 
 
 def _mentions() -> discord.AllowedMentions:

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from bot import notify
 from bot.client import RuffBot, create_bot
 from bot.config import Settings
 
@@ -50,13 +49,6 @@ def no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     yield
     errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
     assert not errors, "logged errors: " + "; ".join(f"{r.name}: {r.getMessage()}" for r in errors)
-
-
-@pytest.fixture(autouse=True)
-def fast_backoff(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Retries wait in real time under simcord (< 5 s): keep the backoff tiny in tests."""
-    monkeypatch.setattr(notify, "RETRY_BASE_DELAY", 0.01)
-    yield
 
 
 @pytest.fixture

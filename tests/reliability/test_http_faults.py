@@ -21,17 +21,9 @@ import discord.http
 import pytest
 
 from bot import notify
-from bot.notify import DMClosed, MessageGone, Notifier
+from bot.notify import DMClosed, MessageGone, Notifier, Unreachable
 
 from .httpfake import Disconnect, FakeDiscord, Hang, RateLimit, Status, cannot_dm, unknown_message
-
-# Until B1 removes notify.with_retry (issue 10: one retry layer), these fail; strict, so
-# they must pass as soon as it is gone.
-one_retry_layer = pytest.mark.xfail(
-    hasattr(notify, "with_retry"),
-    reason="notify.with_retry still retries on top of discord.py (issue 10)",
-    strict=True,
-)
 
 DISCORD_PY_ATTEMPTS = 5  # discord.http.HTTPClient.request: ``for tries in range(5)``
 CHANNEL = 111
@@ -120,7 +112,6 @@ async def test_an_edit_after_a_502_lands_once(fake: FakeDiscord, notifier: Notif
 # ------------------------------------------------------------------ one retry layer: discord.py's
 
 
-@one_retry_layer
 async def test_a_persistent_429_costs_only_discord_py_attempts(
     fake: FakeDiscord, notifier: Notifier
 ) -> None:
@@ -133,7 +124,6 @@ async def test_a_persistent_429_costs_only_discord_py_attempts(
     assert fake.posted(CHANNEL) == []
 
 
-@one_retry_layer
 async def test_a_503_is_not_retried_on_top_of_discord_py(
     fake: FakeDiscord, notifier: Notifier
 ) -> None:
@@ -226,3 +216,65 @@ async def test_a_slow_discord_answer_for_one_table_does_not_hold_up_another(
     await asyncio.wait_for(notifier.flush(), 10)
     assert fake.messages[slow.id]["content"] == "Table A — moved"
     assert fake.count("PATCH", EDITS) == 1  # a slow answer is not a failure: no retry
+
+
+# ------------------------------------------------------------------ no answer at all
+
+
+async def test_a_hung_post_is_given_up_once_and_never_repeated(
+    fake: FakeDiscord, notifier: Notifier, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """discord.py has no request timeout of its own (aiohttp waits five minutes): the
+    notifier gives a call CALL_TIMEOUT, then reports it undelivered, without a retry
+    that could post the message twice."""
+    monkeypatch.setattr(notify, "CALL_TIMEOUT", 0.3)
+    fake.fail("POST", POSTS, Hang(5.0))
+    started = asyncio.get_running_loop().time()
+    with pytest.raises(Unreachable) as raised:
+        await notifier.post(CHANNEL, "South wins the trick")
+    assert asyncio.get_running_loop().time() - started < 2.0
+    assert isinstance(raised.value, discord.HTTPException) and raised.value.status == 0
+    assert fake.count("POST", POSTS) == 1
+
+
+async def test_a_dropped_connection_during_an_edit_still_ends_on_the_latest_state(
+    fake: FakeDiscord, notifier: Notifier
+) -> None:
+    """A transport error is not an HTTP error: it used to kill the table's editor, leaving
+    the message stale with the change lost. Now the message still comes to show it."""
+    message = await notifier.post(CHANNEL, "Trick 5")
+    fake.fail("PATCH", EDITS, Disconnect())
+    notifier.schedule_edit(CHANNEL, message.id, functools.partial(rendering, "Trick 6 — West to play"))
+    await asyncio.wait_for(notifier.flush(), 10)
+    assert fake.messages[message.id]["content"] == "Trick 6 — West to play"
+    assert fake.count("PATCH", EDITS) == 2
+
+
+async def test_an_edit_discord_py_gives_up_on_is_rendered_again_without_a_new_change(
+    fake: FakeDiscord, notifier: Notifier
+) -> None:
+    """A hand DM on its owner's turn may see no further change: after a 503 (which
+    discord.py does not retry) the latest state is rendered again after a pause."""
+    message = await notifier.post(CHANNEL, "Your hand")
+    fake.fail("PATCH", EDITS, Status(503))
+    notifier.schedule_edit(CHANNEL, message.id, functools.partial(rendering, "Your hand — your turn"))
+    await asyncio.wait_for(notifier.flush(), 10)
+    assert fake.messages[message.id]["content"] == "Your hand — your turn"
+    assert fake.messages[message.id]["edits"] == 1
+
+
+async def test_a_newer_change_ends_the_pause_after_a_failed_edit(
+    fake: FakeDiscord, notifier: Notifier
+) -> None:
+    message = await notifier.post(CHANNEL, "Trick 1")
+    fake.fail("PATCH", EDITS, Status(503))
+    notifier.schedule_edit(CHANNEL, message.id, functools.partial(rendering, "Trick 2"))
+    for _ in range(100):
+        if fake.count("PATCH", EDITS) == 1:
+            break
+        await asyncio.sleep(0.01)
+    started = asyncio.get_running_loop().time()
+    notifier.schedule_edit(CHANNEL, message.id, functools.partial(rendering, "Trick 3"))
+    await asyncio.wait_for(notifier.flush(), 10)
+    assert asyncio.get_running_loop().time() - started < notify.EDIT_BACKOFF
+    assert fake.messages[message.id]["content"] == "Trick 3"
