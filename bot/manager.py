@@ -24,7 +24,7 @@ import random
 import sqlite3
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,6 +128,7 @@ class Table:
     ai_task: asyncio.Task[None] | None = None
     timer_task: asyncio.Task[None] | None = None
     deadline: float | None = None
+    timer_failures: int = 0
 
     @classmethod
     def from_row(cls, row: TableRow) -> Table:
@@ -210,6 +211,8 @@ class GameManager:
         )
         self._closing = False
         self.ack_latencies: list[float] = []
+        self.set_aside: dict[int, str] = {}  # tables this version could not load: why
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ================================================================ lifecycle
 
@@ -234,10 +237,8 @@ class GameManager:
                             "actions": [f"{a.seat} {a.action}" for a in actions],
                         }
                     )
-            except (RulesError, RecordError, IllegalAction, ValueError):
-                log.exception("table %s cannot be loaded by this version; cancelling", row.id)
-                with contextlib.suppress(StoreError):
-                    await self.table_repo.set_status(row.id, "cancelled")
+            except (RulesError, RecordError, IllegalAction, ValueError) as exc:
+                await self._set_aside(row, exc)
                 continue
             self.tables[table.id] = table
             deadline = deadlines.get(table.id)
@@ -255,6 +256,47 @@ class GameManager:
             count += 1
         log.info("resumed %d unfinished table(s)", count)
         return count
+
+    async def _set_aside(self, row: TableRow, exc: Exception) -> None:
+        """A table this version cannot load: keep it in the database unchanged (it loads
+        again on a later start, once a version that replays its log runs), log it for
+        the admin, and tell its channel once per code version."""
+        self.set_aside[row.id] = f"{type(exc).__name__}: {exc}"
+        log.warning(
+            "table %s (channel %s) set aside: this version cannot load it (%s: %s); it is kept "
+            "unchanged in the database and loads again on a start whose version replays it",
+            row.id, row.channel_id, type(exc).__name__, exc,
+        )
+        if row.settings.get("set_aside_notice") == SET_ASIDE_MARK:
+            return
+        try:
+            await self.table_repo.update_settings(row.id, {**row.settings, "set_aside_notice": SET_ASIDE_MARK})
+        except (StoreError, sqlite3.Error):
+            log.warning("table %s: could not record the set-aside notice", row.id, exc_info=True)
+            return
+        self._own(self._tell_set_aside(row))
+
+    async def _tell_set_aside(self, row: TableRow) -> None:
+        text = (
+            f"⚠️ Table #{row.id} is set aside: this version of the bot cannot load its game. "
+            "Nothing is lost — the game is kept as it was and comes back when the bot is updated."
+        )
+        try:
+            await self.notifier.post(row.channel_id, text)
+        except (discord.HTTPException, DMClosed, MessageGone):
+            log.warning("table %s: could not tell the channel it was set aside", row.id, exc_info=True)
+
+    def _own(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Start a background task that the manager owns until it ends."""
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task %s failed", task.get_name(), exc_info=task.exception())
 
     def _resumed_due(self, table: Table, deadline: Deadline | None, last_action_at: float) -> float | None:
         """The stored turn deadline if it belongs to the turn now waiting, else None.
@@ -1150,43 +1192,63 @@ class GameManager:
             self._arm_turn_timer(table, seat, due)
 
     async def _drive_ai(self, table: Table) -> None:
-        try:
-            while table.status == "active" and table.game is not None and not table.game.is_over:
-                game = table.game
-                seat = game.to_act()
-                if seat is None or not table.ai_plays(seat):
-                    self._kick(table)
+        """Play the AI seats' turns until a human is to act. Supervised: a failed step
+        (e.g. "database is locked" during the commit) is retried with backoff, so the
+        table always moves on."""
+        failures = 0
+        while not self._closing:
+            try:
+                if not await self._ai_step(table):
                     return
-                if self.settings.ai_delay > 0:
-                    await asyncio.sleep(self.settings.ai_delay)
-                if table.game is not game:
-                    continue
-                version = game.version
-                view = game.observe(seat)
-                rng = random.Random(f"{table.seed}:ai:{version}")
-                player = get_player(table.ai_level(seat))
-                if self.settings.ai_in_thread and table.ai_level(seat) != "easy":
-                    action = await asyncio.to_thread(player.choose, view, list(view.legal), rng)
-                else:
-                    action = player.choose(view, list(view.legal), rng)
-                async with table.lock:
-                    if (
-                        table.game is not game
-                        or game.version != version
-                        or table.status != "active"
-                        or not table.ai_plays(seat)  # the player took the seat back meanwhile
-                    ):
-                        continue
-                    try:
-                        events = await self._commit(table, seat, [action], None)
-                    except IllegalAction:
-                        log.exception("AI chose an illegal action at table %s; playing the first legal one", table.id)
-                        events = await self._commit(table, seat, [view.legal[0]], None)
-                    self._after_ai(table, events, seat)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("AI driver for table %s crashed; it restarts on the next move", table.id)
+                failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                failures += 1
+                delay = _backoff(failures)
+                log.warning(
+                    "AI move at table %s failed (%s: %s); retrying in %.2f s (attempt %d)",
+                    table.id, type(exc).__name__, exc, delay, failures,
+                    exc_info=not isinstance(exc, (sqlite3.Error, StoreError)),
+                )
+                await asyncio.sleep(delay)
+
+    async def _ai_step(self, table: Table) -> bool:
+        """One AI move; False when there is nothing (more) for the AI to do."""
+        if table.status != "active" or table.game is None or table.game.is_over:
+            return False
+        game = table.game
+        seat = game.to_act()
+        if seat is None or not table.ai_plays(seat):
+            self._kick(table)
+            return False
+        if self.settings.ai_delay > 0:
+            await asyncio.sleep(self.settings.ai_delay)
+        if table.game is not game:
+            return True
+        version = game.version
+        view = game.observe(seat)
+        rng = random.Random(f"{table.seed}:ai:{version}")
+        player = get_player(table.ai_level(seat))
+        if self.settings.ai_in_thread and table.ai_level(seat) != "easy":
+            action = await asyncio.to_thread(player.choose, view, list(view.legal), rng)
+        else:
+            action = player.choose(view, list(view.legal), rng)
+        async with table.lock:
+            if (
+                table.game is not game
+                or game.version != version
+                or table.status != "active"
+                or not table.ai_plays(seat)  # the player took the seat back meanwhile
+            ):
+                return True
+            try:
+                events = await self._commit(table, seat, [action], None)
+            except IllegalAction:
+                log.exception("AI chose an illegal action at table %s; playing the first legal one", table.id)
+                events = await self._commit(table, seat, [view.legal[0]], None)
+            self._after_ai(table, events, seat)
+        return True
 
     def _after_ai(self, table: Table, events: list[Event], seat: int) -> None:
         table.recent.extend(render.event_lines(table.info(), events))
@@ -1302,10 +1364,19 @@ class GameManager:
                     table.recent.append(f"⏰ {who} ran out of time: the AI played for them.")
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("turn timer of table %s failed; the turn gets a new timer", table.id)
+        except Exception as exc:
+            # Supervised: retry the expiry soon with backoff (not a whole new turn).
+            table.timer_failures += 1
+            delay = _backoff(table.timer_failures)
+            log.warning(
+                "turn timer of table %s failed (%s: %s); retrying in %.2f s",
+                table.id, type(exc).__name__, exc, delay,
+                exc_info=not isinstance(exc, (sqlite3.Error, StoreError)),
+            )
             if self._turn_is(table, seat, version) and not self._closing:
-                self._arm_turn_timer(table, seat)
+                self._arm_turn_timer(table, seat, due=discord.utils.utcnow().timestamp() + delay)
+        else:
+            table.timer_failures = 0
 
     async def _choose_turn(self, table: Table, game: Game, seat: int) -> list[Action]:
         """The AI's play for a human's timed-out turn (a whole ruff exchange is one turn)."""
@@ -1391,6 +1462,19 @@ class GameManager:
 
     def table_for_user(self, user_id: int) -> Table | None:
         return next((t for t in self.tables.values() if t.status == "active" and t.seat_of(user_id) is not None), None)
+
+
+RETRY_BASE_DELAY = 0.05  # first retry of a failed AI move or timer expiry (seconds)
+RETRY_MAX_DELAY = 5.0
+
+
+def _backoff(attempt: int) -> float:
+    """Exponential backoff with jitter for the ``attempt``-th retry (1-based)."""
+    delay: float = min(RETRY_MAX_DELAY, RETRY_BASE_DELAY * 2.0 ** (attempt - 1))
+    return delay * random.uniform(0.5, 1.0)
+
+
+SET_ASIDE_MARK = "v1"  # the channel of a set-aside table is told once
 
 
 def get_player(level: str) -> Any:

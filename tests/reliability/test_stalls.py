@@ -1,0 +1,166 @@
+"""A table never stalls: transient database errors during AI moves and timer
+expiry are retried, and a table whose log no longer replays is set aside at
+start-up, never cancelled."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from bot.client import create_bot
+
+from .conftest import make_settings
+from .helpers import (
+    act,
+    db_actions,
+    hand_message,
+    is_my_turn,
+    open_table,
+    posts,
+    table_status,
+)
+
+
+def game_of(env: Any, table_id: int = 1) -> Any:
+    return env.bot.manager.tables[table_id].game
+
+
+async def until(env: Any, check: Any, step: float = 0.5, limit: int = 200) -> None:
+    for _ in range(limit):
+        if check():
+            return
+        await env.advance_time(step)
+        await asyncio.sleep(0.01)
+    raise AssertionError("the table never moved on")
+
+
+def _hold_exclusive(path: Any, seconds: float, started: threading.Event) -> None:
+    conn = sqlite3.connect(path, timeout=10, isolation_level=None)
+    try:
+        conn.execute("BEGIN EXCLUSIVE")
+        started.set()
+        time.sleep(seconds)
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("bot_settings", [{"ai_delay": 1.0}], indirect=True)
+async def test_an_exclusive_lock_held_from_outside_delays_but_never_stalls_the_ai(
+    env: Any, db_path: Any
+) -> None:
+    guild = env.create_guild(name="Stall Club")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    await open_table(channel, alice, ai=("easy", "easy", "easy"), target=3)
+    await until(env, lambda: is_my_turn(hand_message(alice)), step=1.0)
+    v = game_of(env).version
+    assert await act(alice) is not None  # the AI is due one second later
+
+    started = threading.Event()
+    holder = threading.Thread(target=_hold_exclusive, args=(db_path, 8.0, started))
+    holder.start()
+    try:
+        assert started.wait(5)
+        await asyncio.to_thread(holder.join)  # longer than the 5 s busy timeout
+    finally:
+        holder.join()
+    await until(env, lambda: is_my_turn(hand_message(alice)) and game_of(env).version > v + 1, step=1.0)
+    rows = db_actions(db_path, 1)
+    assert len(rows) == game_of(env).version
+    assert rows[v][3] == alice.id, "alice's acknowledged card is on disk"
+
+
+@pytest.mark.parametrize("bot_settings", [{"turn_timeout": 60.0}], indirect=True)
+async def test_a_failed_timer_expiry_is_retried_soon(env: Any, db_path: Any) -> None:
+    guild = env.create_guild(name="Stall Club")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    await open_table(channel, alice, ai=("easy", "easy", "easy"), target=3)
+    await until(env, lambda: is_my_turn(hand_message(alice)))
+    v = game_of(env).version
+
+    repo = env.bot.manager.action_repo
+    real_append = repo.append
+    failures: list[int] = []
+
+    async def flaky_append(table_id: int, expected: int, entries: Any) -> int:
+        if not failures:
+            failures.append(expected)
+            raise sqlite3.OperationalError("database is locked")
+        return await real_append(table_id, expected, entries)
+
+    repo.append = flaky_append
+    await env.advance_time(60)
+    await until(env, lambda: game_of(env).version > v, step=0.5, limit=20)
+    assert failures
+    assert db_actions(db_path, 1)[v][3] is None, "the AI played the expired turn"
+
+
+def _break_last_action(path: Any, table_id: int) -> tuple[int, str]:
+    conn = sqlite3.connect(path)
+    try:
+        seq, action = conn.execute(
+            "SELECT seq, action FROM actions WHERE table_id = ? ORDER BY seq DESC LIMIT 1",
+            (table_id,),
+        ).fetchone()
+        conn.execute("UPDATE actions SET action = 'zz' WHERE table_id = ? AND seq = ?", (table_id, seq))
+        conn.commit()
+        return int(seq), str(action)
+    finally:
+        conn.close()
+
+
+def _restore_action(path: Any, table_id: int, seq: int, action: str) -> None:
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("UPDATE actions SET action = ? WHERE table_id = ? AND seq = ?", (action, table_id, seq))
+        conn.commit()
+    finally:
+        conn.close()
+
+
+async def test_a_table_that_does_not_replay_is_set_aside_and_loads_again_later(
+    env: Any, db_path: Any, bot_settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    guild = env.create_guild(name="Resume Club")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    await open_table(channel, alice, ai=("easy", "easy", "easy"), target=3)
+    await until(env, lambda: is_my_turn(hand_message(alice)))
+    await act(alice)
+    await until(env, lambda: is_my_turn(hand_message(alice)))
+    version = game_of(env).version
+    before = db_actions(db_path, 1)
+
+    seq, action = _break_last_action(db_path, 1)
+    old = env.bot
+    await env.restart_bot(create_bot(make_settings(db_path, **bot_settings)))
+    await old.close()
+    assert 1 not in env.bot.manager.tables
+    assert table_status(db_path, 1) == "active", "kept, not cancelled"
+    told = [p for p in posts(channel) if "set aside" in p]
+    assert len(told) == 1, posts(channel)
+    assert any("set aside" in r.getMessage() for r in caplog.records), "logged for the admin"
+
+    # another start with the same (broken) version: kept, and the channel is not told again
+    old = env.bot
+    await env.restart_bot(create_bot(make_settings(db_path, **bot_settings)))
+    await old.close()
+    assert table_status(db_path, 1) == "active"
+    assert len([p for p in posts(channel) if "set aside" in p]) == 1
+
+    # a fixed version (here: the log replays again) loads it
+    _restore_action(db_path, 1, seq, action)
+    old = env.bot
+    await env.restart_bot(create_bot(make_settings(db_path, **bot_settings)))
+    await old.close()
+    assert game_of(env).version == version
+    assert [r[:3] for r in db_actions(db_path, 1)] == [r[:3] for r in before]
+    assert is_my_turn(hand_message(alice))
+    assert await act(alice) is not None
