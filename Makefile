@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 
 test: venv
 	$(BIN)/ruff check engine bot tests
-	$(BIN)/mypy --strict engine
+	$(BIN)/mypy --strict engine bot
 	$(BIN)/pytest -q
 
 demo: venv

@@ -38,7 +38,7 @@ class RuffBot(commands.Bot):
         self.manager = GameManager(self, self.db, self.settings)
         await self.add_cog(RuffCog(self.manager))
         self.add_dynamic_items(RHButton, RHSelect)
-        self.tree.on_error = self._on_tree_error
+        self.tree.error(self._on_tree_error)
         if self.sync_commands:
             if self.settings.dev_guild_id:
                 guild = discord.Object(id=self.settings.dev_guild_id)

@@ -13,7 +13,7 @@ Every component is a :class:`discord.ui.DynamicItem`, registered once in
 * ``rh:lb:<page>`` — leaderboard paging.
 
 The builders here are pure functions of an engine view; the callbacks only
-parse the id and hand over to the :class:`~bot.manager.GameManager`.
+parse the id and hand over to the :class:`~bot.handlers.ClickHandler` (the manager).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -37,10 +37,8 @@ from engine.actions import (
     TakeRuff,
 )
 
+from .handlers import ClickHandler, handler_of
 from .render import action_label
-
-if TYPE_CHECKING:
-    from .manager import GameManager
 
 log = logging.getLogger(__name__)
 
@@ -116,8 +114,8 @@ def discard_id(table_id: int, version: int, seat: int) -> str:
     return f"rh:d:{table_id}:{version}:{seat}"
 
 
-def _manager(interaction: discord.Interaction[Any]) -> GameManager:
-    return interaction.client.manager  # type: ignore[attr-defined,no-any-return]
+def _manager(interaction: discord.Interaction[Any]) -> ClickHandler:
+    return handler_of(interaction)
 
 
 class RHButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P<rest>(?!d:)[^\s]{1,97})"):
@@ -296,8 +294,8 @@ def hand_view(table_id: int, version: int, view: SeatView, away: bool = False) -
             style = discord.ButtonStyle.primary
         ui.add_item(RHButton(action_id(table_id, version, seat, act), card.pretty, style, not enabled, row=i // 5))
     extras: list[Action] = [a for a in view.legal if isinstance(a, (TakeRuff, DeclineRuff, CallCanYe, ShowHonours, Pass))]
-    for act in extras:
-        style = discord.ButtonStyle.success if isinstance(act, (TakeRuff, CallCanYe, ShowHonours)) else discord.ButtonStyle.secondary
-        ui.add_item(RHButton(action_id(table_id, version, seat, act), action_label(act), style, row=CARD_ROWS))
+    for extra in extras:
+        style = discord.ButtonStyle.success if isinstance(extra, (TakeRuff, CallCanYe, ShowHonours)) else discord.ButtonStyle.secondary
+        ui.add_item(RHButton(action_id(table_id, version, seat, extra), action_label(extra), style, row=CARD_ROWS))
     return ui
 

@@ -89,6 +89,7 @@ async def run_demo(settings: Settings, seed: int, game: str, verbose: bool) -> i
                 print("`you` open a table with /ruff new, add three AI players and start.")
                 res = await you.slash(channel, "ruff new", game=game)
                 table = channel.last_message
+                assert table is not None, "the table message was not posted"
                 _show("#ruff-and-honours — /ruff new", res.response.content if res.response else table.content)
                 for level in ("easy", "normal", "hard"):
                     await you.click(table, label=f"Add AI ({level})")
