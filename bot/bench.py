@@ -192,7 +192,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             turn_timeout=0.0,
             lobby_timeout=0.0,
             table_edit_interval=args.edit_interval * args.time_scale,
-            ai_in_thread=True,  # as in production (the easy AI always runs inline)
+            ai_mode="process",  # as in production (the easy AI always runs inline)
             seed=args.seed,
         )
         bot = create_bot(settings)
@@ -492,52 +492,6 @@ def policy(view: Any) -> list[Any]:
     return [next(a for a in legal if isinstance(a, Play))]
 
 
-class PoolPlayers:
-    """Routes the manager's AI through an :class:`~bot.aipool.AIPool`.
-
-    The current manager (before B1's split) calls ``get_player(level).choose(view,
-    legal, rng)`` in ``asyncio.to_thread`` for the searching levels; this player
-    hands the decision to the pool on the event loop and waits in that thread,
-    which holds no GIL while it waits. ``easy`` stays the engine's own (inline).
-    """
-
-    def __init__(self, pool: Any, loop: asyncio.AbstractEventLoop) -> None:
-        self.pool, self.loop = pool, loop
-
-    def __call__(self, level: str) -> Any:
-        from engine.ai import get_player
-
-        if level == "easy":
-            return get_player("easy")
-        pool, loop = self.pool, self.loop
-
-        class Player:
-            name = level
-
-            def choose(self, view: Any, legal: Any, rng: random.Random) -> Any:
-                seed = (
-                    f"{rng.getrandbits(64):x}"  # the manager's seeded rng decides the worker's seed
-                )
-                return asyncio.run_coroutine_threadsafe(
-                    pool.choose(level, view, legal, seed), loop
-                ).result()
-
-        return Player()
-
-
-@contextlib.contextmanager
-def ai_through(pool: Any) -> Any:
-    """While in this block, the manager's non-easy AI decisions go to ``pool``."""
-    from . import manager as manager_module
-
-    saved = manager_module.get_player
-    manager_module.get_player = PoolPlayers(pool, asyncio.get_running_loop())
-    try:
-        yield
-    finally:
-        manager_module.get_player = saved
-
-
 async def open_table(
     manager: Any,
     discord_: StubDiscord,
@@ -621,7 +575,6 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
             turn_timeout=args.turn_timeout,
             lobby_timeout=300.0,
             table_edit_interval=args.edit_interval,
-            ai_in_thread=True,
             seed=args.seed,
         )
         pool = AIPool(args.workers, mode=args.ai_mode)
@@ -629,7 +582,7 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
         db = await Database.open(settings.database)
         latency = (args.latency_min / 1000, args.latency_max / 1000)
         discord_ = StubDiscord(latency, args.seed)
-        manager = GameManager(discord_, db, settings)  # type: ignore[arg-type]
+        manager = GameManager(discord_, db, settings, ai=pool)  # type: ignore[arg-type]
         rng = random.Random(args.seed)
         acks: list[float] = []  # click -> the interaction response sent
         answered: list[float] = []  # click -> Discord's answer to it (+ the simulated latency)
@@ -654,64 +607,63 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
 
         manager._commit = timed_commit  # type: ignore[method-assign]
         try:
-            with ai_through(pool):
-                kinds = [(i, 1 if i % 2 == 0 else 4) for i in range(args.games)]
-                opened = await asyncio.gather(
-                    *(
-                        open_table(manager, discord_, i, humans, args.ai, args.target)
-                        for i, humans in kinds
-                    )
+            kinds = [(i, 1 if i % 2 == 0 else 4) for i in range(args.games)]
+            opened = await asyncio.gather(
+                *(
+                    open_table(manager, discord_, i, humans, args.ai, args.target)
+                    for i, humans in kinds
                 )
-                stop_at = time.perf_counter() + args.warmup + args.duration
-                measure_from = time.perf_counter() + args.warmup
+            )
+            stop_at = time.perf_counter() + args.warmup + args.duration
+            measure_from = time.perf_counter() + args.warmup
 
-                async def player(table_id: int, seat: int, user_id: int) -> None:
-                    table = manager.tables[table_id]
-                    while time.perf_counter() < stop_at:
-                        game = table.game
-                        if table.status != "active" or game is None or game.is_over:
-                            return
-                        if game.to_act() != seat or seat in table.away:
-                            with contextlib.suppress(TimeoutError):  # the player watches their DM
-                                await asyncio.wait_for(changed[table_id].wait(), 1.0)
-                            continue
-                        await asyncio.sleep(rng.uniform(args.think_min, args.think_max))  # thinks
-                        if table.game is not game or game.to_act() != seat:
-                            continue
-                        interaction = await click(manager, discord_, table_id, seat, user_id)
-                        if measuring and interaction.acked_at is not None:
-                            acks.append(interaction.acked_at - interaction.clicked_at)
-                            answered.append(interaction.answered_at - interaction.clicked_at)
+            async def player(table_id: int, seat: int, user_id: int) -> None:
+                table = manager.tables[table_id]
+                while time.perf_counter() < stop_at:
+                    game = table.game
+                    if table.status != "active" or game is None or game.is_over:
+                        return
+                    if game.to_act() != seat or seat in table.away:
+                        with contextlib.suppress(TimeoutError):  # the player watches their DM
+                            await asyncio.wait_for(changed[table_id].wait(), 1.0)
+                        continue
+                    await asyncio.sleep(rng.uniform(args.think_min, args.think_max))  # thinks
+                    if table.game is not game or game.to_act() != seat:
+                        continue
+                    interaction = await click(manager, discord_, table_id, seat, user_id)
+                    if measuring and interaction.acked_at is not None:
+                        acks.append(interaction.acked_at - interaction.clicked_at)
+                        answered.append(interaction.answered_at - interaction.clicked_at)
 
-                async def watch_lag() -> None:
-                    loop = asyncio.get_running_loop()
-                    while True:
-                        before = loop.time()
-                        await asyncio.sleep(0.05)
-                        if measuring:
-                            lags.append(loop.time() - before - 0.05)
+            async def watch_lag() -> None:
+                loop = asyncio.get_running_loop()
+                while True:
+                    before = loop.time()
+                    await asyncio.sleep(0.05)
+                    if measuring:
+                        lags.append(loop.time() - before - 0.05)
 
-                async def start_measuring() -> None:
-                    nonlocal measuring
-                    await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
-                    measuring = True
+            async def start_measuring() -> None:
+                nonlocal measuring
+                await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
+                measuring = True
 
-                watcher = asyncio.create_task(watch_lag())
-                switch = asyncio.create_task(start_measuring())
-                rss_before = rss_mib()
-                wall = time.perf_counter()
-                await asyncio.gather(
-                    *(
-                        player(tid, seat, uid)
-                        for tid, users in opened
-                        for seat, uid in enumerate(users)
-                    )
+            watcher = asyncio.create_task(watch_lag())
+            switch = asyncio.create_task(start_measuring())
+            rss_before = rss_mib()
+            wall = time.perf_counter()
+            await asyncio.gather(
+                *(
+                    player(tid, seat, uid)
+                    for tid, users in opened
+                    for seat, uid in enumerate(users)
                 )
-                wall = time.perf_counter() - wall
-                watcher.cancel()
-                switch.cancel()
-                finished = sum(1 for t in manager.tables.values() if t.status == "finished")
-                decisions = list(pool.decisions)
+            )
+            wall = time.perf_counter() - wall
+            watcher.cancel()
+            switch.cancel()
+            finished = sum(1 for t in manager.tables.values() if t.status == "finished")
+            decisions = list(pool.decisions)
         finally:
             await manager.close()
             await db.close()

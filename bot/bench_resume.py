@@ -33,22 +33,23 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .bench import StubDiscord, _quantile, ai_through, click, open_table
+from .aipool import AIPool
+from .bench import StubDiscord, _quantile, click, open_table
 from .config import Settings
 
 
-class _EasyForAll:
+class _EasyForAll(AIPool):
     """During the setup only: every AI seat plays as easy, inline (the setup is not timed)."""
 
-    def __call__(self, level: str) -> Any:
-        from engine.ai import get_player
+    def __init__(self) -> None:
+        super().__init__(mode="inline")
 
-        return get_player("easy")
+    async def choose(self, level: str, view: Any, legal: Any, seed: str) -> Any:
+        return await super().choose("easy", view, legal, seed)
 
 
 async def setup(path: Path, games: int, seed: int) -> int:
     """Play ``games`` tables part-way into the database at ``path``; the number of moves clicked."""
-    from . import manager as manager_module
     from .manager import GameManager
     from .store import Database
 
@@ -58,15 +59,13 @@ async def setup(path: Path, games: int, seed: int) -> int:
         turn_timeout=90.0,
         lobby_timeout=300.0,
         table_edit_interval=1.0,
-        ai_in_thread=False,
+        ai_mode="inline",
         seed=seed,
     )
     db = await Database.open(settings.database)
     discord_ = StubDiscord((0.0, 0.0), seed)
-    manager = GameManager(discord_, db, settings)  # type: ignore[arg-type]
+    manager = GameManager(discord_, db, settings, ai=_EasyForAll())  # type: ignore[arg-type]
     rng = random.Random(seed)
-    saved = manager_module.get_player
-    manager_module.get_player = _EasyForAll()
     clicks = 0
     try:
         semaphore = asyncio.Semaphore(50)
@@ -102,7 +101,6 @@ async def setup(path: Path, games: int, seed: int) -> int:
                 break
             await asyncio.sleep(0.01)
     finally:
-        manager_module.get_player = saved
         await manager.close()
         await db.close()
     return clicks
@@ -119,7 +117,6 @@ async def restart(path: Path, args: argparse.Namespace) -> dict[str, Any]:
         turn_timeout=90.0,
         lobby_timeout=300.0,
         table_edit_interval=1.0,
-        ai_in_thread=True,
         seed=args.seed + 1,
     )
     pool = AIPool(args.workers, mode="process")  # started with the bot, in parallel with the resume
@@ -127,45 +124,44 @@ async def restart(path: Path, args: argparse.Namespace) -> dict[str, Any]:
     discord_ = StubDiscord((args.latency_min / 1000, args.latency_max / 1000), args.seed)
     started = time.perf_counter()
     db = await Database.open(settings.database)
-    manager = GameManager(discord_, db, settings)  # type: ignore[arg-type]
+    manager = GameManager(discord_, db, settings, ai=pool)  # type: ignore[arg-type]
     try:
-        with ai_through(pool):
-            count = await manager.resume()
-            resumed = time.perf_counter() - started
-            waiting = []
-            for table in manager.tables.values():
-                game = table.game
-                seat = game.to_act() if table.status == "active" and game is not None else None
-                human = table.human(seat) if seat is not None else None
-                if seat is not None and human is not None and not table.ai_plays(seat):
-                    waiting.append((table.id, seat, human.user_id))
-            random.Random(args.seed).shuffle(waiting)
+        count = await manager.resume()
+        resumed = time.perf_counter() - started
+        waiting = []
+        for table in manager.tables.values():
+            game = table.game
+            seat = game.to_act() if table.status == "active" and game is not None else None
+            human = table.human(seat) if seat is not None else None
+            if seat is not None and human is not None and not table.ai_plays(seat):
+                waiting.append((table.id, seat, human.user_id))
+        random.Random(args.seed).shuffle(waiting)
 
-            # probes: players on tables across the server click right away, one every 10 ms
-            async def probe(n: int, tid: int, seat: int, uid: int) -> Any:
-                await asyncio.sleep(0.01 * n)
-                return await click(manager, discord_, tid, seat, uid)
+        # probes: players on tables across the server click right away, one every 10 ms
+        async def probe(n: int, tid: int, seat: int, uid: int) -> Any:
+            await asyncio.sleep(0.01 * n)
+            return await click(manager, discord_, tid, seat, uid)
 
-            probes = await asyncio.gather(
-                *(probe(n, *w) for n, w in enumerate(waiting[: args.probes]))
+        probes = await asyncio.gather(
+            *(probe(n, *w) for n, w in enumerate(waiting[: args.probes]))
+        )
+        probed = (
+            max((i.acked_at for i in probes if i.acked_at is not None), default=started)
+            - started
+        )
+        # then everyone else at once: the burst of a server whose players all click
+        burst = await asyncio.gather(
+            *(
+                click(manager, discord_, tid, seat, uid)
+                for tid, seat, uid in waiting[args.probes :]
             )
-            probed = (
-                max((i.acked_at for i in probes if i.acked_at is not None), default=started)
-                - started
-            )
-            # then everyone else at once: the burst of a server whose players all click
-            burst = await asyncio.gather(
-                *(
-                    click(manager, discord_, tid, seat, uid)
-                    for tid, seat, uid in waiting[args.probes :]
-                )
-            )
-            acked = [i.acked_at for i in (*probes, *burst) if i.acked_at is not None]
-            ready = (max(acked) - started) if acked else resumed
-            active = sum(1 for t in manager.tables.values() if t.status == "active")
-            logging.getLogger("bot").setLevel(
-                logging.CRITICAL
-            )  # shutdown noise (see NOTES-B2-to-B1.md)
+        )
+        acked = [i.acked_at for i in (*probes, *burst) if i.acked_at is not None]
+        ready = (max(acked) - started) if acked else resumed
+        active = sum(1 for t in manager.tables.values() if t.status == "active")
+        logging.getLogger("bot").setLevel(
+            logging.CRITICAL
+        )  # shutdown noise (see NOTES-B2-to-B1.md)
     finally:
         await manager.close()
         await db.close()

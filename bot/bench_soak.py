@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .bench import StubDiscord, ai_through, click, open_table, rss_mib
+from .bench import StubDiscord, click, open_table, rss_mib
 from .config import Settings
 
 
@@ -61,14 +61,13 @@ async def run(args: argparse.Namespace) -> None:
             turn_timeout=90.0,
             lobby_timeout=300.0,
             table_edit_interval=1.0,
-            ai_in_thread=args.ai != "easy",
             seed=args.seed,
         )
         pool = AIPool(args.workers, mode="process")
         await pool.ready()
         db = await Database.open(settings.database)
         discord_ = StubDiscord((0.0, 0.0), args.seed)
-        manager = GameManager(discord_, db, settings)  # type: ignore[arg-type]
+        manager = GameManager(discord_, db, settings, ai=pool)  # type: ignore[arg-type]
         rng = random.Random(args.seed)
         opened = finished = 0
         next_report = args.every
@@ -76,49 +75,48 @@ async def run(args: argparse.Namespace) -> None:
         gc.collect()
         print(f"start: RSS {rss_mib():.1f} MiB; {_held(manager)}", flush=True)
         try:
-            with ai_through(pool):
 
-                async def channel(slot: int) -> None:
-                    nonlocal opened, finished, next_report
-                    while opened < args.games:
-                        opened += 1
-                        humans = 1 if slot % 2 == 0 else 4
-                        table_id, users = await open_table(  # new players each game, same channel
-                            manager,
-                            discord_,
-                            opened,
-                            humans,
-                            args.ai,
-                            args.target,
-                            channel_index=slot,
-                        )
-                        table = manager.tables[table_id]
+            async def channel(slot: int) -> None:
+                nonlocal opened, finished, next_report
+                while opened < args.games:
+                    opened += 1
+                    humans = 1 if slot % 2 == 0 else 4
+                    table_id, users = await open_table(  # new players each game, same channel
+                        manager,
+                        discord_,
+                        opened,
+                        humans,
+                        args.ai,
+                        args.target,
+                        channel_index=slot,
+                    )
+                    table = manager.tables[table_id]
+                    last = time.perf_counter()
+                    while table.status == "active" and table.game is not None:
+                        seat = table.game.to_act()
+                        if seat is None or seat >= len(users) or table.ai_plays(seat):
+                            if time.perf_counter() - last > 30:
+                                raise RuntimeError(f"table {table_id}: no move for 30 s")
+                            await asyncio.sleep(0.002)  # the AI driver's turn
+                            continue
+                        await click(manager, discord_, table_id, seat, users[seat])
                         last = time.perf_counter()
-                        while table.status == "active" and table.game is not None:
-                            seat = table.game.to_act()
-                            if seat is None or seat >= len(users) or table.ai_plays(seat):
-                                if time.perf_counter() - last > 30:
-                                    raise RuntimeError(f"table {table_id}: no move for 30 s")
-                                await asyncio.sleep(0.002)  # the AI driver's turn
-                                continue
-                            await click(manager, discord_, table_id, seat, users[seat])
-                            last = time.perf_counter()
-                            if rng.random() < 0.02:
-                                await asyncio.sleep(0)  # let the edit loops run now and then
-                        finished += 1
-                        if finished >= next_report:
-                            next_report += args.every
-                            gc.collect()
-                            print(
-                                f"{finished:5d} games: RSS {rss_mib():.1f} MiB; {_held(manager)}; "
-                                f"{time.perf_counter() - started:.0f} s",
-                                flush=True,
-                            )
+                        if rng.random() < 0.02:
+                            await asyncio.sleep(0)  # let the edit loops run now and then
+                    finished += 1
+                    if finished >= next_report:
+                        next_report += args.every
+                        gc.collect()
+                        print(
+                            f"{finished:5d} games: RSS {rss_mib():.1f} MiB; {_held(manager)}; "
+                            f"{time.perf_counter() - started:.0f} s",
+                            flush=True,
+                        )
 
-                await asyncio.gather(*(channel(s) for s in range(args.concurrent)))
-                await manager.notifier.flush()
-                gc.collect()
-                print(f"end: RSS {rss_mib():.1f} MiB; {_held(manager)}", flush=True)
+            await asyncio.gather(*(channel(s) for s in range(args.concurrent)))
+            await manager.notifier.flush()
+            gc.collect()
+            print(f"end: RSS {rss_mib():.1f} MiB; {_held(manager)}", flush=True)
         finally:
             await manager.close()
             await db.close()

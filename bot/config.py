@@ -27,14 +27,21 @@ def _float(name: str, default: float) -> float:
         raise SystemExit(f"{name} must be a number, got {raw!r}") from None
 
 
-def _int_or_none(name: str) -> int | None:
+def _int_or_none(name: str, what: str = "a Discord id (digits)") -> int | None:
     raw = os.environ.get(name, "").strip()
     if not raw:
         return None
     try:
         return int(raw)
     except ValueError:
-        raise SystemExit(f"{name} must be a Discord id (digits), got {raw!r}") from None
+        raise SystemExit(f"{name} must be {what}, got {raw!r}") from None
+
+
+def _ai_mode() -> str:
+    mode = os.environ.get("RH_AI_MODE", "process").strip().lower() or "process"
+    if mode not in ("process", "thread", "inline"):
+        raise SystemExit(f"RH_AI_MODE must be process, thread or inline, got {mode!r}")
+    return mode
 
 
 @dataclass(frozen=True)
@@ -50,7 +57,9 @@ class Settings:
     lobby_timeout: float = 1800.0
     afk_takeover_after: int = 2
     table_edit_interval: float = 1.0
-    ai_in_thread: bool = True
+    ai_mode: str = "process"  # where AI searches run: process (default) | thread | inline (tests)
+    ai_workers: int | None = None  # AI worker processes; None = CPUs - 1 (at least 1)
+    ai_worlds: int | None = None  # bound searches by worlds, not time (tests: reproducible)
     seed: int | None = None  # fixes the table seeds (tests, demo); None = unpredictable
 
     @classmethod
@@ -71,4 +80,6 @@ class Settings:
             ai_delay=_float("RH_AI_DELAY", 1.0),
             turn_timeout=_float("RH_TURN_TIMEOUT", 90.0),
             lobby_timeout=_float("RH_LOBBY_TIMEOUT", 1800.0),
+            ai_mode=_ai_mode(),
+            ai_workers=_int_or_none("RH_AI_WORKERS", "a number of processes"),
         )

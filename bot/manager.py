@@ -57,6 +57,7 @@ from engine.events import (
 
 from . import components as ui
 from . import render
+from .aipool import AIPool
 from .config import Settings
 from .notify import DMClosed, MessageGone, Notifier, call
 from .render import SEAT_NAMES, SeatInfo, TableInfo
@@ -195,7 +196,9 @@ class Table:
 class GameManager:
     """Creates, runs, resumes and ends tables. The bot's single owner of game state."""
 
-    def __init__(self, client: discord.Client, db: Database, settings: Settings) -> None:
+    def __init__(
+        self, client: discord.Client, db: Database, settings: Settings, ai: AIPool | None = None
+    ) -> None:
         self.client = client
         self.db = db
         self.settings = settings
@@ -210,7 +213,11 @@ class GameManager:
             random.SystemRandom() if settings.seed is None else random.Random(settings.seed)
         )
         self._closing = False
-        self.ack_latencies: list[float] = []
+        self.ack_latencies: deque[float] = deque(maxlen=ACK_SAMPLES)
+        # AI decisions run off the event loop (bot/aipool.py); a pool given by the
+        # caller (benchmarks) is the caller's to close
+        self.ai = ai if ai is not None else AIPool(settings.ai_workers, mode=settings.ai_mode, worlds=settings.ai_worlds)
+        self._owns_ai = ai is None
         self.set_aside: dict[int, str] = {}  # tables this version could not load: why
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -319,6 +326,8 @@ class GameManager:
                 if task is not None and not task.done():
                     task.cancel()
         self.notifier.cancel_all()
+        if self._owns_ai:
+            await self.ai.close()
 
     # ================================================================ replies
 
@@ -1228,12 +1237,7 @@ class GameManager:
             return True
         version = game.version
         view = game.observe(seat)
-        rng = random.Random(f"{table.seed}:ai:{version}")
-        player = get_player(table.ai_level(seat))
-        if self.settings.ai_in_thread and table.ai_level(seat) != "easy":
-            action = await asyncio.to_thread(player.choose, view, list(view.legal), rng)
-        else:
-            action = player.choose(view, list(view.legal), rng)
+        action = await self.ai.choose(table.ai_level(seat), view, view.legal, f"{table.seed}:ai:{version}")
         async with table.lock:
             if (
                 table.game is not game
@@ -1381,17 +1385,12 @@ class GameManager:
     async def _choose_turn(self, table: Table, game: Game, seat: int) -> list[Action]:
         """The AI's play for a human's timed-out turn (a whole ruff exchange is one turn)."""
         level = table.ai_level(seat)
-        player = get_player(level)
-        rng = random.Random(f"{table.seed}:ai:{game.version}")
         trial = game.clone()
         actions: list[Action] = []
         while True:
             view = trial.observe(seat)
             legal = list(view.legal)
-            if self.settings.ai_in_thread and level != "easy":
-                action = await asyncio.to_thread(player.choose, view, legal, rng)
-            else:
-                action = player.choose(view, legal, rng)
+            action = await self.ai.choose(level, view, legal, f"{table.seed}:ai:{game.version}:{len(actions)}")
             try:
                 trial.apply(seat, action)
             except IllegalAction:
@@ -1475,13 +1474,7 @@ def _backoff(attempt: int) -> float:
 
 
 SET_ASIDE_MARK = "v1"  # the channel of a set-aside table is told once
-
-
-def get_player(level: str) -> Any:
-    """The engine's AI player for ``level`` (imported lazily: search code is heavy)."""
-    from engine.ai import get_player as engine_player
-
-    return engine_player(level)
+ACK_SAMPLES = 10_000  # click-to-ack latencies kept (the most recent), for benchmarks and logs
 
 
 def _first_free(seats: Sequence[Seat | None]) -> int | None:

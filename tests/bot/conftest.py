@@ -11,6 +11,8 @@ import pytest
 from bot.client import RuffBot, create_bot
 from bot.config import Settings
 
+AI_WORLDS = 16  # the searching AI levels look at this many deals a decision in tests
+
 
 def make_settings(db_path: Path, **overrides: Any) -> Settings:
     base: dict[str, Any] = {
@@ -19,7 +21,8 @@ def make_settings(db_path: Path, **overrides: Any) -> Settings:
         "turn_timeout": 0.0,
         "lobby_timeout": 0.0,
         "table_edit_interval": 0.0,
-        "ai_in_thread": False,
+        "ai_mode": "inline",  # decisions in the test's loop, bounded by worlds: reproducible
+        "ai_worlds": AI_WORLDS,
     }
     base.update(overrides)
     return Settings(**base)

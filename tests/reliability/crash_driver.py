@@ -53,7 +53,8 @@ def settings_for(db_path: str, seed: int) -> Settings:
         turn_timeout=0.0,
         lobby_timeout=0.0,
         table_edit_interval=0.0,
-        ai_in_thread=False,
+        ai_mode="inline",
+        ai_worlds=16,
         seed=seed,
     )
 
