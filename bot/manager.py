@@ -321,11 +321,19 @@ class GameManager:
     async def close(self) -> None:
         """Stop background work (the database is closed by the bot)."""
         self._closing = True
+        stopping: list[asyncio.Task[Any]] = []
         for table in self.tables.values():
             for task in (table.ai_task, table.timer_task):
                 if task is not None and not task.done():
                     task.cancel()
+                    stopping.append(task)
+        for owned in list(self._tasks):
+            owned.cancel()
+            stopping.append(owned)
         self.notifier.cancel_all()
+        if stopping:
+            # wait for them to unwind before the database closes under them
+            await asyncio.wait(stopping, timeout=5.0)
         if self._owns_ai:
             await self.ai.close()
 
@@ -844,6 +852,9 @@ class GameManager:
         content = render.hand_message(table.info(), view, note, away=away)
         return content, ui.hand_view(table.id, table.game.version, view, away=away)
 
+    async def _send_hands_quietly(self, table: Table) -> None:
+        await self._send_hands(table)
+
     async def _send_hands(self, table: Table) -> set[int]:
         """DM every human their new hand; returns the user ids whose DMs are closed."""
         closed: set[int] = set()
@@ -1085,24 +1096,29 @@ class GameManager:
         return rows
 
     def _after(self, table: Table, events: list[Event], actor_seat: int | None) -> None:
-        """Fan out the events: public lines, summaries, hands, table edit, AI."""
+        """Fan out the events of one commit, whoever made it (a click, the AI, a timer):
+        public lines, summaries, hand DMs, the table edit, then the next turn's AI or timer.
+
+        ``actor_seat`` is the seat whose hand the click's own answer already shows.
+        """
         table.recent.extend(render.event_lines(table.info(), events))
         summary_events = [e for e in events if isinstance(e, (DealScored, HonoursScored, GameOver, MatchOver))]
         if summary_events:
             summary = render.deal_summary(table.info(), summary_events)
             if summary:
-                asyncio.create_task(self._post_quietly(table, summary))
+                self._own(self._post_quietly(table, summary))
         if any(isinstance(e, TrickWon) for e in events):
             table.recent.clear()
         new_deal = any(isinstance(e, DealStarted) for e in events)
         if table.status == "finished":
-            self._stop_tasks(table)
+            # never cancel the task we run in (the AI driver commits through here too)
+            self._stop_tasks(table, keep_ai=asyncio.current_task() is table.ai_task)
             self._schedule_table_edit(table)
             self._refresh_hands(table, skip=actor_seat)
             return
         if new_deal:
             table.recent.clear()
-            asyncio.create_task(self._send_hands(table))
+            self._own(self._send_hands_quietly(table))
         else:
             self._refresh_hands(table, skip=actor_seat)
         self._schedule_table_edit(table)
@@ -1251,33 +1267,8 @@ class GameManager:
             except IllegalAction:
                 log.exception("AI chose an illegal action at table %s; playing the first legal one", table.id)
                 events = await self._commit(table, seat, [view.legal[0]], None)
-            self._after_ai(table, events, seat)
+            self._after(table, events, actor_seat=None)
         return True
-
-    def _after_ai(self, table: Table, events: list[Event], seat: int) -> None:
-        table.recent.extend(render.event_lines(table.info(), events))
-        summary_events = [e for e in events if isinstance(e, (DealScored, HonoursScored, GameOver, MatchOver))]
-        if summary_events:
-            summary = render.deal_summary(table.info(), summary_events)
-            if summary:
-                asyncio.create_task(self._post_quietly(table, summary))
-        if any(isinstance(e, TrickWon) for e in events):
-            table.recent.clear()
-        if table.status == "finished":
-            self._stop_tasks(table, keep_ai=True)
-            self._schedule_table_edit(table)
-            self._refresh_hands(table)
-            return
-        if any(isinstance(e, DealStarted) for e in events):
-            asyncio.create_task(self._send_hands(table))
-        else:
-            self._refresh_hands(table)
-        self._schedule_table_edit(table)
-        nxt = table.game.to_act() if table.game else None
-        if nxt is not None and not table.ai_plays(nxt):
-            self._arm_turn_timer(table, nxt)
-        else:
-            self._cancel_timer(table)
 
     def _turn_timeout(self, table: Table) -> float:
         return float(table.settings.get("turn_timeout", self.settings.turn_timeout) or 0)
@@ -1313,7 +1304,7 @@ class GameManager:
             await asyncio.sleep(due - left - now)
             human = table.human(seat)
             if human is not None and self._turn_is(table, seat, version):
-                asyncio.create_task(
+                self._own(
                     self._post_quietly(
                         table, f"⏳ <@{human.user_id}>, {round(left)} s left to play at table #{table.id}."
                     )
@@ -1357,7 +1348,7 @@ class GameManager:
                 if takeover and table.status == "active":
                     table.recent.append(f"⏰ {who} is away: the AI plays for them.")
                     mention = f"<@{human.user_id}>" if human else who
-                    asyncio.create_task(
+                    self._own(
                         self._post_quietly(
                             table,
                             f"⏰ {mention} missed {misses} turns in a row: the AI plays for them until they "
