@@ -656,7 +656,10 @@ class GameManager:
                 await self.refuse(interaction, "The game has already started.")
                 return
             full = all(s is not None for s in table.seats)
-            if user.id != table.creator_id and not (full and table.seat_of(user.id) is not None):
+            if user.id != table.creator_id and table.seat_of(user.id) is None:
+                await self.refuse(interaction, "You are not at this table — only its players can start it.")
+                return
+            if user.id != table.creator_id and not full:
                 await self.refuse(interaction, "Only the opener can start before every seat is filled.")
                 return
             seats = list(table.seats)
