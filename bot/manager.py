@@ -584,47 +584,11 @@ class GameManager:
         self._note_ack(started)
 
     async def _lobby_change(self, interaction: discord.Interaction[Any], table: Table, verb: str) -> None:
-        user = interaction.user
-        async with table.lock:
-            if table.status != "lobby":
-                await self.refuse(interaction, "The game has already started.")
-                return
-            seats = list(table.seats)
-            mine = table.seat_of(user.id)
-            if verb == "join":
-                if mine is not None:
-                    await self.refuse(interaction, f"You already sit {SEAT_NAMES[mine]}.")
-                    return
-                free = _first_free(seats)
-                if free is None:
-                    await self.refuse(interaction, "The table is full.")
-                    return
-                seats[free] = HumanSeat(user.id, user.display_name)
-            elif verb == "leave":
-                if mine is None:
-                    await self.refuse(interaction, "You are not at this table.")
-                    return
-                if user.id == table.creator_id:
-                    await self.refuse(interaction, "You opened this table: use Cancel to close it.")
-                    return
-                seats[mine] = None
-            elif verb.startswith("ai-"):
-                if mine is None:
-                    await self.refuse(interaction, "Only players at the table can add AI players.")
-                    return
-                free = _first_free(seats)
-                if free is None:
-                    await self.refuse(interaction, "The table is full.")
-                    return
-                used = {s.name for s in seats if isinstance(s, AISeat)}
-                name = next(n for n in AI_NAMES if n not in used)
-                seats[free] = AISeat(verb[3:], name)  # type: ignore[arg-type]
-            try:
-                table.db_version = await self.table_repo.update_seats(table.id, seats, table.db_version)
-            except VersionConflict:
-                await self.refuse(interaction, "The table changed meanwhile — try again.")
-                return
-            table.seats = seats
+        refusal = await self._change_seats(table, interaction.user, verb)
+        # Discord calls only after the lock: a slow answer never holds the table up
+        if refusal is not None:
+            await self.refuse(interaction, refusal)
+            return
         await self._adopt_message(table, interaction)
         try:
             await interaction.response.edit_message(
@@ -633,6 +597,42 @@ class GameManager:
         except discord.HTTPException as exc:
             log.info("lobby answer failed (HTTP %s); the seat change is saved, redrawing", exc.status)
             self._schedule_table_edit(table)
+
+    async def _change_seats(self, table: Table, user: discord.abc.User, verb: str) -> str | None:
+        """Join, leave or add an AI under the lock, durably; the refusal, if any."""
+        async with table.lock:
+            if table.status != "lobby":
+                return "The game has already started."
+            seats = list(table.seats)
+            mine = table.seat_of(user.id)
+            if verb == "join":
+                if mine is not None:
+                    return f"You already sit {SEAT_NAMES[mine]}."
+                free = _first_free(seats)
+                if free is None:
+                    return "The table is full."
+                seats[free] = HumanSeat(user.id, user.display_name)
+            elif verb == "leave":
+                if mine is None:
+                    return "You are not at this table."
+                if user.id == table.creator_id:
+                    return "You opened this table: use Cancel to close it."
+                seats[mine] = None
+            elif verb.startswith("ai-"):
+                if mine is None:
+                    return "Only players at the table can add AI players."
+                free = _first_free(seats)
+                if free is None:
+                    return "The table is full."
+                used = {s.name for s in seats if isinstance(s, AISeat)}
+                name = next(n for n in AI_NAMES if n not in used)
+                seats[free] = AISeat(verb[3:], name)  # type: ignore[arg-type]
+            try:
+                table.db_version = await self.table_repo.update_seats(table.id, seats, table.db_version)
+            except VersionConflict:
+                return "The table changed meanwhile — try again."
+            table.seats = seats
+            return None
 
     async def _adopt_message(self, table: Table, interaction: discord.Interaction[Any]) -> None:
         """If the table's message id was never learnt, take it from a click on its buttons."""
@@ -651,17 +651,37 @@ class GameManager:
 
     async def _start(self, interaction: discord.Interaction[Any], table: Table) -> None:
         user = interaction.user
+        refusal = await self._begin(table, user.id)
+        # Discord calls only after the lock: the game is durable and its AI may move meanwhile
+        if refusal is not None:
+            await self.refuse(interaction, refusal)
+            return
+        await self._adopt_message(table, interaction)
+        try:
+            await interaction.response.edit_message(
+                content=self._table_text(table), view=self._table_view(table), allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException as exc:
+            log.info("start answer failed (HTTP %s); the game has started, redrawing", exc.status)
+            self._schedule_table_edit(table)
+        closed = await self._send_hands(table)
+        if user.id in closed:
+            await self._reply(
+                interaction,
+                "I can't DM you (your DMs are closed for this server). Press **My hand** on the table to play.",
+            )
+        self._kick(table)
+
+    async def _begin(self, table: Table, user_id: int) -> str | None:
+        """Fill empty seats with AI and start the game, under the lock, durably; the refusal, if any."""
         async with table.lock:
             if table.status != "lobby":
-                await self.refuse(interaction, "The game has already started.")
-                return
+                return "The game has already started."
             full = all(s is not None for s in table.seats)
-            if user.id != table.creator_id and table.seat_of(user.id) is None:
-                await self.refuse(interaction, "You are not at this table — only its players can start it.")
-                return
-            if user.id != table.creator_id and not full:
-                await self.refuse(interaction, "Only the opener can start before every seat is filled.")
-                return
+            if user_id != table.creator_id and table.seat_of(user_id) is None:
+                return "You are not at this table — only its players can start it."
+            if user_id != table.creator_id and not full:
+                return "Only the opener can start before every seat is filled."
             seats = list(table.seats)
             used = {s.name for s in seats if isinstance(s, AISeat)}
             for i, seat in enumerate(seats):
@@ -679,21 +699,7 @@ class GameManager:
             table.status = "active"
             table.game = game
             self._cancel_timer(table)
-            await self._adopt_message(table, interaction)
-            try:
-                await interaction.response.edit_message(
-                    content=self._table_text(table), view=self._table_view(table), allowed_mentions=discord.AllowedMentions.none()
-                )
-            except discord.HTTPException as exc:
-                log.info("start answer failed (HTTP %s); the game has started, redrawing", exc.status)
-                self._schedule_table_edit(table)
-        closed = await self._send_hands(table)
-        if user.id in closed:
-            await self._reply(
-                interaction,
-                "I can't DM you (your DMs are closed for this server). Press **My hand** on the table to play.",
-            )
-        self._kick(table)
+            return None
 
     async def _cancel(self, interaction: discord.Interaction[Any], table: Table, respond_by_edit: bool) -> None:
         user = interaction.user
@@ -702,14 +708,17 @@ class GameManager:
             await self.refuse(interaction, "Only the table's opener or someone with Manage Server can cancel it.")
             return
         async with table.lock:
-            if table.status not in ("lobby", "active"):
-                await self.refuse(interaction, "This table has already ended.")
-                return
-            async with self.db.transaction():
-                table.db_version = await self.table_repo.set_status(table.id, "cancelled")
-                await self.deadline_repo.clear(table.id)
-            table.status = "cancelled"
-            self._stop_tasks(table)
+            ended = table.status not in ("lobby", "active")
+            if not ended:
+                async with self.db.transaction():
+                    table.db_version = await self.table_repo.set_status(table.id, "cancelled")
+                    await self.deadline_repo.clear(table.id)
+                table.status = "cancelled"
+                self._stop_tasks(table)
+        # Discord calls only after the lock
+        if ended:
+            await self.refuse(interaction, "This table has already ended.")
+            return
         text = render.header(table.info()) + f"\n❌ Cancelled by {user.display_name}."
         if respond_by_edit:
             try:
@@ -744,18 +753,21 @@ class GameManager:
             await self.refuse(interaction, f"This channel already has a table: {self._jump(existing)}")
             return
         try:
-            new_row = await self.table_repo.create_lobby(
-                guild_id=row.guild_id,
-                channel_id=row.channel_id,
-                creator_id=interaction.user.id,
-                game_id=row.game_id,
-                preset=row.preset,
-                seed=self._seed_rng.randrange(1, 2**53),
-                seats=list(row.seats),
-                overrides=row.overrides,
-                # AFK state belongs to the old game
-                settings={k: v for k, v in row.settings.items() if k not in ("away", "misses")},
-            )
+            # the new table and its start are one transaction: no half-made rematch
+            async with self.db.transaction():
+                new_row = await self.table_repo.create_lobby(
+                    guild_id=row.guild_id,
+                    channel_id=row.channel_id,
+                    creator_id=interaction.user.id,
+                    game_id=row.game_id,
+                    preset=row.preset,
+                    seed=self._seed_rng.randrange(1, 2**53),
+                    seats=list(row.seats),
+                    overrides=row.overrides,
+                    # AFK state belongs to the old game
+                    settings={k: v for k, v in row.settings.items() if k not in ("away", "misses")},
+                )
+                version = await self.table_repo.set_status(new_row.id, "active", new_row.version)
         except ChannelBusy:
             await self.refuse(interaction, "This channel already has a table.")
             return
@@ -763,11 +775,11 @@ class GameManager:
         table.guild_name = old.guild_name if old else (interaction.guild.name if interaction.guild else "")
         table.channel_name = old.channel_name if old else getattr(interaction.channel, "name", "")
         table.creator_id = interaction.user.id
-        self.tables[table.id] = table
         game, _ = new_game(rules=table.rules, seed=table.seed)
-        table.db_version = await self.table_repo.set_status(table.id, "active", table.db_version)
+        table.db_version = version
         table.status = "active"
         table.game = game
+        self.tables[table.id] = table
         # The game is durable now: every Discord call below may fail without stalling it.
         with contextlib.suppress(discord.HTTPException):
             await interaction.response.edit_message(view=None)
@@ -777,7 +789,8 @@ class GameManager:
             log.warning("table %s: could not post the rematch table: %s", table.id, exc)
         else:
             table.message_id = message.id
-            await self.table_repo.set_message(table.id, message.id)
+            async with table.lock:
+                await self.table_repo.set_message(table.id, message.id)
         await self._send_hands(table)
         self._kick(table)
 
