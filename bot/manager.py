@@ -87,10 +87,34 @@ LEADERBOARD_PAGE = 10
 TURN_WARNING_LEFT = 1 / 3  # remind the player when this share of the turn time is left
 TURN_WARNING_MIN = 15.0  # no reminder for turn timeouts shorter than this (seconds)
 TAKEOVER_LEVEL = "normal"  # the AI that plays an absent human's turns (issue 5: normal or better)
+HAND_COPIES = 3  # ephemeral "My hand" copies kept up to date per seat (older ones are let go)
+HAND_COPY_MARGIN = 10.0  # stop editing a copy this long before its token expires (seconds)
 
 
 class Refusal(Exception):
     """A request we answer with a short ephemeral message and no change."""
+
+
+@dataclass
+class HandCopy:
+    """A player's ephemeral "My hand" copy: just what editing it later takes.
+
+    Not the ``discord.Interaction``: the follow-up webhook (application id and
+    token), the message id and when the token expires (epoch seconds).
+    """
+
+    webhook: discord.Webhook
+    message_id: int
+    expires: float
+    sig: str = ""  # what it shows now (see ``_sig``)
+    task: asyncio.Task[None] | None = None  # the edit in flight, if any
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction[Any], message_id: int, sig: str) -> HandCopy:
+        return cls(interaction.followup, message_id, interaction.expires_at.timestamp(), sig)
+
+    def expired(self) -> bool:
+        return discord.utils.utcnow().timestamp() >= self.expires - HAND_COPY_MARGIN
 
 
 @dataclass
@@ -120,7 +144,8 @@ class Table:
     hand_msgs: dict[int, tuple[int, int]] = field(default_factory=dict)
     hand_sig: dict[int, str] = field(default_factory=dict)
     dm_closed: set[int] = field(default_factory=set)
-    fallback: dict[int, discord.Interaction[Any]] = field(default_factory=dict)
+    # seat -> message id -> the live ephemeral "My hand" copies (newest last, bounded)
+    fallback: dict[int, dict[int, HandCopy]] = field(default_factory=dict)
     away: set[int] = field(default_factory=set)
     misses: dict[int, int] = field(default_factory=dict)
     # (version before, seat, actor user id or None for the AI) of the latest commits,
@@ -854,12 +879,12 @@ class GameManager:
             return
         content, view = self._hand(table, seat, note)
         try:
-            await interaction.response.send_message(content, view=view, ephemeral=True)
+            response = await interaction.response.send_message(content, view=view, ephemeral=True)
         except discord.HTTPException as exc:
             log.info("could not show a hand (HTTP %s)", exc.status)
             return
-        table.fallback[seat] = interaction
-        table.hand_sig[seat] = _sig(table, seat, content)
+        if response.message_id is not None:
+            self._track_copy(table, seat, HandCopy.of(interaction, response.message_id, _sig(table, seat, content)))
 
     def _hand(self, table: Table, seat: int, note: str = "") -> tuple[str, discord.ui.View]:
         assert table.game is not None
@@ -906,11 +931,9 @@ class GameManager:
                         f"⚠️ <@{human.user_id}>, I can't DM you your hand (DMs closed). "
                         f"Press **My hand** on table #{table.id} to play.",
                     )
-            fallback = table.fallback.get(seat)
-            if fallback is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await fallback.edit_original_response(content=content, view=view)
+            self._refresh_copies(table, seat)
             return False
+        self._refresh_copies(table, seat)
         table.dm_closed.discard(seat)
         table.hand_msgs[seat] = (message.channel.id, message.id)
         table.hand_sig[seat] = _sig(table, seat, content)
@@ -920,11 +943,16 @@ class GameManager:
         return True
 
     def _refresh_hands(self, table: Table, skip: int | None = None, force: bool = False) -> None:
-        """Edit hand messages whose content changed (turn arrived, hand changed)."""
+        """Edit hand messages whose content changed (turn arrived, hand changed): the
+        DM and every live "My hand" copy. ``skip``: a seat whose DM was just answered
+        in place (its copies are still brought up to date)."""
         if table.game is None:
             return
         for seat in range(4):
-            if seat == skip or table.human(seat) is None:
+            if table.human(seat) is None:
+                continue
+            self._refresh_copies(table, seat)
+            if seat == skip:
                 continue
             content, _ = self._hand(table, seat)
             sig = _sig(table, seat, content)
@@ -948,16 +976,55 @@ class GameManager:
 
             if target is not None:
                 self.notifier.schedule_edit(target[0], target[1], make, gone)
-            fallback = table.fallback.get(seat)
-            if fallback is not None:
-                asyncio.create_task(self._edit_fallback(table, seat, fallback))
 
-    async def _edit_fallback(self, table: Table, seat: int, interaction: discord.Interaction[Any]) -> None:
-        content, view = self._hand(table, seat)
-        try:
-            await interaction.edit_original_response(content=content, view=view)
-        except discord.HTTPException:
-            table.fallback.pop(seat, None)  # token expired: the player presses My hand again
+    def _track_copy(self, table: Table, seat: int, copy: HandCopy) -> None:
+        """Keep ``copy`` (a hand just shown or answered ephemerally) up to date from now on."""
+        copies = table.fallback.setdefault(seat, {})
+        old = copies.pop(copy.message_id, None)
+        if old is not None:
+            copy.task = old.task  # an edit in flight renders the latest state when it loops
+        copies[copy.message_id] = copy
+        while len(copies) > HAND_COPIES:
+            del copies[next(iter(copies))]
+
+    def _refresh_copies(self, table: Table, seat: int) -> None:
+        """Bring ``seat``'s live "My hand" copies up to date; forget expired ones."""
+        copies = table.fallback.get(seat)
+        if not copies:
+            return
+        for message_id, copy in list(copies.items()):
+            if copy.expired():
+                del copies[message_id]
+            elif copy.task is None or copy.task.done():
+                copy.task = self._own(self._edit_fallback(table, seat, copy))
+        if not copies:
+            del table.fallback[seat]
+
+    @staticmethod
+    def _copy_edit(copy: HandCopy, content: str, view: discord.ui.View) -> Callable[[], Coroutine[Any, Any, Any]]:
+        def edit() -> Coroutine[Any, Any, Any]:
+            return copy.webhook.edit_message(copy.message_id, content=content, view=view)
+
+        return edit
+
+    async def _edit_fallback(self, table: Table, seat: int, copy: HandCopy) -> None:
+        """Edit one ephemeral copy until it shows the current state (one edit in flight per copy)."""
+        while table.game is not None and not copy.expired():
+            content, view = self._hand(table, seat)
+            sig = _sig(table, seat, content)
+            if sig == copy.sig:
+                return
+            try:
+                await call(self._copy_edit(copy, content, view), f"table {table.id} seat {seat} My hand copy")
+            except discord.HTTPException as exc:
+                log.info("table %s: could not edit seat %s's My hand copy (HTTP %s)", table.id, seat, exc.status)
+                if isinstance(exc, discord.NotFound):
+                    break  # token expired or message gone: the player presses My hand again
+                return
+            copy.sig = sig
+        copies = table.fallback.get(seat, {})
+        if copies.get(copy.message_id) is copy:
+            del copies[copy.message_id]
 
     # ================================================================ actions
 
@@ -998,7 +1065,7 @@ class GameManager:
                     content, view = self._hand(table, seat, "That button was from an earlier turn — here is your hand now.")
                     with contextlib.suppress(discord.HTTPException):
                         await interaction.response.edit_message(content=content, view=view)
-                        table.hand_sig[seat] = _sig(table, seat, content)
+                        self._answered_copy(table, seat, interaction, content)
                 else:
                     await self.refuse(interaction, "That hand has moved on — those buttons are from an earlier turn.")
                 return
@@ -1015,19 +1082,30 @@ class GameManager:
                 await self.refuse(interaction, "Something went wrong saving that — nothing changed, please try again.")
                 return
             content, view = self._hand(table, seat)
-            table.hand_sig[seat] = _sig(table, seat, content)
-            answered = True
             try:
                 await interaction.response.edit_message(content=content, view=view)
             except discord.HTTPException as exc:
                 log.info("interaction answer failed (HTTP %s); the move is saved", exc.status)
-                answered = False
-                table.hand_sig.pop(seat, None)  # so the hand message is brought up to date by an edit
+            else:
+                self._answered_copy(table, seat, interaction, content)
             self._note_ack(started)
             if table.misses.get(seat):
                 table.misses[seat] = 0  # the player is back: consecutive misses start over
                 await self._save_afk(table)
-            self._after(table, events, actor_seat=seat if answered else None)
+            # every other copy of this hand (the DM or the My hand copy) follows by signature
+            self._after(table, events, actor_seat=None)
+
+    def _answered_copy(self, table: Table, seat: int, interaction: discord.Interaction[Any], content: str) -> None:
+        """Note that the copy of ``seat``'s hand that was clicked now shows ``content``."""
+        message = interaction.message
+        if message is None:
+            return
+        sig = _sig(table, seat, content)
+        dm = table.hand_msgs.get(seat)
+        if dm is not None and dm[1] == message.id:
+            table.hand_sig[seat] = sig
+        elif message.flags.ephemeral:
+            self._track_copy(table, seat, HandCopy.of(interaction, message.id, sig))  # a fresh token: 15 more minutes
 
     @staticmethod
     def _lost_race(table: Table, version: int, seat: int, user_id: int) -> str | None:

@@ -3,10 +3,27 @@ member pressing Start is told the real reason."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .helpers import table_message
+import discord
+import pytest
+
+from engine.actions import Play
+
+from .helpers import (
+    CARD_LABEL,
+    act_on,
+    choose,
+    enabled_cards,
+    hand_cards,
+    hand_message,
+    labels_of,
+    raw_buttons,
+    table_message,
+)
 from .test_refusals import Unchanged, assert_refused
 
 
@@ -33,3 +50,121 @@ async def test_unseated_member_pressing_start_on_a_full_table(simcord_env: Any, 
     # a seated player may start a full table
     await bob.click(table_message(channel), label="Start")
     assert env.bot.manager.tables[1].status == "active"
+
+
+def _held(obj: Any, depth: int = 3) -> list[Any]:
+    """Everything ``obj`` holds, a few levels down (dict values, list items, dataclass fields)."""
+    out = [obj]
+    if depth == 0:
+        return out
+    if isinstance(obj, dict):
+        children = list(obj.values())
+    elif isinstance(obj, (list, tuple, set)):
+        children = list(obj)
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        children = [getattr(obj, f.name) for f in dataclasses.fields(obj)]
+    else:
+        children = []
+    for child in children:
+        out.extend(_held(child, depth - 1))
+    return out
+
+
+def _assert_current(what: str, content: str, live: list[str], table: Any, seat: int) -> None:
+    """A copy of ``seat``'s hand shows the hand and turn as they are now."""
+    game = table.game
+    view = game.observe(seat)
+    my_turn = not game.is_over and game.to_act() == seat
+    assert ("Your turn" in content) == my_turn, f"{what} at version {game.version}: {content}"
+    if not game.is_over:
+        assert Counter(c.code for c in hand_cards(content)) == Counter(c.code for c in view.hand), f"{what}: {content}"
+    want = {a.card.pretty for a in game.legal_actions(seat) if isinstance(a, Play)} if my_turn else set()
+    assert {x for x in live if CARD_LABEL.match(x)} == want, f"{what}: live {live}, want {want}"
+
+
+@pytest.mark.parametrize("bot_settings", [{"seed": 7}])
+async def test_dm_and_my_hand_copy_both_follow_every_action(simcord_env: Any) -> None:
+    """Playing from either copy (and every AI move, every new deal) updates the other copy too."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("ruff")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    await alice.slash(channel, "ruff new", target=3)
+    await bob.click(table_message(channel), label="Join")
+    await alice.click(table_message(channel), label="Start")  # South and West get AI players
+    table = env.bot.manager.tables[1]
+
+    res = await alice.click(table_message(channel), label="My hand")
+    mine = res.response
+    assert mine.ephemeral and "You are **North**" in mine.content
+    assert not any(isinstance(x, discord.Interaction) for x in _held(table.fallback)), "an Interaction is kept"
+
+    def both_current(when: str) -> None:
+        dm = hand_message(alice)
+        _assert_current(f"DM {when}", dm.content, enabled_cards(dm), table, 0)
+        _assert_current(f"My hand {when}", mine.content, labels_of(mine.components, enabled_only=True), table, 0)
+
+    both_current("at the start")
+    deals = {table.game.observe(0).deal_no}
+    from_copy = from_dm = 0
+    while not table.game.is_over:
+        game = table.game
+        seat = game.to_act()
+        assert seat in (0, 1), "the AI seats never wait"
+        if seat == 1:
+            await act_on(bob.user, hand_message(bob), choose(game.observe(1)))
+        elif (from_copy + from_dm) % 2 == 0:
+            res = await act_on(alice, mine, choose(game.observe(0)))
+            assert res.response.id == mine.id  # answered by editing the copy played from
+            from_copy += 1
+        else:
+            await act_on(alice.user, hand_message(alice), choose(game.observe(0)))
+            from_dm += 1
+        both_current(f"after {from_copy} plays from the copy and {from_dm} from the DM")
+        assert not any(isinstance(x, discord.Interaction) for x in _held(table.fallback))
+        deals.add(table.game.observe(0).deal_no)
+        assert from_copy + from_dm < 200
+    assert from_copy > 3 and from_dm > 3 and len(deals) > 1  # both ways, across deals
+    assert enabled_cards(hand_message(alice)) == []
+    assert not [b for b in raw_buttons(mine.components) if not b.get("disabled")]
+
+
+@pytest.mark.parametrize("bot_settings", [{"seed": 7}])
+async def test_my_hand_copy_is_dropped_when_its_token_expires(simcord_env: Any) -> None:
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("ruff")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    await alice.slash(channel, "ruff new", target=3)
+    await bob.click(table_message(channel), label="Join")
+    await alice.click(table_message(channel), label="Start")
+    table = env.bot.manager.tables[1]
+
+    async def play_until_alice_played() -> None:
+        for _ in range(50):
+            game = table.game
+            seat = game.to_act()
+            if seat == 1:
+                await act_on(bob.user, hand_message(bob), choose(game.observe(1)))
+                continue
+            await act_on(alice.user, hand_message(alice), choose(game.observe(0)))
+            return
+        raise AssertionError("alice never got to play")
+
+    old = (await alice.click(table_message(channel), label="My hand")).response
+    assert old.ephemeral and table.fallback.get(0)
+    await env.advance_time(16 * 60)  # past the interaction token's 15 minutes
+    requests = len(env.http_requests)
+    await play_until_alice_played()
+    await play_until_alice_played()
+    assert not table.fallback.get(0), "an expired copy is forgotten"
+    _assert_current("DM", hand_message(alice).content, enabled_cards(hand_message(alice)), table, 0)
+    stale = [r for r in env.http_requests[requests:] if r.path.startswith("/webhooks/")]  # only the copy edits
+    assert not stale, "nothing is sent to an expired token"
+
+    # a new My hand copy follows the game again
+    mine = (await alice.click(table_message(channel), label="My hand")).response
+    await play_until_alice_played()
+    _assert_current("new My hand", mine.content, labels_of(mine.components, enabled_only=True), table, 0)

@@ -185,9 +185,11 @@ async def test_game_clicks_refused(simcord_env: Any, db_path: Path) -> None:
         assert_refused(await carol.slash(channel, "ruff hand"), "not playing at any table")
         assert_refused(await carol.click(table_message(channel), label="My hand"), "not playing")
 
-    # alice's turn to play a card: she asks for her hand twice; the first copy goes stale
+    # alice's turn to play a card: she asks for her hand twice, 16 minutes apart; the first
+    # copy's token has expired, so it is no longer edited and goes stale
     await until(lambda: table.game.phase == "play" and table.game.to_act() == 0)
     stale = (await alice.click(table_message(channel), label="My hand")).response
+    await env.advance_time(16 * 60)
     fresh = (await alice.click(table_message(channel), label="My hand")).response
     stale_version = table.game.version
     stale_cards = labels_of(stale.components, enabled_only=True)
