@@ -1052,48 +1052,88 @@ class GameManager:
             log.debug("user %s clicked seat %s's control at table %s", interaction.user.id, seat, table_id)
             await self.refuse(interaction, "That is not your hand.")
             return
+        # The lock covers the engine and the database only. If the commit has to wait
+        # (another writer holds the database), the click is deferred before Discord's
+        # 3 s run out, and answered when the action is durable.
+        work = asyncio.ensure_future(self._play(table, seat, version, actions, interaction))
+        try:
+            outcome = await asyncio.wait_for(asyncio.shield(work), ACK_WITHIN)
+            deferred = False
+        except TimeoutError:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.defer()
+            deferred = True
+            outcome = await work
+        if isinstance(outcome, str):
+            await self.refuse(interaction, outcome)
+            return
+        content, view = outcome
+        try:
+            if deferred:
+                await interaction.edit_original_response(content=content, view=view)
+            else:
+                await interaction.response.edit_message(content=content, view=view)
+        except discord.HTTPException as exc:
+            log.info("interaction answer failed (HTTP %s); the move is saved", exc.status)
+            self._unanswered_copy(table, seat, interaction)
+        self._note_ack(started)
+
+    async def _play(
+        self,
+        table: Table,
+        seat: int,
+        version: int,
+        actions: Sequence[Action],
+        interaction: discord.Interaction[Any],
+    ) -> str | tuple[str, discord.ui.View]:
+        """Under the lock: check and commit a click's actions durably, then fan out.
+
+        Returns the refusal to show, or the hand to answer the click with (the clicked
+        copy is already counted as showing it; see :meth:`_unanswered_copy`).
+        """
+        user_id = interaction.user.id
         async with table.lock:
             game = table.game
             if table.status != "active" or game is None:
-                await self.refuse(interaction, self._lost_race(table, version, seat, interaction.user.id) or "This game has ended.")
-                return
+                return self._lost_race(table, version, seat, user_id) or "This game has ended."
             if version != game.version:
-                lost = self._lost_race(table, version, seat, interaction.user.id)
+                lost = self._lost_race(table, version, seat, user_id)
                 if lost is not None:
-                    await self.refuse(interaction, lost)
-                elif game.to_act() == seat and seat not in table.away:
+                    return lost
+                if game.to_act() == seat and seat not in table.away:
                     content, view = self._hand(table, seat, "That button was from an earlier turn — here is your hand now.")
-                    with contextlib.suppress(discord.HTTPException):
-                        await interaction.response.edit_message(content=content, view=view)
-                        self._answered_copy(table, seat, interaction, content)
-                else:
-                    await self.refuse(interaction, "That hand has moved on — those buttons are from an earlier turn.")
-                return
+                    self._answered_copy(table, seat, interaction, content)
+                    return content, view
+                return "That hand has moved on — those buttons are from an earlier turn."
             if seat in table.away:
-                await self.refuse(interaction, "The AI is playing for you — press **Take my seat back** (on your hand or the table) first.")
-                return
+                return "The AI is playing for you — press **Take my seat back** (on your hand or the table) first."
             try:
-                events = await self._commit(table, seat, actions, interaction.user.id)
+                events = await self._commit(table, seat, actions, user_id)
             except IllegalAction as exc:
-                await self.refuse(interaction, exc.reason)
-                return
+                return exc.reason
             except (StoreError, sqlite3.Error):
                 log.exception("could not store an action at table %s", table.id)
-                await self.refuse(interaction, "Something went wrong saving that — nothing changed, please try again.")
-                return
+                return "Something went wrong saving that — nothing changed, please try again."
             content, view = self._hand(table, seat)
-            try:
-                await interaction.response.edit_message(content=content, view=view)
-            except discord.HTTPException as exc:
-                log.info("interaction answer failed (HTTP %s); the move is saved", exc.status)
-            else:
-                self._answered_copy(table, seat, interaction, content)
-            self._note_ack(started)
+            self._answered_copy(table, seat, interaction, content)
             if table.misses.get(seat):
                 table.misses[seat] = 0  # the player is back: consecutive misses start over
                 await self._save_afk(table)
             # every other copy of this hand (the DM or the My hand copy) follows by signature
             self._after(table, events, actor_seat=None)
+            return content, view
+
+    def _unanswered_copy(self, table: Table, seat: int, interaction: discord.Interaction[Any]) -> None:
+        """The answer to a click did not arrive: its copy shows an older state; edit it."""
+        message = interaction.message
+        if message is None:
+            return
+        dm = table.hand_msgs.get(seat)
+        if dm is not None and dm[1] == message.id:
+            table.hand_sig.pop(seat, None)
+        else:
+            table.fallback.get(seat, {}).pop(message.id, None)
+        self._refresh_hands(table)
 
     def _answered_copy(self, table: Table, seat: int, interaction: discord.Interaction[Any], content: str) -> None:
         """Note that the copy of ``seat``'s hand that was clicked now shows ``content``."""
@@ -1559,6 +1599,7 @@ def _backoff(attempt: int) -> float:
 
 
 SET_ASIDE_MARK = "v1"  # the channel of a set-aside table is told once
+ACK_WITHIN = 2.0  # seconds a click waits for its commit before it is deferred (Discord allows 3)
 ACK_SAMPLES = 10_000  # click-to-ack latencies kept (the most recent), for benchmarks and logs
 
 

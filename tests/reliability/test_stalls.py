@@ -164,3 +164,47 @@ async def test_a_table_that_does_not_replay_is_set_aside_and_loads_again_later(
     assert [r[:3] for r in db_actions(db_path, 1)] == [r[:3] for r in before]
     assert is_my_turn(hand_message(alice))
     assert await act(alice) is not None
+
+
+
+async def test_a_click_while_the_database_is_locked_is_acknowledged_in_time(tmp_path: Any) -> None:
+    """Another writer holds the database for 3.5 s (the busy timeout is 5 s): the card
+    waits for it, but the click is acknowledged (deferred) within Discord's 3 s, then
+    answered once the card is on disk.
+
+    In real time, so not under simcord (whose clock is virtual): the real manager,
+    engine and SQLite file, with the benchmark's stub Discord answering at once.
+    """
+    from bot.aipool import AIPool
+    from bot.bench import StubDiscord, click, open_table as bench_table
+    from bot.manager import GameManager
+    from bot.store import Database
+
+    db_file = tmp_path / "locked.db"
+    settings = make_settings(db_file, ai_delay=0.0, turn_timeout=0.0)
+    db = await Database.open(settings.database)
+    discord_ = StubDiscord((0.0, 0.0))
+    manager = GameManager(discord_, db, settings, ai=AIPool(mode="inline"))  # type: ignore[arg-type]
+    try:
+        table_id, (alice_id,) = await bench_table(manager, discord_, 0, 1, "easy", 3)
+        table = manager.tables[table_id]
+        for _ in range(500):
+            if table.game is not None and table.game.to_act() == 0:
+                break
+            await asyncio.sleep(0.01)
+        v = table.game.version
+        started = threading.Event()
+        holder = threading.Thread(target=_hold_exclusive, args=(db_file, 3.5, started))
+        holder.start()
+        try:
+            assert started.wait(5)
+            interaction = await click(manager, discord_, table_id, 0, alice_id)
+        finally:
+            holder.join()
+        assert interaction.acked_at is not None, "the click was never acknowledged"
+        assert interaction.acked_at - interaction.clicked_at < 3.0
+        assert table.game.version > v, "the card was played once the database was free"
+        assert db_actions(db_file, table_id)[v][3] == alice_id, "alice's acknowledged card is on disk"
+    finally:
+        await manager.close()
+        await db.close()
