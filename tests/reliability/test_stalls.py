@@ -176,7 +176,8 @@ async def test_a_click_while_the_database_is_locked_is_acknowledged_in_time(tmp_
     engine and SQLite file, with the benchmark's stub Discord answering at once.
     """
     from bot.aipool import AIPool
-    from bot.bench import StubDiscord, click, open_table as bench_table
+    from bot.bench import StubDiscord, click
+    from bot.bench import open_table as bench_table
     from bot.manager import GameManager
     from bot.store import Database
 
