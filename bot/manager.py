@@ -471,6 +471,7 @@ class GameManager:
                     table.db_version = await self.table_repo.set_status(table.id, "cancelled")
                     await self.deadline_repo.clear(table.id)
                 table.status = "cancelled"
+            self._retire(table)
             return
         try:
             message = await call(interaction.original_response, f"table {table.id} message")
@@ -740,6 +741,7 @@ class GameManager:
                     await self.deadline_repo.clear(table.id)
                 table.status = "cancelled"
                 self._stop_tasks(table)
+                self._retire(table)
         # Discord calls only after the lock
         if ended:
             await self.refuse(interaction, "This table has already ended.")
@@ -1249,6 +1251,7 @@ class GameManager:
             self._stop_tasks(table, keep_ai=asyncio.current_task() is table.ai_task)
             self._schedule_table_edit(table)
             self._refresh_hands(table, skip=actor_seat)
+            self._retire(table)
             return
         if new_deal:
             table.recent.clear()
@@ -1307,6 +1310,7 @@ class GameManager:
             return False
         table.db_version = version
         table.status = "cancelled"
+        self._retire(table)
         return True
 
     async def _repost_table(self, table: Table) -> None:
@@ -1571,6 +1575,16 @@ class GameManager:
 
     # ================================================================ helpers
 
+    def _retire(self, table: Table) -> None:
+        """A finished or cancelled table leaves memory :data:`ENDED_KEPT` seconds later
+        (its row stays in the database; late clicks are answered from there)."""
+        self._own(self._forget_later(table))
+
+    async def _forget_later(self, table: Table) -> None:
+        await asyncio.sleep(ENDED_KEPT)
+        if self.tables.get(table.id) is table and table.status in ("finished", "cancelled"):
+            del self.tables[table.id]
+
     def _forget_ended(self) -> None:
         """Drop finished and cancelled tables: their rows are in the database, and a
         click on their old buttons is answered from there ("This table has ended")."""
@@ -1600,6 +1614,7 @@ def _backoff(attempt: int) -> float:
 
 SET_ASIDE_MARK = "v1"  # the channel of a set-aside table is told once
 ACK_WITHIN = 2.0  # seconds a click waits for its commit before it is deferred (Discord allows 3)
+ENDED_KEPT = 120.0  # seconds a finished or cancelled table stays in memory (late clicks, last edits)
 ACK_SAMPLES = 10_000  # click-to-ack latencies kept (the most recent), for benchmarks and logs
 
 
