@@ -1578,12 +1578,14 @@ class GameManager:
     def _retire(self, table: Table) -> None:
         """A finished or cancelled table leaves memory :data:`ENDED_KEPT` seconds later
         (its row stays in the database; late clicks are answered from there)."""
-        self._own(self._forget_later(table))
+        self._own(self._forget_later(table.id))
 
-    async def _forget_later(self, table: Table) -> None:
+    async def _forget_later(self, table_id: int) -> None:
+        # holds only the id: the game itself must not outlive its table in memory
         await asyncio.sleep(ENDED_KEPT)
-        if self.tables.get(table.id) is table and table.status in ("finished", "cancelled"):
-            del self.tables[table.id]
+        table = self.tables.get(table_id)
+        if table is not None and table.status in ("finished", "cancelled"):
+            del self.tables[table_id]
 
     def _forget_ended(self) -> None:
         """Drop finished and cancelled tables: their rows are in the database, and a
