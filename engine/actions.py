@@ -6,6 +6,7 @@ action log stores and what a Discord ``custom_id`` can carry.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -23,6 +24,7 @@ __all__ = [
     "TakeRuff",
     "decode_action",
     "play",
+    "register_action",
 ]
 
 
@@ -103,7 +105,7 @@ class Pass(Action):
 
 _PLAYS: dict[Card, Play] = {}
 _DISCARDS: dict[Card, Discard] = {}
-for _i in range(52):
+for _i in range(54):  # 52 cards and the two jokers (LJ, BJ)
     _c = Card.from_index(_i)
     _PLAYS[_c] = Play(_c)
     _DISCARDS[_c] = Discard(_c)
@@ -127,12 +129,29 @@ def discard(card: Card | str) -> Discard:
     return _DISCARDS[card if isinstance(card, Card) else Card.parse(card)]
 
 
+_DECODERS: dict[str, Callable[[str], Action]] = {}
+
+
+def register_action(verb: str, decode: Callable[[str], Action]) -> None:
+    """Let a family add its own action kinds (a bid, naming trumps, a kitty card).
+
+    ``decode`` gets the text after ``"verb:"`` (empty for an argument-less action)
+    and returns the action or raises :class:`ActionParseError`. The verbs of this
+    module cannot be replaced, and a verb is registered once.
+    """
+    if verb in _SIMPLE or verb in ("play", "discard") or verb in _DECODERS:
+        raise ValueError(f"action verb {verb!r} is already taken")
+    _DECODERS[verb] = decode
+
+
 def decode_action(text: str) -> Action:
     """Parse an encoded action; raises :class:`ActionParseError` if malformed."""
     verb, sep, arg = text.strip().partition(":")
     verb = verb.lower()
     if verb in _SIMPLE and not sep:
         return _SIMPLE[verb]
+    if verb in _DECODERS:
+        return _DECODERS[verb](arg)
     if verb in ("play", "discard") and arg:
         try:
             card = Card.parse(arg)
