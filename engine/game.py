@@ -444,6 +444,7 @@ class Game:
             rules=self.rules,
             rank_order=self.rank_order,
             sides=self.side_of,
+            to_lay_out=self.discards_left if self.to_act() == seat else 0,
         )
 
     # ------------------------------------------------------------------ copies & records

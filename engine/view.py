@@ -164,6 +164,7 @@ class SeatView:
     )
     sides: tuple[int, ...] = ()  # the side each seat plays for (empty: fixed partnerships s, s + 2)
     rank_order: RankOrder = HIGH  # the deal's rank order (which card wins a trick)
+    to_lay_out: int = 0  # cards this seat must still lay out now, one action each (the ruff's discards)
 
     @property
     def partner(self) -> int:
