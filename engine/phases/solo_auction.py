@@ -51,7 +51,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ..actions import Action, ActionParseError, register_action
-from ..cards import Card, Suit, cards_from_mask
+from ..cards import Card, Suit
 from ..errors import IllegalAction
 from ..events import Event
 from ..seating import Seating
@@ -235,7 +235,7 @@ def exposed_hands(game: Game) -> tuple[tuple[int, tuple[Card, ...]], ...]:
     if game.rules.spread_exposure == "after_first_trick" and not game.completed:
         return ()
     seat = state.declarer
-    return ((seat, tuple(cards_from_mask(game.hands[seat]))),)
+    return ((seat, tuple(game.hand(seat))),)
 
 
 # --------------------------------------------------------------------------- the phase

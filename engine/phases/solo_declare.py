@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from ..actions import Action, ActionParseError, Play, register_action
-from ..cards import Card, CardParseError, Suit, cards_from_mask
+from ..cards import Card, CardParseError, Suit
 from ..errors import IllegalAction
 from ..events import Event
 from .base import NOTHING_PRIVATE, not_your_turn
@@ -109,7 +109,7 @@ class PlayStopped(Event):
 
 def _expose(game: Game, events: list[Event]) -> None:
     seat = state_of(game).declarer
-    events.append(HandExposed(seat, tuple(cards_from_mask(game.hands[seat]))))
+    events.append(HandExposed(seat, tuple(game.hand(seat))))
 
 
 class SoloDeclarePhase:
