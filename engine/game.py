@@ -46,7 +46,7 @@ from .cards import Card, RankOrder, Suit, cards_from_mask, full_deck, sort_hand
 from .errors import IllegalAction, RecordError
 from .events import DealerChosen, Event
 from .families import Family
-from .phases.base import Phase, PhaseLogic
+from .phases.base import DealState, Phase, PhaseLogic
 from .phases.deal import choose_dealer, deal_plan, deal_seats, shuffled, stacked_deck
 from .phases.declare import honours_held
 from .phases.play import (
@@ -157,6 +157,7 @@ class Game:
         "play_phase",
         "over_phase",
         "fast",
+        "deal_state",
     )
 
     rules: Rules
@@ -212,6 +213,7 @@ class Game:
     play_phase: PlayPhase
     over_phase: OverPhase
     fast: int  # the seat whose Play may take the fast path, else -1 (see phases.play.sync_fast)
+    deal_state: DealState | None  # a family's own state of the deal (an auction, a contract), or None
 
     # ------------------------------------------------------------------ creation
 
@@ -237,6 +239,7 @@ class Game:
         game.play_phase = facts.play
         game.over_phase = OVER
         game.fast = -1
+        game.deal_state = None
         game.log = []
         build_play_tables()
         return game
@@ -445,6 +448,10 @@ class Game:
             rank_order=self.rank_order,
             sides=self.side_of,
             to_lay_out=self.discards_left if self.to_act() == seat else 0,
+            auction=private.get("auction", ()),
+            contract=private.get("contract", ""),
+            declarer=private.get("declarer"),
+            exposed=private.get("exposed", ()),
         )
 
     # ------------------------------------------------------------------ copies & records

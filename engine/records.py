@@ -144,7 +144,8 @@ def snapshot(game: Game) -> dict[str, Any]:
             "winner": game.winner,
             "match_winner": game.match_winner,
             "rubber_points": list(game.rubber_points),
-        },
+        }
+        | ({} if game.deal_state is None else {"deal_state": game.deal_state.to_data()}),
     }
 
 
@@ -207,5 +208,8 @@ def from_snapshot(data: Mapping[str, Any]) -> Game:
     g.winner = s["winner"]
     g.match_winner = s["match_winner"]
     g.rubber_points = tuple(s["rubber_points"])
+    deal_state = s.get("deal_state")  # a family's own deal state (absent: none)
+    if deal_state is not None:
+        g.deal_state = getattr(g.family, "deal_state_from_data")(deal_state)  # noqa: B009
     sync_fast(g)
     return g

@@ -102,6 +102,15 @@ class Rules:
     game_value: str = "single"  # single | by_losers_score (treble/double/single, §5 Short Whist)
     rubber_points: str = "games_won"  # games_won | game_values_plus_2 (§5 Short Whist)
     deal_tricks: int = 0  # tricks per deal; 0 = one per card in hand
+    # contracts and settlement (solo-whist, RULES.md §6.6)
+    accept_rule: str = "any_in_turn"  # any_in_turn | next_only
+    all_pass: str = "redeal"  # redeal | general_misere
+    slam_trump: str = "declarer_choice"  # declarer_choice | none
+    spread_exposure: str = "before_first_lead"  # before_first_lead | after_first_trick
+    early_termination: bool = True
+    point_table: str = "seed"  # seed | pagat | seven values low to high, "1,2,3,4,4,6,8"
+    settlement: str = "zero_sum"  # zero_sum | declarer_only
+    overtricks: str = "none"  # none | per_trick_1
     overrides: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     # ---- derived facts
@@ -155,7 +164,16 @@ class Rules:
         return 1 if self.match_format == "single" else 2
 
     def describe(self) -> list[str]:
-        """Human-readable lines summarising the rules that matter at the table."""
+        """Human-readable lines summarising the rules that matter at the table.
+
+        A family that describes its own games (a ``describe(rules)`` method)
+        answers for them.
+        """
+        from .families import family_of  # noqa: PLC0415 - the families import this module
+
+        own = getattr(family_of(self), "describe", None)
+        if own is not None:
+            return list(own(self))
         lines = [f"{self.title} — preset `{self.preset}`"]
         lines.append(
             f"{self.deck_size}-card pack, {self.hand_size} cards each"

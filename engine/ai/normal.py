@@ -20,7 +20,11 @@ from collections.abc import Sequence
 from ..actions import Action, Discard, Play, play
 from ..cards import Card
 from ..game import SeatView
+from ..phases.solo_auction import Bid
+from ..phases.solo_declare import NameTrump
+from . import contract
 from .base import obvious_choice
+from .contract import is_contract_decision
 from .discard import DiscardPlanner
 from .easy import EasyPlayer
 from .knowledge import Situation, situation
@@ -78,6 +82,8 @@ class NormalPlayer:
             return obvious
         if any(isinstance(a, Discard) for a in legal):
             return self._discards.choose(view, legal)
+        if is_contract_decision(view, legal):
+            return self._contract(view, legal, rng)
         plays = [a for a in legal if isinstance(a, Play)]
         if not plays:
             return self._easy.choose(view, legal, rng)
@@ -95,6 +101,21 @@ class NormalPlayer:
         if found is None:
             return self._easy.choose(view, legal, rng)
         return play(Card.from_index(found[0]))
+
+    def _contract(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        """A contract deal (an auction, trumps, its play): sampled deals, greedy playouts."""
+        if any(isinstance(a, Bid) for a in legal):
+            return contract.search_bid(view, legal, rng, self.budget.soft, 24)
+        if any(isinstance(a, NameTrump) for a in legal):
+            return contract.easy_trump(view, legal)
+        mask = 0
+        for a in legal:
+            if isinstance(a, Play):
+                mask |= a.card.bit
+        found = contract.search_card(view, mask, rng, self.budget.soft, 24)
+        if found is None:
+            return self._easy.choose(view, legal, rng)
+        return play(Card.from_index(found))
 
     def __repr__(self) -> str:
         return f"NormalPlayer(budget={self.budget.soft})"
