@@ -46,6 +46,7 @@ from .cards import Card, RankOrder, Suit, cards_from_mask, full_deck, sort_hand
 from .errors import IllegalAction, RecordError
 from .events import DealerChosen, Event
 from .families import Family
+from .layout import Layout
 from .phases.base import Phase, PhaseLogic
 from .phases.deal import choose_dealer, deal_plan, deal_seats, shuffled, stacked_deck
 from .phases.declare import honours_held
@@ -157,6 +158,8 @@ class Game:
         "play_phase",
         "over_phase",
         "fast",
+        "layout",
+        "notes",
     )
 
     rules: Rules
@@ -212,6 +215,11 @@ class Game:
     play_phase: PlayPhase
     over_phase: OverPhase
     fast: int  # the seat whose Play may take the fast path, else -1 (see phases.play.sync_fast)
+    layout: Layout | None  # the face-up layouts of a layout game (Turnover Bridge), else None
+    # public facts of the deal a family keeps beyond the fields above (Willughby's
+    # ruff declarations ...): every seat sees them (SeatView.notes); the values are
+    # immutable (int, str, tuples of them), so a copy of the dict is a deep copy
+    notes: dict[str, object]
 
     # ------------------------------------------------------------------ creation
 
@@ -238,6 +246,8 @@ class Game:
         game.over_phase = OVER
         game.fast = -1
         game.log = []
+        game.layout = None
+        game.notes = {}
         build_play_tables()
         return game
 
@@ -316,8 +326,12 @@ class Game:
         return sort_hand(cards_from_mask(self.hands[seat]), self.trump)
 
     def playable(self, seat: int) -> int:
-        """The cards ``seat`` may play from, as a mask (its hand; a layout family adds face-up cards)."""
-        return self.hands[seat]
+        """The cards ``seat`` may play from, as a mask: its hand, and in a layout game
+        the face-up layout cards it may play now (not those turned up this trick)."""
+        layout = self.layout
+        if layout is None:
+            return self.hands[seat]
+        return self.hands[seat] | layout.playable(seat)
 
     def set_seating(self, seating: Seating) -> None:
         """Seat the table: the family's fixed sides, or sides a phase makes for one deal."""
@@ -444,6 +458,8 @@ class Game:
             rules=self.rules,
             rank_order=self.rank_order,
             sides=self.side_of,
+            layouts=() if self.layout is None else self.layout.seat_view(),
+            notes=tuple(sorted(self.notes.items())),
         )
 
     # ------------------------------------------------------------------ copies & records
@@ -457,6 +473,8 @@ class Game:
             setattr(other, name, list(getattr(self, name)))
         other.can_ye_open = set(self.can_ye_open)
         other.revoked = set(self.revoked)
+        other.notes = dict(self.notes)
+        other.layout = None if self.layout is None else self.layout.clone()
         return other
 
     def to_record(self) -> dict[str, Any]:
@@ -511,7 +529,7 @@ _LIST_SLOTS: Final = (
     "tricks",
     "completed",
 )
-_SET_SLOTS: Final = ("can_ye_open", "revoked")
+_SET_SLOTS: Final = ("can_ye_open", "revoked", "notes", "layout")  # copied by hand in clone()
 _SHARED_SLOTS: Final = tuple(
     name for name in Game.__slots__ if name not in _LIST_SLOTS and name not in _SET_SLOTS
 )
