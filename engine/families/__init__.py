@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from ..rules import GameDef, Rules
 from ..seating import Seating
-from . import ruff_honours
+from . import ruff_honours, ruffe_trump
 
 if TYPE_CHECKING:
     from ..events import Event
@@ -78,7 +78,9 @@ class Family(Protocol):
     def honour_counts(self, game: Game) -> list[int]: ...
 
 
-FAMILIES: Final[Mapping[str, Family]] = {f.name: f for f in (ruff_honours.FAMILY,)}
+FAMILIES: Final[Mapping[str, Family]] = {
+    f.name: f for f in (ruff_honours.FAMILY, ruffe_trump.FAMILY)
+}
 
 
 def family_of(rules: Rules) -> Family:
