@@ -70,9 +70,7 @@ _PARAMS: Final = (
     _int("ruff_bonus", 12, 0, 99),
     _choice("ruff_tie", "eldest_priority", "eldest_priority", "no_award", "split"),
     _choice("ruff_announce", "automatic", "automatic", "declared"),
-    _choice(
-        "rub_if_ace_in_head", "dealer", "dealer", "nobody", field_name="ruff_if_ace_in_stock"
-    ),
+    _choice("rub_if_ace_in_head", "dealer", "dealer", "nobody", field_name="ruff_if_ace_in_stock"),
     ParamSpec("rub_mandatory", "bool", False, field_name="ruff_mandatory"),
     _int("target_score", 52, 1, 999),
     _choice("win_check", "immediate", "immediate", "end_of_deal"),

@@ -227,7 +227,10 @@ def target_check(game: Game, ruff_points: Sequence[int], events: list[Event]) ->
 
 
 def _award(
-    game: Game, awards: Sequence[tuple[int, int]], values: Sequence[int], note: str,
+    game: Game,
+    awards: Sequence[tuple[int, int]],
+    values: Sequence[int],
+    note: str,
     events: list[Event],
 ) -> list[int]:
     points = [0] * game.facts.sides
@@ -238,16 +241,16 @@ def _award(
     game.notes["ruff_points"] = tuple(points)
     game.notes["ruff_winners"] = tuple(s for s, _ in awards)
     events.append(
-        RuffContest(tuple(values), tuple(s for s, _ in awards), tuple(points), tuple(game.scores), note)
+        RuffContest(
+            tuple(values), tuple(s for s, _ in awards), tuple(points), tuple(game.scores), note
+        )
     )
     return points
 
 
 def _true_values(game: Game) -> list[int]:
     rules = game.rules
-    return [
-        ruff_value(hand, game.turn_up, game.trump, rules.ruff_measure) for hand in game.dealt
-    ]
+    return [ruff_value(hand, game.turn_up, game.trump, rules.ruff_measure) for hand in game.dealt]
 
 
 # --------------------------------------------------------------------------- phases
