@@ -26,6 +26,7 @@ from . import dds
 from .base import obvious_choice
 from .discard import DiscardPlanner
 from .easy import EasyPlayer
+from .generic import generic_play, wants_generic
 from .knowledge import Situation, situation
 from .search import (
     Budget,
@@ -84,10 +85,14 @@ class HardPlayer:
         if obvious is not None:
             return obvious
         if any(isinstance(a, Discard) for a in legal):
+            if wants_generic(view):  # the planners search four-handed deals only
+                return self._easy.choose(view, legal, rng)
             return self._discards.choose(view, legal)
         plays = [a for a in legal if isinstance(a, Play)]
         if not plays:
             return self._easy.choose(view, legal, rng)
+        if wants_generic(view):  # 2-3 seats, everyone alone, layouts: the searches know none
+            return generic_play(view, legal)
         mask = 0
         for a in plays:
             mask |= a.card.bit
