@@ -27,6 +27,7 @@ from engine.events import (
     HandDealt,
     HonoursScored,
     HonoursShown,
+    LayoutCardPlayed,
     MatchOver,
     Passed,
     Revoked,
@@ -36,6 +37,7 @@ from engine.events import (
     TrickWon,
     TrumpFixed,
 )
+from engine.families.turnover import LayoutDealt
 from engine.phases.contest import RuffClaimed, RuffContest, RuffShown
 
 HONOUR_RANKS = {Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK}
@@ -87,6 +89,13 @@ class Referee:
     @property
     def n(self) -> int:
         return self.rules.players
+
+    # Turnover Bridge (RULES.md §8): face-up layout cards join the available cards
+    fresh: set[Card] = field(default_factory=set)  # turned up this trick: not yet playable
+
+    @property
+    def turnover(self) -> bool:
+        return self.rules.family == "turnover"
 
     @property
     def willughby(self) -> bool:
@@ -171,7 +180,14 @@ class Referee:
     def _on_TrumpFixed(self, e: TrumpFixed) -> None:
         assert len(self.dealt) == self.n
         rules = self.rules
-        if rules.trump_mode == "cycle":
+        if self.turnover:
+            if rules.trump_mode == "turn_up":
+                assert e.holder == self.dealer and e.turn_up in self.dealt[self.dealer]
+                assert e.trump is e.turn_up.suit
+            else:
+                assert e.turn_up is None and e.holder is None
+                assert e.trump is (Suit.SPADES if rules.trump_mode == "spades" else None)
+        elif rules.trump_mode == "cycle":
             assert e.turn_up is None and e.holder is None
             k = self.deal_no if rules.trump_cycle_basis == "per_game" else self.deals_total
             assert e.trump is rules.trump_cycle[(k - 1) % len(rules.trump_cycle)]
@@ -263,11 +279,12 @@ class Referee:
         assert e.trick_no == self.trick_no
         seat = (self.leader + len(self.plays)) % self.n
         assert e.seat == seat, "one card per seat per trick, clockwise from the leader"
-        assert e.card in self.hands[seat]
+        assert e.card in self.hands[seat] and e.card not in self.fresh
+        available = self.hands[seat] - self.fresh
         revoking = False
         if self.plays:
             led = self.plays[0][1].suit
-            revoking = e.card.suit is not led and any(c.suit is led for c in self.hands[seat])
+            revoking = e.card.suit is not led and any(c.suit is led for c in available)
         if self.rules.revoke_mode == "prevent":
             assert not revoking, "a revoke was accepted"
         assert revoking == (self.pending_revoke == seat), "Revoked exactly for a revoke"
@@ -292,9 +309,12 @@ class Referee:
         assert e.tricks == tuple(self.tricks) and sum(self.tricks) == e.trick_no
         self.captured[e.side] += len(self.honours({c for _, c in self.plays}))
         self.plays = []
+        self.fresh = set()
         self.leader = winner
-        if e.trick_no == self.rules.tricks_per_deal:
-            assert all(not h for h in self.hands.values())
+        majority = self.rules.stop_at_majority and max(self.tricks) > self.rules.tricks_per_deal // 2
+        if e.trick_no == self.rules.tricks_per_deal or majority:
+            if not majority:
+                assert all(not h for h in self.hands.values())
             self._expect_deal_score()
         else:
             self.trick_no += 1
@@ -315,6 +335,9 @@ class Referee:
         rules = self.rules
         if self.willughby:
             self._expect_willughby_score()
+            return
+        if self.turnover:
+            self._expect_turnover_score()
             return
         sides, target = rules.sides, rules.target_score
         assert sum(self.tricks) == rules.tricks_per_deal
@@ -521,3 +544,41 @@ class Referee:
         winner = self._unique_top()
         if winner is not None:
             self._expect_game_over(winner, "cards" if card_points[winner] else "ruff")
+
+    # ------------------------------------------------------------------ Turnover Bridge
+
+    def _on_LayoutDealt(self, e: LayoutDealt) -> None:
+        assert self.turnover and e.seat in self.dealt
+        piles = 9 if self.rules.layout == "seed004" else 12
+        assert len(e.up) == len(e.down) == piles and set(e.down) == {1}
+        for other in self.dealt.values():
+            assert not set(e.up) & other
+        self.hands[e.seat] |= set(e.up)  # the face-up cards are available from the first trick
+        self.layout_down = getattr(self, "layout_down", {})
+        self.layout_down[e.seat] = piles
+
+    def _on_LayoutCardPlayed(self, e: LayoutCardPlayed) -> None:
+        assert self.plays and self.plays[-1] == (e.seat, e.card)
+        assert e.card not in self.dealt[e.seat], "a layout card is no hand card"
+        if e.turned_up is not None:
+            self.layout_down[e.seat] -= 1
+            assert self.layout_down[e.seat] >= 0
+            assert all(e.turned_up not in h for h in self.hands.values())
+            self.hands[e.seat].add(e.turned_up)
+            self.fresh.add(e.turned_up)
+
+    def _expect_turnover_score(self) -> None:
+        rules = self.rules
+        half = rules.tricks_per_deal // 2
+        if rules.scoring == "odd_tricks":
+            points = [max(0, t - half) for t in self.tricks]
+        else:
+            points = [1 if t > half else 0 for t in self.tricks]
+        self.scores = [s + p for s, p in zip(self.scores, points, strict=True)]
+        self.expected.append(
+            DealScored(self.game_no, self.deal_no, tuple(self.tricks), tuple(points), (0, 0),
+                       (0, 0), tuple(self.scores))
+        )
+        self.deals_scored += 1
+        if max(self.scores) >= rules.target_score:
+            self._expect_game_over(max((0, 1), key=lambda s: self.scores[s]), "tricks")

@@ -34,6 +34,7 @@ def test_every_game_id_belongs_to_a_registered_family() -> None:
         "whist-short-classic",
         "whist-long",
         "ruff-trump-willughby",
+        "turnover-bridge",
     ]
     registered = {g.game_id for family in FAMILIES.values() for g in family.games}
     assert registered == set(GAMES)

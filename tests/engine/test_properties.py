@@ -66,6 +66,10 @@ VARIANTS: list[tuple[str, str | None, dict[str, object]]] = [
     ("ruff-trump-willughby", None, {"players": 2, "rub_if_ace_in_head": "nobody", "ruff_bonus": 30}),
     ("ruff-trump-willughby", None, {"players": 2, "hand_size": 24, "ruff_announce": "declared", "ruff_tie": "split"}),
     ("ruff-trump-willughby", "johnston", {"ruff_announce": "declared", "target_score": 20}),
+    # Turnover Bridge (RULES.md §8.6)
+    ("turnover-bridge", None, {"trump": "turn_up", "target_score": 3}),
+    ("turnover-bridge", "pagat", {"trump": "none", "stop_at_majority": False, "target_score": 2}),
+    ("turnover-bridge", None, {"stop_at_majority": False, "scoring": "odd_tricks", "target_score": 4}),
 ]
 
 CONFIGS = PRESETS + VARIANTS
@@ -89,6 +93,9 @@ def check_cards_accounted(game: Game) -> None:
         parts += cards
     parts += game.stock
     parts += game.discards
+    if game.layout is not None:  # Turnover Bridge: face-up and face-down layout cards
+        for seat in range(game.n_players):
+            parts += cards_from_mask(game.layout.face_up(seat) | game.layout.face_down(seat))
     assert len(parts) == len(set(parts)) == game.rules.deck_size
     assert mask_of(parts) == mask_of(full_deck(game.rules.removed_ranks))
 
@@ -120,6 +127,8 @@ def check_views(game: Game) -> None:
         assert view.to_act == game.to_act()
         assert view.hand_sizes == tuple(mask.bit_count() for mask in game.hands)
         hidden: set[Card] = set(game.stock)
+        if game.layout is not None:  # face-down layout cards: seen by nobody, the owner included
+            hidden |= set(cards_from_mask(game.layout.hidden_mask()))
         for other in range(game.n_players):
             if other != seat:
                 hidden |= set(game.hand(other))
@@ -146,7 +155,8 @@ def check_public_events(game: Game, events: list[Event], before_hands: list[set[
             public = card in game.trick or any(card in cs for _, cs, _ in game.completed)
             public |= card == game.turn_up or any(card == c for _, c in game.shown)
             public |= type(event).__name__ in (
-                "TrickWon", "CardPlayed", "HonoursShown", "CanYeCalled", "RuffShown", "LayoutCardPlayed"
+                "TrickWon", "CardPlayed", "HonoursShown", "CanYeCalled", "RuffShown", "LayoutCardPlayed",
+                "LayoutDealt",
             )
             assert public or not owners, f"{event!r} shows {card}"
 
@@ -179,7 +189,7 @@ def check_replays(game: Game) -> None:
 def try_illegal(game: Game, seat: int, legal: list[Action], rng: random.Random) -> None:
     """Refused actions raise IllegalAction and change nothing."""
     attempts: list[tuple[int, Action]] = []
-    hand = game.hand(seat)
+    hand = list(cards_from_mask(game.playable(seat)))  # the hand, and face-up layout cards
     if game.phase == "play" and game.trick and game.rules.revoke_mode == "prevent":
         led = game.trick[0].suit
         if any(c.suit is led for c in hand):
