@@ -46,6 +46,7 @@ from .cards import Card, RankOrder, Suit, cards_from_mask, full_deck, sort_hand
 from .errors import IllegalAction, RecordError
 from .events import DealerChosen, Event
 from .families import Family
+from .layout import Layout
 from .phases.base import DealState, Phase, PhaseLogic
 from .phases.deal import choose_dealer, deal_plan, deal_seats, shuffled, stacked_deck
 from .phases.declare import honours_held
@@ -158,6 +159,8 @@ class Game:
         "over_phase",
         "fast",
         "deal_state",
+        "layout",
+        "notes",
     )
 
     rules: Rules
@@ -214,6 +217,11 @@ class Game:
     over_phase: OverPhase
     fast: int  # the seat whose Play may take the fast path, else -1 (see phases.play.sync_fast)
     deal_state: DealState | None  # a family's own state of the deal (an auction, a contract), or None
+    layout: Layout | None  # the face-up layouts of a layout game (Turnover Bridge), else None
+    # public facts of the deal a family keeps beyond the fields above (Willughby's
+    # ruff declarations ...): every seat sees them (SeatView.notes); the values are
+    # immutable (int, str, tuples of them), so a copy of the dict is a deep copy
+    notes: dict[str, object]
 
     # ------------------------------------------------------------------ creation
 
@@ -241,6 +249,8 @@ class Game:
         game.fast = -1
         game.deal_state = None
         game.log = []
+        game.layout = None
+        game.notes = {}
         build_play_tables()
         return game
 
@@ -319,8 +329,12 @@ class Game:
         return sort_hand(cards_from_mask(self.hands[seat]), self.trump)
 
     def playable(self, seat: int) -> int:
-        """The cards ``seat`` may play from, as a mask (its hand; a layout family adds face-up cards)."""
-        return self.hands[seat]
+        """The cards ``seat`` may play from, as a mask: its hand, and in a layout game
+        the face-up layout cards it may play now (not those turned up this trick)."""
+        layout = self.layout
+        if layout is None:
+            return self.hands[seat]
+        return self.hands[seat] | layout.playable(seat)
 
     def set_seating(self, seating: Seating) -> None:
         """Seat the table: the family's fixed sides, or sides a phase makes for one deal."""
@@ -452,6 +466,8 @@ class Game:
             contract=private.get("contract", ""),
             declarer=private.get("declarer"),
             exposed=private.get("exposed", ()),
+            layouts=() if self.layout is None else self.layout.seat_view(),
+            notes=tuple(sorted(self.notes.items())),
         )
 
     # ------------------------------------------------------------------ copies & records
@@ -465,6 +481,8 @@ class Game:
             setattr(other, name, list(getattr(self, name)))
         other.can_ye_open = set(self.can_ye_open)
         other.revoked = set(self.revoked)
+        other.notes = dict(self.notes)
+        other.layout = None if self.layout is None else self.layout.clone()
         return other
 
     def to_record(self) -> dict[str, Any]:
@@ -519,7 +537,7 @@ _LIST_SLOTS: Final = (
     "tricks",
     "completed",
 )
-_SET_SLOTS: Final = ("can_ye_open", "revoked")
+_SET_SLOTS: Final = ("can_ye_open", "revoked", "notes", "layout")  # copied by hand in clone()
 _SHARED_SLOTS: Final = tuple(
     name for name in Game.__slots__ if name not in _LIST_SLOTS and name not in _SET_SLOTS
 )

@@ -22,7 +22,7 @@ Decisions where RULES.md is silent (each also noted in the project README):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Final
 
@@ -111,6 +111,19 @@ class Rules:
     point_table: str = "seed"  # seed | pagat | seven values low to high, "1,2,3,4,4,6,8"
     settlement: str = "zero_sum"  # zero_sum | declarer_only
     overtricks: str = "none"  # none | per_trick_1
+    # Ruffe and Trump (RULES.md §4.8; ``rub_if_ace_in_head`` and ``rub_mandatory``
+    # set ``ruff_if_ace_in_stock`` and ``ruff_mandatory``: the rub is an exchange
+    # of the same shape as Cotton's ruff)
+    mode: str = "double_hand"  # double_hand | single_hand
+    ruff_measure: str = "pip_sum"  # pip_sum | card_count
+    ruff_bonus: int = 12
+    ruff_tie: str = "eldest_priority"  # eldest_priority | no_award | split
+    ruff_announce: str = "automatic"  # automatic | declared
+    win_check: str = "immediate"  # immediate | end_of_deal
+    # Turnover Bridge (RULES.md §8.6; its ``trump`` parameter sets ``trump_mode``)
+    layout: str = ""  # seed004 | pagat; "" = no layouts
+    stop_at_majority: bool = False  # the deal ends when a side has more than half the tricks
+    scoring: str = ""  # deal_win | odd_tricks
     overrides: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     # ---- derived facts
@@ -373,6 +386,12 @@ class GameDef:
     # parameters whose value expands into a bundle of other parameters before
     # explicit values apply (whisk-48's scoring_preset, RULES.md §3)
     bundles: Mapping[str, Mapping[str, Mapping[str, object]]] = field(default_factory=dict)
+    # a family's own steps in make_rules: ``adjust(values, given)`` fills values
+    # that follow others (a target that depends on the number of players) before
+    # the Rules are built, ``given`` being the names set by the preset or the
+    # caller; ``check(rules)`` raises RulesError for a combination not allowed
+    adjust: Callable[[dict[str, object], frozenset[str]], None] | None = None
+    check: Callable[[Rules], None] | None = None
 
     def param(self, name: str) -> ParamSpec:
         for spec in self.params:
@@ -466,6 +485,8 @@ def make_rules(
         follows = int(str(values["target_score"])) - 1
         values["call_point"] = follows if follows >= 1 else "none"
 
+    if game.adjust is not None:
+        game.adjust(values, frozenset(game.param(name).target for name in chosen))
     values = {k: v for k, v in values.items() if k in _RULES_FIELDS}
     rules = Rules(
         game_id=game_id,
@@ -475,6 +496,8 @@ def make_rules(
         **values,  # type: ignore[arg-type]
     )
     _validate(rules)
+    if game.check is not None:
+        game.check(rules)
     return rules
 
 

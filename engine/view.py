@@ -15,6 +15,7 @@ from typing import Final
 from .actions import Action
 from .cards import HIGH, Card, RankOrder, Suit, full_deck
 from .families import family_of
+from .layout import PileView
 from .phases.base import PhaseLogic
 from .phases.deal import deal_plan
 from .phases.play import PlayPhase
@@ -53,6 +54,7 @@ class Facts:
         "plans",
         "dealt_in",
         "tricks_per_deal",
+        "stop_tricks",
         "prevent",
         "fast_play",
         "play",
@@ -95,6 +97,10 @@ class Facts:
         self.plans = tuple(deal_plan(rules, dealer) for dealer in range(n))
         self.dealt_in = n * rules.hand_size
         self.tricks_per_deal = rules.tricks_per_deal
+        # a side with this many tricks ends the deal (stop_at_majority), else never
+        self.stop_tricks = (
+            rules.tricks_per_deal // 2 + 1 if rules.stop_at_majority else rules.tricks_per_deal + 1
+        )
         self.prevent = rules.revoke_mode == "prevent"
         self.fast_play = self.prevent and not family.has_layouts
 
@@ -172,6 +178,10 @@ class SeatView:
     contract: str = ""
     declarer: int | None = None
     exposed: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    # per seat, per position: the face-up layout card and how many face-down cards lie
+    # beneath (never which, not even to their owner); empty in games without layouts
+    layouts: tuple[tuple[PileView, ...], ...] = ()
+    notes: tuple[tuple[str, object], ...] = ()  # the family's public facts of the deal (Game.notes)
 
     @property
     def partner(self) -> int:
@@ -188,6 +198,18 @@ class SeatView:
     @property
     def side(self) -> int:
         return self.sides[self.seat] if self.sides else self.seat % 2
+
+    def note(self, key: str, default: object = None) -> object:
+        """One of :attr:`notes` by name (``default`` when the deal has no such note)."""
+        for name, value in self.notes:
+            if name == key:
+                return value
+        return default
+
+    @property
+    def n_seats(self) -> int:
+        """Seats at the table (from ``sides``; 4 in hand-built views without them)."""
+        return len(self.sides) if self.sides else 4
 
     @property
     def led_suit(self) -> Suit | None:

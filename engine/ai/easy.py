@@ -21,6 +21,7 @@ from .base import obvious_choice
 from .contract import easy_bid, easy_card, easy_trump, is_contract_decision
 from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
 from .discard import DiscardPlanner, greedy_discards
+from .generic import claim_for, generic_play, wants_generic
 from .knowledge import situation
 
 __all__ = ["EasyPlayer"]
@@ -50,9 +51,14 @@ class EasyPlayer:
             return easy_bid(view, legal)
         if contract and any(isinstance(a, NameTrump) for a in legal):
             return easy_trump(view, legal)
+        claim = claim_for(view, legal)  # Ruffe and Trump, declared: the true ruff
+        if claim is not None:
+            return claim
         plays = [a for a in legal if isinstance(a, Play)]
         if not plays:
             return legal[0]
+        if not contract and wants_generic(view):  # 2-3 seats, everyone alone, layouts (engine.ai.generic)
+            return generic_play(view, legal)
         legal_mask = 0
         for a in plays:
             legal_mask |= a.card.bit

@@ -29,6 +29,7 @@ from .base import obvious_choice
 from .contract import is_contract_decision
 from .discard import DiscardPlanner
 from .easy import EasyPlayer
+from .generic import generic_play, wants_generic
 from .knowledge import Situation, situation
 from .search import (
     Budget,
@@ -87,12 +88,16 @@ class HardPlayer:
         if obvious is not None:
             return obvious
         if any(isinstance(a, Discard) for a in legal):
+            if wants_generic(view):  # the planners search four-handed deals only
+                return self._easy.choose(view, legal, rng)
             return self._discards.choose(view, legal)
         if is_contract_decision(view, legal):
             return self._contract(view, legal, rng)
         plays = [a for a in legal if isinstance(a, Play)]
         if not plays:
             return self._easy.choose(view, legal, rng)
+        if wants_generic(view):  # 2-3 seats, everyone alone, layouts: the searches know none
+            return generic_play(view, legal)
         mask = 0
         for a in plays:
             mask |= a.card.bit

@@ -31,12 +31,16 @@ How a family reaches the parts of a deal that vary between games:
   from ``game.rank_order.trick_winner``, with an unrolled fast path for
   ``HIGH``. Following suit with jokers (``cards.follow_mask``) is not wired
   into the play phase yet; no family deals jokers.
-* **Layouts.** The play phase's general path takes a seat's cards from
-  ``Game.playable(seat)``, a mask that is the hand today. A layout game
-  (Turnover Bridge, :mod:`engine.layout`) must add the seat's face-up layout
-  cards there (``Layout.playable``) and emit the card a play turns up beneath;
-  that wiring is still to do. Setting ``has_layouts = True`` already keeps
-  such a game off the play phase's fast path, which reads the hand only.
+* **Layouts.** A layout family's deal phase puts a :class:`~engine.layout.Layout`
+  in ``game.layout``; the play phase's general path takes a seat's cards from
+  ``Game.playable(seat)`` (the hand plus ``Layout.playable``), follows suit from
+  those, plays a layout card through ``Layout.play`` and emits
+  :class:`~engine.events.LayoutCardPlayed` naming the card turned up beneath.
+  ``has_layouts = True`` keeps such a game off the fast path, which reads the
+  hand only. ``SeatView.layouts`` shows every face-up card and the number of
+  face-down cards beneath (Turnover Bridge, :mod:`.turnover`).
+* **Notes.** ``game.notes`` holds a family's public facts of the deal (the
+  ruff claims of Ruffe and Trump, :mod:`.ruffe_trump`); every view carries them.
 
 Adding a game means adding a family module (or presets to one) and listing it in
 ``FAMILIES`` below; nothing else in the engine names a game.
@@ -49,7 +53,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from ..rules import GameDef, Rules
 from ..seating import Seating
-from . import ruff_honours, solo
+from . import ruff_honours, ruffe_trump, solo, turnover
 
 if TYPE_CHECKING:
     from ..events import Event
@@ -78,7 +82,9 @@ class Family(Protocol):
     def honour_counts(self, game: Game) -> list[int]: ...
 
 
-FAMILIES: Final[Mapping[str, Family]] = {f.name: f for f in (ruff_honours.FAMILY, solo.FAMILY)}
+FAMILIES: Final[Mapping[str, Family]] = {
+    f.name: f for f in (ruff_honours.FAMILY, solo.FAMILY, ruffe_trump.FAMILY, turnover.FAMILY)
+}
 
 
 def family_of(rules: Rules) -> Family:
