@@ -20,6 +20,7 @@ from typing import Any
 
 import discord
 
+from engine import SeatView
 from engine.events import (
     DealScored,
     DealStarted,
@@ -159,10 +160,20 @@ class Presenter:
     def hand(self, table: Table, seat: int, note: str = "") -> tuple[str, discord.ui.View]:
         """``seat``'s hand message: text and controls, from its own view only."""
         assert table.game is not None
+        content, view, away = self._hand_text(table, seat, note)
+        return content, hand_controls(table.id, table.game.version, view, away=away)
+
+    def hand_text(self, table: Table, seat: int) -> str:
+        """The text of ``seat``'s hand message: enough to tell whether it changed
+        (building the buttons costs far more, so they are built only to send)."""
+        return self._hand_text(table, seat)[0]
+
+    @staticmethod
+    def _hand_text(table: Table, seat: int, note: str = "") -> tuple[str, SeatView, bool]:
+        assert table.game is not None
         view = table.game.observe(seat)
         away = seat in table.away and view.phase != "over"
-        content = render.hand_message(table.info(), view, note, away=away)
-        return content, hand_controls(table.id, table.game.version, view, away=away)
+        return render.hand_message(table.info(), view, note, away=away), view, away
 
     async def show_hand(self, interaction: discord.Interaction[Any], table: Table, note: str = "") -> None:
         """Answer with the clicker's hand as an ephemeral "My hand" copy, kept current."""
@@ -239,8 +250,7 @@ class Presenter:
             self._refresh_copies(table, seat)
             if seat == skip:
                 continue
-            content, _ = self.hand(table, seat)
-            sig = hand_signature(table, seat, content)
+            sig = hand_signature(table, seat, self.hand_text(table, seat))
             if not force and table.hand_sig.get(seat) == sig:
                 continue
             table.hand_sig[seat] = sig
@@ -322,10 +332,10 @@ class Presenter:
     async def _edit_copy(self, table: Table, seat: int, copy: HandCopy) -> None:
         """Edit one ephemeral copy until it shows the current state (one edit in flight per copy)."""
         while table.game is not None and not copy.expired():
-            content, view = self.hand(table, seat)
-            sig = hand_signature(table, seat, content)
+            sig = hand_signature(table, seat, self.hand_text(table, seat))
             if sig == copy.sig:
                 return
+            content, view = self.hand(table, seat)
             try:
                 await call(self._copy_edit(copy, content, view), f"table {table.id} seat {seat} My hand copy")
             except discord.HTTPException as exc:
