@@ -271,3 +271,36 @@ async def open_table(
 def posts(channel: Any) -> list[str]:
     """Every message in the channel but the table message itself."""
     return [m.content for m in channel.history() if "🃏 **" not in m.content]
+
+
+# ------------------------------------------------------------------ faults in the database itself
+
+
+class InsertFault:
+    """Makes the database itself refuse to log table ``table_id``'s action number ``seq``.
+
+    A trigger, written by another connection as an operator or a failing disk
+    would act: the bot's real store runs and gets a real ``sqlite3`` error from
+    SQLite (nothing in the bot is replaced). ``clear()`` lifts the fault.
+    """
+
+    def __init__(self, path: Path | str, table_id: int, seq: int) -> None:
+        self.path = path
+        conn = sqlite3.connect(path, timeout=10)
+        try:
+            conn.execute(
+                "CREATE TRIGGER injected_fault BEFORE INSERT ON actions"
+                f" WHEN NEW.table_id = {int(table_id)} AND NEW.seq = {int(seq)}"
+                " BEGIN SELECT RAISE(ABORT, 'injected fault: disk I/O error'); END"
+            )
+            conn.commit()
+        finally:
+            conn.close()
+
+    def clear(self) -> None:
+        conn = sqlite3.connect(self.path, timeout=10)
+        try:
+            conn.execute("DROP TRIGGER IF EXISTS injected_fault")
+            conn.commit()
+        finally:
+            conn.close()

@@ -16,10 +16,12 @@ from bot.client import create_bot
 
 from .conftest import make_settings
 from .helpers import (
+    InsertFault,
     act,
     db_actions,
     hand_message,
     is_my_turn,
+    moves,
     open_table,
     posts,
     table_status,
@@ -76,8 +78,16 @@ async def test_an_exclusive_lock_held_from_outside_delays_but_never_stalls_the_a
     assert rows[v][3] == alice.id, "alice's acknowledged card is on disk"
 
 
+def _drop_expected_errors(caplog: pytest.LogCaptureFixture, text: str) -> None:
+    """The injected fault is logged as an error for the admin: expected here, so kept
+    out of the suite's no-error-logs check (any other error still fails the test)."""
+    caplog.records[:] = [r for r in caplog.records if text not in r.getMessage()]
+
+
 @pytest.mark.parametrize("bot_settings", [{"turn_timeout": 60.0}], indirect=True)
-async def test_a_failed_timer_expiry_is_retried_soon(env: Any, db_path: Any) -> None:
+async def test_a_timer_expiry_the_database_refuses_is_retried_until_it_succeeds(
+    env: Any, db_path: Any
+) -> None:
     guild = env.create_guild(name="Stall Club")
     channel = guild.create_text_channel("whist")
     alice = guild.add_member(env.create_user("alice"))
@@ -85,21 +95,64 @@ async def test_a_failed_timer_expiry_is_retried_soon(env: Any, db_path: Any) -> 
     await until(env, lambda: is_my_turn(hand_message(alice)))
     v = game_of(env).version
 
-    repo = env.bot.manager.action_repo
-    real_append = repo.append
-    failures: list[int] = []
-
-    async def flaky_append(table_id: int, expected: int, entries: Any) -> int:
-        if not failures:
-            failures.append(expected)
-            raise sqlite3.OperationalError("database is locked")
-        return await real_append(table_id, expected, entries)
-
-    repo.append = flaky_append
+    fault = InsertFault(db_path, 1, v)  # the database itself refuses the expiry's move
     await env.advance_time(60)
-    await until(env, lambda: game_of(env).version > v, step=0.5, limit=20)
-    assert failures
+    await env.advance_time(3)  # several retries, every one refused
+    assert game_of(env).version == v, "nothing half-applied in memory"
+    assert len(db_actions(db_path, 1)) == v, "nothing half-written on disk"
+    fault.clear()
+    await until(env, lambda: game_of(env).version > v, step=0.5, limit=40)
     assert db_actions(db_path, 1)[v][3] is None, "the AI played the expired turn"
+    assert len(db_actions(db_path, 1)) == game_of(env).version
+
+
+@pytest.mark.parametrize("bot_settings", [{"ai_delay": 1.0}], indirect=True)
+async def test_an_ai_move_the_database_refuses_is_retried_and_the_table_goes_on(
+    env: Any, db_path: Any
+) -> None:
+    guild = env.create_guild(name="Stall Club")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    await open_table(channel, alice, ai=("easy", "easy", "easy"), target=3)
+    await until(env, lambda: is_my_turn(hand_message(alice)), step=1.0)
+    v = game_of(env).version
+    fault = InsertFault(db_path, 1, v + 1)  # alice's card goes in; the AI's answer does not
+    assert await act(alice) is not None
+    await env.advance_time(5)
+    assert game_of(env).version == v + 1, "the refused AI move changed nothing"
+    assert len(db_actions(db_path, 1)) == v + 1
+    fault.clear()
+    await until(env, lambda: is_my_turn(hand_message(alice)) and game_of(env).version > v + 1, step=1.0)
+    rows = db_actions(db_path, 1)
+    assert len(rows) == game_of(env).version
+    assert rows[v][3] == alice.id and rows[v + 1][3] is None
+
+
+async def test_a_click_the_database_refuses_is_answered_changes_nothing_and_can_be_made_again(
+    env: Any, db_path: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    guild = env.create_guild(name="Stall Club")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    await open_table(channel, alice, ai=("easy", "easy", "easy"), target=3)
+    await until(env, lambda: is_my_turn(hand_message(alice)))
+    v = game_of(env).version
+    before = hand_message(alice)
+    assert before is not None
+    fault = InsertFault(db_path, 1, v)
+    move = moves(before)[0]
+    if move.values is not None:
+        res = await alice.user.select(before, list(move.values), custom_id=move.custom_id)
+    else:
+        res = await alice.user.click(before, custom_id=move.custom_id)
+    assert res.ephemeral and "nothing changed" in res.response.content
+    assert game_of(env).version == v and len(db_actions(db_path, 1)) == v
+    assert is_my_turn(hand_message(alice)), "still alice's turn, her buttons still live"
+    _drop_expected_errors(caplog, "could not store an action")
+    fault.clear()
+    assert await act(alice) is not None  # the same move, made again, now counts
+    assert len(db_actions(db_path, 1)) >= v + 1
+    assert db_actions(db_path, 1)[v][3] == alice.id
 
 
 def _break_last_action(path: Any, table_id: int) -> tuple[int, str]:
