@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -262,3 +263,73 @@ def leaderboard_view(page: int, pages: int) -> discord.ui.View | None:
         RHButton(f"rh:lb:{min(page + 1, pages - 1)}", "Next ▶", discord.ButtonStyle.secondary, disabled=page >= pages - 1)
     )
     return view
+
+
+class Rows(discord.ui.View):
+    """Buttons and menus sent as plain component data, for the hot path.
+
+    A hand message is re-sent on nearly every move, and building it from
+    ``discord.ui`` items costs about half a millisecond of the event loop each
+    time. The clicks do not need those objects: they are routed by ``custom_id``
+    to :class:`RHButton` and :class:`RHSelect`, registered once in
+    ``setup_hook``. So this view holds the component dicts Discord receives and
+    no items (it is not dispatchable: discord.py keeps no copy of it). Discord's
+    limits are checked here as ``discord.ui`` would: 5 rows, 5 buttons or one
+    menu a row, ids of at most 100 characters, labels of at most 80.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self._rows: list[list[dict[str, Any]]] = []
+
+    def _row(self, row: int) -> list[dict[str, Any]]:
+        if not 0 <= row < ROWS:
+            raise ValueError(f"row {row} is out of range (0..{ROWS - 1})")
+        while len(self._rows) <= row:
+            self._rows.append([])
+        return self._rows[row]
+
+    @staticmethod
+    def _check_id(custom_id: str) -> None:
+        if not custom_id or len(custom_id) > _ID_LIMIT:
+            raise ValueError(f"custom_id must be 1..{_ID_LIMIT} characters: {custom_id!r}")
+
+    def button(
+        self,
+        custom_id: str,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        row: int = 0,
+    ) -> None:
+        self._check_id(custom_id)
+        items = self._row(row)
+        if len(items) >= ROW_WIDTH or any(c["type"] == 3 for c in items):
+            raise ValueError(f"row {row} is full")
+        items.append(
+            {"type": 2, "style": style.value, "disabled": disabled, "label": (label or "·")[:80], "custom_id": custom_id}
+        )
+
+    def menu(
+        self, custom_id: str, options: Sequence[tuple[str, str]], count: int, placeholder: str, row: int = 0
+    ) -> None:
+        """A select menu of ``(label, value)`` options choosing exactly ``count``."""
+        self._check_id(custom_id)
+        items = self._row(row)
+        if items:
+            raise ValueError(f"row {row} is not empty: a menu needs a row of its own")
+        if not 1 <= len(options) <= 25 or not 1 <= count <= len(options):
+            raise ValueError("a menu has 1..25 options and chooses 1..all of them")
+        items.append(
+            {
+                "type": 3,
+                "custom_id": custom_id,
+                "min_values": count,
+                "max_values": count,
+                "placeholder": placeholder[:150],
+                "options": [{"label": label[:100], "value": value} for label, value in options],
+            }
+        )
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return [{"type": 1, "components": list(items)} for items in self._rows if items]
