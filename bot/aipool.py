@@ -41,7 +41,7 @@ from typing import Final
 from engine.actions import Action
 from engine.game import SeatView
 
-__all__ = ["ANSWER_TIMEOUT", "BUDGET_STEPS", "MODES", "AIPool", "Decision"]
+__all__ = ["ANSWER_TIMEOUT", "BUDGET_STEPS", "MODES", "WORKER_NICENESS", "AIPool", "Decision"]
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +50,12 @@ MODES: Final = ("process", "thread", "inline")
 BUDGET_STEPS: Final = (1.0, 0.5, 0.25, 0.125)
 """Fractions of a level's search budget: full while a worker is free, then
 halved for every doubling of the decisions per worker; the last is the floor."""
+
+WORKER_NICENESS: Final = 10
+"""How much lower the AI workers' CPU priority is than the bot's. The searches
+are paced anyway (an AI moves a second after the turn reaches it); on a machine
+with few cores the event loop must get the CPU first, or clicks wait behind a
+search's time slice."""
 
 ANSWER_TIMEOUT: Final = 10.0
 """Seconds past which a worker is presumed hung (the searches cap themselves at 1.5 s)."""
@@ -114,6 +120,14 @@ def _decide(
     return action
 
 
+def _init_worker() -> None:
+    """Runs first in every worker process: give the CPU to the event loop first."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:  # not permitted here: the worker runs at the bot's priority
+        log.info("could not lower the AI worker's priority")
+
+
 def _warm() -> int:
     """Import the search code and build the players, so the first real move is fast."""
     for level in _DEFAULTS:
@@ -160,7 +174,7 @@ class AIPool:
     def _start(self) -> Executor:
         executor: Executor
         if self.mode == "process":
-            executor = ProcessPoolExecutor(self.workers, mp_context=_context())
+            executor = ProcessPoolExecutor(self.workers, mp_context=_context(), initializer=_init_worker)
             # one warm-up task per worker: each submission with no idle worker spawns one
             self._warm_futures = [executor.submit(_warm) for _ in range(self.workers)]
         else:

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.aipool import BUDGET_STEPS, AIPool
+from bot.aipool import BUDGET_STEPS, WORKER_NICENESS, AIPool
 from engine import Game, SeatView, new_game
 from engine.actions import Action
 from engine.ai import get_player
@@ -67,6 +67,14 @@ async def test_the_workers_are_separate_processes_and_warm(process_pool: AIPool)
     pids = await process_pool.ready()
     assert len(pids) >= 1 and os.getpid() not in pids
     assert set(pids) <= set(process_pool.worker_pids())
+
+
+async def test_the_workers_yield_the_cpu_to_the_bot(process_pool: AIPool) -> None:
+    """On a small machine a search must not take the event loop's time slice."""
+    await process_pool.ready()
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    for pid in process_pool.worker_pids():
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + WORKER_NICENESS)
 
 
 async def test_a_decision_is_reproducible_from_its_seed() -> None:
