@@ -42,7 +42,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, SupportsIndex, cast
 
 from .actions import Action, Play
-from .cards import Card, RankOrder, Suit, cards_from_mask, full_deck, sort_hand
+from .cards import Card, RankOrder, Suit, cards_from_mask, deck_with_jokers, sort_hand
 from .errors import IllegalAction, RecordError
 from .events import DealerChosen, Event
 from .families import Family
@@ -146,6 +146,9 @@ class Game:
         "tricks",
         "completed",
         "revoked",
+        "bids",
+        "declarer",
+        "contract",
         "winner",
         "match_winner",
         "rubber_points",
@@ -201,6 +204,9 @@ class Game:
     tricks: list[int]
     completed: list[tuple[int, tuple[Card, ...], int]]
     revoked: set[int]
+    bids: list[tuple[int, str]]  # an auction's calls in order: (seat, encoded bid or "pass")
+    declarer: int | None  # the seat that won the auction (None where there is none)
+    contract: str  # the winning bid's code ("4u", "5n" ...; "" where there is none)
     winner: int | None
     match_winner: int | None
     rubber_points: tuple[int, ...]
@@ -264,6 +270,9 @@ class Game:
         game.rubber_points = ()
         game.calls = []
         game.shown = []
+        game.bids = []
+        game.declarer = None
+        game.contract = ""
         events: list[Event] = []
         if first_dealer is not None:
             if not 0 <= first_dealer < rules.players:
@@ -407,6 +416,7 @@ class Game:
         leader = self.leader
         trick = tuple(((leader + i) % n, c) for i, c in enumerate(self.trick))
         private: dict[str, Any] = {"turn_up": None, "stock_taken": (), "my_discards": ()}
+        bids = tuple(self.bids) if self.bids else ()
         for phase in self.facts.sequence:
             private.update(phase.visible(self, seat))
         return SeatView(
@@ -444,6 +454,9 @@ class Game:
             rules=self.rules,
             rank_order=self.rank_order,
             sides=self.side_of,
+            bids=bids,
+            declarer=self.declarer,
+            contract=self.contract,
         )
 
     # ------------------------------------------------------------------ copies & records
@@ -507,6 +520,7 @@ _LIST_SLOTS: Final = (
     "can_ye_queue",
     "calls",
     "shown",
+    "bids",
     "trick",
     "tricks",
     "completed",
@@ -554,7 +568,8 @@ def check_stacking(
     fixed_scores: tuple[int, ...] | None = None
     if deck is not None:
         fixed_deck = tuple(c if isinstance(c, Card) else Card.parse(c) for c in deck)
-        if sorted(c.index for c in fixed_deck) != [c.index for c in full_deck(rules.removed_ranks)]:
+        pack = deck_with_jokers(rules.jokers, rules.removed_ranks)
+        if sorted(c.index for c in fixed_deck) != [c.index for c in pack]:
             raise ValueError(f"deck must hold each card of the {rules.deck_size}-card pack once")
     if start_scores is not None:
         fixed_scores = tuple(int(s) for s in start_scores)

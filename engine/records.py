@@ -69,6 +69,18 @@ def _stacking(game: Game) -> dict[str, Any]:
     return extra
 
 
+def _auction(game: Game) -> dict[str, Any]:
+    """State keys for an auction's bids and contract, present only once there is one
+    (so the snapshots of games without auctions are as they always were)."""
+    if not (game.bids or game.declarer is not None or game.contract):
+        return {}
+    return {
+        "bids": [[seat, bid] for seat, bid in game.bids],
+        "declarer": game.declarer,
+        "contract": game.contract,
+    }
+
+
 def from_record(record: Mapping[str, Any]) -> Game:
     """Rebuild a game by replaying a record made by :func:`to_record`."""
     if record.get("format") != "ruff-honours-game":
@@ -141,6 +153,7 @@ def snapshot(game: Game) -> dict[str, Any]:
             "tricks": list(game.tricks),
             "completed": [[ld, [c.code for c in cs], w] for ld, cs, w in game.completed],
             "revoked": sorted(game.revoked),
+            **_auction(game),
             "winner": game.winner,
             "match_winner": game.match_winner,
             "rubber_points": list(game.rubber_points),
@@ -204,6 +217,9 @@ def from_snapshot(data: Mapping[str, Any]) -> Game:
     g.tricks = list(s["tricks"])
     g.completed = [(ld, tuple(card(c) for c in cs), w) for ld, cs, w in s["completed"]]
     g.revoked = set(s["revoked"])
+    g.bids = [(int(seat), str(bid)) for seat, bid in s.get("bids", [])]  # absent before auctions
+    g.declarer = s.get("declarer")
+    g.contract = s.get("contract", "")
     g.winner = s["winner"]
     g.match_winner = s["match_winner"]
     g.rubber_points = tuple(s["rubber_points"])

@@ -102,13 +102,17 @@ class Rules:
     game_value: str = "single"  # single | by_losers_score (treble/double/single, §5 Short Whist)
     rubber_points: str = "games_won"  # games_won | game_values_plus_2 (§5 Short Whist)
     deal_tricks: int = 0  # tricks per deal; 0 = one per card in hand
+    jokers: int = 0  # jokers in the pack (RULES.md §7.1; 0 outside Bid Whist)
+    # a family's own parameters that no field above names, as sorted (RULES.md
+    # name, value) pairs; read them with :meth:`param`
+    extra: tuple[tuple[str, object], ...] = ()
     overrides: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     # ---- derived facts
     @property
     def deck_size(self) -> int:
-        """Cards in the pack (52 or 48)."""
-        return 52 - 4 * len(self.removed_ranks)
+        """Cards in the pack (52 or 48, plus any jokers)."""
+        return 52 - 4 * len(self.removed_ranks) + self.jokers
 
     @property
     def stock_size(self) -> int:
@@ -124,6 +128,13 @@ class Rules:
     def sides(self) -> int:
         """Number of scoring sides (2 for partnership games)."""
         return 2 if self.partnerships else self.players
+
+    def param(self, name: str) -> object:
+        """The value of a family parameter kept in :attr:`extra` (KeyError if the game has none)."""
+        for key, value in self.extra:
+            if key == name:
+                return value
+        raise KeyError(name)
 
     def side_of(self, seat: int) -> int:
         """The side (0 = seats 0 and 2, 1 = seats 1 and 3) a seat plays for."""
@@ -448,7 +459,10 @@ def make_rules(
         follows = int(str(values["target_score"])) - 1
         values["call_point"] = follows if follows >= 1 else "none"
 
+    extra = tuple(sorted((k, v) for k, v in values.items() if k not in _RULES_FIELDS))
     values = {k: v for k, v in values.items() if k in _RULES_FIELDS}
+    if extra:
+        values["extra"] = extra
     rules = Rules(
         game_id=game_id,
         preset=preset_name,

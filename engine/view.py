@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .actions import Action
-from .cards import HIGH, Card, RankOrder, Suit, full_deck
+from .cards import HIGH, Card, RankOrder, Suit, deck_with_jokers
 from .families import family_of
 from .phases.base import PhaseLogic
 from .phases.deal import deal_plan
@@ -55,6 +55,7 @@ class Facts:
         "tricks_per_deal",
         "prevent",
         "fast_play",
+        "jokers",
         "play",
     )
 
@@ -91,12 +92,16 @@ class Facts:
         self.can_ye = rules.can_ye_enabled
         self.call_any = rules.call_point == "any"
         self.call_point = rules.call_point if isinstance(rules.call_point, int) else None
-        self.deck_indices = tuple(c.index for c in full_deck(rules.removed_ranks))
+        self.deck_indices = tuple(
+            c.index for c in deck_with_jokers(rules.jokers, rules.removed_ranks)
+        )
         self.plans = tuple(deal_plan(rules, dealer) for dealer in range(n))
         self.dealt_in = n * rules.hand_size
         self.tricks_per_deal = rules.tricks_per_deal
         self.prevent = rules.revoke_mode == "prevent"
-        self.fast_play = self.prevent and not family.has_layouts
+        self.jokers = rules.jokers > 0  # following suit needs cards.follow_mask
+        # the fast path reads the hand only and follows natural suits only
+        self.fast_play = self.prevent and not family.has_layouts and not self.jokers
 
 
 _FACTS: Final[dict[Rules, Facts]] = {}
@@ -125,7 +130,9 @@ class SeatView:
 
     This is the hidden-information boundary: renderers and AI players get a
     view, never the :class:`Game`. Other hands appear only as sizes; the stock
-    is never listed (the ruffer alone sees the cards he took in and laid out).
+    is never listed (the ruffer alone sees the cards he took in and laid out;
+    a Bid Whist declarer the kitty, ``stock_taken``, shown to all when the
+    rules expose it).
     """
 
     seat: int
@@ -164,6 +171,9 @@ class SeatView:
     )
     sides: tuple[int, ...] = ()  # the side each seat plays for (empty: fixed partnerships s, s + 2)
     rank_order: RankOrder = HIGH  # the deal's rank order (which card wins a trick)
+    bids: tuple[tuple[int, str], ...] = ()  # the auction so far: (seat, bid code or "pass")
+    declarer: int | None = None  # who won the auction (None where there is none)
+    contract: str = ""  # the winning bid's code, e.g. "4u" ("" where there is none)
 
     @property
     def partner(self) -> int:
