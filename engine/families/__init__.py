@@ -29,8 +29,9 @@ How a family reaches the parts of a deal that vary between games:
   default); the deal phase puts it in ``game.rank_order`` each deal and a later
   phase (a contract) may replace it. The play phase takes each trick's winner
   from ``game.rank_order.trick_winner``, with an unrolled fast path for
-  ``HIGH``. Following suit with jokers (``cards.follow_mask``) is not wired
-  into the play phase yet; no family deals jokers.
+  ``HIGH``. A pack with jokers (``Rules.jokers``, Bid Whist) follows suit by
+  ``cards.follow_mask`` in the play phase's general path and never takes the
+  fast path.
 * **Layouts.** The play phase's general path takes a seat's cards from
   ``Game.playable(seat)``, a mask that is the hand today. A layout game
   (Turnover Bridge, :mod:`engine.layout`) must add the seat's face-up layout
@@ -49,7 +50,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from ..rules import GameDef, Rules
 from ..seating import Seating
-from . import ruff_honours
+from . import bid_whist, ruff_honours
 
 if TYPE_CHECKING:
     from ..events import Event
@@ -78,7 +79,9 @@ class Family(Protocol):
     def honour_counts(self, game: Game) -> list[int]: ...
 
 
-FAMILIES: Final[Mapping[str, Family]] = {f.name: f for f in (ruff_honours.FAMILY,)}
+FAMILIES: Final[Mapping[str, Family]] = {
+    f.name: f for f in (ruff_honours.FAMILY, bid_whist.FAMILY)
+}
 
 
 def family_of(rules: Rules) -> Family:

@@ -1,0 +1,187 @@
+"""Bid Whist (RULES.md §7): one game id, ``bid-whist``, with jokers and a kitty.
+
+Every deal runs::
+
+    deal -> bidding -> name -> take_kitty -> kitty -> play -> score
+    deal -> bidding -> take_kitty -> name -> kitty -> play -> score
+
+(the first with ``declare_before_kitty = true``, the default). The pack has
+``jokers`` jokers (54 cards with two); twelve cards each, one at a time, and the
+rest (6, 5 or 4 cards) is the kitty. Four seats in fixed partnerships. The
+bidding is :mod:`engine.phases.auction`; naming the contract and the kitty are
+:mod:`engine.phases.contract`; the play is the shared play phase, which follows
+suit with jokers by :func:`engine.cards.follow_mask` and decides tricks by the
+contract's :class:`~engine.cards.RankOrder`.
+
+Scoring (RULES.md §7.7): the declaring side's books are 1 (the kitty) plus its
+tricks; the contract is 6 + bid. Made: ``made_score = books_over_six`` scores
+books − 6, ``bid_only`` the bid. Set: minus the bid. No-trump contracts score
+``nt_multiplier`` times either way. Defenders score nothing. A side at
+``target_score`` or more wins; a side at minus ``target_score`` or less loses.
+
+Parameters are RULES.md §7.9's, by name; the ones without a field of
+:class:`~engine.rules.Rules` are read with ``rules.param(name)``.
+
+Decisions where RULES.md is silent:
+
+* ``target_score`` takes any value 1..99 like the other games' targets (RULES.md
+  lists 5, 7, 9 and 11 as the usual ones).
+* ``boston`` (all 13 books): ``double`` doubles the points of a made contract
+  (after the no-trump multiplier); ``wins_game`` wins the game at once, the
+  score standing as scored.
+* ``jokers = 1`` deals the Big Joker (see :mod:`engine.cards`).
+* ``kitty_positions = interleaved`` is the deal pattern ``singles_kitty`` (see
+  :mod:`engine.phases.deal`); under a fair shuffle it changes nothing.
+* The kitty counts as the first book in scoring only: ``game.tricks`` (and the
+  views) count the tricks won in play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+
+from ..events import ContractScored
+from ..phases.auction import AuctionPhase, bid
+from ..phases.base import PhaseLogic
+from ..phases.contract import KittyDiscardPhase, NamePhase, TakeKittyPhase
+from ..phases.deal import DealPhase
+from ..phases.play import PlayPhase
+from ..phases.score import DealScore, ScorePhase
+from ..rules import GameDef, ParamSpec, Rules, _bool, _choice, _int, register_game
+from ..seating import Seating
+
+if TYPE_CHECKING:
+    from ..events import Event
+    from ..game import Game
+
+__all__ = ["FAMILY", "GAME_DEFS", "BidWhistFamily", "contract_points"]
+
+_PARAMS: Final = (
+    _int("jokers", 2, 0, 2),
+    _choice("first_dealer", "first_diamond", "first_diamond", "random"),
+    _choice("kitty_positions", "remainder", "remainder", "interleaved"),
+    _int("min_bid", 3, 3, 4),
+    _choice("same_number_order", "u<d<nt", "u<d<nt", "no_equal"),
+    _choice("all_pass", "dealer_must_bid", "dealer_must_bid", "redeal"),
+    _bool("dealer_can_match", False),
+    _bool("declare_before_kitty", True),
+    _bool("kitty_exposed", False),
+    _choice("downtown_ace", "high", "high", "low"),
+    _choice("nt_jokers", "powerless", "powerless", "bidder_discards"),
+    _choice("first_leader", "declarer", "declarer", "eldest"),
+    _choice("made_score", "books_over_six", "books_over_six", "bid_only"),
+    _int("nt_multiplier", 2, 1, 2),
+    _choice("boston", "normal", "normal", "wins_game", "double"),
+    _int("target_score", 7, 1, 99),
+)
+
+PARAMETERS: Final[tuple[ParamSpec, ...]] = _PARAMS
+
+GAME_DEFS: Final[tuple[GameDef, ...]] = (
+    GameDef(
+        "bid-whist",
+        "Bid Whist",
+        {
+            "family": "bid_whist",
+            "hand_size": 12,
+            "deal_pattern": "singles",
+            "trump_mode": "contract",
+            "honours": False,
+            "call_point": "none",
+        },
+        _PARAMS,
+        {"default": {}},
+        "default",
+        "54 cards with two jokers, one round of bids (uptown, downtown, no trump), "
+        "a six-card kitty to the declarer. Game 7, or lose at minus 7.",
+        bundles={
+            "kitty_positions": {
+                "remainder": {"deal_pattern": "singles"},
+                "interleaved": {"deal_pattern": "singles_kitty"},
+            }
+        },
+    ),
+)
+
+
+def contract_points(rules: Rules, code: str, books: int) -> tuple[bool, int]:
+    """Whether a contract (bid code) with ``books`` books (kitty included) is made, and its points."""
+    b = bid(code)
+    made = books >= 6 + b.number
+    if made:
+        points = books - 6 if rules.param("made_score") == "books_over_six" else b.number
+    else:
+        points = -b.number
+    if b.no_trump:
+        multiplier = rules.param("nt_multiplier")
+        assert isinstance(multiplier, int)
+        points *= multiplier
+    if made and books == 13 and rules.param("boston") == "double":
+        points *= 2
+    return made, points
+
+
+class BidWhistFamily:
+    """The phases, seating and scorer of Bid Whist."""
+
+    name = "bid_whist"
+    games: Sequence[GameDef] = GAME_DEFS
+    has_layouts = False
+
+    def __init__(self) -> None:
+        self.deal = DealPhase()
+        self.bidding = AuctionPhase()
+        self.name_contract = NamePhase()
+        self.take_kitty = TakeKittyPhase()
+        self.kitty = KittyDiscardPhase()
+        self.play = PlayPhase()
+        self.score = ScorePhase()
+
+    def sequence(self, rules: Rules) -> tuple[PhaseLogic, ...]:
+        """The phases of one deal, in order (naming before or after the kitty)."""
+        if rules.param("declare_before_kitty"):
+            middle: tuple[PhaseLogic, ...] = (self.name_contract, self.take_kitty)
+        else:
+            middle = (self.take_kitty, self.name_contract)
+        return (self.deal, self.bidding, *middle, self.kitty, self.play, self.score)
+
+    def catalogue(self) -> tuple[PhaseLogic, ...]:
+        """Every phase that owns actions."""
+        return (self.bidding, self.name_contract, self.kitty, self.play)
+
+    def seating(self, rules: Rules) -> Seating:
+        """Fixed partnerships ``s`` and ``s + 2``."""
+        return Seating.fixed(rules.players, rules.partnerships)
+
+    def honour_counts(self, game: Game) -> list[int]:
+        """Bid Whist scores no honours."""
+        return [0] * game.facts.sides
+
+    def score_deal(self, game: Game, events: list[Event]) -> DealScore:
+        """Score the contract (RULES.md §7.7) and check both ends of the game (§7.8)."""
+        sides = game.facts.sides
+        declarer = game.declarer
+        assert declarer is not None
+        side = game.side_of[declarer]
+        books = 1 + game.tricks[side]
+        made, points = contract_points(game.rules, game.contract, books)
+        game.scores[side] += points
+        trick_points = [0] * sides
+        trick_points[side] = points
+        events.append(ContractScored(declarer, side, game.contract, books, made, points))
+        score = DealScore(trick_points, [0] * sides, [0] * sides)
+        target = game.facts.target
+        if made and books == 13 and game.rules.param("boston") == "wins_game":
+            score.reached, score.winner = "boston", side
+        elif game.scores[side] >= target:
+            score.reached, score.winner = "contract", side
+        elif game.scores[side] <= -target:
+            score.reached = "set"
+            score.winner = next(s for s in range(sides) if s != side)
+        return score
+
+
+FAMILY: Final = BidWhistFamily()
+for _game in GAME_DEFS:
+    register_game(_game)
