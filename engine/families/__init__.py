@@ -50,7 +50,10 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from ..rules import GameDef, Rules
 from ..seating import Seating
-from . import bid_whist, ruff_honours
+from . import ruff_honours  # first: its games, the default among them, lead the registry
+
+# isort: split
+from . import bid_whist  # games register in import order
 
 if TYPE_CHECKING:
     from ..events import Event
