@@ -41,6 +41,8 @@ steps_max = int(sys.argv[2])
 out = []
 n = 0
 for gid in game_ids():
+    if getattr(new_game(gid, seed=0)[0].rules, "family", "ruff_honours") != "ruff_honours":
+        continue  # games added since the ref (their own tests cover them)
     for preset in presets_for(gid):
         for ov in OVERRIDES:
             try:
@@ -66,7 +68,7 @@ for gid in game_ids():
                         except IllegalAction as e:
                             rec.append([e.reason, e.code])
                 view = dataclasses.asdict(g.observe(rng.randrange(4)))
-                for added in ("rules", "sides", "rank_order"):  # fields added since e06b107
+                for added in ("rules", "sides", "rank_order", "bids", "declarer", "contract"):  # fields added since e06b107
                     view.pop(added, None)
                 rec.append(repr(sorted(view.items())))
                 out.append(rec)
