@@ -16,6 +16,7 @@ from ..actions import Action, Discard, Play, play
 from ..cards import Card
 from ..game import SeatView
 from .base import obvious_choice
+from .contract import ContractPlayer, applies
 from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
 from .discard import DiscardPlanner, greedy_discards
 from .knowledge import situation
@@ -35,8 +36,11 @@ class EasyPlayer:
         self.name = "easy"
         self.noise = noise
         self._discards = DiscardPlanner("easy", _easy_plan)
+        self._contract = ContractPlayer(search=False)
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        if applies(view):  # Bid Whist: jokers, an auction, a chosen rank order
+            return self._contract.choose(view, legal, rng)
         obvious = obvious_choice(legal)
         if obvious is not None:
             return obvious

@@ -24,6 +24,7 @@ from ..cards import Card
 from ..game import SeatView
 from . import dds
 from .base import obvious_choice
+from .contract import ContractPlayer, applies
 from .discard import DiscardPlanner
 from .easy import EasyPlayer
 from .knowledge import Situation, situation
@@ -77,8 +78,13 @@ class HardPlayer:
         self.use_dds = use_dds
         self._easy = EasyPlayer(noise=0.0)
         self._discards = DiscardPlanner("hard", self._plan)
+        # Bid Whist: the same sampling as normal over the general card model, with
+        # hard's larger budget (the double-dummy solvers assume 52 cards, HIGH)
+        self._contract = ContractPlayer(search=True, budget=budget, cap=cap, max_worlds=400)
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        if applies(view):
+            return self._contract.choose(view, legal, rng)
         start = time.perf_counter()
         obvious = obvious_choice(legal)
         if obvious is not None:

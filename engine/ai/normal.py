@@ -21,6 +21,7 @@ from ..actions import Action, Discard, Play, play
 from ..cards import Card
 from ..game import SeatView
 from .base import obvious_choice
+from .contract import ContractPlayer, applies
 from .discard import DiscardPlanner
 from .easy import EasyPlayer
 from .knowledge import Situation, situation
@@ -70,8 +71,11 @@ class NormalPlayer:
         )
         self._easy = EasyPlayer(noise=0.0)
         self._discards = DiscardPlanner("normal", _normal_plan)
+        self._contract = ContractPlayer(search=True, budget=budget, cap=cap, max_worlds=max_worlds)
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        if applies(view):  # Bid Whist: sampled deals over the general card model
+            return self._contract.choose(view, legal, rng)
         start = time.perf_counter()
         obvious = obvious_choice(legal)
         if obvious is not None:
