@@ -365,37 +365,61 @@ def knowledge_of(view: SeatView, m: DealModel) -> Knowledge:
     return Knowledge(seat, hand, pool, need, allowed)
 
 
-def sample_world(k: Knowledge, rng: random.Random, tries: int = 12) -> list[int] | None:
+_SUPERSETS: Final = tuple(tuple(t for t in range(32) if a & ~t == 0) for a in range(32))
+_CONTAINING: Final = tuple(tuple(t for t in range(32) if t >> s & 1) for s in range(5))
+
+
+def _feasible(within: list[int], space: list[int]) -> bool:
+    """Hall's condition: for every set T of places, the cards that may only go
+    into T fit into T's room (``space[T]``): the test of a deal with capacities."""
+    return all(w <= r for w, r in zip(within, space, strict=True))
+
+
+def sample_world(k: Knowledge, rng: random.Random) -> list[int] | None:
     """Four hands and the hidden out-of-play cards (index 4), consistent with ``k``.
 
-    The most constrained cards are placed first, each in a random slot with
-    room, weighted by the room left. ``None`` if no consistent deal was found.
+    Each card goes, in random order, to a random place it may be in, weighted
+    by the room left there, among the places that keep the rest of the deal
+    possible (:func:`_feasible`), so every consistent deal can come out and no
+    attempt dead-ends. If the knowledge admits no deal at all (it never should),
+    the voids are dropped; ``None`` if even that fails.
     """
-    cards = _bits(k.pool)
-    for attempt in range(tries):
+    for relax in (False, True):
+        free = 0b11111 & ~(1 << k.seat)
+        allowed = {c: (free if relax else a) for c, a in k.allowed.items()}
         room = list(k.need)
+        within = [0] * 32  # cards whose allowed places lie within each set of places
+        for a in allowed.values():
+            for t in _SUPERSETS[a]:
+                within[t] += 1
+        space = [sum(room[s] for s in range(5) if t >> s & 1) for t in range(32)]
+        if not _feasible(within, space):
+            continue
         world = [0, 0, 0, 0, 0]
         world[k.seat] = k.hand
+        cards = list(allowed)
         rng.shuffle(cards)
-        order = sorted(cards, key=lambda c: k.allowed[c].bit_count())
-        ok = True
-        for c in order:
-            slots = [s for s in range(5) if k.allowed[c] >> s & 1 and room[s] > 0]
-            if attempt == tries - 1 and not slots:  # last try: ignore the voids
-                slots = [s for s in range(5) if room[s] > 0 and s != k.seat]
-            if not slots:
-                ok = False
-                break
-            total = sum(room[s] for s in slots)
-            pick = rng.randrange(total)
-            for s in slots:
-                pick -= room[s]
-                if pick < 0:
+        for c in cards:
+            a = allowed[c]
+            for t in _SUPERSETS[a]:
+                within[t] -= 1
+            places = [s for s in range(5) if a >> s & 1 and room[s] > 0]
+            while True:
+                pick = rng.randrange(sum(room[s] for s in places))
+                for s in places:
+                    pick -= room[s]
+                    if pick < 0:
+                        break
+                for t in _CONTAINING[s]:
+                    space[t] -= 1
+                if _feasible(within, space):
                     break
-            world[s] |= 1 << c
+                for t in _CONTAINING[s]:
+                    space[t] += 1
+                places.remove(s)
             room[s] -= 1
-        if ok:
-            return world
+            world[s] |= 1 << c
+        return world
     return None
 
 
@@ -479,8 +503,9 @@ def _candidates(view: SeatView, hand: int) -> list[tuple[str, Suit | str, float]
     return out
 
 
-PARTNER_BOOKS: Final = 2.0  # what the quick count expects of partner
-KITTY_BOOKS: Final = 2.0  # the kitty's own book, and about one more from its cards
+PARTNER_BOOKS: Final = 1.0  # what the quick count expects of partner
+BID_SLACK: Final = 0.25  # expected points a higher bid may give up over the best one
+KITTY_BOOKS: Final = 1.5  # the kitty's own book, and some from its cards
 
 
 def _points(rules_made: str, multiplier: int, number: int, no_trump: bool, books: int) -> int:
@@ -551,7 +576,13 @@ class ContractPlayer:
             else:
                 est = round(cand[2] + PARTNER_BOOKS + KITTY_BOOKS)
                 values[b.code] = _points(made_rule, multiplier, b.number, b.no_trump, est)
-        best = max(bids, key=lambda b: (values[b.code], -b.number))
+        # one round of bidding: among bids worth about the best, the highest (it
+        # keeps the opponents out; with books over six it scores the same)
+        top = max(values.values())
+        best = max(
+            (b for b in bids if values[b.code] >= top - BID_SLACK),
+            key=lambda b: (b.number, values[b.code]),
+        )
         pass_legal = any(isinstance(a, Pass) for a in legal)
         partner_high = any(seat == view.partner and code != "pass" for seat, code in view.bids)
         threshold = 1.0 if partner_high else 0.0
