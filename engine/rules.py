@@ -22,7 +22,7 @@ Decisions where RULES.md is silent (each also noted in the project README):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Final
 
@@ -38,6 +38,7 @@ __all__ = [
     "game_ids",
     "make_rules",
     "presets_for",
+    "register_describer",
     "register_game",
 ]
 
@@ -166,7 +167,14 @@ class Rules:
         return 1 if self.match_format == "single" else 2
 
     def describe(self) -> list[str]:
-        """Human-readable lines summarising the rules that matter at the table."""
+        """Human-readable lines summarising the rules that matter at the table.
+
+        A family that registered its own summary (:func:`register_describer`)
+        gives it; the lines below are the Ruff-and-Honours / Whist family's.
+        """
+        own = _DESCRIBERS.get(self.family)
+        if own is not None:
+            return own(self)
         lines = [f"{self.title} — preset `{self.preset}`"]
         lines.append(
             f"{self.deck_size}-card pack, {self.hand_size} cards each"
@@ -210,6 +218,14 @@ class Rules:
         if self.match_format != "single":
             lines.append("Best of three games.")
         return lines
+
+
+_DESCRIBERS: Final[dict[str, Callable[[Rules], list[str]]]] = {}
+
+
+def register_describer(family: str, describe: Callable[[Rules], list[str]]) -> None:
+    """Let a family (``Rules.family``) summarise its own rules for ``Rules.describe``."""
+    _DESCRIBERS[family] = describe
 
 
 # --------------------------------------------------------------------------- parameters

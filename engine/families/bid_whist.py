@@ -48,7 +48,16 @@ from ..phases.contract import KittyDiscardPhase, NamePhase, TakeKittyPhase
 from ..phases.deal import DealPhase
 from ..phases.play import PlayPhase
 from ..phases.score import DealScore, ScorePhase
-from ..rules import GameDef, ParamSpec, Rules, _bool, _choice, _int, register_game
+from ..rules import (
+    GameDef,
+    ParamSpec,
+    Rules,
+    _bool,
+    _choice,
+    _int,
+    register_describer,
+    register_game,
+)
 from ..seating import Seating
 
 if TYPE_CHECKING:
@@ -122,6 +131,62 @@ def contract_points(rules: Rules, code: str, books: int) -> tuple[bool, int]:
     return made, points
 
 
+def describe(rules: Rules) -> list[str]:
+    """The table's rules in a few lines (``Rules.describe``)."""
+    p = rules.param
+    kitty = rules.deck_size - rules.players * rules.hand_size
+    jokers = {
+        2: "with the Big and Little Joker",
+        1: "with one joker (the Big)",
+        0: "without jokers",
+    }
+    lines = [
+        f"{rules.title} — preset `{rules.preset}`",
+        f"{rules.deck_size}-card pack {jokers[rules.jokers]}, {rules.hand_size} cards each, "
+        f"{kitty}-card kitty.",
+    ]
+    order = (
+        "at equal numbers downtown beats uptown and no trump beats both"
+        if p("same_number_order") == "u<d<nt"
+        else "each bid a higher number"
+    )
+    lines.append(
+        f"One round of bids from eldest to the dealer: {p('min_bid')} to 7 books over six, "
+        f"uptown, downtown or no trump; {order}."
+    )
+    if p("all_pass") == "dealer_must_bid":
+        lines.append("If the first three pass, the dealer must bid.")
+    else:
+        lines.append("If all four pass, the deal is thrown in and the next dealer deals.")
+    if p("dealer_can_match"):
+        lines.append("The dealer may take the contract at the number bid so far.")
+    when = "before" if p("declare_before_kitty") else "after"
+    lines.append(
+        f"The declarer names trumps (in no trump: uptown or downtown) {when} taking the kitty, "
+        "then lays out as many cards: they count as his side's first book."
+        + (" The kitty is shown to everyone." if p("kitty_exposed") else "")
+    )
+    if rules.jokers:
+        nt = (
+            "the declarer must lay his out"
+            if p("nt_jokers") == "bidder_discards"
+            else "they never win a trick"
+        )
+        lines.append(f"Jokers are the top trumps (Big above Little); in no trump {nt}.")
+    ace = "high (A, 2, 3 … K)" if p("downtown_ace") == "high" else "low (2, 3 … K, A)"
+    lines.append(f"Downtown, low cards win and the ace is {ace}.")
+    made = "books over six" if p("made_score") == "books_over_six" else "the bid"
+    doubled = "; no trump counts double." if p("nt_multiplier") == 2 else "."
+    lines.append(f"Made: {made}; set: minus the bid{doubled}")
+    if p("boston") == "wins_game":
+        lines.append("All 13 books (a Boston) win the game.")
+    elif p("boston") == "double":
+        lines.append("All 13 books (a Boston) score double.")
+    target = rules.target_score
+    lines.append(f"Game is {target}; a side at minus {target} loses.")
+    return lines
+
+
 class BidWhistFamily:
     """The phases, seating and scorer of Bid Whist."""
 
@@ -185,3 +250,4 @@ class BidWhistFamily:
 FAMILY: Final = BidWhistFamily()
 for _game in GAME_DEFS:
     register_game(_game)
+register_describer(FAMILY.name, describe)

@@ -271,6 +271,15 @@ def test_parameters_and_defaults() -> None:
         assert make_rules(game_id).extra == ()  # the other games are untouched
 
 
+def test_rules_summary_follows_the_parameters() -> None:
+    text = "\n".join(make_rules(GAME).describe())
+    assert "54-card pack" in text and "6-card kitty" in text and "dealer must bid" in text
+    assert "no trump counts double" in text and "minus 7 loses" in text
+    other = "\n".join(make_rules(GAME, None, {"jokers": 0, "all_pass": "redeal", "nt_multiplier": 1}).describe())
+    assert "4-card kitty" in other and "thrown in" in other and "double" not in other and "Jokers" not in other
+    assert "Ruff" not in text and "turned" not in text  # not the Whist family's lines
+
+
 @pytest.mark.parametrize(("jokers", "kitty", "deck"), [(2, 6, 54), (1, 5, 53), (0, 4, 52)])
 def test_jokers_fix_the_pack_and_kitty(jokers: int, kitty: int, deck: int) -> None:
     game, events = new_game(GAME, None, {"jokers": jokers}, seed=3)
