@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .actions import Action
-from .cards import HIGH, Card, RankOrder, Suit, deck_with_jokers
+from .cards import HIGH, Card, RankOrder, Suit, deck_with_jokers, led_suit
 from .families import family_of
 from .phases.base import PhaseLogic
 from .phases.deal import deal_plan
@@ -193,7 +193,9 @@ class SeatView:
 
     @property
     def led_suit(self) -> Suit | None:
-        return self.trick[0][1].suit if self.trick else None
+        """The suit the trick must follow (None before a lead, or while only a
+        no-trump joker is led: the first natural card fixes it)."""
+        return led_suit([c for _, c in self.trick], self.trump) if self.trick else None
 
     @property
     def my_turn(self) -> bool:

@@ -550,3 +550,14 @@ def test_snapshot_mid_bidding_and_kitty_round_trips() -> None:
     assert restored.state_key() == game.state_key()
     assert restored.observe(E) == game.observe(E)
     assert restored.hands[E] & JOKERS_MASK == game.hands[E] & JOKERS_MASK
+
+
+def test_the_view_names_the_suit_to_follow_after_a_led_joker() -> None:
+    game = deal({W: "BJ 5S", N: "7C 3H"})
+    auction(game, ["pass", "pass", "5n", "pass"])
+    name(game, "uptown")
+    lay_out(game, keep="BJ 5S")
+    play_cards(game, "BJ")
+    assert game.observe(N).led_suit is None  # a no-trump joker fixes no suit
+    play_cards(game, "7C")
+    assert game.observe(E).led_suit is Suit.CLUBS
