@@ -30,11 +30,14 @@ from .game import (
     stacked_deck,
     trick_winner,
 )
+from .phases.auction import Bid, bid
+from .phases.contract import NameDirection, NameTrump
 from .rules import Rules, RulesError, game_ids, make_rules, presets_for
 
 __all__ = [
     "Action",
     "ActionParseError",
+    "Bid",
     "CallCanYe",
     "Card",
     "CardParseError",
@@ -43,6 +46,8 @@ __all__ = [
     "Event",
     "Game",
     "IllegalAction",
+    "NameDirection",
+    "NameTrump",
     "Pass",
     "Phase",
     "Play",
@@ -54,6 +59,7 @@ __all__ = [
     "ShowHonours",
     "Suit",
     "TakeRuff",
+    "bid",
     "deal_seats",
     "decode_action",
     "discard",

@@ -10,7 +10,8 @@ nothing outside the engine decides legality or scores.
 The :class:`Game` holds the state of the table and of the deal in play (hands,
 stock, trick, scores, the sides each seat plays for); the phases are stateless
 and read and write it. ``Game.phase`` names the phase waiting for a player
-(``ruff``, ``discard``, ``can_ye``, ``play``) or ``over``.
+(``ruff``, ``discard``, ``can_ye``, ``play``; in Bid Whist ``bidding``, ``name``,
+``kitty``) or ``over``.
 
 Determinism: a game is fully fixed by its rules, seed, optional first dealer,
 optional stacked first deck and start scores, and action log (see

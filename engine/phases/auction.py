@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, ClassVar, Final
 from ..actions import Action, ActionParseError, Pass, register_action
 from ..errors import IllegalAction
 from ..events import AllPassed, BidMade, ContractWon
-from .base import NOTHING_PRIVATE, not_your_turn
+from .base import NOTHING_PRIVATE, Phase, not_your_turn
 
 if TYPE_CHECKING:
     from ..events import Event
@@ -111,7 +111,7 @@ def highest_bid(game: Game) -> tuple[int, str] | None:
 class AuctionPhase:
     """One round of bids from eldest to the dealer (see the module docstring)."""
 
-    name = "bidding"
+    name = Phase.BIDDING
     absent = "There is no bidding now."
     waiting = "Wait: the bidding is under way."
 

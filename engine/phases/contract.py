@@ -51,7 +51,7 @@ from ..events import (
     StockTaken,
     TrumpFixed,
 )
-from .base import NOTHING_PRIVATE, Automatic, new_event, not_your_turn
+from .base import NOTHING_PRIVATE, Automatic, Phase, new_event, not_your_turn
 from .exchange import discards_of
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ register_action("dir", _decode_direction)
 class NamePhase:
     """The declarer names trumps (suit bid) or the direction (no-trump bid)."""
 
-    name = "name"
+    name = Phase.NAME
     absent = "There is nothing to name now."
     waiting = "Wait: the declarer is naming the contract."
 
@@ -200,7 +200,7 @@ def kitty_discardable(game: Game, seat: int) -> int:
 class KittyDiscardPhase:
     """The declarer lays out as many cards as the kitty held, then play begins."""
 
-    name = "kitty"
+    name = Phase.KITTY
     absent = "There is nothing to lay out now."
     waiting = "Wait: the declarer is laying out the kitty."
 
