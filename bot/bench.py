@@ -546,7 +546,7 @@ async def click(manager: Any, discord_: StubDiscord, table_id: int, seat: int, u
     actions = policy(game.observe(seat))
     if len(actions) > 1:
         codes = [a.card.code for a in actions]
-        await manager.on_discard_select(interaction, table_id, game.version, seat, codes)
+        await manager.on_pick(interaction, table_id, game.version, seat, "discard", codes)
     else:
         await manager.on_action(interaction, table_id, game.version, seat, actions)
     return interaction
@@ -593,19 +593,19 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
         # every 50 ms would be 10,000 wake-ups a second of the bench's own, on the bot's loop
         changed: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
         measuring = False
-        commit = manager._commit
+        committed = manager.drivers.committed  # follows every commit: a click's, the AI's, a timer's
 
-        async def timed_commit(table: Any, seat: int, actions: Any, actor_id: int | None) -> Any:
-            events = await commit(table, seat, actions, actor_id)
+        def timed_committed(table: Any, events: Any, actor_seat: int | None = None) -> None:
             now = time.perf_counter()
+            _, seat, actor_id = table.moves[-1]
             started = turn_started.get(table.id)
             if measuring and started is not None and actor_id is None and table.ai_plays(seat):
                 ai_delays.append(now - started - settings.ai_delay)
             turn_started[table.id] = now
             changed.pop(table.id, asyncio.Event()).set()
-            return events
+            committed(table, events, actor_seat)
 
-        manager._commit = timed_commit  # type: ignore[method-assign]
+        manager.drivers.committed = timed_committed  # type: ignore[method-assign]
         try:
             kinds = [(i, 1 if i % 2 == 0 else 4) for i in range(args.games)]
             opened = await asyncio.gather(

@@ -7,9 +7,12 @@ Every component is a :class:`discord.ui.DynamicItem`, registered once in
 * ``rh:t:<table>:<verb>`` — table buttons (join, leave, start, cancel, ai-easy,
   ai-normal, ai-hard, hand, reclaim, rematch);
 * ``rh:a:<table>:<version>:<seat>:<action>`` — a game action such as
-  ``play:10H`` or ``canye``; ``version`` is the engine's action count when the
-  button was drawn, so a button from an earlier trick is recognised as stale;
-* ``rh:d:<table>:<version>:<seat>`` — the ruffer's discard select;
+  ``play:10H`` or ``canye`` (the engine's own encoding); ``version`` is the
+  engine's action count when the button was drawn, so a button from an earlier
+  trick is recognised as stale;
+* ``rh:d:<table>:<version>:<seat>[:<verb>]`` — a menu of cards to lay out, one
+  ``<verb>:<card>`` action per chosen card (``discard`` when the verb is left
+  out, as in ids sent before the verb was added);
 * ``rh:lb:<page>`` — leaderboard paging.
 
 The builders here are pure functions of an engine view; the callbacks only
@@ -25,20 +28,10 @@ from typing import Any
 
 import discord
 
-from engine import Action, SeatView, decode_action, sort_hand
-from engine.actions import (
-    ActionParseError,
-    CallCanYe,
-    DeclineRuff,
-    Discard,
-    Pass,
-    Play,
-    ShowHonours,
-    TakeRuff,
-)
+from engine import Action, decode_action
+from engine.actions import ActionParseError
 
 from .handlers import ClickHandler, handler_of
-from .render import action_label
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +47,8 @@ TABLE_VERBS = (
     "reclaim",
     "rematch",
 )
-CARD_ROWS = 4  # rows 0..3 hold cards (5 per row: up to 20), row 4 holds actions
+ROWS = 5  # Discord: at most 5 rows of components per message
+ROW_WIDTH = 5  # at most 5 buttons per row (a select fills a row)
 _ID_LIMIT = 100
 
 
@@ -62,7 +56,7 @@ _ID_LIMIT = 100
 class ParsedId:
     kind: str  # t | a | d | lb
     table_id: int = 0
-    verb: str = ""
+    verb: str = ""  # the table verb (t) or the laid-out cards' action verb (d)
     version: int = 0
     seat: int = 0
     action: Action | None = None
@@ -74,8 +68,8 @@ class BadCustomId(ValueError):
 
 
 _TABLE_RE = re.compile(r"t:(\d{1,19}):([a-z-]{1,12})")
-_ACT_RE = re.compile(r"a:(\d{1,19}):(\d{1,9}):([0-3]):([a-z]{1,8}(?::[0-9A-Za-z]{2,3})?)")
-_DISCARD_RE = re.compile(r"d:(\d{1,19}):(\d{1,9}):([0-3])")
+_ACT_RE = re.compile(r"a:(\d{1,19}):(\d{1,9}):([0-3]):([a-z]{1,10}(?::[0-9A-Za-z-]{1,16})?)")
+_PICK_RE = re.compile(r"d:(\d{1,19}):(\d{1,9}):([0-3])(?::([a-z]{1,10}))?")
 _LB_RE = re.compile(r"lb:(\d{1,4})")
 
 
@@ -93,8 +87,10 @@ def parse_custom_id(rest: str) -> ParsedId:
         return ParsedId(
             "a", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3)), action=action
         )
-    if m := _DISCARD_RE.fullmatch(rest):
-        return ParsedId("d", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3)))
+    if m := _PICK_RE.fullmatch(rest):
+        return ParsedId(
+            "d", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3)), verb=m.group(4) or "discard"
+        )
     if m := _LB_RE.fullmatch(rest):
         return ParsedId("lb", page=int(m.group(1)))
     raise BadCustomId(rest)
@@ -110,8 +106,11 @@ def action_id(table_id: int, version: int, seat: int, action: Action) -> str:
     return cid
 
 
-def discard_id(table_id: int, version: int, seat: int) -> str:
-    return f"rh:d:{table_id}:{version}:{seat}"
+def pick_id(table_id: int, version: int, seat: int, verb: str = "discard") -> str:
+    """The id of a menu of cards to lay out with ``verb`` (``discard``: the ruff)."""
+    cid = f"rh:d:{table_id}:{version}:{seat}" + ("" if verb == "discard" else f":{verb}")
+    assert len(cid) <= _ID_LIMIT
+    return cid
 
 
 def _manager(interaction: discord.Interaction[Any]) -> ClickHandler:
@@ -147,9 +146,15 @@ class RHButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P
 
 
 class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>d:[^\s]{1,95})"):
-    """Every select menu of the bot (today: the ruffer's four discards)."""
+    """Every select menu of the bot: cards to lay out (the ruff's discards, a kitty)."""
 
-    def __init__(self, custom_id: str, options: list[discord.SelectOption] | None = None, count: int = 1) -> None:
+    def __init__(
+        self,
+        custom_id: str,
+        options: list[discord.SelectOption] | None = None,
+        count: int = 1,
+        row: int | None = None,
+    ) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id=custom_id,
@@ -157,7 +162,7 @@ class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P
                 min_values=count,
                 max_values=count,
                 placeholder=f"Choose {count} card{'s' if count != 1 else ''} to lay out",
-                row=CARD_ROWS,
+                row=row,
             )
         )
         self.rest = custom_id[3:]
@@ -204,7 +209,7 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
         assert parsed.action is not None
         await manager.on_action(interaction, parsed.table_id, parsed.version, parsed.seat, [parsed.action])
     elif parsed.kind == "d":
-        await manager.on_discard_select(interaction, parsed.table_id, parsed.version, parsed.seat, values)
+        await manager.on_pick(interaction, parsed.table_id, parsed.version, parsed.seat, parsed.verb, values)
     else:
         await manager.on_leaderboard_page(interaction, parsed.page)
 
@@ -212,12 +217,13 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
 # ------------------------------------------------------------------ view builders
 
 
-def _view() -> discord.ui.View:
+def new_view() -> discord.ui.View:
+    """A persistent view (its items are dynamic: they work after a restart)."""
     return discord.ui.View(timeout=None)
 
 
 def lobby_view(table_id: int) -> discord.ui.View:
-    view = _view()
+    view = new_view()
     view.add_item(RHButton(table_id_for(table_id, "join"), "Join", discord.ButtonStyle.success, row=0))
     view.add_item(RHButton(table_id_for(table_id, "leave"), "Leave", discord.ButtonStyle.secondary, row=0))
     view.add_item(RHButton(table_id_for(table_id, "start"), "Start", discord.ButtonStyle.primary, row=0))
@@ -230,7 +236,7 @@ def lobby_view(table_id: int) -> discord.ui.View:
 
 
 def table_view(table_id: int, show_reclaim: bool) -> discord.ui.View:
-    view = _view()
+    view = new_view()
     view.add_item(RHButton(table_id_for(table_id, "hand"), "My hand", discord.ButtonStyle.primary, row=0))
     if show_reclaim:
         view.add_item(
@@ -240,7 +246,7 @@ def table_view(table_id: int, show_reclaim: bool) -> discord.ui.View:
 
 
 def finished_view(table_id: int) -> discord.ui.View:
-    view = _view()
+    view = new_view()
     view.add_item(RHButton(table_id_for(table_id, "rematch"), "Rematch", discord.ButtonStyle.success, row=0))
     return view
 
@@ -248,7 +254,7 @@ def finished_view(table_id: int) -> discord.ui.View:
 def leaderboard_view(page: int, pages: int) -> discord.ui.View | None:
     if pages <= 1:
         return None
-    view = _view()
+    view = new_view()
     view.add_item(
         RHButton(f"rh:lb:{max(page - 1, 0)}", "◀ Previous", discord.ButtonStyle.secondary, disabled=page <= 0)
     )
@@ -256,46 +262,3 @@ def leaderboard_view(page: int, pages: int) -> discord.ui.View | None:
         RHButton(f"rh:lb:{min(page + 1, pages - 1)}", "Next ▶", discord.ButtonStyle.secondary, disabled=page >= pages - 1)
     )
     return view
-
-
-def hand_view(table_id: int, version: int, view: SeatView, away: bool = False) -> discord.ui.View:
-    """Card buttons (legal ones enabled on the seat's turn) plus this phase's actions.
-
-    ``away``: the AI plays this seat, so every card is shown disabled and the
-    only live button takes the seat back.
-    """
-    ui = _view()
-    seat = view.seat
-    if away:
-        for i, card in enumerate(sort_hand(view.hand, view.trump)[: CARD_ROWS * 5]):
-            ui.add_item(
-                RHButton(action_id(table_id, version, seat, Play(card)), card.pretty, discord.ButtonStyle.secondary, True, row=i // 5)
-            )
-        ui.add_item(RHButton(table_id_for(table_id, "reclaim"), "Take my seat back", discord.ButtonStyle.success, row=CARD_ROWS))
-        return ui
-    legal = set(view.legal)
-    if view.phase == "discard" and view.my_turn:
-        discards = [a for a in view.legal if isinstance(a, Discard)]
-        need = max(1, 4 - len(view.my_discards))
-        options = [
-            discord.SelectOption(label=card.pretty, value=card.code)
-            for card in sort_hand([a.card for a in discards], view.trump)
-        ]
-        ui.add_item(RHSelect(discard_id(table_id, version, seat), options, count=min(need, len(options))))
-        return ui
-    cards = sort_hand(view.hand, view.trump)
-    for i, card in enumerate(cards[: CARD_ROWS * 5]):
-        act = Play(card)
-        enabled = view.my_turn and act in legal
-        style = (
-            discord.ButtonStyle.danger if card.suit.is_red else discord.ButtonStyle.secondary
-        ) if enabled else discord.ButtonStyle.secondary
-        if enabled and view.trump is not None and card.suit is view.trump:
-            style = discord.ButtonStyle.primary
-        ui.add_item(RHButton(action_id(table_id, version, seat, act), card.pretty, style, not enabled, row=i // 5))
-    extras: list[Action] = [a for a in view.legal if isinstance(a, (TakeRuff, DeclineRuff, CallCanYe, ShowHonours, Pass))]
-    for extra in extras:
-        style = discord.ButtonStyle.success if isinstance(extra, (TakeRuff, CallCanYe, ShowHonours)) else discord.ButtonStyle.secondary
-        ui.add_item(RHButton(action_id(table_id, version, seat, extra), action_label(extra), style, row=CARD_ROWS))
-    return ui
-

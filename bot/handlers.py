@@ -33,12 +33,13 @@ class ClickHandler(Protocol):
         actions: Sequence[Action],
     ) -> None: ...
 
-    async def on_discard_select(
+    async def on_pick(
         self,
         interaction: discord.Interaction[Any],
         table_id: int,
         version: int,
         seat: int,
+        verb: str,
         values: Sequence[str],
     ) -> None: ...
 

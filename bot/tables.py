@@ -168,6 +168,23 @@ class Table:
     def version(self) -> int:
         return self.game.version if self.game else 0
 
+    # ------------------------------------------------------------ tasks
+
+    def cancel_timer(self) -> None:
+        """Stop the turn or lobby timer (never the task this runs in)."""
+        current = asyncio.current_task()
+        if self.timer_task is not None and not self.timer_task.done() and self.timer_task is not current:
+            self.timer_task.cancel()
+        self.timer_task = None
+        self.deadline = None
+
+    def stop_tasks(self, keep_ai: bool = False) -> None:
+        """Stop the timer and (unless ``keep_ai``) the AI driver: the table has ended."""
+        self.cancel_timer()
+        current = asyncio.current_task()
+        if not keep_ai and self.ai_task is not None and not self.ai_task.done() and self.ai_task is not current:
+            self.ai_task.cancel()
+
 
 RETRY_BASE_DELAY = 0.05  # first retry of a failed AI move or timer expiry (seconds)
 RETRY_MAX_DELAY = 5.0

@@ -30,14 +30,11 @@ from .game import (
     stacked_deck,
     trick_winner,
 )
-from .phases.auction import Bid, bid
-from .phases.contract import NameDirection, NameTrump
 from .rules import Rules, RulesError, game_ids, make_rules, presets_for
 
 __all__ = [
     "Action",
     "ActionParseError",
-    "Bid",
     "CallCanYe",
     "Card",
     "CardParseError",
@@ -46,8 +43,6 @@ __all__ = [
     "Event",
     "Game",
     "IllegalAction",
-    "NameDirection",
-    "NameTrump",
     "Pass",
     "Phase",
     "Play",
@@ -59,7 +54,6 @@ __all__ = [
     "ShowHonours",
     "Suit",
     "TakeRuff",
-    "bid",
     "deal_seats",
     "decode_action",
     "discard",

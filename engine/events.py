@@ -42,6 +42,7 @@ __all__ = [
     "HandDealt",
     "HonoursScored",
     "HonoursShown",
+    "LayoutCardPlayed",
     "MatchOver",
     "Passed",
     "Revoked",
@@ -341,6 +342,18 @@ class CardPlayed(Event):
     card: Card
     trick_no: int
     kind: ClassVar[str] = "card_played"
+
+
+class LayoutCardPlayed(Event):
+    """Public, after its CardPlayed: ``card`` came from position ``position`` of
+    ``seat``'s layout; ``turned_up`` is the card beneath, now face up (playable from
+    the next trick), or ``None`` when the position is empty."""
+
+    seat: int
+    position: int
+    card: Card
+    turned_up: Card | None
+    kind: ClassVar[str] = "layout_card_played"
 
 
 class TrickWon(Event):

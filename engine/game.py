@@ -47,7 +47,8 @@ from .cards import Card, RankOrder, Suit, cards_from_mask, deck_with_jokers, sor
 from .errors import IllegalAction, RecordError
 from .events import DealerChosen, Event
 from .families import Family
-from .phases.base import Phase, PhaseLogic
+from .layout import Layout
+from .phases.base import DealState, Phase, PhaseLogic
 from .phases.deal import choose_dealer, deal_plan, deal_seats, shuffled, stacked_deck
 from .phases.declare import honours_held
 from .phases.play import (
@@ -147,9 +148,6 @@ class Game:
         "tricks",
         "completed",
         "revoked",
-        "bids",
-        "declarer",
-        "contract",
         "winner",
         "match_winner",
         "rubber_points",
@@ -161,6 +159,9 @@ class Game:
         "play_phase",
         "over_phase",
         "fast",
+        "deal_state",
+        "layout",
+        "notes",
     )
 
     rules: Rules
@@ -205,9 +206,6 @@ class Game:
     tricks: list[int]
     completed: list[tuple[int, tuple[Card, ...], int]]
     revoked: set[int]
-    bids: list[tuple[int, str]]  # an auction's calls in order: (seat, encoded bid or "pass")
-    declarer: int | None  # the seat that won the auction (None where there is none)
-    contract: str  # the winning bid's code ("4u", "5n" ...; "" where there is none)
     winner: int | None
     match_winner: int | None
     rubber_points: tuple[int, ...]
@@ -219,6 +217,12 @@ class Game:
     play_phase: PlayPhase
     over_phase: OverPhase
     fast: int  # the seat whose Play may take the fast path, else -1 (see phases.play.sync_fast)
+    deal_state: DealState | None  # a family's own state of the deal (an auction, a contract), or None
+    layout: Layout | None  # the face-up layouts of a layout game (Turnover Bridge), else None
+    # public facts of the deal a family keeps beyond the fields above (Willughby's
+    # ruff declarations ...): every seat sees them (SeatView.notes); the values are
+    # immutable (int, str, tuples of them), so a copy of the dict is a deep copy
+    notes: dict[str, object]
 
     # ------------------------------------------------------------------ creation
 
@@ -244,7 +248,10 @@ class Game:
         game.play_phase = facts.play
         game.over_phase = OVER
         game.fast = -1
+        game.deal_state = None
         game.log = []
+        game.layout = None
+        game.notes = {}
         build_play_tables()
         return game
 
@@ -271,9 +278,6 @@ class Game:
         game.rubber_points = ()
         game.calls = []
         game.shown = []
-        game.bids = []
-        game.declarer = None
-        game.contract = ""
         events: list[Event] = []
         if first_dealer is not None:
             if not 0 <= first_dealer < rules.players:
@@ -326,8 +330,12 @@ class Game:
         return sort_hand(cards_from_mask(self.hands[seat]), self.trump)
 
     def playable(self, seat: int) -> int:
-        """The cards ``seat`` may play from, as a mask (its hand; a layout family adds face-up cards)."""
-        return self.hands[seat]
+        """The cards ``seat`` may play from, as a mask: its hand, and in a layout game
+        the face-up layout cards it may play now (not those turned up this trick)."""
+        layout = self.layout
+        if layout is None:
+            return self.hands[seat]
+        return self.hands[seat] | layout.playable(seat)
 
     def set_seating(self, seating: Seating) -> None:
         """Seat the table: the family's fixed sides, or sides a phase makes for one deal."""
@@ -417,7 +425,6 @@ class Game:
         leader = self.leader
         trick = tuple(((leader + i) % n, c) for i, c in enumerate(self.trick))
         private: dict[str, Any] = {"turn_up": None, "stock_taken": (), "my_discards": ()}
-        bids = tuple(self.bids) if self.bids else ()
         for phase in self.facts.sequence:
             private.update(phase.visible(self, seat))
         return SeatView(
@@ -455,9 +462,13 @@ class Game:
             rules=self.rules,
             rank_order=self.rank_order,
             sides=self.side_of,
-            bids=bids,
-            declarer=self.declarer,
-            contract=self.contract,
+            to_lay_out=self.discards_left if self.to_act() == seat else 0,
+            auction=private.get("auction", ()),
+            contract=private.get("contract", ""),
+            declarer=private.get("declarer"),
+            exposed=private.get("exposed", ()),
+            layouts=() if self.layout is None else self.layout.seat_view(),
+            notes=tuple(sorted(self.notes.items())),
         )
 
     # ------------------------------------------------------------------ copies & records
@@ -471,6 +482,8 @@ class Game:
             setattr(other, name, list(getattr(self, name)))
         other.can_ye_open = set(self.can_ye_open)
         other.revoked = set(self.revoked)
+        other.notes = dict(self.notes)
+        other.layout = None if self.layout is None else self.layout.clone()
         return other
 
     def to_record(self) -> dict[str, Any]:
@@ -521,12 +534,11 @@ _LIST_SLOTS: Final = (
     "can_ye_queue",
     "calls",
     "shown",
-    "bids",
     "trick",
     "tricks",
     "completed",
 )
-_SET_SLOTS: Final = ("can_ye_open", "revoked")
+_SET_SLOTS: Final = ("can_ye_open", "revoked", "notes", "layout")  # copied by hand in clone()
 _SHARED_SLOTS: Final = tuple(
     name for name in Game.__slots__ if name not in _LIST_SLOTS and name not in _SET_SLOTS
 )

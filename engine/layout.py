@@ -37,7 +37,7 @@ from typing import Final
 
 from engine.cards import Card, Suit, follow_mask
 
-__all__ = ["LAYOUTS", "SHAPES", "Layout", "LayoutShape", "TRICKS_PER_DEAL"]
+__all__ = ["LAYOUTS", "SHAPES", "Layout", "LayoutShape", "PileView", "TRICKS_PER_DEAL"]
 
 TRICKS_PER_DEAL: Final = 26  # every card of both players, hand and layout (RULES §8.5)
 
@@ -76,6 +76,21 @@ SHAPES: Final = {
     "pagat": LayoutShape("pagat", rows=(6, 6), hand_size=2),
 }
 LAYOUTS: Final = tuple(SHAPES)
+
+
+@dataclass(frozen=True, slots=True)
+class PileView:
+    """One layout position as every seat sees it (:attr:`SeatView.layouts`).
+
+    ``up`` is the face-up card on top (``None`` once the position is empty),
+    ``down`` how many face-down cards lie beneath it (never which), ``fresh``
+    whether ``up`` was turned up during the current trick (so its owner may
+    play it only from the next trick).
+    """
+
+    up: Card | None
+    down: int
+    fresh: bool = False
 
 
 class Layout:
@@ -277,6 +292,34 @@ class Layout:
                 )
             out.append(row)
         return out
+
+    def seat_view(self) -> tuple[tuple[PileView, ...], ...]:
+        """:meth:`view` as values for :class:`~engine.view.SeatView`: per seat, per position."""
+        out: list[tuple[PileView, ...]] = []
+        for seat, seat_piles in enumerate(self.piles):
+            fresh = self.fresh[seat]
+            row = []
+            for pile in seat_piles:
+                if pile:
+                    top = Card.from_index(pile[-1])
+                    row.append(PileView(top, len(pile) - 1, bool(fresh & top.bit)))
+                else:
+                    row.append(PileView(None, 0))
+            out.append(tuple(row))
+        return tuple(out)
+
+    def refusal(self, seat: int, card: Card) -> str | None:
+        """Why ``seat`` may not play ``card`` from a layout now, or ``None`` if no layout
+        reason applies (the card may be in hand, or nowhere on the table)."""
+        bit = card.bit
+        if self.down[seat] & bit:
+            return f"{card.pretty} is face down in your layout: it is not available yet."
+        if self.fresh[seat] & bit:
+            return f"{card.pretty} was turned up this trick: you may play it from the next trick."
+        for other in range(len(self.piles)):
+            if other != seat and (self.up[other] | self.down[other]) & bit:
+                return f"{card.pretty} is in your opponent's layout."
+        return None
 
     def to_data(self) -> dict[str, object]:
         """JSON-friendly snapshot; :meth:`from_data` rebuilds an equal layout."""

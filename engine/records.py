@@ -10,7 +10,8 @@
   without its actions, the log, and the whole state, restored by
   :func:`from_snapshot` without replaying. Version 2 adds the deal's
   ``rank_order`` and ``seating``; version 1 snapshots load as ``HIGH`` with the
-  family's fixed sides.
+  family's fixed sides. A layout game adds ``layout`` and a family that keeps
+  notes adds ``notes`` (both absent otherwise, and read as none).
 
 ``Game.to_record`` / ``from_record`` / ``snapshot`` / ``from_snapshot`` delegate
 here. This module imports :mod:`engine.game` at the top; ``engine.game`` imports
@@ -26,6 +27,7 @@ from .actions import decode_action
 from .cards import HIGH, Card, RankOrder, Suit
 from .errors import RecordError
 from .game import Game, check_stacking, new_game
+from .layout import Layout
 from .phases.play import sync_fast
 from .rules import make_rules
 from .seating import Seating
@@ -67,18 +69,6 @@ def _stacking(game: Game) -> dict[str, Any]:
     if game.start_scores_choice is not None:
         extra["start_scores"] = list(game.start_scores_choice)
     return extra
-
-
-def _auction(game: Game) -> dict[str, Any]:
-    """State keys for an auction's bids and contract, present only once there is one
-    (so the snapshots of games without auctions are as they always were)."""
-    if not (game.bids or game.declarer is not None or game.contract):
-        return {}
-    return {
-        "bids": [[seat, bid] for seat, bid in game.bids],
-        "declarer": game.declarer,
-        "contract": game.contract,
-    }
 
 
 def from_record(record: Mapping[str, Any]) -> Game:
@@ -153,12 +143,42 @@ def snapshot(game: Game) -> dict[str, Any]:
             "tricks": list(game.tricks),
             "completed": [[ld, [c.code for c in cs], w] for ld, cs, w in game.completed],
             "revoked": sorted(game.revoked),
-            **_auction(game),
             "winner": game.winner,
             "match_winner": game.match_winner,
             "rubber_points": list(game.rubber_points),
-        },
+            **_family_state(game),
+        }
+        | ({} if game.deal_state is None else {"deal_state": game.deal_state.to_data()}),
     }
+
+
+def _family_state(game: Game) -> dict[str, Any]:
+    """Snapshot keys for a layout and a family's notes, present only when the game has them
+    (so the snapshots of games without them are unchanged)."""
+    extra: dict[str, Any] = {}
+    if game.layout is not None:
+        extra["layout"] = game.layout.to_data()
+    if game.notes:
+        extra["notes"] = {k: _plain(v) for k, v in game.notes.items()}
+    return extra
+
+
+def _plain(value: object) -> object:
+    """A note's value as JSON (tuples become lists, cards their codes)."""
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, Card):
+        return {"card": value.code}
+    return value
+
+
+def _frozen(value: object) -> object:
+    """A note's value back from JSON (lists become tuples again, cards cards)."""
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict) and set(value) == {"card"}:
+        return Card.parse(str(value["card"]))
+    return value
 
 
 def from_snapshot(data: Mapping[str, Any]) -> Game:
@@ -217,11 +237,14 @@ def from_snapshot(data: Mapping[str, Any]) -> Game:
     g.tricks = list(s["tricks"])
     g.completed = [(ld, tuple(card(c) for c in cs), w) for ld, cs, w in s["completed"]]
     g.revoked = set(s["revoked"])
-    g.bids = [(int(seat), str(bid)) for seat, bid in s.get("bids", [])]  # absent before auctions
-    g.declarer = s.get("declarer")
-    g.contract = s.get("contract", "")
     g.winner = s["winner"]
     g.match_winner = s["match_winner"]
     g.rubber_points = tuple(s["rubber_points"])
+    deal_state = s.get("deal_state")  # a family's own deal state (absent: none)
+    if deal_state is not None:
+        g.deal_state = getattr(g.family, "deal_state_from_data")(deal_state)  # noqa: B009
+    layout = s.get("layout")
+    g.layout = None if layout is None else Layout.from_data(layout)
+    g.notes = {str(k): _frozen(v) for k, v in (s.get("notes") or {}).items()}
     sync_fast(g)
     return g

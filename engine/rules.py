@@ -38,7 +38,6 @@ __all__ = [
     "game_ids",
     "make_rules",
     "presets_for",
-    "register_describer",
     "register_game",
 ]
 
@@ -103,10 +102,42 @@ class Rules:
     game_value: str = "single"  # single | by_losers_score (treble/double/single, §5 Short Whist)
     rubber_points: str = "games_won"  # games_won | game_values_plus_2 (§5 Short Whist)
     deal_tricks: int = 0  # tricks per deal; 0 = one per card in hand
-    jokers: int = 0  # jokers in the pack (RULES.md §7.1; 0 outside Bid Whist)
-    # a family's own parameters that no field above names, as sorted (RULES.md
-    # name, value) pairs; read them with :meth:`param`
-    extra: tuple[tuple[str, object], ...] = ()
+    # contracts and settlement (solo-whist, RULES.md §6.6)
+    accept_rule: str = "any_in_turn"  # any_in_turn | next_only
+    all_pass: str = "redeal"  # redeal | general_misere
+    slam_trump: str = "declarer_choice"  # declarer_choice | none
+    spread_exposure: str = "before_first_lead"  # before_first_lead | after_first_trick
+    early_termination: bool = True
+    point_table: str = "seed"  # seed | pagat | seven values low to high, "1,2,3,4,4,6,8"
+    settlement: str = "zero_sum"  # zero_sum | declarer_only
+    overtricks: str = "none"  # none | per_trick_1
+    # Ruffe and Trump (RULES.md §4.8; ``rub_if_ace_in_head`` and ``rub_mandatory``
+    # set ``ruff_if_ace_in_stock`` and ``ruff_mandatory``: the rub is an exchange
+    # of the same shape as Cotton's ruff)
+    mode: str = "double_hand"  # double_hand | single_hand
+    ruff_measure: str = "pip_sum"  # pip_sum | card_count
+    ruff_bonus: int = 12
+    ruff_tie: str = "eldest_priority"  # eldest_priority | no_award | split
+    ruff_announce: str = "automatic"  # automatic | declared
+    win_check: str = "immediate"  # immediate | end_of_deal
+    # Turnover Bridge (RULES.md §8.6; its ``trump`` parameter sets ``trump_mode``)
+    layout: str = ""  # seed004 | pagat; "" = no layouts
+    stop_at_majority: bool = False  # the deal ends when a side has more than half the tricks
+    scoring: str = ""  # deal_win | odd_tricks
+    # Bid Whist (RULES.md §7.9; ``all_pass`` and ``first_leader`` above take its
+    # values too, ``kitty_positions`` sets ``deal_pattern``)
+    jokers: int = 0  # jokers in the pack: 2, 1 or 0 (0 outside Bid Whist)
+    kitty_positions: str = "remainder"  # remainder | interleaved (deal_pattern singles_kitty)
+    min_bid: int = 3
+    same_number_order: str = "u<d<nt"  # u<d<nt | no_equal
+    dealer_can_match: bool = False
+    declare_before_kitty: bool = True
+    kitty_exposed: bool = False
+    downtown_ace: str = "high"  # high | low
+    nt_jokers: str = "powerless"  # powerless | bidder_discards
+    made_score: str = "books_over_six"  # books_over_six | bid_only
+    nt_multiplier: int = 2
+    boston: str = "normal"  # normal | wins_game | double
     overrides: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     # ---- derived facts
@@ -129,13 +160,6 @@ class Rules:
     def sides(self) -> int:
         """Number of scoring sides (2 for partnership games)."""
         return 2 if self.partnerships else self.players
-
-    def param(self, name: str) -> object:
-        """The value of a family parameter kept in :attr:`extra` (KeyError if the game has none)."""
-        for key, value in self.extra:
-            if key == name:
-                return value
-        raise KeyError(name)
 
     def side_of(self, seat: int) -> int:
         """The side (0 = seats 0 and 2, 1 = seats 1 and 3) a seat plays for."""
@@ -169,12 +193,14 @@ class Rules:
     def describe(self) -> list[str]:
         """Human-readable lines summarising the rules that matter at the table.
 
-        A family that registered its own summary (:func:`register_describer`)
-        gives it; the lines below are the Ruff-and-Honours / Whist family's.
+        A family that describes its own games (a ``describe(rules)`` method)
+        answers for them.
         """
-        own = _DESCRIBERS.get(self.family)
+        from .families import family_of  # noqa: PLC0415 - the families import this module
+
+        own = getattr(family_of(self), "describe", None)
         if own is not None:
-            return own(self)
+            return list(own(self))
         lines = [f"{self.title} — preset `{self.preset}`"]
         lines.append(
             f"{self.deck_size}-card pack, {self.hand_size} cards each"
@@ -218,14 +244,6 @@ class Rules:
         if self.match_format != "single":
             lines.append("Best of three games.")
         return lines
-
-
-_DESCRIBERS: Final[dict[str, Callable[[Rules], list[str]]]] = {}
-
-
-def register_describer(family: str, describe: Callable[[Rules], list[str]]) -> None:
-    """Let a family (``Rules.family``) summarise its own rules for ``Rules.describe``."""
-    _DESCRIBERS[family] = describe
 
 
 # --------------------------------------------------------------------------- parameters
@@ -382,6 +400,12 @@ class GameDef:
     # parameters whose value expands into a bundle of other parameters before
     # explicit values apply (whisk-48's scoring_preset, RULES.md §3)
     bundles: Mapping[str, Mapping[str, Mapping[str, object]]] = field(default_factory=dict)
+    # a family's own steps in make_rules: ``adjust(values, given)`` fills values
+    # that follow others (a target that depends on the number of players) before
+    # the Rules are built, ``given`` being the names set by the preset or the
+    # caller; ``check(rules)`` raises RulesError for a combination not allowed
+    adjust: Callable[[dict[str, object], frozenset[str]], None] | None = None
+    check: Callable[[Rules], None] | None = None
 
     def param(self, name: str) -> ParamSpec:
         for spec in self.params:
@@ -475,10 +499,9 @@ def make_rules(
         follows = int(str(values["target_score"])) - 1
         values["call_point"] = follows if follows >= 1 else "none"
 
-    extra = tuple(sorted((k, v) for k, v in values.items() if k not in _RULES_FIELDS))
+    if game.adjust is not None:
+        game.adjust(values, frozenset(game.param(name).target for name in chosen))
     values = {k: v for k, v in values.items() if k in _RULES_FIELDS}
-    if extra:
-        values["extra"] = extra
     rules = Rules(
         game_id=game_id,
         preset=preset_name,
@@ -487,6 +510,8 @@ def make_rules(
         **values,  # type: ignore[arg-type]
     )
     _validate(rules)
+    if game.check is not None:
+        game.check(rules)
     return rules
 
 

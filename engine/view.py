@@ -15,6 +15,7 @@ from typing import Final
 from .actions import Action
 from .cards import HIGH, Card, RankOrder, Suit, deck_with_jokers, led_suit
 from .families import family_of
+from .layout import PileView
 from .phases.base import PhaseLogic
 from .phases.deal import deal_plan
 from .phases.play import PlayPhase
@@ -53,6 +54,7 @@ class Facts:
         "plans",
         "dealt_in",
         "tricks_per_deal",
+        "stop_tricks",
         "prevent",
         "fast_play",
         "jokers",
@@ -98,6 +100,10 @@ class Facts:
         self.plans = tuple(deal_plan(rules, dealer) for dealer in range(n))
         self.dealt_in = n * rules.hand_size
         self.tricks_per_deal = rules.tricks_per_deal
+        # a side with this many tricks ends the deal (stop_at_majority), else never
+        self.stop_tricks = (
+            rules.tricks_per_deal // 2 + 1 if rules.stop_at_majority else rules.tricks_per_deal + 1
+        )
         self.prevent = rules.revoke_mode == "prevent"
         self.jokers = rules.jokers > 0  # following suit needs cards.follow_mask
         # the fast path reads the hand only and follows natural suits only
@@ -171,9 +177,18 @@ class SeatView:
     )
     sides: tuple[int, ...] = ()  # the side each seat plays for (empty: fixed partnerships s, s + 2)
     rank_order: RankOrder = HIGH  # the deal's rank order (which card wins a trick)
-    bids: tuple[tuple[int, str], ...] = ()  # the auction so far: (seat, bid code or "pass")
-    declarer: int | None = None  # who won the auction (None where there is none)
-    contract: str = ""  # the winning bid's code, e.g. "4u" ("" where there is none)
+    to_lay_out: int = 0  # cards this seat must still lay out now, one action each (the ruff's discards)
+    # contract games (an auction before play): the calls in order as (seat, call),
+    # the contract won ("" before it is fixed or where there is none), its
+    # declarer, and cards of other seats that every seat may see (an exposed hand)
+    auction: tuple[tuple[int, str], ...] = ()
+    contract: str = ""
+    declarer: int | None = None
+    exposed: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    # per seat, per position: the face-up layout card and how many face-down cards lie
+    # beneath (never which, not even to their owner); empty in games without layouts
+    layouts: tuple[tuple[PileView, ...], ...] = ()
+    notes: tuple[tuple[str, object], ...] = ()  # the family's public facts of the deal (Game.notes)
 
     @property
     def partner(self) -> int:
@@ -190,6 +205,18 @@ class SeatView:
     @property
     def side(self) -> int:
         return self.sides[self.seat] if self.sides else self.seat % 2
+
+    def note(self, key: str, default: object = None) -> object:
+        """One of :attr:`notes` by name (``default`` when the deal has no such note)."""
+        for name, value in self.notes:
+            if name == key:
+                return value
+        return default
+
+    @property
+    def n_seats(self) -> int:
+        """Seats at the table (from ``sides``; 4 in hand-built views without them)."""
+        return len(self.sides) if self.sides else 4
 
     @property
     def led_suit(self) -> Suit | None:

@@ -443,6 +443,17 @@ class TableRepo(_Repo):
             raise TableNotFound(table_id)
 
 
+def _action_row(r: sqlite3.Row) -> ActionRow:
+    return ActionRow(
+        table_id=r["table_id"],
+        seq=r["seq"],
+        seat=r["seat"],
+        action=r["action"],
+        actor_id=r["actor_id"],
+        created_at=r["created_at"],
+    )
+
+
 class ActionRepo(_Repo):
     """The per-table move log."""
 
@@ -494,17 +505,18 @@ class ActionRepo(_Repo):
         rows = await self.db.fetchall(
             "SELECT * FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
         )
-        return [
-            ActionRow(
-                table_id=r["table_id"],
-                seq=r["seq"],
-                seat=r["seat"],
-                action=r["action"],
-                actor_id=r["actor_id"],
-                created_at=r["created_at"],
-            )
-            for r in rows
-        ]
+        return [_action_row(r) for r in rows]
+
+    async def list_active(self) -> dict[int, builtins.list[ActionRow]]:
+        """The logs of every active table, by table id, in one query (for resume)."""
+        rows = await self.db.fetchall(
+            "SELECT a.* FROM actions a JOIN tables t ON t.id = a.table_id"
+            " WHERE t.status = 'active' ORDER BY a.table_id, a.seq"
+        )
+        logs: dict[int, builtins.list[ActionRow]] = {}
+        for r in rows:
+            logs.setdefault(r["table_id"], []).append(_action_row(r))
+        return logs
 
     async def count(self, table_id: int) -> int:
         """How many actions the table has logged."""
@@ -541,6 +553,17 @@ class HandMessageRepo(_Repo):
             "SELECT * FROM hand_messages WHERE table_id = ? ORDER BY seat", (table_id,)
         )
         return [HandMessage(**dict(r)) for r in rows]
+
+    async def list_active(self) -> dict[int, builtins.list[HandMessage]]:
+        """The hand messages of every active table, by table id, in one query (for resume)."""
+        rows = await self.db.fetchall(
+            "SELECT h.* FROM hand_messages h JOIN tables t ON t.id = h.table_id"
+            " WHERE t.status = 'active' ORDER BY h.table_id, h.seat"
+        )
+        found: dict[int, builtins.list[HandMessage]] = {}
+        for r in rows:
+            found.setdefault(r["table_id"], []).append(HandMessage(**dict(r)))
+        return found
 
     async def delete(self, table_id: int, seat: int | None = None) -> int:
         """Forget one seat's hand message, or all of the table's; returns rows removed."""

@@ -15,10 +15,14 @@ from collections.abc import Sequence
 from ..actions import Action, Discard, Play, play
 from ..cards import Card
 from ..game import SeatView
+from ..phases.solo_auction import Bid
+from ..phases.solo_declare import NameTrump
 from .base import obvious_choice
-from .contract import ContractPlayer, applies
+from .bid_whist import ContractPlayer, applies
+from .contract import easy_bid, easy_card, easy_trump, is_contract_decision
 from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
 from .discard import DiscardPlanner, greedy_discards
+from .generic import claim_for, generic_play, wants_generic
 from .knowledge import situation
 
 __all__ = ["EasyPlayer"]
@@ -36,22 +40,35 @@ class EasyPlayer:
         self.name = "easy"
         self.noise = noise
         self._discards = DiscardPlanner("easy", _easy_plan)
-        self._contract = ContractPlayer(search=False)
+        self._bid_whist = ContractPlayer(search=False)
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         if applies(view):  # Bid Whist: jokers, an auction, a chosen rank order
-            return self._contract.choose(view, legal, rng)
+            return self._bid_whist.choose(view, legal, rng)
         obvious = obvious_choice(legal)
         if obvious is not None:
             return obvious
         if any(isinstance(a, Discard) for a in legal):
             return self._discards.choose(view, legal)
+        contract = is_contract_decision(view, legal)
+        if contract and any(isinstance(a, Bid) for a in legal):
+            return easy_bid(view, legal)
+        if contract and any(isinstance(a, NameTrump) for a in legal):
+            return easy_trump(view, legal)
+        claim = claim_for(view, legal)  # Ruffe and Trump, declared: the true ruff
+        if claim is not None:
+            return claim
         plays = [a for a in legal if isinstance(a, Play)]
         if not plays:
             return legal[0]
+        if not contract and wants_generic(view):  # 2-3 seats, everyone alone, layouts (engine.ai.generic)
+            return generic_play(view, legal)
         legal_mask = 0
         for a in plays:
             legal_mask |= a.card.bit
+        misere = easy_card(view, legal_mask) if contract else None
+        if misere is not None:
+            return play(Card.from_index(misere))
         card = rule_card(view, legal_mask)
         if self.noise and len(plays) > 1 and rng.random() < self.noise:
             # an occasional slip: the next-lowest card of the same suit, if any
@@ -113,7 +130,10 @@ def rule_card(view: SeatView, legal: int) -> int:
     follow = hand & SUIT_BITS[led]
     win_pos = trick_winner_pos(trick, trump)
     win_card = trick[win_pos]
-    partner_winning = n - win_pos == 2
+    # my side (the view's seating: partners opposite, or the sides of a contract) is winning
+    sides = sit.sides
+    win_seat = (sit.leader + win_pos) % 4
+    partner_winning = win_seat != sit.seat and sides[win_seat] == sides[sit.seat]
     last = n == 3
     lowest_follow = (follow & -follow).bit_length() - 1 if follow else -1
 

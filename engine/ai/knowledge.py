@@ -26,8 +26,10 @@ from ..game import SeatView
 from ..rules import Rules, RulesError, make_rules
 from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
 
-__all__ = ["OUT", "Situation", "enumerate_worlds", "rules_for", "sample_world", "situation"]
+__all__ = ["MISERE_CONTRACTS", "OUT", "Situation", "enumerate_worlds", "rules_for", "sample_world", "situation"]
 
+# contracts (SeatView.contract) in which someone tries to lose every trick
+MISERE_CONTRACTS = frozenset({"mis", "spread", "general"})
 OUT = 4  # destination index of cards out of play (discards, unclaimed stock)
 ENUMERATE_MAX_CARDS = 14  # enumerate_worlds does not try with more unseen cards than this
 
@@ -92,10 +94,11 @@ class Situation:
     hints: list[tuple[int, int, int, float]]  # (seat, unlikely cards, played since, weight)
     start_scores: tuple[int, int]
     target: int
+    sides: tuple[int, ...] = (0, 1, 0, 1)  # the side each seat plays for in this deal
 
     @property
     def side(self) -> int:
-        return self.seat % 2
+        return self.sides[self.seat]
 
     @property
     def tricks_left(self) -> int:
@@ -116,6 +119,7 @@ def situation(view: SeatView) -> Situation:
     played_by = [0, 0, 0, 0]
     void = [0, 0, 0, 0]
     prevent = rules.revoke_mode == "prevent"
+    sides = view.sides if len(view.sides) == 4 else (0, 1, 0, 1)
     # soft hints from play: (seat, cards it probably did not hold then, cards it
     # played afterwards, weight of a world that breaks the hint)
     pending: list[tuple[int, int, int, float]] = []
@@ -129,7 +133,7 @@ def situation(view: SeatView) -> Situation:
             if prevent and i and not c.bit & led:
                 void[s] |= led
         if prevent:
-            _hints_of_trick(leader, cards, trump_bits, seat, played_by, pending)
+            _hints_of_trick(leader, cards, trump_bits, seat, played_by, pending, sides)
     trick: list[int] = []
     if view.trick:
         led = view.trick[0][1].suit_mask
@@ -141,8 +145,12 @@ def situation(view: SeatView) -> Situation:
                 void[s] |= led
         if prevent:
             cards_now = tuple(c for _, c in view.trick)
-            _hints_of_trick(view.trick_leader, cards_now, trump_bits, seat, played_by, pending)
+            _hints_of_trick(
+                view.trick_leader, cards_now, trump_bits, seat, played_by, pending, sides
+            )
 
+    if view.contract in MISERE_CONTRACTS:
+        pending = []  # a misère player ducks on purpose: not beating a card says nothing
     hints = [(s, forbid, played_by[s] & ~before, w) for s, forbid, before, w in pending]
     deck = _deck_mask(rules.removed_ranks)
     unknown = deck & ~my_hand & ~played
@@ -207,6 +215,10 @@ def situation(view: SeatView) -> Situation:
     for s, c in view.shown_honours:
         if s != seat:
             place(c.bit & ~played, s)
+    for s, exposed in view.exposed:  # a hand face up on the table (Spread Misère)
+        if s != seat:
+            for c in exposed:
+                place(c.bit & ~played, s)
 
     # honour counts revealed by the Can-ye declarations
     limits = [(0, 4)] * 4
@@ -258,6 +270,7 @@ def situation(view: SeatView) -> Situation:
         if len(view.start_scores) >= 2
         else (0, 0),
         target=view.target,
+        sides=view.sides if len(view.sides) == 4 else (0, 1, 0, 1),
     )
 
 
@@ -268,6 +281,7 @@ def _hints_of_trick(
     me: int,
     played_by: list[int],
     out: list[tuple[int, int, int, float]],
+    sides: tuple[int, ...] = (0, 1, 0, 1),
 ) -> None:
     """Soft hints from the third and fourth cards of a trick (see :func:`_hint`)."""
     for pos in (2, 3):
@@ -276,12 +290,17 @@ def _hints_of_trick(
         seat = (leader + pos) % 4
         if seat == me:
             continue
-        hint = _hint(cards[: pos + 1], trump_bits)
+        hint = _hint(cards[: pos + 1], trump_bits, leader, sides)
         if hint:
             out.append((seat, hint[0], played_by[seat], hint[1]))
 
 
-def _hint(cards: tuple[Card, ...], trump_bits: int) -> tuple[int, float] | None:
+def _hint(
+    cards: tuple[Card, ...],
+    trump_bits: int,
+    leader: int = 0,
+    sides: tuple[int, ...] = (0, 1, 0, 1),
+) -> tuple[int, float] | None:
     """What the player of the trick's last card (third or fourth) probably lacked.
 
     With an opponent winning so far: following suit without beating the
@@ -294,8 +313,8 @@ def _hint(cards: tuple[Card, ...], trump_bits: int) -> tuple[int, float] | None:
     before = [c.index for c in cards[:pos]]
     trump = (trump_bits.bit_length() - 1) // 13 if trump_bits else NO_TRUMP
     win_pos = trick_winner_pos(before, trump)
-    if (pos - win_pos) % 2 == 0:
-        return None  # his partner was winning: no reason to beat it
+    if sides[(leader + win_pos) % 4] == sides[(leader + pos) % 4]:
+        return None  # his side was winning: no reason to beat it
     win = cards[win_pos]
     mine = cards[pos]
     led = cards[0].suit_mask

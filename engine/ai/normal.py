@@ -20,10 +20,15 @@ from collections.abc import Sequence
 from ..actions import Action, Discard, Play, play
 from ..cards import Card
 from ..game import SeatView
+from ..phases.solo_auction import Bid
+from ..phases.solo_declare import NameTrump
+from . import contract
 from .base import obvious_choice
-from .contract import ContractPlayer, applies
+from .bid_whist import ContractPlayer, applies
+from .contract import is_contract_decision
 from .discard import DiscardPlanner
 from .easy import EasyPlayer
+from .generic import generic_play, wants_generic
 from .knowledge import Situation, situation
 from .search import (
     Budget,
@@ -71,20 +76,26 @@ class NormalPlayer:
         )
         self._easy = EasyPlayer(noise=0.0)
         self._discards = DiscardPlanner("normal", _normal_plan)
-        self._contract = ContractPlayer(search=True, budget=budget, cap=cap, max_worlds=max_worlds)
+        self._bid_whist = ContractPlayer(search=True, budget=budget, cap=cap, max_worlds=max_worlds)
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         if applies(view):  # Bid Whist: sampled deals over the general card model
-            return self._contract.choose(view, legal, rng)
+            return self._bid_whist.choose(view, legal, rng)
         start = time.perf_counter()
         obvious = obvious_choice(legal)
         if obvious is not None:
             return obvious
         if any(isinstance(a, Discard) for a in legal):
+            if wants_generic(view):  # the planners search four-handed deals only
+                return self._easy.choose(view, legal, rng)
             return self._discards.choose(view, legal)
+        if is_contract_decision(view, legal):
+            return self._contract(view, legal, rng)
         plays = [a for a in legal if isinstance(a, Play)]
         if not plays:
             return self._easy.choose(view, legal, rng)
+        if wants_generic(view):  # 2-3 seats, everyone alone, layouts: the searches know none
+            return generic_play(view, legal)
         mask = 0
         for a in plays:
             mask |= a.card.bit
@@ -99,6 +110,21 @@ class NormalPlayer:
         if found is None:
             return self._easy.choose(view, legal, rng)
         return play(Card.from_index(found[0]))
+
+    def _contract(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        """A contract deal (an auction, trumps, its play): sampled deals, greedy playouts."""
+        if any(isinstance(a, Bid) for a in legal):
+            return contract.search_bid(view, legal, rng, self.budget.soft, 24)
+        if any(isinstance(a, NameTrump) for a in legal):
+            return contract.easy_trump(view, legal)
+        mask = 0
+        for a in legal:
+            if isinstance(a, Play):
+                mask |= a.card.bit
+        found = contract.search_card(view, mask, rng, self.budget.soft, 24)
+        if found is None:
+            return self._easy.choose(view, legal, rng)
+        return play(Card.from_index(found))
 
     def __repr__(self) -> str:
         return f"NormalPlayer(budget={self.budget.soft})"

@@ -32,12 +32,16 @@ How a family reaches the parts of a deal that vary between games:
   ``HIGH``. A pack with jokers (``Rules.jokers``, Bid Whist) follows suit by
   ``cards.follow_mask`` in the play phase's general path and never takes the
   fast path.
-* **Layouts.** The play phase's general path takes a seat's cards from
-  ``Game.playable(seat)``, a mask that is the hand today. A layout game
-  (Turnover Bridge, :mod:`engine.layout`) must add the seat's face-up layout
-  cards there (``Layout.playable``) and emit the card a play turns up beneath;
-  that wiring is still to do. Setting ``has_layouts = True`` already keeps
-  such a game off the play phase's fast path, which reads the hand only.
+* **Layouts.** A layout family's deal phase puts a :class:`~engine.layout.Layout`
+  in ``game.layout``; the play phase's general path takes a seat's cards from
+  ``Game.playable(seat)`` (the hand plus ``Layout.playable``), follows suit from
+  those, plays a layout card through ``Layout.play`` and emits
+  :class:`~engine.events.LayoutCardPlayed` naming the card turned up beneath.
+  ``has_layouts = True`` keeps such a game off the fast path, which reads the
+  hand only. ``SeatView.layouts`` shows every face-up card and the number of
+  face-down cards beneath (Turnover Bridge, :mod:`.turnover`).
+* **Notes.** ``game.notes`` holds a family's public facts of the deal (the
+  ruff claims of Ruffe and Trump, :mod:`.ruffe_trump`); every view carries them.
 
 Adding a game means adding a family module (or presets to one) and listing it in
 ``FAMILIES`` below; nothing else in the engine names a game.
@@ -50,10 +54,10 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from ..rules import GameDef, Rules
 from ..seating import Seating
-from . import ruff_honours  # first: its games, the default among them, lead the registry
+from . import ruff_honours, ruffe_trump, solo, turnover
 
 # isort: split
-from . import bid_whist  # games register in import order
+from . import bid_whist  # after the others: games register in import order
 
 if TYPE_CHECKING:
     from ..events import Event
@@ -83,7 +87,14 @@ class Family(Protocol):
 
 
 FAMILIES: Final[Mapping[str, Family]] = {
-    f.name: f for f in (ruff_honours.FAMILY, bid_whist.FAMILY)
+    f.name: f
+    for f in (
+        ruff_honours.FAMILY,
+        solo.FAMILY,
+        ruffe_trump.FAMILY,
+        turnover.FAMILY,
+        bid_whist.FAMILY,
+    )
 }
 
 

@@ -19,8 +19,9 @@ books − 6, ``bid_only`` the bid. Set: minus the bid. No-trump contracts score
 ``nt_multiplier`` times either way. Defenders score nothing. A side at
 ``target_score`` or more wins; a side at minus ``target_score`` or less loses.
 
-Parameters are RULES.md §7.9's, by name; the ones without a field of
-:class:`~engine.rules.Rules` are read with ``rules.param(name)``.
+Parameters are RULES.md §7.9's, by name, each a field of
+:class:`~engine.rules.Rules` (``all_pass`` and ``first_leader`` shared with
+other families, with Bid Whist's values).
 
 Decisions where RULES.md is silent:
 
@@ -38,11 +39,11 @@ Decisions where RULES.md is silent:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 from ..events import ContractScored
-from ..phases.auction import AuctionPhase, bid
+from ..phases.auction import AuctionPhase, BidWhistState, bid, state_of
 from ..phases.base import PhaseLogic
 from ..phases.contract import KittyDiscardPhase, NamePhase, TakeKittyPhase
 from ..phases.deal import DealPhase
@@ -55,7 +56,6 @@ from ..rules import (
     _bool,
     _choice,
     _int,
-    register_describer,
     register_game,
 )
 from ..seating import Seating
@@ -119,21 +119,18 @@ def contract_points(rules: Rules, code: str, books: int) -> tuple[bool, int]:
     b = bid(code)
     made = books >= 6 + b.number
     if made:
-        points = books - 6 if rules.param("made_score") == "books_over_six" else b.number
+        points = books - 6 if rules.made_score == "books_over_six" else b.number
     else:
         points = -b.number
     if b.no_trump:
-        multiplier = rules.param("nt_multiplier")
-        assert isinstance(multiplier, int)
-        points *= multiplier
-    if made and books == 13 and rules.param("boston") == "double":
+        points *= rules.nt_multiplier
+    if made and books == 13 and rules.boston == "double":
         points *= 2
     return made, points
 
 
 def describe(rules: Rules) -> list[str]:
     """The table's rules in a few lines (``Rules.describe``)."""
-    p = rules.param
     kitty = rules.deck_size - rules.players * rules.hand_size
     jokers = {
         2: "with the Big and Little Joker",
@@ -147,40 +144,40 @@ def describe(rules: Rules) -> list[str]:
     ]
     order = (
         "at equal numbers downtown beats uptown and no trump beats both"
-        if p("same_number_order") == "u<d<nt"
+        if rules.same_number_order == "u<d<nt"
         else "each bid a higher number"
     )
     lines.append(
-        f"One round of bids from eldest to the dealer: {p('min_bid')} to 7 books over six, "
+        f"One round of bids from eldest to the dealer: {rules.min_bid} to 7 books over six, "
         f"uptown, downtown or no trump; {order}."
     )
-    if p("all_pass") == "dealer_must_bid":
+    if rules.all_pass == "dealer_must_bid":
         lines.append("If the first three pass, the dealer must bid.")
     else:
         lines.append("If all four pass, the deal is thrown in and the next dealer deals.")
-    if p("dealer_can_match"):
+    if rules.dealer_can_match:
         lines.append("The dealer may take the contract at the number bid so far.")
-    when = "before" if p("declare_before_kitty") else "after"
+    when = "before" if rules.declare_before_kitty else "after"
     lines.append(
         f"The declarer names trumps (in no trump: uptown or downtown) {when} taking the kitty, "
         "then lays out as many cards: they count as his side's first book."
-        + (" The kitty is shown to everyone." if p("kitty_exposed") else "")
+        + (" The kitty is shown to everyone." if rules.kitty_exposed else "")
     )
     if rules.jokers:
         nt = (
             "the declarer must lay his out"
-            if p("nt_jokers") == "bidder_discards"
+            if rules.nt_jokers == "bidder_discards"
             else "they never win a trick"
         )
         lines.append(f"Jokers are the top trumps (Big above Little); in no trump {nt}.")
-    ace = "high (A, 2, 3 … K)" if p("downtown_ace") == "high" else "low (2, 3 … K, A)"
+    ace = "high (A, 2, 3 … K)" if rules.downtown_ace == "high" else "low (2, 3 … K, A)"
     lines.append(f"Downtown, low cards win and the ace is {ace}.")
-    made = "books over six" if p("made_score") == "books_over_six" else "the bid"
-    doubled = "; no trump counts double." if p("nt_multiplier") == 2 else "."
+    made = "books over six" if rules.made_score == "books_over_six" else "the bid"
+    doubled = "; no trump counts double." if rules.nt_multiplier == 2 else "."
     lines.append(f"Made: {made}; set: minus the bid{doubled}")
-    if p("boston") == "wins_game":
+    if rules.boston == "wins_game":
         lines.append("All 13 books (a Boston) win the game.")
-    elif p("boston") == "double":
+    elif rules.boston == "double":
         lines.append("All 13 books (a Boston) score double.")
     target = rules.target_score
     lines.append(f"Game is {target}; a side at minus {target} loses.")
@@ -205,7 +202,7 @@ class BidWhistFamily:
 
     def sequence(self, rules: Rules) -> tuple[PhaseLogic, ...]:
         """The phases of one deal, in order (naming before or after the kitty)."""
-        if rules.param("declare_before_kitty"):
+        if rules.declare_before_kitty:
             middle: tuple[PhaseLogic, ...] = (self.name_contract, self.take_kitty)
         else:
             middle = (self.take_kitty, self.name_contract)
@@ -219,6 +216,14 @@ class BidWhistFamily:
         """Fixed partnerships ``s`` and ``s + 2``."""
         return Seating.fixed(rules.players, rules.partnerships)
 
+    def describe(self, rules: Rules) -> list[str]:
+        """The table's rules in a few lines (``Rules.describe``)."""
+        return describe(rules)
+
+    def deal_state_from_data(self, data: Mapping[str, Any]) -> BidWhistState:
+        """A snapshot's deal state (:meth:`BidWhistState.to_data`) read back."""
+        return BidWhistState.from_data(data)
+
     def honour_counts(self, game: Game) -> list[int]:
         """Bid Whist scores no honours."""
         return [0] * game.facts.sides
@@ -226,18 +231,19 @@ class BidWhistFamily:
     def score_deal(self, game: Game, events: list[Event]) -> DealScore:
         """Score the contract (RULES.md §7.7) and check both ends of the game (§7.8)."""
         sides = game.facts.sides
-        declarer = game.declarer
+        state = state_of(game)
+        declarer = state.declarer
         assert declarer is not None
         side = game.side_of[declarer]
         books = 1 + game.tricks[side]
-        made, points = contract_points(game.rules, game.contract, books)
+        made, points = contract_points(game.rules, state.contract, books)
         game.scores[side] += points
         trick_points = [0] * sides
         trick_points[side] = points
-        events.append(ContractScored(declarer, side, game.contract, books, made, points))
+        events.append(ContractScored(declarer, side, state.contract, books, made, points))
         score = DealScore(trick_points, [0] * sides, [0] * sides)
         target = game.facts.target
-        if made and books == 13 and game.rules.param("boston") == "wins_game":
+        if made and books == 13 and game.rules.boston == "wins_game":
             score.reached, score.winner = "boston", side
         elif game.scores[side] >= target:
             score.reached, score.winner = "contract", side
@@ -250,4 +256,3 @@ class BidWhistFamily:
 FAMILY: Final = BidWhistFamily()
 for _game in GAME_DEFS:
     register_game(_game)
-register_describer(FAMILY.name, describe)

@@ -9,7 +9,11 @@ outrank both, ``no_equal`` allows only higher numbers. The last bid made is the
 contract and its bidder the declarer.
 
 A bid is the action :class:`Bid`, encoded ``"bid:4u"`` / ``"bid:5d"`` /
-``"bid:3n"``; passing is the shared :class:`~engine.actions.Pass` (``"pass"``).
+``"bid:3n"`` (the verb ``bid`` is shared with Solo's calls, whose arguments are
+words); passing is the shared :class:`~engine.actions.Pass` (``"pass"``). The
+bids, the declarer and the contract are the deal's :class:`BidWhistState`
+(``Game.deal_state``), shown to every seat as ``SeatView.auction``,
+``declarer`` and ``contract``.
 
 Decisions where RULES.md is silent:
 
@@ -27,8 +31,8 @@ Decisions where RULES.md is silent:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Final
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ..actions import Action, ActionParseError, Pass, register_action
 from ..errors import IllegalAction
@@ -39,7 +43,16 @@ if TYPE_CHECKING:
     from ..events import Event
     from ..game import Game
 
-__all__ = ["MODES", "AuctionPhase", "Bid", "bid", "bid_rank", "highest_bid"]
+__all__ = [
+    "MODES",
+    "AuctionPhase",
+    "Bid",
+    "BidWhistState",
+    "bid",
+    "bid_rank",
+    "highest_bid",
+    "state_of",
+]
 
 MODES: Final = ("u", "d", "n")  # uptown < downtown < no-trump at an equal number
 MODE_NAMES: Final = {"u": "uptown", "d": "downtown", "n": "no trump"}
@@ -94,6 +107,43 @@ def _decode_bid(arg: str) -> Action:
 register_action("bid", _decode_bid)
 
 
+@dataclass(frozen=True, slots=True)
+class BidWhistState:
+    """The deal's auction and contract (``Game.deal_state`` in Bid Whist), immutable.
+
+    ``bids`` are the calls in order as (seat, bid code or ``"pass"``);
+    ``declarer`` and ``contract`` (a bid code) are set when the auction is won.
+    """
+
+    bids: tuple[tuple[int, str], ...] = ()
+    declarer: int | None = None
+    contract: str = ""
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "bids": [[seat, code] for seat, code in self.bids],
+            "declarer": self.declarer,
+            "contract": self.contract,
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> BidWhistState:
+        return cls(
+            tuple((int(seat), str(code)) for seat, code in data.get("bids", [])),
+            data.get("declarer"),
+            str(data.get("contract", "")),
+        )
+
+
+_EMPTY: Final = BidWhistState()
+
+
+def state_of(game: Game) -> BidWhistState:
+    """The deal's :class:`BidWhistState` (an empty one before the auction)."""
+    state = game.deal_state
+    return state if isinstance(state, BidWhistState) else _EMPTY
+
+
 def bid_rank(code: str, same_number_order: str) -> tuple[int, int]:
     """How a bid code ranks: higher tuples outrank (the mode counts only under ``u<d<nt``)."""
     b = _BIDS[code]
@@ -102,7 +152,7 @@ def bid_rank(code: str, same_number_order: str) -> tuple[int, int]:
 
 def highest_bid(game: Game) -> tuple[int, str] | None:
     """The seat and code of the highest bid so far (the last one made), or ``None``."""
-    for seat, code in reversed(game.bids):
+    for seat, code in reversed(state_of(game).bids):
         if code != PASS_CODE:
             return seat, code
     return None
@@ -119,9 +169,7 @@ class AuctionPhase:
         return isinstance(action, (Bid, Pass))
 
     def enter(self, game: Game, events: list[Event]) -> None:
-        game.bids = []
-        game.declarer = None
-        game.contract = ""
+        game.deal_state = _EMPTY
         game.to_play = game.eldest
         game.phase = self.name
 
@@ -131,22 +179,20 @@ class AuctionPhase:
     def _must_bid(self, game: Game, seat: int) -> bool:
         return (
             seat == game.dealer
-            and game.rules.param("all_pass") == "dealer_must_bid"
+            and game.rules.all_pass == "dealer_must_bid"
             and highest_bid(game) is None
         )
 
     def _allowed(self, game: Game, seat: int, b: Bid) -> bool:
         rules = game.rules
-        min_bid = rules.param("min_bid")
-        assert isinstance(min_bid, int)
-        if not min_bid <= b.number <= MAX_BID:
+        if not rules.min_bid <= b.number <= MAX_BID:
             return False
         high = highest_bid(game)
         if high is None:
             return True
-        order = str(rules.param("same_number_order"))
+        order = rules.same_number_order
         top = _BIDS[high[1]]
-        if seat == game.dealer and rules.param("dealer_can_match") and b.number == top.number:
+        if seat == game.dealer and rules.dealer_can_match and b.number == top.number:
             return True
         return bid_rank(b.code, order) > bid_rank(top.code, order)
 
@@ -165,14 +211,14 @@ class AuctionPhase:
                 raise IllegalAction("Everyone else passed: the dealer must bid.", "must_bid")
             return
         assert isinstance(action, Bid)
-        min_bid = game.rules.param("min_bid")
-        if not isinstance(min_bid, int) or not min_bid <= action.number <= MAX_BID:
+        min_bid = game.rules.min_bid
+        if not min_bid <= action.number <= MAX_BID:
             raise IllegalAction(f"Bids run from {min_bid} to {MAX_BID}.", "bad_bid")
         if not self._allowed(game, seat, action):
             high = highest_bid(game)
             assert high is not None
             top = _BIDS[high[1]]
-            if game.rules.param("same_number_order") == "no_equal":
+            if game.rules.same_number_order == "no_equal":
                 why = f"bid more than {top.number}"
             else:
                 why = f"outrank {top.describe()}"
@@ -180,7 +226,8 @@ class AuctionPhase:
 
     def apply(self, game: Game, seat: int, action: Action, events: list[Event]) -> None:
         code = action.code if isinstance(action, Bid) else PASS_CODE
-        game.bids.append((seat, code))
+        state = state_of(game)
+        game.deal_state = state = replace(state, bids=(*state.bids, (seat, code)))
         events.append(BidMade(seat, code))
         if seat != game.dealer:
             game.to_play = (seat + 1) % game.n_players
@@ -190,10 +237,15 @@ class AuctionPhase:
             events.append(AllPassed(game.dealer))
             game.start_deal(events, rotate=True)
             return
-        game.declarer, game.contract = high
-        game.to_play = game.declarer
-        events.append(ContractWon(game.declarer, game.contract))
+        declarer, contract = high
+        game.deal_state = replace(state, declarer=declarer, contract=contract)
+        game.to_play = declarer
+        events.append(ContractWon(declarer, contract))
         game.enter_next(self, events)
 
     def visible(self, game: Game, seat: int) -> Mapping[str, object]:
-        return NOTHING_PRIVATE  # every bid is public (``SeatView.bids``)
+        """The bids, the declarer and the contract: public, to every seat."""
+        state = game.deal_state
+        if not isinstance(state, BidWhistState):
+            return NOTHING_PRIVATE
+        return {"auction": state.bids, "declarer": state.declarer, "contract": state.contract}

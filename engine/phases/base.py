@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ..events import Event
     from ..game import Game
 
-__all__ = ["NOTHING_PRIVATE", "Phase", "PhaseLogic", "new_event", "not_your_turn"]
+__all__ = ["NOTHING_PRIVATE", "DealState", "Phase", "PhaseLogic", "new_event", "not_your_turn"]
 
 
 class Phase:
@@ -67,6 +67,17 @@ new_event: Final[Callable[..., Any]] = tuple.__new__
 
 def not_your_turn(message: str) -> IllegalAction:
     return IllegalAction(message, "not_your_turn")
+
+
+class DealState(Protocol):
+    """A family's own state of the deal in play (an auction, a contract): ``Game.deal_state``.
+
+    An immutable value, replaced (never changed in place) by the phases that own
+    it, so clones share it safely; ``to_data`` is its JSON-ready form for
+    snapshots, read back by the family's ``deal_state_from_data(data)``.
+    """
+
+    def to_data(self) -> dict[str, Any]: ...
 
 
 class PhaseLogic(Protocol):

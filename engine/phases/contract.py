@@ -3,7 +3,8 @@
 Three phases (RULES.md §7.4), in the order ``declare_before_kitty`` gives:
 
 * :class:`NamePhase` (``name``): a suit bid (uptown/downtown) names the trump
-  suit (:class:`NameTrump`, ``"trump:S"``); a no-trump bid names the direction
+  suit (Solo's :class:`~engine.phases.solo_declare.NameTrump`, ``"trump:S"``);
+  a no-trump bid names the direction
   (:class:`NameDirection`, ``"dir:up"`` / ``"dir:down"``). This fixes
   ``game.trump`` and ``game.rank_order`` (with ``downtown_ace``).
 * :class:`TakeKittyPhase` (automatic): the kitty goes into the declarer's hand;
@@ -51,8 +52,10 @@ from ..events import (
     StockTaken,
     TrumpFixed,
 )
+from .auction import state_of
 from .base import NOTHING_PRIVATE, Automatic, Phase, new_event, not_your_turn
 from .exchange import discards_of
+from .solo_declare import NameTrump, name_trump
 
 if TYPE_CHECKING:
     from ..events import Event
@@ -69,17 +72,6 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class NameTrump(Action):
-    """The declarer of a suit bid names the trump suit."""
-
-    suit: Suit
-    verb: ClassVar[str] = "trump"
-
-    def encode(self) -> str:
-        return f"trump:{self.suit.value}"
-
-
-@dataclass(frozen=True, slots=True)
 class NameDirection(Action):
     """The declarer of a no-trump bid names the direction: ``uptown`` or ``downtown``."""
 
@@ -90,15 +82,8 @@ class NameDirection(Action):
         return "dir:up" if self.direction == "uptown" else "dir:down"
 
 
-NAME_TRUMPS: Final = {suit: NameTrump(suit) for suit in SUITS}
+NAME_TRUMPS: Final = {suit: name_trump(suit) for suit in SUITS}
 NAME_DIRECTIONS: Final = {d: NameDirection(d) for d in ("uptown", "downtown")}
-
-
-def _decode_trump(arg: str) -> Action:
-    try:
-        return NAME_TRUMPS[Suit.parse(arg)]
-    except ValueError:
-        raise ActionParseError(f"not a suit: {arg!r}") from None
 
 
 def _decode_direction(arg: str) -> Action:
@@ -109,7 +94,6 @@ def _decode_direction(arg: str) -> Action:
     raise ActionParseError(f"not a direction: {arg!r}")
 
 
-register_action("trump", _decode_trump)
 register_action("dir", _decode_direction)
 
 
@@ -127,19 +111,19 @@ class NamePhase:
         game.phase = self.name
 
     def to_act(self, game: Game) -> int | None:
-        return game.declarer
+        return state_of(game).declarer
 
     def legal(self, game: Game, seat: int) -> list[Action]:
-        if seat != game.declarer:
+        if seat != state_of(game).declarer:
             return []
-        if game.contract.endswith("n"):
+        if state_of(game).contract.endswith("n"):
             return list(NAME_DIRECTIONS.values())
         return list(NAME_TRUMPS.values())
 
     def check(self, game: Game, seat: int, action: Action) -> None:
-        if seat != game.declarer:
+        if seat != state_of(game).declarer:
             raise not_your_turn("Only the declarer names the contract.")
-        no_trump = game.contract.endswith("n")
+        no_trump = state_of(game).contract.endswith("n")
         if isinstance(action, NameTrump) and no_trump:
             raise IllegalAction("A no-trump bid names uptown or downtown, not trumps.", "bad_name")
         if isinstance(action, NameDirection) and not no_trump:
@@ -148,13 +132,13 @@ class NamePhase:
     def apply(self, game: Game, seat: int, action: Action, events: list[Event]) -> None:
         if isinstance(action, NameTrump):
             trump: Suit | None = action.suit
-            direction = "uptown" if game.contract.endswith("u") else "downtown"
+            direction = "uptown" if state_of(game).contract.endswith("u") else "downtown"
         else:
             assert isinstance(action, NameDirection)
             trump, direction = None, action.direction
         game.trump = trump
-        game.rank_order = RankOrder.for_mode(direction, str(game.rules.param("downtown_ace")))
-        events.append(ContractDeclared(seat, game.contract, trump, direction))
+        game.rank_order = RankOrder.for_mode(direction, game.rules.downtown_ace)
+        events.append(ContractDeclared(seat, state_of(game).contract, trump, direction))
         events.append(new_event(TrumpFixed, (trump, None, None)))
         game.enter_next(self, events)
 
@@ -168,7 +152,7 @@ class TakeKittyPhase(Automatic):
     name = "take_kitty"
 
     def enter(self, game: Game, events: list[Event]) -> None:
-        seat = game.declarer
+        seat = state_of(game).declarer
         assert seat is not None
         kitty = tuple(game.stock)
         game.stock_taken = kitty
@@ -176,14 +160,14 @@ class TakeKittyPhase(Automatic):
         game.stock = []
         game.discards = []
         game.discards_left = len(kitty)
-        shown = tuple(sort_hand(kitty)) if game.rules.param("kitty_exposed") else ()
+        shown = tuple(sort_hand(kitty)) if game.rules.kitty_exposed else ()
         events.append(KittyTaken(seat, len(kitty), shown))
         events.append(StockTaken(seat, tuple(sort_hand(kitty, game.trump))))
         game.enter_next(self, events)
 
     def visible(self, game: Game, seat: int) -> Mapping[str, object]:
         """The kitty, once taken: to the declarer, or to every seat when exposed."""
-        if game.stock_taken and (seat == game.declarer or game.rules.param("kitty_exposed")):
+        if game.stock_taken and (seat == state_of(game).declarer or game.rules.kitty_exposed):
             return {"stock_taken": game.stock_taken}
         return NOTHING_PRIVATE
 
@@ -192,7 +176,7 @@ def kitty_discardable(game: Game, seat: int) -> int:
     """The cards the declarer may lay out now, as a mask (see ``nt_jokers``)."""
     hand = game.hands[seat]
     jokers = hand & JOKERS_MASK
-    if jokers and declarer_must_discard_jokers(str(game.rules.param("nt_jokers")), game.trump):
+    if jokers and declarer_must_discard_jokers(game.rules.nt_jokers, game.trump):
         return jokers
     return hand
 
@@ -214,16 +198,16 @@ class KittyDiscardPhase:
             self._done(game, events)
 
     def to_act(self, game: Game) -> int | None:
-        return game.declarer
+        return state_of(game).declarer
 
     def legal(self, game: Game, seat: int) -> list[Action]:
-        if seat != game.declarer:
+        if seat != state_of(game).declarer:
             return []
         return discards_of(kitty_discardable(game, seat))
 
     def check(self, game: Game, seat: int, action: Action) -> None:
         assert isinstance(action, Discard)
-        if seat != game.declarer:
+        if seat != state_of(game).declarer:
             raise not_your_turn("Only the declarer lays out the kitty.")
         card = action.card
         if not game.hands[seat] & card.bit:
@@ -243,13 +227,14 @@ class KittyDiscardPhase:
             self._done(game, events)
 
     def _done(self, game: Game, events: list[Event]) -> None:
-        assert game.declarer is not None
-        first = game.declarer if game.rules.first_leader == "declarer" else game.eldest
+        declarer = state_of(game).declarer
+        assert declarer is not None
+        first = declarer if game.rules.first_leader == "declarer" else game.eldest
         game.leader = game.to_play = first
         game.enter_next(self, events)
 
     def visible(self, game: Game, seat: int) -> Mapping[str, object]:
         """The declarer alone sees the cards he laid out."""
-        if seat != game.declarer or not game.stock_taken:
+        if seat != state_of(game).declarer or not game.stock_taken:
             return NOTHING_PRIVATE
         return {"my_discards": tuple(game.discards)}

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CARD_BY_INDEX",
     "DealPhase",
+    "reset_deal",
     "choose_dealer",
     "deal_plan",
     "deal_seats",
@@ -194,7 +195,9 @@ def choose_dealer(game: Game) -> DealerChosen:
     """Fix the first dealer by the rules' ``first_dealer`` method, from the seed."""
     rules = game.rules
     rng = random.Random(f"{game.seed}:dealer")
-    if rules.first_dealer == "random":
+    if rules.first_dealer in ("random", "youngest"):
+        # the engine knows no ages: a table that knows its youngest player passes
+        # ``first_dealer=`` to new_game; otherwise the deal starts at random
         game.dealer = rng.randrange(rules.players)
         return DealerChosen(game.dealer, "random")
     if rules.first_dealer == "first_diamond":
@@ -293,28 +296,7 @@ class DealPhase(Automatic):
         game.rank_order = self.rank_order
         if rules.trump_mode != "contract":
             events.append(new_event(TrumpFixed, (game.trump, game.turn_up, game.turn_up_holder)))
-
-        # the deal's bookkeeping, for every later phase
-        game.ruffer = None
-        game.ruff_reason = ""
-        game.ruff_state = "none"
-        game.stock_taken = ()
-        game.discards = []
-        game.discards_left = 0
-        game.held_at_play = []
-        game.can_ye_queue = []
-        game.can_ye_open = set()
-        game.calls = []
-        game.shown = []
-        game.trick = []
-        game.trick_no = 1
-        game.tricks = [0] * facts.sides
-        game.completed = []
-        game.revoked = set()
-        game.leader = game.to_play = eldest
-        game.bids = []
-        game.declarer = None
-        game.contract = ""
+        reset_deal(game)
         game.enter_next(self, events)
 
     def visible(self, game: Game, seat: int) -> Mapping[str, object]:
@@ -323,3 +305,28 @@ class DealPhase(Automatic):
         if turn_up is not None and game.turn_up_holder is not None and not game.turn_up_public:
             turn_up = None
         return {"turn_up": turn_up}
+
+
+def reset_deal(game: Game) -> None:
+    """The deal's bookkeeping for every later phase, fresh (eldest leads the first trick).
+
+    Called by every family's deal phase once the cards and trumps are out.
+    """
+    game.ruffer = None
+    game.ruff_reason = ""
+    game.ruff_state = "none"
+    game.stock_taken = ()
+    game.discards = []
+    game.discards_left = 0
+    game.held_at_play = []
+    game.can_ye_queue = []
+    game.can_ye_open = set()
+    game.calls = []
+    game.shown = []
+    game.trick = []
+    game.trick_no = 1
+    game.tricks = [0] * game.facts.sides
+    game.completed = []
+    game.revoked = set()
+    game.notes = {}
+    game.leader = game.to_play = game.eldest

@@ -68,11 +68,19 @@ def discards_of(mask: int) -> list[Action]:
 
 
 class RuffPhase:
-    """The ruffer takes the stock in, or declines (skipped when nobody may ruff)."""
+    """The ruffer takes the stock in, or declines (skipped when nobody may ruff).
+
+    ``take`` is how many cards of the stock (from the top) he takes: all of them
+    (``None``, Cotton's ruff) or a fixed number (Willughby's rub takes the top four
+    of a head that may be longer; the rest stays out of play, unseen).
+    """
 
     name = Phase.RUFF
     absent = "There is no ruff to decide now."
     waiting = "Wait: the ruff is being decided."
+
+    def __init__(self, take: int | None = None) -> None:
+        self.take = take
 
     def handles(self, action: Action) -> bool:
         return isinstance(action, (TakeRuff, DeclineRuff))
@@ -126,9 +134,10 @@ class RuffPhase:
     def _take_stock(self, game: Game, events: list[Event]) -> None:
         assert game.ruffer is not None
         seat = game.ruffer
-        game.stock_taken = tuple(game.stock)
-        game.hands[seat] |= mask_of(game.stock)
-        game.stock = []
+        take = len(game.stock) if self.take is None else self.take
+        game.stock_taken = tuple(game.stock[:take])
+        game.hands[seat] |= mask_of(game.stock_taken)
+        game.stock = game.stock[take:]
         game.ruff_state = "taken"
         game.discards_left = len(game.stock_taken)
         events.append(RuffTaken(seat, game.ruff_reason))

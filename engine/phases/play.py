@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Final
 from ..actions import Action, CallCanYe, Pass, Play, ShowHonours, play
 from ..cards import HIGH, SUIT_MASKS, Card, Suit, follow_mask, led_suit
 from ..errors import IllegalAction
-from ..events import CardPlayed, Revoked, TrickWon
+from ..events import CardPlayed, LayoutCardPlayed, Revoked, TrickWon
 from .base import NOTHING_PRIVATE, Phase, new_event, not_your_turn
 from .declare import apply_claim, check_claim, claim_options
 
@@ -159,9 +159,14 @@ class PlayPhase:
     :func:`trick_winner`). With jokers in the pack (``facts.jokers``) following
     suit is :func:`~engine.cards.follow_mask` (a joker follows trumps, or no
     suit in no-trump; a led no-trump joker fixes no suit) and every trick goes
-    to :meth:`RankOrder.trick_winner`; such games never take the fast path. The cards a seat may play are
-    ``game.playable(seat)`` (its hand, in today's games; a layout game adds its
-    face-up cards there).
+    to :meth:`RankOrder.trick_winner`; such games never take the fast path. The
+    cards a seat may play are
+    ``game.playable(seat)``: its hand and, in a layout game, its face-up layout
+    cards not turned up during this trick; following suit looks at those cards
+    only (a face-down card never counts). A layout card played turns up the card
+    beneath (:class:`~engine.events.LayoutCardPlayed`). The deal ends after
+    ``tricks_per_deal`` tricks, or as soon as a side holds more than half of them
+    under ``stop_at_majority``.
     """
 
     name = Phase.PLAY
@@ -208,6 +213,10 @@ class PlayPhase:
         card = action.card
         hand = game.playable(seat)
         if not hand & card.bit:
+            layout = game.layout
+            reason = None if layout is None else layout.refusal(seat, card)
+            if reason is not None:
+                raise IllegalAction(reason, "not_available")
             raise IllegalAction(f"{card.pretty} is not in your hand.", "not_in_hand")
         if game.trick and game.facts.prevent:
             if game.facts.jokers:
@@ -240,13 +249,24 @@ class PlayPhase:
         ):
             game.revoked.add(game.side_of[seat])
             events.append(Revoked(seat, game.trick_no))
-        game.hands[seat] = hand & ~card.bit
+        layout_play: Event | None = None
+        if hand & card.bit:
+            game.hands[seat] = hand & ~card.bit
+        else:  # a face-up layout card (check allowed it): the card beneath turns up
+            layout = game.layout
+            assert layout is not None
+            position = layout.position_of(seat, card)
+            assert position is not None
+            turned = layout.play(seat, card)
+            layout_play = LayoutCardPlayed(seat, position, card, turned)
         if game.turn_up is card:
             game.turn_up_public = False
         if game.can_ye_open:
             game.can_ye_open.discard(seat)
         trick.append(card)
         events.append(new_event(CardPlayed, (seat, card, game.trick_no)))
+        if layout_play is not None:
+            events.append(layout_play)
         if len(trick) < game.n_players:
             game.to_play = (seat + 1) % game.n_players
             return
@@ -289,7 +309,9 @@ class PlayPhase:
         game.trick = []
         if game.can_ye_open:
             game.can_ye_open = set()  # any window closes after the first trick
-        if trick_no >= game.facts.tricks_per_deal:
+        if game.layout is not None:
+            game.layout.end_trick()  # cards turned up in this trick become playable
+        if trick_no >= game.facts.tricks_per_deal or tricks[side] >= game.facts.stop_tricks:
             game.enter_next(self, events)
             return
         game.trick_no = trick_no + 1

@@ -10,7 +10,7 @@ import pytest
 from engine import Game, game_ids, make_rules, new_game
 from engine.actions import Discard, Pass
 from engine.ai import EasyPlayer, get_player
-from engine.ai.contract import (
+from engine.ai.bid_whist import (
     ContractPlayer,
     _voids,
     applies,
@@ -31,7 +31,7 @@ from engine.cards import (
     parse_cards,
 )
 from engine.game import stacked_deck
-from engine.phases.auction import Bid, bid
+from engine.phases.auction import Bid, bid, state_of
 from engine.phases.contract import NameDirection, NameTrump
 
 from .helpers import fast_player
@@ -201,7 +201,7 @@ def test_sampled_worlds_agree_with_the_view(overrides: dict[str, object]) -> Non
             for w in world:
                 assert not placed & w
                 placed |= w
-            hidden = len(game.stock) + (len(game.discards) if seat != game.declarer else 0)
+            hidden = len(game.stock) + (len(game.discards) if seat != state_of(game).declarer else 0)
             assert world[4].bit_count() == hidden
             if game.phase == "play":  # a seat shown void holds none of that suit
                 for s, suits in _voids(m, view).items():

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot import components as ui
+from bot.controls import hand_controls
 from engine import Card, Game, new_game
 from engine.actions import (
     Action,
@@ -66,7 +67,7 @@ def test_action_ids_round_trip(table_id: int, version: int) -> None:
 
 
 def test_discard_and_leaderboard_ids_round_trip() -> None:
-    cid = ui.discard_id(BIG_TABLE, BIG_VERSION, 3)
+    cid = ui.pick_id(BIG_TABLE, BIG_VERSION, 3)
     assert len(cid) <= 100
     assert SELECT_RE.fullmatch(cid) and not BUTTON_RE.fullmatch(cid)
     parsed = ui.parse_custom_id(_rest(cid))
@@ -132,7 +133,7 @@ async def test_a_sixteen_card_discard_view_fits() -> None:
     seat = game.to_act()
     view = game.observe(seat)
     assert len(view.hand) == 16
-    rows = _check_limits(ui.hand_view(BIG_TABLE, BIG_VERSION, view))
+    rows = _check_limits(hand_controls(BIG_TABLE, BIG_VERSION, view))
     select = rows[0]["components"][0]
     assert len(rows) == 1 and select["type"] == 3
     assert select["min_values"] == select["max_values"] == 4
@@ -146,7 +147,7 @@ async def test_a_thirteen_card_hand_fits(game_id: str) -> None:
     for seat in range(4):
         view = game.observe(seat)
         assert len(view.hand) == 13
-        rows = _check_limits(ui.hand_view(BIG_TABLE, BIG_VERSION, view))
+        rows = _check_limits(hand_controls(BIG_TABLE, BIG_VERSION, view))
         labels = [c["label"] for r in rows for c in r["components"]]
         assert sorted(labels[:13]) == sorted(c.pretty for c in view.hand)
         live = {c["label"] for r in rows for c in r["components"] if not c.get("disabled")}
@@ -162,7 +163,7 @@ async def test_a_hand_with_decisions_fits(phase: str) -> None:
     game, _ = new_game(seed=0, start_scores=(8, 8))  # both sides at the call point
     game = _play_until(game, lambda g: g.phase == phase)
     view = game.observe(game.to_act())
-    rows = _check_limits(ui.hand_view(1, game.version, view))
+    rows = _check_limits(hand_controls(1, game.version, view))
     labels = [c["label"] for r in rows for c in r["components"]]
     want = {"ruff": ["Take the stock (ruff)", "Decline the ruff"], "can_ye": ["Call “Can-ye?”", "Pass"]}[phase]
     assert labels[-2:] == want

@@ -97,7 +97,8 @@ class BidWhistReferee:
     points: int = 0
 
     def p(self, name: str) -> object:
-        return self.rules.param(name)
+        value: object = getattr(self.rules, name)
+        return value
 
     def feed(self, events: list[Event]) -> None:
         for event in events:

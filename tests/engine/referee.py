@@ -27,6 +27,7 @@ from engine.events import (
     HandDealt,
     HonoursScored,
     HonoursShown,
+    LayoutCardPlayed,
     MatchOver,
     Passed,
     Revoked,
@@ -36,6 +37,8 @@ from engine.events import (
     TrickWon,
     TrumpFixed,
 )
+from engine.families.turnover import LayoutDealt
+from engine.phases.contest import RuffClaimed, RuffContest, RuffShown
 
 HONOUR_RANKS = {Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK}
 
@@ -78,9 +81,25 @@ class Referee:
     over: bool = False
     deals_scored: int = 0
 
+    # Ruffe and Trump (RULES.md §4): the ruff contest, claims and showings
+    claims: list[tuple[int, int]] = field(default_factory=list)
+    ruff_points: list[int] = field(default_factory=list)
+    shown_ruffs: list[RuffShown] = field(default_factory=list)
+
     @property
     def n(self) -> int:
         return self.rules.players
+
+    # Turnover Bridge (RULES.md §8): face-up layout cards join the available cards
+    fresh: set[Card] = field(default_factory=set)  # turned up this trick: not yet playable
+
+    @property
+    def turnover(self) -> bool:
+        return self.rules.family == "turnover"
+
+    @property
+    def willughby(self) -> bool:
+        return self.rules.family == "ruffe_trump"
 
     def side(self, seat: int) -> int:
         return seat % 2 if self.rules.partnerships else seat
@@ -143,6 +162,9 @@ class Referee:
         self.tricks = [0] * self.rules.sides
         self.captured = [0] * self.rules.sides
         self.revoked = set()
+        self.claims = []
+        self.ruff_points = [0] * self.rules.sides
+        self.shown_ruffs = []
 
     def _on_HandDealt(self, e: HandDealt) -> None:
         assert e.audience == e.seat
@@ -158,7 +180,14 @@ class Referee:
     def _on_TrumpFixed(self, e: TrumpFixed) -> None:
         assert len(self.dealt) == self.n
         rules = self.rules
-        if rules.trump_mode == "cycle":
+        if self.turnover:
+            if rules.trump_mode == "turn_up":
+                assert e.holder == self.dealer and e.turn_up in self.dealt[self.dealer]
+                assert e.trump is e.turn_up.suit
+            else:
+                assert e.turn_up is None and e.holder is None
+                assert e.trump is (Suit.SPADES if rules.trump_mode == "spades" else None)
+        elif rules.trump_mode == "cycle":
             assert e.turn_up is None and e.holder is None
             k = self.deal_no if rules.trump_cycle_basis == "per_game" else self.deals_total
             assert e.trump is rules.trump_cycle[(k - 1) % len(rules.trump_cycle)]
@@ -176,7 +205,7 @@ class Referee:
     # ------------------------------------------------------------------ ruff
 
     def _on_RuffTaken(self, e: RuffTaken) -> None:
-        assert self.rules.ruff and self.trump is not None
+        assert (self.rules.ruff or self.willughby) and self.trump is not None
         ace = Card.of(Rank.ACE, self.trump)
         holder = [s for s, h in self.dealt.items() if ace in h]
         if holder:
@@ -250,11 +279,12 @@ class Referee:
         assert e.trick_no == self.trick_no
         seat = (self.leader + len(self.plays)) % self.n
         assert e.seat == seat, "one card per seat per trick, clockwise from the leader"
-        assert e.card in self.hands[seat]
+        assert e.card in self.hands[seat] and e.card not in self.fresh
+        available = self.hands[seat] - self.fresh
         revoking = False
         if self.plays:
             led = self.plays[0][1].suit
-            revoking = e.card.suit is not led and any(c.suit is led for c in self.hands[seat])
+            revoking = e.card.suit is not led and any(c.suit is led for c in available)
         if self.rules.revoke_mode == "prevent":
             assert not revoking, "a revoke was accepted"
         assert revoking == (self.pending_revoke == seat), "Revoked exactly for a revoke"
@@ -279,9 +309,12 @@ class Referee:
         assert e.tricks == tuple(self.tricks) and sum(self.tricks) == e.trick_no
         self.captured[e.side] += len(self.honours({c for _, c in self.plays}))
         self.plays = []
+        self.fresh = set()
         self.leader = winner
-        if e.trick_no == self.rules.tricks_per_deal:
-            assert all(not h for h in self.hands.values())
+        majority = self.rules.stop_at_majority and max(self.tricks) > self.rules.tricks_per_deal // 2
+        if e.trick_no == self.rules.tricks_per_deal or majority:
+            if not majority:
+                assert all(not h for h in self.hands.values())
             self._expect_deal_score()
         else:
             self.trick_no += 1
@@ -300,6 +333,12 @@ class Referee:
 
     def _expect_deal_score(self) -> None:
         rules = self.rules
+        if self.willughby:
+            self._expect_willughby_score()
+            return
+        if self.turnover:
+            self._expect_turnover_score()
+            return
         sides, target = rules.sides, rules.target_score
         assert sum(self.tricks) == rules.tricks_per_deal
         penalty = [0] * sides
@@ -393,3 +432,153 @@ class Referee:
             and self._can_call(s)
             and len(self.honours(self.held[s])) >= 2
         ]
+
+    # ------------------------------------------------------------------ Ruffe and Trump
+
+    def _ruff(self, seat: int) -> tuple[int, Suit]:
+        """A dealt hand's best suit (RULES.md §4.3), with the turn-up counted in trumps."""
+        best: tuple[int, Suit] | None = None
+        for suit in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS):
+            cards = [c for c in self.dealt[seat] if c.suit is suit]
+            if suit is self.trump and self.turn_up is not None:
+                cards.append(self.turn_up)
+            if self.rules.ruff_measure == "card_count":
+                value = len(cards)
+            else:
+                value = sum(11 if c.rank == Rank.ACE else min(int(c.rank), 10) for c in cards)
+            if best is None or value > best[0]:
+                best = (value, suit)
+        assert best is not None
+        return best
+
+    def _contest(self, values: dict[int, int], bonus: int) -> tuple[list[tuple[int, int]], str]:
+        order = [(self.dealer + 1 + k) % self.n for k in range(self.n)]
+        live = [s for s in order if s in values]
+        if not live:
+            return [], "nobody left to win the ruff"
+        top = max(values.values())
+        tied = [s for s in live if values[s] == top]
+        if len({self.side(s) for s in tied}) == 1:
+            return [(tied[0], bonus)], ""
+        tie = self.rules.ruff_tie
+        if tie == "eldest_priority":
+            return [(tied[0], bonus)], "tie: the first from eldest wins"
+        if tie == "no_award":
+            return [], "tie: no award"
+        return [(s, bonus // len(tied)) for s in tied], "tie: split"
+
+    def _on_RuffClaimed(self, e: RuffClaimed) -> None:
+        assert self.willughby and self.rules.ruff_announce == "declared"
+        assert e.seat == (self.dealer + 1 + len(self.claims)) % self.n
+        self.claims.append((e.seat, e.value))
+
+    def _on_RuffShown(self, e: RuffShown) -> None:
+        value, suit = self._ruff(e.seat)
+        assert (e.value, e.suit) == (value, suit)
+        assert set(e.cards) == {c for c in self.dealt[e.seat] if c.suit is suit}
+        assert e.claim == dict(self.claims)[e.seat] and e.honest == (e.claim <= value)
+        self.shown_ruffs.append(e)
+
+    def _on_RuffContest(self, e: RuffContest) -> None:
+        rules = self.rules
+        assert self.willughby and not self.plays and self.trick_no == 1
+        if rules.ruff_announce == "automatic":
+            values = {s: self._ruff(s)[0] for s in range(self.n)}
+            awards, note = self._contest(values, rules.ruff_bonus)
+        else:
+            assert len(self.claims) == self.n
+            values = dict(self.claims)
+            awards, note = self._contest(values, rules.ruff_bonus)
+            assert [r.seat for r in self.shown_ruffs] == [s for s, _ in awards]
+            false = {r.seat for r in self.shown_ruffs if not r.honest}
+            if false:
+                lost = sum(p for s, p in awards if s in false)
+                honest = {s: self._ruff(s)[0] for s in range(self.n) if s not in false}
+                passed, _ = self._contest(honest, lost)
+                awards = [(s, p) for s, p in awards if s not in false] + passed
+                note = "false claim: the points pass to the true winner"
+        points = [0] * rules.sides
+        for seat, pts in awards:
+            points[self.side(seat)] += pts
+        self.scores = [s + p for s, p in zip(self.scores, points, strict=True)]
+        self.ruff_points = points
+        want = RuffContest(
+            tuple(values[s] for s in range(self.n)),
+            tuple(s for s, _ in awards),
+            tuple(points),
+            tuple(self.scores),
+            note,
+        )
+        assert e == want, f"expected {want!r}, engine said {e!r}"
+        if rules.win_check == "immediate":
+            winner = self._unique_top()
+            if winner is not None:
+                zeros = (0,) * rules.sides
+                self.expected.append(
+                    DealScored(self.game_no, self.deal_no, zeros, zeros, tuple(points), zeros,
+                               tuple(self.scores))
+                )
+                self._expect_game_over(winner, "ruff")
+
+    def _unique_top(self) -> int | None:
+        target = self.rules.target_score
+        reached = [s for s in range(self.rules.sides) if self.scores[s] >= target]
+        if not reached:
+            return None
+        best = max(self.scores[s] for s in reached)
+        top = [s for s in reached if self.scores[s] == best]
+        return top[0] if len(top) == 1 else None
+
+    def _expect_willughby_score(self) -> None:
+        rules = self.rules
+        cards_played = self.n * rules.hand_size
+        par = cards_played // rules.sides
+        card_points = [max(0, t * self.n - par) for t in self.tricks]
+        self.scores = [s + p for s, p in zip(self.scores, card_points, strict=True)]
+        zeros = (0,) * rules.sides
+        self.expected.append(
+            DealScored(self.game_no, self.deal_no, tuple(self.tricks), tuple(card_points),
+                       tuple(self.ruff_points), zeros, tuple(self.scores))
+        )
+        self.deals_scored += 1
+        winner = self._unique_top()
+        if winner is not None:
+            self._expect_game_over(winner, "cards" if card_points[winner] else "ruff")
+
+    # ------------------------------------------------------------------ Turnover Bridge
+
+    def _on_LayoutDealt(self, e: LayoutDealt) -> None:
+        assert self.turnover and e.seat in self.dealt
+        piles = 9 if self.rules.layout == "seed004" else 12
+        assert len(e.up) == len(e.down) == piles and set(e.down) == {1}
+        for other in self.dealt.values():
+            assert not set(e.up) & other
+        self.hands[e.seat] |= set(e.up)  # the face-up cards are available from the first trick
+        self.layout_down = getattr(self, "layout_down", {})
+        self.layout_down[e.seat] = piles
+
+    def _on_LayoutCardPlayed(self, e: LayoutCardPlayed) -> None:
+        assert self.plays and self.plays[-1] == (e.seat, e.card)
+        assert e.card not in self.dealt[e.seat], "a layout card is no hand card"
+        if e.turned_up is not None:
+            self.layout_down[e.seat] -= 1
+            assert self.layout_down[e.seat] >= 0
+            assert all(e.turned_up not in h for h in self.hands.values())
+            self.hands[e.seat].add(e.turned_up)
+            self.fresh.add(e.turned_up)
+
+    def _expect_turnover_score(self) -> None:
+        rules = self.rules
+        half = rules.tricks_per_deal // 2
+        if rules.scoring == "odd_tricks":
+            points = [max(0, t - half) for t in self.tricks]
+        else:
+            points = [1 if t > half else 0 for t in self.tricks]
+        self.scores = [s + p for s, p in zip(self.scores, points, strict=True)]
+        self.expected.append(
+            DealScored(self.game_no, self.deal_no, tuple(self.tricks), tuple(points), (0, 0),
+                       (0, 0), tuple(self.scores))
+        )
+        self.deals_scored += 1
+        if max(self.scores) >= rules.target_score:
+            self._expect_game_over(max((0, 1), key=lambda s: self.scores[s]), "tricks")

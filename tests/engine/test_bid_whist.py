@@ -27,7 +27,7 @@ from engine.events import (
 )
 from engine.families.bid_whist import contract_points
 from engine.game import deal_seats, stacked_deck
-from engine.phases.auction import Bid, bid
+from engine.phases.auction import Bid, bid, state_of
 from engine.phases.contract import NameDirection, NameTrump
 from engine.phases.deal import KITTY
 from engine.rules import RulesError, presets_for
@@ -63,7 +63,7 @@ def auction(game: Game, calls: Sequence[str]) -> list[Event]:
 
 
 def name(game: Game, what: str) -> list[Event]:
-    seat = game.declarer
+    seat = state_of(game).declarer
     assert seat is not None and game.to_act() == seat
     action = NameDirection(what) if what in ("uptown", "downtown") else NameTrump(Suit.parse(what))
     return game.apply(seat, action)
@@ -262,13 +262,13 @@ def test_parameters_and_defaults() -> None:
         "nt_multiplier": 2,
         "boston": "normal",
     }
-    assert {k: rules.param(k) for k in defaults} == defaults
+    assert {k: getattr(rules, k) for k in defaults} == defaults
     with pytest.raises(RulesError):
         make_rules(GAME, None, {"min_bid": 5})
     with pytest.raises(RulesError):
         make_rules(GAME, None, {"ruff_mandatory": True})
     for game_id in ("ruff-honours-cotton", "whist-5"):
-        assert make_rules(game_id).extra == ()  # the other games are untouched
+        assert make_rules(game_id).jokers == 0  # the other games are untouched
 
 
 def test_rules_summary_follows_the_parameters() -> None:
@@ -354,7 +354,9 @@ def test_dealer_must_bid_after_three_passes() -> None:
     with pytest.raises(IllegalAction, match="dealer must bid"):
         game.apply(N, Pass())
     events = auction(game, ["3u"])
-    assert game.declarer == N and game.contract == "3u" and game.phase == "name"
+    assert (state_of(game).declarer, state_of(game).contract, game.phase) == (N, "3u", "name")
+    assert game.observe(S).auction == ((E, "pass"), (S, "pass"), (W, "pass"), (N, "3u"))
+    assert (game.observe(S).declarer, game.observe(S).contract) == (N, "3u")
     assert [e.bid for e in of_kind(events, BidMade)] == ["3u"]  # type: ignore[attr-defined]
 
 
@@ -374,7 +376,7 @@ def test_dealer_can_match() -> None:
     auction(game, ["5n", "pass", "pass"])
     assert codes(game, N)[:4] == ["pass", "bid:5u", "bid:5d", "bid:5n"]
     auction(game, ["5u"])
-    assert game.declarer == N and game.contract == "5u"
+    assert (state_of(game).declarer, state_of(game).contract) == (N, "5u")
 
 
 def test_action_encodings_round_trip() -> None:
@@ -481,9 +483,11 @@ def _check_view(game: Game, seat: int) -> None:
     for other in range(4):
         if other != seat:
             assert not (set(view.hand) & set(cards_from_mask(game.hands[other])))
-    assert not set(view.my_discards) or seat == game.declarer
-    if view.stock_taken and seat != game.declarer:
-        assert game.rules.param("kitty_exposed")
+    declarer = state_of(game).declarer
+    assert view.declarer == declarer and view.auction == state_of(game).bids
+    assert not set(view.my_discards) or seat == declarer
+    if view.stock_taken and seat != declarer:
+        assert game.rules.kitty_exposed
     assert not (set(game.stock) & (set(view.stock_taken) | seen))
     # nothing of the view's text names a card the seat may not know
     known = set(view.hand) | seen | set(view.stock_taken) | set(view.my_discards)
@@ -542,7 +546,8 @@ def test_snapshot_mid_bidding_and_kitty_round_trips() -> None:
     game = deal({})
     auction(game, ["4u", "pass"])
     restored = Game.from_snapshot(game.snapshot())
-    assert restored.bids == [(E, "4u"), (S, "pass")] and restored.legal_actions(W) == game.legal_actions(W)
+    assert state_of(restored).bids == ((E, "4u"), (S, "pass"))
+    assert restored.legal_actions(W) == game.legal_actions(W)
     auction(game, ["pass", "pass"])
     name(game, "D")
     game.apply(E, Discard(game.hand(E)[0]))

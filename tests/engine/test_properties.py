@@ -38,12 +38,12 @@ from engine import (
 )
 from engine.cards import cards_from_mask, full_deck, mask_of
 from engine.events import DealScored, Event, GameOver
+from engine.phases.contest import RuffContest
 
 from .helpers import ENGINE_SETTINGS
 from .referee import Referee
 
-# the Ruff-and-Honours family's games (Bid Whist has its own properties and
-# referee: tests/engine/test_bid_whist.py)
+# the referee follows the Ruff-and-Honours / Whist family; other families have their own tests
 PRESETS = [
     (g, p, None)
     for g in game_ids()
@@ -65,6 +65,17 @@ VARIANTS: list[tuple[str, str | None, dict[str, object]]] = [
     ("whist-5", None, {"deal_pattern": "packets4", "honours": "on", "honours_basis": "captured"}),
     ("whist-7-rotate", None, {"trump_cycle": "NT,S,H,D,C", "trump_cycle_basis": "per_session", "match_format": "rubber_bo3"}),
     ("whist-long", None, {"call_point": "any", "target_score": 6}),
+    # Ruffe and Trump (RULES.md §4.8): every form and announcement
+    ("ruff-trump-willughby", None, {"mode": "single_hand", "ruff_tie": "split", "target_score": 30}),
+    ("ruff-trump-willughby", None, {"players": 3, "ruff_announce": "declared", "rub_mandatory": True}),
+    ("ruff-trump-willughby", None, {"players": 3, "hand_size": 16, "ruff_tie": "no_award", "win_check": "end_of_deal"}),
+    ("ruff-trump-willughby", None, {"players": 2, "rub_if_ace_in_head": "nobody", "ruff_bonus": 30}),
+    ("ruff-trump-willughby", None, {"players": 2, "hand_size": 24, "ruff_announce": "declared", "ruff_tie": "split"}),
+    ("ruff-trump-willughby", "johnston", {"ruff_announce": "declared", "target_score": 20}),
+    # Turnover Bridge (RULES.md §8.6)
+    ("turnover-bridge", None, {"trump": "turn_up", "target_score": 3}),
+    ("turnover-bridge", "pagat", {"trump": "none", "stop_at_majority": False, "target_score": 2}),
+    ("turnover-bridge", None, {"stop_at_majority": False, "scoring": "odd_tricks", "target_score": 4}),
 ]
 
 CONFIGS = PRESETS + VARIANTS
@@ -88,6 +99,9 @@ def check_cards_accounted(game: Game) -> None:
         parts += cards
     parts += game.stock
     parts += game.discards
+    if game.layout is not None:  # Turnover Bridge: face-up and face-down layout cards
+        for seat in range(game.n_players):
+            parts += cards_from_mask(game.layout.face_up(seat) | game.layout.face_down(seat))
     assert len(parts) == len(set(parts)) == game.rules.deck_size
     assert mask_of(parts) == mask_of(full_deck(game.rules.removed_ranks))
 
@@ -107,6 +121,8 @@ def _cards_in(value: object) -> Iterator[Card]:
 def check_views(game: Game) -> None:
     """No seat's view contains another seat's hidden cards or the stock."""
     shown = {c for _, c in game.shown}
+    for ruff in game.notes.get("ruff_shown", ()):  # Ruffe and Trump: a suit shown after the rub
+        shown |= set(ruff[2])
     turn_up = {game.turn_up} if game.turn_up is not None else set()
     for seat in range(game.n_players):
         view = game.observe(seat)
@@ -117,6 +133,8 @@ def check_views(game: Game) -> None:
         assert view.to_act == game.to_act()
         assert view.hand_sizes == tuple(mask.bit_count() for mask in game.hands)
         hidden: set[Card] = set(game.stock)
+        if game.layout is not None:  # face-down layout cards: seen by nobody, the owner included
+            hidden |= set(cards_from_mask(game.layout.hidden_mask()))
         for other in range(game.n_players):
             if other != seat:
                 hidden |= set(game.hand(other))
@@ -142,7 +160,10 @@ def check_public_events(game: Game, events: list[Event], before_hands: list[set[
             owners = [s for s, hand in enumerate(before_hands) if card in hand]
             public = card in game.trick or any(card in cs for _, cs, _ in game.completed)
             public |= card == game.turn_up or any(card == c for _, c in game.shown)
-            public |= type(event).__name__ in ("TrickWon", "CardPlayed", "HonoursShown", "CanYeCalled")
+            public |= type(event).__name__ in (
+                "TrickWon", "CardPlayed", "HonoursShown", "CanYeCalled", "RuffShown", "LayoutCardPlayed",
+                "LayoutDealt",
+            )
             assert public or not owners, f"{event!r} shows {card}"
 
 
@@ -174,7 +195,7 @@ def check_replays(game: Game) -> None:
 def try_illegal(game: Game, seat: int, legal: list[Action], rng: random.Random) -> None:
     """Refused actions raise IllegalAction and change nothing."""
     attempts: list[tuple[int, Action]] = []
-    hand = game.hand(seat)
+    hand = list(cards_from_mask(game.playable(seat)))  # the hand, and face-up layout cards
     if game.phase == "play" and game.trick and game.rules.revoke_mode == "prevent":
         led = game.trick[0].suit
         if any(c.suit is led for c in hand):
@@ -258,8 +279,8 @@ def play_match(rules: Rules, seed: int, first_dealer: int | None, policy_seed: i
         if steps == replay_at:
             assert twin_events == new_events and twin.state_key() == game.state_key()
         referee.feed(new_events)
-        if not any(isinstance(e, (DealScored, GameOver)) for e in new_events):
-            assert game.scores == scores_before, "scores change only at deal end or Can-ye"
+        if not any(isinstance(e, (DealScored, GameOver, RuffContest)) for e in new_events):
+            assert game.scores == scores_before, "scores change only at deal end, Can-ye or a ruff"
         assert game.scores == referee.scores or game.is_over or any(
             isinstance(e, GameOver) for e in new_events
         )
@@ -293,4 +314,6 @@ def test_random_playouts(
 ) -> None:
     game_id, preset, overrides = config
     rules = make_rules(game_id, preset, overrides)
+    if first_dealer is not None:
+        first_dealer %= rules.players
     play_match(rules, seed, first_dealer, policy_seed, start)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.manager import ENDED_KEPT
+from bot.tables import ENDED_KEPT
 
 from .helpers import act, hand_message, is_my_turn, open_table, table_message, table_status
 
@@ -43,4 +43,4 @@ async def test_a_cancelled_table_leaves_memory(env: Any, db_path: Any) -> None:
     assert (await alice.slash(channel, "ruff cancel")).acknowledged
     assert table_status(db_path, 1) == "cancelled"
     await env.advance_time(ENDED_KEPT + 1)
-    assert env.bot.manager.tables == {}
+    assert len(env.bot.manager.tables) == 0

@@ -1,0 +1,127 @@
+"""The buttons and menus of a hand message, built from the *kinds* of the legal
+actions, never from phase names — so a new phase (an auction, naming trumps,
+a kitty, layout cards) gets its controls without a change here.
+
+The kinds:
+
+* a **card play** (:class:`~engine.actions.Play`): one button per card the seat
+  holds, enabled when that play is legal now; a legal card that is not in the
+  hand (a face-up layout card) gets a button too, marked "(table)";
+* a **card to lay out** (any other action that carries a ``card``, such as the
+  ruff's :class:`~engine.actions.Discard`): one menu to choose
+  ``view.to_lay_out`` cards at once, the cards sorted as in the hand;
+* a **choice** (every other action: take or decline the ruff, Can-ye, a bid,
+  naming trumps ...): one button each, on the rows after the cards.
+
+Discord's limits hold whatever the engine offers: at most 5 rows of 5 buttons
+(or one menu per row of at most 25 options). When the choices and the cards do
+not both fit, the choices win (the hand is in the message text anyway).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from engine import Action, Card, SeatView, sort_hand
+from engine.actions import Play
+
+from .components import (
+    ROW_WIDTH,
+    ROWS,
+    RHButton,
+    RHSelect,
+    action_id,
+    new_view,
+    pick_id,
+    table_id_for,
+)
+from .render import action_label
+
+__all__ = ["CARD_ROWS", "hand_controls", "split_actions"]
+
+CARD_ROWS = ROWS - 1  # at most four rows of cards: the last row is for choices
+MENU_OPTIONS = 25  # Discord's limit on a select menu's options
+
+
+def split_actions(legal: Sequence[Action]) -> tuple[list[Play], dict[str, list[Action]], list[Action]]:
+    """Legal actions by kind: card plays, cards to lay out (by verb), choices."""
+    plays: list[Play] = []
+    picks: dict[str, list[Action]] = {}
+    choices: list[Action] = []
+    for action in legal:
+        if isinstance(action, Play):
+            plays.append(action)
+        elif isinstance(getattr(action, "card", None), Card):
+            picks.setdefault(action.verb, []).append(action)
+        else:
+            choices.append(action)
+    return plays, picks, choices
+
+
+def _card_of(action: Action) -> Card:
+    card = getattr(action, "card", None)
+    assert isinstance(card, Card)
+    return card
+
+
+def _card_style(card: Card, enabled: bool, trump: Any) -> discord.ButtonStyle:
+    if not enabled:
+        return discord.ButtonStyle.secondary
+    if trump is not None and card.suit is trump:
+        return discord.ButtonStyle.primary
+    return discord.ButtonStyle.danger if card.suit.is_red else discord.ButtonStyle.secondary
+
+
+def _choice_style(action: Action) -> discord.ButtonStyle:
+    return discord.ButtonStyle.secondary if action.verb in ("pass", "decline") else discord.ButtonStyle.success
+
+
+def hand_controls(table_id: int, version: int, view: SeatView, away: bool = False) -> discord.ui.View:
+    """The controls of ``view.seat``'s hand message at engine ``version``.
+
+    ``away``: the AI plays this seat, so every card is shown disabled and the
+    only live button takes the seat back.
+    """
+    ui = new_view()
+    seat = view.seat
+    hand = sort_hand(view.hand, view.trump)
+    if away:
+        for i, card in enumerate(hand[: CARD_ROWS * ROW_WIDTH]):
+            cid = action_id(table_id, version, seat, Play(card))
+            ui.add_item(RHButton(cid, card.pretty, discord.ButtonStyle.secondary, True, row=i // ROW_WIDTH))
+        ui.add_item(RHButton(table_id_for(table_id, "reclaim"), "Take my seat back", discord.ButtonStyle.success, row=CARD_ROWS))
+        return ui
+    mine = view.my_turn
+    plays, picks, choices = split_actions(view.legal if mine else ())
+    if picks:
+        # laying out cards: one menu per kind (today only one kind is ever legal at once)
+        for row, (verb, actions) in enumerate(list(picks.items())[:ROWS]):
+            cards = sort_hand([_card_of(a) for a in actions], view.trump)[:MENU_OPTIONS]
+            need = max(1, min(view.to_lay_out or 1, len(cards)))
+            options = [discord.SelectOption(label=c.pretty, value=c.code) for c in cards]
+            ui.add_item(RHSelect(pick_id(table_id, version, seat, verb), options, count=need, row=row))
+        return ui
+    choice_rows = -(-len(choices) // ROW_WIDTH)
+    card_rows = min(CARD_ROWS, ROWS - choice_rows)
+    legal_plays = {p.card for p in plays}
+    shown = list(hand) + sort_hand([c for c in legal_plays if c not in view.hand], view.trump)
+    room = card_rows * ROW_WIDTH
+    if len(shown) > room and not legal_plays:
+        shown = []  # e.g. bidding with a full hand: the calls get the rows, the text shows the hand
+    elif len(shown) > room:  # keep every legal card, then as many others as fit, in hand order
+        keep = set([c for c in shown if c in legal_plays][:room])
+        keep |= set([c for c in shown if c not in keep][: room - len(keep)])
+        shown = [c for c in shown if c in keep]
+    for i, card in enumerate(shown):
+        enabled = card in legal_plays
+        label = card.pretty if card in view.hand else f"{card.pretty} (table)"
+        cid = action_id(table_id, version, seat, Play(card))
+        ui.add_item(RHButton(cid, label, _card_style(card, enabled, view.trump), not enabled, row=i // ROW_WIDTH))
+    first = -(-len(shown) // ROW_WIDTH) if shown else 0
+    for i, choice in enumerate(choices[: (ROWS - first) * ROW_WIDTH]):
+        cid = action_id(table_id, version, seat, choice)
+        ui.add_item(RHButton(cid, action_label(choice), _choice_style(choice), row=first + i // ROW_WIDTH))
+    return ui

@@ -1,0 +1,190 @@
+"""A player's click on a game control: lock → engine → store → answer.
+
+The pipeline of one click, and nothing else:
+
+1. who and which table (not seated, someone else's hand: refused, nothing read);
+2. under the table's lock: a stale version or an illegal action is refused;
+   otherwise :func:`~bot.commit.commit` checks the actions in the engine and
+   writes them durably; :meth:`~bot.drivers.Drivers.committed` fans them out;
+3. after the lock: the click is answered with the player's updated hand. If the
+   commit has to wait (another writer holds the database), the click is
+   deferred before Discord's 3 s run out and answered once the action is on disk.
+
+Adding a game or a phase never touches this module: its actions arrive here
+already decoded from the button's ``custom_id``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from engine import Action, Card, CardParseError, IllegalAction, decode_action
+from engine.actions import ActionParseError
+
+from .commit import commit, save_afk
+from .drivers import Drivers
+from .presenter import Presenter
+from .replies import refuse
+from .services import Services
+from .store import StoreError
+from .tables import ACK_WITHIN, Table
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Play"]
+
+Answer = str | tuple[str, discord.ui.View]  # a refusal, or the hand to answer with
+
+
+class Play:
+    """Takes game clicks (card, decision and menu) from the components."""
+
+    def __init__(self, svc: Services, presenter: Presenter, drivers: Drivers) -> None:
+        self.svc = svc
+        self.presenter = presenter
+        self.drivers = drivers
+
+    async def on_action(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        version: int,
+        seat: int,
+        actions: Sequence[Action],
+    ) -> None:
+        """A card or decision button was clicked (or a menu chose several cards)."""
+        started = time.perf_counter()
+        table = self.svc.tables.get(table_id)
+        if table is None or table.status != "active" or table.game is None:
+            lost = _lost_race(table, version, seat, interaction.user.id) if table is not None else None
+            await refuse(interaction, lost or "This game has ended.")  # lost: a double click on the last card
+            return
+        mine = table.seat_of(interaction.user.id)
+        if mine is None:
+            log.debug("user %s clicked a control of table %s, where they do not sit", interaction.user.id, table_id)
+            await refuse(interaction, "You are not playing at this table.")
+            return
+        if mine != seat:
+            log.debug("user %s clicked seat %s's control at table %s", interaction.user.id, seat, table_id)
+            await refuse(interaction, "That is not your hand.")
+            return
+        work = asyncio.ensure_future(self._apply(table, seat, version, actions, interaction))
+        try:
+            outcome = await asyncio.wait_for(asyncio.shield(work), ACK_WITHIN)
+            deferred = False
+        except TimeoutError:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.defer()
+            deferred = True
+            outcome = await work
+        if isinstance(outcome, str):
+            await refuse(interaction, outcome)
+            return
+        content, view = outcome
+        try:
+            if deferred:
+                await interaction.edit_original_response(content=content, view=view)
+            else:
+                await interaction.response.edit_message(content=content, view=view)
+        except discord.HTTPException as exc:
+            log.info("interaction answer failed (HTTP %s); the move is saved", exc.status)
+            self.presenter.unanswered(table, seat, interaction)
+        self.svc.note_ack(started)
+
+    async def on_pick(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        version: int,
+        seat: int,
+        verb: str,
+        values: Sequence[str],
+    ) -> None:
+        """A menu chose the cards to lay out: one ``<verb>:<card>`` action each, all
+        or nothing (the engine checks them together on a copy)."""
+        try:
+            cards = [Card.parse(v) for v in values]
+            actions = [decode_action(f"{verb}:{c.code}") for c in cards]
+        except (CardParseError, ActionParseError):
+            await refuse(interaction, "That is not a card.")
+            return
+        if not cards:
+            await refuse(interaction, "Choose the cards to lay out.")
+            return
+        if len(set(cards)) != len(cards):
+            await refuse(interaction, "Choose different cards.")
+            return
+        table = self.svc.tables.get(table_id)
+        game = table.game if table else None
+        if game is not None and game.version == version and game.to_act() == seat:
+            need = game.observe(seat).to_lay_out
+            if need and len(cards) != need:
+                await refuse(interaction, f"Choose exactly {need} cards to lay out.")
+                return
+        await self.on_action(interaction, table_id, version, seat, actions)
+
+    async def _apply(
+        self,
+        table: Table,
+        seat: int,
+        version: int,
+        actions: Sequence[Action],
+        interaction: discord.Interaction[Any],
+    ) -> Answer:
+        """Under the lock: check and commit a click's actions durably, then fan out.
+
+        Returns the refusal to show, or the hand to answer the click with (the clicked
+        copy is already counted as showing it; see :meth:`Presenter.unanswered`).
+        """
+        user_id = interaction.user.id
+        async with table.lock:
+            game = table.game
+            if table.status != "active" or game is None:
+                return _lost_race(table, version, seat, user_id) or "This game has ended."
+            if version != game.version:
+                lost = _lost_race(table, version, seat, user_id)
+                if lost is not None:
+                    return lost
+                if game.to_act() == seat and seat not in table.away:
+                    content, view = self.presenter.hand(
+                        table, seat, "That button was from an earlier turn — here is your hand now."
+                    )
+                    self.presenter.answered(table, seat, interaction, content)
+                    return content, view
+                return "That hand has moved on — those buttons are from an earlier turn."
+            if seat in table.away:
+                return "The AI is playing for you — press **Take my seat back** (on your hand or the table) first."
+            try:
+                events = await commit(self.svc, table, seat, actions, user_id)
+            except IllegalAction as exc:
+                return exc.reason
+            except (StoreError, sqlite3.Error):
+                log.exception("could not store an action at table %s", table.id)
+                return "Something went wrong saving that — nothing changed, please try again."
+            content, view = self.presenter.hand(table, seat)
+            self.presenter.answered(table, seat, interaction, content)
+            if table.misses.get(seat):
+                table.misses[seat] = 0  # the player is back: consecutive misses start over
+                await save_afk(self.svc, table)
+            # every other copy of this hand (the DM or the My hand copy) follows by signature
+            self.drivers.committed(table, events)
+            return content, view
+
+
+def _lost_race(table: Table, version: int, seat: int, user_id: int) -> str | None:
+    """What to tell a click on ``seat``'s turn at ``version`` that someone else already took."""
+    for before, who, actor in table.moves:
+        if before == version and who == seat:
+            if actor == user_id:
+                return "✋ Already played — only your first click counts."
+            if actor is None:
+                return "⏰ Too late — the AI already played that turn for you."
+    return None

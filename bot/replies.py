@@ -1,0 +1,36 @@
+"""Short private answers to an interaction (first response or follow-up)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+__all__ = ["refuse", "reply"]
+
+MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
+
+
+async def reply(interaction: discord.Interaction[Any], text: str, view: discord.ui.View | None = None) -> None:
+    """Answer ephemerally; a failed answer is logged, never raised."""
+    kwargs: dict[str, Any] = {"ephemeral": True}
+    if view is not None:
+        kwargs["view"] = view
+    if len(text) > MESSAGE_LIMIT:  # an echoed option must not make the answer fail
+        text = text[: MESSAGE_LIMIT - 1] + "…"
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, **kwargs)
+        else:
+            await interaction.response.send_message(text, **kwargs)
+    except discord.HTTPException as exc:
+        log.info("could not answer interaction: HTTP %s", exc.status)
+
+
+async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
+    """Answer a refused request ephemerally; the caller has changed nothing."""
+    log.debug("refused user %s: %s", interaction.user.id, text)
+    await reply(interaction, text)

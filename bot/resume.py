@@ -1,0 +1,120 @@
+"""Start-up: bring every unfinished table back from the database.
+
+Loads the rows, the action logs and the hand messages in three queries (not
+per table), replays each log in the engine, re-arms the stored turn and lobby
+timers, and brings the messages up to date. A table whose log does not replay
+with this version of the engine is *set aside*, never destroyed: it stays in
+the database unchanged, the admin is told in the log and its channel once, and
+it loads again on a later start whose version replays it.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+
+import discord
+
+from engine import Game, IllegalAction, RecordError, RulesError
+
+from .drivers import Drivers
+from .notify import DMClosed, MessageGone
+from .presenter import Presenter
+from .services import Services
+from .store import ActionRow, StoreError, TableRow
+from .tables import SET_ASIDE_MARK, Table
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Resume"]
+
+
+class Resume:
+    """Loads unfinished tables at start-up."""
+
+    def __init__(self, svc: Services, presenter: Presenter, drivers: Drivers) -> None:
+        self.svc = svc
+        self.presenter = presenter
+        self.drivers = drivers
+        self.set_aside: dict[int, str] = {}  # tables this version could not load: why
+
+    async def resume(self) -> int:
+        """Load every unfinished table and bring it back to life; returns how many."""
+        svc = self.svc
+        rows = await svc.table_repo.list_unfinished()
+        logs = await svc.action_repo.list_active()
+        hand_msgs = await svc.hand_repo.list_active()
+        deadlines = {d.table_id: d for d in await svc.deadline_repo.list()}
+        count = 0
+        for row in rows:
+            actions = logs.get(row.id, [])
+            try:
+                table = self._load(row, actions)
+            except (RulesError, RecordError, IllegalAction, ValueError) as exc:
+                await self._set_aside(row, exc)
+                continue
+            svc.tables.add(table)
+            deadline = deadlines.get(table.id)
+            if table.status == "lobby":
+                self.drivers.arm_lobby_timer(table, deadline.due_at if deadline and deadline.kind == "lobby" else None)
+                self.presenter.schedule_table_edit(table)  # reposts it if the lobby message went while we were down
+            elif table.game is not None:
+                for hm in hand_msgs.get(table.id, []):
+                    table.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
+                self.presenter.schedule_table_edit(table)
+                self.presenter.refresh_hands(table, force=True)
+                last = actions[-1].created_at if actions else 0.0
+                self.drivers.kick(table, due=self.drivers.resumed_due(table, deadline, last))
+            count += 1
+        log.info("resumed %d unfinished table(s)", count)
+        return count
+
+    @staticmethod
+    def _load(row: TableRow, actions: list[ActionRow]) -> Table:
+        """The in-memory table of ``row``, its game replayed from ``actions``."""
+        table = Table.from_row(row)
+        if table.status == "active":
+            table.game = Game.from_record(
+                {
+                    "format": "ruff-honours-game",
+                    "version": 1,
+                    "game_id": table.game_id,
+                    "preset": table.preset,
+                    "overrides": table.overrides,
+                    "seed": table.seed,
+                    "first_dealer": table.first_dealer,
+                    "actions": [f"{a.seat} {a.action}" for a in actions],
+                }
+            )
+            table.away = set(table.settings.get("away", []))
+            table.misses = {int(k): int(v) for k, v in dict(table.settings.get("misses", {})).items()}
+        return table
+
+    async def _set_aside(self, row: TableRow, exc: Exception) -> None:
+        """A table this version cannot load: keep it in the database unchanged (it loads
+        again on a later start, once a version that replays its log runs), log it for
+        the admin, and tell its channel once per code version."""
+        self.set_aside[row.id] = f"{type(exc).__name__}: {exc}"
+        log.warning(
+            "table %s (channel %s) set aside: this version cannot load it (%s: %s); it is kept "
+            "unchanged in the database and loads again on a start whose version replays it",
+            row.id, row.channel_id, type(exc).__name__, exc,
+        )
+        if row.settings.get("set_aside_notice") == SET_ASIDE_MARK:
+            return
+        try:
+            await self.svc.table_repo.update_settings(row.id, {**row.settings, "set_aside_notice": SET_ASIDE_MARK})
+        except (StoreError, sqlite3.Error):
+            log.warning("table %s: could not record the set-aside notice", row.id, exc_info=True)
+            return
+        self.svc.own(self._tell_set_aside(row))
+
+    async def _tell_set_aside(self, row: TableRow) -> None:
+        text = (
+            f"⚠️ Table #{row.id} is set aside: this version of the bot cannot load its game. "
+            "Nothing is lost — the game is kept as it was and comes back when the bot is updated."
+        )
+        try:
+            await self.svc.notifier.post(row.channel_id, text)
+        except (discord.HTTPException, DMClosed, MessageGone):
+            log.warning("table %s: could not tell the channel it was set aside", row.id, exc_info=True)
