@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import Game, IllegalAction, make_rules, new_game, play
-from engine.actions import Discard, Pass, decode_action
+from engine.actions import ActionParseError, Discard, Pass, decode_action
 from engine.cards import BIG_JOKER, DOWNTOWN, HIGH, JOKERS_MASK, LITTLE_JOKER, Suit, cards_from_mask
 from engine.events import (
     AllPassed,
@@ -384,6 +384,14 @@ def test_action_encodings_round_trip() -> None:
         text = action.encode()
         assert len(text) <= 12 and decode_action(text) == action
     assert bid("4u").encode() == "bid:4u"
+    # the verb "bid" is shared with Solo's calls: each decodes to its own family's action
+    from engine.phases import solo_auction
+
+    assert decode_action("bid:solo") == solo_auction.bid("solo")
+    assert decode_action("bid:pass") == solo_auction.bid("pass")
+    assert isinstance(decode_action("bid:5n"), Bid)
+    with pytest.raises(ActionParseError):
+        decode_action("bid:8u")
 
 
 # --------------------------------------------------------------------------- naming and the kitty
