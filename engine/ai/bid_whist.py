@@ -21,7 +21,9 @@ games' decisions), this module is a second, general and smaller one over
   ``normal`` and ``hard`` bid and name by playing each candidate contract out
   in deals sampled consistently with the view, and choose each card by playing
   every candidate out in sampled deals (``hard`` with a larger budget). The
-  kitty lay-out is a keep-value heuristic at every level.
+  kitty lay-out is a keep-value heuristic (:func:`keep_value`); ``normal`` and
+  ``hard`` compare its few lowest cards by playing each lay-out out in sampled
+  deals.
 """
 
 from __future__ import annotations
@@ -504,6 +506,8 @@ def _candidates(view: SeatView, hand: int) -> list[tuple[str, Suit | str, float]
 
 
 PARTNER_BOOKS: Final = 1.0  # what the quick count expects of partner
+MIN_WORLDS: Final = 2  # sampled deals a searching decision uses unless past its cap
+DISCARD_CANDIDATES: Final = 5  # the lowest keep values a searching player compares
 BID_SLACK: Final = 0.25  # expected points a higher bid may give up over the best one
 KITTY_BOOKS: Final = 1.5  # the kitty's own book, and some from its cards
 
@@ -541,7 +545,7 @@ class ContractPlayer:
         if "NameTrump" in kinds or "NameDirection" in kinds:
             return self._name(view, legal, rng, start)
         if any(isinstance(a, Discard) for a in legal):
-            return self._discard(view, legal)
+            return self._discard(view, legal, rng, start)
         plays = [a for a in legal if isinstance(a, Play)]
         if plays:
             return self._play(view, plays, rng, start)
@@ -549,6 +553,11 @@ class ContractPlayer:
 
     def _deadline(self, start: float) -> float:
         return start + min(self.budget, self.cap)
+
+    def _stop(self, start: float, deadline: float, worlds: int) -> bool:
+        """Stop sampling: past the budget with two worlds at least, or past the cap."""
+        now = time.perf_counter()
+        return now > deadline and (worlds >= MIN_WORLDS or now > start + self.cap)
 
     # -- the auction
 
@@ -610,7 +619,7 @@ class ContractPlayer:
                 break
             for mode, m in models.items():
                 out[mode].append(self._declare_books(view, m, world, first_declarer))
-            if time.perf_counter() > deadline and len(out["u"]) >= 2:
+            if self._stop(start, deadline, len(out["u"])):
                 break
         return out
 
@@ -671,7 +680,7 @@ class ContractPlayer:
                     break
                 for a in legal:
                     sampled[a].append(self._declare_books(view, model(a), world, leads))
-                if time.perf_counter() > deadline and len(sampled[legal[0]]) >= 2:
+                if self._stop(start, deadline, len(sampled[legal[0]])):
                     break
             if sampled[legal[0]]:
                 scores = {a: sum(v) / len(v) + 0.01 * scores[a] for a, v in sampled.items()}
@@ -679,13 +688,47 @@ class ContractPlayer:
 
     # -- the kitty lay-out
 
-    def _discard(self, view: SeatView, legal: Sequence[Action]) -> Action:
+    def _discard(
+        self, view: SeatView, legal: Sequence[Action], rng: random.Random, start: float
+    ) -> Action:
+        """The next card to lay out: the lowest keep value (easy); with search, the
+        best of the few lowest by books over sampled deals, the rest of the
+        lay-out by keep value."""
         assert view.rules is not None
         m = model_of(view.trump, view.rank_order)
         hand = mask_of(view.hand)
         unseen = pack_mask(view.rules.jokers) & ~hand
-        options = [a for a in legal if isinstance(a, Discard)]
-        return min(options, key=lambda a: (keep_value(m, hand, a.card.index, unseen), a.card.index))
+        options = sorted(
+            (a for a in legal if isinstance(a, Discard)),
+            key=lambda a: (keep_value(m, hand, a.card.index, unseen), a.card.index),
+        )
+        if not self.search or len(options) == 1:
+            return options[0]
+        cands = options[:DISCARD_CANDIDATES]
+        k = knowledge_of(view, m)
+        leads = view.rules.first_leader == "declarer"
+        sides = view.sides or (0, 1, 0, 1)
+        totals = dict.fromkeys(cands, 0.0)
+        worlds = 0
+        deadline = self._deadline(start)
+        for _ in range(self.max_worlds):
+            world = sample_world(k, rng)
+            if world is None:
+                break
+            for a in cands:
+                hands = world[:4]
+                rest = hands[view.seat] & ~a.card.bit
+                extra = rest.bit_count() - view.rules.hand_size
+                hands[view.seat] = self._lay_out(m, rest, extra, view)
+                leader = view.seat if leads else view.eldest
+                tricks = playout(m, hands, [], leader, sides, [0] * (max(sides) + 1))
+                totals[a] += tricks[sides[view.seat]]
+            worlds += 1
+            if self._stop(start, deadline, worlds):
+                break
+        if not worlds:
+            return options[0]
+        return max(cands, key=lambda a: (totals[a], -cands.index(a)))
 
     # -- card play
 
@@ -723,7 +766,7 @@ class ContractPlayer:
                 value = _points(made_rule, multiplier, number, no_trump, books) if number else books
                 totals[c] += value if declarer_side == mine else -value
             worlds += 1
-            if time.perf_counter() > deadline and worlds >= 2:
+            if self._stop(start, deadline, worlds):
                 break
         if not worlds:
             return play(_CARDS[rule_card(m, hand, legal, trick, k.pool)])
