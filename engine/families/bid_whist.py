@@ -35,6 +35,12 @@ Decisions where RULES.md is silent:
   :mod:`engine.phases.deal`); under a fair shuffle it changes nothing.
 * The kitty counts as the first book in scoring only: ``game.tricks`` (and the
   views) count the tricks won in play.
+* A game is one game to the target (no match format); the deal passes to the
+  left after every deal, a thrown-in one included.
+
+The decisions about the first dealer and the interleaved kitty are in
+:mod:`engine.phases.deal`, the auction's in :mod:`engine.phases.auction`, the
+naming's and the kitty's in :mod:`engine.phases.contract`.
 """
 
 from __future__ import annotations
