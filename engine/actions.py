@@ -137,11 +137,24 @@ def register_action(verb: str, decode: Callable[[str], Action]) -> None:
 
     ``decode`` gets the text after ``"verb:"`` (empty for an argument-less action)
     and returns the action or raises :class:`ActionParseError`. The verbs of this
-    module cannot be replaced, and a verb is registered once.
+    module cannot be replaced. A verb two families share (``bid``: Solo's calls
+    and Bid Whist's ``4u``) tries each family's decoder in the order registered,
+    so the families' arguments must never overlap.
     """
-    if verb in _SIMPLE or verb in ("play", "discard") or verb in _DECODERS:
+    if verb in _SIMPLE or verb in ("play", "discard"):
         raise ValueError(f"action verb {verb!r} is already taken")
-    _DECODERS[verb] = decode
+    first = _DECODERS.get(verb)
+    if first is None:
+        _DECODERS[verb] = decode
+        return
+
+    def either(arg: str) -> Action:
+        try:
+            return first(arg)
+        except ActionParseError:
+            return decode(arg)
+
+    _DECODERS[verb] = either
 
 
 def decode_action(text: str) -> Action:

@@ -23,7 +23,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast, dataclass_transform
 from .cards import Card, Suit
 
 __all__ = [
+    "AllPassed",
+    "BidMade",
     "CanYeCalled",
+    "ContractDeclared",
+    "ContractScored",
+    "ContractWon",
+    "KittyTaken",
     "CardPlayed",
     "DealScored",
     "DealStarted",
@@ -416,3 +422,63 @@ class MatchOver(Event):
     games_won: tuple[int, ...]
     rubber_points: tuple[int, ...]
     kind: ClassVar[str] = "match_over"
+
+
+# --------------------------------------------------------------------------- auctions and kitties
+
+
+class BidMade(Event):
+    """Public: ``seat`` bid ``bid`` (a bid code such as ``"4u"``) or passed (``"pass"``)."""
+
+    seat: int
+    bid: str
+    kind: ClassVar[str] = "bid_made"
+
+
+class AllPassed(Event):
+    """Public: every seat passed; the deal is thrown in and the next dealer deals."""
+
+    dealer: int
+    kind: ClassVar[str] = "all_passed"
+
+
+class ContractWon(Event):
+    """Public: the auction is over; ``declarer`` plays ``bid`` (a bid code)."""
+
+    declarer: int
+    bid: str
+    kind: ClassVar[str] = "contract_won"
+
+
+class ContractDeclared(Event):
+    """Public: the declarer named the trump suit (``None`` in no-trump) and the rank
+    order's ``direction`` (``uptown``/``downtown``)."""
+
+    declarer: int
+    bid: str
+    trump: Suit | None
+    direction: str
+    kind: ClassVar[str] = "contract_declared"
+
+
+class KittyTaken(Event):
+    """Public: ``seat`` took the kitty's ``count`` cards into hand; ``cards`` lists
+    them when the kitty is exposed to every seat (empty otherwise)."""
+
+    seat: int
+    count: int
+    cards: tuple[Card, ...] = ()
+    kind: ClassVar[str] = "kitty_taken"
+
+
+class ContractScored(Event):
+    """Public: the contract's result. ``books`` counts the kitty as the first book;
+    ``points`` is what the declaring ``side`` gains (negative when set)."""
+
+    declarer: int
+    side: int
+    bid: str
+    books: int
+    made: bool
+    points: int
+    kind: ClassVar[str] = "contract_scored"

@@ -10,7 +10,8 @@ nothing outside the engine decides legality or scores.
 The :class:`Game` holds the state of the table and of the deal in play (hands,
 stock, trick, scores, the sides each seat plays for); the phases are stateless
 and read and write it. ``Game.phase`` names the phase waiting for a player
-(``ruff``, ``discard``, ``can_ye``, ``play``) or ``over``.
+(``ruff``, ``discard``, ``can_ye``, ``play``; in Bid Whist ``bidding``, ``name``,
+``kitty``) or ``over``.
 
 Determinism: a game is fully fixed by its rules, seed, optional first dealer,
 optional stacked first deck and start scores, and action log (see
@@ -42,7 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, SupportsIndex, cast
 
 from .actions import Action, Play
-from .cards import Card, RankOrder, Suit, cards_from_mask, full_deck, sort_hand
+from .cards import Card, RankOrder, Suit, cards_from_mask, deck_with_jokers, sort_hand
 from .errors import IllegalAction, RecordError
 from .events import DealerChosen, Event
 from .families import Family
@@ -580,7 +581,8 @@ def check_stacking(
     fixed_scores: tuple[int, ...] | None = None
     if deck is not None:
         fixed_deck = tuple(c if isinstance(c, Card) else Card.parse(c) for c in deck)
-        if sorted(c.index for c in fixed_deck) != [c.index for c in full_deck(rules.removed_ranks)]:
+        pack = deck_with_jokers(rules.jokers, rules.removed_ranks)
+        if sorted(c.index for c in fixed_deck) != [c.index for c in pack]:
             raise ValueError(f"deck must hold each card of the {rules.deck_size}-card pack once")
     if start_scores is not None:
         fixed_scores = tuple(int(s) for s in start_scores)

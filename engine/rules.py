@@ -124,13 +124,27 @@ class Rules:
     layout: str = ""  # seed004 | pagat; "" = no layouts
     stop_at_majority: bool = False  # the deal ends when a side has more than half the tricks
     scoring: str = ""  # deal_win | odd_tricks
+    # Bid Whist (RULES.md §7.9; ``all_pass`` and ``first_leader`` above take its
+    # values too, ``kitty_positions`` sets ``deal_pattern``)
+    jokers: int = 0  # jokers in the pack: 2, 1 or 0 (0 outside Bid Whist)
+    kitty_positions: str = "remainder"  # remainder | interleaved (deal_pattern singles_kitty)
+    min_bid: int = 3
+    same_number_order: str = "u<d<nt"  # u<d<nt | no_equal
+    dealer_can_match: bool = False
+    declare_before_kitty: bool = True
+    kitty_exposed: bool = False
+    downtown_ace: str = "high"  # high | low
+    nt_jokers: str = "powerless"  # powerless | bidder_discards
+    made_score: str = "books_over_six"  # books_over_six | bid_only
+    nt_multiplier: int = 2
+    boston: str = "normal"  # normal | wins_game | double
     overrides: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     # ---- derived facts
     @property
     def deck_size(self) -> int:
-        """Cards in the pack (52 or 48)."""
-        return 52 - 4 * len(self.removed_ranks)
+        """Cards in the pack (52 or 48, plus any jokers)."""
+        return 52 - 4 * len(self.removed_ranks) + self.jokers
 
     @property
     def stock_size(self) -> int:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .actions import Action
-from .cards import HIGH, Card, RankOrder, Suit, full_deck
+from .cards import HIGH, Card, RankOrder, Suit, deck_with_jokers, led_suit
 from .families import family_of
 from .layout import PileView
 from .phases.base import PhaseLogic
@@ -57,6 +57,7 @@ class Facts:
         "stop_tricks",
         "prevent",
         "fast_play",
+        "jokers",
         "play",
     )
 
@@ -93,7 +94,9 @@ class Facts:
         self.can_ye = rules.can_ye_enabled
         self.call_any = rules.call_point == "any"
         self.call_point = rules.call_point if isinstance(rules.call_point, int) else None
-        self.deck_indices = tuple(c.index for c in full_deck(rules.removed_ranks))
+        self.deck_indices = tuple(
+            c.index for c in deck_with_jokers(rules.jokers, rules.removed_ranks)
+        )
         self.plans = tuple(deal_plan(rules, dealer) for dealer in range(n))
         self.dealt_in = n * rules.hand_size
         self.tricks_per_deal = rules.tricks_per_deal
@@ -102,7 +105,9 @@ class Facts:
             rules.tricks_per_deal // 2 + 1 if rules.stop_at_majority else rules.tricks_per_deal + 1
         )
         self.prevent = rules.revoke_mode == "prevent"
-        self.fast_play = self.prevent and not family.has_layouts
+        self.jokers = rules.jokers > 0  # following suit needs cards.follow_mask
+        # the fast path reads the hand only and follows natural suits only
+        self.fast_play = self.prevent and not family.has_layouts and not self.jokers
 
 
 _FACTS: Final[dict[Rules, Facts]] = {}
@@ -131,7 +136,9 @@ class SeatView:
 
     This is the hidden-information boundary: renderers and AI players get a
     view, never the :class:`Game`. Other hands appear only as sizes; the stock
-    is never listed (the ruffer alone sees the cards he took in and laid out).
+    is never listed (the ruffer alone sees the cards he took in and laid out;
+    a Bid Whist declarer the kitty, ``stock_taken``, shown to all when the
+    rules expose it).
     """
 
     seat: int
@@ -213,7 +220,9 @@ class SeatView:
 
     @property
     def led_suit(self) -> Suit | None:
-        return self.trick[0][1].suit if self.trick else None
+        """The suit the trick must follow (None before a lead, or while only a
+        no-trump joker is led: the first natural card fixes it)."""
+        return led_suit([c for _, c in self.trick], self.trump) if self.trick else None
 
     @property
     def my_turn(self) -> bool:

@@ -18,6 +18,7 @@ from ..game import SeatView
 from ..phases.solo_auction import Bid
 from ..phases.solo_declare import NameTrump
 from .base import obvious_choice
+from .bid_whist import ContractPlayer, applies
 from .contract import easy_bid, easy_card, easy_trump, is_contract_decision
 from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
 from .discard import DiscardPlanner, greedy_discards
@@ -39,8 +40,11 @@ class EasyPlayer:
         self.name = "easy"
         self.noise = noise
         self._discards = DiscardPlanner("easy", _easy_plan)
+        self._bid_whist = ContractPlayer(search=False)
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        if applies(view):  # Bid Whist: jokers, an auction, a chosen rank order
+            return self._bid_whist.choose(view, legal, rng)
         obvious = obvious_choice(legal)
         if obvious is not None:
             return obvious

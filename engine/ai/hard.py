@@ -26,6 +26,7 @@ from ..phases.solo_auction import Bid
 from ..phases.solo_declare import NameTrump
 from . import contract, dds
 from .base import obvious_choice
+from .bid_whist import ContractPlayer, applies
 from .contract import is_contract_decision
 from .discard import DiscardPlanner
 from .easy import EasyPlayer
@@ -81,8 +82,13 @@ class HardPlayer:
         self.use_dds = use_dds
         self._easy = EasyPlayer(noise=0.0)
         self._discards = DiscardPlanner("hard", self._plan)
+        # Bid Whist: the same sampling as normal over the general card model, with
+        # hard's larger budget (the double-dummy solvers assume 52 cards, HIGH)
+        self._bid_whist = ContractPlayer(search=True, budget=budget, cap=cap, max_worlds=400)
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        if applies(view):
+            return self._bid_whist.choose(view, legal, rng)
         start = time.perf_counter()
         obvious = obvious_choice(legal)
         if obvious is not None:

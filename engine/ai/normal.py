@@ -24,6 +24,7 @@ from ..phases.solo_auction import Bid
 from ..phases.solo_declare import NameTrump
 from . import contract
 from .base import obvious_choice
+from .bid_whist import ContractPlayer, applies
 from .contract import is_contract_decision
 from .discard import DiscardPlanner
 from .easy import EasyPlayer
@@ -75,8 +76,11 @@ class NormalPlayer:
         )
         self._easy = EasyPlayer(noise=0.0)
         self._discards = DiscardPlanner("normal", _normal_plan)
+        self._bid_whist = ContractPlayer(search=True, budget=budget, cap=cap, max_worlds=max_worlds)
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        if applies(view):  # Bid Whist: sampled deals over the general card model
+            return self._bid_whist.choose(view, legal, rng)
         start = time.perf_counter()
         obvious = obvious_choice(legal)
         if obvious is not None:

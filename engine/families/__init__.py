@@ -29,8 +29,9 @@ How a family reaches the parts of a deal that vary between games:
   default); the deal phase puts it in ``game.rank_order`` each deal and a later
   phase (a contract) may replace it. The play phase takes each trick's winner
   from ``game.rank_order.trick_winner``, with an unrolled fast path for
-  ``HIGH``. Following suit with jokers (``cards.follow_mask``) is not wired
-  into the play phase yet; no family deals jokers.
+  ``HIGH``. A pack with jokers (``Rules.jokers``, Bid Whist) follows suit by
+  ``cards.follow_mask`` in the play phase's general path and never takes the
+  fast path.
 * **Layouts.** A layout family's deal phase puts a :class:`~engine.layout.Layout`
   in ``game.layout``; the play phase's general path takes a seat's cards from
   ``Game.playable(seat)`` (the hand plus ``Layout.playable``), follows suit from
@@ -54,6 +55,9 @@ from typing import TYPE_CHECKING, Final, Protocol
 from ..rules import GameDef, Rules
 from ..seating import Seating
 from . import ruff_honours, ruffe_trump, solo, turnover
+
+# isort: split
+from . import bid_whist  # after the others: games register in import order
 
 if TYPE_CHECKING:
     from ..events import Event
@@ -83,7 +87,14 @@ class Family(Protocol):
 
 
 FAMILIES: Final[Mapping[str, Family]] = {
-    f.name: f for f in (ruff_honours.FAMILY, solo.FAMILY, ruffe_trump.FAMILY, turnover.FAMILY)
+    f.name: f
+    for f in (
+        ruff_honours.FAMILY,
+        solo.FAMILY,
+        ruffe_trump.FAMILY,
+        turnover.FAMILY,
+        bid_whist.FAMILY,
+    )
 }
 
 

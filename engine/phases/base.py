@@ -50,6 +50,9 @@ class Phase:
     RUFF = "ruff"  # the ruffer decides to take the stock or decline
     DISCARD = "discard"  # the ruffer lays out four cards
     CAN_YE = "can_ye"  # declarations before the first lead
+    BIDDING = "bidding"  # Bid Whist: one round of bids (engine.phases.auction)
+    NAME = "name"  # Bid Whist: the declarer names trumps or the direction
+    KITTY = "kitty"  # Bid Whist: the declarer lays out as many cards as the kitty held
     PLAY = "play"
     SCORE = "score"  # the deal is scored (automatic)
     OVER = "over"  # the match is decided

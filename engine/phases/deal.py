@@ -11,6 +11,14 @@ Decisions where RULES.md is silent:
 * ``deal_pattern = packets4`` deals packets of four clockwise from eldest "until
   every hand is full" (RULES.md §0.1): a packet never overfills a hand, so with
   13-card hands the fourth round is one card each.
+* ``deal_pattern = singles_kitty`` (Bid Whist's ``kitty_positions =
+  interleaved``, RULES.md §7.2): singles, with the kitty's cards dropped one at
+  a time among the rounds, never among the first or last four cards: the k-th of
+  ``m`` kitty cards follows round ``1 + k * (rounds - 2) // (m - 1)`` (rounds 1,
+  3, 5, 7, 9, 11 for six cards over twelve rounds).
+* ``first_dealer = first_diamond`` (RULES.md §7.2): a shuffled pack (from the
+  seed) is dealt face up one card at a time from seat 0 clockwise; the first
+  seat to receive a diamond deals.
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
-from ..cards import HIGH, Card, RankOrder, full_deck
+from ..cards import HIGH, Card, RankOrder, Suit, deck_with_jokers, full_deck
 from ..events import DealerChosen, DealStarted, HandDealt, TrumpFixed
 from ..rules import Rules
 from .base import Automatic, Phase, new_event
@@ -40,36 +48,45 @@ __all__ = [
     "stacked_deck",
 ]
 
-CARD_BY_INDEX: Final = [Card.from_index(i) for i in range(52)]
-_BIT_BY_INDEX: Final = [1 << i for i in range(52)]
+CARD_BY_INDEX: Final = [Card.from_index(i) for i in range(54)]  # the jokers are 52 and 53
+_BIT_BY_INDEX: Final = [1 << i for i in range(54)]
+KITTY: Final = -1  # in a deal plan's seats: a kitty card dealt among the hands
 
 DealPlan = tuple[
-    tuple[int, ...],  # seat of each dealt deck index
+    tuple[int, ...],  # seat of each dealt deck index (KITTY for a kitty card among them)
     tuple[Any, ...],  # per seat: itemgetter of its deck indices (dealing order)
     tuple[int, ...],  # per seat: deck index of its last card
+    tuple[int, ...],  # the deck indices of the stock (kitty), top first
 ]
-_DEAL_PLANS: Final[dict[tuple[str, int, int, int], DealPlan]] = {}
+_DEAL_PLANS: Final[dict[tuple[str, int, int, int, int], DealPlan]] = {}
 
 
 def deal_seats(rules: Rules, dealer: int) -> list[int]:
     """The seat each deck index is dealt to (RULES.md §0.1 deal patterns).
 
     ``result[i]`` is the seat receiving ``deck[i]``; indices past the end of the
-    list stay undealt (the stock). Dealing starts at eldest, left of ``dealer``.
+    list stay undealt (the stock), as do indices marked :data:`KITTY` (a kitty
+    dealt among the hands). Dealing starts at eldest, left of ``dealer``.
     """
     return list(deal_plan(rules, dealer)[0])
 
 
 def deal_plan(rules: Rules, dealer: int) -> DealPlan:
-    key = (rules.deal_pattern, rules.players, rules.hand_size, dealer)
+    key = (rules.deal_pattern, rules.players, rules.hand_size, dealer, rules.deck_size)
     plan = _DEAL_PLANS.get(key)
     if plan is None:
         plan = _DEAL_PLANS[key] = _make_deal_plan(*key)
     return plan
 
 
-def _make_deal_plan(pattern: str, n: int, hand_size: int, dealer: int) -> DealPlan:
+def _make_deal_plan(pattern: str, n: int, hand_size: int, dealer: int, deck_size: int) -> DealPlan:
+    kitty_after: list[int] = []  # rounds after which one kitty card is dealt
     if pattern == "singles":
+        packets = [1]
+    elif pattern == "singles_kitty":
+        m = deck_size - n * hand_size
+        rounds = hand_size
+        kitty_after = [1 + k * (rounds - 2) // max(m - 1, 1) for k in range(m)]
         packets = [1]
     elif pattern == "packets4":
         packets = [4]
@@ -81,7 +98,7 @@ def _make_deal_plan(pattern: str, n: int, hand_size: int, dealer: int) -> DealPl
     counts = [0] * n
     total = n * hand_size
     round_no = 0
-    while len(seats) < total:
+    while sum(counts) < total:
         size = packets[min(round_no, len(packets) - 1)]
         for k in range(n):
             seat = (dealer + 1 + k) % n
@@ -89,11 +106,15 @@ def _make_deal_plan(pattern: str, n: int, hand_size: int, dealer: int) -> DealPl
             seats.extend([seat] * take)
             counts[seat] += take
         round_no += 1
+        seats.extend([KITTY] * kitty_after.count(round_no))
     positions = [[i for i, s in enumerate(seats) if s == seat] for seat in range(n)]
+    stock = [i for i, s in enumerate(seats) if s == KITTY]
+    stock += range(len(seats), deck_size)
     return (
         tuple(seats),
         tuple(itemgetter(*pos) for pos in positions),
         tuple(pos[-1] for pos in positions),
+        tuple(stock),
     )
 
 
@@ -140,9 +161,9 @@ def stacked_deck(
     positions in card-index order. Use it with ``new_game(..., deck=...)``.
     """
     by_seat = dict(hands) if isinstance(hands, Mapping) else dict(enumerate(hands))
-    pack = full_deck(rules.removed_ranks)
+    pack = deck_with_jokers(rules.jokers, rules.removed_ranks)
     in_pack = set(pack)
-    seats = deal_plan(rules, dealer)[0]
+    seats, _, _, stock_positions = deal_plan(rules, dealer)
     deck: list[Card | None] = [None] * len(pack)
     used: set[Card] = set()
 
@@ -163,7 +184,7 @@ def stacked_deck(
         slots = [i for i, s in enumerate(seats) if s == seat]
         for c in cards:
             place(c, slots, f"seat {seat}")
-    stock_slots = list(range(len(seats), len(pack)))
+    stock_slots = list(stock_positions)
     for c in stock:
         place(c, stock_slots, "the stock")
     rest = iter(c for c in pack if c not in used)
@@ -179,6 +200,17 @@ def choose_dealer(game: Game) -> DealerChosen:
         # ``first_dealer=`` to new_game; otherwise the deal starts at random
         game.dealer = rng.randrange(rules.players)
         return DealerChosen(game.dealer, "random")
+    if rules.first_dealer == "first_diamond":
+        pack = deck_with_jokers(rules.jokers, rules.removed_ranks)
+        rng.shuffle(pack)
+        shown: list[tuple[int, Card]] = []
+        for i, card in enumerate(pack):
+            seat = i % rules.players
+            shown.append((seat, card))
+            if not card.is_joker and card.suit is Suit.DIAMONDS:
+                game.dealer = seat
+                return DealerChosen(seat, "first_diamond", tuple(shown))
+        raise AssertionError("a pack without diamonds")  # pragma: no cover
     # draw_high: each remaining contender draws; highest rank deals; ties redraw
     contenders = list(range(rules.players))
     draws: list[tuple[int, Card]] = []
@@ -197,7 +229,9 @@ def choose_dealer(game: Game) -> DealerChosen:
 class DealPhase(Automatic):
     """Shuffle (or take the stacked deck), deal, fix trumps, reset the deal's state.
 
-    Trumps: ``trump_mode = cycle`` takes the next suit of ``trump_cycle`` (per
+    Trumps: ``trump_mode = contract`` leaves the deal without trumps (and
+    without a TrumpFixed event) for a later contract phase to name them;
+    ``trump_mode = cycle`` takes the next suit of ``trump_cycle`` (per
     game or per session); otherwise the turn-up card is the stock's top card or
     the dealer's (or eldest's) last card, and it shows while its holder keeps it.
     The deal's ``rank_order`` starts as the family gives it (``HIGH`` in the
@@ -224,7 +258,7 @@ class DealPhase(Automatic):
             deck = [c.index for c in game.deck_choice]
         else:
             deck = shuffled(facts.deck_indices, f"{game.seed}:deal:{game.deals_total}")
-        _, getters, last_index = facts.plans[dealer]
+        _, getters, last_index, stock_positions = facts.plans[dealer]
         hands = []
         bit_of = _BIT_BY_INDEX.__getitem__
         card_of = CARD_BY_INDEX.__getitem__
@@ -234,12 +268,17 @@ class DealPhase(Automatic):
             events.append(new_event(HandDealt, (seat, tuple(map(card_of, dealt)))))
         game.hands = hands
         game.dealt = list(hands)
-        game.stock = list(map(card_of, deck[facts.dealt_in :]))
+        if not stock_positions or stock_positions[0] == facts.dealt_in:  # the stock is the deck's tail
+            game.stock = list(map(card_of, deck[facts.dealt_in :]))
+        else:
+            game.stock = [card_of(deck[i]) for i in stock_positions]
 
         game.turn_up = None
         game.turn_up_holder = None
         game.turn_up_public = False
-        if rules.trump_mode == "cycle":
+        if rules.trump_mode == "contract":  # no trumps until a contract names them
+            game.trump = None
+        elif rules.trump_mode == "cycle":
             index = (
                 game.deal_no if rules.trump_cycle_basis == "per_game" else game.deals_total
             ) - 1
@@ -255,7 +294,8 @@ class DealPhase(Automatic):
             game.turn_up_public = True
             game.trump = card.suit
         game.rank_order = self.rank_order
-        events.append(new_event(TrumpFixed, (game.trump, game.turn_up, game.turn_up_holder)))
+        if rules.trump_mode != "contract":
+            events.append(new_event(TrumpFixed, (game.trump, game.turn_up, game.turn_up_holder)))
         reset_deal(game)
         game.enter_next(self, events)
 

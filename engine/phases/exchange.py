@@ -20,7 +20,16 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Action, DeclineRuff, Discard, TakeRuff, discard
-from ..cards import SUIT_MASKS, SUITS, Card, Rank, cards_from_mask, mask_of, sort_hand
+from ..cards import (
+    JOKERS_MASK,
+    SUIT_MASKS,
+    SUITS,
+    Card,
+    Rank,
+    cards_from_mask,
+    mask_of,
+    sort_hand,
+)
 from ..errors import IllegalAction
 from ..events import Discarded, DiscardsDone, RuffDeclined, RuffTaken, StockTaken
 from .base import NOTHING_PRIVATE, Phase, new_event, not_your_turn
@@ -34,8 +43,8 @@ __all__ = ["DiscardPhase", "RuffPhase"]
 _TAKE: Final = TakeRuff()
 _DECLINE: Final = DeclineRuff()
 _ACE_OF: Final = {suit: Card.of(Rank.ACE, suit) for suit in SUITS}
-_DISCARD_BY_INDEX: Final = [discard(Card.from_index(i)) for i in range(52)]
-_SUIT_MASK_LIST: Final = tuple(suit.mask for suit in SUITS)
+_DISCARD_BY_INDEX: Final = [discard(Card.from_index(i)) for i in range(54)]  # jokers too
+_SUIT_MASK_LIST: Final = (*(suit.mask for suit in SUITS), JOKERS_MASK)
 _DISCARDS_CACHE: Final[dict[int, tuple[Action, ...]]] = {}
 
 

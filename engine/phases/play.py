@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Action, CallCanYe, Pass, Play, ShowHonours, play
-from ..cards import HIGH, SUIT_MASKS, Card, Suit
+from ..cards import HIGH, SUIT_MASKS, Card, Suit, follow_mask, led_suit
 from ..errors import IllegalAction
 from ..events import CardPlayed, LayoutCardPlayed, Revoked, TrickWon
 from .base import NOTHING_PRIVATE, Phase, new_event, not_your_turn
@@ -76,14 +76,23 @@ def build_play_tables() -> None:
         _PLAY_TABLES[shift] = table
 
 
+_JOKER_PLAYS: Final = (
+    (),
+    (play(Card.from_index(52)),),
+    (play(Card.from_index(53)),),
+    (play(Card.from_index(52)), play(Card.from_index(53))),
+)
+
+
 def plays_of(mask: int) -> list[Action]:
-    """The Play actions for every card in ``mask``, in card-index order."""
+    """The Play actions for every card in ``mask``, in card-index order (jokers last)."""
     t = _PLAY_TABLES
     return [
         *t[0][mask & 8191],
         *t[13][mask >> 13 & 8191],
         *t[26][mask >> 26 & 8191],
-        *t[39][mask >> 39],
+        *t[39][mask >> 39 & 8191],
+        *_JOKER_PLAYS[mask >> 52],
     ]
 
 
@@ -145,9 +154,13 @@ class PlayPhase:
 
     The order is ``game.rank_order`` (a :class:`~engine.cards.RankOrder`, set by
     the deal or by a contract); it picks the winner with
-    :meth:`RankOrder.trick_winner`. Today's games deal in the ``HIGH`` order
-    only, for which a four-card trick takes the unrolled fast path below (the
-    same answer as :func:`trick_winner`). The cards a seat may play are
+    :meth:`RankOrder.trick_winner`. In the ``HIGH`` order without jokers a
+    four-card trick takes the unrolled fast path below (the same answer as
+    :func:`trick_winner`). With jokers in the pack (``facts.jokers``) following
+    suit is :func:`~engine.cards.follow_mask` (a joker follows trumps, or no
+    suit in no-trump; a led no-trump joker fixes no suit) and every trick goes
+    to :meth:`RankOrder.trick_winner`; such games never take the fast path. The
+    cards a seat may play are
     ``game.playable(seat)``: its hand and, in a layout game, its face-up layout
     cards not turned up during this trick; following suit looks at those cards
     only (a face-down card never counts). A layout card played turns up the card
@@ -175,9 +188,12 @@ class PlayPhase:
         mask = game.playable(seat)
         trick = game.trick
         if trick and game.facts.prevent:
-            follow = mask & trick[0].suit_mask
-            if follow:
-                mask = follow
+            if game.facts.jokers:
+                mask = follow_mask(mask, trick, game.trump)
+            else:
+                follow = mask & trick[0].suit_mask
+                if follow:
+                    mask = follow
         acts = plays_of(mask)
         if game.can_ye_open and seat in game.can_ye_open:
             acts.extend(claim_options(game, seat))
@@ -203,6 +219,14 @@ class PlayPhase:
                 raise IllegalAction(reason, "not_available")
             raise IllegalAction(f"{card.pretty} is not in your hand.", "not_in_hand")
         if game.trick and game.facts.prevent:
+            if game.facts.jokers:
+                if not follow_mask(hand, game.trick, game.trump) & card.bit:
+                    led = led_suit(game.trick, game.trump)
+                    assert led is not None
+                    raise IllegalAction(
+                        f"You must follow suit: you hold {led.symbol}.", "must_follow"
+                    )
+                return
             led = game.trick[0].suit
             if card.suit is not led and hand & SUIT_MASKS[led]:
                 raise IllegalAction(f"You must follow suit: you hold {led.symbol}.", "must_follow")
@@ -217,8 +241,11 @@ class PlayPhase:
         if (
             trick
             and not game.facts.prevent
-            and card.suit is not trick[0].suit
-            and hand & trick[0].suit_mask
+            and (
+                not follow_mask(hand, trick, game.trump) & card.bit
+                if game.facts.jokers
+                else card.suit is not trick[0].suit and hand & trick[0].suit_mask
+            )
         ):
             game.revoked.add(game.side_of[seat])
             events.append(Revoked(seat, game.trick_no))
@@ -249,7 +276,7 @@ class PlayPhase:
         trick = game.trick
         leader = game.leader
         order = game.rank_order
-        if order is HIGH and len(trick) == 4:
+        if order is HIGH and len(trick) == 4 and not game.facts.jokers:
             # trick_winner, unrolled for the four-handed games
             c0, c1, c2, c3 = trick
             trump = game.trump

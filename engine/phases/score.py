@@ -46,13 +46,16 @@ class DealScore:
     """A family scorer's answer: points per side, already added to ``game.scores``.
 
     ``reached`` is how a side reached the target in this deal ("tricks",
-    "honours"), or "" when nobody did.
+    "honours"), or "" when nobody did. ``winner`` names the side that wins the
+    game when the family decides it otherwise than "the side at or above the
+    target" (Bid Whist: a side at minus the target loses, so its opponents win).
     """
 
     trick_points: list[int]
     honour_points: list[int]
     penalty: list[int]
     reached: str = ""
+    winner: int | None = None
 
 
 class ScorePhase(Automatic):
@@ -118,7 +121,9 @@ def reach_target(game: Game, score: DealScore, events: list[Event]) -> None:
     scores = game.scores
     target = game.facts.target
     reached = [s for s in range(len(scores)) if scores[s] >= target]
-    if len(reached) > 1:
+    if score.winner is not None:
+        winner = score.winner
+    elif len(reached) > 1:
         best = max(scores[s] for s in reached)
         top = [s for s in reached if scores[s] == best]
         with_tricks = [s for s in top if score.trick_points[s] > 0]

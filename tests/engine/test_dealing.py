@@ -211,4 +211,4 @@ def test_every_preset_builds(game_id: str) -> None:
     for preset in presets_for(game_id):
         game, _ = new_game(game_id, preset, seed=1)
         assert game.rules.preset == preset
-        assert isinstance(game.trump, Suit) or game.rules.trump_mode == "cycle"
+        assert isinstance(game.trump, Suit) or game.rules.trump_mode in ("cycle", "contract")

@@ -36,6 +36,7 @@ def test_every_game_id_belongs_to_a_registered_family() -> None:
         "ruff-trump-willughby",
         "solo-whist",
         "turnover-bridge",
+        "bid-whist",
     ]
     registered = {g.game_id for family in FAMILIES.values() for g in family.games}
     assert registered == set(GAMES)
