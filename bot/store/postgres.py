@@ -14,7 +14,9 @@ SQLite has one connection shared by every task, here a pool of connections
   (``Database.for_update``), so a second writer (task or process) waits for the
   first to commit and then sees the new version;
 * a lock wait is bounded by ``lock_timeout`` (5 s, like SQLite's ``busy_timeout``)
-  and then fails with :class:`~bot.store.db.DatabaseError`;
+  and then fails with :class:`~bot.store.db.DatabaseError`; so is any statement
+  (30 s, for a server that stops answering: the table's commit fails and is
+  retried instead of hanging);
 * every asyncpg, server or connection failure surfaces as
   :class:`~bot.store.db.DatabaseError` (a constraint violation as
   :class:`~bot.store.db.IntegrityError`), which the bot catches as a ``StoreError``.
@@ -54,6 +56,7 @@ T = TypeVar("T")
 
 MIGRATION_LOCK = 0x5255_4646  # "RUFF": the advisory lock held while migrating
 LOCK_TIMEOUT_MS = 5000
+COMMAND_TIMEOUT_S = 30.0
 
 _KINDS = {
     "23505": "unique",
@@ -187,6 +190,7 @@ class PostgresDatabase(Database):
                 url,
                 min_size=min_size,
                 max_size=max_size,
+                command_timeout=COMMAND_TIMEOUT_S,
                 server_settings={
                     "application_name": "ruff-and-honours",
                     "lock_timeout": str(LOCK_TIMEOUT_MS),
