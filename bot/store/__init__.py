@@ -1,6 +1,18 @@
-"""SQLite persistence: the :class:`Database`, its migrations and the repositories."""
+"""Persistence: the :class:`Database` (SQLite, or PostgreSQL for a ``postgresql://``
+``RH_DATABASE``), its migrations and the repositories."""
 
-from bot.store.db import Database, NestedTransactionError, SchemaError, StoreError
+from bot.store.db import (
+    Database,
+    DatabaseError,
+    IntegrityError,
+    NestedTransactionError,
+    Row,
+    SchemaError,
+    SQLiteDatabase,
+    StoreError,
+    TransactionRequired,
+    is_postgresql_url,
+)
 from bot.store.repos import (
     ActionRepo,
     ActionRow,
@@ -33,11 +45,13 @@ __all__ = [
     "ActionRow",
     "ChannelBusy",
     "Database",
+    "DatabaseError",
     "Deadline",
     "DeadlineRepo",
     "HandMessage",
     "HandMessageRepo",
     "HumanSeat",
+    "IntegrityError",
     "InvalidTransition",
     "NestedTransactionError",
     "NewAction",
@@ -45,6 +59,8 @@ __all__ = [
     "PlayerStats",
     "ResultRepo",
     "ResultRow",
+    "Row",
+    "SQLiteDatabase",
     "SchemaError",
     "Seat",
     "Seats",
@@ -54,5 +70,7 @@ __all__ = [
     "TableNotFound",
     "TableRepo",
     "TableRow",
+    "TransactionRequired",
     "VersionConflict",
+    "is_postgresql_url",
 ]

@@ -1,33 +1,63 @@
-"""The SQLite connection: pragmas, migrations and transactions.
+"""The database: one interface, two backends (SQLite and PostgreSQL).
 
-One :class:`Database` wraps one aiosqlite connection in autocommit mode
-(``isolation_level=None``), so every statement outside a transaction commits on
-its own, and :meth:`Database.transaction` is the only way to group statements.
+:meth:`Database.open` takes ``RH_DATABASE``: a ``postgresql://`` (or
+``postgres://``) URL opens :class:`~bot.store.postgres.PostgresDatabase` (asyncpg,
+a pool of connections); anything else is a SQLite file path (or ``":memory:"``)
+and opens :class:`SQLiteDatabase`, the embedded default with nothing to install.
 
-Because the connection is shared by every task, a transaction holds an
-``asyncio.Lock`` from ``BEGIN IMMEDIATE`` to ``COMMIT``: statements issued by
-other tasks meanwhile wait for it instead of landing inside someone else's
-transaction. The task that owns the transaction runs its statements directly.
+Both speak the same small API the repositories use, and hide the differences
+between the dialects:
+
+* placeholders are written ``?`` everywhere; PostgreSQL gets ``$1, $2, ...``;
+* rows are read by column name or position (``sqlite3.Row`` / ``asyncpg.Record``,
+  both satisfy :class:`Row`), and ``dict(row)`` works on both;
+* :meth:`Database.execute_insert` returns the new row's ``id`` (``lastrowid`` /
+  ``RETURNING id``);
+* :meth:`Database.transaction` groups statements (``BEGIN IMMEDIATE`` on SQLite's one
+  connection, which is already exclusive; ``BEGIN`` on a pooled connection held by
+  the task on PostgreSQL), and :attr:`Database.for_update` is the row-locking
+  clause (``FOR UPDATE`` on PostgreSQL, nothing on SQLite);
+* a violated constraint raises :class:`IntegrityError` on both (on SQLite it is also
+  a ``sqlite3.IntegrityError``, as it always was); any other PostgreSQL failure
+  raises :class:`DatabaseError`. Both are :class:`StoreError`, so the bot's
+  ``except (StoreError, sqlite3.Error)`` catches every failure of either backend.
+  SQLite's other errors stay the plain ``sqlite3`` ones.
+
+``INSERT ... ON CONFLICT (...) DO UPDATE SET x = excluded.x`` is the same in both
+dialects and is written as is. The schema history (``migrations.py``) carries each
+step in both dialects.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 import aiosqlite
 
-from bot.store.migrations import MIGRATIONS
+from bot.store.migrations import MIGRATIONS, Dialect, Migration, MigrationLike, as_migration
 
 log = logging.getLogger(__name__)
 
 Params = Sequence[Any] | dict[str, Any]
+
+POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgresql_url(location: str | Path) -> bool:
+    """True if ``location`` (``RH_DATABASE``) names a PostgreSQL server, not a SQLite file."""
+    return isinstance(location, str) and location.strip().lower().startswith(POSTGRESQL_SCHEMES)
+
+
+# -- errors -----------------------------------------------------------------------------
 
 
 class StoreError(Exception):
@@ -35,27 +65,129 @@ class StoreError(Exception):
 
 
 class SchemaError(StoreError):
-    """The database file is newer than this code, or the migration list is malformed."""
+    """The database is newer than this code, or the migration list is malformed."""
 
 
 class NestedTransactionError(StoreError):
     """``Database.transaction()`` was entered while the same task already held one."""
 
 
-class Database:
-    """An open SQLite database with the bot's schema applied.
+class TransactionRequired(StoreError):
+    """A row lock was asked for outside a transaction (it would be released at once)."""
 
-    Open with ``await Database.open(path)`` and close with ``await db.close()``
-    (or ``async with await Database.open(path) as db``).
+
+class DatabaseError(StoreError):
+    """The database refused or failed a statement (PostgreSQL: any server, connection
+    or protocol error, with the driver's exception as ``__cause__``)."""
+
+
+class IntegrityError(DatabaseError):
+    """A constraint was violated: nothing of the statement was written.
+
+    ``kind`` is ``"unique"``, ``"foreign_key"``, ``"check"``, ``"not_null"`` or None
+    (unknown); ``table`` and ``columns`` name what was violated when the database
+    says (a unique or not-null violation names its columns on both backends);
+    ``constraint`` is the constraint's name (PostgreSQL) or SQLite's description.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, path: str, clock: Callable[[], float]) -> None:
-        self._conn = conn
-        self.path = path
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: str | None = None,
+        table: str | None = None,
+        columns: tuple[str, ...] = (),
+        constraint: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.table = table
+        self.columns = columns
+        self.constraint = constraint
+
+
+class _SQLiteIntegrityError(IntegrityError, sqlite3.IntegrityError):
+    """SQLite's constraint failure: a store :class:`IntegrityError` that is still the
+    ``sqlite3.IntegrityError`` it always was, with the same message."""
+
+
+_SQLITE_KINDS = {
+    "UNIQUE": "unique",
+    "PRIMARY KEY": "unique",
+    "FOREIGN KEY": "foreign_key",
+    "CHECK": "check",
+    "NOT NULL": "not_null",
+}
+
+
+def _sqlite_integrity(exc: sqlite3.IntegrityError) -> _SQLiteIntegrityError:
+    """Describe SQLite's message, e.g. ``UNIQUE constraint failed: tables.channel_id``."""
+    message = str(exc)
+    kind = table = constraint = None
+    columns: tuple[str, ...] = ()
+    head, _, tail = message.partition(" constraint failed")
+    if head in _SQLITE_KINDS:
+        kind = _SQLITE_KINDS[head]
+        detail = tail.removeprefix(":").strip()
+        constraint = detail or None
+        if kind in ("unique", "not_null") and detail:
+            qualified = [part.strip() for part in detail.split(",")]
+            if all("." in q for q in qualified):
+                table = qualified[0].split(".", 1)[0]
+                columns = tuple(q.split(".", 1)[1] for q in qualified)
+    err = _SQLiteIntegrityError(message, kind=kind, table=table, columns=columns, constraint=constraint)
+    for attr in ("sqlite_errorcode", "sqlite_errorname"):
+        if hasattr(exc, attr):
+            setattr(err, attr, getattr(exc, attr))
+    return err
+
+
+@contextmanager
+def _sqlite_errors() -> Iterator[None]:
+    try:
+        yield
+    except _SQLiteIntegrityError:
+        raise
+    except sqlite3.IntegrityError as exc:
+        raise _sqlite_integrity(exc) from exc
+
+
+# -- rows ---------------------------------------------------------------------------------
+
+
+class Row(Protocol):
+    """A result row: ``row["column"]``, ``row[0]``, ``row.keys()``, ``dict(row)``.
+
+    ``sqlite3.Row`` and ``asyncpg.Record`` both are one.
+    """
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
+
+
+# -- the interface ------------------------------------------------------------------------
+
+
+class Database(ABC):
+    """An open database with the bot's schema applied, SQLite or PostgreSQL.
+
+    Open with ``await Database.open(location)`` and close with ``await db.close()``
+    (or ``async with await Database.open(location) as db``).
+    """
+
+    dialect: ClassVar[Dialect]
+    """``"sqlite"`` or ``"postgresql"``."""
+    for_update: ClassVar[str]
+    """Appended to a ``SELECT`` inside a transaction to lock the rows it reads until
+    the transaction ends: ``" FOR UPDATE"`` on PostgreSQL, ``""`` on SQLite (whose
+    write transaction already excludes every other writer)."""
+
+    def __init__(self, location: str, clock: Callable[[], float]) -> None:
+        self.path = location
+        """Where the database is: the SQLite path, or the URL without its password."""
         self.clock = clock
         """Source of the ``created_at``/``updated_at`` timestamps (epoch seconds)."""
-        self._lock = asyncio.Lock()
-        self._owner: asyncio.Task[Any] | None = None
         self._closed = False
 
     # -- lifecycle --------------------------------------------------------------
@@ -63,12 +195,149 @@ class Database:
     @classmethod
     async def open(
         cls,
-        path: str | Path,
+        location: str | Path,
         *,
-        migrations: Sequence[tuple[int, str]] = MIGRATIONS,
+        migrations: Sequence[MigrationLike] = MIGRATIONS,
         clock: Callable[[], float] = time.time,
     ) -> Database:
-        """Open (creating if needed) the database at ``path`` and migrate it.
+        """Open the database at ``location`` and migrate it to the latest schema.
+
+        A ``postgresql://user:password@host:port/dbname`` URL connects to that
+        PostgreSQL database (which must exist; the schema is created in it).
+        Anything else is a SQLite file, created with its parent directory if
+        needed; ``":memory:"`` gives a private in-memory database (tests).
+        """
+        if is_postgresql_url(location):
+            from bot.store.postgres import PostgresDatabase
+
+            return await PostgresDatabase.connect(
+                str(location).strip(), migrations=migrations, clock=clock
+            )
+        return await SQLiteDatabase.connect(location, migrations=migrations, clock=clock)
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close the connection(s) (idempotent)."""
+
+    async def __aenter__(self) -> Database:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has been called."""
+        return self._closed
+
+    @staticmethod
+    def _checked(migrations: Sequence[MigrationLike]) -> list[Migration]:
+        steps = [as_migration(m) for m in migrations]
+        versions = [m.version for m in steps]
+        if versions != list(range(1, len(versions) + 1)):
+            raise SchemaError(f"migrations must be numbered 1, 2, 3...; got {versions}")
+        return steps
+
+    def _too_new(self, current: int, steps: Sequence[Migration]) -> SchemaError:
+        return SchemaError(
+            f"database {self.path!r} is at schema version {current}, "
+            f"newer than this code ({len(steps)})"
+        )
+
+    @abstractmethod
+    async def user_version(self) -> int:
+        """The schema version the database is at (the last migration applied)."""
+
+    # -- transactions -------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def in_transaction(self) -> bool:
+        """True if the current task is inside :meth:`transaction`."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[None]:
+        """``BEGIN`` ... ``COMMIT``, or ``ROLLBACK`` if the block raises.
+
+        The transaction belongs to the task that opened it: its statements run in
+        it, other tasks' statements never do (a task created inside the block does
+        not join it). Nesting raises :class:`NestedTransactionError`; repositories
+        that must be atomic but can also run inside a caller's transaction use
+        :meth:`atomic`. A statement that fails inside a transaction ends it (the
+        error escapes the block, which rolls back): never catch a store error
+        inside the block and carry on.
+        """
+
+    @asynccontextmanager
+    async def atomic(self) -> AsyncIterator[None]:
+        """Join the current task's transaction if there is one, else open one."""
+        if self.in_transaction:
+            yield
+        else:
+            async with self.transaction():
+                yield
+
+    # -- statements -----------------------------------------------------------------
+
+    @abstractmethod
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; return the number of rows it changed."""
+
+    @abstractmethod
+    async def execute_insert(self, sql: str, params: Params = ()) -> int:
+        """Run one ``INSERT`` of one row into a table keyed by ``id``; return its id."""
+
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> int:
+        """Run one statement once per parameter set; return the rows changed
+        (on PostgreSQL, which does not report it, the number of parameter sets)."""
+
+    @abstractmethod
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        """Run a query and return its first row, or None."""
+
+    @abstractmethod
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        """Run a query and return every row."""
+
+    async def fetchval(self, sql: str, params: Params = ()) -> Any:
+        """Run a query and return the first column of its first row, or None."""
+        row = await self.fetchone(sql, params)
+        return None if row is None else row[0]
+
+
+# -- SQLite -----------------------------------------------------------------------------------
+
+
+class SQLiteDatabase(Database):
+    """SQLite through one aiosqlite connection in autocommit mode.
+
+    ``isolation_level=None``: every statement outside a transaction commits on its
+    own, and :meth:`transaction` is the only way to group statements. Because the
+    connection is shared by every task, a transaction holds an ``asyncio.Lock``
+    from ``BEGIN IMMEDIATE`` to ``COMMIT``: statements issued by other tasks
+    meanwhile wait for it instead of landing inside someone else's transaction.
+    The task that owns the transaction runs its statements directly.
+    """
+
+    dialect = "sqlite"
+    for_update = ""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str, clock: Callable[[], float]) -> None:
+        super().__init__(path, clock)
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self._owner: asyncio.Task[Any] | None = None
+
+    @classmethod
+    async def connect(
+        cls,
+        path: str | Path,
+        *,
+        migrations: Sequence[MigrationLike] = MIGRATIONS,
+        clock: Callable[[], float] = time.time,
+    ) -> SQLiteDatabase:
+        """Open (creating if needed) the SQLite file at ``path`` and migrate it.
 
         The parent directory is created. ``":memory:"`` gives a private
         in-memory database (useful in tests; it has no WAL).
@@ -101,32 +370,19 @@ class Database:
         self._closed = True
         await self._conn.close()
 
-    async def __aenter__(self) -> Database:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` has been called."""
-        return self._closed
-
-    async def _migrate(self, migrations: Sequence[tuple[int, str]]) -> None:
-        versions = [v for v, _ in migrations]
-        if versions != list(range(1, len(versions) + 1)):
-            raise SchemaError(f"migrations must be numbered 1, 2, 3...; got {versions}")
+    async def _migrate(self, migrations: Sequence[MigrationLike]) -> None:
+        steps = self._checked(migrations)
         current = await self.user_version()
-        if current > len(migrations):
-            raise SchemaError(
-                f"database {self.path!r} is at schema version {current}, "
-                f"newer than this code ({len(migrations)})"
-            )
-        for version, sql in migrations[current:]:
-            log.info("migrating %s to schema version %d", self.path, version)
+        if current > len(steps):
+            raise self._too_new(current, steps)
+        for step in steps[current:]:
+            log.info("migrating %s to schema version %d", self.path, step.version)
             # executescript() would COMMIT any open transaction first, so the
             # BEGIN/COMMIT live inside the script; on error we roll back here.
-            script = f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {version};\nCOMMIT;"
+            script = (
+                f"BEGIN IMMEDIATE;\n{step.sql('sqlite')}\n"
+                f"PRAGMA user_version = {step.version};\nCOMMIT;"
+            )
             try:
                 await (await self._conn.executescript(script)).close()
             except BaseException:
@@ -155,11 +411,10 @@ class Database:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` if the block raises.
 
         IMMEDIATE takes the write lock at the start, so a transaction never fails
-        half-way with SQLITE_BUSY on its first write. Nesting raises
-        :class:`NestedTransactionError`; repositories that must be atomic but can
-        also run inside a caller's transaction use :meth:`atomic` instead. Other
-        tasks' statements wait for the transaction, so inside it never await a
-        task that itself uses the database (that would deadlock).
+        half-way with SQLITE_BUSY on its first write, and no other writer (task or
+        process) runs until it ends. Other tasks' statements wait for the
+        transaction, so inside it never await a task that itself uses the
+        database (that would deadlock).
         """
         if self._in_own_transaction():
             raise NestedTransactionError("transaction() is already open in this task")
@@ -171,7 +426,8 @@ class Database:
                     yield
                     # Statements run in queue order on aiosqlite's thread, so a
                     # commit already queued completes even if we are cancelled.
-                    await self._conn.commit()
+                    with _sqlite_errors():
+                        await self._conn.commit()
                 except BaseException:
                     if self._conn.in_transaction:
                         await self._conn.rollback()
@@ -180,27 +436,18 @@ class Database:
                 self._owner = None
 
     @asynccontextmanager
-    async def atomic(self) -> AsyncIterator[None]:
-        """Join the current task's transaction if there is one, else open one."""
-        if self._in_own_transaction():
-            yield
-        else:
-            async with self.transaction():
-                yield
-
-    @asynccontextmanager
     async def _statement(self) -> AsyncIterator[None]:
         # Outside a transaction, wait for any other task's transaction to finish.
-        if self._in_own_transaction():
-            yield
-        else:
-            async with self._lock:
+        with _sqlite_errors():
+            if self._in_own_transaction():
                 yield
+            else:
+                async with self._lock:
+                    yield
 
     # -- statements -----------------------------------------------------------------
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        """Run one statement; return the number of rows it changed."""
         async with self._statement():
             cursor = await self._conn.execute(sql, params)
             try:
@@ -209,7 +456,6 @@ class Database:
                 await cursor.close()
 
     async def execute_insert(self, sql: str, params: Params = ()) -> int:
-        """Run one INSERT; return the new row's rowid."""
         async with self._statement():
             cursor = await self._conn.execute(sql, params)
             try:
@@ -220,7 +466,6 @@ class Database:
         return rowid
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> int:
-        """Run one statement once per parameter set; return the rows changed."""
         async with self._statement():
             cursor = await self._conn.executemany(sql, rows)
             try:
@@ -229,16 +474,15 @@ class Database:
                 await cursor.close()
 
     async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
-        """Run a query and return its first row, or None."""
         async with self._statement():
             cursor = await self._conn.execute(sql, params)
             try:
-                return await cursor.fetchone()
+                row: sqlite3.Row | None = await cursor.fetchone()
+                return row
             finally:
                 await cursor.close()
 
-    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        """Run a query and return every row."""
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         async with self._statement():
             cursor = await self._conn.execute(sql, params)
             try:
@@ -246,7 +490,26 @@ class Database:
             finally:
                 await cursor.close()
 
-    async def fetchval(self, sql: str, params: Params = ()) -> Any:
-        """Run a query and return the first column of its first row, or None."""
-        row = await self.fetchone(sql, params)
-        return None if row is None else row[0]
+
+# -- placeholders ------------------------------------------------------------------------------
+
+# A quoted string, a quoted identifier, a dollar-quoted body or a comment (kept as
+# they are), or a ``?`` placeholder (numbered).
+_TOKENS = re.compile(
+    r"""'(?:[^']|'')*'|"(?:[^"]|"")*"|\$\$.*?\$\$|--[^\n]*|/\*.*?\*/|\?""",
+    re.DOTALL,
+)
+
+
+def numbered_placeholders(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2, ...``, outside quotes and comments."""
+    counter = 0
+
+    def number(match: re.Match[str]) -> str:
+        nonlocal counter
+        if match.group(0) != "?":
+            return match.group(0)
+        counter += 1
+        return f"${counter}"
+
+    return _TOKENS.sub(number, sql)

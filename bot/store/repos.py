@@ -4,18 +4,25 @@ Each repository owns the SQL for one table and returns frozen dataclasses. Every
 method is atomic on its own and can also be called inside a caller's
 ``async with db.transaction():`` to group several writes, e.g. the last move,
 the status change and the results of a game.
+
+The SQL is written once for both backends (SQLite and PostgreSQL): ``?``
+placeholders, ``ON CONFLICT ... DO UPDATE``, standard window functions; the
+:class:`~bot.store.db.Database` hides the rest. Every read of a table row that a
+write depends on (the version check, the status check) locks that row until the
+transaction ends (``Database.for_update``), so two processes sharing one
+PostgreSQL database cannot both pass the same check: the second waits, then
+sees the first one's write and gets :class:`VersionConflict`.
 """
 
 from __future__ import annotations
 
 import builtins
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, cast, get_args
 
-from bot.store.db import Database, StoreError
+from bot.store.db import Database, IntegrityError, Row, StoreError, TransactionRequired
 
 # -- errors -----------------------------------------------------------------------
 
@@ -159,7 +166,7 @@ class TableRow:
         return self.status in OPEN_STATUSES
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> TableRow:
+    def from_row(cls, row: Row) -> TableRow:
         """Build from a ``SELECT * FROM tables`` row."""
         return cls(
             id=row["id"],
@@ -323,8 +330,8 @@ class TableRepo(_Repo):
                     now,
                 ),
             )
-        except sqlite3.IntegrityError as exc:
-            if "tables.channel_id" in str(exc):
+        except IntegrityError as exc:
+            if exc.kind == "unique" and exc.columns == ("channel_id",):
                 raise ChannelBusy(channel_id) from exc
             raise
         return await self.require(table_id)
@@ -340,6 +347,27 @@ class TableRepo(_Repo):
         if table is None:
             raise TableNotFound(table_id)
         return table
+
+    async def lock(self, table_id: int) -> TableRow:
+        """Lock the table's row until the current transaction ends; return it as stored.
+
+        Call it first in a transaction that reads a table and then writes what
+        depends on it (the way to serialize the writers of one table across
+        processes). On PostgreSQL this is ``SELECT ... FOR UPDATE``: another
+        transaction locking or changing the same table waits until this one ends
+        (at most the lock timeout, then :class:`~bot.store.DatabaseError`). On
+        SQLite the write transaction already excludes every other writer, so it
+        is a plain read. Raises :class:`~bot.store.TransactionRequired` outside a
+        transaction and :class:`TableNotFound`.
+        """
+        if not self.db.in_transaction:
+            raise TransactionRequired("lock() needs a transaction: the lock ends with it")
+        row = await self.db.fetchone(
+            f"SELECT * FROM tables WHERE id = ?{self.db.for_update}", (table_id,)
+        )
+        if row is None:
+            raise TableNotFound(table_id)
+        return TableRow.from_row(row)
 
     async def get_open_by_channel(self, channel_id: int) -> TableRow | None:
         """The channel's table in status lobby or active, if any."""
@@ -366,7 +394,9 @@ class TableRepo(_Repo):
     ) -> int:
         """Bump the version (optionally checking it) and apply SET ``assignments``."""
         async with self.db.atomic():
-            current = await self.db.fetchval("SELECT version FROM tables WHERE id = ?", (table_id,))
+            current = await self.db.fetchval(
+                f"SELECT version FROM tables WHERE id = ?{self.db.for_update}", (table_id,)
+            )
             if current is None:
                 raise TableNotFound(table_id)
             if expected_version is not None and current != expected_version:
@@ -421,7 +451,7 @@ class TableRepo(_Repo):
         starts. Raises :class:`InvalidTransition` otherwise. Returns the new version.
         """
         async with self.db.atomic():
-            table = await self.require(table_id)
+            table = await self.lock(table_id)
             if status not in _TRANSITIONS[table.status]:
                 raise InvalidTransition(table_id, table.status, status)
             if first_dealer is None:
@@ -443,7 +473,7 @@ class TableRepo(_Repo):
             raise TableNotFound(table_id)
 
 
-def _action_row(r: sqlite3.Row) -> ActionRow:
+def _action_row(r: Row) -> ActionRow:
     return ActionRow(
         table_id=r["table_id"],
         seq=r["seq"],
@@ -473,7 +503,8 @@ class ActionRepo(_Repo):
             raise ValueError("append() needs at least one action")
         async with self.db.atomic():
             row = await self.db.fetchone(
-                "SELECT version, status FROM tables WHERE id = ?", (table_id,)
+                f"SELECT version, status FROM tables WHERE id = ?{self.db.for_update}",
+                (table_id,),
             )
             if row is None:
                 raise TableNotFound(table_id)
@@ -581,26 +612,28 @@ _STATS_SQL = """
            name,
            games,
            wins,
-           100.0 * wins / games AS win_pct,
+           CAST(100.0 * wins / games AS DOUBLE PRECISION) AS win_pct,
            points,
            ROW_NUMBER() OVER (ORDER BY wins DESC, 1.0 * wins / games DESC,
                                        games DESC, user_id) AS rank
     FROM (
-        SELECT user_id,
-               -- bare column with MAX(): the name from the player's latest game
-               name,
-               MAX(finished_at) AS last_at,
+        SELECT r.user_id,
+               -- the name from the player's latest game (the later table on a tie)
+               (SELECT latest.name FROM results latest
+                WHERE latest.guild_id = r.guild_id AND latest.user_id = r.user_id
+                ORDER BY latest.finished_at DESC, latest.table_id DESC
+                LIMIT 1) AS name,
                COUNT(*) AS games,
-               SUM(won) AS wins,
-               SUM(points) AS points
-        FROM results
-        WHERE guild_id = ?
-        GROUP BY user_id
-    )
+               SUM(r.won) AS wins,
+               SUM(r.points) AS points
+        FROM results r
+        WHERE r.guild_id = ?
+        GROUP BY r.guild_id, r.user_id
+    ) AS totals
 """
 
 
-def _stats(row: sqlite3.Row) -> PlayerStats:
+def _stats(row: Row) -> PlayerStats:
     return PlayerStats(
         rank=row["rank"],
         user_id=row["user_id"],
@@ -619,7 +652,7 @@ class ResultRepo(_Repo):
         """Store one row per human player of a finished game, all or nothing.
 
         A user may appear once per game; recording the same game twice raises
-        ``sqlite3.IntegrityError``.
+        :class:`~bot.store.IntegrityError` (on SQLite also a ``sqlite3.IntegrityError``).
         """
         now = self.db.clock()
         await self.db.executemany(
@@ -664,7 +697,7 @@ class ResultRepo(_Repo):
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         """The player's totals and leaderboard rank in the guild, or None if unplayed."""
         row = await self.db.fetchone(
-            f"SELECT * FROM ({_STATS_SQL}) WHERE user_id = ?", (guild_id, user_id)
+            f"SELECT * FROM ({_STATS_SQL}) AS board WHERE user_id = ?", (guild_id, user_id)
         )
         return None if row is None else _stats(row)
 

@@ -1,4 +1,4 @@
-"""Database: pragmas, migrations, transactions, durability."""
+"""Database: migrations, transactions, durability, on both backends; SQLite's pragmas."""
 
 from __future__ import annotations
 
@@ -11,15 +11,69 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Database, NestedTransactionError, SchemaError
+from bot.store import (
+    Database,
+    DatabaseError,
+    NestedTransactionError,
+    SchemaError,
+    SQLiteDatabase,
+    StoreError,
+)
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
+from bot.store.postgres import PostgresDatabase
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 async def table_names(db: Database) -> set[str]:
-    rows = await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+    if db.dialect == "postgresql":
+        rows = await db.fetchall(
+            "SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()"
+        )
+    else:
+        rows = await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
     return {r["name"] for r in rows}
+
+
+async def schema(db: Database) -> list[tuple[object, ...]]:
+    """Every table, column, index and constraint, as the database describes them."""
+    if db.dialect == "postgresql":
+        rows = await db.fetchall(
+            "SELECT 'column', table_name, column_name, data_type, is_nullable, column_default"
+            " FROM information_schema.columns WHERE table_schema = current_schema()"
+            " UNION ALL SELECT 'index', tablename, indexname, indexdef, '', ''"
+            " FROM pg_indexes WHERE schemaname = current_schema()"
+            " UNION ALL SELECT 'constraint', conrelid::regclass::text, conname,"
+            " pg_get_constraintdef(oid), '', '' FROM pg_constraint"
+            " WHERE connamespace = current_schema()::regnamespace"
+            " ORDER BY 1, 2, 3"
+        )
+    else:
+        rows = await db.fetchall("SELECT type, name, sql FROM sqlite_master ORDER BY name")
+    return [tuple(r) for r in rows]
+
+
+async def force_version(db: Database, version: int) -> None:
+    if db.dialect == "postgresql":
+        await db.execute("UPDATE schema_version SET version = ?", (version,))
+    else:
+        await db.execute(f"PRAGMA user_version = {version}")
+
+
+async def test_the_location_picks_the_backend(location: str, backend: str) -> None:
+    db = await Database.open(location)
+    try:
+        expected = PostgresDatabase if backend == "postgresql" else SQLiteDatabase
+        assert type(db) is expected
+        assert db.dialect == backend
+        assert await db.user_version() == LATEST_VERSION
+        assert {"tables", "actions", "hand_messages", "results", "deadlines"} <= (
+            await table_names(db)
+        )
+    finally:
+        await db.close()
+    assert db.closed
+    await db.close()  # idempotent
 
 
 async def test_open_creates_parent_dir_and_schema(db_path: Path) -> None:
@@ -35,12 +89,16 @@ async def test_open_creates_parent_dir_and_schema(db_path: Path) -> None:
         await db.close()
 
 
-async def test_pragmas(db: Database, db_path: Path) -> None:
-    assert await db.fetchval("PRAGMA journal_mode") == "wal"
-    assert await db.fetchval("PRAGMA foreign_keys") == 1
-    assert await db.fetchval("PRAGMA synchronous") == 2  # FULL
-    assert await db.fetchval("PRAGMA busy_timeout") == 5000
-    assert Path(f"{db_path}-wal").exists()  # the migration was written through the WAL
+async def test_pragmas(db_path: Path) -> None:
+    db = await Database.open(db_path)
+    try:
+        assert await db.fetchval("PRAGMA journal_mode") == "wal"
+        assert await db.fetchval("PRAGMA foreign_keys") == 1
+        assert await db.fetchval("PRAGMA synchronous") == 2  # FULL
+        assert await db.fetchval("PRAGMA busy_timeout") == 5000
+        assert Path(f"{db_path}-wal").exists()  # the migration was written through the WAL
+    finally:
+        await db.close()
 
 
 async def test_wal_persists_in_file(db_path: Path) -> None:
@@ -51,24 +109,22 @@ async def test_wal_persists_in_file(db_path: Path) -> None:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-async def test_migrations_are_idempotent(db_path: Path) -> None:
-    db = await Database.open(db_path)
+async def test_migrations_are_idempotent(location: str) -> None:
+    db = await Database.open(location)
     await db.execute(
         "INSERT INTO tables (guild_id, channel_id, creator_id, game_id, preset, seed, seats,"
         " created_at, updated_at) VALUES (1, 2, 3, 'ruff', 'cotton', 7, '[null,null,null,null]',"
         " 0, 0)"
     )
-    schema = await db.fetchall("SELECT type, name, sql FROM sqlite_master ORDER BY name")
+    before = await schema(db)
+    assert len(before) > 10
     await db.close()
 
     for _ in range(2):
-        db = await Database.open(db_path)
+        db = await Database.open(location)
         try:
             assert await db.user_version() == LATEST_VERSION
-            assert (
-                await db.fetchall("SELECT type, name, sql FROM sqlite_master ORDER BY name")
-                == schema
-            )
+            assert await schema(db) == before
             assert await db.fetchval("SELECT COUNT(*) FROM tables") == 1
         finally:
             await db.close()
@@ -83,22 +139,22 @@ async def test_memory_database_is_migrated() -> None:
         await db.close()
 
 
-async def test_newer_database_is_refused(db_path: Path) -> None:
-    db = await Database.open(db_path)
-    await db.execute("PRAGMA user_version = 99")
+async def test_newer_database_is_refused(location: str) -> None:
+    db = await Database.open(location)
+    await force_version(db, 99)
     await db.close()
     with pytest.raises(SchemaError, match="newer"):
-        await Database.open(db_path)
+        await Database.open(location)
 
 
-async def test_failed_migration_rolls_back_entirely(db_path: Path) -> None:
+async def test_failed_migration_rolls_back_entirely(location: str) -> None:
     broken = [
         *MIGRATIONS,
         (LATEST_VERSION + 1, "CREATE TABLE half_done (x INTEGER); SELECT * FROM no_such_table;"),
     ]
     with pytest.raises(Exception, match="no_such_table"):
-        await Database.open(db_path, migrations=broken)
-    db = await Database.open(db_path)
+        await Database.open(location, migrations=broken)
+    db = await Database.open(location)
     try:
         assert await db.user_version() == LATEST_VERSION
         assert "half_done" not in await table_names(db)
@@ -106,9 +162,24 @@ async def test_failed_migration_rolls_back_entirely(db_path: Path) -> None:
         await db.close()
 
 
-async def test_migrations_must_be_numbered_in_order(db_path: Path) -> None:
+async def test_migrations_must_be_numbered_in_order(location: str) -> None:
     with pytest.raises(SchemaError):
-        await Database.open(db_path, migrations=[(2, "SELECT 1"), (1, "SELECT 1")])
+        await Database.open(location, migrations=[(2, "SELECT 1"), (1, "SELECT 1")])
+
+
+async def test_every_backend_failure_is_caught_by_the_bots_handlers(db: Database) -> None:
+    """The bot catches ``(StoreError, sqlite3.Error)`` around every write."""
+    with pytest.raises((StoreError, sqlite3.Error)) as err:
+        await db.execute("INSERT INTO no_such_table VALUES (1)")
+    if db.dialect == "postgresql":
+        assert isinstance(err.value, DatabaseError)
+    # the database is still usable afterwards, in and out of transactions
+    async with db.transaction():
+        assert await db.fetchval("SELECT COUNT(*) FROM tables") == 0
+    with pytest.raises((StoreError, sqlite3.Error)):
+        async with db.transaction():
+            await db.execute("INSERT INTO no_such_table VALUES (1)")
+    assert await db.fetchval("SELECT 1 + 1") == 2
 
 
 async def test_transaction_commits_and_rolls_back(db: Database) -> None:
@@ -143,8 +214,12 @@ async def test_atomic_joins_an_open_transaction(db: Database) -> None:
     assert await db.fetchval("SELECT COUNT(*) FROM t") == 0
 
 
-async def test_other_tasks_wait_for_a_transaction(db: Database) -> None:
-    """A statement from another task must not land inside someone else's transaction."""
+async def test_other_tasks_stay_out_of_a_transaction(db: Database) -> None:
+    """A statement from another task must not land inside someone else's transaction.
+
+    SQLite (one shared connection) makes it wait for the transaction; PostgreSQL
+    runs it at once on another connection of the pool.
+    """
     await db.execute("CREATE TABLE t (x INTEGER)")
     inside = asyncio.Event()
     release = asyncio.Event()
@@ -164,11 +239,31 @@ async def test_other_tasks_wait_for_a_transaction(db: Database) -> None:
     a = asyncio.create_task(failing_transaction())
     b = asyncio.create_task(bystander())
     await inside.wait()
-    await asyncio.sleep(0.05)
-    assert not b.done()  # blocked until the transaction ends
+    if db.dialect == "sqlite":
+        await asyncio.sleep(0.05)
+        assert not b.done()  # blocked until the transaction ends
+    else:
+        # its own connection: it commits while ours is still open
+        await asyncio.wait_for(asyncio.shield(b), timeout=10)
+        assert not a.done()
     release.set()
     await asyncio.gather(a, b)
     assert [r["x"] for r in await db.fetchall("SELECT x FROM t")] == [2]
+
+
+async def test_a_task_started_inside_a_transaction_does_not_join_it(db: Database) -> None:
+    await db.execute("CREATE TABLE t (x INTEGER)")
+
+    async def child() -> bool:
+        return db.in_transaction
+
+    async with db.transaction():
+        assert db.in_transaction
+        assert await child() is True  # same task
+        # another task: not in our transaction (it would wait for it on SQLite)
+        task = asyncio.create_task(child())
+        assert await task is False
+    assert not db.in_transaction
 
 
 CRASHING_WRITER = textwrap.dedent(
@@ -185,20 +280,20 @@ CRASHING_WRITER = textwrap.dedent(
         v = await actions.append(t.id, v, [NewAction(1, "play:10H", 3),
                                            NewAction(2, "play:QH", None)])
         # An acknowledged move is committed; this one is still in flight:
-        await db.execute("BEGIN IMMEDIATE")
-        await db.execute(
-            "INSERT INTO actions VALUES (?, 2, 3, 'play:2H', NULL, 0)", (t.id,))
-        print(t.id, v, flush=True)
-        os._exit(0)  # die without COMMIT, close or checkpoint
+        async with db.transaction():
+            await db.execute(
+                "INSERT INTO actions VALUES (?, 2, 3, 'play:2H', NULL, 0)", (t.id,))
+            print(t.id, v, flush=True)
+            os._exit(0)  # die without COMMIT, close or checkpoint
 
     asyncio.run(main(sys.argv[1]))
     """
 )
 
 
-async def test_committed_actions_survive_a_crash(db_path: Path) -> None:
+async def test_committed_actions_survive_a_crash(location: str, backend: str) -> None:
     proc = subprocess.run(
-        [sys.executable, "-c", CRASHING_WRITER, str(db_path)],
+        [sys.executable, "-c", CRASHING_WRITER, location],
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,
@@ -206,9 +301,10 @@ async def test_committed_actions_survive_a_crash(db_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     table_id, version = map(int, proc.stdout.split())
-    assert Path(f"{db_path}-wal").exists()  # the commits were never checkpointed
+    if backend == "sqlite":
+        assert Path(f"{location}-wal").exists()  # the commits were never checkpointed
 
-    db = await Database.open(db_path)
+    db = await Database.open(location)
     try:
         rows = await db.fetchall(
             "SELECT seq, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
@@ -217,7 +313,8 @@ async def test_committed_actions_survive_a_crash(db_path: Path) -> None:
         assert await db.fetchval("SELECT version FROM tables WHERE id = ?", (table_id,)) == (
             version
         )
-        assert await db.fetchval("PRAGMA integrity_check") == "ok"
-        assert await db.fetchall("PRAGMA foreign_key_check") == []
+        if backend == "sqlite":
+            assert await db.fetchval("PRAGMA integrity_check") == "ok"
+            assert await db.fetchall("PRAGMA foreign_key_check") == []
     finally:
         await db.close()

@@ -1,7 +1,8 @@
-"""Repository contract tests against a real SQLite file."""
+"""Repository contract tests, against a real SQLite file and a real PostgreSQL database."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
@@ -14,13 +15,16 @@ from bot.store import (
     DeadlineRepo,
     HandMessageRepo,
     HumanSeat,
+    IntegrityError,
     InvalidTransition,
     NewAction,
     PlayerResult,
     ResultRepo,
     TableNotActive,
+    TableNotFound,
     TableRepo,
     TableRow,
+    TransactionRequired,
     VersionConflict,
 )
 
@@ -79,12 +83,13 @@ async def test_one_open_table_per_channel(db: Database) -> None:
     assert await tables.get_open_by_channel(11) == other
 
     # The index holds at the SQL level too, not only in the repository.
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError) as err:
         await db.execute(
             "INSERT INTO tables (guild_id, channel_id, creator_id, game_id, preset, seed,"
             " status, seats, created_at, updated_at)"
             " VALUES (1, 10, 1, 'g', 'p', 0, 'active', '[null,null,null,null]', 0, 0)"
         )
+    assert (err.value.kind, err.value.columns) == ("unique", ("channel_id",))
 
     # Once the first table is over, the channel takes a new one.
     await tables.set_status(first.id, "cancelled")
@@ -193,7 +198,7 @@ async def test_append_joins_caller_transaction(db: Database) -> None:
     """Last move + status + results commit together, or not at all."""
     actions, tables, results = ActionRepo(db), TableRepo(db), ResultRepo(db)
     table = await active_table(db)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with db.transaction():
             v = await actions.append(table.id, table.version, [NewAction(3, "play:AS", 42)])
             await tables.set_status(table.id, "finished", v)
@@ -207,8 +212,91 @@ async def test_append_joins_caller_transaction(db: Database) -> None:
 
 
 async def test_foreign_keys_are_enforced(db: Database) -> None:
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+    with pytest.raises(IntegrityError) as err:
         await db.execute("INSERT INTO actions VALUES (999, 0, 0, 'play:2C', NULL, 0)")
+    assert err.value.kind == "foreign_key"
+    if db.dialect == "sqlite":
+        # still the sqlite3 error it always was, with the same message
+        assert isinstance(err.value, sqlite3.IntegrityError)
+        assert "FOREIGN KEY" in str(err.value)
+
+
+async def test_check_constraints_hold_in_both_dialects(db: Database) -> None:
+    table = await new_table(db)
+    for column, value in [("seats", "[null]"), ("seats", "not json"), ("overrides", "[]")]:
+        with pytest.raises(IntegrityError) as err:
+            await db.execute(f"UPDATE tables SET {column} = ? WHERE id = ?", (value, table.id))
+        assert err.value.kind == "check", (column, value)
+    assert await TableRepo(db).require(table.id) == table
+
+
+# -- the per-table lock: what several processes sharing one database rely on -------------
+
+
+async def test_lock_returns_the_row_and_needs_a_transaction(db: Database) -> None:
+    tables = TableRepo(db)
+    table = await new_table(db)
+    with pytest.raises(TransactionRequired):
+        await tables.lock(table.id)
+    async with db.transaction():
+        assert await tables.lock(table.id) == table
+        with pytest.raises(TableNotFound):
+            await tables.lock(table.id + 100)
+
+
+async def test_a_locked_table_makes_another_connection_wait_then_conflict(
+    db: Database, location: str, clock: FakeClock
+) -> None:
+    """Two connections (as two processes would have): the second writer of a table
+    waits for the first one's transaction, then sees its version and writes nothing."""
+    table = await active_table(db)
+    other = await Database.open(location, clock=clock)
+    try:
+        locked = asyncio.Event()
+        release = asyncio.Event()
+
+        async def first() -> int:
+            async with db.transaction():
+                row = await TableRepo(db).lock(table.id)
+                locked.set()
+                await release.wait()
+                return await ActionRepo(db).append(
+                    table.id, row.version, [NewAction(0, "play:10H", 42)]
+                )
+
+        async def second() -> int:
+            await locked.wait()
+            return await ActionRepo(other).append(
+                table.id, table.version, [NewAction(0, "play:2C", 7)]
+            )
+
+        a = asyncio.create_task(first())
+        b = asyncio.create_task(second())
+        await locked.wait()
+        await asyncio.sleep(0.3)
+        assert not b.done(), "the second writer went ahead of the lock"
+        release.set()
+        assert await a == table.version + 1
+        with pytest.raises(VersionConflict) as err:
+            await b
+        assert (err.value.expected, err.value.actual) == (table.version, table.version + 1)
+        assert [x.action for x in await ActionRepo(other).list(table.id)] == ["play:10H"]
+    finally:
+        await other.close()
+
+
+async def test_racing_lobbies_in_one_channel_from_two_connections(
+    db: Database, location: str, clock: FakeClock
+) -> None:
+    other = await Database.open(location, clock=clock)
+    try:
+        outcomes = await asyncio.gather(
+            new_table(db, channel_id=77), new_table(other, channel_id=77), return_exceptions=True
+        )
+        assert sorted(type(o).__name__ for o in outcomes) == ["ChannelBusy", "TableRow"]
+        assert len(await TableRepo(db).list_unfinished()) == 1
+    finally:
+        await other.close()
 
 
 # -- hand messages and deadlines ---------------------------------------------------------
@@ -345,4 +433,5 @@ async def test_record_game_round_trips(db: Database, clock: FakeClock) -> None:
         (2, 1, False, 5, 9),
     ]
     assert all(r.finished_at == clock.now and r.guild_id == GUILD_A for r in rows)
-    assert await db.fetchval("PRAGMA integrity_check") == "ok"
+    if db.dialect == "sqlite":
+        assert await db.fetchval("PRAGMA integrity_check") == "ok"
