@@ -502,9 +502,12 @@ class ActionRepo(_Repo):
         if not batch:
             raise ValueError("append() needs at least one action")
         async with self.db.atomic():
+            # one query (locking the table row): its version, status and next seq
             row = await self.db.fetchone(
-                f"SELECT version, status FROM tables WHERE id = ?{self.db.for_update}",
-                (table_id,),
+                "SELECT version, status,"
+                " (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE table_id = ?) AS next_seq"
+                f" FROM tables WHERE id = ?{self.db.for_update}",
+                (table_id, table_id),
             )
             if row is None:
                 raise TableNotFound(table_id)
@@ -512,10 +515,7 @@ class ActionRepo(_Repo):
                 raise VersionConflict(table_id, expected_version, row["version"])
             if row["status"] != "active":
                 raise TableNotActive(table_id, row["status"])
-            next_seq = await self.db.fetchval(
-                "SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE table_id = ?",
-                (table_id,),
-            )
+            next_seq = int(row["next_seq"])
             now = self.db.clock()
             await self.db.executemany(
                 "INSERT INTO actions (table_id, seq, seat, action, actor_id, created_at)"
