@@ -154,11 +154,14 @@ def _choice_menus(
     ui: discord.ui.View, table_id: int, version: int, view: SeatView, choices: Sequence[Action]
 ) -> None:
     """More choices than buttons fit (a ruff value from 0 to 95): the featured ones as
-    buttons on the first row, all of them in menus of up to 25 on the rows after."""
-    featured = featured_choices(view)
-    for action, label in featured[:ROW_WIDTH]:
-        ui.add_item(RHButton(action_id(table_id, version, view.seat, action), label, discord.ButtonStyle.success, row=0))
+    buttons on the first row (a pass only there), the others in menus of up to 25 on
+    the rows after."""
+    featured = featured_choices(view)[:ROW_WIDTH]
+    for action, label in featured:
+        ui.add_item(RHButton(action_id(table_id, version, view.seat, action), label, _choice_style(action), row=0))
     row = 1 if featured else 0
+    buttons = {a for a, _ in featured if a.verb == "pass" or a.encode().endswith(":pass")}
+    choices = [a for a in choices if a not in buttons]  # a pass is a button, not an option
     menus = ROWS - row
     for k in range(menus):
         part = choices[k * MENU_OPTIONS : (k + 1) * MENU_OPTIONS]

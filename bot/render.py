@@ -421,7 +421,10 @@ _DOING = {
     "discard": "to lay out four cards",
     "can_ye": "to declare honours",
     "auction": "to bid",
+    "bidding": "to bid",
     "trumps": "to name trumps",
+    "name": "to name trumps",
+    "kitty": "to lay out cards",
     "contest": "to declare a ruff",
 }
 
@@ -523,6 +526,11 @@ def action_label(action: Action) -> str:
         return f"Trumps: {action.suit.symbol}"
     if isinstance(action, RuffClaim):
         return f"Declare {action.value}"
+    describe = getattr(action, "describe", None)  # a family's own words for its action
+    if callable(describe):
+        text = describe()
+        if isinstance(text, str) and text:
+            return text[:1].upper() + text[1:]
     return {
         TakeRuff: "Take the stock (ruff)",
         DeclineRuff: "Decline the ruff",
@@ -533,13 +541,14 @@ def action_label(action: Action) -> str:
 
 
 def featured_choices(view: SeatView) -> list[tuple[Action, str]]:
-    """Choices worth a button of their own when the rest go in menus: the true value
-    of one's ruff when ruffs are declared (any value may be declared)."""
+    """Choices worth a button of their own when the rest go in menus: a pass, and the
+    true value of one's ruff when ruffs are declared (any value may be declared)."""
+    passes = [(a, action_label(a)) for a in view.legal if a.verb == "pass" or a.encode().endswith(":pass")]
     if not any(isinstance(a, RuffClaim) for a in view.legal):
-        return []
+        return passes
     value, _ = _my_ruff(view)
     action = next((a for a in view.legal if isinstance(a, RuffClaim) and a.value == value), None)
-    return [(action, f"Declare {value} (my best suit)")] if action is not None else []
+    return passes + ([(action, f"Declare {value} (my best suit)")] if action is not None else [])
 
 
 def _my_ruff(view: SeatView) -> tuple[int, Suit]:
@@ -646,6 +655,11 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
             f"({how}; the turn-up counts in trumps). Declare it, or any value from the menus — "
             "a claim above your true ruff is found out after the rub and loses it."
         )
+    legal = view.legal
+    if any(isinstance(getattr(a, "card", None), Card) and not isinstance(a, Play) for a in legal):
+        return f"🟢 **Your turn:** choose the {view.to_lay_out or ''} cards to lay out face down.".replace("  ", " ")
+    if legal and not any(isinstance(a, Play) for a in legal):
+        return "🟢 **Your turn:** " + ", ".join(action_label(a) for a in legal) + "."
     parts = ["🟢 **Your turn**"]
     if view.trick:
         parts.append(trick_line(view))
