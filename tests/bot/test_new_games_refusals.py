@@ -4,7 +4,8 @@ A bid out of turn, a stale bid button after the auction moved on, naming trumps
 when not the declarer, a forged menu choice, playing a face-down layout card or
 the opponent's layout card through a forged ``custom_id``. "Nothing changes" is
 the strict check of ``test_refusals``: every table's engine state and a dump of
-the whole database are equal before and after.
+the whole database are equal before and after. And a restart in the middle of
+each game loses nothing.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import pytest
 from engine import Card
 from engine.phases.deal import CARD_BY_INDEX
 
-from .helpers import forged_click, hand_message
-from .newgames import open_table, selects
+from .conftest import make_settings, restart
+from .helpers import forged_click, hand_message, table_message
+from .newgames import act, open_table, selects
 from .test_refusals import Unchanged, assert_refused
 
 
@@ -146,3 +148,45 @@ async def test_turnover_forged_layout_plays_are_refused(simcord_env: Any, db_pat
     async with same:
         res = await forged_click(env, user, hand_message(players[seat]), _cid(table, seat, f"play:{top.code}", game.version))
         assert_refused(res, "Already played", "moved on")
+
+
+@pytest.mark.parametrize(
+    ("bot_settings", "game", "options", "humans", "phase"),
+    [
+        ({"seed": 5}, "solo-whist", None, 4, "auction"),
+        ({"seed": 32}, "ruff-trump-willughby", "players=3, ruff_announce=declared", 3, "contest"),
+        ({"seed": 41}, "turnover-bridge", None, 2, "play"),
+    ],
+)
+async def test_restart_keeps_the_new_games_and_their_buttons(
+    simcord_env: Any,
+    db_path: Path,
+    bot_settings: dict[str, Any],
+    more_bots: list[Any],
+    game: str,
+    options: str | None,
+    humans: int,
+    phase: str,
+) -> None:
+    """Mid-auction, mid-contest (a menu) and mid-layout: resumed from the move log,
+    and a button the old bot drew works on the new one."""
+    env = simcord_env
+    guild, channel, players = await open_table(env, humans, game, options=options)
+    table = env.bot.manager.tables[1]
+    seat = table.game.to_act()
+    await act(players[seat], table.game, seat, [table.game.legal_actions(seat)[-1]])  # the game moves on
+    assert table.game.phase == phase
+    before = table.game.state_key()
+    text = table_message(channel).content
+    seat = table.game.to_act()
+    old = hand_message(players[seat])
+
+    await restart(env, more_bots, make_settings(db_path, **bot_settings))
+    table = env.bot.manager.tables[1]
+    assert table.game.state_key() == before
+    assert table_message(channel).content == text
+    action = table.game.legal_actions(seat)[0]
+    version = table.game.version
+    res = await act(players[seat], table.game, seat, [action])
+    assert res.response is not None and not res.ephemeral and res.response.id == old.id
+    assert table.game.log[version] == (seat, action)
