@@ -404,9 +404,13 @@ async def test_turnover_bridge_pagat_one_human_against_easy_ai(simcord_env: Any)
     table = env.bot.manager.tables[1]
     assert len(table.seats) == 2
 
+    first = table_message(channel).content
+    for seat in range(2):  # twelve face-up cards each, in two rows of six
+        line = next(ln for ln in first.splitlines() if ln.startswith(f"> {SEATS[2][seat]} ("))
+        assert [row.count("¹") for row in line.split(": ", 1)[1].split(" │ ")] == [6, 6]
     turned: list[str] = []
     await play_out(env, table, players, lambda game, view: lowest_card(view), _layout_checks(channel, players, turned), limit=60)
-    assert "(2)" in table_message(channel).content or "finished" in table_message(channel).content
+    assert turned, "the turned-up cards were announced"
     assert "finished" in table_message(channel).content
     await _durable(env, table)
     await _results_per_seat(env, table, 1)
