@@ -207,6 +207,22 @@ def hand_text(cards: Sequence[Card], trump: Suit | None) -> str:
     return " · ".join(groups) if groups else "(no cards)"
 
 
+MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
+
+
+def fit(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> str:
+    """``lines`` joined, within Discord's limit: recent event lines (``• ``) go first,
+    then the longest line is shortened (a long auction with long names)."""
+    out = list(lines)
+    while len("\n".join(out)) > limit and any(ln.startswith("• ") for ln in out):
+        out.remove(next(ln for ln in out if ln.startswith("• ")))
+    excess = len("\n".join(out)) - limit
+    if excess > 0:
+        i = max(range(len(out)), key=lambda k: len(out[k]))
+        out[i] = "…" + out[i][excess + 1 :]
+    return "\n".join(out)[:limit]
+
+
 def target_text(rules: Rules) -> str:
     return f"game to {rules.target_score}" if rules.target_score else "each deal is a game"
 
@@ -510,7 +526,7 @@ def table_text(info: TableInfo, view: SeatView, recent: Sequence[str] = ()) -> s
     wait = waiting_line(info, view)
     if wait:
         lines.append(wait)
-    return "\n".join(lines)
+    return fit(lines)
 
 
 # ---------------------------------------------------------------- buttons
@@ -620,7 +636,7 @@ def hand_message(info: TableInfo, view: SeatView, note: str = "", away: bool = F
         lines.append("⏳ Not your turn — the table shows the play. This message updates when it is.")
     if note:
         lines.append(note)
-    return "\n".join(lines)
+    return fit(lines)
 
 
 def _your_turn_line(info: TableInfo, view: SeatView) -> str:

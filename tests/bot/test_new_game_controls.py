@@ -90,3 +90,11 @@ def test_turnover_layout_cards_are_marked_and_live_when_playable(layout: str) ->
         live = {Card.parse(i.custom_id.rsplit(":", 1)[1]) for i in items if not i.disabled}
         assert live == legal
         game.apply(seat, sorted(view.legal, key=str)[0])
+
+
+def test_long_texts_fit_in_a_discord_message() -> None:
+    from bot.render import fit
+
+    text = fit(["header", "Auction: " + "someone with a long name Spread Misère · " * 60, "• a recent line", "▶ turn"])
+    assert len(text) <= 2000 and text.startswith("header\n") and text.endswith("▶ turn")
+    assert "• a recent line" not in text  # recent lines go first
