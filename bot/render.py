@@ -374,7 +374,12 @@ def contract_line(info: TableInfo, view: SeatView) -> str:
         return "Contract: **General Misère** — everyone passed: each plays alone at no trumps; most tricks pays."
     parts = [f"Contract: **{contract_name(contract)}**"]
     if view.declarer is not None:
-        parts.append(f"declared by {info.seat_name(view.declarer)}")
+        mates = [g for g in _play_sides(view, info.n) if view.declarer in g][0]
+        partner = [s for s in mates if s != view.declarer]
+        if len(partner) == 1 and not info.partnerships:  # a proposal and its acceptor
+            parts.append(f"proposed by {info.seat_name(view.declarer)}, accepted by {info.seat_name(partner[0])}")
+        else:
+            parts.append(f"declared by {info.seat_name(view.declarer)}")
     needs = _needs(contract, info.rules.tricks_per_deal)
     if needs:
         parts.append(needs)
