@@ -53,15 +53,21 @@ async def commit(
 
 
 def results(table: Table, game: Game) -> list[PlayerResult]:
-    """One result row per human seat of a finished game."""
+    """One result row per human seat of a finished game.
+
+    ``side`` is the seat's *scoring* side (``Rules.side_of``: its partnership, or
+    the seat itself where each plays alone, as in Solo Whist, whose sides of play
+    change every deal); ``points`` that side's final score, ``opp_points`` the
+    best other score.
+    """
     winner = game.match_winner
-    sides = game.side_of
+    rules = game.rules
     rows = []
     for seat in range(len(table.seats)):
         human = table.human(seat)
         if human is None:
             continue
-        side = sides[seat]
+        side = rules.side_of(seat)
         rows.append(
             PlayerResult(
                 user_id=human.user_id,

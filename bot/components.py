@@ -13,6 +13,9 @@ Every component is a :class:`discord.ui.DynamicItem`, registered once in
 * ``rh:d:<table>:<version>:<seat>[:<verb>]`` — a menu of cards to lay out, one
   ``<verb>:<card>`` action per chosen card (``discard`` when the verb is left
   out, as in ids sent before the verb was added);
+* ``rh:c:<table>:<version>:<seat>:<k>`` — the ``k``-th menu of choices (when
+  there are more than buttons fit, e.g. a ruff value 0-95); each option's value
+  is the engine's encoding of one action (``ruffval:47``);
 * ``rh:lb:<page>`` — leaderboard paging.
 
 The builders here are pure functions of an engine view; the callbacks only
@@ -55,7 +58,7 @@ _ID_LIMIT = 100
 
 @dataclass(frozen=True, slots=True)
 class ParsedId:
-    kind: str  # t | a | d | lb
+    kind: str  # t | a | d | c | lb
     table_id: int = 0
     verb: str = ""  # the table verb (t) or the laid-out cards' action verb (d)
     version: int = 0
@@ -71,6 +74,7 @@ class BadCustomId(ValueError):
 _TABLE_RE = re.compile(r"t:(\d{1,19}):([a-z-]{1,12})")
 _ACT_RE = re.compile(r"a:(\d{1,19}):(\d{1,9}):([0-3]):([a-z]{1,10}(?::[0-9A-Za-z-]{1,16})?)")
 _PICK_RE = re.compile(r"d:(\d{1,19}):(\d{1,9}):([0-3])(?::([a-z]{1,10}))?")
+_CHOICE_RE = re.compile(r"c:(\d{1,19}):(\d{1,9}):([0-3]):(\d)")
 _LB_RE = re.compile(r"lb:(\d{1,4})")
 
 
@@ -92,6 +96,8 @@ def parse_custom_id(rest: str) -> ParsedId:
         return ParsedId(
             "d", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3)), verb=m.group(4) or "discard"
         )
+    if m := _CHOICE_RE.fullmatch(rest):
+        return ParsedId("c", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3)))
     if m := _LB_RE.fullmatch(rest):
         return ParsedId("lb", page=int(m.group(1)))
     raise BadCustomId(rest)
@@ -114,11 +120,18 @@ def pick_id(table_id: int, version: int, seat: int, verb: str = "discard") -> st
     return cid
 
 
+def choice_id(table_id: int, version: int, seat: int, k: int) -> str:
+    """The id of the ``k``-th menu of choices (0-9) on a hand message."""
+    cid = f"rh:c:{table_id}:{version}:{seat}:{k}"
+    assert len(cid) <= _ID_LIMIT and 0 <= k <= 9
+    return cid
+
+
 def _manager(interaction: discord.Interaction[Any]) -> ClickHandler:
     return handler_of(interaction)
 
 
-class RHButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P<rest>(?!d:)[^\s]{1,97})"):
+class RHButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P<rest>(?![dc]:)[^\s]{1,97})"):
     """Every button of the bot. The callback routes by the id's kind."""
 
     def __init__(
@@ -146,8 +159,9 @@ class RHButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P
         await _dispatch(interaction, self.rest, values=())
 
 
-class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>d:[^\s]{1,95})"):
-    """Every select menu of the bot: cards to lay out (the ruff's discards, a kitty)."""
+class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>[dc]:[^\s]{1,95})"):
+    """Every select menu of the bot: cards to lay out (the ruff's discards, a kitty),
+    or one choice of many (a declared ruff value)."""
 
     def __init__(
         self,
@@ -155,6 +169,7 @@ class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P
         options: list[discord.SelectOption] | None = None,
         count: int = 1,
         row: int | None = None,
+        placeholder: str | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Select(
@@ -162,7 +177,7 @@ class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P
                 options=options or [discord.SelectOption(label="·")],
                 min_values=count,
                 max_values=count,
-                placeholder=f"Choose {count} card{'s' if count != 1 else ''} to lay out",
+                placeholder=placeholder or f"Choose {count} card{'s' if count != 1 else ''} to lay out",
                 row=row,
             )
         )
@@ -211,6 +226,17 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
         await manager.on_action(interaction, parsed.table_id, parsed.version, parsed.seat, [parsed.action])
     elif parsed.kind == "d":
         await manager.on_pick(interaction, parsed.table_id, parsed.version, parsed.seat, parsed.verb, values)
+    elif parsed.kind == "c":
+        if len(values) != 1:
+            await manager.refuse(interaction, "Choose one option.")
+            return
+        try:
+            action = decode_action(values[0])
+        except ActionParseError:
+            log.debug("refused malformed menu choice %r from user %s", values[0], interaction.user.id)
+            await manager.refuse(interaction, "That is not one of the choices.")
+            return
+        await manager.on_action(interaction, parsed.table_id, parsed.version, parsed.seat, [action])
     else:
         await manager.on_leaderboard_page(interaction, parsed.page)
 

@@ -11,7 +11,13 @@ The kinds:
   ruff's :class:`~engine.actions.Discard`): one menu to choose
   ``view.to_lay_out`` cards at once, the cards sorted as in the hand;
 * a **choice** (every other action: take or decline the ruff, Can-ye, a bid,
-  naming trumps ...): one button each, on the rows after the cards.
+  naming trumps ...): one button each, on the rows after the cards; when there
+  are more than two rows of them (a declared ruff value, 0 to 95), menus of 25
+  instead (``rh:c`` ids), with the choices :func:`~bot.render.featured_choices`
+  names (one's true ruff) as buttons above them.
+
+Face-up layout cards (Turnover Bridge) follow the hand, labelled "(layout)",
+enabled when playable now.
 
 Discord's limits hold whatever the engine offers: at most 5 rows of 5 buttons
 (or one menu per row of at most 25 options). When the choices and the cards do
@@ -34,16 +40,18 @@ from .components import (
     RHButton,
     RHSelect,
     action_id,
+    choice_id,
     new_view,
     pick_id,
     table_id_for,
 )
-from .render import action_label
+from .render import action_label, featured_choices
 
 __all__ = ["CARD_ROWS", "hand_controls", "split_actions"]
 
 CARD_ROWS = ROWS - 1  # at most four rows of cards: the last row is for choices
 MENU_OPTIONS = 25  # Discord's limit on a select menu's options
+MAX_CHOICE_BUTTONS = 2 * ROW_WIDTH  # more choices than this go in menus (with the hand kept in text)
 
 
 def split_actions(legal: Sequence[Action]) -> tuple[list[Play], dict[str, list[Action]], list[Action]]:
@@ -76,7 +84,17 @@ def _card_style(card: Card, enabled: bool, trump: Any) -> discord.ButtonStyle:
 
 
 def _choice_style(action: Action) -> discord.ButtonStyle:
-    return discord.ButtonStyle.secondary if action.verb in ("pass", "decline") else discord.ButtonStyle.success
+    code = action.encode()
+    if action.verb in ("pass", "decline") or code.endswith(":pass"):
+        return discord.ButtonStyle.secondary
+    return discord.ButtonStyle.success
+
+
+def _layout_cards(view: SeatView) -> list[Card]:
+    """``view.seat``'s face-up layout cards it may play from this trick (not the fresh ones)."""
+    if not view.layouts or view.seat >= len(view.layouts):
+        return []
+    return [p.up for p in view.layouts[view.seat] if p.up is not None and not p.fresh]
 
 
 def hand_controls(table_id: int, version: int, view: SeatView, away: bool = False) -> discord.ui.View:
@@ -104,10 +122,15 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
             options = [discord.SelectOption(label=c.pretty, value=c.code) for c in cards]
             ui.add_item(RHSelect(pick_id(table_id, version, seat, verb), options, count=need, row=row))
         return ui
+    if len(choices) > MAX_CHOICE_BUTTONS:
+        _choice_menus(ui, table_id, version, view, choices)
+        return ui
     choice_rows = -(-len(choices) // ROW_WIDTH)
     card_rows = min(CARD_ROWS, ROWS - choice_rows)
     legal_plays = {p.card for p in plays}
-    shown = list(hand) + sort_hand([c for c in legal_plays if c not in view.hand], view.trump)
+    layout = [c for c in sort_hand(_layout_cards(view), view.trump) if c not in view.hand]
+    extra = sort_hand([c for c in legal_plays if c not in view.hand and c not in layout], view.trump)
+    shown = list(hand) + layout + extra
     room = card_rows * ROW_WIDTH
     if len(shown) > room and not legal_plays:
         shown = []  # e.g. bidding with a full hand: the calls get the rows, the text shows the hand
@@ -117,7 +140,7 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
         shown = [c for c in shown if c in keep]
     for i, card in enumerate(shown):
         enabled = card in legal_plays
-        label = card.pretty if card in view.hand else f"{card.pretty} (table)"
+        label = card.pretty if card in view.hand else f"{card.pretty} (layout)"
         cid = action_id(table_id, version, seat, Play(card))
         ui.add_item(RHButton(cid, label, _card_style(card, enabled, view.trump), not enabled, row=i // ROW_WIDTH))
     first = -(-len(shown) // ROW_WIDTH) if shown else 0
@@ -125,3 +148,27 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
         cid = action_id(table_id, version, seat, choice)
         ui.add_item(RHButton(cid, action_label(choice), _choice_style(choice), row=first + i // ROW_WIDTH))
     return ui
+
+
+def _choice_menus(
+    ui: discord.ui.View, table_id: int, version: int, view: SeatView, choices: Sequence[Action]
+) -> None:
+    """More choices than buttons fit (a ruff value from 0 to 95): the featured ones as
+    buttons on the first row (a pass only there), the others in menus of up to 25 on
+    the rows after."""
+    featured = featured_choices(view)[:ROW_WIDTH]
+    for action, label in featured:
+        ui.add_item(RHButton(action_id(table_id, version, view.seat, action), label, _choice_style(action), row=0))
+    row = 1 if featured else 0
+    buttons = {a for a, _ in featured if a.verb == "pass" or a.encode().endswith(":pass")}
+    choices = [a for a in choices if a not in buttons]  # a pass is a button, not an option
+    menus = ROWS - row
+    for k in range(menus):
+        part = choices[k * MENU_OPTIONS : (k + 1) * MENU_OPTIONS]
+        if not part:
+            break
+        options = [discord.SelectOption(label=action_label(a), value=a.encode()) for a in part]
+        placeholder = f"{action_label(part[0])} … {action_label(part[-1])}"
+        ui.add_item(
+            RHSelect(choice_id(table_id, version, view.seat, k), options, count=1, row=row + k, placeholder=placeholder)
+        )

@@ -25,7 +25,7 @@ from . import render
 from .commit import commit, mark_cancelled, save_afk
 from .notify import MessageGone
 from .presenter import Presenter
-from .render import SEAT_NAMES
+from .render import seat_names
 from .services import Services
 from .store import Deadline, StoreError
 from .tables import TURN_WARNING_LEFT, TURN_WARNING_MIN, Table, retry_backoff
@@ -255,7 +255,7 @@ class Drivers:
         if table.status != "active":
             return
         human = table.human(seat)
-        who = human.name if human else SEAT_NAMES[seat]
+        who = human.name if human else seat_names(len(table.seats))[seat]
         if takeover:
             table.recent.append(f"⏰ {who} is away: the AI plays for them.")
             mention = f"<@{human.user_id}>" if human else who

@@ -23,7 +23,7 @@ from .commit import mark_cancelled, save_afk
 from .drivers import Drivers
 from .notify import MessageGone, call
 from .presenter import Presenter
-from .render import SEAT_NAMES
+from .render import seat_names
 from .replies import refuse, reply
 from .services import Services
 from .store import AISeat, ChannelBusy, HumanSeat, Seat, StoreError, TableRow, VersionConflict
@@ -190,7 +190,7 @@ class Lobby:
             mine = table.seat_of(user.id)
             if verb == "join":
                 if mine is not None:
-                    return f"You already sit {SEAT_NAMES[mine]}."
+                    return f"You already sit {seat_names(len(seats))[mine]}."
                 free = first_free(seats)
                 if free is None:
                     return "The table is full."

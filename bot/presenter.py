@@ -21,15 +21,7 @@ from typing import Any
 import discord
 
 from engine import SeatView
-from engine.events import (
-    DealScored,
-    DealStarted,
-    Event,
-    GameOver,
-    HonoursScored,
-    MatchOver,
-    TrickWon,
-)
+from engine.events import DealStarted, Event, TrickWon
 
 from . import components as ui
 from . import render
@@ -45,8 +37,6 @@ log = logging.getLogger(__name__)
 
 __all__ = ["Presenter"]
 
-_SUMMARY_EVENTS = (DealScored, HonoursScored, GameOver, MatchOver)
-
 
 class Presenter:
     """Renders tables and hands and keeps every message that shows them current."""
@@ -61,16 +51,19 @@ class Presenter:
         """Show the events of one commit: public lines, summaries, hand messages and
         the table message. ``actor_seat``: a seat whose clicked copy the click's own
         answer already shows (its other copies still follow)."""
-        table.recent.extend(render.event_lines(table.info(), events))
-        summary_events = [e for e in events if isinstance(e, _SUMMARY_EVENTS)]
-        if summary_events:
-            summary = render.deal_summary(table.info(), summary_events)
+        info = table.info()
+        if any(isinstance(e, render.SUMMARY_EVENTS) for e in events):
+            summary = render.deal_summary(info, events)
             if summary:
                 self.svc.own(self.post_quietly(table, summary))
-        if any(isinstance(e, TrickWon) for e in events):
+        # A trick or a deal ends: the lines of earlier ones go. This commit's own lines
+        # stay (a layout card turned up by the trick's last card), except those of a
+        # deal that ended in it.
+        new_deal = max((i for i, e in enumerate(events) if isinstance(e, DealStarted)), default=-1)
+        if new_deal >= 0 or any(isinstance(e, TrickWon) for e in events):
             table.recent.clear()
-        if table.status != "finished" and any(isinstance(e, DealStarted) for e in events):
-            table.recent.clear()
+        table.recent.extend(render.event_lines(info, events[new_deal + 1 :]))
+        if table.status != "finished" and new_deal >= 0:
             self.svc.own(self.send_hands_quietly(table))
         else:
             self.refresh_hands(table, skip=actor_seat)

@@ -175,6 +175,59 @@ class RuffeTrumpFamily:
         """No honours in this game."""
         return [0] * game.facts.sides
 
+    def describe(self, rules: Rules) -> list[str]:
+        """Human-readable lines summarising the rules that matter at the table."""
+        n = rules.players
+        head = rules.deck_size - n * rules.hand_size
+        if rules.partnerships:
+            who = "4 players, partners opposite (double hand)"
+        else:
+            who = f"{n} players, each for himself"
+        sides = 2 if rules.partnerships else n
+        lines = [
+            f"{rules.title} — preset `{rules.preset}`",
+            f"{who}; {rules.hand_size} cards each in fours, the other {head} are the head, "
+            "its top card turned for trumps.",
+        ]
+        if rules.ruff_measure == "pip_sum":
+            measure = "the pips of its cards (ace 11, K Q J 10 ten each, the rest face value)"
+        else:
+            measure = "the number of its cards"
+        claim = (
+            "Each player's ruff is counted and announced at once."
+            if rules.ruff_announce == "automatic"
+            else "Each player in turn declares his ruff; after the rub the winner shows the suit "
+            "(a false claim passes the ruff to the true winner)."
+        )
+        tie = {
+            "eldest_priority": "a tie goes to the first from eldest",
+            "no_award": "a tie scores nothing",
+            "split": "a tie splits the points",
+        }[rules.ruff_tie]
+        lines.append(
+            f"The ruff: your strongest suit, by {measure}, the turn-up counting in trumps; "
+            f"the best wins {rules.ruff_bonus} ({tie}). {claim}"
+        )
+        who_rubs = "or the dealer if the ace is turned up or lies in the head" if rules.ruff_if_ace_in_stock == "dealer" else "or the dealer if the ace is turned up"
+        lines.append(
+            f"The rub: the holder of the trump ace ({who_rubs}) takes the head's top four "
+            "and lays out four" + (" (compulsory)." if rules.ruff_mandatory else " (optional).")
+        )
+        lines.append(
+            "Eldest leads; follow suit if you can, trumping is never forced; aces high."
+        )
+        par_cards = par(rules, sides)
+        lines.append(
+            f"Each {'side' if rules.partnerships else 'player'} scores the cards won in tricks over {par_cards} (par)."
+        )
+        check = (
+            "checked after the ruff and after each deal"
+            if rules.win_check == "immediate"
+            else "checked after each deal"
+        )
+        lines.append(f"First to {rules.target_score} wins ({check}; a tie plays on).")
+        return lines
+
     def score_deal(self, game: Game, events: list[Event]) -> DealScore:
         """Card points over par (RULES.md §4.6), then the target check (§4.7)."""
         sides = game.facts.sides

@@ -186,6 +186,39 @@ class TurnoverFamily:
         """No honours in this game."""
         return [0, 0]
 
+    def describe(self, rules: Rules) -> list[str]:
+        """Human-readable lines summarising the rules that matter at the table."""
+        shape = SHAPES[rules.layout]
+        hand = (
+            f"{shape.hand_size} hole cards" if rules.layout == "pagat" else f"an {shape.hand_size}-card hand"
+        )
+        trumps = {
+            "spades": "Spades are trumps.",
+            "none": "No trumps.",
+            "turn_up": "The dealer's last card is turned for trumps and stays in his hand.",
+        }[rules.trump_mode]
+        lines = [
+            f"{rules.title} — preset `{rules.preset}`",
+            f"2 players, 52 cards: each has {shape.piles} face-down cards, each covered by a "
+            f"face-up card (rows of {' and '.join(str(r) for r in shape.rows)}), and {hand}.",
+            trumps,
+            "You may play from your hand or a face-up card of your layout; follow suit from "
+            "these if you can. Playing a layout card turns up the card beneath: everyone sees "
+            "it at once, you may play it from the next trick.",
+            "The non-dealer leads first, then the winner of each trick; 26 tricks a deal.",
+        ]
+        if rules.scoring == "odd_tricks":
+            lines.append("Every trick over 13 scores a point.")
+        elif rules.stop_at_majority:
+            lines.append("The first to 14 tricks wins the deal (a point); 13-13 is drawn.")
+        else:
+            lines.append("More than 13 tricks wins the deal (a point); 13-13 is drawn.")
+        if rules.target_score > 1:
+            lines.append(f"First to {rules.target_score} points wins.")
+        else:
+            lines.append("Each deal is a game.")
+        return lines
+
     def score_deal(self, game: Game, events: list[Event]) -> DealScore:
         """The deal's winner (``deal_win``) or tricks over 13 (``odd_tricks``), then the target."""
         half = game.facts.tricks_per_deal // 2

@@ -148,3 +148,32 @@ def test_rules_text_lists_the_rules() -> None:
     text = render.rules_text(make_rules("ruff-honours-cotton", "cotton1674", {"target_score": "3"}))
     assert text.startswith("📜 Ruff and Honours — preset `cotton1674`")
     assert "• Game is 3." in text
+
+
+def test_solo_propose_and_accept_sides_on_the_table_and_in_each_dm() -> None:
+    from engine.phases.solo_auction import bid
+
+    game, _ = new_game(rules=make_rules("solo-whist"), seed=21)
+    for call in ("prop", "accept", "pass", "pass"):
+        seat = game.to_act()
+        assert seat is not None
+        game.apply(seat, bid(call))
+    names = ("alice", "bob", "carol", "dave")
+    info = TableInfo(1, game.rules, tuple(SeatInfo(n, 100 + i) for i, n in enumerate(names)))
+    view = game.observe(0)
+    proposer, acceptor = view.auction[0][0], view.auction[1][0]
+    seats = render.SEAT_NAMES
+    text = render.table_text(info, view)
+    assert (
+        f"Contract: **Propose** · proposed by {seats[proposer]} ({names[proposer]}), "
+        f"accepted by {seats[acceptor]} ({names[acceptor]}) · needs 8 of 13 tricks together"
+    ) in text
+    defenders = [s for s in range(4) if s not in (proposer, acceptor)]
+    for seat in range(4):
+        dm = render.hand_message(info, game.observe(seat))
+        if seat in (proposer, acceptor):
+            mate = acceptor if seat == proposer else proposer
+            assert f"you play Propose with {seats[mate]} ({names[mate]}) against" in dm
+        else:
+            mate = next(s for s in defenders if s != seat)
+            assert f"you defend with {seats[mate]} ({names[mate]}) against" in dm

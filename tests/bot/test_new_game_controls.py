@@ -1,0 +1,100 @@
+"""The controls and ids of the new games' actions (no Discord needed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot import components as ui
+from bot.controls import hand_controls
+from engine import Card, make_rules, new_game
+from engine.actions import Action, Play
+from engine.phases.contest import RuffClaim
+from engine.phases.solo_auction import CALLS, bid
+from engine.phases.solo_declare import name_trump
+
+from .newgames import CALLS as LABELS
+from .newgames import true_ruff
+
+BUTTON_RE = ui.RHButton.__discord_ui_compiled_template__  # type: ignore[attr-defined]
+SELECT_RE = ui.RHSelect.__discord_ui_compiled_template__  # type: ignore[attr-defined]
+NEW_ACTIONS: list[Action] = [
+    *(bid(c) for c in CALLS),
+    *(name_trump(s) for s in "SHDC"),
+    *(RuffClaim(v) for v in (0, 47, 95)),
+]
+
+
+def _items(view: Any) -> list[Any]:
+    return [child.item for child in view.children]
+
+
+@pytest.mark.parametrize("action", NEW_ACTIONS, ids=str)
+def test_new_action_ids_round_trip(action: Action) -> None:
+    cid = ui.action_id(2**63 - 1, 10**9 - 1, 3, action)
+    assert len(cid) <= 100 and BUTTON_RE.fullmatch(cid) and not SELECT_RE.fullmatch(cid)
+    parsed = ui.parse_custom_id(cid[3:])
+    assert parsed.kind == "a" and parsed.action == action
+
+
+def test_choice_menu_ids_round_trip() -> None:
+    cid = ui.choice_id(2**63 - 1, 10**9 - 1, 2, 3)
+    assert len(cid) <= 100 and SELECT_RE.fullmatch(cid) and not BUTTON_RE.fullmatch(cid)
+    parsed = ui.parse_custom_id(cid[3:])
+    assert (parsed.kind, parsed.table_id, parsed.version, parsed.seat) == ("c", 2**63 - 1, 10**9 - 1, 2)
+    for bad in ("c:1:2:3", "c:1:2:4:0", "c:1:2:3:10", "c:x:2:3:0"):
+        with pytest.raises(ui.BadCustomId):
+            ui.parse_custom_id(bad)
+
+
+def test_solo_auction_offers_exactly_the_legal_calls_by_name() -> None:
+    game, _ = new_game(rules=make_rules("solo-whist"), seed=3)
+    seat = game.to_act()
+    view = game.observe(seat)
+    items = _items(hand_controls(1, game.version, view))
+    live = [i.label for i in items if not i.disabled]
+    assert live == [LABELS[a.call] for a in view.legal]  # type: ignore[attr-defined]
+    assert all(i.disabled for i in items if i.label not in LABELS.values())  # the hand, shown but dead
+    other = game.observe((seat + 1) % 4)
+    assert not [i for i in _items(hand_controls(1, game.version, other)) if not i.disabled]
+
+
+def test_declared_ruff_menus_cover_every_value_with_the_true_one_featured() -> None:
+    game, _ = new_game(rules=make_rules("ruff-trump-willughby", None, {"ruff_announce": "declared"}), seed=3)
+    view = game.observe(game.to_act())
+    items = _items(hand_controls(1, game.version, view))
+    buttons = [i for i in items if not hasattr(i, "options")]
+    menus = [i for i in items if hasattr(i, "options")]
+    assert [b.label for b in buttons] == [f"Declare {true_ruff(view)} (my best suit)"]
+    values = [o.value for m in menus for o in m.options]
+    assert values == [f"ruffval:{v}" for v in range(96)]
+    assert all(len(m.options) <= 25 and m.min_values == m.max_values == 1 for m in menus)
+    assert len({m.row for m in menus} | {b.row for b in buttons}) == len(items) <= 5
+
+
+@pytest.mark.parametrize("layout", ["seed004", "pagat"])
+def test_turnover_layout_cards_are_marked_and_live_when_playable(layout: str) -> None:
+    game, _ = new_game(rules=make_rules("turnover-bridge", None, {"layout": layout}), seed=7)
+    for _ in range(3):
+        seat = game.to_act()
+        view = game.observe(seat)
+        items = _items(hand_controls(1, game.version, view))
+        ups = {p.up for p in view.layouts[seat] if p.up is not None and not p.fresh}
+        labels = {i.label: i for i in items}
+        for card in ups:
+            assert f"{card.pretty} (layout)" in labels
+        for card in view.hand:
+            assert card.pretty in labels
+        legal = {a.card for a in view.legal if isinstance(a, Play)}
+        live = {Card.parse(i.custom_id.rsplit(":", 1)[1]) for i in items if not i.disabled}
+        assert live == legal
+        game.apply(seat, sorted(view.legal, key=str)[0])
+
+
+def test_long_texts_fit_in_a_discord_message() -> None:
+    from bot.render import fit
+
+    text = fit(["header", "Auction: " + "someone with a long name Spread Misère · " * 60, "• a recent line", "▶ turn"])
+    assert len(text) <= 2000 and text.startswith("header\n") and text.endswith("▶ turn")
+    assert "• a recent line" not in text  # recent lines go first
