@@ -103,9 +103,7 @@ class _Collector:
             kind = ev.kind
             if isinstance(ev, DealStarted):
                 self.deal = (ev.game_no, ev.deal_no)
-            elif isinstance(ev, CanYeCalled) and ev.answered:
-                self.calls.add(self._side(ev.seat))
-            elif isinstance(ev, HonoursShown):
+            elif (isinstance(ev, CanYeCalled) and ev.answered) or isinstance(ev, HonoursShown):
                 self.calls.add(self._side(ev.seat))
             elif isinstance(ev, HonoursScored):
                 self.honours = ev.points
@@ -224,37 +222,37 @@ def draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | None
 
     # grid and axis labels
     step = max(1, round(span / 6))
-    v = (lo // step) * step
+    tick: float = (lo // step) * step
     small = font(11)
-    while v <= hi:
-        y = ypos(v)
+    while tick <= hi:
+        y = ypos(tick)
         d.line([(left, y), (right, y)], fill=PANEL_EDGE, width=1)
-        d.text((left - 12, y), str(v), font=small, fill=MUTED, anchor="rm")
-        v += step
+        d.text((left - 12, y), str(tick), font=small, fill=MUTED, anchor="rm")
+        tick += step
     if target:
         y = ypos(target)
-        for x in range(left, right, 12):
-            d.line([(x, y), (min(x + 6, right), y)], fill=GOLD, width=2)
+        for dash in range(left, right, 12):
+            d.line([(dash, y), (min(dash + 6, right), y)], fill=GOLD, width=2)
         d.text((right - 2, y - 3), f"target {target}", font=small, fill=GOLD, anchor="rb")
     every = max(1, len(slots) // 16)
-    for i, (game_no, p) in enumerate(slots):
+    for i, (game_no, slot) in enumerate(slots):
         x = xpos(i)
-        if p is None:
+        if slot is None:
             if i:
                 d.line([(x, top - 6), (x, bottom + 6)], fill=MUTED, width=1)
             if len(points) and points[-1].game_no > 1:
                 d.text((x + 4, bottom - 16), f"Game {game_no}", font=small, fill=MUTED)
         elif i % every == 0 or i == len(slots) - 1:
-            d.text((x, bottom + 12), str(p.deal_no), font=small, fill=MUTED, anchor="ma")
+            d.text((x, bottom + 12), str(slot.deal_no), font=small, fill=MUTED, anchor="ma")
     d.text(((left + right) / 2, bottom + 28), "deal", font=small, fill=MUTED, anchor="ma")
 
     # the lines, then the markers on top
     for side in range(n_series):
         colour = SERIES[side % len(SERIES)]
         prev: tuple[float, float] | None = None
-        for i, (_, p) in enumerate(slots):
-            y = ypos(0 if p is None else p.scores[side])
-            if p is None:
+        for i, (_, slot) in enumerate(slots):
+            y = ypos(0 if slot is None else slot.scores[side])
+            if slot is None:
                 prev = (xpos(i), y)
                 continue
             if prev is not None:
@@ -262,12 +260,12 @@ def draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | None
             prev = (xpos(i), y)
     for side in range(n_series):
         colour = SERIES[side % len(SERIES)]
-        for i, (_, p) in enumerate(slots):
-            if p is None:
+        for i, (_, slot) in enumerate(slots):
+            if slot is None:
                 continue
-            x, y = xpos(i), ypos(p.scores[side])
-            _marker(d, p.how[side] if side < len(p.how) else "", x, y, colour)
-            if p.game_winner == side:
+            x, y = xpos(i), ypos(slot.scores[side])
+            _marker(d, slot.how[side] if side < len(slot.how) else "", x, y, colour)
+            if slot.game_winner == side:
                 d.ellipse([x - 11, y - 11, x + 11, y + 11], outline=GOLD, width=2)
 
     # legend: sides, then markers

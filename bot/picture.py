@@ -215,10 +215,8 @@ def card_name(card: Card) -> str:
 
 
 def _contract_name(code: str) -> str:
-    try:
-        from engine.phases.solo_auction import CONTRACT_NAMES
-    except ImportError:  # pragma: no cover - the solo family is part of the engine
-        CONTRACT_NAMES = {}
+    from engine.phases.solo_auction import CONTRACT_NAMES
+
     return str(CONTRACT_NAMES.get(code, code.replace("_", " ").capitalize()))
 
 
@@ -473,13 +471,13 @@ def card_image(card: Card, w: int, h: int) -> Image.Image:
         label = card.rank.label
         corner = font(max(9, int(w * 0.3)) if len(label) == 1 else max(9, int(w * 0.26)), bold=True)
         d.text((max(2, w // 14), max(1, h // 30)), label, font=corner, fill=colour)
-        small = max(7, w // 5)
+        pip = max(7, w // 5)
         cy = max(1, h // 30) + int(corner.size) + 2
-        mask = pip_mask(card.suit, small)
-        face.paste(colour, (max(2, w // 14) + 1, cy, max(2, w // 14) + 1 + small, cy + small), mask)
-        big = int(w * 0.5)
-        bx, by = (w - big) // 2 + w // 10, h - big - h // 8
-        face.paste(colour, (bx, by, bx + big, by + big), pip_mask(card.suit, big))
+        mask = pip_mask(card.suit, pip)
+        face.paste(colour, (max(2, w // 14) + 1, cy, max(2, w // 14) + 1 + pip, cy + pip), mask)
+        size = int(w * 0.5)
+        bx, by = (w - size) // 2 + w // 10, h - size - h // 8
+        face.paste(colour, (bx, by, bx + size, by + size), pip_mask(card.suit, size))
     out = face.convert("RGBA")
     out.putalpha(_round_mask(w, h, radius))
     return out
