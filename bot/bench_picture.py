@@ -84,10 +84,11 @@ def play(form: Form, seed: int, max_deals: int | None = None) -> Iterator[tuple[
 
 def finished(form: Form, seed: int) -> Game:
     """A seeded game played to its end by the easy AI."""
-    game: Game | None = None
-    for game, _ in play(form, seed):
+    states = play(form, seed)
+    game, _ = next(states)  # the same Game object throughout, played on in place
+    for _ in states:
         pass
-    assert game is not None and game.is_over
+    assert game.is_over
     return game
 
 
