@@ -37,6 +37,17 @@ def _int_or_none(name: str, what: str = "a Discord id (digits)") -> int | None:
         raise SystemExit(f"{name} must be {what}, got {raw!r}") from None
 
 
+def _bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise SystemExit(f"{name} must be on or off (true/false, 1/0), got {raw!r}")
+
+
 def _ai_mode() -> str:
     mode = os.environ.get("RH_AI_MODE", "process").strip().lower() or "process"
     if mode not in ("process", "thread", "inline"):
@@ -61,6 +72,7 @@ class Settings:
     ai_workers: int | None = None  # AI worker processes; None = CPUs - 1 (at least 1)
     ai_worlds: int | None = None  # bound searches by worlds, not time (tests: reproducible)
     seed: int | None = None  # fixes the table seeds (tests, demo); None = unpredictable
+    pictures: bool = True  # attach a picture of the table (and the final score chart)
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -82,4 +94,5 @@ class Settings:
             lobby_timeout=_float("RH_LOBBY_TIMEOUT", 1800.0),
             ai_mode=_ai_mode(),
             ai_workers=_int_or_none("RH_AI_WORKERS", "a number of processes"),
+            pictures=_bool("RH_PICTURES", True),
         )

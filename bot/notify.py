@@ -7,19 +7,32 @@ transient failures (429, 5xx) are retried by discord.py's own HTTP client and
 nowhere else; a call that gets no answer is given up after :data:`CALL_TIMEOUT`;
 closed DMs (50007) and deleted messages (10008) are reported to the caller as
 :class:`DMClosed` and :class:`MessageGone`. Everything kept here is bounded.
+
+A post or an edit may carry one PNG (a :class:`~bot.picture.Picture`, sent as a
+``discord.File`` with its alt text). An edit that carries a picture replaces
+the message's image (``attachments=[file]``); ``picture=None`` removes it;
+:data:`KEEP` (the default) leaves the attachments alone. A coalesced edit's
+rendering may return ``(content, view)`` as before, or ``(content, view,
+picture)``, or be a coroutine function returning either, so the picture can be
+drawn off the event loop (``bot.picture.PictureCache``) while the edit waits.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
+import io
 import logging
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from enum import Enum
+from typing import Any, Final, Literal, TypeAlias, TypeVar
 
 import aiohttp
 import discord
+
+from .picture import Picture
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -29,6 +42,42 @@ UNKNOWN_MESSAGE = 10008
 UNKNOWN_CHANNEL = 10003
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
+
+
+class _Keep(Enum):
+    KEEP = "keep"
+
+
+KEEP: Final = _Keep.KEEP
+"""An edit that leaves the message's attachments as they are."""
+
+PictureArg: TypeAlias = Picture | None | Literal[_Keep.KEEP]
+Rendering: TypeAlias = (
+    tuple[str, discord.ui.View | None] | tuple[str, discord.ui.View | None, Picture | None]
+)
+"""What a coalesced edit's render function returns: content and view, and optionally the
+picture to show (``None``: no picture; a 2-tuple keeps whatever image the message has)."""
+RenderFn: TypeAlias = Callable[[], Rendering | Awaitable[Rendering]]
+
+
+def picture_file(picture: Picture) -> discord.File:
+    """A fresh ``discord.File`` for a picture (a File is read once per request)."""
+    return discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.description)
+
+
+def _attachments(kwargs: dict[str, Any], picture: PictureArg) -> None:
+    if picture is KEEP:
+        return
+    kwargs["attachments"] = [] if picture is None else [picture_file(picture)]
+
+
+def _signature(content: str, picture: PictureArg) -> int:
+    """What an edit shows: equal signatures need no edit."""
+    if picture is KEEP:
+        return hash((content, "keep"))
+    if picture is None:
+        return hash((content, None))
+    return hash((content, picture.key, len(picture.png)))
 
 
 class DMClosed(Exception):
@@ -118,10 +167,10 @@ class Notifier:
         self.client = client
         self.min_interval = min_interval
         self.stats = CallStats()
-        self._pending: dict[tuple[int, int], Callable[[], tuple[str, discord.ui.View | None]]] = {}
+        self._pending: dict[tuple[int, int], RenderFn] = {}
         self._editors: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._on_gone: dict[tuple[int, int], Callable[[], Awaitable[None]]] = {}
-        self._recent: dict[tuple[int, int], tuple[float, int | None]] = {}  # last edit: (time, hash(content))
+        self._recent: dict[tuple[int, int], tuple[float, int | None]] = {}  # last edit: (time, signature)
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._backing_off: set[tuple[int, int]] = set()  # editors pausing after a failed edit
 
@@ -131,13 +180,20 @@ class Notifier:
         return asyncio.get_running_loop().time()
 
     async def post(
-        self, channel_id: int, content: str, view: discord.ui.View | None = None
+        self,
+        channel_id: int,
+        content: str,
+        view: discord.ui.View | None = None,
+        picture: Picture | None = None,
     ) -> discord.Message:
-        """Post a message; raises :class:`MessageGone` if the channel is unusable."""
+        """Post a message (with ``picture`` attached, if given); raises
+        :class:`MessageGone` if the channel is unusable."""
         channel = self.client.get_partial_messageable(channel_id)
         kwargs: dict[str, Any] = {"content": content, "allowed_mentions": _mentions()}
         if view is not None:
             kwargs["view"] = view
+        if picture is not None:
+            kwargs["file"] = picture_file(picture)
         try:
             msg = await call(lambda: channel.send(**kwargs), f"post to {channel_id}")
         except discord.HTTPException as exc:
@@ -175,15 +231,23 @@ class Notifier:
         return msg
 
     async def edit(
-        self, channel_id: int, message_id: int, content: str, view: discord.ui.View | None
+        self,
+        channel_id: int,
+        message_id: int,
+        content: str,
+        view: discord.ui.View | None,
+        picture: PictureArg = KEEP,
     ) -> None:
-        """Edit a message now; raises :class:`MessageGone` if it was deleted."""
+        """Edit a message now; raises :class:`MessageGone` if it was deleted.
+
+        ``picture`` replaces the message's image; ``None`` removes it; :data:`KEEP`
+        leaves the attachments alone.
+        """
         partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        kwargs: dict[str, Any] = {"content": content, "view": view, "allowed_mentions": _mentions()}
+        _attachments(kwargs, picture)
         try:
-            await call(
-                lambda: partial.edit(content=content, view=view, allowed_mentions=_mentions()),
-                f"edit {message_id}",
-            )
+            await call(lambda: partial.edit(**kwargs), f"edit {message_id}")
         except discord.HTTPException as exc:
             self.stats.failures += 1
             if exc.status in (403, 404):
@@ -198,13 +262,15 @@ class Notifier:
         self,
         channel_id: int,
         message_id: int,
-        render: Callable[[], tuple[str, discord.ui.View | None]],
+        render: RenderFn,
         on_gone: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         """Edit a message soon with the *latest* rendering; at most one edit per interval.
 
         Later calls before the edit runs replace the pending rendering, so a burst
         of moves costs one edit. ``on_gone`` runs if the message was deleted.
+        ``render`` returns ``(content, view)`` or ``(content, view, picture)``
+        (see :data:`Rendering`), directly or as a coroutine.
         """
         key = (channel_id, message_id)
         self._pending[key] = render
@@ -238,12 +304,13 @@ class Notifier:
                     await asyncio.sleep(wait)
                     continue
                 render = self._pending.pop(key)
-                content, view = render()
-                if hash(content) == last_hash:
+                content, view, picture = await _rendered(render)
+                signature = _signature(content, picture)
+                if signature == last_hash:
                     continue
                 try:
-                    await self.edit(channel_id, message_id, content, view)
-                    last_hash = hash(content)
+                    await self.edit(channel_id, message_id, content, view, picture)
+                    last_hash = signature
                 except MessageGone:
                     callback = self._on_gone.pop(key, None)
                     self._pending.pop(key, None)
@@ -304,6 +371,15 @@ class Notifier:
         self._recent.clear()
         self._on_gone.clear()
         self._backing_off.clear()
+
+
+async def _rendered(render: RenderFn) -> tuple[str, discord.ui.View | None, PictureArg]:
+    result = render()
+    if inspect.isawaitable(result):
+        result = await result
+    if len(result) == 2:
+        return result[0], result[1], KEEP
+    return result[0], result[1], result[2]
 
 
 def _mentions() -> discord.AllowedMentions:

@@ -26,6 +26,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email.parser import BytesParser
+from email.policy import default as email_policy
 from typing import Any
 
 import discord
@@ -42,6 +44,7 @@ __all__ = [
     "RateLimit",
     "Recorded",
     "Status",
+    "Upload",
     "cannot_dm",
     "unknown_message",
 ]
@@ -107,6 +110,15 @@ class Recorded:
     answer: int  # HTTP status answered (0: connection dropped)
 
 
+@dataclass(frozen=True)
+class Upload:
+    """A file sent with a post or an edit (multipart ``files[n]``), as the fake keeps it."""
+
+    filename: str
+    data: bytes
+    description: str | None
+
+
 @dataclass
 class _Plan:
     method: str
@@ -121,6 +133,7 @@ class FakeDiscord:
         self.requests: list[Recorded] = []
         self.messages: dict[int, dict[str, Any]] = {}  # message id -> the message as created/edited
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
+        self.uploads: dict[int, Upload] = {}  # attachment id -> the file uploaded
         self._plans: list[_Plan] = []
         self._ids = itertools.count(1_000_000_000_000_000_000)
         self._runner: web.AppRunner | None = None
@@ -185,6 +198,11 @@ class FakeDiscord:
         path = "/" + request.match_info["tail"]
         raw = await request.read()
         body = json.loads(raw) if raw and request.content_type == "application/json" else None
+        files: list[tuple[str, bytes]] = []
+        if raw and request.content_type == "multipart/form-data":
+            body, files = _multipart(request.headers["Content-Type"], raw)
+            assert body is not None
+            body["_files"] = files
         record = Recorded(request.method, path, body, 200)
         self.requests.append(record)
         fault = self._next_fault(request.method, path)
@@ -253,6 +271,31 @@ class FakeDiscord:
 
     # ------------------------------------------------------------ the endpoints
 
+    def _attachments(self, old: list[dict[str, Any]], body: dict[str, Any]) -> list[dict[str, Any]]:
+        """A message's attachments after a post or edit: kept old ones, then new uploads."""
+        kept = {a["id"]: a for a in old}
+        files = dict(body.get("_files", []))
+        out: list[dict[str, Any]] = []
+        for item in body.get("attachments", []):
+            if str(item["id"]) in kept:
+                out.append(kept[str(item["id"])])
+                continue
+            data = files[f"files[{item['id']}]"]
+            attachment_id = next(self._ids)
+            self.uploads[attachment_id] = Upload(item["filename"], data, item.get("description"))
+            out.append(
+                {
+                    "id": str(attachment_id),
+                    "filename": item["filename"],
+                    "description": item.get("description"),
+                    "size": len(data),
+                    "url": f"https://cdn.invalid/{attachment_id}/{item['filename']}",
+                    "proxy_url": f"https://media.invalid/{attachment_id}/{item['filename']}",
+                    "content_type": "image/png",
+                }
+            )
+        return out
+
     def _answer(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any] | None:
         if method == "GET" and path == "/users/@me":
             return _user(BOT_ID, "RuffBot", bot=True)
@@ -281,6 +324,7 @@ class FakeDiscord:
         if method == "POST" and m:
             message_id = next(self._ids)
             message = _message(message_id, int(m.group(1)), body or {})
+            message["attachments"] = self._attachments([], body or {})
             self.messages[message_id] = message
             return message
         m = re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path)
@@ -291,10 +335,31 @@ class FakeDiscord:
             for key in ("content", "components", "embeds"):
                 if body is not None and key in body:
                     edited[key] = body[key]
+            if body is not None and "attachments" in body:
+                # the attachments listed are all the message keeps: old ones by id, new uploads
+                edited["attachments"] = self._attachments(edited["attachments"], body)
             edited["edited_timestamp"] = datetime.now(UTC).isoformat()
             edited["edits"] = edited.get("edits", 0) + 1
             return edited
         return None
+
+
+def _multipart(content_type: str, raw: bytes) -> tuple[dict[str, Any] | None, list[tuple[str, bytes]]]:
+    """``payload_json`` and the ``files[n]`` parts of a multipart/form-data body."""
+    message = BytesParser(policy=email_policy).parsebytes(
+        f"Content-Type: {content_type}\r\n\r\n".encode() + raw
+    )
+    body: dict[str, Any] | None = None
+    files: list[tuple[str, bytes]] = []
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        data = part.get_payload(decode=True)
+        assert isinstance(data, bytes)
+        if name == "payload_json":
+            body = json.loads(data)
+        else:
+            files.append((str(name), data))
+    return body, files
 
 
 def _json(
