@@ -295,7 +295,9 @@ class _Collector:
 
     def _on_stock_taken(self, game: Game, ev: Any) -> None:
         self.deal.ruffer = ev.seat
-        self.deal.taken = tuple(ev.cards)
+        # the event lists the cards sorted for display; the state keeps the stock's order
+        taken = tuple(game.stock_taken)
+        self.deal.taken = taken if set(taken) == set(ev.cards) else tuple(ev.cards)
 
     def _on_ruff_declined(self, game: Game, ev: Any) -> None:
         self.deal.ruffer = ev.seat
@@ -322,6 +324,8 @@ class _Collector:
 
     def _on_game_over(self, game: Game, ev: Any) -> None:
         seating = game.facts.seating
+        if self.deals and self.deal.scores is None:  # won before the deal was scored (Can-ye)
+            self.deal.scores = tuple(ev.scores)
         self._note(
             f"Game {ev.game_no} won by {side_label(seating, ev.winner)} ({ev.how.replace('_', ' ')}): "
             f"{_names(seating, ev.scores)}."
@@ -330,7 +334,7 @@ class _Collector:
     def _on_match_over(self, game: Game, ev: Any) -> None:
         seating = game.facts.seating
         text = f"Match won by {side_label(seating, ev.winner)}, games {_names(seating, ev.games_won)}"
-        if ev.rubber_points:
+        if ev.rubber_points and tuple(ev.rubber_points) != tuple(ev.games_won):
             text += f", rubber points {_names(seating, ev.rubber_points)}"
         self._note(text + ".")
 
