@@ -13,7 +13,9 @@ Every component is a :class:`discord.ui.DynamicItem`, registered once in
 * ``rh:d:<table>:<version>:<seat>[:<verb>]`` — a menu of cards to lay out, one
   ``<verb>:<card>`` action per chosen card (``discard`` when the verb is left
   out, as in ids sent before the verb was added);
-* ``rh:lb:<page>`` — leaderboard paging.
+* ``rh:lb:<page>`` — leaderboard paging;
+* ``rh:r:<table>:<step>`` — a replay of a finished game at trick ``step``
+  (from 0; ``/ruff replay``, :mod:`bot.replay`); a step past the end clamps.
 
 The builders here are pure functions of an engine view; the callbacks only
 parse the id and hand over to the :class:`~bot.handlers.ClickHandler` (the manager).
@@ -55,13 +57,14 @@ _ID_LIMIT = 100
 
 @dataclass(frozen=True, slots=True)
 class ParsedId:
-    kind: str  # t | a | d | lb
+    kind: str  # t | a | d | lb | r
     table_id: int = 0
     verb: str = ""  # the table verb (t) or the laid-out cards' action verb (d)
     version: int = 0
     seat: int = 0
     action: Action | None = None
     page: int = 0
+    step: int = 0  # a replay's step (r)
 
 
 class BadCustomId(ValueError):
@@ -72,6 +75,7 @@ _TABLE_RE = re.compile(r"t:(\d{1,19}):([a-z-]{1,12})")
 _ACT_RE = re.compile(r"a:(\d{1,19}):(\d{1,9}):([0-3]):([a-z]{1,10}(?::[0-9A-Za-z-]{1,16})?)")
 _PICK_RE = re.compile(r"d:(\d{1,19}):(\d{1,9}):([0-3])(?::([a-z]{1,10}))?")
 _LB_RE = re.compile(r"lb:(\d{1,4})")
+_REPLAY_RE = re.compile(r"r:(\d{1,19}):(\d{1,6})")
 
 
 def parse_custom_id(rest: str) -> ParsedId:
@@ -94,6 +98,8 @@ def parse_custom_id(rest: str) -> ParsedId:
         )
     if m := _LB_RE.fullmatch(rest):
         return ParsedId("lb", page=int(m.group(1)))
+    if m := _REPLAY_RE.fullmatch(rest):
+        return ParsedId("r", table_id=int(m.group(1)), step=int(m.group(2)))
     raise BadCustomId(rest)
 
 
@@ -211,6 +217,8 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
         await manager.on_action(interaction, parsed.table_id, parsed.version, parsed.seat, [parsed.action])
     elif parsed.kind == "d":
         await manager.on_pick(interaction, parsed.table_id, parsed.version, parsed.seat, parsed.verb, values)
+    elif parsed.kind == "r":
+        await manager.on_replay_step(interaction, parsed.table_id, parsed.step)
     else:
         await manager.on_leaderboard_page(interaction, parsed.page)
 

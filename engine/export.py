@@ -484,11 +484,18 @@ def _deal_data(deal: DealLog) -> dict[str, Any]:
 
 
 def to_json(
-    record_or_game: Mapping[str, Any] | Game, names: Sequence[str], meta: Mapping[str, Any] | None = None
+    record_or_game: Mapping[str, Any] | Game,
+    names: Sequence[str],
+    meta: Mapping[str, Any] | None = None,
+    *,
+    log: GameLog | None = None,
 ) -> dict[str, Any]:
-    """The JSON export of a game (finished or not) as plain data; ``names`` one per seat."""
+    """The JSON export of a game (finished or not) as plain data; ``names`` one per seat.
+
+    ``log`` is the record's :func:`game_log` when the caller has it already."""
     record = record_or_game.to_record() if isinstance(record_or_game, Game) else dict(record_or_game)
-    log = game_log(record)
+    if log is None:
+        log = game_log(record)
     game = log.game
     return {
         "format": EXPORT_FORMAT,
@@ -587,10 +594,14 @@ def to_pbn(
     site: str = "?",
     date: str = "????.??.??",
     event: str | None = None,
+    log: GameLog | None = None,
 ) -> str:
-    """The game as PBN-style text, one block a deal (the tags are in the module docstring)."""
-    record = record_or_game.to_record() if isinstance(record_or_game, Game) else dict(record_or_game)
-    log = game_log(record)
+    """The game as PBN-style text, one block a deal (the tags are in the module docstring).
+
+    ``log`` is the record's :func:`game_log` when the caller has it already."""
+    if log is None:
+        record = record_or_game.to_record() if isinstance(record_or_game, Game) else dict(record_or_game)
+        log = game_log(record)
     game = log.game
     n = game.n_players
     if len(names) != n:
