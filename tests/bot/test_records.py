@@ -11,7 +11,15 @@ from engine import Play
 from engine.cards import cards_from_mask
 from engine.export import load_json, pbn_hand
 
-from .helpers import button_labels, enabled_cards, forged_click, hand_message, labels_of, raw_buttons, table_message
+from .helpers import (
+    button_labels,
+    enabled_cards,
+    forged_click,
+    hand_message,
+    labels_of,
+    raw_buttons,
+    table_message,
+)
 
 SEATS = ("N", "E", "S", "W")
 RANKS = {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"}
