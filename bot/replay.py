@@ -128,7 +128,7 @@ def step_text(table_id: int, title: str, names: Sequence[str], log: GameLog, ste
         elif deal.stock:
             lines.append(f"Stock (not played): {_pretty(deal.stock)}")
     hands = _hands_before(deal, trick)
-    lines.append("Hands before this trick:")
+    lines.append("Hands and layouts before this trick:" if deal.layouts else "Hands before this trick:")
     for seat in range(n):
         lines.append(f"> {SHORT[seat]} {names[seat]}: {hand_line(hands[seat], deal.trump)}")
     played = " · ".join(f"{SHORT[s]} {c.pretty}" for s, c in trick.plays)

@@ -74,8 +74,9 @@ Tags beyond PBN, in the style of Trickster's PTN (present only when they apply):
   card), positions separated by spaces, e.g. ``"N:D3/SK C9/H2 ... E:..."``;
 * ``[Jokers]`` the jokers and who was dealt them (``"N:BJ E:LJ"``), which the
   ``[Deal]`` string cannot hold;
-* ``[Tricks]`` tricks won by every side, e.g. ``"NS 7 EW 6"`` or ``"N 3 E 5 S 5"``
-  (for a contract: the declaring side first);
+* ``[Tricks]`` tricks won by every side, e.g. ``"NS 7 EW 6"``, ``"N 3 E 5 S 5"``
+  or ``"S 4 N+E+W 9"`` (for a contract: the declaring side first; a side of
+  three seats is joined by ``+``);
 * ``[Scores]`` every side's score after the deal, e.g. ``"NS 5 EW 3"`` (Solo
   Whist: per seat).
 
@@ -202,8 +203,10 @@ def seat_letter(seat: int) -> str:
 
 
 def side_label(seating: Seating, side: int) -> str:
-    """A side named by its seats' letters clockwise from North: ``NS``, ``EW``, ``N``."""
-    return "".join(LETTERS[s] for s in sorted(seating.sides[side]))
+    """A side named by its seats' letters clockwise from North: ``NS``, ``EW``, ``N``;
+    three seats are joined by ``+`` (``N+E+W``, Solo Whist's defenders)."""
+    letters = [LETTERS[s] for s in sorted(seating.sides[side])]
+    return ("+" if len(letters) > 2 else "").join(letters)
 
 
 def _names(seating: Seating, values: Sequence[int], first: int = 0) -> str:
