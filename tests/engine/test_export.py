@@ -12,6 +12,7 @@ import pytest
 
 from engine import Game, RecordError, game_ids, make_rules, new_game, play
 from engine.actions import Discard, TakeRuff
+from engine.cards import cards_from_mask
 from engine.export import dumps_json, game_log, load_json, pbn_hand, to_json, to_pbn
 from engine.game import stacked_deck
 
@@ -262,3 +263,31 @@ def test_pbn_stock_and_exchange_tags_of_a_ruff() -> None:
 def test_pbn_hand_form() -> None:
     assert pbn_hand(cards("10S 2S AH QD JD 9C")) == "T2.A.QJ.9"
     assert pbn_hand([]) == "..."
+
+
+@pytest.mark.parametrize(
+    ("game_id", "overrides", "absent"),
+    [
+        ("turnover-bridge", {}, ("South", "West")),
+        ("ruff-trump-willughby", {"players": 3}, ("West",)),
+        ("ruff-trump-willughby", {"players": 2, "hand_size": 24}, ("South", "West")),
+    ],
+)
+def test_pbn_of_fewer_than_four_players(game_id: str, overrides: dict[str, object], absent: tuple[str, ...]) -> None:
+    """Seats are named as the bot names them (0 North, 1 East, 2 South); a seat the table
+    does not have is ``-`` in the deal and ``""`` in the player tags. The first deal's
+    hands are read from the game's state after dealing, not from the export's log."""
+    first, _ = new_game(game_id, None, overrides, seed=2)
+    hands = [pbn_hand(list(cards_from_mask(first.dealt[s]))) for s in range(first.n_players)]
+    game = random_game(game_id, None, overrides, 2)
+    text = to_pbn(game, names_for(game))
+    block = text.split("\n\n")[0]
+    assert f'[Deal "N:{" ".join(hands + ["-"] * (4 - first.n_players))}"]' in block
+    for position in absent:
+        assert f'[{position} ""]' in block
+    play = block.split("[Play ")[1].splitlines()[1:-1]
+    assert all(len(line.split()) == first.n_players for line in play)
+    if game_id == "turnover-bridge":
+        assert "[Layout " in block and "[Stock " not in block
+    else:
+        assert "[Stock " in block and "[Exchange " in block
