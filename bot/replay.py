@@ -117,16 +117,17 @@ def step_text(table_id: int, title: str, names: Sequence[str], log: GameLog, ste
             who = "everyone" if deal.declarer is None else _who(deal.declarer, names)
             partner = "" if deal.partner is None else f" with {_who(deal.partner, names)}"
             lines.append(f"Contract: **{deal.contract}** by {who}{partner}")
+        what = "Kitty" if deal.stock_name == "kitty" else "Ruff"
         if deal.ruffer is not None:
             if deal.declined or not deal.taken:
-                lines.append(f"Ruff: {_who(deal.ruffer, names)} declined the stock")
+                lines.append(f"{what}: {_who(deal.ruffer, names)} declined the {deal.stock_name}")
             else:
                 lines.append(
-                    f"Ruff: {_who(deal.ruffer, names)} took {_pretty(deal.taken)}, "
+                    f"{what}: {_who(deal.ruffer, names)} took {_pretty(deal.taken)}, "
                     f"laid out {_pretty(deal.laid_out)}"
                 )
         elif deal.stock:
-            lines.append(f"Stock (not played): {_pretty(deal.stock)}")
+            lines.append(f"{deal.stock_name.capitalize()} (not played): {_pretty(deal.stock)}")
     hands = _hands_before(deal, trick)
     lines.append("Hands and layouts before this trick:" if deal.layouts else "Hands before this trick:")
     for seat in range(n):

@@ -12,7 +12,9 @@ after the deal. It reads the engine's events and state, never a game id, so a ne
 family is covered as long as it emits the usual events (``DealStarted``,
 ``HandDealt``, ``TrumpFixed``, ``CardPlayed``, ``TrickWon``, ``DealScored``);
 an event of kind ``contract_won`` (fields ``declarer``, ``contract``, ``trump``)
-names the contract, ``trump_named`` the trumps a declarer chose.
+names the contract (its ``contract`` or ``bid``), ``trump_named`` and
+``contract_declared`` the trumps a declarer chose, ``kitty_taken`` (or a phase
+named ``kitty``) makes the undealt cards a kitty.
 
 **JSON** (:func:`to_json` / :func:`load_json`): format ``ruff-honours-export``,
 version :data:`EXPORT_VERSION` (1)::
@@ -53,11 +55,12 @@ header lines ``% PBN 2.1`` and ``% EXPORT``. Every deal has, in this order:
   8 or 2 in hand (the rest in layouts, below): those deals are written the same
   way with the cards each hand really received, so a strict PBN reader may
   reject them while the Whist games (13 cards, 4 hands) are plain PBN;
-* ``[Declarer]`` and ``[Contract]`` only where the deal has a contract (Solo
-  Whist): the declarer's seat letter and the engine's contract code (``prop``,
-  ``solo``, ``mis``, ``abund``, ``royal``, ``spread``, ``slam``, ``general``:
-  not bridge contract syntax). ``general`` has no declarer; a deal everyone
-  passed is ``[Contract "Pass"]`` with no play;
+* ``[Declarer]`` and ``[Contract]`` only where the deal has a contract: the
+  declarer's seat letter and the engine's contract code, not bridge syntax:
+  Solo Whist's ``prop``, ``solo``, ``mis``, ``abund``, ``royal``, ``spread``,
+  ``slam``, ``general`` (``general`` has no declarer), Bid Whist's bid
+  (``4u`` uptown, ``5d`` downtown, ``3n`` no trump: books over six). A deal
+  everyone passed is ``[Contract "Pass"]`` with no play;
 * ``[Result]`` tricks won: by the declaring side where there is a contract (as
   in PBN), otherwise by North's side. A deal that was not played has none.
 
@@ -66,14 +69,17 @@ Tags beyond PBN, in the style of Trickster's PTN (present only when they apply):
 * ``[Trump]`` the trump suit letter, ``NT`` for no trumps (every played deal);
   ``[TurnUp]`` the card turned for trumps (PBN card form, e.g. ``HK``);
 * ``[Stock]`` the cards not dealt to any hand (Cotton's stock, Willughby's
-  head; a kitty when a family has one), in dealing order, the top card first;
+  head), in dealing order, the top card first; ``[Kitty]`` instead in a game
+  whose phases take a kitty (Bid Whist);
 * ``[Exchange]`` what the exchange did: ``"E took HA D7 C2 S3; laid out S2 S3 D4 D5"``
-  (the cards taken in, the cards laid out face down), or ``"E declined"``;
+  (the cards taken in, the cards laid out face down: Cotton's ruff, Willughby's
+  rub, Bid Whist's kitty), or ``"E declined"``;
 * ``[Layout]`` Turnover Bridge's layouts as dealt, per seat: ``N:`` then each
   position's cards bottom to top joined by ``/`` (the last is the face-up
   card), positions separated by spaces, e.g. ``"N:D3/SK C9/H2 ... E:..."``;
-* ``[Jokers]`` the jokers and who was dealt them (``"N:BJ E:LJ"``), which the
-  ``[Deal]`` string cannot hold;
+* ``[Jokers]`` the jokers and who was dealt them (``"N:BJ kitty:LJ"``), which
+  the ``[Deal]``, ``[Stock]``/``[Kitty]`` strings hold only as ``BJ``/``LJ``
+  codes outside PBN's card syntax (jokers are left out of ``[Deal]``);
 * ``[Tricks]`` tricks won by every side, e.g. ``"NS 7 EW 6"``, ``"N 3 E 5 S 5"``
   or ``"S 4 N+E+W 9"`` (for a contract: the declaring side first; a side of
   three seats is joined by ``+``);
@@ -156,6 +162,7 @@ class DealLog:
     n_players: int
     hands: list[tuple[Card, ...]] = field(default_factory=list)  # as dealt, per seat
     stock: tuple[Card, ...] | None = None  # undealt cards, top first
+    stock_name: str = "stock"  # what the undealt cards are: the stock (a head) or a kitty
     layouts: tuple[tuple[tuple[Card, ...], ...], ...] = ()  # per seat, per position, bottom to top
     trump: Suit | None = None
     turn_up: Card | None = None
@@ -246,6 +253,8 @@ class _Collector:
     def after(self, game: Game) -> None:
         """Called after each step: the undealt cards and layouts of a deal just dealt."""
         for deal in self.deals:
+            if deal.stock is None and "kitty" in game.facts.by_name:  # a family whose phases take a kitty
+                deal.stock_name = "kitty"
             if deal.stock is None:
                 if deal is self.deal and game.deals_total == deal.index:
                     deal.stock = tuple(game.stock_taken) + tuple(game.stock)
@@ -256,7 +265,8 @@ class _Collector:
                         )
                 else:  # a deal thrown in within the same action: what no hand received
                     dealt = {c for hand in deal.hands for c in hand}
-                    deal.stock = tuple(c for c in full_deck(game.rules.removed_ranks) if c not in dealt)
+                    pack = full_deck(game.rules.removed_ranks) + [c for h in deal.hands for c in h if c.is_joker]
+                    deal.stock = tuple(c for c in pack if c not in dealt)
             if deal.score_seating is None:
                 deal.score_seating = game.facts.seating
 
@@ -312,18 +322,30 @@ class _Collector:
 
     def _on_contract_won(self, game: Game, ev: Any) -> None:
         deal = self.deal
-        deal.contract = ev.contract
+        contract = getattr(ev, "contract", None) or getattr(ev, "bid", "")  # Solo's name, Bid Whist's bid
+        deal.contract = str(contract)
         deal.declarer = ev.declarer
         deal.partner = getattr(ev, "partner", None)
         if getattr(ev, "trump", None) is not None:
             deal.trump = ev.trump
         who = "everyone" if ev.declarer is None else POSITIONS[ev.declarer]
-        self._note(f"Contract: {ev.contract} by {who}.")
+        self._note(f"Contract: {contract} by {who}.")
+
+    def _on_contract_declared(self, game: Game, ev: Any) -> None:
+        self.deal.trump = ev.trump
+        trumps = "no trumps" if ev.trump is None else f"{ev.trump.name.lower()} trumps"
+        self._note(f"{POSITIONS[ev.declarer]} declares {trumps}, {ev.direction}.")
+
+    def _on_kitty_taken(self, game: Game, ev: Any) -> None:
+        self.deal.stock_name = "kitty"
+        if ev.cards:
+            self._note(f"The kitty is shown: {_codes(ev.cards)}.")
 
     def _on_all_passed(self, game: Game, ev: Any) -> None:
-        if ev.then == "redeal":
+        then = str(getattr(ev, "then", "redeal"))  # Bid Whist's event has no ``then``: thrown in
+        if then == "redeal":
             self.deal.passed_out = True
-        self._note(f"All passed ({ev.then.replace('_', ' ')}).")
+        self._note(f"All passed ({then.replace('_', ' ')}).")
 
     def _on_game_over(self, game: Game, ev: Any) -> None:
         seating = game.facts.seating
@@ -379,6 +401,9 @@ _NOTED: Final[Mapping[str, Any]] = {
     "ruff_contest": lambda ev: f"Ruff contest: values {list(ev.values)}, points {list(ev.points)}.",
     "hand_exposed": lambda ev: f"{POSITIONS[ev.seat]} exposes the hand.",
     "play_stopped": lambda ev: f"Play stops after trick {ev.trick_no} ({'made' if ev.made else 'defeated'}).",
+    "contract_scored": lambda ev: (
+        f"Contract {ev.bid} {'made' if ev.made else 'set'}: {ev.books} books, {ev.points} points."
+    ),
     "contract_settled": lambda ev: (
         f"Contract {ev.contract} {'made' if ev.made else 'failed'} with {ev.tricks} tricks: "
         f"points {list(ev.points)}."
@@ -638,7 +663,7 @@ def to_pbn(
         if deal.turn_up is not None:
             lines.append(_tag("TurnUp", pbn_card(deal.turn_up)))
         if deal.stock:
-            lines.append(_tag("Stock", _codes(deal.stock)))
+            lines.append(_tag(deal.stock_name.capitalize(), _codes(deal.stock)))
         if deal.ruffer is not None:
             who = LETTERS[deal.ruffer]
             if deal.declined or not deal.taken:
@@ -653,6 +678,7 @@ def to_pbn(
                 parts.append(LETTERS[seat] + ":" + " ".join("/".join(pbn_card(c) for c in pile) for pile in piles))
             lines.append(_tag("Layout", " ".join(parts)))
         jokers = [f"{LETTERS[s]}:{c.code}" for s in range(n) for c in deal.hands[s] if c.is_joker]
+        jokers += [f"{deal.stock_name}:{c.code}" for c in deal.stock or () if c.is_joker]
         if jokers:
             lines.append(_tag("Jokers", " ".join(jokers)))
         if deal.seating is not None and deal.tricks_won:

@@ -44,8 +44,9 @@ def test_every_step_of_every_game_shows_its_trick_and_every_hand(game_id: str, o
         hand_lines = [line for line in text.splitlines() if line.startswith("> ")]
         assert len(hand_lines) == game.n_players
         for seat, card in trick.plays:  # the card about to be played is still in its hand
-            suit_group = next(g for g in hand_lines[seat].split(": ", 1)[1].split(" · ") if card.suit.symbol in g)
-            assert card.rank.label in suit_group.split()[1:]
+            symbol, label = ("🃏", card.code) if card.is_joker else (card.suit.symbol, card.rank.label)
+            suit_group = next(g for g in hand_lines[seat].split(": ", 1)[1].split(" · ") if g.startswith(symbol))
+            assert label in suit_group.split()[1:]
         if trick is deal.tricks[-1]:
             assert f"**End of deal {deal.deal_no}**" in text
     # past the end clamps to the last step
