@@ -1,4 +1,4 @@
-"""Slash commands: ``/ruff new | hand | cancel | rules | leaderboard | stats``.
+"""Slash commands: ``/ruff new | hand | cancel | rules | leaderboard | stats | record | replay``.
 
 Thin by design: each command validates its options' shape and hands over to
 the :class:`~bot.manager.GameManager`.
@@ -87,3 +87,17 @@ class RuffCog(commands.GroupCog, group_name="ruff", group_description="Play Ruff
     @app_commands.describe(user="Whose record (default: yours)")
     async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         await self.manager.stats(interaction, user)
+
+    @app_commands.command(name="record", description="A finished game as files (.json record and .pbn deals)")
+    @app_commands.describe(table="Table number (default: the last game you finished in this server)")
+    async def record(
+        self, interaction: discord.Interaction[Any], table: app_commands.Range[int, 1, 2**53] | None = None
+    ) -> None:
+        await self.manager.record_command(interaction, table)
+
+    @app_commands.command(name="replay", description="Step through a finished game trick by trick")
+    @app_commands.describe(table="Table number (default: the last game you finished in this server)")
+    async def replay(
+        self, interaction: discord.Interaction[Any], table: app_commands.Range[int, 1, 2**53] | None = None
+    ) -> None:
+        await self.manager.replay_command(interaction, table)

@@ -16,7 +16,9 @@ Every component is a :class:`discord.ui.DynamicItem`, registered once in
 * ``rh:c:<table>:<version>:<seat>:<k>`` — the ``k``-th menu of choices (when
   there are more than buttons fit, e.g. a ruff value 0-95); each option's value
   is the engine's encoding of one action (``ruffval:47``);
-* ``rh:lb:<page>`` — leaderboard paging.
+* ``rh:lb:<page>`` — leaderboard paging;
+* ``rh:r:<table>:<step>`` — a replay of a finished game at trick ``step``
+  (from 0; ``/ruff replay``, :mod:`bot.replay`); a step past the end clamps.
 
 The builders here are pure functions of an engine view; the callbacks only
 parse the id and hand over to the :class:`~bot.handlers.ClickHandler` (the manager).
@@ -58,13 +60,14 @@ _ID_LIMIT = 100
 
 @dataclass(frozen=True, slots=True)
 class ParsedId:
-    kind: str  # t | a | d | c | lb
+    kind: str  # t | a | d | c | lb | r
     table_id: int = 0
     verb: str = ""  # the table verb (t) or the laid-out cards' action verb (d)
     version: int = 0
     seat: int = 0
     action: Action | None = None
     page: int = 0
+    step: int = 0  # a replay's step (r)
 
 
 class BadCustomId(ValueError):
@@ -76,6 +79,7 @@ _ACT_RE = re.compile(r"a:(\d{1,19}):(\d{1,9}):([0-3]):([a-z]{1,10}(?::[0-9A-Za-z
 _PICK_RE = re.compile(r"d:(\d{1,19}):(\d{1,9}):([0-3])(?::([a-z]{1,10}))?")
 _CHOICE_RE = re.compile(r"c:(\d{1,19}):(\d{1,9}):([0-3]):(\d)")
 _LB_RE = re.compile(r"lb:(\d{1,4})")
+_REPLAY_RE = re.compile(r"r:(\d{1,19}):(\d{1,6})")
 
 
 def parse_custom_id(rest: str) -> ParsedId:
@@ -100,6 +104,8 @@ def parse_custom_id(rest: str) -> ParsedId:
         return ParsedId("c", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3)))
     if m := _LB_RE.fullmatch(rest):
         return ParsedId("lb", page=int(m.group(1)))
+    if m := _REPLAY_RE.fullmatch(rest):
+        return ParsedId("r", table_id=int(m.group(1)), step=int(m.group(2)))
     raise BadCustomId(rest)
 
 
@@ -237,6 +243,8 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
             await manager.refuse(interaction, "That is not one of the choices.")
             return
         await manager.on_action(interaction, parsed.table_id, parsed.version, parsed.seat, [action])
+    elif parsed.kind == "r":
+        await manager.on_replay_step(interaction, parsed.table_id, parsed.step)
     else:
         await manager.on_leaderboard_page(interaction, parsed.page)
 

@@ -45,6 +45,8 @@ class ClickHandler(Protocol):
 
     async def on_leaderboard_page(self, interaction: discord.Interaction[Any], page: int) -> None: ...
 
+    async def on_replay_step(self, interaction: discord.Interaction[Any], table_id: int, step: int) -> None: ...
+
 
 def handler_of(interaction: discord.Interaction[Any]) -> ClickHandler:
     """The handler the running bot registered as ``client.manager``."""

@@ -11,6 +11,7 @@ It builds the bot's parts and hands each request to the part whose job it is:
 ``presenter``      events → table message, hand messages, summaries
 ``resume``         start-up: load, set aside what fails, re-arm timers
 ``info``           the read-only commands (rules, leaderboard, stats, hand)
+``records``        hand records and replays of finished games (record, replay)
 =================  ============================================================
 
 Invariants, kept by those parts:
@@ -42,6 +43,7 @@ from .lobby import Lobby
 from .notify import Notifier
 from .play import Play
 from .presenter import Presenter
+from .records import Records
 from .replies import refuse
 from .resume import Resume
 from .services import Services, TableRegistry
@@ -67,6 +69,7 @@ class GameManager:
         self.play = Play(svc, self.presenter, self.drivers)
         self.lobby = Lobby(svc, self.presenter, self.drivers)
         self.info = Info(svc, self.presenter, self.lobby)
+        self.records = Records(svc)
         self._resume = Resume(svc, self.presenter, self.drivers)
 
     # ------------------------------------------------------------ shared parts (tests, benchmarks)
@@ -192,3 +195,14 @@ class GameManager:
 
     async def on_leaderboard_page(self, interaction: discord.Interaction[Any], page: int) -> None:
         await self.info.on_leaderboard_page(interaction, page)
+
+    # ------------------------------------------------------------ records and replays (bot/records.py)
+
+    async def record_command(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
+        await self.records.record_command(interaction, table_id)
+
+    async def replay_command(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
+        await self.records.replay_command(interaction, table_id)
+
+    async def on_replay_step(self, interaction: discord.Interaction[Any], table_id: int, step: int) -> None:
+        await self.records.on_replay_step(interaction, table_id, step)

@@ -721,6 +721,15 @@ class ResultRepo(_Repo):
             for r in rows
         ]
 
+    async def last_table(self, guild_id: int, user_id: int) -> int | None:
+        """The id of the latest finished game ``user_id`` played in the guild, or None."""
+        value = await self.db.fetchval(
+            "SELECT table_id FROM results WHERE guild_id = ? AND user_id = ?"
+            " ORDER BY finished_at DESC, table_id DESC LIMIT 1",
+            (guild_id, user_id),
+        )
+        return None if value is None else int(value)
+
 
 class DeadlineRepo(_Repo):
     """Turn and lobby timers that survive a restart (one per table)."""

@@ -435,3 +435,18 @@ async def test_record_game_round_trips(db: Database, clock: FakeClock) -> None:
     assert all(r.finished_at == clock.now and r.guild_id == GUILD_A for r in rows)
     if db.dialect == "sqlite":
         assert await db.fetchval("PRAGMA integrity_check") == "ok"
+
+
+async def test_last_table_is_the_latest_finished_game_of_the_player_in_the_guild(
+    db: Database, clock: FakeClock
+) -> None:
+    repo = ResultRepo(db)
+    first = await finished_game(db, GUILD_A, [(1, "Ann", True), (2, "Bob", False)], channel_id=10)
+    clock.tick()
+    elsewhere = await finished_game(db, GUILD_B, [(1, "Ann", False)], channel_id=20)
+    clock.tick()
+    second = await finished_game(db, GUILD_A, [(2, "Bob", True)], channel_id=11)
+    assert await repo.last_table(GUILD_A, 1) == first  # Ann's later game was in another guild
+    assert await repo.last_table(GUILD_B, 1) == elsewhere
+    assert await repo.last_table(GUILD_A, 2) == second
+    assert await repo.last_table(GUILD_A, 3) is None

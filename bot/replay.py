@@ -1,0 +1,176 @@
+"""Pure text for ``/ruff replay``: one trick of a finished game, every hand shown.
+
+A replay's steps are the game's tricks in order (:attr:`engine.export.GameLog.tricks`),
+numbered from 0. :func:`step_text` draws one step: the deal it belongs to (game and
+deal number, dealer, trumps, the exchange or contract, on its first trick), who led,
+each seat's card, who won, the running tricks of the deal and the score, and the
+hands as they stood before the trick. The deal's last trick adds the deal's result
+and what ended (a game, the match). Every hand is shown because the game is over;
+:mod:`bot.records` refuses to replay a table that is not finished.
+
+:func:`replay_view` builds the ◀ ▶ buttons: ``rh:r:<table>:<step>`` ids
+(:mod:`bot.components`), the step each button leads to. A button that cannot
+move (◀ on the first step, ▶ on the last) is drawn disabled, its id leading to the step shown (Discord refuses two equal ids in one message); a game
+of one trick gets no buttons.
+Nothing here talks to Discord or the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from engine import Card, Suit, sort_hand
+from engine.export import DealLog, GameLog, TrickLog, side_label
+
+from . import components as ui
+
+__all__ = ["POSITIONS", "clamp_step", "hand_line", "replay_id", "replay_view", "step_text"]
+
+POSITIONS = ("North", "East", "South", "West")
+SHORT = ("N", "E", "S", "W")
+
+
+def clamp_step(step: int, total: int) -> int:
+    """A requested step brought into ``0 .. total - 1`` (a stale or forged step clamps)."""
+    return max(0, min(step, total - 1))
+
+
+def replay_id(table_id: int, step: int) -> str:
+    """The custom_id of a replay button leading to ``step``."""
+    return f"rh:r:{table_id}:{step}"
+
+
+def hand_line(cards: Sequence[Card], trump: Suit | None) -> str:
+    """``♥ A K 7 · ♠ Q 10`` grouped by suit, trumps first; ``—`` when empty."""
+    groups: list[str] = []
+    current: Suit | None = None
+    ranks: list[str] = []
+    for card in sort_hand(cards, trump):
+        suit = None if card.is_joker else card.suit
+        label = card.code if card.is_joker else card.rank.label
+        if suit is not current and ranks:
+            groups.append(f"{current.symbol if current else '🃏'} {' '.join(ranks)}")
+            ranks = []
+        current = suit
+        ranks.append(label)
+    if ranks:
+        groups.append(f"{current.symbol if current else '🃏'} {' '.join(ranks)}")
+    return " · ".join(groups) if groups else "—"
+
+
+def _who(seat: int, names: Sequence[str]) -> str:
+    return f"{POSITIONS[seat]} ({names[seat]})"
+
+
+def _trumps(deal: DealLog) -> str:
+    if deal.trump is None:
+        return "no trumps"
+    text = f"{deal.trump.symbol} {deal.trump.name.lower()}"
+    if deal.turn_up is not None:
+        text += f" (turn-up {deal.turn_up.pretty})"
+    return text
+
+
+def _pretty(cards: Sequence[Card]) -> str:
+    return " ".join(c.pretty for c in cards) if cards else "—"
+
+
+def _tricks_line(deal: DealLog, tricks: Sequence[int]) -> str:
+    seating = deal.seating
+    if seating is None:
+        return ""
+    return " · ".join(f"{side_label(seating, i)} {tricks[i]}" for i in range(min(len(tricks), len(seating.sides))))
+
+
+def _scores_line(deal: DealLog, scores: Sequence[int]) -> str:
+    seating = deal.score_seating
+    if seating is None:
+        return ""
+    return " · ".join(f"{side_label(seating, i)} {scores[i]}" for i in range(min(len(scores), len(seating.sides))))
+
+
+def _hands_before(deal: DealLog, trick: TrickLog) -> list[list[Card]]:
+    gone: set[Card] = set()
+    for earlier in deal.tricks:
+        if earlier is trick:
+            break
+        gone.update(card for _, card in earlier.plays)
+    return [[c for c in hand if c not in gone] for hand in deal.play_hands]
+
+
+def step_text(table_id: int, title: str, names: Sequence[str], log: GameLog, step: int) -> str:
+    """The text of replay step ``step`` (clamped) of a finished game; under 2,000 characters."""
+    steps = log.tricks
+    if not steps:
+        return f"🔁 **Replay — table #{table_id}** · {title}\nNo card was played in this game."
+    step = clamp_step(step, len(steps))
+    deal, trick = steps[step]
+    n = deal.n_players
+    lines = [
+        f"🔁 **Replay — table #{table_id}** · {title} · trick {step + 1} of {len(steps)}",
+        f"Game {deal.game_no}, deal {deal.deal_no} · Dealer: {_who(deal.dealer, names)} · Trumps: {_trumps(deal)}",
+    ]
+    if trick is deal.tricks[0]:
+        if deal.contract is not None:
+            who = "everyone" if deal.declarer is None else _who(deal.declarer, names)
+            partner = "" if deal.partner is None else f" with {_who(deal.partner, names)}"
+            lines.append(f"Contract: **{deal.contract}** by {who}{partner}")
+        what = "Kitty" if deal.stock_name == "kitty" else "Ruff"
+        if deal.ruffer is not None:
+            if deal.declined or not deal.taken:
+                lines.append(f"{what}: {_who(deal.ruffer, names)} declined the {deal.stock_name}")
+            else:
+                lines.append(
+                    f"{what}: {_who(deal.ruffer, names)} took {_pretty(deal.taken)}, "
+                    f"laid out {_pretty(deal.laid_out)}"
+                )
+        elif deal.stock:
+            lines.append(f"{deal.stock_name.capitalize()} (not played): {_pretty(deal.stock)}")
+    hands = _hands_before(deal, trick)
+    lines.append("Hands and layouts before this trick:" if deal.layouts else "Hands before this trick:")
+    for seat in range(n):
+        lines.append(f"> {SHORT[seat]} {names[seat]}: {hand_line(hands[seat], deal.trump)}")
+    played = " · ".join(f"{SHORT[s]} {c.pretty}" for s, c in trick.plays)
+    lines.append(f"**Trick {trick.number}** — {_who(trick.leader, names)} led: {played}")
+    lines.append(f"Won by **{_who(trick.winner, names)}** · Tricks this deal: {_tricks_line(deal, trick.tricks)}")
+    last = trick is deal.tricks[-1]
+    if deal.start_scores:
+        lines.append(f"Score before this deal: {_scores_line(deal, deal.start_scores)}")
+    if last:
+        if deal.scores is not None:
+            lines.append(f"**End of deal {deal.deal_no}** · Score: {_scores_line(deal, deal.scores)}")
+        lines.extend(f"· {note}" for note in deal.notes if note.startswith(("Game ", "Match ", "Honours", "Contract ")))
+    text = "\n".join(lines)
+    return text if len(text) <= 2000 else text[:1999] + "…"
+
+
+def replay_view(table_id: int, step: int, total: int) -> discord.ui.View | None:
+    """◀ ▶ for step ``step`` of ``total`` (none for a single step)."""
+    if total <= 1:
+        return None
+    step = clamp_step(step, total)
+    view = ui.new_view()
+    back, forward = step - 1, step + 1
+    at_start, at_end = back < 0, forward >= total
+    # a disabled button still needs an id of its own: the step shown (the other leads elsewhere)
+    view.add_item(
+        ui.RHButton(
+            replay_id(table_id, step if at_start else back),
+            "◀",
+            discord.ButtonStyle.secondary,
+            disabled=at_start,
+            row=0,
+        )
+    )
+    view.add_item(
+        ui.RHButton(
+            replay_id(table_id, step if at_end else forward),
+            "▶",
+            discord.ButtonStyle.primary,
+            disabled=at_end,
+            row=0,
+        )
+    )
+    return view

@@ -1,0 +1,76 @@
+"""The replay's text and buttons (bot/replay.py) for every game id, without Discord."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot import replay
+from bot.components import BadCustomId, parse_custom_id
+from engine import Game, game_ids, new_game
+from engine.export import game_log
+
+VARIANTS = [(g, {}) for g in game_ids()] + [
+    ("ruff-trump-willughby", {"players": 2, "hand_size": 24}),
+    ("ruff-trump-willughby", {"players": 3}),
+]
+
+
+def finished(game_id: str, overrides: dict[str, object], seed: int = 3) -> Game:
+    game, _ = new_game(game_id, None, overrides, seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        seat = game.to_act()
+        assert seat is not None
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    return game
+
+
+@pytest.mark.parametrize(("game_id", "overrides"), VARIANTS)
+def test_every_step_of_every_game_shows_its_trick_and_every_hand(game_id: str, overrides: dict[str, object]) -> None:
+    game = finished(game_id, overrides)
+    log = game_log(game.to_record())
+    names = [f"P{s}" for s in range(game.n_players)]
+    steps = log.tricks
+    assert steps
+    for step, (deal, trick) in enumerate(steps):
+        text = replay.step_text(5, game.rules.title, names, log, step)
+        assert len(text) <= 2000
+        assert f"trick {step + 1} of {len(steps)}" in text
+        assert f"**Trick {trick.number}** — {replay.POSITIONS[trick.leader]} (P{trick.leader}) led: " in text
+        assert " · ".join(f"{replay.SHORT[s]} {c.pretty}" for s, c in trick.plays) in text
+        assert f"Won by **{replay.POSITIONS[trick.winner]} (P{trick.winner})**" in text
+        hand_lines = [line for line in text.splitlines() if line.startswith("> ")]
+        assert len(hand_lines) == game.n_players
+        for seat, card in trick.plays:  # the card about to be played is still in its hand
+            symbol, label = ("🃏", card.code) if card.is_joker else (card.suit.symbol, card.rank.label)
+            suit_group = next(g for g in hand_lines[seat].split(": ", 1)[1].split(" · ") if g.startswith(symbol))
+            assert label in suit_group.split()[1:]
+        if trick is deal.tricks[-1]:
+            assert f"**End of deal {deal.deal_no}**" in text
+    # past the end clamps to the last step
+    assert replay.step_text(5, "t", names, log, 10**6) == replay.step_text(5, "t", names, log, len(steps) - 1)
+
+
+def test_replay_buttons_lead_to_the_neighbouring_steps_with_distinct_ids() -> None:
+    def ids(step: int, total: int) -> list[tuple[str, bool]]:
+        view = replay.replay_view(9, step, total)
+        assert view is not None
+        return [(c["custom_id"], c["disabled"]) for row in view.to_components() for c in row["components"]]
+
+    assert ids(0, 13) == [("rh:r:9:0", True), ("rh:r:9:1", False)]
+    assert ids(5, 13) == [("rh:r:9:4", False), ("rh:r:9:6", False)]
+    assert ids(12, 13) == [("rh:r:9:11", False), ("rh:r:9:12", True)]
+    assert ids(0, 2) == [("rh:r:9:0", True), ("rh:r:9:1", False)]
+    assert ids(99, 2) == [("rh:r:9:0", False), ("rh:r:9:1", True)]
+    assert replay.replay_view(9, 0, 1) is None
+
+
+def test_replay_ids_parse_and_forged_ones_do_not() -> None:
+    parsed = parse_custom_id("r:1234567890123456789:123456")
+    assert (parsed.kind, parsed.table_id, parsed.step) == ("r", 1234567890123456789, 123456)
+    assert len(replay.replay_id(2**63 - 1, 999_999)) <= 100
+    for forged in ("r:1:-1", "r:1:x", "r:1", "r:1:2:3", "r::1", "r:1:1234567"):
+        with pytest.raises(BadCustomId):
+            parse_custom_id(forged)
