@@ -1,0 +1,189 @@
+"""Shared pieces of the text renderers: seat and side names by table size, the
+seat names of a table (:class:`TableInfo`), card and hand text, fitting a message
+into Discord's limit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import Card, Rules, Suit, sort_hand
+
+SEAT_NAMES = ("North", "East", "South", "West")
+SEAT_SHORT = ("N", "E", "S", "W")
+SIDE_NAMES = ("North & South", "East & West")
+SIDE_SHORT = ("NS", "EW")
+
+_NAMES_BY_COUNT = {4: SEAT_NAMES, 3: ("North", "East", "West"), 2: ("North", "South")}
+_SHORT_BY_COUNT = {4: SEAT_SHORT, 3: ("N", "E", "W"), 2: ("N", "S")}
+
+# the calls of a contract auction, as buttons and the auction line show them
+CALL_NAMES = {
+    "pass": "Pass",
+    "accept": "Accept",
+    "prop": "Propose",
+    "solo": "Solo",
+    "mis": "Misère",
+    "abund": "Abundance",
+    "royal": "Royal Abundance",
+    "spread": "Spread Misère",
+    "slam": "Slam",
+    "general": "General Misère",
+}
+
+
+def seat_names(n: int) -> tuple[str, ...]:
+    """The seats' names at a table of ``n``: N E S W for four, N E W for three, N S for two."""
+    return _NAMES_BY_COUNT.get(n, SEAT_NAMES)
+
+
+def seat_short(n: int) -> tuple[str, ...]:
+    return _SHORT_BY_COUNT.get(n, SEAT_SHORT)
+
+
+@dataclass(frozen=True, slots=True)
+class Terms:
+    """A family's own words for the shared parts of a deal."""
+
+    stock: str = "stock"
+    ruff: str = "ruff"
+    trick_points: str = ""  # how DealScored's trick points are named ("" = tricks over six)
+    honour_points: str = ""  # how DealScored's honour points are named ("" = not shown)
+
+
+_TERMS = {
+    "ruffe_trump": Terms(stock="head", ruff="rub", trick_points="cards over par", honour_points="ruff"),
+}
+
+
+def terms(rules: Rules) -> Terms:
+    return _TERMS.get(rules.family, Terms())
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits in a seat, as the table shows it."""
+
+    name: str
+    user_id: int | None = None  # None for AI seats
+    ai_level: str | None = None
+    away: bool = False  # a human whose turns the AI is playing
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+    def label(self, mention: bool = False) -> str:
+        if self.user_id is None:
+            return f"{self.name} 🤖"
+        text = f"<@{self.user_id}>" if mention else self.name
+        return text + (" (away: AI playing)" if self.away else "")
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """Static facts about a table used in every rendering."""
+
+    table_id: int
+    rules: Rules
+    seats: tuple[SeatInfo | None, ...]
+    guild_name: str = ""
+    channel_name: str = ""
+    jump_url: str = ""
+
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return seat_names(self.n)
+
+    @property
+    def short(self) -> tuple[str, ...]:
+        return seat_short(self.n)
+
+    @property
+    def partnerships(self) -> bool:
+        return self.rules.partnerships and self.n == 4
+
+    def who(self, seat: int) -> str:
+        info = self.seats[seat]
+        return info.name if info else "—"
+
+    def seat_name(self, seat: int) -> str:
+        info = self.seats[seat]
+        who = info.name if info else "empty"
+        return f"{self.names[seat]} ({who})"
+
+    # scoring sides: a partnership, or each seat alone
+    def scoring_sides(self) -> range:
+        return range(2 if self.partnerships else self.n)
+
+    def side_seats(self, side: int) -> list[int]:
+        if self.partnerships:
+            return [side, side + 2]
+        return [side]
+
+    def side_players(self, side: int) -> str:
+        return " & ".join(self.who(s) for s in self.side_seats(side))
+
+    def side_name(self, side: int) -> str:
+        return SIDE_NAMES[side] if self.partnerships else self.names[side]
+
+    def side_short(self, side: int) -> str:
+        return SIDE_SHORT[side] if self.partnerships else self.short[side]
+
+    def names_of(self, seats: Sequence[int]) -> str:
+        """``East (bob), South (carol) and West (dave)``."""
+        parts = [self.seat_name(s) for s in seats]
+        if len(parts) <= 1:
+            return "".join(parts)
+        return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def suit_text(suit: Suit | None) -> str:
+    return "no trumps" if suit is None else f"{suit.symbol} {suit.name.lower()}"
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    return " ".join(c.pretty for c in cards) if cards else "—"
+
+
+def hand_text(cards: Sequence[Card], trump: Suit | None) -> str:
+    """``♥ A K 7 · ♠ Q 10`` grouped by suit, trumps first."""
+    groups: list[str] = []
+    current: Suit | None = None
+    ranks: list[str] = []
+    for card in sort_hand(cards, trump):
+        if card.suit is not current:
+            if ranks and current is not None:
+                groups.append(f"{current.symbol} {' '.join(ranks)}")
+            current, ranks = card.suit, []
+        ranks.append(card.rank.label)
+    if ranks and current is not None:
+        groups.append(f"{current.symbol} {' '.join(ranks)}")
+    return " · ".join(groups) if groups else "(no cards)"
+
+
+MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
+
+
+def fit(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> str:
+    """``lines`` joined, within Discord's limit: recent event lines (``• ``) go first,
+    then the longest line is shortened (a long auction with long names)."""
+    out = list(lines)
+    while len("\n".join(out)) > limit and any(ln.startswith("• ") for ln in out):
+        out.remove(next(ln for ln in out if ln.startswith("• ")))
+    excess = len("\n".join(out)) - limit
+    if excess > 0:
+        i = max(range(len(out)), key=lambda k: len(out[k]))
+        out[i] = "…" + out[i][excess + 1 :]
+    return "\n".join(out)[:limit]
+
+
+def target_text(rules: Rules) -> str:
+    return f"game to {rules.target_score}" if rules.target_score else "each deal is a game"
+
+
+# ---------------------------------------------------------------- lines of the table

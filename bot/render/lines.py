@@ -1,0 +1,255 @@
+"""The lines of the public table, one function per thing a game shows: the
+trick, scores, trumps, the ruff, the ruff contest, an auction and contract,
+sides, an exposed hand, layouts, whose turn."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine import SeatView, Suit, sort_hand
+from engine.families.solo import TARGETS
+from engine.layout import PileView
+
+from .common import (
+    CALL_NAMES,
+    TableInfo,
+    cards_text,
+    hand_text,
+    seat_short,
+    suit_text,
+    target_text,
+    terms,
+)
+
+
+def trick_line(view: SeatView) -> str:
+    if not view.trick:
+        return ""
+    short = seat_short(view.n_seats)
+    played = " · ".join(f"{short[s]} {c.pretty}" for s, c in view.trick)
+    return f"Trick {view.trick_no}: {played}"
+
+
+def last_trick_line(info: TableInfo, view: SeatView) -> str:
+    if not view.completed_tricks:
+        return ""
+    leader, cards, winner = view.completed_tricks[-1]
+    n = info.n
+    order = " ".join(f"{info.short[(leader + i) % n]} {c.pretty}" for i, c in enumerate(cards))
+    return f"Last trick ({len(view.completed_tricks)}): **{info.seat_name(winner)}** won — {order}"
+
+
+def score_line(info: TableInfo, view: SeatView) -> str:
+    rules = info.rules
+    parts = [f"{info.side_short(s)} **{view.scores[s]}**" for s in info.scoring_sides() if s < len(view.scores)]
+    text = f"Score: {' · '.join(parts)} ({target_text(rules)})"
+    if rules.match_format != "single":
+        text += f" · games {view.games_won[0]}–{view.games_won[1]}"
+    return text
+
+
+def play_sides(view: SeatView, n: int) -> list[list[int]]:
+    """The seats of each side of play in this deal (side index order)."""
+    sides = view.sides or tuple(s % 2 for s in range(n))
+    out: dict[int, list[int]] = {}
+    for seat, side in enumerate(sides):
+        out.setdefault(side, []).append(seat)
+    return [out[k] for k in sorted(out)]
+
+
+def tricks_line(info: TableInfo, view: SeatView) -> str:
+    sides = view.sides or tuple(s % 2 for s in range(info.n))
+    parts = []
+    for seats in play_sides(view, info.n):
+        side = sides[seats[0]]
+        label = ("" if info.partnerships else "/").join(info.short[s] for s in seats)
+        parts.append(f"{label} {view.tricks[side] if side < len(view.tricks) else 0}")
+    return "Tricks this deal: " + " · ".join(parts)
+
+
+# what the turn-up means while a contract game's auction is on
+_AUCTION_TURN_UP = {"solo": " — trumps for Propose, Solo and Royal Abundance; the other contracts fix their own"}
+
+
+def trump_line(info: TableInfo, view: SeatView) -> str:
+    if view.phase == "auction" and view.turn_up is not None:
+        return f"Turn-up: **{view.turn_up.pretty}**" + _AUCTION_TURN_UP.get(info.rules.family, "")
+    if view.phase == "trumps" and view.trump is None:
+        return "Trumps: **to be named by the declarer**"
+    text = f"Trumps: **{suit_text(view.trump)}**"
+    if view.turn_up is not None and view.trump is view.turn_up.suit:
+        text += f" (turned up {view.turn_up.pretty})"
+    return text
+
+
+def ruff_line(info: TableInfo, view: SeatView) -> str:
+    if view.ruffer is None:
+        return ""
+    t = terms(info.rules)
+    who = info.seat_name(view.ruffer)
+    label = t.ruff.capitalize()
+    if view.ruff_state == "pending":
+        return f"{label}: {who} may take the {t.stock}."
+    if view.ruff_state == "taken":
+        done = view.phase != "discard"
+        return f"{label}: {who} took the {t.stock}" + (" and laid out four cards." if done else "; laying out four cards…")
+    if view.ruff_state == "declined":
+        return f"{label}: {who} declined the {t.stock}."
+    return ""
+
+
+def measure_name(info: TableInfo) -> str:
+    return "pips" if info.rules.ruff_measure == "pip_sum" else "cards"
+
+
+def contest_lines(info: TableInfo, view: SeatView) -> list[str]:
+    """Ruffe and Trump's ruff (the strongest suit), from the deal's public notes."""
+    lines: list[str] = []
+    values = view.note("ruff_values")
+    claims = view.note("ruff_claims")
+    shown = view.note("ruff_shown")
+    winners = view.note("ruff_winners")
+    points = view.note("ruff_points")
+    unit = measure_name(info)
+    if isinstance(values, tuple):
+        each = " · ".join(f"{info.short[s]} {v}" for s, v in enumerate(values))
+        lines.append(f"Ruff ({unit}): {each}")
+    elif isinstance(claims, tuple):
+        each = " · ".join(f"{info.short[s]} {v}" for s, v in claims)
+        lines.append(f"Ruff claims ({unit}): {each or 'none yet'}")
+    if isinstance(shown, tuple):
+        for seat, suit_code, cards, value, honest in shown:
+            suit = Suit.parse(suit_code)
+            verdict = "true" if honest else "**false** — the ruff passes to the true winner"
+            lines.append(
+                f"{info.seat_name(seat)} shows {suit.symbol}: {cards_text(sort_hand(list(cards), None))} "
+                f"= {value} {unit} ({verdict})"
+            )
+    if isinstance(winners, tuple) and isinstance(points, tuple):
+        if winners:
+            who = info.names_of(list(winners))
+            won = " · ".join(f"{info.side_short(s)} +{p}" for s, p in enumerate(points) if p)
+            lines.append(f"→ the ruff goes to {who}: {won}")
+        else:
+            lines.append("→ nobody wins the ruff")
+    return lines
+
+
+def contract_name(contract: str) -> str:
+    return CALL_NAMES.get(contract, contract)
+
+
+def auction_line(info: TableInfo, view: SeatView) -> str:
+    if not view.auction:
+        return ""
+    calls = " · ".join(f"{info.who(s)} {contract_name(c)}" for s, c in view.auction)
+    return f"Auction: {calls}"
+
+
+def tricks_needed(contract: str, tricks_per_deal: int) -> str:
+    target = TARGETS.get(contract)
+    if contract in ("mis", "spread", "general"):
+        return "must lose every trick" if contract != "general" else "most tricks pays"
+    if target is None:
+        return ""
+    if target >= tricks_per_deal:
+        return f"must take all {tricks_per_deal} tricks"
+    together = " together" if contract == "prop" else ""
+    return f"needs {target} of {tricks_per_deal} tricks{together}"
+
+
+def contract_line(info: TableInfo, view: SeatView) -> str:
+    contract = view.contract
+    if not contract:
+        return ""
+    if contract == "general":
+        return "Contract: **General Misère** — everyone passed: each plays alone at no trumps; most tricks pays."
+    parts = [f"Contract: **{contract_name(contract)}**"]
+    if view.declarer is not None:
+        mates = [g for g in play_sides(view, info.n) if view.declarer in g][0]
+        partner = [s for s in mates if s != view.declarer]
+        if len(partner) == 1 and not info.partnerships:  # a proposal and its acceptor
+            parts.append(f"proposed by {info.seat_name(view.declarer)}, accepted by {info.seat_name(partner[0])}")
+        else:
+            parts.append(f"declared by {info.seat_name(view.declarer)}")
+    needs = tricks_needed(contract, info.rules.tricks_per_deal)
+    if needs:
+        parts.append(needs)
+    return " · ".join(parts)
+
+
+def sides_line(info: TableInfo, view: SeatView) -> str:
+    """Sides made for this deal (one against three, a proposer and acceptor), if any."""
+    if info.partnerships or view.declarer is None or not view.contract:
+        return ""
+    groups = play_sides(view, info.n)
+    if len(groups) < 2:
+        return ""
+    declaring = next((g for g in groups if view.declarer in g), groups[0])
+    others = [s for g in groups if g is not declaring for s in g]
+    if len(declaring) == 1:
+        return f"Sides: {info.seat_name(declaring[0])} plays alone against {info.names_of(others)}."
+    return f"Sides: {info.names_of(declaring)} together against {info.names_of(others)}."
+
+
+def exposed_lines(info: TableInfo, view: SeatView, skip: int | None = None) -> list[str]:
+    lines = []
+    for seat, cards in view.exposed:
+        if seat == skip:
+            continue
+        lines.append(f"🂠 {info.seat_name(seat)} plays with the hand face up: {hand_text(cards, view.trump)}")
+    return lines
+
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _pile(pile: PileView) -> str:
+    if pile.up is None:
+        return "▢"
+    under = str(pile.down).translate(_SUPERSCRIPT) if pile.down else ""
+    return f"{pile.up.pretty}{under}{'✱' if pile.fresh else ''}"
+
+
+def layout_text(piles: Sequence[PileView]) -> str:
+    """One layout in two rows: each face-up card with the count of face-down cards
+    beneath it as a superscript; ✱ = just turned up, ▢ = an emptied position."""
+    half = (len(piles) + 1) // 2
+    rows = [piles[:half], piles[half:]]
+    return " │ ".join(" ".join(_pile(p) for p in row) for row in rows if row)
+
+
+def layout_lines(info: TableInfo, view: SeatView, mine: int | None = None) -> list[str]:
+    if not view.layouts:
+        return []
+    lines = ["Layouts (face-up cards; ¹ = a card face down beneath; ✱ = turned up this trick, playable from the next):"]
+    for seat, piles in enumerate(view.layouts):
+        owner = "Your layout" if seat == mine else f"{info.seat_name(seat)}"
+        lines.append(f"> {owner}: {layout_text(piles)}")
+    return lines
+
+
+_DOING = {
+    "ruff": "to decide the {ruff}",
+    "discard": "to lay out four cards",
+    "can_ye": "to declare honours",
+    "auction": "to bid",
+    "bidding": "to bid",
+    "trumps": "to name trumps",
+    "name": "to name trumps",
+    "kitty": "to lay out cards",
+    "contest": "to declare a ruff",
+}
+
+
+def waiting_line(info: TableInfo, view: SeatView, mention: bool = True) -> str:
+    """Whose turn it is, by name (mentioned for humans on the public table)."""
+    if view.to_act is None:
+        return ""
+    seat = view.to_act
+    occupant = info.seats[seat]
+    who = occupant.label(mention=mention) if occupant else "?"
+    doing = _DOING.get(view.phase)
+    if doing is None:
+        doing = "to lead" if not view.trick else "to play"
+    return f"▶ **{info.names[seat]}** — {who} {doing.format(ruff=terms(info.rules).ruff)}"
