@@ -37,11 +37,9 @@ from engine.actions import Play
 from .components import (
     ROW_WIDTH,
     ROWS,
-    RHButton,
-    RHSelect,
+    Rows,
     action_id,
     choice_id,
-    new_view,
     pick_id,
     table_id_for,
 )
@@ -103,14 +101,14 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
     ``away``: the AI plays this seat, so every card is shown disabled and the
     only live button takes the seat back.
     """
-    ui = new_view()
+    ui = Rows()  # plain component data: this is built for nearly every move (see Rows)
     seat = view.seat
     hand = sort_hand(view.hand, view.trump)
     if away:
         for i, card in enumerate(hand[: CARD_ROWS * ROW_WIDTH]):
             cid = action_id(table_id, version, seat, Play(card))
-            ui.add_item(RHButton(cid, card.pretty, discord.ButtonStyle.secondary, True, row=i // ROW_WIDTH))
-        ui.add_item(RHButton(table_id_for(table_id, "reclaim"), "Take my seat back", discord.ButtonStyle.success, row=CARD_ROWS))
+            ui.button(cid, card.pretty, discord.ButtonStyle.secondary, True, row=i // ROW_WIDTH)
+        ui.button(table_id_for(table_id, "reclaim"), "Take my seat back", discord.ButtonStyle.success, row=CARD_ROWS)
         return ui
     mine = view.my_turn
     plays, picks, choices = split_actions(view.legal if mine else ())
@@ -119,8 +117,9 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
         for row, (verb, actions) in enumerate(list(picks.items())[:ROWS]):
             cards = sort_hand([_card_of(a) for a in actions], view.trump)[:MENU_OPTIONS]
             need = max(1, min(view.to_lay_out or 1, len(cards)))
-            options = [discord.SelectOption(label=c.pretty, value=c.code) for c in cards]
-            ui.add_item(RHSelect(pick_id(table_id, version, seat, verb), options, count=need, row=row))
+            options = [(c.pretty, c.code) for c in cards]
+            placeholder = f"Choose {need} card{'s' if need != 1 else ''} to lay out"
+            ui.menu(pick_id(table_id, version, seat, verb), options, need, placeholder, row=row)
         return ui
     if len(choices) > MAX_CHOICE_BUTTONS:
         _choice_menus(ui, table_id, version, view, choices)
@@ -142,23 +141,23 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
         enabled = card in legal_plays
         label = card.pretty if card in view.hand else f"{card.pretty} (layout)"
         cid = action_id(table_id, version, seat, Play(card))
-        ui.add_item(RHButton(cid, label, _card_style(card, enabled, view.trump), not enabled, row=i // ROW_WIDTH))
+        ui.button(cid, label, _card_style(card, enabled, view.trump), not enabled, row=i // ROW_WIDTH)
     first = -(-len(shown) // ROW_WIDTH) if shown else 0
     for i, choice in enumerate(choices[: (ROWS - first) * ROW_WIDTH]):
         cid = action_id(table_id, version, seat, choice)
-        ui.add_item(RHButton(cid, action_label(choice), _choice_style(choice), row=first + i // ROW_WIDTH))
+        ui.button(cid, action_label(choice), _choice_style(choice), row=first + i // ROW_WIDTH)
     return ui
 
 
 def _choice_menus(
-    ui: discord.ui.View, table_id: int, version: int, view: SeatView, choices: Sequence[Action]
+    ui: Rows, table_id: int, version: int, view: SeatView, choices: Sequence[Action]
 ) -> None:
     """More choices than buttons fit (a ruff value from 0 to 95): the featured ones as
     buttons on the first row (a pass only there), the others in menus of up to 25 on
     the rows after."""
     featured = featured_choices(view)[:ROW_WIDTH]
     for action, label in featured:
-        ui.add_item(RHButton(action_id(table_id, version, view.seat, action), label, _choice_style(action), row=0))
+        ui.button(action_id(table_id, version, view.seat, action), label, _choice_style(action), row=0)
     row = 1 if featured else 0
     buttons = {a for a, _ in featured if a.verb == "pass" or a.encode().endswith(":pass")}
     choices = [a for a in choices if a not in buttons]  # a pass is a button, not an option
@@ -167,8 +166,6 @@ def _choice_menus(
         part = choices[k * MENU_OPTIONS : (k + 1) * MENU_OPTIONS]
         if not part:
             break
-        options = [discord.SelectOption(label=action_label(a), value=a.encode()) for a in part]
+        options = [(action_label(a), a.encode()) for a in part]
         placeholder = f"{action_label(part[0])} … {action_label(part[-1])}"
-        ui.add_item(
-            RHSelect(choice_id(table_id, version, view.seat, k), options, count=1, row=row + k, placeholder=placeholder)
-        )
+        ui.menu(choice_id(table_id, version, view.seat, k), options, 1, placeholder, row=row + k)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
 from bot import components as ui
@@ -27,7 +29,14 @@ NEW_ACTIONS: list[Action] = [
 
 
 def _items(view: Any) -> list[Any]:
-    return [child.item for child in view.children]
+    """The buttons and menus as Discord receives them (read back by discord.py's own
+    parser), each with the row it is on."""
+    items = []
+    for r, row in enumerate(view.to_components()):
+        for c in discord.ActionRow(row).children:
+            fields = {k: getattr(c, k) for k in ("custom_id", "label", "disabled", "options", "min_values", "max_values") if hasattr(c, k)}
+            items.append(SimpleNamespace(row=r, **fields))
+    return items
 
 
 @pytest.mark.parametrize("action", NEW_ACTIONS, ids=str)
