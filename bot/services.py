@@ -25,6 +25,7 @@ from .store import (
     ActionRepo,
     Database,
     DeadlineRepo,
+    GuildSettingsRepo,
     HandMessageRepo,
     ResultRepo,
     TableRepo,
@@ -149,6 +150,7 @@ class Services:
         self.hand_repo = HandMessageRepo(db)
         self.result_repo = ResultRepo(db)
         self.deadline_repo = DeadlineRepo(db)
+        self.guild_settings = GuildSettingsRepo(db)
         self.notifier = Notifier(client, settings.table_edit_interval)
         self.tasks = TaskOwner()
         self.tables = TableRegistry(self.tasks)

@@ -45,6 +45,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "finished_at",
     ),
     "deadlines": ("table_id", "kind", "seat", "due_at"),
+    "guild_settings": ("guild_id", "settings", "updated_at"),
 }
 """Every table of the schema, parents before children, with its columns."""
 
@@ -54,6 +55,7 @@ ORDER: dict[str, str] = {
     "hand_messages": "table_id, seat",
     "results": "table_id, user_id",
     "deadlines": "table_id",
+    "guild_settings": "guild_id",
 }
 
 BATCH = 1000

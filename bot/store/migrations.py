@@ -201,6 +201,25 @@ CREATE INDEX deadlines_by_due ON deadlines (due_at);
 """
 
 
+V2 = """
+-- Per-server settings an admin changes with /ruff settings (pictures on or off,
+-- the table's language ...): one JSON object per server, absent keys = defaults.
+CREATE TABLE guild_settings (
+    guild_id    INTEGER PRIMARY KEY,
+    settings    TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(settings) AND json_type(settings) = 'object'),
+    updated_at  REAL    NOT NULL
+) STRICT;
+"""
+
+V2_POSTGRESQL = """
+CREATE TABLE guild_settings (
+    guild_id    bigint  PRIMARY KEY,
+    settings    text    NOT NULL DEFAULT '{}' CHECK (rh_json_type(settings) = 'object'),
+    updated_at  double precision NOT NULL
+);
+"""
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     """One numbered step of the schema history, in every dialect."""
@@ -232,6 +251,7 @@ def as_migration(step: MigrationLike) -> Migration:
 
 MIGRATIONS: list[Migration] = [
     Migration(1, sqlite=V1, postgresql=V1_POSTGRESQL),
+    Migration(2, sqlite=V2, postgresql=V2_POSTGRESQL),
 ]
 """The schema history, versions 1, 2, 3... in order."""
 

@@ -765,3 +765,32 @@ class DeadlineRepo(_Repo):
             "SELECT * FROM deadlines WHERE due_at <= ? ORDER BY due_at, table_id", (now,)
         )
         return [Deadline(**dict(r)) for r in rows]
+
+
+class GuildSettingsRepo(_Repo):
+    """Per-server settings (``/ruff settings``): one JSON object per server."""
+
+    async def get(self, guild_id: int) -> dict[str, Any]:
+        """The server's settings; ``{}`` (every default) for a server that set none."""
+        row = await self.db.fetchone("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return {} if row is None else dict(json.loads(row["settings"]))
+
+    async def update(self, guild_id: int, changes: Mapping[str, Any]) -> dict[str, Any]:
+        """Merge ``changes`` into the server's settings (a ``None`` value removes the
+        key: back to the default); returns the settings now stored."""
+        async with self.db.atomic():
+            settings = await self.get(guild_id)
+            for key, value in changes.items():
+                if value is None:
+                    settings.pop(key, None)
+                else:
+                    settings[key] = value
+            await self.db.execute(
+                """
+                INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)
+                ON CONFLICT (guild_id)
+                DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at
+                """,
+                (guild_id, _dump(settings), self.db.clock()),
+            )
+        return settings

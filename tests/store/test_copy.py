@@ -14,6 +14,7 @@ from bot.store import (
     AISeat,
     Database,
     DeadlineRepo,
+    GuildSettingsRepo,
     HandMessageRepo,
     HumanSeat,
     IntegrityError,
@@ -66,6 +67,7 @@ async def fill(db: Database, clock: FakeClock) -> None:
             await tables.set_status(t.id, "cancelled", v)
         else:
             await deadlines.set(t.id, "turn", due_at=clock.now + 90.25, seat=2)
+    await GuildSettingsRepo(db).update(GUILD, {"pictures": False})
 
 
 async def snapshot(db: Database) -> dict[str, Any]:
@@ -81,6 +83,7 @@ async def snapshot(db: Database) -> dict[str, Any]:
         "results": {i: await ResultRepo(db).for_table(i) for i in ids},
         "board": await ResultRepo(db).leaderboard(GUILD),
         "deadlines": await DeadlineRepo(db).list(),
+        "guild_settings": await GuildSettingsRepo(db).get(GUILD),
     }
 
 
@@ -96,7 +99,9 @@ async def source(db_path: Path, clock: FakeClock) -> Path:
 
 async def test_copy_sqlite_into_postgresql(source: Path, pg_url: str, clock: FakeClock) -> None:
     copied = await run(str(source), pg_url)
-    assert copied == {"tables": 6, "actions": 20, "hand_messages": 10, "results": 6, "deadlines": 2}
+    assert copied == {
+        "tables": 6, "actions": 20, "hand_messages": 10, "results": 6, "deadlines": 2, "guild_settings": 1
+    }
 
     src = await Database.open(source)
     dst = await Database.open(pg_url, clock=clock)
@@ -181,7 +186,7 @@ def test_command_line(source: Path, pg_url: str) -> None:
 
     first = copy()
     assert first.returncode == 0, first.stderr
-    assert "copied 6 tables, 20 actions, 10 hand_messages, 6 results, 2 deadlines" in first.stdout
+    assert "copied 6 tables, 20 actions, 10 hand_messages, 6 results, 2 deadlines, 1 guild_settings" in first.stdout
     again = copy()
     assert again.returncode == 2
     assert "not empty" in again.stderr and "--replace" in again.stderr

@@ -13,6 +13,7 @@ from bot.store import (
     ChannelBusy,
     Database,
     DeadlineRepo,
+    GuildSettingsRepo,
     HandMessageRepo,
     HumanSeat,
     IntegrityError,
@@ -450,3 +451,13 @@ async def test_last_table_is_the_latest_finished_game_of_the_player_in_the_guild
     assert await repo.last_table(GUILD_B, 1) == elsewhere
     assert await repo.last_table(GUILD_A, 2) == second
     assert await repo.last_table(GUILD_A, 3) is None
+
+
+async def test_guild_settings_start_empty_merge_and_reset(db: Database) -> None:
+    settings = GuildSettingsRepo(db)
+    assert await settings.get(42) == {}
+    assert await settings.update(42, {"pictures": False}) == {"pictures": False}
+    assert await settings.update(42, {"language": "de"}) == {"pictures": False, "language": "de"}
+    assert await settings.get(43) == {}, "one server's settings are its own"
+    assert await settings.update(42, {"pictures": None}) == {"language": "de"}, "None = back to the default"
+    assert await settings.get(42) == {"language": "de"}
