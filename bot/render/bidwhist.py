@@ -152,7 +152,7 @@ def contract_line(info: TableInfo, view: SeatView) -> str:
     need = books_needed(view.contract)
     parts = [f"Contract: **{bid_name(view.contract)}**"]
     if _named(view):
-        parts[0] += " " + contract_text(view)[len(bid_name(view.contract)) + 1 :]
+        parts[0] += contract_text(view)[len(bid_name(view.contract)) :]  # " in ♠ spades", ", downtown"
     parts.append(f"declared by {info.seat_name(view.declarer)}")
     books = f"{info.side_short(side)} need {need} of 13 books (the kitty is the first)"
     if view.phase == "play":
