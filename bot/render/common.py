@@ -220,6 +220,8 @@ def fit(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> str:
 
 
 def target_text(rules: Rules) -> str:
+    if rules.family == "bid_whist":  # the game ends at either end (RULES.md §7.8)
+        return f"game to {rules.target_score}, or lost at -{rules.target_score}"
     return f"game to {rules.target_score}" if rules.target_score else "each deal is a game"
 
 

@@ -162,3 +162,21 @@ def test_no_trump_jokers_are_laid_out_first_under_bidder_discards() -> None:
         game.apply(seat, Discard(card))
     menu = next(i for i in _items(hand_controls(1, game.version, game.observe(seat))) if hasattr(i, "options"))
     assert menu.min_values == 6 - len(jokers) and len(menu.options) == 18 - len(jokers)
+
+
+def test_all_pass_redeal_is_summed_up_and_the_score_line_names_both_ends() -> None:
+    from bot.render import deal_summary
+
+    game = _game(8, all_pass="redeal")
+    dealer = game.dealer
+    events = []
+    for _ in range(4):
+        events.extend(game.apply(game.to_act(), decode_action("pass")))
+    info = _info(game)
+    names = ("North (alice)", "East (bob)", "South (carol)", "West (dave)")
+    summary = deal_summary(info, events)
+    assert summary == (
+        f"🃏 Table #1 · Everyone passed: the deal is thrown in and {names[(dealer + 1) % 4]} deals."
+    )
+    assert game.dealer == (dealer + 1) % 4 and game.phase == "bidding" and game.scores == [0, 0]
+    assert "Score: NS **0** · EW **0** (game to 7, or lost at -7)" in table_text(info, game.observe(0))
