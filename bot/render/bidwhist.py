@@ -307,7 +307,7 @@ def _outcome(info: TableInfo, winner: int, scores: Sequence[int], how: str) -> s
     elif how == "boston":
         why = "a Boston (all 13 books) wins the game"
     else:
-        why = f"reached {target}"
+        why = f"reached {scores[winner]}, and game is {target}"
     return f"{why} ({each})"
 
 

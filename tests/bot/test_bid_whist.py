@@ -211,7 +211,7 @@ def _final_explains_the_end(table: Any, text: str) -> None:
     assert head in text, text
     scores = f"(NS {game.scores[0]} · EW {game.scores[1]})"
     if game.scores[winner] >= 7:
-        assert f"reached 7 {scores}" in text
+        assert f"reached {game.scores[winner]}, and game is 7 {scores}" in text
     else:
         loser = 1 - winner
         assert game.scores[loser] <= -7
