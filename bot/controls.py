@@ -14,7 +14,14 @@ The kinds:
   naming trumps ...): one button each, on the rows after the cards; when there
   are more than two rows of them (a declared ruff value, 0 to 95), menus of 25
   instead (``rh:c`` ids), with the choices :func:`~bot.render.featured_choices`
-  names (one's true ruff) as buttons above them.
+  names (one's true ruff) as buttons above them. Between those, up to five rows
+  of buttons when the choices fit, a row per ``number`` where they carry one
+  (Bid Whist's 15 bids: a row per number, uptown / downtown / no trump, the
+  Pass beside the lowest).
+
+Cards are shown in the deal's order (:func:`~bot.render.bidwhist.view_sorted`:
+downtown runs A 2 3 …; jokers by name, first as the top trumps, last in no
+trump).
 
 Face-up layout cards (Turnover Bridge) follow the hand, labelled "(layout)",
 enabled when playable now.
@@ -43,7 +50,8 @@ from .components import (
     pick_id,
     table_id_for,
 )
-from .render import action_label, featured_choices
+from .render import action_label, card_text, featured_choices
+from .render.bidwhist import view_sorted
 
 __all__ = ["CARD_ROWS", "hand_controls", "split_actions"]
 
@@ -76,6 +84,8 @@ def _card_of(action: Action) -> Card:
 def _card_style(card: Card, enabled: bool, trump: Any) -> discord.ButtonStyle:
     if not enabled:
         return discord.ButtonStyle.secondary
+    if card.is_joker:  # no suit: a trump when there are trumps, else powerless
+        return discord.ButtonStyle.primary if trump is not None else discord.ButtonStyle.secondary
     if trump is not None and card.suit is trump:
         return discord.ButtonStyle.primary
     return discord.ButtonStyle.danger if card.suit.is_red else discord.ButtonStyle.secondary
@@ -103,11 +113,11 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
     """
     ui = Rows()  # plain component data: this is built for nearly every move (see Rows)
     seat = view.seat
-    hand = sort_hand(view.hand, view.trump)
+    hand = view_sorted(view, view.hand)
     if away:
         for i, card in enumerate(hand[: CARD_ROWS * ROW_WIDTH]):
             cid = action_id(table_id, version, seat, Play(card))
-            ui.button(cid, card.pretty, discord.ButtonStyle.secondary, True, row=i // ROW_WIDTH)
+            ui.button(cid, card_text(card), discord.ButtonStyle.secondary, True, row=i // ROW_WIDTH)
         ui.button(table_id_for(table_id, "reclaim"), "Take my seat back", discord.ButtonStyle.success, row=CARD_ROWS)
         return ui
     mine = view.my_turn
@@ -115,20 +125,27 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
     if picks:
         # laying out cards: one menu per kind (today only one kind is ever legal at once)
         for row, (verb, actions) in enumerate(list(picks.items())[:ROWS]):
-            cards = sort_hand([_card_of(a) for a in actions], view.trump)[:MENU_OPTIONS]
+            cards = view_sorted(view, [_card_of(a) for a in actions])[:MENU_OPTIONS]
             need = max(1, min(view.to_lay_out or 1, len(cards)))
-            options = [(c.pretty, c.code) for c in cards]
+            options = [(card_text(c), c.code) for c in cards]
             placeholder = f"Choose {need} card{'s' if need != 1 else ''} to lay out"
             ui.menu(pick_id(table_id, version, seat, verb), options, need, placeholder, row=row)
         return ui
     if len(choices) > MAX_CHOICE_BUTTONS:
-        _choice_menus(ui, table_id, version, view, choices)
+        rows = _choice_rows(choices)
+        if len(rows) > ROWS:
+            _choice_menus(ui, table_id, version, view, choices)
+            return ui
+        for row, actions in enumerate(rows):  # the hand stays in the text
+            for choice in actions:
+                cid = action_id(table_id, version, seat, choice)
+                ui.button(cid, action_label(choice), _choice_style(choice), row=row)
         return ui
     choice_rows = -(-len(choices) // ROW_WIDTH)
     card_rows = min(CARD_ROWS, ROWS - choice_rows)
     legal_plays = {p.card for p in plays}
     layout = [c for c in sort_hand(_layout_cards(view), view.trump) if c not in view.hand]
-    extra = sort_hand([c for c in legal_plays if c not in view.hand and c not in layout], view.trump)
+    extra = view_sorted(view, [c for c in legal_plays if c not in view.hand and c not in layout])
     shown = list(hand) + layout + extra
     room = card_rows * ROW_WIDTH
     if len(shown) > room and not legal_plays:
@@ -139,7 +156,7 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
         shown = [c for c in shown if c in keep]
     for i, card in enumerate(shown):
         enabled = card in legal_plays
-        label = card.pretty if card in view.hand else f"{card.pretty} (layout)"
+        label = card_text(card) if card in view.hand else f"{card_text(card)} (layout)"
         cid = action_id(table_id, version, seat, Play(card))
         ui.button(cid, label, _card_style(card, enabled, view.trump), not enabled, row=i // ROW_WIDTH)
     first = -(-len(shown) // ROW_WIDTH) if shown else 0
@@ -147,6 +164,25 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
         cid = action_id(table_id, version, seat, choice)
         ui.button(cid, action_label(choice), _choice_style(choice), row=first + i // ROW_WIDTH)
     return ui
+
+
+def _choice_rows(choices: Sequence[Action]) -> list[list[Action]]:
+    """Choices as rows of buttons: five a row, and a new row where the ``number`` a
+    choice carries changes (a choice without one, such as a pass, joins the next)."""
+    rows: list[list[Action]] = []
+    key: object = None
+    for choice in choices:
+        number = getattr(choice, "number", None)
+        if (
+            not rows
+            or len(rows[-1]) >= ROW_WIDTH
+            or (number is not None and key is not None and number != key)
+        ):
+            rows.append([])
+        rows[-1].append(choice)
+        if number is not None:
+            key = number
+    return rows
 
 
 def _choice_menus(

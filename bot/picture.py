@@ -198,7 +198,10 @@ DOING: Final = {
     "discard": "to lay out cards",
     "can_ye": "to declare honours",
     "auction": "to bid",
+    "bidding": "to bid",
     "trumps": "to name trumps",
+    "name": "to name the contract",
+    "kitty": "to lay out the kitty",
     "contest": "to claim the ruff",
     "show_ruff": "to show the ruff",
 }
@@ -217,6 +220,10 @@ def card_name(card: Card) -> str:
 def _contract_name(code: str) -> str:
     from engine.phases.solo_auction import CONTRACT_NAMES
 
+    from .render.bidwhist import bid_name, is_bid
+
+    if is_bid(code):  # Bid Whist: "4 uptown"
+        return bid_name(code)
     return str(CONTRACT_NAMES.get(code, code.replace("_", " ").capitalize()))
 
 
@@ -285,7 +292,7 @@ def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None =
         games = "games " + "–".join(str(g) for g in view.games_won)
 
     calls = [""] * n
-    if view.phase == "auction":
+    if view.phase in ("auction", "bidding"):
         for seat, call in view.auction:
             if 0 <= seat < n:
                 calls[seat] = _contract_name(call) if call not in ("pass", "accept") else call

@@ -125,7 +125,9 @@ class Play:
         table = self.svc.tables.get(table_id)
         game = table.game if table else None
         if game is not None and game.version == version and game.to_act() == seat:
-            need = game.observe(seat).to_lay_out
+            view = game.observe(seat)
+            # as many as the menu offers when fewer may go now (no-trump jokers first)
+            need = min(view.to_lay_out, sum(1 for a in view.legal if a.verb == verb))
             if need and len(cards) != need:
                 await refuse(interaction, f"Choose exactly {need} cards to lay out.")
                 return

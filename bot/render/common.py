@@ -4,10 +4,11 @@ into Discord's limit."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine import Card, Rules, Suit, sort_hand
+from engine.cards import HIGH, RankOrder
 
 SEAT_NAMES = ("North", "East", "South", "West")
 SEAT_SHORT = ("N", "E", "S", "W")
@@ -53,6 +54,7 @@ class Terms:
 
 _TERMS = {
     "ruffe_trump": Terms(stock="head", ruff="rub", trick_points="cards over par", honour_points="ruff"),
+    "bid_whist": Terms(stock="kitty"),
 }
 
 
@@ -146,16 +148,51 @@ def suit_text(suit: Suit | None) -> str:
     return "no trumps" if suit is None else f"{suit.symbol} {suit.name.lower()}"
 
 
+def card_text(card: Card) -> str:
+    """A card as people read it: ``10♥``; a joker by its name, ``Big Joker`` or
+    ``Little Joker`` (it has no suit, so never a suit symbol)."""
+    if card.is_joker:
+        return "Big Joker" if card.code == "BJ" else "Little Joker"
+    return card.pretty
+
+
 def cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(c.pretty for c in cards) if cards else "—"
+    return " ".join(card_text(c) for c in cards) if cards else "—"
 
 
-def hand_text(cards: Sequence[Card], trump: Suit | None) -> str:
-    """``♥ A K 7 · ♠ Q 10`` grouped by suit, trumps first."""
+def sorted_cards(
+    cards: Iterable[Card], trump: Suit | None, order: RankOrder = HIGH, jokers_last: bool = False
+) -> list[Card]:
+    """Cards in display order: by suit as :func:`engine.sort_hand` groups them (trumps
+    first), each suit best card first in the deal's rank ``order`` (downtown: A 2 3 …);
+    jokers (Big, then Little) first, as the top trumps, or last (``jokers_last``: in
+    no trump, where they never win)."""
+    cards = list(cards)
+    jokers = sorted((c for c in cards if c.is_joker), key=lambda c: -c.index)
+    natural = sort_hand([c for c in cards if not c.is_joker], trump)
+    if order is not HIGH:
+        suits: dict[Suit, int] = {}
+        for c in natural:
+            suits.setdefault(c.suit, len(suits))
+        natural.sort(key=lambda c: (suits[c.suit], -order.strength(c)))
+    return natural + jokers if jokers_last else jokers + natural
+
+
+def hand_text(
+    cards: Sequence[Card], trump: Suit | None, order: RankOrder = HIGH, jokers_last: bool = False
+) -> str:
+    """``♥ A K 7 · ♠ Q 10`` grouped by suit, trumps first, in the deal's rank
+    ``order``; jokers by name (``Big Joker · ♠ A K``), see :func:`sorted_cards`."""
     groups: list[str] = []
     current: Suit | None = None
     ranks: list[str] = []
-    for card in sort_hand(cards, trump):
+    for card in sorted_cards(cards, trump, order, jokers_last):
+        if card.is_joker:
+            if ranks and current is not None:
+                groups.append(f"{current.symbol} {' '.join(ranks)}")
+            current, ranks = None, []
+            groups.append(card_text(card))
+            continue
         if card.suit is not current:
             if ranks and current is not None:
                 groups.append(f"{current.symbol} {' '.join(ranks)}")
@@ -183,6 +220,8 @@ def fit(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> str:
 
 
 def target_text(rules: Rules) -> str:
+    if rules.family == "bid_whist":  # the game ends at either end (RULES.md §7.8)
+        return f"game to {rules.target_score}, or lost at -{rules.target_score}"
     return f"game to {rules.target_score}" if rules.target_score else "each deal is a game"
 
 

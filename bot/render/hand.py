@@ -13,16 +13,19 @@ from engine.actions import (
     ShowHonours,
     TakeRuff,
 )
+from engine.cards import effective_suit
 from engine.phases.contest import RuffClaim, best_suit
+from engine.phases.contract import NameDirection
 from engine.phases.solo_auction import Bid
 from engine.phases.solo_declare import NameTrump
 
+from . import bidwhist
 from .common import (
     CALL_NAMES,
     TableInfo,
+    card_text,
     cards_text,
     fit,
-    hand_text,
     terms,
 )
 from .lines import (
@@ -41,13 +44,15 @@ from .table import (
 def action_label(action: Action) -> str:
     """A button's (or menu option's) label for ``action``, in plain words."""
     if isinstance(action, (Play, Discard)):
-        return action.card.pretty
+        return card_text(action.card)
     if isinstance(action, Bid):
         return CALL_NAMES.get(action.call, action.call)
     if isinstance(action, NameTrump):
         return f"Trumps: {action.suit.symbol}"
     if isinstance(action, RuffClaim):
         return f"Declare {action.value}"
+    if isinstance(action, NameDirection):  # Bid Whist's no-trump declarer
+        return "Uptown (high cards win)" if action.direction == "uptown" else "Downtown (low cards win)"
     describe = getattr(action, "describe", None)  # a family's own words for its action
     if callable(describe):
         text = describe()
@@ -125,13 +130,13 @@ def hand_message(info: TableInfo, view: SeatView, note: str = "", away: bool = F
     lines.append(_seat_line(info, view))
     lines.append(trump_line(info, view) + " · " + score_line(info, view))
     if view.phase == "over":
-        lines.append(f"Your hand: {hand_text(view.hand, view.trump)}")
+        lines.append(f"Your hand: {bidwhist.view_hand_text(view)}")
         lines.append("The game is over — see the table for the result.")
         return "\n".join(lines)
     lines.extend(game_lines(info, view, view.seat))
-    lines.append(f"Your hand ({len(view.hand)}): {hand_text(view.hand, view.trump)}")
+    lines.append(f"Your hand ({len(view.hand)}): {bidwhist.view_hand_text(view)}")
     if view.stock_taken:
-        lines.append(f"From the {terms(info.rules).stock}: {cards_text(view.stock_taken)}")
+        lines.append(f"From the {terms(info.rules).stock}: {cards_text(bidwhist.view_sorted(view, view.stock_taken))}")
     if view.my_discards:
         lines.append(f"Laid out: {cards_text(view.my_discards)}")
     if away:
@@ -148,6 +153,9 @@ def hand_message(info: TableInfo, view: SeatView, note: str = "", away: bool = F
 def _your_turn_line(info: TableInfo, view: SeatView) -> str:
     phase = view.phase
     t = terms(info.rules)
+    special = bidwhist.turn_line(info, view) if bidwhist.is_bid_whist(view) else ""
+    if special:
+        return special
     if phase == "ruff":
         holds_ace = any(c.suit is view.trump and c.rank.label == "A" for c in view.hand)
         why = "you hold the trump ace" if holds_ace else f"nobody holds the trump ace, so the dealer may {t.ruff}"
@@ -187,7 +195,7 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
         parts.append(trick_line(view))
         led = view.led_suit
         plays = [a.card for a in view.legal if isinstance(a, Play)]
-        if led is not None and plays and all(c.suit is led for c in plays):
+        if led is not None and plays and all(effective_suit(c, view.trump) is led for c in plays):
             parts.append(f"follow {led.symbol}")
     else:
         parts.append("lead any card")

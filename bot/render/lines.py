@@ -10,9 +10,11 @@ from engine import SeatView, Suit, sort_hand
 from engine.families.solo import TARGETS
 from engine.layout import PileView
 
+from . import bidwhist
 from .common import (
     CALL_NAMES,
     TableInfo,
+    card_text,
     cards_text,
     hand_text,
     seat_short,
@@ -26,7 +28,7 @@ def trick_line(view: SeatView) -> str:
     if not view.trick:
         return ""
     short = seat_short(view.n_seats)
-    played = " · ".join(f"{short[s]} {c.pretty}" for s, c in view.trick)
+    played = " · ".join(f"{short[s]} {card_text(c)}" for s, c in view.trick)
     return f"Trick {view.trick_no}: {played}"
 
 
@@ -35,7 +37,7 @@ def last_trick_line(info: TableInfo, view: SeatView) -> str:
         return ""
     leader, cards, winner = view.completed_tricks[-1]
     n = info.n
-    order = " ".join(f"{info.short[(leader + i) % n]} {c.pretty}" for i, c in enumerate(cards))
+    order = " ".join(f"{info.short[(leader + i) % n]} {card_text(c)}" for i, c in enumerate(cards))
     return f"Last trick ({len(view.completed_tricks)}): **{info.seat_name(winner)}** won — {order}"
 
 
@@ -72,6 +74,8 @@ _AUCTION_TURN_UP = {"solo": " — trumps for Propose, Solo and Royal Abundance; 
 
 
 def trump_line(info: TableInfo, view: SeatView) -> str:
+    if bidwhist.is_bid_whist(view):
+        return bidwhist.trump_line(info, view)
     if view.phase == "auction" and view.turn_up is not None:
         return f"Turn-up: **{view.turn_up.pretty}**" + _AUCTION_TURN_UP.get(info.rules.family, "")
     if view.phase == "trumps" and view.trump is None:
@@ -136,6 +140,8 @@ def contest_lines(info: TableInfo, view: SeatView) -> list[str]:
 
 
 def contract_name(contract: str) -> str:
+    if bidwhist.is_bid(contract):
+        return bidwhist.bid_name(contract)  # Bid Whist: "4 uptown"
     return CALL_NAMES.get(contract, contract)
 
 
@@ -162,6 +168,8 @@ def contract_line(info: TableInfo, view: SeatView) -> str:
     contract = view.contract
     if not contract:
         return ""
+    if bidwhist.is_bid(contract):
+        return bidwhist.contract_line(info, view)
     if contract == "general":
         return "Contract: **General Misère** — everyone passed: each plays alone at no trumps; most tricks pays."
     parts = [f"Contract: **{contract_name(contract)}**"]
@@ -250,6 +258,8 @@ def waiting_line(info: TableInfo, view: SeatView, mention: bool = True) -> str:
     occupant = info.seats[seat]
     who = occupant.label(mention=mention) if occupant else "?"
     doing = _DOING.get(view.phase)
+    if view.phase == "name" and bidwhist.is_bid(view.contract) and view.contract.endswith("n"):
+        doing = "to name uptown or downtown"
     if doing is None:
         doing = "to lead" if not view.trick else "to play"
     return f"▶ **{info.names[seat]}** — {who} {doing.format(ruff=terms(info.rules).ruff)}"

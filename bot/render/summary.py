@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.events import AllPassed as BidWhistAllPassed
 from engine.events import (
     CanYeCalled,
     DealScored,
@@ -23,6 +24,7 @@ from engine.families.solo import ContractSettled
 from engine.phases.solo_auction import AllPassed, ContractWon
 from engine.phases.solo_declare import HandExposed, PlayStopped, TrumpNamed
 
+from . import bidwhist
 from .common import (
     SIDE_NAMES,
     SIDE_SHORT,
@@ -75,10 +77,14 @@ def event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
         elif isinstance(ev, LayoutCardPlayed):
             turned = f"{ev.turned_up.pretty} turned up" if ev.turned_up is not None else "the position is empty"
             out.append(f"{info.seat_name(ev.seat)} played {ev.card.pretty} from the layout — {turned}.")
+        else:
+            line = bidwhist.event_line(info, ev)  # Bid Whist: the bidding won, the contract named, the kitty
+            if line:
+                out.append(line)
     return out
 
 
-SUMMARY_EVENTS = (DealScored, HonoursScored, GameOver, MatchOver, AllPassed)
+SUMMARY_EVENTS = (DealScored, HonoursScored, GameOver, MatchOver, AllPassed, BidWhistAllPassed)
 
 
 def _points(info: TableInfo, points: Sequence[int]) -> str:
@@ -105,6 +111,9 @@ def _contract_summary(info: TableInfo, ev: ContractSettled, stopped: PlayStopped
 
 def deal_summary(info: TableInfo, events: Sequence[Event]) -> str | None:
     """A public summary of a finished deal / game / match, or None."""
+    contract = bidwhist.deal_summary(info, events)
+    if contract is not None:
+        return f"🃏 Table #{info.table_id} · " + "\n".join(contract) if contract else None
     lines: list[str] = []
     t = terms(info.rules)
     settled = next((e for e in events if isinstance(e, ContractSettled)), None)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from engine import Rules, SeatView
 
+from . import bidwhist
 from .common import (
     SIDE_NAMES,
     TableInfo,
@@ -60,7 +61,12 @@ def game_lines(info: TableInfo, view: SeatView, mine: int | None) -> list[str]:
     """What a game adds to the table beyond trumps, tricks and scores (public)."""
     lines: list[str] = []
     lines.extend(contest_lines(info, view))
-    for line in (auction_line(info, view), contract_line(info, view), sides_line(info, view)):
+    for line in (
+        auction_line(info, view),
+        contract_line(info, view),
+        sides_line(info, view),
+        bidwhist.kitty_line(info, view, mine),
+    ):
         if line:
             lines.append(line)
     lines.extend(exposed_lines(info, view, skip=mine))
@@ -108,7 +114,9 @@ def final_text(info: TableInfo, view: SeatView) -> str:
     """The table message once the match is over."""
     winner = view.winner if view.winner is not None else 0
     lines = [header(info) + " · **finished**"]
-    if info.partnerships:
+    if bidwhist.is_bid_whist(view):  # won at +target, or by the others falling to -target
+        lines.append(bidwhist.final_line(info, view))
+    elif info.partnerships:
         lines.append(
             f"🏆 **{SIDE_NAMES[winner]}** — {info.side_players(winner)} — win "
             f"{view.scores[winner]}–{view.scores[1 - winner]}"

@@ -13,8 +13,10 @@ from typing import Any
 import discord
 
 from engine import Card, Game, SeatView, sort_hand
-from engine.actions import Action, DeclineRuff, Discard, Play, TakeRuff
+from engine.actions import Action, DeclineRuff, Discard, Pass, Play, TakeRuff
+from engine.phases.auction import Bid as BidWhistBid
 from engine.phases.contest import RuffClaim, best_suit
+from engine.phases.contract import NameDirection
 from engine.phases.solo_auction import Bid
 from engine.phases.solo_declare import NameTrump
 
@@ -35,7 +37,15 @@ CALLS = {
     "slam": "Slam",
 }
 
+MODES = {"u": "uptown", "d": "downtown", "n": "no trump"}  # Bid Whist's bids: "4 uptown"
+JOKERS = {"BJ": "Big Joker", "LJ": "Little Joker"}
+
 Policy = Callable[[Game, SeatView], list[Action]]
+
+
+def card_label(card: Card) -> str:
+    """A card as a player reads it: ``10♥``, a joker by its name."""
+    return JOKERS.get(card.code, card.pretty)
 
 
 def true_ruff(view: SeatView) -> int:
@@ -49,9 +59,16 @@ def true_ruff(view: SeatView) -> int:
 def label_of(view: SeatView, action: Action) -> str:
     """The label a player reads on the button of ``action`` (written out, not imported)."""
     if isinstance(action, Play):
-        return action.card.pretty if action.card in view.hand else f"{action.card.pretty} (layout)"
+        label = card_label(action.card)
+        return label if action.card in view.hand else f"{label} (layout)"
     if isinstance(action, Bid):
         return CALLS[action.call]
+    if isinstance(action, BidWhistBid):
+        return f"{action.number} {MODES[action.mode]}"
+    if isinstance(action, NameDirection):
+        return "Uptown (high cards win)" if action.direction == "uptown" else "Downtown (low cards win)"
+    if isinstance(action, Pass):
+        return "Pass"
     if isinstance(action, NameTrump):
         return f"Trumps: {action.suit.symbol}"
     if isinstance(action, TakeRuff):
@@ -73,7 +90,7 @@ def check_dm(game: Game, seat: int, message: discord.Message) -> None:
         assert live == set() and not selects(message), f"live buttons out of turn: {live}"
         assert "Not your turn" in message.content
         return
-    assert "Your turn" in message.content or "Your call" in message.content, message.content
+    assert any(w in message.content for w in ("Your turn", "Your call", "Your bid")), message.content
     legal = view.legal
     if any(isinstance(a, RuffClaim) for a in legal):
         menus = selects(message)

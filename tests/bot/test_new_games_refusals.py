@@ -156,6 +156,7 @@ async def test_turnover_forged_layout_plays_are_refused(simcord_env: Any, db_pat
         ({"seed": 5}, "solo-whist", None, 4, "auction"),
         ({"seed": 32}, "ruff-trump-willughby", "players=3, ruff_announce=declared", 3, "contest"),
         ({"seed": 41}, "turnover-bridge", None, 2, "play"),
+        ({"seed": 5}, "bid-whist", None, 4, "bidding"),
     ],
 )
 async def test_restart_keeps_the_new_games_and_their_buttons(
