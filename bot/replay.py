@@ -25,6 +25,7 @@ from engine import Card, Suit, sort_hand
 from engine.export import DealLog, GameLog, TrickLog, side_label
 
 from . import components as ui
+from .render.common import card_text
 
 __all__ = ["POSITIONS", "clamp_step", "hand_line", "replay_id", "replay_view", "step_text"]
 
@@ -43,20 +44,24 @@ def replay_id(table_id: int, step: int) -> str:
 
 
 def hand_line(cards: Sequence[Card], trump: Suit | None) -> str:
-    """``♥ A K 7 · ♠ Q 10`` grouped by suit, trumps first; ``—`` when empty."""
+    """``Big Joker · ♥ A K 7 · ♠ Q 10``: jokers by name, then grouped by suit, trumps
+    first; ``—`` when empty."""
     groups: list[str] = []
     current: Suit | None = None
     ranks: list[str] = []
     for card in sort_hand(cards, trump):
-        suit = None if card.is_joker else card.suit
-        label = card.code if card.is_joker else card.rank.label
-        if suit is not current and ranks:
-            groups.append(f"{current.symbol if current else '🃏'} {' '.join(ranks)}")
+        if card.is_joker:
+            groups.append(card_text(card))
+            continue
+        if card.suit is not current and ranks:
+            assert current is not None
+            groups.append(f"{current.symbol} {' '.join(ranks)}")
             ranks = []
-        current = suit
-        ranks.append(label)
+        current = card.suit
+        ranks.append(card.rank.label)
     if ranks:
-        groups.append(f"{current.symbol if current else '🃏'} {' '.join(ranks)}")
+        assert current is not None
+        groups.append(f"{current.symbol} {' '.join(ranks)}")
     return " · ".join(groups) if groups else "—"
 
 
@@ -69,12 +74,12 @@ def _trumps(deal: DealLog) -> str:
         return "no trumps"
     text = f"{deal.trump.symbol} {deal.trump.name.lower()}"
     if deal.turn_up is not None:
-        text += f" (turn-up {deal.turn_up.pretty})"
+        text += f" (turn-up {card_text(deal.turn_up)})"
     return text
 
 
 def _pretty(cards: Sequence[Card]) -> str:
-    return " ".join(c.pretty for c in cards) if cards else "—"
+    return " ".join(card_text(c) for c in cards) if cards else "—"
 
 
 def _tricks_line(deal: DealLog, tricks: Sequence[int]) -> str:
@@ -132,7 +137,7 @@ def step_text(table_id: int, title: str, names: Sequence[str], log: GameLog, ste
     lines.append("Hands and layouts before this trick:" if deal.layouts else "Hands before this trick:")
     for seat in range(n):
         lines.append(f"> {SHORT[seat]} {names[seat]}: {hand_line(hands[seat], deal.trump)}")
-    played = " · ".join(f"{SHORT[s]} {c.pretty}" for s, c in trick.plays)
+    played = " · ".join(f"{SHORT[s]} {card_text(c)}" for s, c in trick.plays)
     lines.append(f"**Trick {trick.number}** — {_who(trick.leader, names)} led: {played}")
     lines.append(f"Won by **{_who(trick.winner, names)}** · Tricks this deal: {_tricks_line(deal, trick.tricks)}")
     last = trick is deal.tricks[-1]
