@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from engine import Action, Game
 from engine.events import Event
 
+from . import ratings
 from .services import Services
 from .store import NewAction, PlayerResult, StoreError
 from .tables import Table
@@ -38,18 +39,38 @@ async def commit(
     for action in actions:
         events.extend(trial.apply(seat, action))  # IllegalAction: nothing written
     entries = [NewAction(seat, a.encode(), actor_id) for a in actions]
+    teams = _rating_teams(table, trial) if trial.is_over else []
     async with svc.db.transaction():
         version = await svc.action_repo.append(table.id, table.db_version, entries)
         if trial.is_over:
             version = await svc.table_repo.set_status(table.id, "finished", version)
             await svc.result_repo.record_game(table.id, table.guild_id, results(table, trial))
             await svc.deadline_repo.clear(table.id)
+            if teams:  # the rating lands with the result or not at all
+                await ratings.record(
+                    svc.rating_repo,
+                    table_id=table.id,
+                    guild_id=table.guild_id,
+                    game_id=table.game_id,
+                    teams=teams,
+                )
     table.db_version = version
     table.game = trial
     table.moves.append((game.version, seat, actor_id))
     if trial.is_over:
         table.status = "finished"
     return events
+
+
+def _rating_teams(table: Table, game: Game) -> list[ratings.Team]:
+    """The finished game's rating teams; none (the game finishes unrated, and the next
+    ``python -m bot.ratings rebuild`` rates it from its move log) if working them
+    out fails — a rating must never keep a game from finishing."""
+    try:
+        return ratings.teams_from_game(table.seats, game)
+    except Exception:
+        log.exception("table %s: could not work out the rating teams; left unrated", table.id)
+        return []
 
 
 def results(table: Table, game: Game) -> list[PlayerResult]:
