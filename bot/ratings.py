@@ -22,7 +22,7 @@ deal. The teams:
   proposer and acceptor against two) decided the whole result, i.e. every
   member of each side of play finished level with his partners: then those
   sides are the teams (one against three rates as a team of one against a
-  team of three).
+  team of three), ranked by their best member.
 * **Ranks.** The game's winner (``Game.match_winner``, after the game's own
   tie-breaks) is first, alone; the others follow by games won, then by final
   score; players level on both share a rank (a tie, which openskill rates as
@@ -189,7 +189,7 @@ def teams_from_game(seats: Sequence[Seat | None], game: Game) -> list[Team]:
     if (
         not rules.partnerships
         and any(len(group) > 1 for group in played)
-        and all(len({seat_key(s) for s in group}) == 1 for group in played)
+        and all(len({game.scores[rules.side_of(s)] for s in group}) == 1 for group in played)
     ):
         # each scores for himself, but the sides of play decided it (a contract)
         for group in played:
