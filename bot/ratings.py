@@ -57,7 +57,8 @@ get one first: from replaying their move log in the engine (source
 ``replay``, exactly as if rated when they finished), or where the log no
 longer replays, from their ``results`` rows (source ``results``: people only,
 with their sides and who won; the AI seats from the table's seats where the
-game's rules still give their sides; the others ranked by points).
+game's rules still give their sides, a side of AI seats alone winning when no
+person's side won; the others ranked by points).
 """
 
 from __future__ import annotations
@@ -210,9 +211,11 @@ def teams_from_results(row: TableRow, results: Sequence[ResultRow]) -> list[Team
 
     People come from the rows (their side, whether it won, its points); AI seats
     from the table's seats, placed by the sides the game's rules give them, when
-    those rules can still be made (else the people alone are rated). Winning
-    sides first, the others by their points. Empty when fewer than two sides
-    are known (nothing to rate).
+    those rules can still be made (else the people alone are rated). A side of
+    AI seats alone won if no person's side did, and scored the best opposing
+    score the rows name (several such sides tie). Winning sides first, the
+    others by their points. Empty when fewer than two sides are known (nothing
+    to rate).
     """
     side_of: dict[int, int] = {}
     try:
@@ -221,6 +224,11 @@ def teams_from_results(row: TableRow, results: Sequence[ResultRow]) -> list[Team
     except Exception:
         log.debug("table %s: rules no longer made; people only", row.id, exc_info=True)
     standing: dict[int, tuple[Any, ...]] = {r.side: (r.won, r.points) for r in results}
+    # a side of AI seats only: it won if no person's side did, with the best
+    # opposing score the people's rows name (several such sides tie)
+    unknown = (not any(r.won for r in results), max((r.opp_points for r in results), default=0))
+    for side in set(side_of.values()) - set(standing):
+        standing[side] = unknown
     members: dict[int, list[Entrant]] = {}
     by_user = {r.user_id: r for r in results}
     for seat_no, seat in enumerate(row.seats):

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from bot import ratings
+from bot.ratings import Entrant, Team
 from bot.store import (
     ActionRepo,
     AISeat,
@@ -25,8 +27,6 @@ from bot.store import (
     StoreError,
     TableRepo,
 )
-from bot import ratings
-from bot.ratings import Entrant, Team
 from bot.store.copy import TargetNotEmpty, copy_database, run
 
 from .conftest import FakeClock
