@@ -21,7 +21,12 @@ from .tables import Table
 
 log = logging.getLogger(__name__)
 
-__all__ = ["commit", "mark_cancelled", "results", "save_afk"]
+__all__ = ["commit", "mark_cancelled", "results", "save_afk", "turn_timeout"]
+
+
+def turn_timeout(svc: Services, table: Table) -> float:
+    """Seconds a human has for a turn at ``table`` (0: no timer)."""
+    return float(table.settings.get("turn_timeout", svc.settings.turn_timeout) or 0)
 
 
 async def commit(
@@ -40,6 +45,9 @@ async def commit(
         events.extend(trial.apply(seat, action))  # IllegalAction: nothing written
     entries = [NewAction(seat, a.encode(), actor_id) for a in actions]
     teams = _rating_teams(table, trial) if trial.is_over else []
+    timeout = turn_timeout(svc, table)
+    following = None if trial.is_over else trial.to_act()
+    due: float | None = None
     async with svc.db.transaction():
         version = await svc.action_repo.append(table.id, table.db_version, entries)
         if trial.is_over:
@@ -54,6 +62,13 @@ async def commit(
                     game_id=table.game_id,
                     teams=teams,
                 )
+        elif timeout > 0 and following is not None and not table.ai_plays(following):
+            # the turn this move hands to a human starts its timer in the same
+            # transaction: one write to disk, not two, and never a move without it
+            due = svc.db.clock() + timeout
+            await svc.deadline_repo.set(table.id, "turn", due, following)
+    if due is not None and following is not None:
+        table.turn_due = (trial.version, following, due)
     table.db_version = version
     table.game = trial
     table.moves.append((game.version, seat, actor_id))

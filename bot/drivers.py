@@ -22,7 +22,7 @@ from engine import Action, Game, IllegalAction
 from engine.events import Event
 
 from . import render
-from .commit import commit, mark_cancelled, save_afk
+from .commit import commit, mark_cancelled, save_afk, turn_timeout
 from .notify import MessageGone
 from .presenter import Presenter
 from .render import seat_names
@@ -148,7 +148,7 @@ class Drivers:
     # ================================================================ the turn timer
 
     def turn_timeout(self, table: Table) -> float:
-        return float(table.settings.get("turn_timeout", self.svc.settings.turn_timeout) or 0)
+        return turn_timeout(self.svc, table)
 
     def resumed_due(self, table: Table, deadline: Deadline | None, last_action_at: float) -> float | None:
         """The stored turn deadline if it belongs to the turn now waiting, else None.
@@ -175,15 +175,24 @@ class Drivers:
         timeout = self.turn_timeout(table)
         if timeout <= 0:
             return
+        stored = table.turn_due
+        if due is None and stored is not None and stored[:2] == (table.version, seat):
+            due, stored_already = stored[2], True  # written with the move that began this turn
+        else:
+            stored_already = False
         table.cancel_timer()
         table.timer_task = asyncio.create_task(
-            self._turn_timer(table, seat, table.version, timeout, due), name=f"turn-{table.id}"
+            self._turn_timer(table, seat, table.version, timeout, due, store=not stored_already and due is None),
+            name=f"turn-{table.id}",
         )
 
-    async def _turn_timer(self, table: Table, seat: int, version: int, timeout: float, due: float | None) -> None:
+    async def _turn_timer(
+        self, table: Table, seat: int, version: int, timeout: float, due: float | None, store: bool = True
+    ) -> None:
         now = discord.utils.utcnow().timestamp()
         if due is None:
             due = now + timeout
+        if store:
             try:
                 await self.svc.deadline_repo.set(table.id, "turn", due, seat)
             except (StoreError, sqlite3.Error):

@@ -106,6 +106,9 @@ class Table:
     timer_task: asyncio.Task[None] | None = None
     deadline: float | None = None
     timer_failures: int = 0
+    # (engine version, seat, due) of a turn deadline already stored with the move
+    # that began the turn (bot.commit): the timer arms with it and writes nothing
+    turn_due: tuple[int, int, float] | None = None
 
     @classmethod
     def from_row(cls, row: TableRow) -> Table:

@@ -315,9 +315,10 @@ class SQLiteDatabase(Database):
     ``isolation_level=None``: every statement outside a transaction commits on its
     own, and :meth:`transaction` is the only way to group statements. Because the
     connection is shared by every task, a transaction holds an ``asyncio.Lock``
-    from ``BEGIN IMMEDIATE`` to ``COMMIT``: statements issued by other tasks
-    meanwhile wait for it instead of landing inside someone else's transaction.
-    The task that owns the transaction runs its statements directly.
+    while it runs: statements issued by other tasks meanwhile wait for it instead
+    of landing inside someone else's transaction. The task that owns the
+    transaction runs its statements directly. Transactions that queue up commit
+    together (group commit, see :meth:`transaction`).
     """
 
     dialect = "sqlite"
@@ -328,6 +329,9 @@ class SQLiteDatabase(Database):
         self._conn = conn
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
+        self._batch: asyncio.Future[None] | None = None  # the open group's COMMIT, if a group is open
+        self._queued = 0  # transaction() callers waiting for the lock
+        self._orphans: set[asyncio.Task[None]] = set()
 
     @classmethod
     async def connect(
@@ -408,42 +412,137 @@ class SQLiteDatabase(Database):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` if the block raises.
+        """A unit of work that lands whole or not at all, durable when the block exits.
+
+        Group commit: transactions that arrive while another is running join one
+        SQLite transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``), each inside its own
+        ``SAVEPOINT``, and the group commits when no further transaction waits.
+        With ``synchronous = FULL`` each COMMIT waits for the disk; under load one
+        fsync then serves many moves instead of one each. Each member still:
+
+        * runs alone (other tasks' statements wait for it), and sees only what
+          committed before it plus what earlier members of its group wrote;
+        * is undone alone if its block raises (``ROLLBACK TO`` its savepoint);
+        * returns only once its group's COMMIT is on disk, and raises if that
+          COMMIT fails (then no member of the group was written).
 
         IMMEDIATE takes the write lock at the start, so a transaction never fails
         half-way with SQLITE_BUSY on its first write, and no other writer (task or
-        process) runs until it ends. Other tasks' statements wait for the
-        transaction, so inside it never await a task that itself uses the
-        database (that would deadlock).
+        process) runs until the group ends. Inside a transaction never await a task
+        that itself uses the database (that would deadlock).
         """
         if self._in_own_transaction():
             raise NestedTransactionError("transaction() is already open in this task")
-        async with self._lock:
+        self._queued += 1
+        try:
+            await self._lock.acquire()
+        except BaseException:
+            self._queued -= 1
+            self._commit_if_abandoned()
+            raise
+        self._queued -= 1
+        batch: asyncio.Future[None] | None = None
+        ok = False
+        try:
+            with _sqlite_errors():
+                if self._batch is None:
+                    await self._conn.execute("BEGIN IMMEDIATE")
+                    self._batch = asyncio.get_running_loop().create_future()
+                batch = self._batch
+                await self._conn.execute("SAVEPOINT member")
             self._owner = asyncio.current_task()
             try:
-                await self._conn.execute("BEGIN IMMEDIATE")
-                try:
-                    yield
-                    # Statements run in queue order on aiosqlite's thread, so a
-                    # commit already queued completes even if we are cancelled.
-                    with _sqlite_errors():
-                        await self._conn.commit()
-                except BaseException:
-                    if self._conn.in_transaction:
-                        await self._conn.rollback()
-                    raise
+                yield
+            except BaseException:
+                await self._undo_member()
+                raise
+            with _sqlite_errors():
+                await self._conn.execute("RELEASE member")
+            ok = True
+        finally:
+            self._owner = None
+            try:
+                if self._batch is not None and self._queued == 0:
+                    await self._commit_batch()  # nobody waits to join: this group ends here
             finally:
-                self._owner = None
+                self._lock.release()
+        if ok and batch is not None:
+            await asyncio.shield(batch)  # durable (or failed) with the whole group
+
+    async def _undo_member(self) -> None:
+        """Take back what the current member wrote; if SQLite already abandoned the
+        whole transaction (a disk error), the group has failed."""
+        try:
+            if self._conn.in_transaction:
+                await self._conn.execute("ROLLBACK TO member")
+                await self._conn.execute("RELEASE member")
+                return
+        except sqlite3.Error:
+            log.warning("could not roll back to the savepoint; the group is abandoned", exc_info=True)
+        await self._fail_batch(StoreError("the transaction was abandoned by SQLite"))
+
+    async def _commit_batch(self) -> None:
+        """COMMIT the open group and settle its future. Shielded: a member cancelled
+        here must not leave the group's other members without an answer (aiosqlite
+        runs statements in queue order, so the COMMIT already queued lands first)."""
+        batch, self._batch = self._batch, None
+        assert batch is not None
+        task = asyncio.get_running_loop().create_task(self._end_group(batch))
+        self._orphans.add(task)
+        task.add_done_callback(self._orphans.discard)
+        await asyncio.shield(task)
+
+    async def _end_group(self, batch: asyncio.Future[None]) -> None:
+        try:
+            with _sqlite_errors():
+                await self._conn.commit()
+        except Exception as exc:
+            self._batch = batch
+            await self._fail_batch(exc)
+        else:
+            if not batch.done():
+                batch.set_result(None)
+
+    async def _fail_batch(self, exc: BaseException) -> None:
+        batch, self._batch = self._batch, None
+        if self._conn.in_transaction:
+            try:
+                await self._conn.rollback()
+            except sqlite3.Error:
+                log.warning("rollback after a failed group commit failed", exc_info=True)
+        if batch is not None and not batch.done():
+            failure = exc if isinstance(exc, Exception) else StoreError("the transaction was interrupted")
+            batch.set_exception(failure)
+            batch.exception()  # a member that raised itself never awaits it: mark it seen
+
+    def _commit_if_abandoned(self) -> None:
+        """A queued member gave up waiting (cancelled): if the group it was to join
+        now has nobody left to end it, end it from a task of its own."""
+        if self._batch is not None and self._queued == 0:
+
+            async def finish() -> None:
+                async with self._lock:
+                    if self._batch is not None and self._queued == 0:
+                        await self._commit_batch()
+
+            task = asyncio.get_running_loop().create_task(finish())
+            self._orphans.add(task)
+            task.add_done_callback(self._orphans.discard)
 
     @asynccontextmanager
     async def _statement(self) -> AsyncIterator[None]:
         # Outside a transaction, wait for any other task's transaction to finish.
+        # If a group is still open (a member is queued behind us), the statement
+        # joins it and returns once the group is durable, like a member.
         with _sqlite_errors():
             if self._in_own_transaction():
                 yield
-            else:
-                async with self._lock:
-                    yield
+                return
+            async with self._lock:
+                batch = self._batch
+                yield
+            if batch is not None:
+                await asyncio.shield(batch)
 
     # -- statements -----------------------------------------------------------------
 
