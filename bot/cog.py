@@ -76,17 +76,24 @@ class RuffCog(commands.GroupCog, group_name="ruff", group_description="Play Ruff
     ) -> None:
         await self.manager.rules_command(interaction, game, preset)
 
-    @app_commands.command(name="leaderboard", description="This server's players, ranked")
-    @app_commands.describe(page="Page number")
+    @app_commands.command(name="leaderboard", description="This server's players of one game, by rating")
+    @app_commands.describe(game="Which game (default: the most played here)", page="Page number")
+    @app_commands.choices(game=_game_choices())
     async def leaderboard(
-        self, interaction: discord.Interaction[Any], page: app_commands.Range[int, 1, 1000] = 1
+        self,
+        interaction: discord.Interaction[Any],
+        game: str | None = None,
+        page: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
-        await self.manager.leaderboard(interaction, page - 1)
+        await self.manager.leaderboard(interaction, page - 1, game)
 
-    @app_commands.command(name="stats", description="A player's record in this server")
-    @app_commands.describe(user="Whose record (default: yours)")
-    async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
-        await self.manager.stats(interaction, user)
+    @app_commands.command(name="stats", description="A player's ratings and record in this server")
+    @app_commands.describe(user="Whose record (default: yours)", game="One game only (default: every game played)")
+    @app_commands.choices(game=_game_choices())
+    async def stats(
+        self, interaction: discord.Interaction[Any], user: discord.User | None = None, game: str | None = None
+    ) -> None:
+        await self.manager.stats(interaction, user, game)
 
     @app_commands.command(name="record", description="A finished game as files (.json record and .pbn deals)")
     @app_commands.describe(table="Table number (default: the last game you finished in this server)")

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from engine import Action, Game
 from engine.events import Event
 
+from . import ratings
 from .services import Services
 from .store import NewAction, PlayerResult, StoreError
 from .tables import Table
@@ -43,6 +44,7 @@ async def commit(
     for action in actions:
         events.extend(trial.apply(seat, action))  # IllegalAction: nothing written
     entries = [NewAction(seat, a.encode(), actor_id) for a in actions]
+    teams = _rating_teams(table, trial) if trial.is_over else []
     timeout = turn_timeout(svc, table)
     following = None if trial.is_over else trial.to_act()
     due: float | None = None
@@ -52,6 +54,14 @@ async def commit(
             version = await svc.table_repo.set_status(table.id, "finished", version)
             await svc.result_repo.record_game(table.id, table.guild_id, results(table, trial))
             await svc.deadline_repo.clear(table.id)
+            if teams:  # the rating lands with the result or not at all
+                await ratings.record(
+                    svc.rating_repo,
+                    table_id=table.id,
+                    guild_id=table.guild_id,
+                    game_id=table.game_id,
+                    teams=teams,
+                )
         elif timeout > 0 and following is not None and not table.ai_plays(following):
             # the turn this move hands to a human starts its timer in the same
             # transaction: one write to disk, not two, and never a move without it
@@ -65,6 +75,17 @@ async def commit(
     if trial.is_over:
         table.status = "finished"
     return events
+
+
+def _rating_teams(table: Table, game: Game) -> list[ratings.Team]:
+    """The finished game's rating teams; none (the game finishes unrated, and the next
+    ``python -m bot.ratings rebuild`` rates it from its move log) if working them
+    out fails — a rating must never keep a game from finishing."""
+    try:
+        return ratings.teams_from_game(table.seats, game)
+    except Exception:
+        log.exception("table %s: could not work out the rating teams; left unrated", table.id)
+        return []
 
 
 def results(table: Table, game: Game) -> list[PlayerResult]:

@@ -16,7 +16,8 @@ Every component is a :class:`discord.ui.DynamicItem`, registered once in
 * ``rh:c:<table>:<version>:<seat>:<k>`` — the ``k``-th menu of choices (when
   there are more than buttons fit, e.g. a ruff value 0-95); each option's value
   is the engine's encoding of one action (``ruffval:47``);
-* ``rh:lb:<page>`` — leaderboard paging;
+* ``rh:lb:<page>[:<game>]`` — leaderboard paging (the game id the page shows; an
+  id without one, from before ratings, shows the server's most played game);
 * ``rh:r:<table>:<step>`` — a replay of a finished game at trick ``step``
   (from 0; ``/ruff replay``, :mod:`bot.replay`); a step past the end clamps.
 
@@ -68,6 +69,7 @@ class ParsedId:
     action: Action | None = None
     page: int = 0
     step: int = 0  # a replay's step (r)
+    game: str = ""  # the game id of a leaderboard page (lb); "" = the default
 
 
 class BadCustomId(ValueError):
@@ -78,7 +80,7 @@ _TABLE_RE = re.compile(r"t:(\d{1,19}):([a-z-]{1,12})")
 _ACT_RE = re.compile(r"a:(\d{1,19}):(\d{1,9}):([0-3]):([a-z]{1,10}(?::[0-9A-Za-z-]{1,16})?)")
 _PICK_RE = re.compile(r"d:(\d{1,19}):(\d{1,9}):([0-3])(?::([a-z]{1,10}))?")
 _CHOICE_RE = re.compile(r"c:(\d{1,19}):(\d{1,9}):([0-3]):(\d)")
-_LB_RE = re.compile(r"lb:(\d{1,4})")
+_LB_RE = re.compile(r"lb:(\d{1,4})(?::([a-z0-9-]{1,60}))?")
 _REPLAY_RE = re.compile(r"r:(\d{1,19}):(\d{1,6})")
 
 
@@ -103,7 +105,7 @@ def parse_custom_id(rest: str) -> ParsedId:
     if m := _CHOICE_RE.fullmatch(rest):
         return ParsedId("c", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3)))
     if m := _LB_RE.fullmatch(rest):
-        return ParsedId("lb", page=int(m.group(1)))
+        return ParsedId("lb", page=int(m.group(1)), game=m.group(2) or "")
     if m := _REPLAY_RE.fullmatch(rest):
         return ParsedId("r", table_id=int(m.group(1)), step=int(m.group(2)))
     raise BadCustomId(rest)
@@ -246,7 +248,7 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
     elif parsed.kind == "r":
         await manager.on_replay_step(interaction, parsed.table_id, parsed.step)
     else:
-        await manager.on_leaderboard_page(interaction, parsed.page)
+        await manager.on_leaderboard_page(interaction, parsed.page, parsed.game or None)
 
 
 # ------------------------------------------------------------------ view builders
@@ -286,15 +288,27 @@ def finished_view(table_id: int) -> discord.ui.View:
     return view
 
 
-def leaderboard_view(page: int, pages: int) -> discord.ui.View | None:
+def leaderboard_id(page: int, game_id: str | None = None) -> str:
+    """The id of a leaderboard page button (``rh:lb:<page>[:<game>]``)."""
+    cid = f"rh:lb:{page}" + (f":{game_id}" if game_id else "")
+    assert len(cid) <= _ID_LIMIT
+    return cid
+
+
+def leaderboard_view(page: int, pages: int, game_id: str | None = None) -> discord.ui.View | None:
     if pages <= 1:
         return None
     view = new_view()
     view.add_item(
-        RHButton(f"rh:lb:{max(page - 1, 0)}", "◀ Previous", discord.ButtonStyle.secondary, disabled=page <= 0)
+        RHButton(leaderboard_id(max(page - 1, 0), game_id), "◀ Previous", discord.ButtonStyle.secondary, disabled=page <= 0)
     )
     view.add_item(
-        RHButton(f"rh:lb:{min(page + 1, pages - 1)}", "Next ▶", discord.ButtonStyle.secondary, disabled=page >= pages - 1)
+        RHButton(
+            leaderboard_id(min(page + 1, pages - 1), game_id),
+            "Next ▶",
+            discord.ButtonStyle.secondary,
+            disabled=page >= pages - 1,
+        )
     )
     return view
 

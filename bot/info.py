@@ -1,9 +1,17 @@
 """The slash commands that read rather than play: ``/ruff hand``, ``rules``,
 ``leaderboard`` and ``stats`` (``/ruff cancel`` finds the table and hands over
-to the lobby)."""
+to the lobby).
+
+The leaderboard and the stats show ratings (:mod:`bot.ratings`): per server and
+game id, ranked by the conservative value μ − 3σ, players ranked once they have
+:data:`~bot.ratings.MIN_GAMES` rated games (the others listed after, "not yet
+ranked"), AI levels among them. ``/ruff leaderboard`` without a game shows the
+server's most played game and names the others.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -14,11 +22,13 @@ from . import components as ui
 from . import render
 from .lobby import Lobby
 from .presenter import Presenter
+from .ratings import AI_PREFIX, MIN_GAMES, is_ai
 from .replies import refuse, reply
 from .services import Services
+from .store import RatingChange, RatingRow
 from .tables import LEADERBOARD_PAGE
 
-__all__ = ["Info"]
+__all__ = ["Info", "leaderboard_text", "plural", "stats_text"]
 
 
 class Info:
@@ -69,52 +79,191 @@ class Info:
             text += "\nOther games: " + ", ".join(f"`{g}`" for g in game_ids())
         await reply(interaction, text)
 
-    async def leaderboard(self, interaction: discord.Interaction[Any], page: int) -> None:
-        """``/ruff leaderboard``: this server's players, ranked, 10 a page."""
+    async def leaderboard(self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None) -> None:
+        """``/ruff leaderboard [game] [page]``: this server's players of one game by rating, 10 a page."""
         if interaction.guild is None:
             await refuse(interaction, "The leaderboard is per server — use it in a server channel.")
             return
-        text, view = await self._leaderboard_page(interaction.guild.id, interaction.guild.name, page)
+        text, view = await self._leaderboard_page(interaction.guild.id, interaction.guild.name, game_id, page)
         if view is None:
             await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
         else:
             await interaction.response.send_message(text, view=view, allowed_mentions=discord.AllowedMentions.none())
 
-    async def on_leaderboard_page(self, interaction: discord.Interaction[Any], page: int) -> None:
+    async def on_leaderboard_page(self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None) -> None:
         if interaction.guild is None:
             await refuse(interaction, "The leaderboard is per server.")
             return
-        text, view = await self._leaderboard_page(interaction.guild.id, interaction.guild.name, page)
+        text, view = await self._leaderboard_page(interaction.guild.id, interaction.guild.name, game_id, page)
         await interaction.response.edit_message(content=text, view=view)
 
-    async def _leaderboard_page(self, guild_id: int, guild_name: str, page: int) -> tuple[str, discord.ui.View | None]:
-        results = self.svc.result_repo
-        total = await results.count_players(guild_id)
+    async def _leaderboard_page(
+        self, guild_id: int, guild_name: str, game_id: str | None, page: int
+    ) -> tuple[str, discord.ui.View | None]:
+        repo = self.svc.rating_repo
+        played = await repo.games(guild_id)
+        if game_id is None:
+            if not played:
+                return f"🏆 **Leaderboard — {guild_name}**\nNo finished games yet. Start one with `/ruff new`.", None
+            game_id = played[0][0]  # the server's most played game
+        total = await repo.count_ranked(guild_id, game_id, MIN_GAMES)
         pages = max(1, -(-total // LEADERBOARD_PAGE))
         page = min(max(page, 0), pages - 1)
-        rows = await results.leaderboard(guild_id, LEADERBOARD_PAGE, page * LEADERBOARD_PAGE)
-        if not rows:
-            return f"🏆 **Leaderboard — {guild_name}**\nNo finished games yet. Start one with `/ruff new`.", None
-        lines = [
-            f"🏆 **Leaderboard — {guild_name}** (page {page + 1}/{pages})",
-            "`  # player               games  wins   win%  points`",
-        ]
-        for r in rows:
-            lines.append(f"`{r.rank:>3} {r.name[:20]:<20} {r.games:>6} {r.wins:>5} {r.win_pct:>6.1f} {r.points:>7}`")
-        return "\n".join(lines), ui.leaderboard_view(page, pages)
+        rows = await repo.leaderboard(guild_id, game_id, MIN_GAMES, LEADERBOARD_PAGE, page * LEADERBOARD_PAGE)
+        provisional: list[RatingRow] = []
+        more = 0
+        if page == pages - 1:
+            provisional, more = await repo.provisional(guild_id, game_id, MIN_GAMES, PROVISIONAL_SHOWN)
+        text = leaderboard_text(
+            guild_name, game_id, rows, page, pages, provisional, more, [g for g in played if g[0] != game_id]
+        )
+        return text, ui.leaderboard_view(page, pages, game_id)
 
-    async def stats(self, interaction: discord.Interaction[Any], user: discord.abc.User | None) -> None:
-        """``/ruff stats``: one player's record in this server."""
+    async def stats(
+        self, interaction: discord.Interaction[Any], user: discord.abc.User | None, game_id: str | None = None
+    ) -> None:
+        """``/ruff stats [user] [game]``: a player's ratings, games, wins and last rating changes here."""
         if interaction.guild is None:
             await refuse(interaction, "Stats are per server — use this in a server channel.")
             return
         target = user or interaction.user
-        stats = await self.svc.result_repo.player_stats(interaction.guild.id, target.id)
-        if stats is None:
-            await reply(interaction, f"{target.display_name} has not finished a game here yet.")
-            return
-        await reply(
-            interaction,
-            f"📊 **{target.display_name}** in {interaction.guild.name}: rank #{stats.rank} · "
-            f"{stats.games} games · {stats.wins} wins ({stats.win_pct:.1f}%) · {stats.points} points",
-        )
+        guild_id, key = interaction.guild.id, str(target.id)
+        repo = self.svc.rating_repo
+        name = target.display_name
+        if game_id is not None:
+            row = await repo.get(guild_id, game_id, key, MIN_GAMES)
+            if row is None:
+                await reply(interaction, f"{name} has not finished a game of {game_title(game_id)} here yet.")
+                return
+            rows = [row]
+        else:
+            rows = [await repo.get(guild_id, r.game_id, key, MIN_GAMES) or r for r in await repo.for_player(guild_id, key)]
+            if not rows:
+                await reply(interaction, f"{name} has not finished a game here yet.")
+                return
+        ranked = {r.game_id: await repo.count_ranked(guild_id, r.game_id, MIN_GAMES) for r in rows}
+        history = await repo.history(guild_id, key, game_id if len(rows) == 1 else None, HISTORY_SHOWN)
+        await reply(interaction, stats_text(name, interaction.guild.name, rows, ranked, history))
+
+
+# ---------------------------------------------------------------- text (pure)
+
+PROVISIONAL_SHOWN = 5
+"""Players under the minimum of games listed at the end of the leaderboard."""
+HISTORY_SHOWN = 5
+"""Rating changes listed by ``/ruff stats``."""
+NAME_WIDTH = 24
+
+
+def plural(n: int, word: str) -> str:
+    """``1 game``, ``2 games``, ``0 wins``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def game_title(game_id: str) -> str:
+    """The game's title (its id when the engine no longer knows it)."""
+    try:
+        return make_rules(game_id).title
+    except RulesError:
+        return game_id
+
+
+def player_name(row: RatingRow) -> str:
+    """A player's name as the lists show it: escaped, AI levels as "AI hard"."""
+    name = row.name if not is_ai(row.player) else f"AI {row.player.removeprefix(AI_PREFIX)}"
+    if len(name) > NAME_WIDTH:
+        name = name[: NAME_WIDTH - 1] + "…"
+    return discord.utils.escape_markdown(name)
+
+
+def win_pct(row: RatingRow) -> str:
+    return f"{100 * row.wins / row.games:.0f}%" if row.games else "–"
+
+
+def _entry(row: RatingRow) -> str:
+    return f"{player_name(row)} **{signed(row.conservative)}** · {plural(row.games, 'game')} · {win_pct(row)}"
+
+
+def leaderboard_text(
+    guild_name: str,
+    game_id: str,
+    rows: Sequence[RatingRow],
+    page: int,
+    pages: int,
+    provisional: Sequence[RatingRow],
+    provisional_total: int,
+    other_games: Sequence[tuple[str, int]],
+) -> str:
+    """The leaderboard message: one short line per player (fits a phone)."""
+    lines = [
+        f"🏆 **Leaderboard — {guild_name}** · {game_title(game_id)}",
+        f"rating μ − 3σ · ranked from {plural(MIN_GAMES, 'game')}" + (f" · page {page + 1}/{pages}" if pages > 1 else ""),
+    ]
+    if not rows and not provisional:
+        lines.append(f"No rated games of {game_title(game_id)} here yet.")
+    elif not rows:
+        lines.append(f"Nobody has played {plural(MIN_GAMES, 'game')} yet.")
+    for r in rows:
+        lines.append(f"{r.rank}. {_entry(r)}")
+    if provisional:
+        lines.append(f"Not yet ranked (under {plural(MIN_GAMES, 'game')}):")
+        lines.extend(f"· {_entry(r)}" for r in provisional)
+        if provisional_total > len(provisional):
+            lines.append(f"· and {provisional_total - len(provisional)} more")
+    if other_games:
+        shown = ", ".join(f"`{g}` ({plural(n, 'game')})" for g, n in other_games[:4])
+        lines.append(f"Other games: {shown} — `/ruff leaderboard game:`")
+    return "\n".join(lines)
+
+
+def signed(value: float, sign: bool = False) -> str:
+    """``3.1``, ``−0.4`` (a true minus sign), with ``sign`` also ``+1.1``."""
+    text = f"{value:+.1f}" if sign else f"{value:.1f}"
+    return text.replace("-", "−")
+
+
+def _change_text(c: RatingChange, with_game: bool) -> str:
+    game = f" {game_title(c.game_id)}," if with_game else ""
+    return (
+        f"· #{c.table_id}{game} {'won' if c.won else 'lost'}: "
+        f"{signed(c.before)} → {signed(c.after)} ({signed(c.after - c.before, sign=True)})"
+    )
+
+
+def stats_text(
+    name: str,
+    guild_name: str,
+    rows: Sequence[RatingRow],
+    ranked: Mapping[str, int],
+    history: Sequence[RatingChange],
+) -> str:
+    """``/ruff stats``: rating (μ − 3σ, μ, σ), games, wins and place per game, and the
+    last rating changes. ``ranked`` is the number of ranked players per game."""
+
+    def place(r: RatingRow) -> str:
+        if r.rank is None:
+            return f"ranked after {plural(MIN_GAMES, 'game')}"
+        return f"#{r.rank} of {ranked.get(r.game_id, r.rank)}"
+
+    def record(r: RatingRow) -> str:
+        return f"{plural(r.games, 'game')} · {plural(r.wins, 'win')} ({win_pct(r)})"
+
+    who = discord.utils.escape_markdown(name)
+    if len(rows) == 1:
+        r = rows[0]
+        lines = [
+            f"📊 **{who}** — {game_title(r.game_id)} in {guild_name}",
+            f"Rating **{signed(r.conservative)}** (μ {r.mu:.1f}, σ {r.sigma:.1f}) · {place(r)}",
+            record(r),
+        ]
+    else:
+        lines = [f"📊 **{who}** in {guild_name}"]
+        for r in rows:
+            lines.append(
+                f"· {game_title(r.game_id)}: **{signed(r.conservative)}** (μ {r.mu:.1f}, σ {r.sigma:.1f})"
+                f" · {record(r)} · {place(r)}"
+            )
+    if history:
+        lines.append("Last rating changes:")
+        lines.extend(_change_text(c, len(rows) > 1) for c in history)
+    return "\n".join(lines)

@@ -158,11 +158,13 @@ class GameManager:
     async def rules_command(self, interaction: discord.Interaction[Any], game_id: str | None, preset: str | None) -> None:
         await self.info.rules_command(interaction, game_id, preset)
 
-    async def leaderboard(self, interaction: discord.Interaction[Any], page: int) -> None:
-        await self.info.leaderboard(interaction, page)
+    async def leaderboard(self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None) -> None:
+        await self.info.leaderboard(interaction, page, game_id)
 
-    async def stats(self, interaction: discord.Interaction[Any], user: discord.abc.User | None) -> None:
-        await self.info.stats(interaction, user)
+    async def stats(
+        self, interaction: discord.Interaction[Any], user: discord.abc.User | None, game_id: str | None = None
+    ) -> None:
+        await self.info.stats(interaction, user, game_id)
 
     # ------------------------------------------------------------ clicks (bot/handlers.ClickHandler)
 
@@ -193,8 +195,10 @@ class GameManager:
     ) -> None:
         await self.play.on_pick(interaction, table_id, version, seat, verb, values)
 
-    async def on_leaderboard_page(self, interaction: discord.Interaction[Any], page: int) -> None:
-        await self.info.on_leaderboard_page(interaction, page)
+    async def on_leaderboard_page(
+        self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None
+    ) -> None:
+        await self.info.on_leaderboard_page(interaction, page, game_id)
 
     # ------------------------------------------------------------ records and replays (bot/records.py)
 

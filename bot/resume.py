@@ -6,6 +6,12 @@ timers, and brings the messages up to date. A table whose log does not replay
 with this version of the engine is *set aside*, never destroyed: it stays in
 the database unchanged, the admin is told in the log and its channel once, and
 it loads again on a later start whose version replays it.
+
+Finished tables without a rating (games finished before ratings existed, or
+one whose rating failed) are rated in the background after the tables are
+back, by a rebuild of the ratings (:func:`bot.ratings.rebuild`), so an
+upgraded bot's leaderboard keeps its history without anyone running the
+command.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import discord
 
 from engine import Game, IllegalAction, RecordError, RulesError
 
+from . import ratings
 from .drivers import Drivers
 from .notify import DMClosed, MessageGone
 from .presenter import Presenter
@@ -67,7 +74,27 @@ class Resume:
                 self.drivers.kick(table, due=self.drivers.resumed_due(table, deadline, last))
             count += 1
         log.info("resumed %d unfinished table(s)", count)
+        svc.own(self._rate_old_games(), name="rate-old-games")
         return count
+
+    async def _rate_old_games(self) -> None:
+        await self.rate_old_games()
+
+    async def rate_old_games(self) -> int:
+        """Rebuild the ratings if some finished table has none; returns how many got one."""
+        try:
+            if not await self.svc.rating_repo.unrated_tables():
+                return 0
+            report = await ratings.rebuild(self.svc.db)
+        except (StoreError, sqlite3.Error):
+            log.exception("could not rate the games finished before ratings")
+            return 0
+        log.info(
+            "rated %d finished game(s) that had no rating; %d rating(s) changed",
+            len(report.added),
+            len(report.changed),
+        )
+        return len(report.added)
 
     @staticmethod
     def _load(row: TableRow, actions: list[ActionRow]) -> Table:

@@ -27,6 +27,7 @@ from .store import (
     DeadlineRepo,
     GuildSettingsRepo,
     HandMessageRepo,
+    RatingRepo,
     ResultRepo,
     TableRepo,
 )
@@ -149,6 +150,7 @@ class Services:
         self.action_repo = ActionRepo(db)
         self.hand_repo = HandMessageRepo(db)
         self.result_repo = ResultRepo(db)
+        self.rating_repo = RatingRepo(db)
         self.deadline_repo = DeadlineRepo(db)
         self.guild_settings = GuildSettingsRepo(db)
         self.notifier = Notifier(client, settings.table_edit_interval)

@@ -2,7 +2,7 @@
 
 The way to move a bot from its SQLite file to PostgreSQL: stop the bot, run this,
 set ``RH_DATABASE`` to the URL, start the bot. Every table, move log, hand
-message, result and timer is copied with its ids, so unfinished games resume
+message, result, timer and rating is copied with its ids, so unfinished games resume
 and old buttons keep working.
 
 * Both databases are opened as the bot opens them, so both are migrated to this
@@ -46,6 +46,14 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     ),
     "deadlines": ("table_id", "kind", "seat", "due_at"),
     "guild_settings": ("guild_id", "settings", "updated_at"),
+    "rating_events": ("table_id", "guild_id", "game_id", "teams", "source", "finished_at"),
+    "ratings": (
+        "guild_id", "game_id", "player", "name", "mu", "sigma", "games", "wins", "updated_at",
+    ),
+    "rating_history": (
+        "table_id", "player", "guild_id", "game_id", "won", "mu_before", "sigma_before",
+        "mu_after", "sigma_after", "finished_at",
+    ),
 }
 """Every table of the schema, parents before children, with its columns."""
 
@@ -56,6 +64,9 @@ ORDER: dict[str, str] = {
     "results": "table_id, user_id",
     "deadlines": "table_id",
     "guild_settings": "guild_id",
+    "rating_events": "table_id",
+    "ratings": "guild_id, game_id, player",
+    "rating_history": "table_id, player",
 }
 
 BATCH = 1000

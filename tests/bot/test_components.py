@@ -72,8 +72,12 @@ def test_discard_and_leaderboard_ids_round_trip() -> None:
     assert SELECT_RE.fullmatch(cid) and not BUTTON_RE.fullmatch(cid)
     parsed = ui.parse_custom_id(_rest(cid))
     assert (parsed.kind, parsed.table_id, parsed.version, parsed.seat) == ("d", BIG_TABLE, BIG_VERSION, 3)
-    parsed = ui.parse_custom_id("lb:7")
-    assert (parsed.kind, parsed.page) == ("lb", 7)
+    parsed = ui.parse_custom_id("lb:7")  # sent before ratings: the default game
+    assert (parsed.kind, parsed.page, parsed.game) == ("lb", 7, "")
+    cid = ui.leaderboard_id(3, "ruff-trump-willughby")
+    assert BUTTON_RE.fullmatch(cid) and len(cid) <= 100
+    parsed = ui.parse_custom_id(_rest(cid))
+    assert (parsed.kind, parsed.page, parsed.game) == ("lb", 3, "ruff-trump-willughby")
 
 
 @pytest.mark.parametrize(

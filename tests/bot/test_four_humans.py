@@ -194,14 +194,19 @@ async def test_four_humans_play_a_seeded_game_to_the_target(simcord_env: Any) ->
     res = await players[0].slash(channel, "ruff leaderboard")
     lines = res.response.content.splitlines()
     assert "Leaderboard — Card Room" in lines[0]
-    ranked = [next(n for n in NAMES if n in line) for line in lines[2:]]
+    # one game each: rated, listed best first, not yet ranked (3 games needed)
+    listed = [line for line in lines if line.startswith("· ")]
+    ranked = [next(n for n in NAMES if f"· {n} **" in line) for line in listed]
     assert set(ranked[:2]) == set(winners) and len(ranked) == 4
+    assert all("· 1 game ·" in line for line in listed)
     res = await players[0].slash(channel, "ruff stats", user=players[winner].user)
     assert res.ephemeral
-    assert f"**{NAMES[winner]}**" in res.response.content and "1 games · 1 wins (100.0%)" in res.response.content
+    assert f"**{NAMES[winner]}**" in res.response.content and "1 game · 1 win (100%)" in res.response.content
+    assert "won: 0.0 → " in res.response.content
     loser = 1 - winner
     res = await players[loser].slash(channel, "ruff stats")
-    assert f"**{NAMES[loser]}**" in res.response.content and "1 games · 0 wins (0.0%)" in res.response.content
+    assert f"**{NAMES[loser]}**" in res.response.content and "1 game · 0 wins (0%)" in res.response.content
+    assert "lost: 0.0 → −" in res.response.content
 
 
 def _check_discards_private(env: Any, laid_out: list[tuple[int, int, list[Card], Card | None, int]]) -> None:

@@ -88,4 +88,5 @@ async def test_one_human_three_ai_play_a_full_game(simcord_env: Any) -> None:
     won = game_table.game.match_winner == 0
     assert results[0].wins == int(won)
     res = await alice.slash(channel, "ruff stats")
-    assert f"1 games · {int(won)} wins" in res.response.content
+    assert f"1 game · {int(won)} win{'' if won else 's'}" in res.response.content
+    assert "Rating **" in res.response.content and "μ " in res.response.content

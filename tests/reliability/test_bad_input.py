@@ -10,7 +10,9 @@ import discord
 import pytest
 from simcord.backend.errors import SetupError
 
-from bot.store import HumanSeat, PlayerResult, ResultRepo, TableRepo
+from bot import ratings
+from bot.ratings import Entrant, Team
+from bot.store import HumanSeat, PlayerResult, RatingRepo, ResultRepo, TableRepo
 
 from .helpers import act, dump, forge, hand_message, is_my_turn, open_table, table_message
 
@@ -51,9 +53,20 @@ async def world(env: Any) -> dict[str, Any]:
     )
     await repo.set_status(row.id, "active")
     await repo.set_status(row.id, "finished")
-    await ResultRepo(db).record_game(
-        row.id, a.id, [PlayerResult(w["alice"].id, "alice", 0, True, 9, 4)]
-    )
+    async with db.transaction():  # the result and its rating, as the bot writes them
+        await ResultRepo(db).record_game(
+            row.id, a.id, [PlayerResult(w["alice"].id, "alice", 0, True, 9, 4)]
+        )
+        await ratings.record(
+            RatingRepo(db),
+            table_id=row.id,
+            guild_id=a.id,
+            game_id="ruff-honours-cotton",
+            teams=[
+                Team(0, (Entrant(str(w["alice"].id), "alice", 0), Entrant("ai:normal", "AI normal", 2))),
+                Team(1, (Entrant("ai:normal", "AI normal", 1), Entrant("ai:normal", "AI normal", 3))),
+            ],
+        )
     res = await w["dave"].slash(w["chan_b"], "ruff rules")  # a message in guild B to click from
     w["msg_b"] = res.response.message if res.response and res.response.message else None
     return w

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.client import RuffBot, create_bot
-from bot.store import ResultRepo, TableRepo
+from bot.store import RatingRepo, ResultRepo, TableRepo
 from bot.store.postgres import PostgresDatabase
 
 from ..bot.conftest import make_settings, restart
@@ -73,3 +73,13 @@ async def test_a_game_across_a_restart_on_postgresql(
     board = await ResultRepo(env.bot.db).leaderboard(guild.id)
     assert {p.name for p in board} == {"alice", "bob"}
     assert all(p.games == 1 for p in board)
+
+    # rated in the same transaction, shown by /ruff leaderboard and /ruff stats
+    rated = {r.name: r for r in await RatingRepo(env.bot.db).all()}
+    assert set(rated) == {"alice", "bob", "AI normal"} and all(r.games == 1 for r in rated.values())
+    res = await alice.slash(channel, "ruff leaderboard")
+    text = res.response.content
+    assert "Leaderboard — Card Room" in text and "· alice **" in text and "· AI normal **" in text
+    res = await bob.slash(channel, "ruff stats")
+    assert "📊 **bob** — Ruff and Honours in Card Room" in res.response.content
+    assert f"(μ {rated['bob'].mu:.1f}, σ {rated['bob'].sigma:.1f})" in res.response.content

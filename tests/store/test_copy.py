@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from bot import ratings
+from bot.ratings import Entrant, Team
 from bot.store import (
     ActionRepo,
     AISeat,
@@ -20,6 +22,7 @@ from bot.store import (
     IntegrityError,
     NewAction,
     PlayerResult,
+    RatingRepo,
     ResultRepo,
     StoreError,
     TableRepo,
@@ -60,9 +63,19 @@ async def fill(db: Database, clock: FakeClock) -> None:
         await hands.set(t.id, 2, channel_id=702, message_id=7100 + n)
         if n in (0, 1, 2):
             await tables.set_status(t.id, "finished", v)
-            await results.record_game(
-                t.id, GUILD, [PlayerResult(1, "Ann", 0, n != 1, 9, 4), PlayerResult(2, "Bob", 0, n != 1, 9, 4)]
-            )
+            async with db.transaction():
+                await results.record_game(
+                    t.id, GUILD, [PlayerResult(1, "Ann", 0, n != 1, 9, 4), PlayerResult(2, "Bob", 0, n != 1, 9, 4)]
+                )
+                people = (Entrant("1", "Ann", 0), Entrant("2", "Bob", 2))
+                machines = (Entrant("ai:easy", "AI easy", 1), Entrant("ai:hard", "AI hard", 3))
+                await ratings.record(
+                    RatingRepo(db),
+                    table_id=t.id,
+                    guild_id=GUILD,
+                    game_id="ruff-honours-cotton",
+                    teams=[Team(int(n == 1), people), Team(int(n != 1), machines)],
+                )
         elif n == 3:
             await tables.set_status(t.id, "cancelled", v)
         else:
@@ -84,6 +97,9 @@ async def snapshot(db: Database) -> dict[str, Any]:
         "board": await ResultRepo(db).leaderboard(GUILD),
         "deadlines": await DeadlineRepo(db).list(),
         "guild_settings": await GuildSettingsRepo(db).get(GUILD),
+        "ratings": await RatingRepo(db).all(),
+        "rating_history": await RatingRepo(db).all_changes(),
+        "rating_events": await RatingRepo(db).events(),
     }
 
 
@@ -100,7 +116,8 @@ async def source(db_path: Path, clock: FakeClock) -> Path:
 async def test_copy_sqlite_into_postgresql(source: Path, pg_url: str, clock: FakeClock) -> None:
     copied = await run(str(source), pg_url)
     assert copied == {
-        "tables": 6, "actions": 20, "hand_messages": 10, "results": 6, "deadlines": 2, "guild_settings": 1
+        "tables": 6, "actions": 20, "hand_messages": 10, "results": 6, "deadlines": 2, "guild_settings": 1,
+        "rating_events": 3, "ratings": 4, "rating_history": 12,
     }
 
     src = await Database.open(source)
