@@ -28,11 +28,6 @@ from bot.store.repos import (
     NewAction,
     PlayerResult,
     PlayerStats,
-    RatingChange,
-    RatingEventRow,
-    RatingRepo,
-    RatingRow,
-    ResultRepo,
     ResultRow,
     Seat,
     Seats,
@@ -42,6 +37,13 @@ from bot.store.repos import (
     TableRepo,
     TableRow,
     VersionConflict,
+)
+from bot.store.standings import (
+    RatingChange,
+    RatingEventRow,
+    RatingRepo,
+    RatingRow,
+    ResultRepo,
 )
 
 __all__ = [
