@@ -30,6 +30,8 @@ from .discard import DiscardPlanner
 from .easy import EasyPlayer
 from .generic import generic_play, wants_generic
 from .knowledge import Situation, situation
+from .open_search import applies as open_applies
+from .open_search import search_play as open_search_play
 from .search import (
     Budget,
     candidate_cards,
@@ -77,6 +79,8 @@ class NormalPlayer:
         self._easy = EasyPlayer(noise=0.0)
         self._discards = DiscardPlanner("normal", _normal_plan)
         self._bid_whist = ContractPlayer(search=True, budget=budget, cap=cap, max_worlds=max_worlds)
+        # 2-3 seats, everyone alone, layouts: the sampled-worlds search of engine.ai.open_search
+        self._open_budget = Budget(soft=budget, cap=cap, min_worlds=2, max_worlds=max_worlds, margin=0.1)
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         if applies(view):  # Bid Whist: sampled deals over the general card model
@@ -94,11 +98,11 @@ class NormalPlayer:
         plays = [a for a in legal if isinstance(a, Play)]
         if not plays:
             return self._easy.choose(view, legal, rng)
-        if wants_generic(view):  # 2-3 seats, everyone alone, layouts: the searches know none
-            return generic_play(view, legal)
         mask = 0
         for a in plays:
             mask |= a.card.bit
+        if wants_generic(view):  # 2-3 seats, everyone alone, layouts: engine.ai.open_search
+            return self._open(view, legal, mask, rng, start)
         sit = situation(view)
         settled = settled_follow(sit, mask)
         if settled is not None:
@@ -124,6 +128,17 @@ class NormalPlayer:
         found = contract.search_card(view, mask, rng, self.budget.soft, 24)
         if found is None:
             return self._easy.choose(view, legal, rng)
+        return play(Card.from_index(found))
+
+    def _open(
+        self, view: SeatView, legal: Sequence[Action], mask: int, rng: random.Random, start: float
+    ) -> Action:
+        """A table of 2-3 seats, everyone alone, or layouts: sampled worlds, greedy playouts."""
+        found = None
+        if open_applies(view):
+            found = open_search_play(view, mask, rng, self._open_budget, start)
+        if found is None:
+            return generic_play(view, legal)
         return play(Card.from_index(found))
 
     def __repr__(self) -> str:
