@@ -242,9 +242,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         budgets[args.b] = args.budget_b
     levels = sorted({args.a, args.b})
     games = args.deals // 20 if args.games is None else args.games
+    seatings = rules.players if _rotates(rules) else 2
     print(
         f"arena: A={args.a} vs B={args.b}, {rules.game_id}/{rules.preset}, "
-        f"{args.deals} boards x 2 seatings, {games} game pairs to {rules.target_score}, "
+        f"{args.deals} boards x {seatings} seatings, {games} game {'sets' if _rotates(rules) else 'pairs'} to {rules.target_score}, "
         f"{args.workers} workers",
         flush=True,
     )
@@ -280,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     half = 1.96 * math.sqrt(var / n) if n > 1 else float("nan")
     print()
     print(
-        f"A = {args.a}, B = {args.b}; {rules.game_id} ({rules.preset}); {n} boards, {2 * n} deals"
+        f"A = {args.a}, B = {args.b}; {rules.game_id} ({rules.preset}); {n} boards, {seatings * n} deals"
     )
     print(
         f"  points per deal, A - B: {mean:+.3f}  (95% CI {mean - half:+.3f} .. {mean + half:+.3f})"
