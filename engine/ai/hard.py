@@ -46,6 +46,7 @@ from .search import (
 
 __all__ = ["HardPlayer"]
 
+OPEN_EXACT = (7, 4)  # 2-3 seats or layouts: cards a seat (two seats, more) at which worlds are solved
 OPEN_MAX_WORLDS = 1000  # 2-3 seats or layouts: sampled worlds a decision at most
 EXACT_WORLDS = 2000  # last two tricks: every possible world when there are at most this many
 PY_SOLVER_CARDS = 6  # without DDS: cards in hand at or below which the Python solver is used
@@ -161,7 +162,7 @@ class HardPlayer:
         """A table of 2-3 seats, everyone alone, or layouts: sampled worlds, greedy playouts."""
         found = None
         if open_applies(view):
-            found = open_search_play(view, mask, rng, self._open_budget, start)
+            found = open_search_play(view, mask, rng, self._open_budget, start, OPEN_EXACT)
         if found is None:
             return generic_play(view, legal)
         return play(Card.from_index(found))

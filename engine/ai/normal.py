@@ -44,6 +44,7 @@ from .search import (
 
 __all__ = ["NormalPlayer"]
 
+OPEN_EXACT = (5, 3)  # 2-3 seats or layouts: cards a seat (two seats, more) at which worlds are solved
 ENDGAME_CARDS = 3  # cards in hand at or below which the exact solver replaces playouts
 EXACT_WORLDS = 1000  # last two tricks: every possible world when there are at most this many
 
@@ -80,7 +81,7 @@ class NormalPlayer:
         self._discards = DiscardPlanner("normal", _normal_plan)
         self._bid_whist = ContractPlayer(search=True, budget=budget, cap=cap, max_worlds=max_worlds)
         # 2-3 seats, everyone alone, layouts: the sampled-worlds search of engine.ai.open_search
-        self._open_budget = Budget(soft=budget, cap=cap, min_worlds=2, max_worlds=max_worlds, margin=0.1)
+        self._open_budget = Budget(soft=budget, cap=cap, min_worlds=2, max_worlds=max_worlds)
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         if applies(view):  # Bid Whist: sampled deals over the general card model
@@ -136,7 +137,7 @@ class NormalPlayer:
         """A table of 2-3 seats, everyone alone, or layouts: sampled worlds, greedy playouts."""
         found = None
         if open_applies(view):
-            found = open_search_play(view, mask, rng, self._open_budget, start)
+            found = open_search_play(view, mask, rng, self._open_budget, start, OPEN_EXACT)
         if found is None:
             return generic_play(view, legal)
         return play(Card.from_index(found))

@@ -41,7 +41,7 @@ The value of a deal for the seat (decisions where the brief was open):
 
 * card points over par (Ruffe and Trump, ``par`` of
   :mod:`engine.families.ruffe_trump`): the seat's own points, ``max(0, cards
-  won - par)``, plus a hundredth of a point per trick so that among cards
+  won - par)`` (less the opponent's, at a table of two), plus a hundredth of a point per trick so that among cards
   equal on points the one taking more tricks wins (tricks below par are
   tricks denied to the others, which matters in the race to the set);
 * deal win (Turnover Bridge ``deal_win``): one for the deal won, minus one for
@@ -466,6 +466,106 @@ def playout(
         trick.append(c)
 
 
+def solve(
+    world: World,
+    leader: int,
+    trick: list[int],
+    trump: int,
+    sides: Sequence[int],
+    tricks: list[int],
+    stop: int,
+    side: int,
+    deadline: float,
+) -> list[int]:
+    """Play ``world`` out exactly: ``side`` takes the most tricks it can against every
+    other seat playing to hold it to the fewest (a "paranoid" search, exact in a
+    two-seat game). Returns the final tricks per side as :func:`playout` does.
+
+    Raises :class:`TimeoutError` past ``deadline``.
+    """
+    n = len(sides)
+    hands = list(world.hands)
+    ups = list(world.ups)
+    fresh = list(world.fresh)
+    under = [dict(u) for u in world.under]
+    memo: dict[tuple[object, ...], int] = {}
+    base = list(tricks)
+    visits = 0
+
+    def rec(leader: int, trick: tuple[int, ...], tricks: tuple[int, ...]) -> int:
+        nonlocal visits, fresh
+        if len(trick) == n:
+            winner = (leader + trick_winner_pos(list(trick), trump)) % n
+            won = list(tricks)
+            won[sides[winner]] += 1
+            gain = 1 if sides[winner] == side else 0
+            if won[sides[winner]] >= stop:
+                return gain
+            saved = fresh
+            fresh = [0] * n
+            try:
+                return gain + rec(winner, (), tuple(won))
+            finally:
+                fresh = saved
+        key = (*hands, *ups, *fresh, leader, trick, tricks)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        visits += 1
+        if not visits & 1023 and time.perf_counter() > deadline:
+            raise TimeoutError
+        seat = (leader + len(trick)) % n
+        avail = hands[seat] | (ups[seat] & ~fresh[seat])
+        if not avail:
+            return 0
+        legal = avail & SUIT_BITS[trick[0] // 13] if trick else 0
+        legal = legal or avail
+        maximise = sides[seat] == side
+        best = -1 if maximise else 10**6
+        for c in _bits(legal):
+            bit = 1 << c
+            if hands[seat] & bit:
+                hands[seat] ^= bit
+                value = rec(leader, (*trick, c), tricks)
+                hands[seat] ^= bit
+            else:
+                old_ups, old_fresh, old_under = ups[seat], fresh[seat], under[seat]
+                mine = dict(old_under)
+                stack = mine.pop(c, ())
+                ups[seat] ^= bit
+                if stack:
+                    top = stack[-1]
+                    mine[top] = stack[:-1]
+                    ups[seat] |= 1 << top
+                    fresh[seat] |= 1 << top
+                under[seat] = mine
+                value = rec(leader, (*trick, c), tricks)
+                ups[seat], fresh[seat], under[seat] = old_ups, old_fresh, old_under
+            if maximise and value > best or not maximise and value < best:
+                best = value
+        memo[key] = best
+        return best
+
+    gained = rec(leader, tuple(trick), tuple(base))
+    # the others' share is not tracked trick by trick: it all goes to the first
+    # other side (exact with two sides; the values of more sides read only their own)
+    total_left = (remaining_cards(world) + len(trick)) // n
+    final = list(base)
+    final[side] += gained
+    others = [s for s in range(len(final)) if s != side]
+    if others:
+        final[others[0]] += max(0, total_left - gained)
+    return final
+
+
+def remaining_cards(world: World) -> int:
+    """Cards still to be played in ``world`` (hands, face-up and face-down layout cards)."""
+    total = sum(h.bit_count() for h in world.hands) + sum(u.bit_count() for u in world.ups)
+    for u in world.under:
+        total += sum(len(stack) for stack in u.values())
+    return total
+
+
 def deal_value(rules: Rules, sides: Sequence[int], side: int, tricks: Sequence[int]) -> float:
     """What a deal ending with ``tricks`` (per side) is worth to ``side`` (module docstring)."""
     mine = tricks[side]
@@ -474,7 +574,11 @@ def deal_value(rules: Rules, sides: Sequence[int], side: int, tricks: Sequence[i
         from ..families.ruffe_trump import par
 
         n = len(sides)
-        return max(0, mine * n - par(rules, n_sides)) + TRICK_WEIGHT * mine
+        over = par(rules, n_sides)
+        value = max(0, mine * n - over) + TRICK_WEIGHT * mine
+        if n_sides == 2:  # one opponent: his points are my loss
+            value -= max(0, tricks[1 - side] * n - over)
+        return value
     if rules.scoring in ("deal_win", "odd_tricks"):
         half = rules.tricks_per_deal // 2
         other = max(t for s, t in enumerate(tricks) if s != side)
@@ -515,12 +619,19 @@ def candidate_cards(k: Known, legal: int) -> list[int]:
 
 
 def search_play(
-    view: SeatView, legal: int, rng: random.Random, budget: Budget, start: float | None = None
+    view: SeatView,
+    legal: int,
+    rng: random.Random,
+    budget: Budget,
+    start: float | None = None,
+    exact: tuple[int, int] = (0, 0),
 ) -> int | None:
     """The card (index) with the best mean deal value over sampled worlds.
 
-    ``None`` when the view cannot be read or not one world could be scored
-    (the caller then plays by the maxims).
+    ``exact`` is (cards a seat of a two-seat table, cards a seat of a bigger
+    one) at or below which every world is solved exactly (:func:`solve`)
+    rather than played out greedily. ``None`` when the view cannot be read or
+    not one world could be scored (the caller then plays by the maxims).
     """
     if start is None:
         start = time.perf_counter()
@@ -544,6 +655,9 @@ def search_play(
         world = sample_world(k, rng)
         if world is None:
             break
+        per_seat = exact[0] if k.n == 2 else exact[1]
+        exactly = remaining_cards(world) + len(k.trick) <= per_seat * k.n
+        values: dict[int, float] = {}
         for c in cands:
             bit = 1 << c
             hands = list(world.hands)
@@ -565,8 +679,19 @@ def search_play(
                     fresh[seat] |= 1 << top
                 under[seat] = mine
             after = World(hands, ups, fresh, under)
-            final = playout(after, k.leader, [*k.trick, c], k.trump, k.sides, k.tricks, k.stop)
-            totals[c] += deal_value(k.rules, k.sides, side, final)
+            trick = [*k.trick, c]
+            if exactly:
+                try:
+                    final = solve(after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop, side, cap)
+                except TimeoutError:
+                    break  # only whole worlds count
+            else:
+                final = playout(after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop)
+            values[c] = deal_value(k.rules, k.sides, side, final)
+        if len(values) < len(cands):
+            break
+        for c, v in values.items():
+            totals[c] += v
         worlds += 1
         slowest = max(slowest * 0.8, time.perf_counter() - now)
     if not worlds:
