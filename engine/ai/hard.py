@@ -11,6 +11,11 @@ the soft budget and never runs past the cap, so no decision takes long.
 
 The ruff's discards are screened by playouts and the best few re-scored
 double-dummy on a handful of worlds.
+
+Tables of two or three seats, everyone for himself, or face-up layouts are
+searched by :mod:`engine.ai.open_search` as ``normal`` does, with the larger
+budget, up to 1000 worlds, and exact solving from seven cards a seat (two
+seats) or four (more).
 """
 
 from __future__ import annotations

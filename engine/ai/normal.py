@@ -9,6 +9,12 @@ last two tricks the worlds are few, so it plays against every one of them
 endgame is then exact and does not depend on how busy the machine is. The
 ruff's four discards are chosen the same way among the most promising sets.
 Aims at a median well under 60 ms a decision.
+
+Tables of two or three seats, everyone for himself, or face-up layouts (Ruffe
+and Trump for three or two or single-handed, Turnover Bridge) are searched by
+:mod:`engine.ai.open_search`: sampled worlds consistent with the view, greedy
+playouts for every seat, each world solved exactly once a seat holds five cards
+or fewer (two seats) or three (more).
 """
 
 from __future__ import annotations
