@@ -9,6 +9,15 @@ points plus honour points (from :class:`engine.events.DealScored`). Prints A's
 points-per-deal margin over B with a 95% confidence interval (over boards),
 A's win rate in games to the target (duplicate pairs of whole games), and
 decision times per level. Boards run in a process pool over every core.
+
+Tables that are not four seats in two partnerships (Ruffe and Trump for three
+or two, or single-handed; Turnover Bridge) rotate instead: a board is played
+once with A in each seat and B in all the others, and A's margin in a play is
+A's points minus the mean points of the B seats (for two players this is the
+same swap of seats). A game pair becomes a game set, one game per seat of A.
+
+    python -m engine.ai.arena --a normal --b easy --deals 40 --games 0 \
+        --game ruff-trump-willughby --set players=3
 """
 
 from __future__ import annotations
@@ -71,7 +80,7 @@ def _play(
     """Play one deal (or a whole game); returns points per side and the game winner."""
     game, _ = new_game(rules=rules, seed=seed, first_dealer=dealer)
     rng = random.Random(seed * 31 + (1 if seat_levels[0] != seat_levels[1] else 0))
-    points = [0, 0]
+    points = [0] * len(game.scores)
     while True:
         seat = game.to_act()
         if seat is None:
@@ -88,7 +97,7 @@ def _play(
         events = game.apply(seat, action)
         for event in events:
             if isinstance(event, DealScored):
-                for side in (0, 1):
+                for side in range(len(points)):
                     points[side] += event.trick_points[side] + event.honour_points[side]
                 if not whole_game:
                     return points, None
@@ -96,10 +105,32 @@ def _play(
                 return points, event.winner
 
 
+def _rotates(rules: Rules) -> bool:
+    """Whether boards rotate A through the seats (not four seats in two partnerships)."""
+    return not (rules.players == 4 and rules.partnerships)
+
+
+def _rotations(rules: Rules, a: str, b: str) -> list[tuple[int, list[str]]]:
+    """Per play of a rotating board: A's seat and every seat's level."""
+    n = rules.players
+    return [(k, [a if s == k else b for s in range(n)]) for k in range(n)]
+
+
+def _margin(points: list[int], a_seat: int) -> float:
+    """A's points minus the mean points of the other seats (each seat is its own side)."""
+    others = [p for s, p in enumerate(points) if s != a_seat]
+    return float(points[a_seat] - sum(others) / len(others))
+
+
 def play_board(task: tuple[str, str, Rules, int]) -> BoardResult:
-    """Both seatings of one seeded deal."""
+    """Both seatings of one seeded deal (every rotation, on a rotating table)."""
     a, b, rules, seed = task
     result = BoardResult(seed, [])
+    if _rotates(rules):
+        for a_seat, seats in _rotations(rules, a, b):
+            points, _ = _play(rules, seed, seed % rules.players, seats, result, whole_game=False)
+            result.margins.append(_margin(points, a_seat))
+        return result
     dealer = seed % 4
     for a_side in (0, 1):
         seats = [a if s % 2 == a_side else b for s in range(4)]
@@ -109,9 +140,16 @@ def play_board(task: tuple[str, str, Rules, int]) -> BoardResult:
 
 
 def play_game_pair(task: tuple[str, str, Rules, int]) -> BoardResult:
-    """Both seatings of one seeded game to the target."""
+    """Both seatings of one seeded game to the target (every rotation, on a rotating table)."""
     a, b, rules, seed = task
     result = BoardResult(seed, [])
+    if _rotates(rules):
+        for a_seat, seats in _rotations(rules, a, b):
+            points, winner = _play(rules, seed, seed % rules.players, seats, result, whole_game=True)
+            result.games += 1
+            if winner == a_seat:
+                result.a_wins += 1
+        return result
     dealer = seed % 4
     for a_side in (0, 1):
         seats = [a if s % 2 == a_side else b for s in range(4)]
@@ -182,10 +220,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--budget-a", type=float, default=None, help="A's soft search budget (s)")
     parser.add_argument("--budget-b", type=float, default=None, help="B's soft search budget (s)")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule parameter override, e.g. players=3 (repeatable)",
+    )
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
 
-    rules = make_rules(args.game, args.preset)
+    overrides: dict[str, object] = {}
+    for item in args.set:
+        name, _, value = item.partition("=")
+        overrides[name] = int(value) if value.lstrip("-").isdigit() else value
+    rules = make_rules(args.game, args.preset, overrides or None)
     budgets: dict[str, float] = {}
     if args.budget_a is not None:
         budgets[args.a] = args.budget_a
@@ -193,9 +242,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         budgets[args.b] = args.budget_b
     levels = sorted({args.a, args.b})
     games = args.deals // 20 if args.games is None else args.games
+    seatings = rules.players if _rotates(rules) else 2
     print(
         f"arena: A={args.a} vs B={args.b}, {rules.game_id}/{rules.preset}, "
-        f"{args.deals} boards x 2 seatings, {games} game pairs to {rules.target_score}, "
+        f"{args.deals} boards x {seatings} seatings, {games} game {'sets' if _rotates(rules) else 'pairs'} to {rules.target_score}, "
         f"{args.workers} workers",
         flush=True,
     )
@@ -231,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     half = 1.96 * math.sqrt(var / n) if n > 1 else float("nan")
     print()
     print(
-        f"A = {args.a}, B = {args.b}; {rules.game_id} ({rules.preset}); {n} boards, {2 * n} deals"
+        f"A = {args.a}, B = {args.b}; {rules.game_id} ({rules.preset}); {n} boards, {seatings * n} deals"
     )
     print(
         f"  points per deal, A - B: {mean:+.3f}  (95% CI {mean - half:+.3f} .. {mean + half:+.3f})"

@@ -13,7 +13,10 @@ tricks, the face-up layout cards) as out of the others' hands:
   win as cheaply as possible, and when that is impossible play the lowest card
   (throwing from a side suit before a trump).
 
-``wants_generic(view)`` says whether a view needs them. Decisions outside
+``wants_generic(view)`` says whether a view needs them. ``easy`` plays these
+tables by the maxims; ``normal`` and ``hard`` search them with sampled worlds
+(:mod:`engine.ai.open_search`) and fall back to the maxims only when a view
+cannot be read. Decisions outside
 play: a declared ruff states the hand's true value (:func:`claim_for`).
 """
 

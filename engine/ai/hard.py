@@ -11,6 +11,11 @@ the soft budget and never runs past the cap, so no decision takes long.
 
 The ruff's discards are screened by playouts and the best few re-scored
 double-dummy on a handful of worlds.
+
+Tables of two or three seats, everyone for himself, or face-up layouts are
+searched by :mod:`engine.ai.open_search` as ``normal`` does, with the larger
+budget, up to 1000 worlds, and exact solving from seven cards a seat (two
+seats) or four (more).
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from .discard import DiscardPlanner
 from .easy import EasyPlayer
 from .generic import generic_play, wants_generic
 from .knowledge import Situation, situation
+from .open_search import applies as open_applies
+from .open_search import search_play as open_search_play
 from .search import (
     Budget,
     candidate_cards,
@@ -44,6 +51,8 @@ from .search import (
 
 __all__ = ["HardPlayer"]
 
+OPEN_EXACT = (7, 4)  # 2-3 seats or layouts: cards a seat (two seats, more) at which worlds are solved
+OPEN_MAX_WORLDS = 1000  # 2-3 seats or layouts: sampled worlds a decision at most
 EXACT_WORLDS = 2000  # last two tricks: every possible world when there are at most this many
 PY_SOLVER_CARDS = 6  # without DDS: cards in hand at or below which the Python solver is used
 
@@ -85,6 +94,8 @@ class HardPlayer:
         # Bid Whist: the same sampling as normal over the general card model, with
         # hard's larger budget (the double-dummy solvers assume 52 cards, HIGH)
         self._bid_whist = ContractPlayer(search=True, budget=budget, cap=cap, max_worlds=400)
+        # 2-3 seats, everyone alone, layouts: the sampled-worlds search of engine.ai.open_search
+        self._open_budget = Budget(soft=budget, cap=cap, min_worlds=2, max_worlds=OPEN_MAX_WORLDS, margin=0.0)
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         if applies(view):
@@ -102,11 +113,11 @@ class HardPlayer:
         plays = [a for a in legal if isinstance(a, Play)]
         if not plays:
             return self._easy.choose(view, legal, rng)
-        if wants_generic(view):  # 2-3 seats, everyone alone, layouts: the searches know none
-            return generic_play(view, legal)
         mask = 0
         for a in plays:
             mask |= a.card.bit
+        if wants_generic(view):  # 2-3 seats, everyone alone, layouts: engine.ai.open_search
+            return self._open(view, legal, mask, rng, start)
         sit = situation(view)
         cands = candidate_cards(sit, mask)
         if len(cands) == 1:
@@ -148,6 +159,17 @@ class HardPlayer:
         found = contract.search_card(view, mask, rng, self.budget.soft, 64)
         if found is None:
             return self._easy.choose(view, legal, rng)
+        return play(Card.from_index(found))
+
+    def _open(
+        self, view: SeatView, legal: Sequence[Action], mask: int, rng: random.Random, start: float
+    ) -> Action:
+        """A table of 2-3 seats, everyone alone, or layouts: sampled worlds, greedy playouts."""
+        found = None
+        if open_applies(view):
+            found = open_search_play(view, mask, rng, self._open_budget, start, OPEN_EXACT)
+        if found is None:
+            return generic_play(view, legal)
         return play(Card.from_index(found))
 
     def __repr__(self) -> str:

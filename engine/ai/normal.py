@@ -9,6 +9,12 @@ last two tricks the worlds are few, so it plays against every one of them
 endgame is then exact and does not depend on how busy the machine is. The
 ruff's four discards are chosen the same way among the most promising sets.
 Aims at a median well under 60 ms a decision.
+
+Tables of two or three seats, everyone for himself, or face-up layouts (Ruffe
+and Trump for three or two or single-handed, Turnover Bridge) are searched by
+:mod:`engine.ai.open_search`: sampled worlds consistent with the view, greedy
+playouts for every seat, each world solved exactly once a seat holds five cards
+or fewer (two seats) or three (more).
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ from .discard import DiscardPlanner
 from .easy import EasyPlayer
 from .generic import generic_play, wants_generic
 from .knowledge import Situation, situation
+from .open_search import applies as open_applies
+from .open_search import search_play as open_search_play
 from .search import (
     Budget,
     candidate_cards,
@@ -42,6 +50,7 @@ from .search import (
 
 __all__ = ["NormalPlayer"]
 
+OPEN_EXACT = (5, 3)  # 2-3 seats or layouts: cards a seat (two seats, more) at which worlds are solved
 ENDGAME_CARDS = 3  # cards in hand at or below which the exact solver replaces playouts
 EXACT_WORLDS = 1000  # last two tricks: every possible world when there are at most this many
 
@@ -77,6 +86,8 @@ class NormalPlayer:
         self._easy = EasyPlayer(noise=0.0)
         self._discards = DiscardPlanner("normal", _normal_plan)
         self._bid_whist = ContractPlayer(search=True, budget=budget, cap=cap, max_worlds=max_worlds)
+        # 2-3 seats, everyone alone, layouts: the sampled-worlds search of engine.ai.open_search
+        self._open_budget = Budget(soft=budget, cap=cap, min_worlds=2, max_worlds=max_worlds)
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         if applies(view):  # Bid Whist: sampled deals over the general card model
@@ -94,11 +105,11 @@ class NormalPlayer:
         plays = [a for a in legal if isinstance(a, Play)]
         if not plays:
             return self._easy.choose(view, legal, rng)
-        if wants_generic(view):  # 2-3 seats, everyone alone, layouts: the searches know none
-            return generic_play(view, legal)
         mask = 0
         for a in plays:
             mask |= a.card.bit
+        if wants_generic(view):  # 2-3 seats, everyone alone, layouts: engine.ai.open_search
+            return self._open(view, legal, mask, rng, start)
         sit = situation(view)
         settled = settled_follow(sit, mask)
         if settled is not None:
@@ -124,6 +135,17 @@ class NormalPlayer:
         found = contract.search_card(view, mask, rng, self.budget.soft, 24)
         if found is None:
             return self._easy.choose(view, legal, rng)
+        return play(Card.from_index(found))
+
+    def _open(
+        self, view: SeatView, legal: Sequence[Action], mask: int, rng: random.Random, start: float
+    ) -> Action:
+        """A table of 2-3 seats, everyone alone, or layouts: sampled worlds, greedy playouts."""
+        found = None
+        if open_applies(view):
+            found = open_search_play(view, mask, rng, self._open_budget, start, OPEN_EXACT)
+        if found is None:
+            return generic_play(view, legal)
         return play(Card.from_index(found))
 
     def __repr__(self) -> str:
