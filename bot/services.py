@@ -75,6 +75,8 @@ class TableRegistry:
     def __init__(self, tasks: TaskOwner) -> None:
         self._tables: dict[int, Table] = {}
         self._tasks = tasks
+        self._retiring: deque[tuple[float, int]] = deque()  # (loop time due, table id), oldest first
+        self._sweeper: asyncio.Task[None] | None = None
 
     # mapping-like access (tests and benchmarks read ``manager.tables``)
     def __getitem__(self, table_id: int) -> Table:
@@ -122,15 +124,27 @@ class TableRegistry:
         )
 
     def retire(self, table: Table) -> None:
-        """``table`` has ended: let it go from memory a little later."""
-        self._tasks.own(self._forget_later(table.id), name=f"retire-{table.id}")
+        """``table`` has ended: let it go from memory :data:`ENDED_KEPT` seconds later.
 
-    async def _forget_later(self, table_id: int) -> None:
-        # holds only the id: the game itself must not outlive its table in memory
-        await asyncio.sleep(ENDED_KEPT)
-        table = self._tables.get(table_id)
-        if table is not None and table.status in ("finished", "cancelled"):
-            del self._tables[table_id]
+        One sweeper task serves every retiring table (a deque of due times, in the
+        order they ended), so a busy bot keeps one task, not one per ended game.
+        """
+        self._retiring.append((asyncio.get_running_loop().time() + ENDED_KEPT, table.id))
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = self._tasks.own(self._sweep(), name="retire-tables")
+
+    async def _sweep(self) -> None:
+        while self._retiring:
+            due, table_id = self._retiring[0]
+            wait = due - asyncio.get_running_loop().time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            self._retiring.popleft()
+            # holds only the id: the game itself must not outlive its table in memory
+            table = self._tables.get(table_id)
+            if table is not None and table.status in ("finished", "cancelled"):
+                del self._tables[table_id]
 
     def forget_ended(self) -> None:
         """Drop every finished and cancelled table now."""
