@@ -164,6 +164,9 @@ class GameManager:
     async def stats(self, interaction: discord.Interaction[Any], user: discord.abc.User | None) -> None:
         await self.info.stats(interaction, user)
 
+    async def settings_command(self, interaction: discord.Interaction[Any], pictures: bool | None) -> None:
+        await self.services.server_settings.settings_command(interaction, pictures)
+
     # ------------------------------------------------------------ clicks (bot/handlers.ClickHandler)
 
     async def refuse(self, interaction: discord.Interaction[Any], text: str) -> None:

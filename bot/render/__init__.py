@@ -65,6 +65,7 @@ from .summary import (
     SUMMARY_EVENTS,
     deal_summary,
     event_lines,
+    how_won,
 )
 from .table import (
     final_text,
@@ -100,6 +101,7 @@ __all__ = [
     "hand_message",
     "hand_text",
     "header",
+    "how_won",
     "last_trick_line",
     "layout_lines",
     "layout_text",

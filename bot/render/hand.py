@@ -19,6 +19,7 @@ from engine.phases.solo_declare import NameTrump
 
 from .common import (
     CALL_NAMES,
+    SIDE_NAMES,
     TableInfo,
     cards_text,
     fit,
@@ -126,8 +127,9 @@ def hand_message(info: TableInfo, view: SeatView, note: str = "", away: bool = F
     lines.append(trump_line(info, view) + " · " + score_line(info, view))
     if view.phase == "over":
         lines.append(f"Your hand: {hand_text(view.hand, view.trump)}")
-        lines.append("The game is over — see the table for the result.")
-        return "\n".join(lines)
+        lines.append(_result_line(info, view))
+        lines.append(note or "See the table for the final summary; press **Rematch** there to play again.")
+        return fit(lines)
     lines.extend(game_lines(info, view, view.seat))
     lines.append(f"Your hand ({len(view.hand)}): {hand_text(view.hand, view.trump)}")
     if view.stock_taken:
@@ -143,6 +145,17 @@ def hand_message(info: TableInfo, view: SeatView, note: str = "", away: bool = F
     if note:
         lines.append(note)
     return fit(lines)
+
+
+def _result_line(info: TableInfo, view: SeatView) -> str:
+    """Who won the match, and whether that is you."""
+    w = view.winner
+    if w is None or not 0 <= w < len(view.scores):
+        return "🏁 The game is over."
+    others = max((p for s, p in enumerate(view.scores) if s != w), default=0)
+    mine = info.rules.side_of(view.seat) == w
+    who = f"{SIDE_NAMES[w]} ({info.side_players(w)})" if info.partnerships else f"{info.names[w]} ({info.who(w)})"
+    return f"{'🏆' if mine else '🏁'} The game is over — you {'won' if mine else 'lost'}: {who} won {view.scores[w]}–{others}."
 
 
 def _your_turn_line(info: TableInfo, view: SeatView) -> str:

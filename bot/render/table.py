@@ -104,8 +104,9 @@ def table_text(info: TableInfo, view: SeatView, recent: Sequence[str] = ()) -> s
 # ---------------------------------------------------------------- buttons
 
 
-def final_text(info: TableInfo, view: SeatView) -> str:
-    """The table message once the match is over."""
+def final_text(info: TableInfo, view: SeatView, how: str = "") -> str:
+    """The table message once the match is over (``how``: the line of
+    :func:`~bot.render.summary.how_won`, once the game's history is summed up)."""
     winner = view.winner if view.winner is not None else 0
     lines = [header(info) + " · **finished**"]
     if info.partnerships:
@@ -120,6 +121,8 @@ def final_text(info: TableInfo, view: SeatView) -> str:
             f"{info.seat_name(s)} {view.scores[s]}" for s in info.scoring_sides() if s != winner
         )
         lines.append(f"🏆 **{info.names[winner]}** — {info.who(winner)} — wins with {view.scores[winner]} ({others}).")
+    if how:
+        lines.append(how)
     last = last_trick_line(info, view)
     if last:
         lines.append(last)
