@@ -226,6 +226,8 @@ class Drivers:
                 if table.game is not game or not self._turn_is(table, seat, version):
                     return
                 events = await commit(self.svc, table, seat, actions, None)
+                played = ", ".join(render.action_label(a) for a in actions)
+                table.played_for[seat] = f"⏰ Your time ran out: the AI played **{played}** for you."
                 misses = table.misses[seat] = table.misses.get(seat, 0) + 1
                 takeover = misses >= self.svc.settings.afk_takeover_after
                 if takeover:

@@ -306,6 +306,9 @@ class Presenter:
         away = seat in table.away and view.phase != "over"
         if view.phase == "over" and not note:
             note = table.how_won
+        played_for = table.played_for.get(seat)
+        if played_for and view.phase != "over":
+            note = f"{played_for}\n{note}" if note else played_for
         return render.hand_message(table.info(), view, note, away=away), view, away
 
     async def show_hand(self, interaction: discord.Interaction[Any], table: Table, note: str = "") -> None:

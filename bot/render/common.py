@@ -142,12 +142,31 @@ class TableInfo:
         return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+TEXT_STYLE = "\ufe0e"
+"""Unicode's text variation selector. Discord draws a bare ♠ or ♣ as a black emoji
+(a dark blob on the dark theme and on grey buttons); followed by this, the symbol is
+drawn as a character in the text's own colour — light on the dark theme, dark on
+the light one. Red suits stay as they are: red reads on both themes."""
+
+
+def suit_symbol(suit: Suit) -> str:
+    """The suit's symbol as the bot writes it: ♥ ♦ in red, ♠︎ ♣︎ in the text colour."""
+    return suit.symbol if suit.is_red else suit.symbol + TEXT_STYLE
+
+
+def card_text(card: Card) -> str:
+    """A card as the bot writes it in messages, buttons and menus (``10♣︎``, ``Q♥``)."""
+    if card.is_joker:
+        return card.pretty
+    return card.rank.label + suit_symbol(card.suit)
+
+
 def suit_text(suit: Suit | None) -> str:
-    return "no trumps" if suit is None else f"{suit.symbol} {suit.name.lower()}"
+    return "no trumps" if suit is None else f"{suit_symbol(suit)} {suit.name.lower()}"
 
 
 def cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(c.pretty for c in cards) if cards else "—"
+    return " ".join(card_text(c) for c in cards) if cards else "—"
 
 
 def hand_text(cards: Sequence[Card], trump: Suit | None) -> str:
@@ -158,11 +177,11 @@ def hand_text(cards: Sequence[Card], trump: Suit | None) -> str:
     for card in sort_hand(cards, trump):
         if card.suit is not current:
             if ranks and current is not None:
-                groups.append(f"{current.symbol} {' '.join(ranks)}")
+                groups.append(f"{suit_symbol(current)} {' '.join(ranks)}")
             current, ranks = card.suit, []
         ranks.append(card.rank.label)
     if ranks and current is not None:
-        groups.append(f"{current.symbol} {' '.join(ranks)}")
+        groups.append(f"{suit_symbol(current)} {' '.join(ranks)}")
     return " · ".join(groups) if groups else "(no cards)"
 
 

@@ -13,9 +13,11 @@ from engine.layout import PileView
 from .common import (
     CALL_NAMES,
     TableInfo,
+    card_text,
     cards_text,
     hand_text,
     seat_short,
+    suit_symbol,
     suit_text,
     target_text,
     terms,
@@ -26,7 +28,7 @@ def trick_line(view: SeatView) -> str:
     if not view.trick:
         return ""
     short = seat_short(view.n_seats)
-    played = " · ".join(f"{short[s]} {c.pretty}" for s, c in view.trick)
+    played = " · ".join(f"{short[s]} {card_text(c)}" for s, c in view.trick)
     return f"Trick {view.trick_no}: {played}"
 
 
@@ -35,7 +37,7 @@ def last_trick_line(info: TableInfo, view: SeatView) -> str:
         return ""
     leader, cards, winner = view.completed_tricks[-1]
     n = info.n
-    order = " ".join(f"{info.short[(leader + i) % n]} {c.pretty}" for i, c in enumerate(cards))
+    order = " ".join(f"{info.short[(leader + i) % n]} {card_text(c)}" for i, c in enumerate(cards))
     return f"Last trick ({len(view.completed_tricks)}): **{info.seat_name(winner)}** won — {order}"
 
 
@@ -73,12 +75,12 @@ _AUCTION_TURN_UP = {"solo": " — trumps for Propose, Solo and Royal Abundance; 
 
 def trump_line(info: TableInfo, view: SeatView) -> str:
     if view.phase == "auction" and view.turn_up is not None:
-        return f"Turn-up: **{view.turn_up.pretty}**" + _AUCTION_TURN_UP.get(info.rules.family, "")
+        return f"Turn-up: **{card_text(view.turn_up)}**" + _AUCTION_TURN_UP.get(info.rules.family, "")
     if view.phase == "trumps" and view.trump is None:
         return "Trumps: **to be named by the declarer**"
     text = f"Trumps: **{suit_text(view.trump)}**"
     if view.turn_up is not None and view.trump is view.turn_up.suit:
-        text += f" (turned up {view.turn_up.pretty})"
+        text += f" (turned up {card_text(view.turn_up)})"
     return text
 
 
@@ -122,7 +124,7 @@ def contest_lines(info: TableInfo, view: SeatView) -> list[str]:
             suit = Suit.parse(suit_code)
             verdict = "true" if honest else "**false** — the ruff passes to the true winner"
             lines.append(
-                f"{info.seat_name(seat)} shows {suit.symbol}: {cards_text(sort_hand(list(cards), None))} "
+                f"{info.seat_name(seat)} shows {suit_symbol(suit)}: {cards_text(sort_hand(list(cards), None))} "
                 f"= {value} {unit} ({verdict})"
             )
     if isinstance(winners, tuple) and isinstance(points, tuple):
@@ -208,7 +210,7 @@ def _pile(pile: PileView) -> str:
     if pile.up is None:
         return "▢"
     under = str(pile.down).translate(_SUPERSCRIPT) if pile.down else ""
-    return f"{pile.up.pretty}{under}{'✱' if pile.fresh else ''}"
+    return f"{card_text(pile.up)}{under}{'✱' if pile.fresh else ''}"
 
 
 def layout_text(piles: Sequence[PileView]) -> str:

@@ -30,6 +30,7 @@ from .common import (
     SIDE_SHORT,
     TableInfo,
     Terms,
+    card_text,
     cards_text,
     suit_text,
     terms,
@@ -80,8 +81,8 @@ def event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
         elif isinstance(ev, HandExposed):
             out.append(f"{info.seat_name(ev.seat)} spreads the hand face up.")
         elif isinstance(ev, LayoutCardPlayed):
-            turned = f"{ev.turned_up.pretty} turned up" if ev.turned_up is not None else "the position is empty"
-            out.append(f"{info.seat_name(ev.seat)} played {ev.card.pretty} from the layout — {turned}.")
+            turned = f"{card_text(ev.turned_up)} turned up" if ev.turned_up is not None else "the position is empty"
+            out.append(f"{info.seat_name(ev.seat)} played {card_text(ev.card)} from the layout — {turned}.")
     return out
 
 

@@ -10,6 +10,7 @@ from engine import Rules, SeatView
 from .common import (
     SIDE_NAMES,
     TableInfo,
+    card_text,
     fit,
     target_text,
 )
@@ -85,7 +86,7 @@ def table_text(info: TableInfo, view: SeatView, recent: Sequence[str] = ()) -> s
     lines.append(score_line(info, view))
     lines.append(tricks_line(info, view))
     if view.shown_honours:
-        shown = ", ".join(f"{info.short[s]} {c.pretty}" for s, c in view.shown_honours)
+        shown = ", ".join(f"{info.short[s]} {card_text(c)}" for s, c in view.shown_honours)
         lines.append(f"Honours shown: {shown}")
     last = last_trick_line(info, view)
     if last:

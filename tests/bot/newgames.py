@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.render import card_text, suit_symbol
 from engine import Card, Game, SeatView, sort_hand
 from engine.actions import Action, DeclineRuff, Discard, Play, TakeRuff
 from engine.phases.contest import RuffClaim, best_suit
@@ -49,11 +50,11 @@ def true_ruff(view: SeatView) -> int:
 def label_of(view: SeatView, action: Action) -> str:
     """The label a player reads on the button of ``action`` (written out, not imported)."""
     if isinstance(action, Play):
-        return action.card.pretty if action.card in view.hand else f"{action.card.pretty} (layout)"
+        return card_text(action.card) if action.card in view.hand else f"{card_text(action.card)} (layout)"
     if isinstance(action, Bid):
         return CALLS[action.call]
     if isinstance(action, NameTrump):
-        return f"Trumps: {action.suit.symbol}"
+        return f"Trumps: {suit_symbol(action.suit)}"
     if isinstance(action, TakeRuff):
         return "Take the stock (ruff)"
     if isinstance(action, DeclineRuff):
@@ -176,4 +177,4 @@ async def play_out(
 def card_shown(text: str, card: Card) -> bool:
     import re
 
-    return re.search(rf"(?<![0-9A-Za-z]){re.escape(card.pretty)}", text) is not None
+    return re.search(rf"(?<![0-9A-Za-z]){re.escape(card_text(card))}", text) is not None

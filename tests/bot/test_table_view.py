@@ -6,12 +6,26 @@ and a hand DM one can play from."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 import discord
 import pytest
 
-from .helpers import button_labels, enabled_cards, find_select, hand_message, table_message
+from bot import render
+from bot.controls import card_rows, hand_controls
+from engine import Card, Suit, sort_hand
+from engine.actions import Play, TakeRuff
+from engine.cards import full_deck
+
+from .helpers import (
+    button_labels,
+    enabled_cards,
+    find_select,
+    hand_message,
+    label_to_card,
+    table_message,
+)
 
 
 async def _seat_alice_with_ai(env: Any, *, target: int | None = None, name: str = "Card Room") -> tuple[Any, Any, Any, Any]:
@@ -212,3 +226,100 @@ async def test_the_warning_near_the_deadline_goes_once_the_player_moves(simcord_
     left = [(m.content, m.id) for m in thread.history() if m.content.startswith(("🔔", "⏳"))]
     assert not any(c.startswith("⏳") for c, _ in left), "the warning is removed once the player moves"
     assert all(table.game.to_act() == 0 for _ in left), "only a ping of a turn still waiting is left"
+
+
+# ---------------------------------------------------------------- buttons and the ruff's menu (pure)
+
+
+def _card_of_label(label: str) -> Card:
+    return label_to_card(label)
+
+
+def test_card_rows_one_suit_a_row_long_suits_split_and_packed_to_fit() -> None:
+    suits = {s: [c for c in sort_hand(full_deck(), None) if c.suit is s] for s in Suit}
+    s, h, d, c = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS
+    hand = suits[s][:7] + suits[h][:3] + suits[d][:2] + suits[c][:1]
+    rows = card_rows(hand, 4)
+    assert [len(r) for r in rows] == [4, 3, 3, 3], "7 spades split 4 + 3; the two shortest suits share a row"
+    assert {x.suit for x in rows[0]} == {x.suit for x in rows[1]} == {s}
+    assert {x.suit for x in rows[2]} == {h}
+    hand = suits[s][:4] + suits[h][:3] + suits[d][:3] + suits[c][:3]
+    assert [[x.suit for x in r] for r in card_rows(hand, 4)] == [[s] * 4, [h] * 3, [d] * 3, [c] * 3]
+
+
+def test_card_buttons_colour_means_playable_rows_by_suit_trumps_first() -> None:
+    from engine import new_game
+
+    game, _ = new_game(seed=4)
+    checked = 0
+    while not game.is_over and checked < 30:
+        seat = game.to_act()
+        assert seat is not None
+        view = game.observe(seat)
+        if game.phase == "play":
+            rows = hand_controls(1, game.version, view).to_components()
+            legal = {a.card for a in view.legal if isinstance(a, Play)}
+            cards = [(b, _card_of_label(b["label"])) for row in rows for b in row["components"] if b["type"] == 2]
+            assert {card for b, card in cards if not b["disabled"]} == legal
+            for b, card in cards:
+                want = discord.ButtonStyle.success if card in legal else discord.ButtonStyle.secondary
+                assert b["style"] == want.value, (b, card)  # one colour: "you may play this"
+            suit_rows = [[_card_of_label(b["label"]).suit for b in row["components"]] for row in rows]
+            per_suit = Counter(card.suit for _, card in cards)
+            if sum(-(-n // 5) for n in per_suit.values()) <= 4:  # room for a row (or two) per suit
+                assert all(len(set(r)) == 1 for r in suit_rows)
+                if view.trump in {card.suit for _, card in cards}:
+                    assert suit_rows[0][0] is view.trump, "trumps first"
+            checked += 1
+        game.apply(seat, view.legal[-1])
+    assert checked >= 10
+
+
+def test_the_ruff_menu_offers_the_lowest_non_trumps_first_with_descriptions() -> None:
+    from engine import new_game
+
+    game, _ = new_game(seed=4)
+    seat = game.to_act()
+    assert game.phase == "ruff" and seat is not None
+    game.apply(seat, TakeRuff())
+    view = game.observe(seat)
+    assert view.phase == "discard"
+    (row,) = hand_controls(1, game.version, view).to_components()
+    (menu,) = row["components"]
+    options = menu["options"]
+    cards = [Card.parse(o["value"]) for o in options]
+    trumps = [c for c in cards if c.suit is view.trump]
+    plain = [c for c in cards if c.suit is not view.trump]
+    assert cards == plain + trumps, "non-trumps first, trumps last"
+    assert [int(c.rank) for c in plain] == sorted(int(c.rank) for c in plain), "lowest first"
+    for option, card in zip(options, cards, strict=True):
+        if card.suit is view.trump:
+            honour = card.rank.label in "AKQJ"
+            assert option["description"] == ("trump · honour" if honour else "trump")
+        else:
+            assert option["description"] == card.suit.name.lower()
+    assert menu["min_values"] == menu["max_values"] == 4
+
+
+@pytest.mark.parametrize("bot_settings", [{"turn_timeout": 60.0}])
+async def test_the_hand_dm_says_what_to_do_first_and_what_the_ai_played_for_you(simcord_env: Any) -> None:
+    env = simcord_env
+    _, channel, alice, _ = await _seat_alice_with_ai(env)
+    table = env.bot.manager.tables[1]
+    dm = hand_message(alice).content
+    assert dm.splitlines()[0].startswith("🟢 **Your turn"), dm
+    version = table.version
+    await env.advance_time(61)  # her time runs out: the AI plays her turn
+    await env.settle()
+    assert table.version > version
+    seat, action = table.game.log[version]
+    assert seat == 0
+    dm = hand_message(alice).content
+    note = next(line for line in dm.splitlines() if line.startswith("⏰ Your time ran out"))
+    assert note.startswith(f"⏰ Your time ran out: the AI played **{render.action_label(action)}")
+    for _ in range(40):  # play on until she clicks: then the note goes
+        if await _act(alice):
+            break
+        await env.advance_time(1)
+    await env.settle()
+    assert "Your time ran out" not in hand_message(alice).content

@@ -19,7 +19,7 @@ from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
-CARD_LABEL = re.compile(r"^(10|[2-9JQKA])[♠♥♦♣]$")
+CARD_LABEL = re.compile("^(10|[2-9JQKA])[♠♥♦♣]\ufe0e?$")  # ♠︎ ♣︎ carry the text style
 DECISIONS = ("Show honours", "Call “Can-ye?”", "Take the stock (ruff)")
 
 
