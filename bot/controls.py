@@ -21,7 +21,8 @@ enabled when playable now.
 
 The look (issue 13): a card button is green when you may play it now and grey
 (disabled) otherwise — colour means nothing else; the suit's colour is in the
-label (:func:`~bot.render.card_text`: ♥ ♦ red, ♠︎ ♣︎ in the text colour). Cards
+label's text (:func:`~bot.render.card_label`: every suit symbol in the text style,
+white on the buttons; messages write ♥ ♦ red and ♠︎ ♣︎ in the text colour). Cards
 go one row per suit in hand order, trumps first, a long suit split over two
 rows, the choices on rows of their own (:func:`card_rows`). The cards to lay out
 are offered lowest non-trumps first, each described ("trump · honour", "trump",
@@ -50,7 +51,7 @@ from .components import (
     pick_id,
     table_id_for,
 )
-from .render import action_label, card_text, featured_choices
+from .render import action_label, card_label, featured_choices
 
 __all__ = ["CARD_ROWS", "card_note", "card_rows", "hand_controls", "layout_order", "split_actions"]
 
@@ -164,7 +165,7 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
         for row, cards in enumerate(card_rows(hand, CARD_ROWS)):
             for card in cards:
                 cid = action_id(table_id, version, seat, Play(card))
-                ui.button(cid, card_text(card), discord.ButtonStyle.secondary, True, row=row)
+                ui.button(cid, card_label(card), discord.ButtonStyle.secondary, True, row=row)
         ui.button(table_id_for(table_id, "reclaim"), "Take my seat back", discord.ButtonStyle.success, row=CARD_ROWS)
         return ui
     mine = view.my_turn
@@ -174,7 +175,7 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
         for row, (verb, actions) in enumerate(list(picks.items())[:ROWS]):
             cards = layout_order([_card_of(a) for a in actions], view)[:MENU_OPTIONS]
             need = max(1, min(view.to_lay_out or 1, len(cards)))
-            options = [(card_text(c), c.code, card_note(c, view)) for c in cards]
+            options = [(card_label(c), c.code, card_note(c, view)) for c in cards]
             placeholder = f"Choose {need} card{'s' if need != 1 else ''} to lay out"
             ui.menu(pick_id(table_id, version, seat, verb), options, need, placeholder, row=row)
         return ui
@@ -201,7 +202,7 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
     for row, cards in enumerate(rows):
         for card in cards:
             enabled = card in legal_plays
-            label = card_text(card) if card in view.hand else f"{card_text(card)} (layout)"
+            label = card_label(card) if card in view.hand else f"{card_label(card)} (layout)"
             cid = action_id(table_id, version, seat, Play(card))
             ui.button(cid, label, _card_style(enabled), not enabled, row=row)
     first = len(rows)

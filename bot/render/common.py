@@ -161,6 +161,15 @@ def card_text(card: Card) -> str:
     return card.rank.label + suit_symbol(card.suit)
 
 
+def card_label(card: Card) -> str:
+    """A card on a button or in a menu: every suit in the text style, so the symbol is
+    drawn in the label's own colour (white on the green "you may play this" button,
+    where a red ♥ would hardly read). The row a card sits on already says its suit."""
+    if card.is_joker:
+        return card.pretty
+    return card.rank.label + card.suit.symbol + TEXT_STYLE
+
+
 def suit_text(suit: Suit | None) -> str:
     return "no trumps" if suit is None else f"{suit_symbol(suit)} {suit.name.lower()}"
 

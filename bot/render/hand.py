@@ -21,6 +21,7 @@ from .common import (
     CALL_NAMES,
     SIDE_NAMES,
     TableInfo,
+    card_label,
     card_text,
     cards_text,
     fit,
@@ -45,11 +46,11 @@ from .table import (
 def action_label(action: Action) -> str:
     """A button's (or menu option's) label for ``action``, in plain words."""
     if isinstance(action, (Play, Discard)):
-        return card_text(action.card)
+        return card_label(action.card)
     if isinstance(action, Bid):
         return CALL_NAMES.get(action.call, action.call)
     if isinstance(action, NameTrump):
-        return f"Trumps: {suit_symbol(action.suit)}"
+        return f"Trumps: {action.suit.symbol}\ufe0e"
     if isinstance(action, RuffClaim):
         return f"Declare {action.value}"
     describe = getattr(action, "describe", None)  # a family's own words for its action
@@ -183,7 +184,7 @@ def named_trick_line(info: TableInfo, view: SeatView) -> str:
     for i, (seat, card) in enumerate(view.trick):
         who = "you" if seat == view.seat else _player(info, seat)
         text = f"{who} {card_text(card)}"
-        parts.append(f"**{text}** ◀ winning" if i == best and len(cards) > 1 else text)
+        parts.append(f"**{text}** ← winning" if i == best and len(cards) > 1 else text)
     return f"Trick {view.trick_no}: " + " · ".join(parts)
 
 

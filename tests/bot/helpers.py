@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.render import card_text
+from bot.render import card_label
 from bot.store import ActionRepo, TableRepo
 from engine import Card, Game, SeatView, sort_hand
 from engine.actions import (
@@ -189,7 +189,7 @@ async def act_on(actor: Any, message: Any, actions: list[Action]) -> Any:
     if isinstance(first, Discard):
         return await actor.select(message, [a.card.code for a in actions if isinstance(a, Discard)])
     if isinstance(first, Play):
-        return await actor.click(message, label=card_text(first.card))
+        return await actor.click(message, label=card_label(first.card))
     return await actor.click(message, label=DECISIONS[type(first)])
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.render import card_text, suit_symbol
+from bot.render import card_label, card_text
 from engine import Card, Game, SeatView, sort_hand
 from engine.actions import Action, DeclineRuff, Discard, Play, TakeRuff
 from engine.phases.contest import RuffClaim, best_suit
@@ -50,11 +50,11 @@ def true_ruff(view: SeatView) -> int:
 def label_of(view: SeatView, action: Action) -> str:
     """The label a player reads on the button of ``action`` (written out, not imported)."""
     if isinstance(action, Play):
-        return card_text(action.card) if action.card in view.hand else f"{card_text(action.card)} (layout)"
+        return card_label(action.card) if action.card in view.hand else f"{card_label(action.card)} (layout)"
     if isinstance(action, Bid):
         return CALLS[action.call]
     if isinstance(action, NameTrump):
-        return f"Trumps: {suit_symbol(action.suit)}"
+        return f"Trumps: {action.suit.symbol}\ufe0e"
     if isinstance(action, TakeRuff):
         return "Take the stock (ruff)"
     if isinstance(action, DeclineRuff):

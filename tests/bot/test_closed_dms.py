@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.render import card_text
+from bot.render import card_label
 from bot.store import ActionRepo, ResultRepo
 
 from .helpers import (
@@ -66,7 +66,7 @@ async def test_closed_dms_fall_back_to_my_hand_and_ruff_hand(simcord_env: Any) -
             mine, used_slash = res.response, True
         # the ephemeral hand follows the game: on alice's turn its legal cards are live
         assert "Your turn" in mine.content, mine.content
-        legal = {card_text(a.card) for a in game.legal_actions(0) if hasattr(a, "card")}
+        legal = {card_label(a.card) for a in game.legal_actions(0) if hasattr(a, "card")}
         live = set(labels_of(mine.components, enabled_only=True))
         if game.phase != "discard":
             assert {x for x in live if x.rstrip("\ufe0e")[-1:] in "♠♥♦♣"} == legal

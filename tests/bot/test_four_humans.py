@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.render import card_text, suit_symbol
+from bot.render import card_label, card_text, suit_symbol
 from bot.store import ActionRepo, ResultRepo, TableRepo
 from engine import Card
 from engine.actions import CallCanYe, DeclineRuff, Discard, Pass, Play, ShowHonours, TakeRuff
@@ -50,11 +50,11 @@ def check_hands(table: Any, players: list[Any]) -> None:
         assert f"Your hand ({len(own)})" in content
         if game.phase == "discard" and seat == to_act:
             continue  # the hand is replaced by the discard menu (checked by the caller)
-        assert sorted(card_labels(msg)) == sorted(card_text(c) for c in own)
+        assert sorted(card_labels(msg)) == sorted(card_label(c) for c in own)
         legal = game.legal_actions(seat)
         if seat == to_act:
             assert "Your turn" in content
-            want = {card_text(a.card) for a in legal if isinstance(a, Play)}
+            want = {card_label(a.card) for a in legal if isinstance(a, Play)}
             assert set(enabled_cards(msg)) == want
             decisions = {DECISIONS[type(a)] for a in legal if type(a) in DECISIONS}
             assert set(enabled_labels(msg)) - set(card_labels(msg)) == decisions
@@ -156,7 +156,7 @@ async def test_four_humans_play_a_seeded_game_to_the_target(simcord_env: Any) ->
             res = await player.user.click(msg, label=DECISIONS[type(first)])
         else:
             assert isinstance(first, Play)
-            res = await player.user.click(msg, label=card_text(first.card))
+            res = await player.user.click(msg, label=card_label(first.card))
         clicks += 1
         assert res.response is not None and not res.ephemeral, res.response  # the DM is edited in place
         if table.game.deal_no != game.deal_no or table.game.is_over:
