@@ -29,7 +29,7 @@ from .chart import deal_history, draw_chart
 from .commit import mark_cancelled
 from .controls import hand_controls
 from .notify import KEEP, DMClosed, MessageGone, PictureArg, call
-from .picture import Picture
+from .picture import Picture, picture_key
 from .replies import refuse
 from .services import Services
 from .store import HumanSeat, StoreError
@@ -46,6 +46,8 @@ class Presenter:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
         self.notifier = svc.notifier
+        self._drawing = asyncio.Lock()  # one table picture drawn at a time, bot-wide
+        self._redraw: set[int] = set()  # tables whose picture waits for the drawing slot
 
     # ================================================================ the fan-out
 
@@ -243,11 +245,41 @@ class Presenter:
         if not await self.svc.server_settings.pictures(table.guild_id):
             return None
         info = table.info()
+        view = game.observe(0)
+        last = table.pictures.last
+        if last is not None and last.key == picture_key(info, view, info.names):
+            return last
+        if self._drawing.locked():
+            # Another table's picture is being drawn: this edit goes out now with the
+            # text (the old picture stays) and the picture follows when the drawing
+            # slot is free — text edits never queue behind drawing, and pictures
+            # cost at most one core however many tables are busy.
+            if table.id not in self._redraw:
+                self._redraw.add(table.id)
+                self.svc.own(self._draw_later(table), name=f"picture-{table.id}")
+            return KEEP
         try:
-            return await table.pictures.get(info, game.observe(0), info.names)
+            async with self._drawing:
+                return await table.pictures.get(info, view, info.names)
         except Exception:
             log.exception("table %s: could not draw its picture", table.id)
             return KEEP
+
+    async def _draw_later(self, table: Table) -> None:
+        """Draw ``table``'s latest picture when the drawing slot is free, then edit it in."""
+        try:
+            async with self._drawing:
+                game = table.game
+                if game is None or table.status not in ("active", "finished"):
+                    return
+                info = table.info()
+                await table.pictures.get(info, game.observe(0), info.names)
+        except Exception:
+            log.exception("table %s: could not draw its picture", table.id)
+            return
+        finally:
+            self._redraw.discard(table.id)
+        self.schedule_table_edit(table)
 
     def edit_table_to(self, table: Table, text: str) -> None:
         """Replace the table message with ``text``, no buttons and no picture (the table has ended)."""

@@ -51,6 +51,43 @@ async def _preview(env: Any, channel: Any, viewer: Any, name: str, out: Path) ->
             await _shoot(preview.url, out / f"{name}-{width}.png", width, height)
 
 
+THEMES = (("dark", "#313338", "#dbdee1"), ("light", "#ffffff", "#313338"))
+SUIT_SAMPLES = (
+    ("as the bot writes them", "A♠\ufe0e 10♣\ufe0e Q♥ K♦ · J♠\ufe0e 10♣\ufe0e"),
+    ("bare symbols (before)", "A♠ 10♣ Q♥ K♦ · J♠ 10♣"),
+)
+
+
+async def _suits_on_both_themes(out: Path) -> None:
+    """The suit symbols in simcord's preview fonts (Noto Sans, Noto Color Emoji) on
+    Discord's dark and light message backgrounds, and on the card buttons: simcord's
+    preview has a dark theme only, so this page puts both side by side."""
+    fonts = Path(simcord.__file__).parent / "preview" / "static" / "fonts"
+    faces = (
+        f"@font-face {{ font-family: NotoSans; src: url('file://{fonts / 'noto-sans-latin-v2.015.ttf'}'); }}"
+        f"@font-face {{ font-family: NotoEmoji; src: url('file://{fonts / 'noto-color-emoji-v2.051.ttf'}'); }}"
+    )
+    blocks = []
+    for name, bg, fg in THEMES:
+        rows = "".join(f"<p><small>{what}</small><br>{text}</p>" for what, text in SUIT_SAMPLES)
+        buttons = "".join(
+            f"<span class=b style='background:{colour}'>{label}</span>"
+            for colour, label in (("#248046", "A♠\ufe0e"), ("#248046", "10♣\ufe0e"), ("#248046", "Q♥\ufe0e"),
+                                  ("#4e5058", "K♦\ufe0e"), ("#248046", "Q♥"), ("#4e5058", "J♠"))
+        )
+        blocks.append(f"<div style='background:{bg};color:{fg}'><h3>{name} theme</h3>{rows}<p>{buttons}</p></div>")
+    html = (
+        f"<html><head><meta charset=utf-8><style>{faces} body {{ margin:0; font: 20px NotoSans, NotoEmoji; }}"
+        " div { padding: 12px 20px; } small { opacity: .7; font-size: 14px; }"
+        " .b { display:inline-block; color:#fff; padding:4px 14px; margin:4px; border-radius:4px; }"
+        f"</style></head><body>{''.join(blocks)}</body></html>"
+    )
+    page = out / "suits.html"
+    page.write_text(html, encoding="utf-8")
+    await _shoot(page.as_uri(), out / "suits-dark-light.png", 560, 560)
+    page.unlink()
+
+
 async def _act(alice: Any) -> bool:
     dm = alice.user.dm_channel.last_message
     if dm is None or "Your turn" not in dm.content:
@@ -71,6 +108,7 @@ async def _act(alice: Any) -> bool:
 
 async def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
+    await _suits_on_both_themes(out)
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(
             database=str(Path(tmp) / "ruff.db"), ai_delay=0.0, turn_timeout=90.0, lobby_timeout=0.0,
