@@ -446,10 +446,10 @@ class SQLiteDatabase(Database):
         try:
             with _sqlite_errors():
                 if self._batch is None:
-                    await self._conn.execute("BEGIN IMMEDIATE")
+                    await self._run("BEGIN IMMEDIATE", ())
                     self._batch = asyncio.get_running_loop().create_future()
                 batch = self._batch
-                await self._conn.execute("SAVEPOINT member")
+                await self._run("SAVEPOINT member", ())
             self._owner = asyncio.current_task()
             try:
                 yield
@@ -457,7 +457,7 @@ class SQLiteDatabase(Database):
                 await self._undo_member()
                 raise
             with _sqlite_errors():
-                await self._conn.execute("RELEASE member")
+                await self._run("RELEASE member", ())
             ok = True
         finally:
             self._owner = None
@@ -474,8 +474,8 @@ class SQLiteDatabase(Database):
         whole transaction (a disk error), the group has failed."""
         try:
             if self._conn.in_transaction:
-                await self._conn.execute("ROLLBACK TO member")
-                await self._conn.execute("RELEASE member")
+                await self._run("ROLLBACK TO member", ())
+                await self._run("RELEASE member", ())
                 return
         except sqlite3.Error:
             log.warning("could not roll back to the savepoint; the group is abandoned", exc_info=True)
@@ -546,15 +546,24 @@ class SQLiteDatabase(Database):
 
     # -- statements -----------------------------------------------------------------
 
-    # Each statement is one trip to aiosqlite's thread: its cursors are left to the
-    # garbage collector, as aiosqlite's own execute_fetchall does. A second trip to
-    # close them would double the thread hand-offs, and each costs the event loop
-    # a wait for the GIL (the 200-game benchmark makes about 2,000 a second).
+    # Each statement is one trip to aiosqlite's thread, its cursor closed there (as
+    # aiosqlite's own execute_fetchall and execute_insert do). A second trip to close
+    # it would double the thread hand-offs, and each costs the event loop a wait for
+    # the GIL (the 200-game benchmark makes about 2,000 a second).
+
+    async def _run(self, sql: str, params: Any, many: bool = False) -> int:
+        """Run a statement on aiosqlite's thread and close its cursor there: one trip.
+
+        The cursor must never reach this thread: a sqlite3 cursor freed here, while
+        the database thread runs the same cached statement for someone else, resets
+        it under that statement ("bad parameter or other API misuse")."""
+        run: Any = self._conn._execute  # aiosqlite's own "call this on the database thread"
+        rowcount: int = await run(_run_and_close, self._conn._conn, sql, params, many)
+        return rowcount
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         async with self._statement():
-            cursor = await self._conn.execute(sql, params)
-            return cursor.rowcount
+            return await self._run(sql, params)
 
     async def execute_insert(self, sql: str, params: Params = ()) -> int:
         async with self._statement():
@@ -564,8 +573,7 @@ class SQLiteDatabase(Database):
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> int:
         async with self._statement():
-            cursor = await self._conn.executemany(sql, rows)
-            return cursor.rowcount
+            return await self._run(sql, list(rows), many=True)
 
     async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         async with self._statement():
@@ -578,6 +586,15 @@ class SQLiteDatabase(Database):
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         async with self._statement():
             return list(await self._conn.execute_fetchall(sql, params))
+
+
+def _run_and_close(conn: sqlite3.Connection, sql: str, params: Any, many: bool) -> int:
+    """On the database thread: run one statement, close its cursor, return its rowcount."""
+    cursor = conn.executemany(sql, params) if many else conn.execute(sql, params)
+    try:
+        return cursor.rowcount
+    finally:
+        cursor.close()
 
 
 # -- placeholders ------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.render import card_text
 from engine import Play
 from engine.cards import cards_from_mask
 from engine.export import load_json, pbn_hand
@@ -106,7 +107,7 @@ async def test_record_and_replay_of_a_finished_game(simcord_env: Any) -> None:
     assert "Replay — table #1" in content and "trick 1 of 13" in content
     assert f"Trick 1** — {('North', 'East', 'South', 'West')[leader]}" in content
     for i, card in enumerate(trick_cards):
-        assert f"{SEATS[(leader + i) % 4]} {card.pretty}" in content
+        assert f"{SEATS[(leader + i) % 4]} {card_text(card)}" in content
     assert f"Won by **{('North', 'East', 'South', 'West')[winner]}" in content
     for seat, name in enumerate(names):
         assert f"> {SEATS[seat]} {name if seat == 0 else name + ', AI easy'}: " in content
@@ -119,7 +120,7 @@ async def test_record_and_replay_of_a_finished_game(simcord_env: Any) -> None:
     msg = res.response
     leader, trick_cards, winner = game.completed[1]
     assert "trick 2 of 13" in msg.content
-    assert " · ".join(f"{SEATS[(leader + i) % 4]} {c.pretty}" for i, c in enumerate(trick_cards)) in msg.content
+    assert " · ".join(f"{SEATS[(leader + i) % 4]} {card_text(c)}" for i, c in enumerate(trick_cards)) in msg.content
     assert _replay_buttons(msg.components) == {"◀": ("rh:r:1:0", False), "▶": ("rh:r:1:2", False)}
     # the hands before trick 2: the first trick's cards are gone from them
     assert _cards_shown(msg.content) == [12, 12, 12, 12]
