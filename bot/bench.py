@@ -584,6 +584,7 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
             lobby_timeout=300.0,
             table_edit_interval=args.edit_interval,
             seed=args.seed,
+            pictures=not args.no_pictures,
         )
         pool = AIPool(args.workers, mode=args.ai_mode)
         await pool.ready()
@@ -766,6 +767,9 @@ def main(argv: list[str] | None = None) -> int:
         "--workers", type=int, default=None, help="AI worker processes (default CPUs - 1)"
     )
     prod.add_argument("--ai-delay", type=float, default=1.0, help="AI pacing, s (production 1.0)")
+    prod.add_argument(
+        "--no-pictures", action="store_true", help="no table pictures (production draws them: RH_PICTURES)"
+    )
     prod.add_argument(
         "--turn-timeout", type=float, default=90.0, help="turn timers, s (production 90; 0 = off)"
     )
