@@ -89,7 +89,8 @@ WEAK = "3S 4S 5S 6H 7H 8H 6D 7D 8D 9C 10C JC"
 
 @pytest.mark.parametrize("level", ["easy", "normal"])
 def test_bids_a_strong_hand_and_passes_a_weak_one(level: str) -> None:
-    player = get_player(level, budget=0.05)
+    # normal's search bounded by deals, not by time: the same decision on a busy machine
+    player = get_player("easy") if level == "easy" else ContractPlayer(search=True, budget=60.0, cap=60.0, max_worlds=64)
     strong = _deal({E: STRONG})
     view = strong.observe(E)
     action = player.choose(view, view.legal, random.Random(1))
