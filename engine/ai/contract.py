@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from ..actions import Action
+from ..actions import Action, Play, play
+from ..cards import Card
 from ..families.solo import contract_value
 from ..game import SeatView
 from ..phases.solo_auction import Bid, contract_rank
@@ -41,6 +42,7 @@ from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
 from .knowledge import MISERE_CONTRACTS, sample_world, situation
 
 __all__ = [
+    "search_decision",
     "easy_bid",
     "easy_card",
     "easy_trump",
@@ -553,3 +555,26 @@ def search_bid(
         if isinstance(heuristic, Bid) and heuristic.call == "prop":
             return heuristic
     return calls.get("pass", legal[0])
+
+
+def search_decision(
+    view: SeatView,
+    legal: Sequence[Action],
+    rng: random.Random,
+    budget: float,
+    worlds: int,
+    fallback: Callable[[], Action],
+) -> Action:
+    """normal's and hard's choice in a contract deal (they differ only in ``budget``
+    and ``worlds``): a bid by sampled deals, trumps by rule of thumb, a card by
+    sampled deals and playouts; ``fallback`` when no deal could be scored."""
+    if any(isinstance(a, Bid) for a in legal):
+        return search_bid(view, legal, rng, budget, worlds)
+    if any(isinstance(a, NameTrump) for a in legal):
+        return easy_trump(view, legal)
+    mask = 0
+    for a in legal:
+        if isinstance(a, Play):
+            mask |= a.card.bit
+    found = search_card(view, mask, rng, budget, worlds)
+    return fallback() if found is None else play(Card.from_index(found))

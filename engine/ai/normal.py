@@ -26,18 +26,15 @@ from collections.abc import Sequence
 from ..actions import Action, Discard, Play, play
 from ..cards import Card
 from ..game import SeatView
-from ..phases.solo_auction import Bid
-from ..phases.solo_declare import NameTrump
 from . import contract
 from .base import obvious_choice
 from .bid_whist import ContractPlayer, applies
 from .contract import is_contract_decision
 from .discard import DiscardPlanner
 from .easy import EasyPlayer
-from .generic import generic_play, wants_generic
+from .generic import wants_generic
 from .knowledge import Situation, situation
-from .open_search import applies as open_applies
-from .open_search import search_play as open_search_play
+from .open_search import choose_card as open_choose_card
 from .search import (
     Budget,
     candidate_cards,
@@ -124,29 +121,15 @@ class NormalPlayer:
 
     def _contract(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         """A contract deal (an auction, trumps, its play): sampled deals, greedy playouts."""
-        if any(isinstance(a, Bid) for a in legal):
-            return contract.search_bid(view, legal, rng, self.budget.soft, 24)
-        if any(isinstance(a, NameTrump) for a in legal):
-            return contract.easy_trump(view, legal)
-        mask = 0
-        for a in legal:
-            if isinstance(a, Play):
-                mask |= a.card.bit
-        found = contract.search_card(view, mask, rng, self.budget.soft, 24)
-        if found is None:
-            return self._easy.choose(view, legal, rng)
-        return play(Card.from_index(found))
+        return contract.search_decision(
+            view, legal, rng, self.budget.soft, 24, lambda: self._easy.choose(view, legal, rng)
+        )
 
     def _open(
         self, view: SeatView, legal: Sequence[Action], mask: int, rng: random.Random, start: float
     ) -> Action:
         """A table of 2-3 seats, everyone alone, or layouts: sampled worlds, greedy playouts."""
-        found = None
-        if open_applies(view):
-            found = open_search_play(view, mask, rng, self._open_budget, start, OPEN_EXACT)
-        if found is None:
-            return generic_play(view, legal)
-        return play(Card.from_index(found))
+        return open_choose_card(view, legal, mask, rng, self._open_budget, start, OPEN_EXACT)
 
     def __repr__(self) -> str:
         return f"NormalPlayer(budget={self.budget.soft})"

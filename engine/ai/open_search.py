@@ -59,7 +59,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from ..cards import HIGH, Rank, mask_of
+from ..actions import Action, play
+from ..cards import HIGH, Card, Rank, mask_of
 from ..game import SeatView
 from ..rules import Rules
 from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
@@ -709,3 +710,21 @@ def search_play(
         near = [c for c in cands if totals[c] >= floor]
         best = min(near, key=lambda c: (key(c)[1:], -totals[c]))
     return best
+
+
+def choose_card(
+    view: SeatView,
+    legal: Sequence[Action],
+    mask: int,
+    rng: random.Random,
+    budget: Budget,
+    start: float,
+    exact: tuple[int, int],
+) -> Action:
+    """normal's and hard's card at a table of 2-3 seats, everyone alone, or with
+    layouts (they differ in ``budget`` and ``exact``): :func:`search_play`, or the
+    maxims (:func:`~engine.ai.generic.generic_play`) when it finds nothing."""
+    from .generic import generic_play
+
+    found = search_play(view, mask, rng, budget, start, exact) if applies(view) else None
+    return generic_play(view, legal) if found is None else play(Card.from_index(found))
