@@ -395,6 +395,11 @@ class StubDiscord:
         self.rng = random.Random(seed)
         self.calls = 0
         self.next_id = 10**12
+        self.http = _Stub(start_thread_with_message=self._start_thread)  # the one raw route the bot calls
+
+    async def _start_thread(self, channel_id: int, message_id: int, **_: Any) -> dict[str, Any]:
+        await self.answer()
+        return {"id": str(self.new_id()), "parent_id": str(channel_id)}
 
     async def answer(self) -> None:
         self.calls += 1
@@ -473,7 +478,10 @@ class StubChannel:
         async def edit(**_: Any) -> None:
             await self.discord.answer()
 
-        return _Stub(id=message_id, edit=edit)
+        async def delete(**_: Any) -> None:
+            await self.discord.answer()
+
+        return _Stub(id=message_id, edit=edit, delete=delete)
 
 
 def policy(view: Any) -> list[Any]:

@@ -1,4 +1,4 @@
-"""Slash commands: ``/ruff new | hand | cancel | rules | leaderboard | stats | record | replay``.
+"""Slash commands: ``/ruff new | hand | cancel | rules | leaderboard | stats | settings | record | replay``.
 
 Thin by design: each command validates its options' shape and hands over to
 the :class:`~bot.manager.GameManager`.
@@ -94,6 +94,12 @@ class RuffCog(commands.GroupCog, group_name="ruff", group_description="Play Ruff
         self, interaction: discord.Interaction[Any], user: discord.User | None = None, game: str | None = None
     ) -> None:
         await self.manager.stats(interaction, user, game)
+
+    @app_commands.command(name="settings", description="This server's settings (changing them needs Manage Server)")
+    @app_commands.describe(pictures="Show a picture of the table and the final score chart")
+    @app_commands.choices(pictures=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
+    async def settings(self, interaction: discord.Interaction[Any], pictures: str | None = None) -> None:
+        await self.manager.settings_command(interaction, None if pictures is None else pictures == "on")
 
     @app_commands.command(name="record", description="A finished game as files (.json record and .pbn deals)")
     @app_commands.describe(table="Table number (default: the last game you finished in this server)")

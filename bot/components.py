@@ -359,9 +359,15 @@ class Rows(discord.ui.View):
         )
 
     def menu(
-        self, custom_id: str, options: Sequence[tuple[str, str]], count: int, placeholder: str, row: int = 0
+        self,
+        custom_id: str,
+        options: Sequence[tuple[str, str] | tuple[str, str, str]],
+        count: int,
+        placeholder: str,
+        row: int = 0,
     ) -> None:
-        """A select menu of ``(label, value)`` options choosing exactly ``count``."""
+        """A select menu of ``(label, value)`` or ``(label, value, description)``
+        options choosing exactly ``count``."""
         self._check_id(custom_id)
         items = self._row(row)
         if items:
@@ -375,9 +381,17 @@ class Rows(discord.ui.View):
                 "min_values": count,
                 "max_values": count,
                 "placeholder": placeholder[:150],
-                "options": [{"label": label[:100], "value": value} for label, value in options],
+                "options": [_option(*option) for option in options],
             }
         )
 
     def to_components(self) -> list[dict[str, Any]]:
         return [{"type": 1, "components": list(items)} for items in self._rows if items]
+
+
+def _option(label: str, value: str, description: str = "") -> dict[str, Any]:
+    """A select option as Discord receives it (labels and descriptions at most 100 characters)."""
+    option: dict[str, Any] = {"label": label[:100], "value": value}
+    if description:
+        option["description"] = description[:100]
+    return option

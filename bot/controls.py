@@ -26,6 +26,15 @@ trump).
 Face-up layout cards (Turnover Bridge) follow the hand, labelled "(layout)",
 enabled when playable now.
 
+The look (issue 13): a card button is green when you may play it now and grey
+(disabled) otherwise — colour means nothing else; the suit's colour is in the
+label's text (:func:`~bot.render.card_label`: every suit symbol in the text style,
+white on the buttons; messages write ♥ ♦ red and ♠︎ ♣︎ in the text colour). Cards
+go one row per suit in hand order, trumps first, a long suit split over two
+rows, the choices on rows of their own (:func:`card_rows`). The cards to lay out
+are offered lowest non-trumps first, each described ("trump · honour", "trump",
+or its suit) (:func:`layout_order`, :func:`card_note`).
+
 Discord's limits hold whatever the engine offers: at most 5 rows of 5 buttons
 (or one menu per row of at most 25 options). When the choices and the cards do
 not both fit, the choices win (the hand is in the message text anyway).
@@ -34,7 +43,6 @@ not both fit, the choices win (the hand is in the message text anyway).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
@@ -50,10 +58,10 @@ from .components import (
     pick_id,
     table_id_for,
 )
-from .render import action_label, card_text, featured_choices
+from .render import action_label, card_label, featured_choices
 from .render.bidwhist import view_sorted
 
-__all__ = ["CARD_ROWS", "hand_controls", "split_actions"]
+__all__ = ["CARD_ROWS", "card_note", "card_rows", "hand_controls", "layout_order", "split_actions"]
 
 CARD_ROWS = ROWS - 1  # at most four rows of cards: the last row is for choices
 MENU_OPTIONS = 25  # Discord's limit on a select menu's options
@@ -81,14 +89,71 @@ def _card_of(action: Action) -> Card:
     return card
 
 
-def _card_style(card: Card, enabled: bool, trump: Any) -> discord.ButtonStyle:
-    if not enabled:
-        return discord.ButtonStyle.secondary
-    if card.is_joker:  # no suit: a trump when there are trumps, else powerless
-        return discord.ButtonStyle.primary if trump is not None else discord.ButtonStyle.secondary
-    if trump is not None and card.suit is trump:
-        return discord.ButtonStyle.primary
-    return discord.ButtonStyle.danger if card.suit.is_red else discord.ButtonStyle.secondary
+PLAYABLE = discord.ButtonStyle.success
+"""The one colour of a card button: "you may play this now". Every other card is
+grey and disabled — suit colour is in the label (♥ ♦ red, ♠︎ ♣︎ in the text colour)."""
+
+
+def _card_style(enabled: bool) -> discord.ButtonStyle:
+    return PLAYABLE if enabled else discord.ButtonStyle.secondary
+
+
+def _group_of(card: Card) -> object:
+    """The row group of a card: its suit, or "jokers" (a joker has no suit)."""
+    return "jokers" if card.is_joker else card.suit
+
+
+def card_rows(cards: Sequence[Card], rows: int) -> list[list[Card]]:
+    """``cards`` (in hand order: trumps first) on at most ``rows`` rows of
+    :data:`ROW_WIDTH`: one row per suit, a suit longer than a row split evenly over
+    as many rows as it needs. When that takes too many rows, the two neighbouring
+    rows with the fewest cards between them share a row (if they fit), until it
+    fits; failing that, the cards simply flow, five to a row."""
+    groups: list[list[Card]] = []
+    for card in cards:
+        if groups and _group_of(groups[-1][0]) == _group_of(card):
+            groups[-1].append(card)
+        else:
+            groups.append([card])
+    out: list[list[Card]] = []
+    for group in groups:
+        parts = -(-len(group) // ROW_WIDTH)
+        size = -(-len(group) // parts)
+        out.extend(group[i : i + size] for i in range(0, len(group), size))
+    while len(out) > rows:
+        pairs = [(len(out[i]) + len(out[i + 1]), i) for i in range(len(out) - 1)]
+        fits = [(n, i) for n, i in pairs if n <= ROW_WIDTH]
+        if not fits:
+            flat = [c for row in out for c in row]
+            return [flat[i : i + ROW_WIDTH] for i in range(0, len(flat), ROW_WIDTH)][:rows]
+        _, i = min(fits)
+        out[i : i + 2] = [out[i] + out[i + 1]]
+    return out
+
+
+def layout_order(cards: Sequence[Card], view: SeatView) -> list[Card]:
+    """Cards to lay out, in the order one usually wants them: the lowest non-trumps
+    first (by rank, suits in hand order), trumps (and jokers) last; under a contract
+    (Bid Whist's kitty) the hand's order in the contract's ranks."""
+    if view.contract:  # a contract's kitty (Bid Whist): the hand's own order, the contract's ranks
+        return view_sorted(view, cards)
+    position = {c: i for i, c in enumerate(sort_hand(cards, view.trump))}
+    return sorted(
+        cards, key=lambda c: (c.is_joker or c.suit is view.trump, 99 if c.is_joker else int(c.rank), position[c])
+    )
+
+
+HONOUR_RANKS = frozenset({"A", "K", "Q", "J"})  # the honours are the trump ace, king, queen and knave
+
+
+def card_note(card: Card, view: SeatView) -> str:
+    """A menu option's description: ``trump · honour``, ``trump``, or the suit's name."""
+    if card.is_joker:
+        return "joker · trump"
+    if view.trump is not None and card.suit is view.trump:
+        honours = view.rules is not None and view.rules.honours and card.rank.label in HONOUR_RANKS
+        return "trump · honour" if honours else "trump"
+    return card.suit.name.lower()
 
 
 def _choice_style(action: Action) -> discord.ButtonStyle:
@@ -115,9 +180,10 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
     seat = view.seat
     hand = view_sorted(view, view.hand)
     if away:
-        for i, card in enumerate(hand[: CARD_ROWS * ROW_WIDTH]):
-            cid = action_id(table_id, version, seat, Play(card))
-            ui.button(cid, card_text(card), discord.ButtonStyle.secondary, True, row=i // ROW_WIDTH)
+        for row, cards in enumerate(card_rows(hand, CARD_ROWS)):
+            for card in cards:
+                cid = action_id(table_id, version, seat, Play(card))
+                ui.button(cid, card_label(card), discord.ButtonStyle.secondary, True, row=row)
         ui.button(table_id_for(table_id, "reclaim"), "Take my seat back", discord.ButtonStyle.success, row=CARD_ROWS)
         return ui
     mine = view.my_turn
@@ -125,9 +191,9 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
     if picks:
         # laying out cards: one menu per kind (today only one kind is ever legal at once)
         for row, (verb, actions) in enumerate(list(picks.items())[:ROWS]):
-            cards = view_sorted(view, [_card_of(a) for a in actions])[:MENU_OPTIONS]
+            cards = layout_order([_card_of(a) for a in actions], view)[:MENU_OPTIONS]
             need = max(1, min(view.to_lay_out or 1, len(cards)))
-            options = [(card_text(c), c.code) for c in cards]
+            options = [(card_label(c), c.code, card_note(c, view)) for c in cards]
             placeholder = f"Choose {need} card{'s' if need != 1 else ''} to lay out"
             ui.menu(pick_id(table_id, version, seat, verb), options, need, placeholder, row=row)
         return ui
@@ -142,24 +208,29 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
                 ui.button(cid, action_label(choice), _choice_style(choice), row=row)
         return ui
     choice_rows = -(-len(choices) // ROW_WIDTH)
-    card_rows = min(CARD_ROWS, ROWS - choice_rows)
+    card_rows_free = min(CARD_ROWS, ROWS - choice_rows)
     legal_plays = {p.card for p in plays}
     layout = [c for c in sort_hand(_layout_cards(view), view.trump) if c not in view.hand]
     extra = view_sorted(view, [c for c in legal_plays if c not in view.hand and c not in layout])
     shown = list(hand) + layout + extra
-    room = card_rows * ROW_WIDTH
+    room = card_rows_free * ROW_WIDTH
     if len(shown) > room and not legal_plays:
         shown = []  # e.g. bidding with a full hand: the calls get the rows, the text shows the hand
     elif len(shown) > room:  # keep every legal card, then as many others as fit, in hand order
         keep = set([c for c in shown if c in legal_plays][:room])
         keep |= set([c for c in shown if c not in keep][: room - len(keep)])
         shown = [c for c in shown if c in keep]
-    for i, card in enumerate(shown):
-        enabled = card in legal_plays
-        label = card_text(card) if card in view.hand else f"{card_text(card)} (layout)"
-        cid = action_id(table_id, version, seat, Play(card))
-        ui.button(cid, label, _card_style(card, enabled, view.trump), not enabled, row=i // ROW_WIDTH)
-    first = -(-len(shown) // ROW_WIDTH) if shown else 0
+    if all(c in view.hand for c in shown):
+        card_lines = card_rows(shown, card_rows_free)  # one row per suit, trumps first
+    else:  # face-up layout cards too (Turnover Bridge): hand order, then the layout, five a row
+        card_lines = [shown[i : i + ROW_WIDTH] for i in range(0, len(shown), ROW_WIDTH)]
+    for row, cards in enumerate(card_lines):
+        for card in cards:
+            enabled = card in legal_plays
+            label = card_label(card) if card in view.hand else f"{card_label(card)} (layout)"
+            cid = action_id(table_id, version, seat, Play(card))
+            ui.button(cid, label, _card_style(enabled), not enabled, row=row)
+    first = len(card_lines)
     for i, choice in enumerate(choices[: (ROWS - first) * ROW_WIDTH]):
         cid = action_id(table_id, version, seat, choice)
         ui.button(cid, action_label(choice), _choice_style(choice), row=first + i // ROW_WIDTH)

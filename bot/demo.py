@@ -17,6 +17,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import discord
+
 from .config import Settings
 
 CARD = re.compile(r"^(10|[2-9JQKA])[♠♥♦♣]$")
@@ -103,10 +105,12 @@ async def run_demo(settings: Settings, seed: int, game: str, verbose: bool) -> i
                         deal_hand_shown = first_line
                         _show("DM to you — your hand", hand.content)
                     done = await _play_turn(you.user)
-                    for msg in channel.history():
-                        if msg.id not in seen_posts:
-                            seen_posts.add(msg.id)
-                            _show("#ruff-and-honours — new post", msg.content)
+                    for place in (channel, *channel.threads):  # the table's thread gets the summaries
+                        for msg in place.history():
+                            if msg.id not in seen_posts and msg.type is discord.MessageType.default:
+                                seen_posts.add(msg.id)
+                                where = "#ruff-and-honours" if place is channel else f"thread “{place.name}”"
+                                _show(f"{where} — new post", msg.content)
                     if verbose and done:
                         _show(f"you {done}; the table now shows", channel.history()[0].content)
                     if done is None:

@@ -68,6 +68,10 @@ class Drivers:
                 table.ai_task = asyncio.create_task(self._drive_ai(table), name=f"ai-{table.id}")
         else:
             self.arm_turn_timer(table, seat, due)
+            timeout = self.turn_timeout(table)
+            if due is None and timeout > 0:
+                due = discord.utils.utcnow().timestamp() + timeout
+            self.presenter.turn_ping(table, seat, due)
 
     # ================================================================ the AI
 
@@ -201,13 +205,8 @@ class Drivers:
         left = timeout * TURN_WARNING_LEFT
         if timeout >= TURN_WARNING_MIN and due - now > left:
             await asyncio.sleep(due - left - now)
-            human = table.human(seat)
-            if human is not None and self._turn_is(table, seat, version):
-                self.svc.own(
-                    self.presenter.post_quietly(
-                        table, f"⏳ <@{human.user_id}>, {round(left)} s left to play at table #{table.id}."
-                    )
-                )
+            if self._turn_is(table, seat, version):
+                self.presenter.turn_warning(table, seat, version, due)
         await asyncio.sleep(max(0.0, due - discord.utils.utcnow().timestamp()))
         # Shielded: cancelling the timer (a click arrived) must never cut a commit in half.
         await asyncio.shield(self._turn_expired(table, seat, version))
@@ -236,6 +235,8 @@ class Drivers:
                 if table.game is not game or not self._turn_is(table, seat, version):
                     return
                 events = await commit(self.svc, table, seat, actions, None)
+                played = ", ".join(render.action_label(a) for a in actions)
+                table.played_for[seat] = f"⏰ Your time ran out: the AI played **{played}** for you."
                 misses = table.misses[seat] = table.misses.get(seat, 0) + 1
                 takeover = misses >= self.svc.settings.afk_takeover_after
                 if takeover:

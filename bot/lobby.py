@@ -242,7 +242,8 @@ class Lobby:
             )
         except discord.HTTPException as exc:
             log.info("start answer failed (HTTP %s); the game has started, redrawing", exc.status)
-            self.presenter.schedule_table_edit(table)
+        await self.presenter.open_thread(table)
+        self.presenter.schedule_table_edit(table)  # the picture, and the thread's link
         closed = await self.presenter.send_hands(table)
         if user.id in closed:
             await reply(
@@ -372,6 +373,8 @@ class Lobby:
             table.message_id = message.id
             async with table.lock:
                 await svc.table_repo.set_message(table.id, message.id)
+            await self.presenter.open_thread(table)
+            self.presenter.schedule_table_edit(table)
         await self.presenter.send_hands(table)
         self.drivers.kick(table)
 

@@ -166,6 +166,9 @@ class GameManager:
     ) -> None:
         await self.info.stats(interaction, user, game_id)
 
+    async def settings_command(self, interaction: discord.Interaction[Any], pictures: bool | None) -> None:
+        await self.services.server_settings.settings_command(interaction, pictures)
+
     # ------------------------------------------------------------ clicks (bot/handlers.ClickHandler)
 
     async def refuse(self, interaction: discord.Interaction[Any], text: str) -> None:

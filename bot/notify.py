@@ -52,11 +52,11 @@ KEEP: Final = _Keep.KEEP
 """An edit that leaves the message's attachments as they are."""
 
 PictureArg: TypeAlias = Picture | None | Literal[_Keep.KEEP]
-Rendering: TypeAlias = (
-    tuple[str, discord.ui.View | None] | tuple[str, discord.ui.View | None, Picture | None]
-)
+Rendering: TypeAlias = tuple[str, discord.ui.View | None] | tuple[str, discord.ui.View | None, PictureArg]
 """What a coalesced edit's render function returns: content and view, and optionally the
-picture to show (``None``: no picture; a 2-tuple keeps whatever image the message has)."""
+picture to show (``None``: no picture; :data:`KEEP` or a 2-tuple keeps whatever image the
+message has). A picture equal (by key) to the one the message already shows is not
+uploaded again: the edit keeps the attachment."""
 RenderFn: TypeAlias = Callable[[], Rendering | Awaitable[Rendering]]
 
 
@@ -69,6 +69,10 @@ def _attachments(kwargs: dict[str, Any], picture: PictureArg) -> None:
     if picture is KEEP:
         return
     kwargs["attachments"] = [] if picture is None else [picture_file(picture)]
+
+
+def _picture_key(picture: Picture) -> object:
+    return (picture.key, len(picture.png), picture.filename)
 
 
 def _signature(content: str, picture: PictureArg) -> int:
@@ -129,6 +133,10 @@ HISTORY = 64
 DM_CHANNEL_CACHE = 4096
 """DM channel ids remembered (least recently used dropped first)."""
 
+PICTURES_KEPT = 4096
+"""Messages whose current picture key is remembered (so an unchanged picture is not
+uploaded again); least recently edited dropped first."""
+
 
 class Unreachable(discord.HTTPException):
     """Discord did not answer: the call timed out or the connection dropped.
@@ -173,6 +181,7 @@ class Notifier:
         self._recent: dict[tuple[int, int], tuple[float, int | None]] = {}  # last edit: (time, signature)
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._backing_off: set[tuple[int, int]] = set()  # editors pausing after a failed edit
+        self._shown: OrderedDict[tuple[int, int], object] = OrderedDict()  # picture key each message shows
 
     # -------------------------------------------------------------- plain calls
 
@@ -202,6 +211,8 @@ class Notifier:
                 raise MessageGone(str(exc)) from exc
             raise
         self.stats.sends += 1
+        if picture is not None:
+            self._note_picture((channel_id, msg.id), picture)
         return msg
 
     async def dm(
@@ -245,6 +256,9 @@ class Notifier:
         """
         partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
         kwargs: dict[str, Any] = {"content": content, "view": view, "allowed_mentions": _mentions()}
+        key = (channel_id, message_id)
+        if isinstance(picture, Picture) and self._shown.get(key) == _picture_key(picture):
+            picture = KEEP  # the message already shows this picture: no second upload
         _attachments(kwargs, picture)
         try:
             await call(lambda: partial.edit(**kwargs), f"edit {message_id}")
@@ -255,6 +269,46 @@ class Notifier:
             raise
         self.stats.edits += 1
         self.stats.note_edit(channel_id, self._clock())
+        if picture is None:
+            self._shown.pop(key, None)
+        elif picture is not KEEP:
+            self._note_picture(key, picture)
+
+    def _note_picture(self, key: tuple[int, int], picture: Picture) -> None:
+        self._shown[key] = _picture_key(picture)
+        self._shown.move_to_end(key)
+        while len(self._shown) > PICTURES_KEPT:
+            self._shown.popitem(last=False)
+
+    async def create_thread(self, channel_id: int, message_id: int, name: str) -> int:
+        """Start a public thread from a message; returns the thread's id.
+
+        Raises :class:`MessageGone` when the bot may not (no *Create Public
+        Threads*, a thread already started there, the message gone)."""
+        http = self.client.http  # the route itself: a partial message has no guild to build a Thread with
+        try:
+            thread = await call(
+                lambda: http.start_thread_with_message(channel_id, message_id, name=name[:100], auto_archive_duration=1440),
+                f"thread on {message_id}",
+            )
+        except discord.HTTPException as exc:
+            self.stats.failures += 1
+            if exc.status in (400, 403, 404):
+                raise MessageGone(str(exc)) from exc
+            raise
+        self.stats.sends += 1
+        return int(thread["id"])
+
+    async def delete(self, channel_id: int, message_id: int) -> None:
+        """Delete a message of the bot's; a message already gone is not an error."""
+        partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await call(partial.delete, f"delete {message_id}")
+        except discord.NotFound:
+            return
+        except discord.HTTPException:
+            self.stats.failures += 1
+            raise
 
     # -------------------------------------------------------------- coalesced edits
 
@@ -371,6 +425,7 @@ class Notifier:
         self._recent.clear()
         self._on_gone.clear()
         self._backing_off.clear()
+        self._shown.clear()
 
 
 async def _rendered(render: RenderFn) -> tuple[str, discord.ui.View | None, PictureArg]:

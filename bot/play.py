@@ -171,6 +171,7 @@ class Play:
             except (StoreError, sqlite3.Error):
                 log.exception("could not store an action at table %s", table.id)
                 return "Something went wrong saving that — nothing changed, please try again."
+            table.played_for.pop(seat, None)  # the note of a timed-out turn has been seen
             content, view = self.presenter.hand(table, seat)
             self.presenter.answered(table, seat, interaction, content)
             if table.misses.get(seat):

@@ -20,14 +20,16 @@ from typing import Any
 
 import discord
 
-from engine import SeatView
+from engine import Game, SeatView
 from engine.events import DealStarted, Event, TrickWon
 
 from . import components as ui
 from . import render
+from .chart import deal_history, draw_chart
 from .commit import mark_cancelled
 from .controls import hand_controls
-from .notify import DMClosed, MessageGone, call
+from .notify import KEEP, DMClosed, MessageGone, PictureArg, call
+from .picture import Picture, picture_key
 from .replies import refuse
 from .services import Services
 from .store import HumanSeat, StoreError
@@ -44,6 +46,8 @@ class Presenter:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
         self.notifier = svc.notifier
+        self._drawing = asyncio.Lock()  # one table picture drawn at a time, bot-wide
+        self._redraw: set[int] = set()  # tables whose picture waits for the drawing slot
 
     # ================================================================ the fan-out
 
@@ -54,7 +58,9 @@ class Presenter:
         info = table.info()
         if any(isinstance(e, render.SUMMARY_EVENTS) for e in events):
             summary = render.deal_summary(info, events)
-            if summary:
+            if table.status == "finished" and table.game is not None:
+                self.svc.own(self.post_final(table, table.game, summary or ""))
+            elif summary:
                 self.svc.own(self.post_quietly(table, summary))
         # A trick or a deal ends: the lines of earlier ones go. This commit's own lines
         # stay (a layout card turned up by the trick's last card), except those of a
@@ -67,14 +73,124 @@ class Presenter:
             self.svc.own(self.send_hands_quietly(table))
         else:
             self.refresh_hands(table, skip=actor_seat)
+        self.clear_notices(table)
         self.schedule_table_edit(table)
 
-    async def post_quietly(self, table: Table, content: str) -> None:
-        """Post in the table's channel; a failure is logged, never raised."""
+    async def post_quietly(self, table: Table, content: str, picture: Picture | None = None) -> None:
+        """Post in the table's thread (or channel); a failure is logged, never raised."""
+        await self._post(table, content, picture)
+
+    async def _post(self, table: Table, content: str, picture: Picture | None = None) -> discord.Message | None:
         try:
-            await self.notifier.post(table.channel_id, content)
+            return await self.notifier.post(table.feed_id, content, None, picture)
         except (MessageGone, discord.HTTPException) as exc:
             log.warning("could not post at table %s: %s", table.id, exc)
+            return None
+
+    async def post_final(self, table: Table, game: Game, summary: str) -> None:
+        """The end of the match: the last summary, who won and how, and the score chart.
+
+        The deal-by-deal history is replayed from the game's record off the event
+        loop; the same history gives the chart and the "how" line, which the final
+        table and every hand DM then show too."""
+        info = table.info()
+        chart: Picture | None = None
+        how = ""
+        try:
+            points = await asyncio.to_thread(deal_history, game.to_record())
+            how = render.how_won(info, game.observe(0), points)
+            if await self.svc.server_settings.pictures(table.guild_id):
+                chart = await asyncio.to_thread(draw_chart, info, points, game.n_players)
+        except Exception:
+            log.exception("table %s: could not sum up the finished game", table.id)
+        table.how_won = how
+        text = "\n".join(x for x in (summary, how) if x)
+        if text:
+            await self.post_quietly(table, render.fit(text.splitlines()), chart)
+        self.schedule_table_edit(table)
+        self.refresh_hands(table)
+
+    # ================================================================ the table's thread
+
+    async def open_thread(self, table: Table) -> None:
+        """A game began: start a public thread from the table message, once per table.
+
+        Deal summaries, turn pings and notices go there (:attr:`Table.feed_id`), so
+        the channel keeps the live table message in view, with the thread's link
+        under it; spectators follow the thread and never see a hand. Where the bot
+        may not create threads (no *Create Public Threads*), everything goes to the
+        channel as before; the choice is stored with the table (``thread_id``, 0 for
+        none), so a restart keeps it. Never raises."""
+        if "thread_id" in table.settings or table.message_id is None:
+            return
+        name = f"Table #{table.id} · {table.rules.title}"
+        try:
+            thread_id = await self.notifier.create_thread(table.channel_id, table.message_id, name)
+        except (MessageGone, discord.HTTPException) as exc:
+            log.info("table %s: no thread (%s); summaries go to the channel", table.id, exc)
+            thread_id = 0
+        async with table.lock:
+            settings = {**table.settings, "thread_id": thread_id}
+            try:
+                table.db_version = await self.svc.table_repo.update_settings(table.id, settings)
+            except (StoreError, sqlite3.Error):
+                log.warning("table %s: could not store its thread", table.id, exc_info=True)
+            table.settings = settings  # used from now on, stored or not
+
+    # ================================================================ turn notices
+
+    def turn_ping(self, table: Table, seat: int, deadline: float | None) -> None:
+        """The human at ``seat`` is to act: a short ping in the table's thread, with the
+        deadline as a Discord relative time; deleted once the turn has passed
+        (:meth:`clear_notices`). None when the same player just acted by a click and
+        still has the turn (laying out after taking the ruff): they are looking."""
+        human = table.human(seat)
+        if human is None or table.game is None:
+            return
+        if table.pinged == (seat, table.version):
+            return
+        table.pinged = (seat, table.version)
+        if table.moves and table.moves[-1][1] == seat and table.moves[-1][2] is not None:
+            return
+        when = f" — the AI plays for you <t:{int(deadline)}:R>" if deadline else ""
+        text = f"🔔 <@{human.user_id}>, your turn at table #{table.id}{when}."
+        self.svc.own(self._post_notice(table, seat, table.version, text))
+
+    def turn_warning(self, table: Table, seat: int, version: int, deadline: float) -> None:
+        """Time is running out on ``seat``'s turn: a second ping, gone once they move."""
+        human = table.human(seat)
+        if human is None:
+            return
+        text = f"⏳ <@{human.user_id}>, your turn at table #{table.id} ends <t:{int(deadline)}:R> — then the AI plays it."
+        self.svc.own(self._post_notice(table, seat, version, text))
+
+    async def _post_notice(self, table: Table, seat: int, version: int, text: str) -> None:
+        message = await self._post(table, text)
+        if message is None:
+            return
+        notice = (seat, version, message.channel.id, message.id)
+        table.notices.append(notice)
+        self.clear_notices(table)  # the turn may have passed while the post was on its way
+
+    def clear_notices(self, table: Table) -> None:
+        """Delete the turn notices whose turn has passed (the player moved, the AI
+        played for them, the game ended)."""
+        game = table.game
+        live = table.status == "active" and game is not None and not game.is_over
+        keep: list[tuple[int, int, int, int]] = []
+        for notice in table.notices:
+            seat, version, channel_id, message_id = notice
+            if live and game is not None and game.version == version and game.to_act() == seat:
+                keep.append(notice)
+            else:
+                self.svc.own(self._delete_quietly(channel_id, message_id))
+        table.notices[:] = keep
+
+    async def _delete_quietly(self, channel_id: int, message_id: int) -> None:
+        try:
+            await self.notifier.delete(channel_id, message_id)
+        except discord.HTTPException as exc:
+            log.info("could not delete notice %s (HTTP %s)", message_id, exc.status)
 
     # ================================================================ the table message
 
@@ -92,7 +208,7 @@ class Presenter:
             return self.lobby_text(table)
         view = game.observe(0)
         if game.is_over:
-            return render.final_text(table.info(), view)
+            return render.final_text(table.info(), view, table.how_won)
         return render.table_text(table.info(), view, list(table.recent))
 
     def table_view(self, table: Table) -> discord.ui.View | None:
@@ -109,21 +225,70 @@ class Presenter:
         if table.message_id is None:
             return
 
-        def make() -> tuple[str, discord.ui.View | None]:
-            return self.table_text(table), self.table_view(table)
+        async def make() -> tuple[str, discord.ui.View | None, PictureArg]:
+            game = table.game  # the text and the picture show the same state
+            text, view = self.table_text(table), self.table_view(table)
+            return text, view, await self.table_picture(table, game)
 
         async def gone() -> None:
             await self.repost_table(table)
 
         self.notifier.schedule_edit(table.channel_id, table.message_id, make, gone)
 
+    async def table_picture(self, table: Table, game: Game | None) -> PictureArg:
+        """The picture of ``game`` for the table message: drawn off the event loop and
+        only when what it shows changed (the table's :class:`~bot.picture.PictureCache`);
+        ``None`` in the lobby, for an ended table, or where pictures are switched off;
+        :data:`~bot.notify.KEEP` if drawing failed (the text is complete anyway)."""
+        if game is None or table.status not in ("active", "finished"):
+            return None
+        if not await self.svc.server_settings.pictures(table.guild_id):
+            return None
+        info = table.info()
+        view = game.observe(0)
+        last = table.pictures.last
+        if last is not None and last.key == picture_key(info, view, info.names):
+            return last
+        if self._drawing.locked():
+            # Another table's picture is being drawn: this edit goes out now with the
+            # text (the old picture stays) and the picture follows when the drawing
+            # slot is free — text edits never queue behind drawing, and pictures
+            # cost at most one core however many tables are busy.
+            if table.id not in self._redraw:
+                self._redraw.add(table.id)
+                self.svc.own(self._draw_later(table), name=f"picture-{table.id}")
+            return KEEP
+        try:
+            async with self._drawing:
+                return await table.pictures.get(info, view, info.names)
+        except Exception:
+            log.exception("table %s: could not draw its picture", table.id)
+            return KEEP
+
+    async def _draw_later(self, table: Table) -> None:
+        """Draw ``table``'s latest picture when the drawing slot is free, then edit it in."""
+        try:
+            async with self._drawing:
+                game = table.game
+                if game is None or table.status not in ("active", "finished"):
+                    return
+                info = table.info()
+                await table.pictures.get(info, game.observe(0), info.names)
+        except Exception:
+            log.exception("table %s: could not draw its picture", table.id)
+            return
+        finally:
+            self._redraw.discard(table.id)
+        self.schedule_table_edit(table)
+
     def edit_table_to(self, table: Table, text: str) -> None:
-        """Replace the table message with ``text`` and no buttons (the table has ended)."""
+        """Replace the table message with ``text``, no buttons and no picture (the table has ended)."""
         if table.message_id:
-            self.notifier.schedule_edit(table.channel_id, table.message_id, lambda: (text, None))
+            self.notifier.schedule_edit(table.channel_id, table.message_id, lambda: (text, None, None))
 
     def tell_hands(self, table: Table, text: str) -> None:
         """Replace every hand DM of ``table`` with ``text`` (the table was cancelled)."""
+        self.clear_notices(table)
         for channel_id, message_id in list(table.hand_msgs.values()):
             self.notifier.schedule_edit(channel_id, message_id, lambda: (text, None))
 
@@ -131,8 +296,13 @@ class Presenter:
         """The table message was deleted: post a fresh one, or cancel if the channel is gone."""
         if table.status not in ("active", "lobby"):
             return
+        game = table.game
+        text, view = self.table_text(table), self.table_view(table)
+        picture = await self.table_picture(table, game)
         try:
-            message = await self.notifier.post(table.channel_id, self.table_text(table), self.table_view(table))
+            message = await self.notifier.post(
+                table.channel_id, text, view, picture if isinstance(picture, Picture) else None
+            )
         except MessageGone:
             log.warning("table %s: channel unusable, cancelling", table.id)
             async with table.lock:
@@ -166,6 +336,11 @@ class Presenter:
         assert table.game is not None
         view = table.game.observe(seat)
         away = seat in table.away and view.phase != "over"
+        if view.phase == "over" and not note:
+            note = table.how_won
+        played_for = table.played_for.get(seat)
+        if played_for and view.phase != "over":
+            note = f"{played_for}\n{note}" if note else played_for
         return render.hand_message(table.info(), view, note, away=away), view, away
 
     async def show_hand(self, interaction: discord.Interaction[Any], table: Table, note: str = "") -> None:
@@ -216,7 +391,7 @@ class Presenter:
                 table.dm_closed.add(seat)
                 with contextlib.suppress(MessageGone, discord.HTTPException):
                     await self.notifier.post(
-                        table.channel_id,
+                        table.feed_id,
                         f"⚠️ <@{human.user_id}>, I can't DM you your hand (DMs closed). "
                         f"Press **My hand** on table #{table.id} to play.",
                     )

@@ -21,6 +21,7 @@ import discord
 from .aipool import AIPool
 from .config import Settings
 from .notify import Notifier
+from .server_settings import ServerSettings
 from .store import (
     ActionRepo,
     Database,
@@ -167,6 +168,7 @@ class Services:
         self.rating_repo = RatingRepo(db)
         self.deadline_repo = DeadlineRepo(db)
         self.guild_settings = GuildSettingsRepo(db)
+        self.server_settings = ServerSettings(self.guild_settings, settings)
         self.notifier = Notifier(client, settings.table_edit_interval)
         self.tasks = TaskOwner()
         self.tables = TableRegistry(self.tasks)

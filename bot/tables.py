@@ -25,6 +25,7 @@ from engine import (
     presets_for,
 )
 
+from .picture import PictureCache
 from .render import SeatInfo, TableInfo
 from .store import (
     AISeat,
@@ -109,6 +110,13 @@ class Table:
     # (engine version, seat, due) of a turn deadline already stored with the move
     # that began the turn (bot.commit): the timer arms with it and writes nothing
     turn_due: tuple[int, int, float] | None = None
+    # what the table shows beside the game (bot/presenter.py)
+    pictures: PictureCache = field(default_factory=PictureCache)  # the table message's picture, by its key
+    how_won: str = ""  # the end of the game: who won and how (set once the match is over)
+    played_for: dict[int, str] = field(default_factory=dict)  # seat -> what the AI played on its timed-out turn
+    # the turn's short-lived notices (a ping, a warning): (seat, version, channel id, message id)
+    notices: list[tuple[int, int, int, int]] = field(default_factory=list)
+    pinged: tuple[int, int] | None = None  # (seat, version) of the last turn ping sent
 
     @classmethod
     def from_row(cls, row: TableRow) -> Table:
@@ -166,6 +174,17 @@ class Table:
         if self.message_id:
             jump = f"https://discord.com/channels/{self.guild_id}/{self.channel_id}/{self.message_id}"
         return TableInfo(self.id, self.rules, tuple(seats), self.guild_name, self.channel_name, jump)
+
+    @property
+    def thread_id(self) -> int | None:
+        """The thread started from the table message (None: none, the channel is used)."""
+        value = self.settings.get("thread_id")
+        return int(value) if value else None
+
+    @property
+    def feed_id(self) -> int:
+        """Where deal summaries and pings go: the table's thread, else its channel."""
+        return self.thread_id or self.channel_id
 
     @property
     def version(self) -> int:

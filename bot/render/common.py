@@ -144,16 +144,37 @@ class TableInfo:
         return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def suit_text(suit: Suit | None) -> str:
-    return "no trumps" if suit is None else f"{suit.symbol} {suit.name.lower()}"
+TEXT_STYLE = "\ufe0e"
+"""Unicode's text variation selector. Discord draws a bare ♠ or ♣ as a black emoji
+(a dark blob on the dark theme and on grey buttons); followed by this, the symbol is
+drawn as a character in the text's own colour — light on the dark theme, dark on
+the light one. Red suits stay as they are: red reads on both themes."""
+
+
+def suit_symbol(suit: Suit) -> str:
+    """The suit's symbol as the bot writes it: ♥ ♦ in red, ♠︎ ♣︎ in the text colour."""
+    return suit.symbol if suit.is_red else suit.symbol + TEXT_STYLE
 
 
 def card_text(card: Card) -> str:
-    """A card as people read it: ``10♥``; a joker by its name, ``Big Joker`` or
-    ``Little Joker`` (it has no suit, so never a suit symbol)."""
+    """A card as the bot writes it in messages (``10♣︎``, ``Q♥``); a joker by its
+    name, ``Big Joker`` or ``Little Joker`` (it has no suit, so never a suit symbol)."""
     if card.is_joker:
         return "Big Joker" if card.code == "BJ" else "Little Joker"
-    return card.pretty
+    return card.rank.label + suit_symbol(card.suit)
+
+
+def card_label(card: Card) -> str:
+    """A card on a button or in a menu: every suit in the text style, so the symbol is
+    drawn in the label's own colour (white on the green "you may play this" button,
+    where a red ♥ would hardly read). The row a card sits on already says its suit."""
+    if card.is_joker:
+        return card_text(card)
+    return card.rank.label + card.suit.symbol + TEXT_STYLE
+
+
+def suit_text(suit: Suit | None) -> str:
+    return "no trumps" if suit is None else f"{suit_symbol(suit)} {suit.name.lower()}"
 
 
 def cards_text(cards: Sequence[Card]) -> str:
@@ -195,11 +216,11 @@ def hand_text(
             continue
         if card.suit is not current:
             if ranks and current is not None:
-                groups.append(f"{current.symbol} {' '.join(ranks)}")
+                groups.append(f"{suit_symbol(current)} {' '.join(ranks)}")
             current, ranks = card.suit, []
         ranks.append(card.rank.label)
     if ranks and current is not None:
-        groups.append(f"{current.symbol} {' '.join(ranks)}")
+        groups.append(f"{suit_symbol(current)} {' '.join(ranks)}")
     return " · ".join(groups) if groups else "(no cards)"
 
 

@@ -22,10 +22,13 @@ from engine.phases.solo_declare import NameTrump
 from . import bidwhist
 from .common import (
     CALL_NAMES,
+    SIDE_NAMES,
     TableInfo,
+    card_label,
     card_text,
     cards_text,
     fit,
+    suit_symbol,
     terms,
 )
 from .lines import (
@@ -33,8 +36,9 @@ from .lines import (
     measure_name,
     play_sides,
     score_line,
-    trick_line,
+    tricks_line,
     trump_line,
+    waiting_line,
 )
 from .table import (
     game_lines,
@@ -44,11 +48,11 @@ from .table import (
 def action_label(action: Action) -> str:
     """A button's (or menu option's) label for ``action``, in plain words."""
     if isinstance(action, (Play, Discard)):
-        return card_text(action.card)
+        return card_label(action.card)
     if isinstance(action, Bid):
         return CALL_NAMES.get(action.call, action.call)
     if isinstance(action, NameTrump):
-        return f"Trumps: {action.suit.symbol}"
+        return f"Trumps: {action.suit.symbol}\ufe0e"
     if isinstance(action, RuffClaim):
         return f"Declare {action.value}"
     if isinstance(action, NameDirection):  # Bid Whist's no-trump declarer
@@ -117,37 +121,109 @@ def _seat_line(info: TableInfo, view: SeatView) -> str:
 
 
 def hand_message(info: TableInfo, view: SeatView, note: str = "", away: bool = False) -> str:
-    """The private hand message (DM or ephemeral) for ``view.seat``.
+    """The private hand message (DM or ephemeral) for ``view.seat``, laid out to be
+    played from without looking at the table.
 
-    ``away``: the AI is playing this seat after missed turns.
+    Line 1 says what to do (a notification shows it): your turn and what the turn
+    asks ("Your turn — follow ♠︎"), or whom the game waits for. Then the table
+    and seat, trumps and the score, the current trick by player name with the card
+    now winning marked, the last trick and who won it, the tricks of each side
+    this deal, the hand, and ``note`` (e.g. the card the AI played for you when
+    your time ran out). ``away``: the AI is playing this seat after missed turns.
     """
-    lines = [f"🃏 **{info.rules.title}** · table #{info.table_id}"]
+    if view.phase == "over":
+        first = _result_line(info, view)
+    elif away:
+        first = "🤖 You were away, so the AI is playing your cards. Press **Take my seat back** to play again."
+    elif view.my_turn:
+        first = _your_turn_line(info, view)
+    else:
+        first = _waiting_line(info, view)
+    lines = [first]
+    place = f"🃏 **{info.rules.title}** · table #{info.table_id}"
     where = " in ".join(x for x in (f"#{info.channel_name}" if info.channel_name else "", f"**{info.guild_name}**" if info.guild_name else "") if x)
     if where:
-        lines.append(f"Playing {where}" + (f" — [go to the table]({info.jump_url})" if info.jump_url else ""))
-    elif info.jump_url:
-        lines.append(f"[Go to the table]({info.jump_url})")
+        place += f" · {where}"
+    if info.jump_url:
+        place += f" — [go to the table]({info.jump_url})"
+    lines.append(place)
     lines.append(_seat_line(info, view))
     lines.append(trump_line(info, view) + " · " + score_line(info, view))
     if view.phase == "over":
         lines.append(f"Your hand: {bidwhist.view_hand_text(view)}")
-        lines.append("The game is over — see the table for the result.")
-        return "\n".join(lines)
+        lines.append(note or "See the table for the final summary; press **Rematch** there to play again.")
+        return fit(lines)
     lines.extend(game_lines(info, view, view.seat))
+    trick = named_trick_line(info, view)
+    if trick:
+        lines.append(trick)
+    last = named_last_trick_line(info, view)
+    if last:
+        lines.append(last)
+    if view.phase == "play" or view.completed_tricks:
+        lines.append(tricks_line(info, view))
     lines.append(f"Your hand ({len(view.hand)}): {bidwhist.view_hand_text(view)}")
     if view.stock_taken:
         lines.append(f"From the {terms(info.rules).stock}: {cards_text(bidwhist.view_sorted(view, view.stock_taken))}")
     if view.my_discards:
         lines.append(f"Laid out: {cards_text(view.my_discards)}")
-    if away:
-        lines.append("🤖 You were away, so the AI is playing your cards. Press **Take my seat back** to play again.")
-    elif view.my_turn:
-        lines.append(_your_turn_line(info, view))
-    else:
-        lines.append("⏳ Not your turn — the table shows the play. This message updates when it is.")
     if note:
         lines.append(note)
     return fit(lines)
+
+
+def _player(info: TableInfo, seat: int) -> str:
+    """``East (bob)``, or ``you`` is left to the caller: a seat by name and player."""
+    return info.seat_name(seat)
+
+
+def named_trick_line(info: TableInfo, view: SeatView) -> str:
+    """The trick in play by player name, the card now winning it marked:
+    ``Trick 5: North (alice) 10♥ · **East (bob) K♥** ◀ winning · South (carol) 2♥``."""
+    if not view.trick:
+        return ""
+    cards = [c for _, c in view.trick]
+    best = view.rank_order.trick_winner(cards, view.trump)
+    parts = []
+    for i, (seat, card) in enumerate(view.trick):
+        who = "you" if seat == view.seat else _player(info, seat)
+        text = f"{who} {card_text(card)}"
+        parts.append(f"**{text}** ← winning" if i == best and len(cards) > 1 else text)
+    return f"Trick {view.trick_no}: " + " · ".join(parts)
+
+
+def named_last_trick_line(info: TableInfo, view: SeatView) -> str:
+    """The last finished trick and who won it, by player name."""
+    if not view.completed_tricks:
+        return ""
+    leader, cards, winner = view.completed_tricks[-1]
+    n = info.n
+    order = " · ".join(
+        f"{'you' if (leader + i) % n == view.seat else info.names[(leader + i) % n]} {card_text(c)}"
+        for i, c in enumerate(cards)
+    )
+    who = "you" if winner == view.seat else _player(info, winner)
+    return f"Last trick ({len(view.completed_tricks)}): won by **{who}** — {order}"
+
+
+def _waiting_line(info: TableInfo, view: SeatView) -> str:
+    """Line 1 when it is not your turn: whom the game waits for, and for what."""
+    if view.to_act is None:
+        return "⏳ Not your turn — this message updates when it is."
+    wait = waiting_line(info, view, mention=False)  # "▶ **East** — bob to play"
+    doing = wait.split(" — ", 1)[1] if " — " in wait else ""
+    return f"⏳ Not your turn — waiting for **{info.names[view.to_act]}** ({doing}). This message updates when it is your turn."
+
+
+def _result_line(info: TableInfo, view: SeatView) -> str:
+    """Who won the match, and whether that is you."""
+    w = view.winner
+    if w is None or not 0 <= w < len(view.scores):
+        return "🏁 The game is over."
+    others = max((p for s, p in enumerate(view.scores) if s != w), default=0)
+    mine = info.rules.side_of(view.seat) == w
+    who = f"{SIDE_NAMES[w]} ({info.side_players(w)})" if info.partnerships else f"{info.names[w]} ({info.who(w)})"
+    return f"{'🏆' if mine else '🏁'} The game is over — you {'won' if mine else 'lost'}: {who} won {view.scores[w]}–{others}."
 
 
 def _your_turn_line(info: TableInfo, view: SeatView) -> str:
@@ -181,7 +257,7 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
             "ace 11, K Q J 10 ten each, the rest face value" if unit == "pips" else "cards of the suit"
         )
         return (
-            f"🟢 **Your turn to declare your ruff:** your best suit is {suit.symbol}, worth {value} {unit} "
+            f"🟢 **Your turn to declare your ruff:** your best suit is {suit_symbol(suit)}, worth {value} {unit} "
             f"({how}; the turn-up counts in trumps). Declare it, or any value from the menus — "
             "a claim above your true ruff is found out after the rub and loses it."
         )
@@ -190,20 +266,22 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
         return f"🟢 **Your turn:** choose the {view.to_lay_out or ''} cards to lay out face down.".replace("  ", " ")
     if legal and not any(isinstance(a, Play) for a in legal):
         return "🟢 **Your turn:** " + ", ".join(action_label(a) for a in legal) + "."
-    parts = ["🟢 **Your turn**"]
-    if view.trick:
-        parts.append(trick_line(view))
-        led = view.led_suit
-        plays = [a.card for a in view.legal if isinstance(a, Play)]
-        if led is not None and plays and all(effective_suit(c, view.trump) is led for c in plays):
-            parts.append(f"follow {led.symbol}")
+    plays = [a.card for a in legal if isinstance(a, Play)]
+    led = view.led_suit
+    if not view.trick:
+        ask = "lead any card"
+    elif led is not None and plays and all(effective_suit(c, view.trump) is led for c in plays):
+        ask = f"follow {suit_symbol(led)}"
+    elif led is not None:
+        ask = f"no {suit_symbol(led)} left: play any card"
     else:
-        parts.append("lead any card")
+        ask = "play any card"
+    extra = []
     if view.layouts:
-        parts.append("your face-up layout cards are marked (layout)")
-    if any(isinstance(a, (CallCanYe, ShowHonours)) for a in view.legal):
-        parts.append("or call your honours first")
-    return " — ".join(parts) + "."
+        extra.append("your face-up layout cards are marked (layout)")
+    if any(isinstance(a, (CallCanYe, ShowHonours)) for a in legal):
+        extra.append("or call your honours first")
+    return f"🟢 **Your turn — {ask}**" + "".join(f" — {x}" for x in extra) + "."
 
 
 # ---------------------------------------------------------------- event summaries

@@ -18,6 +18,7 @@ from .common import (
     cards_text,
     hand_text,
     seat_short,
+    suit_symbol,
     suit_text,
     target_text,
     terms,
@@ -77,12 +78,12 @@ def trump_line(info: TableInfo, view: SeatView) -> str:
     if bidwhist.is_bid_whist(view):
         return bidwhist.trump_line(info, view)
     if view.phase == "auction" and view.turn_up is not None:
-        return f"Turn-up: **{view.turn_up.pretty}**" + _AUCTION_TURN_UP.get(info.rules.family, "")
+        return f"Turn-up: **{card_text(view.turn_up)}**" + _AUCTION_TURN_UP.get(info.rules.family, "")
     if view.phase == "trumps" and view.trump is None:
         return "Trumps: **to be named by the declarer**"
     text = f"Trumps: **{suit_text(view.trump)}**"
     if view.turn_up is not None and view.trump is view.turn_up.suit:
-        text += f" (turned up {view.turn_up.pretty})"
+        text += f" (turned up {card_text(view.turn_up)})"
     return text
 
 
@@ -126,7 +127,7 @@ def contest_lines(info: TableInfo, view: SeatView) -> list[str]:
             suit = Suit.parse(suit_code)
             verdict = "true" if honest else "**false** — the ruff passes to the true winner"
             lines.append(
-                f"{info.seat_name(seat)} shows {suit.symbol}: {cards_text(sort_hand(list(cards), None))} "
+                f"{info.seat_name(seat)} shows {suit_symbol(suit)}: {cards_text(sort_hand(list(cards), None))} "
                 f"= {value} {unit} ({verdict})"
             )
     if isinstance(winners, tuple) and isinstance(points, tuple):
@@ -216,7 +217,7 @@ def _pile(pile: PileView) -> str:
     if pile.up is None:
         return "▢"
     under = str(pile.down).translate(_SUPERSCRIPT) if pile.down else ""
-    return f"{pile.up.pretty}{under}{'✱' if pile.fresh else ''}"
+    return f"{card_text(pile.up)}{under}{'✱' if pile.fresh else ''}"
 
 
 def layout_text(piles: Sequence[PileView]) -> str:

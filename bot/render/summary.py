@@ -3,7 +3,9 @@ up a deal, a game or a match."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from engine.events import AllPassed as BidWhistAllPassed
 from engine.events import (
@@ -30,6 +32,7 @@ from .common import (
     SIDE_SHORT,
     TableInfo,
     Terms,
+    card_text,
     cards_text,
     suit_text,
     terms,
@@ -38,6 +41,11 @@ from .lines import (
     contract_name,
     tricks_needed,
 )
+
+if TYPE_CHECKING:
+    from engine import SeatView
+
+    from ..chart import DealPoint
 
 
 def event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
@@ -75,8 +83,8 @@ def event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
         elif isinstance(ev, HandExposed):
             out.append(f"{info.seat_name(ev.seat)} spreads the hand face up.")
         elif isinstance(ev, LayoutCardPlayed):
-            turned = f"{ev.turned_up.pretty} turned up" if ev.turned_up is not None else "the position is empty"
-            out.append(f"{info.seat_name(ev.seat)} played {ev.card.pretty} from the layout — {turned}.")
+            turned = f"{card_text(ev.turned_up)} turned up" if ev.turned_up is not None else "the position is empty"
+            out.append(f"{info.seat_name(ev.seat)} played {card_text(ev.card)} from the layout — {turned}.")
         else:
             line = bidwhist.event_line(info, ev)  # Bid Whist: the bidding won, the contract named, the kitty
             if line:
@@ -201,3 +209,40 @@ def _game_over_text(info: TableInfo, ev: GameOver) -> str:
         + (f" {how}" if how else "")
         + f" — {ev.scores[w]} ({others})."
     )
+
+
+# how a side scored in a deal (bot.chart.HOW_MARKS), in words
+_HOW_WORDS = {
+    "tricks": "on tricks",
+    "honours": "with honours held",
+    "call": "by Can-ye or honours shown",
+    "ruff": "with the ruff",
+    "contract": "by a contract",
+}
+
+
+def how_won(info: TableInfo, view: SeatView, points: Sequence[DealPoint]) -> str:
+    """Who won the match and how: the deals the winner scored in, by how they scored
+    (tricks, honours held, Can-ye or shown honours, the ruff, a contract), and how the
+    deciding deal was won. ``points``: :func:`bot.chart.deal_history` of the game."""
+    winner = view.winner
+    if winner is None or not 0 <= winner < len(view.scores):
+        return ""
+    if info.partnerships:
+        who = f"{SIDE_NAMES[winner]} ({info.side_players(winner)})"
+    else:
+        who = f"{info.names[winner]} ({info.who(winner)})" if winner < info.n else f"Side {winner + 1}"
+    counts = Counter(p.how[winner] for p in points if winner < len(p.how) and p.how[winner])
+    scored = ", ".join(
+        f"{n} deal{'s' if n != 1 else ''} {_HOW_WORDS.get(kind, kind)}"
+        for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    )
+    deciding = next((p for p in reversed(points) if p.game_winner == winner), None)
+    parts = [f"**How {who} won:**"]
+    parts.append(f"scored in {scored}" if scored else "scored in no deal")
+    if deciding is not None and winner < len(deciding.how) and deciding.how[winner]:
+        parts.append(
+            f"the deciding deal (game {deciding.game_no}, deal {deciding.deal_no}) was won "
+            f"{_HOW_WORDS.get(deciding.how[winner], deciding.how[winner])}"
+        )
+    return parts[0] + " " + "; ".join(parts[1:]) + "."

@@ -11,6 +11,7 @@ from . import bidwhist
 from .common import (
     SIDE_NAMES,
     TableInfo,
+    card_text,
     fit,
     target_text,
 )
@@ -91,7 +92,7 @@ def table_text(info: TableInfo, view: SeatView, recent: Sequence[str] = ()) -> s
     lines.append(score_line(info, view))
     lines.append(tricks_line(info, view))
     if view.shown_honours:
-        shown = ", ".join(f"{info.short[s]} {c.pretty}" for s, c in view.shown_honours)
+        shown = ", ".join(f"{info.short[s]} {card_text(c)}" for s, c in view.shown_honours)
         lines.append(f"Honours shown: {shown}")
     last = last_trick_line(info, view)
     if last:
@@ -110,8 +111,9 @@ def table_text(info: TableInfo, view: SeatView, recent: Sequence[str] = ()) -> s
 # ---------------------------------------------------------------- buttons
 
 
-def final_text(info: TableInfo, view: SeatView) -> str:
-    """The table message once the match is over."""
+def final_text(info: TableInfo, view: SeatView, how: str = "") -> str:
+    """The table message once the match is over (``how``: the line of
+    :func:`~bot.render.summary.how_won`, once the game's history is summed up)."""
     winner = view.winner if view.winner is not None else 0
     lines = [header(info) + " · **finished**"]
     if bidwhist.is_bid_whist(view):  # won at +target, or by the others falling to -target
@@ -128,6 +130,8 @@ def final_text(info: TableInfo, view: SeatView) -> str:
             f"{info.seat_name(s)} {view.scores[s]}" for s in info.scoring_sides() if s != winner
         )
         lines.append(f"🏆 **{info.names[winner]}** — {info.who(winner)} — wins with {view.scores[winner]} ({others}).")
+    if how:
+        lines.append(how)
     last = last_trick_line(info, view)
     if last:
         lines.append(last)

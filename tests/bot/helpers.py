@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.render import card_label
 from bot.store import ActionRepo, TableRepo
 from engine import Card, Game, SeatView, sort_hand
 from engine.actions import (
@@ -25,7 +26,7 @@ from engine.actions import (
     TakeRuff,
 )
 
-CARD_LABEL = re.compile(r"^(10|[2-9JQKA])[♠♥♦♣]$")
+CARD_LABEL = re.compile("^(10|[2-9JQKA])[♠♥♦♣]\ufe0e?$")  # ♠︎ ♣︎ carry the text style
 SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 SEAT_NAMES = ("North", "East", "South", "West")
 DECISIONS = {
@@ -38,6 +39,7 @@ DECISIONS = {
 
 
 def label_to_card(label: str) -> Card:
+    label = label.replace("\ufe0e", "")  # the text style of ♠︎ and ♣︎
     return Card.parse(label[:-1] + SUITS[label[-1]])
 
 
@@ -89,6 +91,13 @@ def hand_message(user: Any) -> discord.Message:
     msg = dm.last_message
     assert msg is not None
     return msg
+
+
+def feed(channel: Any) -> list[discord.Message]:
+    """What players read of their tables: the channel and the tables' threads, oldest first
+    (the "thread started" notes left out)."""
+    messages = [m for c in (channel, *channel.threads) for m in c.history()]
+    return sorted((m for m in messages if m.type is not discord.MessageType.thread_created), key=lambda m: m.id)
 
 
 def table_message(channel: Any) -> discord.Message:
@@ -180,7 +189,7 @@ async def act_on(actor: Any, message: Any, actions: list[Action]) -> Any:
     if isinstance(first, Discard):
         return await actor.select(message, [a.card.code for a in actions if isinstance(a, Discard)])
     if isinstance(first, Play):
-        return await actor.click(message, label=first.card.pretty)
+        return await actor.click(message, label=card_label(first.card))
     return await actor.click(message, label=DECISIONS[type(first)])
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.render import card_label, card_text
 from engine import Card, Game, SeatView, sort_hand
 from engine.actions import Action, DeclineRuff, Discard, Pass, Play, TakeRuff
 from engine.phases.auction import Bid as BidWhistBid
@@ -43,11 +44,6 @@ JOKERS = {"BJ": "Big Joker", "LJ": "Little Joker"}
 Policy = Callable[[Game, SeatView], list[Action]]
 
 
-def card_label(card: Card) -> str:
-    """A card as a player reads it: ``10♥``, a joker by its name."""
-    return JOKERS.get(card.code, card.pretty)
-
-
 def true_ruff(view: SeatView) -> int:
     hand = 0
     for card in view.hand:
@@ -70,7 +66,7 @@ def label_of(view: SeatView, action: Action) -> str:
     if isinstance(action, Pass):
         return "Pass"
     if isinstance(action, NameTrump):
-        return f"Trumps: {action.suit.symbol}"
+        return f"Trumps: {action.suit.symbol}\ufe0e"
     if isinstance(action, TakeRuff):
         return "Take the stock (ruff)"
     if isinstance(action, DeclineRuff):
@@ -193,4 +189,4 @@ async def play_out(
 def card_shown(text: str, card: Card) -> bool:
     import re
 
-    return re.search(rf"(?<![0-9A-Za-z]){re.escape(card.pretty)}", text) is not None
+    return re.search(rf"(?<![0-9A-Za-z]){re.escape(card_text(card))}", text) is not None

@@ -24,7 +24,7 @@ from engine.actions import Action, Discard, Pass
 from engine.ai import get_player
 from engine.families.bid_whist import contract_points
 
-from .helpers import buttons, hand_message, table_message
+from .helpers import buttons, feed, hand_message, table_message
 from .newgames import JOKERS, MODES, NAMES, SEATS, open_table, play_out
 from .test_bid_whist_controls import (
     RANKS_DOWN,
@@ -230,7 +230,7 @@ async def test_bid_whist_four_humans_from_their_dms(simcord_env: Any) -> None:
     assert seen.get("downtown") == {"suit", "nt"}, seen.get("downtown")
     assert {code for code, _ in seen["contracts"].values()} >= {"3u", "3d", "3n"}
 
-    posts = [m.content for m in channel.history()]
+    posts = [m.content for m in feed(channel)]  # the channel and the table's thread
     assert _check_summaries(game, posts, seen["contracts"]) == len(seen["contracts"]) >= 3
     final_post = next(p for p in posts if "win game 1: " in p)
     assert final_post.startswith("🃏 Table #1 · **Deal")
@@ -269,7 +269,7 @@ async def test_bid_whist_one_human_with_three_easy_ai_kitty_shown_to_all(simcord
     await play_out(env, table, players, policy, each, limit=700)
     game = table.game
     assert game.is_over and (max(game.scores) >= 7 or min(game.scores) <= -7)
-    posts = [m.content for m in channel.history()]
+    posts = [m.content for m in feed(channel)]  # the channel and the table's thread
     assert len(set(kitties)) >= 2
     assert any("**Deal 1 of game 1**" in p for p in posts)
     _final_explains_the_end(table, table_message(channel).content)

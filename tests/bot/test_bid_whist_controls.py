@@ -92,7 +92,7 @@ def test_declarer_names_trumps_or_the_direction() -> None:
     game = _game(6)
     _call(game, "pass", "5d", "pass", "pass")
     declarer = game.to_act()
-    assert [i.label for i in _live(game.observe(declarer))] == [f"Trumps: {s}" for s in "♠♥♦♣"]
+    assert [i.label for i in _live(game.observe(declarer))] == [f"Trumps: {s}\ufe0e" for s in "♠♥♦♣"]
 
 
 def _suit_groups(line: str) -> list[list[str]]:

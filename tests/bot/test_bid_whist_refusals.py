@@ -93,7 +93,7 @@ async def test_bid_whist_bad_bids_names_and_kitty_are_refused(simcord_env: Any, 
     async with same:
         res = await forged_click(env, players[first].user, dm(first), _cid(table, first, "bid:7n"))
         assert_refused(res, "There is no bidding now")
-    res = await players[first].user.click(dm(first), label="Trumps: ♣")
+    res = await players[first].user.click(dm(first), label="Trumps: ♣\ufe0e")
     assert not res.ephemeral and table.game.phase == "kitty"
 
     # the kitty: exactly six cards of the eighteen, each held

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from bot.render import card_label
 from bot.store import ActionRepo, ResultRepo
 
 from .helpers import (
@@ -40,7 +41,7 @@ async def test_closed_dms_fall_back_to_my_hand_and_ruff_hand(simcord_env: Any) -
     res = await alice.click(table_message(channel), label="Start")  # South and West get AI players
     notes = [res.response, *res.followups]
     assert any(n.ephemeral and "I can't DM you" in n.content and "My hand" in n.content for n in notes), notes
-    notice = [m.content for m in channel.history() if m.content.startswith("⚠️")]
+    notice = [m.content for m in channel.threads[0].history() if m.content.startswith("⚠️")]  # the table's thread
     assert len(notice) == 1 and f"<@{alice.id}>" in notice[0] and "My hand" in notice[0]
     assert f"<@{bob.id}>" not in notice[0]
     assert alice.user.dm_channel.last_message is None
@@ -65,10 +66,10 @@ async def test_closed_dms_fall_back_to_my_hand_and_ruff_hand(simcord_env: Any) -
             mine, used_slash = res.response, True
         # the ephemeral hand follows the game: on alice's turn its legal cards are live
         assert "Your turn" in mine.content, mine.content
-        legal = {a.card.pretty for a in game.legal_actions(0) if hasattr(a, "card")}
+        legal = {card_label(a.card) for a in game.legal_actions(0) if hasattr(a, "card")}
         live = set(labels_of(mine.components, enabled_only=True))
         if game.phase != "discard":
-            assert {x for x in live if x[-1] in "♠♥♦♣"} == legal
+            assert {x for x in live if x.rstrip("\ufe0e")[-1:] in "♠♥♦♣"} == legal
         res = await act_on(alice, mine, choose(game.observe(0)))
         assert res.response.ephemeral and res.response.id == mine.id  # the same ephemeral, edited
         moves += 1

@@ -9,6 +9,7 @@ import pytest
 
 from bot import components as ui
 from bot.controls import hand_controls
+from bot.render import card_label
 from engine import Card, Game, new_game
 from engine.actions import (
     Action,
@@ -153,10 +154,10 @@ async def test_a_thirteen_card_hand_fits(game_id: str) -> None:
         assert len(view.hand) == 13
         rows = _check_limits(hand_controls(BIG_TABLE, BIG_VERSION, view))
         labels = [c["label"] for r in rows for c in r["components"]]
-        assert sorted(labels[:13]) == sorted(c.pretty for c in view.hand)
+        assert sorted(labels[:13]) == sorted(card_label(c) for c in view.hand)
         live = {c["label"] for r in rows for c in r["components"] if not c.get("disabled")}
         if view.my_turn:
-            assert live >= {a.card.pretty for a in view.legal if isinstance(a, Play)}
+            assert live >= {card_label(a.card) for a in view.legal if isinstance(a, Play)}
         else:
             assert live == set()
 

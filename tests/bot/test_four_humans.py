@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.render import card_label, card_text, suit_symbol
 from bot.store import ActionRepo, ResultRepo, TableRepo
 from engine import Card
 from engine.actions import CallCanYe, DeclineRuff, Discard, Pass, Play, ShowHonours, TakeRuff
@@ -49,11 +50,11 @@ def check_hands(table: Any, players: list[Any]) -> None:
         assert f"Your hand ({len(own)})" in content
         if game.phase == "discard" and seat == to_act:
             continue  # the hand is replaced by the discard menu (checked by the caller)
-        assert sorted(card_labels(msg)) == sorted(c.pretty for c in own)
+        assert sorted(card_labels(msg)) == sorted(card_label(c) for c in own)
         legal = game.legal_actions(seat)
         if seat == to_act:
             assert "Your turn" in content
-            want = {a.card.pretty for a in legal if isinstance(a, Play)}
+            want = {card_label(a.card) for a in legal if isinstance(a, Play)}
             assert set(enabled_cards(msg)) == want
             decisions = {DECISIONS[type(a)] for a in legal if type(a) in DECISIONS}
             assert set(enabled_labels(msg)) - set(card_labels(msg)) == decisions
@@ -68,7 +69,7 @@ def check_table(table: Any, channel: Any, players: list[Any]) -> None:
     game = table.game
     text = table_message(channel).content
     assert f"game {game.game_no}, deal {game.deal_no}" in text
-    assert f"Trumps: **{game.trump.symbol} {game.trump.name.lower()}" in text
+    assert f"Trumps: **{suit_symbol(game.trump)} {game.trump.name.lower()}" in text
     assert f"Tricks this deal: NS {game.tricks[0]} · EW {game.tricks[1]}" in text
     assert f"Score: NS **{game.scores[0]}** · EW **{game.scores[1]}** (game to 3)" in text
     seat = game.to_act()
@@ -77,7 +78,7 @@ def check_table(table: Any, channel: Any, players: list[Any]) -> None:
     if game.trick:
         trick = next(line for line in text.splitlines() if line.startswith(f"Trick {game.trick_no}:"))
         for card in game.trick:
-            assert card.pretty in trick
+            assert card_text(card) in trick
     for name in NAMES:
         assert name in text
     for seat in range(4):  # no hand is ever shown in public
@@ -86,7 +87,7 @@ def check_table(table: Any, channel: Any, players: list[Any]) -> None:
 
 
 def _mentions_card(text: str, card: Card) -> bool:
-    return re.search(rf"(?<![0-9A-Za-z]){re.escape(card.pretty)}", text) is not None
+    return re.search(rf"(?<![0-9A-Za-z]){re.escape(card_text(card))}", text) is not None
 
 
 @pytest.mark.parametrize("bot_settings", [{"seed": 113}])
@@ -145,7 +146,7 @@ async def test_four_humans_play_a_seeded_game_to_the_target(simcord_env: Any) ->
             cards = [a.card for a in actions]  # type: ignore[attr-defined]
             laid_out.append((game.deal_no, seat, cards, game.turn_up, deal_start))
             res = await player.user.select(msg, [c.code for c in cards])
-            assert f"Laid out: {' '.join(c.pretty for c in cards)}" in hand_message(player).content
+            assert f"Laid out: {' '.join(card_text(c) for c in cards)}" in hand_message(player).content
         elif isinstance(first, (CallCanYe, ShowHonours, Pass)):
             can_ye += 1
             assert game.phase == "can_ye" and game.start_scores[seat % 2] == 2  # the call point
@@ -155,7 +156,7 @@ async def test_four_humans_play_a_seeded_game_to_the_target(simcord_env: Any) ->
             res = await player.user.click(msg, label=DECISIONS[type(first)])
         else:
             assert isinstance(first, Play)
-            res = await player.user.click(msg, label=first.card.pretty)
+            res = await player.user.click(msg, label=card_label(first.card))
         clicks += 1
         assert res.response is not None and not res.ephemeral, res.response  # the DM is edited in place
         if table.game.deal_no != game.deal_no or table.game.is_over:
@@ -174,7 +175,7 @@ async def test_four_humans_play_a_seeded_game_to_the_target(simcord_env: Any) ->
     assert "finished" in final and "win" in final
     winners = [NAMES[winner], NAMES[winner + 2]]
     assert f"{winners[0]} & {winners[1]}" in final
-    posts = [m.content for m in channel.history()]
+    posts = [m.content for m in channel.threads[0].history()]  # the table's thread
     assert any("**Deal 1 of game 1**" in p for p in posts), "the first deal's summary is posted"
     assert any("win game 1" in p and "by Can-ye" in p for p in posts)
     for player in players:
@@ -219,5 +220,5 @@ def _check_discards_private(env: Any, laid_out: list[tuple[int, int, list[Card],
             deals = {int(n) for n in DEAL.findall(content)}
             if deals and deal_no not in deals:
                 continue  # a later deal (its new hands)
-            leaked = [c.pretty for c in secret if _mentions_card(content, c)]
+            leaked = [card_text(c) for c in secret if _mentions_card(content, c)]
             assert not leaked, f"laid-out {leaked} visible in {method} {path}:\n{content}"

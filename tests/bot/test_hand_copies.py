@@ -11,6 +11,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.render import card_label
 from engine.actions import Play
 
 from .helpers import (
@@ -78,7 +79,7 @@ def _assert_current(what: str, content: str, live: list[str], table: Any, seat: 
     assert ("Your turn" in content) == my_turn, f"{what} at version {game.version}: {content}"
     if not game.is_over:
         assert Counter(c.code for c in hand_cards(content)) == Counter(c.code for c in view.hand), f"{what}: {content}"
-    want = {a.card.pretty for a in game.legal_actions(seat) if isinstance(a, Play)} if my_turn else set()
+    want = {card_label(a.card) for a in game.legal_actions(seat) if isinstance(a, Play)} if my_turn else set()
     assert {x for x in live if CARD_LABEL.match(x)} == want, f"{what}: live {live}, want {want}"
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from bot import components as ui
 from bot.controls import hand_controls
+from bot.render import card_label
 from engine import Card, make_rules, new_game
 from engine.actions import Action, Play
 from engine.phases.contest import RuffClaim
@@ -92,9 +93,9 @@ def test_turnover_layout_cards_are_marked_and_live_when_playable(layout: str) ->
         ups = {p.up for p in view.layouts[seat] if p.up is not None and not p.fresh}
         labels = {i.label: i for i in items}
         for card in ups:
-            assert f"{card.pretty} (layout)" in labels
+            assert f"{card_label(card)} (layout)" in labels
         for card in view.hand:
-            assert card.pretty in labels
+            assert card_label(card) in labels
         legal = {a.card for a in view.legal if isinstance(a, Play)}
         live = {Card.parse(i.custom_id.rsplit(":", 1)[1]) for i in items if not i.disabled}
         assert live == legal

@@ -21,7 +21,7 @@ from engine.phases.contest import RuffClaim
 from engine.phases.solo_auction import bid
 from engine.phases.solo_declare import name_trump
 
-from .helpers import hand_cards, hand_message, replay_from_db, table_message
+from .helpers import feed, hand_cards, hand_message, replay_from_db, table_message
 from .newgames import (
     CALLS,
     NAMES,
@@ -130,7 +130,7 @@ async def test_solo_whist_four_humans_propose_overcalled_by_spread_misere(simcor
     assert calls[:3] == ["prop", "accept", "spread"] and game.observe(0).contract == "spread"
     assert clicks >= 7
 
-    posts = [m.content for m in channel.history()]
+    posts = [m.content for m in feed(channel)]
     summary = next(p for p in posts if "**Deal 1 of game 1**" in p)
     declarer = game.observe(0).declarer
     assert f"Spread Misère by {names[declarer]} ({NAMES[declarer]})" in summary
@@ -167,7 +167,7 @@ async def test_solo_whist_abundance_declarer_names_trumps_from_the_dm(simcord_en
     assert named, "the declarer named trumps"
     view = game.observe(0)
     assert view.contract == "abund" and game.trump is Suit.DIAMONDS
-    summary = next(m.content for m in channel.history() if "**Deal 1 of game 1**" in m.content)
+    summary = next(m.content for m in feed(channel) if "**Deal 1 of game 1**" in m.content)
     assert f"Abundance by {names[named[0]]}" in summary and "needs 9 of 13 tricks" in summary
     await _durable(env, table)
     await _results_per_seat(env, table, 4)
@@ -189,7 +189,7 @@ async def test_solo_whist_one_human_with_easy_ai(simcord_env: Any) -> None:
     await play_out(env, table, players, policy, limit=600)
     game = table.game
     assert max(game.scores) >= 6
-    posts = [m.content for m in channel.history()]
+    posts = [m.content for m in feed(channel)]
     assert any("**Deal 1 of game 1**" in p for p in posts)
     assert any("🏆" in p for p in posts)
     assert "finished" in table_message(channel).content
@@ -245,7 +245,7 @@ async def test_ruffe_and_trump_four_humans_double_hand(simcord_env: Any) -> None
     await play_out(env, table, players, ruffe_policy(), each)
     game = table.game
     assert rubs >= 1
-    posts = [m.content for m in channel.history()]
+    posts = [m.content for m in feed(channel)]
     summaries = [p for p in posts if "of game 1**" in p]
     assert summaries and all("tricks NS" in s for s in summaries)
     winner = game.match_winner
@@ -304,7 +304,7 @@ async def test_ruffe_and_trump_three_players_declare_their_ruffs(simcord_env: An
     # the second to declare claims the most a suit can be worth: found out after the rub
     await play_out(env, table, players, ruffe_policy({1: "max"}), each)
     assert shown_false >= 1, "a false claim was shown and passed on"
-    assert any("of game 1**" in m.content for m in channel.history())
+    assert any("of game 1**" in m.content for m in feed(channel))
     await _durable(env, table)
     await _results_per_seat(env, table, 3)
 
@@ -387,7 +387,7 @@ async def test_turnover_bridge_two_humans_seed004_layouts(simcord_env: Any) -> N
     assert any("turned up" in t for t in turned)
     game = table.game
     # 26 tricks did not flood the channel: the table message, the deal summary, nothing per trick
-    posts = channel.history()
+    posts = feed(channel)
     assert len(posts) <= 3, [p.content[:60] for p in posts]
     summary = next(p.content for p in posts if "**Deal 1 of game 1**" in p.content)
     assert f"tricks N {game.tricks[0]} · S {game.tricks[1]}" in summary

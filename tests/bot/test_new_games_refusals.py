@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from bot.render import card_label
 from engine import Card
 from engine.phases.deal import CARD_BY_INDEX
 
@@ -90,7 +91,7 @@ async def test_solo_whist_bad_calls_are_refused(simcord_env: Any, db_path: Path)
     async with same:
         res = await forged_click(env, players[first].user, hand_message(players[first]), _cid(table, first, "bid:slam"))
         assert_refused(res, "auction is over")
-    res = await players[first].user.click(hand_message(players[first]), label="Trumps: ♣")
+    res = await players[first].user.click(hand_message(players[first]), label="Trumps: ♣\ufe0e")
     assert not res.ephemeral and table.game.phase == "play"
 
 
@@ -142,7 +143,7 @@ async def test_turnover_forged_layout_plays_are_refused(simcord_env: Any, db_pat
         assert_refused(res, "opponent's layout")
     # the layout card on top of the same pile is offered, marked, and plays
     top = CARD_BY_INDEX[piles[seat][0][-1]]
-    res = await user.click(hand_message(players[seat]), label=f"{top.pretty} (layout)")
+    res = await user.click(hand_message(players[seat]), label=f"{card_label(top)} (layout)")
     assert not res.ephemeral and table.game.version == game.version + 1
     # a stale button once the turn has passed
     async with same:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.render import card_label
 from bot.store import ActionRepo, Database, ResultRepo, TableRepo
 from engine import Play
 
@@ -62,7 +63,7 @@ async def test_one_human_three_ai_play_a_full_game(simcord_env: Any) -> None:
         hand = hand_message(alice)
         assert "Your turn" in hand.content
         if game.phase == "play":  # exactly the legal cards are live
-            legal = {a.card.pretty for a in game.legal_actions(0) if isinstance(a, Play)}
+            legal = {card_label(a.card) for a in game.legal_actions(0) if isinstance(a, Play)}
             assert set(enabled_cards(hand)) == legal
         acted = await _act(env, alice)
         assert acted, f"stuck: neither alice nor AI acted\n{table.content}\n---\n{hand_message(alice).content}"
@@ -71,7 +72,7 @@ async def test_one_human_three_ai_play_a_full_game(simcord_env: Any) -> None:
 
     assert "win" in table.content
     assert "Rematch" in button_labels(table)
-    summaries = [m.content for m in channel.history() if "Deal " in m.content and "of game" in m.content]
+    summaries = [m.content for m in channel.threads[0].history() if "Deal " in m.content and "of game" in m.content]
     assert summaries, "every finished deal gets a public summary"
 
     # the result is durable and on the leaderboard

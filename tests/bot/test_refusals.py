@@ -14,6 +14,7 @@ import discord
 import pytest
 import simcord
 
+from bot.render import card_label
 from bot.store import TableRepo
 from engine.actions import Play
 
@@ -230,13 +231,13 @@ async def test_game_clicks_refused(simcord_env: Any, db_path: Path) -> None:
         assert res.response.ephemeral and res.response.id == stale.id
         assert "earlier turn" in res.response.content and "Your turn" in res.response.content
         live = set(labels_of(res.response.components, enabled_only=True))
-        assert live == {a.card.pretty for a in table.game.legal_actions(0) if isinstance(a, Play)}
+        assert live == {card_label(a.card) for a in table.game.legal_actions(0) if isinstance(a, Play)}
 
     # not following suit (a tampered client again): refused with the rule
     await until(lambda: _follow_suit_trap(table.game) is not None)
     off_suit = _follow_suit_trap(table.game)
     led = table.game.trick[0].suit
-    assert off_suit.pretty not in enabled_cards(hand_message(alice))
+    assert card_label(off_suit) not in enabled_cards(hand_message(alice))
     async with same:
         res = await forged_click(
             env, alice.user, hand_message(alice), f"rh:a:1:{table.game.version}:0:play:{off_suit.code}"

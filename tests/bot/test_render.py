@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bot import render
-from bot.render import SeatInfo, TableInfo
+from bot.render import SeatInfo, TableInfo, card_text, suit_symbol
 from engine import Card, Game, make_rules, new_game
 
 from .helpers import choose, hand_cards, table_seed
@@ -22,7 +22,7 @@ def _info(game: Game) -> TableInfo:
 
 
 def _mentions(text: str, card: Card) -> bool:
-    return re.search(rf"(?<![0-9A-Za-z]){re.escape(card.pretty)}", text) is not None
+    return re.search(rf"(?<![0-9A-Za-z]){re.escape(card_text(card))}", text) is not None
 
 
 def _step(game: Game) -> None:
@@ -42,9 +42,9 @@ def test_table_text_shows_trumps_trick_turn_and_score() -> None:
     lines = text.splitlines()
     assert lines[0] == "🃏 **Ruff and Honours** · preset `cotton1674` · table #7 · game 1, deal 1"
     trump = game.trump
-    assert f"Trumps: **{trump.symbol} {trump.name.lower()}** (turned up {game.turn_up.pretty})" in text
+    assert f"Trumps: **{suit_symbol(trump)} {trump.name.lower()}** (turned up {card_text(game.turn_up)})" in text
     leader = game.leader
-    played = " · ".join(f"{'NESW'[(leader + i) % 4]} {c.pretty}" for i, c in enumerate(game.trick))
+    played = " · ".join(f"{'NESW'[(leader + i) % 4]} {card_text(c)}" for i, c in enumerate(game.trick))
     assert f"Trick {game.trick_no}: {played}" in lines
     seat = game.to_act()
     who = f"<@{1000 + seat}>" if NAMES[seat] != "Cotton" else "Cotton 🤖"
@@ -109,18 +109,34 @@ def test_hand_message_on_turn_names_what_to_do() -> None:
     seat = game.to_act()
     assert game.phase == "ruff"
     text = render.hand_message(info, game.observe(seat))
-    assert "Playing #ruff in **Card Room** — [go to the table](https://discord.com/channels/1/2/3)" in text
+    first, place = text.splitlines()[:2]
+    assert first.startswith("🟢 **Your turn:**") and "Take the four stock cards" in first  # line 1: what to do
+    assert "#ruff in **Card Room** — [go to the table](https://discord.com/channels/1/2/3)" in place
     assert f"You are **{render.SEAT_NAMES[seat]}**, partner {render.SEAT_NAMES[(seat + 2) % 4]}" in text
-    assert "🟢 **Your turn:**" in text and "Take the four stock cards" in text
-    while not (game.phase == "play" and game.trick and game.to_act() is not None):
+    while not (game.phase == "play" and len(game.trick) >= 2 and game.to_act() is not None):
         _step(game)
     seat = game.to_act()
     view = game.observe(seat)
     text = render.hand_message(info, view)
     led = view.led_suit
+    first = text.splitlines()[0]
     if any(c.suit is led for c in view.hand):
-        assert f"follow {led.symbol}" in text
-    assert render.trick_line(view) in text
+        assert first == f"🟢 **Your turn — follow {suit_symbol(led)}**."
+    else:
+        assert first == f"🟢 **Your turn — no {suit_symbol(led)} left: play any card**."
+    # the trick by player name, the card now winning marked
+    best = view.rank_order.trick_winner([c for _, c in view.trick], view.trump)
+    by_name = [f"{render.SEAT_NAMES[s]} ({NAMES[s]}) {card_text(c)}" for s, c in view.trick]
+    by_name[best] = f"**{by_name[best]}** ← winning"
+    assert f"Trick {view.trick_no}: " + " · ".join(by_name) in text
+    # the seats waiting see whom the game waits for on line 1
+    other = (seat + 1) % 4
+    waiting = render.hand_message(info, game.observe(other)).splitlines()[0]
+    assert waiting.startswith("⏳ Not your turn — waiting for **") and "Your turn" not in waiting
+    if view.completed_tricks:
+        _, _, won = view.completed_tricks[-1]
+        assert f"won by **{render.SEAT_NAMES[won]} ({NAMES[won]})**" in text or "won by **you**" in text
+    assert "Tricks this deal: NS " in text
 
 
 def test_event_lines_and_deal_summary_are_public() -> None:

@@ -84,13 +84,15 @@ def table_message(channel: Any) -> Any:
 async def click_turn(member: Any, rng: random.Random) -> tuple[Any, str, list[str]] | None:
     """If it is ``member``'s turn, make a move from their DM: (result, custom_id, actions)."""
     dm = member.user.dm_channel
-    msg = dm.last_message if dm is not None else None
+    # the newest hand message (a resumed world is rebuilt from scratch, so a thread id
+    # stored by the killed process may now name this DM channel and carry a ping)
+    msg = next((m for m in reversed(dm.history()) if "🃏 **" in m.content), None) if dm is not None else None
     if msg is None or "Your turn" not in msg.content:
         return None
     items = [c for row in msg.components for c in row.children]
     select = next((c for c in items if c.type.value == 3 and not c.disabled), None)
     if select is not None:
-        values = [o.value for o in select.options][-select.min_values :]
+        values = [o.value for o in select.options][: select.min_values]  # the menu lists the lowest non-trumps first
         res = await member.user.select(msg, values, custom_id=select.custom_id)
         return res, select.custom_id, [discard(Card.parse(v)).encode() for v in values]
     live = [

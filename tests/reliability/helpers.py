@@ -19,7 +19,7 @@ from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
-CARD_LABEL = re.compile(r"^(10|[2-9JQKA])[♠♥♦♣]$")
+CARD_LABEL = re.compile("^(10|[2-9JQKA])[♠♥♦♣]\ufe0e?$")  # ♠︎ ♣︎ carry the text style
 DECISIONS = ("Show honours", "Call “Can-ye?”", "Take the stock (ruff)")
 
 
@@ -269,8 +269,10 @@ async def open_table(
 
 
 def posts(channel: Any) -> list[str]:
-    """Every message in the channel but the table message itself."""
-    return [m.content for m in channel.history() if "🃏 **" not in m.content]
+    """Every message in the channel and its tables' threads but the table message
+    itself (and the "thread started" notes), oldest first."""
+    messages = sorted((m for c in (channel, *channel.threads) for m in c.history()), key=lambda m: m.id)
+    return [m.content for m in messages if "🃏 **" not in m.content and m.type is discord.MessageType.default]
 
 
 # ------------------------------------------------------------------ faults in the database itself

@@ -83,6 +83,8 @@ async def open_tables(env: Any, n: int) -> list[dict[str, Any]]:
     ]
     results = await race_in_bursts(env, starts, [1] * len(tables))
     assert all(r.acknowledged and not r.ephemeral for r in results)
+    for t in tables:  # held here: a finished table leaves the registry a while after it ends
+        t["table"] = env.bot.manager.tables[t["id"]]
     return tables
 
 
@@ -116,7 +118,7 @@ async def run_rounds(
     env: Any, tables: list[dict[str, Any]], rounds: int, rng: random.Random, tally: Counter[str]
 ) -> None:
     for _ in range(rounds):
-        live = [t for t in tables if env.bot.manager.tables[t["id"]].status == "active"]
+        live = [t for t in tables if t["table"].status == "active"]
         if not live:
             return
         bursts = [burst_for(t, rng) for t in live]
@@ -148,7 +150,7 @@ async def run_rounds(
 
 def check_table(env: Any, db: str, t: dict[str, Any]) -> Game:
     """The log replays, holds one row per version, and exactly the accepted human plays."""
-    table = env.bot.manager.tables[t["id"]]
+    table = t["table"]
     rows = db_actions(db, t["id"])
     assert [seq for seq, *_ in rows] == list(range(len(rows)))
     game = table.game
@@ -176,7 +178,7 @@ async def test_100_tables_racing_clicks(env: Any, db_path: Any) -> None:
 
     finish = tables[:FINISH]
     for _ in range(400):
-        if all(env.bot.manager.tables[t["id"]].status == "finished" for t in finish):
+        if all(t["table"].status == "finished" for t in finish):
             break
         await run_rounds(env, finish, 1, rng, tally)
     for t in finish:
