@@ -49,6 +49,8 @@ async def commit(
     following = None if trial.is_over else trial.to_act()
     due: float | None = None
     async with svc.db.transaction():
+        if svc.cluster is not None:  # several processes: row lock, version and (AI) lease checks
+            await svc.cluster.check(table, actor_id)
         version = await svc.action_repo.append(table.id, table.db_version, entries)
         if trial.is_over:
             version = await svc.table_repo.set_status(table.id, "finished", version)
