@@ -56,19 +56,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import secrets
-import socket
 import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import asyncpg
+from discord.ext import tasks
 
 from engine import IllegalAction, decode_action
 from engine.events import Event
 
-from .sharding import holds_guild, syncs_commands
+from .config import Settings
+from .sharding import format_shards, holds_guild, syncs_commands
 from .store import ActionRow, Deadline, HandMessage, StoreError, TableRow
 from .tables import Table
 
@@ -104,8 +104,14 @@ class LeaseLost(StoreError):
         self.table_id = table_id
 
 
-def default_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+def default_name(settings: Settings) -> str:
+    """The process's stable name: its shards (``shards-0-3of8``), or ``main`` unsharded.
+    A process restarted under the same name takes its tables back at once."""
+    if settings.shard_count is not None and settings.shard_ids is not None:
+        return f"shards-{format_shards(settings.shard_ids)}of{settings.shard_count}"
+    if settings.shard_count is not None:
+        return f"shards-allof{settings.shard_count}"
+    return "main"
 
 
 class Cluster:
@@ -116,15 +122,18 @@ class Cluster:
         self.presenter = presenter
         self.drivers = drivers
         self.resume = resume
-        self.name = svc.settings.process_name or default_name()
+        # "<stable name>#<this run>": a lease of an earlier run of the same name (a
+        # restart) is taken back at once; one of another name only once it ran out
+        self.name = f"{svc.settings.process_name or default_name(svc.settings)}#{secrets.token_hex(4)}"
+        self.base = self.name.split("#", 1)[0]
         self.lease = max(0.5, float(svc.settings.lease_seconds))
         self.owned: dict[int, float] = {}  # table id -> loop time our lease surely runs until
         self.stale: set[int] = set()  # copies known to be behind the database
         self.claiming: set[int] = set()
         self.adoptions = 0  # tables this process took over from another (or claimed at start)
         self._listener: asyncpg.Connection | None = None
-        self._loop_task: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
+        self._keeper: tasks.Loop[Any] | None = None
+        self._rounds = asyncio.Lock()  # one lease round at a time
         self._closed = False
 
     # ================================================================ questions
@@ -280,7 +289,7 @@ class Cluster:
         table = self.svc.tables.get(table_id)
         if table is None:
             if status == "lobby" and stored == 0:
-                self._wake.set()  # a new table: the one holding its shard claims it
+                self._wake()  # a new table: the one holding its shard claims it
             return
         if table.db_version >= stored:
             return  # our own commit, or one we have already seen
@@ -290,7 +299,7 @@ class Cluster:
 
     def _on_lease_note(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         if payload != self.name:
-            self._wake.set()  # a process gave its tables up: claim them now
+            self._wake()  # a process gave its tables up: claim them now
 
     async def _follow(self, table: Table) -> None:
         """Another process moved a table we own (or ended one we hold): replay, show, re-arm."""
@@ -305,7 +314,10 @@ class Cluster:
         """Listen, claim this process's tables and bring them back; returns how many."""
         await self._listen()
         count = await self._claim_round()
-        self._loop_task = self.svc.own(self._keep(), name="cluster-leases")
+        # renew, re-check and claim every third of the lease (notifications start extra
+        # rounds through _wake); a discord.ext.tasks loop, the library's periodic task
+        self._keeper = tasks.loop(seconds=self.lease / 3)(self._round)
+        self._keeper.start()
         log.info("process %s: %d table(s) claimed at start", self.name, count)
         if syncs_commands(self.svc.settings.shard_ids):  # one process rebuilds missing ratings
             self.svc.own(self.resume.rate_old_games_quietly(), name="rate-old-games")
@@ -321,13 +333,12 @@ class Cluster:
         await conn.add_listener(LEASES_CHANNEL, self._on_lease_note)
         self._listener = conn
 
-    async def _keep(self) -> None:
-        """Renew, re-check and claim, every third of the lease (sooner when woken)."""
-        every = self.lease / 3
-        while not self._closed:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), every)
-            self._wake.clear()
+    def _wake(self) -> None:
+        if not self._closed:
+            self.svc.own(self._round(), name="cluster-round")
+
+    async def _round(self) -> None:
+        async with self._rounds:
             try:
                 if self._listener is None or self._listener.is_closed():
                     await self._listen()
@@ -339,7 +350,6 @@ class Cluster:
                 raise
             except Exception:
                 log.warning("lease round failed; retrying", exc_info=True)
-                self._listener = None if self._listener is None or self._listener.is_closed() else self._listener
 
     async def _renew(self) -> None:
         if not self.owned:
@@ -389,8 +399,9 @@ class Cluster:
             "SELECT t.id, t.guild_id, l.table_id IS NOT NULL AS leased,"
             f" t.created_at < {NOW} - ? AS old"
             " FROM tables t LEFT JOIN table_leases l ON l.table_id = t.id"
-            f" WHERE t.status IN ('lobby', 'active') AND (l.table_id IS NULL OR l.expires_at < {NOW})",
-            (self.lease,),
+            " WHERE t.status IN ('lobby', 'active') AND (l.table_id IS NULL"
+            f" OR l.expires_at < {NOW} OR (split_part(l.owner, '#', 1) = ? AND l.owner <> ?))",
+            (self.lease, self.base, self.name),
         )
         wanted = [
             r["id"]
@@ -413,6 +424,7 @@ class Cluster:
             " ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner,"
             " expires_at = excluded.expires_at, claimed_at = excluded.claimed_at"
             " WHERE table_leases.owner = excluded.owner OR table_leases.expires_at < excluded.claimed_at"
+            " OR split_part(table_leases.owner, '#', 1) = split_part(excluded.owner, '#', 1)"
             " RETURNING table_id",
             (self.name, self.lease, list(ids)),
         )
@@ -481,8 +493,8 @@ class Cluster:
         if self._closed:
             return
         self._closed = True
-        if self._loop_task is not None:
-            self._loop_task.cancel()
+        if self._keeper is not None:
+            self._keeper.cancel()
         try:
             if self.owned:
                 async with self.svc.db.transaction():

@@ -116,4 +116,5 @@ class Settings:
             shard_count=_int_or_none("RH_SHARD_COUNT", "a number of shards"),
             shard_ids=_shards("RH_SHARDS"),
             lease_seconds=_float("RH_LEASE_SECONDS", 15.0),
+            process_name=os.environ.get("RH_PROCESS_NAME", "").strip() or None,
         )
