@@ -375,22 +375,29 @@ async def failover(database: str, lease: float) -> dict[str, Any]:
 
 
 async def run(args: argparse.Namespace) -> int:
-    from tests.store.pgserver import PostgresServer  # the store tests' throwaway server
+    server: Any = None
+    admin = args.postgresql
+    if admin is None:
+        from tests.store.pgserver import (
+            PostgresServer,  # the store tests' throwaway server (a checkout)
+        )
 
-    server = PostgresServer()
-    server.start()
+        server = PostgresServer()
+        server.start()
+        admin = server.url()
     rows = []
     try:
         for n in args.processes:
-            url = await _pg_database(server.url(), f"rh_bench_{n}")
+            url = await _pg_database(admin, f"rh_bench_{n}")
             rows.append(("PostgreSQL", await throughput(url, n, args.tables, args.seconds, args.latency, args.seed)))
         with tempfile.TemporaryDirectory() as tmp:
             path = str(Path(tmp) / "bench.db")
             rows.append(("SQLite", await throughput(path, 1, args.tables, args.seconds, args.latency, args.seed)))
-        url = await _pg_database(server.url(), "rh_bench_failover")
+        url = await _pg_database(admin, "rh_bench_failover")
         fo = await failover(url, args.lease)
     finally:
-        server.stop()
+        if server is not None:
+            server.stop()
     cores = os.cpu_count()
     print(f"\nbench_scale: {args.tables} tables x 4 humans, {args.seconds:.0f} s each, Discord latency "
           f"{args.latency:.0f} ms, on {cores} CPU core(s) shared by the bot processes, PostgreSQL and this driver")
@@ -410,6 +417,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency", type=float, default=0.0, help="simulated Discord REST latency (ms)")
     parser.add_argument("--lease", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--postgresql", metavar="URL",
+        help="a server where the bench may create and drop databases (default: start a throwaway one)",
+    )
     args = parser.parse_args(argv)
     return asyncio.run(run(args))
 
