@@ -139,8 +139,10 @@ class Cluster:
     # ================================================================ questions
 
     def owns(self, table_id: int) -> bool:
-        due = self.owned.get(table_id)
-        return due is not None and asyncio.get_running_loop().time() < due
+        """True while this process holds ``table_id``'s lease, as far as it knows: until
+        a renewal finds it gone. (A renewal that comes late under load does not stop
+        the table: the database still fences every AI and timer commit by the lease.)"""
+        return table_id in self.owned
 
     def may_drive(self, table: Table) -> bool:
         """True if this process runs ``table``'s AI and timers now. A table of one of
@@ -346,6 +348,7 @@ class Cluster:
                 await self._renew()
                 await self._check_versions()
                 await self._claim_round()
+                self._watch()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -378,6 +381,26 @@ class Cluster:
             )
             for t in ended:
                 self.owned.pop(t, None)
+
+    def _watch(self) -> None:
+        """Every owned game waiting for the AI has an AI task, and every one waiting for
+        a human with a turn timeout has its timer (re-armed from the stored deadline);
+        a step skipped meanwhile (a lost and re-claimed lease) is never a stall."""
+        for table_id in list(self.owned):
+            table = self.svc.tables.get(table_id)
+            game = table.game if table is not None else None
+            if table is None or game is None or table.status != "active" or game.is_over or table.lock.locked():
+                continue
+            seat = game.to_act()
+            if seat is None:
+                continue
+            if table.ai_plays(seat):
+                idle = table.ai_task is None or table.ai_task.done()
+            else:
+                idle = self.drivers.turn_timeout(table) > 0 and (table.timer_task is None or table.timer_task.done())
+            if idle:
+                log.info("table %s: re-arming its %s", table.id, "AI" if table.ai_plays(seat) else "turn timer")
+                self.drivers.kick(table)
 
     async def _check_versions(self) -> None:
         """The safety net under notifications: any owned table behind the database follows."""

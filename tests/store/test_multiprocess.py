@@ -58,6 +58,19 @@ async def _replays(pool: asyncpg.Pool, table_id: int) -> Game:
     )
 
 
+async def _diagnose(pool: asyncpg.Pool, tracker: Tracker, ids: list[int], workers: list[WorkerProc]) -> str:
+    lines = []
+    for t in ids:
+        game, status = await tracker.sync(t)
+        lease = await pool.fetchrow("SELECT owner, expires_at - EXTRACT(EPOCH FROM clock_timestamp()) AS left FROM table_leases WHERE table_id = $1", t)
+        lines.append(f"table {t}: {status} v{game.version} to act {game.to_act()} lease {dict(lease) if lease else None}")
+    for w in workers:
+        if not w.dead:
+            st = await w.request("stats")
+            lines.append(f"{w.name}: owns {st['owned']}")
+    return "\n".join(lines)
+
+
 async def test_any_process_takes_any_click_and_a_survivor_finishes_a_killed_owners_games(pg_url: str) -> None:
     workers = await start_workers(
         pg_url, 3, "--lease", str(LEASE), "--turn-timeout", "0.4", "--ai-delay", "0.02"
@@ -68,10 +81,16 @@ async def test_any_process_takes_any_click_and_a_survivor_finishes_a_killed_owne
         opened = await open_tables(workers, 6, 2, 1_000)
         tracker = Tracker(pool)
         rng = random.Random(7)
-        results = await asyncio.wait_for(
-            asyncio.gather(*(play_humans(workers, tracker, tid, humans, rng, duplicate=0.3) for tid, humans in opened)),
-            60,
-        )
+        players = [
+            asyncio.ensure_future(play_humans(workers, tracker, tid, humans, rng, duplicate=0.3))
+            for tid, humans in opened
+        ]
+        _, pending = await asyncio.wait(players, timeout=60)
+        if pending:
+            for p in pending:
+                p.cancel()
+            raise AssertionError(f"games stalled: {await _diagnose(pool, tracker, [t for t, _ in opened], workers)}")
+        results = [p.result() for p in players]
         clicks: list[Click] = [c for r in results for c in r]
         made = await _made(workers)
         owners = {tid: str(o).split("#")[0] for tid, o in await pool.fetch("SELECT table_id, owner FROM table_leases")}
