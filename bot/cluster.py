@@ -127,7 +127,7 @@ class Cluster:
         self.name = f"{svc.settings.process_name or default_name(svc.settings)}#{secrets.token_hex(4)}"
         self.base = self.name.split("#", 1)[0]
         self.lease = max(0.5, float(svc.settings.lease_seconds))
-        self.owned: dict[int, float] = {}  # table id -> loop time our lease surely runs until
+        self.owned: dict[int, float] = {}  # table id -> loop time our lease runs until, if renewals keep up
         self.stale: set[int] = set()  # copies known to be behind the database
         self.claiming: set[int] = set()
         self.adoptions = 0  # tables this process took over from another (or claimed at start)
@@ -161,22 +161,23 @@ class Cluster:
         """In the commit's transaction: lock the table row and make sure this copy is
         current (:class:`TableBehind`) and, for an AI or timer move (``actor_id`` None),
         that this process still holds the lease (:class:`LeaseLost`)."""
-        row = await self.svc.db.fetchone(
-            "SELECT t.version,"
-            f" (SELECT l.owner FROM table_leases l WHERE l.table_id = t.id AND l.expires_at > {NOW}) AS owner"
-            " FROM tables t WHERE t.id = ? FOR UPDATE OF t",
-            (table.id,),
-        )
-        if row is None:
+        db = self.svc.db
+        stored = await db.fetchval("SELECT version FROM tables WHERE id = ? FOR UPDATE", (table.id,))
+        if stored is None:
             return  # append() raises TableNotFound
-        if row["version"] != table.db_version:
+        if stored != table.db_version:
             self.stale.add(table.id)
             if self.owns(table.id):  # an AI or timer move of ours lost: follow, then it re-arms
                 self.svc.own(self._follow(table), name=f"follow-{table.id}")
-            raise TableBehind(table.id, table.db_version, row["version"])
-        if actor_id is None and row["owner"] != self.name:
-            self.lost(table)
-            raise LeaseLost(table.id)
+            raise TableBehind(table.id, table.db_version, stored)
+        if actor_id is None:
+            # The lease row is locked until the commit ends: a process claiming it
+            # meanwhile waits, then loads the table with this move in it. A lease past
+            # its expiry that nobody has claimed is still ours (renewed next round).
+            owner = await db.fetchval("SELECT owner FROM table_leases WHERE table_id = ? FOR SHARE", (table.id,))
+            if owner != self.name:
+                self.lost(table)
+                raise LeaseLost(table.id)
 
     def lost(self, table: Table) -> None:
         """Our lease of ``table`` is gone: stop its AI and timer (soon: never the task
