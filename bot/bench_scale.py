@@ -230,7 +230,13 @@ async def play_humans(
 
 
 async def open_tables(
-    workers: Sequence[WorkerProc], count: int, humans: int, first_user: int, *, shard_count: int | None = None
+    workers: Sequence[WorkerProc],
+    count: int,
+    humans: int,
+    first_user: int,
+    *,
+    shard_count: int | None = None,
+    target: int = 1,
 ) -> list[tuple[int, dict[int, int]]]:
     """``count`` tables spread over the shards, each opened by the process holding its
     server's shard; ``humans`` human seats each (the rest easy AI)."""
@@ -241,7 +247,7 @@ async def open_tables(
         users = [first_user + 10 * k + s for s in range(humans)]
         owner = workers[shard % len(workers)]
         r = await owner.request(
-            "open", guild=guild_on_shard(shard, k), channel=5_000 + first_user + k, users=users, ai="easy", target=1
+            "open", guild=guild_on_shard(shard, k), channel=5_000 + first_user + k, users=users, ai="easy", target=target
         )
         opened.append((int(r["table"]), dict(enumerate(users))))
     return opened
@@ -275,7 +281,7 @@ async def throughput(database: str, processes: int, tables: int, seconds: float,
             pool = await asyncpg.create_pool(database, min_size=1, max_size=4)
         else:
             pool = None
-        opened = await open_tables(workers, tables, 4, 100_000 * processes)
+        opened = await open_tables(workers, tables, 4, 100_000 * processes, target=9)  # games outlast the run
         rng = random.Random(seed)
         stop_at = time.perf_counter() + seconds
         started = time.perf_counter()
@@ -401,9 +407,9 @@ async def run(args: argparse.Namespace) -> int:
     cores = os.cpu_count()
     print(f"\nbench_scale: {args.tables} tables x 4 humans, {args.seconds:.0f} s each, Discord latency "
           f"{args.latency:.0f} ms, on {cores} CPU core(s) shared by the bot processes, PostgreSQL and this driver")
-    print(f"{'store':<11} {'processes':>9} {'clicks':>7} {'clicks/s':>9} {'ack p50 ms':>11} {'ack p99 ms':>11}")
+    print(f"{'store':<11} {'processes':>9} {'clicks (n)':>10} {'clicks/s':>9} {'ack p50 ms':>11} {'ack p99 ms':>11}")
     for store, r in rows:
-        print(f"{store:<11} {r['processes']:>9} {r['clicks']:>7} {r['per_s']:>9.1f} {r['p50']:>11.1f} {r['p99']:>11.1f}")
+        print(f"{store:<11} {r['processes']:>9} {r['clicks']:>10} {r['per_s']:>9.1f} {r['p50']:>11.1f} {r['p99']:>11.1f}")
     print(f"failover: kill -9 of the owner -> next move {fo['seconds']:.2f} s (lease {fo['lease']:g} s, "
           f"renewed every {fo['lease'] / 3:.2f} s)")
     return 0
