@@ -13,8 +13,9 @@ table row says by how much:
   the new rows of the move log replayed in the engine, under a ``FOR SHARE`` lock
   of the table row so log and row are read at one version);
 * every commit (:func:`bot.commit.commit`) locks the table row ``FOR UPDATE`` in
-  its transaction and checks the row's version against the copy's
-  (:meth:`Cluster.check`): a copy that fell behind meanwhile raises
+  its transaction and checks the row's version against the copy's (the append
+  of the move log does, :meth:`bot.store.ActionRepo.append`; a conflict becomes
+  :meth:`Cluster.behind`): a copy that fell behind meanwhile raises
   :class:`TableBehind` with nothing written, the copy is brought up to date and
   the click is checked again — now against the current game, so a click that lost
   the race is told so ("Already played" / "That hand has moved on"), never
@@ -158,18 +159,12 @@ class Cluster:
     # ================================================================ the commit's check
 
     async def check(self, table: Table, actor_id: int | None) -> None:
-        """In the commit's transaction: lock the table row and make sure this copy is
-        current (:class:`TableBehind`) and, for an AI or timer move (``actor_id`` None),
-        that this process still holds the lease (:class:`LeaseLost`)."""
+        """In the commit's transaction, before the append: for an AI or timer move
+        (``actor_id`` None), make sure this process still holds the table's lease
+        (:class:`LeaseLost`). The version is checked by the append itself, under its
+        ``FOR UPDATE`` lock of the table row (``VersionConflict`` becomes
+        :meth:`behind`)."""
         db = self.svc.db
-        stored = await db.fetchval("SELECT version FROM tables WHERE id = ? FOR UPDATE", (table.id,))
-        if stored is None:
-            return  # append() raises TableNotFound
-        if stored != table.db_version:
-            self.stale.add(table.id)
-            if self.owns(table.id):  # an AI or timer move of ours lost: follow, then it re-arms
-                self.svc.own(self._follow(table), name=f"follow-{table.id}")
-            raise TableBehind(table.id, table.db_version, stored)
         if actor_id is None:
             # The lease row is locked until the commit ends: a process claiming it
             # meanwhile waits, then loads the table with this move in it. A lease past
@@ -178,6 +173,14 @@ class Cluster:
             if owner != self.name:
                 self.lost(table)
                 raise LeaseLost(table.id)
+
+    def behind(self, table: Table, stored: int) -> TableBehind:
+        """The commit found this copy behind the database: the error to raise, and
+        (for a table we own) a catch-up that re-arms it."""
+        self.stale.add(table.id)
+        if self.owns(table.id):  # an AI or timer move of ours lost: follow, then it re-arms
+            self.svc.own(self._follow(table), name=f"follow-{table.id}")
+        return TableBehind(table.id, table.db_version, stored)
 
     def lost(self, table: Table) -> None:
         """Our lease of ``table`` is gone: stop its AI and timer (soon: never the task

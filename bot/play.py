@@ -151,6 +151,9 @@ class Play:
         if cluster is None:
             return await self._apply(table, seat, version, actions, interaction)
         for _ in range(CATCH_UP_TRIES):
+            if table.game is None or version > table.game.version:
+                # the button is newer than this copy, whose notification is still on its way
+                await cluster.catch_up(table)
             try:
                 return await self._apply(table, seat, version, actions, interaction)
             except TableBehind:
