@@ -207,19 +207,8 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
                 cid = action_id(table_id, version, seat, choice)
                 ui.button(cid, action_label(choice), _choice_style(choice), row=row)
         return ui
-    choice_rows = -(-len(choices) // ROW_WIDTH)
-    card_rows_free = min(CARD_ROWS, ROWS - choice_rows)
+    shown, card_rows_free = _card_buttons(view, plays, choices)
     legal_plays = {p.card for p in plays}
-    layout = [c for c in sort_hand(_layout_cards(view), view.trump) if c not in view.hand]
-    extra = view_sorted(view, [c for c in legal_plays if c not in view.hand and c not in layout])
-    shown = list(hand) + layout + extra
-    room = card_rows_free * ROW_WIDTH
-    if len(shown) > room and not legal_plays:
-        shown = []  # e.g. bidding with a full hand: the calls get the rows, the text shows the hand
-    elif len(shown) > room:  # keep every legal card, then as many others as fit, in hand order
-        keep = set([c for c in shown if c in legal_plays][:room])
-        keep |= set([c for c in shown if c not in keep][: room - len(keep)])
-        shown = [c for c in shown if c in keep]
     if all(c in view.hand for c in shown):
         card_lines = card_rows(shown, card_rows_free)  # one row per suit, trumps first
     else:  # face-up layout cards too (Turnover Bridge): hand order, then the layout, five a row
@@ -235,6 +224,40 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
         cid = action_id(table_id, version, seat, choice)
         ui.button(cid, action_label(choice), _choice_style(choice), row=first + i // ROW_WIDTH)
     return ui
+
+
+def _card_buttons(view: SeatView, plays: Sequence[Play], choices: Sequence[Action]) -> tuple[list[Card], int]:
+    """The cards shown as buttons beside ``choices`` (hand order, then face-up
+    layout cards), and the rows they may take."""
+    choice_rows = -(-len(choices) // ROW_WIDTH)
+    card_rows_free = min(CARD_ROWS, ROWS - choice_rows)
+    legal_plays = {p.card for p in plays}
+    hand = view_sorted(view, view.hand)
+    layout = [c for c in sort_hand(_layout_cards(view), view.trump) if c not in view.hand]
+    extra = view_sorted(view, [c for c in legal_plays if c not in view.hand and c not in layout])
+    shown = list(hand) + layout + extra
+    room = card_rows_free * ROW_WIDTH
+    if len(shown) > room and not legal_plays:
+        shown = []  # e.g. bidding with a full hand: the calls get the rows, the text shows the hand
+    elif len(shown) > room:  # keep every legal card, then as many others as fit, in hand order
+        keep = set([c for c in shown if c in legal_plays][:room])
+        keep |= set([c for c in shown if c not in keep][: room - len(keep)])
+        shown = [c for c in shown if c in keep]
+    return shown, card_rows_free
+
+
+def hand_in_buttons(view: SeatView, away: bool = False) -> bool:
+    """Whether :func:`hand_controls` shows every card of ``view.seat``'s hand as a
+    button; then the hand message's text need not list the hand again."""
+    if not view.hand or view.phase == "over":
+        return False
+    if away:
+        return len(view.hand) <= CARD_ROWS * ROW_WIDTH
+    plays, picks, choices = split_actions(view.legal if view.my_turn else ())
+    if picks or len(choices) > MAX_CHOICE_BUTTONS:
+        return False
+    shown, _ = _card_buttons(view, plays, choices)
+    return set(view.hand) <= set(shown)
 
 
 def _choice_rows(choices: Sequence[Action]) -> list[list[Action]]:

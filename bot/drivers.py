@@ -71,7 +71,26 @@ class Drivers:
             timeout = self.turn_timeout(table)
             if due is None and timeout > 0:
                 due = discord.utils.utcnow().timestamp() + timeout
+            self._ping_later(table, seat, due)
+
+    def _ping_later(self, table: Table, seat: int, due: float | None) -> None:
+        """Ping the human at ``seat`` if they have not moved ``turn_ping_delay``
+        seconds into their turn. A player who is watching the game moves sooner and
+        is never pinged (a ping per trick would be noise, and two REST calls a turn:
+        the post and its deletion); one who looked away is called back with most of
+        the turn time left. Replaced by the next turn's (``Table.cancel_timer``)."""
+        delay = self.svc.settings.turn_ping_delay
+        if delay <= 0:
             self.presenter.turn_ping(table, seat, due)
+            return
+        version = table.version
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            if self._turn_is(table, seat, version):
+                self.presenter.turn_ping(table, seat, due)
+
+        table.ping_task = asyncio.create_task(later(), name=f"ping-{table.id}")
 
     # ================================================================ the AI
 
@@ -317,7 +336,7 @@ class Drivers:
         """Cancel every table's AI and timer task; the tasks, to wait for."""
         stopping: list[asyncio.Task[Any]] = []
         for table in self.svc.tables.values():
-            for task in (table.ai_task, table.timer_task):
+            for task in (table.ai_task, table.timer_task, table.ping_task):
                 if task is not None and not task.done():
                     task.cancel()
                     stopping.append(task)

@@ -134,6 +134,7 @@ class GameManager:
         if stopping:
             # wait for them to unwind before the database closes under them
             await asyncio.wait(stopping, timeout=5.0)
+        await svc.painter.close()
         if self._owns_ai:
             await svc.ai.close()
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -757,8 +757,10 @@ async def render_off_loop(
 class PictureCache:
     """The last picture of one table message: re-drawn only when its scene changes.
 
-    ``await cache.get(info, view)`` returns the cached picture if the scene is
-    unchanged, else draws it off the event loop. A table keeps one of these.
+    ``await cache.get(info, view, names, draw)`` returns the cached picture if
+    the scene is unchanged, else has ``draw`` (the bot's
+    :class:`~bot.painter.Painter`, another process) draw it. A table keeps one
+    of these.
     """
 
     __slots__ = ("_last",)
@@ -771,12 +773,16 @@ class PictureCache:
         return self._last
 
     async def get(
-        self, info: TableInfo, view: SeatView, seat_names: Sequence[str] | None = None
+        self,
+        info: TableInfo,
+        view: SeatView,
+        seat_names: Sequence[str] | None = None,
+        draw: Callable[[Scene], Awaitable[Picture]] | None = None,
     ) -> Picture:
         scene = scene_of(info, view, seat_names)
         last = self._last
         if last is not None and last.key == scene:
             return last
-        picture = await asyncio.to_thread(draw_table, scene)
+        picture = await (draw(scene) if draw is not None else asyncio.to_thread(draw_table, scene))
         self._last = picture
         return picture

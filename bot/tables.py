@@ -105,6 +105,7 @@ class Table:
     moves: deque[tuple[int, int, int | None]] = field(default_factory=lambda: deque(maxlen=8))
     ai_task: asyncio.Task[None] | None = None
     timer_task: asyncio.Task[None] | None = None
+    ping_task: asyncio.Task[None] | None = None  # the turn ping waiting for its delay
     deadline: float | None = None
     timer_failures: int = 0
     # (engine version, seat, due) of a turn deadline already stored with the move
@@ -199,6 +200,9 @@ class Table:
             self.timer_task.cancel()
         self.timer_task = None
         self.deadline = None
+        if self.ping_task is not None and not self.ping_task.done() and self.ping_task is not current:
+            self.ping_task.cancel()
+        self.ping_task = None
 
     def stop_tasks(self, keep_ai: bool = False) -> None:
         """Stop the timer and (unless ``keep_ai``) the AI driver: the table has ended."""

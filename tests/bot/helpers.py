@@ -105,9 +105,42 @@ def table_message(channel: Any) -> discord.Message:
     return next(m for m in channel.history() if "🃏 **" in m.content and "table #" in m.content)
 
 
-def hand_cards(content: str) -> list[Card]:
-    """The cards listed on the ``Your hand (n): ♠ A K · ♥ 10 2`` line of a hand message."""
-    line = next(ln for ln in content.splitlines() if ln.startswith("Your hand"))
+JOKER_LABELS = ("Big Joker", "Little Joker")
+
+
+def hand_line(message: discord.Message) -> str:
+    """The hand as the ``Your hand (n): ♠ A K · ♥ 10 2`` line shows it; where the text
+    does not list it (the card buttons show the whole hand), the same line built
+    from the card buttons, in their order (one row per suit, in the deal's order)."""
+    line = next((ln for ln in message.content.splitlines() if ln.startswith("Your hand")), None)
+    if line is not None:
+        return line
+    groups: list[str] = []
+    suit = None
+    for b in buttons(message):
+        label = b.label or ""
+        if label in JOKER_LABELS:
+            groups.append(label)
+            suit = None
+        elif CARD_LABEL.match(label):
+            rank, symbol = label.rstrip("\ufe0e")[:-1], label.rstrip("\ufe0e")[-1]
+            if symbol != suit:
+                groups.append(f"{symbol} {rank}")
+                suit = symbol
+            else:
+                groups[-1] += f" {rank}"
+    return f"Your hand ({len(card_labels(message)) + sum(g in JOKER_LABELS for g in groups)}): " + " · ".join(groups)
+
+
+def hand_cards(message: discord.Message | str) -> list[Card]:
+    """The cards of a hand message: listed on its ``Your hand (n): ♠ A K · ♥ 10 2``
+    line, or, where the message's card buttons show the whole hand and the text does
+    not list it again, its card buttons (not face-up layout cards)."""
+    content = message if isinstance(message, str) else message.content
+    line = next((ln for ln in content.splitlines() if ln.startswith("Your hand")), None)
+    if line is None:
+        assert not isinstance(message, str), f"no 'Your hand' line in {content!r}"
+        return [label_to_card(label) for label in card_labels(message) if "layout" not in label]
     groups = line.split(": ", 1)[1]
     cards: list[Card] = []
     if groups == "(no cards)":
