@@ -85,6 +85,18 @@ async def test_the_table_message_carries_a_picture_with_alt_text_beside_complete
     assert "Trumps:" in table.content and "Score:" in table.content and "Tricks this deal" in table.content
 
 
+async def test_a_cancelled_game_keeps_no_picture(simcord_env: Any) -> None:
+    env = simcord_env
+    _, channel, alice, _ = await _seat_alice_with_ai(env)
+    await _act(alice)
+    await env.settle()
+    assert _pictures(table_message(channel)), "a game in play shows its picture"
+    await alice.slash(channel, "ruff cancel")
+    await env.settle()
+    message = table_message(channel)
+    assert "Cancelled by" in message.content and not _pictures(message)
+
+
 async def test_a_server_can_switch_pictures_off_but_only_with_manage_server(simcord_env: Any) -> None:
     env = simcord_env
     guild, channel, alice, mod = await _seat_alice_with_ai(env)
