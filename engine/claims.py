@@ -67,7 +67,7 @@ from .actions import Action, ActionParseError, register_action
 from .cards import Card, cards_from_mask
 from .errors import IllegalAction
 from .events import Event, GameOver, MatchOver
-from .phases.base import NOTHING_PRIVATE, Phase
+from .phases.base import NOTHING_PRIVATE, Phase, PhaseLogic
 
 if TYPE_CHECKING:
     from .game import Game
@@ -121,12 +121,22 @@ class Claim(Action):
     def encode(self) -> str:
         return f"claim:{self.tricks}"
 
+    def describe(self) -> str:
+        """The button's words."""
+        if self.tricks == 0:
+            return "concede the rest of the tricks"
+        return f"claim {self.tricks} trick{'s' if self.tricks != 1 else ''}"
+
 
 @dataclass(frozen=True, slots=True)
 class AcceptClaim(Action):
     """An opponent accepts the pending claim."""
 
     verb: ClassVar[str] = "accept"
+
+    def describe(self) -> str:
+        """The button's words."""
+        return "accept the claim"
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,12 +145,20 @@ class RejectClaim(Action):
 
     verb: ClassVar[str] = "reject"
 
+    def describe(self) -> str:
+        """The button's words."""
+        return "reject the claim"
+
 
 @dataclass(frozen=True, slots=True)
 class Concede(Action):
     """Propose to concede the game (alone at a two-player table: concede it)."""
 
     verb: ClassVar[str] = "concede"
+
+    def describe(self) -> str:
+        """The button's words."""
+        return "concede the game"
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,12 +167,20 @@ class AgreeConcession(Action):
 
     verb: ClassVar[str] = "agree"
 
+    def describe(self) -> str:
+        """The button's words."""
+        return "agree: concede the game"
+
 
 @dataclass(frozen=True, slots=True)
 class RefuseConcession(Action):
     """The proposer's partner refuses: the game goes on."""
 
     verb: ClassVar[str] = "refuse"
+
+    def describe(self) -> str:
+        """The button's words."""
+        return "refuse: play on"
 
 
 _ACCEPT: Final = AcceptClaim()
@@ -523,4 +549,4 @@ class ConcedePhase:
         return NOTHING_PRIVATE
 
 
-PHASES: Final = {CLAIM: ClaimPhase(), CONCEDE: ConcedePhase()}
+PHASES: Final[dict[str, PhaseLogic]] = {CLAIM: ClaimPhase(), CONCEDE: ConcedePhase()}

@@ -43,8 +43,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, SupportsIndex, cast
 
 from .actions import Action, Play
-from .claims import OUTSIDE_ACTIONS, apply_outside, check_outside, offers
 from .cards import Card, RankOrder, Suit, cards_from_mask, deck_with_jokers, sort_hand
+from .claims import OUTSIDE_ACTIONS, apply_outside, check_outside, offers
 from .errors import IllegalAction, RecordError
 from .events import DealerChosen, Event
 from .families import Family

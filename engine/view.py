@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from .actions import Action
-from .claims import PHASES as CLAIM_PHASES
 from .cards import HIGH, Card, RankOrder, Suit, deck_with_jokers, led_suit
+from .claims import PHASES as CLAIM_PHASES
 from .families import family_of
 from .layout import PileView
 from .phases.base import PhaseLogic

@@ -44,7 +44,16 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..actions import Action
-from ..cards import Card, RankOrder, Suit, deck_with_jokers, follow_mask, led_suit, mask_of, suit_mask_for
+from ..cards import (
+    Card,
+    RankOrder,
+    Suit,
+    deck_with_jokers,
+    follow_mask,
+    led_suit,
+    mask_of,
+    suit_mask_for,
+)
 from ..claims import (
     CLAIM,
     CONCEDE,
@@ -406,18 +415,18 @@ def _relaxed_holds(view: SeatView, claimer: int, shown: int, mine: frozenset[int
 # --------------------------------------------------------------------------- decisions
 
 
-def answer(view: SeatView) -> Action:
+def answer(view: SeatView, time_limit: float = TIME_LIMIT) -> Action:
     """The AI's answer to the claim or concession waiting for this seat."""
     if view.phase == CONCEDE:
         return AgreeConcession()
-    return AcceptClaim() if claim_holds(view) is True else RejectClaim()
+    return AcceptClaim() if claim_holds(view, time_limit=time_limit) is True else RejectClaim()
 
 
-def decide(view: SeatView, legal: Sequence[Action]) -> Action | None:
+def decide(view: SeatView, legal: Sequence[Action], time_limit: float = TIME_LIMIT) -> Action | None:
     """What the claims part of the AI does at this seat now, or None (the player
     chooses as usual): answer a claim or concession, or claim when certain."""
     if view.phase in (CLAIM, CONCEDE):
-        return answer(view) if legal else None
+        return answer(view, time_limit) if legal else None
     if view.claims and view.my_turn:
         return certain_claim(view)
     return None
