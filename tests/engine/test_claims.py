@@ -227,7 +227,7 @@ def test_random_games_with_claims_conserve_cards_and_end(game_id: str, seed: int
             action = RefuseConcession()
         elif extra and rng.random() < 0.05:
             action = rng.choice(extra)
-        elif view.claims and rng.random() < 0.002:
+        elif Concede() in view.claims and rng.random() < 0.002:
             action = Concede()
         else:
             action = rng.choice(game.legal_actions(seat))
