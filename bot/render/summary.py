@@ -188,6 +188,7 @@ def _deal_scored_text(info: TableInfo, ev: DealScored, t: Terms) -> str:
 
 _HOW = {
     "tricks": "on tricks",
+    "concession": "by concession (the other side conceded)",
     "honours": "with honours",
     "can_ye": "by Can-ye",
     "show": "by showing honours",
