@@ -265,8 +265,6 @@ def claim_controls(ui: Rows, table_id: int, version: int, view: SeatView, row: i
         ui.button(action_id(table_id, version, view.seat, best), f"Claim all ({best.tricks})", discord.ButtonStyle.primary, row=row)
         if len(claims) > 1:
             ui.button(table_id_for(table_id, "claims"), "Claim…", discord.ButtonStyle.secondary, row=row)
-    if view.completed_tricks and view.phase in ("play", CLAIM):
-        ui.button(table_id_for(table_id, "last"), "Last trick", discord.ButtonStyle.secondary, row=row)
 
 
 def claim_menu(table_id: int, version: int, view: SeatView) -> discord.ui.View:
