@@ -6,10 +6,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.render import card_text
+from bot.render.claims import claim_words
 from bot.store import ActionRepo, ResultRepo
 from engine.ai.claims import certain_claim
 from engine.claims import answering, remaining_tricks
 
+from .conftest import make_settings, restart
 from .helpers import (
     act_on,
     button_labels,
@@ -97,9 +99,9 @@ async def test_a_human_rejects_and_bad_inputs_change_nothing(simcord_env: Any, d
     game = table.game  # each commit swaps in the game it applied to
     assert game.phase == "claim" and 1 in answering(game)
     shown = hand_message(bob).content
-    assert f"claims all {left} remaining tricks" in shown and card_text(game.hand(0)[0]) in shown
+    assert f"claims {claim_words(left, left)}" in shown and card_text(game.hand(0)[0]) in shown
     assert "Accept the claim" in button_labels(hand_message(bob))
-    assert f"claims all {left}" in table_message(channel).content
+    assert f"claims {claim_words(left, left)}" in table_message(channel).content
     pending = game.version
     async with same:  # a second claim while one waits; an answer by the claimer's side
         res = await forged_click(env, alice.user, hand_message(alice), f"rh:a:{table.id}:{pending}:0:claim:2")
@@ -148,3 +150,16 @@ async def test_concede_by_both_partners_and_the_last_trick(simcord_env: Any) -> 
     results = await ResultRepo(env.bot.db).leaderboard(guild.id)
     assert results, "the conceded game is a recorded result"
     assert "by concession" in "\n".join(m.content for m in channel.threads[0].history()) + table_message(channel).content
+
+
+async def test_the_last_trick_answers_after_a_restart(simcord_env: Any, db_path: Path, more_bots: list[Any]) -> None:
+    env = simcord_env
+    _, channel, (alice,) = await _open(env, ["alice"], 3)
+    table = await _play_to(env, [alice], lambda t: t.game.trick_no >= 3 and t.game.to_act() == 0 and t.game.phase == "play")
+    _, cards, winner = table.game.completed[-1]
+    await restart(env, more_bots, make_settings(db_path))
+    res = await alice.click(table_message(channel), label="Last trick")
+    text = res.response.content
+    assert res.response.ephemeral and "won it" in text
+    assert ("North (alice)", "East", "South", "West")[winner] in text.split("\n")[0]
+    assert all(card_text(c) in text for c in cards)
