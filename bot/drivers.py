@@ -19,6 +19,7 @@ from typing import Any
 import discord
 
 from engine import Action, Game, IllegalAction
+from engine.claims import CLAIM, CONCEDE, RefuseConcession, RejectClaim, answering
 from engine.events import Event
 
 from . import render
@@ -32,7 +33,16 @@ from .tables import TURN_WARNING_LEFT, TURN_WARNING_MIN, Table, retry_backoff
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Drivers"]
+__all__ = ["Drivers", "acting_seat"]
+
+
+def acting_seat(table: Table, game: Game) -> int | None:
+    """The seat to drive now: ``game.to_act()``, except that while a claim or
+    concession waits for several seats an AI among them answers first (at once)."""
+    for seat in answering(game):
+        if table.ai_plays(seat):
+            return seat
+    return game.to_act()
 
 
 class Drivers:
@@ -59,7 +69,7 @@ class Drivers:
         """After every turn change: run the AI for an AI seat, else arm the human's turn timer."""
         if self.svc.closing or table.status != "active" or table.game is None or table.game.is_over:
             return
-        seat = table.game.to_act()
+        seat = acting_seat(table, table.game)
         if seat is None:
             return
         if table.ai_plays(seat):
@@ -121,7 +131,7 @@ class Drivers:
         if table.status != "active" or table.game is None or table.game.is_over:
             return False
         game = table.game
-        seat = game.to_act()
+        seat = acting_seat(table, game)
         if seat is None or not table.ai_plays(seat):
             self.kick(table)
             return False
@@ -151,6 +161,8 @@ class Drivers:
     async def _choose_turn(self, table: Table, game: Game, seat: int) -> list[Action]:
         """The AI's play for a human's timed-out turn: its actions until the turn
         passes (laying out several cards is one turn)."""
+        if game.phase in (CLAIM, CONCEDE):  # an unanswered claim or concession: no, play on
+            return [RejectClaim() if game.phase == CLAIM else RefuseConcession()]
         level = table.ai_level(seat)
         trial = game.clone()
         actions: list[Action] = []

@@ -36,6 +36,8 @@ import discord
 from engine import Action
 
 from .aipool import AIPool
+from .claims import VERBS as CLAIM_VERBS
+from .claims import ClaimButtons
 from .config import Settings
 from .drivers import Drivers
 from .info import Info
@@ -68,6 +70,7 @@ class GameManager:
         self.drivers = Drivers(svc, self.presenter)
         self.play = Play(svc, self.presenter, self.drivers)
         self.lobby = Lobby(svc, self.presenter, self.drivers)
+        self.claims = ClaimButtons(svc, self.presenter, self.play)
         self.info = Info(svc, self.presenter, self.lobby)
         self.records = Records(svc)
         self._resume = Resume(svc, self.presenter, self.drivers)
@@ -176,6 +179,9 @@ class GameManager:
         await refuse(interaction, text)
 
     async def on_table_button(self, interaction: discord.Interaction[Any], table_id: int, verb: str) -> None:
+        if verb in CLAIM_VERBS:
+            await self.claims.on_table_button(interaction, table_id, verb)
+            return
         await self.lobby.on_table_button(interaction, table_id, verb)
 
     async def on_action(

@@ -24,6 +24,7 @@ from engine import (
     make_rules,
     presets_for,
 )
+from engine.claims import answering
 
 from .picture import PictureCache
 from .render import SeatInfo, TableInfo
@@ -235,7 +236,7 @@ def first_free(seats: Sequence[Seat | None]) -> int | None:
 def hand_signature(table: Table, seat: int, content: str) -> str:
     """What a hand message shows, ignoring button versions when no button is live."""
     game = table.game
-    live = game is not None and game.to_act() == seat and seat not in table.away
+    live = game is not None and (game.to_act() == seat or seat in answering(game)) and seat not in table.away
     return f"{live}:{game.version if live and game else ''}:{hash(content)}"  # a hash: one per seat, kept
 
 

@@ -25,6 +25,7 @@ from engine.actions import (
     ShowHonours,
     TakeRuff,
 )
+from engine.claims import AcceptClaim, RejectClaim
 
 CARD_LABEL = re.compile("^(10|[2-9JQKA])[♠♥♦♣]\ufe0e?$")  # ♠︎ ♣︎ carry the text style
 SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -35,6 +36,8 @@ DECISIONS = {
     CallCanYe: "Call “Can-ye?”",
     ShowHonours: "Show honours",
     Pass: "Pass",
+    AcceptClaim: "Accept the claim",
+    RejectClaim: "Reject the claim",
 }
 
 
@@ -159,6 +162,8 @@ def choose(view: SeatView) -> list[Action]:
     """
     legal = view.legal
     kinds = {type(a) for a in legal}
+    if AcceptClaim in kinds:  # an AI claimed what it surely takes
+        return [AcceptClaim()]
     if TakeRuff in kinds:
         return [TakeRuff()]
     if Discard in kinds:

@@ -58,7 +58,7 @@ async def _act(member: Any) -> bool:
         await member.user.select(msg, [o.value for o in select.options][: select.min_values])
         return True
     labels = button_labels(msg)
-    for decision in ("Take the stock (ruff)", "Call “Can-ye?”", "Show honours"):
+    for decision in ("Accept the claim", "Take the stock (ruff)", "Call “Can-ye?”", "Show honours"):
         if decision in labels:
             await member.user.click(msg, label=decision)
             return True
@@ -294,6 +294,7 @@ def test_card_buttons_colour_means_playable_rows_by_suit_trumps_first() -> None:
         if game.phase == "play":
             rows = hand_controls(1, game.version, view).to_components()
             legal = {a.card for a in view.legal if isinstance(a, Play)}
+            rows = [r for r in rows if all(":play:" in b.get("custom_id", "") for b in r["components"])]  # not the claim row
             cards = [(b, _card_of_label(b["label"])) for row in rows for b in row["components"] if b["type"] == 2]
             assert {card for b, card in cards if not b["disabled"]} == legal
             for b, card in cards:
