@@ -293,7 +293,8 @@ def hand_in_buttons(view: SeatView, away: bool = False) -> bool:
         return False
     if away:
         return len(view.hand) <= CARD_ROWS * ROW_WIDTH
-    plays, picks, choices = split_actions(view.legal if view.my_turn else ())
+    mine = view.my_turn or (view.phase in ANSWER_PHASES and bool(view.legal))
+    plays, picks, choices = split_actions(view.legal if mine else ())
     if picks or len(choices) > MAX_CHOICE_BUTTONS:
         return False
     shown, _ = _card_buttons(view, plays, choices)
