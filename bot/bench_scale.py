@@ -40,8 +40,20 @@ from typing import Any
 import asyncpg
 
 from engine import Game, decode_action
+from engine.claims import AcceptClaim, AgreeConcession, answering
 
-from .bench import policy
+from .bench import policy as play_policy
+
+
+def policy(view: Any) -> list[Any]:
+    """The scripted human of ``bot.bench``, who also accepts a claim or a concession."""
+    agree = [a for a in view.legal if isinstance(a, (AcceptClaim, AgreeConcession))]
+    if agree:
+        return agree[:1]
+    try:
+        return play_policy(view)
+    except StopIteration:  # nothing it knows: the first legal action
+        return [view.legal[0]]
 
 
 class WorkerProc:
@@ -207,7 +219,8 @@ async def play_humans(
         game, status = await tracker.sync(table_id)
         if status != "active" or game.is_over:
             break
-        seat = game.to_act()
+        waiting = [s for s in answering(game) if s in humans]  # a claim or concession to answer
+        seat = waiting[0] if waiting else game.to_act()
         if seat is None or seat not in humans:
             idle += 1
             await asyncio.sleep(min(0.05, 0.002 * idle))  # the AI's turn: wait for its move

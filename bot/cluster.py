@@ -390,12 +390,14 @@ class Cluster:
         """Every owned game waiting for the AI has an AI task, and every one waiting for
         a human with a turn timeout has its timer (re-armed from the stored deadline);
         a step skipped meanwhile (a lost and re-claimed lease) is never a stall."""
+        from .drivers import acting_seat
+
         for table_id in list(self.owned):
             table = self.svc.tables.get(table_id)
             game = table.game if table is not None else None
             if table is None or game is None or table.status != "active" or game.is_over or table.lock.locked():
                 continue
-            seat = game.to_act()
+            seat = acting_seat(table, game)
             if seat is None:
                 continue
             if table.ai_plays(seat):

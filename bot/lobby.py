@@ -306,7 +306,8 @@ class Lobby:
         text = render.header(table.info()) + f"\n❌ Cancelled by {user.display_name}."
         if respond_by_edit:
             try:
-                await interaction.response.edit_message(content=text, view=None)
+                # a cancelled table shows no picture of a game that is not played
+                await interaction.response.edit_message(content=text, view=None, attachments=[])
             except discord.HTTPException as exc:
                 log.info("cancel answer failed (HTTP %s); the table is cancelled", exc.status)
                 self.presenter.edit_table_to(table, text)
@@ -314,7 +315,7 @@ class Lobby:
             await reply(interaction, f"Table #{table.id} cancelled.")
             if table.message_id:
                 with contextlib.suppress(MessageGone, discord.HTTPException):
-                    await self.svc.notifier.edit(table.channel_id, table.message_id, text, None)
+                    await self.svc.notifier.edit(table.channel_id, table.message_id, text, None, None)
         self.presenter.tell_hands(table, f"Table #{table.id} was cancelled.")
 
     # ================================================================ rematch

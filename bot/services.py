@@ -21,6 +21,7 @@ import discord
 from .aipool import AIPool
 from .config import Settings
 from .notify import Notifier
+from .painter import Painter
 from .server_settings import ServerSettings
 from .store import (
     ActionRepo,
@@ -164,6 +165,9 @@ class Services:
         self.db = db
         self.settings = settings
         self.ai = ai
+        # pictures are drawn in a process of their own (threads when the AI runs
+        # in-process: tests)
+        self.painter = Painter("process" if ai.mode == "process" else "thread")
         self.table_repo = TableRepo(db)
         self.action_repo = ActionRepo(db)
         self.hand_repo = HandMessageRepo(db)

@@ -248,6 +248,8 @@ _DOING = {
     "name": "to name trumps",
     "kitty": "to lay out cards",
     "contest": "to declare a ruff",
+    "claim": "to accept or reject the claim",
+    "concede": "to agree to concede or play on",
 }
 
 

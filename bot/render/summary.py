@@ -27,6 +27,7 @@ from engine.phases.solo_auction import AllPassed, ContractWon
 from engine.phases.solo_declare import HandExposed, PlayStopped, TrumpNamed
 
 from . import bidwhist
+from .claims import claim_event_lines
 from .common import (
     SIDE_NAMES,
     SIDE_SHORT,
@@ -89,6 +90,7 @@ def event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
             line = bidwhist.event_line(info, ev)  # Bid Whist: the bidding won, the contract named, the kitty
             if line:
                 out.append(line)
+    out.extend(claim_event_lines(info, events))
     return out
 
 
@@ -186,6 +188,7 @@ def _deal_scored_text(info: TableInfo, ev: DealScored, t: Terms) -> str:
 
 _HOW = {
     "tricks": "on tricks",
+    "concession": "by concession (the other side conceded)",
     "honours": "with honours",
     "can_ye": "by Can-ye",
     "show": "by showing honours",

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from engine import Rules, SeatView
 
 from . import bidwhist
+from .claims import claim_lines
 from .common import (
     SIDE_NAMES,
     TableInfo,
@@ -71,6 +72,7 @@ def game_lines(info: TableInfo, view: SeatView, mine: int | None) -> list[str]:
         if line:
             lines.append(line)
     lines.extend(exposed_lines(info, view, skip=mine))
+    lines.extend(claim_lines(info, view))
     lines.extend(layout_lines(info, view, mine))
     return lines
 
