@@ -86,6 +86,7 @@ class Settings:
     ai_worlds: int | None = None  # bound searches by worlds, not time (tests: reproducible)
     seed: int | None = None  # fixes the table seeds (tests, demo); None = unpredictable
     pictures: bool = True  # attach a picture of the table (and the final score chart)
+    painter_mode: str = "process"  # where pictures are drawn: process (with a process AI pool) | thread
     # several processes (bot/sharding.py, bot/cluster.py): this process's gateway shards
     # of ``shard_count`` (None: one process holding every shard)
     shard_ids: tuple[int, ...] | None = None

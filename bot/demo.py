@@ -21,7 +21,7 @@ import discord
 
 from .config import Settings
 
-CARD = re.compile(r"^(10|[2-9JQKA])[♠♥♦♣]$")
+CARD = re.compile("^(10|[2-9JQKA])[♠♥♦♣]\ufe0e?$")  # ♠︎ ♣︎ (and on buttons ♥︎ ♦︎) carry the text style
 
 
 def _components(message: Any) -> list[Any]:
@@ -33,7 +33,7 @@ async def _play_turn(user: Any) -> str | None:
     import discord
 
     hand = user.dm_channel.last_message
-    if hand is None or "Your turn" not in hand.content:
+    if hand is None or not any(k in hand.content for k in ("Your turn", "Accept the claim", "claim")):
         return None
     items = _components(hand)
     select = next((c for c in items if c.type == discord.ComponentType.string_select), None)
@@ -43,7 +43,7 @@ async def _play_turn(user: Any) -> str | None:
         await user.select(hand, values)
         return f"laid out {', '.join(values)}"
     labels = [c.label for c in items if c.type == discord.ComponentType.button and not c.disabled]
-    for decision in ("Show honours", "Call “Can-ye?”", "Take the stock (ruff)"):
+    for decision in ("Accept the claim", "Show honours", "Call “Can-ye?”", "Take the stock (ruff)"):
         if decision in labels:
             await user.click(hand, label=decision)
             return decision
@@ -80,6 +80,10 @@ async def run_demo(settings: Settings, seed: int, game: str, verbose: bool) -> i
             turn_timeout=0.0,
             lobby_timeout=0.0,
             seed=seed,
+            # simcord's virtual clock stalls multiprocessing's poll of existing child
+            # processes, which starting a second process pool does: the demo draws its
+            # (few) pictures in a thread
+            painter_mode="thread",
         )
         bot = create_bot(settings)
         try:

@@ -167,7 +167,7 @@ class Services:
         self.ai = ai
         # pictures are drawn in a process of their own (threads when the AI runs
         # in-process: tests)
-        self.painter = Painter("process" if ai.mode == "process" else "thread")
+        self.painter = Painter("process" if ai.mode == "process" and settings.painter_mode == "process" else "thread")
         self.table_repo = TableRepo(db)
         self.action_repo = ActionRepo(db)
         self.hand_repo = HandMessageRepo(db)
