@@ -55,7 +55,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from babel import Locale
 from babel.messages.mofile import write_mo
@@ -240,10 +240,10 @@ def problems(language: str) -> list[str]:
         if not all(strs) or (isinstance(message.id, tuple) and len(strs) != catalog.num_plurals):
             out.append(f"untranslated: {ids[0]!r}")
             continue
-        for i, s in enumerate(strs):
+        for i, s in enumerate(str(x) for x in strs):
             # a plural's first form answers the singular id, the others the plural id;
             # a singular form may leave out the count ("ein Spiel" for "{n} game")
-            source = ids[min(i, len(ids) - 1)]
+            source = str(ids[min(i, len(ids) - 1)])
             wanted, got = set(field.findall(source)), set(field.findall(s))
             if got != wanted and not (len(ids) > 1 and got < set(field.findall(ids[-1]))):
                 out.append(f"placeholders differ: {ids[0]!r} -> {s!r}")
@@ -299,6 +299,12 @@ class TextMap(dict[str, str]):
     def __getitem__(self, key: str) -> str:
         return _(super().__getitem__(key))
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+    @overload  # type: ignore[override]
+    def get(self, key: str, default: None = None, /) -> str | None: ...
+
+    @overload
+    def get(self, key: str, default: str, /) -> str: ...
+
+    def get(self, key: str, default: str | None = None, /) -> str | None:
         value = super().get(key)
         return default if value is None else _(value)

@@ -25,10 +25,11 @@ from engine import Game, IllegalAction, RecordError, RulesError
 
 from . import ratings
 from .drivers import Drivers
+from .i18n import _, using
 from .notify import DMClosed, MessageGone
 from .presenter import Presenter
 from .services import Services
-from .store import ActionRow, StoreError, TableRow
+from .store import ActionRow, HumanSeat, StoreError, TableRow
 from .tables import SET_ASIDE_MARK, Table
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,9 @@ class Resume:
             except (RulesError, RecordError, IllegalAction, ValueError) as exc:
                 await self._set_aside(row, exc)
                 continue
+            table.language = await svc.server_settings.language(table.guild_id)
+            # the players' languages, for their hand DMs (a DM carries no locale)
+            await svc.user_locales.load(s.user_id for s in table.seats if isinstance(s, HumanSeat))
             svc.tables.add(table)
             deadline = deadlines.get(table.id)
             if table.status == "lobby":
@@ -137,10 +141,11 @@ class Resume:
         self.svc.own(self._tell_set_aside(row))
 
     async def _tell_set_aside(self, row: TableRow) -> None:
-        text = (
-            f"⚠️ Table #{row.id} is set aside: this version of the bot cannot load its game. "
-            "Nothing is lost — the game is kept as it was and comes back when the bot is updated."
-        )
+        with using(await self.svc.server_settings.language(row.guild_id)):
+            text = _(
+                "⚠️ Table #{table} is set aside: this version of the bot cannot load its game. "
+                "Nothing is lost — the game is kept as it was and comes back when the bot is updated."
+            ).format(table=row.id)
         try:
             await self.svc.notifier.post(row.channel_id, text)
         except (discord.HTTPException, DMClosed, MessageGone):

@@ -27,6 +27,7 @@ from engine import (
 
 from .picture import PictureCache
 from .render import SeatInfo, TableInfo
+from .render.common import AI_LEVELS
 from .store import (
     AISeat,
     HumanSeat,
@@ -117,6 +118,10 @@ class Table:
     # the turn's short-lived notices (a ping, a warning): (seat, version, channel id, message id)
     notices: list[tuple[int, int, int, int]] = field(default_factory=list)
     pinged: tuple[int, int] | None = None  # (seat, version) of the last turn ping sent
+    # the language of everything public about the table (its message, thread posts,
+    # summaries): the server's ``/ruff settings language:``, kept current by ServerSettings
+    language: str = "en"
+    how_won_in: dict[str, str] = field(default_factory=dict)  # how_won in each language (the hand DMs')
 
     @classmethod
     def from_row(cls, row: TableRow) -> Table:
@@ -167,7 +172,7 @@ class Table:
             if isinstance(seat, HumanSeat):
                 seats.append(SeatInfo(seat.name, seat.user_id, away=i in self.away))
             elif isinstance(seat, AISeat):
-                seats.append(SeatInfo(f"{seat.name} ({seat.ai})", None, seat.ai))
+                seats.append(SeatInfo(f"{seat.name} ({AI_LEVELS.get(seat.ai, seat.ai)})", None, seat.ai))
             else:
                 seats.append(None)
         jump = ""

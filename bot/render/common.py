@@ -38,6 +38,10 @@ CALL_NAMES = TextMap({
 })
 
 
+# i18n: the AI players' levels, on buttons and beside their names
+AI_LEVELS = TextMap({"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")})
+
+
 def seat_names(n: int) -> tuple[str, ...]:
     """The seats' names at a table of ``n``: N E S W for four, N E W for three, N S for two."""
     return tuple(_NAMES_BY_COUNT.get(n, SEAT_NAMES))

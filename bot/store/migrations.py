@@ -326,6 +326,26 @@ CREATE INDEX rating_history_by_player ON rating_history (guild_id, player, finis
 """
 
 
+V4 = """
+-- Each player's language (bot/locales.py): the Discord locale of their latest
+-- interaction (``de``, ``en-US`` ...), so the hand DMs, which carry no locale,
+-- are written in it.
+CREATE TABLE user_locales (
+    user_id     INTEGER PRIMARY KEY,
+    locale      TEXT    NOT NULL CHECK (length(locale) BETWEEN 1 AND 16),
+    updated_at  REAL    NOT NULL
+) STRICT;
+"""
+
+V4_POSTGRESQL = """
+CREATE TABLE user_locales (
+    user_id     bigint  PRIMARY KEY,
+    locale      text    NOT NULL CHECK (length(locale) BETWEEN 1 AND 16),
+    updated_at  double precision NOT NULL
+);
+"""
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     """One numbered step of the schema history, in every dialect."""
@@ -359,6 +379,7 @@ MIGRATIONS: list[Migration] = [
     Migration(1, sqlite=V1, postgresql=V1_POSTGRESQL),
     Migration(2, sqlite=V2, postgresql=V2_POSTGRESQL),
     Migration(3, sqlite=V3, postgresql=V3_POSTGRESQL),
+    Migration(4, sqlite=V4, postgresql=V4_POSTGRESQL),
 ]
 """The schema history, versions 1, 2, 3... in order."""
 

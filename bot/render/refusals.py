@@ -1,0 +1,118 @@
+"""The engine's refusals in the reader's language.
+
+The engine explains an illegal action in English (``IllegalAction.reason``) and
+never translates. The bot shows a refusal only when a click raced a change or
+an old button was pressed (the buttons offer legal actions only), so it
+translates the engine's texts here when the refusal is shown: the fixed ones
+by exact match, the few with a card or a number by pattern. A text not known
+here is shown as the engine wrote it (a new engine text: add it below, then
+``python -m bot.i18n update``; ``tests/bot/test_i18n.py`` lists every engine
+refusal that is missing).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ..i18n import N_, TextMap, _
+
+__all__ = ["REFUSALS", "reason_text"]
+
+REFUSALS = TextMap({
+    text: text
+    for text in (
+        N_("A no-trump bid names uptown or downtown, not trumps."),
+        N_("A suit bid names the trump suit."),
+        N_("Can-ye needs exactly two honours in your hand."),
+        N_("Everyone else passed: the dealer must bid."),
+        N_("In no trump your jokers must be laid out first."),
+        N_("It is not your turn to bid."),
+        N_("It is not your turn to declare your ruff."),
+        N_("It is not your turn to declare."),
+        N_("It is not your turn."),
+        N_("Just play a card to let the call go."),
+        N_("Nobody accepted: convert your proposal to Solo, or pass."),
+        N_("Only the declarer lays out the kitty."),
+        N_("Only the declarer names the contract."),
+        N_("Only the declarer names trumps, once the auction is over."),
+        N_("Only the declarer names trumps."),
+        N_("Only the holder of the trump ace may ruff."),
+        N_("Only the next player may accept the proposal."),
+        N_("Only the ruffer lays out cards."),
+        N_("Play a card."),
+        N_("Showing needs three or four honours."),
+        N_("That card cannot be played now."),
+        N_("The auction is over."),
+        N_("The ruff is compulsory in this game."),
+        N_("There is no bidding now."),
+        N_("There is no proposal to accept."),
+        N_("There is no ruff to decide now."),
+        N_("There is no ruff to declare now."),
+        N_("There is no such seat."),
+        N_("There is nothing to lay out now."),
+        N_("There is nothing to name now."),
+        N_("This game is over."),
+        N_("Wait: honours are being declared."),
+        N_("Wait: the auction is on."),
+        N_("Wait: the bidding is under way."),
+        N_("Wait: the declarer is laying out the kitty."),
+        N_("Wait: the declarer is naming the contract."),
+        N_("Wait: the declarer is naming trumps."),
+        N_("Wait: the ruff is being decided."),
+        N_("Wait: the ruffer is laying out four cards."),
+        N_("Wait: the ruffs are being declared."),
+        N_("You cannot call honours now."),
+        N_("You cannot do that now."),
+        N_("You have passed: you may only accept the proposal or pass."),
+    )
+})
+"""Every fixed refusal of the engine, English -> the language of the moment."""
+
+
+def _patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
+    return [
+        (
+            re.compile(r"You must follow suit: you hold (?P<suit>\S+)\."),
+            lambda m: _("You must follow suit: you hold {suit}.").format(suit=m["suit"]),
+        ),
+        (
+            re.compile(r"(?P<card>\S+) is not in your hand\."),
+            lambda m: _("{card} is not in your hand.").format(card=m["card"]),
+        ),
+        (
+            re.compile(r"(?P<card>\S+) is face down in your layout: it is not available yet\."),
+            lambda m: _("{card} is face down in your layout: it is not available yet.").format(card=m["card"]),
+        ),
+        (
+            re.compile(r"(?P<card>\S+) was turned up this trick: you may play it from the next trick\."),
+            lambda m: _("{card} was turned up this trick: you may play it from the next trick.").format(card=m["card"]),
+        ),
+        (
+            re.compile(r"(?P<card>\S+) is in your opponent's layout\."),
+            lambda m: _("{card} is in your opponent's layout.").format(card=m["card"]),
+        ),
+        (
+            re.compile(r"A ruff is worth 0 to (?P<n>\d+)\."),
+            lambda m: _("A ruff is worth 0 to {n}.").format(n=m["n"]),
+        ),
+        (
+            re.compile(r"Bids run from (?P<low>\d+) to (?P<high>\d+)\."),
+            lambda m: _("Bids run from {low} to {high}.").format(low=m["low"], high=m["high"]),
+        ),
+    ]
+
+
+_COMPILED = _patterns()
+
+
+def reason_text(reason: str) -> str:
+    """``reason`` (an engine refusal) in the language of the moment."""
+    known = REFUSALS.get(reason)
+    if known is not None:
+        return known
+    for pattern, render in _COMPILED:
+        match = pattern.fullmatch(reason)
+        if match is not None:
+            return render(match)
+    return reason
