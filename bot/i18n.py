@@ -211,8 +211,14 @@ def _update() -> None:
         if language == DEFAULT:
             continue
         path = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-        with path.open("rb") as f:
-            catalog = read_po(f, locale=language, domain=DOMAIN)
+        if path.exists():
+            with path.open("rb") as f:
+                catalog = read_po(f, locale=language, domain=DOMAIN)
+        else:  # a new language: an empty catalogue with the language's plural rule
+            from babel.messages.catalog import Catalog
+
+            path.parent.mkdir(parents=True, exist_ok=True)
+            catalog = Catalog(locale=language, domain=DOMAIN, project="ruff-and-honours", charset="utf-8")
         catalog.update(template, no_fuzzy_matching=True)
         with path.open("wb") as f:
             write_po(f, catalog, width=100, sort_output=True, ignore_obsolete=True, include_previous=False)
