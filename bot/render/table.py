@@ -31,6 +31,7 @@ from .lines import (
     trump_line,
     waiting_line,
 )
+from .rules_text import rules_lines
 
 
 def header(info: TableInfo) -> str:
@@ -159,4 +160,5 @@ def final_text(info: TableInfo, view: SeatView, how: str = "") -> str:
 
 
 def rules_text(rules: Rules) -> str:
-    return "\n".join(["📜 " + rules.describe()[0], *(f"• {line}" for line in rules.describe()[1:])])
+    lines = rules_lines(rules)  # the engine's lines, translated (bot/render/rules_text.py)
+    return "\n".join(["📜 " + lines[0], *(f"• {line}" for line in lines[1:])])
