@@ -225,14 +225,14 @@ def _update() -> None:
         print(f"updated {path}")
 
 
-def problems(language: str) -> list[str]:
-    """What is wrong with ``language``'s catalogue: untranslated or fuzzy entries,
-    placeholders that differ from the English text, and marked texts of the code
-    that it lacks. Empty when the catalogue is complete."""
+def problems(language: str, path: Path | None = None) -> list[str]:
+    """What is wrong with ``language``'s catalogue (``path``, by default the bot's
+    own): untranslated or fuzzy entries, placeholders that differ from the English
+    text, and marked texts of the code that it lacks. Empty when it is complete."""
     import re
 
     field = re.compile(r"\{[^{}]*\}")
-    path = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    path = path or LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
     with path.open("rb") as f:
         catalog = read_po(f, locale=language, domain=DOMAIN)
     out: list[str] = []
