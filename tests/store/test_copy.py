@@ -17,7 +17,6 @@ from bot.store import (
     Database,
     DeadlineRepo,
     GuildSettingsRepo,
-    UserLocaleRepo,
     HandMessageRepo,
     HumanSeat,
     IntegrityError,
@@ -27,6 +26,7 @@ from bot.store import (
     ResultRepo,
     StoreError,
     TableRepo,
+    UserLocaleRepo,
 )
 from bot.store.copy import TargetNotEmpty, copy_database, run
 
