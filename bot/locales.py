@@ -4,8 +4,11 @@ An interaction carries its user's Discord locale, so an ephemeral answer is
 written in it (:func:`bot.i18n.enter`). A DM carries none: the hand DMs, the
 "your time ran out" notes and the like are written in the locale of the
 player's *latest* interaction, which :meth:`UserLocales.remember` keeps in
-memory and in the database (``user_locales``, migration 4), so it survives a
-restart. A player the bot has never heard from reads English.
+memory. It reaches the database (``user_locales``, migration 4) when it
+matters, so it survives a restart: :meth:`UserLocales.save` when the players of
+a table get their hands (a game starts, a new deal, a rematch). Writing it on
+every click would make a refused click change the database, which a refusal
+never does. A player the bot has never heard from reads English.
 """
 
 from __future__ import annotations
@@ -34,23 +37,35 @@ class UserLocales:
     def __init__(self, repo: UserLocaleRepo) -> None:
         self.repo = repo
         self._cache: dict[int, str] = {}
+        self._stored: dict[int, str] = {}  # what the database holds, as far as this process knows
 
     def language(self, user_id: int) -> str:
         """The bot language to write to ``user_id`` in (English for a player not yet seen)."""
         return language_of(self._cache.get(user_id, DEFAULT))
 
-    async def remember(self, user_id: int, locale: str) -> None:
-        """``user_id`` just interacted with ``locale``: keep it (written only when it changed).
-        A failed write is logged; the locale is used from memory all the same."""
+    def remember(self, user_id: int, locale: str) -> None:
+        """``user_id`` just interacted with ``locale``: use it for them from now on."""
         if not locale or self._cache.get(user_id) == locale:
             return
         if len(self._cache) >= CACHED:
             self._cache.clear()
+            self._stored.clear()
         self._cache[user_id] = locale
-        try:
-            await self.repo.set(user_id, locale)
-        except (StoreError, sqlite3.Error):
-            log.warning("could not store the locale of user %s", user_id, exc_info=True)
+
+    async def save(self, user_ids: Iterable[int]) -> None:
+        """Store the locales of ``user_ids`` that changed since they were last stored
+        (a table's players, as they get their hands). A failed write is logged; the
+        locale is used from memory all the same, and written on the next save."""
+        for user_id in set(user_ids):
+            locale = self._cache.get(user_id)
+            if locale is None or self._stored.get(user_id) == locale:
+                continue
+            try:
+                await self.repo.set(user_id, locale)
+            except (StoreError, sqlite3.Error):
+                log.warning("could not store the locale of user %s", user_id, exc_info=True)
+                continue
+            self._stored[user_id] = locale
 
     async def load(self, user_ids: Iterable[int]) -> None:
         """Read the stored locales of ``user_ids`` not in memory (the players of the
@@ -64,6 +79,7 @@ class UserLocales:
             log.warning("could not read the players' locales; they read English until they click", exc_info=True)
             return
         self._cache.update(stored)
+        self._stored.update(stored)
 
     async def enter(self, interaction: Any) -> str:
         """An interaction arrived: answer it in its user's language and remember that
@@ -72,7 +88,7 @@ class UserLocales:
         locale = getattr(interaction, "locale", None)
         user = getattr(interaction, "user", None)
         if locale is not None and user is not None:
-            await self.remember(user.id, str(getattr(locale, "value", locale)))
+            self.remember(user.id, str(getattr(locale, "value", locale)))
         return language
 
 

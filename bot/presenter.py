@@ -420,6 +420,8 @@ class Presenter:
         closed: set[int] = set()
         assert table.game is not None
         seats = [s for s in range(len(table.seats)) if table.human(s) is not None]
+        # the players' languages, kept for their DMs after a restart (bot/locales.py)
+        await self.svc.user_locales.save(h.user_id for s in seats if (h := table.human(s)) is not None)
         results = await asyncio.gather(*(self._send_hand(table, s) for s in seats), return_exceptions=True)
         for seat, result in zip(seats, results, strict=True):
             human = table.human(seat)

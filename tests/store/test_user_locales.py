@@ -19,8 +19,11 @@ async def test_user_locales_are_stored_replaced_and_read_back(db: Database) -> N
 async def test_a_players_language_survives_a_new_process(db: Database) -> None:
     """What one bot process remembered, the next one reads back (the DMs of a resumed table)."""
     first = UserLocales(UserLocaleRepo(db))
-    await first.remember(42, "de")
+    first.remember(42, "de")
     assert first.language(42) == "de"
+    assert await UserLocaleRepo(db).get_many([42]) == {}  # remembered, not yet stored
+    await first.save([42, 43])
+    assert await UserLocaleRepo(db).get_many([42, 43]) == {42: "de"}
     later = UserLocales(UserLocaleRepo(db))
     assert later.language(42) == "en"  # not loaded yet: English
     await later.load([42, 43])
