@@ -25,6 +25,7 @@ from .i18n import signed as signed_number
 from .lobby import Lobby
 from .presenter import Presenter
 from .ratings import AI_PREFIX, MIN_GAMES, is_ai
+from .render.refusals import reason_text
 from .replies import refuse, reply
 from .services import Services
 from .store import RatingChange, RatingRow
@@ -74,7 +75,7 @@ class Info:
             else:
                 rules = make_rules()
         except RulesError as exc:
-            await refuse(interaction, f"⚠️ {exc}")
+            await refuse(interaction, f"⚠️ {reason_text(str(exc))}")
             return
         text = render.rules_text(rules)
         if not game_id and table is None:

@@ -25,6 +25,7 @@ from .i18n import _, using
 from .notify import MessageGone, call
 from .presenter import Presenter
 from .render import seat_names
+from .render.refusals import reason_text
 from .replies import refuse, reply
 from .services import Services
 from .store import AISeat, ChannelBusy, HumanSeat, Seat, StoreError, TableRow, VersionConflict
@@ -88,7 +89,7 @@ class Lobby:
                 overrides["target_score"] = str(target)
             rules = make_rules(game_id, preset, overrides)
         except RulesError as exc:
-            await refuse(interaction, f"⚠️ {exc}")
+            await refuse(interaction, f"⚠️ {reason_text(str(exc))}")
             return
         svc = self.svc
         existing = await svc.table_repo.get_open_by_channel(interaction.channel.id)

@@ -25,6 +25,7 @@ from engine import (
     presets_for,
 )
 
+from .i18n import _
 from .picture import PictureCache
 from .render import SeatInfo, TableInfo
 from .render.common import AI_LEVELS
@@ -251,7 +252,9 @@ def parse_options(text: str | None) -> dict[str, str]:
             continue
         key, sep, value = part.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise RulesError(f"options are name=value pairs separated by commas; could not read {part!r}")
+            raise RulesError(
+                _("options are name=value pairs separated by commas; could not read {part}").format(part=repr(part))
+            )
         out[key.strip()] = value.strip()
     return out
 

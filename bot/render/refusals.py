@@ -69,6 +69,16 @@ REFUSALS = TextMap({
 })
 """Every fixed refusal of the engine, English -> the language of the moment."""
 
+RULE_REFUSALS = TextMap({
+    text: text
+    for text in (
+        N_("trump_cycle must name at least one suit or NT"),
+        N_("the ruff needs a four-card stock"),
+        N_("scoring=odd_tricks needs stop_at_majority=false (every trick counts)"),
+    )
+})
+"""The fixed texts of the rules' refusals (``engine.RulesError``)."""
+
 
 def _patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
     return [
@@ -100,6 +110,28 @@ def _patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
             re.compile(r"Bids run from (?P<low>\d+) to (?P<high>\d+)\."),
             lambda m: _("Bids run from {low} to {high}.").format(low=m["low"], high=m["high"]),
         ),
+        # the rules' refusals of /ruff new options (engine.RulesError); the names and
+        # values they quote are the options' own and stay as they are
+        (
+            re.compile(r"bad value (?P<value>.+) for (?P<spec>[a-z_]+: .+)", re.S),
+            lambda m: _("bad value {value} for {spec}").format(value=m["value"], spec=m["spec"]),
+        ),
+        (
+            re.compile(r"unknown parameter (?P<name>.+) for (?P<game>\S+) \(known: (?P<known>.*)\)", re.S),
+            lambda m: _("unknown parameter {name} for {game} (known: {known})").format(
+                name=m["name"], game=m["game"], known=m["known"]
+            ),
+        ),
+        (
+            re.compile(r"unknown preset (?P<name>.+) for (?P<game>\S+) \(known: (?P<known>.*)\)", re.S),
+            lambda m: _("unknown preset {name} for {game} (known: {known})").format(
+                name=m["name"], game=m["game"], known=m["known"]
+            ),
+        ),
+        (
+            re.compile(r"unknown game (?P<name>.+) \(known: (?P<known>.*)\)", re.S),
+            lambda m: _("unknown game {name} (known: {known})").format(name=m["name"], known=m["known"]),
+        ),
     ]
 
 
@@ -108,7 +140,7 @@ _COMPILED = _patterns()
 
 def reason_text(reason: str) -> str:
     """``reason`` (an engine refusal) in the language of the moment."""
-    known = REFUSALS.get(reason)
+    known = REFUSALS.get(reason) or RULE_REFUSALS.get(reason)
     if known is not None:
         return known
     for pattern, render in _COMPILED:
