@@ -283,16 +283,19 @@ def target_text(rules: Rules) -> str:
 # The engine explains some scores in English notes (HonoursScored.note, the ruff
 # contest's note); it never translates, so they are translated here, part by part.
 _NOTES = TextMap({
-    "not called at the call point: void": N_("not called at the call point: void"),
-    "honours cannot win the game: capped": N_("honours cannot win the game: capped"),
-    "no trumps, no honours": N_("no trumps, no honours"),
-    "honours split": N_("honours split"),
-    "no side holds three honours": N_("no side holds three honours"),
-    "nobody left to win the ruff": N_("nobody left to win the ruff"),
-    "tie: the first from eldest wins": N_("tie: the first from eldest wins"),
-    "tie: no award": N_("tie: no award"),
-    "tie: split": N_("tie: split"),
-    "false claim: the points pass to the true winner": N_("false claim: the points pass to the true winner"),
+    text: text
+    for text in (
+        N_("not called at the call point: void"),
+        N_("honours cannot win the game: capped"),
+        N_("no trumps, no honours"),
+        N_("honours split"),
+        N_("no side holds three honours"),
+        N_("nobody left to win the ruff"),
+        N_("tie: the first from eldest wins"),
+        N_("tie: no award"),
+        N_("tie: split"),
+        N_("false claim: the points pass to the true winner"),
+    )
 })
 
 

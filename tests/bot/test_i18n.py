@@ -368,3 +368,57 @@ async def test_after_a_restart_the_hand_dm_keeps_its_players_language(
     assert "Trumps: **" in table_message(channel).content  # the table stays English
     res = await alice.click(table_message(channel), label="My hand")
     assert res.ephemeral and "Du bist **Nord**" in res.response.content
+
+
+# the modules that write what players read, and the few English texts in them that are
+# not shown (the engine's words they match, regular expressions, links)
+TEXT_MODULES = (
+    "render/*.py", "cog.py", "client.py", "components.py", "controls.py", "lobby.py", "play.py",
+    "drivers.py", "resume.py", "presenter.py", "info.py", "records.py", "replay.py",
+    "server_settings.py", "picture.py", "chart.py", "tables.py",
+)
+NOT_SHOWN = {
+    "render/common.py": ("a side at ", " cannot score honours", ": no side holds three"),
+    "render/rules_text.py": ("Trumps rotate each deal: ", "no trumps", "(?P<"),
+    "render/refusals.py": ("(?P<", "You must follow suit: you hold"),
+    "lobby.py": (" — https://discord.com/channels/",),
+}
+NOT_TEXT_CALLS = {
+    "_", "N_", "ngettext", "debug", "info", "warning", "exception", "error", "compile",
+    "RuntimeError", "ValueError", "AssertionError", "create_task", "own", "call",
+}
+
+
+def test_no_player_facing_text_is_left_outside_the_translation_layer() -> None:
+    """Every string of a text module that reads as words is inside ``_()``, ``N_()`` or
+    ``ngettext()`` (or a log line, a docstring, or one of the few texts never shown)."""
+    left: list[str] = []
+    for pattern in TEXT_MODULES:
+        for path in sorted(BOT.glob(pattern)):
+            rel = path.relative_to(BOT).as_posix()
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+            for node in ast.walk(tree):
+                if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+                    continue
+                text = node.value
+                if sum(ch.isalpha() for ch in text) < 3 or " " not in text.strip():
+                    continue
+                if isinstance(parents.get(node), ast.Expr):  # a docstring
+                    continue
+                if any(s in text for s in NOT_SHOWN.get(rel, ())) or text in NOT_SHOWN.get(rel, ()):
+                    continue
+                up: ast.AST = node
+                marked = False
+                while up in parents:
+                    up = parents[up]
+                    if isinstance(up, ast.Call):
+                        name = getattr(up.func, "id", None) or getattr(up.func, "attr", None)
+                        if name in NOT_TEXT_CALLS:
+                            marked = True
+                            break
+                    if isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                        break
+                if not marked:
+                    left.append(f"{rel}:{node.lineno}: {text!r}")
+    assert left == []
