@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from engine.actions import Action
+from engine.ai.claims import TIME_LIMIT as CLAIM_TIME
+from engine.ai.claims import decide as claims_decide
 from engine.game import SeatView
 
 __all__ = ["ANSWER_TIMEOUT", "BUDGET_STEPS", "MODES", "WORKER_NICENESS", "AIPool", "Decision"]
@@ -112,9 +114,15 @@ def _player(level: str, step: int, worlds: int | None) -> object:
     return player
 
 
+EASY_CLAIM_TIME = 0.3  # easy answers claims in the event loop: a short search, else it rejects
+
+
 def _decide(
     level: str, step: int, worlds: int | None, view: SeatView, legal: Sequence[Action], seed: str
 ) -> Action:
+    special = claims_decide(view, legal, time_limit=EASY_CLAIM_TIME if level == "easy" else CLAIM_TIME)
+    if special is not None:  # a claim's or concession's answer, or a certain claim
+        return special
     player = _player(level, step, worlds)
     action: Action = player.choose(view, legal, random.Random(seed))  # type: ignore[attr-defined]
     return action
@@ -229,7 +237,7 @@ class AIPool:
                 executor, _decide, level, step, self.worlds, view, legal, seed
             )
             action = await asyncio.wait_for(future, ANSWER_TIMEOUT)
-            if action not in legal:
+            if action not in legal and action not in view.claims:
                 raise ValueError(f"worker answered {action!r}, not a legal action")
         except asyncio.CancelledError:
             raise

@@ -690,6 +690,7 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
         "rest_calls": discord_.calls,
         "ai_steps": dict(steps),
         "ai_fallbacks": pool.fallbacks,
+        "pictures": manager.services.painter.drawn,
         "rss_mib": (rss_before, rss_mib()),
     }
 
@@ -727,7 +728,7 @@ def report_production(r: dict[str, Any], args: argparse.Namespace, label: str) -
     steps = ", ".join(f"1/{2**s}: {n}" for s, n in sorted(r["ai_steps"].items()))
     print(
         f"  AI searches by budget ({steps or 'none'}); easy fallbacks {r['ai_fallbacks']}; "
-        f"REST calls {r['rest_calls']}; games finished {r['finished']}; "
+        f"REST calls {r['rest_calls']}; pictures drawn {r['pictures']}; games finished {r['finished']}; "
         f"RSS {r['rss_mib'][0]:.0f} -> {r['rss_mib'][1]:.0f} MiB"
     )
 

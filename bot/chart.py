@@ -29,7 +29,7 @@ from engine.events import (
     HonoursShown,
 )
 
-from .i18n import N_, TextMap, _, ngettext
+from .i18n import N_, TextMap, _, ngettext, using
 from .picture import (
     BG,
     GOLD,
@@ -189,7 +189,13 @@ def _marker(d: ImageDraw.ImageDraw, how: str, x: float, y: float, colour: tuple[
 
 
 def draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | None = None) -> Picture:
-    """Draw the score chart of ``points`` (from :func:`deal_history`)."""
+    """Draw the score chart of ``points`` (from :func:`deal_history`), its words in the
+    table's language (``info.language``: it may be drawn in the painter's process)."""
+    with using(info.language):
+        return _draw_chart(info, points, n_seats)
+
+
+def _draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | None = None) -> Picture:
     rules = info.rules
     seats = n_seats or rules.players
     n_series = len(points[0].scores) if points else 2

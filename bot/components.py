@@ -56,6 +56,9 @@ TABLE_VERBS = (
     "hand",
     "reclaim",
     "rematch",
+    "claims",  # the private menu of how many tricks to claim
+    "last",  # the last trick, privately
+    "concede",  # propose (or, at two, make) a concession
 )
 ROWS = 5  # Discord: at most 5 rows of components per message
 ROW_WIDTH = 5  # at most 5 buttons per row (a select fills a row)
@@ -279,6 +282,8 @@ def lobby_view(table_id: int) -> discord.ui.View:
 def table_view(table_id: int, show_reclaim: bool) -> discord.ui.View:
     view = new_view()
     view.add_item(RHButton(table_id_for(table_id, "hand"), _("My hand"), discord.ButtonStyle.primary, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "last"), _("Last trick"), discord.ButtonStyle.secondary, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "concede"), _("Concede"), discord.ButtonStyle.danger, row=1))
     if show_reclaim:
         view.add_item(
             RHButton(table_id_for(table_id, "reclaim"), _("Take my seat back"), discord.ButtonStyle.success, row=0)

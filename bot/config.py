@@ -65,6 +65,7 @@ class Settings:
     log_level: str = "INFO"
     ai_delay: float = 1.0
     turn_timeout: float = 90.0
+    turn_ping_delay: float = 10.0  # a human's turn pings them only if they have not moved by then
     lobby_timeout: float = 1800.0
     afk_takeover_after: int = 2
     table_edit_interval: float = 1.0
@@ -91,6 +92,7 @@ class Settings:
             log_level=os.environ.get("RH_LOG_LEVEL", "INFO").strip().upper() or "INFO",
             ai_delay=_float("RH_AI_DELAY", 1.0),
             turn_timeout=_float("RH_TURN_TIMEOUT", 90.0),
+            turn_ping_delay=_float("RH_TURN_PING_DELAY", 10.0),
             lobby_timeout=_float("RH_LOBBY_TIMEOUT", 1800.0),
             ai_mode=_ai_mode(),
             ai_workers=_int_or_none("RH_AI_WORKERS", "a number of processes"),

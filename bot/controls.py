@@ -48,6 +48,7 @@ import discord
 
 from engine import Action, Card, SeatView, sort_hand
 from engine.actions import Play
+from engine.claims import CLAIM, CONCEDE, Claim
 
 from .components import (
     ROW_WIDTH,
@@ -63,7 +64,16 @@ from .render import action_label, card_label, featured_choices
 from .render.bidwhist import view_sorted
 from .render.common import suit_name
 
-__all__ = ["CARD_ROWS", "card_note", "card_rows", "hand_controls", "layout_order", "split_actions"]
+__all__ = [
+    "CARD_ROWS",
+    "card_note",
+    "card_rows",
+    "claim_controls",
+    "claim_menu",
+    "hand_controls",
+    "layout_order",
+    "split_actions",
+]
 
 CARD_ROWS = ROWS - 1  # at most four rows of cards: the last row is for choices
 MENU_OPTIONS = 25  # Discord's limit on a select menu's options
@@ -188,7 +198,8 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
                 ui.button(cid, card_label(card), discord.ButtonStyle.secondary, True, row=row)
         ui.button(table_id_for(table_id, "reclaim"), _("Take my seat back"), discord.ButtonStyle.success, row=CARD_ROWS)
         return ui
-    mine = view.my_turn
+    # answering a claim or a concession is live for every seat asked, not only to_act
+    mine = view.my_turn or (view.phase in ANSWER_PHASES and bool(view.legal))
     plays, picks, choices = split_actions(view.legal if mine else ())
     if picks:
         # laying out cards: one menu per kind (today only one kind is ever legal at once)
@@ -209,19 +220,8 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
                 cid = action_id(table_id, version, seat, choice)
                 ui.button(cid, action_label(choice), _choice_style(choice), row=row)
         return ui
-    choice_rows = -(-len(choices) // ROW_WIDTH)
-    card_rows_free = min(CARD_ROWS, ROWS - choice_rows)
+    shown, card_rows_free = _card_buttons(view, plays, choices)
     legal_plays = {p.card for p in plays}
-    layout = [c for c in sort_hand(_layout_cards(view), view.trump) if c not in view.hand]
-    extra = view_sorted(view, [c for c in legal_plays if c not in view.hand and c not in layout])
-    shown = list(hand) + layout + extra
-    room = card_rows_free * ROW_WIDTH
-    if len(shown) > room and not legal_plays:
-        shown = []  # e.g. bidding with a full hand: the calls get the rows, the text shows the hand
-    elif len(shown) > room:  # keep every legal card, then as many others as fit, in hand order
-        keep = set([c for c in shown if c in legal_plays][:room])
-        keep |= set([c for c in shown if c not in keep][: room - len(keep)])
-        shown = [c for c in shown if c in keep]
     if all(c in view.hand for c in shown):
         card_lines = card_rows(shown, card_rows_free)  # one row per suit, trumps first
     else:  # face-up layout cards too (Turnover Bridge): hand order, then the layout, five a row
@@ -236,7 +236,71 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
     for i, choice in enumerate(choices[: (ROWS - first) * ROW_WIDTH]):
         cid = action_id(table_id, version, seat, choice)
         ui.button(cid, action_label(choice), _choice_style(choice), row=first + i // ROW_WIDTH)
+    claim_controls(ui, table_id, version, view, first + -(-len(choices) // ROW_WIDTH))
     return ui
+
+
+ANSWER_PHASES = (CLAIM, CONCEDE)
+
+
+def claim_controls(ui: Rows, table_id: int, version: int, view: SeatView, row: int) -> None:
+    """On your turn in the play, on the first free row: **Claim all (n)** (the engine's
+    ``claim:n``, version-stamped like a card) and **Claim…** (a choice of how many,
+    answered privately with one button per number, see :func:`claim_menu`). Nothing
+    when no row is free or no claim may be made."""
+    claims = [a for a in view.claims if isinstance(a, Claim)]
+    if row >= ROWS:
+        return
+    if claims:
+        best = claims[0]  # all the tricks left come first
+        ui.button(action_id(table_id, version, view.seat, best), f"Claim all ({best.tricks})", discord.ButtonStyle.primary, row=row)
+        if len(claims) > 1:
+            ui.button(table_id_for(table_id, "claims"), "Claim…", discord.ButtonStyle.secondary, row=row)
+
+
+def claim_menu(table_id: int, version: int, view: SeatView) -> discord.ui.View:
+    """The private choice of how many tricks to claim: one button per number (most first)."""
+    ui = Rows()
+    claims = [a for a in view.claims if isinstance(a, Claim)][: ROWS * ROW_WIDTH]
+    for i, claim in enumerate(claims):
+        label = f"All {claim.tricks}" if i == 0 else ("None (the rest are yours)" if claim.tricks == 0 else str(claim.tricks))
+        ui.button(action_id(table_id, version, view.seat, claim), label, discord.ButtonStyle.primary, row=i // ROW_WIDTH)
+    return ui
+
+
+def _card_buttons(view: SeatView, plays: Sequence[Play], choices: Sequence[Action]) -> tuple[list[Card], int]:
+    """The cards shown as buttons beside ``choices`` (hand order, then face-up
+    layout cards), and the rows they may take."""
+    choice_rows = -(-len(choices) // ROW_WIDTH)
+    card_rows_free = min(CARD_ROWS, ROWS - choice_rows)
+    legal_plays = {p.card for p in plays}
+    hand = view_sorted(view, view.hand)
+    layout = [c for c in sort_hand(_layout_cards(view), view.trump) if c not in view.hand]
+    extra = view_sorted(view, [c for c in legal_plays if c not in view.hand and c not in layout])
+    shown = list(hand) + layout + extra
+    room = card_rows_free * ROW_WIDTH
+    if len(shown) > room and not legal_plays:
+        shown = []  # e.g. bidding with a full hand: the calls get the rows, the text shows the hand
+    elif len(shown) > room:  # keep every legal card, then as many others as fit, in hand order
+        keep = set([c for c in shown if c in legal_plays][:room])
+        keep |= set([c for c in shown if c not in keep][: room - len(keep)])
+        shown = [c for c in shown if c in keep]
+    return shown, card_rows_free
+
+
+def hand_in_buttons(view: SeatView, away: bool = False) -> bool:
+    """Whether :func:`hand_controls` shows every card of ``view.seat``'s hand as a
+    button; then the hand message's text need not list the hand again."""
+    if not view.hand or view.phase == "over":
+        return False
+    if away:
+        return len(view.hand) <= CARD_ROWS * ROW_WIDTH
+    mine = view.my_turn or (view.phase in ANSWER_PHASES and bool(view.legal))
+    plays, picks, choices = split_actions(view.legal if mine else ())
+    if picks or len(choices) > MAX_CHOICE_BUTTONS:
+        return False
+    shown, _ = _card_buttons(view, plays, choices)
+    return set(view.hand) <= set(shown)
 
 
 def _choice_rows(choices: Sequence[Action]) -> list[list[Action]]:

@@ -19,6 +19,7 @@ from typing import Any
 import discord
 
 from engine import Action, Game, IllegalAction
+from engine.claims import CLAIM, CONCEDE, RefuseConcession, RejectClaim, answering
 from engine.events import Event
 
 from . import render
@@ -33,7 +34,16 @@ from .tables import TURN_WARNING_LEFT, TURN_WARNING_MIN, Table, retry_backoff
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Drivers"]
+__all__ = ["Drivers", "acting_seat"]
+
+
+def acting_seat(table: Table, game: Game) -> int | None:
+    """The seat to drive now: ``game.to_act()``, except that while a claim or
+    concession waits for several seats an AI among them answers first (at once)."""
+    for seat in answering(game):
+        if table.ai_plays(seat):
+            return seat
+    return game.to_act()
 
 
 class Drivers:
@@ -60,7 +70,7 @@ class Drivers:
         """After every turn change: run the AI for an AI seat, else arm the human's turn timer."""
         if self.svc.closing or table.status != "active" or table.game is None or table.game.is_over:
             return
-        seat = table.game.to_act()
+        seat = acting_seat(table, table.game)
         if seat is None:
             return
         if table.ai_plays(seat):
@@ -72,7 +82,26 @@ class Drivers:
             timeout = self.turn_timeout(table)
             if due is None and timeout > 0:
                 due = discord.utils.utcnow().timestamp() + timeout
+            self._ping_later(table, seat, due)
+
+    def _ping_later(self, table: Table, seat: int, due: float | None) -> None:
+        """Ping the human at ``seat`` if they have not moved ``turn_ping_delay``
+        seconds into their turn. A player who is watching the game moves sooner and
+        is never pinged (a ping per trick would be noise, and two REST calls a turn:
+        the post and its deletion); one who looked away is called back with most of
+        the turn time left. Replaced by the next turn's (``Table.cancel_timer``)."""
+        delay = self.svc.settings.turn_ping_delay
+        if delay <= 0:
             self.presenter.turn_ping(table, seat, due)
+            return
+        version = table.version
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            if self._turn_is(table, seat, version):
+                self.presenter.turn_ping(table, seat, due)
+
+        table.ping_task = asyncio.create_task(later(), name=f"ping-{table.id}")
 
     # ================================================================ the AI
 
@@ -103,7 +132,7 @@ class Drivers:
         if table.status != "active" or table.game is None or table.game.is_over:
             return False
         game = table.game
-        seat = game.to_act()
+        seat = acting_seat(table, game)
         if seat is None or not table.ai_plays(seat):
             self.kick(table)
             return False
@@ -133,6 +162,8 @@ class Drivers:
     async def _choose_turn(self, table: Table, game: Game, seat: int) -> list[Action]:
         """The AI's play for a human's timed-out turn: its actions until the turn
         passes (laying out several cards is one turn)."""
+        if game.phase in (CLAIM, CONCEDE):  # an unanswered claim or concession: no, play on
+            return [RejectClaim() if game.phase == CLAIM else RefuseConcession()]
         level = table.ai_level(seat)
         trial = game.clone()
         actions: list[Action] = []
@@ -327,7 +358,7 @@ class Drivers:
         """Cancel every table's AI and timer task; the tasks, to wait for."""
         stopping: list[asyncio.Task[Any]] = []
         for table in self.svc.tables.values():
-            for task in (table.ai_task, table.timer_task):
+            for task in (table.ai_task, table.timer_task, table.ping_task):
                 if task is not None and not task.done():
                     task.cancel()
                     stopping.append(task)

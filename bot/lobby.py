@@ -322,7 +322,8 @@ class Lobby:
             text = render.header(table.info()) + "\n" + _("❌ Cancelled by {user}.").format(user=user.display_name)
         if respond_by_edit:
             try:
-                await interaction.response.edit_message(content=text, view=None)
+                # a cancelled table shows no picture of a game that is not played
+                await interaction.response.edit_message(content=text, view=None, attachments=[])
             except discord.HTTPException as exc:
                 log.info("cancel answer failed (HTTP %s); the table is cancelled", exc.status)
                 self.presenter.edit_table_to(table, text)
@@ -330,7 +331,7 @@ class Lobby:
             await reply(interaction, _("Table #{table} cancelled.").format(table=table.id))
             if table.message_id:
                 with contextlib.suppress(MessageGone, discord.HTTPException):
-                    await self.svc.notifier.edit(table.channel_id, table.message_id, text, None)
+                    await self.svc.notifier.edit(table.channel_id, table.message_id, text, None, None)
         self.presenter.tell_hands(table, lambda: _("Table #{table} was cancelled.").format(table=table.id))
 
     # ================================================================ rematch

@@ -36,6 +36,8 @@ import discord
 from engine import Action
 
 from .aipool import AIPool
+from .claims import VERBS as CLAIM_VERBS
+from .claims import ClaimButtons
 from .config import Settings
 from .drivers import Drivers
 from .info import Info
@@ -69,6 +71,7 @@ class GameManager:
         self.drivers = Drivers(svc, self.presenter)
         self.play = Play(svc, self.presenter, self.drivers)
         self.lobby = Lobby(svc, self.presenter, self.drivers)
+        self.claims = ClaimButtons(svc, self.presenter, self.play)
         self.info = Info(svc, self.presenter, self.lobby)
         self.records = Records(svc)
         self._resume = Resume(svc, self.presenter, self.drivers)
@@ -140,6 +143,7 @@ class GameManager:
         if stopping:
             # wait for them to unwind before the database closes under them
             await asyncio.wait(stopping, timeout=5.0)
+        await svc.painter.close()
         if self._owns_ai:
             await svc.ai.close()
 
@@ -190,6 +194,9 @@ class GameManager:
         await refuse(interaction, text)
 
     async def on_table_button(self, interaction: discord.Interaction[Any], table_id: int, verb: str) -> None:
+        if verb in CLAIM_VERBS:
+            await self.claims.on_table_button(interaction, table_id, verb)
+            return
         await self.lobby.on_table_button(interaction, table_id, verb)
 
     async def on_action(

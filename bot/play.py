@@ -34,7 +34,7 @@ from .drivers import Drivers
 from .i18n import _, ngettext, using
 from .presenter import Presenter
 from .render.refusals import reason_text
-from .replies import refuse
+from .replies import refuse, reply
 from .services import Services
 from .store import StoreError
 from .tables import ACK_WITHIN, Table
@@ -99,6 +99,22 @@ class Play:
         except discord.HTTPException as exc:
             log.info("interaction answer failed (HTTP %s); the move is saved", exc.status)
             self.presenter.unanswered(table, seat, interaction)
+        self.svc.note_ack(started)
+
+    async def on_table_action(self, interaction: discord.Interaction[Any], table: Table, seat: int, action: Action, done: str) -> None:
+        """An action from a button without a version (the table's **Concede**): the same
+        path as a card (lock → engine → store → fan-out, :meth:`_apply`) at the version
+        the game is at now; answered privately with ``done`` or the refusal."""
+        game = table.game
+        if table.status != "active" or game is None:
+            await refuse(interaction, "This game has ended.")
+            return
+        started = time.perf_counter()
+        outcome = await self._apply(table, seat, game.version, [action], interaction)
+        if isinstance(outcome, str):
+            await refuse(interaction, outcome)
+        else:
+            await reply(interaction, done)
         self.svc.note_ack(started)
 
     async def on_pick(

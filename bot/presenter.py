@@ -25,9 +25,8 @@ from engine.events import DealStarted, Event, TrickWon
 
 from . import components as ui
 from . import render
-from .chart import deal_history, draw_chart
 from .commit import mark_cancelled
-from .controls import hand_controls
+from .controls import hand_controls, hand_in_buttons
 from .i18n import LANGUAGES, _, current, set_language, using
 from .notify import KEEP, DMClosed, MessageGone, PictureArg, call
 from .picture import Picture, picture_key
@@ -102,14 +101,13 @@ class Presenter:
         chart: Picture | None = None
         how = ""
         try:
-            points = await asyncio.to_thread(deal_history, game.to_record())
+            wanted = await self.svc.server_settings.pictures(table.guild_id)
+            # the chart is drawn in the painter's process: its words follow info.language
+            points, chart = await self.svc.painter.summary(game.to_record(), info, game.n_players, wanted)
             for language in LANGUAGES:  # the table's, and each hand DM's in its player's language
                 with using(language):
                     table.how_won_in[language] = render.how_won(info, game.observe(0), points)
             how = table.how_won_in.get(table.language, "")
-            if await self.svc.server_settings.pictures(table.guild_id):
-                with using(table.language):
-                    chart = await asyncio.to_thread(draw_chart, info, points, game.n_players)
         except Exception:
             log.exception("table %s: could not sum up the finished game", table.id)
         table.how_won = how
@@ -159,8 +157,8 @@ class Presenter:
         human = table.human(seat)
         if human is None or table.game is None:
             return
-        if table.pinged == (seat, table.version):
-            return
+        if table.pinged == (seat, table.version) or any(n[:2] == (seat, table.version) for n in table.notices):
+            return  # pinged already (before a restart, too)
         table.pinged = (seat, table.version)
         if table.moves and table.moves[-1][1] == seat and table.moves[-1][2] is not None:
             return
@@ -189,6 +187,8 @@ class Presenter:
         notice = (seat, version, message.channel.id, message.id)
         table.notices.append(notice)
         self.clear_notices(table)  # the turn may have passed while the post was on its way
+        if notice in table.notices:
+            self.svc.own(self._save_notices(table))
 
     def clear_notices(self, table: Table) -> None:
         """Delete the turn notices whose turn has passed (the player moved, the AI
@@ -202,7 +202,24 @@ class Presenter:
                 keep.append(notice)
             else:
                 self.svc.own(self._delete_quietly(channel_id, message_id))
-        table.notices[:] = keep
+        if len(keep) != len(table.notices):
+            table.notices[:] = keep
+            self.svc.own(self._save_notices(table))
+
+    async def _save_notices(self, table: Table) -> None:
+        """Keep the live notices' ids with the table (its settings), so a restart can
+        still delete them once their turn passes; best effort."""
+        async with table.lock:
+            stored = [list(n) for n in table.notices]
+            if table.settings.get("notices", []) == stored or table.status not in ("active", "finished"):
+                return
+            settings = {**table.settings, "notices": stored}
+            try:
+                table.db_version = await self.svc.table_repo.update_settings(table.id, settings)
+            except (StoreError, sqlite3.Error):
+                log.info("table %s: could not store its turn notices", table.id, exc_info=True)
+                return
+            table.settings = settings
 
     async def _delete_quietly(self, channel_id: int, message_id: int) -> None:
         try:
@@ -295,7 +312,7 @@ class Presenter:
             return KEEP
         try:
             async with self._drawing:
-                return await table.pictures.get(info, view, info.names)
+                return await table.pictures.get(info, view, info.names, self.svc.painter.table)
         except Exception:
             log.exception("table %s: could not draw its picture", table.id)
             return KEEP
@@ -309,7 +326,7 @@ class Presenter:
                 if game is None or table.status not in ("active", "finished"):
                     return
                 info = table.info()
-                await table.pictures.get(info, game.observe(0), info.names)
+                await table.pictures.get(info, game.observe(0), info.names, self.svc.painter.table)
         except Exception:
             log.exception("table %s: could not draw its picture", table.id)
             return
@@ -392,7 +409,8 @@ class Presenter:
         played_for = table.played_for.get(seat)
         if played_for and view.phase != "over":
             note = f"{played_for}\n{note}" if note else played_for
-        return render.hand_message(table.info(), view, note, away=away), view, away
+        text = render.hand_message(table.info(), view, note, away=away, in_buttons=hand_in_buttons(view, away))
+        return text, view, away
 
     async def show_hand(self, interaction: discord.Interaction[Any], table: Table, note: str = "") -> None:
         """Answer with the clicker's hand as an ephemeral "My hand" copy, kept current."""

@@ -74,6 +74,7 @@ class Resume:
                     table.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
                 self.presenter.schedule_table_edit(table)
                 self.presenter.refresh_hands(table, force=True)
+                self.presenter.clear_notices(table)  # the pings of turns that passed while we were down
                 last = actions[-1].created_at if actions else 0.0
                 self.drivers.kick(table, due=self.drivers.resumed_due(table, deadline, last))
             count += 1
@@ -117,6 +118,7 @@ class Resume:
                     "actions": [f"{a.seat} {a.action}" for a in actions],
                 }
             )
+            table.notices = [(int(a), int(b), int(c), int(d)) for a, b, c, d in table.settings.get("notices", [])]
             table.away = set(table.settings.get("away", []))
             table.misses = {int(k): int(v) for k, v in dict(table.settings.get("misses", {})).items()}
         return table

@@ -22,6 +22,7 @@ from .aipool import AIPool
 from .config import Settings
 from .locales import UserLocales
 from .notify import Notifier
+from .painter import Painter
 from .server_settings import ServerSettings
 from .store import (
     ActionRepo,
@@ -163,6 +164,9 @@ class Services:
         self.db = db
         self.settings = settings
         self.ai = ai
+        # pictures are drawn in a process of their own (threads when the AI runs
+        # in-process: tests)
+        self.painter = Painter("process" if ai.mode == "process" else "thread")
         self.table_repo = TableRepo(db)
         self.action_repo = ActionRepo(db)
         self.hand_repo = HandMessageRepo(db)

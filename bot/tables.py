@@ -24,6 +24,7 @@ from engine import (
     make_rules,
     presets_for,
 )
+from engine.claims import answering
 
 from .i18n import _
 from .picture import PictureCache
@@ -107,6 +108,7 @@ class Table:
     moves: deque[tuple[int, int, int | None]] = field(default_factory=lambda: deque(maxlen=8))
     ai_task: asyncio.Task[None] | None = None
     timer_task: asyncio.Task[None] | None = None
+    ping_task: asyncio.Task[None] | None = None  # the turn ping waiting for its delay
     deadline: float | None = None
     timer_failures: int = 0
     # (engine version, seat, due) of a turn deadline already stored with the move
@@ -179,7 +181,7 @@ class Table:
         jump = ""
         if self.message_id:
             jump = f"https://discord.com/channels/{self.guild_id}/{self.channel_id}/{self.message_id}"
-        return TableInfo(self.id, self.rules, tuple(seats), self.guild_name, self.channel_name, jump)
+        return TableInfo(self.id, self.rules, tuple(seats), self.guild_name, self.channel_name, jump, self.language)
 
     @property
     def thread_id(self) -> int | None:
@@ -205,6 +207,9 @@ class Table:
             self.timer_task.cancel()
         self.timer_task = None
         self.deadline = None
+        if self.ping_task is not None and not self.ping_task.done() and self.ping_task is not current:
+            self.ping_task.cancel()
+        self.ping_task = None
 
     def stop_tasks(self, keep_ai: bool = False) -> None:
         """Stop the timer and (unless ``keep_ai``) the AI driver: the table has ended."""
@@ -237,7 +242,7 @@ def first_free(seats: Sequence[Seat | None]) -> int | None:
 def hand_signature(table: Table, seat: int, content: str) -> str:
     """What a hand message shows, ignoring button versions when no button is live."""
     game = table.game
-    live = game is not None and game.to_act() == seat and seat not in table.away
+    live = game is not None and (game.to_act() == seat or seat in answering(game)) and seat not in table.away
     return f"{live}:{game.version if live and game else ''}:{hash(content)}"  # a hash: one per seat, kept
 
 

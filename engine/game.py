@@ -44,6 +44,7 @@ from typing import Any, Final, SupportsIndex, cast
 
 from .actions import Action, Play
 from .cards import Card, RankOrder, Suit, cards_from_mask, deck_with_jokers, sort_hand
+from .claims import OUTSIDE_ACTIONS, apply_outside, check_outside, offers
 from .errors import IllegalAction, RecordError
 from .events import DealerChosen, Event
 from .families import Family
@@ -379,6 +380,9 @@ class Game:
     def check(self, seat: int, action: Action) -> None:
         """Raise :class:`IllegalAction` (with a human reason) unless legal now."""
         seat = _as_seat(seat, self.n_players)
+        if action.__class__ in OUTSIDE_ACTIONS:  # a claim or concession (engine.claims)
+            check_outside(self, seat, action)
+            return
         current = self.facts.by_name[self.phase]
         if current.handles(action):
             current.check(self, seat, action)
@@ -396,12 +400,19 @@ class Game:
             return fast_play(self, seat, action)
         seat = _as_seat(seat, self.n_players)
         current = self.facts.by_name[self.phase]
+        if action.__class__ in OUTSIDE_ACTIONS:  # a claim or concession (engine.claims)
+            check_outside(self, seat, action)
+            self.log.append((seat, action))
+            events: list[Event] = []
+            apply_outside(self, seat, action, events)
+            sync_fast(self)
+            return events
         if current.handles(action):
             current.check(self, seat, action)
         else:
             self.check(seat, action)  # raises with the reason
         self.log.append((seat, action))
-        events: list[Event] = []
+        events = []
         current.apply(self, seat, action, events)
         sync_fast(self)
         return events
@@ -469,6 +480,7 @@ class Game:
             exposed=private.get("exposed", ()),
             layouts=() if self.layout is None else self.layout.seat_view(),
             notes=tuple(sorted(self.notes.items())),
+            claims=offers(self, seat),
         )
 
     # ------------------------------------------------------------------ copies & records

@@ -14,6 +14,7 @@ from typing import Final
 
 from .actions import Action
 from .cards import HIGH, Card, RankOrder, Suit, deck_with_jokers, led_suit
+from .claims import PHASES as CLAIM_PHASES
 from .families import family_of
 from .layout import PileView
 from .phases.base import PhaseLogic
@@ -70,7 +71,8 @@ class Facts:
         )
         self.by_name: dict[str, PhaseLogic] = {p.name: p for p in self.sequence}
         self.by_name[OVER.name] = OVER
-        self.catalogue = family.catalogue()
+        self.by_name.update(CLAIM_PHASES)  # waiting for answers to a claim or concession
+        self.catalogue = (*family.catalogue(), *CLAIM_PHASES.values())
         play_phases = [p for p in self.sequence if isinstance(p, PlayPhase)]
         self.play = play_phases[0]
         self.seating = family.seating(rules)
@@ -189,6 +191,8 @@ class SeatView:
     # beneath (never which, not even to their owner); empty in games without layouts
     layouts: tuple[tuple[PileView, ...], ...] = ()
     notes: tuple[tuple[str, object], ...] = ()  # the family's public facts of the deal (Game.notes)
+    # what this seat may start now beyond ``legal`` (engine.claims): claims, all first, then concede
+    claims: tuple[Action, ...] = ()
 
     @property
     def partner(self) -> int:

@@ -69,7 +69,7 @@ for gid in game_ids():
                         except IllegalAction as e:
                             rec.append([e.reason, e.code])
                 view = dataclasses.asdict(g.observe(rng.randrange(g.n_players)))
-                for added in ("rules", "sides", "rank_order"):  # fields added since e06b107
+                for added in ("rules", "sides", "rank_order", "to_lay_out", "auction", "contract", "declarer", "exposed", "layouts", "notes", "claims"):  # fields added since e06b107
                     view.pop(added, None)
                 rec.append(repr(sorted(view.items())))
                 out.append(rec)

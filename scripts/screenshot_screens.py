@@ -6,7 +6,7 @@ table in #whist, fills it with three easy AI players and starts; the script play
 her turns until the fifth trick, with the turn timer on (so the DM and the thread
 show deadlines), then serves simcord's preview of the channel, the table's thread
 and alice's DM and has Chromium photograph each, at 960 px and at 400 px (a
-phone). Needs simcord's preview extras (markdown-it-py, linkify-it-py, regex) and
+phone). Needs simcord's preview extras (`pip install -e ".[screens]"`) and
 a ``chromium`` binary on the PATH; the AI seats are seeded, so the game is the
 same every run.
 """

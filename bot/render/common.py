@@ -104,6 +104,7 @@ class TableInfo:
     guild_name: str = ""
     channel_name: str = ""
     jump_url: str = ""
+    language: str = "en"  # the table's (public) language: what a picture drawn elsewhere speaks
 
     @property
     def n(self) -> int:

@@ -135,7 +135,9 @@ def _seat_line(info: TableInfo, view: SeatView) -> str:
     return _("You are **{seat}**, playing for yourself. {where}").format(seat=name, where=where)
 
 
-def hand_message(info: TableInfo, view: SeatView, note: str = "", away: bool = False) -> str:
+def hand_message(
+    info: TableInfo, view: SeatView, note: str = "", away: bool = False, in_buttons: bool = False
+) -> str:
     """The private hand message (DM or ephemeral) for ``view.seat``, laid out to be
     played from without looking at the table.
 
@@ -145,6 +147,8 @@ def hand_message(info: TableInfo, view: SeatView, note: str = "", away: bool = F
     now winning marked, the last trick and who won it, the tricks of each side
     this deal, the hand, and ``note`` (e.g. the card the AI played for you when
     your time ran out). ``away``: the AI is playing this seat after missed turns.
+    ``in_buttons``: the message's buttons show every card of the hand (see
+    :func:`bot.controls.hand_in_buttons`), so the text does not list it again.
     """
     if view.phase == "over":
         first = _result_line(info, view)
@@ -177,7 +181,8 @@ def hand_message(info: TableInfo, view: SeatView, note: str = "", away: bool = F
         lines.append(last)
     if view.phase == "play" or view.completed_tricks:
         lines.append(tricks_line(info, view))
-    lines.append(_("Your hand ({count}): {cards}").format(count=len(view.hand), cards=bidwhist.view_hand_text(view)))
+    if not in_buttons:
+        lines.append(_("Your hand ({count}): {cards}").format(count=len(view.hand), cards=bidwhist.view_hand_text(view)))
     if view.stock_taken:
         lines.append(
             _("From the {stock}: {cards}").format(

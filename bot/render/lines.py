@@ -277,6 +277,8 @@ _DOING = TextMap({
     "name": N_("to name trumps"),
     "kitty": N_("to lay out cards"),
     "contest": N_("to declare a ruff"),
+    "claim": N_("to accept or reject the claim"),
+    "concede": N_("to agree to concede or play on"),
 })
 
 

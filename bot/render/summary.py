@@ -28,6 +28,7 @@ from engine.phases.solo_declare import HandExposed, PlayStopped, TrumpNamed
 
 from ..i18n import N_, TextMap, _, ngettext
 from . import bidwhist
+from .claims import claim_event_lines
 from .common import (
     SIDE_NAMES,
     SIDE_SHORT,
@@ -109,6 +110,7 @@ def event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
             line = bidwhist.event_line(info, ev)  # Bid Whist: the bidding won, the contract named, the kitty
             if line:
                 out.append(line)
+    out.extend(claim_event_lines(info, events))
     return out
 
 
@@ -226,6 +228,7 @@ def _deal_scored_text(info: TableInfo, ev: DealScored, t: Terms) -> str:
 
 _HOW = TextMap({
     "tricks": N_("on tricks"),
+    "concession": N_("by concession (the other side conceded)"),
     "honours": N_("with honours"),
     "can_ye": N_("by Can-ye"),
     "show": N_("by showing honours"),

@@ -9,6 +9,7 @@ from engine import Rules, SeatView
 
 from ..i18n import _
 from . import bidwhist
+from .claims import claim_lines
 from .common import (
     SIDE_NAMES,
     TableInfo,
@@ -79,6 +80,7 @@ def game_lines(info: TableInfo, view: SeatView, mine: int | None) -> list[str]:
         if line:
             lines.append(line)
     lines.extend(exposed_lines(info, view, skip=mine))
+    lines.extend(claim_lines(info, view))
     lines.extend(layout_lines(info, view, mine))
     return lines
 

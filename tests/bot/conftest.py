@@ -19,6 +19,7 @@ def make_settings(db_path: Path, **overrides: Any) -> Settings:
         "database": str(db_path),
         "ai_delay": 0.0,
         "turn_timeout": 0.0,
+        "turn_ping_delay": 0.0,  # pinged at once (the delay has tests of its own)
         "lobby_timeout": 0.0,
         "table_edit_interval": 0.0,
         "ai_mode": "inline",  # decisions in the test's loop, bounded by worlds: reproducible

@@ -25,6 +25,7 @@ from engine.actions import (
     ShowHonours,
     TakeRuff,
 )
+from engine.claims import AcceptClaim, RejectClaim
 
 CARD_LABEL = re.compile("^(10|[2-9JQKA])[♠♥♦♣]\ufe0e?$")  # ♠︎ ♣︎ carry the text style
 SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -35,6 +36,8 @@ DECISIONS = {
     CallCanYe: "Call “Can-ye?”",
     ShowHonours: "Show honours",
     Pass: "Pass",
+    AcceptClaim: "Accept the claim",
+    RejectClaim: "Reject the claim",
 }
 
 
@@ -105,9 +108,42 @@ def table_message(channel: Any) -> discord.Message:
     return next(m for m in channel.history() if "🃏 **" in m.content and "table #" in m.content)
 
 
-def hand_cards(content: str) -> list[Card]:
-    """The cards listed on the ``Your hand (n): ♠ A K · ♥ 10 2`` line of a hand message."""
-    line = next(ln for ln in content.splitlines() if ln.startswith("Your hand"))
+JOKER_LABELS = ("Big Joker", "Little Joker")
+
+
+def hand_line(message: discord.Message) -> str:
+    """The hand as the ``Your hand (n): ♠ A K · ♥ 10 2`` line shows it; where the text
+    does not list it (the card buttons show the whole hand), the same line built
+    from the card buttons, in their order (one row per suit, in the deal's order)."""
+    line = next((ln for ln in message.content.splitlines() if ln.startswith("Your hand")), None)
+    if line is not None:
+        return line
+    groups: list[str] = []
+    suit = None
+    for b in buttons(message):
+        label = b.label or ""
+        if label in JOKER_LABELS:
+            groups.append(label)
+            suit = None
+        elif CARD_LABEL.match(label):
+            rank, symbol = label.rstrip("\ufe0e")[:-1], label.rstrip("\ufe0e")[-1]
+            if symbol != suit:
+                groups.append(f"{symbol} {rank}")
+                suit = symbol
+            else:
+                groups[-1] += f" {rank}"
+    return f"Your hand ({len(card_labels(message)) + sum(g in JOKER_LABELS for g in groups)}): " + " · ".join(groups)
+
+
+def hand_cards(message: discord.Message | str) -> list[Card]:
+    """The cards of a hand message: listed on its ``Your hand (n): ♠ A K · ♥ 10 2``
+    line, or, where the message's card buttons show the whole hand and the text does
+    not list it again, its card buttons (not face-up layout cards)."""
+    content = message if isinstance(message, str) else message.content
+    line = next((ln for ln in content.splitlines() if ln.startswith("Your hand")), None)
+    if line is None:
+        assert not isinstance(message, str), f"no 'Your hand' line in {content!r}"
+        return [label_to_card(label) for label in card_labels(message) if "layout" not in label]
     groups = line.split(": ", 1)[1]
     cards: list[Card] = []
     if groups == "(no cards)":
@@ -126,6 +162,8 @@ def choose(view: SeatView) -> list[Action]:
     """
     legal = view.legal
     kinds = {type(a) for a in legal}
+    if AcceptClaim in kinds:  # an AI claimed what it surely takes
+        return [AcceptClaim()]
     if TakeRuff in kinds:
         return [TakeRuff()]
     if Discard in kinds:

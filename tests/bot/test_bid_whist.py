@@ -24,7 +24,7 @@ from engine.actions import Action, Discard, Pass
 from engine.ai import get_player
 from engine.families.bid_whist import contract_points
 
-from .helpers import buttons, feed, hand_message, table_message
+from .helpers import buttons, feed, hand_line, hand_message, table_message
 from .newgames import JOKERS, MODES, NAMES, SEATS, open_table, play_out
 from .test_bid_whist_controls import (
     RANKS_DOWN,
@@ -114,7 +114,7 @@ def _bid_whist_checks(channel: Any, players: list[Any], seen: dict[str, Any]) ->
                 seen.setdefault("downtown", set()).add("nt" if public.trump is None else "suit")
                 assert "downtown (A 2 3 … K)" in text
             for seat, dm in enumerate(dms):
-                line = next(ln for ln in dm.content.splitlines() if ln.startswith("Your hand"))
+                line = hand_line(dm)
                 for group in _suit_groups(line):
                     _assert_in_order(group, ranks)
                 held = [JOKERS[c.code] for c in sorted(game.hand(seat), key=lambda c: -c.index) if c.is_joker]

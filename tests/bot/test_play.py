@@ -22,7 +22,7 @@ async def _act(env: Any, member: Any) -> bool:
         await member.user.select(msg, values)
         return True
     labels = button_labels(msg)
-    for decision in ("Take the stock (ruff)", "Call “Can-ye?”", "Show honours"):
+    for decision in ("Accept the claim", "Take the stock (ruff)", "Call “Can-ye?”", "Show honours"):
         if decision in labels:
             await member.user.click(msg, label=decision)
             return True

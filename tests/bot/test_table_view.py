@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -18,6 +19,7 @@ from engine import Card, Suit, sort_hand
 from engine.actions import Play, TakeRuff
 from engine.cards import full_deck
 
+from .conftest import make_settings, restart
 from .helpers import (
     button_labels,
     enabled_cards,
@@ -56,7 +58,7 @@ async def _act(member: Any) -> bool:
         await member.user.select(msg, [o.value for o in select.options][: select.min_values])
         return True
     labels = button_labels(msg)
-    for decision in ("Take the stock (ruff)", "Call “Can-ye?”", "Show honours"):
+    for decision in ("Accept the claim", "Take the stock (ruff)", "Call “Can-ye?”", "Show honours"):
         if decision in labels:
             await member.user.click(msg, label=decision)
             return True
@@ -81,6 +83,18 @@ async def test_the_table_message_carries_a_picture_with_alt_text_beside_complete
     assert "Trumps" in alt and "Score" in alt
     # the text stays complete: the picture adds, never replaces
     assert "Trumps:" in table.content and "Score:" in table.content and "Tricks this deal" in table.content
+
+
+async def test_a_cancelled_game_keeps_no_picture(simcord_env: Any) -> None:
+    env = simcord_env
+    _, channel, alice, _ = await _seat_alice_with_ai(env)
+    await _act(alice)
+    await env.settle()
+    assert _pictures(table_message(channel)), "a game in play shows its picture"
+    await alice.slash(channel, "ruff cancel")
+    await env.settle()
+    message = table_message(channel)
+    assert "Cancelled by" in message.content and not _pictures(message)
 
 
 async def test_a_server_can_switch_pictures_off_but_only_with_manage_server(simcord_env: Any) -> None:
@@ -188,13 +202,16 @@ async def test_without_thread_permission_the_channel_is_used(simcord_env: Any) -
     assert any("**Deal 1 of game 1**" in m.content for m in channel.history())
 
 
-@pytest.mark.parametrize("bot_settings", [{"turn_timeout": 90.0}])
+@pytest.mark.parametrize("bot_settings", [{"turn_timeout": 90.0, "turn_ping_delay": 10.0}])
 async def test_a_turn_ping_with_a_relative_deadline_is_removed_once_you_play(simcord_env: Any) -> None:
     env = simcord_env
     _, channel, alice, _ = await _seat_alice_with_ai(env)
     thread = channel.threads[0]
     table = env.bot.manager.tables[1]
     await env.settle()
+    await env.advance_time(5)
+    assert not any(m.content.startswith("🔔") for m in thread.history()), "no ping while the player may be looking"
+    await env.advance_time(6)
     pings = [m for m in thread.history() if m.content.startswith("🔔")]
     assert len(pings) == 1, [(m.content, table.game.version, table.game.to_act(), table.notices) for m in pings]
     ping = pings[0].content
@@ -228,6 +245,24 @@ async def test_the_warning_near_the_deadline_goes_once_the_player_moves(simcord_
     assert all(table.game.to_act() == 0 for _ in left), "only a ping of a turn still waiting is left"
 
 
+@pytest.mark.parametrize("bot_settings", [{"turn_timeout": 90.0, "turn_ping_delay": 10.0}])
+async def test_a_player_who_moves_within_the_ping_delay_is_never_pinged(simcord_env: Any) -> None:
+    env = simcord_env
+    _, channel, alice, _ = await _seat_alice_with_ai(env)
+    thread = channel.threads[0]
+    table = env.bot.manager.tables[1]
+    for _ in range(3):  # three turns of hers, each played 4 s into it
+        await env.settle()
+        assert table.game is not None and table.game.to_act() == 0
+        await env.advance_time(4)
+        await _act(alice)
+    await env.settle()
+    await env.advance_time(4)
+    assert not any(m.content.startswith("🔔") for m in thread.history())
+    await env.advance_time(7)  # her fourth turn now waits 11 s: pinged
+    assert [m.content for m in thread.history() if m.content.startswith("🔔")][:1], "pinged once she is away"
+
+
 # ---------------------------------------------------------------- buttons and the ruff's menu (pure)
 
 
@@ -259,6 +294,7 @@ def test_card_buttons_colour_means_playable_rows_by_suit_trumps_first() -> None:
         if game.phase == "play":
             rows = hand_controls(1, game.version, view).to_components()
             legal = {a.card for a in view.legal if isinstance(a, Play)}
+            rows = [r for r in rows if all(":play:" in b.get("custom_id", "") for b in r["components"])]  # not the claim row
             cards = [(b, _card_of_label(b["label"])) for row in rows for b in row["components"] if b["type"] == 2]
             assert {card for b, card in cards if not b["disabled"]} == legal
             for b, card in cards:
@@ -323,3 +359,22 @@ async def test_the_hand_dm_says_what_to_do_first_and_what_the_ai_played_for_you(
         await env.advance_time(1)
     await env.settle()
     assert "Your time ran out" not in hand_message(alice).content
+
+
+@pytest.mark.parametrize("bot_settings", [{"turn_timeout": 90.0}])
+async def test_a_ping_left_by_a_restart_is_deleted_once_its_turn_passes(
+    simcord_env: Any, db_path: Path, bot_settings: dict[str, Any], more_bots: list[Any]
+) -> None:
+    env = simcord_env
+    _, channel, alice, _ = await _seat_alice_with_ai(env)
+    thread = channel.threads[0]
+    await env.settle()
+    pings = [m.id for m in thread.history() if m.content.startswith("🔔")]
+    assert len(pings) == 1
+    await restart(env, more_bots, make_settings(db_path, **bot_settings))
+    await env.settle()
+    assert [m.id for m in thread.history() if m.content.startswith("🔔")] == pings, "still her turn: kept, not doubled"
+    await _act(alice)
+    await env.settle()
+    left = [m.id for m in thread.history() if m.content.startswith("🔔")]
+    assert pings[0] not in left, "the old bot's ping is deleted by the new one once she played"

@@ -1,0 +1,244 @@
+"""Claims and concessions in the engine (engine.claims) and the AI's answers (engine.ai.claims)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import Game, IllegalAction, new_game
+from engine.ai.claims import certain_claim, claim_holds
+from engine.ai.core import NO_TRUMP
+from engine.ai.solver import solve_cards
+from engine.claims import (
+    AcceptClaim,
+    AgreeConcession,
+    Claim,
+    ClaimSettled,
+    Concede,
+    Conceded,
+    RefuseConcession,
+    RejectClaim,
+    answering,
+    remaining_tricks,
+)
+from engine.events import DealScored, MatchOver, TrickWon
+
+GAMES = (
+    "ruff-honours-cotton",
+    "whist-short-classic",
+    "solo-whist",
+    "bid-whist",
+    "ruff-trump-willughby",
+    "turnover-bridge",
+)
+
+
+def to_play(game_id: str, seed: int, left: int, overrides: dict[str, object] | None = None) -> Game:
+    """A game played at random until ``left`` tricks remain, at the start of a trick
+    (the next seeds are tried when a game ends first, e.g. a Solo deal all passed)."""
+    for attempt in range(seed, seed + 50):
+        game, _ = new_game(game_id, overrides=overrides, seed=attempt)
+        rng = random.Random(attempt)
+        deal = None
+        while not game.is_over:
+            if deal is None:
+                deal = game.deal_no
+            if game.deal_no != deal:
+                break
+            if game.phase == "play" and not game.trick and remaining_tricks(game) <= left:
+                return game
+            seat = game.to_act()
+            assert seat is not None
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+    raise AssertionError("no seed reached the play")
+
+
+def test_accepted_claim_scores_the_deal_as_claimed() -> None:
+    game = to_play("whist-short-classic", 1, 5)
+    claimer = game.to_act()
+    assert claimer is not None
+    side = game.side_of[claimer]
+    before = list(game.tricks)
+    deal = game.deal_no
+    events = game.apply(claimer, Claim(3))
+    assert game.phase == "claim" and game.to_act() != claimer
+    answering_seats = answering(game)
+    assert len(answering_seats) == 2 and all(game.side_of[s] != side for s in answering_seats)
+    assert game.legal_actions(claimer) == []  # nobody plays while a claim waits
+    events = game.apply(answering_seats[0], AcceptClaim())
+    assert game.phase == "claim"  # the second opponent still has to answer
+    events = game.apply(answering_seats[1], AcceptClaim())
+    settled = next(e for e in events if isinstance(e, ClaimSettled))
+    scored = next(e for e in events if isinstance(e, DealScored))
+    want = list(before)
+    want[side] += 3
+    want[1 - side] += 2
+    assert list(settled.tricks) == want and list(scored.tricks) == want
+    assert settled.accepted and len(settled.unplayed) == 20  # 5 tricks of 4 cards, never played
+    assert game.deal_no == deal + 1 or game.is_over
+
+
+def test_rejected_claim_leaves_play_where_it_was() -> None:
+    game = to_play("ruff-honours-cotton", 2, 6)
+    seat = game.to_act()
+    assert seat is not None
+    legal = game.legal_actions(seat)
+    hands, tricks, trick = list(game.hands), list(game.tricks), list(game.trick)
+    game.apply(seat, Claim(6))
+    first = answering(game)[0]
+    game.apply(first, RejectClaim())
+    assert game.phase == "play" and game.to_act() == seat
+    assert game.legal_actions(seat) == legal
+    assert (game.hands, game.tricks, game.trick) == (hands, tricks, trick)
+    with pytest.raises(IllegalAction):
+        game.apply(answering_seats_or(game, first), AcceptClaim())  # nothing to answer now
+
+
+def answering_seats_or(game: Game, seat: int) -> int:
+    return (seat + 2) % game.n_players
+
+
+def test_impossible_claims_are_refused() -> None:
+    game = to_play("whist-short-classic", 3, 4)
+    seat = game.to_act()
+    assert seat is not None
+    key = game.state_key()
+    with pytest.raises(IllegalAction, match="only 4 tricks"):
+        game.apply(seat, Claim(5))
+    with pytest.raises(IllegalAction, match="your turn"):
+        game.apply((seat + 1) % 4, Claim(1))
+    assert game.state_key() == key
+    game.apply(seat, Claim(2))
+    with pytest.raises(IllegalAction, match="already waiting"):
+        game.apply(seat, Claim(1))
+    with pytest.raises(IllegalAction, match="opponents"):
+        game.apply((seat + 2) % 4, AcceptClaim())  # the claimer's partner has no say
+    with pytest.raises(IllegalAction, match="claim"):
+        game.apply(answering(game)[0], Concede())
+    # outside the play (an auction) and, each for himself, only all the tricks
+    auction, _ = new_game("bid-whist", seed=4)
+    with pytest.raises(IllegalAction, match="during the play"):
+        auction.apply(auction.to_act(), Claim(1))  # type: ignore[arg-type]
+    three = to_play("ruff-trump-willughby", 5, 6, {"players": 3, "hand_size": 16})
+    s3 = three.to_act()
+    assert s3 is not None
+    with pytest.raises(IllegalAction, match="all 6"):
+        three.apply(s3, Claim(3))
+    assert [a for a in three.observe(s3).claims if isinstance(a, Claim)] == [Claim(6)]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_claim_in_the_record_replays_to_the_same_state(game_id: str) -> None:
+    game = to_play(game_id, 6, 4)
+    seat = game.to_act()
+    assert seat is not None
+    game.apply(seat, [a for a in game.observe(seat).claims if isinstance(a, Claim)][0])
+    assert Game.from_record(game.to_record()).state_key() == game.state_key()  # pending
+    assert Game.from_snapshot(game.snapshot()).state_key() == game.state_key()
+    while game.phase == "claim":
+        game.apply(answering(game)[0], AcceptClaim())
+    replayed = Game.from_record(game.to_record())
+    assert replayed.state_key() == game.state_key()
+    assert "claim:" in " ".join(a.encode() for _, a in game.log)
+
+
+def test_concession_by_both_partners_ends_the_match() -> None:
+    game, _ = new_game("whist-short-classic", seed=7)
+    game.apply(1, Concede())
+    assert game.phase == "concede" and game.to_act() == 3
+    game.apply(3, RefuseConcession())
+    assert not game.is_over and game.phase != "concede"
+    game.apply(3, Concede())
+    events = game.apply(1, AgreeConcession())
+    conceded = next(e for e in events if isinstance(e, Conceded))
+    assert conceded.side == 1 and conceded.winner == 0
+    assert game.is_over and game.match_winner == 0
+    assert any(isinstance(e, MatchOver) and e.winner == 0 for e in events)
+    # two players: a player concedes alone; each for himself at four: nobody may
+    two, _ = new_game("turnover-bridge", seed=8)
+    two.apply(0, Concede())
+    assert two.is_over and two.match_winner == 1
+    solo, _ = new_game("solo-whist", seed=9)
+    with pytest.raises(IllegalAction, match="each for himself"):
+        solo.apply(0, Concede())
+
+
+def _true_value(game: Game) -> int:
+    """Double-dummy tricks of the side on lead, in the actual deal (independent solver)."""
+    trump = game.trump.order if game.trump is not None else NO_TRUMP
+    values = solve_cards(list(game.hands), game.leader, [], trump)
+    return max(values.values())
+
+
+def test_ai_answers_exactly_and_claims_only_when_certain() -> None:
+    accepted = rejected = claimed = 0
+    for seed in range(40):
+        game = to_play("whist-short-classic", seed, 3)
+        seat = game.to_act()
+        assert seat is not None
+        value = _true_value(game)
+        claim = certain_claim(game.observe(seat))
+        if claim is not None:
+            claimed += 1
+            assert value == 3, "the AI claimed tricks a defence could take"
+        for n in (1, 2, 3):
+            trial = game.clone()
+            trial.apply(seat, Claim(n))
+            for opponent in answering(trial):
+                holds = claim_holds(trial.observe(opponent))
+                if holds:
+                    accepted += 1
+                    assert value >= n, f"seed {seed}: accepted a claim of {n} the defence beats"
+                if value < n:
+                    rejected += 1
+                    assert holds is not True
+    assert accepted and rejected and claimed
+
+
+def test_ai_accepts_top_cards_even_when_the_deals_are_many() -> None:
+    game = to_play("whist-short-classic", 0, 4)
+    seat = game.to_act()
+    assert seat is not None
+    claim = certain_claim(game.observe(seat))
+    assert claim == Claim(4)
+    game.apply(seat, claim)
+    assert all(claim_holds(game.observe(s)) for s in answering(game))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_id=st.sampled_from(GAMES), seed=st.integers(0, 10_000))
+def test_random_games_with_claims_conserve_cards_and_end(game_id: str, seed: int) -> None:
+    game, _ = new_game(game_id, seed=seed)
+    rng = random.Random(seed)
+    deal_cards: list[str] = []
+    for _ in range(3000):
+        if game.is_over:
+            break
+        seat = game.to_act()
+        assert seat is not None
+        view = game.observe(seat)
+        extra = [a for a in view.claims if isinstance(a, Claim)]
+        if game.phase == "claim":
+            action = AcceptClaim() if rng.random() < 0.5 else RejectClaim()
+        elif game.phase == "concede":
+            action = RefuseConcession()
+        elif extra and rng.random() < 0.05:
+            action = rng.choice(extra)
+        elif Concede() in view.claims and rng.random() < 0.002:
+            action = Concede()
+        else:
+            action = rng.choice(game.legal_actions(seat))
+        for event in game.apply(seat, action):
+            if isinstance(event, TrickWon):
+                deal_cards.extend(c.code for c in event.cards)
+            elif isinstance(event, ClaimSettled) and event.accepted:
+                deal_cards.extend(c.code for c in event.unplayed)
+            if isinstance(event, DealScored):
+                assert len(deal_cards) == len(set(deal_cards)), "a card counted twice in a deal"
+                if deal_cards and game.layout is None and game_id != "solo-whist":
+                    assert len(deal_cards) == game.n_players * game.facts.tricks_per_deal
+                deal_cards = []
+    assert game.is_over or game.deal_no >= 1
