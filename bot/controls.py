@@ -253,9 +253,10 @@ def claim_controls(ui: Rows, table_id: int, version: int, view: SeatView, row: i
         return
     if claims:
         best = claims[0]  # all the tricks left come first
-        ui.button(action_id(table_id, version, view.seat, best), f"Claim all ({best.tricks})", discord.ButtonStyle.primary, row=row)
+        label = _("Claim all ({n})").format(n=best.tricks)
+        ui.button(action_id(table_id, version, view.seat, best), label, discord.ButtonStyle.primary, row=row)
         if len(claims) > 1:
-            ui.button(table_id_for(table_id, "claims"), "Claim…", discord.ButtonStyle.secondary, row=row)
+            ui.button(table_id_for(table_id, "claims"), _("Claim…"), discord.ButtonStyle.secondary, row=row)
 
 
 def claim_menu(table_id: int, version: int, view: SeatView) -> discord.ui.View:
@@ -263,7 +264,10 @@ def claim_menu(table_id: int, version: int, view: SeatView) -> discord.ui.View:
     ui = Rows()
     claims = [a for a in view.claims if isinstance(a, Claim)][: ROWS * ROW_WIDTH]
     for i, claim in enumerate(claims):
-        label = f"All {claim.tricks}" if i == 0 else ("None (the rest are yours)" if claim.tricks == 0 else str(claim.tricks))
+        if i == 0:
+            label = _("All {n}").format(n=claim.tricks)
+        else:
+            label = _("None (the rest are yours)") if claim.tricks == 0 else str(claim.tricks)
         ui.button(action_id(table_id, version, view.seat, claim), label, discord.ButtonStyle.primary, row=i // ROW_WIDTH)
     return ui
 

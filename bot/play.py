@@ -107,7 +107,7 @@ class Play:
         the game is at now; answered privately with ``done`` or the refusal."""
         game = table.game
         if table.status != "active" or game is None:
-            await refuse(interaction, "This game has ended.")
+            await refuse(interaction, _("This game has ended."))
             return
         started = time.perf_counter()
         outcome = await self._apply(table, seat, game.version, [action], interaction)

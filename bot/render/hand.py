@@ -14,12 +14,20 @@ from engine.actions import (
     TakeRuff,
 )
 from engine.cards import effective_suit
+from engine.claims import (
+    AcceptClaim,
+    AgreeConcession,
+    Claim,
+    Concede,
+    RefuseConcession,
+    RejectClaim,
+)
 from engine.phases.contest import RuffClaim, best_suit
 from engine.phases.contract import NameDirection
 from engine.phases.solo_auction import Bid
 from engine.phases.solo_declare import NameTrump
 
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from . import bidwhist
 from .common import (
     CALL_NAMES,
@@ -45,6 +53,14 @@ from .table import (
     game_lines,
 )
 
+_CLAIM_ANSWERS: dict[type[Action], str] = {
+    AcceptClaim: N_("Accept the claim"),
+    RejectClaim: N_("Reject the claim"),
+    Concede: N_("Concede the game"),
+    AgreeConcession: N_("Agree: concede the game"),
+    RefuseConcession: N_("Refuse: play on"),
+}
+
 
 def action_label(action: Action) -> str:
     """A button's (or menu option's) label for ``action``, in plain words."""
@@ -58,6 +74,13 @@ def action_label(action: Action) -> str:
         return _("Declare {value}").format(value=action.value)
     if isinstance(action, NameDirection):  # Bid Whist's no-trump declarer
         return _("Uptown (high cards win)") if action.direction == "uptown" else _("Downtown (low cards win)")
+    if isinstance(action, Claim):  # the engine's own words, translated (engine/claims.py)
+        if action.tricks == 0:
+            return _("Concede the rest of the tricks")
+        return ngettext("Claim {n} trick", "Claim {n} tricks", action.tricks).format(n=action.tricks)
+    answer = _CLAIM_ANSWERS.get(type(action))
+    if answer is not None:
+        return _(answer)
     describe = getattr(action, "describe", None)  # a family's own words for its action
     if callable(describe):
         text = describe()
