@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..i18n import N_, TextMap, _
+from ..i18n import N_, TextMap, _, ngettext
 
 __all__ = ["REFUSALS", "reason_text"]
 
@@ -65,6 +65,23 @@ REFUSALS = TextMap({
         N_("You cannot call honours now."),
         N_("You cannot do that now."),
         N_("You have passed: you may only accept the proposal or pass."),
+        # claims and concessions (engine/claims.py)
+        N_("A claim is waiting for answers: nobody may play until it is settled."),
+        N_("A claim is waiting for answers: answer it first."),
+        N_("A claim is already waiting for answers."),
+        N_("A concession is waiting for an answer."),
+        N_("A concession is already waiting for an answer."),
+        N_("Conceding needs two sides: this game is played each for himself."),
+        N_("There is no claim to answer now."),
+        N_("There is no concession to answer now."),
+        N_("Only the claimer's opponents answer a claim."),
+        N_("You have already accepted this claim."),
+        N_("Only the proposer's partner answers a concession."),
+        N_("You can claim only during the play of the cards."),
+        N_("You can claim only on your turn."),
+        N_("Call or pass the honours first (play a card), then claim."),
+        N_("Nobody may claim in a general misère."),
+        N_("That is not a number of tricks."),
     )
 })
 """Every fixed refusal of the engine, English -> the language of the moment."""
@@ -105,6 +122,16 @@ def _patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
         (
             re.compile(r"A ruff is worth 0 to (?P<n>\d+)\."),
             lambda m: _("A ruff is worth 0 to {n}.").format(n=m["n"]),
+        ),
+        (
+            re.compile(r"There (is|are) only (?P<n>\d+) tricks? left to claim\."),
+            lambda m: ngettext(
+                "There is only {n} trick left to claim.", "There are only {n} tricks left to claim.", int(m["n"])
+            ).format(n=m["n"]),
+        ),
+        (
+            re.compile(r"Here everyone plays for himself: claim all (?P<n>\d+) remaining tricks or none\."),
+            lambda m: _("Here everyone plays for himself: claim all {n} remaining tricks or none.").format(n=m["n"]),
         ),
         (
             re.compile(r"Bids run from (?P<low>\d+) to (?P<high>\d+)\."),

@@ -109,6 +109,14 @@ def test_every_engine_refusal_is_translated() -> None:
                 and isinstance(node.args[0].value, str)
             ):
                 texts.add(node.args[0].value)
+            if isinstance(node, ast.FunctionDef) and node.name.endswith("_refusal"):  # the reasons it returns
+                texts.update(
+                    r.value.value
+                    for r in ast.walk(node)
+                    if isinstance(r, ast.Return)
+                    and isinstance(r.value, ast.Constant)
+                    and isinstance(r.value.value, str)
+                )
             if (
                 isinstance(node, ast.Assign)
                 and len(node.targets) == 1
@@ -124,6 +132,7 @@ def test_every_engine_refusal_is_translated() -> None:
         assert reason_text("You must follow suit: you hold ♥.") == "Du musst Farbe bedienen: du hast ♥."
         assert reason_text("10♠ is not in your hand.") == "10♠ hast du nicht auf der Hand."
         assert reason_text("An engine text not known yet.") == "An engine text not known yet."
+        assert reason_text("There is only 1 trick left to claim.") == "Es ist nur noch 1 Stich zu beanspruchen."
 
 
 def test_every_rules_line_of_every_preset_reads_in_german() -> None:
