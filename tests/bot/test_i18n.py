@@ -310,8 +310,8 @@ async def test_a_german_player_plays_a_whole_game_in_german(simcord_env: Any, ge
         if game.is_over:
             break
         a, b = hand_message(alice).content, hand_message(bob).content
-        assert "Du bist **Nord**, Partner Süd" in a and "Deine Karten (" in a and "Your" not in a
-        assert "You are **East**, partner West" in b and "Your hand (" in b
+        assert "Du bist **Nord**, Partner Süd" in a and "Trumpf: **" in a and "Stand: NS" in a and "Your" not in a
+        assert "You are **East**, partner West" in b and "Trumps: **" in b and "Score: NS" in b
         text = table_message(channel).content
         if not switched:
             assert "Trumpf: **" in text and "Stiche in diesem Spiel: NS" in text and "Geber:" in text
@@ -373,7 +373,7 @@ async def test_after_a_restart_the_hand_dm_keeps_its_players_language(
     assert manager.user_locales.language(alice.id) == "de"  # loaded with the resumed table
     await manager.services.notifier.flush()
     after = hand_message(alice)
-    assert "Du bist **Nord**" in after.content and "Deine Karten (" in after.content
+    assert "Du bist **Nord**" in after.content and "Stand: NS" in after.content
     assert "Trumps: **" in table_message(channel).content  # the table stays English
     res = await alice.click(table_message(channel), label="My hand")
     assert res.ephemeral and "Du bist **Nord**" in res.response.content
