@@ -431,3 +431,34 @@ def test_no_player_facing_text_is_left_outside_the_translation_layer() -> None:
                 if not marked:
                     left.append(f"{rel}:{node.lineno}: {text!r}")
     assert left == []
+
+
+def test_a_picture_drawn_elsewhere_speaks_the_tables_language() -> None:
+    """The painter draws in a process of its own, where no language is set: the scene
+    carries the table's language, so the picture's words (and its alt text) follow it."""
+    import dataclasses
+    import threading
+
+    from bot import picture as pic
+    from bot.bench_picture import Form, play, table_info
+    from bot.chart import deal_history, draw_chart
+
+    game, view = next((g, v) for g, v in play(Form("whist-5"), seed=2, max_deals=1) if v.trick)
+    info = dataclasses.replace(table_info(game), language="de")
+    with using("de"):
+        scene = pic.scene_of(info, view, info.names)
+    assert scene.language == "de" and scene.seat_labels[0] == "Nord"
+    drawn: list[Any] = []
+    # a plain thread starts with no language of the moment (English), as the painter's process does
+    worker = threading.Thread(target=lambda: drawn.append(pic.draw_table(scene)))
+    worker.start()
+    worker.join()
+    assert "Trumpf:" in drawn[0].description and "Stich " in drawn[0].description
+    points = deal_history(game.to_record())
+    charts: list[Any] = []
+    worker = threading.Thread(target=lambda: charts.append(draw_chart(info, points, game.n_players)))
+    worker.start()
+    worker.join()
+    assert "Punktekurve" in charts[0].description
+    english = pic.scene_of(table_info(game), view)
+    assert english != scene  # the language is part of the picture's key: a switch redraws
