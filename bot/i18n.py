@@ -103,17 +103,29 @@ def language_of(locale: object) -> str:
 
 
 @functools.cache
-def translations(language: str) -> gettext.NullTranslations:
-    """The compiled catalogue of ``language`` (English: no catalogue, the ids as they are)."""
+def _compiled(language: str) -> tuple[gettext.NullTranslations, dict[str, str]]:
+    """``language``'s catalogue compiled from its .po: the gettext translations (for the
+    plural forms) and its plain messages as a dict (``_()`` runs on every line of every
+    message, and a dict lookup is what it should cost)."""
     if language == DEFAULT or language not in LANGUAGES:
-        return gettext.NullTranslations()
+        return gettext.NullTranslations(), {}
     path = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
     with path.open("rb") as f:
         catalog = read_po(f, locale=language, domain=DOMAIN)
     buf = io.BytesIO()
     write_mo(buf, catalog, use_fuzzy=False)
     buf.seek(0)
-    return gettext.GNUTranslations(buf)
+    plain = {
+        m.id: m.string
+        for m in catalog
+        if isinstance(m.id, str) and m.id and isinstance(m.string, str) and m.string and not m.fuzzy
+    }
+    return gettext.GNUTranslations(buf), plain
+
+
+def translations(language: str) -> gettext.NullTranslations:
+    """The compiled catalogue of ``language`` (English: no catalogue, the ids as they are)."""
+    return _compiled(language)[0]
 
 
 def current() -> str:
@@ -147,7 +159,10 @@ def using(language: str) -> Iterator[None]:
 
 def _(message: str) -> str:
     """``message`` in the language of the moment."""
-    return translations(_current.get()).gettext(message)
+    language = _current.get()
+    if language == DEFAULT:
+        return message
+    return _compiled(language)[1].get(message, message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

@@ -4,13 +4,14 @@ into Discord's limit."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine import Card, Rules, Suit, sort_hand
 from engine.cards import HIGH, RankOrder
 
-from ..i18n import N_, TextMap, Texts, _, ngettext
+from ..i18n import N_, TextMap, Texts, _, current, ngettext, using
 
 # i18n: the seats' and sides' names and letters are read in the language of the moment
 SEAT_NAMES = Texts((N_("North"), N_("East"), N_("South"), N_("West")))
@@ -44,11 +45,24 @@ AI_LEVELS = TextMap({"easy": N_("easy"), "normal": N_("normal"), "hard": N_("har
 
 def seat_names(n: int) -> tuple[str, ...]:
     """The seats' names at a table of ``n``: N E S W for four, N E W for three, N S for two."""
-    return tuple(_NAMES_BY_COUNT.get(n, SEAT_NAMES))
+    return _names(n, current())
 
 
 def seat_short(n: int) -> tuple[str, ...]:
-    return tuple(_SHORT_BY_COUNT.get(n, SEAT_SHORT))
+    return _letters(n, current())
+
+
+@functools.cache
+def _names(n: int, language: str) -> tuple[str, ...]:
+    # read on every line of every message: translated once per table size and language
+    with using(language):
+        return tuple(_NAMES_BY_COUNT.get(n, SEAT_NAMES))
+
+
+@functools.cache
+def _letters(n: int, language: str) -> tuple[str, ...]:
+    with using(language):
+        return tuple(_SHORT_BY_COUNT.get(n, SEAT_SHORT))
 
 
 @dataclass(frozen=True, slots=True)
