@@ -60,7 +60,7 @@ from typing import Any, overload
 from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
+from babel.numbers import get_decimal_symbol
 
 __all__ = [
     "DEFAULT",
@@ -176,10 +176,12 @@ def N_(message: str) -> str:  # noqa: N802 - gettext's own name for the marker
 
 
 def number(value: float, digits: int = 0) -> str:
-    """``value`` with ``digits`` decimals, as the language writes it (no grouping, so
-    English stays ``1234.5`` as the bot always wrote it; German ``1234,5``)."""
-    pattern = "0" + ("." + "0" * digits if digits else "")
-    return format_decimal(value, format=pattern, locale=_babel_locale(_current.get()), group_separator=False)
+    """``value`` with ``digits`` decimals, as the language writes it: Python's rounding
+    (so English stays exactly as the bot always wrote it, ``1234.5``) with the
+    language's decimal sign from Babel's CLDR data (German ``1234,5``); no grouping."""
+    text = f"{value:.{digits}f}"
+    language = _current.get()
+    return text if language == DEFAULT else text.replace(".", _decimal_sign(language))
 
 
 def signed(value: float, digits: int = 0) -> str:
@@ -195,8 +197,8 @@ def percent(value: float) -> str:
 
 
 @functools.cache
-def _babel_locale(language: str) -> Locale:
-    return Locale.parse(language)
+def _decimal_sign(language: str) -> str:
+    return str(get_decimal_symbol(Locale.parse(language)))
 
 
 # ---------------------------------------------------------------- maintenance
