@@ -1,17 +1,62 @@
-"""``python -m bot``: connect to Discord with DISCORD_TOKEN, or run the offline demo."""
+"""``python -m bot``: connect to Discord with DISCORD_TOKEN, or run the offline demo.
+
+One process of several (see README, "A large deployment")::
+
+    python -m bot --shards 0-3 --shard-count 8 [--name bot-0]
+
+holds gateway shards 0..3 of 8 (``RH_SHARDS`` / ``RH_SHARD_COUNT`` /
+``RH_PROCESS_NAME`` in the environment do the same; the options win). Several
+processes need ``RH_DATABASE`` to be a PostgreSQL URL they share.
+"""
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
 import logging
 import sys
 
 from .config import Settings
 
 
+def _shard_options(args: list[str], settings: Settings) -> tuple[list[str], Settings]:
+    """Take ``--shards``, ``--shard-count`` and ``--name`` out of ``args`` into ``settings``."""
+    from .sharding import parse_shards
+
+    parser = argparse.ArgumentParser(prog="python -m bot", add_help=False)
+    parser.add_argument("--shards", help="this process's gateway shards, e.g. 0-3 or 0-1,6")
+    parser.add_argument("--shard-count", type=int, help="the bot's total number of shards")
+    parser.add_argument("--name", help="this process's stable name in the table leases")
+    known, rest = parser.parse_known_args(args)
+    count = known.shard_count if known.shard_count is not None else settings.shard_count
+    if count is not None and count < 1:
+        parser.error("--shard-count must be at least 1")
+    ids = settings.shard_ids
+    if known.shards is not None:
+        if count is None:
+            parser.error("--shards needs --shard-count (or RH_SHARD_COUNT)")
+        try:
+            ids = parse_shards(known.shards, count)
+        except ValueError as exc:
+            parser.error(str(exc))
+    elif ids is not None and count is not None and max(ids) >= count:
+        parser.error(f"RH_SHARDS names shard {max(ids)}, but there are only {count}")
+    if ids is not None and count is None:
+        parser.error("RH_SHARDS needs a shard count (--shard-count or RH_SHARD_COUNT)")
+    settings = dataclasses.replace(
+        settings, shard_count=count, shard_ids=ids, process_name=known.name or settings.process_name
+    )
+    return rest, settings
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     settings = Settings.from_env()
+    args, settings = _shard_options(args, settings)
     if "--demo" in args or not settings.token:
+        if settings.shard_count is not None:
+            print("Shards need DISCORD_TOKEN (the offline demo runs unsharded).", file=sys.stderr)
+            return 2
         if not settings.token and "--demo" not in args:
             print("No DISCORD_TOKEN set: running the offline demo instead (see README to connect).")
         from .demo import main_demo

@@ -485,12 +485,14 @@ class StubChannel:
 
 
 def policy(view: Any) -> list[Any]:
-    """A scripted human: the obvious decision, the highest discards, the first legal card."""
+    """A scripted human: the obvious decision, the highest discards, the first legal
+    card; an AI's claim (made only when certain) is accepted."""
     from engine import sort_hand
     from engine.actions import CallCanYe, Discard, Pass, Play, ShowHonours, TakeRuff
+    from engine.claims import AcceptClaim, AgreeConcession
 
     legal = view.legal
-    for kind in (TakeRuff, ShowHonours, CallCanYe, Pass):
+    for kind in (AcceptClaim, AgreeConcession, TakeRuff, ShowHonours, CallCanYe, Pass):
         found = [a for a in legal if isinstance(a, kind)]
         if found:
             return found[:1]

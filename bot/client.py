@@ -35,10 +35,10 @@ class RuffBot(commands.Bot):
     manager: GameManager
     db: Database
 
-    def __init__(self, settings: Settings, *, sync_commands: bool = True) -> None:
+    def __init__(self, settings: Settings, *, sync_commands: bool = True, **options: Any) -> None:
         intents = discord.Intents.default()  # no privileged intents are needed
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=RuffTree
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=RuffTree, **options
         )
         self.settings = settings
         self.sync_commands = sync_commands
@@ -88,5 +88,23 @@ class RuffBot(commands.Bot):
             self._db = None
 
 
+class ShardedRuffBot(RuffBot, commands.AutoShardedBot):
+    """The bot holding the gateway shards ``settings.shard_ids`` of ``settings.shard_count``
+    (discord.py's AutoShardedBot: one gateway connection per shard, one event loop);
+    see bot/sharding.py."""
+
+    def __init__(self, settings: Settings, *, sync_commands: bool = True, **options: Any) -> None:
+        options.setdefault("shard_count", settings.shard_count)
+        if settings.shard_ids is not None:
+            options.setdefault("shard_ids", list(settings.shard_ids))
+        super().__init__(settings, sync_commands=sync_commands, **options)
+
+
 def create_bot(settings: Settings, *, sync_commands: bool = True) -> RuffBot:
+    """The bot; sharded when ``settings.shard_count`` is set (``--shard-count``), and then
+    only the process holding shard 0 syncs the slash commands."""
+    if settings.shard_count is not None:
+        from .sharding import syncs_commands
+
+        return ShardedRuffBot(settings, sync_commands=sync_commands and syncs_commands(settings.shard_ids))
     return RuffBot(settings, sync_commands=sync_commands)

@@ -16,7 +16,7 @@ from engine.events import Event
 
 from . import ratings
 from .services import Services
-from .store import NewAction, PlayerResult, StoreError
+from .store import NewAction, PlayerResult, StoreError, VersionConflict
 from .tables import Table
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,14 @@ async def commit(
     following = None if trial.is_over else trial.to_act()
     due: float | None = None
     async with svc.db.transaction():
-        version = await svc.action_repo.append(table.id, table.db_version, entries)
+        if svc.cluster is not None:  # several processes: an AI or timer move needs the lease
+            await svc.cluster.check(table, actor_id)
+        try:
+            version = await svc.action_repo.append(table.id, table.db_version, entries)
+        except VersionConflict as exc:
+            if svc.cluster is None:
+                raise
+            raise svc.cluster.behind(table, exc.actual) from exc  # another process moved first
         if trial.is_over:
             version = await svc.table_repo.set_status(table.id, "finished", version)
             await svc.result_repo.record_game(table.id, table.guild_id, results(table, trial))

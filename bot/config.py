@@ -55,6 +55,18 @@ def _ai_mode() -> str:
     return mode
 
 
+def _shards(name: str) -> tuple[int, ...] | None:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    from .sharding import parse_shards
+
+    try:
+        return parse_shards(raw)
+    except ValueError as exc:
+        raise SystemExit(f"{name}: {exc}") from None
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything the bot can be configured with. See ``.env.example``."""
@@ -74,6 +86,12 @@ class Settings:
     ai_worlds: int | None = None  # bound searches by worlds, not time (tests: reproducible)
     seed: int | None = None  # fixes the table seeds (tests, demo); None = unpredictable
     pictures: bool = True  # attach a picture of the table (and the final score chart)
+    # several processes (bot/sharding.py, bot/cluster.py): this process's gateway shards
+    # of ``shard_count`` (None: one process holding every shard)
+    shard_ids: tuple[int, ...] | None = None
+    shard_count: int | None = None
+    lease_seconds: float = 15.0  # a table's AI/timer lease on PostgreSQL; renewed every third of it
+    process_name: str | None = None  # this process in the leases (None: host:pid:random)
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -97,4 +115,8 @@ class Settings:
             ai_mode=_ai_mode(),
             ai_workers=_int_or_none("RH_AI_WORKERS", "a number of processes"),
             pictures=_bool("RH_PICTURES", True),
+            shard_count=_int_or_none("RH_SHARD_COUNT", "a number of shards"),
+            shard_ids=_shards("RH_SHARDS"),
+            lease_seconds=_float("RH_LEASE_SECONDS", 15.0),
+            process_name=os.environ.get("RH_PROCESS_NAME", "").strip() or None,
         )

@@ -58,6 +58,12 @@ class Drivers:
     def committed(self, table: Table, events: list[Event], actor_seat: int | None = None) -> None:
         """Fan the commit's events out, then arm what the next turn needs (or wind
         the table down if the game is over). Call under the table's lock."""
+        if self.svc.cluster is not None and not self.svc.cluster.may_drive(table):
+            # several processes: the table's owner shows this commit and arms the next turn
+            if table.status == "finished":
+                table.stop_tasks(keep_ai=asyncio.current_task() is table.ai_task)
+                self.svc.tables.retire(table)
+            return
         self.presenter.after(table, events, actor_seat)
         if table.status == "finished":
             # never cancel the task we run in (the AI driver commits through here too)
@@ -70,6 +76,8 @@ class Drivers:
         """After every turn change: run the AI for an AI seat, else arm the human's turn timer."""
         if self.svc.closing or table.status != "active" or table.game is None or table.game.is_over:
             return
+        if self.svc.cluster is not None and not self.svc.cluster.may_drive(table):
+            return  # another process runs this table's AI and timers
         seat = acting_seat(table, table.game)
         if seat is None:
             return
@@ -327,6 +335,8 @@ class Drivers:
 
     def arm_lobby_timer(self, table: Table, due: float | None = None) -> None:
         """Expire the lobby (freeing the channel) if it has not started by ``due``."""
+        if self.svc.cluster is not None and not self.svc.cluster.may_drive(table):
+            return  # another process runs this table's timers
         timeout = self.svc.settings.lobby_timeout
         if timeout <= 0:
             return

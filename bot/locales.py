@@ -4,7 +4,7 @@ An interaction carries its user's Discord locale, so an ephemeral answer is
 written in it (:func:`bot.i18n.enter`). A DM carries none: the hand DMs, the
 "your time ran out" notes and the like are written in the locale of the
 player's *latest* interaction, which :meth:`UserLocales.remember` keeps in
-memory. It reaches the database (``user_locales``, migration 4) when it
+memory. It reaches the database (``user_locales``, migration 5) when it
 matters, so it survives a restart: :meth:`UserLocales.save` when the players of
 a table get their hands (a game starts, a new deal, a rematch). Writing it on
 every click would make a refused click change the database, which a refusal

@@ -75,6 +75,10 @@ class GameManager:
         self.info = Info(svc, self.presenter, self.lobby)
         self.records = Records(svc)
         self._resume = Resume(svc, self.presenter, self.drivers)
+        if db.dialect == "postgresql":  # any number of processes may share it
+            from .cluster import Cluster
+
+            svc.cluster = Cluster(svc, self.presenter, self.drivers, self._resume)
 
     # ------------------------------------------------------------ shared parts (tests, benchmarks)
 
@@ -144,6 +148,8 @@ class GameManager:
             # wait for them to unwind before the database closes under them
             await asyncio.wait(stopping, timeout=5.0)
         await svc.painter.close()
+        if svc.cluster is not None:
+            await svc.cluster.close()  # gives its tables to the other processes at once
         if self._owns_ai:
             await svc.ai.close()
 

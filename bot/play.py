@@ -29,6 +29,7 @@ import discord
 from engine import Action, Card, CardParseError, IllegalAction, decode_action
 from engine.actions import ActionParseError
 
+from .cluster import CATCH_UP_TRIES, TableBehind
 from .commit import commit, save_afk
 from .drivers import Drivers
 from .i18n import _, ngettext, using
@@ -65,6 +66,8 @@ class Play:
         """A card or decision button was clicked (or a menu chose several cards)."""
         started = time.perf_counter()
         table = self.svc.tables.get(table_id)
+        if self.svc.cluster is not None:  # several processes: load or catch up this one's copy
+            table = await self.svc.cluster.current(table_id, table)
         if table is None or table.status != "active" or table.game is None:
             lost = _lost_race(table, version, seat, interaction.user.id) if table is not None else None
             await refuse(interaction, lost or _("This game has ended."))  # lost: a double click on the last card
@@ -78,7 +81,7 @@ class Play:
             log.debug("user %s clicked seat %s's control at table %s", interaction.user.id, seat, table_id)
             await refuse(interaction, _("That is not your hand."))
             return
-        work = asyncio.ensure_future(self._apply(table, seat, version, actions, interaction))
+        work = asyncio.ensure_future(self._apply_current(table, seat, version, actions, interaction))
         try:
             outcome = await asyncio.wait_for(asyncio.shield(work), ACK_WITHIN)
             deferred = False
@@ -154,6 +157,30 @@ class Play:
                 return
         await self.on_action(interaction, table_id, version, seat, actions)
 
+    async def _apply_current(
+        self,
+        table: Table,
+        seat: int,
+        version: int,
+        actions: Sequence[Action],
+        interaction: discord.Interaction[Any],
+    ) -> Answer:
+        """:meth:`_apply`; with several processes, again after catching up when another
+        process moved the table between this copy's read and the commit's row lock (the
+        click is then checked against the current game: applied once, or refused)."""
+        cluster = self.svc.cluster
+        if cluster is None:
+            return await self._apply(table, seat, version, actions, interaction)
+        for _try in range(CATCH_UP_TRIES):
+            if table.game is None or version > table.game.version:
+                # the button is newer than this copy, whose notification is still on its way
+                await cluster.catch_up(table)
+            try:
+                return await self._apply(table, seat, version, actions, interaction)
+            except TableBehind:
+                await cluster.catch_up(table)
+        return "The table is busy — nothing changed, please try again."
+
     async def _apply(
         self,
         table: Table,
@@ -189,6 +216,8 @@ class Play:
                 events = await commit(self.svc, table, seat, actions, user_id)
             except IllegalAction as exc:
                 return reason_text(exc.reason)
+            except TableBehind:
+                raise  # another process moved first: caught up and checked again
             except (StoreError, sqlite3.Error):
                 log.exception("could not store an action at table %s", table.id)
                 return _("Something went wrong saving that — nothing changed, please try again.")

@@ -37,7 +37,12 @@ from .tables import HAND_COPIES, HandCopy, Table, hand_signature
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Presenter"]
+__all__ = ["PICTURE_SHARE", "Presenter"]
+
+PICTURE_SHARE = 0.25
+"""The most of one core table pictures may take, bot-wide: after a picture that took
+``t`` seconds to draw, the next waits ``3 t``. A few tables never notice; at a busy
+bot the pictures of busy tables skip states instead of taking the AI's CPU."""
 
 
 class Presenter:
@@ -48,6 +53,7 @@ class Presenter:
         self.notifier = svc.notifier
         self._drawing = asyncio.Lock()  # one table picture drawn at a time, bot-wide
         self._redraw: set[int] = set()  # tables whose picture waits for the drawing slot
+        self._rested_at = 0.0  # loop time from which the next picture may be drawn
 
     # ================================================================ the fan-out
 
@@ -301,32 +307,47 @@ class Presenter:
         last = table.pictures.last
         if last is not None and last.key == picture_key(info, view, info.names):
             return last
-        if self._drawing.locked():
-            # Another table's picture is being drawn: this edit goes out now with the
-            # text (the old picture stays) and the picture follows when the drawing
-            # slot is free — text edits never queue behind drawing, and pictures
-            # cost at most one core however many tables are busy.
+        if self._drawing.locked() or asyncio.get_running_loop().time() < self._rested_at:
+            # Another table's picture is being drawn, or the painter is resting: this
+            # edit goes out now with the text (the old picture stays) and the picture
+            # follows when the drawing slot is free — text edits never queue behind
+            # drawing, and however many tables are busy pictures cost at most
+            # PICTURE_SHARE of a core (a busy table's in-between states are skipped).
             if table.id not in self._redraw:
                 self._redraw.add(table.id)
                 self.svc.own(self._draw_later(table), name=f"picture-{table.id}")
             return KEEP
         try:
             async with self._drawing:
-                return await table.pictures.get(info, view, info.names, self.svc.painter.table)
+                return await self._draw(table, info, view)
         except Exception:
             log.exception("table %s: could not draw its picture", table.id)
             return KEEP
+
+    async def _draw(self, table: Table, info: render.TableInfo, view: SeatView) -> Picture:
+        """Draw (in the painter's process), then set the rest that keeps pictures
+        within their share of a core. Call holding the drawing slot."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        try:
+            return await table.pictures.get(info, view, info.names, self.svc.painter.table)
+        finally:
+            took = loop.time() - started
+            self._rested_at = loop.time() + took * (1.0 / PICTURE_SHARE - 1.0)
 
     async def _draw_later(self, table: Table) -> None:
         """Draw ``table``'s latest picture when the drawing slot is free, then edit it in."""
         set_language(table.language)  # this task draws for the public table
         try:
             async with self._drawing:
+                rest = self._rested_at - asyncio.get_running_loop().time()
+                if rest > 0:
+                    await asyncio.sleep(rest)
                 game = table.game
                 if game is None or table.status not in ("active", "finished"):
                     return
                 info = table.info()
-                await table.pictures.get(info, game.observe(0), info.names, self.svc.painter.table)
+                await self._draw(table, info, game.observe(0))
         except Exception:
             log.exception("table %s: could not draw its picture", table.id)
             return

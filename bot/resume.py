@@ -29,7 +29,7 @@ from .i18n import _, using
 from .notify import DMClosed, MessageGone
 from .presenter import Presenter
 from .services import Services
-from .store import ActionRow, HumanSeat, StoreError, TableRow
+from .store import ActionRow, Deadline, HandMessage, HumanSeat, StoreError, TableRow
 from .tables import SET_ASIDE_MARK, Table
 
 log = logging.getLogger(__name__)
@@ -49,40 +49,64 @@ class Resume:
     async def resume(self) -> int:
         """Load every unfinished table and bring it back to life; returns how many."""
         svc = self.svc
+        if svc.cluster is not None:  # several processes: only the tables this one claims
+            return await svc.cluster.start()
         rows = await svc.table_repo.list_unfinished()
         logs = await svc.action_repo.list_active()
         hand_msgs = await svc.hand_repo.list_active()
         deadlines = {d.table_id: d for d in await svc.deadline_repo.list()}
         count = 0
         for row in rows:
-            actions = logs.get(row.id, [])
-            try:
-                table = self._load(row, actions)
-            except (RulesError, RecordError, IllegalAction, ValueError) as exc:
-                await self._set_aside(row, exc)
-                continue
-            table.language = await svc.server_settings.language(table.guild_id)
-            # the players' languages, for their hand DMs (a DM carries no locale)
-            await svc.user_locales.load(s.user_id for s in table.seats if isinstance(s, HumanSeat))
-            svc.tables.add(table)
-            deadline = deadlines.get(table.id)
-            if table.status == "lobby":
-                self.drivers.arm_lobby_timer(table, deadline.due_at if deadline and deadline.kind == "lobby" else None)
-                self.presenter.schedule_table_edit(table)  # reposts it if the lobby message went while we were down
-            elif table.game is not None:
-                for hm in hand_msgs.get(table.id, []):
-                    table.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
-                self.presenter.schedule_table_edit(table)
-                self.presenter.refresh_hands(table, force=True)
-                self.presenter.clear_notices(table)  # the pings of turns that passed while we were down
-                last = actions[-1].created_at if actions else 0.0
-                self.drivers.kick(table, due=self.drivers.resumed_due(table, deadline, last))
-            count += 1
+            if await self.bring_back(row, logs.get(row.id, []), hand_msgs.get(row.id, []), deadlines.get(row.id)):
+                count += 1
         log.info("resumed %d unfinished table(s)", count)
         svc.own(self._rate_old_games(), name="rate-old-games")
         return count
 
+    async def bring_back(
+        self, row: TableRow, actions: list[ActionRow], hand_msgs: list[HandMessage], deadline: Deadline | None
+    ) -> bool:
+        """Load one unfinished table, re-arm its stored timer and bring its messages up
+        to date (at start-up, and when another process's table is taken over); False
+        if it was set aside."""
+        try:
+            table = self._load(row, actions)
+        except (RulesError, RecordError, IllegalAction, ValueError) as exc:
+            await self._set_aside(row, exc)
+            return False
+        await self.speak(table)
+        self.svc.tables.add(table)
+        if table.status == "lobby":
+            self.drivers.arm_lobby_timer(table, deadline.due_at if deadline and deadline.kind == "lobby" else None)
+            self.presenter.schedule_table_edit(table)  # reposts it if the lobby message went while we were down
+        elif table.game is not None:
+            for hm in hand_msgs:
+                table.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
+            self.presenter.schedule_table_edit(table)
+            self.presenter.refresh_hands(table, force=True)
+            self.presenter.clear_notices(table)  # the pings of turns that passed while we were down
+            last = actions[-1].created_at if actions else 0.0
+            self.drivers.kick(table, due=self.drivers.resumed_due(table, deadline, last))
+        return True
+
+    async def speak(self, table: Table) -> None:
+        """Set the languages of a table loaded from the database: its server's for the
+        table, and its players' stored ones for their DMs (a DM carries no locale)."""
+        table.language = await self.svc.server_settings.language(table.guild_id)
+        await self.svc.user_locales.load(s.user_id for s in table.seats if isinstance(s, HumanSeat))
+
+    def load_table(self, row: TableRow, actions: list[ActionRow]) -> Table:
+        """The in-memory table of ``row`` (bot/cluster.py: a copy of another process's table)."""
+        return self._load(row, actions)
+
+    def load_game(self, row: TableRow, actions: list[ActionRow]) -> Game | None:
+        """Just the game of ``row``, replayed from ``actions``."""
+        return self._load(row, actions).game
+
     async def _rate_old_games(self) -> None:
+        await self.rate_old_games()
+
+    async def rate_old_games_quietly(self) -> None:
         await self.rate_old_games()
 
     async def rate_old_games(self) -> int:

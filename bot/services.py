@@ -14,7 +14,7 @@ import random
 import time
 from collections import deque
 from collections.abc import Coroutine, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -36,6 +36,9 @@ from .store import (
     UserLocaleRepo,
 )
 from .tables import ACK_SAMPLES, ENDED_KEPT, Table
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 log = logging.getLogger(__name__)
 
@@ -184,6 +187,8 @@ class Services:
         )
         self.ack_latencies: deque[float] = deque(maxlen=ACK_SAMPLES)
         self.closing = False
+        # several processes on PostgreSQL (bot/cluster.py); None with SQLite (one process)
+        self.cluster: Cluster | None = None
 
     def own(self, coro: Coroutine[Any, Any, None], name: str | None = None) -> asyncio.Task[None]:
         return self.tasks.own(coro, name)

@@ -327,6 +327,53 @@ CREATE INDEX rating_history_by_player ON rating_history (guild_id, player, finis
 
 
 V4 = """
+-- Several bot processes on one database (bot/cluster.py): the process that runs a
+-- table's AI moves and timers holds its lease until ``expires_at`` (epoch
+-- seconds) and renews it; a lease that ran out may be claimed by any process.
+-- No foreign key: a lease outlives nothing (it is deleted when its table ends,
+-- and one of a table that is gone is simply never renewed).
+CREATE TABLE table_leases (
+    table_id    INTEGER PRIMARY KEY,
+    owner       TEXT    NOT NULL CHECK (length(owner) > 0),   -- the process id
+    expires_at  REAL    NOT NULL,
+    claimed_at  REAL    NOT NULL
+) STRICT;
+
+CREATE INDEX table_leases_by_owner ON table_leases (owner);
+"""
+
+V4_POSTGRESQL = """
+CREATE TABLE table_leases (
+    table_id    bigint  PRIMARY KEY,
+    owner       text    NOT NULL CHECK (length(owner) > 0),
+    expires_at  double precision NOT NULL,
+    claimed_at  double precision NOT NULL
+);
+
+CREATE INDEX table_leases_by_owner ON table_leases (owner);
+
+-- Every change of a table's version is announced, when its transaction commits,
+-- on the channel ``rh_tables`` as "<table id>:<version>:<status>", so every
+-- process learns at once that its copy of the table is behind (LISTEN/NOTIFY:
+-- no broker beside the database). A new table is announced too.
+CREATE FUNCTION rh_announce_table() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('rh_tables', NEW.id || ':' || NEW.version || ':' || NEW.status);
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER tables_announce_insert AFTER INSERT ON tables
+    FOR EACH ROW EXECUTE FUNCTION rh_announce_table();
+CREATE TRIGGER tables_announce_update AFTER UPDATE ON tables
+    FOR EACH ROW WHEN (OLD.version IS DISTINCT FROM NEW.version
+                       OR OLD.message_id IS DISTINCT FROM NEW.message_id)
+    EXECUTE FUNCTION rh_announce_table();
+"""
+
+
+V5 = """
 -- Each player's language (bot/locales.py): the Discord locale of their latest
 -- interaction (``de``, ``en-US`` ...), so the hand DMs, which carry no locale,
 -- are written in it.
@@ -337,7 +384,7 @@ CREATE TABLE user_locales (
 ) STRICT;
 """
 
-V4_POSTGRESQL = """
+V5_POSTGRESQL = """
 CREATE TABLE user_locales (
     user_id     bigint  PRIMARY KEY,
     locale      text    NOT NULL CHECK (length(locale) BETWEEN 1 AND 16),
@@ -380,6 +427,7 @@ MIGRATIONS: list[Migration] = [
     Migration(2, sqlite=V2, postgresql=V2_POSTGRESQL),
     Migration(3, sqlite=V3, postgresql=V3_POSTGRESQL),
     Migration(4, sqlite=V4, postgresql=V4_POSTGRESQL),
+    Migration(5, sqlite=V5, postgresql=V5_POSTGRESQL),
 ]
 """The schema history, versions 1, 2, 3... in order."""
 

@@ -169,6 +169,7 @@ class PostgresDatabase(Database):
     def __init__(self, pool: asyncpg.Pool, url: str, clock: Callable[[], float]) -> None:
         super().__init__(redact(url), clock)
         self._pool = pool
+        self._url = url
         self._held: dict[asyncio.Task[Any], asyncpg.Connection] = {}
 
     @classmethod
@@ -240,6 +241,17 @@ class PostgresDatabase(Database):
                             )
                 finally:
                     await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+
+    async def listener(self) -> asyncpg.Connection:
+        """A connection of its own (not from the pool) for ``LISTEN`` (bot/cluster.py):
+        notifications arrive on the connection that listens, so it is held for good."""
+        with _driver_errors():
+            conn: asyncpg.Connection = await asyncpg.connect(
+                self._url,
+                command_timeout=COMMAND_TIMEOUT_S,
+                server_settings={"application_name": "ruff-and-honours-listener"},
+            )
+        return conn
 
     async def user_version(self) -> int:
         """The schema version (``schema_version.version``)."""

@@ -73,8 +73,16 @@ async def test_the_workers_yield_the_cpu_to_the_bot(process_pool: AIPool) -> Non
     """On a small machine a search must not take the event loop's time slice."""
     await process_pool.ready()
     mine = os.getpriority(os.PRIO_PROCESS, 0)
+    want = min(19, mine + WORKER_NICENESS)
+    # a worker the pool started but that has not run its initializer yet (both warm-up
+    # tasks may go to the first worker) gets a moment to do so
+    for _ in range(100):
+        if all(os.getpriority(os.PRIO_PROCESS, pid) == want for pid in process_pool.worker_pids()):
+            break
+        await asyncio.sleep(0.05)
+    assert process_pool.worker_pids()
     for pid in process_pool.worker_pids():
-        assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + WORKER_NICENESS)
+        assert os.getpriority(os.PRIO_PROCESS, pid) == want
 
 
 async def test_a_decision_is_reproducible_from_its_seed() -> None:

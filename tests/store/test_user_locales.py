@@ -1,4 +1,4 @@
-"""The players' locales (migration 4, ``user_locales``), on both backends."""
+"""The players' locales (migration 5, ``user_locales``), on both backends."""
 
 from __future__ import annotations
 

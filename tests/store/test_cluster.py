@@ -1,0 +1,159 @@
+"""The cluster's guarantees, step by step, with two bot processes' managers (each
+with its own asyncpg pool and lease name) on one real PostgreSQL: a stale copy
+never writes (it catches up and the click is checked again), an AI or timer move
+is written only by the lease holder, a click is taken by a process that never
+held the table, and the lease holder follows what others commit."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.aipool import AIPool
+from bot.bench import StubDiscord, policy
+from bot.bench_scale import guild_on_shard
+from bot.cluster import LeaseLost, TableBehind
+from bot.commit import commit
+from bot.config import Settings
+from bot.manager import GameManager
+from bot.store import Database
+
+
+class Process:
+    def __init__(self, manager: GameManager, db: Database, discord_: StubDiscord) -> None:
+        self.manager, self.db, self.discord = manager, db, discord_
+
+    def interaction(self, user: int, guild: int | None = None, channel: int = 0) -> Any:
+        from bot.bench import _Stub
+
+        g = _Stub(id=guild, name="g") if guild is not None else None
+        return self.discord.interaction(user, g, _Stub(id=channel, name="c"))
+
+
+@pytest.fixture
+async def two(pg_url: str) -> AsyncIterator[list[Process]]:
+    procs: list[Process] = []
+    for i in range(2):
+        settings = Settings(
+            database=pg_url, ai_delay=3600.0, turn_timeout=0.0, lobby_timeout=0.0, table_edit_interval=0.0,
+            ai_mode="inline", ai_worlds=4, pictures=False, shard_count=2, shard_ids=(i,), lease_seconds=30.0,
+            process_name=f"p{i}",
+        )
+        db = await Database.open(pg_url)
+        discord_ = StubDiscord((0.0, 0.0))
+        manager = GameManager(discord_, db, settings, ai=AIPool(1, mode="inline", worlds=4))  # type: ignore[arg-type]
+        await manager.resume()
+        procs.append(Process(manager, db, discord_))
+    yield procs
+    for p in procs:
+        await p.manager.close()
+        await p.db.close()
+        await p.manager.ai.close()
+
+
+async def _open(p: Process, users: list[int]) -> int:
+    guild, channel = guild_on_shard(0), 77
+    m = p.manager
+    await m.new_table(p.interaction(users[0], guild, channel), "ruff-honours-cotton", None, 1, None)
+    table = m.tables.open_in_channel(channel)
+    assert table is not None
+    for u in users[1:]:
+        await m.on_table_button(p.interaction(u, guild, channel), table.id, "join")
+    await m.on_table_button(p.interaction(users[0], guild, channel), table.id, "start")
+    for _ in range(100):  # the claim of a new table lands in the background
+        if p.manager.services.cluster and p.manager.services.cluster.owns(table.id):
+            break
+        await asyncio.sleep(0.01)
+    return table.id
+
+
+async def _click(p: Process, table_id: int, user: int, version: int, seat: int, actions: list[Any]) -> tuple[str, str]:
+    """A click in process ``p`` with the button's table, version and seat; (answer kind, text)."""
+    interaction = p.interaction(user)
+    answers: list[tuple[str, str]] = []
+
+    async def hand(**kw: Any) -> None:
+        answers.append(("hand", str(kw.get("content", ""))))
+
+    async def refused(text: str, **_: Any) -> None:
+        answers.append(("refused", text))
+
+    interaction.response.edit_message = hand
+    interaction.response.send_message = refused
+    await p.manager.on_action(interaction, table_id, version, seat, actions)
+    return answers[0]
+
+
+async def _count(p: Process, table_id: int) -> int:
+    return int(await p.db.fetchval("SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,)))
+
+
+async def test_a_click_in_a_process_that_never_held_the_table_counts_once(two: list[Process]) -> None:
+    a, b = two
+    table_id = await _open(a, [11, 12, 13, 14])  # four humans: no AI, no timers
+    cluster_a = a.manager.services.cluster
+    assert cluster_a is not None and cluster_a.owns(table_id)
+    assert b.manager.tables.get(table_id) is None
+    game = a.manager.tables[table_id].game
+    seat = game.to_act()
+    actions = policy(game.observe(seat))[:1]
+    user = 11 + seat
+
+    # process b has no copy: it loads the table for the click and plays it
+    kind, text = await _click(b, table_id, user, 0, seat, actions)
+    assert kind == "hand" and text == b.manager.presenter.hand(b.manager.tables[table_id], seat)[0]
+    assert await _count(a, table_id) == 1
+    # the owner follows through NOTIFY: its copy moves on by itself
+    for _ in range(300):
+        if a.manager.tables[table_id].game.version == 1:
+            break
+        await asyncio.sleep(0.01)
+    assert a.manager.tables[table_id].game.version == 1
+    # the same click (a double click) reaching process a: told, not applied again
+    kind, text = await _click(a, table_id, user, 0, seat, actions)
+    assert kind == "refused" and "Already played" in text
+    assert await _count(a, table_id) == 1
+
+
+async def test_commits_of_a_copy_behind_or_without_the_lease_write_nothing(two: list[Process]) -> None:
+    a, b = two
+    table_id = await _open(a, [21, 22, 23, 24])
+    b_table = await b.manager.services.cluster.current(table_id, None)  # type: ignore[union-attr]
+    assert b_table is not None
+    a_table = a.manager.tables[table_id]
+    seat = a_table.game.to_act()
+    action = policy(a_table.game.observe(seat))[:1]
+
+    # a moves first; b's copy is behind: its commit writes nothing
+    async with a_table.lock:
+        await commit(a.manager.services, a_table, seat, action, 21 + seat)
+    with pytest.raises(TableBehind):
+        async with b_table.lock:
+            await commit(b.manager.services, b_table, seat, action, 21 + seat)
+    assert await _count(a, table_id) == 1
+    await b.manager.services.cluster.catch_up(b_table)  # type: ignore[union-attr]
+    assert b_table.game.version == a_table.game.version == 1
+
+    # an AI (or timer) move needs the lease: b does not hold it
+    nxt = b_table.game.to_act()
+    move = policy(b_table.game.observe(nxt))[:1]
+    with pytest.raises(LeaseLost):
+        async with b_table.lock:
+            await commit(b.manager.services, b_table, nxt, move, None)
+    # nor does a, once b took the lease over (a's lease ran out, say)
+    await a.db.execute(
+        "UPDATE table_leases SET owner = ?, expires_at = expires_at + 60 WHERE table_id = ?",
+        (b.manager.services.cluster.name, table_id),  # type: ignore[union-attr]
+    )
+    with pytest.raises(LeaseLost):
+        async with a_table.lock:
+            await commit(a.manager.services, a_table, nxt, move, None)
+    assert not a.manager.services.cluster.owns(table_id)  # type: ignore[union-attr]
+    assert await _count(a, table_id) == 1
+    # the lease holder's AI move is written; a human's click needs no lease
+    async with b_table.lock:
+        await commit(b.manager.services, b_table, nxt, move, None)
+    assert await _count(a, table_id) == 2

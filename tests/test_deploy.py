@@ -1,0 +1,133 @@
+"""Running several processes: the shard options, the launcher and docker-compose.yml.
+
+``docker compose config`` is the full check of the compose file where Docker
+Compose is installed; here the file is read with PyYAML and what the deployment
+depends on is checked: PostgreSQL with a health check, every bot process waiting
+for it and pointed at it, and the bot processes' shard ranges covering every
+shard exactly once, shard 0 (the DMs) included.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from bot.__main__ import _shard_options
+from bot.config import Settings
+from bot.launch import Child, plan, supervise
+from bot.sharding import format_shards, holds_guild, parse_shards, shard_of, split_shards
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_shard_ranges_parse_and_print() -> None:
+    assert parse_shards("0-3") == (0, 1, 2, 3)
+    assert parse_shards("0-1, 6,7", 8) == (0, 1, 6, 7)
+    assert format_shards((0, 1, 2, 5, 7, 8)) == "0-2,5,7-8"
+    for bad in ("", "a", "3-1", "-2"):
+        with pytest.raises(ValueError):
+            parse_shards(bad)
+    with pytest.raises(ValueError, match="does not exist"):
+        parse_shards("0-8", 8)
+
+
+def test_a_guild_lives_on_one_shard() -> None:
+    guild = 81_384_788_765_712_384  # a real-looking snowflake: exactly one process holds its shard
+    settings = [Settings(shard_count=4, shard_ids=ids) for ids in split_shards(4, 2)]
+    assert sum(holds_guild(s, guild) for s in settings) == 1
+    assert shard_of(guild, 4) == (guild >> 22) % 4
+    assert holds_guild(Settings(), guild)  # unsharded: every server
+
+
+def test_the_launcher_splits_the_shards() -> None:
+    assert split_shards(8, 3) == [(0, 1), (2, 3, 4), (5, 6, 7)]  # shard 0's process (all DMs) is not the largest
+    assert split_shards(4, 4) == [(0,), (1,), (2,), (3,)]
+    with pytest.raises(ValueError):
+        split_shards(2, 3)
+    children = plan(8, 2)
+    assert [c.argv("python") for c in children] == [
+        ["python", "-m", "bot", "--shards", "0-3", "--shard-count", "8", "--name", "bot-0"],
+        ["python", "-m", "bot", "--shards", "4-7", "--shard-count", "8", "--name", "bot-1"],
+    ]
+    out = subprocess.run(
+        [sys.executable, "-m", "bot.launch", "-n", "3", "--shard-count", "8", "--dry-run"],
+        capture_output=True, text=True, cwd=ROOT, check=True,
+    ).stdout
+    assert "bot-0: python -m bot --shards 0-1 --shard-count 8 --name bot-0  (shard 0: every DM" in out
+    assert "bot-2: python -m bot --shards 5-7 --shard-count 8 --name bot-2" in out
+
+
+def test_bot_takes_the_shard_options() -> None:
+    rest, settings = _shard_options(["--shards", "0-3", "--shard-count", "8", "--demo"], Settings())
+    assert rest == ["--demo"]
+    assert (settings.shard_ids, settings.shard_count) == ((0, 1, 2, 3), 8)
+    with pytest.raises(SystemExit):
+        _shard_options(["--shards", "0-3"], Settings())  # no count
+    with pytest.raises(SystemExit):
+        _shard_options(["--shards", "6-9", "--shard-count", "8"], Settings())
+
+
+def test_the_launcher_restarts_a_process_that_dies(tmp_path: Path) -> None:
+    marks = tmp_path / "starts"
+    # a "bot" that notes its start and dies at once
+    script = f"open({str(marks)!r}, 'a').write('x'); raise SystemExit(3)"
+    children = [Child(0, (0,), 1)]
+    lines: list[str] = []
+    stop_at = time.monotonic() + 2.5
+    supervise(
+        children,
+        lambda c: [sys.executable, "-c", script],
+        should_stop=lambda: time.monotonic() > stop_at,
+        poll=0.05,
+        out=lines.append,
+    )
+    starts = len(marks.read_text())
+    assert starts >= 2, lines  # started, died, started again (after 1 s)
+    assert children[0].restarts == starts - 1
+    assert any("exited with 3; restarting" in line for line in lines)
+
+
+def _compose() -> dict[str, Any]:
+    data = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    assert isinstance(data, dict)
+    return data
+
+
+def test_the_compose_file_runs_bot_processes_on_postgresql() -> None:
+    compose = _compose()
+    services = compose["services"]
+    db = services["db"]
+    assert str(db["image"]).startswith("postgres:15")
+    assert "pg_isready" in " ".join(db["healthcheck"]["test"])
+    assert any(str(v).startswith("pgdata:") for v in db["volumes"]) and "pgdata" in compose["volumes"]
+    user, password, name = (db["environment"][k] for k in ("POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB"))
+
+    bots = {k: v for k, v in services.items() if k.startswith("bot-")}
+    assert len(bots) >= 2
+    covered: list[int] = []
+    counts = set()
+    names = set()
+    for key, bot in bots.items():
+        assert bot["depends_on"] == {"db": {"condition": "service_healthy"}}, key
+        env = bot["environment"]
+        assert env["RH_DATABASE"] == f"postgresql://{user}:{password}@db:5432/{name}", key
+        assert env["DISCORD_TOKEN"] == "${DISCORD_TOKEN}"
+        assert bot["build"] == "." and (ROOT / "Dockerfile").is_file()
+        command = bot["command"]
+        assert command[:3] == ["python", "-m", "bot"], key
+        rest, settings = _shard_options(command[3:], Settings(shard_count=int(env["RH_SHARD_COUNT"])))
+        assert rest == [], key
+        assert settings.shard_ids is not None and settings.shard_count is not None
+        covered += settings.shard_ids
+        counts.add(settings.shard_count)
+        names.add(settings.process_name)
+    assert len(counts) == 1
+    assert sorted(covered) == list(range(counts.pop())), "every shard held by exactly one process"
+    assert len(names) == len(bots) and None not in names  # stable, distinct lease names
+    assert 0 in parse_shards(bots["bot-0"]["command"][4])  # shard 0 (the DMs) is held
