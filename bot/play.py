@@ -179,7 +179,7 @@ class Play:
                 return await self._apply(table, seat, version, actions, interaction)
             except TableBehind:
                 await cluster.catch_up(table)
-        return "The table is busy — nothing changed, please try again."
+        return _("The table is busy — nothing changed, please try again.")
 
     async def _apply(
         self,
