@@ -29,6 +29,7 @@ from engine.events import (
     HonoursShown,
 )
 
+from .i18n import N_, TextMap, _, ngettext, using
 from .picture import (
     BG,
     GOLD,
@@ -43,7 +44,7 @@ from .picture import (
     font,
     to_png,
 )
-from .render import SEAT_NAMES, TableInfo
+from .render import SEAT_NAMES, SIDE_SHORT, TableInfo
 
 __all__ = ["DealPoint", "chart_off_loop", "deal_history", "describe_chart", "draw_chart", "score_chart"]
 
@@ -161,14 +162,14 @@ HEIGHT: Final = 420
 
 def _labels(info: TableInfo, n_series: int, n_seats: int) -> list[str]:
     names = [
-        (info.seats[s].name if s < len(info.seats) and info.seats[s] else "empty")  # type: ignore[union-attr]
+        (info.seats[s].name if s < len(info.seats) and info.seats[s] else _("empty"))  # type: ignore[union-attr]
         for s in range(n_seats)
     ]
     if n_series == n_seats:
         return [f"{SEAT_NAMES[s]} ({names[s]})" for s in range(n_seats)]
     if n_series == 2 and n_seats == 4:
-        return [f"NS ({names[0]} & {names[2]})", f"EW ({names[1]} & {names[3]})"]
-    return [f"Side {i + 1}" for i in range(n_series)]
+        return [f"{SIDE_SHORT[0]} ({names[0]} & {names[2]})", f"{SIDE_SHORT[1]} ({names[1]} & {names[3]})"]
+    return [_("Side {number}").format(number=i + 1) for i in range(n_series)]
 
 
 def _marker(d: ImageDraw.ImageDraw, how: str, x: float, y: float, colour: tuple[int, int, int]) -> None:
@@ -188,15 +189,21 @@ def _marker(d: ImageDraw.ImageDraw, how: str, x: float, y: float, colour: tuple[
 
 
 def draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | None = None) -> Picture:
-    """Draw the score chart of ``points`` (from :func:`deal_history`)."""
+    """Draw the score chart of ``points`` (from :func:`deal_history`), its words in the
+    table's language (``info.language``: it may be drawn in the painter's process)."""
+    with using(info.language):
+        return _draw_chart(info, points, n_seats)
+
+
+def _draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | None = None) -> Picture:
     rules = info.rules
     seats = n_seats or rules.players
     n_series = len(points[0].scores) if points else 2
     labels = _labels(info, n_series, seats)
     im = Image.new("RGB", (WIDTH, HEIGHT), BG)
     d = ImageDraw.Draw(im)
-    d.text((14, 10), fit(f"{rules.title} — score by deal", font(20, bold=True), 560), font=font(20, bold=True), fill=TEXT)
-    d.text((WIDTH - 14, 14), f"Table #{info.table_id}", font=font(13), fill=MUTED, anchor="ra")
+    d.text((14, 10), fit(_("{title} — score by deal").format(title=rules.title), font(20, bold=True), 560), font=font(20, bold=True), fill=TEXT)
+    d.text((WIDTH - 14, 14), _("Table #{table}").format(table=info.table_id), font=font(13), fill=MUTED, anchor="ra")
 
     left, top, right, bottom = 56, 52, WIDTH - 200, HEIGHT - 70
     d.rounded_rectangle([left - 8, top - 8, right + 8, bottom + 8], radius=8, fill=PANEL, outline=PANEL_EDGE)
@@ -233,7 +240,7 @@ def draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | None
         y = ypos(target)
         for dash in range(left, right, 12):
             d.line([(dash, y), (min(dash + 6, right), y)], fill=GOLD, width=2)
-        d.text((right - 2, y - 3), f"target {target}", font=small, fill=GOLD, anchor="rb")
+        d.text((right - 2, y - 3), _("target {target}").format(target=target), font=small, fill=GOLD, anchor="rb")
     every = max(1, len(slots) // 16)
     for i, (game_no, slot) in enumerate(slots):
         x = xpos(i)
@@ -241,7 +248,7 @@ def draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | None
             if i:
                 d.line([(x, top - 6), (x, bottom + 6)], fill=MUTED, width=1)
             if len(points) and points[-1].game_no > 1:
-                d.text((x + 4, bottom - 16), f"Game {game_no}", font=small, fill=MUTED)
+                d.text((x + 4, bottom - 16), _("Game {game}").format(game=game_no), font=small, fill=MUTED)
         elif i % every == 0 or i == len(slots) - 1:
             d.text((x, bottom + 12), str(slot.deal_no), font=small, fill=MUTED, anchor="ma")
     d.text(((left + right) / 2, bottom + 28), "deal", font=small, fill=MUTED, anchor="ma")
@@ -250,7 +257,7 @@ def draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | None
     for side in range(n_series):
         colour = SERIES[side % len(SERIES)]
         prev: tuple[float, float] | None = None
-        for i, (_, slot) in enumerate(slots):
+        for i, (_point, slot) in enumerate(slots):
             y = ypos(0 if slot is None else slot.scores[side])
             if slot is None:
                 prev = (xpos(i), y)
@@ -260,7 +267,7 @@ def draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | None
             prev = (xpos(i), y)
     for side in range(n_series):
         colour = SERIES[side % len(SERIES)]
-        for i, (_, slot) in enumerate(slots):
+        for i, (_point, slot) in enumerate(slots):
             if slot is None:
                 continue
             x, y = xpos(i), ypos(slot.scores[side])
@@ -275,14 +282,14 @@ def draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | None
     for side, label in enumerate(labels):
         colour = SERIES[side % len(SERIES)]
         d.rectangle([lx, ly + 4, lx + 14, ly + 14], fill=colour)
-        shown = fit(drawable(label, label_font) or f"Side {side + 1}", label_font, 150)
+        shown = fit(drawable(label, label_font) or _("Side {number}").format(number=side + 1), label_font, 150)
         d.text((lx + 20, ly + 1), shown, font=label_font, fill=TEXT)
         if side < len(final):
-            d.text((lx + 20, ly + 18), f"final {final[side]}", font=small, fill=MUTED)
+            d.text((lx + 20, ly + 18), _("final {score}").format(score=final[side]), font=small, fill=MUTED)
         ly += 40
     ly += 6
-    for how, words in (("tricks", "tricks"), ("honours", "honours"), ("call", "Can-ye / shown"),
-                       ("ruff", "the ruff"), ("contract", "contract")):
+    for how, words in (("tricks", _("tricks")), ("honours", _("honours")), ("call", _("Can-ye / shown")),
+                       ("ruff", _("the ruff")), ("contract", _("contract"))):
         if not any(how in p.how for p in points) and how != "tricks":
             continue
         _marker(d, how, lx + 7, ly + 8, TEXT)
@@ -290,21 +297,37 @@ def draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | None
         ly += 20
     if any(p.game_winner is not None for p in points):
         d.ellipse([lx, ly + 1, lx + 14, ly + 15], outline=GOLD, width=2)
-        d.text((lx + 20, ly + 1), "won the game", font=small, fill=TEXT)
+        d.text((lx + 20, ly + 1), _("won the game"), font=small, fill=TEXT)
 
     description = describe_chart(rules.title, labels, points, target)
     return Picture(to_png(im), description, tuple(points), WIDTH, HEIGHT, filename="score.png")
 
 
+# i18n: how a side scored in a deal, in the chart's alt text
+_HOW_WORDS = TextMap({
+    "tricks": N_("tricks"), "honours": N_("honours"), "call": N_("call"), "ruff": N_("ruff"), "contract": N_("contract")
+})
+
+
 def describe_chart(title: str, labels: Sequence[str], points: Sequence[DealPoint], target: int) -> str:
     """The chart's alt text: the scores deal by deal and who won."""
-    parts = [f"{title} score chart, {len(points)} deal{'s' if len(points) != 1 else ''}"
-             + (f", target {target}" if target else "") + "."]
+    parts = [ngettext("{title} score chart, {n} deal", "{title} score chart, {n} deals", len(points)).format(
+        title=title, n=len(points))
+             + (_(", target {target}").format(target=target) if target else "") + "."]
     for p in points[:40]:
         scores = ", ".join(f"{labels[i].split(' (')[0]} {v}" for i, v in enumerate(p.scores))
-        how = ", ".join(f"{labels[i].split(' (')[0]} by {h}" for i, h in enumerate(p.how) if h)
-        won = f"; {labels[p.game_winner].split(' (')[0]} won game {p.game_no}" if p.game_winner is not None else ""
-        parts.append(f"Game {p.game_no} deal {p.deal_no}: {scores}" + (f" ({how})" if how else "") + won + ".")
+        how = ", ".join(
+            _("{side} by {how}").format(side=labels[i].split(" (")[0], how=_HOW_WORDS.get(h, h)) for i, h in enumerate(p.how) if h
+        )
+        won = (
+            _("; {side} won game {game}").format(side=labels[p.game_winner].split(" (")[0], game=p.game_no)
+            if p.game_winner is not None
+            else ""
+        )
+        parts.append(
+            _("Game {game} deal {deal}: {scores}").format(game=p.game_no, deal=p.deal_no, scores=scores)
+            + (f" ({how})" if how else "") + won + "."
+        )
     text = " ".join(parts)
     return text if len(text) <= 1000 else text[:999] + "…"
 

@@ -34,6 +34,7 @@ import discord
 from engine.claims import Claim, Concede
 
 from .controls import claim_menu
+from .i18n import _
 from .play import Play
 from .presenter import Presenter
 from .render.claims import last_trick_text
@@ -58,7 +59,7 @@ class ClaimButtons:
     async def on_table_button(self, interaction: discord.Interaction[Any], table_id: int, verb: str) -> None:
         table = self.svc.tables.get(table_id)
         if table is None or table.status != "active" or table.game is None:
-            await refuse(interaction, "This game is not being played.")
+            await refuse(interaction, _("This game is not being played."))
             return
         seat = table.seat_of(interaction.user.id)
         game = table.game
@@ -67,26 +68,28 @@ class ClaimButtons:
             await reply(interaction, last_trick_text(table.info(), view))
             return
         if seat is None:
-            await refuse(interaction, "You are not playing at this table.")
+            await refuse(interaction, _("You are not playing at this table."))
             return
         if verb == "claims":
             view = game.observe(seat)
             if not any(isinstance(a, Claim) for a in view.claims):
-                await refuse(interaction, "You can claim only on your turn during the play, with no claim waiting.")
+                await refuse(interaction, _("You can claim only on your turn during the play, with no claim waiting."))
                 return
-            text = "How many of the remaining tricks do you claim? Your hand is shown to your opponents, who accept or reject."
+            text = _(
+                "How many of the remaining tricks do you claim? Your hand is shown to your opponents, who accept or reject."
+            )
             await reply(interaction, text, claim_menu(table.id, game.version, view))
             return
         if verb == "concede":
             partnered = table.game.n_players != 2
             done = (
-                "🏳️ You proposed to concede the game — your partner agrees or plays on."
+                _("🏳️ You proposed to concede the game — your partner agrees or plays on.")
                 if partnered
-                else "🏳️ You conceded the game."
+                else _("🏳️ You conceded the game.")
             )
             await self.play.on_table_action(interaction, table, seat, Concede(), done)
             return
         log.debug("unknown claim verb %r", verb)
-        await refuse(interaction, "That button is not recognised.")
+        await refuse(interaction, _("That button is not recognised."))
 
 

@@ -12,10 +12,21 @@ from discord.ext import commands
 from .cog import RuffCog
 from .components import RHButton, RHSelect
 from .config import Settings
+from .i18n import _
+from .locales import CommandTranslator, arrive
 from .manager import GameManager
 from .store import Database
 
 log = logging.getLogger(__name__)
+
+
+class RuffTree(app_commands.CommandTree[Any]):
+    """The command tree: every slash command first sets the language of its answer
+    (the user's Discord locale) and remembers that locale for the user's DMs."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        await arrive(interaction)
+        return True
 
 
 class RuffBot(commands.Bot):
@@ -27,7 +38,7 @@ class RuffBot(commands.Bot):
     def __init__(self, settings: Settings, *, sync_commands: bool = True, **options: Any) -> None:
         intents = discord.Intents.default()  # no privileged intents are needed
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=RuffTree, **options
         )
         self.settings = settings
         self.sync_commands = sync_commands
@@ -41,6 +52,7 @@ class RuffBot(commands.Bot):
         await self.add_cog(RuffCog(self.manager))
         self.add_dynamic_items(RHButton, RHSelect)
         self.tree.error(self._on_tree_error)
+        await self.tree.set_translator(CommandTranslator())
         if self.sync_commands:
             if self.settings.dev_guild_id:
                 guild = discord.Object(id=self.settings.dev_guild_id)
@@ -55,9 +67,9 @@ class RuffBot(commands.Bot):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         log.exception("command failed", exc_info=error)
-        text = "Something went wrong — nothing was changed. Please try again."
+        text = _("Something went wrong — nothing was changed. Please try again.")
         if isinstance(error, app_commands.TransformerError):
-            text = f"I could not understand that option: {error.value!r}."
+            text = _("I could not understand that option: {value}.").format(value=repr(error.value))
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

@@ -280,6 +280,7 @@ class Cluster:
             return existing
         for hm in await self.svc.hand_repo.list(table_id):
             table.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
+        await self.resume.speak(table)  # the table's and its players' languages
         self.svc.tables.add(table)
         return table
 

@@ -39,6 +39,9 @@ from engine import Action, decode_action
 from engine.actions import ActionParseError
 
 from .handlers import ClickHandler, handler_of
+from .i18n import _, ngettext
+from .locales import arrive
+from .render.common import AI_LEVELS
 
 log = logging.getLogger(__name__)
 
@@ -188,7 +191,8 @@ class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P
                 options=options or [discord.SelectOption(label="·")],
                 min_values=count,
                 max_values=count,
-                placeholder=placeholder or f"Choose {count} card{'s' if count != 1 else ''} to lay out",
+                placeholder=placeholder
+                or ngettext("Choose {n} card to lay out", "Choose {n} cards to lay out", count).format(n=count),
                 row=row,
             )
         )
@@ -208,6 +212,7 @@ class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P
 
 async def _dispatch(interaction: discord.Interaction[Any], rest: str, values: tuple[str, ...]) -> None:
     try:
+        await arrive(interaction)  # answer in the clicker's language; remember it for their DMs
         await _route(interaction, rest, values)
     except Exception:
         # discord.py only logs errors raised in dynamic items; answer the user and
@@ -215,7 +220,7 @@ async def _dispatch(interaction: discord.Interaction[Any], rest: str, values: tu
         if not interaction.response.is_done():
             try:
                 await interaction.response.send_message(
-                    "Something went wrong — nothing was changed. Please try again.", ephemeral=True
+                    _("Something went wrong — nothing was changed. Please try again."), ephemeral=True
                 )
             except discord.HTTPException:
                 pass
@@ -228,7 +233,7 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
         parsed = parse_custom_id(rest)
     except BadCustomId:
         log.debug("refused malformed custom_id %r from user %s", rest, interaction.user.id)
-        await manager.refuse(interaction, "That button is not recognised — it may be from an older message.")
+        await manager.refuse(interaction, _("That button is not recognised — it may be from an older message."))
         return
     if parsed.kind == "t":
         await manager.on_table_button(interaction, parsed.table_id, parsed.verb)
@@ -239,13 +244,13 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
         await manager.on_pick(interaction, parsed.table_id, parsed.version, parsed.seat, parsed.verb, values)
     elif parsed.kind == "c":
         if len(values) != 1:
-            await manager.refuse(interaction, "Choose one option.")
+            await manager.refuse(interaction, _("Choose one option."))
             return
         try:
             action = decode_action(values[0])
         except ActionParseError:
             log.debug("refused malformed menu choice %r from user %s", values[0], interaction.user.id)
-            await manager.refuse(interaction, "That is not one of the choices.")
+            await manager.refuse(interaction, _("That is not one of the choices."))
             return
         await manager.on_action(interaction, parsed.table_id, parsed.version, parsed.seat, [action])
     elif parsed.kind == "r":
@@ -264,32 +269,31 @@ def new_view() -> discord.ui.View:
 
 def lobby_view(table_id: int) -> discord.ui.View:
     view = new_view()
-    view.add_item(RHButton(table_id_for(table_id, "join"), "Join", discord.ButtonStyle.success, row=0))
-    view.add_item(RHButton(table_id_for(table_id, "leave"), "Leave", discord.ButtonStyle.secondary, row=0))
-    view.add_item(RHButton(table_id_for(table_id, "start"), "Start", discord.ButtonStyle.primary, row=0))
-    view.add_item(RHButton(table_id_for(table_id, "cancel"), "Cancel", discord.ButtonStyle.danger, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "join"), _("Join"), discord.ButtonStyle.success, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "leave"), _("Leave"), discord.ButtonStyle.secondary, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "start"), _("Start"), discord.ButtonStyle.primary, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "cancel"), _("Cancel"), discord.ButtonStyle.danger, row=0))
     for level in ("easy", "normal", "hard"):
-        view.add_item(
-            RHButton(table_id_for(table_id, f"ai-{level}"), f"Add AI ({level})", discord.ButtonStyle.secondary, row=1)
-        )
+        label = _("Add AI ({level})").format(level=AI_LEVELS[level])
+        view.add_item(RHButton(table_id_for(table_id, f"ai-{level}"), label, discord.ButtonStyle.secondary, row=1))
     return view
 
 
 def table_view(table_id: int, show_reclaim: bool) -> discord.ui.View:
     view = new_view()
-    view.add_item(RHButton(table_id_for(table_id, "hand"), "My hand", discord.ButtonStyle.primary, row=0))
-    view.add_item(RHButton(table_id_for(table_id, "last"), "Last trick", discord.ButtonStyle.secondary, row=0))
-    view.add_item(RHButton(table_id_for(table_id, "concede"), "Concede", discord.ButtonStyle.danger, row=1))
+    view.add_item(RHButton(table_id_for(table_id, "hand"), _("My hand"), discord.ButtonStyle.primary, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "last"), _("Last trick"), discord.ButtonStyle.secondary, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "concede"), _("Concede"), discord.ButtonStyle.danger, row=1))
     if show_reclaim:
         view.add_item(
-            RHButton(table_id_for(table_id, "reclaim"), "Take my seat back", discord.ButtonStyle.success, row=0)
+            RHButton(table_id_for(table_id, "reclaim"), _("Take my seat back"), discord.ButtonStyle.success, row=0)
         )
     return view
 
 
 def finished_view(table_id: int) -> discord.ui.View:
     view = new_view()
-    view.add_item(RHButton(table_id_for(table_id, "rematch"), "Rematch", discord.ButtonStyle.success, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "rematch"), _("Rematch"), discord.ButtonStyle.success, row=0))
     return view
 
 
@@ -305,12 +309,12 @@ def leaderboard_view(page: int, pages: int, game_id: str | None = None) -> disco
         return None
     view = new_view()
     view.add_item(
-        RHButton(leaderboard_id(max(page - 1, 0), game_id), "◀ Previous", discord.ButtonStyle.secondary, disabled=page <= 0)
+        RHButton(leaderboard_id(max(page - 1, 0), game_id), _("◀ Previous"), discord.ButtonStyle.secondary, disabled=page <= 0)
     )
     view.add_item(
         RHButton(
             leaderboard_id(min(page + 1, pages - 1), game_id),
-            "Next ▶",
+            _("Next ▶"),
             discord.ButtonStyle.secondary,
             disabled=page >= pages - 1,
         )

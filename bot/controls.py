@@ -59,8 +59,10 @@ from .components import (
     pick_id,
     table_id_for,
 )
+from .i18n import _, ngettext
 from .render import action_label, card_label, featured_choices
 from .render.bidwhist import view_sorted
+from .render.common import suit_name
 
 __all__ = [
     "CARD_ROWS",
@@ -159,11 +161,11 @@ HONOUR_RANKS = frozenset({"A", "K", "Q", "J"})  # the honours are the trump ace,
 def card_note(card: Card, view: SeatView) -> str:
     """A menu option's description: ``trump · honour``, ``trump``, or the suit's name."""
     if card.is_joker:
-        return "joker · trump"
+        return _("joker · trump")
     if view.trump is not None and card.suit is view.trump:
         honours = view.rules is not None and view.rules.honours and card.rank.label in HONOUR_RANKS
-        return "trump · honour" if honours else "trump"
-    return card.suit.name.lower()
+        return _("trump · honour") if honours else _("trump")
+    return suit_name(card.suit)
 
 
 def _choice_style(action: Action) -> discord.ButtonStyle:
@@ -194,7 +196,7 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
             for card in cards:
                 cid = action_id(table_id, version, seat, Play(card))
                 ui.button(cid, card_label(card), discord.ButtonStyle.secondary, True, row=row)
-        ui.button(table_id_for(table_id, "reclaim"), "Take my seat back", discord.ButtonStyle.success, row=CARD_ROWS)
+        ui.button(table_id_for(table_id, "reclaim"), _("Take my seat back"), discord.ButtonStyle.success, row=CARD_ROWS)
         return ui
     # answering a claim or a concession is live for every seat asked, not only to_act
     mine = view.my_turn or (view.phase in ANSWER_PHASES and bool(view.legal))
@@ -205,7 +207,7 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
             cards = layout_order([_card_of(a) for a in actions], view)[:MENU_OPTIONS]
             need = max(1, min(view.to_lay_out or 1, len(cards)))
             options = [(card_label(c), c.code, card_note(c, view)) for c in cards]
-            placeholder = f"Choose {need} card{'s' if need != 1 else ''} to lay out"
+            placeholder = ngettext("Choose {n} card to lay out", "Choose {n} cards to lay out", need).format(n=need)
             ui.menu(pick_id(table_id, version, seat, verb), options, need, placeholder, row=row)
         return ui
     if len(choices) > MAX_CHOICE_BUTTONS:
@@ -227,7 +229,7 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
     for row, cards in enumerate(card_lines):
         for card in cards:
             enabled = card in legal_plays
-            label = card_label(card) if card in view.hand else f"{card_label(card)} (layout)"
+            label = card_label(card) if card in view.hand else _("{card} (layout)").format(card=card_label(card))
             cid = action_id(table_id, version, seat, Play(card))
             ui.button(cid, label, _card_style(enabled), not enabled, row=row)
     first = len(card_lines)
@@ -251,9 +253,10 @@ def claim_controls(ui: Rows, table_id: int, version: int, view: SeatView, row: i
         return
     if claims:
         best = claims[0]  # all the tricks left come first
-        ui.button(action_id(table_id, version, view.seat, best), f"Claim all ({best.tricks})", discord.ButtonStyle.primary, row=row)
+        label = _("Claim all ({n})").format(n=best.tricks)
+        ui.button(action_id(table_id, version, view.seat, best), label, discord.ButtonStyle.primary, row=row)
         if len(claims) > 1:
-            ui.button(table_id_for(table_id, "claims"), "Claim…", discord.ButtonStyle.secondary, row=row)
+            ui.button(table_id_for(table_id, "claims"), _("Claim…"), discord.ButtonStyle.secondary, row=row)
 
 
 def claim_menu(table_id: int, version: int, view: SeatView) -> discord.ui.View:
@@ -261,7 +264,10 @@ def claim_menu(table_id: int, version: int, view: SeatView) -> discord.ui.View:
     ui = Rows()
     claims = [a for a in view.claims if isinstance(a, Claim)][: ROWS * ROW_WIDTH]
     for i, claim in enumerate(claims):
-        label = f"All {claim.tricks}" if i == 0 else ("None (the rest are yours)" if claim.tricks == 0 else str(claim.tricks))
+        if i == 0:
+            label = _("All {n}").format(n=claim.tricks)
+        else:
+            label = _("None (the rest are yours)") if claim.tricks == 0 else str(claim.tricks)
         ui.button(action_id(table_id, version, view.seat, claim), label, discord.ButtonStyle.primary, row=i // ROW_WIDTH)
     return ui
 

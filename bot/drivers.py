@@ -24,6 +24,7 @@ from engine.events import Event
 
 from . import render
 from .commit import commit, mark_cancelled, save_afk, turn_timeout
+from .i18n import _, ngettext, using
 from .notify import MessageGone
 from .presenter import Presenter
 from .render import seat_names
@@ -274,8 +275,11 @@ class Drivers:
                 if table.game is not game or not self._turn_is(table, seat, version):
                     return
                 events = await commit(self.svc, table, seat, actions, None)
-                played = ", ".join(render.action_label(a) for a in actions)
-                table.played_for[seat] = f"⏰ Your time ran out: the AI played **{played}** for you."
+                with using(self.presenter.language_of_seat(table, seat)):  # shown on the player's hand
+                    played = ", ".join(render.action_label(a) for a in actions)
+                    table.played_for[seat] = _("⏰ Your time ran out: the AI played **{played}** for you.").format(
+                        played=played
+                    )
                 misses = table.misses[seat] = table.misses.get(seat, 0) + 1
                 takeover = misses >= self.svc.settings.afk_takeover_after
                 if takeover:
@@ -303,20 +307,29 @@ class Drivers:
         """Say on the table (and, for a takeover, in the channel) that the AI played."""
         if table.status != "active":
             return
+        with using(table.language):  # public: the server's language
+            self._say_timeout(table, seat, misses, takeover)
+
+    def _say_timeout(self, table: Table, seat: int, misses: int, takeover: bool) -> None:
         human = table.human(seat)
         who = human.name if human else seat_names(len(table.seats))[seat]
         if takeover:
-            table.recent.append(f"⏰ {who} is away: the AI plays for them.")
+            table.recent.append(_("⏰ {who} is away: the AI plays for them.").format(who=who))
             mention = f"<@{human.user_id}>" if human else who
             self.svc.own(
                 self.presenter.post_quietly(
                     table,
-                    f"⏰ {mention} missed {misses} turns in a row: the AI plays for them until they "
-                    f"press **Take my seat back** on table #{table.id}.",
+                    ngettext(
+                        "⏰ {player} missed {n} turn in a row: the AI plays for them until they "
+                        "press **Take my seat back** on table #{table}.",
+                        "⏰ {player} missed {n} turns in a row: the AI plays for them until they "
+                        "press **Take my seat back** on table #{table}.",
+                        misses,
+                    ).format(player=mention, n=misses, table=table.id),
                 )
             )
         else:
-            table.recent.append(f"⏰ {who} ran out of time: the AI played for them.")
+            table.recent.append(_("⏰ {who} ran out of time: the AI played for them.").format(who=who))
 
     # ================================================================ the lobby timer
 
@@ -344,13 +357,10 @@ class Drivers:
             if not await mark_cancelled(self.svc, table):
                 return
         if table.message_id:
+            with using(table.language):
+                text = render.header(table.info()) + "\n" + _("⌛ This table expired before it started.")
             with contextlib.suppress(MessageGone, discord.HTTPException):
-                await self.svc.notifier.edit(
-                    table.channel_id,
-                    table.message_id,
-                    render.header(table.info()) + "\n⌛ This table expired before it started.",
-                    None,
-                )
+                await self.svc.notifier.edit(table.channel_id, table.message_id, text, None)
 
     # ================================================================ shutting down
 

@@ -20,9 +20,12 @@ from engine import RulesError, game_ids, make_rules
 
 from . import components as ui
 from . import render
+from .i18n import _, ngettext, number, percent, using
+from .i18n import signed as signed_number
 from .lobby import Lobby
 from .presenter import Presenter
 from .ratings import AI_PREFIX, MIN_GAMES, is_ai
+from .render.refusals import reason_text
 from .replies import refuse, reply
 from .services import Services
 from .store import RatingChange, RatingRow
@@ -46,7 +49,7 @@ class Info:
         """``/ruff cancel``: end this channel's table (opener or Manage Server)."""
         table = self.svc.tables.open_in_channel(self._channel_id(interaction))
         if table is None:
-            await refuse(interaction, "There is no open table in this channel.")
+            await refuse(interaction, _("There is no open table in this channel."))
             return
         await self.lobby.cancel(interaction, table, respond_by_edit=False)
 
@@ -57,7 +60,7 @@ class Info:
         if table is None or table.seat_of(user_id) is None:
             table = self.svc.tables.playing(user_id, interaction.guild.id if interaction.guild else None)
         if table is None:
-            await refuse(interaction, "You are not playing at any table right now.")
+            await refuse(interaction, _("You are not playing at any table right now."))
             return
         await self.presenter.show_hand(interaction, table)
 
@@ -72,19 +75,20 @@ class Info:
             else:
                 rules = make_rules()
         except RulesError as exc:
-            await refuse(interaction, f"⚠️ {exc}")
+            await refuse(interaction, f"⚠️ {reason_text(str(exc))}")
             return
         text = render.rules_text(rules)
         if not game_id and table is None:
-            text += "\nOther games: " + ", ".join(f"`{g}`" for g in game_ids())
+            text += "\n" + _("Other games: {games}").format(games=", ".join(f"`{g}`" for g in game_ids()))
         await reply(interaction, text)
 
     async def leaderboard(self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None) -> None:
         """``/ruff leaderboard [game] [page]``: this server's players of one game by rating, 10 a page."""
         if interaction.guild is None:
-            await refuse(interaction, "The leaderboard is per server — use it in a server channel.")
+            await refuse(interaction, _("The leaderboard is per server — use it in a server channel."))
             return
-        text, view = await self._leaderboard_page(interaction.guild.id, interaction.guild.name, game_id, page)
+        with using(await self.svc.server_settings.language(interaction.guild.id)):  # public: the server's language
+            text, view = await self._leaderboard_page(interaction.guild.id, interaction.guild.name, game_id, page)
         if view is None:
             await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
         else:
@@ -92,9 +96,10 @@ class Info:
 
     async def on_leaderboard_page(self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None) -> None:
         if interaction.guild is None:
-            await refuse(interaction, "The leaderboard is per server.")
+            await refuse(interaction, _("The leaderboard is per server."))
             return
-        text, view = await self._leaderboard_page(interaction.guild.id, interaction.guild.name, game_id, page)
+        with using(await self.svc.server_settings.language(interaction.guild.id)):
+            text, view = await self._leaderboard_page(interaction.guild.id, interaction.guild.name, game_id, page)
         await interaction.response.edit_message(content=text, view=view)
 
     async def _leaderboard_page(
@@ -104,7 +109,8 @@ class Info:
         played = await repo.games(guild_id)
         if game_id is None:
             if not played:
-                return f"🏆 **Leaderboard — {guild_name}**\nNo finished games yet. Start one with `/ruff new`.", None
+                title = _("🏆 **Leaderboard — {server}**").format(server=guild_name)
+                return title + "\n" + _("No finished games yet. Start one with `/ruff new`."), None
             game_id = played[0][0]  # the server's most played game
         total = await repo.count_ranked(guild_id, game_id, MIN_GAMES)
         pages = max(1, -(-total // LEADERBOARD_PAGE))
@@ -124,7 +130,7 @@ class Info:
     ) -> None:
         """``/ruff stats [user] [game]``: a player's ratings, games, wins and last rating changes here."""
         if interaction.guild is None:
-            await refuse(interaction, "Stats are per server — use this in a server channel.")
+            await refuse(interaction, _("Stats are per server — use this in a server channel."))
             return
         target = user or interaction.user
         guild_id, key = interaction.guild.id, str(target.id)
@@ -133,13 +139,16 @@ class Info:
         if game_id is not None:
             row = await repo.get(guild_id, game_id, key, MIN_GAMES)
             if row is None:
-                await reply(interaction, f"{name} has not finished a game of {game_title(game_id)} here yet.")
+                await reply(
+                    interaction,
+                    _("{player} has not finished a game of {game} here yet.").format(player=name, game=game_title(game_id)),
+                )
                 return
             rows = [row]
         else:
             rows = [await repo.get(guild_id, r.game_id, key, MIN_GAMES) or r for r in await repo.for_player(guild_id, key)]
             if not rows:
-                await reply(interaction, f"{name} has not finished a game here yet.")
+                await reply(interaction, _("{player} has not finished a game here yet.").format(player=name))
                 return
         ranked = {r.game_id: await repo.count_ranked(guild_id, r.game_id, MIN_GAMES) for r in rows}
         history = await repo.history(guild_id, key, game_id if len(rows) == 1 else None, HISTORY_SHOWN)
@@ -156,8 +165,11 @@ NAME_WIDTH = 24
 
 
 def plural(n: int, word: str) -> str:
-    """``1 game``, ``2 games``, ``0 wins``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    """``1 game``, ``2 games``, ``0 wins`` (``word``: ``game`` or ``win``), in the
+    plural form of the language of the moment."""
+    if word == "win":
+        return ngettext("{n} win", "{n} wins", n).format(n=n)
+    return ngettext("{n} game", "{n} games", n).format(n=n)
 
 
 def game_title(game_id: str) -> str:
@@ -170,14 +182,18 @@ def game_title(game_id: str) -> str:
 
 def player_name(row: RatingRow) -> str:
     """A player's name as the lists show it: escaped, AI levels as "AI hard"."""
-    name = row.name if not is_ai(row.player) else f"AI {row.player.removeprefix(AI_PREFIX)}"
+    name = row.name if not is_ai(row.player) else _("AI {level}").format(level=_ai_level(row.player.removeprefix(AI_PREFIX)))
     if len(name) > NAME_WIDTH:
         name = name[: NAME_WIDTH - 1] + "…"
     return discord.utils.escape_markdown(name)
 
 
 def win_pct(row: RatingRow) -> str:
-    return f"{100 * row.wins / row.games:.0f}%" if row.games else "–"
+    return percent(row.wins / row.games) if row.games else "–"
+
+
+def _ai_level(level: str) -> str:
+    return render.AI_LEVELS.get(level, level)
 
 
 def _entry(row: RatingRow) -> str:
@@ -196,36 +212,38 @@ def leaderboard_text(
 ) -> str:
     """The leaderboard message: one short line per player (fits a phone)."""
     lines = [
-        f"🏆 **Leaderboard — {guild_name}** · {game_title(game_id)}",
-        f"rating μ − 3σ · ranked from {plural(MIN_GAMES, 'game')}" + (f" · page {page + 1}/{pages}" if pages > 1 else ""),
+        _("🏆 **Leaderboard — {server}**").format(server=guild_name) + f" · {game_title(game_id)}",
+        _("rating μ − 3σ · ranked from {games}").format(games=plural(MIN_GAMES, "game"))
+        + (_(" · page {page}/{pages}").format(page=page + 1, pages=pages) if pages > 1 else ""),
     ]
     if not rows and not provisional:
-        lines.append(f"No rated games of {game_title(game_id)} here yet.")
+        lines.append(_("No rated games of {game} here yet.").format(game=game_title(game_id)))
     elif not rows:
-        lines.append(f"Nobody has played {plural(MIN_GAMES, 'game')} yet.")
+        lines.append(_("Nobody has played {games} yet.").format(games=plural(MIN_GAMES, "game")))
     for r in rows:
         lines.append(f"{r.rank}. {_entry(r)}")
     if provisional:
-        lines.append(f"Not yet ranked (under {plural(MIN_GAMES, 'game')}):")
+        lines.append(_("Not yet ranked (under {games}):").format(games=plural(MIN_GAMES, "game")))
         lines.extend(f"· {_entry(r)}" for r in provisional)
         if provisional_total > len(provisional):
-            lines.append(f"· and {provisional_total - len(provisional)} more")
+            lines.append("· " + _("and {n} more").format(n=provisional_total - len(provisional)))
     if other_games:
         shown = ", ".join(f"`{g}` ({plural(n, 'game')})" for g, n in other_games[:4])
-        lines.append(f"Other games: {shown} — `/ruff leaderboard game:`")
+        lines.append(_("Other games: {games} — `/ruff leaderboard game:`").format(games=shown))
     return "\n".join(lines)
 
 
 def signed(value: float, sign: bool = False) -> str:
     """``3.1``, ``−0.4`` (a true minus sign), with ``sign`` also ``+1.1``."""
-    text = f"{value:+.1f}" if sign else f"{value:.1f}"
+    text = signed_number(value, 1) if sign else number(value, 1)
     return text.replace("-", "−")
 
 
 def _change_text(c: RatingChange, with_game: bool) -> str:
     game = f" {game_title(c.game_id)}," if with_game else ""
+    result = _("won") if c.won else _("lost")
     return (
-        f"· #{c.table_id}{game} {'won' if c.won else 'lost'}: "
+        f"· #{c.table_id}{game} {result}: "
         f"{signed(c.before)} → {signed(c.after)} ({signed(c.after - c.before, sign=True)})"
     )
 
@@ -242,8 +260,8 @@ def stats_text(
 
     def place(r: RatingRow) -> str:
         if r.rank is None:
-            return f"ranked after {plural(MIN_GAMES, 'game')}"
-        return f"#{r.rank} of {ranked.get(r.game_id, r.rank)}"
+            return _("ranked after {games}").format(games=plural(MIN_GAMES, "game"))
+        return _("#{rank} of {players}").format(rank=r.rank, players=ranked.get(r.game_id, r.rank))
 
     def record(r: RatingRow) -> str:
         return f"{plural(r.games, 'game')} · {plural(r.wins, 'win')} ({win_pct(r)})"
@@ -252,18 +270,20 @@ def stats_text(
     if len(rows) == 1:
         r = rows[0]
         lines = [
-            f"📊 **{who}** — {game_title(r.game_id)} in {guild_name}",
-            f"Rating **{signed(r.conservative)}** (μ {r.mu:.1f}, σ {r.sigma:.1f}) · {place(r)}",
+            _("📊 **{player}** — {game} in {server}").format(player=who, game=game_title(r.game_id), server=guild_name),
+            _("Rating **{rating}** (μ {mu}, σ {sigma}) · {place}").format(
+                rating=signed(r.conservative), mu=number(r.mu, 1), sigma=number(r.sigma, 1), place=place(r)
+            ),
             record(r),
         ]
     else:
-        lines = [f"📊 **{who}** in {guild_name}"]
+        lines = [_("📊 **{player}** in {server}").format(player=who, server=guild_name)]
         for r in rows:
             lines.append(
-                f"· {game_title(r.game_id)}: **{signed(r.conservative)}** (μ {r.mu:.1f}, σ {r.sigma:.1f})"
-                f" · {record(r)} · {place(r)}"
+                f"· {game_title(r.game_id)}: **{signed(r.conservative)}** "
+                f"(μ {number(r.mu, 1)}, σ {number(r.sigma, 1)}) · {record(r)} · {place(r)}"
             )
     if history:
-        lines.append("Last rating changes:")
+        lines.append(_("Last rating changes:"))
         lines.extend(_change_text(c, len(rows) > 1) for c in history)
     return "\n".join(lines)

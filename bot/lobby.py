@@ -21,9 +21,11 @@ from . import components as ui
 from . import render
 from .commit import mark_cancelled, save_afk
 from .drivers import Drivers
+from .i18n import _, using
 from .notify import MessageGone, call
 from .presenter import Presenter
 from .render import seat_names
+from .render.refusals import reason_text
 from .replies import refuse, reply
 from .services import Services
 from .store import AISeat, ChannelBusy, HumanSeat, Seat, StoreError, TableRow, VersionConflict
@@ -37,8 +39,10 @@ __all__ = ["Lobby", "jump"]
 def jump(row: TableRow | Table) -> str:
     """``table #N`` with a link to its message, when it has one."""
     if not row.message_id:
-        return f"table #{row.id}"
-    return f"table #{row.id} — https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id}"
+        return _("table #{table}").format(table=row.id)
+    return _("table #{table}").format(table=row.id) + (
+        f" — https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id}"
+    )
 
 
 class Lobby:
@@ -61,20 +65,23 @@ class Lobby:
     ) -> None:
         """``/ruff new``: open a lobby in this channel, the invoker in the first seat."""
         if interaction.guild is None or interaction.channel is None:
-            await refuse(interaction, "Tables live in server channels — run `/ruff new` in a server.")
+            await refuse(interaction, _("Tables live in server channels — run `/ruff new` in a server."))
             return
         perms = interaction.app_permissions
         missing = [
             name
             for name, ok in (
-                ("View Channel", perms.view_channel),
-                ("Send Messages", perms.send_messages),
-                ("Read Message History", perms.read_message_history),
+                (_("View Channel"), perms.view_channel),
+                (_("Send Messages"), perms.send_messages),
+                (_("Read Message History"), perms.read_message_history),
             )
             if not ok
         ]
         if missing:
-            await refuse(interaction, f"I can't run a table here: I need {', '.join(missing)} in this channel.")
+            await refuse(
+                interaction,
+                _("I can't run a table here: I need {permissions} in this channel.").format(permissions=", ".join(missing)),
+            )
             return
         try:
             overrides = parse_options(options)
@@ -82,12 +89,12 @@ class Lobby:
                 overrides["target_score"] = str(target)
             rules = make_rules(game_id, preset, overrides)
         except RulesError as exc:
-            await refuse(interaction, f"⚠️ {exc}")
+            await refuse(interaction, f"⚠️ {reason_text(str(exc))}")
             return
         svc = self.svc
         existing = await svc.table_repo.get_open_by_channel(interaction.channel.id)
         if existing is not None:
-            await refuse(interaction, f"This channel already has a table: {jump(existing)}")
+            await refuse(interaction, _("This channel already has a table: {table}").format(table=jump(existing)))
             return
         svc.tables.forget_ended()
         user = interaction.user
@@ -111,14 +118,22 @@ class Lobby:
             )
         except ChannelBusy:
             existing = await svc.table_repo.get_open_by_channel(interaction.channel.id)
-            await refuse(interaction, "This channel already has a table" + (f": {jump(existing)}" if existing else "."))
+            await refuse(
+                interaction,
+                _("This channel already has a table: {table}").format(table=jump(existing))
+                if existing
+                else _("This channel already has a table."),
+            )
             return
         table = Table.from_row(row)
+        table.language = await svc.server_settings.language(interaction.guild.id)
         svc.tables.add(table)
         self.drivers.arm_lobby_timer(table)  # before any Discord call: an unanswered lobby still expires
+        with using(table.language):  # the table message is public: the server's language
+            lobby_view = ui.lobby_view(table.id)
         try:
             await interaction.response.send_message(
-                self.presenter.lobby_text(table), view=ui.lobby_view(table.id), allowed_mentions=discord.AllowedMentions.none()
+                self.presenter.lobby_text(table), view=lobby_view, allowed_mentions=discord.AllowedMentions.none()
             )
         except discord.HTTPException as exc:
             # Nobody saw the table: free the channel rather than block it until expiry.
@@ -145,14 +160,14 @@ class Lobby:
             await self._rematch(interaction, table_id)
             return
         if table is None or table.status not in ("lobby", "active"):
-            await refuse(interaction, "This table has ended.")
+            await refuse(interaction, _("This table has ended."))
             return
         if verb == "reclaim" and interaction.guild is None:
             await self._reclaim(interaction, table)  # from the hand DM: the seat check is enough
             self.svc.note_ack(started)
             return
         if interaction.guild is None or interaction.guild.id != table.guild_id:
-            await refuse(interaction, "That table belongs to another server.")
+            await refuse(interaction, _("That table belongs to another server."))
             return
         if verb == "hand":
             await self.presenter.show_hand(interaction, table)
@@ -161,7 +176,7 @@ class Lobby:
         elif verb == "cancel":
             await self.cancel(interaction, table, respond_by_edit=True)
         elif table.status != "lobby":
-            await refuse(interaction, "The game has already started.")
+            await refuse(interaction, _("The game has already started."))
         elif verb == "start":
             await self._start(interaction, table)
         else:
@@ -175,9 +190,11 @@ class Lobby:
             await refuse(interaction, refusal)
             return
         await self._adopt_message(table, interaction)
+        with using(table.language):
+            lobby_view = ui.lobby_view(table.id)
         try:
             await interaction.response.edit_message(
-                content=self.presenter.lobby_text(table), view=ui.lobby_view(table.id), allowed_mentions=discord.AllowedMentions.none()
+                content=self.presenter.lobby_text(table), view=lobby_view, allowed_mentions=discord.AllowedMentions.none()
             )
         except discord.HTTPException as exc:
             log.info("lobby answer failed (HTTP %s); the seat change is saved, redrawing", exc.status)
@@ -187,35 +204,35 @@ class Lobby:
         """Join, leave or add an AI under the lock, durably; the refusal, if any."""
         async with table.lock:
             if table.status != "lobby":
-                return "The game has already started."
+                return _("The game has already started.")
             seats = list(table.seats)
             mine = table.seat_of(user.id)
             if verb == "join":
                 if mine is not None:
-                    return f"You already sit {seat_names(len(seats))[mine]}."
+                    return _("You already sit {seat}.").format(seat=seat_names(len(seats))[mine])
                 free = first_free(seats)
                 if free is None:
-                    return "The table is full."
+                    return _("The table is full.")
                 seats[free] = HumanSeat(user.id, user.display_name)
             elif verb == "leave":
                 if mine is None:
-                    return "You are not at this table."
+                    return _("You are not at this table.")
                 if user.id == table.creator_id:
-                    return "You opened this table: use Cancel to close it."
+                    return _("You opened this table: use Cancel to close it.")
                 seats[mine] = None
             elif verb.startswith("ai-"):
                 if mine is None:
-                    return "Only players at the table can add AI players."
+                    return _("Only players at the table can add AI players.")
                 free = first_free(seats)
                 if free is None:
-                    return "The table is full."
+                    return _("The table is full.")
                 used = {s.name for s in seats if isinstance(s, AISeat)}
                 name = next(n for n in AI_NAMES if n not in used)
                 seats[free] = AISeat(verb[3:], name)  # type: ignore[arg-type]
             try:
                 table.db_version = await self.svc.table_repo.update_seats(table.id, seats, table.db_version)
             except VersionConflict:
-                return "The table changed meanwhile — try again."
+                return _("The table changed meanwhile — try again.")
             table.seats = seats
             return None
 
@@ -250,7 +267,7 @@ class Lobby:
         if user.id in closed:
             await reply(
                 interaction,
-                "I can't DM you (your DMs are closed for this server). Press **My hand** on the table to play.",
+                _("I can't DM you (your DMs are closed for this server). Press **My hand** on the table to play."),
             )
         self.drivers.kick(table)
 
@@ -258,12 +275,12 @@ class Lobby:
         """Fill empty seats with AI and start the game, under the lock, durably; the refusal, if any."""
         async with table.lock:
             if table.status != "lobby":
-                return "The game has already started."
+                return _("The game has already started.")
             full = all(s is not None for s in table.seats)
             if user_id != table.creator_id and table.seat_of(user_id) is None:
-                return "You are not at this table — only its players can start it."
+                return _("You are not at this table — only its players can start it.")
             if user_id != table.creator_id and not full:
-                return "Only the opener can start before every seat is filled."
+                return _("Only the opener can start before every seat is filled.")
             seats = list(table.seats)
             used = {s.name for s in seats if isinstance(s, AISeat)}
             for i, seat in enumerate(seats):
@@ -271,7 +288,7 @@ class Lobby:
                     name = next(n for n in AI_NAMES if n not in used)
                     used.add(name)
                     seats[i] = AISeat("normal", name)
-            game, _ = new_game(rules=table.rules, seed=table.seed, first_dealer=table.first_dealer)
+            game, _deal = new_game(rules=table.rules, seed=table.seed, first_dealer=table.first_dealer)
             svc = self.svc
             async with svc.db.transaction():
                 if seats != table.seats:
@@ -291,19 +308,20 @@ class Lobby:
         user = interaction.user
         perms = getattr(user, "guild_permissions", None)
         if user.id != table.creator_id and not (perms is not None and perms.manage_guild):
-            await refuse(interaction, "Only the table's opener or someone with Manage Server can cancel it.")
+            await refuse(interaction, _("Only the table's opener or someone with Manage Server can cancel it."))
             return
         async with table.lock:
             ended = table.status not in ("lobby", "active")
             saved = not ended and await mark_cancelled(self.svc, table)
         # Discord calls only after the lock
         if ended:
-            await refuse(interaction, "This table has already ended.")
+            await refuse(interaction, _("This table has already ended."))
             return
         if not saved:
-            await refuse(interaction, "Something went wrong saving that — the table is still open, please try again.")
+            await refuse(interaction, _("Something went wrong saving that — the table is still open, please try again."))
             return
-        text = render.header(table.info()) + f"\n❌ Cancelled by {user.display_name}."
+        with using(table.language):  # the table message: the server's language
+            text = render.header(table.info()) + "\n" + _("❌ Cancelled by {user}.").format(user=user.display_name)
         if respond_by_edit:
             try:
                 # a cancelled table shows no picture of a game that is not played
@@ -312,11 +330,11 @@ class Lobby:
                 log.info("cancel answer failed (HTTP %s); the table is cancelled", exc.status)
                 self.presenter.edit_table_to(table, text)
         else:
-            await reply(interaction, f"Table #{table.id} cancelled.")
+            await reply(interaction, _("Table #{table} cancelled.").format(table=table.id))
             if table.message_id:
                 with contextlib.suppress(MessageGone, discord.HTTPException):
                     await self.svc.notifier.edit(table.channel_id, table.message_id, text, None, None)
-        self.presenter.tell_hands(table, f"Table #{table.id} was cancelled.")
+        self.presenter.tell_hands(table, lambda: _("Table #{table} was cancelled.").format(table=table.id))
 
     # ================================================================ rematch
 
@@ -325,17 +343,17 @@ class Lobby:
         old = svc.tables.get(table_id)
         row = await svc.table_repo.get(table_id)
         if row is None or row.status != "finished":
-            await refuse(interaction, "A rematch needs a finished game.")
+            await refuse(interaction, _("A rematch needs a finished game."))
             return
         if interaction.guild is None or interaction.guild.id != row.guild_id:
-            await refuse(interaction, "That table belongs to another server.")
+            await refuse(interaction, _("That table belongs to another server."))
             return
         if not any(isinstance(s, HumanSeat) and s.user_id == interaction.user.id for s in row.seats):
-            await refuse(interaction, "Only players of that game can start a rematch.")
+            await refuse(interaction, _("Only players of that game can start a rematch."))
             return
         existing = await svc.table_repo.get_open_by_channel(row.channel_id)
         if existing is not None:
-            await refuse(interaction, f"This channel already has a table: {jump(existing)}")
+            await refuse(interaction, _("This channel already has a table: {table}").format(table=jump(existing)))
             return
         try:
             # the new table and its start are one transaction: no half-made rematch
@@ -354,13 +372,14 @@ class Lobby:
                 )
                 version = await svc.table_repo.set_status(new_row.id, "active", new_row.version)
         except ChannelBusy:
-            await refuse(interaction, "This channel already has a table.")
+            await refuse(interaction, _("This channel already has a table."))
             return
         table = Table.from_row(new_row)
+        table.language = await svc.server_settings.language(row.guild_id)
         table.guild_name = old.guild_name if old else (interaction.guild.name if interaction.guild else "")
         table.channel_name = old.channel_name if old else getattr(interaction.channel, "name", "")
         table.creator_id = interaction.user.id
-        game, _ = new_game(rules=table.rules, seed=table.seed)
+        game, _deal = new_game(rules=table.rules, seed=table.seed)
         table.db_version = version
         table.status = "active"
         table.game = game
@@ -386,7 +405,7 @@ class Lobby:
     async def _reclaim(self, interaction: discord.Interaction[Any], table: Table) -> None:
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            await refuse(interaction, "You are not playing at this table.")
+            await refuse(interaction, _("You are not playing at this table."))
             return
         async with table.lock:
             was_away = seat in table.away
@@ -395,11 +414,12 @@ class Lobby:
                 table.misses[seat] = 0
                 await save_afk(self.svc, table)
         if not was_away:
-            await refuse(interaction, "Your seat is already yours — play on!")
+            await refuse(interaction, _("Your seat is already yours — play on!"))
             return
         self.presenter.schedule_table_edit(table)
         self.drivers.kick(table)  # before answering: the turn timer must run even if the answer fails
-        note = "✅ Welcome back — your seat is yours again."
+        with using(self.presenter.language_of_seat(table, seat)):  # a hand message: the player's language
+            note = _("✅ Welcome back — your seat is yours again.")
         if interaction.guild is None and table.game is not None:
             # pressed on the hand DM: that message becomes the live hand again
             content, view = self.presenter.hand(table, seat, note)

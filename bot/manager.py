@@ -42,6 +42,7 @@ from .config import Settings
 from .drivers import Drivers
 from .info import Info
 from .lobby import Lobby
+from .locales import UserLocales
 from .notify import Notifier
 from .play import Play
 from .presenter import Presenter
@@ -84,6 +85,11 @@ class GameManager:
     @property
     def tables(self) -> TableRegistry:
         return self.services.tables
+
+    @property
+    def user_locales(self) -> UserLocales:
+        """Each player's language, remembered from their latest interaction (bot/locales.py)."""
+        return self.services.user_locales
 
     @property
     def db(self) -> Database:
@@ -176,8 +182,17 @@ class GameManager:
     ) -> None:
         await self.info.stats(interaction, user, game_id)
 
-    async def settings_command(self, interaction: discord.Interaction[Any], pictures: bool | None) -> None:
-        await self.services.server_settings.settings_command(interaction, pictures)
+    async def settings_command(
+        self, interaction: discord.Interaction[Any], pictures: bool | None, language: str | None = None
+    ) -> None:
+        changed = await self.services.server_settings.settings_command(interaction, pictures, language)
+        if changed and interaction.guild is not None:
+            # the server's tables speak the new language from their next change
+            language_now = await self.services.server_settings.language(interaction.guild.id)
+            for table in self.tables.values():
+                if table.guild_id == interaction.guild.id and table.language != language_now:
+                    table.language = language_now
+                    self.presenter.schedule_table_edit(table)
 
     # ------------------------------------------------------------ clicks (bot/handlers.ClickHandler)
 

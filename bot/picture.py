@@ -38,7 +38,9 @@ from PIL import Image, ImageDraw, ImageFont
 from engine import Card, SeatView, Suit
 from engine.layout import PileView
 
+from .i18n import N_, TextMap, _, ngettext, using
 from .render import SEAT_NAMES, TableInfo
+from .render.common import suit_name
 
 __all__ = [
     "Picture",
@@ -207,34 +209,37 @@ class Scene:
     calls: tuple[str, ...]  # per seat, its last call in an auction ("" if none)
     notes: tuple[str, ...]  # short public lines: the ruff, honours shown
     status: str  # the bottom line: whose turn, or the result
+    language: str = "en"  # the words drawn (the painter's process has no language of its own)
 
     @property
     def n_seats(self) -> int:
         return len(self.seat_labels)
 
 
-DOING: Final = {
-    "ruff": "to decide the ruff",
-    "discard": "to lay out cards",
-    "can_ye": "to declare honours",
-    "auction": "to bid",
-    "bidding": "to bid",
-    "trumps": "to name trumps",
-    "name": "to name the contract",
-    "kitty": "to lay out the kitty",
-    "contest": "to claim the ruff",
-    "show_ruff": "to show the ruff",
-}
+DOING: Final = TextMap({
+    "ruff": N_("to decide the ruff"),
+    "discard": N_("to lay out cards"),
+    "can_ye": N_("to declare honours"),
+    "auction": N_("to bid"),
+    "bidding": N_("to bid"),
+    "trumps": N_("to name trumps"),
+    "name": N_("to name the contract"),
+    "kitty": N_("to lay out the kitty"),
+    "contest": N_("to claim the ruff"),
+    "show_ruff": N_("to show the ruff"),
+})
 
-RANK_WORDS: Final = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+_PLAIN_CALLS: Final = TextMap({"pass": N_("pass"), "accept": N_("accept")})  # as a seat's plate shows them
+
+RANK_WORDS: Final = TextMap({"J": N_("jack"), "Q": N_("queen"), "K": N_("king"), "A": N_("ace")})
 
 
 def card_name(card: Card) -> str:
     """What a screen reader says for a card: ``10 of hearts``, ``queen of spades``, ``Big Joker``."""
     if card.is_joker:
-        return "Big Joker" if card.code == "BJ" else "Little Joker"
+        return _("Big Joker") if card.code == "BJ" else _("Little Joker")
     label = card.rank.label
-    return f"{RANK_WORDS.get(label, label)} of {card.suit.name.lower()}"
+    return _("{rank} of {suit}").format(rank=RANK_WORDS.get(label, label), suit=suit_name(card.suit))
 
 
 def _contract_name(code: str) -> str:
@@ -244,6 +249,10 @@ def _contract_name(code: str) -> str:
 
     if is_bid(code):  # Bid Whist: "4 uptown"
         return bid_name(code)
+    from .render.common import CALL_NAMES
+
+    if code in CONTRACT_NAMES and code in CALL_NAMES:
+        return CALL_NAMES[code]  # the same words as the text, in the language of the moment
     return str(CONTRACT_NAMES.get(code, code.replace("_", " ").capitalize()))
 
 
@@ -264,7 +273,7 @@ def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None =
     labels = tuple(seat_names[:n]) if seat_names else SEAT_NAMES[:n]
     short = tuple(label[:1] for label in labels)
     names = tuple(
-        (occupant.name if (occupant := info.seats[s] if s < len(info.seats) else None) else "empty")
+        (occupant.name if (occupant := info.seats[s] if s < len(info.seats) else None) else _("empty"))
         for s in range(n)
     )
     rules = view.rules or info.rules
@@ -289,7 +298,7 @@ def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None =
 
     def group_label(seats: tuple[int, ...], index: int) -> str:
         if not seats:
-            return f"Side {index + 1}"
+            return _("Side {number}").format(number=index + 1)
         if len(seats) == 1:
             return f"{short[seats[0]]} {names[seats[0]]}"
         if len(seats) == 2 and n == 4:
@@ -303,37 +312,37 @@ def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None =
         for i, seats in enumerate(score_groups)
     )
     tricks = tuple(
-        Row(group_label(seats, i) if len(seats) > 1 else f"{short[seats[0]]}" if seats else f"Side {i + 1}",
+        Row(group_label(seats, i) if len(seats) > 1 else f"{short[seats[0]]}" if seats else _("Side {number}").format(number=i + 1),
             view.tricks[i])
         for i, seats in enumerate(groups[: len(view.tricks)])
     )
     games = ""
     if rules.match_format != "single":
-        games = "games " + "–".join(str(g) for g in view.games_won)
+        games = _("games {won}").format(won="–".join(str(g) for g in view.games_won))
 
     calls = [""] * n
     if view.phase in ("auction", "bidding"):
         for seat, call in view.auction:
             if 0 <= seat < n:
-                calls[seat] = _contract_name(call) if call not in ("pass", "accept") else call
+                calls[seat] = _contract_name(call) if call not in ("pass", "accept") else _PLAIN_CALLS[call]
 
     notes: list[str] = []
     if view.ruffer is not None and view.ruff_state in ("pending", "taken", "declined"):
         who = labels[view.ruffer]
         notes.append(
             {
-                "pending": f"Ruff: {who} may take the stock",
-                "taken": f"Ruff: {who} took the stock",
-                "declined": f"Ruff: {who} declined",
+                "pending": _("Ruff: {who} may take the stock").format(who=who),
+                "taken": _("Ruff: {who} took the stock").format(who=who),
+                "declined": _("Ruff: {who} declined").format(who=who),
             }[view.ruff_state]
         )
     if view.shown_honours:
-        notes.append("Honours shown: " + ", ".join(f"{short[s]} {c.pretty}" for s, c in view.shown_honours))
+        notes.append(_("Honours shown: {cards}").format(cards=", ".join(f"{short[s]} {c.pretty}" for s, c in view.shown_honours)))
 
     to_act = view.to_act
     doing = ""
     if to_act is not None:
-        doing = DOING.get(view.phase, "to play" if view.trick else "to lead")
+        doing = DOING.get(view.phase, _("to play") if view.trick else _("to lead"))
     if view.phase == "over":
         status = _result_line(view, score_groups, labels, names, scores)
     elif to_act is not None:
@@ -343,7 +352,7 @@ def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None =
 
     return Scene(
         title=rules.title,
-        subtitle=f"Game {view.game_no} · Deal {view.deal_no} · Table #{info.table_id}",
+        subtitle=_("Game {game} · Deal {deal} · Table #{table}").format(game=view.game_no, deal=view.deal_no, table=info.table_id),
         seat_labels=labels,
         names=names,
         hand_sizes=tuple(view.hand_sizes),
@@ -366,6 +375,7 @@ def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None =
         calls=tuple(calls),
         notes=tuple(notes),
         status=status,
+        language=info.language,
     )
 
 
@@ -377,12 +387,14 @@ def _result_line(
     rows: Sequence[Row],
 ) -> str:
     if view.winner is None or not 0 <= view.winner < len(rows):
-        return "Game over"
+        return _("Game over")
     seats = groups[view.winner] if view.winner < len(groups) else ()
     who = " & ".join(names[s] for s in seats) if seats else rows[view.winner].label
     others = [r.value for i, r in enumerate(rows) if i != view.winner]
     against = f", {rows[view.winner].value}–{max(others)}" if others else ""
-    return f"Game over: {who} win{'s' if len(seats) == 1 else ''}{against}"
+    if len(seats) == 1:
+        return _("Game over: {who} wins{score}").format(who=who, score=against)
+    return _("Game over: {who} win{score}").format(who=who, score=against)
 
 
 picture_key = scene_of
@@ -397,22 +409,26 @@ def describe(scene: Scene) -> str:
     labels = scene.seat_labels
     parts = [f"{scene.title}, {scene.subtitle.replace(' · ', ', ').lower()}."]
     if scene.contract:
-        by = f" by {labels[scene.declarer]}" if scene.declarer is not None else ""
-        parts.append(f"Contract: {scene.contract}{by}.")
-    trump = "no trumps" if scene.trump is None else f"{scene.trump.name.lower()}"
-    up = f" (turn-up {card_name(scene.turn_up)})" if scene.turn_up is not None else ""
-    parts.append(f"Trumps: {trump}{up}.")
+        by = _(" by {who}").format(who=labels[scene.declarer]) if scene.declarer is not None else ""
+        parts.append(_("Contract: {contract}{by}.").format(contract=scene.contract, by=by))
+    trump = _("no trumps") if scene.trump is None else suit_name(scene.trump)
+    up = _(" (turn-up {card})").format(card=card_name(scene.turn_up)) if scene.turn_up is not None else ""
+    parts.append(_("Trumps: {trumps}{turn_up}.").format(trumps=trump, turn_up=up))
     if scene.trick:
         played = ", ".join(f"{labels[s]} {card_name(c)}" for s, c in scene.trick)
         if scene.trick_winner is not None:
-            parts.append(f"Trick {scene.trick_no}, won by {labels[scene.trick_winner]}: {played}.")
+            parts.append(
+                _("Trick {number}, won by {who}: {cards}.").format(
+                    number=scene.trick_no, who=labels[scene.trick_winner], cards=played
+                )
+            )
         else:
-            parts.append(f"Trick {scene.trick_no}: {played}.")
+            parts.append(_("Trick {number}: {cards}.").format(number=scene.trick_no, cards=played))
     score = ", ".join(f"{r.text} {r.value}" for r in scene.scores)
-    to = f", game to {scene.target}" if scene.target else ""
-    parts.append(f"Score: {score}{to}" + (f", {scene.games}" if scene.games else "") + ".")
+    to = _(", game to {target}").format(target=scene.target) if scene.target else ""
+    parts.append(_("Score: {scores}").format(scores=f"{score}{to}") + (f", {scene.games}" if scene.games else "") + ".")
     if scene.tricks:
-        parts.append("Tricks this deal: " + ", ".join(f"{r.label} {r.value}" for r in scene.tricks) + ".")
+        parts.append(_("Tricks this deal: {tricks}").format(tricks=", ".join(f"{r.label} {r.value}" for r in scene.tricks)) + ".")
     parts.extend(f"{note}." for note in scene.notes)
     if scene.status:
         parts.append(scene.status + ".")
@@ -583,7 +599,9 @@ def _plate(
     fill = GOLD if active else PLATE
     d.rounded_rectangle([x, y, x + w, y + PLATE_H], radius=10, fill=fill,
                         outline=(255, 255, 255) if active else PANEL_EDGE, width=3 if active else 1)
-    top = f"{scene.seat_labels[seat]} · {scene.hand_sizes[seat]} cards"
+    top = f"{scene.seat_labels[seat]} · " + ngettext("{n} card", "{n} cards", scene.hand_sizes[seat]).format(
+        n=scene.hand_sizes[seat]
+    )
     if scene.calls[seat]:
         top = f"{scene.seat_labels[seat]} · {scene.calls[seat]}"
     small = font(12)
@@ -632,7 +650,12 @@ def _layout_rows(im: Image.Image, piles: Sequence[PileView], x: int, y: int) -> 
 
 
 def draw_table(scene: Scene) -> Picture:
-    """Draw ``scene`` as a PNG (palette mode, about 10-40 KB)."""
+    """Draw ``scene`` as a PNG (palette mode, about 10-40 KB), its words in ``scene.language``."""
+    with using(scene.language):
+        return _draw_table(scene)
+
+
+def _draw_table(scene: Scene) -> Picture:
     n = scene.n_seats
     with_layouts = bool(scene.layouts) and n == 2
     height = HEIGHT_LAYOUTS if with_layouts else HEIGHT
@@ -687,9 +710,9 @@ def draw_table(scene: Scene) -> Picture:
         paste(im, card_image(card, CARD_W, CARD_H), x, y)
     caption = ""
     if scene.trick and scene.trick_winner is not None:
-        caption = f"Trick {scene.trick_no}: {scene.seat_labels[scene.trick_winner]} won"
+        caption = _("Trick {number}: {who} won").format(number=scene.trick_no, who=scene.seat_labels[scene.trick_winner])
     elif scene.trick:
-        caption = f"Trick {scene.trick_no}"
+        caption = _("Trick {number}").format(number=scene.trick_no)
     if caption:
         cap_y = felt[1] + 8 if not with_layouts else cy + CARD_H // 2 + 12
         if not with_layouts and n >= 2:
@@ -697,16 +720,16 @@ def draw_table(scene: Scene) -> Picture:
         put_text(d, (cx, cap_y), caption, font=font(13, bold=True), fill=(220, 240, 225), anchor="ma")
 
     # trumps (top left)
-    y0 = panel(d, (14, 44, 192, 170 if not with_layouts else 190), "Trumps")
+    y0 = panel(d, (14, 44, 192, 170 if not with_layouts else 190), _("Trumps"))
     if scene.trump is None:
-        put_text(d, (26, y0 + 6), "No trumps", font=font(18, bold=True), fill=TEXT)
+        put_text(d, (26, y0 + 6), _("No trumps"), font=font(18, bold=True), fill=TEXT)
     else:
         d.rounded_rectangle([24, y0 + 2, 62, y0 + 40], radius=6, fill=CARD_FACE)
         draw_pip(im, scene.trump, 29, y0 + 7, 28)
-        put_text(d, (70, y0 + 10), scene.trump.name.capitalize(), font=font(17, bold=True), fill=TEXT)
+        put_text(d, (70, y0 + 10), suit_name(scene.trump).capitalize(), font=font(17, bold=True), fill=TEXT)
     if scene.turn_up is not None:
         paste(im, card_image(scene.turn_up, 34, 48), 146, y0 + 2)
-        put_text(d, (163, y0 + 54), "turn-up", font=font(10), fill=MUTED, anchor="ma")
+        put_text(d, (163, y0 + 54), _("turn-up"), font=font(10), fill=MUTED, anchor="ma")
     if scene.contract:
         by = f" · {scene.seat_labels[scene.declarer]}" if scene.declarer is not None else ""
         put_text(d, (24, y0 + 72), fit(scene.contract + by, font(13, bold=True), 160), font=font(13, bold=True), fill=GOLD)
@@ -714,7 +737,7 @@ def draw_table(scene: Scene) -> Picture:
     # score (top right)
     rows = scene.scores
     box_h = 34 + 22 * max(1, len(rows)) + (16 if scene.games or scene.target else 0)
-    y0 = panel(d, (WIDTH - 192, 44, WIDTH - 14, 44 + box_h + 6), "Score")
+    y0 = panel(d, (WIDTH - 192, 44, WIDTH - 14, 44 + box_h + 6), _("Score"))
     value_font, label_font = font(16, bold=True), font(13)
     for i, row in enumerate(rows):
         y = y0 + i * 22
@@ -725,14 +748,14 @@ def draw_table(scene: Scene) -> Picture:
             share = max(0.0, min(1.0, row.value / row.of))
             d.rectangle([WIDTH - 180, y + 18, WIDTH - 26, y + 19], fill=PANEL_EDGE)
             d.rectangle([WIDTH - 180, y + 18, WIDTH - 180 + int(154 * share), y + 19], fill=GOLD)
-    foot = " · ".join(x for x in (f"game to {scene.target}" if scene.target else "", scene.games) if x)
+    foot = " · ".join(x for x in (_("game to {target}").format(target=scene.target) if scene.target else "", scene.games) if x)
     if foot:
         put_text(d, (WIDTH - 180, y0 + 22 * len(rows) + 2), foot, font=font(11), fill=MUTED)
 
     # tricks this deal (bottom left)
     if scene.tricks:
         top = felt[3] - 22 - 20 * len(scene.tricks)
-        y0 = panel(d, (14, top - 14, 192, felt[3] + 4), f"Tricks · {scene.trick_no} of {scene.tricks_per_deal}")
+        y0 = panel(d, (14, top - 14, 192, felt[3] + 4), _("Tricks · {number} of {total}").format(number=scene.trick_no, total=scene.tricks_per_deal))
         for i, row in enumerate(scene.tricks):
             y = y0 + i * 20
             put_text(d, (24, y), fit(drawable(row.label, label_font) or "?", label_font, 70), font=label_font, fill=TEXT)
@@ -745,7 +768,7 @@ def draw_table(scene: Scene) -> Picture:
     if scene.notes:
         lines = scene.notes[-3:]
         top = felt[3] - 22 - 18 * len(lines)
-        y0 = panel(d, (WIDTH - 192, top - 14, WIDTH - 14, felt[3] + 4), "Notes")
+        y0 = panel(d, (WIDTH - 192, top - 14, WIDTH - 14, felt[3] + 4), _("Notes"))
         for i, line in enumerate(lines):
             small = font(12)
             put_text(d, (WIDTH - 182, y0 + i * 18), fit(drawable(line, small), small, 160), font=small, fill=TEXT)

@@ -32,7 +32,9 @@ from engine.actions import ActionParseError
 from .cluster import CATCH_UP_TRIES, TableBehind
 from .commit import commit, save_afk
 from .drivers import Drivers
+from .i18n import _, ngettext, using
 from .presenter import Presenter
+from .render.refusals import reason_text
 from .replies import refuse, reply
 from .services import Services
 from .store import StoreError
@@ -68,16 +70,16 @@ class Play:
             table = await self.svc.cluster.current(table_id, table)
         if table is None or table.status != "active" or table.game is None:
             lost = _lost_race(table, version, seat, interaction.user.id) if table is not None else None
-            await refuse(interaction, lost or "This game has ended.")  # lost: a double click on the last card
+            await refuse(interaction, lost or _("This game has ended."))  # lost: a double click on the last card
             return
         mine = table.seat_of(interaction.user.id)
         if mine is None:
             log.debug("user %s clicked a control of table %s, where they do not sit", interaction.user.id, table_id)
-            await refuse(interaction, "You are not playing at this table.")
+            await refuse(interaction, _("You are not playing at this table."))
             return
         if mine != seat:
             log.debug("user %s clicked seat %s's control at table %s", interaction.user.id, seat, table_id)
-            await refuse(interaction, "That is not your hand.")
+            await refuse(interaction, _("That is not your hand."))
             return
         work = asyncio.ensure_future(self._apply_current(table, seat, version, actions, interaction))
         try:
@@ -108,7 +110,7 @@ class Play:
         the game is at now; answered privately with ``done`` or the refusal."""
         game = table.game
         if table.status != "active" or game is None:
-            await refuse(interaction, "This game has ended.")
+            await refuse(interaction, _("This game has ended."))
             return
         started = time.perf_counter()
         outcome = await self._apply(table, seat, game.version, [action], interaction)
@@ -133,13 +135,13 @@ class Play:
             cards = [Card.parse(v) for v in values]
             actions = [decode_action(f"{verb}:{c.code}") for c in cards]
         except (CardParseError, ActionParseError):
-            await refuse(interaction, "That is not a card.")
+            await refuse(interaction, _("That is not a card."))
             return
         if not cards:
-            await refuse(interaction, "Choose the cards to lay out.")
+            await refuse(interaction, _("Choose the cards to lay out."))
             return
         if len(set(cards)) != len(cards):
-            await refuse(interaction, "Choose different cards.")
+            await refuse(interaction, _("Choose different cards."))
             return
         table = self.svc.tables.get(table_id)
         game = table.game if table else None
@@ -148,7 +150,10 @@ class Play:
             # as many as the menu offers when fewer may go now (no-trump jokers first)
             need = min(view.to_lay_out, sum(1 for a in view.legal if a.verb == verb))
             if need and len(cards) != need:
-                await refuse(interaction, f"Choose exactly {need} cards to lay out.")
+                await refuse(
+                    interaction,
+                    ngettext("Choose exactly {n} card to lay out.", "Choose exactly {n} cards to lay out.", need).format(n=need),
+                )
                 return
         await self.on_action(interaction, table_id, version, seat, actions)
 
@@ -166,7 +171,7 @@ class Play:
         cluster = self.svc.cluster
         if cluster is None:
             return await self._apply(table, seat, version, actions, interaction)
-        for _ in range(CATCH_UP_TRIES):
+        for _try in range(CATCH_UP_TRIES):
             if table.game is None or version > table.game.version:
                 # the button is newer than this copy, whose notification is still on its way
                 await cluster.catch_up(table)
@@ -174,7 +179,7 @@ class Play:
                 return await self._apply(table, seat, version, actions, interaction)
             except TableBehind:
                 await cluster.catch_up(table)
-        return "The table is busy — nothing changed, please try again."
+        return _("The table is busy — nothing changed, please try again.")
 
     async def _apply(
         self,
@@ -193,29 +198,29 @@ class Play:
         async with table.lock:
             game = table.game
             if table.status != "active" or game is None:
-                return _lost_race(table, version, seat, user_id) or "This game has ended."
+                return _lost_race(table, version, seat, user_id) or _("This game has ended.")
             if version != game.version:
                 lost = _lost_race(table, version, seat, user_id)
                 if lost is not None:
                     return lost
                 if game.to_act() == seat and seat not in table.away:
-                    content, view = self.presenter.hand(
-                        table, seat, "That button was from an earlier turn — here is your hand now."
-                    )
+                    with using(self.presenter.language_of_seat(table, seat)):
+                        note = _("That button was from an earlier turn — here is your hand now.")
+                    content, view = self.presenter.hand(table, seat, note)
                     self.presenter.answered(table, seat, interaction, content)
                     return content, view
-                return "That hand has moved on — those buttons are from an earlier turn."
+                return _("That hand has moved on — those buttons are from an earlier turn.")
             if seat in table.away:
-                return "The AI is playing for you — press **Take my seat back** (on your hand or the table) first."
+                return _("The AI is playing for you — press **Take my seat back** (on your hand or the table) first.")
             try:
                 events = await commit(self.svc, table, seat, actions, user_id)
             except IllegalAction as exc:
-                return exc.reason
+                return reason_text(exc.reason)
             except TableBehind:
                 raise  # another process moved first: caught up and checked again
             except (StoreError, sqlite3.Error):
                 log.exception("could not store an action at table %s", table.id)
-                return "Something went wrong saving that — nothing changed, please try again."
+                return _("Something went wrong saving that — nothing changed, please try again.")
             table.played_for.pop(seat, None)  # the note of a timed-out turn has been seen
             content, view = self.presenter.hand(table, seat)
             self.presenter.answered(table, seat, interaction, content)
@@ -232,7 +237,7 @@ def _lost_race(table: Table, version: int, seat: int, user_id: int) -> str | Non
     for before, who, actor in table.moves:
         if before == version and who == seat:
             if actor == user_id:
-                return "✋ Already played — only your first click counts."
+                return _("✋ Already played — only your first click counts.")
             if actor is None:
-                return "⏰ Too late — the AI already played that turn for you."
+                return _("⏰ Too late — the AI already played that turn for you.")
     return None

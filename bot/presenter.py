@@ -27,6 +27,7 @@ from . import components as ui
 from . import render
 from .commit import mark_cancelled
 from .controls import hand_controls, hand_in_buttons
+from .i18n import LANGUAGES, _, current, set_language, using
 from .notify import KEEP, DMClosed, MessageGone, PictureArg, call
 from .picture import Picture, picture_key
 from .replies import refuse
@@ -61,6 +62,10 @@ class Presenter:
         the table message. ``actor_seat``: a seat whose clicked copy the click's own
         answer already shows (its other copies still follow)."""
         info = table.info()
+        with using(table.language):  # public: the server's language
+            self._after(table, info, events, actor_seat)
+
+    def _after(self, table: Table, info: render.TableInfo, events: list[Event], actor_seat: int | None) -> None:
         if any(isinstance(e, render.SUMMARY_EVENTS) for e in events):
             summary = render.deal_summary(info, events)
             if table.status == "finished" and table.game is not None:
@@ -103,14 +108,20 @@ class Presenter:
         how = ""
         try:
             wanted = await self.svc.server_settings.pictures(table.guild_id)
+            # the chart is drawn in the painter's process: its words follow info.language
             points, chart = await self.svc.painter.summary(game.to_record(), info, game.n_players, wanted)
-            how = render.how_won(info, game.observe(0), points)
+            for language in LANGUAGES:  # the table's, and each hand DM's in its player's language
+                with using(language):
+                    table.how_won_in[language] = render.how_won(info, game.observe(0), points)
+            how = table.how_won_in.get(table.language, "")
         except Exception:
             log.exception("table %s: could not sum up the finished game", table.id)
         table.how_won = how
         text = "\n".join(x for x in (summary, how) if x)
         if text:
-            await self.post_quietly(table, render.fit(text.splitlines()), chart)
+            with using(table.language):
+                text = render.fit(text.splitlines())
+            await self.post_quietly(table, text, chart)
         self.schedule_table_edit(table)
         self.refresh_hands(table)
 
@@ -127,7 +138,8 @@ class Presenter:
         none), so a restart keeps it. Never raises."""
         if "thread_id" in table.settings or table.message_id is None:
             return
-        name = f"Table #{table.id} · {table.rules.title}"
+        with using(table.language):
+            name = _("Table #{table} · {title}").format(table=table.id, title=table.rules.title)
         try:
             thread_id = await self.notifier.create_thread(table.channel_id, table.message_id, name)
         except (MessageGone, discord.HTTPException) as exc:
@@ -156,8 +168,11 @@ class Presenter:
         table.pinged = (seat, table.version)
         if table.moves and table.moves[-1][1] == seat and table.moves[-1][2] is not None:
             return
-        when = f" — the AI plays for you <t:{int(deadline)}:R>" if deadline else ""
-        text = f"🔔 <@{human.user_id}>, your turn at table #{table.id}{when}."
+        with using(table.language):
+            when = _(" — the AI plays for you {time}").format(time=f"<t:{int(deadline)}:R>") if deadline else ""
+            text = _("🔔 {player}, your turn at table #{table}{when}.").format(
+                player=f"<@{human.user_id}>", table=table.id, when=when
+            )
         self.svc.own(self._post_notice(table, seat, table.version, text))
 
     def turn_warning(self, table: Table, seat: int, version: int, deadline: float) -> None:
@@ -165,7 +180,10 @@ class Presenter:
         human = table.human(seat)
         if human is None:
             return
-        text = f"⏳ <@{human.user_id}>, your turn at table #{table.id} ends <t:{int(deadline)}:R> — then the AI plays it."
+        with using(table.language):
+            text = _("⏳ {player}, your turn at table #{table} ends {time} — then the AI plays it.").format(
+                player=f"<@{human.user_id}>", table=table.id, time=f"<t:{int(deadline)}:R>"
+            )
         self.svc.own(self._post_notice(table, seat, version, text))
 
     async def _post_notice(self, table: Table, seat: int, version: int, text: str) -> None:
@@ -218,14 +236,22 @@ class Presenter:
     # ================================================================ the table message
 
     def lobby_text(self, table: Table, note: str = "") -> str:
+        with using(table.language):
+            return self._lobby_text(table, note)
+
+    def _lobby_text(self, table: Table, note: str) -> str:
         creator = table.human(0)
         opener = next(
             (s.name for s in table.seats if isinstance(s, HumanSeat) and s.user_id == table.creator_id),
-            creator.name if creator else "someone",
+            creator.name if creator else _("someone"),
         )
         return render.lobby_text(table.info(), opener, note)
 
     def table_text(self, table: Table) -> str:
+        with using(table.language):
+            return self._table_text(table)
+
+    def _table_text(self, table: Table) -> str:
         game = table.game
         if game is None:
             return self.lobby_text(table)
@@ -235,6 +261,10 @@ class Presenter:
         return render.table_text(table.info(), view, list(table.recent))
 
     def table_view(self, table: Table) -> discord.ui.View | None:
+        with using(table.language):
+            return self._table_view(table)
+
+    def _table_view(self, table: Table) -> discord.ui.View | None:
         if table.status == "finished":
             return ui.finished_view(table.id)
         if table.status == "cancelled":
@@ -262,7 +292,12 @@ class Presenter:
         """The picture of ``game`` for the table message: drawn off the event loop and
         only when what it shows changed (the table's :class:`~bot.picture.PictureCache`);
         ``None`` in the lobby, for an ended table, or where pictures are switched off;
-        :data:`~bot.notify.KEEP` if drawing failed (the text is complete anyway)."""
+        :data:`~bot.notify.KEEP` if drawing failed (the text is complete anyway).
+        Its words (seat names ...) are in the table's language."""
+        with using(table.language):
+            return await self._table_picture(table, game)
+
+    async def _table_picture(self, table: Table, game: Game | None) -> PictureArg:
         if game is None or table.status not in ("active", "finished"):
             return None
         if not await self.svc.server_settings.pictures(table.guild_id):
@@ -302,6 +337,7 @@ class Presenter:
 
     async def _draw_later(self, table: Table) -> None:
         """Draw ``table``'s latest picture when the drawing slot is free, then edit it in."""
+        set_language(table.language)  # this task draws for the public table
         try:
             async with self._drawing:
                 rest = self._rested_at - asyncio.get_running_loop().time()
@@ -324,11 +360,23 @@ class Presenter:
         if table.message_id:
             self.notifier.schedule_edit(table.channel_id, table.message_id, lambda: (text, None, None))
 
-    def tell_hands(self, table: Table, text: str) -> None:
-        """Replace every hand DM of ``table`` with ``text`` (the table was cancelled)."""
+    def tell_hands(self, table: Table, text: str | Callable[[], str]) -> None:
+        """Replace every hand DM of ``table`` with ``text`` (the table was cancelled);
+        a callable is called in each player's language (the texts of bot/i18n.py)."""
         self.clear_notices(table)
-        for channel_id, message_id in list(table.hand_msgs.values()):
-            self.notifier.schedule_edit(channel_id, message_id, lambda: (text, None))
+        for seat, (channel_id, message_id) in list(table.hand_msgs.items()):
+            with using(self.language_of_seat(table, seat)):
+                shown = text() if callable(text) else text
+            self.notifier.schedule_edit(channel_id, message_id, self._fixed(shown))
+
+    @staticmethod
+    def _fixed(text: str) -> Callable[[], tuple[str, None]]:
+        return lambda: (text, None)
+
+    def language_of_seat(self, table: Table, seat: int) -> str:
+        """The language of ``seat``'s private messages: its player's latest Discord locale."""
+        human = table.human(seat)
+        return table.language if human is None else self.svc.user_locales.language(human.user_id)
 
     async def repost_table(self, table: Table) -> None:
         """The table message was deleted: post a fresh one, or cancel if the channel is gone."""
@@ -348,7 +396,7 @@ class Presenter:
                     return
                 if not await mark_cancelled(self.svc, table):
                     return
-            self.tell_hands(table, f"Table #{table.id} was cancelled: its channel is gone.")
+            self.tell_hands(table, lambda: _("Table #{table} was cancelled: its channel is gone.").format(table=table.id))
             return
         except discord.HTTPException as exc:
             log.warning("table %s: could not repost its message (HTTP %s); the next change retries", table.id, exc.status)
@@ -359,15 +407,18 @@ class Presenter:
     # ================================================================ hand messages
 
     def hand(self, table: Table, seat: int, note: str = "") -> tuple[str, discord.ui.View]:
-        """``seat``'s hand message: text and controls, from its own view only."""
+        """``seat``'s hand message: text and controls, from its own view only, in its
+        player's language."""
         assert table.game is not None
-        content, view, away = self._hand_text(table, seat, note)
-        return content, hand_controls(table.id, table.game.version, view, away=away)
+        with using(self.language_of_seat(table, seat)):
+            content, view, away = self._hand_text(table, seat, note)
+            return content, hand_controls(table.id, table.game.version, view, away=away)
 
     def hand_text(self, table: Table, seat: int) -> str:
         """The text of ``seat``'s hand message: enough to tell whether it changed
         (building the buttons costs far more, so they are built only to send)."""
-        return self._hand_text(table, seat)[0]
+        with using(self.language_of_seat(table, seat)):
+            return self._hand_text(table, seat)[0]
 
     @staticmethod
     def _hand_text(table: Table, seat: int, note: str = "") -> tuple[str, SeatView, bool]:
@@ -375,7 +426,7 @@ class Presenter:
         view = table.game.observe(seat)
         away = seat in table.away and view.phase != "over"
         if view.phase == "over" and not note:
-            note = table.how_won
+            note = table.how_won_in.get(current(), table.how_won)
         played_for = table.played_for.get(seat)
         if played_for and view.phase != "over":
             note = f"{played_for}\n{note}" if note else played_for
@@ -386,10 +437,10 @@ class Presenter:
         """Answer with the clicker's hand as an ephemeral "My hand" copy, kept current."""
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            await refuse(interaction, "You are not playing at this table.")
+            await refuse(interaction, _("You are not playing at this table."))
             return
         if table.game is None:
-            await refuse(interaction, "The game has not started yet.")
+            await refuse(interaction, _("The game has not started yet."))
             return
         content, view = self.hand(table, seat, note)
         try:
@@ -408,6 +459,8 @@ class Presenter:
         closed: set[int] = set()
         assert table.game is not None
         seats = [s for s in range(len(table.seats)) if table.human(s) is not None]
+        # the players' languages, kept for their DMs after a restart (bot/locales.py)
+        await self.svc.user_locales.save(h.user_id for s in seats if (h := table.human(s)) is not None)
         results = await asyncio.gather(*(self._send_hand(table, s) for s in seats), return_exceptions=True)
         for seat, result in zip(seats, results, strict=True):
             human = table.human(seat)
@@ -428,12 +481,12 @@ class Presenter:
         except DMClosed:
             if seat not in table.dm_closed:
                 table.dm_closed.add(seat)
+                with using(table.language):
+                    warning = _(
+                        "⚠️ {player}, I can't DM you your hand (DMs closed). Press **My hand** on table #{table} to play."
+                    ).format(player=f"<@{human.user_id}>", table=table.id)
                 with contextlib.suppress(MessageGone, discord.HTTPException):
-                    await self.notifier.post(
-                        table.feed_id,
-                        f"⚠️ <@{human.user_id}>, I can't DM you your hand (DMs closed). "
-                        f"Press **My hand** on table #{table.id} to play.",
-                    )
+                    await self.notifier.post(table.feed_id, warning)
             self._refresh_copies(table, seat)
             return False
         self._refresh_copies(table, seat)
@@ -442,7 +495,9 @@ class Presenter:
         table.hand_sig[seat] = hand_signature(table, seat, content)
         await self.svc.hand_repo.set(table.id, seat, message.channel.id, message.id)
         if old is not None and old[1] != message.id:
-            self.notifier.schedule_edit(old[0], old[1], lambda: ("(an earlier deal — your current hand is below)", None))
+            with using(self.language_of_seat(table, seat)):
+                earlier = _("(an earlier deal — your current hand is below)")
+            self.notifier.schedule_edit(old[0], old[1], lambda: (earlier, None))
         return True
 
     def refresh_hands(self, table: Table, skip: int | None = None, force: bool = False) -> None:

@@ -41,6 +41,7 @@ import discord
 from engine.export import GameLog, dumps_json, game_log, to_json, to_pbn
 
 from . import replay
+from .i18n import _, ngettext
 from .replies import refuse
 from .services import Services
 from .store import AISeat, HumanSeat, TableRow
@@ -91,26 +92,28 @@ class Records:
     async def _find(self, interaction: discord.Interaction[Any], table_id: int | None) -> Finished:
         guild = interaction.guild
         if guild is None:
-            raise _Refused("Records and replays are per server — use this in a server channel.")
+            raise _Refused(_("Records and replays are per server — use this in a server channel."))
         if table_id is None:
             table_id = await self.svc.result_repo.last_table(guild.id, interaction.user.id)
             if table_id is None:
                 raise _Refused(
-                    "You have not finished a game in this server yet — give a table number, e.g. `table: 12`."
+                    _("You have not finished a game in this server yet — give a table number, e.g. `table: 12`.")
                 )
         cached = self._cache.get(table_id)
         if cached is not None:
             if cached.row.guild_id != guild.id:
-                raise _Refused(f"There is no table #{table_id} in this server.")
+                raise _Refused(_("There is no table #{table} in this server.").format(table=table_id))
             self._cache.move_to_end(table_id)
             return cached
         row = await self.svc.table_repo.get(table_id)
         if row is None or row.guild_id != guild.id:
-            raise _Refused(f"There is no table #{table_id} in this server.")
+            raise _Refused(_("There is no table #{table} in this server.").format(table=table_id))
         if row.status == "cancelled":
-            raise _Refused(f"Table #{table_id} was cancelled before its game ended: there is no record.")
+            raise _Refused(_("Table #{table} was cancelled before its game ended: there is no record.").format(table=table_id))
         if row.status != "finished":
-            raise _Refused(f"Table #{table_id} has not finished yet — its record is ready when the game ends.")
+            raise _Refused(
+                _("Table #{table} has not finished yet — its record is ready when the game ends.").format(table=table_id)
+            )
         actions = await self.svc.action_repo.list(table_id)
         record: dict[str, Any] = {
             "format": "ruff-honours-game",
@@ -126,7 +129,7 @@ class Records:
             game_log_ = game_log(record)
         except Exception:
             log.warning("table %s: its log does not replay for a record", table_id, exc_info=True)
-            raise _Refused(f"Table #{table_id} cannot be replayed by this version of the bot.") from None
+            raise _Refused(_("Table #{table} cannot be replayed by this version of the bot.").format(table=table_id)) from None
         finished = Finished(row, record, seat_names(row), game_log_)
         self._cache[table_id] = finished
         while len(self._cache) > CACHE_SIZE:
@@ -208,10 +211,16 @@ def _summary(found: Finished, finished_at: datetime) -> str:
     game = found.log.game
     deals = len(found.log.deals)
     tricks = len(found.log.tricks)
-    return (
-        f"📜 **Table #{found.row.id}** — {game.rules.title} (`{game.rules.game_id}`, preset "
-        f"`{game.rules.preset}`), finished {finished_at:%Y-%m-%d}: {deals} deal{'s' if deals != 1 else ''}, "
-        f"{tricks} trick{'s' if tricks != 1 else ''}.\n"
-        "`.json`: the full record (replays in the bot's engine) · `.pbn`: the deals for other card programs. "
-        "Step through it here with `/ruff replay table:" + str(found.row.id) + "`."
+    head = _("📜 **Table #{table}** — {title} (`{game}`, preset `{preset}`), finished {date}: {deals}, {tricks}.").format(
+        table=found.row.id,
+        title=game.rules.title,
+        game=game.rules.game_id,
+        preset=game.rules.preset,
+        date=f"{finished_at:%Y-%m-%d}",
+        deals=ngettext("{n} deal", "{n} deals", deals).format(n=deals),
+        tricks=ngettext("{n} trick", "{n} tricks", tricks).format(n=tricks),
     )
+    return head + "\n" + _(
+        "`.json`: the full record (replays in the bot's engine) · `.pbn`: the deals for other card programs. "
+        "Step through it here with `/ruff replay table:{table}`."
+    ).format(table=found.row.id)

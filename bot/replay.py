@@ -22,15 +22,18 @@ from collections.abc import Sequence
 import discord
 
 from engine import Card, Suit, sort_hand
-from engine.export import DealLog, GameLog, TrickLog, side_label
+from engine.export import DealLog, GameLog, TrickLog
+from engine.seating import Seating
 
 from . import components as ui
-from .render.common import card_text
+from .i18n import _
+from .render.common import SEAT_NAMES, SEAT_SHORT, card_text, rank_label, suit_name
+from .render.lines import contract_name
 
 __all__ = ["POSITIONS", "clamp_step", "hand_line", "replay_id", "replay_view", "step_text"]
 
-POSITIONS = ("North", "East", "South", "West")
-SHORT = ("N", "E", "S", "W")
+POSITIONS = SEAT_NAMES  # read in the language of the moment (bot/i18n.py)
+SHORT = SEAT_SHORT
 
 
 def clamp_step(step: int, total: int) -> int:
@@ -58,7 +61,7 @@ def hand_line(cards: Sequence[Card], trump: Suit | None) -> str:
             groups.append(f"{current.symbol} {' '.join(ranks)}")
             ranks = []
         current = card.suit
-        ranks.append(card.rank.label)
+        ranks.append(rank_label(card))
     if ranks:
         assert current is not None
         groups.append(f"{current.symbol} {' '.join(ranks)}")
@@ -71,10 +74,10 @@ def _who(seat: int, names: Sequence[str]) -> str:
 
 def _trumps(deal: DealLog) -> str:
     if deal.trump is None:
-        return "no trumps"
-    text = f"{deal.trump.symbol} {deal.trump.name.lower()}"
+        return _("no trumps")
+    text = f"{deal.trump.symbol} {suit_name(deal.trump)}"
     if deal.turn_up is not None:
-        text += f" (turn-up {card_text(deal.turn_up)})"
+        text += _(" (turn-up {card})").format(card=card_text(deal.turn_up))
     return text
 
 
@@ -86,14 +89,20 @@ def _tricks_line(deal: DealLog, tricks: Sequence[int]) -> str:
     seating = deal.seating
     if seating is None:
         return ""
-    return " · ".join(f"{side_label(seating, i)} {tricks[i]}" for i in range(min(len(tricks), len(seating.sides))))
+    return " · ".join(f"{_side_label(seating, i)} {tricks[i]}" for i in range(min(len(tricks), len(seating.sides))))
 
 
 def _scores_line(deal: DealLog, scores: Sequence[int]) -> str:
     seating = deal.score_seating
     if seating is None:
         return ""
-    return " · ".join(f"{side_label(seating, i)} {scores[i]}" for i in range(min(len(scores), len(seating.sides))))
+    return " · ".join(f"{_side_label(seating, i)} {scores[i]}" for i in range(min(len(scores), len(seating.sides))))
+
+
+def _side_label(seating: Seating, side: int) -> str:
+    """:func:`engine.export.side_label` with the seats' letters of the language of the moment."""
+    letters = [SHORT[s] for s in sorted(seating.sides[side])]
+    return ("+" if len(letters) > 2 else "").join(letters)
 
 
 def _hands_before(deal: DealLog, trick: TrickLog) -> list[list[Card]]:
@@ -109,43 +118,68 @@ def step_text(table_id: int, title: str, names: Sequence[str], log: GameLog, ste
     """The text of replay step ``step`` (clamped) of a finished game; under 2,000 characters."""
     steps = log.tricks
     if not steps:
-        return f"🔁 **Replay — table #{table_id}** · {title}\nNo card was played in this game."
+        return (
+            _("🔁 **Replay — table #{table}** · {title}").format(table=table_id, title=title)
+            + "\n"
+            + _("No card was played in this game.")
+        )
     step = clamp_step(step, len(steps))
     deal, trick = steps[step]
     n = deal.n_players
     lines = [
-        f"🔁 **Replay — table #{table_id}** · {title} · trick {step + 1} of {len(steps)}",
-        f"Game {deal.game_no}, deal {deal.deal_no} · Dealer: {_who(deal.dealer, names)} · Trumps: {_trumps(deal)}",
+        _("🔁 **Replay — table #{table}** · {title}").format(table=table_id, title=title)
+        + _(" · trick {step} of {steps}").format(step=step + 1, steps=len(steps)),
+        _("Game {game}, deal {deal} · Dealer: {dealer} · Trumps: {trumps}").format(
+            game=deal.game_no, deal=deal.deal_no, dealer=_who(deal.dealer, names), trumps=_trumps(deal)
+        ),
     ]
     if trick is deal.tricks[0]:
         if deal.contract is not None:
-            who = "everyone" if deal.declarer is None else _who(deal.declarer, names)
-            partner = "" if deal.partner is None else f" with {_who(deal.partner, names)}"
-            lines.append(f"Contract: **{deal.contract}** by {who}{partner}")
-        what = "Kitty" if deal.stock_name == "kitty" else "Ruff"
+            who = _("everyone") if deal.declarer is None else _who(deal.declarer, names)
+            partner = "" if deal.partner is None else _(" with {who}").format(who=_who(deal.partner, names))
+            lines.append(
+                _("Contract: **{name}** by {who}{partner}").format(
+                    name=contract_name(deal.contract), who=who, partner=partner
+                )
+            )
+        what = _("Kitty") if deal.stock_name == "kitty" else _("Ruff")
+        stock = _(deal.stock_name) if deal.stock_name in ("stock", "kitty", "head") else deal.stock_name
         if deal.ruffer is not None:
             if deal.declined or not deal.taken:
-                lines.append(f"{what}: {_who(deal.ruffer, names)} declined the {deal.stock_name}")
+                lines.append(
+                    _("{what}: {who} declined the {stock}").format(what=what, who=_who(deal.ruffer, names), stock=stock)
+                )
             else:
                 lines.append(
-                    f"{what}: {_who(deal.ruffer, names)} took {_pretty(deal.taken)}, "
-                    f"laid out {_pretty(deal.laid_out)}"
+                    _("{what}: {who} took {cards}, laid out {laid_out}").format(
+                        what=what, who=_who(deal.ruffer, names), cards=_pretty(deal.taken), laid_out=_pretty(deal.laid_out)
+                    )
                 )
         elif deal.stock:
-            lines.append(f"{deal.stock_name.capitalize()} (not played): {_pretty(deal.stock)}")
+            lines.append(
+                _("{stock} (not played): {cards}").format(stock=stock[:1].upper() + stock[1:], cards=_pretty(deal.stock))
+            )
     hands = _hands_before(deal, trick)
-    lines.append("Hands and layouts before this trick:" if deal.layouts else "Hands before this trick:")
+    lines.append(_("Hands and layouts before this trick:") if deal.layouts else _("Hands before this trick:"))
     for seat in range(n):
         lines.append(f"> {SHORT[seat]} {names[seat]}: {hand_line(hands[seat], deal.trump)}")
     played = " · ".join(f"{SHORT[s]} {card_text(c)}" for s, c in trick.plays)
-    lines.append(f"**Trick {trick.number}** — {_who(trick.leader, names)} led: {played}")
-    lines.append(f"Won by **{_who(trick.winner, names)}** · Tricks this deal: {_tricks_line(deal, trick.tricks)}")
+    lines.append(
+        _("**Trick {number}** — {who} led: {cards}").format(number=trick.number, who=_who(trick.leader, names), cards=played)
+    )
+    lines.append(
+        _("Won by **{who}** · Tricks this deal: {tricks}").format(
+            who=_who(trick.winner, names), tricks=_tricks_line(deal, trick.tricks)
+        )
+    )
     last = trick is deal.tricks[-1]
     if deal.start_scores:
-        lines.append(f"Score before this deal: {_scores_line(deal, deal.start_scores)}")
+        lines.append(_("Score before this deal: {scores}").format(scores=_scores_line(deal, deal.start_scores)))
     if last:
         if deal.scores is not None:
-            lines.append(f"**End of deal {deal.deal_no}** · Score: {_scores_line(deal, deal.scores)}")
+            lines.append(
+                _("**End of deal {deal}** · Score: {scores}").format(deal=deal.deal_no, scores=_scores_line(deal, deal.scores))
+            )
         lines.extend(f"· {note}" for note in deal.notes if note.startswith(("Game ", "Match ", "Honours", "Contract ")))
     text = "\n".join(lines)
     return text if len(text) <= 2000 else text[:1999] + "…"

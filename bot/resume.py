@@ -25,10 +25,11 @@ from engine import Game, IllegalAction, RecordError, RulesError
 
 from . import ratings
 from .drivers import Drivers
+from .i18n import _, using
 from .notify import DMClosed, MessageGone
 from .presenter import Presenter
 from .services import Services
-from .store import ActionRow, Deadline, HandMessage, StoreError, TableRow
+from .store import ActionRow, Deadline, HandMessage, HumanSeat, StoreError, TableRow
 from .tables import SET_ASIDE_MARK, Table
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,7 @@ class Resume:
         except (RulesError, RecordError, IllegalAction, ValueError) as exc:
             await self._set_aside(row, exc)
             return False
+        await self.speak(table)
         self.svc.tables.add(table)
         if table.status == "lobby":
             self.drivers.arm_lobby_timer(table, deadline.due_at if deadline and deadline.kind == "lobby" else None)
@@ -86,6 +88,12 @@ class Resume:
             last = actions[-1].created_at if actions else 0.0
             self.drivers.kick(table, due=self.drivers.resumed_due(table, deadline, last))
         return True
+
+    async def speak(self, table: Table) -> None:
+        """Set the languages of a table loaded from the database: its server's for the
+        table, and its players' stored ones for their DMs (a DM carries no locale)."""
+        table.language = await self.svc.server_settings.language(table.guild_id)
+        await self.svc.user_locales.load(s.user_id for s in table.seats if isinstance(s, HumanSeat))
 
     def load_table(self, row: TableRow, actions: list[ActionRow]) -> Table:
         """The in-memory table of ``row`` (bot/cluster.py: a copy of another process's table)."""
@@ -159,10 +167,11 @@ class Resume:
         self.svc.own(self._tell_set_aside(row))
 
     async def _tell_set_aside(self, row: TableRow) -> None:
-        text = (
-            f"⚠️ Table #{row.id} is set aside: this version of the bot cannot load its game. "
-            "Nothing is lost — the game is kept as it was and comes back when the bot is updated."
-        )
+        with using(await self.svc.server_settings.language(row.guild_id)):
+            text = _(
+                "⚠️ Table #{table} is set aside: this version of the bot cannot load its game. "
+                "Nothing is lost — the game is kept as it was and comes back when the bot is updated."
+            ).format(table=row.id)
         try:
             await self.svc.notifier.post(row.channel_id, text)
         except (discord.HTTPException, DMClosed, MessageGone):

@@ -20,6 +20,7 @@ import discord
 
 from .aipool import AIPool
 from .config import Settings
+from .locales import UserLocales
 from .notify import Notifier
 from .painter import Painter
 from .server_settings import ServerSettings
@@ -32,6 +33,7 @@ from .store import (
     RatingRepo,
     ResultRepo,
     TableRepo,
+    UserLocaleRepo,
 )
 from .tables import ACK_SAMPLES, ENDED_KEPT, Table
 
@@ -176,6 +178,7 @@ class Services:
         self.deadline_repo = DeadlineRepo(db)
         self.guild_settings = GuildSettingsRepo(db)
         self.server_settings = ServerSettings(self.guild_settings, settings)
+        self.user_locales = UserLocales(UserLocaleRepo(db))
         self.notifier = Notifier(client, settings.table_edit_interval)
         self.tasks = TaskOwner()
         self.tables = TableRegistry(self.tasks)

@@ -26,8 +26,10 @@ from engine import (
 )
 from engine.claims import answering
 
+from .i18n import _
 from .picture import PictureCache
 from .render import SeatInfo, TableInfo
+from .render.common import AI_LEVELS
 from .store import (
     AISeat,
     HumanSeat,
@@ -119,6 +121,10 @@ class Table:
     # the turn's short-lived notices (a ping, a warning): (seat, version, channel id, message id)
     notices: list[tuple[int, int, int, int]] = field(default_factory=list)
     pinged: tuple[int, int] | None = None  # (seat, version) of the last turn ping sent
+    # the language of everything public about the table (its message, thread posts,
+    # summaries): the server's ``/ruff settings language:``, kept current by ServerSettings
+    language: str = "en"
+    how_won_in: dict[str, str] = field(default_factory=dict)  # how_won in each language (the hand DMs')
 
     @classmethod
     def from_row(cls, row: TableRow) -> Table:
@@ -169,13 +175,13 @@ class Table:
             if isinstance(seat, HumanSeat):
                 seats.append(SeatInfo(seat.name, seat.user_id, away=i in self.away))
             elif isinstance(seat, AISeat):
-                seats.append(SeatInfo(f"{seat.name} ({seat.ai})", None, seat.ai))
+                seats.append(SeatInfo(f"{seat.name} ({AI_LEVELS.get(seat.ai, seat.ai)})", None, seat.ai))
             else:
                 seats.append(None)
         jump = ""
         if self.message_id:
             jump = f"https://discord.com/channels/{self.guild_id}/{self.channel_id}/{self.message_id}"
-        return TableInfo(self.id, self.rules, tuple(seats), self.guild_name, self.channel_name, jump)
+        return TableInfo(self.id, self.rules, tuple(seats), self.guild_name, self.channel_name, jump, self.language)
 
     @property
     def thread_id(self) -> int | None:
@@ -251,7 +257,9 @@ def parse_options(text: str | None) -> dict[str, str]:
             continue
         key, sep, value = part.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise RulesError(f"options are name=value pairs separated by commas; could not read {part!r}")
+            raise RulesError(
+                _("options are name=value pairs separated by commas; could not read {part}").format(part=repr(part))
+            )
         out[key.strip()] = value.strip()
     return out
 

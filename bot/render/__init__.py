@@ -21,6 +21,7 @@ table's lines per game), :mod:`.table` (whole public messages), :mod:`.hand`
 from __future__ import annotations
 
 from .common import (
+    AI_LEVELS,
     CALL_NAMES,
     MESSAGE_LIMIT,
     SEAT_NAMES,
@@ -80,6 +81,7 @@ from .table import (
 )
 
 __all__ = [
+    "AI_LEVELS",
     "CALL_NAMES",
     "MESSAGE_LIMIT",
     "SEAT_NAMES",

@@ -30,6 +30,7 @@ from engine.events import (
 )
 from engine.phases.auction import bid
 
+from ..i18n import N_, TextMap, _, ngettext
 from .common import (
     SIDE_NAMES,
     TableInfo,
@@ -75,8 +76,15 @@ def is_bid_whist(view: SeatView) -> bool:
 def bid_name(code: str) -> str:
     """``4 uptown``, ``3 no trump``; ``Pass``."""
     if code == "pass":
-        return "Pass"
-    return bid(code).describe() if is_bid(code) else code
+        return _("Pass")
+    if not is_bid(code):
+        return code
+    b = bid(code)
+    return _("{n} {mode}").format(n=b.number, mode=MODE_NAMES[b.mode])
+
+
+# i18n: Bid Whist's modes: high cards win, low cards win, no trumps
+MODE_NAMES = TextMap({"u": N_("uptown"), "d": N_("downtown"), "n": N_("no trump")})
 
 
 def books_needed(code: str) -> int:
@@ -107,10 +115,10 @@ def view_hand_text(view: SeatView, cards: Sequence[Card] | None = None) -> str:
 def order_text(order: RankOrder) -> str:
     """``uptown (A K Q … 2)``, ``downtown (A 2 3 … K)``, ``downtown, ace low (2 3 … K A)``."""
     if order.direction == "uptown":
-        return "uptown (A K Q … 2)"
+        return _("uptown (A K Q … 2)")
     if order.downtown_ace == "low":
-        return "downtown, ace low (2 3 … K A)"
-    return "downtown (A 2 3 … K)"
+        return _("downtown, ace low (2 3 … K A)")
+    return _("downtown (A 2 3 … K)")
 
 
 def contract_text(view: SeatView) -> str:
@@ -119,8 +127,8 @@ def contract_text(view: SeatView) -> str:
     if not _named(view):
         return name
     if view.trump is not None:
-        return f"{name} in {suit_text(view.trump)}"
-    return f"{name}, {view.rank_order.direction}"
+        return _("{bid} in {suit}").format(bid=name, suit=suit_text(view.trump))
+    return f"{name}, {MODE_NAMES['u' if view.rank_order.direction == 'uptown' else 'd']}"
 
 
 def _side_of(info: TableInfo, seat: int) -> int:
@@ -130,17 +138,17 @@ def _side_of(info: TableInfo, seat: int) -> int:
 def trump_line(info: TableInfo, view: SeatView) -> str:
     """Trumps and the rank order of the deal, or what decides them."""
     if view.phase == "bidding":
-        return "Trumps: **none yet — the bidding decides** (uptown: high cards win, downtown: low cards win)"
+        return _("Trumps: **none yet — the bidding decides** (uptown: high cards win, downtown: low cards win)")
     if view.phase == "name":
         if _no_trump(view):
-            return "No trumps · direction **to be named by the declarer** (uptown or downtown)"
-        return "Trumps: **to be named by the declarer**"
+            return _("No trumps · direction **to be named by the declarer** (uptown or downtown)")
+        return _("Trumps: **to be named by the declarer**")
     jokers = view.rules is not None and view.rules.jokers > 0
     if view.trump is None:
-        tail = "; the jokers never win a trick" if jokers else ""
-        return f"No trumps · **{order_text(view.rank_order)}**{tail}"
-    tail = " (the jokers are the top trumps, Big above Little)" if jokers else ""
-    return f"Trumps: **{suit_text(view.trump)}** · {order_text(view.rank_order)}{tail}"
+        tail = _("; the jokers never win a trick") if jokers else ""
+        return _("No trumps · **{order}**").format(order=order_text(view.rank_order)) + tail
+    tail = _(" (the jokers are the top trumps, Big above Little)") if jokers else ""
+    return _("Trumps: **{suit}** · {order}").format(suit=suit_text(view.trump), order=order_text(view.rank_order)) + tail
 
 
 def contract_line(info: TableInfo, view: SeatView) -> str:
@@ -150,14 +158,14 @@ def contract_line(info: TableInfo, view: SeatView) -> str:
         return ""
     side = _side_of(info, view.declarer)
     need = books_needed(view.contract)
-    parts = [f"Contract: **{bid_name(view.contract)}**"]
+    parts = [_("Contract: **{name}**").format(name=bid_name(view.contract))]
     if _named(view):
         parts[0] += contract_text(view)[len(bid_name(view.contract)) :]  # " in ♠ spades", ", downtown"
-    parts.append(f"declared by {info.seat_name(view.declarer)}")
-    books = f"{info.side_short(side)} need {need} of 13 books (the kitty is the first)"
+    parts.append(_("declared by {who}").format(who=info.seat_name(view.declarer)))
+    books = _("{side} need {need} of 13 books (the kitty is the first)").format(side=info.side_short(side), need=need)
     if view.phase == "play":
         tricks = view.tricks[side] if side < len(view.tricks) else 0
-        books += f": {1 + tricks} so far"
+        books += _(": {n} so far").format(n=1 + tricks)
     parts.append(books)
     return " · ".join(parts)
 
@@ -174,14 +182,14 @@ def kitty_line(info: TableInfo, view: SeatView, mine: int | None = None) -> str:
     count = rules.deck_size - rules.players * rules.hand_size
     shown = ""
     if rules.kitty_exposed and view.stock_taken and mine is None:
-        shown = f" Shown to all: {cards_text(view_sorted(view, view.stock_taken))}."
+        shown = _(" Shown to all: {cards}.").format(cards=cards_text(view_sorted(view, view.stock_taken)))
     taken = view.phase in ("kitty", "play") or (view.phase == "name" and not rules.declare_before_kitty)
     if not taken:
-        return f"Kitty: {count} cards face down, to {who} once the contract is named."
+        return _("Kitty: {n} cards face down, to {who} once the contract is named.").format(n=count, who=who)
     if view.phase != "play":
-        return f"Kitty: {who} took its {count} cards and lays out {count}.{shown}"
+        return _("Kitty: {who} took its {n} cards and lays out {n}.").format(who=who, n=count) + shown
     side = info.side_short(_side_of(info, view.declarer))
-    return f"Kitty: {who} laid out {count} cards face down — {side}'s first book.{shown}"
+    return _("Kitty: {who} laid out {n} cards face down — {side}'s first book.").format(who=who, n=count, side=side) + shown
 
 
 def turn_line(info: TableInfo, view: SeatView) -> str:
@@ -190,39 +198,41 @@ def turn_line(info: TableInfo, view: SeatView) -> str:
         bids = [a for a in view.legal if a.verb == "bid"]
         high = next((code for _, code in reversed(view.auction) if code != "pass"), None)
         if not bids:
-            return f"🟢 **Your bid:** nothing outranks {bid_name(high or '')} — press **Pass**."
+            return _("🟢 **Your bid:** nothing outranks {bid} — press **Pass**.").format(bid=bid_name(high or ""))
         if not any(a.verb == "pass" for a in view.legal):
-            return (
-                "🟢 **Your bid:** everyone else passed, so you (the dealer) must bid: "
-                f"{bid_name(bids[0].encode()[4:])} or more."
+            return _("🟢 **Your bid:** everyone else passed, so you (the dealer) must bid: {bid} or more.").format(
+                bid=bid_name(bids[0].encode()[4:])
             )
         lowest = bid_name(bids[0].encode()[4:])
-        over = f"the highest so far is {bid_name(high)}; " if high else ""
-        return (
-            f"🟢 **Your bid** (you bid once): {over}bid {lowest} or more, or pass. "
+        over = _("the highest so far is {bid}; ").format(bid=bid_name(high)) if high else ""
+        return _(
+            "🟢 **Your bid** (you bid once): {highest}bid {lowest} or more, or pass. "
             "A bid of N needs 6 + N books of 13, the kitty counting as the first."
-        )
+        ).format(highest=over, lowest=lowest)
     if view.phase == "name":
         need = books_needed(view.contract)
-        when = "before you see the kitty" if view.stock_taken == () else "now that you have the kitty"
+        when = _("before you see the kitty") if view.stock_taken == () else _("now that you have the kitty")
         if _no_trump(view):
             ace = "A 2 3 … K" if view.rules is None or view.rules.downtown_ace == "high" else "2 3 … K A"
-            return (
-                f"🟢 **Your turn:** you won the bidding with {bid_name(view.contract)} ({need} books). "
-                f"Name the direction {when}: **Uptown** (A K Q … 2 win) or **Downtown** ({ace})."
-            )
-        return (
-            f"🟢 **Your turn:** you won the bidding with {bid_name(view.contract)} ({need} books). "
-            f"Name trumps {when}."
+            return _(
+                "🟢 **Your turn:** you won the bidding with {bid} ({need} books). "
+                "Name the direction {when}: **Uptown** (A K Q … 2 win) or **Downtown** ({ace})."
+            ).format(bid=bid_name(view.contract), need=need, when=when, ace=ace)
+        return _("🟢 **Your turn:** you won the bidding with {bid} ({need} books). Name trumps {when}.").format(
+            bid=bid_name(view.contract), need=need, when=when
         )
     if view.phase == "kitty":
         count = view.to_lay_out
         discards = [getattr(a, "card", None) for a in view.legal if a.verb == "discard"]
         jokers_first = 0 < len(discards) < len(view.hand) and all(c is not None and c.is_joker for c in discards)
-        first = " In no trump your jokers go out first." if jokers_first else ""
+        first = _(" In no trump your jokers go out first.") if jokers_first else ""
         return (
-            f"🟢 **Your turn:** choose the {count} card{'s' if count != 1 else ''} to lay out face down "
-            f"— they are your side's first book.{first}"
+            ngettext(
+                "🟢 **Your turn:** choose the {n} card to lay out face down — they are your side's first book.",
+                "🟢 **Your turn:** choose the {n} cards to lay out face down — they are your side's first book.",
+                count,
+            ).format(n=count)
+            + first
         )
     return ""
 
@@ -231,16 +241,22 @@ def event_line(info: TableInfo, ev: Event) -> str:
     """A public line for a Bid Whist event ("" for the others)."""
     if isinstance(ev, ContractWon):
         need = books_needed(ev.bid)
-        return f"{info.seat_name(ev.declarer)} wins the bidding: {bid_name(ev.bid)} ({need} books needed)."
+        return _("{who} wins the bidding: {bid} ({need} books needed).").format(
+            who=info.seat_name(ev.declarer), bid=bid_name(ev.bid), need=need
+        )
     if isinstance(ev, ContractDeclared):
+        direction = MODE_NAMES["u" if ev.direction == "uptown" else "d"]
         if ev.trump is None:
-            return f"{info.seat_name(ev.declarer)} plays no trump {ev.direction}."
-        return f"{info.seat_name(ev.declarer)} names {suit_text(ev.trump)} trumps ({ev.direction})."
+            return _("{who} plays no trump {direction}.").format(who=info.seat_name(ev.declarer), direction=direction)
+        return _("{who} names {suit} trumps ({direction}).").format(
+            who=info.seat_name(ev.declarer), suit=suit_text(ev.trump), direction=direction
+        )
     if isinstance(ev, KittyTaken):
-        text = f"{info.seat_name(ev.seat)} takes the {ev.count}-card kitty"
         if ev.cards:
-            text += f", shown to all: {cards_text(ev.cards)}"
-        return text + "."
+            return _("{who} takes the {n}-card kitty, shown to all: {cards}.").format(
+                who=info.seat_name(ev.seat), n=ev.count, cards=cards_text(ev.cards)
+            )
+        return _("{who} takes the {n}-card kitty.").format(who=info.seat_name(ev.seat), n=ev.count)
     return ""
 
 
@@ -260,36 +276,55 @@ def deal_summary(info: TableInfo, events: Sequence[Event]) -> list[str] | None:
     lines: list[str] = []
     if passed is not None:
         lines.append(
-            f"Everyone passed: the deal is thrown in and {info.seat_name((passed.dealer + 1) % info.n)} deals."
+            _("Everyone passed: the deal is thrown in and {who} deals.").format(
+                who=info.seat_name((passed.dealer + 1) % info.n)
+            )
         )
     for ev in events:
         if isinstance(ev, DealScored) and scored is not None:
-            lines.append(f"**Deal {ev.deal_no} of game {ev.game_no}** — " + _contract_result(info, scored, ev))
+            lines.append(
+                _("**Deal {deal} of game {game}** — {result}").format(
+                    deal=ev.deal_no, game=ev.game_no, result=_contract_result(info, scored, ev)
+                )
+            )
             scores = " · ".join(f"{info.side_short(s)} **{p}**" for s, p in enumerate(ev.scores))
             target = info.rules.target_score
-            lines.append(f"Score: {scores} (game is {target}; a side at -{target} or below loses)")
+            lines.append(
+                _("Score: {scores} (game is {target}; a side at -{target} or below loses)").format(
+                    scores=scores, target=target
+                )
+            )
         elif isinstance(ev, GameOver):
             lines.append(_game_over(info, ev))
         elif isinstance(ev, MatchOver) and info.rules.match_format != "single":
-            lines.append(f"🏆 **{_side_players(info, ev.winner)}** win the match.")
+            lines.append(_("🏆 **{side}** win the match.").format(side=_side_players(info, ev.winner)))
     return lines
 
 
 def _contract_result(info: TableInfo, ev: ContractScored, scored: DealScored) -> str:
     declaring = info.side_short(ev.side)
-    partner = f" with {info.seat_name((ev.declarer + 2) % 4)}" if info.partnerships else ""
+    partner = _(" with {who}").format(who=info.seat_name((ev.declarer + 2) % 4)) if info.partnerships else ""
     need = books_needed(ev.bid)
     tricks = ev.books - 1
-    result = "✅ made" if ev.made else "❌ set"
-    double = " (no trump counts double)" if ev.bid.endswith("n") and info.rules.nt_multiplier == 2 else ""
+    result = _("✅ made") if ev.made else _("❌ set")
+    double = _(" (no trump counts double)") if ev.bid.endswith("n") and info.rules.nt_multiplier == 2 else ""
     points = " · ".join(
         f"{info.side_short(s)} {p:+d}" if s == ev.side else f"{info.side_short(s)} 0"
         for s, p in enumerate(scored.trick_points)
     )
-    return (
-        f"{bid_name(ev.bid)} declared by {info.seat_name(ev.declarer)}{partner}: "
-        f"{declaring} needed {need} books and made {ev.books} (the kitty + {tricks} trick{'s' if tricks != 1 else ''}) "
-        f"— {result}{double} → {points}"
+    made = ngettext(
+        "{side} needed {need} books and made {books} (the kitty + {n} trick)",
+        "{side} needed {need} books and made {books} (the kitty + {n} tricks)",
+        tricks,
+    ).format(side=declaring, need=need, books=ev.books, n=tricks)
+    return _("{bid} declared by {who}{partner}: {made} — {result}{double} → {points}").format(
+        bid=bid_name(ev.bid),
+        who=info.seat_name(ev.declarer),
+        partner=partner,
+        made=made,
+        result=result,
+        double=double,
+        points=points,
     )
 
 
@@ -300,21 +335,26 @@ def _outcome(info: TableInfo, winner: int, scores: Sequence[int], how: str) -> s
     each = " · ".join(f"{info.side_short(s)} {p}" for s, p in enumerate(scores))
     if how == "set":
         losers = [s for s in range(len(scores)) if s != winner and scores[s] <= -target]
-        who = " and ".join(
-            f"{SIDE_NAMES[s] if info.partnerships else info.seat_name(s)} fell to {scores[s]}" for s in losers
+        who = _(" and ").join(
+            _("{who} fell to {score}").format(
+                who=SIDE_NAMES[s] if info.partnerships else info.seat_name(s), score=scores[s]
+            )
+            for s in losers
         )
-        why = f"{who or 'the others fell too low'}, and a side at -{target} or below loses"
+        why = _("{who}, and a side at -{target} or below loses").format(
+            who=who or _("the others fell too low"), target=target
+        )
     elif how == "boston":
-        why = "a Boston (all 13 books) wins the game"
+        why = _("a Boston (all 13 books) wins the game")
     else:
-        why = f"reached {scores[winner]}, and game is {target}"
+        why = _("reached {score}, and game is {target}").format(score=scores[winner], target=target)
     return f"{why} ({each})"
 
 
 def _game_over(info: TableInfo, ev: GameOver) -> str:
-    return f"🏆 **{_side_players(info, ev.winner)}** win game {ev.game_no}: " + _outcome(
-        info, ev.winner, ev.scores, ev.how
-    ) + "."
+    return _("🏆 **{side}** win game {game}: {how}.").format(
+        side=_side_players(info, ev.winner), game=ev.game_no, how=_outcome(info, ev.winner, ev.scores, ev.how)
+    )
 
 
 def final_line(info: TableInfo, view: SeatView) -> str:
@@ -329,7 +369,9 @@ def final_line(info: TableInfo, view: SeatView) -> str:
         how = "boston"
     players = info.side_players(winner) if info.partnerships else info.who(winner)
     name = SIDE_NAMES[winner] if info.partnerships else info.names[winner]
-    return f"🏆 **{name}** — {players} — win: " + _outcome(info, winner, view.scores, how) + "."
+    return _("🏆 **{side}** — {players} — win: {how}.").format(
+        side=name, players=players, how=_outcome(info, winner, view.scores, how)
+    )
 
 
 def card_label(card: Card) -> str:

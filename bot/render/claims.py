@@ -25,6 +25,7 @@ from engine.claims import (
 )
 from engine.events import Event
 
+from ..i18n import _, ngettext
 from .common import TableInfo, card_text, cards_text
 
 __all__ = ["claim_event_lines", "claim_lines", "claim_words", "last_trick_text"]
@@ -32,12 +33,15 @@ __all__ = ["claim_event_lines", "claim_lines", "claim_words", "last_trick_text"]
 
 def claim_words(tricks: int, remaining: int) -> str:
     """``all 5 remaining tricks`` / ``3 of the 5 remaining tricks`` / ``none of the 5 remaining tricks``."""
-    plural = "s" if remaining != 1 else ""
     if tricks == remaining:
-        return f"all {remaining} remaining trick{plural}" if remaining != 1 else "the last trick"
+        return _("all {n} remaining tricks").format(n=remaining) if remaining != 1 else _("the last trick")
     if tricks == 0:
-        return f"none of the {remaining} remaining trick{plural}"
-    return f"{tricks} of the {remaining} remaining trick{plural}"
+        return ngettext("none of the {n} remaining trick", "none of the {n} remaining tricks", remaining).format(
+            n=remaining
+        )
+    return ngettext("{claimed} of the {n} remaining trick", "{claimed} of the {n} remaining tricks", remaining).format(
+        claimed=tricks, n=remaining
+    )
 
 
 def claim_lines(info: TableInfo, view: SeatView) -> list[str]:
@@ -51,24 +55,31 @@ def claim_lines(info: TableInfo, view: SeatView) -> list[str]:
         remaining = (rules.tricks_per_deal if rules else 13) - view.trick_no + 1
         cards = [c for c in hand if isinstance(c, Card)]
         lines = [
-            f"⚖️ **{info.seat_name(seat)}** claims {claim_words(tricks, remaining)} — "
-            f"their hand: {cards_text(cards) if cards else '(no cards)'}"
+            _("⚖️ **{who}** claims {tricks} — their hand: {cards}").format(
+                who=info.seat_name(seat),
+                tricks=claim_words(tricks, remaining),
+                cards=cards_text(cards) if cards else _("(no cards)"),
+            )
         ]
         sides = view.sides or tuple(s % 2 for s in range(info.n))
         waiting = [s for s in range(info.n) if sides[s] != sides[seat] and s not in accepted]
         done = ", ".join(info.seat_name(s) for s in accepted)
         wait = ", ".join(info.seat_name(s) for s in waiting)
         lines.append(
-            (f"Accepted by {done}; " if done else "")
-            + f"waiting for {wait} to **Accept** or **Reject**. Nobody plays until then."
+            (_("Accepted by {who}; ").format(who=done) if done else "")
+            + _("waiting for {who} to **Accept** or **Reject**. Nobody plays until then.").format(who=wait)
         )
         return lines
     if view.phase == CONCEDE:
         note = view.note("concede")
         if not isinstance(note, tuple) or len(note) != 3:
             return []
-        seat, partner, _ = note
-        return [f"🏳️ **{info.seat_name(seat)}** proposes to concede the game — waiting for {info.seat_name(partner)} to agree or play on."]
+        seat, partner, _answers = note
+        return [
+            _("🏳️ **{who}** proposes to concede the game — waiting for {partner} to agree or play on.").format(
+                who=info.seat_name(seat), partner=info.seat_name(partner)
+            )
+        ]
     return []
 
 
@@ -77,32 +88,47 @@ def claim_event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
     out: list[str] = []
     for ev in events:
         if isinstance(ev, ClaimMade):
-            out.append(f"{info.seat_name(ev.seat)} claims {claim_words(ev.tricks, ev.remaining)}.")
+            out.append(
+                _("{who} claims {tricks}.").format(who=info.seat_name(ev.seat), tricks=claim_words(ev.tricks, ev.remaining))
+            )
         elif isinstance(ev, ClaimAnswered):
-            out.append(f"{info.seat_name(ev.seat)} {'accepts' if ev.accepted else 'rejects'} the claim.")
+            if ev.accepted:
+                out.append(_("{who} accepts the claim.").format(who=info.seat_name(ev.seat)))
+            else:
+                out.append(_("{who} rejects the claim.").format(who=info.seat_name(ev.seat)))
         elif isinstance(ev, ClaimSettled):
             if ev.accepted:
-                out.append(f"Claim accepted: the deal is scored as claimed ({info.seat_name(ev.seat)}'s side takes {ev.claimed} more).")
+                out.append(
+                    _("Claim accepted: the deal is scored as claimed ({who}'s side takes {n} more).").format(
+                        who=info.seat_name(ev.seat), n=ev.claimed
+                    )
+                )
             else:
-                out.append("Claim rejected: play goes on.")
+                out.append(_("Claim rejected: play goes on."))
         elif isinstance(ev, ConcessionProposed):
-            out.append(f"{info.seat_name(ev.seat)} proposes to concede the game.")
+            out.append(_("{who} proposes to concede the game.").format(who=info.seat_name(ev.seat)))
         elif isinstance(ev, ConcessionAnswered):
-            out.append(f"{info.seat_name(ev.seat)} {'agrees to concede' if ev.agreed else 'refuses: play on'}.")
+            if ev.agreed:
+                out.append(_("{who} agrees to concede.").format(who=info.seat_name(ev.seat)))
+            else:
+                out.append(_("{who} refuses: play on.").format(who=info.seat_name(ev.seat)))
         elif isinstance(ev, Conceded):
-            out.append(f"🏳️ {info.side_players(ev.side) if info.partnerships else info.names[ev.side]} conceded the game.")
+            who = info.side_players(ev.side) if info.partnerships else info.names[ev.side]
+            out.append(_("🏳️ {who} conceded the game.").format(who=who))
     return out
 
 
 def last_trick_text(info: TableInfo, view: SeatView) -> str:
     """The last completed trick of the deal in play by player name, and who won it."""
     if not view.completed_tricks:
-        return "No trick has been completed in this deal yet."
+        return _("No trick has been completed in this deal yet.")
     leader, cards, winner = view.completed_tricks[-1]
     n = info.n
     played = "\n".join(
         f"{'**' if (leader + i) % n == winner else ''}{info.seat_name((leader + i) % n)}: {card_text(c)}"
-        f"{'**  ← won it' if (leader + i) % n == winner else ''}"
+        + ("**  " + _("← won it") if (leader + i) % n == winner else "")
         for i, c in enumerate(cards)
     )
-    return f"Last trick (trick {len(view.completed_tricks)} of deal {view.deal_no}) — **{info.seat_name(winner)}** won it:\n{played}"
+    return _("Last trick (trick {number} of deal {deal}) — **{who}** won it:").format(
+        number=len(view.completed_tricks), deal=view.deal_no, who=info.seat_name(winner)
+    ) + "\n" + played

@@ -4,57 +4,83 @@ into Discord's limit."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine import Card, Rules, Suit, sort_hand
 from engine.cards import HIGH, RankOrder
 
-SEAT_NAMES = ("North", "East", "South", "West")
-SEAT_SHORT = ("N", "E", "S", "W")
-SIDE_NAMES = ("North & South", "East & West")
-SIDE_SHORT = ("NS", "EW")
+from ..i18n import N_, TextMap, Texts, _, current, ngettext, using
 
-_NAMES_BY_COUNT = {4: SEAT_NAMES, 3: ("North", "East", "West"), 2: ("North", "South")}
-_SHORT_BY_COUNT = {4: SEAT_SHORT, 3: ("N", "E", "W"), 2: ("N", "S")}
+# i18n: the seats' and sides' names and letters are read in the language of the moment
+SEAT_NAMES = Texts((N_("North"), N_("East"), N_("South"), N_("West")))
+# i18n: one-letter seat names: North, East, South, West
+SEAT_SHORT = Texts((N_("N"), N_("E"), N_("S"), N_("W")))
+SIDE_NAMES = Texts((N_("North & South"), N_("East & West")))
+# i18n: the partnerships' letters: North & South, East & West
+SIDE_SHORT = Texts((N_("NS"), N_("EW")))
+
+_NAMES_BY_COUNT = {4: SEAT_NAMES, 3: Texts((N_("North"), N_("East"), N_("West"))), 2: Texts((N_("North"), N_("South")))}
+_SHORT_BY_COUNT = {4: SEAT_SHORT, 3: Texts((N_("N"), N_("E"), N_("W"))), 2: Texts((N_("N"), N_("S")))}
 
 # the calls of a contract auction, as buttons and the auction line show them
-CALL_NAMES = {
-    "pass": "Pass",
-    "accept": "Accept",
-    "prop": "Propose",
-    "solo": "Solo",
-    "mis": "Misère",
-    "abund": "Abundance",
-    "royal": "Royal Abundance",
-    "spread": "Spread Misère",
-    "slam": "Slam",
-    "general": "General Misère",
-}
+CALL_NAMES = TextMap({
+    "pass": N_("Pass"),
+    "accept": N_("Accept"),
+    "prop": N_("Propose"),
+    "solo": N_("Solo"),
+    "mis": N_("Misère"),
+    "abund": N_("Abundance"),
+    "royal": N_("Royal Abundance"),
+    "spread": N_("Spread Misère"),
+    "slam": N_("Slam"),
+    "general": N_("General Misère"),
+})
+
+
+# i18n: the AI players' levels, on buttons and beside their names
+AI_LEVELS = TextMap({"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")})
 
 
 def seat_names(n: int) -> tuple[str, ...]:
     """The seats' names at a table of ``n``: N E S W for four, N E W for three, N S for two."""
-    return _NAMES_BY_COUNT.get(n, SEAT_NAMES)
+    return _names(n, current())
 
 
 def seat_short(n: int) -> tuple[str, ...]:
-    return _SHORT_BY_COUNT.get(n, SEAT_SHORT)
+    return _letters(n, current())
+
+
+@functools.cache
+def _names(n: int, language: str) -> tuple[str, ...]:
+    # read on every line of every message: translated once per table size and language
+    with using(language):
+        return tuple(_NAMES_BY_COUNT.get(n, SEAT_NAMES))
+
+
+@functools.cache
+def _letters(n: int, language: str) -> tuple[str, ...]:
+    with using(language):
+        return tuple(_SHORT_BY_COUNT.get(n, SEAT_SHORT))
 
 
 @dataclass(frozen=True, slots=True)
 class Terms:
-    """A family's own words for the shared parts of a deal."""
+    """A family's own words for the shared parts of a deal (in English, marked with
+    ``N_``: translate them where they are shown, ``_(t.stock)``)."""
 
-    stock: str = "stock"
-    ruff: str = "ruff"
+    stock: str = N_("stock")
+    ruff: str = N_("ruff")
     trick_points: str = ""  # how DealScored's trick points are named ("" = tricks over six)
     honour_points: str = ""  # how DealScored's honour points are named ("" = not shown)
 
 
 _TERMS = {
-    "ruffe_trump": Terms(stock="head", ruff="rub", trick_points="cards over par", honour_points="ruff"),
-    "bid_whist": Terms(stock="kitty"),
+    "ruffe_trump": Terms(
+        stock=N_("head"), ruff=N_("rub"), trick_points=N_("cards over par"), honour_points=N_("ruff")
+    ),
+    "bid_whist": Terms(stock=N_("kitty")),
 }
 
 
@@ -79,7 +105,7 @@ class SeatInfo:
         if self.user_id is None:
             return f"{self.name} 🤖"
         text = f"<@{self.user_id}>" if mention else self.name
-        return text + (" (away: AI playing)" if self.away else "")
+        return text + (_(" (away: AI playing)") if self.away else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +118,7 @@ class TableInfo:
     guild_name: str = ""
     channel_name: str = ""
     jump_url: str = ""
+    language: str = "en"  # the table's (public) language: what a picture drawn elsewhere speaks
 
     @property
     def n(self) -> int:
@@ -115,7 +142,7 @@ class TableInfo:
 
     def seat_name(self, seat: int) -> str:
         info = self.seats[seat]
-        who = info.name if info else "empty"
+        who = info.name if info else _("empty")
         return f"{self.names[seat]} ({who})"
 
     # scoring sides: a partnership, or each seat alone
@@ -141,7 +168,7 @@ class TableInfo:
         parts = [self.seat_name(s) for s in seats]
         if len(parts) <= 1:
             return "".join(parts)
-        return ", ".join(parts[:-1]) + " and " + parts[-1]
+        return ", ".join(parts[:-1]) + _(" and ") + parts[-1]
 
 
 TEXT_STYLE = "\ufe0e"
@@ -160,8 +187,8 @@ def card_text(card: Card) -> str:
     """A card as the bot writes it in messages (``10♣︎``, ``Q♥``); a joker by its
     name, ``Big Joker`` or ``Little Joker`` (it has no suit, so never a suit symbol)."""
     if card.is_joker:
-        return "Big Joker" if card.code == "BJ" else "Little Joker"
-    return card.rank.label + suit_symbol(card.suit)
+        return _("Big Joker") if card.code == "BJ" else _("Little Joker")
+    return rank_label(card) + suit_symbol(card.suit)
 
 
 def card_label(card: Card) -> str:
@@ -170,11 +197,30 @@ def card_label(card: Card) -> str:
     where a red ♥ would hardly read). The row a card sits on already says its suit."""
     if card.is_joker:
         return card_text(card)
-    return card.rank.label + card.suit.symbol + TEXT_STYLE
+    return rank_label(card) + card.suit.symbol + TEXT_STYLE
 
 
 def suit_text(suit: Suit | None) -> str:
-    return "no trumps" if suit is None else f"{suit_symbol(suit)} {suit.name.lower()}"
+    return _("no trumps") if suit is None else f"{suit_symbol(suit)} {suit_name(suit)}"
+
+
+# i18n: the suits' names, as "Trumps: ♥ hearts" shows them
+SUIT_NAMES = TextMap({"C": N_("clubs"), "D": N_("diamonds"), "H": N_("hearts"), "S": N_("spades")})
+
+
+def suit_name(suit: Suit) -> str:
+    """The suit's name in the language of the moment (``hearts``, ``Herz``)."""
+    return SUIT_NAMES.get(suit.value, suit.name.lower())
+
+
+# i18n: the court cards' letters on cards and in hands (German: B for Bube, D for Dame)
+RANK_LETTERS = TextMap({"J": N_("J"), "Q": N_("Q"), "K": N_("K"), "A": N_("A")})
+
+
+def rank_label(card: Card) -> str:
+    """The card's rank as the language of the moment writes it (``Q``, German ``D``)."""
+    label = card.rank.label
+    return RANK_LETTERS.get(label, label)
 
 
 def cards_text(cards: Sequence[Card]) -> str:
@@ -218,10 +264,10 @@ def hand_text(
             if ranks and current is not None:
                 groups.append(f"{suit_symbol(current)} {' '.join(ranks)}")
             current, ranks = card.suit, []
-        ranks.append(card.rank.label)
+        ranks.append(rank_label(card))
     if ranks and current is not None:
         groups.append(f"{suit_symbol(current)} {' '.join(ranks)}")
-    return " · ".join(groups) if groups else "(no cards)"
+    return " · ".join(groups) if groups else _("(no cards)")
 
 
 MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
@@ -242,8 +288,51 @@ def fit(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> str:
 
 def target_text(rules: Rules) -> str:
     if rules.family == "bid_whist":  # the game ends at either end (RULES.md §7.8)
-        return f"game to {rules.target_score}, or lost at -{rules.target_score}"
-    return f"game to {rules.target_score}" if rules.target_score else "each deal is a game"
+        return _("game to {target}, or lost at -{target}").format(target=rules.target_score)
+    return _("game to {target}").format(target=rules.target_score) if rules.target_score else _("each deal is a game")
 
 
 # ---------------------------------------------------------------- lines of the table
+
+
+# The engine explains some scores in English notes (HonoursScored.note, the ruff
+# contest's note); it never translates, so they are translated here, part by part.
+_NOTES = TextMap({
+    text: text
+    for text in (
+        N_("not called at the call point: void"),
+        N_("honours cannot win the game: capped"),
+        N_("no trumps, no honours"),
+        N_("honours split"),
+        N_("no side holds three honours"),
+        N_("nobody left to win the ruff"),
+        N_("tie: the first from eldest wins"),
+        N_("tie: no award"),
+        N_("tie: split"),
+        N_("false claim: the points pass to the true winner"),
+    )
+})
+
+
+def note_text(note: str) -> str:
+    """An engine's note (``"honours split"``, ``"a side at 8 cannot score honours"``)
+    in the language of the moment; a part it does not know stays as the engine wrote it."""
+    parts = []
+    for part in note.split("; "):
+        known = _NOTES.get(part)
+        if known is not None:
+            parts.append(known)
+            continue
+        words = part.split(" ")
+        if part.startswith("a side at ") and part.endswith(" cannot score honours") and words[3].isdigit():
+            parts.append(_("a side at {score} cannot score honours").format(score=words[3]))
+        elif part.endswith(": no side holds three") and words[0].isdigit():
+            out = int(words[0])
+            parts.append(
+                ngettext(
+                    "{n} honour out of play: no side holds three", "{n} honours out of play: no side holds three", out
+                ).format(n=out)
+            )
+        else:
+            parts.append(part)
+    return "; ".join(parts)

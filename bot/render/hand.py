@@ -14,11 +14,20 @@ from engine.actions import (
     TakeRuff,
 )
 from engine.cards import effective_suit
+from engine.claims import (
+    AcceptClaim,
+    AgreeConcession,
+    Claim,
+    Concede,
+    RefuseConcession,
+    RejectClaim,
+)
 from engine.phases.contest import RuffClaim, best_suit
 from engine.phases.contract import NameDirection
 from engine.phases.solo_auction import Bid
 from engine.phases.solo_declare import NameTrump
 
+from ..i18n import N_, _, ngettext
 from . import bidwhist
 from .common import (
     CALL_NAMES,
@@ -44,6 +53,14 @@ from .table import (
     game_lines,
 )
 
+_CLAIM_ANSWERS: dict[type[Action], str] = {
+    AcceptClaim: N_("Accept the claim"),
+    RejectClaim: N_("Reject the claim"),
+    Concede: N_("Concede the game"),
+    AgreeConcession: N_("Agree: concede the game"),
+    RefuseConcession: N_("Refuse: play on"),
+}
+
 
 def action_label(action: Action) -> str:
     """A button's (or menu option's) label for ``action``, in plain words."""
@@ -52,23 +69,35 @@ def action_label(action: Action) -> str:
     if isinstance(action, Bid):
         return CALL_NAMES.get(action.call, action.call)
     if isinstance(action, NameTrump):
-        return f"Trumps: {action.suit.symbol}\ufe0e"
+        return _("Trumps: {suit}").format(suit=f"{action.suit.symbol}\ufe0e")
     if isinstance(action, RuffClaim):
-        return f"Declare {action.value}"
+        return _("Declare {value}").format(value=action.value)
     if isinstance(action, NameDirection):  # Bid Whist's no-trump declarer
-        return "Uptown (high cards win)" if action.direction == "uptown" else "Downtown (low cards win)"
+        return _("Uptown (high cards win)") if action.direction == "uptown" else _("Downtown (low cards win)")
+    if isinstance(action, Claim):  # the engine's own words, translated (engine/claims.py)
+        if action.tricks == 0:
+            return _("Concede the rest of the tricks")
+        return ngettext("Claim {n} trick", "Claim {n} tricks", action.tricks).format(n=action.tricks)
+    answer = _CLAIM_ANSWERS.get(type(action))
+    if answer is not None:
+        return _(answer)
     describe = getattr(action, "describe", None)  # a family's own words for its action
     if callable(describe):
         text = describe()
+        code = getattr(action, "code", None)
+        if isinstance(code, str) and bidwhist.is_bid(code):
+            return bidwhist.bid_name(code)  # the engine's words, in the language of the moment
         if isinstance(text, str) and text:
             return text[:1].upper() + text[1:]
-    return {
-        TakeRuff: "Take the stock (ruff)",
-        DeclineRuff: "Decline the ruff",
-        CallCanYe: "Call “Can-ye?”",
-        ShowHonours: "Show honours",
-        Pass: "Pass",
-    }.get(type(action), action.encode())
+    labels = {
+        TakeRuff: N_("Take the stock (ruff)"),
+        DeclineRuff: N_("Decline the ruff"),
+        CallCanYe: N_("Call “Can-ye?”"),
+        ShowHonours: N_("Show honours"),
+        Pass: N_("Pass"),
+    }
+    label = labels.get(type(action))
+    return _(label) if label is not None else action.encode()
 
 
 def featured_choices(view: SeatView) -> list[tuple[Action, str]]:
@@ -77,9 +106,10 @@ def featured_choices(view: SeatView) -> list[tuple[Action, str]]:
     passes = [(a, action_label(a)) for a in view.legal if a.verb == "pass" or a.encode().endswith(":pass")]
     if not any(isinstance(a, RuffClaim) for a in view.legal):
         return passes
-    value, _ = _my_ruff(view)
+    value, _suit = _my_ruff(view)
     action = next((a for a in view.legal if isinstance(a, RuffClaim) and a.value == value), None)
-    return passes + ([(action, f"Declare {value} (my best suit)")] if action is not None else [])
+    label = _("Declare {value} (my best suit)").format(value=value)
+    return passes + ([(action, label)] if action is not None else [])
 
 
 def _my_ruff(view: SeatView) -> tuple[int, Suit]:
@@ -96,10 +126,12 @@ def _my_ruff(view: SeatView) -> tuple[int, Suit]:
 def _seat_line(info: TableInfo, view: SeatView) -> str:
     seat = view.seat
     name = info.names[seat]
-    where = f"Game {view.game_no}, deal {view.deal_no}."
+    where = _("Game {game}, deal {deal}.").format(game=view.game_no, deal=view.deal_no)
     if info.partnerships:
         partner = (seat + 2) % 4
-        return f"You are **{name}**, partner {info.names[partner]} ({info.who(partner)}). {where}"
+        return _("You are **{seat}**, partner {partner} ({who}). {where}").format(
+            seat=name, partner=info.names[partner], who=info.who(partner), where=where
+        )
     groups = play_sides(view, info.n)
     mine = next(g for g in groups if seat in g)
     others = [s for s in range(info.n) if s not in mine]
@@ -107,17 +139,23 @@ def _seat_line(info: TableInfo, view: SeatView) -> str:
         declaring = view.declarer in mine
         contract = contract_name(view.contract)
         if declaring and len(mine) == 1:
-            return f"You are **{name}** — you play {contract} alone against {info.names_of(others)}. {where}"
+            return _("You are **{seat}** — you play {contract} alone against {others}. {where}").format(
+                seat=name, contract=contract, others=info.names_of(others), where=where
+            )
         if declaring:
             mate = [s for s in mine if s != seat]
-            return f"You are **{name}** — you play {contract} with {info.names_of(mate)} against {info.names_of(others)}. {where}"
+            return _("You are **{seat}** — you play {contract} with {mates} against {others}. {where}").format(
+                seat=name, contract=contract, mates=info.names_of(mate), others=info.names_of(others), where=where
+            )
         mates = [s for s in mine if s != seat]
-        return (
-            f"You are **{name}** — you defend with {info.names_of(mates)} against {info.names_of(others)}. {where}"
+        return _("You are **{seat}** — you defend with {mates} against {others}. {where}").format(
+            seat=name, mates=info.names_of(mates), others=info.names_of(others), where=where
         )
     if view.phase == "auction":
-        return f"You are **{name}** — each for themselves until the auction makes the sides. {where}"
-    return f"You are **{name}**, playing for yourself. {where}"
+        return _("You are **{seat}** — each for themselves until the auction makes the sides. {where}").format(
+            seat=name, where=where
+        )
+    return _("You are **{seat}**, playing for yourself. {where}").format(seat=name, where=where)
 
 
 def hand_message(
@@ -138,24 +176,24 @@ def hand_message(
     if view.phase == "over":
         first = _result_line(info, view)
     elif away:
-        first = "🤖 You were away, so the AI is playing your cards. Press **Take my seat back** to play again."
+        first = _("🤖 You were away, so the AI is playing your cards. Press **Take my seat back** to play again.")
     elif view.my_turn:
         first = _your_turn_line(info, view)
     else:
         first = _waiting_line(info, view)
     lines = [first]
-    place = f"🃏 **{info.rules.title}** · table #{info.table_id}"
-    where = " in ".join(x for x in (f"#{info.channel_name}" if info.channel_name else "", f"**{info.guild_name}**" if info.guild_name else "") if x)
+    place = _("🃏 **{title}** · table #{table}").format(title=info.rules.title, table=info.table_id)
+    where = _(" in ").join(x for x in (f"#{info.channel_name}" if info.channel_name else "", f"**{info.guild_name}**" if info.guild_name else "") if x)
     if where:
         place += f" · {where}"
     if info.jump_url:
-        place += f" — [go to the table]({info.jump_url})"
+        place += _(" — [go to the table]({url})").format(url=info.jump_url)
     lines.append(place)
     lines.append(_seat_line(info, view))
     lines.append(trump_line(info, view) + " · " + score_line(info, view))
     if view.phase == "over":
-        lines.append(f"Your hand: {bidwhist.view_hand_text(view)}")
-        lines.append(note or "See the table for the final summary; press **Rematch** there to play again.")
+        lines.append(_("Your hand: {cards}").format(cards=bidwhist.view_hand_text(view)))
+        lines.append(note or _("See the table for the final summary; press **Rematch** there to play again."))
         return fit(lines)
     lines.extend(game_lines(info, view, view.seat))
     trick = named_trick_line(info, view)
@@ -167,11 +205,15 @@ def hand_message(
     if view.phase == "play" or view.completed_tricks:
         lines.append(tricks_line(info, view))
     if not in_buttons:
-        lines.append(f"Your hand ({len(view.hand)}): {bidwhist.view_hand_text(view)}")
+        lines.append(_("Your hand ({count}): {cards}").format(count=len(view.hand), cards=bidwhist.view_hand_text(view)))
     if view.stock_taken:
-        lines.append(f"From the {terms(info.rules).stock}: {cards_text(bidwhist.view_sorted(view, view.stock_taken))}")
+        lines.append(
+            _("From the {stock}: {cards}").format(
+                stock=_(terms(info.rules).stock), cards=cards_text(bidwhist.view_sorted(view, view.stock_taken))
+            )
+        )
     if view.my_discards:
-        lines.append(f"Laid out: {cards_text(view.my_discards)}")
+        lines.append(_("Laid out: {cards}").format(cards=cards_text(view.my_discards)))
     if note:
         lines.append(note)
     return fit(lines)
@@ -187,14 +229,14 @@ def named_trick_line(info: TableInfo, view: SeatView) -> str:
     ``Trick 5: North (alice) 10♥ · **East (bob) K♥** ◀ winning · South (carol) 2♥``."""
     if not view.trick:
         return ""
-    cards = [c for _, c in view.trick]
+    cards = [c for _seat, c in view.trick]
     best = view.rank_order.trick_winner(cards, view.trump)
     parts = []
     for i, (seat, card) in enumerate(view.trick):
-        who = "you" if seat == view.seat else _player(info, seat)
+        who = _("you") if seat == view.seat else _player(info, seat)
         text = f"{who} {card_text(card)}"
-        parts.append(f"**{text}** ← winning" if i == best and len(cards) > 1 else text)
-    return f"Trick {view.trick_no}: " + " · ".join(parts)
+        parts.append(_("**{card}** ← winning").format(card=text) if i == best and len(cards) > 1 else text)
+    return _("Trick {number}: {played}").format(number=view.trick_no, played=" · ".join(parts))
 
 
 def named_last_trick_line(info: TableInfo, view: SeatView) -> str:
@@ -204,31 +246,41 @@ def named_last_trick_line(info: TableInfo, view: SeatView) -> str:
     leader, cards, winner = view.completed_tricks[-1]
     n = info.n
     order = " · ".join(
-        f"{'you' if (leader + i) % n == view.seat else info.names[(leader + i) % n]} {card_text(c)}"
+        f"{_('you') if (leader + i) % n == view.seat else info.names[(leader + i) % n]} {card_text(c)}"
         for i, c in enumerate(cards)
     )
-    who = "you" if winner == view.seat else _player(info, winner)
-    return f"Last trick ({len(view.completed_tricks)}): won by **{who}** — {order}"
+    who = _("you") if winner == view.seat else _player(info, winner)
+    return _("Last trick ({number}): won by **{who}** — {cards}").format(
+        number=len(view.completed_tricks), who=who, cards=order
+    )
 
 
 def _waiting_line(info: TableInfo, view: SeatView) -> str:
     """Line 1 when it is not your turn: whom the game waits for, and for what."""
     if view.to_act is None:
-        return "⏳ Not your turn — this message updates when it is."
+        return _("⏳ Not your turn — this message updates when it is.")
     wait = waiting_line(info, view, mention=False)  # "▶ **East** — bob to play"
     doing = wait.split(" — ", 1)[1] if " — " in wait else ""
-    return f"⏳ Not your turn — waiting for **{info.names[view.to_act]}** ({doing}). This message updates when it is your turn."
+    return _("⏳ Not your turn — waiting for **{seat}** ({doing}). This message updates when it is your turn.").format(
+        seat=info.names[view.to_act], doing=doing
+    )
 
 
 def _result_line(info: TableInfo, view: SeatView) -> str:
     """Who won the match, and whether that is you."""
     w = view.winner
     if w is None or not 0 <= w < len(view.scores):
-        return "🏁 The game is over."
+        return _("🏁 The game is over.")
     others = max((p for s, p in enumerate(view.scores) if s != w), default=0)
     mine = info.rules.side_of(view.seat) == w
     who = f"{SIDE_NAMES[w]} ({info.side_players(w)})" if info.partnerships else f"{info.names[w]} ({info.who(w)})"
-    return f"{'🏆' if mine else '🏁'} The game is over — you {'won' if mine else 'lost'}: {who} won {view.scores[w]}–{others}."
+    if mine:
+        return _("🏆 The game is over — you won: {who} won {score}–{other}.").format(
+            who=who, score=view.scores[w], other=others
+        )
+    return _("🏁 The game is over — you lost: {who} won {score}–{other}.").format(
+        who=who, score=view.scores[w], other=others
+    )
 
 
 def _your_turn_line(info: TableInfo, view: SeatView) -> str:
@@ -239,54 +291,64 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
         return special
     if phase == "ruff":
         holds_ace = any(c.suit is view.trump and c.rank.label == "A" for c in view.hand)
-        why = "you hold the trump ace" if holds_ace else f"nobody holds the trump ace, so the dealer may {t.ruff}"
-        top = "the four stock cards" if t.stock == "stock" else f"the top four cards of the {t.stock}"
-        return f"🟢 **Your turn:** {why}. Take {top} (then lay out four), or decline."
-    if phase == "discard":
-        return "🟢 **Your turn:** choose the four cards to lay out face down."
-    if phase == "can_ye":
-        return (
-            f"🟢 **Your turn to declare:** your side stands at {view.start_scores[view.side]}. "
-            "Call “Can-ye?” (two honours: if partner holds one, you win), show three or more honours to win, or pass."
+        why = (
+            _("you hold the trump ace")
+            if holds_ace
+            else _("nobody holds the trump ace, so the dealer may {ruff}").format(ruff=_(t.ruff))
         )
+        top = (
+            _("the four stock cards")
+            if t.stock == "stock"
+            else _("the top four cards of the {stock}").format(stock=_(t.stock))
+        )
+        return _("🟢 **Your turn:** {why}. Take {cards} (then lay out four), or decline.").format(why=why, cards=top)
+    if phase == "discard":
+        return _("🟢 **Your turn:** choose the four cards to lay out face down.")
+    if phase == "can_ye":
+        return _(
+            "🟢 **Your turn to declare:** your side stands at {score}. "
+            "Call “Can-ye?” (two honours: if partner holds one, you win), show three or more honours to win, or pass."
+        ).format(score=view.start_scores[view.side])
     if phase == "auction":
         calls = [a for a in view.legal if isinstance(a, Bid)]
         names = ", ".join(CALL_NAMES.get(a.call, a.call) for a in calls)
-        return f"🟢 **Your call:** {names}."
+        return _("🟢 **Your call:** {calls}.").format(calls=names)
     if phase == "trumps":
-        return f"🟢 **Your turn:** name trumps for your {contract_name(view.contract)}."
+        return _("🟢 **Your turn:** name trumps for your {contract}.").format(contract=contract_name(view.contract))
     if phase == "contest":
         value, suit = _my_ruff(view)
         unit = measure_name(info)
         how = (
-            "ace 11, K Q J 10 ten each, the rest face value" if unit == "pips" else "cards of the suit"
+            _("ace 11, K Q J 10 ten each, the rest face value") if info.rules.ruff_measure == "pip_sum" else _("cards of the suit")
         )
-        return (
-            f"🟢 **Your turn to declare your ruff:** your best suit is {suit_symbol(suit)}, worth {value} {unit} "
-            f"({how}; the turn-up counts in trumps). Declare it, or any value from the menus — "
+        return _(
+            "🟢 **Your turn to declare your ruff:** your best suit is {suit}, worth {value} {unit} "
+            "({how}; the turn-up counts in trumps). Declare it, or any value from the menus — "
             "a claim above your true ruff is found out after the rub and loses it."
-        )
+        ).format(suit=suit_symbol(suit), value=value, unit=unit, how=how)
     legal = view.legal
     if any(isinstance(getattr(a, "card", None), Card) and not isinstance(a, Play) for a in legal):
-        return f"🟢 **Your turn:** choose the {view.to_lay_out or ''} cards to lay out face down.".replace("  ", " ")
+        if view.to_lay_out:
+            return _("🟢 **Your turn:** choose the {n} cards to lay out face down.").format(n=view.to_lay_out)
+        return _("🟢 **Your turn:** choose the cards to lay out face down.")
     if legal and not any(isinstance(a, Play) for a in legal):
-        return "🟢 **Your turn:** " + ", ".join(action_label(a) for a in legal) + "."
+        return _("🟢 **Your turn:** {choices}.").format(choices=", ".join(action_label(a) for a in legal))
     plays = [a.card for a in legal if isinstance(a, Play)]
     led = view.led_suit
     if not view.trick:
-        ask = "lead any card"
+        ask = _("lead any card")
     elif led is not None and plays and all(effective_suit(c, view.trump) is led for c in plays):
-        ask = f"follow {suit_symbol(led)}"
+        ask = _("follow {suit}").format(suit=suit_symbol(led))
     elif led is not None:
-        ask = f"no {suit_symbol(led)} left: play any card"
+        ask = _("no {suit} left: play any card").format(suit=suit_symbol(led))
     else:
-        ask = "play any card"
+        ask = _("play any card")
     extra = []
     if view.layouts:
-        extra.append("your face-up layout cards are marked (layout)")
+        extra.append(_("your face-up layout cards are marked (layout)"))
     if any(isinstance(a, (CallCanYe, ShowHonours)) for a in legal):
-        extra.append("or call your honours first")
-    return f"🟢 **Your turn — {ask}**" + "".join(f" — {x}" for x in extra) + "."
+        extra.append(_("or call your honours first"))
+    return _("🟢 **Your turn — {ask}**").format(ask=ask) + "".join(f" — {x}" for x in extra) + "."
 
 
 # ---------------------------------------------------------------- event summaries

@@ -10,6 +10,7 @@ from engine import SeatView, Suit, sort_hand
 from engine.families.solo import TARGETS
 from engine.layout import PileView
 
+from ..i18n import N_, TextMap, _
 from . import bidwhist
 from .common import (
     CALL_NAMES,
@@ -30,7 +31,7 @@ def trick_line(view: SeatView) -> str:
         return ""
     short = seat_short(view.n_seats)
     played = " · ".join(f"{short[s]} {card_text(c)}" for s, c in view.trick)
-    return f"Trick {view.trick_no}: {played}"
+    return _("Trick {number}: {played}").format(number=view.trick_no, played=played)
 
 
 def last_trick_line(info: TableInfo, view: SeatView) -> str:
@@ -39,15 +40,17 @@ def last_trick_line(info: TableInfo, view: SeatView) -> str:
     leader, cards, winner = view.completed_tricks[-1]
     n = info.n
     order = " ".join(f"{info.short[(leader + i) % n]} {card_text(c)}" for i, c in enumerate(cards))
-    return f"Last trick ({len(view.completed_tricks)}): **{info.seat_name(winner)}** won — {order}"
+    return _("Last trick ({number}): **{winner}** won — {cards}").format(
+        number=len(view.completed_tricks), winner=info.seat_name(winner), cards=order
+    )
 
 
 def score_line(info: TableInfo, view: SeatView) -> str:
     rules = info.rules
     parts = [f"{info.side_short(s)} **{view.scores[s]}**" for s in info.scoring_sides() if s < len(view.scores)]
-    text = f"Score: {' · '.join(parts)} ({target_text(rules)})"
+    text = _("Score: {scores} ({target})").format(scores=" · ".join(parts), target=target_text(rules))
     if rules.match_format != "single":
-        text += f" · games {view.games_won[0]}–{view.games_won[1]}"
+        text += _(" · games {won}–{lost}").format(won=view.games_won[0], lost=view.games_won[1])
     return text
 
 
@@ -67,23 +70,27 @@ def tricks_line(info: TableInfo, view: SeatView) -> str:
         side = sides[seats[0]]
         label = ("" if info.partnerships else "/").join(info.short[s] for s in seats)
         parts.append(f"{label} {view.tricks[side] if side < len(view.tricks) else 0}")
-    return "Tricks this deal: " + " · ".join(parts)
+    return _("Tricks this deal: {tricks}").format(tricks=" · ".join(parts))
 
 
 # what the turn-up means while a contract game's auction is on
-_AUCTION_TURN_UP = {"solo": " — trumps for Propose, Solo and Royal Abundance; the other contracts fix their own"}
+_AUCTION_TURN_UP = TextMap(
+    {"solo": N_(" — trumps for Propose, Solo and Royal Abundance; the other contracts fix their own")}
+)
 
 
 def trump_line(info: TableInfo, view: SeatView) -> str:
     if bidwhist.is_bid_whist(view):
         return bidwhist.trump_line(info, view)
     if view.phase == "auction" and view.turn_up is not None:
-        return f"Turn-up: **{card_text(view.turn_up)}**" + _AUCTION_TURN_UP.get(info.rules.family, "")
+        return _("Turn-up: **{card}**").format(card=card_text(view.turn_up)) + _AUCTION_TURN_UP.get(
+            info.rules.family, ""
+        )
     if view.phase == "trumps" and view.trump is None:
-        return "Trumps: **to be named by the declarer**"
-    text = f"Trumps: **{suit_text(view.trump)}**"
+        return _("Trumps: **to be named by the declarer**")
+    text = _("Trumps: **{suit}**").format(suit=suit_text(view.trump))
     if view.turn_up is not None and view.trump is view.turn_up.suit:
-        text += f" (turned up {card_text(view.turn_up)})"
+        text += _(" (turned up {card})").format(card=card_text(view.turn_up))
     return text
 
 
@@ -92,19 +99,22 @@ def ruff_line(info: TableInfo, view: SeatView) -> str:
         return ""
     t = terms(info.rules)
     who = info.seat_name(view.ruffer)
-    label = t.ruff.capitalize()
+    label = _(t.ruff)
+    label = label[:1].upper() + label[1:]
+    stock = _(t.stock)
     if view.ruff_state == "pending":
-        return f"{label}: {who} may take the {t.stock}."
+        return _("{ruff}: {who} may take the {stock}.").format(ruff=label, who=who, stock=stock)
     if view.ruff_state == "taken":
-        done = view.phase != "discard"
-        return f"{label}: {who} took the {t.stock}" + (" and laid out four cards." if done else "; laying out four cards…")
+        if view.phase != "discard":
+            return _("{ruff}: {who} took the {stock} and laid out four cards.").format(ruff=label, who=who, stock=stock)
+        return _("{ruff}: {who} took the {stock}; laying out four cards…").format(ruff=label, who=who, stock=stock)
     if view.ruff_state == "declined":
-        return f"{label}: {who} declined the {t.stock}."
+        return _("{ruff}: {who} declined the {stock}.").format(ruff=label, who=who, stock=stock)
     return ""
 
 
 def measure_name(info: TableInfo) -> str:
-    return "pips" if info.rules.ruff_measure == "pip_sum" else "cards"
+    return _("pips") if info.rules.ruff_measure == "pip_sum" else _("cards")
 
 
 def contest_lines(info: TableInfo, view: SeatView) -> list[str]:
@@ -118,25 +128,31 @@ def contest_lines(info: TableInfo, view: SeatView) -> list[str]:
     unit = measure_name(info)
     if isinstance(values, tuple):
         each = " · ".join(f"{info.short[s]} {v}" for s, v in enumerate(values))
-        lines.append(f"Ruff ({unit}): {each}")
+        lines.append(_("Ruff ({unit}): {values}").format(unit=unit, values=each))
     elif isinstance(claims, tuple):
         each = " · ".join(f"{info.short[s]} {v}" for s, v in claims)
-        lines.append(f"Ruff claims ({unit}): {each or 'none yet'}")
+        lines.append(_("Ruff claims ({unit}): {values}").format(unit=unit, values=each or _("none yet")))
     if isinstance(shown, tuple):
         for seat, suit_code, cards, value, honest in shown:
             suit = Suit.parse(suit_code)
-            verdict = "true" if honest else "**false** — the ruff passes to the true winner"
+            verdict = _("true") if honest else _("**false** — the ruff passes to the true winner")
             lines.append(
-                f"{info.seat_name(seat)} shows {suit_symbol(suit)}: {cards_text(sort_hand(list(cards), None))} "
-                f"= {value} {unit} ({verdict})"
+                _("{who} shows {suit}: {cards} = {value} {unit} ({verdict})").format(
+                    who=info.seat_name(seat),
+                    suit=suit_symbol(suit),
+                    cards=cards_text(sort_hand(list(cards), None)),
+                    value=value,
+                    unit=unit,
+                    verdict=verdict,
+                )
             )
     if isinstance(winners, tuple) and isinstance(points, tuple):
         if winners:
             who = info.names_of(list(winners))
             won = " · ".join(f"{info.side_short(s)} +{p}" for s, p in enumerate(points) if p)
-            lines.append(f"→ the ruff goes to {who}: {won}")
+            lines.append(_("→ the ruff goes to {who}: {points}").format(who=who, points=won))
         else:
-            lines.append("→ nobody wins the ruff")
+            lines.append(_("→ nobody wins the ruff"))
     return lines
 
 
@@ -150,19 +166,20 @@ def auction_line(info: TableInfo, view: SeatView) -> str:
     if not view.auction:
         return ""
     calls = " · ".join(f"{info.who(s)} {contract_name(c)}" for s, c in view.auction)
-    return f"Auction: {calls}"
+    return _("Auction: {calls}").format(calls=calls)
 
 
 def tricks_needed(contract: str, tricks_per_deal: int) -> str:
     target = TARGETS.get(contract)
     if contract in ("mis", "spread", "general"):
-        return "must lose every trick" if contract != "general" else "most tricks pays"
+        return _("must lose every trick") if contract != "general" else _("most tricks pays")
     if target is None:
         return ""
     if target >= tricks_per_deal:
-        return f"must take all {tricks_per_deal} tricks"
-    together = " together" if contract == "prop" else ""
-    return f"needs {target} of {tricks_per_deal} tricks{together}"
+        return _("must take all {n} tricks").format(n=tricks_per_deal)
+    if contract == "prop":
+        return _("needs {target} of {n} tricks together").format(target=target, n=tricks_per_deal)
+    return _("needs {target} of {n} tricks").format(target=target, n=tricks_per_deal)
 
 
 def contract_line(info: TableInfo, view: SeatView) -> str:
@@ -172,15 +189,19 @@ def contract_line(info: TableInfo, view: SeatView) -> str:
     if bidwhist.is_bid(contract):
         return bidwhist.contract_line(info, view)
     if contract == "general":
-        return "Contract: **General Misère** — everyone passed: each plays alone at no trumps; most tricks pays."
-    parts = [f"Contract: **{contract_name(contract)}**"]
+        return _("Contract: **General Misère** — everyone passed: each plays alone at no trumps; most tricks pays.")
+    parts = [_("Contract: **{name}**").format(name=contract_name(contract))]
     if view.declarer is not None:
         mates = [g for g in play_sides(view, info.n) if view.declarer in g][0]
         partner = [s for s in mates if s != view.declarer]
         if len(partner) == 1 and not info.partnerships:  # a proposal and its acceptor
-            parts.append(f"proposed by {info.seat_name(view.declarer)}, accepted by {info.seat_name(partner[0])}")
+            parts.append(
+                _("proposed by {proposer}, accepted by {acceptor}").format(
+                    proposer=info.seat_name(view.declarer), acceptor=info.seat_name(partner[0])
+                )
+            )
         else:
-            parts.append(f"declared by {info.seat_name(view.declarer)}")
+            parts.append(_("declared by {who}").format(who=info.seat_name(view.declarer)))
     needs = tricks_needed(contract, info.rules.tricks_per_deal)
     if needs:
         parts.append(needs)
@@ -197,8 +218,12 @@ def sides_line(info: TableInfo, view: SeatView) -> str:
     declaring = next((g for g in groups if view.declarer in g), groups[0])
     others = [s for g in groups if g is not declaring for s in g]
     if len(declaring) == 1:
-        return f"Sides: {info.seat_name(declaring[0])} plays alone against {info.names_of(others)}."
-    return f"Sides: {info.names_of(declaring)} together against {info.names_of(others)}."
+        return _("Sides: {who} plays alone against {others}.").format(
+            who=info.seat_name(declaring[0]), others=info.names_of(others)
+        )
+    return _("Sides: {who} together against {others}.").format(
+        who=info.names_of(declaring), others=info.names_of(others)
+    )
 
 
 def exposed_lines(info: TableInfo, view: SeatView, skip: int | None = None) -> list[str]:
@@ -206,7 +231,11 @@ def exposed_lines(info: TableInfo, view: SeatView, skip: int | None = None) -> l
     for seat, cards in view.exposed:
         if seat == skip:
             continue
-        lines.append(f"🂠 {info.seat_name(seat)} plays with the hand face up: {hand_text(cards, view.trump)}")
+        lines.append(
+            _("🂠 {who} plays with the hand face up: {hand}").format(
+                who=info.seat_name(seat), hand=hand_text(cards, view.trump)
+            )
+        )
     return lines
 
 
@@ -231,26 +260,26 @@ def layout_text(piles: Sequence[PileView]) -> str:
 def layout_lines(info: TableInfo, view: SeatView, mine: int | None = None) -> list[str]:
     if not view.layouts:
         return []
-    lines = ["Layouts (face-up cards; ¹ = a card face down beneath; ✱ = turned up this trick, playable from the next):"]
+    lines = [_("Layouts (face-up cards; ¹ = a card face down beneath; ✱ = turned up this trick, playable from the next):")]
     for seat, piles in enumerate(view.layouts):
-        owner = "Your layout" if seat == mine else f"{info.seat_name(seat)}"
+        owner = _("Your layout") if seat == mine else f"{info.seat_name(seat)}"
         lines.append(f"> {owner}: {layout_text(piles)}")
     return lines
 
 
-_DOING = {
-    "ruff": "to decide the {ruff}",
-    "discard": "to lay out four cards",
-    "can_ye": "to declare honours",
-    "auction": "to bid",
-    "bidding": "to bid",
-    "trumps": "to name trumps",
-    "name": "to name trumps",
-    "kitty": "to lay out cards",
-    "contest": "to declare a ruff",
-    "claim": "to accept or reject the claim",
-    "concede": "to agree to concede or play on",
-}
+_DOING = TextMap({
+    "ruff": N_("to decide the {ruff}"),
+    "discard": N_("to lay out four cards"),
+    "can_ye": N_("to declare honours"),
+    "auction": N_("to bid"),
+    "bidding": N_("to bid"),
+    "trumps": N_("to name trumps"),
+    "name": N_("to name trumps"),
+    "kitty": N_("to lay out cards"),
+    "contest": N_("to declare a ruff"),
+    "claim": N_("to accept or reject the claim"),
+    "concede": N_("to agree to concede or play on"),
+})
 
 
 def waiting_line(info: TableInfo, view: SeatView, mention: bool = True) -> str:
@@ -262,7 +291,7 @@ def waiting_line(info: TableInfo, view: SeatView, mention: bool = True) -> str:
     who = occupant.label(mention=mention) if occupant else "?"
     doing = _DOING.get(view.phase)
     if view.phase == "name" and bidwhist.is_bid(view.contract) and view.contract.endswith("n"):
-        doing = "to name uptown or downtown"
+        doing = _("to name uptown or downtown")
     if doing is None:
-        doing = "to lead" if not view.trick else "to play"
-    return f"▶ **{info.names[seat]}** — {who} {doing.format(ruff=terms(info.rules).ruff)}"
+        doing = _("to lead") if not view.trick else _("to play")
+    return f"▶ **{info.names[seat]}** — {who} {doing.format(ruff=_(terms(info.rules).ruff))}"

@@ -26,6 +26,7 @@ from engine.families.solo import ContractSettled
 from engine.phases.solo_auction import AllPassed, ContractWon
 from engine.phases.solo_declare import HandExposed, PlayStopped, TrumpNamed
 
+from ..i18n import N_, TextMap, _, ngettext
 from . import bidwhist
 from .claims import claim_event_lines
 from .common import (
@@ -35,6 +36,7 @@ from .common import (
     Terms,
     card_text,
     cards_text,
+    note_text,
     suit_text,
     terms,
 )
@@ -57,35 +59,53 @@ def event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
         if ev.audience is not None:
             continue
         if isinstance(ev, RuffTaken):
+            stock = _(t.stock)
             why = {
-                "holds_ace": "holds the trump ace",
-                "turned_ace": "dealt the turned-up ace",
-                "ace_in_stock": f"dealer, the ace lay in the {t.stock}",
+                "holds_ace": _("holds the trump ace"),
+                "turned_ace": _("dealt the turned-up ace"),
+                "ace_in_stock": _("dealer, the ace lay in the {stock}").format(stock=stock),
             }.get(ev.reason, "")
-            out.append(f"{info.seat_name(ev.seat)} {t.ruff}s ({why}): takes the {t.stock}, lays out four.")
+            if t.ruff == "rub":  # Ruffe and Trump: "rubs", the others "ruffs"
+                text = _("{who} rubs ({why}): takes the {stock}, lays out four.")
+            else:
+                text = _("{who} ruffs ({why}): takes the {stock}, lays out four.")
+            out.append(text.format(who=info.seat_name(ev.seat), why=why, stock=stock))
         elif isinstance(ev, RuffDeclined):
-            out.append(f"{info.seat_name(ev.seat)} declines the {t.ruff}.")
+            out.append(_("{who} declines the {ruff}.").format(who=info.seat_name(ev.seat), ruff=_(t.ruff)))
         elif isinstance(ev, CanYeCalled):
             if ev.answered:
                 out.append(
-                    f"{info.seat_name(ev.seat)} calls “Can-ye?” — {info.seat_name(ev.partner)} answers! "
-                    f"Honours {cards_text(ev.shown)}."
+                    _("{who} calls “Can-ye?” — {partner} answers! Honours {cards}.").format(
+                        who=info.seat_name(ev.seat), partner=info.seat_name(ev.partner), cards=cards_text(ev.shown)
+                    )
                 )
             else:
-                out.append(f"{info.seat_name(ev.seat)} calls “Can-ye?” — partner has none. Play on.")
+                out.append(_("{who} calls “Can-ye?” — partner has none. Play on.").format(who=info.seat_name(ev.seat)))
         elif isinstance(ev, HonoursShown):
-            out.append(f"{info.seat_name(ev.seat)} shows {cards_text(ev.cards)}.")
+            out.append(_("{who} shows {cards}.").format(who=info.seat_name(ev.seat), cards=cards_text(ev.cards)))
         elif isinstance(ev, Passed):
-            out.append(f"{info.seat_name(ev.seat)} does not call.")
+            out.append(_("{who} does not call.").format(who=info.seat_name(ev.seat)))
         elif isinstance(ev, ContractWon) and ev.declarer is not None:
-            out.append(f"{info.seat_name(ev.declarer)} wins the auction: {contract_name(ev.contract)}.")
+            out.append(
+                _("{who} wins the auction: {contract}.").format(
+                    who=info.seat_name(ev.declarer), contract=contract_name(ev.contract)
+                )
+            )
         elif isinstance(ev, TrumpNamed):
-            out.append(f"{info.seat_name(ev.seat)} names {suit_text(ev.trump)} trumps.")
+            out.append(_("{who} names {suit} trumps.").format(who=info.seat_name(ev.seat), suit=suit_text(ev.trump)))
         elif isinstance(ev, HandExposed):
-            out.append(f"{info.seat_name(ev.seat)} spreads the hand face up.")
+            out.append(_("{who} spreads the hand face up.").format(who=info.seat_name(ev.seat)))
         elif isinstance(ev, LayoutCardPlayed):
-            turned = f"{card_text(ev.turned_up)} turned up" if ev.turned_up is not None else "the position is empty"
-            out.append(f"{info.seat_name(ev.seat)} played {card_text(ev.card)} from the layout — {turned}.")
+            turned = (
+                _("{card} turned up").format(card=card_text(ev.turned_up))
+                if ev.turned_up is not None
+                else _("the position is empty")
+            )
+            out.append(
+                _("{who} played {card} from the layout — {turned}.").format(
+                    who=info.seat_name(ev.seat), card=card_text(ev.card), turned=turned
+                )
+            )
         else:
             line = bidwhist.event_line(info, ev)  # Bid Whist: the bidding won, the contract named, the kitty
             if line:
@@ -104,26 +124,28 @@ def _points(info: TableInfo, points: Sequence[int]) -> str:
 def _contract_summary(info: TableInfo, ev: ContractSettled, stopped: PlayStopped | None) -> str:
     n = info.rules.tricks_per_deal
     if ev.contract == "general":
-        head = (
-            f"General Misère: {info.seat_name(ev.declarer)} took the most tricks ({ev.tricks}) and pays {ev.value}"
+        head = _("General Misère: {who} took the most tricks ({tricks}) and pays {value}").format(
+            who=info.seat_name(ev.declarer), tricks=ev.tricks, value=ev.value
         )
     else:
         who = info.seat_name(ev.declarer)
         if ev.partner is not None:
-            who += f" with {info.seat_name(ev.partner)}"
+            who += _(" with {who}").format(who=info.seat_name(ev.partner))
         needs = tricks_needed(ev.contract, n)
-        result = "✅ made" if ev.made else "❌ failed"
-        head = f"{contract_name(ev.contract)} by {who} ({needs}): took {ev.tricks} — {result}, worth {ev.value}"
+        result = _("✅ made") if ev.made else _("❌ failed")
+        head = _("{contract} by {who} ({needs}): took {tricks} — {result}, worth {value}").format(
+            contract=contract_name(ev.contract), who=who, needs=needs, tricks=ev.tricks, result=result, value=ev.value
+        )
     if stopped is not None:
-        head += f" (play stopped after trick {stopped.trick_no})"
-    return head + " → " + (_points(info, ev.points) or "no points")
+        head += _(" (play stopped after trick {n})").format(n=stopped.trick_no)
+    return head + " → " + (_points(info, ev.points) or _("no points"))
 
 
 def deal_summary(info: TableInfo, events: Sequence[Event]) -> str | None:
     """A public summary of a finished deal / game / match, or None."""
     contract = bidwhist.deal_summary(info, events)
     if contract is not None:
-        return f"🃏 Table #{info.table_id} · " + "\n".join(contract) if contract else None
+        return _("🃏 Table #{table} · ").format(table=info.table_id) + "\n".join(contract) if contract else None
     lines: list[str] = []
     t = terms(info.rules)
     settled = next((e for e in events if isinstance(e, ContractSettled)), None)
@@ -133,35 +155,45 @@ def deal_summary(info: TableInfo, events: Sequence[Event]) -> str | None:
             continue
         if isinstance(ev, AllPassed):
             if ev.then == "redeal":
-                lines.append(f"Everyone passed: {info.seat_name((ev.dealer + 1) % info.n)} deals again.")
+                lines.append(
+                    _("Everyone passed: {who} deals again.").format(who=info.seat_name((ev.dealer + 1) % info.n))
+                )
             else:
-                lines.append("Everyone passed: a General Misère is played — most tricks pays.")
+                lines.append(_("Everyone passed: a General Misère is played — most tricks pays."))
         elif isinstance(ev, HonoursScored):
             counts = " · ".join(f"{SIDE_SHORT[s]} {ev.counts[s]}" for s in range(2))
             pts = " · ".join(f"{SIDE_SHORT[s]} +{ev.points[s]}" for s in range(2) if ev.points[s])
-            text = f"Honours held: {counts}" + (f" → {pts}" if pts else " → no score")
+            text = _("Honours held: {counts}").format(counts=counts) + (f" → {pts}" if pts else _(" → no score"))
             if ev.note:
-                text += f" ({ev.note})"
+                text += f" ({note_text(ev.note)})"
             lines.append(text)
         elif isinstance(ev, DealScored):
-            title = f"**Deal {ev.deal_no} of game {ev.game_no}**"
+            title = _("**Deal {deal} of game {game}**").format(deal=ev.deal_no, game=ev.game_no)
             if settled is not None:
                 lines.insert(0, f"{title} — {_contract_summary(info, settled, stopped)}")
             else:
                 lines.insert(0, f"{title} — " + _deal_scored_text(info, ev, t))
             scores = " · ".join(f"{info.side_short(s)} **{p}**" for s, p in enumerate(ev.scores))
-            lines.append(f"Score: {scores}")
+            lines.append(_("Score: {scores}").format(scores=scores))
         elif isinstance(ev, GameOver):
             lines.append(_game_over_text(info, ev))
         elif isinstance(ev, MatchOver) and info.rules.match_format != "single":
+            rubber = (
+                _(" (rubber points {points})").format(points=f"{ev.rubber_points[ev.winner]:+d}")
+                if info.rules.game_id == "whist-short-classic"
+                else ""
+            )
             lines.append(
-                f"🏆 **{SIDE_NAMES[ev.winner]}** win the match {ev.games_won[ev.winner]}–{ev.games_won[1 - ev.winner]}"
-                + (f" (rubber points {ev.rubber_points[ev.winner]:+d})" if info.rules.game_id == "whist-short-classic" else "")
-                + "."
+                _("🏆 **{side}** win the match {won}–{lost}{rubber}.").format(
+                    side=SIDE_NAMES[ev.winner],
+                    won=ev.games_won[ev.winner],
+                    lost=ev.games_won[1 - ev.winner],
+                    rubber=rubber,
+                )
             )
     if not lines:
         return None
-    return f"🃏 Table #{info.table_id} · " + "\n".join(lines)
+    return _("🃏 Table #{table} · ").format(table=info.table_id) + "\n".join(lines)
 
 
 def _deal_scored_text(info: TableInfo, ev: DealScored, t: Terms) -> str:
@@ -172,56 +204,65 @@ def _deal_scored_text(info: TableInfo, ev: DealScored, t: Terms) -> str:
     trick_pts = " · ".join(
         f"{info.side_short(s)} +{p}" for s, p in enumerate(ev.trick_points) if p
     )
-    label = f"{t.trick_points}: " if t.trick_points else ""
-    text = f"tricks {tricks}" + (f" → {label}{trick_pts}" if trick_pts else f" → no {t.trick_points or 'trick points'}")
+    label = f"{_(t.trick_points)}: " if t.trick_points else ""
+    text = _("tricks {tricks}").format(tricks=tricks)
+    if trick_pts:
+        text += f" → {label}{trick_pts}"
+    elif t.trick_points:
+        text += _(" → no {points}").format(points=_(t.trick_points))
+    else:
+        text += _(" → no trick points")
     if t.honour_points:
         extra = " · ".join(f"{info.side_short(s)} +{p}" for s, p in enumerate(ev.honour_points) if p)
         if extra:
-            text += f"; {t.honour_points}: {extra}"
+            text += f"; {_(t.honour_points)}: {extra}"
     penalty = " · ".join(
-        f"{info.side_short(s)} {p} (revoke)" for s, p in enumerate(ev.penalty_points) if p
+        _("{side} {points} (revoke)").format(side=info.side_short(s), points=p)
+        for s, p in enumerate(ev.penalty_points)
+        if p
     )
     if penalty:
         text += f"; {penalty}"
     return text
 
 
-_HOW = {
-    "tricks": "on tricks",
-    "concession": "by concession (the other side conceded)",
-    "honours": "with honours",
-    "can_ye": "by Can-ye",
-    "show": "by showing honours",
-    "cards": "on cards",
-    "ruff": "with the ruff",
-    "contract": "",
-}
+_HOW = TextMap({
+    "tricks": N_("on tricks"),
+    "concession": N_("by concession (the other side conceded)"),
+    "honours": N_("with honours"),
+    "can_ye": N_("by Can-ye"),
+    "show": N_("by showing honours"),
+    "cards": N_("on cards"),
+    "ruff": N_("with the ruff"),
+})
 
 
 def _game_over_text(info: TableInfo, ev: GameOver) -> str:
     how = _HOW.get(ev.how, "")
     w = ev.winner
     if info.partnerships:
-        return (
-            f"🏆 **{SIDE_NAMES[w]}** ({info.side_players(w)}) win game {ev.game_no} "
-            f"{how}, {ev.scores[w]}–{ev.scores[1 - w]}."
-        )
+        return _("🏆 **{side}** ({players}) win game {game} {how}, {score}–{other}.").format(
+            side=SIDE_NAMES[w],
+            players=info.side_players(w),
+            game=ev.game_no,
+            how=how,
+            score=ev.scores[w],
+            other=ev.scores[1 - w],
+        ).replace(" ,", ",")
     others = " · ".join(f"{info.side_short(s)} {p}" for s, p in enumerate(ev.scores) if s != w)
-    return (
-        f"🏆 **{info.names[w]}** ({info.who(w)}) wins game {ev.game_no}"
-        + (f" {how}" if how else "")
-        + f" — {ev.scores[w]} ({others})."
+    return _("🏆 **{seat}** ({who}) wins game {game}{how} — {score} ({others}).").format(
+        seat=info.names[w], who=info.who(w), game=ev.game_no, how=f" {how}" if how else "", score=ev.scores[w], others=others
     )
 
 
 # how a side scored in a deal (bot.chart.HOW_MARKS), in words
-_HOW_WORDS = {
-    "tricks": "on tricks",
-    "honours": "with honours held",
-    "call": "by Can-ye or honours shown",
-    "ruff": "with the ruff",
-    "contract": "by a contract",
-}
+_HOW_WORDS = TextMap({
+    "tricks": N_("on tricks"),
+    "honours": N_("with honours held"),
+    "call": N_("by Can-ye or honours shown"),
+    "ruff": N_("with the ruff"),
+    "contract": N_("by a contract"),
+})
 
 
 def how_won(info: TableInfo, view: SeatView, points: Sequence[DealPoint]) -> str:
@@ -234,18 +275,25 @@ def how_won(info: TableInfo, view: SeatView, points: Sequence[DealPoint]) -> str
     if info.partnerships:
         who = f"{SIDE_NAMES[winner]} ({info.side_players(winner)})"
     else:
-        who = f"{info.names[winner]} ({info.who(winner)})" if winner < info.n else f"Side {winner + 1}"
+        who = (
+            f"{info.names[winner]} ({info.who(winner)})"
+            if winner < info.n
+            else _("Side {number}").format(number=winner + 1)
+        )
     counts = Counter(p.how[winner] for p in points if winner < len(p.how) and p.how[winner])
     scored = ", ".join(
-        f"{n} deal{'s' if n != 1 else ''} {_HOW_WORDS.get(kind, kind)}"
+        ngettext("{n} deal {how}", "{n} deals {how}", n).format(n=n, how=_HOW_WORDS.get(kind, kind))
         for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     )
     deciding = next((p for p in reversed(points) if p.game_winner == winner), None)
-    parts = [f"**How {who} won:**"]
-    parts.append(f"scored in {scored}" if scored else "scored in no deal")
+    parts = [_("**How {who} won:**").format(who=who)]
+    parts.append(_("scored in {deals}").format(deals=scored) if scored else _("scored in no deal"))
     if deciding is not None and winner < len(deciding.how) and deciding.how[winner]:
         parts.append(
-            f"the deciding deal (game {deciding.game_no}, deal {deciding.deal_no}) was won "
-            f"{_HOW_WORDS.get(deciding.how[winner], deciding.how[winner])}"
+            _("the deciding deal (game {game}, deal {deal}) was won {how}").format(
+                game=deciding.game_no,
+                deal=deciding.deal_no,
+                how=_HOW_WORDS.get(deciding.how[winner], deciding.how[winner]),
+            )
         )
     return parts[0] + " " + "; ".join(parts[1:]) + "."

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from engine import Rules, SeatView
 
+from ..i18n import _
 from . import bidwhist
 from .claims import claim_lines
 from .common import (
@@ -31,11 +32,14 @@ from .lines import (
     trump_line,
     waiting_line,
 )
+from .rules_text import rules_lines
 
 
 def header(info: TableInfo) -> str:
     rules = info.rules
-    return f"🃏 **{rules.title}** · preset `{rules.preset}` · table #{info.table_id}"
+    return _("🃏 **{title}** · preset `{preset}` · table #{table}").format(
+        title=rules.title, preset=rules.preset, table=info.table_id
+    )
 
 
 def lobby_text(info: TableInfo, creator_name: str, note: str = "") -> str:
@@ -43,16 +47,20 @@ def lobby_text(info: TableInfo, creator_name: str, note: str = "") -> str:
     lines = [header(info)]
     if info.partnerships:
         lines.append(
-            f"Partners sit opposite: **{SIDE_NAMES[0]}** vs **{SIDE_NAMES[1]}** · {target_text(rules)}"
+            _("Partners sit opposite: **{ns}** vs **{ew}** · {target}").format(
+                ns=SIDE_NAMES[0], ew=SIDE_NAMES[1], target=target_text(rules)
+            )
         )
     else:
-        lines.append(f"{info.n} players, each for themselves · {target_text(rules)}")
+        lines.append(_("{n} players, each for themselves · {target}").format(n=info.n, target=target_text(rules)))
     for seat in range(info.n):
         occupant = info.seats[seat]
-        lines.append(f"> {info.names[seat]}: {occupant.label() if occupant else '— empty —'}")
+        lines.append(f"> {info.names[seat]}: {occupant.label() if occupant else _('— empty —')}")
     lines.append(
-        f"Opened by {creator_name}. **Join** to take a seat, **Add AI** for computer players; "
-        "the opener may **Start** at any time (empty seats get AI players)."
+        _(
+            "Opened by {opener}. **Join** to take a seat, **Add AI** for computer players; "
+            "the opener may **Start** at any time (empty seats get AI players)."
+        ).format(opener=creator_name)
     )
     if note:
         lines.append(note)
@@ -79,14 +87,14 @@ def game_lines(info: TableInfo, view: SeatView, mine: int | None) -> list[str]:
 
 def table_text(info: TableInfo, view: SeatView, recent: Sequence[str] = ()) -> str:
     """The public table during play. Uses only public fields of ``view``."""
-    lines = [header(info) + f" · game {view.game_no}, deal {view.deal_no}"]
+    lines = [header(info) + _(" · game {game}, deal {deal}").format(game=view.game_no, deal=view.deal_no)]
     seats = " | ".join(
         f"{info.short[s]}: {info.seats[s].label() if info.seats[s] else '—'}"  # type: ignore[union-attr]
         f" ({view.hand_sizes[s]})"
         for s in range(info.n)
     )
     lines.append(seats)
-    lines.append(f"{trump_line(info, view)} · Dealer: {info.seat_name(view.dealer)}")
+    lines.append(_("{trumps} · Dealer: {dealer}").format(trumps=trump_line(info, view), dealer=info.seat_name(view.dealer)))
     ruff = ruff_line(info, view)
     if ruff:
         lines.append(ruff)
@@ -95,7 +103,7 @@ def table_text(info: TableInfo, view: SeatView, recent: Sequence[str] = ()) -> s
     lines.append(tricks_line(info, view))
     if view.shown_honours:
         shown = ", ".join(f"{info.short[s]} {card_text(c)}" for s, c in view.shown_honours)
-        lines.append(f"Honours shown: {shown}")
+        lines.append(_("Honours shown: {cards}").format(cards=shown))
     last = last_trick_line(info, view)
     if last:
         lines.append(last)
@@ -117,29 +125,42 @@ def final_text(info: TableInfo, view: SeatView, how: str = "") -> str:
     """The table message once the match is over (``how``: the line of
     :func:`~bot.render.summary.how_won`, once the game's history is summed up)."""
     winner = view.winner if view.winner is not None else 0
-    lines = [header(info) + " · **finished**"]
+    lines = [header(info) + _(" · **finished**")]
     if bidwhist.is_bid_whist(view):  # won at +target, or by the others falling to -target
         lines.append(bidwhist.final_line(info, view))
     elif info.partnerships:
+        games = (
+            _(" (games {won}–{lost})").format(won=view.games_won[winner], lost=view.games_won[1 - winner])
+            if info.rules.match_format != "single"
+            else ""
+        )
         lines.append(
-            f"🏆 **{SIDE_NAMES[winner]}** — {info.side_players(winner)} — win "
-            f"{view.scores[winner]}–{view.scores[1 - winner]}"
-            + (f" (games {view.games_won[winner]}–{view.games_won[1 - winner]})" if info.rules.match_format != "single" else "")
-            + "."
+            _("🏆 **{side}** — {players} — win {score}–{other}{games}.").format(
+                side=SIDE_NAMES[winner],
+                players=info.side_players(winner),
+                score=view.scores[winner],
+                other=view.scores[1 - winner],
+                games=games,
+            )
         )
     else:
         others = " · ".join(
             f"{info.seat_name(s)} {view.scores[s]}" for s in info.scoring_sides() if s != winner
         )
-        lines.append(f"🏆 **{info.names[winner]}** — {info.who(winner)} — wins with {view.scores[winner]} ({others}).")
+        lines.append(
+            _("🏆 **{seat}** — {who} — wins with {score} ({others}).").format(
+                seat=info.names[winner], who=info.who(winner), score=view.scores[winner], others=others
+            )
+        )
     if how:
         lines.append(how)
     last = last_trick_line(info, view)
     if last:
         lines.append(last)
-    lines.append("Press **Rematch** to play again with the same seats.")
+    lines.append(_("Press **Rematch** to play again with the same seats."))
     return "\n".join(lines)
 
 
 def rules_text(rules: Rules) -> str:
-    return "\n".join(["📜 " + rules.describe()[0], *(f"• {line}" for line in rules.describe()[1:])])
+    lines = rules_lines(rules)  # the engine's lines, translated (bot/render/rules_text.py)
+    return "\n".join(["📜 " + lines[0], *(f"• {line}" for line in lines[1:])])

@@ -36,6 +36,7 @@ from bot.store.repos import (
     TableNotFound,
     TableRepo,
     TableRow,
+    UserLocaleRepo,
     VersionConflict,
 )
 from bot.store.standings import (
@@ -56,6 +57,7 @@ __all__ = [
     "Deadline",
     "DeadlineRepo",
     "GuildSettingsRepo",
+    "UserLocaleRepo",
     "HandMessage",
     "HandMessageRepo",
     "HumanSeat",

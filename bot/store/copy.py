@@ -46,6 +46,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     ),
     "deadlines": ("table_id", "kind", "seat", "due_at"),
     "guild_settings": ("guild_id", "settings", "updated_at"),
+    "user_locales": ("user_id", "locale", "updated_at"),
     "rating_events": ("table_id", "guild_id", "game_id", "teams", "source", "finished_at"),
     "ratings": (
         "guild_id", "game_id", "player", "name", "mu", "sigma", "games", "wins", "updated_at",
@@ -64,6 +65,7 @@ ORDER: dict[str, str] = {
     "results": "table_id, user_id",
     "deadlines": "table_id",
     "guild_settings": "guild_id",
+    "user_locales": "user_id",
     "rating_events": "table_id",
     "ratings": "guild_id, game_id, player",
     "rating_history": "table_id, player",

@@ -373,6 +373,26 @@ CREATE TRIGGER tables_announce_update AFTER UPDATE ON tables
 """
 
 
+V5 = """
+-- Each player's language (bot/locales.py): the Discord locale of their latest
+-- interaction (``de``, ``en-US`` ...), so the hand DMs, which carry no locale,
+-- are written in it.
+CREATE TABLE user_locales (
+    user_id     INTEGER PRIMARY KEY,
+    locale      TEXT    NOT NULL CHECK (length(locale) BETWEEN 1 AND 16),
+    updated_at  REAL    NOT NULL
+) STRICT;
+"""
+
+V5_POSTGRESQL = """
+CREATE TABLE user_locales (
+    user_id     bigint  PRIMARY KEY,
+    locale      text    NOT NULL CHECK (length(locale) BETWEEN 1 AND 16),
+    updated_at  double precision NOT NULL
+);
+"""
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     """One numbered step of the schema history, in every dialect."""
@@ -407,6 +427,7 @@ MIGRATIONS: list[Migration] = [
     Migration(2, sqlite=V2, postgresql=V2_POSTGRESQL),
     Migration(3, sqlite=V3, postgresql=V3_POSTGRESQL),
     Migration(4, sqlite=V4, postgresql=V4_POSTGRESQL),
+    Migration(5, sqlite=V5, postgresql=V5_POSTGRESQL),
 ]
 """The schema history, versions 1, 2, 3... in order."""
 

@@ -670,3 +670,26 @@ class GuildSettingsRepo(Repository):
                 (guild_id, dump_json(settings), self.db.clock()),
             )
         return settings
+
+
+class UserLocaleRepo(Repository):
+    """Each player's Discord locale, from their latest interaction (``bot.locales``)."""
+
+    async def get_many(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """The stored locale of each of ``user_ids`` that has one."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        rows = await self.db.fetchall(f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks})", tuple(ids))
+        return {int(row["user_id"]): str(row["locale"]) for row in rows}
+
+    async def set(self, user_id: int, locale: str) -> None:
+        """Store ``locale`` as ``user_id``'s (replacing the one before)."""
+        await self.db.execute(
+            """
+            INSERT INTO user_locales (user_id, locale, updated_at) VALUES (?, ?, ?)
+            ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at
+            """,
+            (user_id, locale[:16], self.db.clock()),
+        )

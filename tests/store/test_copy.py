@@ -26,6 +26,7 @@ from bot.store import (
     ResultRepo,
     StoreError,
     TableRepo,
+    UserLocaleRepo,
 )
 from bot.store.copy import TargetNotEmpty, copy_database, run
 
@@ -81,6 +82,7 @@ async def fill(db: Database, clock: FakeClock) -> None:
         else:
             await deadlines.set(t.id, "turn", due_at=clock.now + 90.25, seat=2)
     await GuildSettingsRepo(db).update(GUILD, {"pictures": False})
+    await UserLocaleRepo(db).set(1001, "de")
 
 
 async def snapshot(db: Database) -> dict[str, Any]:
@@ -97,6 +99,7 @@ async def snapshot(db: Database) -> dict[str, Any]:
         "board": await ResultRepo(db).leaderboard(GUILD),
         "deadlines": await DeadlineRepo(db).list(),
         "guild_settings": await GuildSettingsRepo(db).get(GUILD),
+        "user_locales": await UserLocaleRepo(db).get_many([1001]),
         "ratings": await RatingRepo(db).all(),
         "rating_history": await RatingRepo(db).all_changes(),
         "rating_events": await RatingRepo(db).events(),
@@ -117,7 +120,7 @@ async def test_copy_sqlite_into_postgresql(source: Path, pg_url: str, clock: Fak
     copied = await run(str(source), pg_url)
     assert copied == {
         "tables": 6, "actions": 20, "hand_messages": 10, "results": 6, "deadlines": 2, "guild_settings": 1,
-        "rating_events": 3, "ratings": 4, "rating_history": 12,
+        "user_locales": 1, "rating_events": 3, "ratings": 4, "rating_history": 12,
     }
 
     src = await Database.open(source)
