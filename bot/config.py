@@ -77,7 +77,7 @@ class Settings:
     log_level: str = "INFO"
     ai_delay: float = 1.0
     turn_timeout: float = 90.0
-    turn_ping_delay: float = 10.0  # a human's turn pings them only if they have not moved by then
+    turn_ping_delay: float = 10.0  # a human's turn pings them only if they have not moved by then (<0: never)
     lobby_timeout: float = 1800.0
     afk_takeover_after: int = 2
     table_edit_interval: float = 1.0

@@ -99,7 +99,9 @@ class Drivers:
         the post and its deletion); one who looked away is called back with most of
         the turn time left. Replaced by the next turn's (``Table.cancel_timer``)."""
         delay = self.svc.settings.turn_ping_delay
-        if delay <= 0:
+        if delay < 0:
+            return  # pings switched off
+        if delay == 0:
             self.presenter.turn_ping(table, seat, due)
             return
         version = table.version

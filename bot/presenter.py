@@ -333,7 +333,8 @@ class Presenter:
             return await table.pictures.get(info, view, info.names, self.svc.painter.table)
         finally:
             took = loop.time() - started
-            self._rested_at = loop.time() + took * (1.0 / PICTURE_SHARE - 1.0)
+            if self.svc.painter.mode == "process":  # threads (tests, demo): nothing to share
+                self._rested_at = loop.time() + took * (1.0 / PICTURE_SHARE - 1.0)
 
     async def _draw_later(self, table: Table) -> None:
         """Draw ``table``'s latest picture when the drawing slot is free, then edit it in."""

@@ -25,6 +25,8 @@ def make_settings(db_path: Path, **overrides: Any) -> Settings:
         "database": str(db_path),
         "ai_delay": 0.0,
         "turn_timeout": 0.0,
+        "turn_ping_delay": -1.0,  # no turn pings: a post and a delete per turn of 100 racing tables
+        "pictures": False,  # clicks, crashes and the store are tested here; pictures in tests/bot
         "lobby_timeout": 0.0,
         "table_edit_interval": 0.0,
         "ai_mode": "inline",  # decisions in the test's loop, bounded by worlds: reproducible

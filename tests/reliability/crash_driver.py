@@ -51,6 +51,8 @@ def settings_for(db_path: str, seed: int) -> Settings:
         database=db_path,
         ai_delay=0.0,
         turn_timeout=0.0,
+        turn_ping_delay=-1.0,
+        pictures=False,
         lobby_timeout=0.0,
         table_edit_interval=0.0,
         ai_mode="inline",
