@@ -20,7 +20,7 @@ from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
 CARD_LABEL = re.compile("^(10|[2-9JQKA])[♠♥♦♣]\ufe0e?$")  # ♠︎ ♣︎ carry the text style
-DECISIONS = ("Show honours", "Call “Can-ye?”", "Take the stock (ruff)")
+DECISIONS = ("Accept the claim", "Show honours", "Call “Can-ye?”", "Take the stock (ruff)")  # an AI claims only what it surely takes
 
 
 def buttons(message: Any) -> list[Any]:
