@@ -50,15 +50,18 @@ async def test_a_whole_deal_played_by_the_process_pool_is_legal(process_pool: AI
     game, _ = new_game(seed=11)
     deal = game.observe(0).deal_no
     moves = 0
+    claimed = False
     while not game.is_over and game.observe(0).deal_no == deal:
         seat = game.to_act()
         assert seat is not None
         view = game.observe(seat)
         action = await process_pool.choose("normal", view, view.legal, f"11:{game.version}")
-        assert action in view.legal
-        game.apply(seat, action)  # the engine accepts it
+        # a legal action, or a claim of tricks it surely takes (answered by the others)
+        assert action in view.legal or action in view.claims
+        events = game.apply(seat, action)  # the engine accepts it
         moves += 1
-    assert moves >= 48  # every card of the deal was played
+        claimed = claimed or any(type(e).__name__ == "ClaimSettled" for e in events)
+    assert moves >= 48 or claimed  # every card of the deal was played, or the rest claimed
     assert process_pool.fallbacks == 0
     assert all(not d.fallback for d in process_pool.decisions)
 
