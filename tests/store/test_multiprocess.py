@@ -150,7 +150,7 @@ async def test_any_process_takes_any_click_and_a_survivor_finishes_a_killed_owne
         before = {t: len(await _log(pool, t)) for t in ids}
         workers[1].kill()
         killed_at = time.time()
-        deadline = time.perf_counter() + 40
+        deadline = time.perf_counter() + 90  # whole games by timers and AI; a loaded CI machine is slow
         while time.perf_counter() < deadline:
             statuses = [await pool.fetchval("SELECT status FROM tables WHERE id = $1", t) for t in ids]
             if all(s == "finished" for s in statuses):
