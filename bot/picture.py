@@ -92,7 +92,6 @@ _MISSING: Final = "\U0010fffd"  # a private-use code point no font draws: its gl
 
 
 @lru_cache(maxsize=4096)
-@lru_cache(maxsize=4096)
 def _can_draw(fnt: Font, char: str) -> bool:
     if char.isspace() or char.isascii():
         return True
