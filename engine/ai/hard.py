@@ -21,13 +21,12 @@ seats) or four (more).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 
 from ..actions import Action, Discard, Play, play
 from ..cards import Card
 from ..game import SeatView
-from . import contract, dds
+from . import clock, contract, dds
 from .base import obvious_choice
 from .bid_whist import ContractPlayer, applies
 from .contract import is_contract_decision
@@ -97,7 +96,7 @@ class HardPlayer:
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         if applies(view):
             return self._bid_whist.choose(view, legal, rng)
-        start = time.perf_counter()
+        start = clock.now()
         obvious = obvious_choice(legal)
         if obvious is not None:
             return obvious
