@@ -88,20 +88,31 @@ def _paths(out: Path, form: Form, a: str, b: str) -> tuple[Path, Path]:
     return out / f"{name}.txt", out / "boards" / f"{name}.jsonl"
 
 
-def _shown(path: Path) -> str:
-    """``path`` relative to the repository when it is inside it (for commands in files)."""
+def _repo_of(out: Path) -> Path:
+    """The repository ``out`` lies in (the arena runs there), else this code's own."""
+    for folder in (out.resolve(), *out.resolve().parents):
+        if (folder / "pyproject.toml").exists():
+            return folder
+    return ROOT
+
+
+def _shown(path: Path, repo: Path) -> str:
+    """``path`` relative to ``repo`` when it is inside it (for commands in files)."""
     try:
-        return str(path.relative_to(ROOT))
+        return str(path.resolve().relative_to(repo))
     except ValueError:
         return str(path)
 
 
-def _command(form: Form, a: str, b: str, deals: int, workers: int, record: Path) -> list[str]:
+def _command(
+    form: Form, a: str, b: str, deals: int, workers: int, record: Path, repo: Path
+) -> list[str]:
     cmd = ["-m", "engine.ai.arena", "--a", a, "--b", b, "--deals", str(deals), "--games", "0"]
     cmd += ["--game", form.game]
     for item in form.sets:
         cmd += ["--set", item]
-    cmd += ["--workers", str(workers), "--clock", "cpu", "--record", _shown(record), "--quiet"]
+    cmd += ["--workers", str(workers), "--clock", "cpu", "--record", _shown(record, repo)]
+    cmd += ["--quiet"]
     return cmd
 
 
@@ -175,13 +186,22 @@ def _run_chunk(form: Form, a: str, b: str, deals: int, workers: int, out: Path) 
     """Play the match up to ``deals`` boards; write its printout. False if the arena failed."""
     text, record = _paths(out, form, a, b)
     record.parent.mkdir(parents=True, exist_ok=True)
-    cmd = _command(form, a, b, deals, workers, record)
+    repo = _repo_of(out)
+    cmd = _command(form, a, b, deals, workers, record, repo)
     shown = "python " + shlex.join(cmd)
     print(f"arena_all: {time.strftime('%H:%M:%S')} {shown}", file=sys.stderr, flush=True)
+    env = None
+    python = [sys.executable]
+    if repo != ROOT:
+        # run in the results' repository with this code (a snapshot kept apart, so
+        # the code under a long match does not change while that repository's does)
+        python.append("-P")
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
     # its own session, so stopping the runner stops the arena's pool workers too
     child = subprocess.Popen(
-        [sys.executable, *cmd],
-        cwd=ROOT,
+        [*python, *cmd],
+        cwd=repo,
+        env=env,
         stdout=subprocess.PIPE,
         text=True,
         start_new_session=True,

@@ -22,6 +22,7 @@ def test_runs_in_chunks_writes_printout_and_summary_then_resumes(
     text = printout.read_text()
     # the command that made it, then the arena's own printout over both boards
     assert text.startswith("$ python -m engine.ai.arena --a normal --b easy --deals 2 --games 0")
+    assert f"--record {record}" in text  # a folder outside the repository: its full path
     assert "--game turnover-bridge --set layout=seed004" in text
     assert "2 boards, 4 deals" in text and "1 played now" in text
     assert "budgets on the cpu clock" in text
