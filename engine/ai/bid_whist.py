@@ -23,16 +23,13 @@ games' decisions), this module is a second, general and smaller one over
   every candidate out in sampled deals (``hard`` with a larger budget). The
   kitty lay-out is a keep-value heuristic (:func:`keep_value`); ``normal`` and
   ``hard`` compare its few lowest cards by playing each lay-out out in sampled
-  deals. ``hard`` also reads the auction when it defends: the declarer bid
-  his contract on a strong hand, so its sampled deals give him one
-  (:func:`declarer_likelihood`), where ``normal`` deals him any cards.
+  deals.
 """
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -46,7 +43,6 @@ __all__ = [
     "ContractPlayer",
     "DealModel",
     "applies",
-    "declarer_likelihood",
     "estimate_tricks",
     "model_of",
     "playout",
@@ -381,17 +377,13 @@ def _feasible(within: list[int], space: list[int]) -> bool:
     return all(w <= r for w, r in zip(within, space, strict=True))
 
 
-def sample_world(
-    k: Knowledge, rng: random.Random, tilt: tuple[int, int, float] | None = None
-) -> list[int] | None:
+def sample_world(k: Knowledge, rng: random.Random) -> list[int] | None:
     """Four hands and the hidden out-of-play cards (index 4), consistent with ``k``.
 
     Each card goes, in random order, to a random place it may be in, weighted
     by the room left there, among the places that keep the rest of the deal
     possible (:func:`_feasible`), so every consistent deal can come out and no
-    attempt dead-ends. ``tilt = (seat, cards, factor)`` makes each of ``cards``
-    ``factor`` times likelier to go to ``seat`` than by room alone (a strong
-    hand the auction showed). If the knowledge admits no deal at all (it never should),
+    attempt dead-ends. If the knowledge admits no deal at all (it never should),
     the voids are dropped; ``None`` if even that fails.
     """
     for relax in (False, True):
@@ -414,17 +406,12 @@ def sample_world(
             for t in _SUPERSETS[a]:
                 within[t] -= 1
             places = [s for s in range(5) if a >> s & 1 and room[s] > 0]
-            tilted = tilt is not None and tilt[1] >> c & 1
             while True:
-                if tilt is not None and tilted:
-                    weights = [room[s] * (tilt[2] if s == tilt[0] else 1.0) for s in places]
-                    s = rng.choices(places, weights)[0]
-                else:
-                    pick = rng.randrange(sum(room[s] for s in places))
-                    for s in places:
-                        pick -= room[s]
-                        if pick < 0:
-                            break
+                pick = rng.randrange(sum(room[s] for s in places))
+                for s in places:
+                    pick -= room[s]
+                    if pick < 0:
+                        break
                 for t in _CONTAINING[s]:
                     space[t] -= 1
                 if _feasible(within, space):
@@ -472,44 +459,6 @@ def estimate_tricks(m: DealModel, hand: int) -> float:
         else:
             total += winners + (max(0, count - 4) if winners >= 2 else 0)
     return total
-
-
-INFERENCE_SLOPE: Final = 3.0
-INFERENCE_MIDPOINT: Final = 0.5
-INFERENCE_TRIES: Final = 8  # deals drawn a sampled deal at most, to find one the auction explains
-INFERENCE_TILT: Final = 5.0  # how much likelier a strong card is to be dealt to the declarer
-
-
-def strong_cards(m: DealModel) -> int:
-    """The cards a declarer's bid promises: every trump (the jokers among them)
-    and the top two of each other suit in the deal's order."""
-    strong = m.masks[m.trump] if m.trump != NONE else 0
-    for s in range(4):
-        if s != m.trump:
-            top = sorted(_bits(m.masks[s]), key=m.key.__getitem__, reverse=True)[:2]
-            for c in top:
-                strong |= 1 << c
-    return strong
-
-
-def declarer_likelihood(m: DealModel, hand: int, number: int) -> float:
-    """How likely a declarer holding ``hand`` (his cards when play began) is to
-    have won the auction with a bid of ``number`` books over six: a logistic
-    in the quick count's margin over the bid (:func:`estimate_tricks` minus
-    ``number``), 1/2 at a margin of one book.
-
-    Fitted on the AI's own auctions: the declarer's count (when play began) is
-    one book or more above his bid in nine deals of ten, a defender's at or
-    below it in eight of ten. A uniformly dealt hand is far too weak for a
-    declarer (at or below his bid three times in four), and such strong hands
-    are too rare to find by drawing deals and keeping the likely ones, so the
-    deals are drawn with the declarer's cards tilted towards the
-    :func:`strong_cards` first (:data:`INFERENCE_TILT`); with the tilt and this
-    likelihood, about one sampled declarer in twelve is at or below his bid
-    and his trumps come out near the true count (self-play, 60 deals).
-    """
-    margin = estimate_tricks(m, hand) - number
-    return 1.0 / (1.0 + math.exp(-INFERENCE_SLOPE * (margin - INFERENCE_MIDPOINT)))
 
 
 def keep_value(m: DealModel, hand: int, c: int, unseen: int) -> float:
@@ -577,19 +526,12 @@ class ContractPlayer:
     """
 
     def __init__(
-        self,
-        search: bool,
-        budget: float = 0.04,
-        cap: float = 1.0,
-        max_worlds: int = 200,
-        inference: bool = False,
+        self, search: bool, budget: float = 0.04, cap: float = 1.0, max_worlds: int = 200
     ) -> None:
         self.search = search
         self.budget = budget
         self.cap = cap
         self.max_worlds = max_worlds
-        self.inference = inference
-        self.tilt = INFERENCE_TILT
 
     # -- dispatch
 
@@ -812,9 +754,8 @@ class ContractPlayer:
         no_trump = view.contract.endswith("n")
         base = list(view.tricks) if view.tricks else [0] * (max(sides) + 1)
         leader = view.trick_leader
-        read = self._auction_reader(view, m) if self.inference else None
         for _ in range(self.max_worlds):
-            world = sample_world(k, rng) if read is None else read(k, rng)
+            world = sample_world(k, rng)
             if world is None:
                 break
             for c in cands:
@@ -831,46 +772,6 @@ class ContractPlayer:
             return play(_CARDS[rule_card(m, hand, legal, trick, k.pool)])
         best = max(cands, key=lambda c: (totals[c], -m.key[c]))
         return play(_CARDS[best])
-
-    def _auction_reader(
-        self, view: SeatView, m: DealModel
-    ) -> Callable[[Knowledge, random.Random], list[int] | None] | None:
-        """A defender's sampler of deals the auction explains, or ``None`` (I declare,
-        or there is no contract): each deal is drawn, the declarer's hand tilted
-        towards the :func:`strong_cards`, up to :data:`INFERENCE_TRIES` times and
-        kept with the chance :func:`declarer_likelihood` gives the declarer's
-        hand in it (the likeliest of the tries if none is kept)."""
-        declarer = view.declarer
-        if declarer is None or declarer == view.seat or not view.contract[:-1].isdigit():
-            return None
-        number = int(view.contract[:-1])
-        n = len(view.hand_sizes)
-        played = 0  # the declarer's cards already played: part of his hand when play began
-        for leader, cards, _ in view.completed_tricks:
-            for i, card in enumerate(cards):
-                if (leader + i) % n == declarer:
-                    played |= card.bit
-        for seat, card in view.trick:
-            if seat == declarer:
-                played |= card.bit
-
-        tilt = (declarer, strong_cards(m), self.tilt)
-
-        def read(k: Knowledge, rng: random.Random) -> list[int] | None:
-            best: list[int] | None = None
-            best_p = -1.0
-            for _ in range(INFERENCE_TRIES):
-                world = sample_world(k, rng, tilt)
-                if world is None:
-                    return None
-                p = declarer_likelihood(m, world[declarer] | played, number)
-                if rng.random() < p:
-                    return world
-                if p > best_p:
-                    best, best_p = world, p
-            return best
-
-        return read
 
     def __repr__(self) -> str:
         return f"ContractPlayer(search={self.search}, budget={self.budget})"

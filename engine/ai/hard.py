@@ -89,11 +89,8 @@ class HardPlayer:
         self._easy = EasyPlayer(noise=0.0)
         self._discards = DiscardPlanner("hard", self._plan)
         # Bid Whist: the same sampling as normal over the general card model, with
-        # hard's larger budget (the double-dummy solvers assume 52 cards, HIGH), and
-        # when defending, deals that give the declarer the hand his bid promised
-        self._bid_whist = ContractPlayer(
-            search=True, budget=budget, cap=cap, max_worlds=400, inference=inference
-        )
+        # hard's larger budget (the double-dummy solvers assume 52 cards, HIGH)
+        self._bid_whist = ContractPlayer(search=True, budget=budget, cap=cap, max_worlds=400)
         # 2-3 seats, everyone alone, layouts: the sampled-worlds search of engine.ai.open_search
         self._open_budget = Budget(soft=budget, cap=cap, min_worlds=2, max_worlds=OPEN_MAX_WORLDS, margin=0.0)
 

@@ -225,39 +225,3 @@ def test_normal_declarer_makes_a_cold_contract() -> None:
         view = game.observe(seat)
         game.apply(seat, players[seat].choose(view, view.legal, rng))
     assert game.scores[1] >= 4  # 4 uptown made: 10 books or more
-
-
-def test_hard_defends_against_the_hand_the_declarer_bid_on() -> None:
-    """hard's defender deals the declarer a hand worth his bid; normal's deals him any."""
-    game = _deal({E: STRONG})
-    game.apply(E, bid("5u"))
-    for seat in (S, W, N):
-        game.apply(seat, Pass())
-    game.apply(E, NameTrump(Suit.SPADES))
-    easy = EasyPlayer(noise=0.0)
-    rng = random.Random(0)
-    while game.to_act() == E:  # the kitty, laid out
-        view = game.observe(E)
-        game.apply(E, easy.choose(view, view.legal, rng))
-    view = game.observe(S)  # East leads, South defends
-    assert view.phase == "play" and view.declarer == E
-    m = model_of(view.trump, view.rank_order)
-    k = knowledge_of(view, m)
-    hard = ContractPlayer(search=True, inference=True)
-    read = hard._auction_reader(view, m)
-    assert read is not None
-    assert not ContractPlayer(search=True).inference  # normal's default
-    spades = m.masks[Suit.SPADES.order]
-
-    def mean_trumps(sample: object) -> float:
-        worlds = [sample(k, random.Random(i)) for i in range(150)]  # type: ignore[operator]
-        return sum((w[E] & spades).bit_count() for w in worlds) / len(worlds)
-
-    uniform = mean_trumps(sample_world)
-    inferred = mean_trumps(read)
-    true = (mask_of(game.observe(E).hand) & spades).bit_count()
-    assert true >= 7
-    assert uniform < 4.5
-    assert inferred > uniform + 1.5
-    # East declares: nothing to read, his own deals stay uniform
-    assert hard._auction_reader(game.observe(E), m) is None
