@@ -48,6 +48,12 @@ from .search import (
 __all__ = ["HardPlayer"]
 
 OPEN_EXACT = (7, 4)  # 2-3 seats or layouts: cards a seat (two seats, more) at which worlds are solved
+# Without layouts two seats are solved from five cards a seat, as normal does: in
+# Ruffe and Trump for two, 28 cards lie out of play and the other hand is drawn
+# from 40, so a world solved exactly from seven cards plays as if it knew them
+# (hard lost to normal, -0.225 points a deal over 40 boards; from five, +0.075 on
+# the same boards). Turnover Bridge's layouts leave little hidden: seven there.
+OPEN_EXACT_HIDDEN = (5, 4)
 OPEN_MAX_WORLDS = 1000  # 2-3 seats or layouts: sampled worlds a decision at most
 EXACT_WORLDS = 2000  # last two tricks: every possible world when there are at most this many
 PY_SOLVER_CARDS = 6  # without DDS: cards in hand at or below which the Python solver is used
@@ -160,7 +166,8 @@ class HardPlayer:
         self, view: SeatView, legal: Sequence[Action], mask: int, rng: random.Random, start: float
     ) -> Action:
         """A table of 2-3 seats, everyone alone, or layouts: sampled worlds, greedy playouts."""
-        return open_choose_card(view, legal, mask, rng, self._open_budget, start, OPEN_EXACT)
+        exact = OPEN_EXACT if view.layouts else OPEN_EXACT_HIDDEN
+        return open_choose_card(view, legal, mask, rng, self._open_budget, start, exact)
 
     def __repr__(self) -> str:
         return f"HardPlayer(budget={self.budget.soft})"
