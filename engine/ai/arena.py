@@ -18,11 +18,25 @@ same swap of seats). A game pair becomes a game set, one game per seat of A.
 
     python -m engine.ai.arena --a normal --b easy --deals 40 --games 0 \
         --game ruff-trump-willughby --set players=3
+
+The search budgets run on the process's CPU time in the workers (``--clock
+cpu``, the default; see :mod:`engine.ai.clock`): a budget then buys the same
+search however busy the machine is, so results do not depend on what else
+runs beside the arena. ``--clock wall`` measures them in wall time, as the bot
+does. Decision times are reported both in wall time and on the budget clock.
+
+``--record FILE`` keeps every finished board's margins in a JSON-lines file (a
+header line with the match's settings, then one line a board, appended as each
+board ends): a later run with the same settings and ``--record`` plays only the
+boards not in it yet and reports over all of them, so a long match can be
+stopped and continued (``python -m engine.ai.arena_all`` runs the issues'
+matches this way). Decision times are those of the boards played in the run.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing as mp
 import os
@@ -35,10 +49,10 @@ from dataclasses import dataclass, field
 from ..events import DealScored, GameOver
 from ..game import new_game
 from ..rules import Rules, make_rules
-from . import LEVELS, get_player
+from . import LEVELS, clock, get_player
 from .base import Player
 
-__all__ = ["BoardResult", "main", "play_board", "play_game_pair"]
+__all__ = ["BoardResult", "RecordMismatch", "main", "margin_ci", "play_board", "play_game_pair", "read_record"]
 
 
 @dataclass(slots=True)
@@ -49,7 +63,8 @@ class BoardResult:
     margins: list[float]  # A's points minus B's points, per play (one per seating)
     a_wins: int = 0  # games won by A (game pairs only)
     games: int = 0
-    times: dict[str, list[float]] = field(default_factory=dict)
+    times: dict[str, list[float]] = field(default_factory=dict)  # wall seconds
+    clock_times: dict[str, list[float]] = field(default_factory=dict)  # budget-clock seconds
     decisions: dict[str, int] = field(default_factory=dict)
 
 
@@ -57,7 +72,9 @@ _players: dict[str, Player] = {}
 _config: dict[str, object] = {}
 
 
-def _init(levels: Sequence[str], budgets: dict[str, float]) -> None:
+def _init(levels: Sequence[str], budgets: dict[str, float], clock_name: str = "wall") -> None:
+    """A worker's start: the budget clock first, then the players."""
+    clock.use(clock_name)
     for level in levels:
         _players[level] = get_player(level, budget=budgets.get(level))
 
@@ -89,10 +106,12 @@ def _play(
         view = game.observe(seat)
         legal = view.legal
         start = time.perf_counter()
+        on_clock = clock.now()
         action = _player(level).choose(view, legal, rng)
         took = time.perf_counter() - start
         if len(legal) > 1:
             result.times.setdefault(level, []).append(took)
+            result.clock_times.setdefault(level, []).append(clock.now() - on_clock)
         result.decisions[level] = result.decisions.get(level, 0) + 1
         events = game.apply(seat, action)
         for event in events:
@@ -160,6 +179,54 @@ def play_game_pair(task: tuple[str, str, Rules, int]) -> BoardResult:
     return result
 
 
+class RecordMismatch(ValueError):
+    """A record file kept for a match with other settings."""
+
+
+def read_record(path: str, header: dict[str, object] | None = None) -> dict[int, list[float]]:
+    """The boards kept in the record file ``path``: margins by board seed.
+
+    A missing or empty file holds none. When ``header`` is given, the file's
+    header must equal it (raises :class:`RecordMismatch` otherwise); a file
+    without one gets ``header`` written first. A last line cut short (the run
+    was stopped mid-write) is ignored.
+    """
+    boards: dict[int, list[float]] = {}
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except FileNotFoundError:
+        lines = []
+    kept: dict[str, object] | None = None
+    for line in lines:
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if "header" in item:
+            kept = item["header"]
+        elif "seed" in item:
+            boards[int(item["seed"])] = [float(m) for m in item["margins"]]
+    if header is not None:
+        if kept is None:
+            if boards:
+                raise RecordMismatch(f"{path}: boards without a header line")
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps({"header": header}, sort_keys=True) + "\n")
+        elif kept != header:
+            raise RecordMismatch(f"{path} was kept for {kept}, not {header}")
+    return boards
+
+
+def margin_ci(per_board: Sequence[float]) -> tuple[float, float]:
+    """The mean of the boards' margins and the half-width of its 95% confidence interval."""
+    n = len(per_board)
+    mean = sum(per_board) / n if n else float("nan")
+    var = sum((x - mean) ** 2 for x in per_board) / (n - 1) if n > 1 else float("nan")
+    return mean, 1.96 * math.sqrt(var / n) if n > 1 else float("nan")
+
+
 def _pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -176,14 +243,18 @@ def _run(
     levels: Sequence[str],
     budgets: dict[str, float],
     quiet: bool,
+    clock_name: str = "wall",
+    on_result: Callable[[BoardResult], None] | None = None,
 ) -> list[BoardResult]:
     results: list[BoardResult] = []
     start = time.perf_counter()
     step = max(1, len(tasks) // 50)
     ctx = mp.get_context("fork") if sys.platform != "win32" else mp.get_context()
-    with ctx.Pool(workers, initializer=_init, initargs=(list(levels), budgets)) as pool:
+    with ctx.Pool(workers, initializer=_init, initargs=(list(levels), budgets, clock_name)) as pool:
         for result in pool.imap_unordered(pool_fn, tasks, chunksize=1):
             results.append(result)
+            if on_result is not None:
+                on_result(result)
             done = len(results)
             if not quiet and (done % step == 0 or done == len(tasks)):
                 elapsed = time.perf_counter() - start
@@ -227,6 +298,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="NAME=VALUE",
         help="a rule parameter override, e.g. players=3 (repeatable)",
     )
+    parser.add_argument(
+        "--clock",
+        default="cpu",
+        choices=sorted(clock.CLOCKS),
+        help="what the search budgets measure in the workers: the process's CPU time "
+        "(default; results independent of the machine's load) or wall time (as the bot)",
+    )
+    parser.add_argument(
+        "--record",
+        default=None,
+        metavar="FILE",
+        help="keep each board's margins in FILE (JSON lines) and skip the boards already there",
+    )
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
 
@@ -243,22 +327,63 @@ def main(argv: Sequence[str] | None = None) -> int:
     levels = sorted({args.a, args.b})
     games = args.deals // 20 if args.games is None else args.games
     seatings = rules.players if _rotates(rules) else 2
+    seeds = [args.seed + i for i in range(args.deals)]
+    recorded: dict[int, list[float]] = {}
+    record = None
+    if args.record:
+        header: dict[str, object] = {
+            "a": args.a,
+            "b": args.b,
+            "game": rules.game_id,
+            "preset": rules.preset,
+            "set": sorted(args.set),
+            "clock": args.clock,
+            "budgets": {k: budgets[k] for k in sorted(budgets)},
+        }
+        try:
+            recorded = read_record(args.record, header)
+        except RecordMismatch as exc:
+            print(f"arena: {exc}", file=sys.stderr)
+            return 2
+        record = open(args.record, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the run
+    todo = [s for s in seeds if s not in recorded]
+
+    def keep(result: BoardResult) -> None:
+        if record is not None:
+            record.write(json.dumps({"seed": result.seed, "margins": result.margins}) + "\n")
+            record.flush()
+
     print(
         f"arena: A={args.a} vs B={args.b}, {rules.game_id}/{rules.preset}, "
         f"{args.deals} boards x {seatings} seatings, {games} game {'sets' if _rotates(rules) else 'pairs'} to {rules.target_score}, "
-        f"{args.workers} workers",
+        f"{args.workers} workers, budgets on the {args.clock} clock",
         flush=True,
     )
+    if args.record:
+        print(
+            f"record {args.record}: {args.deals - len(todo)} of these boards kept already, "
+            f"{len(todo)} to play",
+            flush=True,
+        )
     started = time.perf_counter()
-    boards = _run(
-        play_board,
-        [(args.a, args.b, rules, args.seed + i) for i in range(args.deals)],
-        "boards",
-        args.workers,
-        levels,
-        budgets,
-        args.quiet,
-    )
+    try:
+        played = _run(
+            play_board,
+            [(args.a, args.b, rules, s) for s in todo],
+            "boards",
+            args.workers,
+            levels,
+            budgets,
+            args.quiet,
+            args.clock,
+            keep,
+        )
+    finally:
+        if record is not None:
+            record.close()
+    by_seed = {s: recorded[s] for s in seeds if s in recorded}
+    by_seed.update((r.seed, r.margins) for r in played)
+    boards = [BoardResult(s, by_seed[s]) for s in seeds if s in by_seed]
     pairs = (
         _run(
             play_game_pair,
@@ -268,21 +393,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             levels,
             budgets,
             args.quiet,
+            args.clock,
         )
         if games
         else []
     )
     wall = time.perf_counter() - started
+    if not boards:
+        print("arena: no boards played", file=sys.stderr)
+        return 1
 
     per_board = [sum(r.margins) / len(r.margins) for r in boards]
     n = len(per_board)
-    mean = sum(per_board) / n if n else float("nan")
-    var = sum((x - mean) ** 2 for x in per_board) / (n - 1) if n > 1 else float("nan")
-    half = 1.96 * math.sqrt(var / n) if n > 1 else float("nan")
+    mean, half = margin_ci(per_board)
     print()
+    sets = f"; set {' '.join(args.set)}" if args.set else ""
     print(
-        f"A = {args.a}, B = {args.b}; {rules.game_id} ({rules.preset}); {n} boards, {seatings * n} deals"
+        f"A = {args.a}, B = {args.b}; {rules.game_id} ({rules.preset}{sets}); {n} boards, {seatings * n} deals"
     )
+    if args.record:
+        print(f"  ({n - len(played)} boards from the record {args.record}, {len(played)} played now)")
     print(
         f"  points per deal, A - B: {mean:+.3f}  (95% CI {mean - half:+.3f} .. {mean + half:+.3f})"
     )
@@ -300,14 +430,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"  games to {rules.target_score}: A won {wins}/{total} = {100 * p:.1f}% "
             f"(95% CI {100 * (p - ci):.1f}% .. {100 * (p + ci):.1f}%)"
         )
-    print("  decision time (decisions with a real choice):")
+    clock_label = "process CPU time" if args.clock == "cpu" else "wall time"
+    print(
+        f"  decision time (decisions with a real choice; wall time, and on the budget "
+        f"clock = {args.clock}, {clock_label}; boards played in this run):"
+    )
     for level in levels:
-        times = [t for r in (*boards, *pairs) for t in r.times.get(level, [])]
-        decisions = sum(r.decisions.get(level, 0) for r in (*boards, *pairs))
+        times = [t for r in (*played, *pairs) for t in r.times.get(level, [])]
+        decisions = sum(r.decisions.get(level, 0) for r in (*played, *pairs))
         print(
             f"    {level:<7} n={len(times):<7} p50 {1e3 * _pct(times, 0.5):7.1f} ms"
             f"  p95 {1e3 * _pct(times, 0.95):7.1f} ms  max {1e3 * max(times, default=float('nan')):7.1f} ms"
-            f"  ({decisions} calls in all)"
+            f"  ({decisions} calls in all; wall)"
+        )
+        on_clock = [t for r in (*played, *pairs) for t in r.clock_times.get(level, [])]
+        print(
+            f"    {'':<7} {'':<9} p50 {1e3 * _pct(on_clock, 0.5):7.1f} ms"
+            f"  p95 {1e3 * _pct(on_clock, 0.95):7.1f} ms  max {1e3 * max(on_clock, default=float('nan')):7.1f} ms"
+            f"  ({args.clock} clock)"
         )
     print(f"  wall time {wall:.0f}s")
     return 0

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import logging
 import random
-import time
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from ..actions import Action, CallCanYe, DeclineRuff, Pass, ShowHonours, TakeRuff
 from ..game import SeatView
+from . import clock
 
 __all__ = ["GuardedPlayer", "Player", "obvious_choice"]
 
@@ -70,7 +70,7 @@ class GuardedPlayer:
         self.name = inner.name
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
-        start = time.perf_counter()
+        start = clock.now()
         try:
             action = self.inner.choose(view, legal, rng)
         except Exception:
@@ -79,7 +79,7 @@ class GuardedPlayer:
         if action not in legal:
             log.error("%s player chose illegal %s; falling back", self.name, action)
             return self.fallback.choose(view, legal, rng)
-        elapsed = time.perf_counter() - start
+        elapsed = clock.now() - start
         if elapsed > self.cap:
             log.warning("%s player took %.2fs (cap %.2fs)", self.name, elapsed, self.cap)
         return action

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..events import DealScored
 from ..game import new_game
-from . import LEVELS, get_player
+from . import LEVELS, clock, get_player
 from .batch import batch_playout, hands_array
 from .core import playout
 from .dds import available as dds_available
@@ -145,6 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"python solver, every card of a {cards}-card deal: median {1e3 * bench_solver(cards):.1f} ms"
         )
     print(f"DDS (endplay) available: {dds_available()}")
+    print(f"search budgets on the {clock.current()} clock (engine.ai.clock); latency in wall time")
     for level in args.levels.split(","):
         level = level.strip()
         times = bench_latency(level, args.deals)

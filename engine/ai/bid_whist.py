@@ -29,7 +29,6 @@ games' decisions), this module is a second, general and smaller one over
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -38,6 +37,7 @@ from typing import Final
 from ..actions import Action, Discard, Pass, Play, play
 from ..cards import JOKERS_MASK, SUITS, Card, RankOrder, Suit, mask_of
 from ..game import SeatView
+from . import clock
 
 __all__ = [
     "ContractPlayer",
@@ -538,7 +538,7 @@ class ContractPlayer:
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
-        start = time.perf_counter()
+        start = clock.now()
         kinds = {type(a).__name__ for a in legal}
         if "Bid" in kinds:
             return self._bid(view, legal, rng, start)
@@ -556,7 +556,7 @@ class ContractPlayer:
 
     def _stop(self, start: float, deadline: float, worlds: int) -> bool:
         """Stop sampling: past the budget with two worlds at least, or past the cap."""
-        now = time.perf_counter()
+        now = clock.now()
         return now > deadline and (worlds >= MIN_WORLDS or now > start + self.cap)
 
     # -- the auction

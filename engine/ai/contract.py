@@ -29,7 +29,6 @@ settlement for the seat.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Sequence
 
 from ..actions import Action, Play, play
@@ -38,6 +37,7 @@ from ..families.solo import contract_value
 from ..game import SeatView
 from ..phases.solo_auction import Bid, contract_rank
 from ..phases.solo_declare import NameTrump
+from . import clock
 from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
 from .knowledge import MISERE_CONTRACTS, sample_world, situation
 
@@ -469,7 +469,7 @@ def search_card(
     view: SeatView, legal: int, rng: random.Random, budget: float, max_worlds: int
 ) -> int | None:
     """The legal card with the best mean settlement for the seat over sampled deals."""
-    start = time.perf_counter()
+    start = clock.now()
     sit = situation(view)
     cands = [c for c in range(52) if legal >> c & 1]
     if len(cands) == 1:
@@ -480,7 +480,7 @@ def search_card(
     totals = dict.fromkeys(cands, 0.0)
     base = _won_so_far(view)
     worlds = 0
-    while worlds < max_worlds and (worlds < 2 or time.perf_counter() - start < budget):
+    while worlds < max_worlds and (worlds < 2 or clock.now() - start < budget):
         world = sample_world(sit, rng)
         if world is None:
             break
@@ -510,7 +510,7 @@ def search_bid(
     calls = {a.call: a for a in legal if isinstance(a, Bid)}
     if "accept" in calls or "prop" not in calls and "solo" in calls and "mis" not in calls:
         return easy_bid(view, legal)  # accepting, or converting an unaccepted proposal
-    start = time.perf_counter()
+    start = clock.now()
     sit = situation(view)
     hand = sit.my_hand
     seat = view.seat
@@ -524,7 +524,7 @@ def search_bid(
     rules = view.rules
     assert rules is not None
     done = 0
-    while done < worlds and (done < 3 or time.perf_counter() - start < budget):
+    while done < worlds and (done < 3 or clock.now() - start < budget):
         world = sample_world(sit, rng)
         if world is None:
             break

@@ -23,6 +23,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from types import ModuleType
 from typing import Any, TypeVar
 
+from . import clock
 from .core import NO_TRUMP
 
 __all__ = ["DDSTimeout", "available", "max_tricks", "solve_cards"]
@@ -124,7 +125,8 @@ def _deal(dds: Any, hands: list[int], leader: int, trick: list[int], trump: int)
 
 
 def _run(fn: Callable[[Any, int], T], timeout: float | None) -> T:
-    """Run ``fn(dds, slot)`` on a DDS thread; give up waiting after ``timeout`` seconds.
+    """Run ``fn(dds, slot)`` on a DDS thread; give up waiting after ``timeout`` seconds
+    of the AI's clock (:mod:`engine.ai.clock`: wall time, or the process's CPU time).
 
     A ctypes call cannot be interrupted, so a solve that overruns keeps its
     thread until it finishes; the caller just stops waiting for it.
@@ -142,7 +144,7 @@ def _run(fn: Callable[[Any, int], T], timeout: float | None) -> T:
 
     future = _executor.submit(task)
     try:
-        return future.result(timeout=timeout)
+        return clock.wait(future, timeout)
     except FutureTimeout:
         future.cancel()
         raise DDSTimeout from None
@@ -154,7 +156,8 @@ def solve_cards(
     """For every legal card of the seat to play: tricks its side takes from here.
 
     Same contract as :func:`engine.ai.solver.solve_cards` (the current trick
-    counts). Raises :class:`DDSTimeout` after ``timeout`` seconds and
+    counts). Raises :class:`DDSTimeout` after ``timeout`` seconds (of the AI's
+    clock, :mod:`engine.ai.clock`) and
     ``RuntimeError`` if DDS is unavailable.
     """
 

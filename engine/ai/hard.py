@@ -21,13 +21,12 @@ seats) or four (more).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 
 from ..actions import Action, Discard, Play, play
 from ..cards import Card
 from ..game import SeatView
-from . import contract, dds
+from . import clock, contract, dds
 from .base import obvious_choice
 from .bid_whist import ContractPlayer, applies
 from .contract import is_contract_decision
@@ -49,9 +48,16 @@ from .search import (
 __all__ = ["HardPlayer"]
 
 OPEN_EXACT = (7, 4)  # 2-3 seats or layouts: cards a seat (two seats, more) at which worlds are solved
+# Without layouts two seats are solved from five cards a seat, as normal does: in
+# Ruffe and Trump for two, 28 cards lie out of play and the other hand is drawn
+# from 40, so a world solved exactly from seven cards plays as if it knew them
+# (hard lost to normal, -0.225 points a deal over 40 boards; from five, +0.075 on
+# the same boards). Turnover Bridge's layouts leave little hidden: seven there.
+OPEN_EXACT_HIDDEN = (5, 4)
 OPEN_MAX_WORLDS = 1000  # 2-3 seats or layouts: sampled worlds a decision at most
 EXACT_WORLDS = 2000  # last two tricks: every possible world when there are at most this many
 PY_SOLVER_CARDS = 6  # without DDS: cards in hand at or below which the Python solver is used
+CONTRACT_MAX_WORLDS = 400  # Solo Whist: sampled deals a decision at most (the budget decides first)
 
 
 def _evaluate_without_dds(
@@ -97,7 +103,7 @@ class HardPlayer:
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         if applies(view):
             return self._bid_whist.choose(view, legal, rng)
-        start = time.perf_counter()
+        start = clock.now()
         obvious = obvious_choice(legal)
         if obvious is not None:
             return obvious
@@ -144,16 +150,24 @@ class HardPlayer:
         return plan_discards(view, hand, allowed, count, screen_worlds=48, limit=10)
 
     def _contract(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
-        """A contract deal (an auction, trumps, its play): sampled deals, greedy playouts."""
+        """A contract deal (an auction, trumps, its play): sampled deals, greedy playouts,
+        as many as the budget allows (at 64, hard stopped at a tenth of its budget, with
+        not three times normal's deals, and played Solo Whist no better than normal)."""
         return contract.search_decision(
-            view, legal, rng, self.budget.soft, 64, lambda: self._easy.choose(view, legal, rng)
+            view,
+            legal,
+            rng,
+            self.budget.soft,
+            CONTRACT_MAX_WORLDS,
+            lambda: self._easy.choose(view, legal, rng),
         )
 
     def _open(
         self, view: SeatView, legal: Sequence[Action], mask: int, rng: random.Random, start: float
     ) -> Action:
         """A table of 2-3 seats, everyone alone, or layouts: sampled worlds, greedy playouts."""
-        return open_choose_card(view, legal, mask, rng, self._open_budget, start, OPEN_EXACT)
+        exact = OPEN_EXACT if view.layouts else OPEN_EXACT_HIDDEN
+        return open_choose_card(view, legal, mask, rng, self._open_budget, start, exact)
 
     def __repr__(self) -> str:
         return f"HardPlayer(budget={self.budget.soft})"

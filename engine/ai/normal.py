@@ -20,13 +20,12 @@ or fewer (two seats) or three (more).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 
 from ..actions import Action, Discard, Play, play
 from ..cards import Card
 from ..game import SeatView
-from . import contract
+from . import clock, contract
 from .base import obvious_choice
 from .bid_whist import ContractPlayer, applies
 from .contract import is_contract_decision
@@ -89,7 +88,7 @@ class NormalPlayer:
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         if applies(view):  # Bid Whist: sampled deals over the general card model
             return self._bid_whist.choose(view, legal, rng)
-        start = time.perf_counter()
+        start = clock.now()
         obvious = obvious_choice(legal)
         if obvious is not None:
             return obvious

@@ -53,7 +53,6 @@ The value of a deal for the seat (decisions where the brief was open):
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -63,6 +62,7 @@ from ..actions import Action, play
 from ..cards import HIGH, Card, Rank, mask_of
 from ..game import SeatView
 from ..rules import Rules
+from . import clock
 from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
 from .knowledge import rules_for
 from .search import Budget
@@ -513,7 +513,7 @@ def solve(
         if got is not None:
             return got
         visits += 1
-        if not visits & 1023 and time.perf_counter() > deadline:
+        if not visits & 1023 and clock.now() > deadline:
             raise TimeoutError
         seat = (leader + len(trick)) % n
         avail = hands[seat] | (ups[seat] & ~fresh[seat])
@@ -635,7 +635,7 @@ def search_play(
     not one world could be scored (the caller then plays by the maxims).
     """
     if start is None:
-        start = time.perf_counter()
+        start = clock.now()
     k = knowledge_of(view)
     if k is None:
         return None
@@ -650,7 +650,7 @@ def search_play(
     slowest = 0.0
     seat = k.seat
     while worlds < budget.max_worlds:
-        now = time.perf_counter()
+        now = clock.now()
         if (worlds >= budget.min_worlds and now + slowest > soft) or now > cap:
             break
         world = sample_world(k, rng)
@@ -694,7 +694,7 @@ def search_play(
         for c, v in values.items():
             totals[c] += v
         worlds += 1
-        slowest = max(slowest * 0.8, time.perf_counter() - now)
+        slowest = max(slowest * 0.8, clock.now() - now)
     if not worlds:
         return None
     trump = k.trump

@@ -10,12 +10,11 @@ once. The same machinery plans the four discards of the ruff.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..game import SeatView
-from . import dds
+from . import clock, dds
 from .batch import batch_playout
 from .core import SUIT_BITS, playout, trick_winner_pos
 from .discard import candidate_discards
@@ -143,7 +142,7 @@ def dds_evaluator(
     """Exact double-dummy values from DDS (small endgames go to the Python solver)."""
     if world[sit.seat].bit_count() <= 2:
         return solve_cards(world, sit.leader, sit.trick, sit.trump, deadline)
-    timeout = max(0.001, deadline - time.perf_counter())
+    timeout = max(0.001, deadline - clock.now())
     return dds.solve_cards(world, sit.leader, sit.trick, sit.trump, timeout)
 
 
@@ -160,7 +159,7 @@ def search_card(
     ``None`` if not a single world could be sampled and scored in time.
     """
     if start is None:
-        start = time.perf_counter()
+        start = clock.now()
     soft = start + budget.soft
     cap = start + budget.cap
     side = sit.seat % 2
@@ -193,12 +192,12 @@ def search_card(
                 break
             worlds += 1
             mass += weight
-            if time.perf_counter() > cap:
+            if clock.now() > cap:
                 break
     else:
         slowest = 0.0
         while worlds < budget.max_worlds:
-            now = time.perf_counter()
+            now = clock.now()
             if worlds >= budget.min_worlds and now + slowest > soft:
                 break
             if now > cap:
@@ -214,7 +213,7 @@ def search_card(
                 break
             worlds += 1
             mass += 1.0
-            took = time.perf_counter() - now
+            took = clock.now() - now
             slowest = max(slowest * 0.8, took)
     if not worlds:
         return None
@@ -256,7 +255,7 @@ def plan_discards(
 
     Deterministic for a given hand: its own RNG is seeded from the cards.
     """
-    start = time.perf_counter()
+    start = clock.now()
     sit = situation(view)
     rules = sit.rules
     trump = sit.trump
@@ -335,7 +334,7 @@ def plan_discards(
                 for c in combo:
                     out |= 1 << c
                 hands[seat] = hand & ~out
-                timeout = stop - time.perf_counter()
+                timeout = stop - clock.now()
                 if timeout <= 0:
                     raise dds.DDSTimeout
                 row[combo] = value(world, combo, final(hands, leader, trump, timeout))

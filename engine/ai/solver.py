@@ -11,8 +11,7 @@ Values are tricks for side 0 (seats 0 and 2) from the current trick on.
 
 from __future__ import annotations
 
-import time
-
+from . import clock
 from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
 
 __all__ = ["SolverTimeout", "solve_cards"]
@@ -82,7 +81,7 @@ class _Search:
             beta = min(beta, hi)
             a0, b0 = alpha, beta
             self.nodes += 1
-            if self.nodes & 1023 == 0 and time.perf_counter() > self.deadline:
+            if self.nodes & 1023 == 0 and clock.now() > self.deadline:
                 raise SolverTimeout
         seat = (leader + n) % 4
         maximise = seat % 2 == 0
@@ -150,7 +149,7 @@ def solve_cards(
 
     ``hands`` are the current hands (cards in ``trick`` already removed). Every
     card of a run of touching cards gets the run's value. Raises
-    :class:`SolverTimeout` after ``deadline`` (a ``time.perf_counter`` value).
+    :class:`SolverTimeout` after ``deadline`` (a :func:`engine.ai.clock.now` value).
     """
     search = _Search(trump if trump != NO_TRUMP else NO_TRUMP, deadline)
     hands = list(hands)

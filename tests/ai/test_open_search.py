@@ -212,3 +212,47 @@ def test_the_search_finds_a_trick_the_maxims_miss(level: str) -> None:
     assert value(chosen.card.index) == 5
     assert value(maxim.index) == 4
     assert value(chosen.card.index) > value(maxim.index)
+
+
+def _solves_in(view: SeatView, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many worlds hard solves exactly for this decision."""
+    calls: list[int] = []
+    real = o.solve
+
+    def counting(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(o, "solve", counting)
+    get_player("hard", budget=0.02, cap=0.5).choose(view, view.legal, random.Random(0))
+    monkeypatch.setattr(o, "solve", real)
+    return len(calls)
+
+
+def _cards_left(view: SeatView) -> int:
+    k = o.knowledge_of(view)
+    assert k is not None
+    world = o.sample_world(k, random.Random(0))
+    assert world is not None
+    return o.remaining_cards(world) + len(view.trick)
+
+
+def test_hard_solves_two_hands_exactly_from_seven_cards_only_under_layouts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ruffe and Trump for two hides most cards: hard plays out, as normal, until five
+    cards a seat are left; Turnover Bridge shows its layouts: hard solves from seven."""
+    hidden = next(
+        view
+        for seed in range(20)
+        for _, view in _plays("ruff-trump-willughby", {"players": 2}, seed)
+        if 10 < _cards_left(view) <= 14
+    )
+    assert _solves_in(hidden, monkeypatch) == 0
+    shown = next(
+        view
+        for seed in range(20)
+        for _, view in _plays("turnover-bridge", {}, seed)
+        if 10 < _cards_left(view) <= 14
+    )
+    assert _solves_in(shown, monkeypatch) > 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine import Card, Play, new_game
 from engine.ai import LEVELS
 from engine.ai.contract import easy_bid, estimate_tricks, misere_danger
@@ -84,3 +86,35 @@ def test_misere_declarer_ducks_under_the_winning_card() -> None:
             assert action.card == Card.parse("4S")  # sheds the highest card that still loses
         view = game.observe(1)
         assert view.contract == "mis" and view.declarer == 1
+
+
+def test_hard_spends_its_budget_on_more_deals_than_normal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a contract deal hard samples deals until its budget is spent (up to 400),
+    not a fixed handful: with a clock that never moves, every level reaches its cap."""
+    from engine.ai import clock, contract, get_player
+
+    rules = make_rules("solo-whist", None, None)
+    game, _ = new_game(rules=rules, seed=3)
+    seat = game.to_act()
+    assert seat is not None
+    view = game.observe(seat)
+    assert any(a.encode().startswith("bid:") for a in view.legal)
+    drawn: list[int] = []
+    real = contract.sample_world
+
+    def counting(*args: object, **kwargs: object) -> object:
+        drawn.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(contract, "sample_world", counting)
+    monkeypatch.setitem(clock.CLOCKS, "cpu", lambda: 0.0)
+    clock.use("cpu")
+    try:
+        counts = {}
+        for level in ("normal", "hard"):
+            drawn.clear()
+            get_player(level).choose(view, view.legal, random.Random(1))
+            counts[level] = len(drawn)
+    finally:
+        clock.use("wall")
+    assert counts == {"normal": 24, "hard": 400}

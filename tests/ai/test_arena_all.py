@@ -1,0 +1,68 @@
+"""The resumable runner of the issues' arena matches (engine.ai.arena_all)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.ai import arena, arena_all
+
+FORM = "turnover-bridge-seed004"
+RUN = ["--boards", "2", "--chunk", "1", "--only", FORM, "--matchups", "normal-easy", "--workers", "1"]
+
+
+def test_runs_in_chunks_writes_printout_and_summary_then_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert arena_all.main([*RUN, "--out", str(tmp_path)]) == 0
+    printout = tmp_path / f"{FORM}-normal-vs-easy.txt"
+    record = tmp_path / "boards" / f"{FORM}-normal-vs-easy.jsonl"
+    text = printout.read_text()
+    # the command that made it, then the arena's own printout over both boards
+    assert text.startswith("$ python -m engine.ai.arena --a normal --b easy --deals 2 --games 0")
+    assert f"--record {record}" in text  # a folder outside the repository: its full path
+    assert "--game turnover-bridge --set layout=seed004" in text
+    assert "2 boards, 4 deals" in text and "1 played now" in text
+    assert "budgets on the cpu clock" in text
+    lines = [json.loads(x) for x in record.read_text().splitlines()]
+    assert lines[0]["header"]["clock"] == "cpu"
+    assert sorted(x["seed"] for x in lines[1:]) == [1, 2]
+
+    readme = (tmp_path / "README.md").read_text()
+    row = next(x for x in readme.splitlines() if "layout=seed004" in x and "normal vs easy" in x)
+    mean, half = arena.margin_ci([sum(x["margins"]) / 2 for x in lines[1:]])
+    assert f"| 2 | {mean:+.3f} | {mean - half:+.3f} .. {mean + half:+.3f} |" in row
+    assert f"[{printout.name}]({printout.name})" in row
+    # every other match is listed, not started
+    assert readme.count("not started") == 2 * len(arena_all.FORMS) - 1
+
+    # again: nothing left to play, the printout and the record are untouched
+    capsys.readouterr()
+    before = (text, record.read_text())
+    assert arena_all.main([*RUN, "--out", str(tmp_path)]) == 0
+    assert "has 2 boards: done" in capsys.readouterr().err
+    assert (printout.read_text(), record.read_text()) == before
+
+    # more boards asked for: only the third is played
+    assert arena_all.main([*RUN[:1], "3", *RUN[2:], "--out", str(tmp_path)]) == 0
+    assert "3 boards, 6 deals" in printout.read_text()
+    assert "(2 boards from the record" in printout.read_text()
+    assert len(record.read_text().splitlines()) == 4
+
+
+def test_the_verdict_needs_the_whole_match_and_a_ci_clear_of_zero() -> None:
+    assert arena_all._verdict("hard", "normal", 1000, 1000, 0.5, 0.2) == "**hard better**"
+    assert "not settled" in arena_all._verdict("hard", "normal", 1000, 1000, 0.1, 0.2)
+    assert arena_all._verdict("hard", "normal", 1000, 1000, -0.5, 0.2).startswith("**normal better**")
+    assert arena_all._verdict("hard", "normal", 300, 1000, 0.5, 0.2).endswith("so far (300/1000)")
+
+
+def test_a_record_kept_for_other_settings_is_refused(tmp_path: Path) -> None:
+    record = tmp_path / "r.jsonl"
+    argv = ["--a", "normal", "--b", "easy", "--deals", "1", "--games", "0", "--workers", "1"]
+    argv += ["--game", "turnover-bridge", "--quiet", "--record", str(record)]
+    assert arena.main(argv) == 0
+    assert arena.main([*argv, "--set", "layout=pagat"]) == 2
+    assert len(record.read_text().splitlines()) == 2
