@@ -57,7 +57,9 @@ Rendering: TypeAlias = tuple[str, discord.ui.View | None] | tuple[str, discord.u
 picture to show (``None``: no picture; :data:`KEEP` or a 2-tuple keeps whatever image the
 message has). A picture equal (by key) to the one the message already shows is not
 uploaded again: the edit keeps the attachment."""
-RenderFn: TypeAlias = Callable[[], Rendering | Awaitable[Rendering]]
+RenderFn: TypeAlias = Callable[[], Rendering | None | Awaitable[Rendering | None]]
+"""A coalesced edit's render function; ``None`` when, by the time it runs, the
+message already shows what it would (then nothing is sent)."""
 
 
 def picture_file(picture: Picture) -> discord.File:
@@ -324,7 +326,8 @@ class Notifier:
         Later calls before the edit runs replace the pending rendering, so a burst
         of moves costs one edit. ``on_gone`` runs if the message was deleted.
         ``render`` returns ``(content, view)`` or ``(content, view, picture)``
-        (see :data:`Rendering`), directly or as a coroutine.
+        (see :data:`Rendering`), directly or as a coroutine, or ``None`` to send
+        nothing.
         """
         key = (channel_id, message_id)
         self._pending[key] = render
@@ -358,7 +361,10 @@ class Notifier:
                     await asyncio.sleep(wait)
                     continue
                 render = self._pending.pop(key)
-                content, view, picture = await _rendered(render)
+                rendered = await _rendered(render)
+                if rendered is None:
+                    continue
+                content, view, picture = rendered
                 signature = _signature(content, picture)
                 if signature == last_hash:
                     continue
@@ -428,10 +434,12 @@ class Notifier:
         self._shown.clear()
 
 
-async def _rendered(render: RenderFn) -> tuple[str, discord.ui.View | None, PictureArg]:
+async def _rendered(render: RenderFn) -> tuple[str, discord.ui.View | None, PictureArg] | None:
     result = render()
     if inspect.isawaitable(result):
         result = await result
+    if result is None:
+        return None
     if len(result) == 2:
         return result[0], result[1], KEEP
     return result[0], result[1], result[2]

@@ -415,12 +415,6 @@ class Presenter:
             content, view, away = self._hand_text(table, seat, note)
             return content, hand_controls(table.id, table.game.version, view, away=away)
 
-    def hand_text(self, table: Table, seat: int) -> str:
-        """The text of ``seat``'s hand message: enough to tell whether it changed
-        (building the buttons costs far more, so they are built only to send)."""
-        with using(self.language_of_seat(table, seat)):
-            return self._hand_text(table, seat)[0]
-
     @staticmethod
     def _hand_text(table: Table, seat: int, note: str = "") -> tuple[str, SeatView, bool]:
         assert table.game is not None
@@ -513,16 +507,26 @@ class Presenter:
             self._refresh_copies(table, seat)
             if seat == skip:
                 continue
-            sig = hand_signature(table, seat, self.hand_text(table, seat))
-            if not force and table.hand_sig.get(seat) == sig:
-                continue
-            table.hand_sig[seat] = sig
             target = table.hand_msgs.get(seat)
             if target is None:
                 continue
+            if force:
+                table.hand_sig.pop(seat, None)  # shown again whatever it showed
 
-            def make(seat: int = seat) -> tuple[str, discord.ui.View | None]:
-                return self.hand(table, seat)
+            def make(seat: int = seat) -> tuple[str, discord.ui.View | None] | None:
+                # Rendered when the edit goes out, not now: a click's answer does not
+                # wait for every other hand's text, a burst of moves renders each hand
+                # once, and an unchanged hand (its owner's DM just answered in place,
+                # a move it cannot see) sends nothing.
+                if table.game is None:
+                    return None
+                with using(self.language_of_seat(table, seat)):
+                    content, view, away = self._hand_text(table, seat)
+                    sig = hand_signature(table, seat, content)
+                    if table.hand_sig.get(seat) == sig:
+                        return None
+                    table.hand_sig[seat] = sig
+                    return content, hand_controls(table.id, table.game.version, view, away=away)
 
             async def gone(seat: int = seat, target: tuple[int, int] = target) -> None:
                 # The DM hand message is unreachable (deleted, or the DM channel reset): send a new one.
@@ -595,10 +599,12 @@ class Presenter:
     async def _edit_copy(self, table: Table, seat: int, copy: HandCopy) -> None:
         """Edit one ephemeral copy until it shows the current state (one edit in flight per copy)."""
         while table.game is not None and not copy.expired():
-            sig = hand_signature(table, seat, self.hand_text(table, seat))
-            if sig == copy.sig:
-                return
-            content, view = self.hand(table, seat)
+            with using(self.language_of_seat(table, seat)):
+                content, seat_view, away = self._hand_text(table, seat)
+                sig = hand_signature(table, seat, content)
+                if sig == copy.sig:
+                    return
+                view = hand_controls(table.id, table.game.version, seat_view, away=away)
             try:
                 await call(self._copy_edit(copy, content, view), f"table {table.id} seat {seat} My hand copy")
             except discord.HTTPException as exc:
