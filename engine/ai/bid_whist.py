@@ -38,7 +38,6 @@ from ..actions import Action, Discard, Pass, Play, play
 from ..cards import JOKERS_MASK, SUITS, Card, RankOrder, Suit, mask_of
 from ..game import SeatView
 from . import clock
-from .racing import Race
 
 __all__ = [
     "ContractPlayer",
@@ -523,21 +522,13 @@ class ContractPlayer:
     """Every decision of a Bid Whist deal (see the module docstring).
 
     ``search`` false is the easy level; true samples deals within ``budget``
-    seconds (never past ``cap``), at most ``max_worlds`` of them; ``race`` stops
-    a card's sampling early once the best card is clearly best
-    (:mod:`engine.ai.racing`).
+    seconds (never past ``cap``), at most ``max_worlds`` of them.
     """
 
     def __init__(
-        self,
-        search: bool,
-        budget: float = 0.04,
-        cap: float = 1.0,
-        max_worlds: int = 200,
-        race: bool = False,
+        self, search: bool, budget: float = 0.04, cap: float = 1.0, max_worlds: int = 200
     ) -> None:
         self.search = search
-        self.race = race
         self.budget = budget
         self.cap = cap
         self.max_worlds = max_worlds
@@ -763,25 +754,18 @@ class ContractPlayer:
         no_trump = view.contract.endswith("n")
         base = list(view.tricks) if view.tricks else [0] * (max(sides) + 1)
         leader = view.trick_leader
-        racing = Race(cands) if self.race else None
         for _ in range(self.max_worlds):
             world = sample_world(k, rng)
             if world is None:
                 break
-            values: dict[int, float] = {}
             for c in cands:
                 hands = world[:4]
                 hands[view.seat] &= ~(1 << c)
                 tricks = playout(m, hands, [*trick, c], leader, sides, base)
                 books = 1 + tricks[declarer_side]
                 value = _points(made_rule, multiplier, number, no_trump, books) if number else books
-                values[c] = value if declarer_side == mine else -value
-                totals[c] += values[c]
+                totals[c] += value if declarer_side == mine else -value
             worlds += 1
-            if racing is not None:
-                racing.add(values)
-                if racing.settled():
-                    break
             if self._stop(start, deadline, worlds):
                 break
         if not worlds:

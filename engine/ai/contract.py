@@ -40,7 +40,6 @@ from ..phases.solo_declare import NameTrump
 from . import clock
 from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
 from .knowledge import MISERE_CONTRACTS, sample_world, situation
-from .racing import Race
 
 __all__ = [
     "search_decision",
@@ -467,17 +466,9 @@ def _won_so_far(view: SeatView) -> list[int]:
 
 
 def search_card(
-    view: SeatView,
-    legal: int,
-    rng: random.Random,
-    budget: float,
-    max_worlds: int,
-    race: bool = False,
+    view: SeatView, legal: int, rng: random.Random, budget: float, max_worlds: int
 ) -> int | None:
-    """The legal card with the best mean settlement for the seat over sampled deals.
-
-    ``race``: stop early once the best card is clearly best (:mod:`engine.ai.racing`).
-    """
+    """The legal card with the best mean settlement for the seat over sampled deals."""
     start = clock.now()
     sit = situation(view)
     cands = [c for c in range(52) if legal >> c & 1]
@@ -489,25 +480,18 @@ def search_card(
     totals = dict.fromkeys(cands, 0.0)
     base = _won_so_far(view)
     worlds = 0
-    racing = Race(cands) if race else None
     while worlds < max_worlds and (worlds < 2 or clock.now() - start < budget):
         world = sample_world(sit, rng)
         if world is None:
             break
-        values: dict[int, float] = {}
         for c in cands:
             hands = list(world)
             hands[sit.seat] ^= 1 << c
             won = playout(
                 hands, sit.leader, [*sit.trick, c], sit.trump, sides, roles, declarer, list(base)
             )
-            values[c] = _my_points(view, view.contract, sides, won)
-            totals[c] += values[c]
+            totals[c] += _my_points(view, view.contract, sides, won)
         worlds += 1
-        if racing is not None:
-            racing.add(values)
-            if racing.settled():
-                break
     if not worlds:
         return None
     return max(cands, key=lambda c: (totals[c], -(c % 13)))
@@ -580,7 +564,6 @@ def search_decision(
     budget: float,
     worlds: int,
     fallback: Callable[[], Action],
-    race: bool = False,
 ) -> Action:
     """normal's and hard's choice in a contract deal (they differ only in ``budget``
     and ``worlds``): a bid by sampled deals, trumps by rule of thumb, a card by
@@ -593,5 +576,5 @@ def search_decision(
     for a in legal:
         if isinstance(a, Play):
             mask |= a.card.bit
-    found = search_card(view, mask, rng, budget, worlds, race)
+    found = search_card(view, mask, rng, budget, worlds)
     return fallback() if found is None else play(Card.from_index(found))

@@ -9,10 +9,6 @@ few, it plays against every one of them instead of a sample (see
 :func:`engine.ai.knowledge.enumerate_worlds`). The search is anytime: it stops starting new worlds at
 the soft budget and never runs past the cap, so no decision takes long.
 
-Every sampled search stops early once its best card is clearly ahead of every
-other (:mod:`engine.ai.racing`): the budget goes to the close decisions, and a
-clear one is answered sooner.
-
 The ruff's discards are screened by playouts and the best few re-scored
 double-dummy on a handful of worlds.
 
@@ -85,7 +81,6 @@ class HardPlayer:
         max_worlds: int = 64,
         use_dds: bool | None = None,
         inference: bool = True,
-        race: bool = True,
     ) -> None:
         self.name = "hard"
         self.budget = Budget(
@@ -95,21 +90,15 @@ class HardPlayer:
             max_worlds=max_worlds,
             inference=inference,
             exact_worlds=EXACT_WORLDS,
-            race=race,
         )
-        self.race = race
         self.use_dds = use_dds
         self._easy = EasyPlayer(noise=0.0)
         self._discards = DiscardPlanner("hard", self._plan)
         # Bid Whist: the same sampling as normal over the general card model, with
         # hard's larger budget (the double-dummy solvers assume 52 cards, HIGH)
-        self._bid_whist = ContractPlayer(
-            search=True, budget=budget, cap=cap, max_worlds=400, race=race
-        )
+        self._bid_whist = ContractPlayer(search=True, budget=budget, cap=cap, max_worlds=400)
         # 2-3 seats, everyone alone, layouts: the sampled-worlds search of engine.ai.open_search
-        self._open_budget = Budget(
-            soft=budget, cap=cap, min_worlds=2, max_worlds=OPEN_MAX_WORLDS, margin=0.0, race=race
-        )
+        self._open_budget = Budget(soft=budget, cap=cap, min_worlds=2, max_worlds=OPEN_MAX_WORLDS, margin=0.0)
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         if applies(view):
@@ -171,7 +160,6 @@ class HardPlayer:
             self.budget.soft,
             CONTRACT_MAX_WORLDS,
             lambda: self._easy.choose(view, legal, rng),
-            race=self.race,
         )
 
     def _open(

@@ -65,7 +65,6 @@ from ..rules import Rules
 from . import clock
 from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
 from .knowledge import rules_for
-from .racing import Race
 from .search import Budget
 
 __all__ = [
@@ -650,7 +649,6 @@ def search_play(
     worlds = 0
     slowest = 0.0
     seat = k.seat
-    racing = Race(cands) if budget.race else None
     while worlds < budget.max_worlds:
         now = clock.now()
         if (worlds >= budget.min_worlds and now + slowest > soft) or now > cap:
@@ -697,10 +695,6 @@ def search_play(
             totals[c] += v
         worlds += 1
         slowest = max(slowest * 0.8, clock.now() - now)
-        if racing is not None:
-            racing.add(values)
-            if racing.settled():
-                break
     if not worlds:
         return None
     trump = k.trump

@@ -19,7 +19,6 @@ from .batch import batch_playout
 from .core import SUIT_BITS, playout, trick_winner_pos
 from .discard import candidate_discards
 from .knowledge import Situation, enumerate_worlds, sample_world, situation
-from .racing import Race
 from .solver import SolverTimeout, solve_cards
 from .utility import value_table
 
@@ -51,7 +50,6 @@ class Budget:
     inference: bool = False  # weight sampled worlds by how well they explain the play
     exact_worlds: int = 0  # play against every possible world when there are at most this many
     exact_cards: int = 2  # ... and the seat holds at most this many cards
-    race: bool = False  # stop sampling once the best card is clearly best (engine.ai.racing)
 
 
 def candidate_cards(sit: Situation, legal: int) -> list[int]:
@@ -169,8 +167,6 @@ def search_card(
     tables: dict[tuple[int, int] | None, list[float]] = {}
     mine_now = sit.tricks[side]
 
-    racing = Race(cands) if budget.race else None
-
     def score(world: list[int], weight: float, limit: float) -> None:
         scores = evaluate(sit, world, cands, limit)
         counts = _honour_counts(sit, world)
@@ -179,8 +175,6 @@ def search_card(
             table = tables[counts] = value_table(sit.rules, side, sit.start_scores, counts)
         for c in cands:
             totals[c] += weight * table[mine_now + scores[c]]
-        if racing is not None and weight == 1.0:
-            racing.add({c: table[mine_now + scores[c]] for c in cands})
 
     worlds = 0
     mass = 0.0  # total weight of the worlds scored
@@ -221,8 +215,6 @@ def search_card(
             mass += 1.0
             took = clock.now() - now
             slowest = max(slowest * 0.8, took)
-            if racing is not None and racing.settled():
-                break
     if not worlds:
         return None
     # best mean; among equals, last to play takes the trick if it can, and
