@@ -118,6 +118,24 @@ async def test_a_click_in_a_process_that_never_held_the_table_counts_once(two: l
     assert await _count(a, table_id) == 1
 
 
+async def test_a_double_click_whose_first_half_another_process_took_is_told_already_played(
+    two: list[Process],
+) -> None:
+    a, b = two
+    table_id = await _open(a, [11, 12, 13, 14])
+    assert b.manager.tables.get(table_id) is None
+    game = a.manager.tables[table_id].game
+    seat = game.to_act()
+    actions = policy(game.observe(seat))[:1]
+    user = 11 + seat
+    kind, _ = await _click(a, table_id, user, 0, seat, actions)  # the owner takes the first click
+    assert kind == "hand"
+    # the second click reaches process b, which loads the table only now
+    kind, text = await _click(b, table_id, user, 0, seat, actions)
+    assert kind == "refused" and "Already played" in text, text
+    assert await _count(a, table_id) == 1
+
+
 async def test_commits_of_a_copy_behind_or_without_the_lease_write_nothing(two: list[Process]) -> None:
     a, b = two
     table_id = await _open(a, [21, 22, 23, 24])
