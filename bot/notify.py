@@ -73,8 +73,10 @@ def _attachments(kwargs: dict[str, Any], picture: PictureArg) -> None:
     kwargs["attachments"] = [] if picture is None else [picture_file(picture)]
 
 
-def _picture_key(picture: Picture) -> object:
-    return (picture.key, len(picture.png), picture.filename)
+def _picture_key(picture: Picture) -> int:
+    """What tells two pictures apart, kept per message: a hash, not the scene itself
+    (thousands of messages' scenes, kept for this, held megabytes)."""
+    return hash((picture.key, len(picture.png), picture.filename))
 
 
 def _signature(content: str, picture: PictureArg) -> int:
@@ -183,7 +185,7 @@ class Notifier:
         self._recent: dict[tuple[int, int], tuple[float, int | None]] = {}  # last edit: (time, signature)
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._backing_off: set[tuple[int, int]] = set()  # editors pausing after a failed edit
-        self._shown: OrderedDict[tuple[int, int], object] = OrderedDict()  # picture key each message shows
+        self._shown: OrderedDict[tuple[int, int], int] = OrderedDict()  # picture key each message shows
 
     # -------------------------------------------------------------- plain calls
 
