@@ -65,9 +65,7 @@ class Play:
     ) -> None:
         """A card or decision button was clicked (or a menu chose several cards)."""
         started = time.perf_counter()
-        table = self.svc.tables.get(table_id)
-        if self.svc.cluster is not None:  # several processes: load or catch up this one's copy
-            table = await self.svc.cluster.current(table_id, table)
+        table = await self.svc.current_table(table_id)  # several processes: loaded or caught up
         if table is None or table.status != "active" or table.game is None:
             lost = _lost_race(table, version, seat, interaction.user.id) if table is not None else None
             await refuse(interaction, lost or _("This game has ended."))  # lost: a double click on the last card
