@@ -52,7 +52,16 @@ from ..rules import Rules, make_rules
 from . import LEVELS, clock, get_player
 from .base import Player
 
-__all__ = ["BoardResult", "RecordMismatch", "main", "margin_ci", "play_board", "play_game_pair", "read_record"]
+__all__ = [
+    "BoardResult",
+    "RecordMismatch",
+    "main",
+    "margin_ci",
+    "parse_overrides",
+    "play_board",
+    "play_game_pair",
+    "read_record",
+]
 
 
 @dataclass(slots=True)
@@ -272,6 +281,15 @@ def _run(
     return results
 
 
+def parse_overrides(items: Sequence[str]) -> dict[str, object]:
+    """``["players=3", "mode=single_hand"]`` -> rule overrides (whole numbers as ints)."""
+    overrides: dict[str, object] = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        overrides[name] = int(value) if value.lstrip("-").isdigit() else value
+    return overrides
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.ai.arena", description=__doc__.split("\n")[0]
@@ -314,10 +332,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
 
-    overrides: dict[str, object] = {}
-    for item in args.set:
-        name, _, value = item.partition("=")
-        overrides[name] = int(value) if value.lstrip("-").isdigit() else value
+    overrides = parse_overrides(args.set)
     rules = make_rules(args.game, args.preset, overrides or None)
     budgets: dict[str, float] = {}
     if args.budget_a is not None:
