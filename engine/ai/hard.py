@@ -81,8 +81,10 @@ class HardPlayer:
         max_worlds: int = 64,
         use_dds: bool | None = None,
         inference: bool = True,
+        sharp: bool = True,
     ) -> None:
         self.name = "hard"
+        self.sharp = sharp  # open tables: engine.ai.open_sharp's inference, values and exact end
         self.budget = Budget(
             soft=budget,
             cap=cap,
@@ -167,7 +169,7 @@ class HardPlayer:
     ) -> Action:
         """A table of 2-3 seats, everyone alone, or layouts: sampled worlds, greedy playouts."""
         exact = OPEN_EXACT if view.layouts else OPEN_EXACT_HIDDEN
-        return open_choose_card(view, legal, mask, rng, self._open_budget, start, exact)
+        return open_choose_card(view, legal, mask, rng, self._open_budget, start, exact, self.sharp)
 
     def __repr__(self) -> str:
         return f"HardPlayer(budget={self.budget.soft})"
