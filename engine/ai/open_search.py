@@ -657,7 +657,7 @@ def search_play(
     if sharp:
         from .open_sharp import Sharp
 
-        evaluation = Sharp(view, k)
+        evaluation = Sharp.of(view, k)
     slowest = 0.0
     seat = k.seat
     while worlds < budget.max_worlds:

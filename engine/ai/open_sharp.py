@@ -41,9 +41,9 @@ from typing import Final
 
 from ..game import SeatView
 from ..rules import Rules
-from . import clock
+from . import clock, open_search
 from .core import SUIT_BITS, trick_winner_pos
-from .open_search import TRICK_WEIGHT, Known, World, deal_value, greedy_card, solve
+from .open_search import TRICK_WEIGHT, Known, World, deal_value, greedy_card
 
 __all__ = ["INFER_EPS", "Observed", "Sharp", "observations", "relative_value", "solve_maxn"]
 
@@ -199,12 +199,17 @@ def solve_maxn(
 class Sharp:
     """hard's evaluation of one decision's sampled worlds (see the module docstring)."""
 
-    def __init__(self, view: SeatView, k: Known, eps: float = INFER_EPS) -> None:
+    def __init__(self, k: Known, observed: Sequence[Observed], eps: float = INFER_EPS) -> None:
         self.k = k
+        self.observed = list(observed)  # the plays inferred from, in the order played
         self.eps = eps
-        layouts = any(pile.up is not None for piles in view.layouts for pile in piles)
-        self.observed = [] if layouts else observations(view)
         self.side = k.sides[k.seat]
+
+    @classmethod
+    def of(cls, view: SeatView, k: Known, eps: float = INFER_EPS) -> Sharp:
+        """The evaluation of ``view``'s decision (no inference under layouts)."""
+        layouts = any(pile.up is not None for piles in view.layouts for pile in piles)
+        return cls(k, [] if layouts else observations(view), eps)
 
     def weight(self, world: World) -> float:
         """How well ``world`` explains the other seats' plays (1.0 when nothing is inferred)."""
@@ -243,12 +248,13 @@ class Sharp:
         return relative_value(self.k.rules, self.k.sides, self.side, final)
 
     def solve(self, after: World, trick: list[int], deadline: float) -> list[int]:
-        """The exact end of ``after`` from ``trick``: :func:`solve` with two sides,
+        """The exact end of ``after`` from ``trick``: :func:`~engine.ai.open_search.solve` with two sides,
         :func:`solve_maxn` with more."""
         k = self.k
         if len(k.tricks) <= 2:
-            return solve(after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop, self.side, deadline)
+            return open_search.solve(
+                after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop, self.side, deadline
+            )
         return solve_maxn(
             after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop, self.side, k.rules, deadline
         )
-
