@@ -15,7 +15,8 @@ double-dummy on a handful of worlds.
 Tables of two or three seats, everyone for himself, or face-up layouts are
 searched by :mod:`engine.ai.open_search` as ``normal`` does, with the larger
 budget, up to 1000 worlds, and exact solving from seven cards a seat (two
-seats) or four (more).
+seats) or four (more), plus what :mod:`engine.ai.open_sharp` adds there (hard
+only): each sampled world weighted by how well it explains the others' plays.
 """
 
 from __future__ import annotations

@@ -28,9 +28,11 @@ never uses it):
 * **An exact end that keeps everyone's tricks** (:func:`solve_maxn`). With
   more than two sides the exact solve of :func:`engine.ai.open_search.solve`
   (the others as one coalition, their tricks not told apart) cannot feed
-  :func:`relative_value`; here every seat plays to its own relative value
-  (max^n), ties broken against the searching seat. Two sides keep that solve,
-  exact for them.
+  :func:`relative_value`; here every seat plays for itself (max^n): the
+  searching seat to its relative value, each other seat to its own
+  :func:`~engine.ai.open_search.deal_value` (its points over par and its
+  tricks, which is what ``normal``'s own search maximises), ties broken
+  against the searching seat. Two sides keep that solve, exact for them.
 """
 
 from __future__ import annotations
@@ -107,8 +109,9 @@ def solve_maxn(
     rules: Rules,
     deadline: float,
 ) -> list[int]:
-    """Play ``world`` out exactly with every seat maximising its own :func:`relative_value`
-    (among equal choices, the one worst for ``side``); the final tricks per side.
+    """Play ``world`` out exactly, every seat for itself (max^n): ``side`` maximising its
+    :func:`relative_value`, every other seat its own ``deal_value`` (among equal
+    choices, the one worst for ``side``); the final tricks per side.
 
     Handles face-up layouts as :func:`~engine.ai.open_search.solve` does.
     Raises :class:`TimeoutError` past ``deadline``.
@@ -127,7 +130,10 @@ def solve_maxn(
         key = (s, final)
         got = values.get(key)
         if got is None:
-            got = values[key] = relative_value(rules, sides, s, final)
+            if s == side:
+                got = values[key] = relative_value(rules, sides, s, final)
+            else:
+                got = values[key] = deal_value(rules, sides, s, final)
         return got
 
     def rec(leader: int, trick: tuple[int, ...], won: tuple[int, ...]) -> tuple[int, ...]:
