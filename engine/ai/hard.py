@@ -16,7 +16,10 @@ Tables of two or three seats, everyone for himself, or face-up layouts are
 searched by :mod:`engine.ai.open_search` as ``normal`` does, with the larger
 budget, up to 1000 worlds, and exact solving from seven cards a seat (two
 seats) or four (more), plus what :mod:`engine.ai.open_sharp` adds there (hard
-only): each sampled world weighted by how well it explains the others' plays.
+only): each sampled world weighted by how well it explains the others' plays,
+and, with three or four players each for himself, deals valued against the
+other players and their end solved max^n. (``hard-old``, an arena-only level,
+is hard without it.)
 """
 
 from __future__ import annotations
