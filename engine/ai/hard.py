@@ -16,10 +16,8 @@ Tables of two or three seats, everyone for himself, or face-up layouts are
 searched by :mod:`engine.ai.open_search` as ``normal`` does, with the larger
 budget, up to 1000 worlds, and exact solving from seven cards a seat (two
 seats) or four (more), plus what :mod:`engine.ai.open_sharp` adds there (hard
-only): each sampled world weighted by how well it explains the others' plays,
-and, with three or four players each for himself, deals valued against the
-other players and their end solved max^n. (``hard-old``, an arena-only level,
-is hard without it.)
+only): each sampled world weighted by how well it explains the others' plays.
+(``hard-old``, an arena-only level, is hard without it.)
 """
 
 from __future__ import annotations
@@ -88,7 +86,7 @@ class HardPlayer:
         sharp: bool = True,
     ) -> None:
         self.name = "hard"
-        self.sharp = sharp  # open tables: engine.ai.open_sharp's inference, values and exact end
+        self.sharp = sharp  # open tables: engine.ai.open_sharp's inference from the play
         self.budget = Budget(
             soft=budget,
             cap=cap,

@@ -631,8 +631,7 @@ def search_play(
     """The card (index) with the best mean deal value over sampled worlds.
 
     With ``sharp`` (``hard`` only), :class:`engine.ai.open_sharp.Sharp` weighs
-    each world by how well it explains the others' plays, values deals against
-    the other seats, and solves the end of a table of three or four max^n.
+    each world by how well it explains the others' plays (a weighted mean).
 
     ``exact`` is (cards a seat of a two-seat table, cards a seat of a bigger
     one) at or below which every world is solved exactly (:func:`solve`)
@@ -695,18 +694,12 @@ def search_play(
             trick = [*k.trick, c]
             if exactly:
                 try:
-                    if evaluation is not None:
-                        final = evaluation.solve(after, trick, cap)
-                    else:
-                        final = solve(after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop, side, cap)
+                    final = solve(after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop, side, cap)
                 except TimeoutError:
                     break  # only whole worlds count
             else:
                 final = playout(after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop)
-            if evaluation is not None:
-                values[c] = evaluation.value(final)
-            else:
-                values[c] = deal_value(k.rules, k.sides, side, final)
+            values[c] = deal_value(k.rules, k.sides, side, final)
         if len(values) < len(cands):
             break
         for c, v in values.items():
