@@ -142,3 +142,21 @@ def test_normal_never_uses_the_sharp_evaluation(monkeypatch: pytest.MonkeyPatch)
     assert made
     get_player("hard-old", budget=0.01, cap=0.5).choose(view, view.legal, random.Random(0))
     assert len(made) == 1
+
+
+def test_hard_infers_at_two_or_three_seats_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Single-handed (four seats) the inference showed no gain: hard plays there as before."""
+    made: list[int] = []
+    real = sh.Sharp.of
+
+    def counting(view: SeatView, k: o.Known, eps: float = sh.INFER_EPS) -> sh.Sharp:
+        made.append(1)
+        return real(view, k, eps)
+
+    monkeypatch.setattr(sh.Sharp, "of", staticmethod(counting))
+    single = _oracle_deal("ruff-trump-willughby", {"mode": "single_hand"}, 4, 3).observe(0)
+    get_player("hard", budget=0.01, cap=0.5).choose(single, single.legal, random.Random(0))
+    assert not made
+    three = _decision(3)
+    get_player("hard", budget=0.01, cap=0.5).choose(three, three.legal, random.Random(0))
+    assert made
