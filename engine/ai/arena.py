@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from ..events import DealScored, GameOver
 from ..game import new_game
 from ..rules import Rules, make_rules
-from . import LEVELS, clock, get_player
+from . import LEVELS, TRIAL_LEVELS, clock, get_player
 from .base import Player
 
 __all__ = [
@@ -294,8 +294,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.ai.arena", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--a", default="hard", choices=LEVELS)
-    parser.add_argument("--b", default="normal", choices=LEVELS)
+    parser.add_argument("--a", default="hard", choices=LEVELS + TRIAL_LEVELS)
+    parser.add_argument("--b", default="normal", choices=LEVELS + TRIAL_LEVELS)
     parser.add_argument("--deals", type=int, default=2000, help="boards (each played twice)")
     parser.add_argument(
         "--games",
