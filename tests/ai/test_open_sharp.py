@@ -125,8 +125,8 @@ def test_the_sharp_search_is_deterministic_and_legal(players: int) -> None:
     assert legal >> first & 1
 
 
-def test_normal_never_uses_the_sharp_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
-    """normal's decisions stay as they were; hard's open search goes through Sharp."""
+def _count_sharp(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that gets an entry each time a search builds its inference (Sharp.of)."""
     made: list[int] = []
     real = sh.Sharp.of
 
@@ -135,6 +135,12 @@ def test_normal_never_uses_the_sharp_evaluation(monkeypatch: pytest.MonkeyPatch)
         return real(view, k, eps)
 
     monkeypatch.setattr(sh.Sharp, "of", staticmethod(counting))
+    return made
+
+
+def test_normal_never_uses_the_sharp_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """normal's decisions stay as they were; hard's open search goes through Sharp."""
+    made = _count_sharp(monkeypatch)
     view = _decision(3)
     get_player("normal", budget=0.01, cap=0.5).choose(view, view.legal, random.Random(0))
     assert not made
@@ -146,14 +152,7 @@ def test_normal_never_uses_the_sharp_evaluation(monkeypatch: pytest.MonkeyPatch)
 
 def test_hard_infers_at_two_or_three_seats_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Single-handed (four seats) the inference showed no gain: hard plays there as before."""
-    made: list[int] = []
-    real = sh.Sharp.of
-
-    def counting(view: SeatView, k: o.Known, eps: float = sh.INFER_EPS) -> sh.Sharp:
-        made.append(1)
-        return real(view, k, eps)
-
-    monkeypatch.setattr(sh.Sharp, "of", staticmethod(counting))
+    made = _count_sharp(monkeypatch)
     single = _oracle_deal("ruff-trump-willughby", {"mode": "single_hand"}, 4, 3).observe(0)
     get_player("hard", budget=0.01, cap=0.5).choose(single, single.legal, random.Random(0))
     assert not made

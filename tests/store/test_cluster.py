@@ -87,6 +87,21 @@ async def _click(p: Process, table_id: int, user: int, version: int, seat: int, 
     return answers[0]
 
 
+async def _b_behind(a: Process, b: Process, first_user: int) -> tuple[int, Any, Any, int, list[Any]]:
+    """A four-human table opened in ``a``, a copy of it loaded in ``b``, then a's move
+    (the first seat's policy card): b's copy is one move behind. (table id, a's table,
+    b's table, the seat that moved, its actions)."""
+    table_id = await _open(a, [first_user + k for k in range(4)])
+    b_table = await b.manager.services.cluster.current(table_id, None)  # type: ignore[union-attr]
+    assert b_table is not None
+    a_table = a.manager.tables[table_id]
+    seat = a_table.game.to_act()
+    action = policy(a_table.game.observe(seat))[:1]
+    async with a_table.lock:
+        await commit(a.manager.services, a_table, seat, action, first_user + seat)
+    return table_id, a_table, b_table, seat, action
+
+
 async def _count(p: Process, table_id: int) -> int:
     return int(await p.db.fetchval("SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,)))
 
@@ -138,16 +153,8 @@ async def test_a_double_click_whose_first_half_another_process_took_is_told_alre
 
 async def test_commits_of_a_copy_behind_or_without_the_lease_write_nothing(two: list[Process]) -> None:
     a, b = two
-    table_id = await _open(a, [21, 22, 23, 24])
-    b_table = await b.manager.services.cluster.current(table_id, None)  # type: ignore[union-attr]
-    assert b_table is not None
-    a_table = a.manager.tables[table_id]
-    seat = a_table.game.to_act()
-    action = policy(a_table.game.observe(seat))[:1]
-
-    # a moves first; b's copy is behind: its commit writes nothing
-    async with a_table.lock:
-        await commit(a.manager.services, a_table, seat, action, 21 + seat)
+    table_id, a_table, b_table, seat, action = await _b_behind(a, b, 21)
+    # a moved first; b's copy is behind: its commit writes nothing
     with pytest.raises(TableBehind):
         async with b_table.lock:
             await commit(b.manager.services, b_table, seat, action, 21 + seat)
@@ -179,14 +186,7 @@ async def test_commits_of_a_copy_behind_or_without_the_lease_write_nothing(two: 
 
 async def test_a_concession_from_a_copy_behind_is_checked_again_after_catching_up(two: list[Process]) -> None:
     a, b = two
-    table_id = await _open(a, [31, 32, 33, 34])
-    b_table = await b.manager.services.cluster.current(table_id, None)  # type: ignore[union-attr]
-    assert b_table is not None
-    a_table = a.manager.tables[table_id]
-    seat = a_table.game.to_act()
-    action = policy(a_table.game.observe(seat))[:1]
-    async with a_table.lock:  # a moves; b's copy is behind
-        await commit(a.manager.services, a_table, seat, action, 31 + seat)
+    table_id, a_table, b_table, _, _ = await _b_behind(a, b, 31)
     await asyncio.sleep(0.2)
     # the notification of a's move still on its way: b does not know its copy is behind
     b.manager.services.cluster.stale.discard(table_id)  # type: ignore[union-attr]
