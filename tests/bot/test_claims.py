@@ -163,3 +163,21 @@ async def test_the_last_trick_answers_after_a_restart(simcord_env: Any, db_path:
     assert res.response.ephemeral and "won it" in text
     assert ("North (alice)", "East", "South", "West")[winner] in text.split("\n")[0]
     assert all(card_text(c) in text for c in cards)
+
+
+async def test_at_a_deals_start_the_last_trick_is_the_previous_deals(simcord_env: Any) -> None:
+    from engine.export import game_log
+
+    env = simcord_env
+    _, channel, (alice,) = await _open(env, ["alice"], 3)
+    table = await _play_to(
+        env, [alice], lambda t: t.game.deal_no == 2 and not t.game.completed and t.game.to_act() == 0
+    )
+    last = game_log(table.game.to_record()).deals[0].tricks[-1]  # deal 1's last trick played
+    res = await alice.click(table_message(channel), label="Last trick")
+    text = res.response.content
+    assert res.response.ephemeral and "The last trick of the deal before" in text, text
+    names = ("North (alice)", "East", "South", "West")
+    assert names[last.winner] in text.split("\n")[0]
+    for seat, card in last.plays:
+        assert f"{names[seat]}" in text and card_text(card) in text
