@@ -594,6 +594,7 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
         latency = (args.latency_min / 1000, args.latency_max / 1000)
         discord_ = StubDiscord(latency, args.seed)
         manager = GameManager(discord_, db, settings, ai=pool)  # type: ignore[arg-type]
+        await manager.resume()  # start-up as the bot's (nothing to resume: the heap is settled)
         rng = random.Random(args.seed)
         acks: list[float] = []  # click -> the interaction response sent
         answered: list[float] = []  # click -> Discord's answer to it (+ the simulated latency)

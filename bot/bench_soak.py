@@ -68,6 +68,7 @@ async def run(args: argparse.Namespace) -> None:
         db = await Database.open(settings.database)
         discord_ = StubDiscord((0.0, 0.0), args.seed)
         manager = GameManager(discord_, db, settings, ai=pool)  # type: ignore[arg-type]
+        await manager.resume()  # start-up as the bot's (nothing to resume: the heap is settled)
         rng = random.Random(args.seed)
         opened = finished = 0
         next_report = args.every

@@ -1,8 +1,9 @@
 """The end-of-game score chart: every side's (or player's) score deal by deal.
 
-Pure, like :mod:`bot.picture`. :func:`deal_history` replays a finished game's
-record (``Game.to_record()``) and keeps, per deal, the scores after it and how
-each side scored (tricks, honours, Can-ye or shown honours, the ruff of Ruffe
+Pure, like :mod:`bot.picture`, and drawn with the same :mod:`bot.drawing`
+helpers. :func:`deal_history` replays a finished game's record
+(``Game.to_record()``) and keeps, per deal, the scores after it and how each
+side scored (tricks, honours, Can-ye or shown honours, the ruff of Ruffe
 and Trump, a contract) as the engine's events say; :func:`draw_chart` draws
 them: one line per side, the target as a dashed line, a marker per deal whose
 shape says how the points came, a separator between the games of a match.
@@ -29,8 +30,7 @@ from engine.events import (
     HonoursShown,
 )
 
-from .i18n import N_, TextMap, _, ngettext, using
-from .picture import (
+from .drawing import (
     BG,
     GOLD,
     MUTED,
@@ -38,12 +38,13 @@ from .picture import (
     PANEL_EDGE,
     TEXT,
     Picture,
-    _star,
     drawable,
     fit,
     font,
+    star,
     to_png,
 )
+from .i18n import N_, TextMap, _, ngettext, using
 from .render import SEAT_NAMES, SIDE_SHORT, TableInfo
 
 __all__ = ["DealPoint", "chart_off_loop", "deal_history", "describe_chart", "draw_chart", "score_chart"]
@@ -177,7 +178,7 @@ def _marker(d: ImageDraw.ImageDraw, how: str, x: float, y: float, colour: tuple[
     if how == "honours":
         d.polygon([(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)], fill=colour, outline=BG)
     elif how == "call":
-        _star(d, x, y, r + 3, GOLD)
+        star(d, x, y, r + 3, GOLD)
     elif how == "ruff":
         d.polygon([(x, y - r - 1), (x + r + 1, y + r), (x - r - 1, y + r)], fill=colour, outline=BG)
     elif how == "contract":

@@ -57,7 +57,7 @@ class ClaimButtons:
         self.play = play
 
     async def on_table_button(self, interaction: discord.Interaction[Any], table_id: int, verb: str) -> None:
-        table = self.svc.tables.get(table_id)
+        table = await self.svc.current_table(table_id)  # with several processes: loaded or caught up
         if table is None or table.status != "active" or table.game is None:
             await refuse(interaction, _("This game is not being played."))
             return

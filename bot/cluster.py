@@ -236,8 +236,12 @@ class Cluster:
             deadline = await self.svc.deadline_repo.get(table.id)
         events: list[Event] = []
         if row.status in ("active", "finished") and table.game is None:
-            fresh = self.resume.load_game(row, await self.svc.action_repo.list(table.id))
-            table.game = fresh
+            logged = await self.svc.action_repo.list(table.id)
+            table.game = self.resume.load_game(row, logged)
+            # the last moves, as if this process had made them: a double click whose
+            # other half another process took is told "Already played" here too
+            for move in logged[-(table.moves.maxlen or 0) :]:
+                table.moves.append((move.seq, move.seat, move.actor_id))
         elif table.game is not None and rows:
             trial = table.game.clone()
             for a in rows:

@@ -322,6 +322,12 @@ class TextMap(dict[str, str]):
     def __getitem__(self, key: str) -> str:
         return _(super().__getitem__(key))
 
+    @classmethod
+    def of(cls, *texts: str) -> TextMap:
+        """Each of ``texts`` (English, each marked with :func:`N_`) to itself: a fixed
+        set of the engine's English texts, looked up as the engine wrote them."""
+        return cls({text: text for text in texts})
+
     @overload  # type: ignore[override]
     def get(self, key: str, default: None = None, /) -> str | None: ...
 

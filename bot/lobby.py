@@ -153,9 +153,7 @@ class Lobby:
 
     async def on_table_button(self, interaction: discord.Interaction[Any], table_id: int, verb: str) -> None:
         started = time.perf_counter()
-        table = self.svc.tables.get(table_id)
-        if self.svc.cluster is not None:  # several processes: load or catch up this one's copy
-            table = await self.svc.cluster.current(table_id, table)
+        table = await self.svc.current_table(table_id)  # several processes: loaded or caught up
         if verb == "rematch":
             await self._rematch(interaction, table_id)
             return

@@ -35,6 +35,7 @@ import discord
 
 from engine import Action
 
+from . import heap
 from .aipool import AIPool
 from .claims import VERBS as CLAIM_VERBS
 from .claims import ClaimButtons
@@ -134,8 +135,11 @@ class GameManager:
     # ------------------------------------------------------------ lifecycle
 
     async def resume(self) -> int:
-        """Load every unfinished table from the database and bring it back to life."""
-        return await self._resume.resume()
+        """Load every unfinished table from the database and bring it back to life;
+        then settle the heap (:mod:`bot.heap`): start-up is over."""
+        resumed = await self._resume.resume()
+        heap.settle()
+        return resumed
 
     async def close(self) -> None:
         """Stop background work (the database is closed by the bot)."""

@@ -57,7 +57,9 @@ Rendering: TypeAlias = tuple[str, discord.ui.View | None] | tuple[str, discord.u
 picture to show (``None``: no picture; :data:`KEEP` or a 2-tuple keeps whatever image the
 message has). A picture equal (by key) to the one the message already shows is not
 uploaded again: the edit keeps the attachment."""
-RenderFn: TypeAlias = Callable[[], Rendering | Awaitable[Rendering]]
+RenderFn: TypeAlias = Callable[[], Rendering | None | Awaitable[Rendering | None]]
+"""A coalesced edit's render function; ``None`` when, by the time it runs, the
+message already shows what it would (then nothing is sent)."""
 
 
 def picture_file(picture: Picture) -> discord.File:
@@ -71,8 +73,10 @@ def _attachments(kwargs: dict[str, Any], picture: PictureArg) -> None:
     kwargs["attachments"] = [] if picture is None else [picture_file(picture)]
 
 
-def _picture_key(picture: Picture) -> object:
-    return (picture.key, len(picture.png), picture.filename)
+def _picture_key(picture: Picture) -> int:
+    """What tells two pictures apart, kept per message: a hash, not the scene itself
+    (thousands of messages' scenes, kept for this, held megabytes)."""
+    return hash((picture.key, len(picture.png), picture.filename))
 
 
 def _signature(content: str, picture: PictureArg) -> int:
@@ -181,7 +185,7 @@ class Notifier:
         self._recent: dict[tuple[int, int], tuple[float, int | None]] = {}  # last edit: (time, signature)
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._backing_off: set[tuple[int, int]] = set()  # editors pausing after a failed edit
-        self._shown: OrderedDict[tuple[int, int], object] = OrderedDict()  # picture key each message shows
+        self._shown: OrderedDict[tuple[int, int], int] = OrderedDict()  # picture key each message shows
 
     # -------------------------------------------------------------- plain calls
 
@@ -324,7 +328,8 @@ class Notifier:
         Later calls before the edit runs replace the pending rendering, so a burst
         of moves costs one edit. ``on_gone`` runs if the message was deleted.
         ``render`` returns ``(content, view)`` or ``(content, view, picture)``
-        (see :data:`Rendering`), directly or as a coroutine.
+        (see :data:`Rendering`), directly or as a coroutine, or ``None`` to send
+        nothing.
         """
         key = (channel_id, message_id)
         self._pending[key] = render
@@ -358,7 +363,10 @@ class Notifier:
                     await asyncio.sleep(wait)
                     continue
                 render = self._pending.pop(key)
-                content, view, picture = await _rendered(render)
+                rendered = await _rendered(render)
+                if rendered is None:
+                    continue
+                content, view, picture = rendered
                 signature = _signature(content, picture)
                 if signature == last_hash:
                     continue
@@ -428,10 +436,12 @@ class Notifier:
         self._shown.clear()
 
 
-async def _rendered(render: RenderFn) -> tuple[str, discord.ui.View | None, PictureArg]:
+async def _rendered(render: RenderFn) -> tuple[str, discord.ui.View | None, PictureArg] | None:
     result = render()
     if inspect.isawaitable(result):
         result = await result
+    if result is None:
+        return None
     if len(result) == 2:
         return result[0], result[1], KEEP
     return result[0], result[1], result[2]

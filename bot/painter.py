@@ -57,7 +57,7 @@ def _init_worker() -> None:
 
 def _warm() -> int:
     """Load the fonts and card sprites once, so the first real picture is fast."""
-    from .picture import font
+    from .drawing import font
 
     font(14)
     font(14, bold=True)

@@ -65,9 +65,7 @@ class Play:
     ) -> None:
         """A card or decision button was clicked (or a menu chose several cards)."""
         started = time.perf_counter()
-        table = self.svc.tables.get(table_id)
-        if self.svc.cluster is not None:  # several processes: load or catch up this one's copy
-            table = await self.svc.cluster.current(table_id, table)
+        table = await self.svc.current_table(table_id)  # several processes: loaded or caught up
         if table is None or table.status != "active" or table.game is None:
             lost = _lost_race(table, version, seat, interaction.user.id) if table is not None else None
             await refuse(interaction, lost or _("This game has ended."))  # lost: a double click on the last card
@@ -108,12 +106,21 @@ class Play:
         """An action from a button without a version (the table's **Concede**): the same
         path as a card (lock → engine → store → fan-out, :meth:`_apply`) at the version
         the game is at now; answered privately with ``done`` or the refusal."""
-        game = table.game
-        if table.status != "active" or game is None:
-            await refuse(interaction, _("This game has ended."))
-            return
         started = time.perf_counter()
-        outcome = await self._apply(table, seat, game.version, [action], interaction)
+        outcome: Answer = _("The table is busy — nothing changed, please try again.")
+        for _try in range(CATCH_UP_TRIES):
+            game = table.game
+            if table.status != "active" or game is None:
+                await refuse(interaction, _("This game has ended."))
+                return
+            try:
+                outcome = await self._apply(table, seat, game.version, [action], interaction)
+                break
+            except TableBehind:
+                # another process moved the table first: catch up, then the action
+                # is checked again at the version the game is at now
+                assert self.svc.cluster is not None
+                await self.svc.cluster.catch_up(table)
         if isinstance(outcome, str):
             await refuse(interaction, outcome)
         else:

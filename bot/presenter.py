@@ -27,7 +27,7 @@ from . import components as ui
 from . import render
 from .commit import mark_cancelled
 from .controls import hand_controls, hand_in_buttons
-from .i18n import LANGUAGES, _, current, set_language, using
+from .i18n import LANGUAGES, _, current, using
 from .notify import KEEP, DMClosed, MessageGone, PictureArg, call
 from .picture import Picture, picture_key
 from .replies import refuse
@@ -52,7 +52,10 @@ class Presenter:
         self.svc = svc
         self.notifier = svc.notifier
         self._drawing = asyncio.Lock()  # one table picture drawn at a time, bot-wide
-        self._redraw: set[int] = set()  # tables whose picture waits for the drawing slot
+        # tables whose picture waits for the drawing slot, oldest first (ids only: a
+        # table that ends and leaves memory meanwhile is not kept alive by the wait)
+        self._redraw: dict[int, None] = {}
+        self._redrawing: asyncio.Task[None] | None = None
         self._rested_at = 0.0  # loop time from which the next picture may be drawn
 
     # ================================================================ the fan-out
@@ -313,9 +316,9 @@ class Presenter:
             # follows when the drawing slot is free — text edits never queue behind
             # drawing, and however many tables are busy pictures cost at most
             # PICTURE_SHARE of a core (a busy table's in-between states are skipped).
-            if table.id not in self._redraw:
-                self._redraw.add(table.id)
-                self.svc.own(self._draw_later(table), name=f"picture-{table.id}")
+            self._redraw.setdefault(table.id)
+            if self._redrawing is None or self._redrawing.done():
+                self._redrawing = self.svc.own(self._draw_waiting(), name="pictures")
             return KEEP
         try:
             async with self._drawing:
@@ -336,25 +339,33 @@ class Presenter:
             if self.svc.painter.mode == "process":  # threads (tests, demo): nothing to share
                 self._rested_at = loop.time() + took * (1.0 / PICTURE_SHARE - 1.0)
 
-    async def _draw_later(self, table: Table) -> None:
-        """Draw ``table``'s latest picture when the drawing slot is free, then edit it in."""
-        set_language(table.language)  # this task draws for the public table
-        try:
+    async def _draw_waiting(self) -> None:
+        """Draw the waiting tables' latest pictures, oldest first, each when the drawing
+        slot is free and the painter has rested, then edit them in. One task for the
+        whole bot; a table no longer in memory (ended a while ago) is skipped."""
+        loop = asyncio.get_running_loop()
+        while self._redraw:
             async with self._drawing:
-                rest = self._rested_at - asyncio.get_running_loop().time()
+                rest = self._rested_at - loop.time()
                 if rest > 0:
                     await asyncio.sleep(rest)
-                game = table.game
-                if game is None or table.status not in ("active", "finished"):
+                table_id = next(iter(self._redraw), None)
+                if table_id is None:
                     return
-                info = table.info()
-                await self._draw(table, info, game.observe(0))
-        except Exception:
-            log.exception("table %s: could not draw its picture", table.id)
-            return
-        finally:
-            self._redraw.discard(table.id)
-        self.schedule_table_edit(table)
+                table = self.svc.tables.get(table_id)
+                game = table.game if table is not None else None
+                try:
+                    if table is None or game is None or table.status not in ("active", "finished"):
+                        continue
+                    with using(table.language):  # drawn for the public table
+                        await self._draw(table, table.info(), game.observe(0))
+                except Exception:
+                    log.exception("table %s: could not draw its picture", table_id)
+                    continue
+                finally:
+                    # waiting until drawn: a change meanwhile is drawn by the edit below
+                    self._redraw.pop(table_id, None)
+            self.schedule_table_edit(table)
 
     def edit_table_to(self, table: Table, text: str) -> None:
         """Replace the table message with ``text``, no buttons and no picture (the table has ended)."""
@@ -414,12 +425,6 @@ class Presenter:
         with using(self.language_of_seat(table, seat)):
             content, view, away = self._hand_text(table, seat, note)
             return content, hand_controls(table.id, table.game.version, view, away=away)
-
-    def hand_text(self, table: Table, seat: int) -> str:
-        """The text of ``seat``'s hand message: enough to tell whether it changed
-        (building the buttons costs far more, so they are built only to send)."""
-        with using(self.language_of_seat(table, seat)):
-            return self._hand_text(table, seat)[0]
 
     @staticmethod
     def _hand_text(table: Table, seat: int, note: str = "") -> tuple[str, SeatView, bool]:
@@ -513,16 +518,26 @@ class Presenter:
             self._refresh_copies(table, seat)
             if seat == skip:
                 continue
-            sig = hand_signature(table, seat, self.hand_text(table, seat))
-            if not force and table.hand_sig.get(seat) == sig:
-                continue
-            table.hand_sig[seat] = sig
             target = table.hand_msgs.get(seat)
             if target is None:
                 continue
+            if force:
+                table.hand_sig.pop(seat, None)  # shown again whatever it showed
 
-            def make(seat: int = seat) -> tuple[str, discord.ui.View | None]:
-                return self.hand(table, seat)
+            def make(seat: int = seat) -> tuple[str, discord.ui.View | None] | None:
+                # Rendered when the edit goes out, not now: a click's answer does not
+                # wait for every other hand's text, a burst of moves renders each hand
+                # once, and an unchanged hand (its owner's DM just answered in place,
+                # a move it cannot see) sends nothing.
+                if table.game is None:
+                    return None
+                with using(self.language_of_seat(table, seat)):
+                    content, view, away = self._hand_text(table, seat)
+                    sig = hand_signature(table, seat, content)
+                    if table.hand_sig.get(seat) == sig:
+                        return None
+                    table.hand_sig[seat] = sig
+                    return content, hand_controls(table.id, table.game.version, view, away=away)
 
             async def gone(seat: int = seat, target: tuple[int, int] = target) -> None:
                 # The DM hand message is unreachable (deleted, or the DM channel reset): send a new one.
@@ -595,10 +610,12 @@ class Presenter:
     async def _edit_copy(self, table: Table, seat: int, copy: HandCopy) -> None:
         """Edit one ephemeral copy until it shows the current state (one edit in flight per copy)."""
         while table.game is not None and not copy.expired():
-            sig = hand_signature(table, seat, self.hand_text(table, seat))
-            if sig == copy.sig:
-                return
-            content, view = self.hand(table, seat)
+            with using(self.language_of_seat(table, seat)):
+                content, seat_view, away = self._hand_text(table, seat)
+                sig = hand_signature(table, seat, content)
+                if sig == copy.sig:
+                    return
+                view = hand_controls(table.id, table.game.version, seat_view, away=away)
             try:
                 await call(self._copy_edit(copy, content, view), f"table {table.id} seat {seat} My hand copy")
             except discord.HTTPException as exc:

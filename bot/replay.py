@@ -26,7 +26,7 @@ from engine.export import DealLog, GameLog, TrickLog
 from engine.seating import Seating
 
 from . import components as ui
-from .i18n import _
+from .i18n import _, ngettext
 from .render.common import SEAT_NAMES, SEAT_SHORT, card_text, rank_label, suit_name
 from .render.lines import contract_name
 
@@ -176,6 +176,15 @@ def step_text(table_id: int, title: str, names: Sequence[str], log: GameLog, ste
     if deal.start_scores:
         lines.append(_("Score before this deal: {scores}").format(scores=_scores_line(deal, deal.start_scores)))
     if last:
+        if deal.claim is not None:
+            claimer, claimed, left = deal.claim
+            lines.append(
+                ngettext(
+                    "{who} claimed {n} of the last {left} trick (accepted)",
+                    "{who} claimed {n} of the last {left} tricks (accepted)",
+                    left,
+                ).format(who=_who(claimer, names), n=claimed, left=left)
+            )
         if deal.scores is not None:
             lines.append(
                 _("**End of deal {deal}** · Score: {scores}").format(deal=deal.deal_no, scores=_scores_line(deal, deal.scores))

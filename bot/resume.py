@@ -142,6 +142,11 @@ class Resume:
                     "actions": [f"{a.seat} {a.action}" for a in actions],
                 }
             )
+            # the last moves, as if this process had just made them: the second half
+            # of a double click is told "Already played" after a restart, or in a
+            # process that loads the table for it
+            for move in actions[-(table.moves.maxlen or 0) :]:
+                table.moves.append((move.seq, move.seat, move.actor_id))
             table.notices = [(int(a), int(b), int(c), int(d)) for a, b, c, d in table.settings.get("notices", [])]
             table.away = set(table.settings.get("away", []))
             table.misses = {int(k): int(v) for k, v in dict(table.settings.get("misses", {})).items()}

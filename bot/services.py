@@ -199,3 +199,12 @@ class Services:
 
     def new_seed(self) -> int:
         return self.seed_rng.randrange(1, 2**53)
+
+    async def current_table(self, table_id: int) -> Table | None:
+        """The table a click is about: this process's copy; with several processes
+        (:attr:`cluster`), loaded if this process has none and caught up if it is known
+        to be behind (:meth:`~bot.cluster.Cluster.current`)."""
+        table = self.tables.get(table_id)
+        if self.cluster is not None:
+            table = await self.cluster.current(table_id, table)
+        return table

@@ -184,6 +184,9 @@ class DealLog:
     tricks_won: tuple[int, ...] = ()
     scores: tuple[int, ...] | None = None  # after the deal
     notes: list[str] = field(default_factory=list)
+    # an accepted claim ended the deal: (claimer's seat, tricks he claimed, tricks
+    # that were left); the claimed tricks were never played, so ``tricks`` is short
+    claim: tuple[int, int, int] | None = None
 
     @property
     def played(self) -> bool:
@@ -375,6 +378,12 @@ class _Collector:
         deal.tricks.append(TrickLog(ev.trick_no, ev.leader, plays, ev.winner, tuple(ev.tricks)))
         deal.tricks_won = tuple(ev.tricks)
 
+    def _on_claim_settled(self, game: Game, ev: Any) -> None:
+        if ev.accepted:
+            deal = self.deal
+            left = len(ev.unplayed) // max(1, deal.n_players)
+            deal.claim = (ev.seat, ev.claimed, left)
+
     def _on_deal_scored(self, game: Game, ev: Any) -> None:
         self.deal.scores = tuple(ev.scores)
         if ev.tricks:
@@ -505,6 +514,9 @@ def _deal_data(deal: DealLog) -> dict[str, Any]:
     ]
     if deal.seating is not None:
         data["sides"] = [sorted(side) for side in deal.seating.sides]
+    if deal.claim is not None:
+        seat, claimed, left = deal.claim
+        data["claim"] = {"seat": seat, "claimed": claimed, "left": left}
     data["tricks_won"] = list(deal.tricks_won)
     data["scores"] = None if deal.scores is None else list(deal.scores)
     data["notes"] = list(deal.notes)
@@ -702,5 +714,8 @@ def _play_section(deal: DealLog) -> list[str]:
     for trick in deal.tricks:
         by_seat = dict(trick.plays)
         lines.append(" ".join(pbn_card(by_seat[s]) if s in by_seat else "-" for s in columns))
+    if deal.claim is not None:
+        seat, claimed, left = deal.claim
+        lines.append(f"{{{LETTERS[seat]} claimed {claimed} of the last {left} tricks; accepted}}")
     lines.append("*")
     return lines

@@ -297,21 +297,18 @@ def target_text(rules: Rules) -> str:
 
 # The engine explains some scores in English notes (HonoursScored.note, the ruff
 # contest's note); it never translates, so they are translated here, part by part.
-_NOTES = TextMap({
-    text: text
-    for text in (
-        N_("not called at the call point: void"),
-        N_("honours cannot win the game: capped"),
-        N_("no trumps, no honours"),
-        N_("honours split"),
-        N_("no side holds three honours"),
-        N_("nobody left to win the ruff"),
-        N_("tie: the first from eldest wins"),
-        N_("tie: no award"),
-        N_("tie: split"),
-        N_("false claim: the points pass to the true winner"),
-    )
-})
+_NOTES = TextMap.of(
+    N_("not called at the call point: void"),
+    N_("honours cannot win the game: capped"),
+    N_("no trumps, no honours"),
+    N_("honours split"),
+    N_("no side holds three honours"),
+    N_("nobody left to win the ruff"),
+    N_("tie: the first from eldest wins"),
+    N_("tie: no award"),
+    N_("tie: split"),
+    N_("false claim: the points pass to the true winner"),
+)
 
 
 def note_text(note: str) -> str:

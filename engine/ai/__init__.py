@@ -22,6 +22,7 @@ from .normal import NormalPlayer
 
 __all__ = [
     "LEVELS",
+    "TRIAL_LEVELS",
     "EasyPlayer",
     "GuardedPlayer",
     "HardPlayer",
@@ -32,6 +33,9 @@ __all__ = [
 ]
 
 LEVELS: Final = ("easy", "normal", "hard")
+# arena-only variants, for head-to-head probes (never offered to players):
+# ``hard-old`` is hard without engine.ai.open_sharp at the open tables
+TRIAL_LEVELS: Final = ("hard-old",)
 
 
 def get_player(level: str, *, budget: float | None = None, cap: float | None = None) -> Player:
@@ -50,10 +54,11 @@ def get_player(level: str, *, budget: float | None = None, cap: float | None = N
             cap=NormalPlayer.CAP if cap is None else cap,
         )
         return GuardedPlayer(normal, fallback, cap=normal.budget.cap)
-    if level == "hard":
+    if level in ("hard", "hard-old"):
         hard = HardPlayer(
             budget=HardPlayer.BUDGET if budget is None else budget,
             cap=HardPlayer.CAP if cap is None else cap,
+            sharp=level == "hard",
         )
         return GuardedPlayer(hard, fallback, cap=hard.budget.cap)
     raise ValueError(f"unknown AI level {level!r} (known: {', '.join(LEVELS)})")

@@ -49,10 +49,19 @@ from dataclasses import dataclass, field
 from ..events import DealScored, GameOver
 from ..game import new_game
 from ..rules import Rules, make_rules
-from . import LEVELS, clock, get_player
+from . import LEVELS, TRIAL_LEVELS, clock, get_player
 from .base import Player
 
-__all__ = ["BoardResult", "RecordMismatch", "main", "margin_ci", "play_board", "play_game_pair", "read_record"]
+__all__ = [
+    "BoardResult",
+    "RecordMismatch",
+    "main",
+    "margin_ci",
+    "parse_overrides",
+    "play_board",
+    "play_game_pair",
+    "read_record",
+]
 
 
 @dataclass(slots=True)
@@ -272,12 +281,21 @@ def _run(
     return results
 
 
+def parse_overrides(items: Sequence[str]) -> dict[str, object]:
+    """``["players=3", "mode=single_hand"]`` -> rule overrides (whole numbers as ints)."""
+    overrides: dict[str, object] = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        overrides[name] = int(value) if value.lstrip("-").isdigit() else value
+    return overrides
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.ai.arena", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--a", default="hard", choices=LEVELS)
-    parser.add_argument("--b", default="normal", choices=LEVELS)
+    parser.add_argument("--a", default="hard", choices=LEVELS + TRIAL_LEVELS)
+    parser.add_argument("--b", default="normal", choices=LEVELS + TRIAL_LEVELS)
     parser.add_argument("--deals", type=int, default=2000, help="boards (each played twice)")
     parser.add_argument(
         "--games",
@@ -314,10 +332,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
 
-    overrides: dict[str, object] = {}
-    for item in args.set:
-        name, _, value = item.partition("=")
-        overrides[name] = int(value) if value.lstrip("-").isdigit() else value
+    overrides = parse_overrides(args.set)
     rules = make_rules(args.game, args.preset, overrides or None)
     budgets: dict[str, float] = {}
     if args.budget_a is not None:

@@ -17,14 +17,16 @@ import argparse
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 import numpy as np
 
 from ..events import DealScored
 from ..game import new_game
+from ..rules import make_rules
 from . import LEVELS, clock, get_player
+from .arena import parse_overrides
 from .batch import batch_playout, hands_array
 from .core import playout
 from .dds import available as dds_available
@@ -94,12 +96,20 @@ def bench_solver(cards: int, count: int = 20, seed: int = 2) -> float:
     return sorted(times)[len(times) // 2]
 
 
-def bench_latency(level: str, deals: int, seed: int = 1) -> list[float]:
-    """Seconds per decision (with a real choice) over ``deals`` deals, all seats ``level``."""
+def bench_latency(
+    level: str,
+    deals: int,
+    seed: int = 1,
+    game_id: str = "ruff-honours-cotton",
+    overrides: Mapping[str, object] | None = None,
+) -> list[float]:
+    """Seconds per decision (with a real choice) over ``deals`` deals of ``game_id``
+    (with ``overrides``), all seats ``level``."""
     player = get_player(level)
     times: list[float] = []
+    rules = make_rules(game_id, None, dict(overrides or {}))
     for k in range(deals):
-        game, _ = new_game(seed=seed + k, first_dealer=k % 4)
+        game, _ = new_game(rules=rules, seed=seed + k, first_dealer=k % rules.players)
         rng = random.Random(seed + k)
         finished = False
         while not finished:
@@ -131,24 +141,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--deals", type=int, default=6, help="deals per level for latency")
     parser.add_argument("--levels", default=",".join(LEVELS))
-    args = parser.parse_args(argv)
-
-    per_s, cards_s = bench_playouts(args.playouts)
-    print(f"greedy playouts (one core): {per_s:,.0f} full deals/s = {cards_s:,.0f} cards/s")
-    per_s, cards_s = bench_batch_playouts(args.batch_playouts, batch=BATCH)
-    print(
-        f"greedy playouts, batched NumPy (one core, {BATCH} deals a call, int-mask conversion"
-        f" included): {per_s:,.0f} full deals/s = {cards_s:,.0f} cards/s"
+    parser.add_argument(
+        "--game", default="ruff-honours-cotton", help="game id of the latency deals (default ruff-honours-cotton)"
     )
-    for cards in (4, 5, 6):
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE", help="a rules parameter (repeatable)"
+    )
+    parser.add_argument("--latency-only", action="store_true", help="skip the playout and solver lines")
+    args = parser.parse_args(argv)
+    overrides = parse_overrides(args.set)
+
+    if not args.latency_only:
+        per_s, cards_s = bench_playouts(args.playouts)
+        print(f"greedy playouts (one core): {per_s:,.0f} full deals/s = {cards_s:,.0f} cards/s")
+        per_s, cards_s = bench_batch_playouts(args.batch_playouts, batch=BATCH)
         print(
-            f"python solver, every card of a {cards}-card deal: median {1e3 * bench_solver(cards):.1f} ms"
+            f"greedy playouts, batched NumPy (one core, {BATCH} deals a call, int-mask conversion"
+            f" included): {per_s:,.0f} full deals/s = {cards_s:,.0f} cards/s"
         )
-    print(f"DDS (endplay) available: {dds_available()}")
-    print(f"search budgets on the {clock.current()} clock (engine.ai.clock); latency in wall time")
+        for cards in (4, 5, 6):
+            print(
+                f"python solver, every card of a {cards}-card deal: median {1e3 * bench_solver(cards):.1f} ms"
+            )
+        print(f"DDS (endplay) available: {dds_available()}")
+    shown = args.game + "".join(f" {o}" for o in args.set)
+    print(
+        f"decision latency, {args.deals} deals of {shown} a level, every seat the level; search budgets"
+        f" on the {clock.current()} clock (engine.ai.clock); latency in wall time"
+    )
     for level in args.levels.split(","):
         level = level.strip()
-        times = bench_latency(level, args.deals)
+        times = bench_latency(level, args.deals, game_id=args.game, overrides=overrides)
         print(
             f"{level:<7} {len(times):4d} decisions: p50 {1e3 * _pct(times, 0.5):7.2f} ms"
             f"  p95 {1e3 * _pct(times, 0.95):7.2f} ms  max {1e3 * max(times):7.2f} ms"

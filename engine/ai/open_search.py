@@ -626,8 +626,12 @@ def search_play(
     budget: Budget,
     start: float | None = None,
     exact: tuple[int, int] = (0, 0),
+    sharp: bool = False,
 ) -> int | None:
     """The card (index) with the best mean deal value over sampled worlds.
+
+    With ``sharp`` (``hard`` only), :class:`engine.ai.open_sharp.Sharp` weighs
+    each world by how well it explains the others' plays (a weighted mean).
 
     ``exact`` is (cards a seat of a two-seat table, cards a seat of a bigger
     one) at or below which every world is solved exactly (:func:`solve`)
@@ -647,6 +651,12 @@ def search_play(
     side = k.sides[k.seat]
     totals = dict.fromkeys(cands, 0.0)
     worlds = 0
+    mass = 0.0  # the worlds' total weight (their number, without ``sharp``)
+    evaluation = None
+    if sharp:
+        from .open_sharp import Sharp
+
+        evaluation = Sharp.of(view, k)
     slowest = 0.0
     seat = k.seat
     while worlds < budget.max_worlds:
@@ -656,6 +666,7 @@ def search_play(
         world = sample_world(k, rng)
         if world is None:
             break
+        weight = evaluation.weight(world) if evaluation is not None else 1.0
         per_seat = exact[0] if k.n == 2 else exact[1]
         exactly = remaining_cards(world) + len(k.trick) <= per_seat * k.n
         values: dict[int, float] = {}
@@ -692,8 +703,9 @@ def search_play(
         if len(values) < len(cands):
             break
         for c, v in values.items():
-            totals[c] += v
+            totals[c] += weight * v
         worlds += 1
+        mass += weight
         slowest = max(slowest * 0.8, clock.now() - now)
     if not worlds:
         return None
@@ -706,7 +718,7 @@ def search_play(
 
     best = min(cands, key=key)
     if budget.margin > 0:
-        floor = totals[best] - budget.margin * worlds
+        floor = totals[best] - budget.margin * mass
         near = [c for c in cands if totals[c] >= floor]
         best = min(near, key=lambda c: (key(c)[1:], -totals[c]))
     return best
@@ -720,11 +732,12 @@ def choose_card(
     budget: Budget,
     start: float,
     exact: tuple[int, int],
+    sharp: bool = False,
 ) -> Action:
     """normal's and hard's card at a table of 2-3 seats, everyone alone, or with
     layouts (they differ in ``budget`` and ``exact``): :func:`search_play`, or the
     maxims (:func:`~engine.ai.generic.generic_play`) when it finds nothing."""
     from .generic import generic_play
 
-    found = search_play(view, mask, rng, budget, start, exact) if applies(view) else None
+    found = search_play(view, mask, rng, budget, start, exact, sharp) if applies(view) else None
     return generic_play(view, legal) if found is None else play(Card.from_index(found))

@@ -384,7 +384,7 @@ async def test_after_a_restart_the_hand_dm_keeps_its_players_language(
 TEXT_MODULES = (
     "render/*.py", "cog.py", "client.py", "components.py", "controls.py", "lobby.py", "play.py",
     "drivers.py", "resume.py", "presenter.py", "info.py", "records.py", "replay.py",
-    "server_settings.py", "picture.py", "chart.py", "tables.py",
+    "server_settings.py", "picture.py", "drawing.py", "chart.py", "tables.py",
 )
 NOT_SHOWN = {
     "render/common.py": ("a side at ", " cannot score honours", ": no side holds three"),

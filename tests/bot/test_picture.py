@@ -1,4 +1,5 @@
-"""The table picture and the score chart (bot/picture.py, bot/chart.py): pure, no Discord.
+"""The table picture and the score chart (bot/picture.py, bot/chart.py, drawn with
+bot/drawing.py): pure, no Discord.
 
 Every state of seeded games of every game id draws a valid, small PNG of the
 right size; the picture shows the same trick as the table text; it is drawn
@@ -17,6 +18,7 @@ import threading
 import pytest
 from PIL import Image
 
+from bot import drawing
 from bot import picture as pic
 from bot.bench_picture import Form, finished, forms, play, table_info
 from bot.chart import HOW_MARKS, deal_history, score_chart
@@ -150,35 +152,35 @@ def test_jokers_are_drawn_and_named_as_jokers_never_a_suit() -> None:
     assert "of" not in pic.card_name(big) and "of" not in pic.card_name(little)
     picture = pic.draw_table(scene)
     _png(picture.png)
-    face = pic.card_image(big, 58, 82)
+    face = drawing.card_image(big, 58, 82)
     assert face.size == (58, 82)
 
 
 def test_names_keep_what_the_font_draws_and_fall_back_to_the_seat() -> None:
-    fnt = pic.font(17, bold=True)
-    assert pic.drawable("Alice", fnt) == "Alice"
-    assert pic.drawable("\U0010fffd\U0010fffe", fnt) == ""
+    fnt = drawing.font(17, bold=True)
+    assert drawing.drawable("Alice", fnt) == "Alice"
+    assert drawing.drawable("\U0010fffd\U0010fffe", fnt) == ""
     game, view = next(iter(play(Form("whist-5"), seed=1)))
     info = TableInfo(3, game.rules, (SeatInfo("\U0010fffd", 1), None, SeatInfo("Cleo", 2), None))
     scene = pic.scene_of(info, view)
     assert scene.names[1] == "empty"
     _png(pic.draw_table(scene).png)
-    assert pic.fit("a very long name indeed for a plate", fnt, 60) != "a very long name indeed for a plate"
+    assert drawing.fit("a very long name indeed for a plate", fnt, 60) != "a very long name indeed for a plate"
 
 
 def test_pillows_built_in_font_is_used_where_dejavu_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pic, "FONT_DIRS", ())
-    pic.font.cache_clear()
-    pic.card_image.cache_clear()
+    monkeypatch.setattr(drawing, "FONT_DIRS", ())
+    drawing.font.cache_clear()
+    drawing.card_image.cache_clear()
     try:
-        assert pic._font_file(pic.REGULAR_FILE) is None
+        assert drawing._font_file(drawing.REGULAR_FILE) is None
         game, view = list(play(Form("ruff-honours-cotton"), seed=1, max_deals=1))[40]
         picture = pic.table_picture(table_info(game), view)
         assert len(picture.png) <= MAX_BYTES
         _png(picture.png)
     finally:
-        pic.font.cache_clear()
-        pic.card_image.cache_clear()
+        drawing.font.cache_clear()
+        drawing.card_image.cache_clear()
 
 
 # ------------------------------------------------------------------ the score chart

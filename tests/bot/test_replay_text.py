@@ -78,3 +78,23 @@ def test_replay_ids_parse_and_forged_ones_do_not() -> None:
     for forged in ("r:1:-1", "r:1:x", "r:1", "r:1:2:3", "r::1", "r:1:1234567"):
         with pytest.raises(BadCustomId):
             parse_custom_id(forged)
+
+
+def test_the_last_step_of_a_claimed_deal_says_who_claimed_what() -> None:
+    from engine.claims import AcceptClaim, Claim, answering
+    from tests.engine.test_claims import to_play
+
+    game = to_play("whist-short-classic", 3, 4)
+    claimer = game.to_act()
+    assert claimer is not None
+    game.apply(claimer, Claim(3))
+    while game.phase == "claim":
+        game.apply(answering(game)[0], AcceptClaim())
+    log = game_log(game.to_record())
+    names = ["Ann", "Bob", "Cy", "Di"]
+    deal_tricks = [i for i, (deal, _) in enumerate(log.tricks) if deal is log.deals[0]]
+    last = replay.step_text(5, game.rules.title, names, log, deal_tricks[-1])
+    assert f"({names[claimer]}) claimed 3 of the last 4 tricks (accepted)" in last
+    assert f"trick {len(deal_tricks)} of" in last
+    earlier = replay.step_text(5, game.rules.title, names, log, deal_tricks[-2])
+    assert "claimed" not in earlier

@@ -5,6 +5,7 @@ and a hand DM one can play from."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections import Counter
 from pathlib import Path
@@ -378,3 +379,42 @@ async def test_a_ping_left_by_a_restart_is_deleted_once_its_turn_passes(
     await env.settle()
     left = [m.id for m in thread.history() if m.content.startswith("🔔")]
     assert pings[0] not in left, "the old bot's ping is deleted by the new one once she played"
+
+
+async def test_pictures_that_wait_for_the_painter_are_drawn_once_each_of_the_latest_state(simcord_env: Any) -> None:
+    """While the painter rests (pictures take at most a quarter of a core), a move's
+    edit goes out with its text and the picture waits, once per table however many
+    moves; the waiting pictures are then drawn of each table's latest state, and a
+    table that left memory meanwhile is skipped."""
+    from bot.picture import picture_key
+
+    env = simcord_env
+    _, channel, alice, _ = await _seat_alice_with_ai(env)
+    await _act(alice)
+    await env.settle()
+    manager = env.bot.manager
+    presenter = manager.presenter
+    table = manager.tables.open_in_channel(channel.id)
+    assert table is not None
+    loop = asyncio.get_running_loop()
+    presenter._rested_at = loop.time() + 3600  # resting after a long picture
+    first = table.pictures.last
+    moved = 0
+    while moved < 2 and not table.game.is_over:  # the game moves on: the text goes, the picture waits
+        moved += await _act(alice)
+        await env.settle()
+    assert moved == 2
+    assert table.pictures.last is first  # nothing drawn yet
+    assert list(presenter._redraw) == [table.id]  # once, however many changes
+    assert presenter._redrawing is not None
+    presenter._redrawing.cancel()  # the resting worker: its work is done below, in the test's time
+    presenter._redrawing = None
+    presenter._redraw[999_999] = None  # a table that ended and left memory meanwhile
+    presenter._rested_at = 0.0  # rested
+    await presenter._draw_waiting()
+    assert not presenter._redraw
+    info = table.info()
+    assert table.pictures.last is not None
+    assert table.pictures.last.key == picture_key(info, table.game.observe(0), info.names)  # the latest
+    await env.settle()
+    assert _pictures(table_message(channel))[0].description == table.pictures.last.description

@@ -291,3 +291,28 @@ def test_pbn_of_fewer_than_four_players(game_id: str, overrides: dict[str, objec
         assert "[Layout " in block and "[Stock " not in block
     else:
         assert "[Stock " in block and "[Exchange " in block
+
+
+def test_a_deal_ended_by_a_claim_says_so_in_the_log_json_and_pbn() -> None:
+    from engine.claims import AcceptClaim, Claim, answering
+
+    from .test_claims import to_play
+
+    game = to_play("whist-short-classic", 3, 4)
+    claimer = game.to_act()
+    assert claimer is not None
+    played = len(game.completed)
+    game.apply(claimer, Claim(3))
+    while game.phase == "claim":
+        game.apply(answering(game)[0], AcceptClaim())
+    record = game.to_record()
+    deal = game_log(record).deals[0]
+    assert deal.claim == (claimer, 3, 4)
+    assert len(deal.tricks) == played  # the claimed tricks were never played
+    data = to_json(game, ["a", "b", "c", "d"])
+    assert data["deals"][0]["claim"] == {"seat": claimer, "claimed": 3, "left": 4}
+    pbn = to_pbn(game, ["a", "b", "c", "d"])
+    letter = "NESW"[claimer]
+    assert f"{{{letter} claimed 3 of the last 4 tricks; accepted}}\n*" in pbn
+    again, _, _ = load_json(dumps_json(data))
+    assert again.state_key() == game.state_key()

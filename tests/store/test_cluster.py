@@ -118,6 +118,24 @@ async def test_a_click_in_a_process_that_never_held_the_table_counts_once(two: l
     assert await _count(a, table_id) == 1
 
 
+async def test_a_double_click_whose_first_half_another_process_took_is_told_already_played(
+    two: list[Process],
+) -> None:
+    a, b = two
+    table_id = await _open(a, [11, 12, 13, 14])
+    assert b.manager.tables.get(table_id) is None
+    game = a.manager.tables[table_id].game
+    seat = game.to_act()
+    actions = policy(game.observe(seat))[:1]
+    user = 11 + seat
+    kind, _ = await _click(a, table_id, user, 0, seat, actions)  # the owner takes the first click
+    assert kind == "hand"
+    # the second click reaches process b, which loads the table only now
+    kind, text = await _click(b, table_id, user, 0, seat, actions)
+    assert kind == "refused" and "Already played" in text, text
+    assert await _count(a, table_id) == 1
+
+
 async def test_commits_of_a_copy_behind_or_without_the_lease_write_nothing(two: list[Process]) -> None:
     a, b = two
     table_id = await _open(a, [21, 22, 23, 24])
@@ -157,3 +175,31 @@ async def test_commits_of_a_copy_behind_or_without_the_lease_write_nothing(two: 
     async with b_table.lock:
         await commit(b.manager.services, b_table, nxt, move, None)
     assert await _count(a, table_id) == 2
+
+
+async def test_a_concession_from_a_copy_behind_is_checked_again_after_catching_up(two: list[Process]) -> None:
+    a, b = two
+    table_id = await _open(a, [31, 32, 33, 34])
+    b_table = await b.manager.services.cluster.current(table_id, None)  # type: ignore[union-attr]
+    assert b_table is not None
+    a_table = a.manager.tables[table_id]
+    seat = a_table.game.to_act()
+    action = policy(a_table.game.observe(seat))[:1]
+    async with a_table.lock:  # a moves; b's copy is behind
+        await commit(a.manager.services, a_table, seat, action, 31 + seat)
+    await asyncio.sleep(0.2)
+    # the notification of a's move still on its way: b does not know its copy is behind
+    b.manager.services.cluster.stale.discard(table_id)  # type: ignore[union-attr]
+    assert b_table.game.version == 0
+    answers: list[str] = []
+    interaction = b.interaction(31)  # seat 0 proposes to concede, through process b
+
+    async def sent(text: str, **_: Any) -> None:
+        answers.append(text)
+
+    interaction.response.send_message = sent
+    await b.manager.on_table_button(interaction, table_id, "concede")
+    assert answers and "proposed to concede" in answers[0], answers
+    assert b_table.game.version == 2  # caught up, then the proposal stored on top
+    rows = await a.db.fetchall("SELECT seq, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,))
+    assert [r["action"] for r in rows][1:] == ["concede"]

@@ -147,9 +147,11 @@ async def test_any_process_takes_any_click_and_a_survivor_finishes_a_killed_owne
             await asyncio.sleep(0.05)
         leases = {r["table_id"]: str(r["owner"]).split("#")[0] for r in await pool.fetch("SELECT * FROM table_leases WHERE table_id = ANY($1)", ids)}
         assert set(leases.values()) == {"w1"}, leases
-        before = {t: len(await _log(pool, t)) for t in ids}
         workers[1].kill()
         killed_at = time.time()
+        assert workers[1].proc is not None
+        await workers[1].proc.wait()  # dead: the log as it left it (the owner moved until now)
+        before = {t: len(await _log(pool, t)) for t in ids}
         deadline = time.perf_counter() + 90  # whole games by timers and AI; a loaded CI machine is slow
         while time.perf_counter() < deadline:
             statuses = [await pool.fetchval("SELECT status FROM tables WHERE id = $1", t) for t in ids]
