@@ -524,17 +524,22 @@ class Presenter:
             if force:
                 table.hand_sig.pop(seat, None)  # shown again whatever it showed
 
-            def make(seat: int = seat) -> tuple[str, discord.ui.View | None] | None:
+            tries = [0]
+
+            def make(seat: int = seat, tries: list[int] = tries) -> tuple[str, discord.ui.View | None] | None:
                 # Rendered when the edit goes out, not now: a click's answer does not
                 # wait for every other hand's text, a burst of moves renders each hand
                 # once, and an unchanged hand (its owner's DM just answered in place,
-                # a move it cannot see) sends nothing.
+                # a move it cannot see) sends nothing. Called again only when its edit
+                # failed (the notifier retries it): then it is sent whatever the
+                # signature says, since the message does not show it.
                 if table.game is None:
                     return None
+                tries[0] += 1
                 with using(self.language_of_seat(table, seat)):
                     content, view, away = self._hand_text(table, seat)
                     sig = hand_signature(table, seat, content)
-                    if table.hand_sig.get(seat) == sig:
+                    if tries[0] == 1 and table.hand_sig.get(seat) == sig:
                         return None
                     table.hand_sig[seat] = sig
                     return content, hand_controls(table.id, table.game.version, view, away=away)
