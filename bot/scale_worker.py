@@ -121,7 +121,21 @@ class Worker:
             "owned": sorted(cluster.owned) if cluster else [],
             "made": self.made,
             "adoptions": cluster.adoptions if cluster else 0,
+            "tables": {str(t.id): self._state(t) for t in self.manager.services.tables.values()},
         }
+
+    @staticmethod
+    def _state(table: Any) -> str:
+        """One table as this process holds it, for a test's diagnosis of a stall."""
+        game = table.game
+
+        def task(t: Any) -> str:
+            return "none" if t is None else ("done" if t.done() else "running")
+
+        return (
+            f"{table.status} v{table.db_version} to act {game.to_act() if game is not None else None}"
+            f" locked {table.lock.locked()} ai {task(table.ai_task)} timer {task(table.timer_task)}"
+        )
 
 
 async def serve(args: argparse.Namespace) -> None:

@@ -15,7 +15,10 @@ deal, the trick in progress included. His hand is shown to everyone
 claimer's side; his partner has no say) answers ``accept`` or ``reject``, in
 any order (``to_act`` names the first still to answer, clockwise from the
 claimer). One rejection ends the claim and play goes on from the same
-position, the same player to play. When every opponent has accepted, the deal
+position, the same player to play (``notes["claim_rejected"]`` records the
+claimer and that position until the deal ends; the claimer may claim again,
+but the AI never repeats a rejected claim from the position it was rejected
+in, or a human who lets his timer answer would be asked for ever). When every opponent has accepted, the deal
 ends as claimed: the claimer's side takes ``N`` more tricks and the other side
 the rest (:class:`ClaimSettled`), and the deal is scored by the family's scorer
 as if those tricks had been played. Decisions where RULES.md is silent:
@@ -476,6 +479,9 @@ class ClaimPhase:
         events.append(ClaimAnswered(seat, ok))
         if not ok:
             del game.notes["claim"]
+            # where it was rejected, public like the claim (the AI does not make it again
+            # from the same position: engine.ai.claims.certain_claim)
+            game.notes["claim_rejected"] = (claimer, remaining_tricks(game), len(game.trick))
             game.phase = Phase.PLAY
             events.append(ClaimSettled(claimer, tricks, False, tuple(game.tricks)))
             return

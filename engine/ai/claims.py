@@ -27,7 +27,9 @@
 * **Claiming** (:func:`certain_claim`). An AI on lead claims all the tricks
   left when the top-cards test above holds against every card it cannot see
   (its partner's included): then the claim holds whatever the others hold. It
-  never claims under a misère contract.
+  never claims under a misère contract, nor again from the position where its
+  claim was just rejected (a player whose timer answers "reject" would otherwise
+  be asked for ever): it plays a card, and may claim from the next position.
 
 * **Concessions.** An AI never proposes one. Asked by its human partner, it
   agrees: the human at the table decides whether to play on.
@@ -177,6 +179,8 @@ def certain_claim(view: SeatView) -> Claim | None:
     if view.phase != "play" or not view.my_turn or view.trick or claim_goal(view.contract) < 0:
         return None
     left = _remaining(view)
+    if view.note("claim_rejected") == (view.seat, left, len(view.trick)):
+        return None  # rejected from this very position: play a card instead (then claim again)
     claim = next((a for a in view.claims if isinstance(a, Claim) and a.tricks == left), None)
     if claim is None or _face_down_left(view):
         return None

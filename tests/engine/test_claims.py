@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Game, IllegalAction, new_game
-from engine.ai.claims import certain_claim, claim_holds
+from engine.ai import get_player
+from engine.ai.claims import certain_claim, claim_holds, decide
 from engine.ai.core import NO_TRUMP
 from engine.ai.solver import solve_cards
 from engine.claims import (
@@ -242,3 +243,26 @@ def test_random_games_with_claims_conserve_cards_and_end(game_id: str, seed: int
                     assert len(deal_cards) == game.n_players * game.facts.tricks_per_deal
                 deal_cards = []
     assert game.is_over or game.deal_no >= 1
+
+
+def test_ai_does_not_repeat_a_rejected_claim_from_the_same_position() -> None:
+    # A human whose turn timer answers "reject" (or who rejects on purpose) must not
+    # be asked again and again: the AI plays a card, then may claim afresh.
+    game = to_play("whist-short-classic", 0, 4)
+    seat = game.to_act()
+    assert seat is not None
+    assert decide(game.observe(seat), game.legal_actions(seat)) == Claim(4)
+    game.apply(seat, Claim(4))
+    game.apply(answering(game)[0], RejectClaim())
+    assert game.phase == "play" and game.to_act() == seat
+    assert decide(game.observe(seat), game.legal_actions(seat)) is None  # it plays a card instead
+    assert Claim(4) in game.observe(seat).claims  # the claimer himself may still claim
+    easy, rng = get_player("easy"), random.Random(0)
+    while True:  # the trick is played out; the claimer (top cards) leads again
+        to_act = game.to_act()
+        assert to_act is not None
+        game.apply(to_act, easy.choose(game.observe(to_act), game.legal_actions(to_act), rng))
+        if not game.trick:
+            break
+    assert game.to_act() == seat
+    assert decide(game.observe(seat), game.legal_actions(seat)) == Claim(3)

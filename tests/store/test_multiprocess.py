@@ -64,10 +64,13 @@ async def _diagnose(pool: asyncpg.Pool, tracker: Tracker, ids: list[int], worker
         game, status = await tracker.sync(t)
         lease = await pool.fetchrow("SELECT owner, expires_at - EXTRACT(EPOCH FROM clock_timestamp()) AS left FROM table_leases WHERE table_id = $1", t)
         lines.append(f"table {t}: {status} v{game.version} to act {game.to_act()} lease {dict(lease) if lease else None}")
+        if status == "active":  # what it was doing: its last moves
+            lines.append("  last moves: " + ", ".join(f"{r['seat']} {r['action']}" for r in (await _log(pool, t))[-24:]))
     for w in workers:
         if not w.dead:
             st = await w.request("stats")
-            lines.append(f"{w.name}: owns {st['owned']}")
+            lines.append(f"{w.name}: owns {st['owned']}, adoptions {st['adoptions']}")
+            lines.extend(f"  {t}: {state}" for t, state in st["tables"].items() if int(t) in ids)
     return "\n".join(lines)
 
 
@@ -159,7 +162,7 @@ async def test_any_process_takes_any_click_and_a_survivor_finishes_a_killed_owne
                 break
             await asyncio.sleep(0.1)
         else:
-            raise AssertionError(f"the survivors did not finish the games: {statuses}")
+            raise AssertionError(f"the survivors did not finish the games: {await _diagnose(pool, tracker, ids, workers)}")
         await asyncio.sleep(1.0)
         survivors = await _made([w for w in workers if not w.dead])
         for t in ids:
