@@ -65,7 +65,7 @@ class ClaimButtons:
         game = table.game
         if verb == "last":
             view = game.observe(seat if seat is not None else 0)
-            await reply(interaction, last_trick_text(table.info(), view, table.last_trick))
+            await reply(interaction, last_trick_text(table.info(), view))
             return
         if seat is None:
             await refuse(interaction, _("You are not playing at this table."))

@@ -249,7 +249,6 @@ class Cluster:
                 events.extend(trial.apply(a["seat"], decode_action(a["action"])))
                 table.moves.append((before, a["seat"], a["actor_id"]))
             table.game = trial
-            table.remember_tricks(events)
         table.seats = list(row.seats)
         table.settings = dict(row.settings)
         table.first_dealer = row.first_dealer

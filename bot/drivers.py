@@ -58,7 +58,6 @@ class Drivers:
     def committed(self, table: Table, events: list[Event], actor_seat: int | None = None) -> None:
         """Fan the commit's events out, then arm what the next turn needs (or wind
         the table down if the game is over). Call under the table's lock."""
-        table.remember_tricks(events)
         if self.svc.cluster is not None and not self.svc.cluster.may_drive(table):
             # several processes: the table's owner shows this commit and arms the next turn
             if table.status == "finished":

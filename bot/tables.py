@@ -18,7 +18,6 @@ from typing import Any
 import discord
 
 from engine import (
-    Card,
     Game,
     Rules,
     RulesError,
@@ -26,7 +25,6 @@ from engine import (
     presets_for,
 )
 from engine.claims import answering
-from engine.events import Event, TrickWon
 
 from .i18n import _
 from .picture import PictureCache
@@ -127,15 +125,6 @@ class Table:
     # summaries): the server's ``/ruff settings language:``, kept current by ServerSettings
     language: str = "en"
     how_won_in: dict[str, str] = field(default_factory=dict)  # how_won in each language (the hand DMs')
-    # the last trick completed while this process held the table: (leader, cards,
-    # winner). At a deal's start the Last trick button shows it (the previous deal's).
-    last_trick: tuple[int, tuple[Card, ...], int] | None = None
-
-    def remember_tricks(self, events: Sequence[Event]) -> None:
-        """Keep the last trick these events completed (see :attr:`last_trick`)."""
-        for ev in events:
-            if isinstance(ev, TrickWon):
-                self.last_trick = (ev.leader, tuple(ev.cards), ev.winner)
 
     @classmethod
     def from_row(cls, row: TableRow) -> Table:

@@ -148,6 +148,7 @@ class Game:
         "trick_no",
         "tricks",
         "completed",
+        "previous_trick",
         "revoked",
         "winner",
         "match_winner",
@@ -206,6 +207,12 @@ class Game:
     trick_no: int
     tricks: list[int]
     completed: list[tuple[int, tuple[Card, ...], int]]
+    # the last trick completed in the deal before this one (leader, cards, winner),
+    # None in the first deal or after a deal with no trick played (SeatView.previous_trick).
+    # History shown to players: the snapshot keeps it, but nothing that follows
+    # depends on it, so state_key leaves it out (a snapshot taken before it was
+    # kept restores None and still has the state_key of the replayed game)
+    previous_trick: tuple[int, tuple[Card, ...], int] | None
     revoked: set[int]
     winner: int | None
     match_winner: int | None
@@ -253,6 +260,8 @@ class Game:
         game.log = []
         game.layout = None
         game.notes = {}
+        game.completed = []
+        game.previous_trick = None
         build_play_tables()
         return game
 
@@ -458,6 +467,7 @@ class Game:
             trick=trick,
             trick_no=self.trick_no,
             completed_tricks=tuple(self.completed),
+            previous_trick=self.previous_trick,
             tricks=tuple(self.tricks),
             scores=tuple(self.scores),
             start_scores=tuple(self.start_scores),
@@ -527,6 +537,7 @@ class Game:
     def state_key(self) -> str:
         """A canonical JSON string of the state (equal states give equal keys)."""
         snap = self.snapshot()
+        snap["state"].pop("previous_trick", None)  # history shown to players, not state
         return json.dumps(snap, sort_keys=True, separators=(",", ":"))
 
 

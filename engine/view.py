@@ -191,6 +191,10 @@ class SeatView:
     # beneath (never which, not even to their owner); empty in games without layouts
     layouts: tuple[tuple[PileView, ...], ...] = ()
     notes: tuple[tuple[str, object], ...] = ()  # the family's public facts of the deal (Game.notes)
+    # the last trick completed in the deal before (leader, cards, winner): what a
+    # Last trick button shows before this deal's first trick is complete; None in
+    # the first deal and after a deal in which no trick was played
+    previous_trick: tuple[int, tuple[Card, ...], int] | None = None
     # what this seat may start now beyond ``legal`` (engine.claims): claims, all first, then concede
     claims: tuple[Action, ...] = ()
 

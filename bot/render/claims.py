@@ -118,19 +118,17 @@ def claim_event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
     return out
 
 
-def last_trick_text(
-    info: TableInfo, view: SeatView, previous: tuple[int, tuple[Card, ...], int] | None = None
-) -> str:
+def last_trick_text(info: TableInfo, view: SeatView) -> str:
     """The last completed trick of the deal in play by player name, and who won it;
-    before the deal's first trick is complete, ``previous`` (the last trick of the
-    deal before, when the table still knows it)."""
+    before the deal's first trick is complete, the last trick of the deal before
+    (``SeatView.previous_trick``, kept by the engine)."""
     if view.completed_tricks:
         leader, cards, winner = view.completed_tricks[-1]
         head = _("Last trick (trick {number} of deal {deal}) — **{who}** won it:").format(
             number=len(view.completed_tricks), deal=view.deal_no, who=info.seat_name(winner)
         )
-    elif previous is not None and view.deal_no > 1:
-        leader, cards, winner = previous
+    elif view.previous_trick is not None:
+        leader, cards, winner = view.previous_trick
         head = _("No trick is complete in this deal yet. The last trick of the deal before — **{who}** won it:").format(
             who=info.seat_name(winner)
         )

@@ -326,6 +326,7 @@ def reset_deal(game: Game) -> None:
     game.trick = []
     game.trick_no = 1
     game.tricks = [0] * game.facts.sides
+    game.previous_trick = game.completed[-1] if game.completed else None
     game.completed = []
     game.revoked = set()
     game.notes = {}

@@ -44,7 +44,8 @@ async def _play_to(env: Any, members: list[Any], stop: Any) -> Any:
         if stop(table):
             return table
         seat = table.game.to_act()
-        assert seat is not None and seat < len(members), "an AI seat kept the game waiting"
+        assert seat is not None, f"nobody to act: phase {table.game.phase}, over {table.game.is_over}"
+        assert seat < len(members), "an AI seat kept the game waiting"
         member = members[seat]
         if table.game.phase == "claim":  # an AI claimed what it surely takes: accept
             await member.user.click(hand_message(member), label="Accept the claim")
@@ -171,13 +172,17 @@ async def test_at_a_deals_start_the_last_trick_is_the_previous_deals(simcord_env
     env = simcord_env
     _, channel, (alice,) = await _open(env, ["alice"], 3)
     table = await _play_to(
-        env, [alice], lambda t: t.game.deal_no == 2 and not t.game.completed and t.game.to_act() == 0
+        env, [alice], lambda t: t.game.deals_total == 2 and not t.game.completed and t.game.to_act() == 0
     )
-    last = game_log(table.game.to_record()).deals[0].tricks[-1]  # deal 1's last trick played
+    deals = game_log(table.game.to_record()).deals
+    assert len(deals) == 2 and not deals[1].tricks  # the second deal, no trick complete yet
+    last = deals[0].tricks[-1]  # the first deal's last trick played (the export replays the log)
     res = await alice.click(table_message(channel), label="Last trick")
     text = res.response.content
     assert res.response.ephemeral and "The last trick of the deal before" in text, text
     names = ("North (alice)", "East", "South", "West")
     assert names[last.winner] in text.split("\n")[0]
-    for seat, card in last.plays:
-        assert f"{names[seat]}" in text and card_text(card) in text
+    lines = text.split("\n")[1:]
+    assert len(lines) == 4, text
+    for (seat, card), line in zip(last.plays, lines, strict=True):  # in the order played
+        assert line.lstrip("*").startswith(names[seat]) and card_text(card) in line, (line, seat, card)

@@ -10,7 +10,7 @@ import pytest
 from engine import Card, Game, Suit, game_ids, make_rules, new_game, presets_for
 from engine.actions import TakeRuff
 from engine.cards import Rank, full_deck
-from engine.events import HandDealt, TrumpFixed
+from engine.events import HandDealt, TrickWon, TrumpFixed
 from engine.game import _shuffled, deal_seats, stacked_deck
 from engine.rules import GAMES, rules_with
 
@@ -218,3 +218,30 @@ def test_every_preset_builds(game_id: str) -> None:
         game, _ = new_game(game_id, preset, seed=1)
         assert game.rules.preset == preset
         assert isinstance(game.trump, Suit) or game.rules.trump_mode in ("cycle", "contract")
+
+
+@pytest.mark.parametrize("game_id", ["ruff-honours-cotton", "solo-whist", "ruff-trump-willughby", "turnover-bridge"])
+def test_each_seat_sees_the_previous_deals_last_trick_until_a_trick_of_the_new_one(game_id: str) -> None:
+    new_deals = 0
+    for seed in range(20):  # games played at random until two new deals began (a game may end first)
+        overrides = {"target_score": 15} if game_id == "solo-whist" else None  # (a Solo game is one deal)
+        game, _ = new_game(game_id, overrides=overrides, seed=seed)
+        rng = random.Random(seed)
+        assert all(game.observe(s).previous_trick is None for s in range(game.n_players))  # the first deal
+        last = None
+        while new_deals < 2 and not game.is_over:
+            deal = game.deals_total
+            seat = game.to_act()
+            assert seat is not None
+            for event in game.apply(seat, rng.choice(game.legal_actions(seat))):
+                if isinstance(event, TrickWon):
+                    last = (event.leader, event.cards, event.winner)
+            if game.deals_total != deal:  # a new deal: its view shows the deal before's last trick
+                new_deals += 1
+                for s in range(game.n_players):
+                    assert game.observe(s).previous_trick == last
+                assert Game.from_record(game.to_record()).observe(0).previous_trick == last  # a replay keeps it
+                last = None  # a deal with no trick played (all passed) leaves none
+        if new_deals == 2:
+            break
+    assert new_deals == 2

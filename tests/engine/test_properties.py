@@ -147,6 +147,8 @@ def check_views(game: Game) -> None:
         visible_turn_up = turn_up if view.turn_up is not None else set()
         hidden -= shown | visible_turn_up
         for name in SeatView.__dataclass_fields__:
+            if name == "previous_trick":  # the deal before's cards, played face up then
+                continue
             leaked = set(_cards_in(getattr(view, name))) & hidden
             assert not leaked, f"seat {seat} sees {leaked} in SeatView.{name}"
 
