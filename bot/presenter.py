@@ -421,10 +421,26 @@ class Presenter:
     def hand(self, table: Table, seat: int, note: str = "") -> tuple[str, discord.ui.View]:
         """``seat``'s hand message: text and controls, from its own view only, in its
         player's language."""
-        assert table.game is not None
-        with using(self.language_of_seat(table, seat)):
+        content, _sig, controls = self._hand_now(table, seat, note)
+        return content, controls()
+
+    def _hand_now(self, table: Table, seat: int, note: str = "") -> tuple[str, str, Callable[[], discord.ui.View]]:
+        """``seat``'s hand message as the game stands, in its player's language: the
+        text, its signature (:func:`hand_signature`), and its controls, built only when
+        called (an unchanged hand sends nothing and needs none)."""
+        game = table.game
+        assert game is not None
+        language = self.language_of_seat(table, seat)
+        with using(language):
             content, view, away = self._hand_text(table, seat, note)
-            return content, hand_controls(table.id, table.game.version, view, away=away)
+            sig = hand_signature(table, seat, content)
+        version = game.version
+
+        def controls() -> discord.ui.View:
+            with using(language):
+                return hand_controls(table.id, version, view, away=away)
+
+        return content, sig, controls
 
     @staticmethod
     def _hand_text(table: Table, seat: int, note: str = "") -> tuple[str, SeatView, bool]:
@@ -448,14 +464,14 @@ class Presenter:
         if table.game is None:
             await refuse(interaction, _("The game has not started yet."))
             return
-        content, view = self.hand(table, seat, note)
+        content, sig, controls = self._hand_now(table, seat, note)
         try:
-            response = await interaction.response.send_message(content, view=view, ephemeral=True)
+            response = await interaction.response.send_message(content, view=controls(), ephemeral=True)
         except discord.HTTPException as exc:
             log.info("could not show a hand (HTTP %s)", exc.status)
             return
         if response.message_id is not None:
-            self.track_copy(table, seat, HandCopy.of(interaction, response.message_id, hand_signature(table, seat, content)))
+            self.track_copy(table, seat, HandCopy.of(interaction, response.message_id, sig))
 
     async def send_hands_quietly(self, table: Table) -> None:
         await self.send_hands(table)
@@ -480,10 +496,10 @@ class Presenter:
     async def _send_hand(self, table: Table, seat: int) -> bool:
         human = table.human(seat)
         assert human is not None
-        content, view = self.hand(table, seat)
+        content, sig, controls = self._hand_now(table, seat)
         old = table.hand_msgs.get(seat)
         try:
-            message = await self.notifier.dm(human.user_id, content, view)
+            message = await self.notifier.dm(human.user_id, content, controls())
         except DMClosed:
             if seat not in table.dm_closed:
                 table.dm_closed.add(seat)
@@ -498,7 +514,7 @@ class Presenter:
         self._refresh_copies(table, seat)
         table.dm_closed.discard(seat)
         table.hand_msgs[seat] = (message.channel.id, message.id)
-        table.hand_sig[seat] = hand_signature(table, seat, content)
+        table.hand_sig[seat] = sig
         await self.svc.hand_repo.set(table.id, seat, message.channel.id, message.id)
         if old is not None and old[1] != message.id:
             with using(self.language_of_seat(table, seat)):
@@ -536,13 +552,11 @@ class Presenter:
                 if table.game is None:
                     return None
                 tries[0] += 1
-                with using(self.language_of_seat(table, seat)):
-                    content, view, away = self._hand_text(table, seat)
-                    sig = hand_signature(table, seat, content)
-                    if tries[0] == 1 and table.hand_sig.get(seat) == sig:
-                        return None
-                    table.hand_sig[seat] = sig
-                    return content, hand_controls(table.id, table.game.version, view, away=away)
+                content, sig, controls = self._hand_now(table, seat)
+                if tries[0] == 1 and table.hand_sig.get(seat) == sig:
+                    return None
+                table.hand_sig[seat] = sig
+                return content, controls()
 
             async def gone(seat: int = seat, target: tuple[int, int] = target) -> None:
                 # The DM hand message is unreachable (deleted, or the DM channel reset): send a new one.
@@ -615,14 +629,11 @@ class Presenter:
     async def _edit_copy(self, table: Table, seat: int, copy: HandCopy) -> None:
         """Edit one ephemeral copy until it shows the current state (one edit in flight per copy)."""
         while table.game is not None and not copy.expired():
-            with using(self.language_of_seat(table, seat)):
-                content, seat_view, away = self._hand_text(table, seat)
-                sig = hand_signature(table, seat, content)
-                if sig == copy.sig:
-                    return
-                view = hand_controls(table.id, table.game.version, seat_view, away=away)
+            content, sig, controls = self._hand_now(table, seat)
+            if sig == copy.sig:
+                return
             try:
-                await call(self._copy_edit(copy, content, view), f"table {table.id} seat {seat} My hand copy")
+                await call(self._copy_edit(copy, content, controls()), f"table {table.id} seat {seat} My hand copy")
             except discord.HTTPException as exc:
                 log.info("table %s: could not edit seat %s's My hand copy (HTTP %s)", table.id, seat, exc.status)
                 if isinstance(exc, discord.NotFound):

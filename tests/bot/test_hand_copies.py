@@ -3,6 +3,7 @@ member pressing Start is told the real reason."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections import Counter
 from pathlib import Path
@@ -178,3 +179,45 @@ async def test_my_hand_copy_is_dropped_when_its_token_expires(simcord_env: Any) 
     mine = (await alice.click(table_message(channel), label="My hand")).response
     await play_until_alice_played()
     _assert_current("new My hand", mine.content, labels_of(mine.components), labels_of(mine.components, enabled_only=True), table, 0)
+
+
+@pytest.mark.parametrize("bot_settings", [{"seed": 7}])
+async def test_a_hand_dm_whose_edit_discord_refused_still_comes_to_show_the_turn(simcord_env: Any) -> None:
+    """Discord refuses the edit that brings alice her turn (a 503, which discord.py does
+    not retry) and nothing else changes while she thinks: the notifier's retry renders
+    her hand again and sends it, though the hand was rendered once already."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("ruff")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    await alice.slash(channel, "ruff new", target=3)
+    await bob.click(table_message(channel), label="Join")
+    await alice.click(table_message(channel), label="Start")  # South and West get AI players
+    table = env.bot.manager.tables[1]
+    for _ in range(200):  # bob (East) on lead: then South and West play, and it is alice's turn
+        game = table.game
+        if game.to_act() == 1 and not game.trick and game.phase == "play":
+            break
+        seat = game.to_act()
+        actor = alice if seat == 0 else bob
+        await act_on(actor.user, hand_message(actor), choose(game.observe(seat)))
+    else:
+        raise AssertionError("bob never led")
+    dm = hand_message(alice)
+    assert "Your turn" not in dm.content
+    notifier = env.bot.manager.services.notifier
+    env.inject_error(
+        "PATCH", f"/channels/{dm.channel.id}/messages/{dm.id}", status=503, message="upstream connect error", times=None
+    )
+    await act_on(bob.user, hand_message(bob), choose(table.game.observe(1)))
+    assert table.game.to_act() == 0
+    for _ in range(500):  # the edit failed and waits to be tried again
+        if notifier._backing_off:
+            break
+        await asyncio.sleep(0.01)
+    assert "Your turn" not in hand_message(alice).content
+    env.backend.faults.clear()  # Discord answers again; nothing in the game changes meanwhile
+    await asyncio.wait_for(notifier.flush(), 10)
+    dm = hand_message(alice)
+    _assert_current("DM after the refused edit", dm.content, card_labels(dm), enabled_cards(dm), table, 0)
