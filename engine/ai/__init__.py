@@ -34,8 +34,10 @@ __all__ = [
 
 LEVELS: Final = ("easy", "normal", "hard")
 # arena-only variants, for head-to-head probes (never offered to players):
-# ``hard-old`` is hard without engine.ai.open_sharp at the open tables
-TRIAL_LEVELS: Final = ("hard-old",)
+# ``hard-old`` is hard without engine.ai.open_sharp and engine.ai.open_discards at
+# the open tables; ``hard-maxims-layout`` is hard laying out its rub by the maxims
+# (without engine.ai.open_discards), as it did before
+TRIAL_LEVELS: Final = ("hard-old", "hard-maxims-layout")
 
 
 def get_player(level: str, *, budget: float | None = None, cap: float | None = None) -> Player:
@@ -54,11 +56,12 @@ def get_player(level: str, *, budget: float | None = None, cap: float | None = N
             cap=NormalPlayer.CAP if cap is None else cap,
         )
         return GuardedPlayer(normal, fallback, cap=normal.budget.cap)
-    if level in ("hard", "hard-old"):
+    if level in ("hard", *TRIAL_LEVELS):
         hard = HardPlayer(
             budget=HardPlayer.BUDGET if budget is None else budget,
             cap=HardPlayer.CAP if cap is None else cap,
-            sharp=level == "hard",
+            sharp=level != "hard-old",
+            open_discards=level == "hard",
         )
         return GuardedPlayer(hard, fallback, cap=hard.budget.cap)
     raise ValueError(f"unknown AI level {level!r} (known: {', '.join(LEVELS)})")

@@ -17,8 +17,11 @@ searched by :mod:`engine.ai.open_search` as ``normal`` does, with the larger
 budget, up to 1000 worlds, and exact solving from seven cards a seat (two
 seats) or four (more), plus what :mod:`engine.ai.open_sharp` adds there (hard
 only, tables of two or three): each sampled world weighted by how well it
-explains the others' plays.
-(``hard-old``, an arena-only level, is hard without it.)
+explains the others' plays. There the rub's lay-out (Ruffe and Trump for three
+or two, or single-handed) is searched too, by playouts of the likely sets
+(:mod:`engine.ai.open_discards`), where ``normal`` and ``easy`` lay out by the
+maxims. (``hard-old`` and ``hard-maxims-layout``, arena-only levels, are hard
+without the two, or without the second.)
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from .discard import DiscardPlanner
 from .easy import EasyPlayer
 from .generic import wants_generic
 from .knowledge import Situation, situation
+from .open_discards import plan_open_discards
 from .open_search import choose_card as open_choose_card
 from .search import (
     Budget,
@@ -85,9 +89,11 @@ class HardPlayer:
         use_dds: bool | None = None,
         inference: bool = True,
         sharp: bool = True,
+        open_discards: bool = True,
     ) -> None:
         self.name = "hard"
         self.sharp = sharp  # open tables: engine.ai.open_sharp's inference from the play
+        self.open_discards = open_discards  # open tables: the rub's lay-out by engine.ai.open_discards
         self.budget = Budget(
             soft=budget,
             cap=cap,
@@ -99,6 +105,7 @@ class HardPlayer:
         self.use_dds = use_dds
         self._easy = EasyPlayer(noise=0.0)
         self._discards = DiscardPlanner("hard", self._plan)
+        self._open_discards = DiscardPlanner("hard-open", self._plan_open)
         # Bid Whist: the same sampling as normal over the general card model, with
         # hard's larger budget (the double-dummy solvers assume 52 cards, HIGH)
         self._bid_whist = ContractPlayer(search=True, budget=budget, cap=cap, max_worlds=400)
@@ -113,9 +120,11 @@ class HardPlayer:
         if obvious is not None:
             return obvious
         if any(isinstance(a, Discard) for a in legal):
-            if wants_generic(view):  # the planners search four-handed deals only
-                return self._easy.choose(view, legal, rng)
-            return self._discards.choose(view, legal)
+            if not wants_generic(view):
+                return self._discards.choose(view, legal)
+            if self.open_discards:  # 2-3 seats or everyone alone: engine.ai.open_discards
+                return self._open_discards.choose(view, legal)
+            return self._easy.choose(view, legal, rng)
         if is_contract_decision(view, legal):
             return self._contract(view, legal, rng)
         plays = [a for a in legal if isinstance(a, Play)]
@@ -153,6 +162,10 @@ class HardPlayer:
                 budget=2.5 * self.budget.soft,
             )
         return plan_discards(view, hand, allowed, count, screen_worlds=48, limit=10)
+
+    def _plan_open(self, view: SeatView, hand: int, allowed: int, count: int) -> list[int]:
+        """The rub's lay-out at a table of 2-3 seats or everyone alone: playouts."""
+        return plan_open_discards(view, hand, allowed, count, self.budget.soft)
 
     def _contract(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         """A contract deal (an auction, trumps, its play): sampled deals, greedy playouts,
