@@ -91,18 +91,23 @@ def _assert_current(what: str, content: str, labels: list[str], live: list[str],
     assert {x for x in live if CARD_LABEL.match(x)} == want, f"{what}: live {live}, want {want}"
 
 
-@pytest.mark.parametrize("bot_settings", [{"seed": 7}])
-async def test_dm_and_my_hand_copy_both_follow_every_action(simcord_env: Any) -> None:
-    """Playing from either copy (and every AI move, every new deal) updates the other copy too."""
-    env = simcord_env
+async def _alice_and_bob(env: Any) -> tuple[Any, Any, Any, Any]:
+    """alice (North) and bob (East) at a started table, South and West AI players."""
     guild = env.create_guild(name="Card Room")
     channel = guild.create_text_channel("ruff")
     alice = guild.add_member(env.create_user("alice"))
     bob = guild.add_member(env.create_user("bob"))
     await alice.slash(channel, "ruff new", target=3)
     await bob.click(table_message(channel), label="Join")
-    await alice.click(table_message(channel), label="Start")  # South and West get AI players
-    table = env.bot.manager.tables[1]
+    await alice.click(table_message(channel), label="Start")
+    return channel, alice, bob, env.bot.manager.tables[1]
+
+
+@pytest.mark.parametrize("bot_settings", [{"seed": 7}])
+async def test_dm_and_my_hand_copy_both_follow_every_action(simcord_env: Any) -> None:
+    """Playing from either copy (and every AI move, every new deal) updates the other copy too."""
+    env = simcord_env
+    channel, alice, bob, table = await _alice_and_bob(env)
 
     res = await alice.click(table_message(channel), label="My hand")
     mine = res.response
@@ -187,14 +192,7 @@ async def test_a_hand_dm_whose_edit_discord_refused_still_comes_to_show_the_turn
     not retry) and nothing else changes while she thinks: the notifier's retry renders
     her hand again and sends it, though the hand was rendered once already."""
     env = simcord_env
-    guild = env.create_guild(name="Card Room")
-    channel = guild.create_text_channel("ruff")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
-    await alice.slash(channel, "ruff new", target=3)
-    await bob.click(table_message(channel), label="Join")
-    await alice.click(table_message(channel), label="Start")  # South and West get AI players
-    table = env.bot.manager.tables[1]
+    channel, alice, bob, table = await _alice_and_bob(env)
     for _ in range(200):  # bob (East) on lead: then South and West play, and it is alice's turn
         game = table.game
         if game.to_act() == 1 and not game.trick and game.phase == "play":
