@@ -26,7 +26,16 @@ from ..game import SeatView
 from ..rules import Rules, RulesError, make_rules
 from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
 
-__all__ = ["MISERE_CONTRACTS", "OUT", "Situation", "enumerate_worlds", "rules_for", "sample_world", "situation"]
+__all__ = [
+    "MISERE_CONTRACTS",
+    "OUT",
+    "Situation",
+    "enumerate_worlds",
+    "opening_leader",
+    "rules_for",
+    "sample_world",
+    "situation",
+]
 
 # contracts (SeatView.contract) in which someone tries to lose every trick
 MISERE_CONTRACTS = frozenset({"mis", "spread", "general"})
@@ -55,6 +64,15 @@ def _deck_mask(removed: tuple[Rank, ...]) -> int:
         if Rank(i % 13 + 2) not in removed:
             deck |= 1 << i
     return deck
+
+
+def opening_leader(view: SeatView) -> int:
+    """Who will lead the deal's first trick, for a decision before the play (the
+    ruff's lay-out): eldest, or the ruffer under ``first_leader = ruffer`` (the
+    engine's rule is in :mod:`engine.phases.declare`)."""
+    if rules_for(view).first_leader == "ruffer" and view.ruffer is not None:
+        return view.ruffer
+    return view.eldest
 
 
 def rules_for(view: SeatView) -> Rules:

@@ -31,6 +31,7 @@ from ..game import SeatView
 from . import clock
 from .core import NO_TRUMP
 from .discard import candidate_discards, greedy_discards
+from .knowledge import opening_leader
 from .open_search import World, applies, deal_value, knowledge_of, playout, sample_world
 
 __all__ = ["CANDIDATES", "MIN_WORLDS", "plan_open_discards"]
@@ -51,9 +52,7 @@ def plan_open_discards(view: SeatView, hand: int, allowed: int, count: int, budg
         return list(cands[0]) if cands else greedy_discards(hand, allowed, trump, count)
     start = clock.now()
     rng = random.Random(hand * 7 + k.seat)
-    leader = view.eldest
-    if k.rules.first_leader == "ruffer" and view.ruffer is not None:
-        leader = view.ruffer
+    leader = opening_leader(view)
     side = k.sides[k.seat]
     start_tricks = [0] * len(k.tricks)
     keeps = []

@@ -18,7 +18,7 @@ from . import clock, dds
 from .batch import batch_playout
 from .core import SUIT_BITS, playout, trick_winner_pos
 from .discard import candidate_discards
-from .knowledge import Situation, enumerate_worlds, sample_world, situation
+from .knowledge import Situation, enumerate_worlds, opening_leader, sample_world, situation
 from .solver import SolverTimeout, solve_cards
 from .utility import value_table
 
@@ -265,9 +265,7 @@ def plan_discards(
     cands = candidate_discards(hand, allowed, trump, count, limit)
     if len(cands) <= 1:
         return list(cands[0]) if cands else []
-    leader = view.eldest
-    if rules.first_leader == "ruffer" and view.ruffer is not None:
-        leader = view.ruffer
+    leader = opening_leader(view)
     total = rules.tricks_per_deal
     hon = sit.honours
     score_honours = rules.honours and bool(hon) and rules.honours_basis != "captured"

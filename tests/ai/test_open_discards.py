@@ -12,6 +12,7 @@ from engine.actions import Discard
 from engine.ai import get_player
 from engine.ai import open_search as o
 from engine.ai.discard import greedy_discards
+from engine.ai.knowledge import opening_leader
 from engine.ai.open_discards import plan_open_discards
 from engine.cards import mask_of
 
@@ -45,7 +46,8 @@ def _played_out(view: SeatView, keep: int, worlds: int, seed: int) -> float:
         assert world is not None
         hands = list(world.hands)
         hands[k.seat] = keep
-        final = o.playout(o.World(hands, world.ups, world.fresh, world.under), view.eldest, [], k.trump, k.sides, [0] * len(k.tricks), k.stop)
+        leader = opening_leader(view)
+        final = o.playout(o.World(hands, world.ups, world.fresh, world.under), leader, [], k.trump, k.sides, [0] * len(k.tricks), k.stop)
         total += o.deal_value(k.rules, k.sides, k.sides[k.seat], final)
     return total / worlds
 
