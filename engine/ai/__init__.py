@@ -37,7 +37,9 @@ LEVELS: Final = ("easy", "normal", "hard")
 # ``hard-old`` is hard without engine.ai.open_sharp and engine.ai.open_discards at
 # the open tables; ``hard-maxims-layout`` is hard laying out its rub by the maxims
 # (without engine.ai.open_discards), as it did before
-TRIAL_LEVELS: Final = ("hard-old", "hard-maxims-layout")
+# ``hard-relative`` values a deal at tables of three or more, each alone, as its
+# card points less the others' mean (see engine.ai.open_search.deal_value)
+TRIAL_LEVELS: Final = ("hard-old", "hard-maxims-layout", "hard-relative")
 
 
 def get_player(level: str, *, budget: float | None = None, cap: float | None = None) -> Player:
@@ -61,7 +63,8 @@ def get_player(level: str, *, budget: float | None = None, cap: float | None = N
             budget=HardPlayer.BUDGET if budget is None else budget,
             cap=HardPlayer.CAP if cap is None else cap,
             sharp=level != "hard-old",
-            open_discards=level == "hard",
+            open_discards=level in ("hard", "hard-relative"),
+            relative=level == "hard-relative",
         )
         return GuardedPlayer(hard, fallback, cap=hard.budget.cap)
     raise ValueError(f"unknown AI level {level!r} (known: {', '.join(LEVELS)})")

@@ -90,10 +90,13 @@ class HardPlayer:
         inference: bool = True,
         sharp: bool = True,
         open_discards: bool = True,
+        relative: bool = False,
     ) -> None:
         self.name = "hard"
         self.sharp = sharp  # open tables: engine.ai.open_sharp's inference from the play
         self.open_discards = open_discards  # open tables: the rub's lay-out by engine.ai.open_discards
+        # open tables of three or more, each alone: a deal's value less the others' mean points
+        self.relative = relative
         self.budget = Budget(
             soft=budget,
             cap=cap,
@@ -165,7 +168,7 @@ class HardPlayer:
 
     def _plan_open(self, view: SeatView, hand: int, allowed: int, count: int) -> list[int]:
         """The rub's lay-out at a table of 2-3 seats or everyone alone: playouts."""
-        return plan_open_discards(view, hand, allowed, count, self.budget.soft)
+        return plan_open_discards(view, hand, allowed, count, self.budget.soft, self.relative)
 
     def _contract(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         """A contract deal (an auction, trumps, its play): sampled deals, greedy playouts,
@@ -188,7 +191,7 @@ class HardPlayer:
         # the inference of engine.ai.open_sharp at tables of two or three: single-handed
         # (four seats) it showed no gain (-0.042 a deal over 40 boards, +0.158 without)
         sharp = self.sharp and view.n_seats <= 3
-        return open_choose_card(view, legal, mask, rng, self._open_budget, start, exact, sharp)
+        return open_choose_card(view, legal, mask, rng, self._open_budget, start, exact, sharp, self.relative)
 
     def __repr__(self) -> str:
         return f"HardPlayer(budget={self.budget.soft})"

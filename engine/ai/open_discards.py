@@ -41,10 +41,13 @@ MIN_WORLDS: Final = 8  # worlds played out at least, whatever the budget
 MAX_WORLDS: Final = 400  # ... and at most
 
 
-def plan_open_discards(view: SeatView, hand: int, allowed: int, count: int, budget: float) -> list[int]:
+def plan_open_discards(
+    view: SeatView, hand: int, allowed: int, count: int, budget: float, relative: bool = False
+) -> list[int]:
     """The ``count`` cards (indices) of ``allowed`` for the rubber to lay out
     (see the module docstring); ``budget`` seconds of search at most, beyond
-    ``MIN_WORLDS`` worlds."""
+    ``MIN_WORLDS`` worlds; ``relative`` as in
+    :func:`engine.ai.open_search.deal_value`."""
     k = knowledge_of(view) if applies(view) else None
     trump = k.trump if k is not None else (view.trump.order if view.trump is not None else NO_TRUMP)
     cands = candidate_discards(hand, allowed, trump, count, CANDIDATES)
@@ -71,7 +74,7 @@ def plan_open_discards(view: SeatView, hand: int, allowed: int, count: int, budg
             hands = list(world.hands)
             hands[k.seat] = keep
             final = playout(World(hands, world.ups, world.fresh, world.under), leader, [], k.trump, k.sides, start_tricks, k.stop)
-            totals[i] += deal_value(k.rules, k.sides, side, final)
+            totals[i] += deal_value(k.rules, k.sides, side, final, relative)
         worlds += 1
     if not worlds:
         return list(cands[0])

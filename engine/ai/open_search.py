@@ -567,8 +567,14 @@ def remaining_cards(world: World) -> int:
     return total
 
 
-def deal_value(rules: Rules, sides: Sequence[int], side: int, tricks: Sequence[int]) -> float:
-    """What a deal ending with ``tricks`` (per side) is worth to ``side`` (module docstring)."""
+def deal_value(
+    rules: Rules, sides: Sequence[int], side: int, tricks: Sequence[int], relative: bool = False
+) -> float:
+    """What a deal ending with ``tricks`` (per side) is worth to ``side`` (module docstring).
+
+    ``relative`` (Ruffe and Trump with three or more sides): less the mean of
+    the others' card points too, as at a table of two.
+    """
     mine = tricks[side]
     n_sides = len(tricks)
     if rules.family == "ruffe_trump":
@@ -579,6 +585,8 @@ def deal_value(rules: Rules, sides: Sequence[int], side: int, tricks: Sequence[i
         value = max(0, mine * n - over) + TRICK_WEIGHT * mine
         if n_sides == 2:  # one opponent: his points are my loss
             value -= max(0, tricks[1 - side] * n - over)
+        elif relative:
+            value -= sum(max(0, t * n - over) for s, t in enumerate(tricks) if s != side) / (n_sides - 1)
         return value
     if rules.scoring in ("deal_win", "odd_tricks"):
         half = rules.tricks_per_deal // 2
@@ -627,6 +635,7 @@ def search_play(
     start: float | None = None,
     exact: tuple[int, int] = (0, 0),
     sharp: bool = False,
+    relative: bool = False,
 ) -> int | None:
     """The card (index) with the best mean deal value over sampled worlds.
 
@@ -697,9 +706,10 @@ def search_play(
                     final = solve(after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop, side, cap)
                 except TimeoutError:
                     break  # only whole worlds count
+                values[c] = deal_value(k.rules, k.sides, side, final)
             else:
                 final = playout(after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop)
-            values[c] = deal_value(k.rules, k.sides, side, final)
+                values[c] = deal_value(k.rules, k.sides, side, final, relative)
         if len(values) < len(cands):
             break
         for c, v in values.items():
@@ -733,11 +743,12 @@ def choose_card(
     start: float,
     exact: tuple[int, int],
     sharp: bool = False,
+    relative: bool = False,
 ) -> Action:
     """normal's and hard's card at a table of 2-3 seats, everyone alone, or with
     layouts (they differ in ``budget`` and ``exact``): :func:`search_play`, or the
     maxims (:func:`~engine.ai.generic.generic_play`) when it finds nothing."""
     from .generic import generic_play
 
-    found = search_play(view, mask, rng, budget, start, exact, sharp) if applies(view) else None
+    found = search_play(view, mask, rng, budget, start, exact, sharp, relative) if applies(view) else None
     return generic_play(view, legal) if found is None else play(Card.from_index(found))
