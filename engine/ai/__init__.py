@@ -33,13 +33,14 @@ __all__ = [
 ]
 
 LEVELS: Final = ("easy", "normal", "hard")
-# arena-only variants, for head-to-head probes (never offered to players):
-# ``hard-old`` is hard without engine.ai.open_sharp and engine.ai.open_discards at
-# the open tables; ``hard-maxims-layout`` is hard laying out its rub by the maxims
-# (without engine.ai.open_discards), as it did before
-# ``hard-relative`` values a deal at tables of three or more, each alone, as its
-# card points less the others' mean (see engine.ai.open_search.deal_value)
-TRIAL_LEVELS: Final = ("hard-old", "hard-maxims-layout", "hard-relative")
+# arena-only variants, for head-to-head probes (never offered to players), each
+# hard without something it has at the open tables: ``hard-old`` without
+# engine.ai.open_sharp, engine.ai.open_discards and the relative value;
+# ``hard-maxims-layout`` laying out its rub by the maxims (without
+# engine.ai.open_discards); ``hard-own-value`` valuing a deal at tables of three
+# or more, each alone, by its own card points only, as normal does (see
+# engine.ai.open_search.deal_value)
+TRIAL_LEVELS: Final = ("hard-old", "hard-maxims-layout", "hard-own-value")
 
 
 def get_player(level: str, *, budget: float | None = None, cap: float | None = None) -> Player:
@@ -63,8 +64,8 @@ def get_player(level: str, *, budget: float | None = None, cap: float | None = N
             budget=HardPlayer.BUDGET if budget is None else budget,
             cap=HardPlayer.CAP if cap is None else cap,
             sharp=level != "hard-old",
-            open_discards=level in ("hard", "hard-relative"),
-            relative=level == "hard-relative",
+            open_discards=level in ("hard", "hard-own-value"),
+            relative=level in ("hard", "hard-maxims-layout"),
         )
         return GuardedPlayer(hard, fallback, cap=hard.budget.cap)
     raise ValueError(f"unknown AI level {level!r} (known: {', '.join(LEVELS)})")

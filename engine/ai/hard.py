@@ -20,8 +20,16 @@ only, tables of two or three): each sampled world weighted by how well it
 explains the others' plays. There the rub's lay-out (Ruffe and Trump for three
 or two, or single-handed) is searched too, by playouts of the likely sets
 (:mod:`engine.ai.open_discards`), where ``normal`` and ``easy`` lay out by the
-maxims. (``hard-old`` and ``hard-maxims-layout``, arena-only levels, are hard
-without the two, or without the second.)
+maxims. At tables of three or more, each alone, hard values a deal as its own
+card points less the mean of the others' (``relative`` in
+:func:`engine.ai.open_search.deal_value`; normal counts its own only): points
+come only over par, so a player who cannot reach par himself keeps the others
+at it, or spreads the tricks he must give so that fewer cross it. Three-handed,
+over 200 boards against normal, hard scored +0.152 points a deal so and -0.050
+valuing its own points alone: +0.203 a deal on the same boards (95% CI -0.05 ..
++0.46, not settled; docs/arena/PROBES.md), so it was kept. Single-handed it is
+used on the same reasoning, not probed apart. (The arena-only
+levels of :data:`engine.ai.TRIAL_LEVELS` are hard without one or more of these.)
 """
 
 from __future__ import annotations
@@ -90,12 +98,13 @@ class HardPlayer:
         inference: bool = True,
         sharp: bool = True,
         open_discards: bool = True,
-        relative: bool = False,
+        relative: bool = True,
     ) -> None:
         self.name = "hard"
         self.sharp = sharp  # open tables: engine.ai.open_sharp's inference from the play
         self.open_discards = open_discards  # open tables: the rub's lay-out by engine.ai.open_discards
         # open tables of three or more, each alone: a deal's value less the others' mean points
+        # (engine.ai.open_search.deal_value)
         self.relative = relative
         self.budget = Budget(
             soft=budget,

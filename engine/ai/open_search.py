@@ -41,9 +41,11 @@ The value of a deal for the seat (decisions where the brief was open):
 
 * card points over par (Ruffe and Trump, ``par`` of
   :mod:`engine.families.ruffe_trump`): the seat's own points, ``max(0, cards
-  won - par)`` (less the opponent's, at a table of two), plus a hundredth of a point per trick so that among cards
-  equal on points the one taking more tricks wins (tricks below par are
-  tricks denied to the others, which matters in the race to the set);
+  won - par)`` (less the opponent's, at a table of two; for ``hard``, at a
+  table of three or more, less the mean of the others'), plus a hundredth of a
+  point per trick so that among cards equal on points the one taking more
+  tricks wins (tricks below par are tricks denied to the others, which
+  matters in the race to the set);
 * deal win (Turnover Bridge ``deal_win``): one for the deal won, minus one for
   the deal lost (a drawn deal is zero), plus a hundredth per trick;
   ``odd_tricks``: own tricks over half minus the opponent's;

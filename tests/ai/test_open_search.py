@@ -256,3 +256,32 @@ def test_hard_solves_two_hands_exactly_from_seven_cards_only_under_layouts(
         if 10 < _cards_left(view) <= 14
     )
     assert _solves_in(shown, monkeypatch) > 0
+
+
+def test_hards_value_of_a_deal_for_three_counts_the_others_points() -> None:
+    """Each alone at a table of three, card points come only over par (12 cards,
+    four tricks): with the same two tricks of his own, a player is better off
+    leaving both others at five tricks (3 points each) than letting one reach
+    seven (9 points). hard's value sees it (``relative``); a value of his own
+    points alone, which normal keeps, cannot tell the two apart."""
+    rules = make_rules("ruff-trump-willughby", None, {"players": 3})
+    sides = [0, 1, 2]
+    spread, heaped = [2, 5, 5], [2, 3, 7]
+    assert o.deal_value(rules, sides, 0, spread) == o.deal_value(rules, sides, 0, heaped)
+    relative = o.deal_value(rules, sides, 0, spread, True), o.deal_value(rules, sides, 0, heaped, True)
+    assert relative[0] - relative[1] == pytest.approx(1.5)  # (3 + 3) / 2 against (0 + 9) / 2
+    # his own points still come first: a trick over par is worth more than any spread
+    assert o.deal_value(rules, sides, 0, [5, 5, 2], True) > o.deal_value(rules, sides, 0, [4, 4, 4], True)
+    # at a table of two the opponent's points always counted
+    two = make_rules("ruff-trump-willughby", None, {"players": 2})
+    assert o.deal_value(two, [0, 1], 0, [5, 7]) == o.deal_value(two, [0, 1], 0, [5, 7], True)
+    # hard plays by it; the arena-only hard-own-value and normal do not
+    from engine.ai import HardPlayer
+    from engine.ai.base import GuardedPlayer
+
+    def relative(level: str) -> bool:
+        player = get_player(level)
+        assert isinstance(player, GuardedPlayer)
+        return isinstance(player.inner, HardPlayer) and player.inner.relative
+
+    assert relative("hard") and not relative("hard-own-value") and not relative("normal")
