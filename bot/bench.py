@@ -13,7 +13,10 @@ prints, with sample sizes:
 * click-to-ack p50/p99/max: from the click reaching the manager to the
   interaction response being sent (everything the bot does before answering,
   the response included); and to Discord's (simulated) answer to it;
-* event-loop lag p99 (a 50 ms ticker's lateness);
+* event-loop lag p99 (a 50 ms ticker's lateness), and what stops the loop:
+  the share of a core the bot's process used, the SQLite group commits (each
+  waits for the disk: ``synchronous = FULL``) and the garbage collector's
+  pauses by generation;
 * AI move delay beyond its pacing, p95: from the move before to the AI's
   commit, minus the 1 s pacing (waiting for a worker, the search, the commit);
 * how many AI searches ran at each budget step, and the easy fallbacks.
@@ -600,6 +603,7 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
         answered: list[float] = []  # click -> Discord's answer to it (+ the simulated latency)
         ai_delays: list[float] = []  # AI move: turn start -> commit, minus the pacing
         lags: list[float] = []
+        gc_pauses: list[tuple[int, float]] = []  # (generation, seconds) of each collection
         turn_started: dict[int, float] = {}
         # players wait for their table to change rather than poll it: 500 players polling
         # every 50 ms would be 10,000 wake-ups a second of the bench's own, on the bot's loop
@@ -618,6 +622,19 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
             committed(table, events, actor_seat)
 
         manager.drivers.committed = timed_committed  # type: ignore[method-assign]
+        commits: list[float] = []  # each group COMMIT (synchronous = FULL: it waits for the disk)
+        sqlite_db: Any = db  # the SQLite store's group commit (not on the abstract Database)
+        commit_batch = sqlite_db._commit_batch
+
+        async def timed_commit_batch() -> None:
+            began = time.perf_counter()
+            try:
+                await commit_batch()
+            finally:
+                if measuring:
+                    commits.append(time.perf_counter() - began)
+
+        sqlite_db._commit_batch = timed_commit_batch
         try:
             kinds = [(i, 1 if i % 2 == 0 else 4) for i in range(args.games)]
             opened = await asyncio.gather(
@@ -655,11 +672,26 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
                     if measuring:
                         lags.append(loop.time() - before - 0.05)
 
+            cpu_from = [0.0, 0.0]  # process CPU time and wall time when measuring began
+
             async def start_measuring() -> None:
                 nonlocal measuring
                 await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
                 measuring = True
+                cpu_from[:] = [time.process_time(), time.perf_counter()]
 
+            gc_started = 0.0
+
+            def gc_timer(phase: str, info: dict[str, int]) -> None:
+                # the collector stops the whole process, event loop included: its
+                # pauses, by generation, to set beside the loop's lag
+                nonlocal gc_started
+                if phase == "start":
+                    gc_started = time.perf_counter()
+                elif measuring:
+                    gc_pauses.append((info["generation"], time.perf_counter() - gc_started))
+
+            gc.callbacks.append(gc_timer)
             watcher = asyncio.create_task(watch_lag())
             switch = asyncio.create_task(start_measuring())
             rss_before = rss_mib()
@@ -672,8 +704,10 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
                 )
             )
             wall = time.perf_counter() - wall
+            busy = (time.process_time() - cpu_from[0]) / max(1e-9, time.perf_counter() - cpu_from[1])
             watcher.cancel()
             switch.cancel()
+            gc.callbacks.remove(gc_timer)
             finished = sum(1 for t in manager.tables.values() if t.status == "finished")
             decisions = list(pool.decisions)
         finally:
@@ -689,6 +723,9 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
         "acks": acks,
         "answered": answered,
         "lags": lags,
+        "gc_pauses": gc_pauses,
+        "commits": commits,
+        "busy": busy,
         "ai_delays": ai_delays,
         "rest_calls": discord_.calls,
         "ai_steps": dict(steps),
@@ -723,6 +760,25 @@ def report_production(r: dict[str, Any], args: argparse.Namespace, label: str) -
     print(
         f"  event-loop lag (50 ms ticks), n={len(lags)}: p50 {_ms(lags, 0.5)} ms, p99 {_ms(lags, 0.99)} ms, "
         f"max {max(lags, default=0.0) * 1000:.1f} ms   [target p99 <= 10 ms]"
+    )
+    pauses = r["gc_pauses"]
+    by_gen = ", ".join(
+        f"gen {g} n={len(xs)} max {max(xs) * 1000:.1f} ms"
+        for g in range(3)
+        if (xs := [t for gen, t in pauses if gen == g])
+    )
+    commits = r["commits"]
+    print(
+        f"  the bot's process (event loop and database thread) used {r['busy'] * 100:.0f}% of a core "
+        "while measured"
+    )
+    print(
+        f"  SQLite group commits (each waits for the disk), n={len(commits)}: p50 {_ms(commits, 0.5)} ms, "
+        f"p99 {_ms(commits, 0.99)} ms, max {max(commits, default=0.0) * 1000:.1f} ms"
+    )
+    print(
+        f"  garbage collector pauses (they stop the event loop too): {by_gen or 'none'}; "
+        f"{sum(t for _, t in pauses) * 1000:.0f} ms in all"
     )
     print(
         f"  AI move delay beyond its {args.ai_delay:g} s pacing, n={len(delays)}: p50 {_ms(delays, 0.5)} ms, "
