@@ -125,6 +125,7 @@ sets no timeout of its own (aiohttp's default is five minutes): a Discord that
 never answers would hold the caller that long. Past this the call is given up,
 never repeated (a POST that timed out may have been delivered)."""
 
+RECENT_SWEEP: Final = 512  # last-edit records kept before idle ones are swept out
 EDIT_ATTEMPTS = 5
 EDIT_BACKOFF = 0.5
 EDIT_BACKOFF_CAP = 8.0
@@ -183,6 +184,9 @@ class Notifier:
         self._editors: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._on_gone: dict[tuple[int, int], Callable[[], Awaitable[None]]] = {}
         self._recent: dict[tuple[int, int], tuple[float, int | None]] = {}  # last edit: (time, signature)
+        # _recent is swept when it grows past this; after a sweep, to twice what is
+        # left, so that a bot with many live messages does not sweep at every edit
+        self._sweep_above = RECENT_SWEEP
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._backing_off: set[tuple[int, int]] = set()  # editors pausing after a failed edit
         self._shown: OrderedDict[tuple[int, int], int] = OrderedDict()  # picture key each message shows
@@ -342,8 +346,9 @@ class Notifier:
             self._backing_off.discard(key)
             task = None
         if task is None or task.done():
-            if len(self._recent) > 512:
+            if len(self._recent) > self._sweep_above:
                 self._forget_idle()
+                self._sweep_above = max(RECENT_SWEEP, 2 * len(self._recent))
             self._editors[key] = asyncio.create_task(self._edit_loop(key), name=f"edit-{message_id}")
 
     async def _edit_loop(self, key: tuple[int, int]) -> None:
