@@ -71,6 +71,7 @@ import tempfile
 import time
 import tracemalloc
 import types
+import weakref
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -390,6 +391,42 @@ class _Stub:
         raise AttributeError(name)
 
 
+class _StubResponse:
+    """An interaction's ``response``: answering sets the interaction's ``acked_at``
+    and, after the simulated latency, ``answered_at``. It holds the interaction
+    weakly, and there is one class for all: a class made per interaction, or a
+    response and interaction holding each other, was garbage for the cyclic
+    collector, the bench's own work counted as the bot's."""
+
+    def __init__(self, interaction: Any, discord_: StubDiscord) -> None:
+        self.interaction = weakref.ref(interaction)
+        self.discord = discord_
+        self.done = False
+
+    def is_done(self) -> bool:
+        return self.done
+
+    async def _ack(self) -> None:
+        interaction = self.interaction()
+        if interaction is None:  # nobody waits for this answer any more
+            return
+        if interaction.acked_at is None:
+            interaction.acked_at = time.perf_counter()
+        self.done = True
+        await self.discord.answer()
+        if interaction.answered_at is None:
+            interaction.answered_at = time.perf_counter()
+
+    async def edit_message(self, **_: Any) -> None:
+        await self._ack()
+
+    async def send_message(self, *_: Any, **__: Any) -> None:
+        await self._ack()
+
+    async def defer(self, *_: Any, **__: Any) -> None:
+        await self._ack()
+
+
 class StubDiscord:
     """Discord's REST API as the manager sees it: every call answered after ``latency`` seconds."""
 
@@ -427,29 +464,6 @@ class StubDiscord:
         discord_ = self
         interaction: Any = _Stub(acked_at=None, answered_at=None)
 
-        class Response:
-            done = False
-
-            def is_done(self) -> bool:
-                return self.done
-
-            async def _ack(self) -> None:
-                if interaction.acked_at is None:
-                    interaction.acked_at = time.perf_counter()
-                self.done = True
-                await discord_.answer()
-                if interaction.answered_at is None:
-                    interaction.answered_at = time.perf_counter()
-
-            async def edit_message(self, **_: Any) -> None:
-                await self._ack()
-
-            async def send_message(self, *_: Any, **__: Any) -> None:
-                await self._ack()
-
-            async def defer(self, *_: Any, **__: Any) -> None:
-                await self._ack()
-
         async def call(*_: Any, **__: Any) -> Any:
             await discord_.answer()
             return _Stub(id=discord_.new_id())
@@ -461,7 +475,7 @@ class StubDiscord:
             channel=channel,
             message=None,
             app_permissions=perms,
-            response=Response(),
+            response=_StubResponse(interaction, discord_),
             followup=_Stub(send=call),
             original_response=call,
             edit_original_response=call,

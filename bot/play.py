@@ -33,6 +33,7 @@ from .cluster import CATCH_UP_TRIES, TableBehind
 from .commit import commit, save_afk
 from .drivers import Drivers
 from .i18n import _, ngettext, using
+from .notify import release_view
 from .presenter import Presenter
 from .render.refusals import reason_text
 from .replies import refuse, reply
@@ -100,6 +101,8 @@ class Play:
         except discord.HTTPException as exc:
             log.info("interaction answer failed (HTTP %s); the move is saved", exc.status)
             self.presenter.unanswered(table, seat, interaction)
+        finally:
+            release_view(view)
         self.svc.note_ack(started)
 
     async def on_table_action(self, interaction: discord.Interaction[Any], table: Table, seat: int, action: Action, done: str) -> None:

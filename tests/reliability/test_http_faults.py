@@ -278,3 +278,29 @@ async def test_a_newer_change_ends_the_pause_after_a_failed_edit(
     await asyncio.wait_for(notifier.flush(), 10)
     assert asyncio.get_running_loop().time() - started < notify.EDIT_BACKOFF
     assert fake.messages[message.id]["content"] == "Trick 3"
+
+
+async def test_a_sent_view_is_emptied_and_its_buttons_reach_discord(fake: FakeDiscord, notifier: Notifier) -> None:
+    """A view is emptied once Discord has it, sent or refused (a spent view and its
+    buttons hold each other, garbage only the loop-stopping cyclic collector
+    frees); the message still carries every button."""
+    from bot.components import RHButton
+
+    def view(*ids: str) -> discord.ui.View:
+        v = discord.ui.View(timeout=None)
+        for custom_id in ids:
+            v.add_item(RHButton(custom_id, custom_id))
+        return v
+
+    posted = view("rh:p:1:0:1", "rh:p:1:0:2")
+    message = await notifier.post(CHANNEL, "Table", posted)
+    edited = view("rh:p:1:0:3")
+    await notifier.edit(CHANNEL, message.id, "Table — moved", edited)
+    assert posted.children == [] and edited.children == []
+    sent = [button["custom_id"] for row in fake.messages[message.id]["components"] for button in row["components"]]
+    assert sent == ["rh:p:1:0:3"]
+    fake.fail("PATCH", EDITS, Status(403))
+    refused = view("rh:p:1:0:4")
+    with pytest.raises(MessageGone):
+        await notifier.edit(CHANNEL, message.id, "Table — again", refused)
+    assert refused.children == []
