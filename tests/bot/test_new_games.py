@@ -26,6 +26,7 @@ from .newgames import (
     CALLS,
     NAMES,
     SEATS,
+    SHORT,
     card_shown,
     lowest_card,
     open_table,
@@ -435,3 +436,65 @@ async def test_rules_text_of_the_new_games(simcord_env: Any) -> None:
     assert "par" in texts["ruff-trump-willughby"] and "52" in texts["ruff-trump-willughby"]
     assert "face-up" in texts["turnover-bridge"] and "14 tricks" in texts["turnover-bridge"]
     assert "Spades are trumps" in texts["turnover-bridge"]
+
+
+# ------------------------------------------------------------------ every form, people and AI
+
+# Each form above is played once, with people or with AI; these play each one the
+# other way, so that every form of issue 12 has a whole game with only people at
+# the table and one with AI seats among them.
+OTHER_WAY = [
+    pytest.param("ruff-trump-willughby", "mode=single_hand", 4, 0, id="single-hand-four-people"),
+    pytest.param("ruff-trump-willughby", "mode=single_hand", 1, 3, id="single-hand-one-person-three-ai"),
+    pytest.param("ruff-trump-willughby", "players=3", 2, 1, id="three-players-two-people-one-ai"),
+    pytest.param("ruff-trump-willughby", "players=2", 2, 0, id="two-players-two-people"),
+    pytest.param("turnover-bridge", "layout=seed004", 1, 1, id="turnover-seed004-person-against-ai"),
+    pytest.param("turnover-bridge", "layout=pagat", 2, 0, id="turnover-pagat-two-people"),
+]
+
+
+@pytest.mark.parametrize("bot_settings", [{"seed": 35}])
+@pytest.mark.parametrize(("game_id", "options", "humans", "ai"), OTHER_WAY)
+async def test_every_form_plays_to_the_end_with_people_and_with_ai(
+    simcord_env: Any, game_id: str, options: str, humans: int, ai: int
+) -> None:
+    env = simcord_env
+    target = 20 if game_id == "ruff-trump-willughby" else None
+    guild, channel, players = await open_table(env, humans, game_id, options=options, target=target, ai=ai)
+    table = env.bot.manager.tables[1]
+    n = humans + ai
+    assert len(table.seats) == n
+    names = SEATS[n]
+    short = SHORT[n]
+    turned: list[str] = []
+    layouts = _layout_checks(channel, players, turned) if game_id == "turnover-bridge" else None
+
+    def each(game: Game) -> None:
+        text = table_message(channel).content
+        # everyone plays for himself: no partners, no sides, a score for each seat
+        assert "Partners" not in text and "NS" not in text and "EW" not in text
+        for seat, player in enumerate(players):
+            assert f"You are **{names[seat]}**, playing for yourself." in hand_message(player).content
+        if game_id == "ruff-trump-willughby":
+            scores = " · ".join(f"{short[s]} **{game.scores[s]}**" for s in range(n))
+            assert f"Score: {scores} (game to 20)" in text
+        else:
+            assert layouts is not None
+            layouts(game)
+
+    policy = ruffe_policy() if game_id == "ruff-trump-willughby" else (lambda game, view: lowest_card(view))
+    await play_out(env, table, players, policy, each, limit=600)
+    game = table.game
+    final = table_message(channel).content
+    assert "finished" in final
+    winner = game.match_winner
+    assert winner is not None
+    seat = table.seats[winner]
+    assert seat is not None
+    who = NAMES[winner] if winner < humans else f"{seat.name} (easy)"
+    assert f"🏆 **{names[winner]}** — {who} — wins with {game.scores[winner]}" in final
+    assert any("of game 1**" in m.content for m in feed(channel)), "a deal summary was posted"
+    if game_id == "turnover-bridge":
+        assert turned, "the cards turned up from the layouts were announced"
+    await _durable(env, table)
+    await _results_per_seat(env, table, humans)
