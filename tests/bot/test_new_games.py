@@ -498,3 +498,9 @@ async def test_every_form_plays_to_the_end_with_people_and_with_ai(
         assert turned, "the cards turned up from the layouts were announced"
     await _durable(env, table)
     await _results_per_seat(env, table, humans)
+    # the leaderboard of the game rates each person on his own, the winner's game won
+    res = await players[0].slash(channel, "ruff leaderboard", game=game_id)
+    board = res.response.content
+    for seat in range(humans):
+        line = next(ln for ln in board.splitlines() if ln.startswith(f"· {NAMES[seat]} **"))
+        assert line.endswith("· 1 game · " + ("100%" if seat == winner else "0%")), line
