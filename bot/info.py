@@ -23,6 +23,7 @@ from . import render
 from .i18n import _, ngettext, number, percent, using
 from .i18n import signed as signed_number
 from .lobby import Lobby
+from .notify import release_view
 from .presenter import Presenter
 from .ratings import AI_PREFIX, MIN_GAMES, is_ai
 from .render.refusals import reason_text
@@ -91,8 +92,11 @@ class Info:
             text, view = await self._leaderboard_page(interaction.guild.id, interaction.guild.name, game_id, page)
         if view is None:
             await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
-        else:
+            return
+        try:
             await interaction.response.send_message(text, view=view, allowed_mentions=discord.AllowedMentions.none())
+        finally:
+            release_view(view)
 
     async def on_leaderboard_page(self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None) -> None:
         if interaction.guild is None:
@@ -100,7 +104,10 @@ class Info:
             return
         with using(await self.svc.server_settings.language(interaction.guild.id)):
             text, view = await self._leaderboard_page(interaction.guild.id, interaction.guild.name, game_id, page)
-        await interaction.response.edit_message(content=text, view=view)
+        try:
+            await interaction.response.edit_message(content=text, view=view)
+        finally:
+            release_view(view)
 
     async def _leaderboard_page(
         self, guild_id: int, guild_name: str, game_id: str | None, page: int

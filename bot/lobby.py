@@ -22,7 +22,7 @@ from . import render
 from .commit import mark_cancelled, save_afk
 from .drivers import Drivers
 from .i18n import _, using
-from .notify import MessageGone, call
+from .notify import MessageGone, call, release_view
 from .presenter import Presenter
 from .render import seat_names
 from .render.refusals import reason_text
@@ -141,6 +141,8 @@ class Lobby:
             async with table.lock:
                 await mark_cancelled(svc, table)
             return
+        finally:
+            release_view(lobby_view)
         try:
             message = await call(interaction.original_response, f"table {table.id} message")
         except discord.HTTPException as exc:
@@ -197,6 +199,8 @@ class Lobby:
         except discord.HTTPException as exc:
             log.info("lobby answer failed (HTTP %s); the seat change is saved, redrawing", exc.status)
             self.presenter.schedule_table_edit(table)
+        finally:
+            release_view(lobby_view)
 
     async def _change_seats(self, table: Table, user: discord.abc.User, verb: str) -> str | None:
         """Join, leave or add an AI under the lock, durably; the refusal, if any."""
@@ -251,14 +255,17 @@ class Lobby:
             await refuse(interaction, refusal)
             return
         await self._adopt_message(table, interaction)
+        table_view = self.presenter.table_view(table)
         try:
             await interaction.response.edit_message(
                 content=self.presenter.table_text(table),
-                view=self.presenter.table_view(table),
+                view=table_view,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as exc:
             log.info("start answer failed (HTTP %s); the game has started, redrawing", exc.status)
+        finally:
+            release_view(table_view)
         await self.presenter.open_thread(table)
         self.presenter.schedule_table_edit(table)  # the picture, and the thread's link
         closed = await self.presenter.send_hands(table)
@@ -427,6 +434,8 @@ class Lobby:
                 log.info("could not answer a reclaim (HTTP %s); the seat is back all the same", exc.status)
                 self.presenter.refresh_hands(table, force=True)
                 return
+            finally:
+                release_view(view)
             table.hand_sig[seat] = hand_signature(table, seat, content)
             self.presenter.refresh_hands(table, skip=seat)
             return

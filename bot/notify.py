@@ -182,7 +182,9 @@ def release_view(view: discord.ui.View | None) -> None:
     most of what it collected. Emptied, the view and its buttons are freed at
     once. Every view of the bot is fully dynamic (:class:`~bot.components.RHButton`,
     :class:`~bot.components.RHSelect`), so discord.py keeps none of them after sending: clicks
-    are routed by ``custom_id``, never through a view object.
+    are routed by ``custom_id``, never through a view object. Every place that
+    sends one calls this once the call is over (the table and hand messages here,
+    the click answers, the lobby, the leaderboard pages, the replay, the My hand copies).
     """
     if view is not None:
         view.clear_items()

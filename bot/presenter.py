@@ -28,7 +28,7 @@ from . import render
 from .commit import mark_cancelled
 from .controls import hand_controls, hand_in_buttons
 from .i18n import LANGUAGES, _, current, using
-from .notify import KEEP, DMClosed, MessageGone, PictureArg, call
+from .notify import KEEP, DMClosed, MessageGone, PictureArg, call, release_view
 from .picture import Picture, picture_key
 from .replies import refuse
 from .services import Services
@@ -465,11 +465,14 @@ class Presenter:
             await refuse(interaction, _("The game has not started yet."))
             return
         content, sig, controls = self._hand_now(table, seat, note)
+        view = controls()
         try:
-            response = await interaction.response.send_message(content, view=controls(), ephemeral=True)
+            response = await interaction.response.send_message(content, view=view, ephemeral=True)
         except discord.HTTPException as exc:
             log.info("could not show a hand (HTTP %s)", exc.status)
             return
+        finally:
+            release_view(view)
         if response.message_id is not None:
             self.track_copy(table, seat, HandCopy.of(interaction, response.message_id, sig))
 
@@ -632,13 +635,16 @@ class Presenter:
             content, sig, controls = self._hand_now(table, seat)
             if sig == copy.sig:
                 return
+            view = controls()
             try:
-                await call(self._copy_edit(copy, content, controls()), f"table {table.id} seat {seat} My hand copy")
+                await call(self._copy_edit(copy, content, view), f"table {table.id} seat {seat} My hand copy")
             except discord.HTTPException as exc:
                 log.info("table %s: could not edit seat %s's My hand copy (HTTP %s)", table.id, seat, exc.status)
                 if isinstance(exc, discord.NotFound):
                     break  # token expired or message gone: the player presses My hand again
                 return
+            finally:
+                release_view(view)
             copy.sig = sig
         copies = table.fallback.get(seat, {})
         if copies.get(copy.message_id) is copy:

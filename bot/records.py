@@ -42,6 +42,7 @@ from engine.export import GameLog, dumps_json, game_log, to_json, to_pbn
 
 from . import replay
 from .i18n import _, ngettext
+from .notify import release_view
 from .replies import refuse
 from .services import Services
 from .store import AISeat, HumanSeat, TableRow
@@ -186,7 +187,10 @@ class Records:
         kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": discord.AllowedMentions.none()}
         if view is not None:
             kwargs["view"] = view
-        await interaction.response.send_message(text, **kwargs)
+        try:
+            await interaction.response.send_message(text, **kwargs)
+        finally:
+            release_view(view)
 
     async def on_replay_step(self, interaction: discord.Interaction[Any], table_id: int, step: int) -> None:
         """A ◀ or ▶ click: redraw the replay at ``step`` (clamped)."""
@@ -196,7 +200,10 @@ class Records:
             await refuse(interaction, str(exc))
             return
         text, view = self._step(found, step)
-        await interaction.response.edit_message(content=text, view=view)
+        try:
+            await interaction.response.edit_message(content=text, view=view)
+        finally:
+            release_view(view)
 
     @staticmethod
     def _step(found: Finished, step: int) -> tuple[str, discord.ui.View | None]:
