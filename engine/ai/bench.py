@@ -102,10 +102,11 @@ def bench_latency(
     seed: int = 1,
     game_id: str = "ruff-honours-cotton",
     overrides: Mapping[str, object] | None = None,
+    cap: float | None = None,
 ) -> list[float]:
     """Seconds per decision (with a real choice) over ``deals`` deals of ``game_id``
-    (with ``overrides``), all seats ``level``."""
-    player = get_player(level)
+    (with ``overrides``), all seats ``level`` (its search cap ``cap`` when given)."""
+    player = get_player(level, cap=cap)
     times: list[float] = []
     rules = make_rules(game_id, None, dict(overrides or {}))
     for k in range(deals):
@@ -148,6 +149,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--set", action="append", default=[], metavar="NAME=VALUE", help="a rules parameter (repeatable)"
     )
     parser.add_argument("--latency-only", action="store_true", help="skip the playout and solver lines")
+    parser.add_argument(
+        "--cap",
+        type=float,
+        default=None,
+        help="lower the levels' search cap to this many seconds, so that many decisions reach it,"
+        " and count how many end past it (the cap is a promise: never past it)",
+    )
     args = parser.parse_args(argv)
     overrides = parse_overrides(args.set)
 
@@ -171,11 +179,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     for level in args.levels.split(","):
         level = level.strip()
-        times = bench_latency(level, args.deals, game_id=args.game, overrides=overrides)
+        times = bench_latency(level, args.deals, game_id=args.game, overrides=overrides, cap=args.cap)
         print(
             f"{level:<7} {len(times):4d} decisions: p50 {1e3 * _pct(times, 0.5):7.2f} ms"
             f"  p95 {1e3 * _pct(times, 0.95):7.2f} ms  max {1e3 * max(times):7.2f} ms"
         )
+        if args.cap is not None:
+            near = [t for t in times if t > args.cap - 0.05]
+            past = [t for t in near if t > args.cap]
+            print(
+                f"        cap {1e3 * args.cap:.0f} ms: {len(near)} decisions ended within 50 ms of it,"
+                f" {len(past)} past it; the latest {1e3 * (max(times) - args.cap):+.1f} ms from it"
+            )
     return 0
 
 
