@@ -78,6 +78,9 @@ async def run_demo(settings: Settings, seed: int, game: str, verbose: bool) -> i
             ai_delay=0.0,
             table_edit_interval=0.0,
             turn_timeout=0.0,
+            # the scripted player moves at once: a turn ping would only wait out its
+            # delay (simcord's clock does not skip a sleep that a settle waits on)
+            turn_ping_delay=-1.0,
             lobby_timeout=0.0,
             seed=seed,
             # simcord's virtual clock stalls multiprocessing's poll of existing child
@@ -88,6 +91,11 @@ async def run_demo(settings: Settings, seed: int, game: str, verbose: bool) -> i
         bot = create_bot(settings)
         try:
             async with simcord.run(bot) as env:
+                # a click settles once the AI players after it have moved; hard thinks up to
+                # 1.5 s a card, so on a slow or busy machine that can pass simcord's 5 s
+                # default. Kept under ENDED_KEPT (120 s): a settle waits for every sleep
+                # that ends before its deadline, the finished table's retirement included.
+                env.settle_timeout = 60.0
                 guild = env.create_guild(name="Demo Server")
                 channel = guild.create_text_channel("ruff-and-honours")
                 you = guild.add_member(env.create_user("you"))
