@@ -78,8 +78,8 @@ async def run_demo(settings: Settings, seed: int, game: str, verbose: bool) -> i
             ai_delay=0.0,
             table_edit_interval=0.0,
             turn_timeout=0.0,
-            # the scripted player moves at once: a turn ping would only wait out its
-            # delay (simcord's clock does not skip a sleep that a settle waits on)
+            # the scripted player moves at once, so a turn ping is only noise; and simcord
+            # gives its sleep a real-time fallback, so each turn would wait out the delay
             turn_ping_delay=-1.0,
             lobby_timeout=0.0,
             seed=seed,
