@@ -145,6 +145,13 @@ async def test_turnover_forged_layout_plays_are_refused(simcord_env: Any, db_pat
     top = CARD_BY_INDEX[piles[seat][0][-1]]
     res = await user.click(hand_message(players[seat]), label=f"{card_label(top)} (layout)")
     assert not res.ephemeral and table.game.version == game.version + 1
+    # the card that play turned up is face up now but not his to play in this trick. At
+    # two players he never acts twice in a trick, so the bot's answer is the turn's (the
+    # engine's "next trick" refusal is tested in tests/engine/test_turnover.py)
+    assert table.game.layout.face_up(seat) & face_down.bit
+    async with same:
+        res = await forged_click(env, user, hand_message(players[seat]), _cid(table, seat, f"play:{face_down.code}"))
+        assert_refused(res, "not your turn")
     # a stale button once the turn has passed
     async with same:
         res = await forged_click(env, user, hand_message(players[seat]), _cid(table, seat, f"play:{top.code}", game.version))
