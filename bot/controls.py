@@ -218,7 +218,7 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
         for row, actions in enumerate(rows):  # the hand stays in the text
             for choice in actions:
                 cid = action_id(table_id, version, seat, choice)
-                ui.button(cid, action_label(choice), _choice_style(choice), row=row)
+                ui.button(cid, action_label(choice, view.rules), _choice_style(choice), row=row)
         return ui
     shown, card_rows_free = _card_buttons(view, plays, choices)
     legal_plays = {p.card for p in plays}
@@ -235,7 +235,7 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
     first = len(card_lines)
     for i, choice in enumerate(choices[: (ROWS - first) * ROW_WIDTH]):
         cid = action_id(table_id, version, seat, choice)
-        ui.button(cid, action_label(choice), _choice_style(choice), row=first + i // ROW_WIDTH)
+        ui.button(cid, action_label(choice, view.rules), _choice_style(choice), row=first + i // ROW_WIDTH)
     claim_controls(ui, table_id, version, view, first + -(-len(choices) // ROW_WIDTH))
     return ui
 
@@ -343,6 +343,6 @@ def _choice_menus(
         part = choices[k * MENU_OPTIONS : (k + 1) * MENU_OPTIONS]
         if not part:
             break
-        options = [(action_label(a), a.encode()) for a in part]
-        placeholder = f"{action_label(part[0])} … {action_label(part[-1])}"
+        options = [(action_label(a, view.rules), a.encode()) for a in part]
+        placeholder = f"{action_label(part[0], view.rules)} … {action_label(part[-1], view.rules)}"
         ui.menu(choice_id(table_id, version, view.seat, k), options, 1, placeholder, row=row + k)

@@ -278,7 +278,7 @@ class Drivers:
                     return
                 events = await commit(self.svc, table, seat, actions, None)
                 with using(self.presenter.language_of_seat(table, seat)):  # shown on the player's hand
-                    played = ", ".join(render.action_label(a) for a in actions)
+                    played = ", ".join(render.action_label(a, game.rules) for a in actions)
                     table.played_for[seat] = _("⏰ Your time ran out: the AI played **{played}** for you.").format(
                         played=played
                     )

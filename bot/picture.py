@@ -58,7 +58,7 @@ from .drawing import (
 )
 from .i18n import N_, TextMap, _, ngettext, using
 from .render import SEAT_NAMES, TableInfo
-from .render.common import suit_name
+from .render.common import suit_name, terms
 
 __all__ = [
     "Picture",
@@ -175,6 +175,22 @@ def _groups(view: SeatView, n: int) -> list[tuple[int, ...]]:
     return [tuple(s for s in range(n) if sides[s] == k) for k in range(count)]
 
 
+TURN_UP_X: Final = 146  # the trumps panel: where the turn-up card starts, when there is one
+
+
+def trump_label(trump: Suit, with_turn_up: bool) -> tuple[str, int, int, int]:
+    """The trump suit's name as the trumps panel draws it: its text, bold font size,
+    and where it starts (x, and y below the panel's title). Beside the suit's pip,
+    or, when the turn-up card takes the right of the row, under the pip, where even
+    "Diamonds" has room (beside the pip it ran under the card). A size smaller, and
+    only then cut with an ellipsis, if a language's name is longer still."""
+    name = suit_name(trump).capitalize()
+    x, dy = (26, 46) if with_turn_up else (70, 10)
+    room = (TURN_UP_X - 6 if with_turn_up else 184) - x
+    size = next((z for z in (17, 15, 13) if font(z, bold=True).getlength(name) <= room), 13)
+    return fit(name, font(size, bold=True), room), size, x, dy + (17 - size) // 2
+
+
 def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None = None) -> Scene:
     """The public scene of ``view`` (any seat's: its hand is never read).
 
@@ -241,13 +257,25 @@ def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None =
     notes: list[str] = []
     if view.ruffer is not None and view.ruff_state in ("pending", "taken", "declined"):
         who = labels[view.ruffer]
-        notes.append(
-            {
-                "pending": _("Ruff: {who} may take the stock").format(who=who),
-                "taken": _("Ruff: {who} took the stock").format(who=who),
-                "declined": _("Ruff: {who} declined").format(who=who),
-            }[view.ruff_state]
-        )
+        t = terms(rules)
+        if t.ruff == "ruff":
+            notes.append(
+                {
+                    "pending": _("Ruff: {who} may take the stock").format(who=who),
+                    "taken": _("Ruff: {who} took the stock").format(who=who),
+                    "declined": _("Ruff: {who} declined").format(who=who),
+                }[view.ruff_state]
+            )
+        else:  # Ruffe and Trump: the rub takes from the head (its "ruff" is the contest)
+            rub = _(t.ruff)
+            rub = rub[:1].upper() + rub[1:]
+            notes.append(
+                {
+                    "pending": _("{rub}: {who} may take four"),
+                    "taken": _("{rub}: {who} took four"),
+                    "declined": _("{rub}: {who} declined"),
+                }[view.ruff_state].format(rub=rub, who=who)
+            )
     if view.shown_honours:
         notes.append(_("Honours shown: {cards}").format(cards=", ".join(f"{short[s]} {c.pretty}" for s, c in view.shown_honours)))
 
@@ -497,9 +525,10 @@ def _draw_table(scene: Scene) -> Picture:
     else:
         d.rounded_rectangle([24, y0 + 2, 62, y0 + 40], radius=6, fill=CARD_FACE)
         draw_pip(im, scene.trump, 29, y0 + 7, 28)
-        put_text(d, (70, y0 + 10), suit_name(scene.trump).capitalize(), font=font(17, bold=True), fill=TEXT)
+        name, size, x, dy = trump_label(scene.trump, scene.turn_up is not None)
+        put_text(d, (x, y0 + dy), name, font=font(size, bold=True), fill=TEXT)
     if scene.turn_up is not None:
-        paste(im, card_image(scene.turn_up, 34, 48), 146, y0 + 2)
+        paste(im, card_image(scene.turn_up, 34, 48), TURN_UP_X, y0 + 2)
         put_text(d, (163, y0 + 54), _("turn-up"), font=font(10), fill=MUTED, anchor="ma")
     if scene.contract:
         by = f" · {scene.seat_labels[scene.declarer]}" if scene.declarer is not None else ""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import Card, SeatView, Suit
+from engine import Card, Rules, SeatView, Suit
 from engine.actions import (
     Action,
     CallCanYe,
@@ -62,8 +62,12 @@ _CLAIM_ANSWERS: dict[type[Action], str] = {
 }
 
 
-def action_label(action: Action) -> str:
-    """A button's (or menu option's) label for ``action``, in plain words."""
+def action_label(action: Action, rules: Rules | None = None) -> str:
+    """A button's (or menu option's) label for ``action``, in plain words.
+
+    ``rules`` (the table's) names the ruff in the game's own words: Ruffe and Trump's
+    rub takes the top four cards of the head, and its "ruff" is the contest for the
+    strongest suit, so its buttons never say ruff for the rub."""
     if isinstance(action, (Play, Discard)):
         return card_label(action.card)
     if isinstance(action, Bid):
@@ -89,6 +93,11 @@ def action_label(action: Action) -> str:
             return bidwhist.bid_name(code)  # the engine's words, in the language of the moment
         if isinstance(text, str) and text:
             return text[:1].upper() + text[1:]
+    t = terms(rules) if rules is not None else None
+    if t is not None and t.ruff != "ruff" and isinstance(action, (TakeRuff, DeclineRuff)):
+        if isinstance(action, TakeRuff):
+            return _("Take the top four of the {stock} ({ruff})").format(stock=_(t.stock), ruff=_(t.ruff))
+        return _("Decline the {ruff}").format(ruff=_(t.ruff))
     labels = {
         TakeRuff: N_("Take the stock (ruff)"),
         DeclineRuff: N_("Decline the ruff"),
@@ -103,7 +112,7 @@ def action_label(action: Action) -> str:
 def featured_choices(view: SeatView) -> list[tuple[Action, str]]:
     """Choices worth a button of their own when the rest go in menus: a pass, and the
     true value of one's ruff when ruffs are declared (any value may be declared)."""
-    passes = [(a, action_label(a)) for a in view.legal if a.verb == "pass" or a.encode().endswith(":pass")]
+    passes = [(a, action_label(a, view.rules)) for a in view.legal if a.verb == "pass" or a.encode().endswith(":pass")]
     if not any(isinstance(a, RuffClaim) for a in view.legal):
         return passes
     value, _suit = _my_ruff(view)
@@ -332,7 +341,7 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
             return _("🟢 **Your turn:** choose the {n} cards to lay out face down.").format(n=view.to_lay_out)
         return _("🟢 **Your turn:** choose the cards to lay out face down.")
     if legal and not any(isinstance(a, Play) for a in legal):
-        return _("🟢 **Your turn:** {choices}.").format(choices=", ".join(action_label(a) for a in legal))
+        return _("🟢 **Your turn:** {choices}.").format(choices=", ".join(action_label(a, view.rules) for a in legal))
     plays = [a.card for a in legal if isinstance(a, Play)]
     led = view.led_suit
     if not view.trick:

@@ -72,10 +72,11 @@ def label_of(view: SeatView, action: Action) -> str:
         return "Accept the claim"
     if isinstance(action, RejectClaim):
         return "Reject the claim"
+    rub = view.rules is not None and view.rules.family == "ruffe_trump"  # its "ruff" is the contest
     if isinstance(action, TakeRuff):
-        return "Take the stock (ruff)"
+        return "Take the top four of the head (rub)" if rub else "Take the stock (ruff)"
     if isinstance(action, DeclineRuff):
-        return "Decline the ruff"
+        return "Decline the rub" if rub else "Decline the ruff"
     raise AssertionError(f"no button for {action}")
 
 

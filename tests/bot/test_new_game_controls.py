@@ -10,7 +10,9 @@ import pytest
 
 from bot import components as ui
 from bot.controls import hand_controls
-from bot.render import card_label
+from bot.i18n import using
+from bot.picture import scene_of
+from bot.render import SEAT_NAMES, SeatInfo, TableInfo, card_label
 from engine import Card, make_rules, new_game
 from engine.actions import Action, Play
 from engine.phases.contest import RuffClaim
@@ -108,3 +110,28 @@ def test_long_texts_fit_in_a_discord_message() -> None:
     text = fit(["header", "Auction: " + "someone with a long name Spread Misère · " * 60, "• a recent line", "▶ turn"])
     assert len(text) <= 2000 and text.startswith("header\n") and text.endswith("▶ turn")
     assert "• a recent line" not in text  # recent lines go first
+
+
+@pytest.mark.parametrize(
+    ("game_id", "language", "take", "decline", "note"),
+    [
+        # Ruffe and Trump: the rub takes from the head; its "ruff" is the contest for the best suit
+        ("ruff-trump-willughby", "en", "Take the top four of the head (rub)", "Decline the rub", "Rub: {who} may take four"),
+        ("ruff-trump-willughby", "de", "Die obersten vier vom Talon nehmen (Rub)", "Rub ablehnen", "Rub: {who} darf vier nehmen"),
+        ("ruff-honours-cotton", "en", "Take the stock (ruff)", "Decline the ruff", "Ruff: {who} may take the stock"),
+    ],
+)
+def test_the_rub_and_the_ruff_are_named_in_the_games_own_words(
+    game_id: str, language: str, take: str, decline: str, note: str
+) -> None:
+    game = next(g for s in range(1, 20) if (g := new_game(rules=make_rules(game_id), seed=s)[0]).phase == "ruff")
+    seat = game.to_act()
+    assert seat is not None
+    view = game.observe(seat)
+    info = TableInfo(1, game.rules, tuple(SeatInfo(n, user_id=i + 1) for i, n in enumerate(("Ann", "Bo", "Cy", "Di"))))
+    with using(language):
+        live = [i.label for i in _items(hand_controls(1, game.version, view)) if not i.disabled]
+        assert live == [take, decline]
+        scene = scene_of(info, game.observe((seat + 1) % 4))  # the public picture, as another seat sees it
+    assert scene.notes == (note.format(who=scene.seat_labels[seat]),)
+    assert scene.seat_labels[seat] == (SEAT_NAMES[seat] if language == "en" else ("Nord", "Ost", "Süd", "West")[seat])

@@ -22,8 +22,9 @@ from bot import drawing
 from bot import picture as pic
 from bot.bench_picture import Form, finished, forms, play, table_info
 from bot.chart import HOW_MARKS, deal_history, score_chart
+from bot.i18n import using
 from bot.render import SEAT_NAMES, SeatInfo, TableInfo, trick_line
-from engine import Card
+from engine import Card, Suit
 from engine.events import GameOver
 
 MAX_BYTES = 60_000
@@ -233,3 +234,17 @@ def _game_over_how(record: dict[str, object]) -> str:
             if isinstance(ev, GameOver):
                 how = ev.how
     return how
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_trump_suits_name_is_drawn_whole_beside_a_turn_up(language: str) -> None:
+    """Ruffe and Trump and Solo Whist show the turn-up beside the trump suit: every
+    suit's name, in every language, is drawn whole and clear of the card (it used to
+    run under it: "Diamond" with the turn-up over the "s")."""
+    with using(language):
+        for suit in Suit:
+            for with_turn_up in (True, False):
+                text, size, x, _dy = pic.trump_label(suit, with_turn_up)
+                assert (text, size) == (pic.suit_name(suit).capitalize(), 17)  # whole, full size
+                end = x + drawing.font(size, bold=True).getlength(text)
+                assert end <= (pic.TURN_UP_X - 6 if with_turn_up else 184)
