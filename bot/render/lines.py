@@ -102,6 +102,20 @@ def ruff_line(info: TableInfo, view: SeatView) -> str:
     label = _(t.ruff)
     label = label[:1].upper() + label[1:]
     stock = _(t.stock)
+    if t.ruff != "ruff":  # Ruffe and Trump's rub: four from the top of a head that may be longer
+        if view.ruff_state == "pending":
+            return _("{rub}: {who} may take the top four cards of the {head}.").format(rub=label, who=who, head=stock)
+        if view.ruff_state == "taken":
+            if view.phase != "discard":
+                return _("{rub}: {who} took four cards from the {head} and laid out four.").format(
+                    rub=label, who=who, head=stock
+                )
+            return _("{rub}: {who} took four cards from the {head}; laying out four…").format(
+                rub=label, who=who, head=stock
+            )
+        if view.ruff_state == "declined":
+            return _("{rub}: {who} declined.").format(rub=label, who=who)
+        return ""
     if view.ruff_state == "pending":
         return _("{ruff}: {who} may take the {stock}.").format(ruff=label, who=who, stock=stock)
     if view.ruff_state == "taken":

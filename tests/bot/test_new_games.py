@@ -238,7 +238,7 @@ async def test_ruffe_and_trump_four_humans_double_hand(simcord_env: Any) -> None
         assert f"Score: NS **{game.scores[0]}** · EW **{game.scores[1]}** (game to 30)" in text
         if game.phase == "ruff":
             rubs += 1
-            assert f"Rub: {SEATS[4][game.to_act()]} ({NAMES[game.to_act()]}) may take the head." in text
+            assert f"Rub: {SEATS[4][game.to_act()]} ({NAMES[game.to_act()]}) may take the top four cards of the head." in text
             assert "Take the top four cards of the head" in hand_message(players[game.to_act()]).content
         for seat, player in enumerate(players):
             assert f"You are **{SEATS[4][seat]}**, partner {SEATS[4][(seat + 2) % 4]} ({NAMES[(seat + 2) % 4]})" in hand_message(player).content
