@@ -66,7 +66,7 @@ def event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
                 "ace_in_stock": _("dealer, the ace lay in the {stock}").format(stock=stock),
             }.get(ev.reason, "")
             if t.ruff == "rub":  # Ruffe and Trump: "rubs", the others "ruffs"
-                text = _("{who} rubs ({why}): takes the {stock}, lays out four.")
+                text = _("{who} rubs ({why}): takes four from the {stock}, lays out four.")
             else:
                 text = _("{who} ruffs ({why}): takes the {stock}, lays out four.")
             out.append(text.format(who=info.seat_name(ev.seat), why=why, stock=stock))

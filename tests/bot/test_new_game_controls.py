@@ -12,9 +12,9 @@ from bot import components as ui
 from bot.controls import hand_controls
 from bot.i18n import using
 from bot.picture import scene_of
-from bot.render import SEAT_NAMES, SeatInfo, TableInfo, card_label
+from bot.render import SEAT_NAMES, SeatInfo, TableInfo, card_label, event_lines
 from engine import Card, make_rules, new_game
-from engine.actions import Action, Play
+from engine.actions import Action, Play, TakeRuff
 from engine.phases.contest import RuffClaim
 from engine.phases.solo_auction import CALLS, bid
 from engine.phases.solo_declare import name_trump
@@ -135,3 +135,15 @@ def test_the_rub_and_the_ruff_are_named_in_the_games_own_words(
         scene = scene_of(info, game.observe((seat + 1) % 4))  # the public picture, as another seat sees it
     assert scene.notes == (note.format(who=scene.seat_labels[seat]),)
     assert scene.seat_labels[seat] == (SEAT_NAMES[seat] if language == "en" else ("Nord", "Ost", "Süd", "West")[seat])
+
+
+def test_the_rub_is_reported_as_four_cards_from_the_head() -> None:
+    """At three players with 12-card hands the head holds 16 cards: the rub takes its top four."""
+    rules = make_rules("ruff-trump-willughby", None, {"players": 3})
+    game = next(g for s in range(1, 40) if (g := new_game(rules=rules, seed=s)[0]).phase == "ruff")
+    seat = game.to_act()
+    assert seat is not None and len(game.stock) == 16
+    take = next(a for a in game.legal_actions(seat) if isinstance(a, TakeRuff))
+    info = TableInfo(1, rules, tuple(SeatInfo(n, user_id=i + 1) for i, n in enumerate(("Ann", "Bo", "Cy"))))
+    lines = [line for line in event_lines(info, game.apply(seat, take)) if " rubs (" in line]
+    assert len(lines) == 1 and lines[0].endswith("takes four from the head, lays out four."), lines
