@@ -5,7 +5,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
-# DejaVu Sans for the table pictures (bot/drawing.py falls back to Pillow's own font without it)
+# DejaVu Sans for the table pictures (bot/present/drawing.py falls back to Pillow's own font without it)
 RUN apt-get update \
     && apt-get install -y --no-install-recommends fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/*

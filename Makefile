@@ -21,4 +21,4 @@ test: venv
 	$(BIN)/pytest -q
 
 demo: venv
-	$(BIN)/python -m bot
+	$(BIN)/python -m tools.demo

@@ -1,4 +1,8 @@
-"""``python -m bot``: connect to Discord with DISCORD_TOKEN, or run the offline demo.
+"""``python -m bot``: connect to Discord with DISCORD_TOKEN.
+
+Without a token there is nothing to connect to: the offline demo is a tool of its
+own (``make demo``, which is ``python -m tools.demo``: it runs this when a token is
+set and the simulated server otherwise).
 
 One process of several (see README, "A large deployment")::
 
@@ -16,12 +20,12 @@ import dataclasses
 import logging
 import sys
 
-from .config import Settings
+from bot.config import Settings
 
 
 def _shard_options(args: list[str], settings: Settings) -> tuple[list[str], Settings]:
     """Take ``--shards``, ``--shard-count`` and ``--name`` out of ``args`` into ``settings``."""
-    from .sharding import parse_shards
+    from bot.sharding import parse_shards
 
     parser = argparse.ArgumentParser(prog="python -m bot", add_help=False)
     parser.add_argument("--shards", help="this process's gateway shards, e.g. 0-3 or 0-1,6")
@@ -53,20 +57,18 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     settings = Settings.from_env()
     args, settings = _shard_options(args, settings)
-    if "--demo" in args or not settings.token:
-        if settings.shard_count is not None:
-            print("Shards need DISCORD_TOKEN (the offline demo runs unsharded).", file=sys.stderr)
-            return 2
-        if not settings.token and "--demo" not in args:
-            print("No DISCORD_TOKEN set: running the offline demo instead (see README to connect).")
-        from .demo import main_demo
-
-        return main_demo(args)
+    if not settings.token:
+        print(
+            "No DISCORD_TOKEN set: nothing to connect to. `make demo` (python -m tools.demo) "
+            "plays the offline demo; see README to connect.",
+            file=sys.stderr,
+        )
+        return 2
     logging.basicConfig(
         level=getattr(logging, settings.log_level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    from .client import create_bot
+    from bot.app.client import create_bot
 
     bot = create_bot(settings)
     bot.run(str(settings.token), log_handler=None)

@@ -59,7 +59,7 @@ def _shards(name: str) -> tuple[int, ...] | None:
     raw = os.environ.get(name, "").strip()
     if not raw:
         return None
-    from .sharding import parse_shards
+    from bot.sharding import parse_shards
 
     try:
         return parse_shards(raw)
@@ -87,7 +87,7 @@ class Settings:
     seed: int | None = None  # fixes the table seeds (tests, demo); None = unpredictable
     pictures: bool = True  # attach a picture of the table (and the final score chart)
     painter_mode: str = "process"  # where pictures are drawn: process (with a process AI pool) | thread
-    # several processes (bot/sharding.py, bot/cluster.py): this process's gateway shards
+    # several processes (bot/sharding.py, bot/cluster/sync.py): this process's gateway shards
     # of ``shard_count`` (None: one process holding every shard)
     shard_ids: tuple[int, ...] | None = None
     shard_count: int | None = None

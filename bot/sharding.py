@@ -4,9 +4,9 @@ Discord delivers a server's events (its slash commands, its table buttons) on th
 shard ``(guild_id >> 22) % shard_count``, and **every DM — so every click on a
 hand-DM button — only on shard 0**. A large deployment runs several processes,
 each holding a range of shards (``python -m bot --shards 0-3 --shard-count 8``,
-or ``RH_SHARDS`` / ``RH_SHARD_COUNT``); :mod:`bot.launch` splits the shards
+or ``RH_SHARDS`` / ``RH_SHARD_COUNT``); :mod:`bot.app.launch` splits the shards
 over N processes. Replies and message edits are plain HTTP and go out from any
-process, and any process can take any click (:mod:`bot.cluster`), so a DM click
+process, and any process can take any click (:mod:`bot.cluster.sync`), so a DM click
 taken by shard 0's process plays on a table another process owns.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .config import Settings
+from bot.config import Settings
 
 __all__ = [
     "format_shards",

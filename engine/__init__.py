@@ -3,7 +3,7 @@
 No Discord, no asyncio, no I/O. Start with :func:`engine.new_game`.
 """
 
-from .actions import (
+from engine.actions import (
     Action,
     ActionParseError,
     CallCanYe,
@@ -17,9 +17,9 @@ from .actions import (
     discard,
     play,
 )
-from .cards import Card, CardParseError, Rank, Suit, parse_cards, sort_hand
-from .events import Event
-from .game import (
+from engine.cards import Card, CardParseError, Rank, Suit, parse_cards, sort_hand
+from engine.events import Event
+from engine.game import (
     Game,
     IllegalAction,
     Phase,
@@ -30,7 +30,7 @@ from .game import (
     stacked_deck,
     trick_winner,
 )
-from .rules import Rules, RulesError, game_ids, make_rules, presets_for
+from engine.rules import Rules, RulesError, game_ids, make_rules, presets_for
 
 __all__ = [
     "Action",

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .cards import Card, CardParseError
+from engine.cards import Card, CardParseError
 
 __all__ = [
     "Action",

@@ -66,14 +66,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final
 
-from .actions import Action, ActionParseError, register_action
-from .cards import Card, cards_from_mask
-from .errors import IllegalAction
-from .events import Event, GameOver, MatchOver
-from .phases.base import NOTHING_PRIVATE, Phase, PhaseLogic
+from engine.actions import Action, ActionParseError, register_action
+from engine.cards import Card, cards_from_mask
+from engine.errors import IllegalAction
+from engine.events import Event, GameOver, MatchOver
+from engine.phases.base import NOTHING_PRIVATE, Phase, PhaseLogic
 
 if TYPE_CHECKING:
-    from .game import Game
+    from engine.game import Game
 
 __all__ = [
     "CLAIM",

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, cast, dataclass_transform
 
-from .cards import Card, Suit
+from engine.cards import Card, Suit
 
 __all__ = [
     "AllPassed",

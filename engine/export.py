@@ -103,13 +103,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .actions import Play, decode_action
-from .cards import Card, Suit, full_deck
-from .errors import RecordError
-from .events import Event
-from .game import Game, new_game
-from .records import RECORD_VERSION
-from .seating import Seating
+from engine.actions import Play, decode_action
+from engine.cards import Card, Suit, full_deck
+from engine.errors import RecordError
+from engine.events import Event
+from engine.game import Game, new_game
+from engine.records import RECORD_VERSION
+from engine.seating import Seating
 
 __all__ = [
     "EXPORT_FORMAT",

@@ -20,7 +20,7 @@ optional stacked first deck and start scores, and action log (see
 Speed: the hot paths (a Play when cards are being played, the end of a trick)
 are the play phase's fast path (:func:`engine.phases.play.fast_play`), which
 skips the general checks only where those checks cannot fail; every other
-action goes through :meth:`Game.check`. See ``python -m engine.bench``.
+action goes through :meth:`Game.check`. See ``python -m tools.bench_engine``.
 
 Testing hooks: ``new_game(..., deck=...)`` fixes the order of the first deal's
 deck (``deck[0]`` is dealt first, RULES.md §0.1) and ``start_scores=`` the score
@@ -42,17 +42,17 @@ import operator
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, SupportsIndex, cast
 
-from .actions import Action, Play
-from .cards import Card, RankOrder, Suit, cards_from_mask, deck_with_jokers, sort_hand
-from .claims import OUTSIDE_ACTIONS, apply_outside, check_outside, offers
-from .errors import IllegalAction, RecordError
-from .events import DealerChosen, Event
-from .families import Family
-from .layout import Layout
-from .phases.base import DealState, Phase, PhaseLogic
-from .phases.deal import choose_dealer, deal_plan, deal_seats, shuffled, stacked_deck
-from .phases.declare import honours_held
-from .phases.play import (
+from engine.actions import Action, Play
+from engine.cards import Card, RankOrder, Suit, cards_from_mask, deck_with_jokers, sort_hand
+from engine.claims import OUTSIDE_ACTIONS, apply_outside, check_outside, offers
+from engine.errors import IllegalAction, RecordError
+from engine.events import DealerChosen, Event
+from engine.families import Family
+from engine.layout import Layout
+from engine.phases.base import DealState, Phase, PhaseLogic
+from engine.phases.deal import choose_dealer, deal_plan, deal_seats, shuffled, stacked_deck
+from engine.phases.declare import honours_held
+from engine.phases.play import (
     PlayPhase,
     build_play_tables,
     fast_legal,
@@ -60,10 +60,10 @@ from .phases.play import (
     sync_fast,
     trick_winner,
 )
-from .phases.score import OverPhase, start_game
-from .rules import Rules, make_rules
-from .seating import Seating
-from .view import OVER, Facts, SeatView, facts_of
+from engine.phases.score import OverPhase, start_game
+from engine.rules import Rules, make_rules
+from engine.seating import Seating
+from engine.view import OVER, Facts, SeatView, facts_of
 
 __all__ = [
     "Game",
@@ -510,27 +510,27 @@ class Game:
 
     def to_record(self) -> dict[str, Any]:
         """Seed + action log as JSON-ready data (:func:`engine.records.to_record`)."""
-        from .records import to_record
+        from engine.records import to_record
 
         return to_record(self)
 
     @staticmethod
     def from_record(record: Mapping[str, Any]) -> Game:
         """Rebuild a game by replaying a record made by :meth:`to_record`."""
-        from .records import from_record
+        from engine.records import from_record
 
         return from_record(record)
 
     def snapshot(self) -> dict[str, Any]:
         """A compact JSON-ready copy of the whole state (:func:`engine.records.snapshot`)."""
-        from .records import snapshot
+        from engine.records import snapshot
 
         return snapshot(self)
 
     @staticmethod
     def from_snapshot(data: Mapping[str, Any]) -> Game:
         """Restore a game saved by :meth:`snapshot` without replaying."""
-        from .records import from_snapshot
+        from engine.records import from_snapshot
 
         return from_snapshot(data)
 

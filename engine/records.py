@@ -23,14 +23,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .actions import decode_action
-from .cards import HIGH, Card, RankOrder, Suit
-from .errors import RecordError
-from .game import Game, check_stacking, new_game
-from .layout import Layout
-from .phases.play import sync_fast
-from .rules import make_rules
-from .seating import Seating
+from engine.actions import decode_action
+from engine.cards import HIGH, Card, RankOrder, Suit
+from engine.errors import RecordError
+from engine.game import Game, check_stacking, new_game
+from engine.layout import Layout
+from engine.phases.play import sync_fast
+from engine.rules import make_rules
+from engine.seating import Seating
 
 __all__ = [
     "RECORD_VERSION",

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Final
 
-from .cards import Rank, Suit
+from engine.cards import Rank, Suit
 
 __all__ = [
     "GAMES",
@@ -196,7 +196,7 @@ class Rules:
         A family that describes its own games (a ``describe(rules)`` method)
         answers for them.
         """
-        from .families import family_of  # noqa: PLC0415 - the families import this module
+        from engine.families import family_of  # noqa: PLC0415 - the families import this module
 
         own = getattr(family_of(self), "describe", None)
         if own is not None:

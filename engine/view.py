@@ -12,16 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .actions import Action
-from .cards import HIGH, Card, RankOrder, Suit, deck_with_jokers, led_suit
-from .claims import PHASES as CLAIM_PHASES
-from .families import family_of
-from .layout import PileView
-from .phases.base import PhaseLogic
-from .phases.deal import deal_plan
-from .phases.play import PlayPhase
-from .phases.score import OverPhase
-from .rules import Rules
+from engine.actions import Action
+from engine.cards import HIGH, Card, RankOrder, Suit, deck_with_jokers, led_suit
+from engine.claims import PHASES as CLAIM_PHASES
+from engine.families import family_of
+from engine.layout import PileView
+from engine.phases.base import PhaseLogic
+from engine.phases.deal import deal_plan
+from engine.phases.play import PlayPhase
+from engine.phases.score import OverPhase
+from engine.rules import Rules
 
 __all__ = ["OVER", "Facts", "SeatView", "facts_of"]
 

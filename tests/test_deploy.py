@@ -19,8 +19,8 @@ import pytest
 import yaml
 
 from bot.__main__ import _shard_options
+from bot.app.launch import Child, plan, supervise
 from bot.config import Settings
-from bot.launch import Child, plan, supervise
 from bot.sharding import format_shards, holds_guild, parse_shards, shard_of, split_shards
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,7 +56,7 @@ def test_the_launcher_splits_the_shards() -> None:
         ["python", "-m", "bot", "--shards", "4-7", "--shard-count", "8", "--name", "bot-1"],
     ]
     out = subprocess.run(
-        [sys.executable, "-m", "bot.launch", "-n", "3", "--shard-count", "8", "--dry-run"],
+        [sys.executable, "-m", "bot.app.launch", "-n", "3", "--shard-count", "8", "--dry-run"],
         capture_output=True, text=True, cwd=ROOT, check=True,
     ).stdout
     assert "bot-0: python -m bot --shards 0-1 --shard-count 8 --name bot-0  (shard 0: every DM" in out

@@ -221,7 +221,7 @@ CREATE TABLE guild_settings (
 
 
 V3 = """
--- Ratings (bot/ratings.py): one rating event per finished table, the rating of
+-- Ratings (bot/store/ratings.py): one rating event per finished table, the rating of
 -- every player (a Discord user, or an AI level) per server and game id, and the
 -- change each event made. Written in the transaction that finishes the table.
 
@@ -327,7 +327,7 @@ CREATE INDEX rating_history_by_player ON rating_history (guild_id, player, finis
 
 
 V4 = """
--- Several bot processes on one database (bot/cluster.py): the process that runs a
+-- Several bot processes on one database (bot/cluster/sync.py): the process that runs a
 -- table's AI moves and timers holds its lease until ``expires_at`` (epoch
 -- seconds) and renews it; a lease that ran out may be claimed by any process.
 -- No foreign key: a lease outlives nothing (it is deleted when its table ends,
@@ -374,7 +374,7 @@ CREATE TRIGGER tables_announce_update AFTER UPDATE ON tables
 
 
 V5 = """
--- Each player's language (bot/locales.py): the Discord locale of their latest
+-- Each player's language (bot/present/locales.py): the Discord locale of their latest
 -- interaction (``de``, ``en-US`` ...), so the hand DMs, which carry no locale,
 -- are written in it.
 CREATE TABLE user_locales (

@@ -243,7 +243,7 @@ class PostgresDatabase(Database):
                     await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
 
     async def listener(self) -> asyncpg.Connection:
-        """A connection of its own (not from the pool) for ``LISTEN`` (bot/cluster.py):
+        """A connection of its own (not from the pool) for ``LISTEN`` (bot/cluster/sync.py):
         notifications arrive on the connection that listens, so it is held for good."""
         with _driver_errors():
             conn: asyncpg.Connection = await asyncpg.connect(

@@ -673,7 +673,7 @@ class GuildSettingsRepo(Repository):
 
 
 class UserLocaleRepo(Repository):
-    """Each player's Discord locale, from their latest interaction (``bot.locales``)."""
+    """Each player's Discord locale, from their latest interaction (``bot.present.locales``)."""
 
     async def get_many(self, user_ids: Iterable[int]) -> dict[int, str]:
         """The stored locale of each of ``user_ids`` that has one."""

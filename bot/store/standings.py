@@ -151,7 +151,7 @@ class ResultRepo(Repository):
 
 @dataclass(frozen=True, slots=True)
 class RatingRow:
-    """One player's rating in one server and game id (``bot.ratings`` computes it).
+    """One player's rating in one server and game id (``bot.store.ratings`` computes it).
 
     ``player`` is the player's key: a person's decimal user id, or ``ai:<level>``.
     ``rank`` is the 1-based place on the game's leaderboard when the query ranks
@@ -215,7 +215,7 @@ class RatingEventRow:
     teams: list[dict[str, Any]]
     """``[{"rank": 0, "players": [{"key": "123", "name": "alice", "seat": 0}, ...]}, ...]``"""
     source: str
-    """``game``, ``replay`` or ``results`` (how it was made; see ``bot.ratings``)."""
+    """``game``, ``replay`` or ``results`` (how it was made; see ``bot.store.ratings``)."""
     finished_at: float
 
 
@@ -289,7 +289,7 @@ def _change_params(c: RatingChange) -> tuple[Any, ...]:
 class RatingRepo(Repository):
     """Ratings per server, game id and player; their history; the rating events.
 
-    The arithmetic lives in :mod:`bot.ratings`; this class stores and ranks.
+    The arithmetic lives in :mod:`bot.store.ratings`; this class stores and ranks.
     """
 
     async def lock(

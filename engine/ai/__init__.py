@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from .base import GuardedPlayer, Player, obvious_choice
-from .easy import EasyPlayer
-from .hard import HardPlayer
-from .normal import NormalPlayer
+from engine.ai.base import GuardedPlayer, Player, obvious_choice
+from engine.ai.easy import EasyPlayer
+from engine.ai.hard import HardPlayer
+from engine.ai.normal import NormalPlayer
 
 __all__ = [
     "LEVELS",

@@ -13,9 +13,9 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from ..actions import Action, CallCanYe, DeclineRuff, Pass, ShowHonours, TakeRuff
-from ..game import SeatView
-from . import clock
+from engine.actions import Action, CallCanYe, DeclineRuff, Pass, ShowHonours, TakeRuff
+from engine.ai import clock
+from engine.game import SeatView
 
 __all__ = ["GuardedPlayer", "Player", "obvious_choice"]
 

@@ -4,7 +4,7 @@
 to the end of the deal for ``N`` positions side by side and returns exactly
 what :func:`engine.ai.core.playout` returns, row for row. It exists for speed:
 with batches of ~16k rows it plays well over 100,000 full deals a second on
-one core (``python -m engine.ai.bench``), where the scalar playout manages a
+one core (``python -m tools.bench_ai``), where the scalar playout manages a
 few thousand.
 
 Design
@@ -54,7 +54,7 @@ from typing import Final
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .core import NO_TRUMP
+from engine.ai.core import NO_TRUMP
 
 __all__ = ["batch_playout", "hands_array"]
 

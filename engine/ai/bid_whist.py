@@ -34,10 +34,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from ..actions import Action, Discard, Pass, Play, play
-from ..cards import JOKERS_MASK, SUITS, Card, RankOrder, Suit, mask_of
-from ..game import SeatView
-from . import clock
+from engine.actions import Action, Discard, Pass, Play, play
+from engine.ai import clock
+from engine.cards import JOKERS_MASK, SUITS, Card, RankOrder, Suit, mask_of
+from engine.game import SeatView
 
 __all__ = [
     "ContractPlayer",
@@ -564,7 +564,7 @@ class ContractPlayer:
     def _bid(
         self, view: SeatView, legal: Sequence[Action], rng: random.Random, start: float
     ) -> Action:
-        from ..phases.auction import Bid
+        from engine.phases.auction import Bid
 
         rules = view.rules
         assert rules is not None
@@ -654,7 +654,7 @@ class ContractPlayer:
     def _name(
         self, view: SeatView, legal: Sequence[Action], rng: random.Random, start: float
     ) -> Action:
-        from ..phases.contract import NameDirection, NameTrump
+        from engine.phases.contract import NameDirection, NameTrump
 
         hand = mask_of(view.hand)
         code = view.contract

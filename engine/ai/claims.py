@@ -45,8 +45,8 @@ import time
 from collections.abc import Sequence
 from typing import Final
 
-from ..actions import Action
-from ..cards import (
+from engine.actions import Action
+from engine.cards import (
     Card,
     RankOrder,
     Suit,
@@ -56,7 +56,7 @@ from ..cards import (
     mask_of,
     suit_mask_for,
 )
-from ..claims import (
+from engine.claims import (
     CLAIM,
     CONCEDE,
     AcceptClaim,
@@ -65,7 +65,7 @@ from ..claims import (
     RejectClaim,
     claim_goal,
 )
-from ..view import SeatView
+from engine.view import SeatView
 
 __all__ = ["MAX_NODES", "MAX_WORLDS", "answer", "certain_claim", "claim_holds", "decide", "top_cards"]
 

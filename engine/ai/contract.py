@@ -31,15 +31,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from ..actions import Action, Play, play
-from ..cards import Card
-from ..families.solo import contract_value
-from ..game import SeatView
-from ..phases.solo_auction import Bid, contract_rank
-from ..phases.solo_declare import NameTrump
-from . import clock
-from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
-from .knowledge import MISERE_CONTRACTS, sample_world, situation
+from engine.actions import Action, Play, play
+from engine.ai import clock
+from engine.ai.core import NO_TRUMP, SUIT_BITS, trick_winner_pos
+from engine.ai.knowledge import MISERE_CONTRACTS, sample_world, situation
+from engine.cards import Card
+from engine.families.solo import contract_value
+from engine.game import SeatView
+from engine.phases.solo_auction import Bid, contract_rank
+from engine.phases.solo_declare import NameTrump
 
 __all__ = [
     "search_decision",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..cards import Card
+from engine.cards import Card
 
 __all__ = [
     "NO_TRUMP",

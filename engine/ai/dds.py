@@ -23,8 +23,8 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from types import ModuleType
 from typing import Any, TypeVar
 
-from . import clock
-from .core import NO_TRUMP
+from engine.ai import clock
+from engine.ai.core import NO_TRUMP
 
 __all__ = ["DDSTimeout", "available", "max_tricks", "solve_cards"]
 

@@ -15,11 +15,11 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
-from ..actions import Action, Discard, discard
-from ..cards import Card
-from ..game import SeatView
-from .core import NO_TRUMP, SUIT_BITS
-from .knowledge import rules_for
+from engine.actions import Action, Discard, discard
+from engine.ai.core import NO_TRUMP, SUIT_BITS
+from engine.ai.knowledge import rules_for
+from engine.cards import Card
+from engine.game import SeatView
 
 __all__ = ["DiscardPlanner", "candidate_discards", "greedy_discards", "keep_score"]
 

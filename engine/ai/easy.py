@@ -12,18 +12,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..actions import Action, Discard, Play, play
-from ..cards import Card
-from ..game import SeatView
-from ..phases.solo_auction import Bid
-from ..phases.solo_declare import NameTrump
-from .base import obvious_choice
-from .bid_whist import ContractPlayer, applies
-from .contract import easy_bid, easy_card, easy_trump, is_contract_decision
-from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
-from .discard import DiscardPlanner, greedy_discards
-from .generic import claim_for, generic_play, wants_generic
-from .knowledge import situation
+from engine.actions import Action, Discard, Play, play
+from engine.ai.base import obvious_choice
+from engine.ai.bid_whist import ContractPlayer, applies
+from engine.ai.contract import easy_bid, easy_card, easy_trump, is_contract_decision
+from engine.ai.core import NO_TRUMP, SUIT_BITS, trick_winner_pos
+from engine.ai.discard import DiscardPlanner, greedy_discards
+from engine.ai.generic import claim_for, generic_play, wants_generic
+from engine.ai.knowledge import situation
+from engine.cards import Card
+from engine.game import SeatView
+from engine.phases.solo_auction import Bid
+from engine.phases.solo_declare import NameTrump
 
 __all__ = ["EasyPlayer"]
 

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..actions import Action, Play
-from ..cards import SUITS, Card, Suit, cards_from_mask, mask_of
-from ..view import SeatView
+from engine.actions import Action, Play
+from engine.cards import SUITS, Card, Suit, cards_from_mask, mask_of
+from engine.view import SeatView
 
 __all__ = ["claim_for", "generic_card", "wants_generic"]
 
@@ -40,7 +40,7 @@ def wants_generic(view: SeatView) -> bool:
 
 def claim_for(view: SeatView, legal: Sequence[Action]) -> Action | None:
     """Under ``ruff_announce = declared``: claim the hand's true ruff, when that is legal."""
-    from ..phases.contest import RuffClaim, ruff_value
+    from engine.phases.contest import RuffClaim, ruff_value
 
     if view.rules is None or not any(isinstance(a, RuffClaim) for a in legal):
         return None

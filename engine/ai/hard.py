@@ -37,20 +37,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..actions import Action, Discard, Play, play
-from ..cards import Card
-from ..game import SeatView
-from . import clock, contract, dds
-from .base import obvious_choice
-from .bid_whist import ContractPlayer, applies
-from .contract import is_contract_decision
-from .discard import DiscardPlanner
-from .easy import EasyPlayer
-from .generic import wants_generic
-from .knowledge import Situation, situation
-from .open_discards import plan_open_discards
-from .open_search import choose_card as open_choose_card
-from .search import (
+from engine.actions import Action, Discard, Play, play
+from engine.ai import clock, contract, dds
+from engine.ai.base import obvious_choice
+from engine.ai.bid_whist import ContractPlayer, applies
+from engine.ai.contract import is_contract_decision
+from engine.ai.discard import DiscardPlanner
+from engine.ai.easy import EasyPlayer
+from engine.ai.generic import wants_generic
+from engine.ai.knowledge import Situation, situation
+from engine.ai.open_discards import plan_open_discards
+from engine.ai.open_search import choose_card as open_choose_card
+from engine.ai.search import (
     Budget,
     candidate_cards,
     dds_evaluator,
@@ -59,6 +57,8 @@ from .search import (
     search_card,
     solver_evaluator,
 )
+from engine.cards import Card
+from engine.game import SeatView
 
 __all__ = ["HardPlayer"]
 

@@ -21,10 +21,10 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..cards import Card, Rank
-from ..game import SeatView
-from ..rules import Rules, RulesError, make_rules
-from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
+from engine.ai.core import NO_TRUMP, SUIT_BITS, trick_winner_pos
+from engine.cards import Card, Rank
+from engine.game import SeatView
+from engine.rules import Rules, RulesError, make_rules
 
 __all__ = [
     "MISERE_CONTRACTS",

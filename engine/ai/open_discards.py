@@ -27,12 +27,12 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from ..game import SeatView
-from . import clock
-from .core import NO_TRUMP
-from .discard import candidate_discards, greedy_discards
-from .knowledge import opening_leader
-from .open_search import World, applies, deal_value, knowledge_of, playout, sample_world
+from engine.ai import clock
+from engine.ai.core import NO_TRUMP
+from engine.ai.discard import candidate_discards, greedy_discards
+from engine.ai.knowledge import opening_leader
+from engine.ai.open_search import World, applies, deal_value, knowledge_of, playout, sample_world
+from engine.game import SeatView
 
 __all__ = ["CANDIDATES", "MIN_WORLDS", "plan_open_discards"]
 

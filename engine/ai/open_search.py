@@ -60,14 +60,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from ..actions import Action, play
-from ..cards import HIGH, Card, Rank, mask_of
-from ..game import SeatView
-from ..rules import Rules
-from . import clock
-from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
-from .knowledge import rules_for
-from .search import Budget
+from engine.actions import Action, play
+from engine.ai import clock
+from engine.ai.core import NO_TRUMP, SUIT_BITS, trick_winner_pos
+from engine.ai.knowledge import rules_for
+from engine.ai.search import Budget
+from engine.cards import HIGH, Card, Rank, mask_of
+from engine.game import SeatView
+from engine.rules import Rules
 
 __all__ = [
     "Known",
@@ -588,7 +588,7 @@ def deal_value(
     mine = tricks[side]
     n_sides = len(tricks)
     if rules.family == "ruffe_trump":
-        from ..families.ruffe_trump import par
+        from engine.families.ruffe_trump import par
 
         n = len(sides)
         over = par(rules, n_sides)
@@ -673,7 +673,7 @@ def search_play(
     mass = 0.0  # the worlds' total weight (their number, without ``sharp``)
     evaluation = None
     if sharp:
-        from .open_sharp import Sharp
+        from engine.ai.open_sharp import Sharp
 
         evaluation = Sharp.of(view, k)
     slowest = 0.0
@@ -758,7 +758,7 @@ def choose_card(
     """normal's and hard's card at a table of 2-3 seats, everyone alone, or with
     layouts (they differ in ``budget`` and ``exact``): :func:`search_play`, or the
     maxims (:func:`~engine.ai.generic.generic_play`) when it finds nothing."""
-    from .generic import generic_play
+    from engine.ai.generic import generic_play
 
     found = search_play(view, mask, rng, budget, start, exact, sharp, relative) if applies(view) else None
     return generic_play(view, legal) if found is None else play(Card.from_index(found))

@@ -32,9 +32,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..game import SeatView
-from .core import SUIT_BITS
-from .open_search import Known, World, greedy_card
+from engine.ai.core import SUIT_BITS
+from engine.ai.open_search import Known, World, greedy_card
+from engine.game import SeatView
 
 __all__ = ["INFER_EPS", "Observed", "Sharp", "observations"]
 

@@ -13,14 +13,14 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..game import SeatView
-from . import clock, dds
-from .batch import batch_playout
-from .core import SUIT_BITS, playout, trick_winner_pos
-from .discard import candidate_discards
-from .knowledge import Situation, enumerate_worlds, opening_leader, sample_world, situation
-from .solver import SolverTimeout, solve_cards
-from .utility import value_table
+from engine.ai import clock, dds
+from engine.ai.batch import batch_playout
+from engine.ai.core import SUIT_BITS, playout, trick_winner_pos
+from engine.ai.discard import candidate_discards
+from engine.ai.knowledge import Situation, enumerate_worlds, opening_leader, sample_world, situation
+from engine.ai.solver import SolverTimeout, solve_cards
+from engine.ai.utility import value_table
+from engine.game import SeatView
 
 __all__ = [
     "Budget",

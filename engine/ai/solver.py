@@ -11,8 +11,8 @@ Values are tricks for side 0 (seats 0 and 2) from the current trick on.
 
 from __future__ import annotations
 
-from . import clock
-from .core import NO_TRUMP, SUIT_BITS, trick_winner_pos
+from engine.ai import clock
+from engine.ai.core import NO_TRUMP, SUIT_BITS, trick_winner_pos
 
 __all__ = ["SolverTimeout", "solve_cards"]
 

@@ -11,7 +11,7 @@ more than making the most.
 
 from __future__ import annotations
 
-from ..rules import Rules
+from engine.rules import Rules
 
 __all__ = ["WIN_BONUS", "value_table"]
 

@@ -52,18 +52,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final, Protocol
 
-from ..rules import GameDef, Rules
-from ..seating import Seating
-from . import ruff_honours, ruffe_trump, solo, turnover
+from engine.families import ruff_honours, ruffe_trump, solo, turnover
+from engine.rules import GameDef, Rules
+from engine.seating import Seating
 
 # isort: split
-from . import bid_whist  # after the others: games register in import order
+from engine.families import bid_whist  # after the others: games register in import order
 
 if TYPE_CHECKING:
-    from ..events import Event
-    from ..game import Game
-    from ..phases.base import PhaseLogic
-    from ..phases.score import DealScore
+    from engine.events import Event
+    from engine.game import Game
+    from engine.phases.base import PhaseLogic
+    from engine.phases.score import DealScore
 
 __all__ = ["FAMILIES", "Family", "family_of"]
 

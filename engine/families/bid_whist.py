@@ -48,14 +48,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from ..events import ContractScored
-from ..phases.auction import AuctionPhase, BidWhistState, bid, state_of
-from ..phases.base import PhaseLogic
-from ..phases.contract import KittyDiscardPhase, NamePhase, TakeKittyPhase
-from ..phases.deal import DealPhase
-from ..phases.play import PlayPhase
-from ..phases.score import DealScore, ScorePhase
-from ..rules import (
+from engine.events import ContractScored
+from engine.phases.auction import AuctionPhase, BidWhistState, bid, state_of
+from engine.phases.base import PhaseLogic
+from engine.phases.contract import KittyDiscardPhase, NamePhase, TakeKittyPhase
+from engine.phases.deal import DealPhase
+from engine.phases.play import PlayPhase
+from engine.phases.score import DealScore, ScorePhase
+from engine.rules import (
     GameDef,
     ParamSpec,
     Rules,
@@ -64,11 +64,11 @@ from ..rules import (
     _int,
     register_game,
 )
-from ..seating import Seating
+from engine.seating import Seating
 
 if TYPE_CHECKING:
-    from ..events import Event
-    from ..game import Game
+    from engine.events import Event
+    from engine.game import Game
 
 __all__ = ["FAMILY", "GAME_DEFS", "BidWhistFamily", "contract_points"]
 

@@ -31,15 +31,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
-from ..cards import Rank, Suit
-from ..events import HonoursScored
-from ..phases.base import PhaseLogic, new_event
-from ..phases.deal import DealPhase
-from ..phases.declare import DeclarePhase
-from ..phases.exchange import DiscardPhase, RuffPhase
-from ..phases.play import PlayPhase
-from ..phases.score import DealScore, ScorePhase
-from ..rules import (
+from engine.cards import Rank, Suit
+from engine.events import HonoursScored
+from engine.phases.base import PhaseLogic, new_event
+from engine.phases.deal import DealPhase
+from engine.phases.declare import DeclarePhase
+from engine.phases.exchange import DiscardPhase, RuffPhase
+from engine.phases.play import PlayPhase
+from engine.phases.score import DealScore, ScorePhase
+from engine.rules import (
     HONOURS_VALUES,
     GameDef,
     ParamSpec,
@@ -49,11 +49,11 @@ from ..rules import (
     _int,
     register_game,
 )
-from ..seating import Seating
+from engine.seating import Seating
 
 if TYPE_CHECKING:
-    from ..events import Event
-    from ..game import Game
+    from engine.events import Event
+    from engine.game import Game
 
 __all__ = ["FAMILY", "GAME_DEFS", "RuffHonoursFamily"]
 

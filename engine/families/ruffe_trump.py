@@ -43,18 +43,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from ..phases.base import PhaseLogic
-from ..phases.contest import ContestPhase, ShowPhase
-from ..phases.deal import DealPhase
-from ..phases.exchange import DiscardPhase, RuffPhase
-from ..phases.play import PlayPhase
-from ..phases.score import DealScore, ScorePhase
-from ..rules import GameDef, ParamSpec, Rules, RulesError, _choice, _int, register_game
-from ..seating import Seating
+from engine.phases.base import PhaseLogic
+from engine.phases.contest import ContestPhase, ShowPhase
+from engine.phases.deal import DealPhase
+from engine.phases.exchange import DiscardPhase, RuffPhase
+from engine.phases.play import PlayPhase
+from engine.phases.score import DealScore, ScorePhase
+from engine.rules import GameDef, ParamSpec, Rules, RulesError, _choice, _int, register_game
+from engine.seating import Seating
 
 if TYPE_CHECKING:
-    from ..events import Event
-    from ..game import Game
+    from engine.events import Event
+    from engine.game import Game
 
 __all__ = ["FAMILY", "GAME_DEFS", "RuffeTrumpFamily", "default_target", "par"]
 

@@ -51,11 +51,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..events import Event
-from ..phases.base import Automatic, Phase, PhaseLogic
-from ..phases.deal import DealPhase
-from ..phases.score import DealScore, deal_scored, game_over
-from ..phases.solo_auction import (
+from engine.events import Event
+from engine.phases.base import Automatic, Phase, PhaseLogic
+from engine.phases.deal import DealPhase
+from engine.phases.score import DealScore, deal_scored, game_over
+from engine.phases.solo_auction import (
     CONTRACT_NAMES,
     CONTRACTS,
     AuctionPhase,
@@ -63,12 +63,12 @@ from ..phases.solo_auction import (
     contract_rank,
     state_of,
 )
-from ..phases.solo_declare import SoloDeclarePhase, SoloPlayPhase
-from ..rules import GameDef, ParamSpec, Rules, RulesError, _bool, _choice, register_game
-from ..seating import Seating
+from engine.phases.solo_declare import SoloDeclarePhase, SoloPlayPhase
+from engine.rules import GameDef, ParamSpec, Rules, RulesError, _bool, _choice, register_game
+from engine.seating import Seating
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from engine.game import Game
 
 __all__ = [
     "FAMILY",

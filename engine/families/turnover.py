@@ -38,18 +38,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar, Final
 
-from ..cards import HIGH, Card, Suit, cards_from_mask
-from ..events import DealStarted, Event, HandDealt, TrumpFixed
-from ..layout import SHAPES, Layout
-from ..phases.base import Automatic, Phase, PhaseLogic, new_event
-from ..phases.deal import CARD_BY_INDEX, reset_deal, shuffled
-from ..phases.play import PlayPhase
-from ..phases.score import DealScore, ScorePhase
-from ..rules import GameDef, Rules, RulesError, _bool, _choice, _int, register_game
-from ..seating import Seating
+from engine.cards import HIGH, Card, Suit, cards_from_mask
+from engine.events import DealStarted, Event, HandDealt, TrumpFixed
+from engine.layout import SHAPES, Layout
+from engine.phases.base import Automatic, Phase, PhaseLogic, new_event
+from engine.phases.deal import CARD_BY_INDEX, reset_deal, shuffled
+from engine.phases.play import PlayPhase
+from engine.phases.score import DealScore, ScorePhase
+from engine.rules import GameDef, Rules, RulesError, _bool, _choice, _int, register_game
+from engine.seating import Seating
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from engine.game import Game
 
 __all__ = ["FAMILY", "GAME_DEFS", "LayoutDealt", "TurnoverDealPhase", "TurnoverFamily"]
 

@@ -6,12 +6,12 @@ lay out) · ``declare`` (final hands, Can-ye, showing honours) · ``play``
 (``engine/families/``) lists the ones its games use, in order.
 """
 
-from .base import Phase, PhaseLogic
-from .deal import DealPhase
-from .declare import DeclarePhase
-from .exchange import DiscardPhase, RuffPhase
-from .play import PlayPhase
-from .score import OverPhase, ScorePhase
+from engine.phases.base import Phase, PhaseLogic
+from engine.phases.deal import DealPhase
+from engine.phases.declare import DeclarePhase
+from engine.phases.exchange import DiscardPhase, RuffPhase
+from engine.phases.play import PlayPhase
+from engine.phases.score import OverPhase, ScorePhase
 
 __all__ = [
     "DealPhase",

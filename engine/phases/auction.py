@@ -34,14 +34,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..actions import Action, ActionParseError, Pass, register_action
-from ..errors import IllegalAction
-from ..events import AllPassed, BidMade, ContractWon
-from .base import NOTHING_PRIVATE, Phase, not_your_turn
+from engine.actions import Action, ActionParseError, Pass, register_action
+from engine.errors import IllegalAction
+from engine.events import AllPassed, BidMade, ContractWon
+from engine.phases.base import NOTHING_PRIVATE, Phase, not_your_turn
 
 if TYPE_CHECKING:
-    from ..events import Event
-    from ..game import Game
+    from engine.events import Event
+    from engine.game import Game
 
 __all__ = [
     "MODES",

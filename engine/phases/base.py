@@ -29,12 +29,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from ..actions import Action
-from ..errors import IllegalAction
+from engine.actions import Action
+from engine.errors import IllegalAction
 
 if TYPE_CHECKING:
-    from ..events import Event
-    from ..game import Game
+    from engine.events import Event
+    from engine.game import Game
 
 __all__ = ["NOTHING_PRIVATE", "DealState", "Phase", "PhaseLogic", "new_event", "not_your_turn"]
 

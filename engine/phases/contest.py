@@ -45,15 +45,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final
 
-from ..actions import Action, ActionParseError, register_action
-from ..cards import SUITS, Card, Rank, Suit, cards_from_mask
-from ..errors import IllegalAction
-from ..events import Event
-from .base import NOTHING_PRIVATE, Automatic, not_your_turn
-from .score import DealScore, reach_target
+from engine.actions import Action, ActionParseError, register_action
+from engine.cards import SUITS, Card, Rank, Suit, cards_from_mask
+from engine.errors import IllegalAction
+from engine.events import Event
+from engine.phases.base import NOTHING_PRIVATE, Automatic, not_your_turn
+from engine.phases.score import DealScore, reach_target
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from engine.game import Game
 
 __all__ = [
     "MAX_CLAIM",

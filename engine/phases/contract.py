@@ -33,8 +33,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final
 
-from ..actions import Action, ActionParseError, Discard, register_action
-from ..cards import (
+from engine.actions import Action, ActionParseError, Discard, register_action
+from engine.cards import (
     JOKERS_MASK,
     SUITS,
     RankOrder,
@@ -43,8 +43,8 @@ from ..cards import (
     mask_of,
     sort_hand,
 )
-from ..errors import IllegalAction
-from ..events import (
+from engine.errors import IllegalAction
+from engine.events import (
     ContractDeclared,
     Discarded,
     DiscardsDone,
@@ -52,14 +52,14 @@ from ..events import (
     StockTaken,
     TrumpFixed,
 )
-from .auction import state_of
-from .base import NOTHING_PRIVATE, Automatic, Phase, new_event, not_your_turn
-from .exchange import discards_of
-from .solo_declare import NameTrump, name_trump
+from engine.phases.auction import state_of
+from engine.phases.base import NOTHING_PRIVATE, Automatic, Phase, new_event, not_your_turn
+from engine.phases.exchange import discards_of
+from engine.phases.solo_declare import NameTrump, name_trump
 
 if TYPE_CHECKING:
-    from ..events import Event
-    from ..game import Game
+    from engine.events import Event
+    from engine.game import Game
 
 __all__ = [
     "KittyDiscardPhase",

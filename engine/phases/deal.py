@@ -28,14 +28,14 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
-from ..cards import HIGH, Card, RankOrder, Suit, deck_with_jokers, full_deck
-from ..events import DealerChosen, DealStarted, HandDealt, TrumpFixed
-from ..rules import Rules
-from .base import Automatic, Phase, new_event
+from engine.cards import HIGH, Card, RankOrder, Suit, deck_with_jokers, full_deck
+from engine.events import DealerChosen, DealStarted, HandDealt, TrumpFixed
+from engine.phases.base import Automatic, Phase, new_event
+from engine.rules import Rules
 
 if TYPE_CHECKING:
-    from ..events import Event
-    from ..game import Game
+    from engine.events import Event
+    from engine.game import Game
 
 __all__ = [
     "CARD_BY_INDEX",

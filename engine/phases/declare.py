@@ -26,16 +26,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
-from ..actions import Action, CallCanYe, Pass, ShowHonours
-from ..cards import Card, cards_from_mask
-from ..errors import IllegalAction
-from ..events import CanYeCalled, HonoursShown, Passed
-from .base import NOTHING_PRIVATE, Phase, not_your_turn
-from .score import win_by_call
+from engine.actions import Action, CallCanYe, Pass, ShowHonours
+from engine.cards import Card, cards_from_mask
+from engine.errors import IllegalAction
+from engine.events import CanYeCalled, HonoursShown, Passed
+from engine.phases.base import NOTHING_PRIVATE, Phase, not_your_turn
+from engine.phases.score import win_by_call
 
 if TYPE_CHECKING:
-    from ..events import Event
-    from ..game import Game
+    from engine.events import Event
+    from engine.game import Game
 
 __all__ = ["DeclarePhase", "apply_claim", "check_claim", "claim_options", "honours_held"]
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
-from ..actions import Action, DeclineRuff, Discard, TakeRuff, discard
-from ..cards import (
+from engine.actions import Action, DeclineRuff, Discard, TakeRuff, discard
+from engine.cards import (
     JOKERS_MASK,
     SUIT_MASKS,
     SUITS,
@@ -30,13 +30,13 @@ from ..cards import (
     mask_of,
     sort_hand,
 )
-from ..errors import IllegalAction
-from ..events import Discarded, DiscardsDone, RuffDeclined, RuffTaken, StockTaken
-from .base import NOTHING_PRIVATE, Phase, new_event, not_your_turn
+from engine.errors import IllegalAction
+from engine.events import Discarded, DiscardsDone, RuffDeclined, RuffTaken, StockTaken
+from engine.phases.base import NOTHING_PRIVATE, Phase, new_event, not_your_turn
 
 if TYPE_CHECKING:
-    from ..events import Event
-    from ..game import Game
+    from engine.events import Event
+    from engine.game import Game
 
 __all__ = ["DiscardPhase", "RuffPhase"]
 

@@ -7,7 +7,7 @@ high-order one. The common case (revokes prevented, no window open, a plain
 hand) takes the fast path, :func:`fast_legal` and :func:`fast_play`, which
 ``Game`` calls directly when ``game.fast`` names the seat to play (see
 :func:`sync_fast`); it skips only the checks that cannot fail there. See
-``python -m engine.bench``.
+``python -m tools.bench_engine``.
 
 Decisions where RULES.md is silent:
 
@@ -21,16 +21,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
-from ..actions import Action, CallCanYe, Pass, Play, ShowHonours, play
-from ..cards import HIGH, SUIT_MASKS, Card, Suit, follow_mask, led_suit
-from ..errors import IllegalAction
-from ..events import CardPlayed, LayoutCardPlayed, Revoked, TrickWon
-from .base import NOTHING_PRIVATE, Phase, new_event, not_your_turn
-from .declare import apply_claim, check_claim, claim_options
+from engine.actions import Action, CallCanYe, Pass, Play, ShowHonours, play
+from engine.cards import HIGH, SUIT_MASKS, Card, Suit, follow_mask, led_suit
+from engine.errors import IllegalAction
+from engine.events import CardPlayed, LayoutCardPlayed, Revoked, TrickWon
+from engine.phases.base import NOTHING_PRIVATE, Phase, new_event, not_your_turn
+from engine.phases.declare import apply_claim, check_claim, claim_options
 
 if TYPE_CHECKING:
-    from ..events import Event
-    from ..game import Game
+    from engine.events import Event
+    from engine.game import Game
 
 __all__ = ["PlayPhase", "fast_legal", "fast_play", "plays_of", "sync_fast", "trick_winner"]
 

@@ -21,14 +21,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..actions import Action
-from ..errors import IllegalAction
-from ..events import DealScored, GameOver, GameStarted, MatchOver
-from .base import NOTHING_PRIVATE, Automatic, Phase, new_event
+from engine.actions import Action
+from engine.errors import IllegalAction
+from engine.events import DealScored, GameOver, GameStarted, MatchOver
+from engine.phases.base import NOTHING_PRIVATE, Automatic, Phase, new_event
 
 if TYPE_CHECKING:
-    from ..events import Event
-    from ..game import Game
+    from engine.events import Event
+    from engine.game import Game
 
 __all__ = [
     "DealScore",

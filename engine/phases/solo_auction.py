@@ -50,15 +50,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..actions import Action, ActionParseError, register_action
-from ..cards import Card, Suit
-from ..errors import IllegalAction
-from ..events import Event
-from ..seating import Seating
-from .base import not_your_turn
+from engine.actions import Action, ActionParseError, register_action
+from engine.cards import Card, Suit
+from engine.errors import IllegalAction
+from engine.events import Event
+from engine.phases.base import not_your_turn
+from engine.seating import Seating
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from engine.game import Game
 
 __all__ = [
     "AUCTION",

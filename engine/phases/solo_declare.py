@@ -28,16 +28,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar, Final
 
-from ..actions import Action, ActionParseError, Play, register_action
-from ..cards import Card, CardParseError, Suit
-from ..errors import IllegalAction
-from ..events import Event
-from .base import NOTHING_PRIVATE, not_your_turn
-from .play import PlayPhase
-from .solo_auction import SoloState, state_of
+from engine.actions import Action, ActionParseError, Play, register_action
+from engine.cards import Card, CardParseError, Suit
+from engine.errors import IllegalAction
+from engine.events import Event
+from engine.phases.base import NOTHING_PRIVATE, not_your_turn
+from engine.phases.play import PlayPhase
+from engine.phases.solo_auction import SoloState, state_of
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from engine.game import Game
 
 __all__ = [
     "TRUMPS",

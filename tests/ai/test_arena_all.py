@@ -1,4 +1,4 @@
-"""The resumable runner of the issues' arena matches (engine.ai.arena_all)."""
+"""The resumable runner of the issues' arena matches (tools.arena_all)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.ai import arena, arena_all
+from tools import arena, arena_all
 
 FORM = "turnover-bridge-seed004"
 RUN = ["--boards", "2", "--chunk", "1", "--only", FORM, "--matchups", "normal-easy", "--workers", "1"]
@@ -21,7 +21,7 @@ def test_runs_in_chunks_writes_printout_and_summary_then_resumes(
     record = tmp_path / "boards" / f"{FORM}-normal-vs-easy.jsonl"
     text = printout.read_text()
     # the command that made it, then the arena's own printout over both boards
-    assert text.startswith("$ python -m engine.ai.arena --a normal --b easy --deals 2 --games 0")
+    assert text.startswith("$ python -m tools.arena --a normal --b easy --deals 2 --games 0")
     assert f"--record {record}" in text  # a folder outside the repository: its full path
     assert "--game turnover-bridge --set layout=seed004" in text
     assert "2 boards, 4 deals" in text and "1 played now" in text

@@ -1,10 +1,10 @@
-"""engine.ai.bench times every game form's decisions (issues 11 and 12 ask for hard's latency per game)."""
+"""tools.bench_ai times every game form's decisions (issues 11 and 12 ask for hard's latency per game)."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.ai import bench
+from tools import bench_ai as bench
 
 
 @pytest.mark.parametrize(

@@ -12,10 +12,11 @@ from concurrent.futures import TimeoutError as FutureTimeout
 import pytest
 
 from engine.actions import Play
-from engine.ai import arena, clock
+from engine.ai import clock
 from engine.ai.knowledge import situation
 from engine.ai.search import Budget, candidate_cards, playout_evaluator, search_card
 from engine.rules import make_rules
+from tools import arena
 
 from .helpers import positions
 

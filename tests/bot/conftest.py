@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.client import RuffBot, create_bot
+from bot.app.client import RuffBot, create_bot
 from bot.config import Settings
 
 AI_WORLDS = 16  # the searching AI levels look at this many deals a decision in tests

@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.render import card_label
+from bot.present.render import card_label
 from bot.store import ActionRepo, TableRepo
 from engine import Card, Game, SeatView, sort_hand
 from engine.actions import (

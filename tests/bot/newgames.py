@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.render import card_label, card_text
+from bot.present.render import card_label, card_text
 from engine import Card, Game, SeatView, sort_hand
 from engine.actions import Action, DeclineRuff, Discard, Pass, Play, TakeRuff
 from engine.claims import AcceptClaim, RejectClaim, answering

@@ -1,4 +1,4 @@
-"""bot.aipool: AI decisions in real worker processes, an anytime budget, crash recovery."""
+"""bot.tables.aipool: AI decisions in real worker processes, an anytime budget, crash recovery."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.aipool import BUDGET_STEPS, WORKER_NICENESS, AIPool
+from bot.tables.aipool import BUDGET_STEPS, WORKER_NICENESS, AIPool
 from engine import Game, SeatView, new_game
 from engine.actions import Action
 from engine.ai import get_player
@@ -148,7 +148,7 @@ async def test_a_killed_worker_is_survived(caplog: pytest.LogCaptureFixture) -> 
         [pid] = await pool.ready()
         (view, legal), *rest = positions(3)
         os.kill(pid, signal.SIGKILL)
-        with caplog.at_level(logging.ERROR, logger="bot.aipool"):
+        with caplog.at_level(logging.ERROR, logger="bot.tables.aipool"):
             action = await asyncio.wait_for(pool.choose("normal", view, legal, "k:0"), 15)
         assert action in legal  # the move was still answered (by the easy player)
         assert pool.fallbacks == 1 and pool.restarts == 1

@@ -1,4 +1,4 @@
-"""``python -m bot.bench`` (production mode) runs the real bot and says where its time went."""
+"""``python -m tools.bench`` (production mode) runs the real bot and says where its time went."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bot import bench
+from tools import bench
 
 
 def test_the_production_benchmark_measures_clicks_commits_and_the_collector(

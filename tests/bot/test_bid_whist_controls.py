@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.controls import hand_controls
-from bot.render import SeatInfo, TableInfo, hand_message, table_text
+from bot.present.controls import hand_controls
+from bot.present.render import SeatInfo, TableInfo, hand_message, table_text
 from engine import Game, decode_action, new_game
 from engine.actions import Discard
 
@@ -165,7 +165,7 @@ def test_no_trump_jokers_are_laid_out_first_under_bidder_discards() -> None:
 
 
 def test_all_pass_redeal_is_summed_up_and_the_score_line_names_both_ends() -> None:
-    from bot.render import deal_summary
+    from bot.present.render import deal_summary
 
     game = _game(8, all_pass="redeal")
     dealer = game.dealer

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.render import card_text
-from bot.render.claims import claim_words
+from bot.present.render import card_text
+from bot.present.render.claims import claim_words
 from bot.store import ActionRepo, ResultRepo
 from engine.ai.claims import certain_claim
 from engine.claims import answering, remaining_tricks

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.render import card_label
+from bot.present.render import card_label
 from bot.store import ActionRepo, ResultRepo
 
 from .helpers import (

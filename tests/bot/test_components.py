@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from bot import components as ui
-from bot.controls import hand_controls
-from bot.render import card_label
+from bot.present import components as ui
+from bot.present.controls import hand_controls
+from bot.present.render import card_label
 from engine import Card, Game, new_game
 from engine.actions import (
     Action,

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from bot.config import Settings
-from bot.demo import run_demo
+from tools.demo import run_demo
 
 
 async def test_the_offline_demo_plays_a_game_to_its_end(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.render import card_label, card_text, suit_symbol
+from bot.present.render import card_label, card_text, suit_symbol
 from bot.store import ActionRepo, ResultRepo, TableRepo
 from engine import Card
 from engine.actions import CallCanYe, DeclineRuff, Discard, Pass, Play, ShowHonours, TakeRuff

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.render import card_label
+from bot.present.render import card_label
 from engine.actions import Play
 
 from .helpers import (

@@ -1,11 +1,11 @@
-"""Start-up settles the heap (bot.heap): the collector's pauses stay short under load."""
+"""Start-up settles the heap (bot.app.heap): the collector's pauses stay short under load."""
 
 from __future__ import annotations
 
 import gc
 from typing import Any
 
-from bot import heap
+from bot.app import heap
 
 
 async def test_a_started_bot_has_frozen_its_start_up_objects(simcord_env: Any) -> None:

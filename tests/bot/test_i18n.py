@@ -15,13 +15,13 @@ import simcord.interactions
 from discord import app_commands
 
 import bot
-from bot import i18n
-from bot.i18n import _, ngettext, number, percent, signed, using
-from bot.info import plural
-from bot.locales import CommandTranslator
-from bot.render import action_label, card_label, card_text, hand_text, rules_text
-from bot.render.refusals import REFUSALS, reason_text
-from bot.render.rules_text import RULE_SHAPES, rule_line, shape_of
+from bot.commands.info import plural
+from bot.present import i18n
+from bot.present.i18n import _, ngettext, number, percent, signed, using
+from bot.present.locales import CommandTranslator
+from bot.present.render import action_label, card_label, card_text, hand_text, rules_text
+from bot.present.render.refusals import REFUSALS, reason_text
+from bot.present.render.rules_text import RULE_SHAPES, rule_line, shape_of
 from bot.store import UserLocaleRepo
 from engine import Card, game_ids, make_rules, presets_for
 from engine.actions import Discard, Play
@@ -67,7 +67,7 @@ def _ids(catalog: Any) -> set[str]:
 
 def test_extraction_finds_no_text_outside_the_catalogue() -> None:
     """Babel's extractor run over bot/ finds exactly the template's texts, and the
-    German catalogue holds every one of them (run ``python -m bot.i18n update``)."""
+    German catalogue holds every one of them (run ``python -m bot.present.i18n update``)."""
     from babel.messages.pofile import read_po
 
     extracted = _ids(i18n.extract())
@@ -96,7 +96,7 @@ def test_no_text_is_looked_up_from_an_f_string() -> None:
 
 
 def test_every_engine_refusal_is_translated() -> None:
-    """Each fixed refusal the engine can raise is in bot/render/refusals.py (a new
+    """Each fixed refusal the engine can raise is in bot/present/render/refusals.py (a new
     engine text fails here until it is added and translated)."""
     texts: set[str] = set()
     for path in ENGINE.rglob("*.py"):
@@ -439,9 +439,9 @@ def test_a_picture_drawn_elsewhere_speaks_the_tables_language() -> None:
     import dataclasses
     import threading
 
-    from bot import picture as pic
-    from bot.bench_picture import Form, play, table_info
-    from bot.chart import deal_history, draw_chart
+    from bot.present import picture as pic
+    from bot.present.chart import deal_history, draw_chart
+    from tools.bench_picture import Form, play, table_info
 
     game, view = next((g, v) for g, v in play(Form("whist-5"), seed=2, max_deals=1) if v.trick)
     info = dataclasses.replace(table_info(game), language="de")

@@ -8,11 +8,11 @@ from typing import Any
 import discord
 import pytest
 
-from bot import components as ui
-from bot.controls import hand_controls
-from bot.i18n import using
-from bot.picture import scene_of
-from bot.render import SEAT_NAMES, SeatInfo, TableInfo, card_label, event_lines
+from bot.present import components as ui
+from bot.present.controls import hand_controls
+from bot.present.i18n import using
+from bot.present.picture import scene_of
+from bot.present.render import SEAT_NAMES, SeatInfo, TableInfo, card_label, event_lines
 from engine import Card, make_rules, new_game
 from engine.actions import Action, Play, TakeRuff
 from engine.phases.contest import RuffClaim
@@ -105,7 +105,7 @@ def test_turnover_layout_cards_are_marked_and_live_when_playable(layout: str) ->
 
 
 def test_long_texts_fit_in_a_discord_message() -> None:
-    from bot.render import fit
+    from bot.present.render import fit
 
     text = fit(["header", "Auction: " + "someone with a long name Spread Misère · " * 60, "• a recent line", "▶ turn"])
     assert len(text) <= 2000 and text.startswith("header\n") and text.endswith("▶ turn")

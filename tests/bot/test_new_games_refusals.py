@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.render import card_label
+from bot.present.render import card_label
 from engine import Card
 from engine.phases.deal import CARD_BY_INDEX
 

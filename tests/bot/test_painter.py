@@ -8,10 +8,10 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from bot.bench_picture import table_info
-from bot.painter import Painter
-from bot.picture import Scene, draw_table, scene_of
+from bot.present.painter import Painter
+from bot.present.picture import Scene, draw_table, scene_of
 from engine import new_game
+from tools.bench_picture import table_info
 
 
 def _scene() -> Scene:

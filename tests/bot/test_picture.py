@@ -1,5 +1,5 @@
-"""The table picture and the score chart (bot/picture.py, bot/chart.py, drawn with
-bot/drawing.py): pure, no Discord.
+"""The table picture and the score chart (bot/present/picture.py, bot/present/chart.py, drawn with
+bot/present/drawing.py): pure, no Discord.
 
 Every state of seeded games of every game id draws a valid, small PNG of the
 right size; the picture shows the same trick as the table text; it is drawn
@@ -18,14 +18,14 @@ import threading
 import pytest
 from PIL import Image
 
-from bot import drawing
-from bot import picture as pic
-from bot.bench_picture import Form, finished, forms, play, table_info
-from bot.chart import HOW_MARKS, deal_history, score_chart
-from bot.i18n import using
-from bot.render import SEAT_NAMES, SeatInfo, TableInfo, trick_line
+from bot.present import drawing
+from bot.present import picture as pic
+from bot.present.chart import HOW_MARKS, deal_history, score_chart
+from bot.present.i18n import using
+from bot.present.render import SEAT_NAMES, SeatInfo, TableInfo, trick_line
 from engine import Card, Suit
 from engine.events import GameOver
+from tools.bench_picture import Form, finished, forms, play, table_info
 
 MAX_BYTES = 60_000
 FORMS = forms()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.render import card_label
+from bot.present.render import card_label
 from bot.store import ActionRepo, Database, ResultRepo, TableRepo
 from engine import Play
 

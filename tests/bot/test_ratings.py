@@ -1,4 +1,4 @@
-"""Ratings (bot/ratings.py) without a database: the teams of finished games, the
+"""Ratings (bot/store/ratings.py) without a database: the teams of finished games, the
 openskill update, AI levels, the texts of /ruff leaderboard and /ruff stats."""
 
 from __future__ import annotations
@@ -10,10 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from bot import ratings
-from bot.info import leaderboard_text, plural, stats_text
-from bot.ratings import MIN_GAMES, MODEL, Entrant, Team, rate, teams_from_game, teams_to_json
-from bot.store import AISeat, HumanSeat, RatingChange, RatingEventRow, RatingRow, Seat
+from bot.commands.info import leaderboard_text, plural, stats_text
+from bot.store import AISeat, HumanSeat, RatingChange, RatingEventRow, RatingRow, Seat, ratings
+from bot.store.ratings import MIN_GAMES, MODEL, Entrant, Team, rate, teams_from_game, teams_to_json
 from engine import Game, make_rules
 from engine.game import new_game
 

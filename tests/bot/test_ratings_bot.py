@@ -11,9 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot import ratings
-from bot.ratings import MIN_GAMES
-from bot.store import AISeat, HumanSeat, PlayerResult, RatingRepo, ResultRepo, TableRepo
+from bot.store import AISeat, HumanSeat, PlayerResult, RatingRepo, ResultRepo, TableRepo, ratings
+from bot.store.ratings import MIN_GAMES
 
 from .conftest import make_settings, restart
 from .helpers import table_message

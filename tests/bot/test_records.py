@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.render import card_text
+from bot.present.render import card_text
 from engine import Play
 from engine.cards import cards_from_mask
 from engine.export import load_json, pbn_hand

@@ -14,7 +14,7 @@ import discord
 import pytest
 import simcord
 
-from bot.render import card_label
+from bot.present.render import card_label
 from bot.store import TableRepo
 from engine.actions import Play
 

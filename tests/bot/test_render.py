@@ -1,11 +1,11 @@
-"""bot/render.py is pure: engine views in, text out. Checked on real engine games."""
+"""bot/present/render.py is pure: engine views in, text out. Checked on real engine games."""
 
 from __future__ import annotations
 
 import re
 
-from bot import render
-from bot.render import SeatInfo, TableInfo, card_text, suit_symbol
+from bot.present import render
+from bot.present.render import SeatInfo, TableInfo, card_text, suit_symbol
 from engine import Card, Game, make_rules, new_game
 
 from .helpers import choose, hand_cards, table_seed

@@ -1,4 +1,4 @@
-"""The replay's text and buttons (bot/replay.py) for every game id, without Discord."""
+"""The replay's text and buttons (bot/present/replay.py) for every game id, without Discord."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from bot import replay
-from bot.components import BadCustomId, parse_custom_id
-from bot.render.common import card_text
+from bot.present import replay
+from bot.present.components import BadCustomId, parse_custom_id
+from bot.present.render.common import card_text
 from engine import Game, game_ids, new_game
 from engine.export import game_log
 

@@ -14,8 +14,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot import render
-from bot.controls import card_rows, hand_controls
+from bot.present import render
+from bot.present.controls import card_rows, hand_controls
 from engine import Card, Suit, sort_hand
 from engine.actions import Play, TakeRuff
 from engine.cards import full_deck
@@ -386,7 +386,7 @@ async def test_pictures_that_wait_for_the_painter_are_drawn_once_each_of_the_lat
     edit goes out with its text and the picture waits, once per table however many
     moves; the waiting pictures are then drawn of each table's latest state, and a
     table that left memory meanwhile is skipped."""
-    from bot.picture import picture_key
+    from bot.present.picture import picture_key
 
     env = simcord_env
     _, channel, alice, _ = await _seat_alice_with_ai(env)

@@ -1,11 +1,11 @@
-"""Smoke test of ``python -m engine.bench`` (the figures themselves are not checked)."""
+"""Smoke test of ``python -m tools.bench_engine`` (the figures themselves are not checked)."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.bench import deals_per_second, main
 from engine.rules import game_ids, make_rules
+from tools.bench_engine import deals_per_second, main
 
 
 def test_bench_prints_best_and_median(capsys: pytest.CaptureFixture[str]) -> None:

@@ -29,7 +29,7 @@ from typing import Any
 
 from simcord import Env
 
-from bot.client import create_bot
+from bot.app.client import create_bot
 from bot.config import Settings
 from engine import Card, decode_action
 from engine.actions import discard

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.client import create_bot
+from bot.app.client import create_bot
 
 from .conftest import make_settings
 from .helpers import (

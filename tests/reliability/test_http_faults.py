@@ -1,6 +1,6 @@
 """Discord failures at the HTTP level, under discord.py's own client.
 
-The notifier (``bot.notify``) runs on a real ``discord.Client`` whose real
+The notifier (``bot.present.notify``) runs on a real ``discord.Client`` whose real
 ``discord.http.HTTPClient`` talks HTTP to a fake Discord on 127.0.0.1
 (``tests/reliability/httpfake.py``). So the retries tested here are the ones
 production makes: discord.py waits out a 429's ``retry_after`` (per route or
@@ -20,8 +20,8 @@ import discord
 import discord.http
 import pytest
 
-from bot import notify
-from bot.notify import DMClosed, MessageGone, Notifier, Unreachable
+from bot.present import notify
+from bot.present.notify import DMClosed, MessageGone, Notifier, Unreachable
 
 from .httpfake import Disconnect, FakeDiscord, Hang, RateLimit, Status, cannot_dm, unknown_message
 
@@ -284,7 +284,7 @@ async def test_a_sent_view_is_emptied_and_its_buttons_reach_discord(fake: FakeDi
     """A view is emptied once Discord has it, sent or refused (a spent view and its
     buttons hold each other, garbage only the loop-stopping cyclic collector
     frees); the message still carries every button."""
-    from bot.components import RHButton
+    from bot.present.components import RHButton
 
     def view(*ids: str) -> discord.ui.View:
         v = discord.ui.View(timeout=None)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.tables import ENDED_KEPT
+from bot.tables.table import ENDED_KEPT
 
 from .helpers import act, hand_message, is_my_turn, open_table, table_message, table_status
 

@@ -15,9 +15,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.bench_picture import Form, play, table_info
-from bot.notify import Notifier
-from bot.picture import Picture, PictureCache, table_picture
+from bot.present.notify import Notifier
+from bot.present.picture import Picture, PictureCache, table_picture
+from tools.bench_picture import Form, play, table_info
 
 from .httpfake import FakeDiscord, RateLimit
 

@@ -62,7 +62,7 @@ def test_startup_never_logs_the_token(
             ran["token"] = token
             logging.getLogger("bot").debug("settings: %r", Settings.from_env(None))
 
-    monkeypatch.setattr("bot.client.create_bot", lambda settings: FakeBot())
+    monkeypatch.setattr("bot.app.client.create_bot", lambda settings: FakeBot())
     caplog.set_level(logging.DEBUG)
     assert entry.main([]) == 0
     assert ran["token"] == TOKEN

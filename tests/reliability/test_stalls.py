@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.client import create_bot
+from bot.app.client import create_bot
 
 from .conftest import make_settings
 from .helpers import (
@@ -228,11 +228,11 @@ async def test_a_click_while_the_database_is_locked_is_acknowledged_in_time(tmp_
     In real time, so not under simcord (whose clock is virtual): the real manager,
     engine and SQLite file, with the benchmark's stub Discord answering at once.
     """
-    from bot.aipool import AIPool
-    from bot.bench import StubDiscord, click
-    from bot.bench import open_table as bench_table
-    from bot.manager import GameManager
+    from bot.app.manager import GameManager
     from bot.store import Database
+    from bot.tables.aipool import AIPool
+    from tools.bench import StubDiscord, click
+    from tools.bench import open_table as bench_table
 
     db_file = tmp_path / "locked.db"
     settings = make_settings(db_file, ai_delay=0.0, turn_timeout=0.0)

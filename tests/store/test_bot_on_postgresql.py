@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.client import RuffBot, create_bot
+from bot.app.client import RuffBot, create_bot
 from bot.store import RatingRepo, ResultRepo, TableRepo
 from bot.store.postgres import PostgresDatabase
 

@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from bot.aipool import AIPool
-from bot.bench import StubDiscord, policy
-from bot.bench_scale import guild_on_shard
-from bot.cluster import LeaseLost, TableBehind
-from bot.commit import commit
+from bot.app.manager import GameManager
+from bot.cluster.sync import LeaseLost, TableBehind
 from bot.config import Settings
-from bot.manager import GameManager
 from bot.store import Database
+from bot.tables.aipool import AIPool
+from bot.tables.commit import commit
+from tools.bench import StubDiscord, policy
+from tools.bench_scale import guild_on_shard
 
 
 class Process:
@@ -27,7 +27,7 @@ class Process:
         self.manager, self.db, self.discord = manager, db, discord_
 
     def interaction(self, user: int, guild: int | None = None, channel: int = 0) -> Any:
-        from bot.bench import _Stub
+        from tools.bench import _Stub
 
         g = _Stub(id=guild, name="g") if guild is not None else None
         return self.discord.interaction(user, g, _Stub(id=channel, name="c"))

@@ -9,8 +9,6 @@ from typing import Any
 
 import pytest
 
-from bot import ratings
-from bot.ratings import Entrant, Team
 from bot.store import (
     ActionRepo,
     AISeat,
@@ -27,8 +25,10 @@ from bot.store import (
     StoreError,
     TableRepo,
     UserLocaleRepo,
+    ratings,
 )
 from bot.store.copy import TargetNotEmpty, copy_database, run
+from bot.store.ratings import Entrant, Team
 
 from .conftest import FakeClock
 

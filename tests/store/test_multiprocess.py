@@ -1,5 +1,5 @@
 """Several real bot processes (each its own event loop and asyncpg pool, the real
-manager; Discord stubbed, see bot/scale_worker.py) sharing one real PostgreSQL.
+manager; Discord stubbed, see tools/scale_worker.py) sharing one real PostgreSQL.
 
 Clicks for the same tables go to random processes at once, some twice at the
 same moment (a double click racing itself in two processes); every acknowledged
@@ -19,7 +19,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.bench_scale import (
+from engine import Game
+from tools.bench_scale import (
     Click,
     Tracker,
     WorkerProc,
@@ -28,7 +29,6 @@ from bot.bench_scale import (
     play_humans,
     start_workers,
 )
-from engine import Game
 
 LEASE = 2.0
 

@@ -1,6 +1,6 @@
 """Ratings in the database, on SQLite and PostgreSQL: written with the game's result
 or not at all, rebuilt from the stored results to the same values, ranked with a
-minimum number of games; ``python -m bot.ratings rebuild``."""
+minimum number of games; ``python -m bot.store.ratings rebuild``."""
 
 from __future__ import annotations
 
@@ -12,9 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from bot import ratings
-from bot.commit import results
-from bot.ratings import MIN_GAMES, MODEL
 from bot.store import (
     ActionRepo,
     AISeat,
@@ -28,8 +25,11 @@ from bot.store import (
     TableRepo,
     TableRow,
     TransactionRequired,
+    ratings,
 )
-from bot.tables import Table
+from bot.store.ratings import MIN_GAMES, MODEL
+from bot.tables.commit import results
+from bot.tables.table import Table
 from engine import Game, make_rules
 from engine.game import new_game
 
@@ -317,7 +317,7 @@ def test_the_rebuild_command_prints_what_changed(tmp_path: Path) -> None:
             await db.close()
 
     asyncio.run(setup())
-    run = [sys.executable, "-m", "bot.ratings", "rebuild", "--database", str(path)]
+    run = [sys.executable, "-m", "bot.store.ratings", "rebuild", "--database", str(path)]
     dry = subprocess.run([*run, "--dry-run"], capture_output=True, text=True, cwd=REPO_ROOT, timeout=120)
     assert dry.returncode == 0, dry.stderr
     assert "3 rated games" in dry.stdout and "changed  server 501" in dry.stdout

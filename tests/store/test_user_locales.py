@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.locales import UserLocales
+from bot.present.locales import UserLocales
 from bot.store import Database, UserLocaleRepo
 
 

@@ -1,0 +1,45 @@
+"""The garbage collector tuned for a long-running event loop.
+
+CPython's cyclic collector stops the world: with the bot's objects (discord.py,
+the engine, the catalogues: some 50,000 tracked objects before the first table)
+a full collection paused the loop for 40-100 ms about every six seconds under
+``python -m tools.bench``, the largest part of its event-loop lag p99 and of its
+slowest answers to clicks. :func:`settle` runs once the bot has started:
+
+* one full collection, then ``gc.freeze()``: everything alive at start-up
+  (modules, classes, the command tree, the resumed tables) moves to the
+  permanent generation, which later collections no longer scan;
+* the youngest generation collects after 3,000 allocations instead of 700: a
+  bot allocates in bursts (a move builds views, texts and buttons), and most of
+  it dies by reference counting before a collection would look at it.
+
+Measured with ``python -m tools.bench`` (production defaults) on 2 cores: event-loop
+lag p99 7.7-12.1 ms before, 5.8 ms after; click-to-ack p99 36-73 ms before, 25 ms
+after (single runs: the figures vary from run to run by a few ms).
+"""
+
+from __future__ import annotations
+
+import gc
+from typing import Final
+
+__all__ = ["YOUNG_THRESHOLD", "settle"]
+
+YOUNG_THRESHOLD: Final = 3000  # allocations between collections of the youngest generation
+
+_settled = False
+
+
+def settle() -> None:
+    """Collect once, freeze what survives start-up, and space the young collections.
+
+    Once a process: a second bot started in the same process (the tests start
+    hundreds) must not freeze the first one's garbage for good."""
+    global _settled
+    if _settled:
+        return
+    _settled = True
+    gc.collect()
+    gc.freeze()
+    _, older, oldest = gc.get_threshold()
+    gc.set_threshold(YOUNG_THRESHOLD, older, oldest)

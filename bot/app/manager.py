@@ -1,0 +1,246 @@
+"""The game manager: the one object the cog and the components talk to.
+
+It builds the bot's parts and hands each request to the part whose job it is:
+
+=================  ============================================================
+``services``       database, repositories, notifier, AI pool, table registry,
+                   owned background tasks (``bot/tables/services.py``)
+``lobby``          open, seats, start, cancel, rematch, take my seat back
+``play``           a game click: lock → engine → store → answer
+``drivers``        AI moves and timers, supervised; what follows every commit
+``presenter``      events → table message, hand messages, summaries
+``resume``         start-up: load, set aside what fails, re-arm timers
+``info``           the read-only commands (rules, leaderboard, stats, hand)
+``records``        hand records and replays of finished games (record, replay)
+=================  ============================================================
+
+Invariants, kept by those parts:
+
+* One ``asyncio.Lock`` per table; every state change happens under it, and
+  nothing slow (AI search, Discord calls) runs while it is held.
+* An action is written to the database before anyone is told it happened, and
+  the in-memory game changes only after the write succeeded.
+* A refused action (illegal, stale, out of turn, foreign) changes neither the
+  game nor the database and gets a short ephemeral answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.app import heap
+from bot.commands.info import Info
+from bot.commands.records import Records
+from bot.config import Settings
+from bot.present.locales import UserLocales
+from bot.present.notify import Notifier
+from bot.present.replies import refuse
+from bot.store import ActionRepo, Database, DeadlineRepo, HandMessageRepo, ResultRepo, TableRepo
+from bot.tables.aipool import AIPool
+from bot.tables.claims import VERBS as CLAIM_VERBS
+from bot.tables.claims import ClaimButtons
+from bot.tables.drivers import Drivers
+from bot.tables.lobby import Lobby
+from bot.tables.play import Play
+from bot.tables.presenter import Presenter
+from bot.tables.resume import Resume
+from bot.tables.services import Services, TableRegistry
+from bot.tables.table import Table, parse_options, preset_choices
+from engine import Action
+
+__all__ = ["GameManager", "Table", "parse_options", "preset_choices"]
+
+
+class GameManager:
+    """Creates, runs, resumes and ends tables. The bot's single owner of game state."""
+
+    def __init__(
+        self, client: discord.Client, db: Database, settings: Settings, ai: AIPool | None = None
+    ) -> None:
+        # AI decisions run off the event loop (bot/tables/aipool.py); a pool given by the
+        # caller (benchmarks) is the caller's to close
+        self._owns_ai = ai is None
+        pool = ai if ai is not None else AIPool(settings.ai_workers, mode=settings.ai_mode, worlds=settings.ai_worlds)
+        self.services = svc = Services(client, db, settings, pool)
+        self.presenter = Presenter(svc)
+        self.drivers = Drivers(svc, self.presenter)
+        self.play = Play(svc, self.presenter, self.drivers)
+        self.lobby = Lobby(svc, self.presenter, self.drivers)
+        self.claims = ClaimButtons(svc, self.presenter, self.play)
+        self.info = Info(svc, self.presenter, self.lobby)
+        self.records = Records(svc)
+        self._resume = Resume(svc, self.presenter, self.drivers)
+        if db.dialect == "postgresql":  # any number of processes may share it
+            from bot.cluster.sync import Cluster
+
+            svc.cluster = Cluster(svc, self.presenter, self.drivers, self._resume)
+
+    # ------------------------------------------------------------ shared parts (tests, benchmarks)
+
+    @property
+    def tables(self) -> TableRegistry:
+        return self.services.tables
+
+    @property
+    def user_locales(self) -> UserLocales:
+        """Each player's language, remembered from their latest interaction (bot/present/locales.py)."""
+        return self.services.user_locales
+
+    @property
+    def db(self) -> Database:
+        return self.services.db
+
+    @property
+    def notifier(self) -> Notifier:
+        return self.services.notifier
+
+    @property
+    def ai(self) -> AIPool:
+        return self.services.ai
+
+    @property
+    def table_repo(self) -> TableRepo:
+        return self.services.table_repo
+
+    @property
+    def action_repo(self) -> ActionRepo:
+        return self.services.action_repo
+
+    @property
+    def hand_repo(self) -> HandMessageRepo:
+        return self.services.hand_repo
+
+    @property
+    def result_repo(self) -> ResultRepo:
+        return self.services.result_repo
+
+    @property
+    def deadline_repo(self) -> DeadlineRepo:
+        return self.services.deadline_repo
+
+    @property
+    def ack_latencies(self) -> deque[float]:
+        return self.services.ack_latencies
+
+    @property
+    def set_aside(self) -> dict[int, str]:
+        return self._resume.set_aside
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def resume(self) -> int:
+        """Load every unfinished table from the database and bring it back to life;
+        then settle the heap (:mod:`bot.app.heap`): start-up is over."""
+        resumed = await self._resume.resume()
+        heap.settle()
+        return resumed
+
+    async def close(self) -> None:
+        """Stop background work (the database is closed by the bot)."""
+        svc = self.services
+        svc.closing = True
+        stopping: list[asyncio.Task[Any]] = self.drivers.running()
+        stopping.extend(svc.tasks.cancel_all())
+        svc.notifier.cancel_all()
+        if stopping:
+            # wait for them to unwind before the database closes under them
+            await asyncio.wait(stopping, timeout=5.0)
+        await svc.painter.close()
+        if svc.cluster is not None:
+            await svc.cluster.close()  # gives its tables to the other processes at once
+        if self._owns_ai:
+            await svc.ai.close()
+
+    # ------------------------------------------------------------ commands (bot/app/cog.py)
+
+    async def new_table(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: str,
+        preset: str | None,
+        target: int | None,
+        options: str | None,
+    ) -> None:
+        await self.lobby.new_table(interaction, game_id, preset, target, options)
+
+    async def cancel_command(self, interaction: discord.Interaction[Any]) -> None:
+        await self.info.cancel_command(interaction)
+
+    async def hand_command(self, interaction: discord.Interaction[Any]) -> None:
+        await self.info.hand_command(interaction)
+
+    async def rules_command(self, interaction: discord.Interaction[Any], game_id: str | None, preset: str | None) -> None:
+        await self.info.rules_command(interaction, game_id, preset)
+
+    async def leaderboard(self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None) -> None:
+        await self.info.leaderboard(interaction, page, game_id)
+
+    async def stats(
+        self, interaction: discord.Interaction[Any], user: discord.abc.User | None, game_id: str | None = None
+    ) -> None:
+        await self.info.stats(interaction, user, game_id)
+
+    async def settings_command(
+        self, interaction: discord.Interaction[Any], pictures: bool | None, language: str | None = None
+    ) -> None:
+        changed = await self.services.server_settings.settings_command(interaction, pictures, language)
+        if changed and interaction.guild is not None:
+            # the server's tables speak the new language from their next change
+            language_now = await self.services.server_settings.language(interaction.guild.id)
+            for table in self.tables.values():
+                if table.guild_id == interaction.guild.id and table.language != language_now:
+                    table.language = language_now
+                    self.presenter.schedule_table_edit(table)
+
+    # ------------------------------------------------------------ clicks (bot/handlers.ClickHandler)
+
+    async def refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
+        await refuse(interaction, text)
+
+    async def on_table_button(self, interaction: discord.Interaction[Any], table_id: int, verb: str) -> None:
+        if verb in CLAIM_VERBS:
+            await self.claims.on_table_button(interaction, table_id, verb)
+            return
+        await self.lobby.on_table_button(interaction, table_id, verb)
+
+    async def on_action(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        version: int,
+        seat: int,
+        actions: Sequence[Action],
+    ) -> None:
+        await self.play.on_action(interaction, table_id, version, seat, actions)
+
+    async def on_pick(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        version: int,
+        seat: int,
+        verb: str,
+        values: Sequence[str],
+    ) -> None:
+        await self.play.on_pick(interaction, table_id, version, seat, verb, values)
+
+    async def on_leaderboard_page(
+        self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None
+    ) -> None:
+        await self.info.on_leaderboard_page(interaction, page, game_id)
+
+    # ------------------------------------------------------------ records and replays (bot/commands/records.py)
+
+    async def record_command(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
+        await self.records.record_command(interaction, table_id)
+
+    async def replay_command(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
+        await self.records.replay_command(interaction, table_id)
+
+    async def on_replay_step(self, interaction: discord.Interaction[Any], table_id: int, step: int) -> None:
+        await self.records.on_replay_step(interaction, table_id, step)

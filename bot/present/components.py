@@ -1,0 +1,405 @@
+"""Buttons and selects whose ``custom_id`` carries the state they act on.
+
+Every component is a :class:`discord.ui.DynamicItem`, registered once in
+``setup_hook``, so buttons keep working after a restart. The id grammar
+(always ``<= 100`` characters):
+
+* ``rh:t:<table>:<verb>`` — table buttons (join, leave, start, cancel, ai-easy,
+  ai-normal, ai-hard, hand, reclaim, rematch);
+* ``rh:a:<table>:<version>:<seat>:<action>`` — a game action such as
+  ``play:10H`` or ``canye`` (the engine's own encoding); ``version`` is the
+  engine's action count when the button was drawn, so a button from an earlier
+  trick is recognised as stale;
+* ``rh:d:<table>:<version>:<seat>[:<verb>]`` — a menu of cards to lay out, one
+  ``<verb>:<card>`` action per chosen card (``discard`` when the verb is left
+  out, as in ids sent before the verb was added);
+* ``rh:c:<table>:<version>:<seat>:<k>`` — the ``k``-th menu of choices (when
+  there are more than buttons fit, e.g. a ruff value 0-95); each option's value
+  is the engine's encoding of one action (``ruffval:47``);
+* ``rh:lb:<page>[:<game>]`` — leaderboard paging (the game id the page shows; an
+  id without one, from before ratings, shows the server's most played game);
+* ``rh:r:<table>:<step>`` — a replay of a finished game at trick ``step``
+  (from 0; ``/ruff replay``, :mod:`bot.present.replay`); a step past the end clamps.
+
+The builders here are pure functions of an engine view; the callbacks only
+parse the id and hand over to the :class:`~bot.present.handlers.ClickHandler` (the manager).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.present.handlers import ClickHandler, handler_of
+from bot.present.i18n import _, ngettext
+from bot.present.locales import arrive
+from bot.present.render.common import AI_LEVELS
+from engine import Action, decode_action
+from engine.actions import ActionParseError
+
+log = logging.getLogger(__name__)
+
+TABLE_VERBS = (
+    "join",
+    "leave",
+    "start",
+    "cancel",
+    "ai-easy",
+    "ai-normal",
+    "ai-hard",
+    "hand",
+    "reclaim",
+    "rematch",
+    "claims",  # the private menu of how many tricks to claim
+    "last",  # the last trick, privately
+    "concede",  # propose (or, at two, make) a concession
+)
+ROWS = 5  # Discord: at most 5 rows of components per message
+ROW_WIDTH = 5  # at most 5 buttons per row (a select fills a row)
+_ID_LIMIT = 100
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedId:
+    kind: str  # t | a | d | c | lb | r
+    table_id: int = 0
+    verb: str = ""  # the table verb (t) or the laid-out cards' action verb (d)
+    version: int = 0
+    seat: int = 0
+    action: Action | None = None
+    page: int = 0
+    step: int = 0  # a replay's step (r)
+    game: str = ""  # the game id of a leaderboard page (lb); "" = the default
+
+
+class BadCustomId(ValueError):
+    """A custom_id that does not follow the grammar (forged or from another bot version)."""
+
+
+_TABLE_RE = re.compile(r"t:(\d{1,19}):([a-z-]{1,12})")
+_ACT_RE = re.compile(r"a:(\d{1,19}):(\d{1,9}):([0-3]):([a-z]{1,10}(?::[0-9A-Za-z-]{1,16})?)")
+_PICK_RE = re.compile(r"d:(\d{1,19}):(\d{1,9}):([0-3])(?::([a-z]{1,10}))?")
+_CHOICE_RE = re.compile(r"c:(\d{1,19}):(\d{1,9}):([0-3]):(\d)")
+_LB_RE = re.compile(r"lb:(\d{1,4})(?::([a-z0-9-]{1,60}))?")
+_REPLAY_RE = re.compile(r"r:(\d{1,19}):(\d{1,6})")
+
+
+def parse_custom_id(rest: str) -> ParsedId:
+    """Parse the part after ``rh:``; raises :class:`BadCustomId` if malformed."""
+    if m := _TABLE_RE.fullmatch(rest):
+        if m.group(2) not in TABLE_VERBS:
+            raise BadCustomId(rest)
+        return ParsedId("t", table_id=int(m.group(1)), verb=m.group(2))
+    if m := _ACT_RE.fullmatch(rest):
+        try:
+            action = decode_action(m.group(4))
+        except ActionParseError:
+            raise BadCustomId(rest) from None
+        return ParsedId(
+            "a", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3)), action=action
+        )
+    if m := _PICK_RE.fullmatch(rest):
+        return ParsedId(
+            "d", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3)), verb=m.group(4) or "discard"
+        )
+    if m := _CHOICE_RE.fullmatch(rest):
+        return ParsedId("c", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3)))
+    if m := _LB_RE.fullmatch(rest):
+        return ParsedId("lb", page=int(m.group(1)), game=m.group(2) or "")
+    if m := _REPLAY_RE.fullmatch(rest):
+        return ParsedId("r", table_id=int(m.group(1)), step=int(m.group(2)))
+    raise BadCustomId(rest)
+
+
+def table_id_for(table_id: int, verb: str) -> str:
+    return f"rh:t:{table_id}:{verb}"
+
+
+def action_id(table_id: int, version: int, seat: int, action: Action) -> str:
+    cid = f"rh:a:{table_id}:{version}:{seat}:{action.encode()}"
+    assert len(cid) <= _ID_LIMIT
+    return cid
+
+
+def pick_id(table_id: int, version: int, seat: int, verb: str = "discard") -> str:
+    """The id of a menu of cards to lay out with ``verb`` (``discard``: the ruff)."""
+    cid = f"rh:d:{table_id}:{version}:{seat}" + ("" if verb == "discard" else f":{verb}")
+    assert len(cid) <= _ID_LIMIT
+    return cid
+
+
+def choice_id(table_id: int, version: int, seat: int, k: int) -> str:
+    """The id of the ``k``-th menu of choices (0-9) on a hand message."""
+    cid = f"rh:c:{table_id}:{version}:{seat}:{k}"
+    assert len(cid) <= _ID_LIMIT and 0 <= k <= 9
+    return cid
+
+
+def _manager(interaction: discord.Interaction[Any]) -> ClickHandler:
+    return handler_of(interaction)
+
+
+class RHButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P<rest>(?![dc]:)[^\s]{1,97})"):
+    """Every button of the bot. The callback routes by the id's kind."""
+
+    def __init__(
+        self,
+        custom_id: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label or "·", style=style, custom_id=custom_id, disabled=disabled, row=row)
+        )
+        self.rest = custom_id[3:]
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RHButton:
+        button = cls(str(getattr(item, "custom_id", "")))
+        button.rest = match["rest"]
+        return button
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _dispatch(interaction, self.rest, values=())
+
+
+class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>[dc]:[^\s]{1,95})"):
+    """Every select menu of the bot: cards to lay out (the ruff's discards, a kitty),
+    or one choice of many (a declared ruff value)."""
+
+    def __init__(
+        self,
+        custom_id: str,
+        options: list[discord.SelectOption] | None = None,
+        count: int = 1,
+        row: int | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=custom_id,
+                options=options or [discord.SelectOption(label="·")],
+                min_values=count,
+                max_values=count,
+                placeholder=placeholder
+                or ngettext("Choose {n} card to lay out", "Choose {n} cards to lay out", count).format(n=count),
+                row=row,
+            )
+        )
+        self.rest = custom_id[3:]
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RHSelect:
+        select = cls(str(getattr(item, "custom_id", "")))
+        select.rest = match["rest"]
+        return select
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _dispatch(interaction, self.rest, values=tuple(str(v) for v in self.item.values))
+
+
+async def _dispatch(interaction: discord.Interaction[Any], rest: str, values: tuple[str, ...]) -> None:
+    try:
+        await arrive(interaction)  # answer in the clicker's language; remember it for their DMs
+        await _route(interaction, rest, values)
+    except Exception:
+        # discord.py only logs errors raised in dynamic items; answer the user and
+        # report through the client's error hook so nothing fails silently.
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.send_message(
+                    _("Something went wrong — nothing was changed. Please try again."), ephemeral=True
+                )
+            except discord.HTTPException:
+                pass
+        await interaction.client.on_error("component", interaction)
+
+
+async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple[str, ...]) -> None:
+    manager = _manager(interaction)
+    try:
+        parsed = parse_custom_id(rest)
+    except BadCustomId:
+        log.debug("refused malformed custom_id %r from user %s", rest, interaction.user.id)
+        await manager.refuse(interaction, _("That button is not recognised — it may be from an older message."))
+        return
+    if parsed.kind == "t":
+        await manager.on_table_button(interaction, parsed.table_id, parsed.verb)
+    elif parsed.kind == "a":
+        assert parsed.action is not None
+        await manager.on_action(interaction, parsed.table_id, parsed.version, parsed.seat, [parsed.action])
+    elif parsed.kind == "d":
+        await manager.on_pick(interaction, parsed.table_id, parsed.version, parsed.seat, parsed.verb, values)
+    elif parsed.kind == "c":
+        if len(values) != 1:
+            await manager.refuse(interaction, _("Choose one option."))
+            return
+        try:
+            action = decode_action(values[0])
+        except ActionParseError:
+            log.debug("refused malformed menu choice %r from user %s", values[0], interaction.user.id)
+            await manager.refuse(interaction, _("That is not one of the choices."))
+            return
+        await manager.on_action(interaction, parsed.table_id, parsed.version, parsed.seat, [action])
+    elif parsed.kind == "r":
+        await manager.on_replay_step(interaction, parsed.table_id, parsed.step)
+    else:
+        await manager.on_leaderboard_page(interaction, parsed.page, parsed.game or None)
+
+
+# ------------------------------------------------------------------ view builders
+
+
+def new_view() -> discord.ui.View:
+    """A persistent view (its items are dynamic: they work after a restart)."""
+    return discord.ui.View(timeout=None)
+
+
+def lobby_view(table_id: int) -> discord.ui.View:
+    view = new_view()
+    view.add_item(RHButton(table_id_for(table_id, "join"), _("Join"), discord.ButtonStyle.success, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "leave"), _("Leave"), discord.ButtonStyle.secondary, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "start"), _("Start"), discord.ButtonStyle.primary, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "cancel"), _("Cancel"), discord.ButtonStyle.danger, row=0))
+    for level in ("easy", "normal", "hard"):
+        label = _("Add AI ({level})").format(level=AI_LEVELS[level])
+        view.add_item(RHButton(table_id_for(table_id, f"ai-{level}"), label, discord.ButtonStyle.secondary, row=1))
+    return view
+
+
+def table_view(table_id: int, show_reclaim: bool) -> discord.ui.View:
+    view = new_view()
+    view.add_item(RHButton(table_id_for(table_id, "hand"), _("My hand"), discord.ButtonStyle.primary, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "last"), _("Last trick"), discord.ButtonStyle.secondary, row=0))
+    view.add_item(RHButton(table_id_for(table_id, "concede"), _("Concede"), discord.ButtonStyle.danger, row=1))
+    if show_reclaim:
+        view.add_item(
+            RHButton(table_id_for(table_id, "reclaim"), _("Take my seat back"), discord.ButtonStyle.success, row=0)
+        )
+    return view
+
+
+def finished_view(table_id: int) -> discord.ui.View:
+    view = new_view()
+    view.add_item(RHButton(table_id_for(table_id, "rematch"), _("Rematch"), discord.ButtonStyle.success, row=0))
+    return view
+
+
+def leaderboard_id(page: int, game_id: str | None = None) -> str:
+    """The id of a leaderboard page button (``rh:lb:<page>[:<game>]``)."""
+    cid = f"rh:lb:{page}" + (f":{game_id}" if game_id else "")
+    assert len(cid) <= _ID_LIMIT
+    return cid
+
+
+def leaderboard_view(page: int, pages: int, game_id: str | None = None) -> discord.ui.View | None:
+    if pages <= 1:
+        return None
+    view = new_view()
+    view.add_item(
+        RHButton(leaderboard_id(max(page - 1, 0), game_id), _("◀ Previous"), discord.ButtonStyle.secondary, disabled=page <= 0)
+    )
+    view.add_item(
+        RHButton(
+            leaderboard_id(min(page + 1, pages - 1), game_id),
+            _("Next ▶"),
+            discord.ButtonStyle.secondary,
+            disabled=page >= pages - 1,
+        )
+    )
+    return view
+
+
+class Rows(discord.ui.View):
+    """Buttons and menus sent as plain component data, for the hot path.
+
+    A hand message is re-sent on nearly every move, and building it from
+    ``discord.ui`` items costs about half a millisecond of the event loop each
+    time. The clicks do not need those objects: they are routed by ``custom_id``
+    to :class:`RHButton` and :class:`RHSelect`, registered once in
+    ``setup_hook``. So this view holds the component dicts Discord receives and
+    no items (it is not dispatchable: discord.py keeps no copy of it). Discord's
+    limits are checked here as ``discord.ui`` would: 5 rows, 5 buttons or one
+    menu a row, ids of at most 100 characters, labels of at most 80.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self._rows: list[list[dict[str, Any]]] = []
+
+    def _row(self, row: int) -> list[dict[str, Any]]:
+        if not 0 <= row < ROWS:
+            raise ValueError(f"row {row} is out of range (0..{ROWS - 1})")
+        while len(self._rows) <= row:
+            self._rows.append([])
+        return self._rows[row]
+
+    @staticmethod
+    def _check_id(custom_id: str) -> None:
+        if not custom_id or len(custom_id) > _ID_LIMIT:
+            raise ValueError(f"custom_id must be 1..{_ID_LIMIT} characters: {custom_id!r}")
+
+    def button(
+        self,
+        custom_id: str,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        row: int = 0,
+    ) -> None:
+        self._check_id(custom_id)
+        items = self._row(row)
+        if len(items) >= ROW_WIDTH or any(c["type"] == 3 for c in items):
+            raise ValueError(f"row {row} is full")
+        items.append(
+            {"type": 2, "style": style.value, "disabled": disabled, "label": (label or "·")[:80], "custom_id": custom_id}
+        )
+
+    def menu(
+        self,
+        custom_id: str,
+        options: Sequence[tuple[str, str] | tuple[str, str, str]],
+        count: int,
+        placeholder: str,
+        row: int = 0,
+    ) -> None:
+        """A select menu of ``(label, value)`` or ``(label, value, description)``
+        options choosing exactly ``count``."""
+        self._check_id(custom_id)
+        items = self._row(row)
+        if items:
+            raise ValueError(f"row {row} is not empty: a menu needs a row of its own")
+        if not 1 <= len(options) <= 25 or not 1 <= count <= len(options):
+            raise ValueError("a menu has 1..25 options and chooses 1..all of them")
+        items.append(
+            {
+                "type": 3,
+                "custom_id": custom_id,
+                "min_values": count,
+                "max_values": count,
+                "placeholder": placeholder[:150],
+                "options": [_option(*option) for option in options],
+            }
+        )
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return [{"type": 1, "components": list(items)} for items in self._rows if items]
+
+
+def _option(label: str, value: str, description: str = "") -> dict[str, Any]:
+    """A select option as Discord receives it (labels and descriptions at most 100 characters)."""
+    option: dict[str, Any] = {"label": label[:100], "value": value}
+    if description:
+        option["description"] = description[:100]
+    return option

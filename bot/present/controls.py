@@ -1,0 +1,347 @@
+"""The buttons and menus of a hand message, built from the *kinds* of the legal
+actions, never from phase names — so a new phase (an auction, naming trumps,
+a kitty, layout cards) gets its controls without a change here.
+
+The kinds:
+
+* a **card play** (:class:`~engine.actions.Play`): one button per card the seat
+  holds, enabled when that play is legal now; a legal card that is not in the
+  hand (a face-up layout card) gets a button too, marked "(table)";
+* a **card to lay out** (any other action that carries a ``card``, such as the
+  ruff's :class:`~engine.actions.Discard`): one menu to choose
+  ``view.to_lay_out`` cards at once, the cards sorted as in the hand;
+* a **choice** (every other action: take or decline the ruff, Can-ye, a bid,
+  naming trumps ...): one button each, on the rows after the cards; when there
+  are more than two rows of them (a declared ruff value, 0 to 95), menus of 25
+  instead (``rh:c`` ids), with the choices :func:`~bot.present.render.featured_choices`
+  names (one's true ruff) as buttons above them. Between those, up to five rows
+  of buttons when the choices fit, a row per ``number`` where they carry one
+  (Bid Whist's 15 bids: a row per number, uptown / downtown / no trump, the
+  Pass beside the lowest).
+
+Cards are shown in the deal's order (:func:`~bot.present.render.bidwhist.view_sorted`:
+downtown runs A 2 3 …; jokers by name, first as the top trumps, last in no
+trump).
+
+Face-up layout cards (Turnover Bridge) follow the hand, labelled "(layout)",
+enabled when playable now.
+
+The look (issue 13): a card button is green when you may play it now and grey
+(disabled) otherwise — colour means nothing else; the suit's colour is in the
+label's text (:func:`~bot.present.render.card_label`: every suit symbol in the text style,
+white on the buttons; messages write ♥ ♦ red and ♠︎ ♣︎ in the text colour). Cards
+go one row per suit in hand order, trumps first, a long suit split over two
+rows, the choices on rows of their own (:func:`card_rows`). The cards to lay out
+are offered lowest non-trumps first, each described ("trump · honour", "trump",
+or its suit) (:func:`layout_order`, :func:`card_note`).
+
+Discord's limits hold whatever the engine offers: at most 5 rows of 5 buttons
+(or one menu per row of at most 25 options). When the choices and the cards do
+not both fit, the choices win (the hand is in the message text anyway).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.present.components import (
+    ROW_WIDTH,
+    ROWS,
+    Rows,
+    action_id,
+    choice_id,
+    pick_id,
+    table_id_for,
+)
+from bot.present.i18n import _, ngettext
+from bot.present.render import action_label, card_label, featured_choices
+from bot.present.render.bidwhist import view_sorted
+from bot.present.render.common import suit_name
+from engine import Action, Card, SeatView, sort_hand
+from engine.actions import Play
+from engine.claims import CLAIM, CONCEDE, Claim
+
+__all__ = [
+    "CARD_ROWS",
+    "card_note",
+    "card_rows",
+    "claim_controls",
+    "claim_menu",
+    "hand_controls",
+    "layout_order",
+    "split_actions",
+]
+
+CARD_ROWS = ROWS - 1  # at most four rows of cards: the last row is for choices
+MENU_OPTIONS = 25  # Discord's limit on a select menu's options
+MAX_CHOICE_BUTTONS = 2 * ROW_WIDTH  # more choices than this go in menus (with the hand kept in text)
+
+
+def split_actions(legal: Sequence[Action]) -> tuple[list[Play], dict[str, list[Action]], list[Action]]:
+    """Legal actions by kind: card plays, cards to lay out (by verb), choices."""
+    plays: list[Play] = []
+    picks: dict[str, list[Action]] = {}
+    choices: list[Action] = []
+    for action in legal:
+        if isinstance(action, Play):
+            plays.append(action)
+        elif isinstance(getattr(action, "card", None), Card):
+            picks.setdefault(action.verb, []).append(action)
+        else:
+            choices.append(action)
+    return plays, picks, choices
+
+
+def _card_of(action: Action) -> Card:
+    card = getattr(action, "card", None)
+    assert isinstance(card, Card)
+    return card
+
+
+PLAYABLE = discord.ButtonStyle.success
+"""The one colour of a card button: "you may play this now". Every other card is
+grey and disabled — suit colour is in the label (♥ ♦ red, ♠︎ ♣︎ in the text colour)."""
+
+
+def _card_style(enabled: bool) -> discord.ButtonStyle:
+    return PLAYABLE if enabled else discord.ButtonStyle.secondary
+
+
+def _group_of(card: Card) -> object:
+    """The row group of a card: its suit, or "jokers" (a joker has no suit)."""
+    return "jokers" if card.is_joker else card.suit
+
+
+def card_rows(cards: Sequence[Card], rows: int) -> list[list[Card]]:
+    """``cards`` (in hand order: trumps first) on at most ``rows`` rows of
+    :data:`ROW_WIDTH`: one row per suit, a suit longer than a row split evenly over
+    as many rows as it needs. When that takes too many rows, the two neighbouring
+    rows with the fewest cards between them share a row (if they fit), until it
+    fits; failing that, the cards simply flow, five to a row."""
+    groups: list[list[Card]] = []
+    for card in cards:
+        if groups and _group_of(groups[-1][0]) == _group_of(card):
+            groups[-1].append(card)
+        else:
+            groups.append([card])
+    out: list[list[Card]] = []
+    for group in groups:
+        parts = -(-len(group) // ROW_WIDTH)
+        size = -(-len(group) // parts)
+        out.extend(group[i : i + size] for i in range(0, len(group), size))
+    while len(out) > rows:
+        pairs = [(len(out[i]) + len(out[i + 1]), i) for i in range(len(out) - 1)]
+        fits = [(n, i) for n, i in pairs if n <= ROW_WIDTH]
+        if not fits:
+            flat = [c for row in out for c in row]
+            return [flat[i : i + ROW_WIDTH] for i in range(0, len(flat), ROW_WIDTH)][:rows]
+        _, i = min(fits)
+        out[i : i + 2] = [out[i] + out[i + 1]]
+    return out
+
+
+def layout_order(cards: Sequence[Card], view: SeatView) -> list[Card]:
+    """Cards to lay out, in the order one usually wants them: the lowest non-trumps
+    first (by rank, suits in hand order), trumps (and jokers) last; under a contract
+    (Bid Whist's kitty) the hand's order in the contract's ranks."""
+    if view.contract:  # a contract's kitty (Bid Whist): the hand's own order, the contract's ranks
+        return view_sorted(view, cards)
+    position = {c: i for i, c in enumerate(sort_hand(cards, view.trump))}
+    return sorted(
+        cards, key=lambda c: (c.is_joker or c.suit is view.trump, 99 if c.is_joker else int(c.rank), position[c])
+    )
+
+
+HONOUR_RANKS = frozenset({"A", "K", "Q", "J"})  # the honours are the trump ace, king, queen and knave
+
+
+def card_note(card: Card, view: SeatView) -> str:
+    """A menu option's description: ``trump · honour``, ``trump``, or the suit's name."""
+    if card.is_joker:
+        return _("joker · trump")
+    if view.trump is not None and card.suit is view.trump:
+        honours = view.rules is not None and view.rules.honours and card.rank.label in HONOUR_RANKS
+        return _("trump · honour") if honours else _("trump")
+    return suit_name(card.suit)
+
+
+def _choice_style(action: Action) -> discord.ButtonStyle:
+    code = action.encode()
+    if action.verb in ("pass", "decline") or code.endswith(":pass"):
+        return discord.ButtonStyle.secondary
+    return discord.ButtonStyle.success
+
+
+def _layout_cards(view: SeatView) -> list[Card]:
+    """``view.seat``'s face-up layout cards it may play from this trick (not the fresh ones)."""
+    if not view.layouts or view.seat >= len(view.layouts):
+        return []
+    return [p.up for p in view.layouts[view.seat] if p.up is not None and not p.fresh]
+
+
+def hand_controls(table_id: int, version: int, view: SeatView, away: bool = False) -> discord.ui.View:
+    """The controls of ``view.seat``'s hand message at engine ``version``.
+
+    ``away``: the AI plays this seat, so every card is shown disabled and the
+    only live button takes the seat back.
+    """
+    ui = Rows()  # plain component data: this is built for nearly every move (see Rows)
+    seat = view.seat
+    hand = view_sorted(view, view.hand)
+    if away:
+        for row, cards in enumerate(card_rows(hand, CARD_ROWS)):
+            for card in cards:
+                cid = action_id(table_id, version, seat, Play(card))
+                ui.button(cid, card_label(card), discord.ButtonStyle.secondary, True, row=row)
+        ui.button(table_id_for(table_id, "reclaim"), _("Take my seat back"), discord.ButtonStyle.success, row=CARD_ROWS)
+        return ui
+    # answering a claim or a concession is live for every seat asked, not only to_act
+    mine = view.my_turn or (view.phase in ANSWER_PHASES and bool(view.legal))
+    plays, picks, choices = split_actions(view.legal if mine else ())
+    if picks:
+        # laying out cards: one menu per kind (today only one kind is ever legal at once)
+        for row, (verb, actions) in enumerate(list(picks.items())[:ROWS]):
+            cards = layout_order([_card_of(a) for a in actions], view)[:MENU_OPTIONS]
+            need = max(1, min(view.to_lay_out or 1, len(cards)))
+            options = [(card_label(c), c.code, card_note(c, view)) for c in cards]
+            placeholder = ngettext("Choose {n} card to lay out", "Choose {n} cards to lay out", need).format(n=need)
+            ui.menu(pick_id(table_id, version, seat, verb), options, need, placeholder, row=row)
+        return ui
+    if len(choices) > MAX_CHOICE_BUTTONS:
+        rows = _choice_rows(choices)
+        if len(rows) > ROWS:
+            _choice_menus(ui, table_id, version, view, choices)
+            return ui
+        for row, actions in enumerate(rows):  # the hand stays in the text
+            for choice in actions:
+                cid = action_id(table_id, version, seat, choice)
+                ui.button(cid, action_label(choice, view.rules), _choice_style(choice), row=row)
+        return ui
+    shown, card_rows_free = _card_buttons(view, plays, choices)
+    legal_plays = {p.card for p in plays}
+    if all(c in view.hand for c in shown):
+        card_lines = card_rows(shown, card_rows_free)  # one row per suit, trumps first
+    else:  # face-up layout cards too (Turnover Bridge): hand order, then the layout, five a row
+        card_lines = [shown[i : i + ROW_WIDTH] for i in range(0, len(shown), ROW_WIDTH)]
+    for row, cards in enumerate(card_lines):
+        for card in cards:
+            enabled = card in legal_plays
+            label = card_label(card) if card in view.hand else _("{card} (layout)").format(card=card_label(card))
+            cid = action_id(table_id, version, seat, Play(card))
+            ui.button(cid, label, _card_style(enabled), not enabled, row=row)
+    first = len(card_lines)
+    for i, choice in enumerate(choices[: (ROWS - first) * ROW_WIDTH]):
+        cid = action_id(table_id, version, seat, choice)
+        ui.button(cid, action_label(choice, view.rules), _choice_style(choice), row=first + i // ROW_WIDTH)
+    claim_controls(ui, table_id, version, view, first + -(-len(choices) // ROW_WIDTH))
+    return ui
+
+
+ANSWER_PHASES = (CLAIM, CONCEDE)
+
+
+def claim_controls(ui: Rows, table_id: int, version: int, view: SeatView, row: int) -> None:
+    """On your turn in the play, on the first free row: **Claim all (n)** (the engine's
+    ``claim:n``, version-stamped like a card) and **Claim…** (a choice of how many,
+    answered privately with one button per number, see :func:`claim_menu`). Nothing
+    when no row is free or no claim may be made."""
+    claims = [a for a in view.claims if isinstance(a, Claim)]
+    if row >= ROWS:
+        return
+    if claims:
+        best = claims[0]  # all the tricks left come first
+        label = _("Claim all ({n})").format(n=best.tricks)
+        ui.button(action_id(table_id, version, view.seat, best), label, discord.ButtonStyle.primary, row=row)
+        if len(claims) > 1:
+            ui.button(table_id_for(table_id, "claims"), _("Claim…"), discord.ButtonStyle.secondary, row=row)
+
+
+def claim_menu(table_id: int, version: int, view: SeatView) -> discord.ui.View:
+    """The private choice of how many tricks to claim: one button per number (most first)."""
+    ui = Rows()
+    claims = [a for a in view.claims if isinstance(a, Claim)][: ROWS * ROW_WIDTH]
+    for i, claim in enumerate(claims):
+        if i == 0:
+            label = _("All {n}").format(n=claim.tricks)
+        else:
+            label = _("None (the rest are yours)") if claim.tricks == 0 else str(claim.tricks)
+        ui.button(action_id(table_id, version, view.seat, claim), label, discord.ButtonStyle.primary, row=i // ROW_WIDTH)
+    return ui
+
+
+def _card_buttons(view: SeatView, plays: Sequence[Play], choices: Sequence[Action]) -> tuple[list[Card], int]:
+    """The cards shown as buttons beside ``choices`` (hand order, then face-up
+    layout cards), and the rows they may take."""
+    choice_rows = -(-len(choices) // ROW_WIDTH)
+    card_rows_free = min(CARD_ROWS, ROWS - choice_rows)
+    legal_plays = {p.card for p in plays}
+    hand = view_sorted(view, view.hand)
+    layout = [c for c in sort_hand(_layout_cards(view), view.trump) if c not in view.hand]
+    extra = view_sorted(view, [c for c in legal_plays if c not in view.hand and c not in layout])
+    shown = list(hand) + layout + extra
+    room = card_rows_free * ROW_WIDTH
+    if len(shown) > room and not legal_plays:
+        shown = []  # e.g. bidding with a full hand: the calls get the rows, the text shows the hand
+    elif len(shown) > room:  # keep every legal card, then as many others as fit, in hand order
+        keep = set([c for c in shown if c in legal_plays][:room])
+        keep |= set([c for c in shown if c not in keep][: room - len(keep)])
+        shown = [c for c in shown if c in keep]
+    return shown, card_rows_free
+
+
+def hand_in_buttons(view: SeatView, away: bool = False) -> bool:
+    """Whether :func:`hand_controls` shows every card of ``view.seat``'s hand as a
+    button; then the hand message's text need not list the hand again."""
+    if not view.hand or view.phase == "over":
+        return False
+    if away:
+        return len(view.hand) <= CARD_ROWS * ROW_WIDTH
+    mine = view.my_turn or (view.phase in ANSWER_PHASES and bool(view.legal))
+    plays, picks, choices = split_actions(view.legal if mine else ())
+    if picks or len(choices) > MAX_CHOICE_BUTTONS:
+        return False
+    shown, _ = _card_buttons(view, plays, choices)
+    return set(view.hand) <= set(shown)
+
+
+def _choice_rows(choices: Sequence[Action]) -> list[list[Action]]:
+    """Choices as rows of buttons: five a row, and a new row where the ``number`` a
+    choice carries changes (a choice without one, such as a pass, joins the next)."""
+    rows: list[list[Action]] = []
+    key: object = None
+    for choice in choices:
+        number = getattr(choice, "number", None)
+        if (
+            not rows
+            or len(rows[-1]) >= ROW_WIDTH
+            or (number is not None and key is not None and number != key)
+        ):
+            rows.append([])
+        rows[-1].append(choice)
+        if number is not None:
+            key = number
+    return rows
+
+
+def _choice_menus(
+    ui: Rows, table_id: int, version: int, view: SeatView, choices: Sequence[Action]
+) -> None:
+    """More choices than buttons fit (a ruff value from 0 to 95): the featured ones as
+    buttons on the first row (a pass only there), the others in menus of up to 25 on
+    the rows after."""
+    featured = featured_choices(view)[:ROW_WIDTH]
+    for action, label in featured:
+        ui.button(action_id(table_id, version, view.seat, action), label, _choice_style(action), row=0)
+    row = 1 if featured else 0
+    buttons = {a for a, _ in featured if a.verb == "pass" or a.encode().endswith(":pass")}
+    choices = [a for a in choices if a not in buttons]  # a pass is a button, not an option
+    menus = ROWS - row
+    for k in range(menus):
+        part = choices[k * MENU_OPTIONS : (k + 1) * MENU_OPTIONS]
+        if not part:
+            break
+        options = [(action_label(a, view.rules), a.encode()) for a in part]
+        placeholder = f"{action_label(part[0], view.rules)} … {action_label(part[-1], view.rules)}"
+        ui.menu(choice_id(table_id, version, view.seat, k), options, 1, placeholder, row=row + k)

@@ -1,0 +1,481 @@
+"""Talking to Discord on the game's behalf: posts, DMs, edits — with fallbacks.
+
+The game never depends on one of these calls succeeding: state is already
+durable when they run. Table edits are coalesced (at most one per
+``min_interval`` per message) so busy tables never hit channel rate limits;
+transient failures (429, 5xx) are retried by discord.py's own HTTP client and
+nowhere else; a call that gets no answer is given up after :data:`CALL_TIMEOUT`;
+closed DMs (50007) and deleted messages (10008) are reported to the caller as
+:class:`DMClosed` and :class:`MessageGone`. Everything kept here is bounded.
+
+A post or an edit may carry one PNG (a :class:`~bot.present.picture.Picture`, sent as a
+``discord.File`` with its alt text). An edit that carries a picture replaces
+the message's image (``attachments=[file]``); ``picture=None`` removes it;
+:data:`KEEP` (the default) leaves the attachments alone. A coalesced edit's
+rendering may return ``(content, view)`` as before, or ``(content, view,
+picture)``, or be a coroutine function returning either, so the picture can be
+drawn off the event loop (``bot.present.picture.PictureCache``) while the edit waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import io
+import logging
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Final, Literal, TypeAlias, TypeVar
+
+import aiohttp
+import discord
+
+from bot.present.picture import Picture
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+CANNOT_DM = 50007
+UNKNOWN_MESSAGE = 10008
+UNKNOWN_CHANNEL = 10003
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+
+
+class _Keep(Enum):
+    KEEP = "keep"
+
+
+KEEP: Final = _Keep.KEEP
+"""An edit that leaves the message's attachments as they are."""
+
+PictureArg: TypeAlias = Picture | None | Literal[_Keep.KEEP]
+Rendering: TypeAlias = tuple[str, discord.ui.View | None] | tuple[str, discord.ui.View | None, PictureArg]
+"""What a coalesced edit's render function returns: content and view, and optionally the
+picture to show (``None``: no picture; :data:`KEEP` or a 2-tuple keeps whatever image the
+message has). A picture equal (by key) to the one the message already shows is not
+uploaded again: the edit keeps the attachment."""
+RenderFn: TypeAlias = Callable[[], Rendering | None | Awaitable[Rendering | None]]
+"""A coalesced edit's render function; ``None`` when, by the time it runs, the
+message already shows what it would (then nothing is sent)."""
+
+
+def picture_file(picture: Picture) -> discord.File:
+    """A fresh ``discord.File`` for a picture (a File is read once per request)."""
+    return discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.description)
+
+
+def _attachments(kwargs: dict[str, Any], picture: PictureArg) -> None:
+    if picture is KEEP:
+        return
+    kwargs["attachments"] = [] if picture is None else [picture_file(picture)]
+
+
+def _picture_key(picture: Picture) -> int:
+    """What tells two pictures apart, kept per message: a hash, not the scene itself
+    (thousands of messages' scenes, kept for this, held megabytes)."""
+    return hash((picture.key, len(picture.png), picture.filename))
+
+
+def _signature(content: str, picture: PictureArg) -> int:
+    """What an edit shows: equal signatures need no edit."""
+    if picture is KEEP:
+        return hash((content, "keep"))
+    if picture is None:
+        return hash((content, None))
+    return hash((content, picture.key, len(picture.png)))
+
+
+class DMClosed(Exception):
+    """The user does not accept DMs from the bot."""
+
+
+class MessageGone(Exception):
+    """The message (or its channel) no longer exists or cannot be reached."""
+
+
+@dataclass
+class CallStats:
+    """Counts of REST calls made through the notifier (for benchmarks)."""
+
+    sends: int = 0
+    edits: int = 0
+    dms: int = 0
+    failures: int = 0
+    by_channel_edits: OrderedDict[int, deque[float]] = field(default_factory=OrderedDict)
+    """Recent edit times per channel: the last :data:`HISTORY` of at most
+    :data:`HISTORY` * 16 channels (oldest channel dropped first)."""
+
+    def note_edit(self, channel_id: int, at: float) -> None:
+        times = self.by_channel_edits.get(channel_id)
+        if times is None:
+            times = self.by_channel_edits[channel_id] = deque(maxlen=HISTORY)
+            if len(self.by_channel_edits) > HISTORY * 16:
+                self.by_channel_edits.popitem(last=False)
+        times.append(at)
+
+
+CALL_TIMEOUT = 30.0
+"""Seconds one Discord call may take, discord.py's own retries included.
+
+discord.py retries 429 (waiting out ``retry_after``) and 500/502/504 itself, but
+sets no timeout of its own (aiohttp's default is five minutes): a Discord that
+never answers would hold the caller that long. Past this the call is given up,
+never repeated (a POST that timed out may have been delivered)."""
+
+RECENT_SWEEP: Final = 512  # last-edit records kept before idle ones are swept out
+EDIT_ATTEMPTS = 5
+EDIT_BACKOFF = 0.5
+EDIT_BACKOFF_CAP = 8.0
+"""A coalesced edit that fails (after discord.py's own retries) is rendered again
+after 0.5, 1, 2, 4, 8 s, then left to the next change; see ``_edit_loop``."""
+
+HISTORY = 64
+"""Edit times kept per channel for the benchmarks' rate figures (a bounded window)."""
+
+DM_CHANNEL_CACHE = 4096
+"""DM channel ids remembered (least recently used dropped first)."""
+
+PICTURES_KEPT = 4096
+"""Messages whose current picture key is remembered (so an unchanged picture is not
+uploaded again); least recently edited dropped first."""
+
+
+class Unreachable(discord.HTTPException):
+    """Discord did not answer: the call timed out or the connection dropped.
+
+    A :class:`discord.HTTPException` with ``status`` 0, so callers that already
+    treat a failed call as "not delivered" handle this one the same way.
+    """
+
+    def __init__(self, what: str, cause: BaseException) -> None:
+        Exception.__init__(self, f"{what}: Discord did not answer ({type(cause).__name__})")
+        self.response = None
+        self.status = 0
+        self.code = 0
+        self.text = str(cause)
+
+
+async def call(make_call: Callable[[], Awaitable[T]], what: str) -> T:
+    """Run one Discord call once, under :data:`CALL_TIMEOUT`.
+
+    No retry here: discord.py's HTTP client is the one retry layer (429 and
+    5xx). Timeouts and transport errors become :class:`Unreachable`.
+    """
+    try:
+        async with asyncio.timeout(CALL_TIMEOUT):
+            return await make_call()
+    except TimeoutError as exc:
+        raise Unreachable(what, exc) from exc
+    except aiohttp.ClientError as exc:
+        raise Unreachable(what, exc) from exc
+
+
+def release_view(view: discord.ui.View | None) -> None:
+    """Empty a view that has been sent and will not be used again.
+
+    A view and its buttons point at each other, so a spent view is garbage only
+    the cyclic collector can free, and that collector stops the event loop: at
+    200 tables (``python -m tools.bench``) the spent views of every edit and DM were
+    most of what it collected. Emptied, the view and its buttons are freed at
+    once. Every view of the bot is fully dynamic (:class:`~bot.present.components.RHButton`,
+    :class:`~bot.present.components.RHSelect`), so discord.py keeps none of them after sending: clicks
+    are routed by ``custom_id``, never through a view object. Every place that
+    sends one calls this once the call is over (the table and hand messages here,
+    the click answers, the lobby, the leaderboard pages, the replay, the My hand copies).
+    """
+    if view is not None:
+        view.clear_items()
+
+
+class Notifier:
+    """Channel posts, DMs and message edits for the game manager."""
+
+    def __init__(self, client: discord.Client, min_interval: float = 1.0) -> None:
+        self.client = client
+        self.min_interval = min_interval
+        self.stats = CallStats()
+        self._pending: dict[tuple[int, int], RenderFn] = {}
+        self._editors: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self._on_gone: dict[tuple[int, int], Callable[[], Awaitable[None]]] = {}
+        self._recent: dict[tuple[int, int], tuple[float, int | None]] = {}  # last edit: (time, signature)
+        # _recent is swept when it grows past this; after a sweep, to twice what is
+        # left, so that a bot with many live messages does not sweep at every edit
+        self._sweep_above = RECENT_SWEEP
+        self._dm_channels: OrderedDict[int, int] = OrderedDict()
+        self._backing_off: set[tuple[int, int]] = set()  # editors pausing after a failed edit
+        self._shown: OrderedDict[tuple[int, int], int] = OrderedDict()  # picture key each message shows
+
+    # -------------------------------------------------------------- plain calls
+
+    def _clock(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    async def post(
+        self,
+        channel_id: int,
+        content: str,
+        view: discord.ui.View | None = None,
+        picture: Picture | None = None,
+    ) -> discord.Message:
+        """Post a message (with ``picture`` attached, if given); raises
+        :class:`MessageGone` if the channel is unusable."""
+        channel = self.client.get_partial_messageable(channel_id)
+        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": _mentions()}
+        if view is not None:
+            kwargs["view"] = view
+        if picture is not None:
+            kwargs["file"] = picture_file(picture)
+        try:
+            msg = await call(lambda: channel.send(**kwargs), f"post to {channel_id}")
+        except discord.HTTPException as exc:
+            self.stats.failures += 1
+            if exc.status in (403, 404):
+                raise MessageGone(str(exc)) from exc
+            raise
+        finally:
+            release_view(view)
+        self.stats.sends += 1
+        if picture is not None:
+            self._note_picture((channel_id, msg.id), picture)
+        return msg
+
+    async def dm(
+        self, user_id: int, content: str, view: discord.ui.View | None = None
+    ) -> discord.Message:
+        """DM a user; raises :class:`DMClosed` if they do not accept DMs."""
+        kwargs: dict[str, Any] = {"content": content}
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            channel_id = self._dm_channels.get(user_id)
+            if channel_id is None:
+                dm = await call(lambda: self.client.create_dm(discord.Object(id=user_id)), f"open DM {user_id}")
+                channel_id = self._dm_channels[user_id] = dm.id
+                if len(self._dm_channels) > DM_CHANNEL_CACHE:
+                    self._dm_channels.popitem(last=False)
+            else:
+                self._dm_channels.move_to_end(user_id)
+            channel = self.client.get_partial_messageable(channel_id)
+            msg = await call(lambda: channel.send(**kwargs), f"DM to {user_id}")
+        except discord.HTTPException as exc:
+            self.stats.failures += 1
+            if exc.status in (403, 404) or getattr(exc, "code", 0) == CANNOT_DM:
+                raise DMClosed(str(exc)) from exc
+            raise
+        finally:
+            release_view(view)
+        self.stats.dms += 1
+        return msg
+
+    async def edit(
+        self,
+        channel_id: int,
+        message_id: int,
+        content: str,
+        view: discord.ui.View | None,
+        picture: PictureArg = KEEP,
+    ) -> None:
+        """Edit a message now; raises :class:`MessageGone` if it was deleted.
+
+        ``picture`` replaces the message's image; ``None`` removes it; :data:`KEEP`
+        leaves the attachments alone.
+        """
+        partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        kwargs: dict[str, Any] = {"content": content, "view": view, "allowed_mentions": _mentions()}
+        key = (channel_id, message_id)
+        if isinstance(picture, Picture) and self._shown.get(key) == _picture_key(picture):
+            picture = KEEP  # the message already shows this picture: no second upload
+        _attachments(kwargs, picture)
+        try:
+            await call(lambda: partial.edit(**kwargs), f"edit {message_id}")
+        except discord.HTTPException as exc:
+            self.stats.failures += 1
+            if exc.status in (403, 404):
+                raise MessageGone(str(exc)) from exc
+            raise
+        finally:
+            release_view(view)
+        self.stats.edits += 1
+        self.stats.note_edit(channel_id, self._clock())
+        if picture is None:
+            self._shown.pop(key, None)
+        elif picture is not KEEP:
+            self._note_picture(key, picture)
+
+    def _note_picture(self, key: tuple[int, int], picture: Picture) -> None:
+        self._shown[key] = _picture_key(picture)
+        self._shown.move_to_end(key)
+        while len(self._shown) > PICTURES_KEPT:
+            self._shown.popitem(last=False)
+
+    async def create_thread(self, channel_id: int, message_id: int, name: str) -> int:
+        """Start a public thread from a message; returns the thread's id.
+
+        Raises :class:`MessageGone` when the bot may not (no *Create Public
+        Threads*, a thread already started there, the message gone)."""
+        http = self.client.http  # the route itself: a partial message has no guild to build a Thread with
+        try:
+            thread = await call(
+                lambda: http.start_thread_with_message(channel_id, message_id, name=name[:100], auto_archive_duration=1440),
+                f"thread on {message_id}",
+            )
+        except discord.HTTPException as exc:
+            self.stats.failures += 1
+            if exc.status in (400, 403, 404):
+                raise MessageGone(str(exc)) from exc
+            raise
+        self.stats.sends += 1
+        return int(thread["id"])
+
+    async def delete(self, channel_id: int, message_id: int) -> None:
+        """Delete a message of the bot's; a message already gone is not an error."""
+        partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await call(partial.delete, f"delete {message_id}")
+        except discord.NotFound:
+            return
+        except discord.HTTPException:
+            self.stats.failures += 1
+            raise
+
+    # -------------------------------------------------------------- coalesced edits
+
+    def schedule_edit(
+        self,
+        channel_id: int,
+        message_id: int,
+        render: RenderFn,
+        on_gone: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        """Edit a message soon with the *latest* rendering; at most one edit per interval.
+
+        Later calls before the edit runs replace the pending rendering, so a burst
+        of moves costs one edit. ``on_gone`` runs if the message was deleted.
+        ``render`` returns ``(content, view)`` or ``(content, view, picture)``
+        (see :data:`Rendering`), directly or as a coroutine, or ``None`` to send
+        nothing.
+        """
+        key = (channel_id, message_id)
+        self._pending[key] = render
+        if on_gone is not None:
+            self._on_gone[key] = on_gone
+        task = self._editors.get(key)
+        if task is not None and key in self._backing_off:
+            # a newer change ends the pause after a failed edit: try it now
+            task.cancel()
+            self._backing_off.discard(key)
+            task = None
+        if task is None or task.done():
+            if len(self._recent) > self._sweep_above:
+                self._forget_idle()
+                self._sweep_above = max(RECENT_SWEEP, 2 * len(self._recent))
+            self._editors[key] = asyncio.create_task(self._edit_loop(key), name=f"edit-{message_id}")
+
+    async def _edit_loop(self, key: tuple[int, int]) -> None:
+        # The task lives only while an edit is pending: the interval since a
+        # message's last edit is kept in ``_recent``, so an idle message costs no
+        # sleeping task (hundreds of tables each have a table and four hand messages).
+        channel_id, message_id = key
+        recent = self._recent.get(key)
+        # within the interval of its last edit the message still shows that content
+        last_hash = recent[1] if recent and self._clock() - recent[0] < self.min_interval else None
+        failures = 0
+        try:
+            while key in self._pending:
+                recent = self._recent.get(key)
+                wait = recent[0] + self.min_interval - self._clock() if recent else 0.0
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                    continue
+                render = self._pending.pop(key)
+                rendered = await _rendered(render)
+                if rendered is None:
+                    continue
+                content, view, picture = rendered
+                signature = _signature(content, picture)
+                if signature == last_hash:
+                    release_view(view)  # the message shows this already: not sent
+                    continue
+                try:
+                    await self.edit(channel_id, message_id, content, view, picture)
+                    last_hash = signature
+                except MessageGone:
+                    callback = self._on_gone.pop(key, None)
+                    self._pending.pop(key, None)
+                    if callback is not None:
+                        await callback()
+                    return
+                except discord.HTTPException as exc:
+                    # discord.py has already retried what it retries. The message
+                    # must still come to show the latest state (a hand DM on its
+                    # owner's turn may see no other change), so it is rendered
+                    # again after a growing pause (cut short by a newer change,
+                    # see schedule_edit); after EDIT_ATTEMPTS failures with nothing new,
+                    # it waits for the next change.
+                    failures += 1
+                    self._recent[key] = (self._clock(), None)
+                    last_hash = None
+                    if key in self._pending:
+                        continue  # a newer change is already queued
+                    if failures > EDIT_ATTEMPTS:
+                        log.warning(
+                            "message %s: %d edits failed (last HTTP %s); it shows an older state "
+                            "until the next change",
+                            message_id, failures, exc.status,
+                        )
+                        return
+                    log.info("message %s: edit failed (HTTP %s); rendered again soon", message_id, exc.status)
+                    self._backing_off.add(key)
+                    try:
+                        await asyncio.sleep(min(EDIT_BACKOFF_CAP, EDIT_BACKOFF * 2 ** (failures - 1)))
+                    finally:
+                        self._backing_off.discard(key)
+                    self._pending.setdefault(key, render)
+                    continue
+                failures = 0
+                self._recent[key] = (self._clock(), last_hash)
+        finally:
+            if self._editors.get(key) is asyncio.current_task():
+                del self._editors[key]
+            if key not in self._pending:
+                self._on_gone.pop(key, None)  # re-registered by the next schedule_edit
+
+    def _forget_idle(self) -> None:
+        """Drop the last-edit records that no longer hold back an edit."""
+        horizon = self._clock() - self.min_interval
+        for key in [k for k, (at, _) in self._recent.items() if at < horizon and k not in self._editors]:
+            del self._recent[key]
+
+    async def flush(self) -> None:
+        """Wait for every pending coalesced edit (used at shutdown and in tests)."""
+        while self._editors:
+            await asyncio.gather(*list(self._editors.values()), return_exceptions=True)
+
+    def cancel_all(self) -> None:
+        for task in list(self._editors.values()):
+            task.cancel()
+        self._editors.clear()
+        self._pending.clear()
+        self._recent.clear()
+        self._on_gone.clear()
+        self._backing_off.clear()
+        self._shown.clear()
+
+
+async def _rendered(render: RenderFn) -> tuple[str, discord.ui.View | None, PictureArg] | None:
+    result = render()
+    if inspect.isawaitable(result):
+        result = await result
+    if result is None:
+        return None
+    if len(result) == 2:
+        return result[0], result[1], KEEP
+    return result[0], result[1], result[2]
+
+
+def _mentions() -> discord.AllowedMentions:
+    """Mentions render as names but only users are ever pinged (never @everyone)."""
+    return discord.AllowedMentions(everyone=False, roles=False, users=True)

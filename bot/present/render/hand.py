@@ -1,0 +1,362 @@
+"""A seat's private hand message and the labels of its controls."""
+
+from __future__ import annotations
+
+from bot.present.i18n import N_, _, ngettext
+from bot.present.render import bidwhist
+from bot.present.render.common import (
+    CALL_NAMES,
+    SIDE_NAMES,
+    TableInfo,
+    card_label,
+    card_text,
+    cards_text,
+    fit,
+    suit_symbol,
+    terms,
+)
+from bot.present.render.lines import (
+    contract_name,
+    measure_name,
+    play_sides,
+    score_line,
+    tricks_line,
+    trump_line,
+    waiting_line,
+)
+from bot.present.render.table import (
+    game_lines,
+)
+from engine import Card, Rules, SeatView, Suit
+from engine.actions import (
+    Action,
+    CallCanYe,
+    DeclineRuff,
+    Discard,
+    Pass,
+    Play,
+    ShowHonours,
+    TakeRuff,
+)
+from engine.cards import effective_suit
+from engine.claims import (
+    AcceptClaim,
+    AgreeConcession,
+    Claim,
+    Concede,
+    RefuseConcession,
+    RejectClaim,
+)
+from engine.phases.contest import RuffClaim, best_suit
+from engine.phases.contract import NameDirection
+from engine.phases.solo_auction import Bid
+from engine.phases.solo_declare import NameTrump
+
+_CLAIM_ANSWERS: dict[type[Action], str] = {
+    AcceptClaim: N_("Accept the claim"),
+    RejectClaim: N_("Reject the claim"),
+    Concede: N_("Concede the game"),
+    AgreeConcession: N_("Agree: concede the game"),
+    RefuseConcession: N_("Refuse: play on"),
+}
+
+
+def action_label(action: Action, rules: Rules | None = None) -> str:
+    """A button's (or menu option's) label for ``action``, in plain words.
+
+    ``rules`` (the table's) names the ruff in the game's own words: Ruffe and Trump's
+    rub takes the top four cards of the head, and its "ruff" is the contest for the
+    strongest suit, so its buttons never say ruff for the rub."""
+    if isinstance(action, (Play, Discard)):
+        return card_label(action.card)
+    if isinstance(action, Bid):
+        return CALL_NAMES.get(action.call, action.call)
+    if isinstance(action, NameTrump):
+        return _("Trumps: {suit}").format(suit=f"{action.suit.symbol}\ufe0e")
+    if isinstance(action, RuffClaim):
+        return _("Declare {value}").format(value=action.value)
+    if isinstance(action, NameDirection):  # Bid Whist's no-trump declarer
+        return _("Uptown (high cards win)") if action.direction == "uptown" else _("Downtown (low cards win)")
+    if isinstance(action, Claim):  # the engine's own words, translated (engine/claims.py)
+        if action.tricks == 0:
+            return _("Concede the rest of the tricks")
+        return ngettext("Claim {n} trick", "Claim {n} tricks", action.tricks).format(n=action.tricks)
+    answer = _CLAIM_ANSWERS.get(type(action))
+    if answer is not None:
+        return _(answer)
+    describe = getattr(action, "describe", None)  # a family's own words for its action
+    if callable(describe):
+        text = describe()
+        code = getattr(action, "code", None)
+        if isinstance(code, str) and bidwhist.is_bid(code):
+            return bidwhist.bid_name(code)  # the engine's words, in the language of the moment
+        if isinstance(text, str) and text:
+            return text[:1].upper() + text[1:]
+    t = terms(rules) if rules is not None else None
+    if t is not None and t.ruff != "ruff" and isinstance(action, (TakeRuff, DeclineRuff)):
+        if isinstance(action, TakeRuff):
+            return _("Take the top four of the {stock} ({ruff})").format(stock=_(t.stock), ruff=_(t.ruff))
+        return _("Decline the {ruff}").format(ruff=_(t.ruff))
+    labels = {
+        TakeRuff: N_("Take the stock (ruff)"),
+        DeclineRuff: N_("Decline the ruff"),
+        CallCanYe: N_("Call “Can-ye?”"),
+        ShowHonours: N_("Show honours"),
+        Pass: N_("Pass"),
+    }
+    label = labels.get(type(action))
+    return _(label) if label is not None else action.encode()
+
+
+def featured_choices(view: SeatView) -> list[tuple[Action, str]]:
+    """Choices worth a button of their own when the rest go in menus: a pass, and the
+    true value of one's ruff when ruffs are declared (any value may be declared)."""
+    passes = [(a, action_label(a, view.rules)) for a in view.legal if a.verb == "pass" or a.encode().endswith(":pass")]
+    if not any(isinstance(a, RuffClaim) for a in view.legal):
+        return passes
+    value, _suit = _my_ruff(view)
+    action = next((a for a in view.legal if isinstance(a, RuffClaim) and a.value == value), None)
+    label = _("Declare {value} (my best suit)").format(value=value)
+    return passes + ([(action, label)] if action is not None else [])
+
+
+def _my_ruff(view: SeatView) -> tuple[int, Suit]:
+    hand = 0
+    for card in view.hand:
+        hand |= card.bit
+    measure = view.rules.ruff_measure if view.rules is not None else "pip_sum"
+    return best_suit(hand, view.turn_up, view.trump, measure)
+
+
+# ---------------------------------------------------------------- the hand message
+
+
+def _seat_line(info: TableInfo, view: SeatView) -> str:
+    seat = view.seat
+    name = info.names[seat]
+    where = _("Game {game}, deal {deal}.").format(game=view.game_no, deal=view.deal_no)
+    if info.partnerships:
+        partner = (seat + 2) % 4
+        return _("You are **{seat}**, partner {partner} ({who}). {where}").format(
+            seat=name, partner=info.names[partner], who=info.who(partner), where=where
+        )
+    groups = play_sides(view, info.n)
+    mine = next(g for g in groups if seat in g)
+    others = [s for s in range(info.n) if s not in mine]
+    if view.contract and view.declarer is not None and len(groups) > 1:
+        declaring = view.declarer in mine
+        contract = contract_name(view.contract)
+        if declaring and len(mine) == 1:
+            return _("You are **{seat}** — you play {contract} alone against {others}. {where}").format(
+                seat=name, contract=contract, others=info.names_of(others), where=where
+            )
+        if declaring:
+            mate = [s for s in mine if s != seat]
+            return _("You are **{seat}** — you play {contract} with {mates} against {others}. {where}").format(
+                seat=name, contract=contract, mates=info.names_of(mate), others=info.names_of(others), where=where
+            )
+        mates = [s for s in mine if s != seat]
+        return _("You are **{seat}** — you defend with {mates} against {others}. {where}").format(
+            seat=name, mates=info.names_of(mates), others=info.names_of(others), where=where
+        )
+    if view.phase == "auction":
+        return _("You are **{seat}** — each for themselves until the auction makes the sides. {where}").format(
+            seat=name, where=where
+        )
+    return _("You are **{seat}**, playing for yourself. {where}").format(seat=name, where=where)
+
+
+def hand_message(
+    info: TableInfo, view: SeatView, note: str = "", away: bool = False, in_buttons: bool = False
+) -> str:
+    """The private hand message (DM or ephemeral) for ``view.seat``, laid out to be
+    played from without looking at the table.
+
+    Line 1 says what to do (a notification shows it): your turn and what the turn
+    asks ("Your turn — follow ♠︎"), or whom the game waits for. Then the table
+    and seat, trumps and the score, the current trick by player name with the card
+    now winning marked, the last trick and who won it, the tricks of each side
+    this deal, the hand, and ``note`` (e.g. the card the AI played for you when
+    your time ran out). ``away``: the AI is playing this seat after missed turns.
+    ``in_buttons``: the message's buttons show every card of the hand (see
+    :func:`bot.present.controls.hand_in_buttons`), so the text does not list it again.
+    """
+    if view.phase == "over":
+        first = _result_line(info, view)
+    elif away:
+        first = _("🤖 You were away, so the AI is playing your cards. Press **Take my seat back** to play again.")
+    elif view.my_turn:
+        first = _your_turn_line(info, view)
+    else:
+        first = _waiting_line(info, view)
+    lines = [first]
+    place = _("🃏 **{title}** · table #{table}").format(title=info.rules.title, table=info.table_id)
+    where = _(" in ").join(x for x in (f"#{info.channel_name}" if info.channel_name else "", f"**{info.guild_name}**" if info.guild_name else "") if x)
+    if where:
+        place += f" · {where}"
+    if info.jump_url:
+        place += _(" — [go to the table]({url})").format(url=info.jump_url)
+    lines.append(place)
+    lines.append(_seat_line(info, view))
+    lines.append(trump_line(info, view) + " · " + score_line(info, view))
+    if view.phase == "over":
+        lines.append(_("Your hand: {cards}").format(cards=bidwhist.view_hand_text(view)))
+        lines.append(note or _("See the table for the final summary; press **Rematch** there to play again."))
+        return fit(lines)
+    lines.extend(game_lines(info, view, view.seat))
+    trick = named_trick_line(info, view)
+    if trick:
+        lines.append(trick)
+    last = named_last_trick_line(info, view)
+    if last:
+        lines.append(last)
+    if view.phase == "play" or view.completed_tricks:
+        lines.append(tricks_line(info, view))
+    if not in_buttons:
+        lines.append(_("Your hand ({count}): {cards}").format(count=len(view.hand), cards=bidwhist.view_hand_text(view)))
+    if view.stock_taken:
+        lines.append(
+            _("From the {stock}: {cards}").format(
+                stock=_(terms(info.rules).stock), cards=cards_text(bidwhist.view_sorted(view, view.stock_taken))
+            )
+        )
+    if view.my_discards:
+        lines.append(_("Laid out: {cards}").format(cards=cards_text(view.my_discards)))
+    if note:
+        lines.append(note)
+    return fit(lines)
+
+
+def _player(info: TableInfo, seat: int) -> str:
+    """``East (bob)``, or ``you`` is left to the caller: a seat by name and player."""
+    return info.seat_name(seat)
+
+
+def named_trick_line(info: TableInfo, view: SeatView) -> str:
+    """The trick in play by player name, the card now winning it marked:
+    ``Trick 5: North (alice) 10♥ · **East (bob) K♥** ◀ winning · South (carol) 2♥``."""
+    if not view.trick:
+        return ""
+    cards = [c for _seat, c in view.trick]
+    best = view.rank_order.trick_winner(cards, view.trump)
+    parts = []
+    for i, (seat, card) in enumerate(view.trick):
+        who = _("you") if seat == view.seat else _player(info, seat)
+        text = f"{who} {card_text(card)}"
+        parts.append(_("**{card}** ← winning").format(card=text) if i == best and len(cards) > 1 else text)
+    return _("Trick {number}: {played}").format(number=view.trick_no, played=" · ".join(parts))
+
+
+def named_last_trick_line(info: TableInfo, view: SeatView) -> str:
+    """The last finished trick and who won it, by player name."""
+    if not view.completed_tricks:
+        return ""
+    leader, cards, winner = view.completed_tricks[-1]
+    n = info.n
+    order = " · ".join(
+        f"{_('you') if (leader + i) % n == view.seat else info.names[(leader + i) % n]} {card_text(c)}"
+        for i, c in enumerate(cards)
+    )
+    who = _("you") if winner == view.seat else _player(info, winner)
+    return _("Last trick ({number}): won by **{who}** — {cards}").format(
+        number=len(view.completed_tricks), who=who, cards=order
+    )
+
+
+def _waiting_line(info: TableInfo, view: SeatView) -> str:
+    """Line 1 when it is not your turn: whom the game waits for, and for what."""
+    if view.to_act is None:
+        return _("⏳ Not your turn — this message updates when it is.")
+    wait = waiting_line(info, view, mention=False)  # "▶ **East** — bob to play"
+    doing = wait.split(" — ", 1)[1] if " — " in wait else ""
+    return _("⏳ Not your turn — waiting for **{seat}** ({doing}). This message updates when it is your turn.").format(
+        seat=info.names[view.to_act], doing=doing
+    )
+
+
+def _result_line(info: TableInfo, view: SeatView) -> str:
+    """Who won the match, and whether that is you."""
+    w = view.winner
+    if w is None or not 0 <= w < len(view.scores):
+        return _("🏁 The game is over.")
+    others = max((p for s, p in enumerate(view.scores) if s != w), default=0)
+    mine = info.rules.side_of(view.seat) == w
+    who = f"{SIDE_NAMES[w]} ({info.side_players(w)})" if info.partnerships else f"{info.names[w]} ({info.who(w)})"
+    if mine:
+        return _("🏆 The game is over — you won: {who} won {score}–{other}.").format(
+            who=who, score=view.scores[w], other=others
+        )
+    return _("🏁 The game is over — you lost: {who} won {score}–{other}.").format(
+        who=who, score=view.scores[w], other=others
+    )
+
+
+def _your_turn_line(info: TableInfo, view: SeatView) -> str:
+    phase = view.phase
+    t = terms(info.rules)
+    special = bidwhist.turn_line(info, view) if bidwhist.is_bid_whist(view) else ""
+    if special:
+        return special
+    if phase == "ruff":
+        holds_ace = any(c.suit is view.trump and c.rank.label == "A" for c in view.hand)
+        why = (
+            _("you hold the trump ace")
+            if holds_ace
+            else _("nobody holds the trump ace, so the dealer may {ruff}").format(ruff=_(t.ruff))
+        )
+        top = (
+            _("the four stock cards")
+            if t.stock == "stock"
+            else _("the top four cards of the {stock}").format(stock=_(t.stock))
+        )
+        return _("🟢 **Your turn:** {why}. Take {cards} (then lay out four), or decline.").format(why=why, cards=top)
+    if phase == "discard":
+        return _("🟢 **Your turn:** choose the four cards to lay out face down.")
+    if phase == "can_ye":
+        return _(
+            "🟢 **Your turn to declare:** your side stands at {score}. "
+            "Call “Can-ye?” (two honours: if partner holds one, you win), show three or more honours to win, or pass."
+        ).format(score=view.start_scores[view.side])
+    if phase == "auction":
+        calls = [a for a in view.legal if isinstance(a, Bid)]
+        names = ", ".join(CALL_NAMES.get(a.call, a.call) for a in calls)
+        return _("🟢 **Your call:** {calls}.").format(calls=names)
+    if phase == "trumps":
+        return _("🟢 **Your turn:** name trumps for your {contract}.").format(contract=contract_name(view.contract))
+    if phase == "contest":
+        value, suit = _my_ruff(view)
+        unit = measure_name(info)
+        how = (
+            _("ace 11, K Q J 10 ten each, the rest face value") if info.rules.ruff_measure == "pip_sum" else _("cards of the suit")
+        )
+        return _(
+            "🟢 **Your turn to declare your ruff:** your best suit is {suit}, worth {value} {unit} "
+            "({how}; the turn-up counts in trumps). Declare it, or any value from the menus — "
+            "a claim above your true ruff is found out after the rub and loses it."
+        ).format(suit=suit_symbol(suit), value=value, unit=unit, how=how)
+    legal = view.legal
+    if any(isinstance(getattr(a, "card", None), Card) and not isinstance(a, Play) for a in legal):
+        if view.to_lay_out:
+            return _("🟢 **Your turn:** choose the {n} cards to lay out face down.").format(n=view.to_lay_out)
+        return _("🟢 **Your turn:** choose the cards to lay out face down.")
+    if legal and not any(isinstance(a, Play) for a in legal):
+        return _("🟢 **Your turn:** {choices}.").format(choices=", ".join(action_label(a, view.rules) for a in legal))
+    plays = [a.card for a in legal if isinstance(a, Play)]
+    led = view.led_suit
+    if not view.trick:
+        ask = _("lead any card")
+    elif led is not None and plays and all(effective_suit(c, view.trump) is led for c in plays):
+        ask = _("follow {suit}").format(suit=suit_symbol(led))
+    elif led is not None:
+        ask = _("no {suit} left: play any card").format(suit=suit_symbol(led))
+    else:
+        ask = _("play any card")
+    extra = []
+    if view.layouts:
+        extra.append(_("your face-up layout cards are marked (layout)"))
+    if any(isinstance(a, (CallCanYe, ShowHonours)) for a in legal):
+        extra.append(_("or call your honours first"))
+    return _("🟢 **Your turn — {ask}**").format(ask=ask) + "".join(f" — {x}" for x in extra) + "."
+
+
+# ---------------------------------------------------------------- event summaries

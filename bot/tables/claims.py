@@ -1,0 +1,94 @@
+"""The table's claim, concession and last-trick buttons (:mod:`engine.claims`).
+
+* **Claim…** (``rh:t:<table>:claims``, on the hand on your turn in the play):
+  answers privately with one button per number of tricks you may claim; each
+  is an ordinary version-stamped action button (``claim:N``), so the claim
+  itself takes the path of every card (:mod:`bot.tables.play`). **Claim all (N)** on
+  the hand is such a button already.
+* **Accept** / **Reject** (a claim) and **Agree** / **Play on** (a
+  concession) are the engine's legal actions of the seats asked, shown on
+  their hands like any choice (:mod:`bot.present.controls`).
+* **Concede** (``rh:t:<table>:concede``, on the table): proposes to concede
+  (at two players, concedes) through :meth:`bot.tables.play.Play.on_table_action`,
+  the same lock → engine → store → fan-out as a card.
+* **Last trick** (``rh:t:<table>:last``, on the table and the hand): the last
+  completed trick of the deal in play, privately, by player name, with its
+  winner. It is read from the game, which a restart rebuilds from the store,
+  so it answers after a restart too. Before the first trick of a deal is
+  complete it says so.
+
+Timers while a claim or concession waits (decisions where the issue was
+open): each human asked has the ordinary turn timer (``RH_TURN_TIMEOUT``) for
+his answer; when it runs out his answer counts as **Reject** (or **Play on**),
+never as acceptance, and counts as a missed turn like any other. AI seats
+answer at once (they are driven before a human asked at the same time).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.present.controls import claim_menu
+from bot.present.i18n import _
+from bot.present.render.claims import last_trick_text
+from bot.present.replies import refuse, reply
+from bot.tables.play import Play
+from bot.tables.presenter import Presenter
+from bot.tables.services import Services
+from engine.claims import Claim, Concede
+
+log = logging.getLogger(__name__)
+
+__all__ = ["ClaimButtons", "VERBS"]
+
+VERBS = frozenset({"claims", "last", "concede"})
+
+
+class ClaimButtons:
+    """Answers the three table buttons of claims, concessions and the last trick."""
+
+    def __init__(self, svc: Services, presenter: Presenter, play: Play) -> None:
+        self.svc = svc
+        self.presenter = presenter
+        self.play = play
+
+    async def on_table_button(self, interaction: discord.Interaction[Any], table_id: int, verb: str) -> None:
+        table = await self.svc.current_table(table_id)  # with several processes: loaded or caught up
+        if table is None or table.status != "active" or table.game is None:
+            await refuse(interaction, _("This game is not being played."))
+            return
+        seat = table.seat_of(interaction.user.id)
+        game = table.game
+        if verb == "last":
+            view = game.observe(seat if seat is not None else 0)
+            await reply(interaction, last_trick_text(table.info(), view))
+            return
+        if seat is None:
+            await refuse(interaction, _("You are not playing at this table."))
+            return
+        if verb == "claims":
+            view = game.observe(seat)
+            if not any(isinstance(a, Claim) for a in view.claims):
+                await refuse(interaction, _("You can claim only on your turn during the play, with no claim waiting."))
+                return
+            text = _(
+                "How many of the remaining tricks do you claim? Your hand is shown to your opponents, who accept or reject."
+            )
+            await reply(interaction, text, claim_menu(table.id, game.version, view))
+            return
+        if verb == "concede":
+            partnered = table.game.n_players != 2
+            done = (
+                _("🏳️ You proposed to concede the game — your partner agrees or plays on.")
+                if partnered
+                else _("🏳️ You conceded the game.")
+            )
+            await self.play.on_table_action(interaction, table, seat, Concede(), done)
+            return
+        log.debug("unknown claim verb %r", verb)
+        await refuse(interaction, _("That button is not recognised."))
+
+

@@ -1,0 +1,376 @@
+"""What moves a table when no click does: the AI's turns, the turn timer of an
+absent player, the lobby's expiry — all supervised, so a failed step (a locked
+database, a crashed AI worker) is retried with backoff and the table always
+moves on.
+
+:meth:`Drivers.committed` is the one thing every commit is followed by (a
+click's, the AI's, a timer's): the presenter shows the events, then the next
+turn is armed — the AI for an AI seat, the turn timer for a human.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+from typing import Any
+
+import discord
+
+from bot.present import render
+from bot.present.i18n import _, ngettext, using
+from bot.present.notify import MessageGone
+from bot.present.render import seat_names
+from bot.store import Deadline, StoreError
+from bot.tables.commit import commit, mark_cancelled, save_afk, turn_timeout
+from bot.tables.presenter import Presenter
+from bot.tables.services import Services
+from bot.tables.table import TURN_WARNING_LEFT, TURN_WARNING_MIN, Table, retry_backoff
+from engine import Action, Game, IllegalAction
+from engine.claims import CLAIM, CONCEDE, RefuseConcession, RejectClaim, answering
+from engine.events import Event
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Drivers", "acting_seat"]
+
+
+def acting_seat(table: Table, game: Game) -> int | None:
+    """The seat to drive now: ``game.to_act()``, except that while a claim or
+    concession waits for several seats an AI among them answers first (at once)."""
+    for seat in answering(game):
+        if table.ai_plays(seat):
+            return seat
+    return game.to_act()
+
+
+class Drivers:
+    """AI moves and timers, one set per table, owned by the table's tasks."""
+
+    def __init__(self, svc: Services, presenter: Presenter) -> None:
+        self.svc = svc
+        self.presenter = presenter
+
+    # ================================================================ after every commit
+
+    def committed(self, table: Table, events: list[Event], actor_seat: int | None = None) -> None:
+        """Fan the commit's events out, then arm what the next turn needs (or wind
+        the table down if the game is over). Call under the table's lock."""
+        if self.svc.cluster is not None and not self.svc.cluster.may_drive(table):
+            # several processes: the table's owner shows this commit and arms the next turn
+            if table.status == "finished":
+                table.stop_tasks(keep_ai=asyncio.current_task() is table.ai_task)
+                self.svc.tables.retire(table)
+            return
+        self.presenter.after(table, events, actor_seat)
+        if table.status == "finished":
+            # never cancel the task we run in (the AI driver commits through here too)
+            table.stop_tasks(keep_ai=asyncio.current_task() is table.ai_task)
+            self.svc.tables.retire(table)
+            return
+        self.kick(table)
+
+    def kick(self, table: Table, due: float | None = None) -> None:
+        """After every turn change: run the AI for an AI seat, else arm the human's turn timer."""
+        if self.svc.closing or table.status != "active" or table.game is None or table.game.is_over:
+            return
+        if self.svc.cluster is not None and not self.svc.cluster.may_drive(table):
+            return  # another process runs this table's AI and timers
+        seat = acting_seat(table, table.game)
+        if seat is None:
+            return
+        if table.ai_plays(seat):
+            table.cancel_timer()
+            if table.ai_task is None or table.ai_task.done():
+                table.ai_task = asyncio.create_task(self._drive_ai(table), name=f"ai-{table.id}")
+        else:
+            self.arm_turn_timer(table, seat, due)
+            timeout = self.turn_timeout(table)
+            if due is None and timeout > 0:
+                due = discord.utils.utcnow().timestamp() + timeout
+            self._ping_later(table, seat, due)
+
+    def _ping_later(self, table: Table, seat: int, due: float | None) -> None:
+        """Ping the human at ``seat`` if they have not moved ``turn_ping_delay``
+        seconds into their turn. A player who is watching the game moves sooner and
+        is never pinged (a ping per trick would be noise, and two REST calls a turn:
+        the post and its deletion); one who looked away is called back with most of
+        the turn time left. Replaced by the next turn's (``Table.cancel_timer``)."""
+        delay = self.svc.settings.turn_ping_delay
+        if delay < 0:
+            return  # pings switched off
+        if delay == 0:
+            self.presenter.turn_ping(table, seat, due)
+            return
+        version = table.version
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            if self._turn_is(table, seat, version):
+                self.presenter.turn_ping(table, seat, due)
+
+        table.ping_task = asyncio.create_task(later(), name=f"ping-{table.id}")
+
+    # ================================================================ the AI
+
+    async def _drive_ai(self, table: Table) -> None:
+        """Play the AI seats' turns until a human is to act. Supervised: a failed step
+        (e.g. "database is locked" during the commit) is retried with backoff, so the
+        table always moves on."""
+        failures = 0
+        while not self.svc.closing:
+            try:
+                if not await self._ai_step(table):
+                    return
+                failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                failures += 1
+                delay = retry_backoff(failures)
+                log.warning(
+                    "AI move at table %s failed (%s: %s); retrying in %.2f s (attempt %d)",
+                    table.id, type(exc).__name__, exc, delay, failures,
+                    exc_info=not isinstance(exc, (sqlite3.Error, StoreError)),
+                )
+                await asyncio.sleep(delay)
+
+    async def _ai_step(self, table: Table) -> bool:
+        """One AI move; False when there is nothing (more) for the AI to do."""
+        if table.status != "active" or table.game is None or table.game.is_over:
+            return False
+        game = table.game
+        seat = acting_seat(table, game)
+        if seat is None or not table.ai_plays(seat):
+            self.kick(table)
+            return False
+        if self.svc.settings.ai_delay > 0:
+            await asyncio.sleep(self.svc.settings.ai_delay)
+        if table.game is not game:
+            return True
+        version = game.version
+        view = game.observe(seat)
+        action = await self.svc.ai.choose(table.ai_level(seat), view, view.legal, f"{table.seed}:ai:{version}")
+        async with table.lock:
+            if (
+                table.game is not game
+                or game.version != version
+                or table.status != "active"
+                or not table.ai_plays(seat)  # the player took the seat back meanwhile
+            ):
+                return True
+            try:
+                events = await commit(self.svc, table, seat, [action], None)
+            except IllegalAction:
+                log.exception("AI chose an illegal action at table %s; playing the first legal one", table.id)
+                events = await commit(self.svc, table, seat, [view.legal[0]], None)
+            self.committed(table, events)
+        return True
+
+    async def _choose_turn(self, table: Table, game: Game, seat: int) -> list[Action]:
+        """The AI's play for a human's timed-out turn: its actions until the turn
+        passes (laying out several cards is one turn)."""
+        if game.phase in (CLAIM, CONCEDE):  # an unanswered claim or concession: no, play on
+            return [RejectClaim() if game.phase == CLAIM else RefuseConcession()]
+        level = table.ai_level(seat)
+        trial = game.clone()
+        actions: list[Action] = []
+        while True:
+            view = trial.observe(seat)
+            legal = list(view.legal)
+            action = await self.svc.ai.choose(level, view, legal, f"{table.seed}:ai:{game.version}:{len(actions)}")
+            try:
+                trial.apply(seat, action)
+            except IllegalAction:
+                log.exception("AI chose an illegal action at table %s; playing the first legal one", table.id)
+                action = legal[0]
+                trial.apply(seat, action)
+            actions.append(action)
+            if trial.is_over or trial.to_act() != seat or not trial.observe(seat).to_lay_out:
+                return actions
+
+    # ================================================================ the turn timer
+
+    def turn_timeout(self, table: Table) -> float:
+        return turn_timeout(self.svc, table)
+
+    def resumed_due(self, table: Table, deadline: Deadline | None, last_action_at: float) -> float | None:
+        """The stored turn deadline if it belongs to the turn now waiting, else None.
+
+        A deadline set before the latest action is from an earlier turn (the row is
+        only rewritten when the next human turn's timer starts): that turn gets a
+        fresh timeout instead.
+        """
+        game = table.game
+        if deadline is None or deadline.kind != "turn" or game is None or deadline.seat != game.to_act():
+            return None
+        set_at = deadline.due_at - self.turn_timeout(table)
+        return deadline.due_at if set_at + 1e-6 >= last_action_at else None
+
+    def arm_turn_timer(self, table: Table, seat: int, due: float | None = None) -> None:
+        """Start the AFK timer of ``seat``'s turn, replacing the table's previous timer.
+
+        ``due`` (epoch seconds, ``utcnow`` clock) re-arms a stored deadline after a
+        restart; otherwise the turn gets the full timeout. A public reminder goes out
+        when a third of the time is left; on expiry the AI plays the turn, and after
+        ``afk_takeover_after`` expiries in a row it keeps the seat until the player
+        presses **Take my seat back**.
+        """
+        timeout = self.turn_timeout(table)
+        if timeout <= 0:
+            return
+        stored = table.turn_due
+        if due is None and stored is not None and stored[:2] == (table.version, seat):
+            due, stored_already = stored[2], True  # written with the move that began this turn
+        else:
+            stored_already = False
+        table.cancel_timer()
+        table.timer_task = asyncio.create_task(
+            self._turn_timer(table, seat, table.version, timeout, due, store=not stored_already and due is None),
+            name=f"turn-{table.id}",
+        )
+
+    async def _turn_timer(
+        self, table: Table, seat: int, version: int, timeout: float, due: float | None, store: bool = True
+    ) -> None:
+        now = discord.utils.utcnow().timestamp()
+        if due is None:
+            due = now + timeout
+        if store:
+            try:
+                await self.svc.deadline_repo.set(table.id, "turn", due, seat)
+            except (StoreError, sqlite3.Error):
+                log.warning("table %s: could not store the turn deadline", table.id, exc_info=True)
+        table.deadline = due
+        left = timeout * TURN_WARNING_LEFT
+        if timeout >= TURN_WARNING_MIN and due - now > left:
+            await asyncio.sleep(due - left - now)
+            if self._turn_is(table, seat, version):
+                self.presenter.turn_warning(table, seat, version, due)
+        await asyncio.sleep(max(0.0, due - discord.utils.utcnow().timestamp()))
+        # Shielded: cancelling the timer (a click arrived) must never cut a commit in half.
+        await asyncio.shield(self._turn_expired(table, seat, version))
+
+    @staticmethod
+    def _turn_is(table: Table, seat: int, version: int) -> bool:
+        """True while the game still waits for the human at ``seat`` at ``version``."""
+        game = table.game
+        return (
+            table.status == "active"
+            and game is not None
+            and game.version == version
+            and game.to_act() == seat
+            and not table.ai_plays(seat)
+        )
+
+    async def _turn_expired(self, table: Table, seat: int, version: int) -> None:
+        """Time is up: the AI plays ``seat``'s turn, unless a click got there first."""
+        try:
+            game = table.game
+            if game is None or not self._turn_is(table, seat, version):
+                return
+            actions = await self._choose_turn(table, game, seat)
+            async with table.lock:
+                # Re-check under the lock: a click, a reclaim or a cancel may have won.
+                if table.game is not game or not self._turn_is(table, seat, version):
+                    return
+                events = await commit(self.svc, table, seat, actions, None)
+                with using(self.presenter.language_of_seat(table, seat)):  # shown on the player's hand
+                    played = ", ".join(render.action_label(a, game.rules) for a in actions)
+                    table.played_for[seat] = _("⏰ Your time ran out: the AI played **{played}** for you.").format(
+                        played=played
+                    )
+                misses = table.misses[seat] = table.misses.get(seat, 0) + 1
+                takeover = misses >= self.svc.settings.afk_takeover_after
+                if takeover:
+                    table.away.add(seat)
+                await save_afk(self.svc, table)
+                self.committed(table, events)
+                self._note_timeout(table, seat, misses, takeover)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            # Supervised: retry the expiry soon with backoff (not a whole new turn).
+            table.timer_failures += 1
+            delay = retry_backoff(table.timer_failures)
+            log.warning(
+                "turn timer of table %s failed (%s: %s); retrying in %.2f s",
+                table.id, type(exc).__name__, exc, delay,
+                exc_info=not isinstance(exc, (sqlite3.Error, StoreError)),
+            )
+            if self._turn_is(table, seat, version) and not self.svc.closing:
+                self.arm_turn_timer(table, seat, due=discord.utils.utcnow().timestamp() + delay)
+        else:
+            table.timer_failures = 0
+
+    def _note_timeout(self, table: Table, seat: int, misses: int, takeover: bool) -> None:
+        """Say on the table (and, for a takeover, in the channel) that the AI played."""
+        if table.status != "active":
+            return
+        with using(table.language):  # public: the server's language
+            self._say_timeout(table, seat, misses, takeover)
+
+    def _say_timeout(self, table: Table, seat: int, misses: int, takeover: bool) -> None:
+        human = table.human(seat)
+        who = human.name if human else seat_names(len(table.seats))[seat]
+        if takeover:
+            table.recent.append(_("⏰ {who} is away: the AI plays for them.").format(who=who))
+            mention = f"<@{human.user_id}>" if human else who
+            self.svc.own(
+                self.presenter.post_quietly(
+                    table,
+                    ngettext(
+                        "⏰ {player} missed {n} turn in a row: the AI plays for them until they "
+                        "press **Take my seat back** on table #{table}.",
+                        "⏰ {player} missed {n} turns in a row: the AI plays for them until they "
+                        "press **Take my seat back** on table #{table}.",
+                        misses,
+                    ).format(player=mention, n=misses, table=table.id),
+                )
+            )
+        else:
+            table.recent.append(_("⏰ {who} ran out of time: the AI played for them.").format(who=who))
+
+    # ================================================================ the lobby timer
+
+    def arm_lobby_timer(self, table: Table, due: float | None = None) -> None:
+        """Expire the lobby (freeing the channel) if it has not started by ``due``."""
+        if self.svc.cluster is not None and not self.svc.cluster.may_drive(table):
+            return  # another process runs this table's timers
+        timeout = self.svc.settings.lobby_timeout
+        if timeout <= 0:
+            return
+        table.cancel_timer()
+        table.timer_task = asyncio.create_task(self._lobby_timer(table, timeout, due), name=f"lobby-{table.id}")
+
+    async def _lobby_timer(self, table: Table, timeout: float, due: float | None) -> None:
+        if due is None:
+            due = discord.utils.utcnow().timestamp() + timeout
+            try:
+                await self.svc.deadline_repo.set(table.id, "lobby", due)
+            except (StoreError, sqlite3.Error):
+                log.warning("table %s: could not store the lobby deadline", table.id, exc_info=True)
+        await asyncio.sleep(max(0.0, due - discord.utils.utcnow().timestamp()))
+        async with table.lock:
+            if table.status != "lobby":
+                return
+            if not await mark_cancelled(self.svc, table):
+                return
+        if table.message_id:
+            with using(table.language):
+                text = render.header(table.info()) + "\n" + _("⌛ This table expired before it started.")
+            with contextlib.suppress(MessageGone, discord.HTTPException):
+                await self.svc.notifier.edit(table.channel_id, table.message_id, text, None)
+
+    # ================================================================ shutting down
+
+    def running(self) -> list[asyncio.Task[Any]]:
+        """Cancel every table's AI and timer task; the tasks, to wait for."""
+        stopping: list[asyncio.Task[Any]] = []
+        for table in self.svc.tables.values():
+            for task in (table.ai_task, table.timer_task, table.ping_task):
+                if task is not None and not task.done():
+                    task.cancel()
+                    stopping.append(task)
+        return stopping

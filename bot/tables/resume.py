@@ -1,0 +1,181 @@
+"""Start-up: bring every unfinished table back from the database.
+
+Loads the rows, the action logs and the hand messages in three queries (not
+per table), replays each log in the engine, re-arms the stored turn and lobby
+timers, and brings the messages up to date. A table whose log does not replay
+with this version of the engine is *set aside*, never destroyed: it stays in
+the database unchanged, the admin is told in the log and its channel once, and
+it loads again on a later start whose version replays it.
+
+Finished tables without a rating (games finished before ratings existed, or
+one whose rating failed) are rated in the background after the tables are
+back, by a rebuild of the ratings (:func:`bot.store.ratings.rebuild`), so an
+upgraded bot's leaderboard keeps its history without anyone running the
+command.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+
+import discord
+
+from bot.present.i18n import _, using
+from bot.present.notify import DMClosed, MessageGone
+from bot.store import ActionRow, Deadline, HandMessage, HumanSeat, StoreError, TableRow, ratings
+from bot.tables.drivers import Drivers
+from bot.tables.presenter import Presenter
+from bot.tables.services import Services
+from bot.tables.table import SET_ASIDE_MARK, Table
+from engine import Game, IllegalAction, RecordError, RulesError
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Resume"]
+
+
+class Resume:
+    """Loads unfinished tables at start-up."""
+
+    def __init__(self, svc: Services, presenter: Presenter, drivers: Drivers) -> None:
+        self.svc = svc
+        self.presenter = presenter
+        self.drivers = drivers
+        self.set_aside: dict[int, str] = {}  # tables this version could not load: why
+
+    async def resume(self) -> int:
+        """Load every unfinished table and bring it back to life; returns how many."""
+        svc = self.svc
+        if svc.cluster is not None:  # several processes: only the tables this one claims
+            return await svc.cluster.start()
+        rows = await svc.table_repo.list_unfinished()
+        logs = await svc.action_repo.list_active()
+        hand_msgs = await svc.hand_repo.list_active()
+        deadlines = {d.table_id: d for d in await svc.deadline_repo.list()}
+        count = 0
+        for row in rows:
+            if await self.bring_back(row, logs.get(row.id, []), hand_msgs.get(row.id, []), deadlines.get(row.id)):
+                count += 1
+        log.info("resumed %d unfinished table(s)", count)
+        svc.own(self._rate_old_games(), name="rate-old-games")
+        return count
+
+    async def bring_back(
+        self, row: TableRow, actions: list[ActionRow], hand_msgs: list[HandMessage], deadline: Deadline | None
+    ) -> bool:
+        """Load one unfinished table, re-arm its stored timer and bring its messages up
+        to date (at start-up, and when another process's table is taken over); False
+        if it was set aside."""
+        try:
+            table = self._load(row, actions)
+        except (RulesError, RecordError, IllegalAction, ValueError) as exc:
+            await self._set_aside(row, exc)
+            return False
+        await self.speak(table)
+        self.svc.tables.add(table)
+        if table.status == "lobby":
+            self.drivers.arm_lobby_timer(table, deadline.due_at if deadline and deadline.kind == "lobby" else None)
+            self.presenter.schedule_table_edit(table)  # reposts it if the lobby message went while we were down
+        elif table.game is not None:
+            for hm in hand_msgs:
+                table.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
+            self.presenter.schedule_table_edit(table)
+            self.presenter.refresh_hands(table, force=True)
+            self.presenter.clear_notices(table)  # the pings of turns that passed while we were down
+            last = actions[-1].created_at if actions else 0.0
+            self.drivers.kick(table, due=self.drivers.resumed_due(table, deadline, last))
+        return True
+
+    async def speak(self, table: Table) -> None:
+        """Set the languages of a table loaded from the database: its server's for the
+        table, and its players' stored ones for their DMs (a DM carries no locale)."""
+        table.language = await self.svc.server_settings.language(table.guild_id)
+        await self.svc.user_locales.load(s.user_id for s in table.seats if isinstance(s, HumanSeat))
+
+    def load_table(self, row: TableRow, actions: list[ActionRow]) -> Table:
+        """The in-memory table of ``row`` (bot/cluster/sync.py: a copy of another process's table)."""
+        return self._load(row, actions)
+
+    def load_game(self, row: TableRow, actions: list[ActionRow]) -> Game | None:
+        """Just the game of ``row``, replayed from ``actions``."""
+        return self._load(row, actions).game
+
+    async def _rate_old_games(self) -> None:
+        await self.rate_old_games()
+
+    async def rate_old_games_quietly(self) -> None:
+        await self.rate_old_games()
+
+    async def rate_old_games(self) -> int:
+        """Rebuild the ratings if some finished table has none; returns how many got one."""
+        try:
+            if not await self.svc.rating_repo.unrated_tables():
+                return 0
+            report = await ratings.rebuild(self.svc.db)
+        except (StoreError, sqlite3.Error):
+            log.exception("could not rate the games finished before ratings")
+            return 0
+        log.info(
+            "rated %d finished game(s) that had no rating; %d rating(s) changed",
+            len(report.added),
+            len(report.changed),
+        )
+        return len(report.added)
+
+    @staticmethod
+    def _load(row: TableRow, actions: list[ActionRow]) -> Table:
+        """The in-memory table of ``row``, its game replayed from ``actions``."""
+        table = Table.from_row(row)
+        if table.status == "active":
+            table.game = Game.from_record(
+                {
+                    "format": "ruff-honours-game",
+                    "version": 1,
+                    "game_id": table.game_id,
+                    "preset": table.preset,
+                    "overrides": table.overrides,
+                    "seed": table.seed,
+                    "first_dealer": table.first_dealer,
+                    "actions": [f"{a.seat} {a.action}" for a in actions],
+                }
+            )
+            # the last moves, as if this process had just made them: the second half
+            # of a double click is told "Already played" after a restart, or in a
+            # process that loads the table for it
+            for move in actions[-(table.moves.maxlen or 0) :]:
+                table.moves.append((move.seq, move.seat, move.actor_id))
+            table.notices = [(int(a), int(b), int(c), int(d)) for a, b, c, d in table.settings.get("notices", [])]
+            table.away = set(table.settings.get("away", []))
+            table.misses = {int(k): int(v) for k, v in dict(table.settings.get("misses", {})).items()}
+        return table
+
+    async def _set_aside(self, row: TableRow, exc: Exception) -> None:
+        """A table this version cannot load: keep it in the database unchanged (it loads
+        again on a later start, once a version that replays its log runs), log it for
+        the admin, and tell its channel once per code version."""
+        self.set_aside[row.id] = f"{type(exc).__name__}: {exc}"
+        log.warning(
+            "table %s (channel %s) set aside: this version cannot load it (%s: %s); it is kept "
+            "unchanged in the database and loads again on a start whose version replays it",
+            row.id, row.channel_id, type(exc).__name__, exc,
+        )
+        if row.settings.get("set_aside_notice") == SET_ASIDE_MARK:
+            return
+        try:
+            await self.svc.table_repo.update_settings(row.id, {**row.settings, "set_aside_notice": SET_ASIDE_MARK})
+        except (StoreError, sqlite3.Error):
+            log.warning("table %s: could not record the set-aside notice", row.id, exc_info=True)
+            return
+        self.svc.own(self._tell_set_aside(row))
+
+    async def _tell_set_aside(self, row: TableRow) -> None:
+        with using(await self.svc.server_settings.language(row.guild_id)):
+            text = _(
+                "⚠️ Table #{table} is set aside: this version of the bot cannot load its game. "
+                "Nothing is lost — the game is kept as it was and comes back when the bot is updated."
+            ).format(table=row.id)
+        try:
+            await self.svc.notifier.post(row.channel_id, text)
+        except (discord.HTTPException, DMClosed, MessageGone):
+            log.warning("table %s: could not tell the channel it was set aside", row.id, exc_info=True)

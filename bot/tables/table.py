@@ -1,0 +1,270 @@
+"""The table registry's records: one :class:`Table` per game in memory, the
+"My hand" copies it keeps up to date, and the bot's small shared constants and
+helpers (seat names for AI players, option parsing, retry backoff).
+
+The database row is the durable truth; a ``Table`` is what the manager holds
+while the table is open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.present.i18n import _
+from bot.present.picture import PictureCache
+from bot.present.render import SeatInfo, TableInfo
+from bot.present.render.common import AI_LEVELS
+from bot.store import (
+    AISeat,
+    HumanSeat,
+    Seat,
+    TableRow,
+)
+from engine import (
+    Game,
+    Rules,
+    RulesError,
+    make_rules,
+    presets_for,
+)
+from engine.claims import answering
+
+AI_NAMES = ("Cotton", "Willughby", "Hoyle", "Cavendish")
+LEADERBOARD_PAGE = 10
+TURN_WARNING_LEFT = 1 / 3  # remind the player when this share of the turn time is left
+TURN_WARNING_MIN = 15.0  # no reminder for turn timeouts shorter than this (seconds)
+TAKEOVER_LEVEL = "normal"  # the AI that plays an absent human's turns (issue 5: normal or better)
+HAND_COPIES = 3  # ephemeral "My hand" copies kept up to date per seat (older ones are let go)
+HAND_COPY_MARGIN = 10.0  # stop editing a copy this long before its token expires (seconds)
+
+
+class Refusal(Exception):
+    """A request we answer with a short ephemeral message and no change."""
+
+
+@dataclass
+class HandCopy:
+    """A player's ephemeral "My hand" copy: just what editing it later takes.
+
+    Not the ``discord.Interaction``: the follow-up webhook (application id and
+    token), the message id and when the token expires (epoch seconds).
+    """
+
+    webhook: discord.Webhook
+    message_id: int
+    expires: float
+    sig: str = ""  # what it shows now (see ``hand_signature``)
+    task: asyncio.Task[None] | None = None  # the edit in flight, if any
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction[Any], message_id: int, sig: str) -> HandCopy:
+        return cls(interaction.followup, message_id, interaction.expires_at.timestamp(), sig)
+
+    def expired(self) -> bool:
+        return discord.utils.utcnow().timestamp() >= self.expires - HAND_COPY_MARGIN
+
+
+@dataclass
+class Table:
+    """Runtime state of one table (the database row is the durable truth)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    rules: Rules
+    game_id: str
+    preset: str
+    overrides: dict[str, Any]
+    seed: int
+    first_dealer: int | None
+    status: str
+    seats: list[Seat | None]
+    settings: dict[str, Any]
+    db_version: int
+    message_id: int | None = None
+    game: Game | None = None
+    guild_name: str = ""
+    channel_name: str = ""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    recent: deque[str] = field(default_factory=lambda: deque(maxlen=3))
+    hand_msgs: dict[int, tuple[int, int]] = field(default_factory=dict)
+    hand_sig: dict[int, str] = field(default_factory=dict)
+    dm_closed: set[int] = field(default_factory=set)
+    # seat -> message id -> the live ephemeral "My hand" copies (newest last, bounded)
+    fallback: dict[int, dict[int, HandCopy]] = field(default_factory=dict)
+    away: set[int] = field(default_factory=set)
+    misses: dict[int, int] = field(default_factory=dict)
+    # (version before, seat, actor user id or None for the AI) of the latest commits,
+    # so a click that lost a race can be told what happened to its turn.
+    moves: deque[tuple[int, int, int | None]] = field(default_factory=lambda: deque(maxlen=8))
+    ai_task: asyncio.Task[None] | None = None
+    timer_task: asyncio.Task[None] | None = None
+    ping_task: asyncio.Task[None] | None = None  # the turn ping waiting for its delay
+    deadline: float | None = None
+    timer_failures: int = 0
+    # (engine version, seat, due) of a turn deadline already stored with the move
+    # that began the turn (bot.tables.commit): the timer arms with it and writes nothing
+    turn_due: tuple[int, int, float] | None = None
+    # what the table shows beside the game (bot/tables/presenter.py)
+    pictures: PictureCache = field(default_factory=PictureCache)  # the table message's picture, by its key
+    how_won: str = ""  # the end of the game: who won and how (set once the match is over)
+    played_for: dict[int, str] = field(default_factory=dict)  # seat -> what the AI played on its timed-out turn
+    # the turn's short-lived notices (a ping, a warning): (seat, version, channel id, message id)
+    notices: list[tuple[int, int, int, int]] = field(default_factory=list)
+    pinged: tuple[int, int] | None = None  # (seat, version) of the last turn ping sent
+    # the language of everything public about the table (its message, thread posts,
+    # summaries): the server's ``/ruff settings language:``, kept current by ServerSettings
+    language: str = "en"
+    how_won_in: dict[str, str] = field(default_factory=dict)  # how_won in each language (the hand DMs')
+
+    @classmethod
+    def from_row(cls, row: TableRow) -> Table:
+        return cls(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            creator_id=row.creator_id,
+            rules=make_rules(row.game_id, row.preset, row.overrides),
+            game_id=row.game_id,
+            preset=row.preset,
+            overrides=dict(row.overrides),
+            seed=row.seed,
+            first_dealer=row.first_dealer,
+            status=row.status,
+            seats=list(row.seats),
+            settings=dict(row.settings),
+            db_version=row.version,
+            message_id=row.message_id,
+            guild_name=str(row.settings.get("guild_name", "")),
+            channel_name=str(row.settings.get("channel_name", "")),
+        )
+
+    # ------------------------------------------------------------ queries
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if isinstance(seat, HumanSeat) and seat.user_id == user_id:
+                return i
+        return None
+
+    def human(self, seat: int) -> HumanSeat | None:
+        occupant = self.seats[seat]
+        return occupant if isinstance(occupant, HumanSeat) else None
+
+    def ai_plays(self, seat: int) -> bool:
+        return not isinstance(self.seats[seat], HumanSeat) or seat in self.away
+
+    def ai_level(self, seat: int) -> str:
+        occupant = self.seats[seat]
+        if isinstance(occupant, AISeat):
+            return occupant.ai
+        return TAKEOVER_LEVEL
+
+    def info(self) -> TableInfo:
+        seats: list[SeatInfo | None] = []
+        for i, seat in enumerate(self.seats):
+            if isinstance(seat, HumanSeat):
+                seats.append(SeatInfo(seat.name, seat.user_id, away=i in self.away))
+            elif isinstance(seat, AISeat):
+                seats.append(SeatInfo(f"{seat.name} ({AI_LEVELS.get(seat.ai, seat.ai)})", None, seat.ai))
+            else:
+                seats.append(None)
+        jump = ""
+        if self.message_id:
+            jump = f"https://discord.com/channels/{self.guild_id}/{self.channel_id}/{self.message_id}"
+        return TableInfo(self.id, self.rules, tuple(seats), self.guild_name, self.channel_name, jump, self.language)
+
+    @property
+    def thread_id(self) -> int | None:
+        """The thread started from the table message (None: none, the channel is used)."""
+        value = self.settings.get("thread_id")
+        return int(value) if value else None
+
+    @property
+    def feed_id(self) -> int:
+        """Where deal summaries and pings go: the table's thread, else its channel."""
+        return self.thread_id or self.channel_id
+
+    @property
+    def version(self) -> int:
+        return self.game.version if self.game else 0
+
+    # ------------------------------------------------------------ tasks
+
+    def cancel_timer(self) -> None:
+        """Stop the turn or lobby timer (never the task this runs in)."""
+        current = asyncio.current_task()
+        if self.timer_task is not None and not self.timer_task.done() and self.timer_task is not current:
+            self.timer_task.cancel()
+        self.timer_task = None
+        self.deadline = None
+        if self.ping_task is not None and not self.ping_task.done() and self.ping_task is not current:
+            self.ping_task.cancel()
+        self.ping_task = None
+
+    def stop_tasks(self, keep_ai: bool = False) -> None:
+        """Stop the timer and (unless ``keep_ai``) the AI driver: the table has ended."""
+        self.cancel_timer()
+        current = asyncio.current_task()
+        if not keep_ai and self.ai_task is not None and not self.ai_task.done() and self.ai_task is not current:
+            self.ai_task.cancel()
+
+
+RETRY_BASE_DELAY = 0.05  # first retry of a failed AI move or timer expiry (seconds)
+RETRY_MAX_DELAY = 5.0
+
+
+def retry_backoff(attempt: int) -> float:
+    """Exponential backoff with jitter for the ``attempt``-th retry (1-based)."""
+    delay: float = min(RETRY_MAX_DELAY, RETRY_BASE_DELAY * 2.0 ** (attempt - 1))
+    return delay * random.uniform(0.5, 1.0)
+
+
+SET_ASIDE_MARK = "v1"  # the channel of a set-aside table is told once
+ACK_WITHIN = 2.0  # seconds a click waits for its commit before it is deferred (Discord allows 3)
+ENDED_KEPT = 120.0  # seconds a finished or cancelled table stays in memory (late clicks, last edits)
+ACK_SAMPLES = 10_000  # click-to-ack latencies kept (the most recent), for benchmarks and logs
+
+
+def first_free(seats: Sequence[Seat | None]) -> int | None:
+    return next((i for i, s in enumerate(seats) if s is None), None)
+
+
+def hand_signature(table: Table, seat: int, content: str) -> str:
+    """What a hand message shows, ignoring button versions when no button is live."""
+    game = table.game
+    live = game is not None and (game.to_act() == seat or seat in answering(game)) and seat not in table.away
+    return f"{live}:{game.version if live and game else ''}:{hash(content)}"  # a hash: one per seat, kept
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """``"ruff_mandatory=true, target_score=7"`` -> dict; raises RulesError if malformed."""
+    out: dict[str, str] = {}
+    if not text:
+        return out
+    for part in text.replace(";", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise RulesError(
+                _("options are name=value pairs separated by commas; could not read {part}").format(part=repr(part))
+            )
+        out[key.strip()] = value.strip()
+    return out
+
+
+def preset_choices(game_id: str | None) -> list[str]:
+    try:
+        return presets_for(game_id or "ruff-honours-cotton")
+    except RulesError:
+        return []

@@ -1,0 +1,925 @@
+"""Benchmark: many concurrent games of the real bot, at production settings.
+
+``python -m tools.bench`` (the default, ``--mode production``) is issue 10's
+setting: 200 tables open at once, half 1 human + 3 AI at the default level
+(normal), half 4 humans, production timings (1 s AI pacing, 90 s turn timers
+armed, 1 s table-edit throttle), the AI in an :class:`~bot.tables.aipool.AIPool` of
+worker processes, and every Discord call answered after a simulated 50-150 ms.
+The real ``GameManager``, engine and SQLite file run; only Discord is a stub
+(see ``StubDiscord``). Every human clicks concurrently in real time (thinking
+0.5-2 s). After ``--warmup`` seconds it measures for ``--duration`` seconds and
+prints, with sample sizes:
+
+* click-to-ack p50/p99/max: from the click reaching the manager to the
+  interaction response being sent (everything the bot does before answering,
+  the response included); and to Discord's (simulated) answer to it;
+* event-loop lag p99 (a 50 ms ticker's lateness), and what stops the loop:
+  the share of a core the bot's process used, the SQLite group commits (each
+  waits for the disk: ``synchronous = FULL``) and the garbage collector's
+  pauses by generation;
+* AI move delay beyond its pacing, p95: from the move before to the AI's
+  commit, minus the 1 s pacing (waiting for a worker, the search, the commit);
+* how many AI searches ran at each budget step, and the easy fallbacks.
+
+``--best-case`` prints a best case beside it (Discord answering at once, easy
+AI), never instead. ``--games``/``--duration`` scale it down.
+
+``--mode simcord`` is the older benchmark through the simulator, kept for the
+figures only it gives (see below): REST calls per card, channel edits per 5 s,
+memory per game.
+
+simcord mode: opens N tables at once in one simulated server (one channel
+each; even-numbered games are 1 human + 3 AI, odd ones 4 humans), then plays
+them all to the end, one move per game per round, and prints:
+
+* click-to-ack latency p50/p99: ``GameManager.ack_latencies``, and
+  click-to-settle (real seconds around ``user.click``: the answer plus all
+  the work it starts: AI replies, table edits, DMs);
+* REST calls per card played, per kind of game: every request of the game
+  (its channel, its players' DMs, its interaction answers; lobby to result)
+  divided by the cards played;
+* channel edits per 5 s per channel: the most edits of one table channel in
+  any 5-second window of the (virtual) clock the bot's edit throttle uses;
+* memory per active game: tracemalloc, the bytes the bot allocated (not the
+  simulator's own message store) while opening and starting the last
+  ``--memory-sample`` games (the others already in play), per game.
+
+Method notes (simcord mode). simcord runs one user operation at a time, so
+clicks never overlap: "concurrent" means N tables open and in play,
+interleaved move by move. Time is simcord's virtual clock, dilated by
+``--time-scale`` (default 1000): simcord waits out in real time any sleep
+shorter than its settle timeout (5 s), so the production throttle
+(``table_edit_interval`` 1 s) would cost a real second per click. Instead every
+duration is multiplied by the scale: the bot runs with a 1000 s edit interval,
+rounds are ``advance_time(--think x 1000)`` apart, and edits are counted in
+5000 s windows. Only the ratios matter to the throttle (AI delay and turn
+timers are off), so this is the 1 s / 5 s behaviour, slowed down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+import types
+import weakref
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.config import Settings
+
+_CHANNEL_PATH = re.compile(r"^/channels/(\d+)/")
+
+
+@dataclass
+class BenchGame:
+    index: int
+    kind: str  # "1h+3ai" | "4h"
+    channel: Any
+    players: list[Any]  # MemberActors by seat (1h: only North)
+    table_id: int = 0
+    requests: int = 0
+    clicks: int = 0
+    done: bool = False
+    channel_ids: set[int] = field(default_factory=set)
+
+
+def _quantile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _max_in_window(times: list[float], window: float = 5.0) -> int:
+    """The most events in any half-open window ``[t, t + window)``."""
+    times = sorted(times)
+    best = start = 0
+    for end, t in enumerate(times):
+        while t - times[start] >= window:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
+
+
+def _site(traceback: Any) -> str:
+    """The innermost frame of the project's own code (or the innermost frame)."""
+    for frame in reversed(traceback):
+        if (
+            os.sep + "bot" + os.sep in frame.filename
+            or os.sep + "engine" + os.sep in frame.filename
+        ):
+            return f"{frame.filename.rsplit(os.sep, 2)[-2]}/{os.path.basename(frame.filename)}:{frame.lineno}"
+    frame = traceback[-1]
+    return f"{os.path.basename(frame.filename)}:{frame.lineno}"
+
+
+_OPAQUE = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.CodeType)
+
+
+def _reachable(
+    roots: list[Any],
+    stop: set[int],
+    known: set[int] | frozenset[int] = frozenset(),
+    by_type: Counter[str] | None = None,
+) -> tuple[set[int], int]:
+    """Ids of the objects reachable from ``roots``, and the size of those not ``known``.
+
+    Stops at ``stop``, modules, classes, functions, the event loop and the
+    simulator's own objects (its message store): what is counted is what the bot
+    retains.
+    """
+    seen: set[int] = set()
+    stack = list(roots)
+    total = 0
+    while stack:
+        obj = stack.pop()
+        oid = id(obj)
+        if oid in seen or oid in stop:
+            continue
+        seen.add(oid)
+        if isinstance(obj, (*_OPAQUE, asyncio.AbstractEventLoop)):
+            continue
+        if type(obj).__module__.startswith("simcord"):
+            continue
+        if oid not in known:
+            size = sys.getsizeof(obj)
+            total += size
+            if by_type is not None:
+                by_type[type(obj).__qualname__] += size
+        stack.extend(gc.get_referents(obj))
+    return seen, total
+
+
+def _classify(traceback: Any, sim_dir: str) -> str:
+    """Whose allocation: the simulator's (its message store) or the bot's."""
+    for frame in reversed(traceback):  # most recent first
+        name = frame.filename
+        if name.startswith(sim_dir):
+            return "simulator"
+        if (
+            os.sep + "bot" + os.sep in name
+            or os.sep + "engine" + os.sep in name
+            or "discord" + os.sep in name
+        ):
+            return "bot"
+    return "bot"  # the standard library on the bot's behalf: counted, to be safe
+
+
+async def _human_move(user: Any) -> bool:
+    """The scripted human's move from their DM hand (see tools.demo)."""
+    from tools.demo import _play_turn
+
+    return await _play_turn(user) is not None
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    import simcord
+
+    from bot.app.client import create_bot
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(
+            database=str(Path(tmp) / "bench.db"),
+            ai_delay=0.0,
+            turn_timeout=0.0,
+            lobby_timeout=0.0,
+            table_edit_interval=args.edit_interval * args.time_scale,
+            ai_mode="process",  # as in production (the easy AI always runs inline)
+            seed=args.seed,
+        )
+        bot = create_bot(settings)
+        try:
+            async with simcord.run(bot) as env:
+                return await _bench(env, bot, args, os.path.dirname(simcord.__file__))
+        finally:
+            await bot.close()
+
+
+async def _bench(env: Any, bot: Any, args: argparse.Namespace, sim_dir: str) -> dict[str, Any]:
+    manager = bot.app.manager
+    guild = env.create_guild(name="Bench")
+    games: list[BenchGame] = []
+    for i in range(args.games):
+        kind = "1h+3ai" if i % 2 == 0 else "4h"
+        channel = guild.create_text_channel(f"table-{i}")
+        count = 1 if kind == "1h+3ai" else 4
+        players = [guild.add_member(env.create_user(f"p{i}-{s}")) for s in range(count)]
+        games.append(BenchGame(i, kind, channel, players))
+    by_channel: dict[int, BenchGame] = {}
+    for g in games:
+        g.channel_ids = {g.channel.id, *(p.user.dm_channel.id for p in g.players)}
+        for cid in g.channel_ids:
+            by_channel[cid] = g
+
+    cursor = len(env.http_requests)
+    unattributed = 0
+
+    def attribute(current: BenchGame | None) -> None:
+        nonlocal cursor, unattributed
+        for req in env.http_requests[cursor:]:
+            m = _CHANNEL_PATH.match(req.path)
+            owner = by_channel.get(int(m.group(1))) if m else current
+            if owner is None:
+                unattributed += 1
+            else:
+                owner.requests += 1
+        cursor = len(env.http_requests)
+
+    async def open_table(g: BenchGame) -> None:
+        opener = g.players[0]
+        await opener.slash(g.channel, "ruff new", target=args.target)
+        g.table_id = next(t.id for t in manager.tables.values() if t.channel_id == g.channel.id)
+        for p in g.players[1:]:
+            await p.click(g.channel.last_message, label="Join")
+        for _ in range(4 - len(g.players)):
+            await opener.click(g.channel.last_message, label=f"Add AI ({args.ai})")
+        await opener.click(g.channel.last_message, label="Start")
+        attribute(g)
+
+    # ---- open and start every table. tracemalloc (deep tracebacks, to tell the bot's
+    # allocations from the simulator's) makes the bot ~10x slower, so meanwhile the
+    # edit throttle is off and the settle timeout generous; the memory is measured on
+    # the last ``sample`` tables opened, with all the others already in play.
+    notifier = manager.notifier
+    notifier.min_interval, play_settle = 0.0, env.settle_timeout
+    env.settle_timeout = 60.0
+    sample = min(len(games), args.memory_sample)
+    for g in games[: len(games) - sample]:
+        await open_table(g)
+    module_dicts = {id(vars(m)) for m in list(sys.modules.values()) if m is not None}
+    shared, _ = _reachable([bot], module_dicts)
+    tracemalloc.start(25)
+    before = tracemalloc.take_snapshot()
+    for g in games[len(games) - sample :]:
+        await open_table(g)
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    by_type: Counter[str] = Counter()
+    _, retained = _reachable([bot], module_dicts, shared, by_type)
+    if os.environ.get("RH_BENCH_MEMORY_DETAIL"):
+        for name, size in by_type.most_common(25):
+            print(f"  retained {size / sample / 1024:7.1f} KiB/game  {name}")
+    mem: Counter[str] = Counter()
+    sites: Counter[str] = Counter()
+    for stat in after.compare_to(before, "traceback"):
+        kind = _classify(stat.traceback, sim_dir)
+        mem[kind] += stat.size_diff
+        if kind == "bot":
+            sites[_site(stat.traceback)] += stat.size_diff
+            if os.environ.get("RH_BENCH_MEMORY_DETAIL"):
+                inner = stat.traceback[-1]
+                sites[
+                    f"  {_site(stat.traceback)} <- {os.path.basename(inner.filename)}:{inner.lineno}"
+                ] += stat.size_diff
+    del before, after
+    notifier.min_interval, env.settle_timeout = args.edit_interval * args.time_scale, play_settle
+    notifier.stats.by_channel_edits.clear()
+    active = sum(1 for t in manager.tables.values() if t.status == "active")
+
+    # ---- play every game to the end, one move per game per round
+    manager.ack_latencies.clear()
+    settle_times: dict[str, list[float]] = defaultdict(list)
+    rounds = moves = idle = 0
+    wall = time.perf_counter()
+    while not all(g.done for g in games):
+        rounds += 1
+        for g in games:
+            if g.done:
+                continue
+            table = manager.tables[g.table_id]
+            game = table.game
+            if table.status != "active" or game is None or game.is_over:
+                g.done = True
+                continue
+            seat = game.to_act()
+            actor = g.players[seat] if seat is not None and seat < len(g.players) else None
+            if actor is None:
+                raise RuntimeError(f"game {g.index}: waiting for AI seat {seat} outside a click")
+            hand = actor.user.dm_channel.last_message
+            if hand is None or "Your turn" not in hand.content:
+                continue  # the throttled DM edit has not shown the turn yet: next round
+            started = time.perf_counter()
+            moved = await _human_move(actor.user)
+            settle_times[g.kind].append(time.perf_counter() - started)
+            if not moved:
+                raise RuntimeError(f"game {g.index}: seat {seat} had nothing to press")
+            g.clicks += 1
+            moves += 1
+            attribute(g)
+        if args.progress and rounds % 20 == 0:
+            done = sum(g.done for g in games)
+            print(
+                f"  round {rounds}: {done}/{len(games)} games over, {time.perf_counter() - wall:.0f} s",
+                file=sys.stderr,
+            )
+        idle = 0 if moves else idle + 1
+        moves = 0
+        if idle > 100:
+            raise RuntimeError("no game moved for 100 rounds")
+        await env.advance_time(args.think * args.time_scale)
+        attribute(None)
+    await env.advance_time(5 * args.time_scale)
+    attribute(None)
+    wall = time.perf_counter() - wall
+
+    # ---- figures
+    cards: dict[str, int] = Counter()
+    calls: dict[str, int] = Counter()
+    for g in games:
+        game = manager.tables[g.table_id].game
+        played = sum(1 for _, a in game.log if a.encode().startswith("play:"))
+        cards[g.kind] += played
+        calls[g.kind] += g.requests
+    edit_times = manager.notifier.stats.by_channel_edits
+    window = 5.0 * args.time_scale
+    per_channel = [_max_in_window(edit_times.get(g.channel.id, []), window) for g in games]
+    acks = manager.ack_latencies
+    return {
+        "games": len(games),
+        "active_at_once": active,
+        "rounds": rounds,
+        "wall_s": wall,
+        "ack_p50_ms": _quantile(acks, 0.50) * 1000,
+        "ack_p99_ms": _quantile(acks, 0.99) * 1000,
+        "ack_n": len(acks),
+        "settle_p50_ms": {k: _quantile(v, 0.5) * 1000 for k, v in settle_times.items()},
+        "settle_p99_ms": {k: _quantile(v, 0.99) * 1000 for k, v in settle_times.items()},
+        "rest_per_card": {k: calls[k] / max(1, cards[k]) for k in calls},
+        "cards": dict(cards),
+        "rest_calls": dict(calls),
+        "unattributed_calls": unattributed,
+        "edits_per_5s_max": max(per_channel, default=0),
+        "edits_per_5s_median": statistics.median(per_channel) if per_channel else 0,
+        "memory_sample": sample,
+        "memory_sites": [
+            (site, size / max(1, sample)) for site, size in sites.most_common(args.memory_top)
+        ],
+        "bytes_per_game": mem["bot"] / max(1, sample),
+        "retained_per_game": retained / max(1, sample),
+        "simulator_bytes_per_game": mem["simulator"] / max(1, sample),
+    }
+
+
+# ------------------------------------------------------------------ production mode (the default)
+#
+# simcord runs one click at a time and its settle loop grows with the number of
+# timers, so its latencies measure the simulator as much as the bot. The
+# production mode runs the real GameManager, a real SQLite file and the real
+# engine with production timings (1 s AI pacing, 90 s turn timers armed, 1 s
+# edit throttle), the AI in an AIPool, against stub Discord objects that answer
+# every call after 50-150 ms, with every table's players clicking concurrently
+# in real time. The stubs are the only thing not real: they are the network.
+
+
+class _Stub:
+    def __init__(self, **fields: Any) -> None:
+        self.__dict__.update(fields)
+
+    def __getattr__(self, name: str) -> Any:  # for the type checker: fields are set at run time
+        raise AttributeError(name)
+
+
+class _StubResponse:
+    """An interaction's ``response``: answering sets the interaction's ``acked_at``
+    and, after the simulated latency, ``answered_at``. It holds the interaction
+    weakly, and there is one class for all: a class made per interaction, or a
+    response and interaction holding each other, was garbage for the cyclic
+    collector, the bench's own work counted as the bot's."""
+
+    def __init__(self, interaction: Any, discord_: StubDiscord) -> None:
+        self.interaction = weakref.ref(interaction)
+        self.discord = discord_
+        self.done = False
+
+    def is_done(self) -> bool:
+        return self.done
+
+    async def _ack(self) -> None:
+        interaction = self.interaction()
+        if interaction is None:  # nobody waits for this answer any more
+            return
+        if interaction.acked_at is None:
+            interaction.acked_at = time.perf_counter()
+        self.done = True
+        await self.discord.answer()
+        if interaction.answered_at is None:
+            interaction.answered_at = time.perf_counter()
+
+    async def edit_message(self, **_: Any) -> None:
+        await self._ack()
+
+    async def send_message(self, *_: Any, **__: Any) -> None:
+        await self._ack()
+
+    async def defer(self, *_: Any, **__: Any) -> None:
+        await self._ack()
+
+
+class StubDiscord:
+    """Discord's REST API as the manager sees it: every call answered after ``latency`` seconds."""
+
+    def __init__(self, latency: tuple[float, float] = (0.05, 0.15), seed: int = 1) -> None:
+        self.latency = latency
+        self.rng = random.Random(seed)
+        self.calls = 0
+        self.next_id = 10**12
+        self.http = _Stub(start_thread_with_message=self._start_thread)  # the one raw route the bot calls
+
+    async def _start_thread(self, channel_id: int, message_id: int, **_: Any) -> dict[str, Any]:
+        await self.answer()
+        return {"id": str(self.new_id()), "parent_id": str(channel_id)}
+
+    async def answer(self) -> None:
+        self.calls += 1
+        low, high = self.latency
+        if high > 0:
+            await asyncio.sleep(self.rng.uniform(low, high))
+
+    def new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+    # discord.Client, as far as bot.present.notify uses it
+    def get_partial_messageable(self, channel_id: int, **_: Any) -> StubChannel:
+        return StubChannel(self, channel_id)
+
+    async def create_dm(self, user: Any) -> StubChannel:
+        await self.answer()
+        return StubChannel(self, 2 * 10**11 + user.id)
+
+    def interaction(self, user_id: int, guild: Any, channel: Any) -> Any:
+        """A component or command interaction; ``acked_at``/``answered_at`` are set when it is answered."""
+        discord_ = self
+        interaction: Any = _Stub(acked_at=None, answered_at=None)
+
+        async def call(*_: Any, **__: Any) -> Any:
+            await discord_.answer()
+            return _Stub(id=discord_.new_id())
+
+        perms = _Stub(view_channel=True, send_messages=True, read_message_history=True)
+        interaction.__dict__.update(
+            user=_Stub(id=user_id, display_name=f"u{user_id}", guild_permissions=None),
+            guild=guild,
+            channel=channel,
+            message=None,
+            app_permissions=perms,
+            response=_StubResponse(interaction, discord_),
+            followup=_Stub(send=call),
+            original_response=call,
+            edit_original_response=call,
+        )
+        return interaction
+
+
+class StubChannel:
+    def __init__(self, discord_: StubDiscord, channel_id: int) -> None:
+        self.discord, self.id = discord_, channel_id
+
+    async def send(self, *_: Any, **__: Any) -> Any:
+        await self.discord.answer()
+        return _Stub(id=self.discord.new_id(), channel=self)
+
+    def get_partial_message(self, message_id: int) -> Any:
+        async def edit(**_: Any) -> None:
+            await self.discord.answer()
+
+        async def delete(**_: Any) -> None:
+            await self.discord.answer()
+
+        return _Stub(id=message_id, edit=edit, delete=delete)
+
+
+def policy(view: Any) -> list[Any]:
+    """A scripted human: the obvious decision, the highest discards, the first legal
+    card; an AI's claim (made only when certain) is accepted."""
+    from engine import sort_hand
+    from engine.actions import CallCanYe, Discard, Pass, Play, ShowHonours, TakeRuff
+    from engine.claims import AcceptClaim, AgreeConcession
+
+    legal = view.legal
+    for kind in (AcceptClaim, AgreeConcession, TakeRuff, ShowHonours, CallCanYe, Pass):
+        found = [a for a in legal if isinstance(a, kind)]
+        if found:
+            return found[:1]
+    discards = [a.card for a in legal if isinstance(a, Discard)]
+    if discards:
+        return [Discard(c) for c in sort_hand(discards, view.trump)[-4:]]
+    return [next(a for a in legal if isinstance(a, Play))]
+
+
+async def open_table(
+    manager: Any,
+    discord_: StubDiscord,
+    index: int,
+    humans: int,
+    ai: str,
+    target: int,
+    channel_index: int | None = None,
+) -> tuple[int, list[int]]:
+    """``/ruff new``, joins, Add AI and Start through the manager's own handlers.
+
+    Game ``index`` has its own players; it is played in channel ``channel_index``
+    (default: its own channel too).
+    """
+    guild = _Stub(id=1, name="Bench")
+    where = index if channel_index is None else channel_index
+    channel = _Stub(id=1000 + where, name=f"table-{where}")
+    users = [10_000 * (index + 1) + s for s in range(humans)]
+    await manager.new_table(
+        discord_.interaction(users[0], guild, channel), "ruff-honours-cotton", None, target, None
+    )
+    table_id = next(
+        (
+            t.id
+            for t in manager.tables.values()
+            if t.channel_id == channel.id and t.status == "lobby"
+        ),
+        None,
+    )
+    if table_id is None:
+        raise RuntimeError(f"/ruff new was refused in channel {channel.id} (target {target}?)")
+    for user in users[1:]:
+        await manager.on_table_button(discord_.interaction(user, guild, channel), table_id, "join")
+    for _ in range(4 - humans):
+        await manager.on_table_button(
+            discord_.interaction(users[0], guild, channel), table_id, f"ai-{ai}"
+        )
+    await manager.on_table_button(discord_.interaction(users[0], guild, channel), table_id, "start")
+    return table_id, users
+
+
+async def click(manager: Any, discord_: StubDiscord, table_id: int, seat: int, user_id: int) -> Any:
+    """The human at ``seat`` plays their turn by clicking; the interaction (with its ack times).
+
+    If it is no longer their turn there is no click (``acked_at`` stays None).
+    """
+    game = manager.tables[table_id].game
+    interaction = discord_.interaction(user_id, None, _Stub(id=0))
+    interaction.clicked_at = time.perf_counter()
+    if game is None or game.to_act() != seat:
+        return interaction  # not their turn any more (a timer played it): no click, never acked
+    actions = policy(game.observe(seat))
+    if len(actions) > 1:
+        codes = [a.card.code for a in actions]
+        await manager.on_pick(interaction, table_id, game.version, seat, "discard", codes)
+    else:
+        await manager.on_action(interaction, table_id, game.version, seat, actions)
+    return interaction
+
+
+def rss_mib() -> float:
+    """Resident memory of this process (MiB), from /proc (Linux) or getrusage (the peak)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+async def run_production(args: argparse.Namespace) -> dict[str, Any]:
+    from bot.app.manager import GameManager
+    from bot.store import Database
+    from bot.tables.aipool import AIPool
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(
+            database=str(Path(tmp) / "production.db"),
+            ai_delay=args.ai_delay,
+            turn_timeout=args.turn_timeout,
+            lobby_timeout=300.0,
+            table_edit_interval=args.edit_interval,
+            seed=args.seed,
+            pictures=not args.no_pictures,
+        )
+        pool = AIPool(args.workers, mode=args.ai_mode)
+        await pool.ready()
+        db = await Database.open(settings.database)
+        latency = (args.latency_min / 1000, args.latency_max / 1000)
+        discord_ = StubDiscord(latency, args.seed)
+        manager = GameManager(discord_, db, settings, ai=pool)  # type: ignore[arg-type]
+        await manager.resume()  # start-up as the bot's (nothing to resume: the heap is settled)
+        rng = random.Random(args.seed)
+        acks: list[float] = []  # click -> the interaction response sent
+        answered: list[float] = []  # click -> Discord's answer to it (+ the simulated latency)
+        ai_delays: list[float] = []  # AI move: turn start -> commit, minus the pacing
+        lags: list[float] = []
+        gc_pauses: list[tuple[int, float]] = []  # (generation, seconds) of each collection
+        turn_started: dict[int, float] = {}
+        # players wait for their table to change rather than poll it: 500 players polling
+        # every 50 ms would be 10,000 wake-ups a second of the bench's own, on the bot's loop
+        changed: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
+        measuring = False
+        committed = manager.drivers.committed  # follows every commit: a click's, the AI's, a timer's
+
+        def timed_committed(table: Any, events: Any, actor_seat: int | None = None) -> None:
+            now = time.perf_counter()
+            _, seat, actor_id = table.moves[-1]
+            started = turn_started.get(table.id)
+            if measuring and started is not None and actor_id is None and table.ai_plays(seat):
+                ai_delays.append(now - started - settings.ai_delay)
+            turn_started[table.id] = now
+            changed.pop(table.id, asyncio.Event()).set()
+            committed(table, events, actor_seat)
+
+        manager.drivers.committed = timed_committed  # type: ignore[method-assign]
+        commits: list[float] = []  # each group COMMIT (synchronous = FULL: it waits for the disk)
+        sqlite_db: Any = db  # the SQLite store's group commit (not on the abstract Database)
+        commit_batch = sqlite_db._commit_batch
+
+        async def timed_commit_batch() -> None:
+            began = time.perf_counter()
+            try:
+                await commit_batch()
+            finally:
+                if measuring:
+                    commits.append(time.perf_counter() - began)
+
+        sqlite_db._commit_batch = timed_commit_batch
+        try:
+            kinds = [(i, 1 if i % 2 == 0 else 4) for i in range(args.games)]
+            opened = await asyncio.gather(
+                *(
+                    open_table(manager, discord_, i, humans, args.ai, args.target)
+                    for i, humans in kinds
+                )
+            )
+            stop_at = time.perf_counter() + args.warmup + args.duration
+            measure_from = time.perf_counter() + args.warmup
+
+            async def player(table_id: int, seat: int, user_id: int) -> None:
+                table = manager.tables[table_id]
+                while time.perf_counter() < stop_at:
+                    game = table.game
+                    if table.status != "active" or game is None or game.is_over:
+                        return
+                    if game.to_act() != seat or seat in table.away:
+                        with contextlib.suppress(TimeoutError):  # the player watches their DM
+                            await asyncio.wait_for(changed[table_id].wait(), 1.0)
+                        continue
+                    await asyncio.sleep(rng.uniform(args.think_min, args.think_max))  # thinks
+                    if table.game is not game or game.to_act() != seat:
+                        continue
+                    interaction = await click(manager, discord_, table_id, seat, user_id)
+                    if measuring and interaction.acked_at is not None:
+                        acks.append(interaction.acked_at - interaction.clicked_at)
+                        answered.append(interaction.answered_at - interaction.clicked_at)
+
+            async def watch_lag() -> None:
+                loop = asyncio.get_running_loop()
+                while True:
+                    before = loop.time()
+                    await asyncio.sleep(0.05)
+                    if measuring:
+                        lags.append(loop.time() - before - 0.05)
+
+            cpu_from = [0.0, 0.0]  # process CPU time and wall time when measuring began
+
+            async def start_measuring() -> None:
+                nonlocal measuring
+                await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
+                measuring = True
+                cpu_from[:] = [time.process_time(), time.perf_counter()]
+
+            gc_started = 0.0
+
+            def gc_timer(phase: str, info: dict[str, int]) -> None:
+                # the collector stops the whole process, event loop included: its
+                # pauses, by generation, to set beside the loop's lag
+                nonlocal gc_started
+                if phase == "start":
+                    gc_started = time.perf_counter()
+                elif measuring:
+                    gc_pauses.append((info["generation"], time.perf_counter() - gc_started))
+
+            gc.callbacks.append(gc_timer)
+            watcher = asyncio.create_task(watch_lag())
+            switch = asyncio.create_task(start_measuring())
+            rss_before = rss_mib()
+            wall = time.perf_counter()
+            await asyncio.gather(
+                *(
+                    player(tid, seat, uid)
+                    for tid, users in opened
+                    for seat, uid in enumerate(users)
+                )
+            )
+            wall = time.perf_counter() - wall
+            busy = (time.process_time() - cpu_from[0]) / max(1e-9, time.perf_counter() - cpu_from[1])
+            watcher.cancel()
+            switch.cancel()
+            gc.callbacks.remove(gc_timer)
+            finished = sum(1 for t in manager.tables.values() if t.status == "finished")
+            decisions = list(pool.decisions)
+        finally:
+            await manager.close()
+            await db.close()
+            await pool.close()
+    steps = Counter(d.step for d in decisions if d.level != "easy")
+    return {
+        "games": len(opened),
+        "finished": finished,
+        "wall_s": wall,
+        "measured_s": args.duration,
+        "acks": acks,
+        "answered": answered,
+        "lags": lags,
+        "gc_pauses": gc_pauses,
+        "commits": commits,
+        "busy": busy,
+        "ai_delays": ai_delays,
+        "rest_calls": discord_.calls,
+        "ai_steps": dict(steps),
+        "ai_fallbacks": pool.fallbacks,
+        "pictures": manager.services.painter.drawn,
+        "rss_mib": (rss_before, rss_mib()),
+    }
+
+
+def _ms(values: list[float], q: float) -> str:
+    return f"{_quantile(values, q) * 1000:.1f}"
+
+
+def report_production(r: dict[str, Any], args: argparse.Namespace, label: str) -> None:
+    acks, answered, lags, delays = r["acks"], r["answered"], r["lags"], r["ai_delays"]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"[{label}] {r['games']} games at once ({r['games'] - r['games'] // 2} x 1 human + 3 AI {args.ai}, "
+        f"{r['games'] // 2} x 4 humans), AI {args.ai_mode} pool x{args.workers or 'auto'}, AI pacing "
+        f"{args.ai_delay:g} s, turn timers {args.turn_timeout:g} s, Discord answers in "
+        f"{args.latency_min:g}-{args.latency_max:g} ms; measured {r['measured_s']:g} s after "
+        f"{args.warmup:g} s warm-up; {os.cpu_count()} CPUs, load average {load:.1f}"
+    )
+    print(
+        f"  click-to-ack (click -> interaction response sent), n={len(acks)}: p50 {_ms(acks, 0.5)} ms, "
+        f"p99 {_ms(acks, 0.99)} ms, max {max(acks, default=0.0) * 1000:.1f} ms   [target p99 <= 50 ms]"
+    )
+    print(
+        f"  click-to-answered (+ Discord's simulated answer to it), n={len(answered)}: "
+        f"p50 {_ms(answered, 0.5)} ms, p99 {_ms(answered, 0.99)} ms, max {max(answered, default=0.0) * 1000:.1f} ms"
+    )
+    print(
+        f"  event-loop lag (50 ms ticks), n={len(lags)}: p50 {_ms(lags, 0.5)} ms, p99 {_ms(lags, 0.99)} ms, "
+        f"max {max(lags, default=0.0) * 1000:.1f} ms   [target p99 <= 10 ms]"
+    )
+    pauses = r["gc_pauses"]
+    by_gen = ", ".join(
+        f"gen {g} n={len(xs)} max {max(xs) * 1000:.1f} ms"
+        for g in range(3)
+        if (xs := [t for gen, t in pauses if gen == g])
+    )
+    commits = r["commits"]
+    print(
+        f"  the bot's process (event loop and database thread) used {r['busy'] * 100:.0f}% of a core "
+        "while measured"
+    )
+    print(
+        f"  SQLite group commits (each waits for the disk), n={len(commits)}: p50 {_ms(commits, 0.5)} ms, "
+        f"p99 {_ms(commits, 0.99)} ms, max {max(commits, default=0.0) * 1000:.1f} ms"
+    )
+    print(
+        f"  garbage collector pauses (they stop the event loop too): {by_gen or 'none'}; "
+        f"{sum(t for _, t in pauses) * 1000:.0f} ms in all"
+    )
+    print(
+        f"  AI move delay beyond its {args.ai_delay:g} s pacing, n={len(delays)}: p50 {_ms(delays, 0.5)} ms, "
+        f"p95 {_ms(delays, 0.95)} ms, max {max(delays, default=0.0) * 1000:.1f} ms"
+    )
+    steps = ", ".join(f"1/{2**s}: {n}" for s, n in sorted(r["ai_steps"].items()))
+    print(
+        f"  AI searches by budget ({steps or 'none'}); easy fallbacks {r['ai_fallbacks']}; "
+        f"REST calls {r['rest_calls']}; pictures drawn {r['pictures']}; games finished {r['finished']}; "
+        f"RSS {r['rss_mib'][0]:.0f} -> {r['rss_mib'][1]:.0f} MiB"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.bench", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("--games", type=int, default=200, help="tables open at once (default 200)")
+    parser.add_argument("--target", type=int, default=5, help="points to win each game (default 5)")
+    parser.add_argument("--seed", type=int, default=1, help="fixes the table seeds")
+    parser.add_argument(
+        "--mode",
+        choices=("production", "simcord", "both"),
+        default="production",
+        help="production (default: real concurrency, production timings, no simulator), "
+        "simcord (REST calls per card, edits per 5 s, memory), or both",
+    )
+    parser.add_argument(
+        "--ai",
+        choices=("easy", "normal", "hard"),
+        default="normal",
+        help="AI level of the 1 human + 3 AI games (default normal: the level that fills seats)",
+    )
+    prod = parser.add_argument_group("production mode")
+    prod.add_argument("--duration", type=float, default=60.0, help="seconds measured (default 60)")
+    prod.add_argument(
+        "--warmup", type=float, default=10.0, help="seconds played before measuring (default 10)"
+    )
+    prod.add_argument(
+        "--ai-mode",
+        choices=("process", "thread", "inline"),
+        default="process",
+        help="AIPool mode (default process; thread = the old GIL-sharing way)",
+    )
+    prod.add_argument(
+        "--workers", type=int, default=None, help="AI worker processes (default CPUs - 1)"
+    )
+    prod.add_argument("--ai-delay", type=float, default=1.0, help="AI pacing, s (production 1.0)")
+    prod.add_argument(
+        "--no-pictures", action="store_true", help="no table pictures (production draws them: RH_PICTURES)"
+    )
+    prod.add_argument(
+        "--turn-timeout", type=float, default=90.0, help="turn timers, s (production 90; 0 = off)"
+    )
+    prod.add_argument(
+        "--latency-min", type=float, default=50.0, help="Discord answers after at least (ms)"
+    )
+    prod.add_argument("--latency-max", type=float, default=150.0, help="... and at most (ms)")
+    prod.add_argument("--think-min", type=float, default=0.5, help="human think time, s")
+    prod.add_argument("--think-max", type=float, default=2.0, help="human think time, s")
+    prod.add_argument(
+        "--best-case",
+        action="store_true",
+        help="also print a best case beside it (Discord answering at once, AI easy)",
+    )
+    sim = parser.add_argument_group("simcord mode")
+    sim.add_argument("--think", type=float, default=0.25, help="virtual seconds between rounds")
+    sim.add_argument(
+        "--edit-interval", type=float, default=1.0, help="table_edit_interval (production: 1.0)"
+    )
+    sim.add_argument("--memory-sample", type=int, default=20, help="tables measured by tracemalloc")
+    sim.add_argument("--progress", action="store_true", help="report progress on stderr")
+    sim.add_argument(
+        "--memory-top", type=int, default=0, help="print the N biggest allocation sites"
+    )
+    sim.add_argument(
+        "--time-scale", type=float, default=1000.0, help="virtual time dilation (see above)"
+    )
+    args = parser.parse_args(argv)
+    if args.mode in ("production", "both"):
+        report_production(asyncio.run(run_production(args)), args, "production")
+        if args.best_case:
+            best = argparse.Namespace(
+                **{**vars(args), "latency_min": 0.0, "latency_max": 0.0, "ai": "easy"}
+            )
+            report_production(asyncio.run(run_production(best)), best, "best case, not production")
+    if args.mode == "production":
+        return 0
+    r = asyncio.run(run(args))
+    kib = r["bytes_per_game"] / 1024
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"games: {r['games']} ({r['active_at_once']} active at once), {r['rounds']} rounds, "
+        f"{r['wall_s']:.1f} s wall; load average {load:.1f} on {os.cpu_count()} CPUs"
+    )
+    print(
+        f"click-to-ack (GameManager.ack_latencies, n={r['ack_n']}): "
+        f"p50 {r['ack_p50_ms']:.1f} ms, p99 {r['ack_p99_ms']:.1f} ms   [simulator: clicks one at a time]"
+    )
+    for kind in sorted(r["settle_p50_ms"]):
+        print(
+            f"click-to-settle {kind:7}: p50 {r['settle_p50_ms'][kind]:.1f} ms, "
+            f"p99 {r['settle_p99_ms'][kind]:.1f} ms (incl. AI replies and fan-out)"
+        )
+    targets = {"1h+3ai": 1.5, "4h": 3.0}
+    for kind in sorted(r["rest_per_card"]):
+        print(
+            f"REST calls per card, {kind:7}: {r['rest_per_card'][kind]:.2f} "
+            f"({r['rest_calls'][kind]} calls / {r['cards'][kind]} cards)   [target <= {targets[kind]}]"
+        )
+    print(f"  (calls not attributable to a game: {r['unattributed_calls']})")
+    print(
+        f"channel edits per 5 s, one channel: max {r['edits_per_5s_max']}, "
+        f"median {r['edits_per_5s_median']}   [target <= 5]"
+    )
+    print(
+        f"memory per active game ({r['memory_sample']} opened with {r['active_at_once'] - r['memory_sample']} in play): "
+        f"{r['retained_per_game'] / 1024:.1f} KiB retained by the bot   [target <= 64 KiB]"
+    )
+    print(
+        f"  tracemalloc: {kib:.1f} KiB allocated by the bot's code and still alive (includes the strings "
+        f"the simulator keeps for its messages), + {r['simulator_bytes_per_game'] / 1024:.1f} KiB by the simulator"
+    )
+    for site, size in r["memory_sites"]:
+        print(f"  {size / 1024:8.1f} KiB/game  {site}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

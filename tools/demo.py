@@ -1,0 +1,166 @@
+"""Offline demo: the real bot, driven through the simcord Discord simulator.
+
+``make demo`` runs this (``python -m tools.demo``): with ``DISCORD_TOKEN`` set
+it starts the real bot on Discord (``python -m bot``); without one (or with
+``--demo``) it plays offline. A simulated server gets a ``/ruff new`` table; one scripted human
+("you") plays from their DMs against three AI players, and everything the
+channel and the DMs show is printed as it happens. Nothing touches the network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import sys
+import tempfile
+import textwrap
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from bot.config import Settings
+
+CARD = re.compile("^(10|[2-9JQKA])[♠♥♦♣]\ufe0e?$")  # ♠︎ ♣︎ (and on buttons ♥︎ ♦︎) carry the text style
+
+
+def _components(message: Any) -> list[Any]:
+    return [child for row in message.components for child in getattr(row, "children", [])]
+
+
+async def _play_turn(user: Any) -> str | None:
+    """The scripted human's move from their latest DM; returns what it did."""
+    import discord
+
+    hand = user.dm_channel.last_message
+    if hand is None or not any(k in hand.content for k in ("Your turn", "Accept the claim", "claim")):
+        return None
+    items = _components(hand)
+    select = next((c for c in items if c.type == discord.ComponentType.string_select), None)
+    if select is not None:
+        # lay out the lowest cards: the select lists trumps first, high to low
+        values = [o.value for o in select.options][-select.min_values :]
+        await user.select(hand, values)
+        return f"laid out {', '.join(values)}"
+    labels = [c.label for c in items if c.type == discord.ComponentType.button and not c.disabled]
+    for decision in ("Accept the claim", "Show honours", "Call “Can-ye?”", "Take the stock (ruff)"):
+        if decision in labels:
+            await user.click(hand, label=decision)
+            return decision
+    cards = [label for label in labels if label and CARD.match(label)]
+    if not cards:
+        return None
+    await user.click(hand, label=cards[-1] if len(cards) > 1 else cards[0])
+    return f"played {cards[-1] if len(cards) > 1 else cards[0]}"
+
+
+def _show(title: str, text: str) -> None:
+    bar = "─" * 72
+    print(f"\n{bar}\n{title}\n{bar}")
+    print(textwrap.indent(text, "  "))
+
+
+async def run_demo(settings: Settings, seed: int, game: str, verbose: bool) -> int:
+    try:
+        import simcord
+    except ImportError:
+        print(
+            "The offline demo needs the simulator: pip install 'simcord==3.2.1' "
+            "(make demo installs it), or set DISCORD_TOKEN to connect to Discord."
+        )
+        return 2
+    from bot.app.client import create_bot
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = replace(
+            settings,
+            database=str(Path(tmp) / "demo.db"),
+            ai_delay=0.0,
+            table_edit_interval=0.0,
+            turn_timeout=0.0,
+            # the scripted player moves at once, so a turn ping is only noise; and simcord
+            # gives its sleep a real-time fallback, so each turn would wait out the delay
+            turn_ping_delay=-1.0,
+            lobby_timeout=0.0,
+            seed=seed,
+            # simcord's virtual clock stalls multiprocessing's poll of existing child
+            # processes, which starting a second process pool does: the demo draws its
+            # (few) pictures in a thread
+            painter_mode="thread",
+        )
+        bot = create_bot(settings)
+        try:
+            async with simcord.run(bot) as env:
+                # a click settles once the AI players after it have moved; hard thinks up to
+                # 1.5 s a card, so on a slow or busy machine that can pass simcord's 5 s
+                # default. Kept under ENDED_KEPT (120 s): a settle waits for every sleep
+                # that ends before its deadline, the finished table's retirement included.
+                env.settle_timeout = 60.0
+                guild = env.create_guild(name="Demo Server")
+                channel = guild.create_text_channel("ruff-and-honours")
+                you = guild.add_member(env.create_user("you"))
+                print("Offline demo: the real bot on a simulated Discord (no token, no network).")
+                print("`you` open a table with /ruff new, add three AI players and start.")
+                res = await you.slash(channel, "ruff new", game=game)
+                table = channel.last_message
+                assert table is not None, "the table message was not posted"
+                _show("#ruff-and-honours — /ruff new", res.response.content if res.response else table.content)
+                for level in ("easy", "normal", "hard"):
+                    await you.click(table, label=f"Add AI ({level})")
+                await you.click(channel.history()[0], label="Start")
+                seen_posts = {m.id for m in channel.history()}
+                deal_hand_shown = ""
+                for _ in range(5000):
+                    hand = you.user.dm_channel.last_message
+                    first_line = hand.content.split("\n")[2] if hand is not None else ""
+                    if hand is not None and first_line != deal_hand_shown:
+                        deal_hand_shown = first_line
+                        _show("DM to you — your hand", hand.content)
+                    done = await _play_turn(you.user)
+                    for place in (channel, *channel.threads):  # the table's thread gets the summaries
+                        for msg in place.history():
+                            if msg.id not in seen_posts and msg.type is discord.MessageType.default:
+                                seen_posts.add(msg.id)
+                                where = "#ruff-and-honours" if place is channel else f"thread “{place.name}”"
+                                _show(f"{where} — new post", msg.content)
+                    if verbose and done:
+                        _show(f"you {done}; the table now shows", channel.history()[0].content)
+                    if done is None:
+                        if "finished" in channel.history()[0].content:
+                            break
+                        await env.advance_time(1)
+                _show("#ruff-and-honours — the table message at the end", channel.history()[0].content)
+                res = await you.slash(channel, "ruff leaderboard")
+                if res.response is not None:
+                    _show("/ruff leaderboard", res.response.content)
+                print("\nThat was the real bot. Set DISCORD_TOKEN (see README) to play on Discord.")
+        finally:
+            await bot.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The README's run command: the bot on Discord with a token, else the offline demo."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if Settings.from_env().token and "--demo" not in args:
+        from bot.__main__ import main as run_bot
+
+        return run_bot(args)
+    print("No DISCORD_TOKEN set: running the offline demo instead (see README to connect).")
+    return main_demo(args)
+
+
+def main_demo(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.demo")
+    parser.add_argument("--demo", action="store_true")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--game", default="ruff-honours-cotton")
+    parser.add_argument("--verbose", action="store_true", help="print the table after each of your moves")
+    args = parser.parse_args(argv)
+    return asyncio.run(run_demo(Settings.from_env(), args.seed, args.game, args.verbose))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
