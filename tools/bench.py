@@ -208,7 +208,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 async def _bench(env: Any, bot: Any, args: argparse.Namespace, sim_dir: str) -> dict[str, Any]:
-    manager = bot.app.manager
+    manager = bot.manager
     guild = env.create_guild(name="Bench")
     games: list[BenchGame] = []
     for i in range(args.games):

@@ -97,7 +97,7 @@ async def setup(path: Path, games: int, seed: int) -> int:
             await asyncio.gather(*(one(i) for i in range(index, index + short)))  # some games ended
             index += short
         for _ in range(1000):  # let the AI drivers finish the moves they started
-            if all(t.ai_task is None or t.ai_task.done() for t in manager.tables.values()):
+            if all(t.drive.ai_task is None or t.drive.ai_task.done() for t in manager.tables.values()):
                 break
             await asyncio.sleep(0.01)
     finally:

@@ -39,8 +39,8 @@ from bot.app.manager import GameManager
 from bot.config import Settings
 from bot.sharding import parse_shards
 from bot.store import Database
+from bot.tables import commit as commit_module
 from bot.tables.aipool import AIPool
-from bot.tables.table import drivers as drivers_module
 from engine import Action, decode_action
 from tools.bench import StubDiscord, _Stub
 
@@ -52,16 +52,18 @@ class Worker:
         self.manager = manager
         self.discord = discord_
         self.made: list[tuple[int, int, int, int]] = []  # (table, version before, after, seat) of our AI/timer commits
-        original = getattr(drivers_module, "commit")  # noqa: B009
+        original = commit_module.commit
 
-        async def recorded(svc: Any, table: Any, seat: int, actions: Sequence[Action], actor_id: int | None) -> Any:
+        async def recorded(
+            svc: Any, table: Any, seat: int, actions: Sequence[Action], actor_id: int | None, **how: Any
+        ) -> Any:
             before = table.game.version
-            events = await original(svc, table, seat, actions, actor_id)
+            events = await original(svc, table, seat, actions, actor_id, **how)
             if actor_id is None:
                 self.made.append((table.id, before, table.game.version, seat))
             return events
 
-        setattr(drivers_module, "commit", recorded)  # noqa: B010 (drivers calls it by this name)
+        commit_module.commit = recorded  # type: ignore[assignment]  # the drivers call it through the module
 
     def interaction(self, user_id: int, guild_id: int | None, channel_id: int) -> Any:
         guild = _Stub(id=guild_id, name=f"guild-{guild_id}") if guild_id is not None else None
@@ -114,7 +116,7 @@ class Worker:
         return {"applied": kind == "hand" and EARLIER_TURN not in text, "text": text[:120], "ms": ms}
 
     def stats(self) -> dict[str, Any]:
-        cluster = self.manager.services.cluster
+        cluster = self.manager.cluster
         return {
             "name": cluster.name if cluster else "",
             "owned": sorted(cluster.owned) if cluster else [],
@@ -133,7 +135,7 @@ class Worker:
 
         return (
             f"{table.status} v{table.db_version} to act {game.to_act() if game is not None else None}"
-            f" locked {table.lock.locked()} ai {task(table.ai_task)} timer {task(table.timer_task)}"
+            f" locked {table.lock.locked()} ai {task(table.drive.ai_task)} timer {task(table.drive.timer_task)}"
         )
 
 

@@ -34,6 +34,7 @@ from typing import Any
 import discord
 
 from bot.app import heap
+from bot.cluster.sync import Cluster
 from bot.commands.info import Info
 from bot.commands.records import Records
 from bot.config import Settings
@@ -50,6 +51,7 @@ from bot.tables.play import Play
 from bot.tables.presenter import Presenter
 from bot.tables.resume import Resume
 from bot.tables.services import Services, TableRegistry
+from bot.tables.sync import OneProcess
 from bot.tables.table import Table, parse_options, preset_choices
 from engine import Action
 
@@ -69,16 +71,19 @@ class GameManager:
         self.services = svc = Services(client, db, settings, pool)
         self.presenter = Presenter(svc)
         self.drivers = Drivers(svc, self.presenter)
+        svc.outlet.subscribe(self.drivers.committed)  # every commit: shown, then the next turn
         self.play = Play(svc, self.presenter, self.drivers)
         self.lobby = Lobby(svc, self.presenter, self.drivers)
         self.claims = ClaimButtons(svc, self.presenter, self.play)
         self.info = Info(svc, self.presenter, self.lobby)
         self.records = Records(svc)
         self._resume = Resume(svc, self.presenter, self.drivers)
+        # how this process keeps in step with the database: alone, or one of several
+        # processes sharing PostgreSQL (bot/cluster); the table layer sees only TableSync
+        self.cluster: Cluster | None = None
         if db.dialect == "postgresql":  # any number of processes may share it
-            from bot.cluster.sync import Cluster
-
-            svc.cluster = Cluster(svc, self.presenter, self.drivers, self._resume)
+            self.cluster = Cluster(svc, self._resume)
+        svc.sync = self.cluster if self.cluster is not None else OneProcess(self._resume)
 
     # ------------------------------------------------------------ shared parts (tests, benchmarks)
 
@@ -151,8 +156,7 @@ class GameManager:
             # wait for them to unwind before the database closes under them
             await asyncio.wait(stopping, timeout=5.0)
         await svc.painter.close()
-        if svc.cluster is not None:
-            await svc.cluster.close()  # gives its tables to the other processes at once
+        await svc.sync.close()  # several processes: gives its tables to the others at once
         if self._owns_ai:
             await svc.ai.close()
 
@@ -194,7 +198,7 @@ class GameManager:
             language_now = await self.services.server_settings.language(interaction.guild.id)
             for table in self.tables.values():
                 if table.guild_id == interaction.guild.id and table.language != language_now:
-                    table.language = language_now
+                    table.shown.language = language_now
                     self.presenter.schedule_table_edit(table)
 
     # ------------------------------------------------------------ clicks (bot/handlers.ClickHandler)

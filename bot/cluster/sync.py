@@ -43,7 +43,7 @@ claim them at once rather than after the lease time. Notifications are a fast
 path only: the owner also compares its tables' versions with the database every
 renewal, so a lost notification delays a table by at most a third of the lease.
 
-Decisions where the issue is silent: a table adopted by a survivor stays with it
+Decisions of our own: a table adopted by a survivor stays with it
 until it ends (ownership only decides who runs AI and timers; clicks are taken
 everywhere); only the owner presents a commit (otherwise two processes would post
 the same deal summary), so a player's own clicked message is answered by the
@@ -67,33 +67,23 @@ from discord.ext import tasks
 
 from bot.config import Settings
 from bot.sharding import format_shards, holds_guild, syncs_commands
-from bot.store import ActionRow, Deadline, HandMessage, StoreError, TableRow
+from bot.store import ActionRow, Deadline, HandMessage, StoreError, TableRow, VersionConflict
+from bot.tables import commit
+from bot.tables.sync import TableBehind, TableLife
 from bot.tables.table import Table
 from engine import IllegalAction, decode_action
 from engine.events import Event
 
 if TYPE_CHECKING:
-    from bot.tables.drivers import Drivers
-    from bot.tables.presenter import Presenter
-    from bot.tables.resume import Resume
     from bot.tables.services import Services
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Cluster", "LeaseLost", "TableBehind"]
+__all__ = ["Cluster", "LeaseLost"]
 
 TABLES_CHANNEL = "rh_tables"
 LEASES_CHANNEL = "rh_leases"
 NOW = "EXTRACT(EPOCH FROM clock_timestamp())"  # the database server's clock, epoch seconds
-CATCH_UP_TRIES = 4  # a click re-checked this often when others keep winning the race
-
-
-class TableBehind(StoreError):
-    """Another process changed the table since this copy was read: nothing written."""
-
-    def __init__(self, table_id: int, mine: int, stored: int) -> None:
-        super().__init__(f"table {table_id}: this copy is at version {mine}, the database at {stored}")
-        self.table_id = table_id
 
 
 class LeaseLost(StoreError):
@@ -115,13 +105,13 @@ def default_name(settings: Settings) -> str:
 
 
 class Cluster:
-    """This process's part in a deployment of several (see the module docstring)."""
+    """This process's part in a deployment of several (see the module docstring): the
+    :class:`~bot.tables.sync.TableSync` of a shared PostgreSQL database. ``life`` is
+    what it calls back in the table layer (given by the wiring)."""
 
-    def __init__(self, svc: Services, presenter: Presenter, drivers: Drivers, resume: Resume) -> None:
+    def __init__(self, svc: Services, life: TableLife) -> None:
         self.svc = svc
-        self.presenter = presenter
-        self.drivers = drivers
-        self.resume = resume
+        self.life = life
         # "<stable name>#<this run>": a lease of an earlier run of the same name (a
         # restart) is taken back at once; one of another name only once it ran out
         self.name = f"{svc.settings.process_name or default_name(svc.settings)}#{secrets.token_hex(4)}"
@@ -157,12 +147,12 @@ class Cluster:
 
     # ================================================================ the commit's check
 
-    async def check(self, table: Table, actor_id: int | None) -> None:
+    async def before_commit(self, table: Table, actor_id: int | None) -> None:
         """In the commit's transaction, before the append: for an AI or timer move
         (``actor_id`` None), make sure this process still holds the table's lease
         (:class:`LeaseLost`). The version is checked by the append itself, under its
         ``FOR UPDATE`` lock of the table row (``VersionConflict`` becomes
-        :meth:`behind`)."""
+        :meth:`conflict`)."""
         db = self.svc.db
         if actor_id is None:
             # The lease row is locked until the commit ends: a process claiming it
@@ -173,13 +163,13 @@ class Cluster:
                 self.lost(table)
                 raise LeaseLost(table.id)
 
-    def behind(self, table: Table, stored: int) -> TableBehind:
+    def conflict(self, table: Table, error: VersionConflict) -> StoreError:
         """The commit found this copy behind the database: the error to raise, and
         (for a table we own) a catch-up that re-arms it."""
         self.stale.add(table.id)
         if self.owns(table.id):  # an AI or timer move of ours lost: follow, then it re-arms
             self.svc.own(self._follow(table), name=f"follow-{table.id}")
-        return TableBehind(table.id, table.db_version, stored)
+        return TableBehind(table.id, table.db_version, error.actual)
 
     def lost(self, table: Table) -> None:
         """Our lease of ``table`` is gone: stop its AI and timer (soon: never the task
@@ -207,12 +197,9 @@ class Cluster:
             if table.db_version == before or not self.owns(table.id):
                 return
             if events:
-                self.drivers.committed(table, events)
+                self.life.publish(table, events)
             elif table.status in ("lobby", "active"):  # seats or settings (away) changed
-                self.presenter.schedule_table_edit(table)
-                if table.game is not None:
-                    self.presenter.refresh_hands(table)
-                    self.drivers.kick(table)  # the AI plays for a seat now away, or stops
+                self.life.changed(table)
 
     async def refresh(self, table: Table) -> list[Event]:
         """Bring ``table`` (under its lock) up to the database's version; the events
@@ -234,33 +221,21 @@ class Cluster:
             )
             deadline = await self.svc.deadline_repo.get(table.id)
         events: list[Event] = []
-        if row.status in ("active", "finished") and table.game is None:
+        game = table.game
+        if row.status in ("active", "finished") and game is None:
             logged = await self.svc.action_repo.list(table.id)
-            table.game = self.resume.load_game(row, logged)
+            game = self.life.load_game(row, logged)
             # the last moves, as if this process had made them: a double click whose
             # other half another process took is told "Already played" here too
             for move in logged[-(table.moves.maxlen or 0) :]:
                 table.moves.append((move.seq, move.seat, move.actor_id))
-        elif table.game is not None and rows:
-            trial = table.game.clone()
+        elif game is not None and rows:
+            game = game.clone()
             for a in rows:
-                before = trial.version
-                events.extend(trial.apply(a["seat"], decode_action(a["action"])))
+                before = game.version
+                events.extend(game.apply(a["seat"], decode_action(a["action"])))
                 table.moves.append((before, a["seat"], a["actor_id"]))
-            table.game = trial
-        table.seats = list(row.seats)
-        table.settings = dict(row.settings)
-        table.first_dealer = row.first_dealer
-        table.message_id = row.message_id
-        table.status = row.status
-        table.db_version = row.version
-        if table.status == "active":
-            table.away = set(table.settings.get("away", []))
-            table.misses = {int(k): int(v) for k, v in dict(table.settings.get("misses", {})).items()}
-        game = table.game
-        seat = game.to_act() if game is not None else None
-        if game is not None and seat is not None and deadline is not None and deadline.kind == "turn" and deadline.seat == seat:
-            table.turn_due = (game.version, seat, deadline.due_at)
+        commit.adopt_row(table, row, game, deadline)
         self.stale.discard(table.id)
         if table.status in ("finished", "cancelled"):
             table.stop_tasks()
@@ -274,7 +249,7 @@ class Cluster:
             return None
         actions = await self.svc.action_repo.list(table_id)
         try:
-            table = self.resume.load_table(row, actions)
+            table = self.life.load_table(row, actions)
         except Exception:  # a log this version cannot replay: its owner sets it aside
             log.warning("table %s: could not load a copy", table_id, exc_info=True)
             return None
@@ -282,8 +257,8 @@ class Cluster:
         if existing is not None:  # loaded meanwhile by another click
             return existing
         for hm in await self.svc.hand_repo.list(table_id):
-            table.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
-        await self.resume.speak(table)  # the table's and its players' languages
+            table.shown.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
+        await self.life.speak(table)  # the table's and its players' languages
         self.svc.tables.add(table)
         return table
 
@@ -330,7 +305,7 @@ class Cluster:
         self._keeper.start()
         log.info("process %s: %d table(s) claimed at start", self.name, count)
         if syncs_commands(self.svc.settings.shard_ids):  # one process rebuilds missing ratings
-            self.svc.own(self.resume.rate_old_games_quietly(), name="rate-old-games")
+            self.svc.own(self.life.rate_old_games_quietly(), name="rate-old-games")
         return count
 
     async def _listen(self) -> None:
@@ -394,23 +369,10 @@ class Cluster:
         """Every owned game waiting for the AI has an AI task, and every one waiting for
         a human with a turn timeout has its timer (re-armed from the stored deadline);
         a step skipped meanwhile (a lost and re-claimed lease) is never a stall."""
-        from bot.tables.drivers import acting_seat
-
         for table_id in list(self.owned):
             table = self.svc.tables.get(table_id)
-            game = table.game if table is not None else None
-            if table is None or game is None or table.status != "active" or game.is_over or table.lock.locked():
-                continue
-            seat = acting_seat(table, game)
-            if seat is None:
-                continue
-            if table.ai_plays(seat):
-                idle = table.ai_task is None or table.ai_task.done()
-            else:
-                idle = self.drivers.turn_timeout(table) > 0 and (table.timer_task is None or table.timer_task.done())
-            if idle:
-                log.info("table %s: re-arming its %s", table.id, "AI" if table.ai_plays(seat) else "turn timer")
-                self.drivers.kick(table)
+            if table is not None and not table.lock.locked():
+                self.life.rearm(table)
 
     async def _check_versions(self) -> None:
         """The safety net under notifications: any owned table behind the database follows."""
@@ -472,20 +434,11 @@ class Cluster:
             if await self._claim([table.id]):
                 async with table.lock:
                     await self.refresh(table)
-                    self._arm(table, None)
+                    self.life.arm(table, None)
         except (StoreError, sqlite3.Error):
             log.warning("table %s: could not claim it", table.id, exc_info=True)
         finally:
             self.claiming.discard(table.id)
-
-    def _arm(self, table: Table, deadline: Deadline | None, last_action_at: float = 0.0) -> None:
-        if table.status == "lobby":
-            self.drivers.arm_lobby_timer(
-                table, deadline.due_at if deadline is not None and deadline.kind == "lobby" else None
-            )
-        elif table.status == "active" and table.game is not None:
-            due = self.drivers.resumed_due(table, deadline, last_action_at) if deadline is not None else None
-            self.drivers.kick(table, due=due)
 
     async def _adopt(self, ids: list[int]) -> None:
         """Bring claimed tables back: from the log (a copy we already hold is brought
@@ -509,13 +462,13 @@ class Cluster:
                 async with existing.lock:
                     await self.refresh(existing)
                     for hm in hands.get(row.id, []):
-                        existing.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
+                        existing.shown.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
                     actions = logs.get(row.id, [])
-                    self._arm(existing, deadlines.get(row.id), actions[-1].created_at if actions else 0.0)
+                    self.life.arm(existing, deadlines.get(row.id), actions[-1].created_at if actions else 0.0)
                     if existing.status == "active":
-                        self.presenter.refresh_hands(existing)
+                        self.life.changed(existing)
                 continue
-            await self.resume.bring_back(row, logs.get(row.id, []), hands.get(row.id, []), deadlines.get(row.id))
+            await self.life.bring_back(row, logs.get(row.id, []), hands.get(row.id, []), deadlines.get(row.id))
         if rows:
             log.info("took over %d table(s): %s", len(rows), ", ".join(str(r.id) for r in rows))
 

@@ -26,7 +26,7 @@ trump).
 Face-up layout cards (Turnover Bridge) follow the hand, labelled "(layout)",
 enabled when playable now.
 
-The look (issue 13): a card button is green when you may play it now and grey
+The look: a card button is green when you may play it now and grey
 (disabled) otherwise — colour means nothing else; the suit's colour is in the
 label's text (:func:`~bot.present.render.card_label`: every suit symbol in the text style,
 white on the buttons; messages write ♥ ♦ red and ♠︎ ♣︎ in the text colour). Cards

@@ -2,9 +2,9 @@
 
 Drawing a table picture with Pillow and encoding its PNG costs 10-30 ms of
 CPU. In a thread (``asyncio.to_thread``) most of that holds the GIL, so at a
-busy bot every picture is event-loop lag and slower answers to clicks (issue
-13's first cut measured click-to-ack p99 407 ms with pictures in threads,
-93 ms without). The :class:`Painter` sends the *scene* (a small immutable
+busy bot every picture is event-loop lag and slower answers to clicks
+(measured with ``python -m tools.bench``: click-to-ack p99 several times higher
+with pictures in threads than without). The :class:`Painter` sends the *scene* (a small immutable
 description of what to draw) to one worker process and gets the finished
 :class:`~bot.present.picture.Picture` (its PNG bytes) back; the loop only pickles
 both, well under a millisecond.

@@ -17,8 +17,8 @@
   so it answers after a restart too. Before the first trick of a deal is
   complete it says so.
 
-Timers while a claim or concession waits (decisions where the issue was
-open): each human asked has the ordinary turn timer (``RH_TURN_TIMEOUT``) for
+Timers while a claim or concession waits (decisions where the rules are
+silent): each human asked has the ordinary turn timer (``RH_TURN_TIMEOUT``) for
 his answer; when it runs out his answer counts as **Reject** (or **Play on**),
 never as acceptance, and counts as a missed turn like any other. AI seats
 answer at once (they are driven before a human asked at the same time).

@@ -1,39 +1,83 @@
-"""Durable changes of a table: every write of game state goes through here.
+"""Durable changes of a table: the one writer of table rows and of a table's
+durable fields (its seats, status, settings, version, message, deadlines and
+hand messages). Everything else asks for a change by name here.
 
-Each function is called under the table's lock, touches the engine and the
-database only (never Discord), and changes the in-memory table only after the
-database write succeeded — so a failed write leaves both exactly as they were.
+Each function is called under the table's lock (except where a table is being
+made), touches the engine and the database only (never Discord), and changes the
+in-memory table only after the database write succeeded — so a failed write
+leaves both exactly as they were. :func:`commit`, the moves of a game, then
+publishes the events through the services' outlet.
 """
 
 from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Set
+from dataclasses import replace
 
-from bot.store import NewAction, PlayerResult, StoreError, VersionConflict, ratings
+from bot.store import (
+    Deadline,
+    HumanSeat,
+    NewAction,
+    PlayerResult,
+    Seat,
+    StoreError,
+    TableRow,
+    VersionConflict,
+    ratings,
+)
 from bot.tables.services import Services
-from bot.tables.table import Table
-from engine import Action, Game
+from bot.tables.table import Table, TableSettings
+from engine import Action, Game, Rules, new_game
 from engine.events import Event
 
 log = logging.getLogger(__name__)
 
-__all__ = ["commit", "mark_cancelled", "results", "save_afk", "turn_timeout"]
+__all__ = [
+    "adopt_row",
+    "change_seats",
+    "commit",
+    "keep_hand_message",
+    "keep_notices",
+    "keep_thread",
+    "mark_cancelled",
+    "mark_set_aside",
+    "open_lobby",
+    "open_rematch",
+    "reclaim",
+    "results",
+    "set_deadline",
+    "set_message",
+    "start",
+    "turn_timeout",
+]
 
 
 def turn_timeout(svc: Services, table: Table) -> float:
     """Seconds a human has for a turn at ``table`` (0: no timer)."""
-    return float(table.settings.get("turn_timeout", svc.settings.turn_timeout) or 0)
+    stored = table.settings.turn_timeout
+    return float(svc.settings.turn_timeout if stored is None else stored)
 
 
 async def commit(
-    svc: Services, table: Table, seat: int, actions: Sequence[Action], actor_id: int | None
+    svc: Services,
+    table: Table,
+    seat: int,
+    actions: Sequence[Action],
+    actor_id: int | None,
+    *,
+    timed_out: bool = False,
 ) -> list[Event]:
-    """Check ``actions`` on a copy of the game, write them durably, then adopt the copy.
+    """Check ``actions`` on a copy of the game, write them durably, adopt the copy,
+    then publish the events (:attr:`Services.outlet`: the table message, the hands,
+    the next turn) — no caller fans out by itself.
 
     Raises :class:`~engine.IllegalAction` (nothing written) or a store error
     (nothing changed). ``actor_id`` is the user who clicked, ``None`` for the AI.
+    ``timed_out``: the AI plays a human's turn whose time ran out — it counts as a
+    missed turn, and enough in a row hand the seat to the AI (``afk_takeover_after``);
+    a human's own move starts their count again. Both are written with the move.
     """
     game = table.game
     assert game is not None
@@ -45,16 +89,21 @@ async def commit(
     teams = _rating_teams(table, trial) if trial.is_over else []
     timeout = turn_timeout(svc, table)
     following = None if trial.is_over else trial.to_act()
+    away, misses = set(table.away), dict(table.misses)
+    if timed_out:
+        misses[seat] = misses.get(seat, 0) + 1
+        if misses[seat] >= svc.settings.afk_takeover_after:
+            away.add(seat)
+    elif actor_id is not None and misses.get(seat):
+        misses[seat] = 0  # the player is back: consecutive misses start over
+    afk = None if trial.is_over else _afk_settings(table, away, misses)
     due: float | None = None
     async with svc.db.transaction():
-        if svc.cluster is not None:  # several processes: an AI or timer move needs the lease
-            await svc.cluster.check(table, actor_id)
+        await svc.sync.before_commit(table, actor_id)  # several processes: the lease
         try:
             version = await svc.action_repo.append(table.id, table.db_version, entries)
         except VersionConflict as exc:
-            if svc.cluster is None:
-                raise
-            raise svc.cluster.behind(table, exc.actual) from exc  # another process moved first
+            raise svc.sync.conflict(table, exc) from exc  # another process moved first
         if trial.is_over:
             version = await svc.table_repo.set_status(table.id, "finished", version)
             await svc.result_repo.record_game(table.id, table.guild_id, results(table, trial))
@@ -67,19 +116,31 @@ async def commit(
                     game_id=table.game_id,
                     teams=teams,
                 )
-        elif timeout > 0 and following is not None and not table.ai_plays(following):
-            # the turn this move hands to a human starts its timer in the same
-            # transaction: one write to disk, not two, and never a move without it
-            due = svc.db.clock() + timeout
-            await svc.deadline_repo.set(table.id, "turn", due, following)
+        else:
+            if afk is not None:
+                version = await svc.table_repo.update_settings(table.id, afk.to_json(), version)
+            if timeout > 0 and following is not None and table.human(following) is not None and following not in away:
+                # the turn this move hands to a human starts its timer in the same
+                # transaction: one write to disk, not two, and never a move without it
+                due = svc.db.clock() + timeout
+                await svc.deadline_repo.set(table.id, "turn", due, following)
     if due is not None and following is not None:
-        table.turn_due = (trial.version, following, due)
+        table.drive.turn_due = (trial.version, following, due)
     table.db_version = version
     table.game = trial
     table.moves.append((game.version, seat, actor_id))
+    if afk is not None:
+        table.settings = afk
     if trial.is_over:
         table.status = "finished"
+    svc.outlet.publish(table, events)
     return events
+
+
+def _afk_settings(table: Table, away: Set[int], misses: Mapping[int, int]) -> TableSettings | None:
+    """The table's settings with who is away and their missed turns; None if unchanged."""
+    settings = replace(table.settings, away=frozenset(away), misses={k: v for k, v in misses.items() if v})
+    return None if settings == table.settings else settings
 
 
 def _rating_teams(table: Table, game: Game) -> list[ratings.Team]:
@@ -139,20 +200,159 @@ async def mark_cancelled(svc: Services, table: Table) -> bool:
     return True
 
 
-async def save_afk(svc: Services, table: Table) -> None:
-    """Persist who is away and their missed turns.
+async def reclaim(svc: Services, table: Table, seat: int) -> bool:
+    """``seat``'s player takes their seat back from the AI: no longer away, no missed
+    turns. False if it was not away (nothing written); a store error changes nothing."""
+    settings = _afk_settings(table, table.away - {seat}, {**table.misses, seat: 0})
+    if seat not in table.away or settings is None:
+        return False
+    table.db_version = await svc.table_repo.update_settings(table.id, settings.to_json())
+    table.settings = settings
+    return True
 
-    Best effort: the game never depends on it (after a failed write, a restart
-    only forgets a miss or a takeover).
-    """
-    settings = dict(table.settings)
-    settings["away"] = sorted(table.away)
-    settings["misses"] = {str(k): v for k, v in sorted(table.misses.items()) if v}
-    if settings == table.settings:
-        return
+
+async def open_lobby(
+    svc: Services,
+    *,
+    guild_id: int,
+    channel_id: int,
+    creator: HumanSeat,
+    rules: Rules,
+    guild_name: str,
+    channel_name: str,
+) -> Table:
+    """A new table in the lobby with its opener in the first seat. Raises
+    :class:`~bot.store.ChannelBusy` if the channel has an open table."""
+    settings = TableSettings(turn_timeout=svc.settings.turn_timeout, guild_name=guild_name, channel_name=channel_name)
+    row = await svc.table_repo.create_lobby(
+        guild_id=guild_id,
+        channel_id=channel_id,
+        creator_id=creator.user_id,
+        game_id=rules.game_id,
+        preset=rules.preset,
+        seed=svc.new_seed(),
+        seats=[creator] + [None] * (rules.players - 1),
+        overrides=dict(rules.overrides),
+        settings=settings.to_json(),
+    )
+    return Table.from_row(row)
+
+
+async def open_rematch(svc: Services, row: TableRow, creator_id: int) -> Table:
+    """A new game of finished ``row``'s players in its channel, started at once (the
+    table and its start are one transaction: no half-made rematch). Raises
+    :class:`~bot.store.ChannelBusy` if the channel has an open table."""
+    old = TableSettings.from_json(row.settings)
+    settings = replace(old, away=frozenset(), misses={})  # AFK state belongs to the old game
+    async with svc.db.transaction():
+        new_row = await svc.table_repo.create_lobby(
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            creator_id=creator_id,
+            game_id=row.game_id,
+            preset=row.preset,
+            seed=svc.new_seed(),
+            seats=list(row.seats),
+            overrides=row.overrides,
+            settings=settings.to_json(),
+        )
+        version = await svc.table_repo.set_status(new_row.id, "active", new_row.version)
+    table = Table.from_row(new_row)
+    table.game, _deal = new_game(rules=table.rules, seed=table.seed)
+    table.db_version = version
+    table.status = "active"
+    return table
+
+
+async def change_seats(svc: Services, table: Table, seats: Sequence[Seat | None]) -> None:
+    """Seat the lobby anew (join, leave, an AI added). Raises
+    :class:`~bot.store.VersionConflict` if the table changed meanwhile."""
+    table.db_version = await svc.table_repo.update_seats(table.id, seats, table.db_version)
+    table.seats = list(seats)
+
+
+async def start(svc: Services, table: Table, seats: Sequence[Seat | None]) -> None:
+    """Start the lobby's game with ``seats`` (its empty seats filled by AI): seats,
+    status and the lobby's deadline in one transaction."""
+    game, _deal = new_game(rules=table.rules, seed=table.seed, first_dealer=table.first_dealer)
+    version = table.db_version
+    async with svc.db.transaction():
+        if list(seats) != table.seats:
+            version = await svc.table_repo.update_seats(table.id, seats, version)
+        version = await svc.table_repo.set_status(table.id, "active", version)
+        await svc.deadline_repo.clear(table.id)
+    table.db_version = version
+    table.seats = list(seats)
+    table.status = "active"
+    table.game = game
+    table.drive.cancel_timer()
+
+
+async def set_message(svc: Services, table: Table, message_id: int) -> None:
+    """Keep the id of the table's public message (the row's version does not change)."""
+    await svc.table_repo.set_message(table.id, message_id)
+    table.message_id = message_id
+
+
+async def keep_thread(svc: Services, table: Table, thread_id: int) -> None:
+    """Keep the table's thread (0: none, the channel is used); best effort — it is used
+    from now on, stored or not."""
+    settings = replace(table.settings, thread_id=thread_id)
     try:
-        table.db_version = await svc.table_repo.update_settings(table.id, settings)
+        table.db_version = await svc.table_repo.update_settings(table.id, settings.to_json())
     except (StoreError, sqlite3.Error):
-        log.warning("table %s: could not save AFK state", table.id, exc_info=True)
+        log.warning("table %s: could not store its thread", table.id, exc_info=True)
+    table.settings = settings
+
+
+async def keep_notices(svc: Services, table: Table) -> None:
+    """Keep the turn's live notices with the table, so a restart can still delete them
+    once their turn passes; best effort."""
+    if table.status not in ("active", "finished") or table.settings.notices == tuple(table.shown.notices):
+        return
+    settings = replace(table.settings, notices=tuple(table.shown.notices))
+    try:
+        table.db_version = await svc.table_repo.update_settings(table.id, settings.to_json())
+    except (StoreError, sqlite3.Error):
+        log.info("table %s: could not store its turn notices", table.id, exc_info=True)
         return
     table.settings = settings
+
+
+async def set_deadline(svc: Services, table: Table, kind: str, due: float, seat: int | None = None) -> None:
+    """Keep the table's lobby or turn deadline, so a restart re-arms its timer."""
+    await svc.deadline_repo.set(table.id, kind, due, seat)
+
+
+async def keep_hand_message(svc: Services, table: Table, seat: int, channel_id: int, message_id: int) -> None:
+    """Keep the id of ``seat``'s hand DM, so it is edited (not sent anew) after a restart."""
+    await svc.hand_repo.set(table.id, seat, channel_id, message_id)
+
+
+async def mark_set_aside(svc: Services, row: TableRow, mark: str) -> bool:
+    """Note on a table this version could not load that its channel was told (once per
+    ``mark``). False if it was noted already or the write failed (nothing changed)."""
+    settings = TableSettings.from_json(row.settings)
+    if settings.set_aside_notice == mark:
+        return False
+    try:
+        await svc.table_repo.update_settings(row.id, replace(settings, set_aside_notice=mark).to_json())
+    except (StoreError, sqlite3.Error):
+        log.warning("table %s: could not record the set-aside notice", row.id, exc_info=True)
+        return False
+    return True
+
+
+def adopt_row(table: Table, row: TableRow, game: Game | None, deadline: Deadline | None) -> None:
+    """Bring a copy of a table up to ``row`` (written by another process) and the game
+    replayed to it (several processes, ``bot.cluster``)."""
+    table.game = game
+    table.seats = list(row.seats)
+    table.settings = TableSettings.from_json(row.settings)
+    table.first_dealer = row.first_dealer
+    table.message_id = row.message_id
+    table.status = row.status
+    table.db_version = row.version
+    seat = game.to_act() if game is not None else None
+    if game is not None and seat is not None and deadline is not None and deadline.kind == "turn" and deadline.seat == seat:
+        table.drive.turn_due = (game.version, seat, deadline.due_at)

@@ -23,7 +23,7 @@ from bot.present.i18n import _, ngettext, using
 from bot.present.notify import MessageGone
 from bot.present.render import seat_names
 from bot.store import Deadline, StoreError
-from bot.tables.commit import commit, mark_cancelled, save_afk, turn_timeout
+from bot.tables import commit
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
 from bot.tables.table import TURN_WARNING_LEFT, TURN_WARNING_MIN, Table, retry_backoff
@@ -56,17 +56,18 @@ class Drivers:
 
     def committed(self, table: Table, events: list[Event], actor_seat: int | None = None) -> None:
         """Fan the commit's events out, then arm what the next turn needs (or wind
-        the table down if the game is over). Call under the table's lock."""
-        if self.svc.cluster is not None and not self.svc.cluster.may_drive(table):
+        the table down if the game is over). The outlet's listener (subscribed by the
+        wiring): called under the table's lock for every commit, whoever made it."""
+        if not self.svc.sync.may_drive(table):
             # several processes: the table's owner shows this commit and arms the next turn
             if table.status == "finished":
-                table.stop_tasks(keep_ai=asyncio.current_task() is table.ai_task)
+                table.stop_tasks(keep_ai=asyncio.current_task() is table.drive.ai_task)
                 self.svc.tables.retire(table)
             return
         self.presenter.after(table, events, actor_seat)
         if table.status == "finished":
             # never cancel the task we run in (the AI driver commits through here too)
-            table.stop_tasks(keep_ai=asyncio.current_task() is table.ai_task)
+            table.stop_tasks(keep_ai=asyncio.current_task() is table.drive.ai_task)
             self.svc.tables.retire(table)
             return
         self.kick(table)
@@ -75,21 +76,39 @@ class Drivers:
         """After every turn change: run the AI for an AI seat, else arm the human's turn timer."""
         if self.svc.closing or table.status != "active" or table.game is None or table.game.is_over:
             return
-        if self.svc.cluster is not None and not self.svc.cluster.may_drive(table):
+        if not self.svc.sync.may_drive(table):
             return  # another process runs this table's AI and timers
         seat = acting_seat(table, table.game)
         if seat is None:
             return
         if table.ai_plays(seat):
-            table.cancel_timer()
-            if table.ai_task is None or table.ai_task.done():
-                table.ai_task = asyncio.create_task(self._drive_ai(table), name=f"ai-{table.id}")
+            table.drive.cancel_timer()
+            if table.drive.ai_task is None or table.drive.ai_task.done():
+                table.drive.ai_task = asyncio.create_task(self._drive_ai(table), name=f"ai-{table.id}")
         else:
             self.arm_turn_timer(table, seat, due)
             timeout = self.turn_timeout(table)
             if due is None and timeout > 0:
                 due = discord.utils.utcnow().timestamp() + timeout
             self._ping_later(table, seat, due)
+
+    def rearm(self, table: Table) -> None:
+        """The safety net under :meth:`kick`: a turn that waits for the AI or a turn
+        timer that is not running (a step skipped meanwhile, e.g. a lost and re-claimed
+        lease) gets it, so a table never stalls."""
+        game = table.game
+        if game is None or table.status != "active" or game.is_over:
+            return
+        seat = acting_seat(table, game)
+        if seat is None:
+            return
+        if table.ai_plays(seat):
+            idle = table.drive.ai_task is None or table.drive.ai_task.done()
+        else:
+            idle = self.turn_timeout(table) > 0 and (table.drive.timer_task is None or table.drive.timer_task.done())
+        if idle:
+            log.info("table %s: re-arming its %s", table.id, "AI" if table.ai_plays(seat) else "turn timer")
+            self.kick(table)
 
     def _ping_later(self, table: Table, seat: int, due: float | None) -> None:
         """Ping the human at ``seat`` if they have not moved ``turn_ping_delay``
@@ -110,7 +129,7 @@ class Drivers:
             if self._turn_is(table, seat, version):
                 self.presenter.turn_ping(table, seat, due)
 
-        table.ping_task = asyncio.create_task(later(), name=f"ping-{table.id}")
+        table.drive.ping_task = asyncio.create_task(later(), name=f"ping-{table.id}")
 
     # ================================================================ the AI
 
@@ -161,11 +180,10 @@ class Drivers:
             ):
                 return True
             try:
-                events = await commit(self.svc, table, seat, [action], None)
+                await commit.commit(self.svc, table, seat, [action], None)
             except IllegalAction:
                 log.exception("AI chose an illegal action at table %s; playing the first legal one", table.id)
-                events = await commit(self.svc, table, seat, [view.legal[0]], None)
-            self.committed(table, events)
+                await commit.commit(self.svc, table, seat, [view.legal[0]], None)
         return True
 
     async def _choose_turn(self, table: Table, game: Game, seat: int) -> list[Action]:
@@ -193,7 +211,7 @@ class Drivers:
     # ================================================================ the turn timer
 
     def turn_timeout(self, table: Table) -> float:
-        return turn_timeout(self.svc, table)
+        return commit.turn_timeout(self.svc, table)
 
     def resumed_due(self, table: Table, deadline: Deadline | None, last_action_at: float) -> float | None:
         """The stored turn deadline if it belongs to the turn now waiting, else None.
@@ -220,13 +238,13 @@ class Drivers:
         timeout = self.turn_timeout(table)
         if timeout <= 0:
             return
-        stored = table.turn_due
+        stored = table.drive.turn_due
         if due is None and stored is not None and stored[:2] == (table.version, seat):
             due, stored_already = stored[2], True  # written with the move that began this turn
         else:
             stored_already = False
-        table.cancel_timer()
-        table.timer_task = asyncio.create_task(
+        table.drive.cancel_timer()
+        table.drive.timer_task = asyncio.create_task(
             self._turn_timer(table, seat, table.version, timeout, due, store=not stored_already and due is None),
             name=f"turn-{table.id}",
         )
@@ -239,10 +257,10 @@ class Drivers:
             due = now + timeout
         if store:
             try:
-                await self.svc.deadline_repo.set(table.id, "turn", due, seat)
+                await commit.set_deadline(self.svc, table, "turn", due, seat)
             except (StoreError, sqlite3.Error):
                 log.warning("table %s: could not store the turn deadline", table.id, exc_info=True)
-        table.deadline = due
+        table.drive.deadline = due
         left = timeout * TURN_WARNING_LEFT
         if timeout >= TURN_WARNING_MIN and due - now > left:
             await asyncio.sleep(due - left - now)
@@ -275,25 +293,20 @@ class Drivers:
                 # Re-check under the lock: a click, a reclaim or a cancel may have won.
                 if table.game is not game or not self._turn_is(table, seat, version):
                     return
-                events = await commit(self.svc, table, seat, actions, None)
-                with using(self.presenter.language_of_seat(table, seat)):  # shown on the player's hand
+                await commit.commit(self.svc, table, seat, actions, None, timed_out=True)
+                # what the player's hand says next (drawn when its edit goes out)
+                with using(self.presenter.language_of_seat(table, seat)):
                     played = ", ".join(render.action_label(a, game.rules) for a in actions)
-                    table.played_for[seat] = _("⏰ Your time ran out: the AI played **{played}** for you.").format(
+                    table.shown.played_for[seat] = _("⏰ Your time ran out: the AI played **{played}** for you.").format(
                         played=played
                     )
-                misses = table.misses[seat] = table.misses.get(seat, 0) + 1
-                takeover = misses >= self.svc.settings.afk_takeover_after
-                if takeover:
-                    table.away.add(seat)
-                await save_afk(self.svc, table)
-                self.committed(table, events)
-                self._note_timeout(table, seat, misses, takeover)
+                self._note_timeout(table, seat, table.misses.get(seat, 0), seat in table.away)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             # Supervised: retry the expiry soon with backoff (not a whole new turn).
-            table.timer_failures += 1
-            delay = retry_backoff(table.timer_failures)
+            table.drive.timer_failures += 1
+            delay = retry_backoff(table.drive.timer_failures)
             log.warning(
                 "turn timer of table %s failed (%s: %s); retrying in %.2f s",
                 table.id, type(exc).__name__, exc, delay,
@@ -302,7 +315,7 @@ class Drivers:
             if self._turn_is(table, seat, version) and not self.svc.closing:
                 self.arm_turn_timer(table, seat, due=discord.utils.utcnow().timestamp() + delay)
         else:
-            table.timer_failures = 0
+            table.drive.timer_failures = 0
 
     def _note_timeout(self, table: Table, seat: int, misses: int, takeover: bool) -> None:
         """Say on the table (and, for a takeover, in the channel) that the AI played."""
@@ -315,7 +328,7 @@ class Drivers:
         human = table.human(seat)
         who = human.name if human else seat_names(len(table.seats))[seat]
         if takeover:
-            table.recent.append(_("⏰ {who} is away: the AI plays for them.").format(who=who))
+            table.shown.recent.append(_("⏰ {who} is away: the AI plays for them.").format(who=who))
             mention = f"<@{human.user_id}>" if human else who
             self.svc.own(
                 self.presenter.post_quietly(
@@ -330,32 +343,32 @@ class Drivers:
                 )
             )
         else:
-            table.recent.append(_("⏰ {who} ran out of time: the AI played for them.").format(who=who))
+            table.shown.recent.append(_("⏰ {who} ran out of time: the AI played for them.").format(who=who))
 
     # ================================================================ the lobby timer
 
     def arm_lobby_timer(self, table: Table, due: float | None = None) -> None:
         """Expire the lobby (freeing the channel) if it has not started by ``due``."""
-        if self.svc.cluster is not None and not self.svc.cluster.may_drive(table):
+        if not self.svc.sync.may_drive(table):
             return  # another process runs this table's timers
         timeout = self.svc.settings.lobby_timeout
         if timeout <= 0:
             return
-        table.cancel_timer()
-        table.timer_task = asyncio.create_task(self._lobby_timer(table, timeout, due), name=f"lobby-{table.id}")
+        table.drive.cancel_timer()
+        table.drive.timer_task = asyncio.create_task(self._lobby_timer(table, timeout, due), name=f"lobby-{table.id}")
 
     async def _lobby_timer(self, table: Table, timeout: float, due: float | None) -> None:
         if due is None:
             due = discord.utils.utcnow().timestamp() + timeout
             try:
-                await self.svc.deadline_repo.set(table.id, "lobby", due)
+                await commit.set_deadline(self.svc, table, "lobby", due)
             except (StoreError, sqlite3.Error):
                 log.warning("table %s: could not store the lobby deadline", table.id, exc_info=True)
         await asyncio.sleep(max(0.0, due - discord.utils.utcnow().timestamp()))
         async with table.lock:
             if table.status != "lobby":
                 return
-            if not await mark_cancelled(self.svc, table):
+            if not await commit.mark_cancelled(self.svc, table):
                 return
         if table.message_id:
             with using(table.language):
@@ -369,7 +382,7 @@ class Drivers:
         """Cancel every table's AI and timer task; the tasks, to wait for."""
         stopping: list[asyncio.Task[Any]] = []
         for table in self.svc.tables.values():
-            for task in (table.ai_task, table.timer_task, table.ping_task):
+            for task in (table.drive.ai_task, table.drive.timer_task, table.drive.ping_task):
                 if task is not None and not task.done():
                     task.cancel()
                     stopping.append(task)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sqlite3
 import time
 from typing import Any
 
@@ -22,13 +23,13 @@ from bot.present.notify import MessageGone, call, release_view
 from bot.present.render import seat_names
 from bot.present.render.refusals import reason_text
 from bot.present.replies import refuse, reply
-from bot.store import AISeat, ChannelBusy, HumanSeat, Seat, StoreError, TableRow, VersionConflict
-from bot.tables.commit import mark_cancelled, save_afk
+from bot.store import AISeat, ChannelBusy, HumanSeat, StoreError, TableRow, VersionConflict
+from bot.tables import commit
 from bot.tables.drivers import Drivers
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
 from bot.tables.table import AI_NAMES, Table, first_free, hand_signature, parse_options
-from engine import RulesError, make_rules, new_game
+from engine import RulesError, make_rules
 
 log = logging.getLogger(__name__)
 
@@ -97,23 +98,15 @@ class Lobby:
             return
         svc.tables.forget_ended()
         user = interaction.user
-        seats: list[Seat | None] = [HumanSeat(user.id, user.display_name)] + [None] * (rules.players - 1)
         try:
-            row = await svc.table_repo.create_lobby(
+            table = await commit.open_lobby(
+                svc,
                 guild_id=interaction.guild.id,
                 channel_id=interaction.channel.id,
-                creator_id=user.id,
-                game_id=rules.game_id,
-                preset=rules.preset,
-                seed=svc.new_seed(),
-                seats=seats,
-                overrides=dict(rules.overrides),
-                settings={
-                    "turn_timeout": svc.settings.turn_timeout,
-                    # names for the hand messages, also after a restart (the guild cache is empty then)
-                    "guild_name": interaction.guild.name,
-                    "channel_name": getattr(interaction.channel, "name", ""),
-                },
+                creator=HumanSeat(user.id, user.display_name),
+                rules=rules,
+                guild_name=interaction.guild.name,
+                channel_name=getattr(interaction.channel, "name", ""),
             )
         except ChannelBusy:
             existing = await svc.table_repo.get_open_by_channel(interaction.channel.id)
@@ -124,8 +117,7 @@ class Lobby:
                 else _("This channel already has a table."),
             )
             return
-        table = Table.from_row(row)
-        table.language = await svc.server_settings.language(interaction.guild.id)
+        table.shown.language = await svc.server_settings.language(interaction.guild.id)
         svc.tables.add(table)
         self.drivers.arm_lobby_timer(table)  # before any Discord call: an unanswered lobby still expires
         with using(table.language):  # the table message is public: the server's language
@@ -138,7 +130,7 @@ class Lobby:
             # Nobody saw the table: free the channel rather than block it until expiry.
             log.warning("could not post table %s (HTTP %s); cancelling it", table.id, exc.status)
             async with table.lock:
-                await mark_cancelled(svc, table)
+                await commit.mark_cancelled(svc, table)
             return
         finally:
             release_view(lobby_view)
@@ -147,8 +139,7 @@ class Lobby:
         except discord.HTTPException as exc:
             log.warning("table %s: could not fetch its message (HTTP %s); adopted on the next click", table.id, exc.status)
             return
-        table.message_id = message.id
-        await svc.table_repo.set_message(table.id, message.id)
+        await commit.set_message(svc, table, message.id)
 
     # ================================================================ table buttons
 
@@ -231,18 +222,16 @@ class Lobby:
                 name = next(n for n in AI_NAMES if n not in used)
                 seats[free] = AISeat(verb[3:], name)  # type: ignore[arg-type]
             try:
-                table.db_version = await self.svc.table_repo.update_seats(table.id, seats, table.db_version)
+                await commit.change_seats(self.svc, table, seats)
             except VersionConflict:
                 return _("The table changed meanwhile — try again.")
-            table.seats = seats
             return None
 
     async def _adopt_message(self, table: Table, interaction: discord.Interaction[Any]) -> None:
         """If the table's message id was never learnt, take it from a click on its buttons."""
         if table.message_id is None and interaction.message is not None and interaction.guild is not None:
-            table.message_id = interaction.message.id
             with contextlib.suppress(StoreError):
-                await self.svc.table_repo.set_message(table.id, table.message_id)
+                await commit.set_message(self.svc, table, interaction.message.id)
 
     # ================================================================ start
 
@@ -292,17 +281,7 @@ class Lobby:
                     name = next(n for n in AI_NAMES if n not in used)
                     used.add(name)
                     seats[i] = AISeat("normal", name)
-            game, _deal = new_game(rules=table.rules, seed=table.seed, first_dealer=table.first_dealer)
-            svc = self.svc
-            async with svc.db.transaction():
-                if seats != table.seats:
-                    table.db_version = await svc.table_repo.update_seats(table.id, seats, table.db_version)
-                table.db_version = await svc.table_repo.set_status(table.id, "active", table.db_version)
-                await svc.deadline_repo.clear(table.id)
-            table.seats = seats
-            table.status = "active"
-            table.game = game
-            table.cancel_timer()
+            await commit.start(self.svc, table, seats)
             return None
 
     # ================================================================ cancel
@@ -316,7 +295,7 @@ class Lobby:
             return
         async with table.lock:
             ended = table.status not in ("lobby", "active")
-            saved = not ended and await mark_cancelled(self.svc, table)
+            saved = not ended and await commit.mark_cancelled(self.svc, table)
         # Discord calls only after the lock
         if ended:
             await refuse(interaction, _("This table has already ended."))
@@ -344,7 +323,6 @@ class Lobby:
 
     async def _rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         svc = self.svc
-        old = svc.tables.get(table_id)
         row = await svc.table_repo.get(table_id)
         if row is None or row.status != "finished":
             await refuse(interaction, _("A rematch needs a finished game."))
@@ -360,33 +338,11 @@ class Lobby:
             await refuse(interaction, _("This channel already has a table: {table}").format(table=jump(existing)))
             return
         try:
-            # the new table and its start are one transaction: no half-made rematch
-            async with svc.db.transaction():
-                new_row = await svc.table_repo.create_lobby(
-                    guild_id=row.guild_id,
-                    channel_id=row.channel_id,
-                    creator_id=interaction.user.id,
-                    game_id=row.game_id,
-                    preset=row.preset,
-                    seed=svc.new_seed(),
-                    seats=list(row.seats),
-                    overrides=row.overrides,
-                    # AFK state belongs to the old game
-                    settings={k: v for k, v in row.settings.items() if k not in ("away", "misses")},
-                )
-                version = await svc.table_repo.set_status(new_row.id, "active", new_row.version)
+            table = await commit.open_rematch(svc, row, interaction.user.id)
         except ChannelBusy:
             await refuse(interaction, _("This channel already has a table."))
             return
-        table = Table.from_row(new_row)
-        table.language = await svc.server_settings.language(row.guild_id)
-        table.guild_name = old.guild_name if old else (interaction.guild.name if interaction.guild else "")
-        table.channel_name = old.channel_name if old else getattr(interaction.channel, "name", "")
-        table.creator_id = interaction.user.id
-        game, _deal = new_game(rules=table.rules, seed=table.seed)
-        table.db_version = version
-        table.status = "active"
-        table.game = game
+        table.shown.language = await svc.server_settings.language(row.guild_id)
         svc.tables.add(table)
         # The game is durable now: every Discord call below may fail without stalling it.
         with contextlib.suppress(discord.HTTPException):
@@ -396,9 +352,8 @@ class Lobby:
         except (MessageGone, discord.HTTPException) as exc:
             log.warning("table %s: could not post the rematch table: %s", table.id, exc)
         else:
-            table.message_id = message.id
             async with table.lock:
-                await svc.table_repo.set_message(table.id, message.id)
+                await commit.set_message(svc, table, message.id)
             await self.presenter.open_thread(table)
             self.presenter.schedule_table_edit(table)
         await self.presenter.send_hands(table)
@@ -414,9 +369,16 @@ class Lobby:
         async with table.lock:
             was_away = seat in table.away
             if was_away:
-                table.away.discard(seat)
-                table.misses[seat] = 0
-                await save_afk(self.svc, table)
+                try:
+                    await commit.reclaim(self.svc, table, seat)
+                except (StoreError, sqlite3.Error):
+                    log.exception("table %s: could not give seat %s back", table.id, seat)
+                    saved = False
+                else:
+                    saved = True
+        if was_away and not saved:
+            await refuse(interaction, _("Something went wrong saving that — nothing changed, please try again."))
+            return
         if not was_away:
             await refuse(interaction, _("Your seat is already yours — play on!"))
             return
@@ -435,7 +397,7 @@ class Lobby:
                 return
             finally:
                 release_view(view)
-            table.hand_sig[seat] = hand_signature(table, seat, content)
+            table.shown.hand_sig[seat] = hand_signature(table, seat, content)
             self.presenter.refresh_hands(table, skip=seat)
             return
         self.presenter.refresh_hands(table)  # the hand DM goes back from "away" to the live hand

@@ -26,16 +26,16 @@ from typing import Any
 
 import discord
 
-from bot.cluster.sync import CATCH_UP_TRIES, TableBehind
 from bot.present.i18n import _, ngettext, using
 from bot.present.notify import release_view
 from bot.present.render.refusals import reason_text
 from bot.present.replies import refuse, reply
 from bot.store import StoreError
-from bot.tables.commit import commit, save_afk
+from bot.tables import commit
 from bot.tables.drivers import Drivers
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
+from bot.tables.sync import CATCH_UP_TRIES, TableBehind
 from bot.tables.table import ACK_WITHIN, Table
 from engine import Action, Card, CardParseError, IllegalAction, decode_action
 from engine.actions import ActionParseError
@@ -121,8 +121,7 @@ class Play:
             except TableBehind:
                 # another process moved the table first: catch up, then the action
                 # is checked again at the version the game is at now
-                assert self.svc.cluster is not None
-                await self.svc.cluster.catch_up(table)
+                await self.svc.sync.catch_up(table)
         if isinstance(outcome, str):
             await refuse(interaction, outcome)
         else:
@@ -174,20 +173,19 @@ class Play:
         actions: Sequence[Action],
         interaction: discord.Interaction[Any],
     ) -> Answer:
-        """:meth:`_apply`; with several processes, again after catching up when another
-        process moved the table between this copy's read and the commit's row lock (the
-        click is then checked against the current game: applied once, or refused)."""
-        cluster = self.svc.cluster
-        if cluster is None:
-            return await self._apply(table, seat, version, actions, interaction)
+        """:meth:`_apply`; again after catching up when another process moved the table
+        between this copy's read and the commit's row lock (the click is then checked
+        against the current game: applied once, or refused). In one process the first
+        try is the only one."""
+        sync = self.svc.sync
         for _try in range(CATCH_UP_TRIES):
             if table.game is None or version > table.game.version:
                 # the button is newer than this copy, whose notification is still on its way
-                await cluster.catch_up(table)
+                await sync.catch_up(table)
             try:
                 return await self._apply(table, seat, version, actions, interaction)
             except TableBehind:
-                await cluster.catch_up(table)
+                await sync.catch_up(table)
         return _("The table is busy — nothing changed, please try again.")
 
     async def _apply(
@@ -222,7 +220,7 @@ class Play:
             if seat in table.away:
                 return _("The AI is playing for you — press **Take my seat back** (on your hand or the table) first.")
             try:
-                events = await commit(self.svc, table, seat, actions, user_id)
+                await commit.commit(self.svc, table, seat, actions, user_id)
             except IllegalAction as exc:
                 return reason_text(exc.reason)
             except TableBehind:
@@ -230,14 +228,12 @@ class Play:
             except (StoreError, sqlite3.Error):
                 log.exception("could not store an action at table %s", table.id)
                 return _("Something went wrong saving that — nothing changed, please try again.")
-            table.played_for.pop(seat, None)  # the note of a timed-out turn has been seen
+            # the commit has published the events: every other copy of this hand (the
+            # DM or a My hand copy) follows by signature when its edit goes out, so the
+            # clicked copy is noted as answered before this returns to the event loop
+            table.shown.played_for.pop(seat, None)  # the note of a timed-out turn has been seen
             content, view = self.presenter.hand(table, seat)
             self.presenter.answered(table, seat, interaction, content)
-            if table.misses.get(seat):
-                table.misses[seat] = 0  # the player is back: consecutive misses start over
-                await save_afk(self.svc, table)
-            # every other copy of this hand (the DM or the My hand copy) follows by signature
-            self.drivers.committed(table, events)
             return content, view
 
 

@@ -28,9 +28,9 @@ from bot.present.notify import KEEP, DMClosed, MessageGone, PictureArg, call, re
 from bot.present.picture import Picture, picture_key
 from bot.present.replies import refuse
 from bot.store import HumanSeat, StoreError
-from bot.tables.commit import mark_cancelled
+from bot.tables import commit
 from bot.tables.services import Services
-from bot.tables.table import HAND_COPIES, HandCopy, Table, hand_signature
+from bot.tables.table import HAND_COPIES, HandCopy, Notice, Table, hand_signature
 from engine import Game, SeatView
 from engine.events import DealStarted, Event, TrickWon
 
@@ -79,8 +79,8 @@ class Presenter:
         # deal that ended in it.
         new_deal = max((i for i, e in enumerate(events) if isinstance(e, DealStarted)), default=-1)
         if new_deal >= 0 or any(isinstance(e, TrickWon) for e in events):
-            table.recent.clear()
-        table.recent.extend(render.event_lines(info, events[new_deal + 1 :]))
+            table.shown.recent.clear()
+        table.shown.recent.extend(render.event_lines(info, events[new_deal + 1 :]))
         if table.status != "finished" and new_deal >= 0:
             self.svc.own(self.send_hands_quietly(table))
         else:
@@ -114,11 +114,11 @@ class Presenter:
             points, chart = await self.svc.painter.summary(game.to_record(), info, game.n_players, wanted)
             for language in LANGUAGES:  # the table's, and each hand DM's in its player's language
                 with using(language):
-                    table.how_won_in[language] = render.how_won(info, game.observe(0), points)
-            how = table.how_won_in.get(table.language, "")
+                    table.shown.how_won_in[language] = render.how_won(info, game.observe(0), points)
+            how = table.shown.how_won_in.get(table.language, "")
         except Exception:
             log.exception("table %s: could not sum up the finished game", table.id)
-        table.how_won = how
+        table.shown.how_won = how
         text = "\n".join(x for x in (summary, how) if x)
         if text:
             with using(table.language):
@@ -138,7 +138,7 @@ class Presenter:
         may not create threads (no *Create Public Threads*), everything goes to the
         channel as before; the choice is stored with the table (``thread_id``, 0 for
         none), so a restart keeps it. Never raises."""
-        if "thread_id" in table.settings or table.message_id is None:
+        if table.settings.thread_id is not None or table.message_id is None:
             return
         with using(table.language):
             name = _("Table #{table} · {title}").format(table=table.id, title=table.rules.title)
@@ -148,12 +148,7 @@ class Presenter:
             log.info("table %s: no thread (%s); summaries go to the channel", table.id, exc)
             thread_id = 0
         async with table.lock:
-            settings = {**table.settings, "thread_id": thread_id}
-            try:
-                table.db_version = await self.svc.table_repo.update_settings(table.id, settings)
-            except (StoreError, sqlite3.Error):
-                log.warning("table %s: could not store its thread", table.id, exc_info=True)
-            table.settings = settings  # used from now on, stored or not
+            await commit.keep_thread(self.svc, table, thread_id)
 
     # ================================================================ turn notices
 
@@ -165,9 +160,9 @@ class Presenter:
         human = table.human(seat)
         if human is None or table.game is None:
             return
-        if table.pinged == (seat, table.version) or any(n[:2] == (seat, table.version) for n in table.notices):
+        if table.shown.pinged == (seat, table.version) or any(n[:2] == (seat, table.version) for n in table.shown.notices):
             return  # pinged already (before a restart, too)
-        table.pinged = (seat, table.version)
+        table.shown.pinged = (seat, table.version)
         if table.moves and table.moves[-1][1] == seat and table.moves[-1][2] is not None:
             return
         with using(table.language):
@@ -192,10 +187,10 @@ class Presenter:
         message = await self._post(table, text)
         if message is None:
             return
-        notice = (seat, version, message.channel.id, message.id)
-        table.notices.append(notice)
+        notice = Notice(seat, version, message.channel.id, message.id)
+        table.shown.notices.append(notice)
         self.clear_notices(table)  # the turn may have passed while the post was on its way
-        if notice in table.notices:
+        if notice in table.shown.notices:
             self.svc.own(self._save_notices(table))
 
     def clear_notices(self, table: Table) -> None:
@@ -203,31 +198,22 @@ class Presenter:
         played for them, the game ended)."""
         game = table.game
         live = table.status == "active" and game is not None and not game.is_over
-        keep: list[tuple[int, int, int, int]] = []
-        for notice in table.notices:
+        keep: list[Notice] = []
+        for notice in table.shown.notices:
             seat, version, channel_id, message_id = notice
             if live and game is not None and game.version == version and game.to_act() == seat:
                 keep.append(notice)
             else:
                 self.svc.own(self._delete_quietly(channel_id, message_id))
-        if len(keep) != len(table.notices):
-            table.notices[:] = keep
+        if len(keep) != len(table.shown.notices):
+            table.shown.notices[:] = keep
             self.svc.own(self._save_notices(table))
 
     async def _save_notices(self, table: Table) -> None:
         """Keep the live notices' ids with the table (its settings), so a restart can
         still delete them once their turn passes; best effort."""
         async with table.lock:
-            stored = [list(n) for n in table.notices]
-            if table.settings.get("notices", []) == stored or table.status not in ("active", "finished"):
-                return
-            settings = {**table.settings, "notices": stored}
-            try:
-                table.db_version = await self.svc.table_repo.update_settings(table.id, settings)
-            except (StoreError, sqlite3.Error):
-                log.info("table %s: could not store its turn notices", table.id, exc_info=True)
-                return
-            table.settings = settings
+            await commit.keep_notices(self.svc, table)
 
     async def _delete_quietly(self, channel_id: int, message_id: int) -> None:
         try:
@@ -259,8 +245,8 @@ class Presenter:
             return self.lobby_text(table)
         view = game.observe(0)
         if game.is_over:
-            return render.final_text(table.info(), view, table.how_won)
-        return render.table_text(table.info(), view, list(table.recent))
+            return render.final_text(table.info(), view, table.shown.how_won)
+        return render.table_text(table.info(), view, list(table.shown.recent))
 
     def table_view(self, table: Table) -> discord.ui.View | None:
         with using(table.language):
@@ -306,7 +292,7 @@ class Presenter:
             return None
         info = table.info()
         view = game.observe(0)
-        last = table.pictures.last
+        last = table.shown.pictures.last
         if last is not None and last.key == picture_key(info, view, info.names):
             return last
         if self._drawing.locked() or asyncio.get_running_loop().time() < self._rested_at:
@@ -332,7 +318,7 @@ class Presenter:
         loop = asyncio.get_running_loop()
         started = loop.time()
         try:
-            return await table.pictures.get(info, view, info.names, self.svc.painter.table)
+            return await table.shown.pictures.get(info, view, info.names, self.svc.painter.table)
         finally:
             took = loop.time() - started
             if self.svc.painter.mode == "process":  # threads (tests, demo): nothing to share
@@ -375,7 +361,7 @@ class Presenter:
         """Replace every hand DM of ``table`` with ``text`` (the table was cancelled);
         a callable is called in each player's language (the texts of bot/present/i18n.py)."""
         self.clear_notices(table)
-        for seat, (channel_id, message_id) in list(table.hand_msgs.items()):
+        for seat, (channel_id, message_id) in list(table.shown.hand_msgs.items()):
             with using(self.language_of_seat(table, seat)):
                 shown = text() if callable(text) else text
             self.notifier.schedule_edit(channel_id, message_id, self._fixed(shown))
@@ -405,15 +391,14 @@ class Presenter:
             async with table.lock:
                 if table.status not in ("active", "lobby"):
                     return
-                if not await mark_cancelled(self.svc, table):
+                if not await commit.mark_cancelled(self.svc, table):
                     return
             self.tell_hands(table, lambda: _("Table #{table} was cancelled: its channel is gone.").format(table=table.id))
             return
         except discord.HTTPException as exc:
             log.warning("table %s: could not repost its message (HTTP %s); the next change retries", table.id, exc.status)
             return
-        table.message_id = message.id
-        await self.svc.table_repo.set_message(table.id, message.id)
+        await commit.set_message(self.svc, table, message.id)
 
     # ================================================================ hand messages
 
@@ -447,8 +432,8 @@ class Presenter:
         view = table.game.observe(seat)
         away = seat in table.away and view.phase != "over"
         if view.phase == "over" and not note:
-            note = table.how_won_in.get(current(), table.how_won)
-        played_for = table.played_for.get(seat)
+            note = table.shown.how_won_in.get(current(), table.shown.how_won)
+        played_for = table.shown.played_for.get(seat)
         if played_for and view.phase != "over":
             note = f"{played_for}\n{note}" if note else played_for
         text = render.hand_message(table.info(), view, note, away=away, in_buttons=hand_in_buttons(view, away))
@@ -499,12 +484,12 @@ class Presenter:
         human = table.human(seat)
         assert human is not None
         content, sig, controls = self._hand_now(table, seat)
-        old = table.hand_msgs.get(seat)
+        old = table.shown.hand_msgs.get(seat)
         try:
             message = await self.notifier.dm(human.user_id, content, controls())
         except DMClosed:
-            if seat not in table.dm_closed:
-                table.dm_closed.add(seat)
+            if seat not in table.shown.dm_closed:
+                table.shown.dm_closed.add(seat)
                 with using(table.language):
                     warning = _(
                         "⚠️ {player}, I can't DM you your hand (DMs closed). Press **My hand** on table #{table} to play."
@@ -514,10 +499,10 @@ class Presenter:
             self._refresh_copies(table, seat)
             return False
         self._refresh_copies(table, seat)
-        table.dm_closed.discard(seat)
-        table.hand_msgs[seat] = (message.channel.id, message.id)
-        table.hand_sig[seat] = sig
-        await self.svc.hand_repo.set(table.id, seat, message.channel.id, message.id)
+        table.shown.dm_closed.discard(seat)
+        table.shown.hand_msgs[seat] = (message.channel.id, message.id)
+        table.shown.hand_sig[seat] = sig
+        await commit.keep_hand_message(self.svc, table, seat, message.channel.id, message.id)
         if old is not None and old[1] != message.id:
             with using(self.language_of_seat(table, seat)):
                 earlier = _("(an earlier deal — your current hand is below)")
@@ -536,11 +521,11 @@ class Presenter:
             self._refresh_copies(table, seat)
             if seat == skip:
                 continue
-            target = table.hand_msgs.get(seat)
+            target = table.shown.hand_msgs.get(seat)
             if target is None:
                 continue
             if force:
-                table.hand_sig.pop(seat, None)  # shown again whatever it showed
+                table.shown.hand_sig.pop(seat, None)  # shown again whatever it showed
 
             tries = [0]
 
@@ -555,16 +540,16 @@ class Presenter:
                     return None
                 tries[0] += 1
                 content, sig, controls = self._hand_now(table, seat)
-                if tries[0] == 1 and table.hand_sig.get(seat) == sig:
+                if tries[0] == 1 and table.shown.hand_sig.get(seat) == sig:
                     return None
-                table.hand_sig[seat] = sig
+                table.shown.hand_sig[seat] = sig
                 return content, controls()
 
             async def gone(seat: int = seat, target: tuple[int, int] = target) -> None:
                 # The DM hand message is unreachable (deleted, or the DM channel reset): send a new one.
-                if table.hand_msgs.get(seat) != target or table.status != "active":
+                if table.shown.hand_msgs.get(seat) != target or table.status != "active":
                     return
-                del table.hand_msgs[seat]
+                del table.shown.hand_msgs[seat]
                 try:
                     await self._send_hand(table, seat)
                 except (StoreError, sqlite3.Error, discord.HTTPException) as exc:
@@ -576,7 +561,7 @@ class Presenter:
 
     def track_copy(self, table: Table, seat: int, copy: HandCopy) -> None:
         """Keep ``copy`` (a hand just shown or answered ephemerally) up to date from now on."""
-        copies = table.fallback.setdefault(seat, {})
+        copies = table.shown.fallback.setdefault(seat, {})
         old = copies.pop(copy.message_id, None)
         if old is not None:
             copy.task = old.task  # an edit in flight renders the latest state when it loops
@@ -590,9 +575,9 @@ class Presenter:
         if message is None:
             return
         sig = hand_signature(table, seat, content)
-        dm = table.hand_msgs.get(seat)
+        dm = table.shown.hand_msgs.get(seat)
         if dm is not None and dm[1] == message.id:
-            table.hand_sig[seat] = sig
+            table.shown.hand_sig[seat] = sig
         elif message.flags.ephemeral:
             self.track_copy(table, seat, HandCopy.of(interaction, message.id, sig))  # a fresh token: 15 more minutes
 
@@ -601,16 +586,16 @@ class Presenter:
         message = interaction.message
         if message is None:
             return
-        dm = table.hand_msgs.get(seat)
+        dm = table.shown.hand_msgs.get(seat)
         if dm is not None and dm[1] == message.id:
-            table.hand_sig.pop(seat, None)
+            table.shown.hand_sig.pop(seat, None)
         else:
-            table.fallback.get(seat, {}).pop(message.id, None)
+            table.shown.fallback.get(seat, {}).pop(message.id, None)
         self.refresh_hands(table)
 
     def _refresh_copies(self, table: Table, seat: int) -> None:
         """Bring ``seat``'s live "My hand" copies up to date; forget expired ones."""
-        copies = table.fallback.get(seat)
+        copies = table.shown.fallback.get(seat)
         if not copies:
             return
         for message_id, copy in list(copies.items()):
@@ -619,7 +604,7 @@ class Presenter:
             elif copy.task is None or copy.task.done():
                 copy.task = self.svc.own(self._edit_copy(table, seat, copy))
         if not copies:
-            del table.fallback[seat]
+            del table.shown.fallback[seat]
 
     @staticmethod
     def _copy_edit(copy: HandCopy, content: str, view: discord.ui.View) -> Callable[[], Coroutine[Any, Any, Any]]:
@@ -645,6 +630,6 @@ class Presenter:
             finally:
                 release_view(view)
             copy.sig = sig
-        copies = table.fallback.get(seat, {})
+        copies = table.shown.fallback.get(seat, {})
         if copies.get(copy.message_id) is copy:
             del copies[copy.message_id]

@@ -24,11 +24,12 @@ import discord
 from bot.present.i18n import _, using
 from bot.present.notify import DMClosed, MessageGone
 from bot.store import ActionRow, Deadline, HandMessage, HumanSeat, StoreError, TableRow, ratings
+from bot.tables import commit
 from bot.tables.drivers import Drivers
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
 from bot.tables.table import SET_ASIDE_MARK, Table
-from engine import Game, IllegalAction, RecordError, RulesError
+from engine import Event, Game, IllegalAction, RecordError, RulesError
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,8 @@ __all__ = ["Resume"]
 
 
 class Resume:
-    """Loads unfinished tables at start-up."""
+    """Loads unfinished tables at start-up; the :class:`~bot.tables.sync.TableLife` a
+    sync calls back into (a table taken over, moves made by another process)."""
 
     def __init__(self, svc: Services, presenter: Presenter, drivers: Drivers) -> None:
         self.svc = svc
@@ -45,10 +47,13 @@ class Resume:
         self.set_aside: dict[int, str] = {}  # tables this version could not load: why
 
     async def resume(self) -> int:
+        """Bring back the unfinished tables this process runs (all of them, in one
+        process: :meth:`resume_all`; with several, those the sync claims)."""
+        return await self.svc.sync.start()
+
+    async def resume_all(self) -> int:
         """Load every unfinished table and bring it back to life; returns how many."""
         svc = self.svc
-        if svc.cluster is not None:  # several processes: only the tables this one claims
-            return await svc.cluster.start()
         rows = await svc.table_repo.list_unfinished()
         logs = await svc.action_repo.list_active()
         hand_msgs = await svc.hand_repo.list_active()
@@ -58,7 +63,7 @@ class Resume:
             if await self.bring_back(row, logs.get(row.id, []), hand_msgs.get(row.id, []), deadlines.get(row.id)):
                 count += 1
         log.info("resumed %d unfinished table(s)", count)
-        svc.own(self._rate_old_games(), name="rate-old-games")
+        svc.own(self.rate_old_games_quietly(), name="rate-old-games")
         return count
 
     async def bring_back(
@@ -79,7 +84,7 @@ class Resume:
             self.presenter.schedule_table_edit(table)  # reposts it if the lobby message went while we were down
         elif table.game is not None:
             for hm in hand_msgs:
-                table.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
+                table.shown.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
             self.presenter.schedule_table_edit(table)
             self.presenter.refresh_hands(table, force=True)
             self.presenter.clear_notices(table)  # the pings of turns that passed while we were down
@@ -90,7 +95,7 @@ class Resume:
     async def speak(self, table: Table) -> None:
         """Set the languages of a table loaded from the database: its server's for the
         table, and its players' stored ones for their DMs (a DM carries no locale)."""
-        table.language = await self.svc.server_settings.language(table.guild_id)
+        table.shown.language = await self.svc.server_settings.language(table.guild_id)
         await self.svc.user_locales.load(s.user_id for s in table.seats if isinstance(s, HumanSeat))
 
     def load_table(self, row: TableRow, actions: list[ActionRow]) -> Table:
@@ -101,11 +106,35 @@ class Resume:
         """Just the game of ``row``, replayed from ``actions``."""
         return self._load(row, actions).game
 
-    async def _rate_old_games(self) -> None:
-        await self.rate_old_games()
-
     async def rate_old_games_quietly(self) -> None:
         await self.rate_old_games()
+
+    # ================================================================ for a sync
+
+    def publish(self, table: Table, events: list[Event]) -> None:
+        """Moves another process made: show them and arm the next turn."""
+        self.drivers.committed(table, events)
+
+    def changed(self, table: Table) -> None:
+        """Seats or settings (who is away) changed in another process."""
+        self.presenter.schedule_table_edit(table)
+        if table.game is not None:
+            self.presenter.refresh_hands(table)
+            self.drivers.kick(table)  # the AI plays for a seat now away, or stops
+
+    def rearm(self, table: Table) -> None:
+        """Start the AI or the turn timer a waiting turn needs, if it is not running."""
+        self.drivers.rearm(table)
+
+    def arm(self, table: Table, deadline: Deadline | None, last_action_at: float = 0.0) -> None:
+        """Arm a table just taken over from its stored lobby or turn deadline."""
+        if table.status == "lobby":
+            self.drivers.arm_lobby_timer(
+                table, deadline.due_at if deadline is not None and deadline.kind == "lobby" else None
+            )
+        elif table.status == "active" and table.game is not None:
+            due = self.drivers.resumed_due(table, deadline, last_action_at) if deadline is not None else None
+            self.drivers.kick(table, due=due)
 
     async def rate_old_games(self) -> int:
         """Rebuild the ratings if some finished table has none; returns how many got one."""
@@ -145,9 +174,7 @@ class Resume:
             # process that loads the table for it
             for move in actions[-(table.moves.maxlen or 0) :]:
                 table.moves.append((move.seq, move.seat, move.actor_id))
-            table.notices = [(int(a), int(b), int(c), int(d)) for a, b, c, d in table.settings.get("notices", [])]
-            table.away = set(table.settings.get("away", []))
-            table.misses = {int(k): int(v) for k, v in dict(table.settings.get("misses", {})).items()}
+            table.shown.notices = list(table.settings.notices)
         return table
 
     async def _set_aside(self, row: TableRow, exc: Exception) -> None:
@@ -160,14 +187,8 @@ class Resume:
             "unchanged in the database and loads again on a start whose version replays it",
             row.id, row.channel_id, type(exc).__name__, exc,
         )
-        if row.settings.get("set_aside_notice") == SET_ASIDE_MARK:
-            return
-        try:
-            await self.svc.table_repo.update_settings(row.id, {**row.settings, "set_aside_notice": SET_ASIDE_MARK})
-        except (StoreError, sqlite3.Error):
-            log.warning("table %s: could not record the set-aside notice", row.id, exc_info=True)
-            return
-        self.svc.own(self._tell_set_aside(row))
+        if await commit.mark_set_aside(self.svc, row, SET_ASIDE_MARK):
+            self.svc.own(self._tell_set_aside(row))
 
     async def _tell_set_aside(self, row: TableRow) -> None:
         with using(await self.svc.server_settings.language(row.guild_id)):

@@ -13,7 +13,7 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -36,13 +36,14 @@ from bot.store import (
 from bot.tables.aipool import AIPool
 from bot.tables.server_settings import ServerSettings
 from bot.tables.table import ACK_SAMPLES, ENDED_KEPT, Table
+from engine import Event
 
 if TYPE_CHECKING:
-    from bot.cluster.sync import Cluster
+    from bot.tables.sync import TableSync
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Services", "TableRegistry", "TaskOwner"]
+__all__ = ["Outlet", "Services", "TableRegistry", "TaskOwner"]
 
 
 class TaskOwner:
@@ -159,6 +160,26 @@ class TableRegistry:
             del self._tables[table_id]
 
 
+Listener = Callable[[Table, list[Event]], None]
+
+
+class Outlet:
+    """Where every commit's events go (:func:`bot.tables.commit.commit` publishes them):
+    the one fan-out, so no writer has to remember one. The wiring subscribes the
+    listeners (the drivers: show the events, then arm the next turn); each is called
+    under the table's lock and must not block (it schedules what it sends)."""
+
+    def __init__(self) -> None:
+        self._listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def publish(self, table: Table, events: list[Event]) -> None:
+        for listener in self._listeners:
+            listener(table, events)
+
+
 class Services:
     """The shared parts, built once per bot."""
 
@@ -181,14 +202,16 @@ class Services:
         self.user_locales = UserLocales(UserLocaleRepo(db))
         self.notifier = Notifier(client, settings.table_edit_interval)
         self.tasks = TaskOwner()
+        self.outlet = Outlet()
         self.tables = TableRegistry(self.tasks)
         self.seed_rng: random.Random = (
             random.SystemRandom() if settings.seed is None else random.Random(settings.seed)
         )
         self.ack_latencies: deque[float] = deque(maxlen=ACK_SAMPLES)
         self.closing = False
-        # several processes on PostgreSQL (bot/cluster/sync.py); None with SQLite (one process)
-        self.cluster: Cluster | None = None
+        # how copies of tables keep in step with the database (bot/tables/sync.py): set
+        # by the wiring (bot/app) before the first table, one process or several
+        self.sync: TableSync
 
     def own(self, coro: Coroutine[Any, Any, None], name: str | None = None) -> asyncio.Task[None]:
         return self.tasks.own(coro, name)
@@ -201,10 +224,6 @@ class Services:
         return self.seed_rng.randrange(1, 2**53)
 
     async def current_table(self, table_id: int) -> Table | None:
-        """The table a click is about: this process's copy; with several processes
-        (:attr:`cluster`), loaded if this process has none and caught up if it is known
-        to be behind (:meth:`~bot.cluster.sync.Cluster.current`)."""
-        table = self.tables.get(table_id)
-        if self.cluster is not None:
-            table = await self.cluster.current(table_id, table)
-        return table
+        """The table a click is about: this process's copy, as :attr:`sync` brings it
+        (loaded if another process runs it, caught up if it is known to be behind)."""
+        return await self.sync.current(table_id, self.tables.get(table_id))

@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import discord
 
@@ -40,7 +40,7 @@ AI_NAMES = ("Cotton", "Willughby", "Hoyle", "Cavendish")
 LEADERBOARD_PAGE = 10
 TURN_WARNING_LEFT = 1 / 3  # remind the player when this share of the turn time is left
 TURN_WARNING_MIN = 15.0  # no reminder for turn timeouts shorter than this (seconds)
-TAKEOVER_LEVEL = "normal"  # the AI that plays an absent human's turns (issue 5: normal or better)
+TAKEOVER_LEVEL = "normal"  # the AI that plays an absent human's turns
 HAND_COPIES = 3  # ephemeral "My hand" copies kept up to date per seat (older ones are let go)
 HAND_COPY_MARGIN = 10.0  # stop editing a copy this long before its token expires (seconds)
 
@@ -71,9 +71,128 @@ class HandCopy:
         return discord.utils.utcnow().timestamp() >= self.expires - HAND_COPY_MARGIN
 
 
+@dataclass(frozen=True)
+class TableSettings:
+    """A table's own settings, kept as JSON in its row (read once, here).
+
+    Keys this version does not know (written by a later one) are kept as they were.
+    """
+
+    turn_timeout: float | None = None  # seconds a human has for a turn (None: the bot's default)
+    # the names its hand DMs show, also after a restart (the guild cache is empty then)
+    guild_name: str = ""
+    channel_name: str = ""
+    thread_id: int | None = None  # the table's thread; 0: none (the channel is used); None: not tried yet
+    away: frozenset[int] = frozenset()  # seats the AI plays for until their player comes back
+    misses: Mapping[int, int] = field(default_factory=dict)  # seat -> turns missed in a row
+    notices: tuple[Notice, ...] = ()  # the turn's short-lived posts, deleted once it passes
+    set_aside_notice: str = ""  # the channel was told this version could not load the table
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TableSettings:
+        known = {f for f in cls.__dataclass_fields__ if f != "extra"}
+        timeout = data.get("turn_timeout")
+        thread = data.get("thread_id")
+        return cls(
+            turn_timeout=None if timeout is None else float(timeout),
+            guild_name=str(data.get("guild_name", "")),
+            channel_name=str(data.get("channel_name", "")),
+            thread_id=None if thread is None else int(thread),
+            away=frozenset(int(s) for s in data.get("away", ())),
+            misses={int(k): int(v) for k, v in dict(data.get("misses", {})).items() if v},
+            notices=tuple(Notice(*(int(x) for x in n)) for n in data.get("notices", ())),
+            set_aside_notice=str(data.get("set_aside_notice", "")),
+            extra={k: v for k, v in data.items() if k not in known},
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = dict(self.extra)
+        if self.turn_timeout is not None:
+            out["turn_timeout"] = int(self.turn_timeout) if self.turn_timeout.is_integer() else self.turn_timeout
+        if self.guild_name:
+            out["guild_name"] = self.guild_name
+        if self.channel_name:
+            out["channel_name"] = self.channel_name
+        if self.thread_id is not None:
+            out["thread_id"] = self.thread_id
+        out["away"] = sorted(self.away)
+        out["misses"] = {str(k): v for k, v in sorted(self.misses.items()) if v}
+        if self.notices:
+            out["notices"] = [list(n) for n in self.notices]
+        if self.set_aside_notice:
+            out["set_aside_notice"] = self.set_aside_notice
+        return out
+
+
+class Notice(NamedTuple):
+    """A short-lived post about a turn (a ping, a warning), deleted once the turn passes."""
+
+    seat: int
+    version: int
+    channel_id: int
+    message_id: int
+
+
+@dataclass
+class Drive:
+    """What moves a table between clicks: its AI task, its timers (``bot.tables.drivers``)."""
+
+    ai_task: asyncio.Task[None] | None = None
+    timer_task: asyncio.Task[None] | None = None
+    ping_task: asyncio.Task[None] | None = None  # the turn ping waiting for its delay
+    deadline: float | None = None
+    timer_failures: int = 0
+    # (engine version, seat, due) of a turn deadline already stored with the move
+    # that began the turn (bot.tables.commit): the timer arms with it and writes nothing
+    turn_due: tuple[int, int, float] | None = None
+
+    def cancel_timer(self) -> None:
+        """Stop the turn or lobby timer (never the task this runs in)."""
+        current = asyncio.current_task()
+        if self.timer_task is not None and not self.timer_task.done() and self.timer_task is not current:
+            self.timer_task.cancel()
+        self.timer_task = None
+        self.deadline = None
+        if self.ping_task is not None and not self.ping_task.done() and self.ping_task is not current:
+            self.ping_task.cancel()
+        self.ping_task = None
+
+    def stop(self, keep_ai: bool = False) -> None:
+        """Stop the timer and (unless ``keep_ai``) the AI driver: the table has ended."""
+        self.cancel_timer()
+        current = asyncio.current_task()
+        if not keep_ai and self.ai_task is not None and not self.ai_task.done() and self.ai_task is not current:
+            self.ai_task.cancel()
+
+
+@dataclass
+class Shown:
+    """What the table's messages show beside the game (``bot.tables.presenter``): caches
+    and message ids, rebuilt or re-read after a restart."""
+
+    # the language of everything public about the table (its message, thread posts,
+    # summaries): the server's ``/ruff settings language:``, kept current by ServerSettings
+    language: str = "en"
+    recent: deque[str] = field(default_factory=lambda: deque(maxlen=3))  # the latest public lines
+    hand_msgs: dict[int, tuple[int, int]] = field(default_factory=dict)  # seat -> (channel, message) of its DM
+    hand_sig: dict[int, str] = field(default_factory=dict)  # seat -> what its DM shows (``hand_signature``)
+    dm_closed: set[int] = field(default_factory=set)
+    # seat -> message id -> the live ephemeral "My hand" copies (newest last, bounded)
+    fallback: dict[int, dict[int, HandCopy]] = field(default_factory=dict)
+    pictures: PictureCache = field(default_factory=PictureCache)  # the table message's picture, by its key
+    how_won: str = ""  # the end of the game: who won and how (set once the match is over)
+    how_won_in: dict[str, str] = field(default_factory=dict)  # how_won in each language (the hand DMs')
+    played_for: dict[int, str] = field(default_factory=dict)  # seat -> what the AI played on its timed-out turn
+    notices: list[Notice] = field(default_factory=list)  # the turn's live notices
+    pinged: tuple[int, int] | None = None  # (seat, version) of the last turn ping sent
+
+
 @dataclass
 class Table:
-    """Runtime state of one table (the database row is the durable truth)."""
+    """One table in memory, by concern: what its row stores (written only by
+    ``bot.tables.commit``), the game, what drives it (:class:`Drive`) and what its
+    messages show (:class:`Shown`). The database row is the durable truth."""
 
     id: int
     guild_id: int
@@ -87,43 +206,16 @@ class Table:
     first_dealer: int | None
     status: str
     seats: list[Seat | None]
-    settings: dict[str, Any]
+    settings: TableSettings
     db_version: int
     message_id: int | None = None
     game: Game | None = None
-    guild_name: str = ""
-    channel_name: str = ""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    recent: deque[str] = field(default_factory=lambda: deque(maxlen=3))
-    hand_msgs: dict[int, tuple[int, int]] = field(default_factory=dict)
-    hand_sig: dict[int, str] = field(default_factory=dict)
-    dm_closed: set[int] = field(default_factory=set)
-    # seat -> message id -> the live ephemeral "My hand" copies (newest last, bounded)
-    fallback: dict[int, dict[int, HandCopy]] = field(default_factory=dict)
-    away: set[int] = field(default_factory=set)
-    misses: dict[int, int] = field(default_factory=dict)
     # (version before, seat, actor user id or None for the AI) of the latest commits,
     # so a click that lost a race can be told what happened to its turn.
     moves: deque[tuple[int, int, int | None]] = field(default_factory=lambda: deque(maxlen=8))
-    ai_task: asyncio.Task[None] | None = None
-    timer_task: asyncio.Task[None] | None = None
-    ping_task: asyncio.Task[None] | None = None  # the turn ping waiting for its delay
-    deadline: float | None = None
-    timer_failures: int = 0
-    # (engine version, seat, due) of a turn deadline already stored with the move
-    # that began the turn (bot.tables.commit): the timer arms with it and writes nothing
-    turn_due: tuple[int, int, float] | None = None
-    # what the table shows beside the game (bot/tables/presenter.py)
-    pictures: PictureCache = field(default_factory=PictureCache)  # the table message's picture, by its key
-    how_won: str = ""  # the end of the game: who won and how (set once the match is over)
-    played_for: dict[int, str] = field(default_factory=dict)  # seat -> what the AI played on its timed-out turn
-    # the turn's short-lived notices (a ping, a warning): (seat, version, channel id, message id)
-    notices: list[tuple[int, int, int, int]] = field(default_factory=list)
-    pinged: tuple[int, int] | None = None  # (seat, version) of the last turn ping sent
-    # the language of everything public about the table (its message, thread posts,
-    # summaries): the server's ``/ruff settings language:``, kept current by ServerSettings
-    language: str = "en"
-    how_won_in: dict[str, str] = field(default_factory=dict)  # how_won in each language (the hand DMs')
+    drive: Drive = field(default_factory=Drive)
+    shown: Shown = field(default_factory=Shown)
 
     @classmethod
     def from_row(cls, row: TableRow) -> Table:
@@ -140,12 +232,24 @@ class Table:
             first_dealer=row.first_dealer,
             status=row.status,
             seats=list(row.seats),
-            settings=dict(row.settings),
+            settings=TableSettings.from_json(row.settings),
             db_version=row.version,
             message_id=row.message_id,
-            guild_name=str(row.settings.get("guild_name", "")),
-            channel_name=str(row.settings.get("channel_name", "")),
         )
+
+    @property
+    def away(self) -> frozenset[int]:
+        """Seats the AI plays for until their player presses **Take my seat back**."""
+        return self.settings.away
+
+    @property
+    def misses(self) -> Mapping[int, int]:
+        """Turns each seat missed in a row."""
+        return self.settings.misses
+
+    @property
+    def language(self) -> str:
+        return self.shown.language
 
     # ------------------------------------------------------------ queries
 
@@ -180,13 +284,13 @@ class Table:
         jump = ""
         if self.message_id:
             jump = f"https://discord.com/channels/{self.guild_id}/{self.channel_id}/{self.message_id}"
-        return TableInfo(self.id, self.rules, tuple(seats), self.guild_name, self.channel_name, jump, self.language)
+        names = self.settings
+        return TableInfo(self.id, self.rules, tuple(seats), names.guild_name, names.channel_name, jump, self.language)
 
     @property
     def thread_id(self) -> int | None:
         """The thread started from the table message (None: none, the channel is used)."""
-        value = self.settings.get("thread_id")
-        return int(value) if value else None
+        return self.settings.thread_id or None
 
     @property
     def feed_id(self) -> int:
@@ -197,25 +301,9 @@ class Table:
     def version(self) -> int:
         return self.game.version if self.game else 0
 
-    # ------------------------------------------------------------ tasks
-
-    def cancel_timer(self) -> None:
-        """Stop the turn or lobby timer (never the task this runs in)."""
-        current = asyncio.current_task()
-        if self.timer_task is not None and not self.timer_task.done() and self.timer_task is not current:
-            self.timer_task.cancel()
-        self.timer_task = None
-        self.deadline = None
-        if self.ping_task is not None and not self.ping_task.done() and self.ping_task is not current:
-            self.ping_task.cancel()
-        self.ping_task = None
-
     def stop_tasks(self, keep_ai: bool = False) -> None:
-        """Stop the timer and (unless ``keep_ai``) the AI driver: the table has ended."""
-        self.cancel_timer()
-        current = asyncio.current_task()
-        if not keep_ai and self.ai_task is not None and not self.ai_task.done() and self.ai_task is not current:
-            self.ai_task.cancel()
+        """The table has ended: stop its timers and (unless ``keep_ai``) its AI."""
+        self.drive.stop(keep_ai)
 
 
 RETRY_BASE_DELAY = 0.05  # first retry of a failed AI move or timer expiry (seconds)

@@ -112,7 +112,7 @@ async def test_dm_and_my_hand_copy_both_follow_every_action(simcord_env: Any) ->
     res = await alice.click(table_message(channel), label="My hand")
     mine = res.response
     assert mine.ephemeral and "You are **North**" in mine.content
-    assert not any(isinstance(x, discord.Interaction) for x in _held(table.fallback)), "an Interaction is kept"
+    assert not any(isinstance(x, discord.Interaction) for x in _held(table.shown.fallback)), "an Interaction is kept"
 
     def both_current(when: str) -> None:
         dm = hand_message(alice)
@@ -138,7 +138,7 @@ async def test_dm_and_my_hand_copy_both_follow_every_action(simcord_env: Any) ->
             await act_on(alice.user, hand_message(alice), choose(game.observe(0)))
             from_dm += 1
         both_current(f"after {from_copy} plays from the copy and {from_dm} from the DM")
-        assert not any(isinstance(x, discord.Interaction) for x in _held(table.fallback))
+        assert not any(isinstance(x, discord.Interaction) for x in _held(table.shown.fallback))
         deals.add(table.game.observe(0).deal_no)
         assert from_copy + from_dm < 200
     assert from_copy > 3 and from_dm > 3 and len(deals) > 1  # both ways, across deals
@@ -170,12 +170,12 @@ async def test_my_hand_copy_is_dropped_when_its_token_expires(simcord_env: Any) 
         raise AssertionError("alice never got to play")
 
     old = (await alice.click(table_message(channel), label="My hand")).response
-    assert old.ephemeral and table.fallback.get(0)
+    assert old.ephemeral and table.shown.fallback.get(0)
     await env.advance_time(16 * 60)  # past the interaction token's 15 minutes
     requests = len(env.http_requests)
     await play_until_alice_played()
     await play_until_alice_played()
-    assert not table.fallback.get(0), "an expired copy is forgotten"
+    assert not table.shown.fallback.get(0), "an expired copy is forgotten"
     _assert_current("DM", hand_message(alice).content, card_labels(hand_message(alice)), enabled_cards(hand_message(alice)), table, 0)
     stale = [r for r in env.http_requests[requests:] if r.path.startswith("/webhooks/")]  # only the copy edits
     assert not stale, "nothing is sent to an expired token"

@@ -197,7 +197,7 @@ async def test_without_thread_permission_the_channel_is_used(simcord_env: Any) -
         await alice.click(table_message(channel), label="Add AI (easy)")
     await alice.click(table_message(channel), label="Start")
     assert channel.threads == []
-    assert env.bot.manager.tables[1].settings["thread_id"] == 0
+    assert env.bot.manager.tables[1].settings.thread_id == 0
     await _play_to_the_end(env, channel, alice)
     await env.settle()
     assert any("**Deal 1 of game 1**" in m.content for m in channel.history())
@@ -214,11 +214,11 @@ async def test_a_turn_ping_with_a_relative_deadline_is_removed_once_you_play(sim
     assert not any(m.content.startswith("🔔") for m in thread.history()), "no ping while the player may be looking"
     await env.advance_time(6)
     pings = [m for m in thread.history() if m.content.startswith("🔔")]
-    assert len(pings) == 1, [(m.content, table.game.version, table.game.to_act(), table.notices) for m in pings]
+    assert len(pings) == 1, [(m.content, table.game.version, table.game.to_act(), table.shown.notices) for m in pings]
     ping = pings[0].content
     assert f"<@{alice.id}>" in ping and "your turn at table #1" in ping
     assert re.search(r"<t:\d+:R>", ping), ping
-    assert int(re.search(r"<t:(\d+):R>", ping).group(1)) == pytest.approx(table.deadline, abs=2)  # type: ignore[union-attr]
+    assert int(re.search(r"<t:(\d+):R>", ping).group(1)) == pytest.approx(table.drive.deadline, abs=2)  # type: ignore[union-attr]
     assert not any(m.content.startswith("🔔") for m in channel.history()), "pings go to the thread"
     version = table.version
     await _act(alice)
@@ -398,13 +398,13 @@ async def test_pictures_that_wait_for_the_painter_are_drawn_once_each_of_the_lat
     assert table is not None
     loop = asyncio.get_running_loop()
     presenter._rested_at = loop.time() + 3600  # resting after a long picture
-    first = table.pictures.last
+    first = table.shown.pictures.last
     moved = 0
     while moved < 2 and not table.game.is_over:  # the game moves on: the text goes, the picture waits
         moved += await _act(alice)
         await env.settle()
     assert moved == 2
-    assert table.pictures.last is first  # nothing drawn yet
+    assert table.shown.pictures.last is first  # nothing drawn yet
     assert list(presenter._redraw) == [table.id]  # once, however many changes
     assert presenter._redrawing is not None
     presenter._redrawing.cancel()  # the resting worker: its work is done below, in the test's time
@@ -414,7 +414,7 @@ async def test_pictures_that_wait_for_the_painter_are_drawn_once_each_of_the_lat
     await presenter._draw_waiting()
     assert not presenter._redraw
     info = table.info()
-    assert table.pictures.last is not None
-    assert table.pictures.last.key == picture_key(info, table.game.observe(0), info.names)  # the latest
+    assert table.shown.pictures.last is not None
+    assert table.shown.pictures.last.key == picture_key(info, table.game.observe(0), info.names)  # the latest
     await env.settle()
-    assert _pictures(table_message(channel))[0].description == table.pictures.last.description
+    assert _pictures(table_message(channel))[0].description == table.shown.pictures.last.description

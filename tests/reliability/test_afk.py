@@ -190,7 +190,7 @@ async def test_timer_racing_a_click_makes_exactly_one_move(env: Any, db_path: An
         msg = hand_message(alice)
         assert is_my_turn(msg)
         v = game_of(env).version
-        timer = env.bot.manager.tables[1].timer_task
+        timer = env.bot.manager.tables[1].drive.timer_task
         assert timer is not None and not timer.done()
         move = moves(msg)[0]
         # the click is on the gateway and the timer falls due in the same instant (a click

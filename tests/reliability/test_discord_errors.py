@@ -221,8 +221,8 @@ async def test_deleted_channel_cancels_the_table_cleanly(env: Any, db_path: Any)
     assert table_status(db_path, 1) == "cancelled"
     assert manager.tables[1].status == "cancelled"
     assert await manager.deadline_repo.get(1) is None
-    assert manager.tables[1].timer_task is None
-    assert manager.tables[1].ai_task is None or manager.tables[1].ai_task.done()
+    assert manager.tables[1].drive.timer_task is None
+    assert manager.tables[1].drive.ai_task is None or manager.tables[1].drive.ai_task.done()
     assert "cancelled" in hand_message(alice).content and not hand_message(alice).components
     await env.advance_time(120)  # no timer fires on a cancelled table
     assert table_status(db_path, 1) == "cancelled"

@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 
 from bot.app.manager import GameManager
-from bot.cluster.sync import LeaseLost, TableBehind
+from bot.cluster.sync import LeaseLost
 from bot.config import Settings
 from bot.store import Database
 from bot.tables.aipool import AIPool
 from bot.tables.commit import commit
+from bot.tables.sync import TableBehind
 from tools.bench import StubDiscord, policy
 from tools.bench_scale import guild_on_shard
 
@@ -64,7 +65,7 @@ async def _open(p: Process, users: list[int]) -> int:
         await m.on_table_button(p.interaction(u, guild, channel), table.id, "join")
     await m.on_table_button(p.interaction(users[0], guild, channel), table.id, "start")
     for _ in range(100):  # the claim of a new table lands in the background
-        if p.manager.services.cluster and p.manager.services.cluster.owns(table.id):
+        if p.manager.cluster and p.manager.cluster.owns(table.id):
             break
         await asyncio.sleep(0.01)
     return table.id
@@ -92,7 +93,7 @@ async def _b_behind(a: Process, b: Process, first_user: int) -> tuple[int, Any, 
     (the first seat's policy card): b's copy is one move behind. (table id, a's table,
     b's table, the seat that moved, its actions)."""
     table_id = await _open(a, [first_user + k for k in range(4)])
-    b_table = await b.manager.services.cluster.current(table_id, None)  # type: ignore[union-attr]
+    b_table = await b.manager.cluster.current(table_id, None)  # type: ignore[union-attr]
     assert b_table is not None
     a_table = a.manager.tables[table_id]
     seat = a_table.game.to_act()
@@ -109,7 +110,7 @@ async def _count(p: Process, table_id: int) -> int:
 async def test_a_click_in_a_process_that_never_held_the_table_counts_once(two: list[Process]) -> None:
     a, b = two
     table_id = await _open(a, [11, 12, 13, 14])  # four humans: no AI, no timers
-    cluster_a = a.manager.services.cluster
+    cluster_a = a.manager.cluster
     assert cluster_a is not None and cluster_a.owns(table_id)
     assert b.manager.tables.get(table_id) is None
     game = a.manager.tables[table_id].game
@@ -159,7 +160,7 @@ async def test_commits_of_a_copy_behind_or_without_the_lease_write_nothing(two: 
         async with b_table.lock:
             await commit(b.manager.services, b_table, seat, action, 21 + seat)
     assert await _count(a, table_id) == 1
-    await b.manager.services.cluster.catch_up(b_table)  # type: ignore[union-attr]
+    await b.manager.cluster.catch_up(b_table)  # type: ignore[union-attr]
     assert b_table.game.version == a_table.game.version == 1
 
     # an AI (or timer) move needs the lease: b does not hold it
@@ -171,12 +172,12 @@ async def test_commits_of_a_copy_behind_or_without_the_lease_write_nothing(two: 
     # nor does a, once b took the lease over (a's lease ran out, say)
     await a.db.execute(
         "UPDATE table_leases SET owner = ?, expires_at = expires_at + 60 WHERE table_id = ?",
-        (b.manager.services.cluster.name, table_id),  # type: ignore[union-attr]
+        (b.manager.cluster.name, table_id),  # type: ignore[union-attr]
     )
     with pytest.raises(LeaseLost):
         async with a_table.lock:
             await commit(a.manager.services, a_table, nxt, move, None)
-    assert not a.manager.services.cluster.owns(table_id)  # type: ignore[union-attr]
+    assert not a.manager.cluster.owns(table_id)  # type: ignore[union-attr]
     assert await _count(a, table_id) == 1
     # the lease holder's AI move is written; a human's click needs no lease
     async with b_table.lock:
@@ -189,7 +190,7 @@ async def test_a_concession_from_a_copy_behind_is_checked_again_after_catching_u
     table_id, a_table, b_table, _, _ = await _b_behind(a, b, 31)
     await asyncio.sleep(0.2)
     # the notification of a's move still on its way: b does not know its copy is behind
-    b.manager.services.cluster.stale.discard(table_id)  # type: ignore[union-attr]
+    b.manager.cluster.stale.discard(table_id)  # type: ignore[union-attr]
     assert b_table.game.version == 0
     answers: list[str] = []
     interaction = b.interaction(31)  # seat 0 proposes to concede, through process b

@@ -1,0 +1,126 @@
+"""How this process's copy of a table keeps in step with the database: the one
+interface the table layer sees, whatever the deployment.
+
+:class:`TableSync` is asked at five points of a table's life — a click loads
+the table (:meth:`~TableSync.current`), a commit checks it may write
+(:meth:`~TableSync.before_commit`) and what a lost version race means
+(:meth:`~TableSync.conflict`), a click that lost such a race catches up
+(:meth:`~TableSync.catch_up`), and the AI and timers ask whether this process
+runs them (:meth:`~TableSync.may_drive`). :class:`OneProcess` is the answer for
+one process on its own database (SQLite, or PostgreSQL with one process): the
+table's ``asyncio.Lock`` is the whole story. ``bot.cluster`` answers for
+several processes sharing PostgreSQL.
+
+A sync calls back into the table layer only through :class:`TableLife`, which
+the wiring (``bot/app``) hands it: it never holds the presenter or the drivers.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.store import ActionRow, Deadline, HandMessage, StoreError, TableRow, VersionConflict
+from bot.tables.table import Table
+from engine import Event, Game
+
+__all__ = ["CATCH_UP_TRIES", "OneProcess", "TableBehind", "TableLife", "TableSync"]
+
+CATCH_UP_TRIES = 4  # a click re-checked this often when other processes keep winning the race
+
+
+class TableBehind(StoreError):
+    """Another process changed the table since this copy was read: nothing written."""
+
+    def __init__(self, table_id: int, mine: int, stored: int) -> None:
+        super().__init__(f"table {table_id}: this copy is at version {mine}, the database at {stored}")
+        self.table_id = table_id
+
+
+class TableLife(Protocol):
+    """What a sync may ask of the table layer (implemented by ``bot.tables.resume.Resume``)."""
+
+    def publish(self, table: Table, events: list[Event]) -> None:
+        """Show ``events`` (moves this process did not make) and arm the next turn."""
+
+    def changed(self, table: Table) -> None:
+        """The table's seats or settings changed elsewhere: redraw, re-arm."""
+
+    def arm(self, table: Table, deadline: Deadline | None, last_action_at: float = 0.0) -> None:
+        """Arm the table's stored lobby or turn timer (a table just taken over)."""
+
+    def rearm(self, table: Table) -> None:
+        """Start the table's AI or turn timer if its turn waits for one that is not running."""
+
+    async def resume_all(self) -> int:
+        """Bring every unfinished table back (one process); how many."""
+
+    async def bring_back(
+        self, row: TableRow, actions: list[ActionRow], hand_msgs: list[HandMessage], deadline: Deadline | None
+    ) -> bool:
+        """Load one unfinished table and bring it to life; False if it was set aside."""
+
+    def load_table(self, row: TableRow, actions: list[ActionRow]) -> Table:
+        """A table in memory from its row and move log (no timers, no messages)."""
+
+    def load_game(self, row: TableRow, actions: list[ActionRow]) -> Game | None:
+        """The game of ``row`` replayed from its move log."""
+
+    async def speak(self, table: Table) -> None:
+        """Set the table's public language and its players' languages."""
+
+    async def rate_old_games_quietly(self) -> None:
+        """Rate finished games that have no rating yet (best effort)."""
+
+
+class TableSync(Protocol):
+    """Keeps this process's copies of tables in step with the database."""
+
+    async def start(self) -> int:
+        """Bring back the unfinished tables this process runs; how many."""
+
+    async def current(self, table_id: int, table: Table | None) -> Table | None:
+        """The table a click is about: this process's copy, loaded or brought up to date."""
+
+    async def before_commit(self, table: Table, actor_id: int | None) -> None:
+        """In the commit's transaction, before it writes: raise to write nothing."""
+
+    def conflict(self, table: Table, error: VersionConflict) -> StoreError:
+        """The error a commit raises when the stored version moved under it."""
+
+    async def catch_up(self, table: Table) -> None:
+        """Bring a copy that lost a race (:class:`TableBehind`) up to date."""
+
+    def may_drive(self, table: Table) -> bool:
+        """True if this process shows ``table``'s moves and runs its AI and timers."""
+
+    async def close(self) -> None:
+        """Stop: hand what this process runs to the others."""
+
+
+class OneProcess:
+    """:class:`TableSync` for one process: every copy is the current one, and this
+    process runs every table."""
+
+    def __init__(self, life: TableLife) -> None:
+        self.life = life
+
+    async def start(self) -> int:
+        return await self.life.resume_all()
+
+    async def current(self, table_id: int, table: Table | None) -> Table | None:
+        return table
+
+    async def before_commit(self, table: Table, actor_id: int | None) -> None:
+        return None
+
+    def conflict(self, table: Table, error: VersionConflict) -> StoreError:
+        return error  # nobody else writes: a conflict is a bug, reported as it is
+
+    async def catch_up(self, table: Table) -> None:
+        return None
+
+    def may_drive(self, table: Table) -> bool:
+        return True
+
+    async def close(self) -> None:
+        return None
