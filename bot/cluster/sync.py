@@ -69,8 +69,7 @@ from bot.config import Settings
 from bot.sharding import format_shards, holds_guild, syncs_commands
 from bot.store import ActionRow, Deadline, HandMessage, StoreError, TableRow
 from bot.tables.table import Table
-from engine import IllegalAction, decode_action
-from engine.events import Event
+from engine import Event, IllegalAction, decode_action
 
 if TYPE_CHECKING:
     from bot.tables.drivers import Drivers

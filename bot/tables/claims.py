@@ -38,7 +38,7 @@ from bot.present.replies import refuse, reply
 from bot.tables.play import Play
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
-from engine.claims import Claim, Concede
+from engine import Claim, Concede
 
 log = logging.getLogger(__name__)
 

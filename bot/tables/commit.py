@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from bot.store import NewAction, PlayerResult, StoreError, VersionConflict, ratings
 from bot.tables.services import Services
 from bot.tables.table import Table
-from engine import Action, Game
-from engine.events import Event
+from engine import Action, Event, Game
 
 log = logging.getLogger(__name__)
 

@@ -25,10 +25,9 @@ from bot.present.render.common import (
     sorted_cards,
     suit_text,
 )
-from engine import Card, SeatView
-from engine.cards import RankOrder
-from engine.events import (
+from engine import (
     AllPassed,
+    Card,
     ContractDeclared,
     ContractScored,
     ContractWon,
@@ -37,8 +36,10 @@ from engine.events import (
     GameOver,
     KittyTaken,
     MatchOver,
+    RankOrder,
+    SeatView,
+    bid,
 )
-from engine.phases.auction import bid
 
 __all__ = [
     "BID_PHASES",

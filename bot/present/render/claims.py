@@ -14,18 +14,19 @@ from collections.abc import Sequence
 
 from bot.present.i18n import _, ngettext
 from bot.present.render.common import TableInfo, card_text, cards_text
-from engine import Card, SeatView
-from engine.claims import (
+from engine import (
     CLAIM,
     CONCEDE,
+    Card,
     ClaimAnswered,
     ClaimMade,
     ClaimSettled,
     Conceded,
     ConcessionAnswered,
     ConcessionProposed,
+    Event,
+    SeatView,
 )
-from engine.events import Event
 
 __all__ = ["claim_event_lines", "claim_lines", "claim_words", "last_trick_text"]
 

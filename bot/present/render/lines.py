@@ -20,9 +20,7 @@ from bot.present.render.common import (
     target_text,
     terms,
 )
-from engine import SeatView, Suit, sort_hand
-from engine.families.solo import TARGETS
-from engine.layout import PileView
+from engine import TARGETS, PileView, SeatView, Suit, sort_hand
 
 
 def trick_line(view: SeatView) -> str:
