@@ -409,7 +409,7 @@ def apply_outside(game: Game, seat: int, action: Action, events: list[Event]) ->
         game.phase = CLAIM
         events.append(ClaimMade(seat, action.tricks, remaining_tricks(game), hand))
         return
-    if game.n_players == 2:
+    if not game.rules.concession_asks_partner:
         _end_by_concession(game, game.side_of[seat], events)
         return
     partner = game.partner_of(seat)

@@ -305,7 +305,7 @@ class Game:
     def start_deal(self, events: list[Event], rotate: bool = True) -> None:
         """Begin a deal: the deal passes to the left (unless ``rotate`` is false), then its first phase."""
         if rotate:
-            self.dealer = (self.dealer + 1) % self.n_players
+            self.dealer = self.rules.next_dealer(self.dealer)
         self.facts.sequence[0].enter(self, events)
 
     def enter_next(self, after: PhaseLogic, events: list[Event]) -> None:

@@ -212,7 +212,13 @@ class SeatView:
 
     @property
     def side(self) -> int:
-        return self.sides[self.seat] if self.sides else self.seat % 2
+        return self.seat_sides[self.seat]
+
+    @property
+    def seat_sides(self) -> tuple[int, ...]:
+        """The side each seat plays for (``sides``; fixed partnerships s, s + 2 in
+        hand-built views without them)."""
+        return self.sides or tuple(s % 2 for s in range(self.n_seats))
 
     def note(self, key: str, default: object = None) -> object:
         """One of :attr:`notes` by name (``default`` when the deal has no such note)."""

@@ -167,7 +167,7 @@ def _contract_name(code: str) -> str:
 
 def _groups(view: SeatView, n: int) -> list[tuple[int, ...]]:
     """The seats of each side, by side index."""
-    sides = view.sides or tuple(s % 2 for s in range(n))
+    sides = view.seat_sides
     count = max(sides) + 1 if sides else 0
     return [tuple(s for s in range(n) if sides[s] == k) for k in range(count)]
 

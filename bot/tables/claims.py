@@ -80,7 +80,7 @@ class ClaimButtons:
             await reply(interaction, text, claim_menu(table.id, game.version, view))
             return
         if verb == "concede":
-            partnered = table.game.n_players != 2
+            partnered = table.game.rules.concession_asks_partner
             done = (
                 _("🏳️ You proposed to concede the game — your partner agrees or plays on.")
                 if partnered

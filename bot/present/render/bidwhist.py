@@ -132,7 +132,7 @@ def contract_text(view: SeatView) -> str:
 
 
 def _side_of(info: TableInfo, seat: int) -> int:
-    return seat % 2 if info.partnerships else seat
+    return info.rules.side_of(seat)
 
 
 def trump_line(info: TableInfo, view: SeatView) -> str:
@@ -277,7 +277,7 @@ def deal_summary(info: TableInfo, events: Sequence[Event]) -> list[str] | None:
     if passed is not None:
         lines.append(
             _("Everyone passed: the deal is thrown in and {who} deals.").format(
-                who=info.seat_name((passed.dealer + 1) % info.n)
+                who=info.seat_name(info.rules.next_dealer(passed.dealer))
             )
         )
     for ev in events:

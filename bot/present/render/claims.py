@@ -61,7 +61,7 @@ def claim_lines(info: TableInfo, view: SeatView) -> list[str]:
                 cards=cards_text(cards) if cards else _("(no cards)"),
             )
         ]
-        sides = view.sides or tuple(s % 2 for s in range(info.n))
+        sides = view.seat_sides
         waiting = [s for s in range(info.n) if sides[s] != sides[seat] and s not in accepted]
         done = ", ".join(info.seat_name(s) for s in accepted)
         wait = ", ".join(info.seat_name(s) for s in waiting)

@@ -53,7 +53,7 @@ def score_line(info: TableInfo, view: SeatView) -> str:
 
 def play_sides(view: SeatView, n: int) -> list[list[int]]:
     """The seats of each side of play in this deal (side index order)."""
-    sides = view.sides or tuple(s % 2 for s in range(n))
+    sides = view.seat_sides
     out: dict[int, list[int]] = {}
     for seat, side in enumerate(sides):
         out.setdefault(side, []).append(seat)
@@ -61,7 +61,7 @@ def play_sides(view: SeatView, n: int) -> list[list[int]]:
 
 
 def tricks_line(info: TableInfo, view: SeatView) -> str:
-    sides = view.sides or tuple(s % 2 for s in range(info.n))
+    sides = view.seat_sides
     parts = []
     for seats in play_sides(view, info.n):
         side = sides[seats[0]]

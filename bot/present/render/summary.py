@@ -157,7 +157,7 @@ def deal_summary(info: TableInfo, events: Sequence[Event]) -> str | None:
         if isinstance(ev, SoloAllPassed):
             if ev.then == "redeal":
                 lines.append(
-                    _("Everyone passed: {who} deals again.").format(who=info.seat_name((ev.dealer + 1) % info.n))
+                    _("Everyone passed: {who} deals again.").format(who=info.seat_name(info.rules.next_dealer(ev.dealer)))
                 )
             else:
                 lines.append(_("Everyone passed: a General Misère is played — most tricks pays."))
@@ -181,7 +181,7 @@ def deal_summary(info: TableInfo, events: Sequence[Event]) -> str | None:
         elif isinstance(ev, MatchOver) and info.rules.match_format != "single":
             rubber = (
                 _(" (rubber points {points})").format(points=f"{ev.rubber_points[ev.winner]:+d}")
-                if info.rules.game_id == "whist-short-classic"
+                if info.rules.scores_rubber_points
                 else ""
             )
             lines.append(
