@@ -105,6 +105,7 @@ from engine.game import (
     trick_winner,
 )
 from engine.layout import PileView
+from engine.notes import ClaimNote, ClaimRejected, ConcedeNote, RuffContestNote, ShownRuff
 from engine.phases.auction import Bid, bid
 from engine.phases.contest import RuffClaim, RuffClaimed, RuffContest, RuffShown, best_suit
 from engine.phases.contract import NameDirection
@@ -141,8 +142,11 @@ __all__ = [
     "Claim",
     "ClaimAnswered",
     "ClaimMade",
+    "ClaimNote",
+    "ClaimRejected",
     "ClaimSettled",
     "Concede",
+    "ConcedeNote",
     "Conceded",
     "ConcessionAnswered",
     "ConcessionProposed",
@@ -189,6 +193,7 @@ __all__ = [
     "RuffClaim",
     "RuffClaimed",
     "RuffContest",
+    "RuffContestNote",
     "RuffDeclined",
     "RuffShown",
     "RuffTaken",
@@ -197,6 +202,7 @@ __all__ = [
     "SeatView",
     "Seating",
     "ShowHonours",
+    "ShownRuff",
     "SoloAllPassed",
     "SoloBid",
     "SoloBidMade",

@@ -131,33 +131,30 @@ def measure_name(info: TableInfo) -> str:
 def contest_lines(info: TableInfo, view: SeatView) -> list[str]:
     """Ruffe and Trump's ruff (the strongest suit), from the deal's public notes."""
     lines: list[str] = []
-    values = view.note("ruff_values")
-    claims = view.note("ruff_claims")
-    shown = view.note("ruff_shown")
-    winners = view.note("ruff_winners")
-    points = view.note("ruff_points")
+    contest = view.ruff_contest
+    if contest is None:
+        return lines
+    winners, points = contest.winners, contest.points
     unit = measure_name(info)
-    if isinstance(values, tuple):
-        each = " · ".join(f"{info.short[s]} {v}" for s, v in enumerate(values))
+    if contest.values is not None:
+        each = " · ".join(f"{info.short[s]} {v}" for s, v in enumerate(contest.values))
         lines.append(_("Ruff ({unit}): {values}").format(unit=unit, values=each))
-    elif isinstance(claims, tuple):
-        each = " · ".join(f"{info.short[s]} {v}" for s, v in claims)
+    elif contest.claims is not None:
+        each = " · ".join(f"{info.short[s]} {v}" for s, v in contest.claims)
         lines.append(_("Ruff claims ({unit}): {values}").format(unit=unit, values=each or _("none yet")))
-    if isinstance(shown, tuple):
-        for seat, suit_code, cards, value, honest in shown:
-            suit = Suit.parse(suit_code)
-            verdict = _("true") if honest else _("**false** — the ruff passes to the true winner")
-            lines.append(
-                _("{who} shows {suit}: {cards} = {value} {unit} ({verdict})").format(
-                    who=info.seat_name(seat),
-                    suit=suit_symbol(suit),
-                    cards=cards_text(sort_hand(list(cards), None)),
-                    value=value,
-                    unit=unit,
-                    verdict=verdict,
-                )
+    for shown in contest.shown or ():
+        verdict = _("true") if shown.honest else _("**false** — the ruff passes to the true winner")
+        lines.append(
+            _("{who} shows {suit}: {cards} = {value} {unit} ({verdict})").format(
+                who=info.seat_name(shown.seat),
+                suit=suit_symbol(Suit.parse(shown.suit)),
+                cards=cards_text(sort_hand(list(shown.cards), None)),
+                value=shown.value,
+                unit=unit,
+                verdict=verdict,
             )
-    if isinstance(winners, tuple) and isinstance(points, tuple):
+        )
+    if winners is not None and points is not None:
         if winners:
             who = info.names_of(list(winners))
             won = " · ".join(f"{info.side_short(s)} +{p}" for s, p in enumerate(points) if p)
