@@ -70,6 +70,7 @@ from engine.actions import Action, ActionParseError, register_action
 from engine.cards import Card, cards_from_mask
 from engine.errors import IllegalAction
 from engine.events import Event, GameOver, MatchOver
+from engine.notes import ClaimNote, ClaimRejected, ConcedeNote
 from engine.phases.base import NOTHING_PRIVATE, Phase, PhaseLogic
 
 if TYPE_CHECKING:
@@ -289,13 +290,12 @@ def claim_goal(contract: str) -> int:
     return -1 if contract in MISERE_CONTRACTS else 1
 
 
-def pending_claim(game: Game) -> tuple[int, int, tuple[int, ...], tuple[Card, ...]] | None:
+def pending_claim(game: Game) -> ClaimNote | None:
     """The claim waiting for answers: (claimer, tricks, seats that accepted, hand shown)."""
     note = game.notes.get("claim")
-    if game.phase != CLAIM or not isinstance(note, tuple):
+    if game.phase != CLAIM or not isinstance(note, ClaimNote):
         return None
-    seat, tricks, accepted, hand = note
-    return seat, tricks, accepted, hand
+    return note
 
 
 def _opponents(game: Game, seat: int) -> list[int]:
@@ -315,8 +315,8 @@ def answering(game: Game) -> tuple[int, ...]:
         return tuple(s for s in _opponents(game, seat) if s not in accepted)
     if game.phase == CONCEDE:
         note = game.notes.get("concede")
-        if isinstance(note, tuple):
-            return (int(note[1]),)
+        if isinstance(note, ConcedeNote):
+            return (note.partner,)
     return ()
 
 
@@ -405,15 +405,15 @@ def apply_outside(game: Game, seat: int, action: Action, events: list[Event]) ->
     """Perform a checked claim or concession proposal."""
     if isinstance(action, Claim):
         hand = tuple(game.hand(seat))
-        game.notes["claim"] = (seat, action.tricks, (), hand)
+        game.notes["claim"] = ClaimNote(seat, action.tricks, (), hand)
         game.phase = CLAIM
         events.append(ClaimMade(seat, action.tricks, remaining_tricks(game), hand))
         return
-    if game.n_players == 2:
+    if not game.rules.concession_asks_partner:
         _end_by_concession(game, game.side_of[seat], events)
         return
     partner = game.partner_of(seat)
-    game.notes["concede"] = (seat, partner, game.phase)
+    game.notes["concede"] = ConcedeNote(seat, partner, game.phase)
     game.phase = CONCEDE
     events.append(ConcessionProposed(seat, partner))
 
@@ -481,12 +481,12 @@ class ClaimPhase:
             del game.notes["claim"]
             # where it was rejected, public like the claim (the AI does not make it again
             # from the same position: engine.ai.claims.certain_claim)
-            game.notes["claim_rejected"] = (claimer, remaining_tricks(game), len(game.trick))
+            game.notes["claim_rejected"] = ClaimRejected(claimer, remaining_tricks(game), len(game.trick))
             game.phase = Phase.PLAY
             events.append(ClaimSettled(claimer, tricks, False, tuple(game.tricks)))
             return
         accepted = (*accepted, seat)
-        game.notes["claim"] = (claimer, tricks, accepted, hand)
+        game.notes["claim"] = ClaimNote(claimer, tricks, accepted, hand)
         if answering(game):
             return
         self._settle(game, claimer, tricks, events)
@@ -543,7 +543,7 @@ class ConcedePhase:
 
     def apply(self, game: Game, seat: int, action: Action, events: list[Event]) -> None:
         note = game.notes.pop("concede")
-        assert isinstance(note, tuple)
+        assert isinstance(note, ConcedeNote)
         proposer, _, before = note
         agreed = isinstance(action, AgreeConcession)
         events.append(ConcessionAnswered(seat, agreed))

@@ -11,8 +11,9 @@ trick (who led, each seat's card, who won, the running tricks) and the scores
 after the deal. It reads the engine's events and state, never a game id, so a new
 family is covered as long as it emits the usual events (``DealStarted``,
 ``HandDealt``, ``TrumpFixed``, ``CardPlayed``, ``TrickWon``, ``DealScored``);
-an event of kind ``contract_won`` (fields ``declarer``, ``contract``, ``trump``)
-names the contract (its ``contract`` or ``bid``), ``trump_named`` and
+an event of kind ``contract_won`` (Bid Whist's ``declarer`` and ``bid``) or
+``solo_contract_won`` (Solo's ``declarer``, ``contract``, ``partner``, ``trump``)
+names the contract, ``trump_named`` and
 ``contract_declared`` the trumps a declarer chose, ``kitty_taken`` (or a phase
 named ``kitty``) makes the undealt cards a kitty.
 
@@ -324,14 +325,19 @@ class _Collector:
         self.deal.laid_out.append(ev.card)
 
     def _on_contract_won(self, game: Game, ev: Any) -> None:
+        self._contract(str(ev.bid), ev.declarer, None, None)  # Bid Whist: trumps are declared next
+
+    def _on_solo_contract_won(self, game: Game, ev: Any) -> None:
+        self._contract(str(ev.contract), ev.declarer, ev.partner, ev.trump)
+
+    def _contract(self, contract: str, declarer: int | None, partner: int | None, trump: Suit | None) -> None:
         deal = self.deal
-        contract = getattr(ev, "contract", None) or getattr(ev, "bid", "")  # Solo's name, Bid Whist's bid
-        deal.contract = str(contract)
-        deal.declarer = ev.declarer
-        deal.partner = getattr(ev, "partner", None)
-        if getattr(ev, "trump", None) is not None:
-            deal.trump = ev.trump
-        who = "everyone" if ev.declarer is None else POSITIONS[ev.declarer]
+        deal.contract = contract
+        deal.declarer = declarer
+        deal.partner = partner
+        if trump is not None:
+            deal.trump = trump
+        who = "everyone" if declarer is None else POSITIONS[declarer]
         self._note(f"Contract: {contract} by {who}.")
 
     def _on_contract_declared(self, game: Game, ev: Any) -> None:
@@ -345,7 +351,12 @@ class _Collector:
             self._note(f"The kitty is shown: {_codes(ev.cards)}.")
 
     def _on_all_passed(self, game: Game, ev: Any) -> None:
-        then = str(getattr(ev, "then", "redeal"))  # Bid Whist's event has no ``then``: thrown in
+        self._passed_out("redeal")  # Bid Whist: the deal is thrown in
+
+    def _on_solo_all_passed(self, game: Game, ev: Any) -> None:
+        self._passed_out(str(ev.then))
+
+    def _passed_out(self, then: str) -> None:
         if then == "redeal":
             self.deal.passed_out = True
         self._note(f"All passed ({then.replace('_', ' ')}).")

@@ -227,9 +227,10 @@ class Game:
     fast: int  # the seat whose Play may take the fast path, else -1 (see phases.play.sync_fast)
     deal_state: DealState | None  # a family's own state of the deal (an auction, a contract), or None
     layout: Layout | None  # the face-up layouts of a layout game (Turnover Bridge), else None
-    # public facts of the deal a family keeps beyond the fields above (Willughby's
-    # ruff declarations ...): every seat sees them (SeatView.notes); the values are
-    # immutable (int, str, tuples of them), so a copy of the dict is a deep copy
+    # public facts of the deal beyond the fields above (a claim, a concession,
+    # Willughby's ruff contest): every seat sees them (SeatView.notes and its typed
+    # properties); the values are immutable typed tuples (engine.notes), so a copy
+    # of the dict is a deep copy
     notes: dict[str, object]
 
     # ------------------------------------------------------------------ creation
@@ -305,7 +306,7 @@ class Game:
     def start_deal(self, events: list[Event], rotate: bool = True) -> None:
         """Begin a deal: the deal passes to the left (unless ``rotate`` is false), then its first phase."""
         if rotate:
-            self.dealer = (self.dealer + 1) % self.n_players
+            self.dealer = self.rules.next_dealer(self.dealer)
         self.facts.sequence[0].enter(self, events)
 
     def enter_next(self, after: PhaseLogic, events: list[Event]) -> None:

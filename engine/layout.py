@@ -37,7 +37,7 @@ from typing import Final
 
 from engine.cards import Card, Suit, follow_mask
 
-__all__ = ["LAYOUTS", "SHAPES", "Layout", "LayoutShape", "PileView", "TRICKS_PER_DEAL"]
+__all__ = ["LAYOUTS", "SHAPES", "TRICKS_PER_DEAL", "Layout", "LayoutShape", "PileView", "deal_targets"]
 
 TRICKS_PER_DEAL: Final = 26  # every card of both players, hand and layout (RULES §8.5)
 
@@ -91,6 +91,30 @@ class PileView:
     up: Card | None
     down: int
     fresh: bool = False
+
+
+def deal_targets(layout: str, dealer: int) -> tuple[tuple[int, int | None], ...]:
+    """Where each card of a layout deal goes, in deck order (RULES §8.2).
+
+    ``result[i]`` is ``(seat, position)`` when ``deck[i]`` goes to ``seat``'s
+    layout at ``position`` (the piles fill bottom to top: the face-down layers,
+    then the face-up covers), ``(seat, None)`` when it goes to the hand. Cards go
+    one at a time, alternately, starting with the non-dealer.
+    """
+    if layout not in SHAPES:
+        raise ValueError(f"layout must be one of {LAYOUTS}, not {layout!r}")
+    if dealer not in (0, 1):
+        raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
+    shape = SHAPES[layout]
+    order = (1 - dealer, dealer)  # the non-dealer receives deck[0]
+    targets: list[tuple[int, int | None]] = [
+        (seat, position)
+        for _layer in range(shape.down_per_pile + 1)
+        for position in range(shape.piles)
+        for seat in order
+    ]
+    targets.extend((order[j % 2], None) for j in range(2 * shape.hand_size))
+    return tuple(targets)
 
 
 class Layout:
@@ -154,27 +178,19 @@ class Layout:
 
         Cards go one at a time, alternately, starting with the non-dealer: the
         face-down cards by position, then the face-up covers in the same order,
-        then the hands (the hole cards under ``pagat``).
+        then the hands (the hole cards under ``pagat``); :func:`deal_targets`.
         """
-        if layout not in SHAPES:
-            raise ValueError(f"layout must be one of {LAYOUTS}, not {layout!r}")
-        if dealer not in (0, 1):
-            raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
+        targets = deal_targets(layout, dealer)
+        if len(deck) != len(targets):
+            raise ValueError(f"a {layout} deal needs {len(targets)} cards")
         shape = SHAPES[layout]
-        if len(deck) != 2 * shape.cards_per_player:
-            raise ValueError(f"a {layout} deal needs {2 * shape.cards_per_player} cards")
-        first = 1 - dealer  # the non-dealer receives deck[0]
-        order = (first, dealer)
         piles: list[list[list[int]]] = [[[] for _ in range(shape.piles)] for _ in range(2)]
-        i = 0
-        for _layer in range(shape.down_per_pile + 1):
-            for position in range(shape.piles):
-                for seat in order:
-                    piles[seat][position].append(deck[i].index)
-                    i += 1
         hands = [0, 0]
-        for j, card in enumerate(deck[i:]):
-            hands[order[j % 2]] |= card.bit
+        for card, (seat, position) in zip(deck, targets, strict=True):
+            if position is None:
+                hands[seat] |= card.bit
+            else:
+                piles[seat][position].append(card.index)
         return cls(shape, piles), hands
 
     @classmethod

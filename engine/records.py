@@ -28,6 +28,7 @@ from engine.cards import HIGH, Card, RankOrder, Suit
 from engine.errors import RecordError
 from engine.game import Game, check_stacking, new_game
 from engine.layout import Layout
+from engine.notes import typed_note
 from engine.phases.play import sync_fast
 from engine.rules import make_rules
 from engine.seating import Seating
@@ -250,6 +251,6 @@ def from_snapshot(data: Mapping[str, Any]) -> Game:
         g.deal_state = getattr(g.family, "deal_state_from_data")(deal_state)  # noqa: B009
     layout = s.get("layout")
     g.layout = None if layout is None else Layout.from_data(layout)
-    g.notes = {str(k): _frozen(v) for k, v in (s.get("notes") or {}).items()}
+    g.notes = {str(k): typed_note(str(k), _frozen(v)) for k, v in (s.get("notes") or {}).items()}
     sync_fast(g)
     return g

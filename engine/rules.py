@@ -165,6 +165,20 @@ class Rules:
         """The side (0 = seats 0 and 2, 1 = seats 1 and 3) a seat plays for."""
         return seat % 2 if self.partnerships else seat
 
+    def next_dealer(self, dealer: int) -> int:
+        """Who deals after ``dealer``: the deal passes to the left."""
+        return (dealer + 1) % self.players
+
+    @property
+    def scores_rubber_points(self) -> bool:
+        """Whether a match is scored in rubber points beyond the games won (``rubber_points``)."""
+        return self.rubber_points != "games_won"
+
+    @property
+    def concession_asks_partner(self) -> bool:
+        """Whether a seat's concession waits for its partner's answer (every table but two players)."""
+        return self.players != 2
+
     def honour_points(self, count: int) -> int:
         """Points for a side holding ``count`` honours (0 below three)."""
         for held, points in self.honours_values:

@@ -17,6 +17,7 @@ from engine.cards import HIGH, Card, RankOrder, Suit, deck_with_jokers, led_suit
 from engine.claims import PHASES as CLAIM_PHASES
 from engine.families import family_of
 from engine.layout import PileView
+from engine.notes import ClaimNote, ClaimRejected, ConcedeNote, RuffContestNote, ruff_contest_of
 from engine.phases.base import PhaseLogic
 from engine.phases.deal import deal_plan
 from engine.phases.play import PlayPhase
@@ -190,7 +191,9 @@ class SeatView:
     # per seat, per position: the face-up layout card and how many face-down cards lie
     # beneath (never which, not even to their owner); empty in games without layouts
     layouts: tuple[tuple[PileView, ...], ...] = ()
-    notes: tuple[tuple[str, object], ...] = ()  # the family's public facts of the deal (Game.notes)
+    # the deal's public notes by name (Game.notes, engine.notes): read them as the typed
+    # properties claim_note, concede_note, claim_rejected and ruff_contest
+    notes: tuple[tuple[str, object], ...] = ()
     # the last trick completed in the deal before (leader, cards, winner): what a
     # Last trick button shows before this deal's first trick is complete; None in
     # the first deal and after a deal in which no trick was played
@@ -212,7 +215,13 @@ class SeatView:
 
     @property
     def side(self) -> int:
-        return self.sides[self.seat] if self.sides else self.seat % 2
+        return self.seat_sides[self.seat]
+
+    @property
+    def seat_sides(self) -> tuple[int, ...]:
+        """The side each seat plays for (``sides``; fixed partnerships s, s + 2 in
+        hand-built views without them)."""
+        return self.sides or tuple(s % 2 for s in range(self.n_seats))
 
     def note(self, key: str, default: object = None) -> object:
         """One of :attr:`notes` by name (``default`` when the deal has no such note)."""
@@ -220,6 +229,29 @@ class SeatView:
             if name == key:
                 return value
         return default
+
+    @property
+    def claim_note(self) -> ClaimNote | None:
+        """The claim waiting for answers, if any."""
+        note = self.note("claim")
+        return note if isinstance(note, ClaimNote) else None
+
+    @property
+    def concede_note(self) -> ConcedeNote | None:
+        """The concession waiting for the proposer's partner, if any."""
+        note = self.note("concede")
+        return note if isinstance(note, ConcedeNote) else None
+
+    @property
+    def claim_rejected(self) -> ClaimRejected | None:
+        """Where the deal's last claim was rejected, if one was."""
+        note = self.note("claim_rejected")
+        return note if isinstance(note, ClaimRejected) else None
+
+    @property
+    def ruff_contest(self) -> RuffContestNote | None:
+        """Ruffe and Trump's ruff contest of the deal so far, if the deal has one."""
+        return ruff_contest_of(dict(self.notes))
 
     @property
     def n_seats(self) -> int:

@@ -46,11 +46,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from engine import DealScored, GameOver, Rules, make_rules, new_game
 from engine.ai import LEVELS, TRIAL_LEVELS, clock, get_player
 from engine.ai.base import Player
-from engine.events import DealScored, GameOver
-from engine.game import new_game
-from engine.rules import Rules, make_rules
 
 __all__ = [
     "BoardResult",

@@ -504,9 +504,17 @@ class StubChannel:
 def policy(view: Any) -> list[Any]:
     """A scripted human: the obvious decision, the highest discards, the first legal
     card; an AI's claim (made only when certain) is accepted."""
-    from engine import sort_hand
-    from engine.actions import CallCanYe, Discard, Pass, Play, ShowHonours, TakeRuff
-    from engine.claims import AcceptClaim, AgreeConcession
+    from engine import (
+        AcceptClaim,
+        AgreeConcession,
+        CallCanYe,
+        Discard,
+        Pass,
+        Play,
+        ShowHonours,
+        TakeRuff,
+        sort_hand,
+    )
 
     legal = view.legal
     for kind in (AcceptClaim, AgreeConcession, TakeRuff, ShowHonours, CallCanYe, Pass):

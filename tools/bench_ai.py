@@ -22,14 +22,12 @@ from typing import Final
 
 import numpy as np
 
+from engine import DealScored, make_rules, new_game
 from engine.ai import LEVELS, clock, get_player
 from engine.ai.batch import batch_playout, hands_array
 from engine.ai.core import playout
 from engine.ai.dds import available as dds_available
 from engine.ai.solver import solve_cards
-from engine.events import DealScored
-from engine.game import new_game
-from engine.rules import make_rules
 from tools.arena import parse_overrides
 
 __all__ = ["bench_batch_playouts", "bench_latency", "bench_playouts", "main"]

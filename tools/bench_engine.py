@@ -22,8 +22,7 @@ import statistics
 import time
 from collections.abc import Sequence
 
-from engine.game import new_game
-from engine.rules import Rules, game_ids, make_rules
+from engine import Rules, game_ids, make_rules, new_game
 
 __all__ = ["deals_per_second", "main"]
 

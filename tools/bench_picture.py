@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from bot.present.chart import score_chart
 from bot.present.picture import draw_table, scene_of
 from bot.present.render import SeatInfo, TableInfo
-from engine import Game, SeatView, new_game
+from engine import Game, SeatView, game_ids, make_rules, new_game
 from engine.ai import EasyPlayer
-from engine.rules import game_ids, make_rules
 
 PLAYER_NAMES = ("Alice", "Bartholomew the Bold", "Çelik", "Dmitri")
 

@@ -39,8 +39,7 @@ from typing import Any
 
 import asyncpg
 
-from engine import Game, decode_action
-from engine.claims import AcceptClaim, AgreeConcession, answering
+from engine import AcceptClaim, AgreeConcession, Game, answering, decode_action
 from tools.bench import policy as play_policy
 
 

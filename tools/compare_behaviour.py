@@ -26,9 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 PROBE = r"""
 import dataclasses, json, random, sys
-from engine import IllegalAction, game_ids, new_game, presets_for
-from engine.actions import CallCanYe, DeclineRuff, Pass, ShowHonours, TakeRuff, discard, play
-from engine.cards import Card
+from engine import (CallCanYe, Card, DeclineRuff, IllegalAction, Pass, ShowHonours, TakeRuff, discard,
+                    game_ids, new_game, play, presets_for)
 
 OVERRIDES = [
     {},

@@ -71,8 +71,7 @@ from bot.store import ActionRow, Deadline, HandMessage, StoreError, TableRow, Ve
 from bot.tables import commit
 from bot.tables.sync import TableBehind, TableLife
 from bot.tables.table import Table
-from engine import IllegalAction, decode_action
-from engine.events import Event
+from engine import Event, IllegalAction, decode_action
 
 if TYPE_CHECKING:
     from bot.tables.services import Services

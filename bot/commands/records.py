@@ -44,7 +44,7 @@ from bot.present.notify import release_view
 from bot.present.replies import refuse
 from bot.store import AISeat, HumanSeat, TableRow
 from bot.tables.services import Services
-from engine.export import GameLog, dumps_json, game_log, to_json, to_pbn
+from engine import GameLog, dumps_json, game_log, to_json, to_pbn
 
 log = logging.getLogger(__name__)
 

@@ -35,12 +35,12 @@ from bot.present.drawing import (
 )
 from bot.present.i18n import N_, TextMap, _, ngettext, using
 from bot.present.render import SEAT_NAMES, SIDE_SHORT, TableInfo
-from engine import Game
-from engine.events import (
+from engine import (
     CanYeCalled,
     DealScored,
     DealStarted,
     Event,
+    Game,
     GameOver,
     HonoursScored,
     HonoursShown,
@@ -67,8 +67,7 @@ class DealPoint:
 
 def deal_history(record: Mapping[str, Any]) -> tuple[DealPoint, ...]:
     """Replay a game record and collect its deals (scores and how they were won)."""
-    from engine.actions import decode_action
-    from engine.game import new_game
+    from engine import decode_action, new_game
 
     game, events = new_game(
         record["game_id"],

@@ -39,8 +39,7 @@ from bot.present.handlers import ClickHandler, handler_of
 from bot.present.i18n import _, ngettext
 from bot.present.locales import arrive
 from bot.present.render.common import AI_LEVELS
-from engine import Action, decode_action
-from engine.actions import ActionParseError
+from engine import Action, ActionParseError, decode_action
 
 log = logging.getLogger(__name__)
 

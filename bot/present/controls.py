@@ -59,9 +59,7 @@ from bot.present.i18n import _, ngettext
 from bot.present.render import action_label, card_label, featured_choices
 from bot.present.render.bidwhist import view_sorted
 from bot.present.render.common import suit_name
-from engine import Action, Card, SeatView, sort_hand
-from engine.actions import Play
-from engine.claims import CLAIM, CONCEDE, Claim
+from engine import CLAIM, CONCEDE, Action, Card, Claim, Play, SeatView, sort_hand
 
 __all__ = [
     "CARD_ROWS",

@@ -56,8 +56,7 @@ from bot.present.drawing import (
 from bot.present.i18n import N_, TextMap, _, ngettext, using
 from bot.present.render import SEAT_NAMES, TableInfo
 from bot.present.render.common import suit_name, terms
-from engine import Card, SeatView, Suit
-from engine.layout import PileView
+from engine import Card, PileView, SeatView, Suit
 
 __all__ = [
     "Picture",
@@ -155,7 +154,7 @@ def card_name(card: Card) -> str:
 
 def _contract_name(code: str) -> str:
     from bot.present.render.bidwhist import bid_name, is_bid
-    from engine.phases.solo_auction import CONTRACT_NAMES
+    from engine import CONTRACT_NAMES
 
     if is_bid(code):  # Bid Whist: "4 uptown"
         return bid_name(code)
@@ -168,7 +167,7 @@ def _contract_name(code: str) -> str:
 
 def _groups(view: SeatView, n: int) -> list[tuple[int, ...]]:
     """The seats of each side, by side index."""
-    sides = view.sides or tuple(s % 2 for s in range(n))
+    sides = view.seat_sides
     count = max(sides) + 1 if sides else 0
     return [tuple(s for s in range(n) if sides[s] == k) for k in range(count)]
 

@@ -25,9 +25,7 @@ from bot.present import components as ui
 from bot.present.i18n import _, ngettext
 from bot.present.render.common import SEAT_NAMES, SEAT_SHORT, card_text, rank_label, suit_name
 from bot.present.render.lines import contract_name
-from engine import Card, Suit, sort_hand
-from engine.export import DealLog, GameLog, TrickLog
-from engine.seating import Seating
+from engine import Card, DealLog, GameLog, Seating, Suit, TrickLog, sort_hand
 
 __all__ = ["POSITIONS", "clamp_step", "hand_line", "replay_id", "replay_view", "step_text"]
 

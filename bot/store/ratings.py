@@ -89,8 +89,7 @@ from bot.store import (
     TableRepo,
     TableRow,
 )
-from engine import Game, make_rules
-from engine.game import replay
+from engine import Game, make_rules, replay
 
 log = logging.getLogger(__name__)
 

@@ -38,10 +38,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.workers import shutdown_now, worker_context
-from engine.actions import Action
+from engine import Action, SeatView
 from engine.ai.claims import TIME_LIMIT as CLAIM_TIME
 from engine.ai.claims import decide as claims_decide
-from engine.game import SeatView
 
 __all__ = ["ANSWER_TIMEOUT", "BUDGET_STEPS", "MODES", "WORKER_NICENESS", "AIPool", "Decision"]
 

@@ -38,7 +38,7 @@ from bot.present.replies import refuse, reply
 from bot.tables.play import Play
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
-from engine.claims import Claim, Concede
+from engine import Claim, Concede
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class ClaimButtons:
             await reply(interaction, text, claim_menu(table.id, game.version, view))
             return
         if verb == "concede":
-            partnered = table.game.n_players != 2
+            partnered = table.game.rules.concession_asks_partner
             done = (
                 _("🏳️ You proposed to concede the game — your partner agrees or plays on.")
                 if partnered

@@ -29,8 +29,7 @@ from bot.store import (
 )
 from bot.tables.services import Services
 from bot.tables.table import Table, TableSettings
-from engine import Action, Game, Rules, new_game
-from engine.events import Event
+from engine import Action, Event, Game, Rules, new_game
 
 log = logging.getLogger(__name__)
 

@@ -27,9 +27,17 @@ from bot.tables import commit
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
 from bot.tables.table import TURN_WARNING_LEFT, TURN_WARNING_MIN, Table, retry_backoff
-from engine import Action, Game, IllegalAction
-from engine.claims import CLAIM, CONCEDE, RefuseConcession, RejectClaim, answering
-from engine.events import Event
+from engine import (
+    CLAIM,
+    CONCEDE,
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    RefuseConcession,
+    RejectClaim,
+    answering,
+)
 
 log = logging.getLogger(__name__)
 

@@ -37,8 +37,7 @@ from bot.tables.presenter import Presenter
 from bot.tables.services import Services
 from bot.tables.sync import CATCH_UP_TRIES, TableBehind
 from bot.tables.table import ACK_WITHIN, Table
-from engine import Action, Card, CardParseError, IllegalAction, decode_action
-from engine.actions import ActionParseError
+from engine import Action, ActionParseError, Card, CardParseError, IllegalAction, decode_action
 
 log = logging.getLogger(__name__)
 

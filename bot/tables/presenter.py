@@ -31,8 +31,7 @@ from bot.store import HumanSeat, StoreError
 from bot.tables import commit
 from bot.tables.services import Services
 from bot.tables.table import HAND_COPIES, HandCopy, Notice, Table, hand_signature
-from engine import Game, SeatView
-from engine.events import DealStarted, Event, TrickWon
+from engine import DealStarted, Event, Game, SeatView, TrickWon
 
 log = logging.getLogger(__name__)
 

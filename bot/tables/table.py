@@ -31,10 +31,10 @@ from engine import (
     Game,
     Rules,
     RulesError,
+    answering,
     make_rules,
     presets_for,
 )
-from engine.claims import answering
 
 AI_NAMES = ("Cotton", "Willughby", "Hoyle", "Cavendish")
 LEADERBOARD_PAGE = 10

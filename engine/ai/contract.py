@@ -38,7 +38,8 @@ from engine.ai.knowledge import MISERE_CONTRACTS, sample_world, situation
 from engine.cards import Card
 from engine.families.solo import contract_value
 from engine.game import SeatView
-from engine.phases.solo_auction import Bid, contract_rank
+from engine.phases.solo_auction import SoloBid as Bid
+from engine.phases.solo_auction import contract_rank
 from engine.phases.solo_declare import NameTrump
 
 __all__ = [

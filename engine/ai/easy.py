@@ -22,7 +22,7 @@ from engine.ai.generic import claim_for, generic_play, wants_generic
 from engine.ai.knowledge import situation
 from engine.cards import Card
 from engine.game import SeatView
-from engine.phases.solo_auction import Bid
+from engine.phases.solo_auction import SoloBid as Bid
 from engine.phases.solo_declare import NameTrump
 
 __all__ = ["EasyPlayer"]

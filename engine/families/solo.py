@@ -58,7 +58,7 @@ from engine.phases.score import DealScore, deal_scored, game_over
 from engine.phases.solo_auction import (
     CONTRACT_NAMES,
     CONTRACTS,
-    AuctionPhase,
+    SoloAuctionPhase,
     SoloState,
     contract_rank,
     state_of,
@@ -325,7 +325,7 @@ class SoloFamily:
 
     def __init__(self) -> None:
         self.deal = DealPhase()
-        self.auction = AuctionPhase()
+        self.auction = SoloAuctionPhase()
         self.declare = SoloDeclarePhase()
         self.play = SoloPlayPhase()
         self.score = SoloScorePhase()

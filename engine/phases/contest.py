@@ -49,6 +49,7 @@ from engine.actions import Action, ActionParseError, register_action
 from engine.cards import SUITS, Card, Rank, Suit, cards_from_mask
 from engine.errors import IllegalAction
 from engine.events import Event
+from engine.notes import ShownRuff
 from engine.phases.base import NOTHING_PRIVATE, Automatic, not_your_turn
 from engine.phases.score import DealScore, reach_target
 
@@ -343,7 +344,7 @@ class ShowPhase(Automatic):
             honest = claimed[seat] <= value
             if not honest:
                 false.add(seat)
-            shown.append((seat, suit.value, cards, value, honest))
+            shown.append(ShownRuff(seat, suit.value, cards, value, honest))
             events.append(RuffShown(seat, suit, cards, value, claimed[seat], honest))
         game.notes["ruff_shown"] = tuple(shown)
         if false:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from engine.cards import HIGH, Card, RankOrder, Suit, deck_with_jokers, full_deck
 from engine.events import DealerChosen, DealStarted, HandDealt, TrumpFixed
+from engine.layout import deal_targets
 from engine.phases.base import Automatic, Phase, new_event
 from engine.rules import Rules
 
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CARD_BY_INDEX",
+    "KITTY",
+    "LAYOUT",
     "DealPhase",
     "reset_deal",
     "choose_dealer",
@@ -51,35 +54,44 @@ __all__ = [
 CARD_BY_INDEX: Final = [Card.from_index(i) for i in range(54)]  # the jokers are 52 and 53
 _BIT_BY_INDEX: Final = [1 << i for i in range(54)]
 KITTY: Final = -1  # in a deal plan's seats: a kitty card dealt among the hands
+LAYOUT: Final = -2  # in a deal plan's seats: a card dealt to a layout (engine.layout.deal_targets)
 
 DealPlan = tuple[
-    tuple[int, ...],  # seat of each dealt deck index (KITTY for a kitty card among them)
+    tuple[int, ...],  # seat of each dealt deck index (KITTY: a kitty card among them, LAYOUT: a layout's)
     tuple[Any, ...],  # per seat: itemgetter of its deck indices (dealing order)
     tuple[int, ...],  # per seat: deck index of its last card
     tuple[int, ...],  # the deck indices of the stock (kitty), top first
 ]
-_DEAL_PLANS: Final[dict[tuple[str, int, int, int, int], DealPlan]] = {}
+_DEAL_PLANS: Final[dict[tuple[str, int, int, int, int, str], DealPlan]] = {}
 
 
 def deal_seats(rules: Rules, dealer: int) -> list[int]:
-    """The seat each deck index is dealt to (RULES.md §0.1 deal patterns).
+    """The hand each deck index is dealt to (RULES.md §0.1 deal patterns, §8.2 layouts).
 
-    ``result[i]`` is the seat receiving ``deck[i]``; indices past the end of the
-    list stay undealt (the stock), as do indices marked :data:`KITTY` (a kitty
-    dealt among the hands). Dealing starts at eldest, left of ``dealer``.
+    ``result[i]`` is the seat whose hand receives ``deck[i]``; indices past the
+    end of the list stay undealt (the stock, the head), as do indices marked
+    :data:`KITTY` (a kitty dealt among the hands). Indices marked :data:`LAYOUT`
+    go to a layout (:func:`engine.layout.deal_targets` says whose and where).
+    Hands are dealt from eldest, left of ``dealer``; a layout game deals the
+    layouts first, alternately from the non-dealer.
     """
     return list(deal_plan(rules, dealer)[0])
 
 
 def deal_plan(rules: Rules, dealer: int) -> DealPlan:
-    key = (rules.deal_pattern, rules.players, rules.hand_size, dealer, rules.deck_size)
+    key = (rules.deal_pattern, rules.players, rules.hand_size, dealer, rules.deck_size, rules.layout)
     plan = _DEAL_PLANS.get(key)
     if plan is None:
         plan = _DEAL_PLANS[key] = _make_deal_plan(*key)
     return plan
 
 
-def _make_deal_plan(pattern: str, n: int, hand_size: int, dealer: int, deck_size: int) -> DealPlan:
+def _make_deal_plan(
+    pattern: str, n: int, hand_size: int, dealer: int, deck_size: int, layout: str
+) -> DealPlan:
+    if layout:
+        targets = deal_targets(layout, dealer)
+        return _plan([LAYOUT if position is not None else seat for seat, position in targets], n, deck_size)
     kitty_after: list[int] = []  # rounds after which one kitty card is dealt
     if pattern == "singles":
         packets = [1]
@@ -107,6 +119,10 @@ def _make_deal_plan(pattern: str, n: int, hand_size: int, dealer: int, deck_size
             counts[seat] += take
         round_no += 1
         seats.extend([KITTY] * kitty_after.count(round_no))
+    return _plan(seats, n, deck_size)
+
+
+def _plan(seats: list[int], n: int, deck_size: int) -> DealPlan:
     positions = [[i for i, s in enumerate(seats) if s == seat] for seat in range(n)]
     stock = [i for i, s in enumerate(seats) if s == KITTY]
     stock += range(len(seats), deck_size)
@@ -150,15 +166,19 @@ def stacked_deck(
     dealer: int,
     hands: Mapping[int, Sequence[Card | str]] | Sequence[Sequence[Card | str]],
     stock: Sequence[Card | str] = (),
+    layouts: Mapping[int, Sequence[Card | str]] | None = None,
 ) -> list[Card]:
     """The deck order that deals ``hands`` when ``dealer`` deals (a test hook).
 
     ``hands`` maps seats (or lists by seat) to cards; each seat's cards fill its
-    deal positions in dealing order, so the last card listed for a full hand is
-    the last card dealt to it (the turn-up under ``turn_up_card = dealer_last``).
-    ``stock`` fills the undealt positions in order (``stock[0]`` is the top card,
-    the Ruff and Honours turn-up). Cards not mentioned fill the remaining
-    positions in card-index order. Use it with ``new_game(..., deck=...)``.
+    hand's deal positions in dealing order, so the last card listed for a full
+    hand is the last card dealt to it (the turn-up under ``turn_up_card =
+    dealer_last``). ``stock`` fills the undealt positions in order: the stock or
+    head (``stock[0]`` is the top card, the Ruff and Honours turn-up), or the
+    kitty. In a layout game ``layouts`` maps seats to the cards of their layouts
+    in dealing order (position by position, the face-down layers first, then the
+    face-up covers). Cards not mentioned fill the remaining positions in
+    card-index order. Use it with ``new_game(..., deck=..., first_dealer=dealer)``.
     """
     by_seat = dict(hands) if isinstance(hands, Mapping) else dict(enumerate(hands))
     pack = deck_with_jokers(rules.jokers, rules.removed_ranks)
@@ -184,6 +204,16 @@ def stacked_deck(
         slots = [i for i, s in enumerate(seats) if s == seat]
         for c in cards:
             place(c, slots, f"seat {seat}")
+    if layouts:
+        if not rules.layout:
+            raise ValueError(f"{rules.game_id} deals no layouts")
+        targets = deal_targets(rules.layout, dealer)
+        for seat, cards in layouts.items():
+            slots = [i for i, (s, position) in enumerate(targets) if s == seat and position is not None]
+            if not slots:
+                raise ValueError(f"no seat {seat}")
+            for c in cards:
+                place(c, slots, f"seat {seat}'s layout")
     stock_slots = list(stock_positions)
     for c in stock:
         place(c, stock_slots, "the stock")

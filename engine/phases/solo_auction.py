@@ -2,7 +2,7 @@
 
 The contracts, low to high: ``prop`` (Propose, with Accept), ``solo``,
 ``mis`` (Misère), ``abund`` (Abundance), ``royal`` (Abundance in Trump),
-``spread`` (Spread Misère), ``slam``. A call is a :class:`Bid` whose string
+``spread`` (Spread Misère), ``slam``. A call is a :class:`SoloBid` whose string
 form is short enough for a button: ``"bid:pass"``, ``"bid:accept"``,
 ``"bid:solo"`` ...
 
@@ -64,13 +64,13 @@ __all__ = [
     "AUCTION",
     "CONTRACTS",
     "CONTRACT_NAMES",
-    "AllPassed",
-    "AuctionPhase",
-    "Bid",
-    "BidMade",
-    "ContractWon",
+    "SoloAllPassed",
+    "SoloAuctionPhase",
+    "SoloBid",
+    "SoloBidMade",
+    "SoloContractWon",
     "SoloState",
-    "bid",
+    "solo_bid",
     "contract_rank",
     "exposed_hands",
 ]
@@ -100,7 +100,7 @@ def contract_rank(contract: str) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Bid(Action):
+class SoloBid(Action):
     """A call in the auction: ``pass``, ``accept`` or a contract (``solo``, ``slam`` ...)."""
 
     call: str
@@ -110,10 +110,10 @@ class Bid(Action):
         return f"bid:{self.call}"
 
 
-_BIDS: Final = {call: Bid(call) for call in CALLS}
+_BIDS: Final = {call: SoloBid(call) for call in CALLS}
 
 
-def bid(call: str) -> Bid:
+def solo_bid(call: str) -> SoloBid:
     """The (interned) call ``call``."""
     try:
         return _BIDS[call]
@@ -134,23 +134,23 @@ register_action("bid", _decode_bid)
 # --------------------------------------------------------------------------- events
 
 
-class BidMade(Event):
+class SoloBidMade(Event):
     """``seat`` called ``call`` (``pass``, ``accept``, or a contract) in the auction."""
 
     seat: int
     call: str
-    kind: ClassVar[str] = "bid_made"
+    kind: ClassVar[str] = "solo_bid_made"
 
 
-class AllPassed(Event):
+class SoloAllPassed(Event):
     """Nobody bid: ``then`` is ``redeal`` (the next dealer deals) or ``general_misere``."""
 
     dealer: int
     then: str
-    kind: ClassVar[str] = "all_passed"
+    kind: ClassVar[str] = "solo_all_passed"
 
 
-class ContractWon(Event):
+class SoloContractWon(Event):
     """The auction is over: ``declarer`` (with ``partner`` for Propose) plays ``contract``.
 
     ``trump`` is the suit fixed now (``None`` for no trumps or while the
@@ -162,7 +162,7 @@ class ContractWon(Event):
     partner: int | None
     trump: Suit | None
     naming: bool
-    kind: ClassVar[str] = "contract_won"
+    kind: ClassVar[str] = "solo_contract_won"
 
 
 # --------------------------------------------------------------------------- state
@@ -241,7 +241,7 @@ def exposed_hands(game: Game) -> tuple[tuple[int, tuple[Card, ...]], ...]:
 # --------------------------------------------------------------------------- the phase
 
 
-class AuctionPhase:
+class SoloAuctionPhase:
     """Calls from eldest round the table until the highest bid stands (module docstring)."""
 
     name = AUCTION
@@ -249,7 +249,7 @@ class AuctionPhase:
     waiting = "Wait: the auction is on."
 
     def handles(self, action: Action) -> bool:
-        return isinstance(action, Bid)
+        return isinstance(action, SoloBid)
 
     def enter(self, game: Game, events: list[Event]) -> None:
         game.set_seating(Seating.solo(game.n_players))  # nobody is on a side until the auction ends
@@ -285,7 +285,7 @@ class AuctionPhase:
         state = state_of(game)
         if seat != state.turn:
             raise not_your_turn("It is not your turn to bid.")
-        assert isinstance(action, Bid)
+        assert isinstance(action, SoloBid)
         call = action.call
         if call == "pass":
             return
@@ -310,9 +310,9 @@ class AuctionPhase:
 
     def apply(self, game: Game, seat: int, action: Action, events: list[Event]) -> None:
         state = state_of(game)
-        assert isinstance(action, Bid)
+        assert isinstance(action, SoloBid)
         call = action.call
-        events.append(BidMade(seat, call))
+        events.append(SoloBidMade(seat, call))
         calls = (*state.calls, (seat, call))
         if state.stage == "convert":
             if call == "pass":
@@ -372,11 +372,11 @@ class AuctionPhase:
 
     def _all_passed(self, game: Game, state: SoloState, events: list[Event]) -> None:
         then = game.rules.all_pass
-        events.append(AllPassed(game.dealer, then))
+        events.append(SoloAllPassed(game.dealer, then))
         if then == "general_misere":
             game.deal_state = replace(state, turn=-1, stage="play", contract="general")
             game.trump = None
-            events.append(ContractWon(None, "general", None, None, False))
+            events.append(SoloContractWon(None, "general", None, None, False))
             game.enter_next(self, events)
             return
         game.deal_state = replace(state, turn=-1, stage="done")
@@ -405,7 +405,7 @@ class AuctionPhase:
             declarer=declarer,
         )
         partner = state.partner if contract == "prop" else None
-        events.append(ContractWon(declarer, contract, partner, game.trump, naming))
+        events.append(SoloContractWon(declarer, contract, partner, game.trump, naming))
         game.enter_next(self, events)
 
     def visible(self, game: Game, seat: int) -> Mapping[str, object]:

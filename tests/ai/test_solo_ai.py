@@ -9,7 +9,7 @@ import pytest
 from engine import Card, Play, new_game
 from engine.ai import LEVELS
 from engine.ai.contract import easy_bid, estimate_tricks, misere_danger
-from engine.phases.solo_auction import bid
+from engine.phases.solo_auction import solo_bid
 from engine.phases.solo_declare import NameTrump
 from engine.rules import make_rules
 from tests.engine.helpers import stacked_game
@@ -73,10 +73,10 @@ def test_misere_declarer_ducks_under_the_winning_card() -> None:
              2: "JS 10S 9S JH 10H 9H 8H JD 10D 9D QC JC 10C"}
     for level in LEVELS:
         game, _ = stacked_game("solo-whist", dealer=3, hands=hands)
-        game.apply(0, bid("pass"))
-        game.apply(1, bid("mis"))
-        game.apply(2, bid("pass"))
-        game.apply(3, bid("pass"))
+        game.apply(0, solo_bid("pass"))
+        game.apply(1, solo_bid("mis"))
+        game.apply(2, solo_bid("pass"))
+        game.apply(3, solo_bid("pass"))
         game.apply(0, Play(Card.parse("QS")))  # N leads the queen
         view = game.observe(1)
         action = fast_player(level).choose(view, view.legal, random.Random(1))

@@ -19,7 +19,7 @@ from engine.claims import AcceptClaim, RejectClaim, answering
 from engine.phases.auction import Bid as BidWhistBid
 from engine.phases.contest import RuffClaim, best_suit
 from engine.phases.contract import NameDirection
-from engine.phases.solo_auction import Bid
+from engine.phases.solo_auction import SoloBid
 from engine.phases.solo_declare import NameTrump
 
 from .helpers import buttons, enabled_labels, hand_message, table_message
@@ -58,7 +58,7 @@ def label_of(view: SeatView, action: Action) -> str:
     if isinstance(action, Play):
         label = card_label(action.card)
         return label if action.card in view.hand else f"{label} (layout)"
-    if isinstance(action, Bid):
+    if isinstance(action, SoloBid):
         return CALLS[action.call]
     if isinstance(action, BidWhistBid):
         return f"{action.number} {MODES[action.mode]}"

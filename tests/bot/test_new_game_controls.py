@@ -16,7 +16,7 @@ from bot.present.render import SEAT_NAMES, SeatInfo, TableInfo, card_label, even
 from engine import Card, make_rules, new_game
 from engine.actions import Action, Play, TakeRuff
 from engine.phases.contest import RuffClaim
-from engine.phases.solo_auction import CALLS, bid
+from engine.phases.solo_auction import CALLS, solo_bid
 from engine.phases.solo_declare import name_trump
 
 from .newgames import CALLS as LABELS
@@ -25,7 +25,7 @@ from .newgames import true_ruff
 BUTTON_RE = ui.RHButton.__discord_ui_compiled_template__  # type: ignore[attr-defined]
 SELECT_RE = ui.RHSelect.__discord_ui_compiled_template__  # type: ignore[attr-defined]
 NEW_ACTIONS: list[Action] = [
-    *(bid(c) for c in CALLS),
+    *(solo_bid(c) for c in CALLS),
     *(name_trump(s) for s in "SHDC"),
     *(RuffClaim(v) for v in (0, 47, 95)),
 ]

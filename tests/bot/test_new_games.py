@@ -18,7 +18,7 @@ from bot.store import ActionRepo, ResultRepo, TableRepo
 from engine import Game, SeatView, Suit
 from engine.actions import Action, Play
 from engine.phases.contest import RuffClaim
-from engine.phases.solo_auction import bid
+from engine.phases.solo_auction import solo_bid
 from engine.phases.solo_declare import name_trump
 
 from .helpers import feed, hand_cards, hand_message, replay_from_db, table_message
@@ -69,7 +69,7 @@ def solo_policy(script: list[str], trumps: Suit = Suit.SPADES) -> Any:
     def policy(game: Game, view: SeatView) -> list[Action]:
         if view.phase == "auction":
             k = len(view.auction)
-            call = bid(script[k] if k < len(script) else "pass")
+            call = solo_bid(script[k] if k < len(script) else "pass")
             assert call in view.legal, (call, view.legal)
             return [call]
         if view.phase == "trumps":
@@ -182,7 +182,7 @@ async def test_solo_whist_one_human_with_easy_ai(simcord_env: Any) -> None:
 
     def policy(game: Game, view: SeatView) -> list[Action]:
         if view.phase == "auction":
-            return [bid("solo")] if bid("solo") in view.legal and not view.auction else [bid("pass")]
+            return [solo_bid("solo")] if solo_bid("solo") in view.legal and not view.auction else [solo_bid("pass")]
         if view.phase == "trumps":
             return [name_trump(Suit.HEARTS)]
         return lowest_card(view)

@@ -167,13 +167,13 @@ def test_rules_text_lists_the_rules() -> None:
 
 
 def test_solo_propose_and_accept_sides_on_the_table_and_in_each_dm() -> None:
-    from engine.phases.solo_auction import bid
+    from engine.phases.solo_auction import solo_bid
 
     game, _ = new_game(rules=make_rules("solo-whist"), seed=21)
     for call in ("prop", "accept", "pass", "pass"):
         seat = game.to_act()
         assert seat is not None
-        game.apply(seat, bid(call))
+        game.apply(seat, solo_bid(call))
     names = ("alice", "bob", "carol", "dave")
     info = TableInfo(1, game.rules, tuple(SeatInfo(n, 100 + i) for i, n in enumerate(names)))
     view = game.observe(0)

@@ -387,8 +387,8 @@ def test_action_encodings_round_trip() -> None:
     # the verb "bid" is shared with Solo's calls: each decodes to its own family's action
     from engine.phases import solo_auction
 
-    assert decode_action("bid:solo") == solo_auction.bid("solo")
-    assert decode_action("bid:pass") == solo_auction.bid("pass")
+    assert decode_action("bid:solo") == solo_auction.solo_bid("solo")
+    assert decode_action("bid:pass") == solo_auction.solo_bid("pass")
     assert isinstance(decode_action("bid:5n"), Bid)
     with pytest.raises(ActionParseError):
         decode_action("bid:8u")

@@ -7,12 +7,13 @@ import random
 
 import pytest
 
-from engine import Card, Game, Suit, game_ids, make_rules, new_game, presets_for
+from engine import Card, Game, Suit, game_ids, make_rules, new_game, parse_cards, presets_for
 from engine.actions import TakeRuff
-from engine.cards import Rank, full_deck
+from engine.cards import Rank, deck_with_jokers, full_deck
 from engine.events import HandDealt, TrickWon, TrumpFixed
 from engine.game import _shuffled, deal_seats, stacked_deck
-from engine.rules import GAMES, rules_with
+from engine.phases.deal import LAYOUT
+from engine.rules import GAMES, Rules, rules_with
 
 from .helpers import E, N, S, W, of_kind, play_deal
 
@@ -245,3 +246,79 @@ def test_each_seat_sees_the_previous_deals_last_trick_until_a_trick_of_the_new_o
         if new_deals == 2:
             break
     assert new_deals == 2
+
+
+def _stacking_cases() -> list[tuple[str, str, dict[str, object]]]:
+    """Every game id and preset, plus the deal patterns, kitty placements and table sizes a game offers."""
+    cases: list[tuple[str, str, dict[str, object]]] = []
+    for game_id in game_ids():
+        cases += [(game_id, preset, {}) for preset in presets_for(game_id)]
+        for param in GAMES[game_id].params:
+            if param.name in ("deal_pattern", "kitty_positions", "players"):
+                cases += [(game_id, GAMES[game_id].default_preset, {param.name: choice}) for choice in param.choices]
+    return cases
+
+
+@pytest.mark.parametrize(("game_id", "preset", "overrides"), _stacking_cases())
+def test_stacked_hands_stock_and_layouts_arrive_exactly_as_asked(
+    game_id: str, preset: str, overrides: dict[str, object]
+) -> None:
+    try:
+        rules = make_rules(game_id, preset, overrides)
+    except Exception:  # noqa: BLE001 - an override this preset does not combine with
+        pytest.skip(f"{game_id}/{preset} does not take {overrides}")
+    n = rules.players
+    for dealer in range(n):
+        pack = _rotated_pack(rules, dealer)
+        hands = {seat: [pack.pop() for _ in range(rules.hand_size)] for seat in range(n)}
+        layouts: dict[int, list[Card]] = {}
+        if rules.layout:
+            per_layout = 52 // n - rules.hand_size
+            layouts = {seat: [pack.pop() for _ in range(per_layout)] for seat in range(n)}
+        stock = pack[::-1]  # what no hand or layout holds: the stock, head or kitty
+        assert len(stock) == (0 if rules.layout else rules.stock_size)
+        deck = stacked_deck(rules, dealer, hands, stock, layouts)
+        game, events = new_game(rules=rules, seed=dealer, first_dealer=dealer, deck=deck)
+        dealt = {e.seat: list(e.cards) for e in of_kind(events, HandDealt)}  # type: ignore[attr-defined]
+        assert dealt == {seat: sorted(cards, key=lambda c: c.index) for seat, cards in hands.items()}
+        if rules.layout:
+            assert game.layout is not None
+            piles = game.layout.shape.piles
+            for seat, cards in layouts.items():
+                asked = [[cards[k] for k in range(p, len(cards), piles)] for p in range(piles)]
+                assert [[Card.from_index(i) for i in pile] for pile in game.layout.piles[seat]] == asked
+        else:
+            assert game.layout is None
+        undealt = [*game.stock_taken, *game.stock]  # a ruff taken at once has the stock in hand
+        assert undealt == stock  # the stock, head or kitty in the order asked, top first
+
+
+def _rotated_pack(rules: Rules, dealer: int) -> list[Card]:
+    """The game's pack in an order no deal plan produces by accident (rotated by the dealer)."""
+    pack = deck_with_jokers(rules.jokers, rules.removed_ranks)
+    k = 7 * dealer + 3
+    return pack[k:] + pack[:k]
+
+
+def test_every_family_is_covered_by_the_stacking_test() -> None:
+    families = {make_rules(game_id).family for game_id, _, _ in _stacking_cases()}
+    assert families == {"turnover", "bid_whist", "solo", "ruffe_trump", "ruff_honours"}
+    assert families == {make_rules(game_id).family for game_id in game_ids()}
+
+
+def test_a_turnover_deal_stacks_the_hands_asked_not_layout_cards() -> None:
+    rules = make_rules("turnover-bridge")
+    spades = parse_cards("AS KS QS JS 10S 9S 8S 7S")
+    hearts = parse_cards("AH KH QH JH 10H 9H 8H 7H")
+    deck = stacked_deck(rules, 1, {0: spades, 1: hearts})
+    game, events = new_game("turnover-bridge", seed=1, first_dealer=1, deck=deck)
+    dealt = {e.seat: set(e.cards) for e in of_kind(events, HandDealt)}  # type: ignore[attr-defined]
+    assert dealt == {0: set(spades), 1: set(hearts)}
+    # the layouts come first, alternately from the non-dealer; the hands are the last 16 cards
+    seats = deal_seats(rules, 1)
+    assert seats[:36] == [LAYOUT] * 36 and seats[36:] == [0, 1] * 8
+
+
+def test_stacked_layouts_need_a_layout_game() -> None:
+    with pytest.raises(ValueError, match="deals no layouts"):
+        stacked_deck(make_rules("whist-5"), 0, {}, (), {0: ["AS"]})

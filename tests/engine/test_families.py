@@ -13,6 +13,7 @@ from engine.rules import GAMES, game_ids, make_rules, presets_for, rules_with
 from engine.seating import Seating
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
+BOT = ENGINE.parent / "bot"
 
 
 def _play_out(game: Game, seed: int) -> None:
@@ -47,12 +48,42 @@ def test_every_game_id_belongs_to_a_registered_family() -> None:
                 assert family_of(rules) is family and rules.family == family.name
 
 
+# a comparison with a literal game id (or a literal list of them)
+GAME_ID_TEST = re.compile(r"game_id\s*(==|!=|\bin\b)\s*[\"'(\[{]")
+
+
+def game_id_tests(paths: list[Path]) -> list[str]:
+    """``file:line`` of every comparison of a game id with a literal in ``paths``."""
+    found = []
+    for path in paths:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if GAME_ID_TEST.search(line):
+                found.append(f"{path.name}:{number}")
+    return found
+
+
 def test_no_shared_engine_code_tests_a_game_id() -> None:
     shared = [ENGINE / "game.py", ENGINE / "rules.py", *sorted((ENGINE / "phases").glob("*.py"))]
-    # a comparison with a literal game id (or a literal list of them)
-    pattern = re.compile(r"game_id\s*(==|!=|\bin\b)\s*[\"'(\[{]")
-    for path in shared:
-        assert not pattern.search(path.read_text()), f"{path.name} tests a game id"
+    assert game_id_tests(shared) == []
+
+
+def test_no_bot_code_tests_a_game_id() -> None:
+    """A rule the bot needs is a question to the engine (a Rules property), never an ``if`` on the game."""
+    assert game_id_tests(sorted(BOT.rglob("*.py"))) == []
+
+
+def test_the_game_id_check_finds_a_planted_branch(tmp_path: Path) -> None:
+    planted = tmp_path / "summary.py"
+    planted.write_text(
+        "def rubber(info):\n"
+        "    return info.rules.scores_rubber_points\n"
+        "def planted(info):\n"
+        "    if info.rules.game_id == 'whist-short-classic':\n"
+        "        return 1\n"
+        "    return 2 if rules.game_id in (\"solo-whist\", \"bid-whist\") else 3\n",
+        encoding="utf-8",
+    )
+    assert game_id_tests([planted]) == ["summary.py:4", "summary.py:6"]
 
 
 def test_rubber_points_follow_parameters_not_the_game_id() -> None:
@@ -129,3 +160,13 @@ def test_the_play_phase_takes_the_rank_order_from_the_deal() -> None:
         assert won.winner == (leader + order.trick_winner(list(won.cards), game.trump)) % 4
         assert game.snapshot()["state"]["rank_order"] == order.to_data()
         assert Game.from_snapshot(game.snapshot()).rank_order == order
+
+
+def test_the_rules_answer_what_the_bot_used_to_test_by_game_id_or_seat_count() -> None:
+    rubber = {g for g in game_ids() for p in presets_for(g) if make_rules(g, p).scores_rubber_points}
+    assert rubber == {"whist-short-classic"}
+    assert not make_rules("turnover-bridge").concession_asks_partner
+    assert make_rules("ruff-trump-willughby", None, {"players": 3}).concession_asks_partner
+    assert make_rules("whist-5").concession_asks_partner
+    assert [make_rules("solo-whist").next_dealer(s) for s in range(4)] == [1, 2, 3, 0]
+    assert [make_rules("turnover-bridge").next_dealer(s) for s in range(2)] == [1, 0]

@@ -8,7 +8,7 @@ from engine import Game, IllegalAction, Suit, decode_action, make_rules, new_gam
 from engine.actions import ActionParseError
 from engine.events import DealScored, DealStarted, GameOver, MatchOver
 from engine.families.solo import ContractSettled, contract_value, point_values
-from engine.phases.solo_auction import AllPassed, Bid, ContractWon, bid
+from engine.phases.solo_auction import SoloAllPassed, SoloBid, SoloContractWon, solo_bid
 from engine.phases.solo_declare import HandExposed, NameTrump, PlayStopped, name_trump
 from engine.rules import RulesError
 
@@ -28,7 +28,7 @@ def _calls(game: Game, *calls: tuple[int, str]) -> list[object]:
     events: list[object] = []
     for seat, call in calls:
         assert game.to_act() == seat, (game.to_act(), seat, call)
-        events += game.apply(seat, bid(call))
+        events += game.apply(seat, solo_bid(call))
     return events
 
 
@@ -103,28 +103,28 @@ def test_slam_declarer_leads_even_though_north_is_eldest() -> None:
 
 def test_auction_legal_calls_and_refusals() -> None:
     game, _ = new_game("solo-whist", seed=1, first_dealer=W)
-    assert game.legal_actions(N) == [bid(c) for c in ("pass", "prop", "solo", "mis", "abund", "royal", "spread", "slam")]
+    assert game.legal_actions(N) == [solo_bid(c) for c in ("pass", "prop", "solo", "mis", "abund", "royal", "spread", "slam")]
     assert game.legal_actions(E) == []
     with pytest.raises(IllegalAction, match="not your turn"):
-        game.apply(E, bid("solo"))
-    game.apply(N, bid("mis"))
-    assert game.legal_actions(E) == [bid(c) for c in ("pass", "abund", "royal", "spread", "slam")]
+        game.apply(E, solo_bid("solo"))
+    game.apply(N, solo_bid("mis"))
+    assert game.legal_actions(E) == [solo_bid(c) for c in ("pass", "abund", "royal", "spread", "slam")]
     with pytest.raises(IllegalAction, match="does not outrank"):
-        game.apply(E, bid("solo"))
+        game.apply(E, solo_bid("solo"))
     with pytest.raises(IllegalAction, match="no proposal"):
-        game.apply(E, bid("accept"))
+        game.apply(E, solo_bid("accept"))
     with pytest.raises(IllegalAction):
         game.apply(E, name_trump("S"))  # not the time to name trumps
-    game.apply(E, bid("pass"))
-    game.apply(S, bid("abund"))
-    game.apply(W, bid("pass"))
+    game.apply(E, solo_bid("pass"))
+    game.apply(S, solo_bid("abund"))
+    game.apply(W, solo_bid("pass"))
     # N was overcalled: he may raise; E has passed and is skipped
     assert game.to_act() == N
-    assert bid("royal") in game.legal_actions(N) and bid("abund") not in game.legal_actions(N)
-    game.apply(N, bid("spread"))
+    assert solo_bid("royal") in game.legal_actions(N) and solo_bid("abund") not in game.legal_actions(N)
+    game.apply(N, solo_bid("spread"))
     assert game.to_act() == S  # E and W passed
-    events = game.apply(S, bid("pass"))
-    won = of_kind(events, ContractWon)[0]
+    events = game.apply(S, solo_bid("pass"))
+    won = of_kind(events, SoloContractWon)[0]
     assert (won.declarer, won.contract) == (N, "spread")  # type: ignore[attr-defined]
     assert [(s, c) for s, c in game.observe(E).auction] == [
         (N, "mis"), (E, "pass"), (S, "abund"), (W, "pass"), (N, "spread"), (S, "pass")
@@ -134,27 +134,27 @@ def test_auction_legal_calls_and_refusals() -> None:
 def test_eldest_may_accept_after_passing_under_any_in_turn() -> None:
     game, _ = new_game("solo-whist", seed=2, first_dealer=W)
     _calls(game, (N, "pass"), (E, "pass"), (S, "prop"), (W, "pass"))
-    assert game.to_act() == N and game.legal_actions(N) == [bid("pass"), bid("accept")]
+    assert game.to_act() == N and game.legal_actions(N) == [solo_bid("pass"), solo_bid("accept")]
     with pytest.raises(IllegalAction, match="only accept"):
-        game.apply(N, bid("solo"))
-    game.apply(N, bid("accept"))
+        game.apply(N, solo_bid("solo"))
+    game.apply(N, solo_bid("accept"))
     assert game.phase == "play" and game.side_of == (0, 1, 0, 1)
 
 
 def test_next_only_lets_only_the_next_seat_accept() -> None:
     game, _ = new_game("solo-whist", None, {"accept_rule": "next_only"}, seed=2, first_dealer=W)
     _calls(game, (N, "prop"))
-    assert bid("accept") in game.legal_actions(E)
-    game.apply(E, bid("pass"))
-    assert game.to_act() == S and bid("accept") not in game.legal_actions(S)
+    assert solo_bid("accept") in game.legal_actions(E)
+    game.apply(E, solo_bid("pass"))
+    assert game.to_act() == S and solo_bid("accept") not in game.legal_actions(S)
     with pytest.raises(IllegalAction, match="next player"):
-        game.apply(S, bid("accept"))
+        game.apply(S, solo_bid("accept"))
     _calls(game, (S, "pass"), (W, "pass"))
     # nobody accepted: the proposer converts to Solo or passes
-    assert game.to_act() == N and game.legal_actions(N) == [bid("solo"), bid("pass")]
+    assert game.to_act() == N and game.legal_actions(N) == [solo_bid("solo"), solo_bid("pass")]
     with pytest.raises(IllegalAction, match="convert"):
-        game.apply(N, bid("mis"))
-    game.apply(N, bid("solo"))
+        game.apply(N, solo_bid("mis"))
+    game.apply(N, solo_bid("solo"))
     assert game.phase == "play" and game.side_of == (0, 1, 1, 1)
     assert game.observe(E).contract == "solo" and game.observe(E).declarer == N
 
@@ -162,13 +162,13 @@ def test_next_only_lets_only_the_next_seat_accept() -> None:
 def test_passed_eldest_is_not_asked_under_next_only() -> None:
     game, _ = new_game("solo-whist", None, {"accept_rule": "next_only"}, seed=2, first_dealer=W)
     _calls(game, (N, "pass"), (E, "pass"), (S, "pass"), (W, "prop"))
-    assert game.to_act() == W and game.legal_actions(W) == [bid("solo"), bid("pass")]
+    assert game.to_act() == W and game.legal_actions(W) == [solo_bid("solo"), solo_bid("pass")]
 
 
 def test_everyone_passing_deals_again_to_the_left() -> None:
     game, _ = new_game("solo-whist", seed=4, first_dealer=N)
     events = _calls(game, (E, "pass"), (S, "pass"), (W, "pass"), (N, "pass"))
-    assert of_kind(events, AllPassed)[0].then == "redeal"  # type: ignore[attr-defined,arg-type]
+    assert of_kind(events, SoloAllPassed)[0].then == "redeal"  # type: ignore[attr-defined,arg-type]
     assert game.dealer == E and game.eldest == S and game.phase == "auction"
     assert of_kind(events, DealStarted)[0].dealer == E  # type: ignore[attr-defined,arg-type]
     assert game.scores == [0, 0, 0, 0] and not game.is_over
@@ -193,10 +193,10 @@ def test_general_misere_the_most_tricks_pays() -> None:
 
 def test_bid_and_trump_actions_have_short_string_forms() -> None:
     for call in ("pass", "accept", "prop", "solo", "mis", "abund", "royal", "spread", "slam"):
-        assert bid(call).encode() == f"bid:{call}"
-        assert decode_action(f"bid:{call}") is bid(call)
+        assert solo_bid(call).encode() == f"bid:{call}"
+        assert decode_action(f"bid:{call}") is solo_bid(call)
     assert name_trump("H").encode() == "trump:H" and decode_action("trump:h") is name_trump("H")
-    assert isinstance(decode_action("bid:solo"), Bid) and isinstance(decode_action("trump:S"), NameTrump)
+    assert isinstance(decode_action("bid:solo"), SoloBid) and isinstance(decode_action("trump:S"), NameTrump)
     for bad in ("bid:grand", "trump:X", "bid:"):
         with pytest.raises(ActionParseError):
             decode_action(bad)

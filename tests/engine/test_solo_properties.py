@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from engine import Card, Game, IllegalAction, SeatView, make_rules, new_game
 from engine.cards import cards_from_mask
 from engine.families.solo import ContractSettled
-from engine.phases.solo_auction import CONTRACTS, ContractWon, bid
+from engine.phases.solo_auction import CONTRACTS, SoloContractWon, solo_bid
 from engine.phases.solo_declare import name_trump
 
 from .helpers import ENGINE_SETTINGS
@@ -36,7 +36,7 @@ PAGAT = (1, 1, 2, 3, 3, 4, 6)
 TARGET = {"prop": 8, "solo": 5, "mis": 0, "abund": 9, "royal": 9, "spread": 0, "slam": 13}
 
 
-def expected_points(game: Game, won: ContractWon, tricks_by_seat: list[int]) -> tuple[int, ...]:
+def expected_points(game: Game, won: SoloContractWon, tricks_by_seat: list[int]) -> tuple[int, ...]:
     """RULES.md §6.5, from the tricks each seat took (independent of the engine's scorer)."""
     rules = game.rules
     table = PAGAT if rules.point_table == "pagat" else SEED
@@ -111,7 +111,7 @@ def check_views(game: Game) -> None:
 def try_refused(game: Game, seat: int, rng: random.Random) -> None:
     before = game.state_key()
     legal = game.legal_actions(seat)
-    attempts = [(s, bid(c)) for s in range(4) for c in ("pass", "accept", *CONTRACTS)]
+    attempts = [(s, solo_bid(c)) for s in range(4) for c in ("pass", "accept", *CONTRACTS)]
     attempts += [(s, name_trump(x)) for s in range(4) for x in "SHDC"]
     for who, action in rng.sample(attempts, 8):
         if who == seat and action in legal:
@@ -126,7 +126,7 @@ def play_game(overrides: dict[str, object], seed: int, first_dealer: int | None,
     rules = make_rules("solo-whist", None, overrides)
     rng = random.Random(policy_seed)
     game, _ = new_game(rules=rules, seed=seed, first_dealer=first_dealer)
-    won: ContractWon | None = None
+    won: SoloContractWon | None = None
     steps = 0
     deal_scores = list(game.scores)
     while not game.is_over:
@@ -148,7 +148,7 @@ def play_game(overrides: dict[str, object], seed: int, first_dealer: int | None,
         completed_before = list(game.completed)
         events = game.apply(seat, action)
         for event in events:
-            if isinstance(event, ContractWon):
+            if isinstance(event, SoloContractWon):
                 won = event
             if isinstance(event, ContractSettled):
                 assert won is not None
@@ -200,5 +200,5 @@ def test_every_contract_is_reached_by_random_play() -> None:
             # mostly pass, so low contracts stand as often as high ones
             action = legal[0] if rng.random() < 0.75 else rng.choice(legal)
             events = game.apply(seat, action)
-            seen |= {e.contract for e in events if isinstance(e, ContractWon)}  # type: ignore[attr-defined]
+            seen |= {e.contract for e in events if isinstance(e, SoloContractWon)}  # type: ignore[attr-defined]
     assert seen == {*CONTRACTS, "general"}

@@ -25,10 +25,9 @@ from bot.present.render.common import (
     sorted_cards,
     suit_text,
 )
-from engine import Card, SeatView
-from engine.cards import RankOrder
-from engine.events import (
+from engine import (
     AllPassed,
+    Card,
     ContractDeclared,
     ContractScored,
     ContractWon,
@@ -37,8 +36,10 @@ from engine.events import (
     GameOver,
     KittyTaken,
     MatchOver,
+    RankOrder,
+    SeatView,
+    bid,
 )
-from engine.phases.auction import bid
 
 __all__ = [
     "BID_PHASES",
@@ -131,7 +132,7 @@ def contract_text(view: SeatView) -> str:
 
 
 def _side_of(info: TableInfo, seat: int) -> int:
-    return seat % 2 if info.partnerships else seat
+    return info.rules.side_of(seat)
 
 
 def trump_line(info: TableInfo, view: SeatView) -> str:
@@ -276,7 +277,7 @@ def deal_summary(info: TableInfo, events: Sequence[Event]) -> list[str] | None:
     if passed is not None:
         lines.append(
             _("Everyone passed: the deal is thrown in and {who} deals.").format(
-                who=info.seat_name((passed.dealer + 1) % info.n)
+                who=info.seat_name(info.rules.next_dealer(passed.dealer))
             )
         )
     for ev in events:

@@ -14,8 +14,7 @@ from collections.abc import Sequence
 
 from bot.present.i18n import _, ngettext
 from bot.present.render.common import TableInfo, card_text, cards_text
-from engine import Card, SeatView
-from engine.claims import (
+from engine import (
     CLAIM,
     CONCEDE,
     ClaimAnswered,
@@ -24,8 +23,9 @@ from engine.claims import (
     Conceded,
     ConcessionAnswered,
     ConcessionProposed,
+    Event,
+    SeatView,
 )
-from engine.events import Event
 
 __all__ = ["claim_event_lines", "claim_lines", "claim_words", "last_trick_text"]
 
@@ -46,13 +46,13 @@ def claim_words(tricks: int, remaining: int) -> str:
 def claim_lines(info: TableInfo, view: SeatView) -> list[str]:
     """The claim or concession waiting for answers, if any (public)."""
     if view.phase == CLAIM:
-        note = view.note("claim")
-        if not isinstance(note, tuple) or len(note) != 4:
+        note = view.claim_note
+        if note is None:
             return []
-        seat, tricks, accepted, hand = note
+        seat, tricks, accepted, hand = note.seat, note.tricks, note.accepted, note.hand
         rules = view.rules
         remaining = (rules.tricks_per_deal if rules else 13) - view.trick_no + 1
-        cards = [c for c in hand if isinstance(c, Card)]
+        cards = list(hand)
         lines = [
             _("⚖️ **{who}** claims {tricks} — their hand: {cards}").format(
                 who=info.seat_name(seat),
@@ -60,7 +60,7 @@ def claim_lines(info: TableInfo, view: SeatView) -> list[str]:
                 cards=cards_text(cards) if cards else _("(no cards)"),
             )
         ]
-        sides = view.sides or tuple(s % 2 for s in range(info.n))
+        sides = view.seat_sides
         waiting = [s for s in range(info.n) if sides[s] != sides[seat] and s not in accepted]
         done = ", ".join(info.seat_name(s) for s in accepted)
         wait = ", ".join(info.seat_name(s) for s in waiting)
@@ -70,10 +70,10 @@ def claim_lines(info: TableInfo, view: SeatView) -> list[str]:
         )
         return lines
     if view.phase == CONCEDE:
-        note = view.note("concede")
-        if not isinstance(note, tuple) or len(note) != 3:
+        concession = view.concede_note
+        if concession is None:
             return []
-        seat, partner, _answers = note
+        seat, partner = concession.seat, concession.partner
         return [
             _("🏳️ **{who}** proposes to concede the game — waiting for {partner} to agree or play on.").format(
                 who=info.seat_name(seat), partner=info.seat_name(partner)

@@ -9,8 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.present.i18n import N_, TextMap, Texts, _, current, ngettext, using
-from engine import Card, Rules, Suit, sort_hand
-from engine.cards import HIGH, RankOrder
+from engine import HIGH, Card, RankOrder, Rules, Suit, sort_hand
 
 # i18n: the seats' and sides' names and letters are read in the language of the moment
 SEAT_NAMES = Texts((N_("North"), N_("East"), N_("South"), N_("West")))

@@ -27,30 +27,32 @@ from bot.present.render.lines import (
 from bot.present.render.table import (
     game_lines,
 )
-from engine import Card, Rules, SeatView, Suit
-from engine.actions import (
-    Action,
-    CallCanYe,
-    DeclineRuff,
-    Discard,
-    Pass,
-    Play,
-    ShowHonours,
-    TakeRuff,
-)
-from engine.cards import effective_suit
-from engine.claims import (
+from engine import (
     AcceptClaim,
+    Action,
     AgreeConcession,
+    CallCanYe,
+    Card,
     Claim,
     Concede,
+    DeclineRuff,
+    Discard,
+    NameDirection,
+    NameTrump,
+    Pass,
+    Play,
     RefuseConcession,
     RejectClaim,
+    RuffClaim,
+    Rules,
+    SeatView,
+    ShowHonours,
+    SoloBid,
+    Suit,
+    TakeRuff,
+    best_suit,
+    effective_suit,
 )
-from engine.phases.contest import RuffClaim, best_suit
-from engine.phases.contract import NameDirection
-from engine.phases.solo_auction import Bid
-from engine.phases.solo_declare import NameTrump
 
 _CLAIM_ANSWERS: dict[type[Action], str] = {
     AcceptClaim: N_("Accept the claim"),
@@ -69,7 +71,7 @@ def action_label(action: Action, rules: Rules | None = None) -> str:
     strongest suit, so its buttons never say ruff for the rub."""
     if isinstance(action, (Play, Discard)):
         return card_label(action.card)
-    if isinstance(action, Bid):
+    if isinstance(action, SoloBid):
         return CALL_NAMES.get(action.call, action.call)
     if isinstance(action, NameTrump):
         return _("Trumps: {suit}").format(suit=f"{action.suit.symbol}\ufe0e")
@@ -318,7 +320,7 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
             "Call “Can-ye?” (two honours: if partner holds one, you win), show three or more honours to win, or pass."
         ).format(score=view.start_scores[view.side])
     if phase == "auction":
-        calls = [a for a in view.legal if isinstance(a, Bid)]
+        calls = [a for a in view.legal if isinstance(a, SoloBid)]
         names = ", ".join(CALL_NAMES.get(a.call, a.call) for a in calls)
         return _("🟢 **Your call:** {calls}.").format(calls=names)
     if phase == "trumps":

@@ -20,9 +20,7 @@ from bot.present.render.common import (
     target_text,
     terms,
 )
-from engine import SeatView, Suit, sort_hand
-from engine.families.solo import TARGETS
-from engine.layout import PileView
+from engine import TARGETS, PileView, SeatView, Suit, sort_hand
 
 
 def trick_line(view: SeatView) -> str:
@@ -55,7 +53,7 @@ def score_line(info: TableInfo, view: SeatView) -> str:
 
 def play_sides(view: SeatView, n: int) -> list[list[int]]:
     """The seats of each side of play in this deal (side index order)."""
-    sides = view.sides or tuple(s % 2 for s in range(n))
+    sides = view.seat_sides
     out: dict[int, list[int]] = {}
     for seat, side in enumerate(sides):
         out.setdefault(side, []).append(seat)
@@ -63,7 +61,7 @@ def play_sides(view: SeatView, n: int) -> list[list[int]]:
 
 
 def tricks_line(info: TableInfo, view: SeatView) -> str:
-    sides = view.sides or tuple(s % 2 for s in range(info.n))
+    sides = view.seat_sides
     parts = []
     for seats in play_sides(view, info.n):
         side = sides[seats[0]]
@@ -133,33 +131,30 @@ def measure_name(info: TableInfo) -> str:
 def contest_lines(info: TableInfo, view: SeatView) -> list[str]:
     """Ruffe and Trump's ruff (the strongest suit), from the deal's public notes."""
     lines: list[str] = []
-    values = view.note("ruff_values")
-    claims = view.note("ruff_claims")
-    shown = view.note("ruff_shown")
-    winners = view.note("ruff_winners")
-    points = view.note("ruff_points")
+    contest = view.ruff_contest
+    if contest is None:
+        return lines
+    winners, points = contest.winners, contest.points
     unit = measure_name(info)
-    if isinstance(values, tuple):
-        each = " · ".join(f"{info.short[s]} {v}" for s, v in enumerate(values))
+    if contest.values is not None:
+        each = " · ".join(f"{info.short[s]} {v}" for s, v in enumerate(contest.values))
         lines.append(_("Ruff ({unit}): {values}").format(unit=unit, values=each))
-    elif isinstance(claims, tuple):
-        each = " · ".join(f"{info.short[s]} {v}" for s, v in claims)
+    elif contest.claims is not None:
+        each = " · ".join(f"{info.short[s]} {v}" for s, v in contest.claims)
         lines.append(_("Ruff claims ({unit}): {values}").format(unit=unit, values=each or _("none yet")))
-    if isinstance(shown, tuple):
-        for seat, suit_code, cards, value, honest in shown:
-            suit = Suit.parse(suit_code)
-            verdict = _("true") if honest else _("**false** — the ruff passes to the true winner")
-            lines.append(
-                _("{who} shows {suit}: {cards} = {value} {unit} ({verdict})").format(
-                    who=info.seat_name(seat),
-                    suit=suit_symbol(suit),
-                    cards=cards_text(sort_hand(list(cards), None)),
-                    value=value,
-                    unit=unit,
-                    verdict=verdict,
-                )
+    for shown in contest.shown or ():
+        verdict = _("true") if shown.honest else _("**false** — the ruff passes to the true winner")
+        lines.append(
+            _("{who} shows {suit}: {cards} = {value} {unit} ({verdict})").format(
+                who=info.seat_name(shown.seat),
+                suit=suit_symbol(Suit.parse(shown.suit)),
+                cards=cards_text(sort_hand(list(shown.cards), None)),
+                value=shown.value,
+                unit=unit,
+                verdict=verdict,
             )
-    if isinstance(winners, tuple) and isinstance(points, tuple):
+        )
+    if winners is not None and points is not None:
         if winners:
             who = info.names_of(list(winners))
             won = " · ".join(f"{info.side_short(s)} +{p}" for s, p in enumerate(points) if p)

@@ -25,24 +25,27 @@ from bot.present.render.lines import (
     contract_name,
     tricks_needed,
 )
-from engine.events import AllPassed as BidWhistAllPassed
-from engine.events import (
+from engine import (
+    AllPassed,
     CanYeCalled,
+    ContractSettled,
     DealScored,
     Event,
     GameOver,
+    HandExposed,
     HonoursScored,
     HonoursShown,
     LayoutCardPlayed,
     MatchOver,
     Passed,
+    PlayStopped,
     RuffDeclined,
     RuffTaken,
+    SoloAllPassed,
+    SoloContractWon,
     TrickWon,
+    TrumpNamed,
 )
-from engine.families.solo import ContractSettled
-from engine.phases.solo_auction import AllPassed, ContractWon
-from engine.phases.solo_declare import HandExposed, PlayStopped, TrumpNamed
 
 if TYPE_CHECKING:
     from bot.present.chart import DealPoint
@@ -83,7 +86,7 @@ def event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
             out.append(_("{who} shows {cards}.").format(who=info.seat_name(ev.seat), cards=cards_text(ev.cards)))
         elif isinstance(ev, Passed):
             out.append(_("{who} does not call.").format(who=info.seat_name(ev.seat)))
-        elif isinstance(ev, ContractWon) and ev.declarer is not None:
+        elif isinstance(ev, SoloContractWon) and ev.declarer is not None:
             out.append(
                 _("{who} wins the auction: {contract}.").format(
                     who=info.seat_name(ev.declarer), contract=contract_name(ev.contract)
@@ -112,7 +115,7 @@ def event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
     return out
 
 
-SUMMARY_EVENTS = (DealScored, HonoursScored, GameOver, MatchOver, AllPassed, BidWhistAllPassed)
+SUMMARY_EVENTS = (DealScored, HonoursScored, GameOver, MatchOver, SoloAllPassed, AllPassed)
 
 
 def _points(info: TableInfo, points: Sequence[int]) -> str:
@@ -151,10 +154,10 @@ def deal_summary(info: TableInfo, events: Sequence[Event]) -> str | None:
     for ev in events:
         if isinstance(ev, TrickWon):
             continue
-        if isinstance(ev, AllPassed):
+        if isinstance(ev, SoloAllPassed):
             if ev.then == "redeal":
                 lines.append(
-                    _("Everyone passed: {who} deals again.").format(who=info.seat_name((ev.dealer + 1) % info.n))
+                    _("Everyone passed: {who} deals again.").format(who=info.seat_name(info.rules.next_dealer(ev.dealer)))
                 )
             else:
                 lines.append(_("Everyone passed: a General Misère is played — most tricks pays."))
@@ -178,7 +181,7 @@ def deal_summary(info: TableInfo, events: Sequence[Event]) -> str | None:
         elif isinstance(ev, MatchOver) and info.rules.match_format != "single":
             rubber = (
                 _(" (rubber points {points})").format(points=f"{ev.rubber_points[ev.winner]:+d}")
-                if info.rules.game_id == "whist-short-classic"
+                if info.rules.scores_rubber_points
                 else ""
             )
             lines.append(
