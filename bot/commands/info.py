@@ -62,7 +62,7 @@ class Info:
         if table is None:
             await refuse(interaction, _("You are not playing at any table right now."))
             return
-        await self.presenter.show_hand(interaction, table)
+        await self.presenter.hands.show(interaction, table)
 
     async def rules_command(self, interaction: discord.Interaction[Any], game_id: str | None, preset: str | None) -> None:
         """``/ruff rules``: the rules of this channel's table, or of a named game."""

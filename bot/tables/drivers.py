@@ -128,14 +128,14 @@ class Drivers:
         if delay < 0:
             return  # pings switched off
         if delay == 0:
-            self.presenter.turn_ping(table, seat, due)
+            self.presenter.notices.ping(table, seat, due)
             return
         version = table.version
 
         async def later() -> None:
             await asyncio.sleep(delay)
             if self._turn_is(table, seat, version):
-                self.presenter.turn_ping(table, seat, due)
+                self.presenter.notices.ping(table, seat, due)
 
         table.drive.ping_task = asyncio.create_task(later(), name=f"ping-{table.id}")
 
@@ -273,7 +273,7 @@ class Drivers:
         if timeout >= TURN_WARNING_MIN and due - now > left:
             await asyncio.sleep(due - left - now)
             if self._turn_is(table, seat, version):
-                self.presenter.turn_warning(table, seat, version, due)
+                self.presenter.notices.warning(table, seat, version, due)
         await asyncio.sleep(max(0.0, due - discord.utils.utcnow().timestamp()))
         # Shielded: cancelling the timer (a click arrived) must never cut a commit in half.
         await asyncio.shield(self._turn_expired(table, seat, version))
@@ -303,7 +303,7 @@ class Drivers:
                     return
                 await commit.commit(self.svc, table, seat, actions, None, timed_out=True)
                 # what the player's hand says next (drawn when its edit goes out)
-                with using(self.presenter.language_of_seat(table, seat)):
+                with using(self.presenter.hands.language_of_seat(table, seat)):
                     played = ", ".join(render.action_label(a, game.rules) for a in actions)
                     table.shown.played_for[seat] = _("⏰ Your time ran out: the AI played **{played}** for you.").format(
                         played=played

@@ -160,7 +160,7 @@ class Lobby:
             await refuse(interaction, _("That table belongs to another server."))
             return
         if verb == "hand":
-            await self.presenter.show_hand(interaction, table)
+            await self.presenter.hands.show(interaction, table)
         elif verb == "reclaim":
             await self._reclaim(interaction, table)
         elif verb == "cancel":
@@ -256,7 +256,7 @@ class Lobby:
             release_view(table_view)
         await self.presenter.open_thread(table)
         self.presenter.schedule_table_edit(table)  # the picture, and the thread's link
-        closed = await self.presenter.send_hands(table)
+        closed = await self.presenter.hands.send_all(table)
         if user.id in closed:
             await reply(
                 interaction,
@@ -356,7 +356,7 @@ class Lobby:
                 await commit.set_message(svc, table, message.id)
             await self.presenter.open_thread(table)
             self.presenter.schedule_table_edit(table)
-        await self.presenter.send_hands(table)
+        await self.presenter.hands.send_all(table)
         self.drivers.kick(table)
 
     # ================================================================ take my seat back
@@ -384,21 +384,21 @@ class Lobby:
             return
         self.presenter.schedule_table_edit(table)
         self.drivers.kick(table)  # before answering: the turn timer must run even if the answer fails
-        with using(self.presenter.language_of_seat(table, seat)):  # a hand message: the player's language
+        with using(self.presenter.hands.language_of_seat(table, seat)):  # a hand message: the player's language
             note = _("✅ Welcome back — your seat is yours again.")
         if interaction.guild is None and table.game is not None:
             # pressed on the hand DM: that message becomes the live hand again
-            content, view = self.presenter.hand(table, seat, note)
+            content, view = self.presenter.hands.hand(table, seat, note)
             try:
                 await interaction.response.edit_message(content=content, view=view)
             except discord.HTTPException as exc:
                 log.info("could not answer a reclaim (HTTP %s); the seat is back all the same", exc.status)
-                self.presenter.refresh_hands(table, force=True)
+                self.presenter.hands.refresh(table, force=True)
                 return
             finally:
                 release_view(view)
             table.shown.hand_sig[seat] = hand_signature(table, seat, content)
-            self.presenter.refresh_hands(table, skip=seat)
+            self.presenter.hands.refresh(table, skip=seat)
             return
-        self.presenter.refresh_hands(table)  # the hand DM goes back from "away" to the live hand
-        await self.presenter.show_hand(interaction, table, note=note)
+        self.presenter.hands.refresh(table)  # the hand DM goes back from "away" to the live hand
+        await self.presenter.hands.show(interaction, table, note=note)

@@ -98,7 +98,7 @@ class Play:
                 await interaction.response.edit_message(content=content, view=view)
         except discord.HTTPException as exc:
             log.info("interaction answer failed (HTTP %s); the move is saved", exc.status)
-            self.presenter.unanswered(table, seat, interaction)
+            self.presenter.hands.unanswered(table, seat, interaction)
         finally:
             release_view(view)
         self.svc.note_ack(started)
@@ -210,10 +210,10 @@ class Play:
                 if lost is not None:
                     return lost
                 if game.to_act() == seat and seat not in table.away:
-                    with using(self.presenter.language_of_seat(table, seat)):
+                    with using(self.presenter.hands.language_of_seat(table, seat)):
                         note = _("That button was from an earlier turn — here is your hand now.")
-                    content, view = self.presenter.hand(table, seat, note)
-                    self.presenter.answered(table, seat, interaction, content)
+                    content, view = self.presenter.hands.hand(table, seat, note)
+                    self.presenter.hands.answered(table, seat, interaction, content)
                     return content, view
                 return _("That hand has moved on — those buttons are from an earlier turn.")
             if seat in table.away:
@@ -231,8 +231,8 @@ class Play:
             # DM or a My hand copy) follows by signature when its edit goes out, so the
             # clicked copy is noted as answered before this returns to the event loop
             table.shown.played_for.pop(seat, None)  # the note of a timed-out turn has been seen
-            content, view = self.presenter.hand(table, seat)
-            self.presenter.answered(table, seat, interaction, content)
+            content, view = self.presenter.hands.hand(table, seat)
+            self.presenter.hands.answered(table, seat, interaction, content)
             return content, view
 
 

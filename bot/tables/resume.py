@@ -86,8 +86,8 @@ class Resume:
             for hm in hand_msgs:
                 table.shown.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
             self.presenter.schedule_table_edit(table)
-            self.presenter.refresh_hands(table, force=True)
-            self.presenter.clear_notices(table)  # the pings of turns that passed while we were down
+            self.presenter.hands.refresh(table, force=True)
+            self.presenter.notices.clear(table)  # the pings of turns that passed while we were down
             last = actions[-1].created_at if actions else 0.0
             self.drivers.kick(table, due=self.drivers.resumed_due(table, deadline, last))
         return True
@@ -119,7 +119,7 @@ class Resume:
         """Seats or settings (who is away) changed in another process."""
         self.presenter.schedule_table_edit(table)
         if table.game is not None:
-            self.presenter.refresh_hands(table)
+            self.presenter.hands.refresh(table)
             self.drivers.kick(table)  # the AI plays for a seat now away, or stops
 
     def rearm(self, table: Table) -> None:

@@ -120,7 +120,7 @@ async def test_a_click_in_a_process_that_never_held_the_table_counts_once(two: l
 
     # process b has no copy: it loads the table for the click and plays it
     kind, text = await _click(b, table_id, user, 0, seat, actions)
-    assert kind == "hand" and text == b.manager.presenter.hand(b.manager.tables[table_id], seat)[0]
+    assert kind == "hand" and text == b.manager.presenter.hands.hand(b.manager.tables[table_id], seat)[0]
     assert await _count(a, table_id) == 1
     # the owner follows through NOTIFY: its copy moves on by itself
     for _ in range(300):
