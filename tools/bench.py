@@ -32,7 +32,7 @@ simcord mode: opens N tables at once in one simulated server (one channel
 each; even-numbered games are 1 human + 3 AI, odd ones 4 humans), then plays
 them all to the end, one move per game per round, and prints:
 
-* click-to-ack latency p50/p99: ``GameManager.ack_latencies``, and
+* click-to-ack latency p50/p99: ``Services.ack_latencies``, and
   click-to-settle (real seconds around ``user.click``: the answer plus all
   the work it starts: AI replies, table edits, DMs);
 * REST calls per card played, per kind of game: every request of the game
@@ -252,7 +252,7 @@ async def _bench(env: Any, bot: Any, args: argparse.Namespace, sim_dir: str) -> 
     # allocations from the simulator's) makes the bot ~10x slower, so meanwhile the
     # edit throttle is off and the settle timeout generous; the memory is measured on
     # the last ``sample`` tables opened, with all the others already in play.
-    notifier = manager.notifier
+    notifier = manager.services.notifier
     notifier.min_interval, play_settle = 0.0, env.settle_timeout
     env.settle_timeout = 60.0
     sample = min(len(games), args.memory_sample)
@@ -289,7 +289,7 @@ async def _bench(env: Any, bot: Any, args: argparse.Namespace, sim_dir: str) -> 
     active = sum(1 for t in manager.tables.values() if t.status == "active")
 
     # ---- play every game to the end, one move per game per round
-    manager.ack_latencies.clear()
+    manager.services.ack_latencies.clear()
     settle_times: dict[str, list[float]] = defaultdict(list)
     rounds = moves = idle = 0
     wall = time.perf_counter()
@@ -342,10 +342,10 @@ async def _bench(env: Any, bot: Any, args: argparse.Namespace, sim_dir: str) -> 
         played = sum(1 for _, a in game.log if a.encode().startswith("play:"))
         cards[g.kind] += played
         calls[g.kind] += g.requests
-    edit_times = manager.notifier.stats.by_channel_edits
+    edit_times = manager.services.notifier.stats.by_channel_edits
     window = 5.0 * args.time_scale
     per_channel = [_max_in_window(edit_times.get(g.channel.id, []), window) for g in games]
-    acks = manager.ack_latencies
+    acks = manager.services.ack_latencies
     return {
         "games": len(games),
         "active_at_once": active,
@@ -897,7 +897,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{r['wall_s']:.1f} s wall; load average {load:.1f} on {os.cpu_count()} CPUs"
     )
     print(
-        f"click-to-ack (GameManager.ack_latencies, n={r['ack_n']}): "
+        f"click-to-ack (Services.ack_latencies, n={r['ack_n']}): "
         f"p50 {r['ack_p50_ms']:.1f} ms, p99 {r['ack_p99_ms']:.1f} ms   [simulator: clicks one at a time]"
     )
     for kind in sorted(r["settle_p50_ms"]):

@@ -115,7 +115,7 @@ async def run(args: argparse.Namespace) -> None:
                         )
 
             await asyncio.gather(*(channel(s) for s in range(args.concurrent)))
-            await manager.notifier.flush()
+            await manager.services.notifier.flush()
             gc.collect()
             print(f"end: RSS {rss_mib():.1f} MiB; {_held(manager)}", flush=True)
         finally:

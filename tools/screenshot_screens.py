@@ -136,7 +136,7 @@ async def main(out: Path) -> None:
                     if not await _act(alice):
                         await env.advance_time(1)
                 await env.settle()
-                await bot.manager.notifier.flush()
+                await bot.manager.services.notifier.flush()
                 await _preview(env, channel, bob, "channel", out)
                 await _preview(env, channel.threads[0], bob, "thread", out)
                 await _preview(env, alice.user.dm_channel, alice.user, "dm", out)

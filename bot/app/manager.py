@@ -27,7 +27,6 @@ Invariants, kept by those parts:
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,9 +38,8 @@ from bot.commands.info import Info
 from bot.commands.records import Records
 from bot.config import Settings
 from bot.present.locales import UserLocales
-from bot.present.notify import Notifier
 from bot.present.replies import refuse
-from bot.store import ActionRepo, Database, DeadlineRepo, HandMessageRepo, ResultRepo, TableRepo
+from bot.store import Database
 from bot.tables.aipool import AIPool
 from bot.tables.claims import VERBS as CLAIM_VERBS
 from bot.tables.claims import ClaimButtons
@@ -85,7 +83,7 @@ class GameManager:
             self.cluster = Cluster(svc, self._resume)
         svc.sync = self.cluster if self.cluster is not None else OneProcess(self._resume)
 
-    # ------------------------------------------------------------ shared parts (tests, benchmarks)
+    # ------------------------------------------------------------ what others read
 
     @property
     def tables(self) -> TableRegistry:
@@ -96,41 +94,14 @@ class GameManager:
         """Each player's language, remembered from their latest interaction (bot/present/locales.py)."""
         return self.services.user_locales
 
-    @property
-    def db(self) -> Database:
-        return self.services.db
 
-    @property
-    def notifier(self) -> Notifier:
-        return self.services.notifier
 
-    @property
-    def ai(self) -> AIPool:
-        return self.services.ai
 
-    @property
-    def table_repo(self) -> TableRepo:
-        return self.services.table_repo
 
-    @property
-    def action_repo(self) -> ActionRepo:
-        return self.services.action_repo
 
-    @property
-    def hand_repo(self) -> HandMessageRepo:
-        return self.services.hand_repo
 
-    @property
-    def result_repo(self) -> ResultRepo:
-        return self.services.result_repo
 
-    @property
-    def deadline_repo(self) -> DeadlineRepo:
-        return self.services.deadline_repo
 
-    @property
-    def ack_latencies(self) -> deque[float]:
-        return self.services.ack_latencies
 
     @property
     def set_aside(self) -> dict[int, str]:

@@ -145,7 +145,7 @@ async def _play_to_the_end(env: Any, channel: Any, alice: Any) -> None:
             break
         assert await _act(alice), "the AI never keeps alice waiting"
     assert table.status == "finished"
-    await env.bot.manager.notifier.flush()
+    await env.bot.manager.services.notifier.flush()
 
 
 async def test_the_final_post_has_the_score_chart_and_says_who_won_and_how(simcord_env: Any) -> None:
@@ -175,7 +175,7 @@ async def test_each_table_gets_a_thread_where_summaries_go_and_the_table_stays_c
     assert "Table #1" in (thread.name or "")
     table = env.bot.manager.tables[1]
     assert table.thread_id == thread.id
-    assert (await env.bot.manager.table_repo.get(1)).settings["thread_id"] == thread.id  # kept over a restart
+    assert (await env.bot.manager.services.table_repo.get(1)).settings["thread_id"] == thread.id  # kept over a restart
     await _play_to_the_end(env, channel, alice)
     await env.settle()
     in_channel = [m.content for m in channel.history() if m.type is not discord.MessageType.thread_created]

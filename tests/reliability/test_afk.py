@@ -106,7 +106,7 @@ async def test_takeover_and_reclaim(env: Any, db_path: Any) -> None:
     assert manager.tables[1].away == {0}
     table = table_message(channel)
     assert "Take my seat back" in labels(table)
-    assert (await manager.table_repo.get(1)).settings["away"] == [0], "the takeover is durable"
+    assert (await manager.services.table_repo.get(1)).settings["away"] == [0], "the takeover is durable"
 
     # her hand DM says the AI has her seat: no live card, a button to take it back
     await env.advance_time(2)
@@ -135,7 +135,7 @@ async def test_takeover_and_reclaim(env: Any, db_path: Any) -> None:
     res = await alice.user.click(dm, label="Take my seat back")
     assert res.acknowledged and not res.ephemeral
     assert manager.tables[1].away == set() and manager.tables[1].misses.get(0, 0) == 0
-    assert (await manager.table_repo.get(1)).settings["away"] == []
+    assert (await manager.services.table_repo.get(1)).settings["away"] == []
     dm = hand_message(alice)
     assert dm is not None and "Welcome back" in dm.content and "AI is playing" not in dm.content
     assert "Take my seat back" not in labels(dm)

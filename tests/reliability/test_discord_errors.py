@@ -195,7 +195,7 @@ async def test_deleted_table_message_is_posted_again(env: Any, db_path: Any) -> 
     new = table_message(channel)
     assert new.id != old.id
     assert env.bot.manager.tables[1].message_id == new.id
-    assert (await env.bot.manager.table_repo.get(1)).message_id == new.id
+    assert (await env.bot.manager.services.table_repo.get(1)).message_id == new.id
     await play_out(env, alice)
     assert_finished_and_consistent(env, db_path)
     assert env.errors == []
@@ -220,7 +220,7 @@ async def test_deleted_channel_cancels_the_table_cleanly(env: Any, db_path: Any)
     manager = env.bot.manager
     assert table_status(db_path, 1) == "cancelled"
     assert manager.tables[1].status == "cancelled"
-    assert await manager.deadline_repo.get(1) is None
+    assert await manager.services.deadline_repo.get(1) is None
     assert manager.tables[1].drive.timer_task is None
     assert manager.tables[1].drive.ai_task is None or manager.tables[1].drive.ai_task.done()
     assert "cancelled" in hand_message(alice).content and not hand_message(alice).components
@@ -258,13 +258,13 @@ async def test_failed_answers_while_opening_never_block_the_channel(env: Any, db
     res = await alice.slash(channel, "ruff new")
     assert not res.acknowledged
     assert table_status(db_path, 1) == "cancelled"
-    assert await manager.deadline_repo.get(1) is None
+    assert await manager.services.deadline_repo.get(1) is None
 
     # the table message id cannot be fetched (3 tries): learnt from the first click on it
     env.inject_error("GET", "/webhooks/*/*/messages/@original", status=502, times=3)
     res = await alice.slash(channel, "ruff new", target=3)
     assert res.acknowledged and manager.tables[2].message_id is None
-    assert (await manager.deadline_repo.get(2)).kind == "lobby", "the lobby expires even so"
+    assert (await manager.services.deadline_repo.get(2)).kind == "lobby", "the lobby expires even so"
     await bob.click(table_message(channel), label="Join")
     assert manager.tables[2].message_id == table_message(channel).id
 
@@ -276,7 +276,7 @@ async def test_failed_answers_while_opening_never_block_the_channel(env: Any, db
     assert not res.acknowledged
     assert table_status(db_path, 2) == "active"
     assert "Trumps" in table_message(channel).content
-    assert await manager.deadline_repo.get(2) is None, "the lobby timer is gone"
+    assert await manager.services.deadline_repo.get(2) is None, "the lobby timer is gone"
     for _ in range(3000):
         if manager.tables[2].status != "active":
             break

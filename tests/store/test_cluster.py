@@ -52,7 +52,7 @@ async def two(pg_url: str) -> AsyncIterator[list[Process]]:
     for p in procs:
         await p.manager.close()
         await p.db.close()
-        await p.manager.ai.close()
+        await p.manager.services.ai.close()
 
 
 async def _open(p: Process, users: list[int]) -> int:
