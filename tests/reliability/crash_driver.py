@@ -2,9 +2,13 @@
 every action a player was told had succeeded. ``test_crash.py`` runs it as a
 subprocess and kills it with SIGKILL at a random moment::
 
-    python -m tests.reliability.crash_driver DB_PATH SEED [--resume]
+    python -m tests.reliability.crash_driver DB_PATH SEED [--resume] [--kill-at POINT:N]
 
-(``--resume``: the database already holds the game; pick it up and play on.)
+(``--resume``: the database already holds the game; pick it up and play on.
+``--kill-at``: the process kills itself with SIGKILL at a chosen point of its
+``N``-th commit of a move, so a test can aim at the moments that matter:
+``in-transaction`` — the move is written but its transaction not committed;
+``before-answer`` — the transaction committed, the player not yet answered.)
 
 Output lines (each flushed at once):
 
@@ -12,7 +16,10 @@ Output lines (each flushed at once):
 * ``ACK <table> <version> <seat> <user> <action>[,<action>...]`` after a click
   was acknowledged (the player saw it succeed), with the engine encoding of what
   it did, e.g. ``play:10H`` or four ``discard:..`` for the ruffer's lay-out;
-* ``DONE`` if the game finished before the kill.
+* ``DONE`` if the game finished before the kill;
+* with ``--kill-at``, last: ``DOOMED <table> <log length before> <rows>`` (the
+  rows of the move whose transaction dies with the process) or ``DURABLE <table>
+  <log length>`` (a move committed but never answered).
 
 ``build_world`` creates the same simulated server (same ids) in every process, so
 a bot in a new process can resume the game on the same database.
@@ -22,7 +29,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 import random
+import signal
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -132,6 +141,40 @@ async def play(env: Env, world: World, rng: random.Random, out: Any, limit: int 
     return False
 
 
+KILL_POINTS = ("in-transaction", "before-answer")
+
+
+def kill_at(point: str, nth: int) -> None:
+    """SIGKILL this process at ``point`` of its ``nth`` commit of a move (from 1)."""
+    from bot.store import ActionRepo
+    from bot.tables import commit as commit_module
+
+    assert point in KILL_POINTS, point
+    seen = [0]
+    append, commit = ActionRepo.append, commit_module.commit
+
+    async def append_then_die(self: Any, table_id: int, expected: int, entries: Any) -> int:
+        batch = list(entries)
+        version = await append(self, table_id, expected, batch)
+        seen[0] += 1
+        if point == "in-transaction" and seen[0] == nth:
+            # the log as this transaction sees it, its own rows included
+            logged = await self.db.fetchval("SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,))
+            print(f"DOOMED {table_id} {logged - len(batch)} {len(batch)}", flush=True)
+            os.kill(os.getpid(), signal.SIGKILL)  # inside the commit's transaction
+        return version
+
+    async def commit_then_die(svc: Any, table: Any, *args: Any, **kwargs: Any) -> Any:
+        events = await commit(svc, table, *args, **kwargs)
+        if point == "before-answer" and seen[0] == nth:
+            print(f"DURABLE {table.id} {table.game.version}", flush=True)
+            os.kill(os.getpid(), signal.SIGKILL)  # durable, not yet answered
+        return events
+
+    ActionRepo.append = append_then_die  # type: ignore[method-assign]
+    commit_module.commit = commit_then_die  # type: ignore[assignment]
+
+
 async def main(db_path: str, seed: int, resume: bool) -> int:
     bot = create_bot(settings_for(db_path, seed))
     env = new_env(bot)
@@ -157,4 +200,7 @@ async def main(db_path: str, seed: int, resume: bool) -> int:
 
 
 if __name__ == "__main__":
+    if "--kill-at" in sys.argv:
+        where, _, count = sys.argv[sys.argv.index("--kill-at") + 1].partition(":")
+        kill_at(where, int(count))
     raise SystemExit(asyncio.run(main(sys.argv[1], int(sys.argv[2]), "--resume" in sys.argv[3:])))

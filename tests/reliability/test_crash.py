@@ -37,10 +37,13 @@ Ack = tuple[int, int, int, int, list[str]]  # table, version, seat, user id, enc
 
 
 def run_and_kill(
-    db: Path, seed: int, rng: random.Random, resume: bool = False
-) -> tuple[list[Ack], bool]:
-    """Start the driver, SIGKILL it at a random point; returns the ACKed actions and whether it finished first."""
+    db: Path, seed: int, rng: random.Random, resume: bool = False, kill_at: str | None = None, last_line: bool = False
+) -> Any:
+    """Start the driver, SIGKILL it at a random point (or let it kill itself at
+    ``kill_at``, ``POINT:N``); returns the ACKed actions and whether it finished first."""
     kill_after = rng.randrange(1, 45) if not resume else rng.randrange(1, 15)
+    if kill_at is not None:
+        kill_after = 10**9  # the driver dies by itself
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -49,6 +52,7 @@ def run_and_kill(
             str(db),
             str(seed),
             *(["--resume"] if resume else []),
+            *(["--kill-at", kill_at] if kill_at is not None else []),
         ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
@@ -77,6 +81,8 @@ def run_and_kill(
         if line.startswith("ACK "):
             _, table, version, seat, user, actions = line.split(" ")
             acks.append((int(table), int(version), int(seat), int(user), actions.split(",")))
+    if last_line:
+        return acks, "DONE" in lines, lines[-1] if lines else ""
     return acks, "DONE" in lines
 
 
@@ -129,6 +135,34 @@ def test_kill_9_loses_no_acknowledged_action_and_the_game_resumes(
         f"\nseed {seed}: killed after {len(acks)} acknowledged clicks ({len(rows)} actions on disk"
         f"{', game already over' if done else ''}); resumed and finished with {len(after)} actions; 0 lost"
     )
+
+
+@pytest.mark.parametrize(
+    ("point", "nth"),
+    [("in-transaction", 3), ("in-transaction", 17), ("before-answer", 5), ("before-answer", 23)],
+)
+def test_a_kill_at_a_chosen_point_of_a_commit_loses_nothing(tmp_path: Path, point: str, nth: int) -> None:
+    """Killed inside a move's transaction, none of the move is on disk (and nobody was
+    told it happened); killed after the commit but before the answer, all of it is.
+    Either way the game resumes from exactly what the disk holds and finishes."""
+    db = tmp_path / "crash.db"
+    acks, done, last = run_and_kill(db, 11, random.Random(11), kill_at=f"{point}:{nth}", last_line=True)
+    assert not done, "the driver finished before its kill point"
+    assert integrity(db) == "ok"
+    rows = check_acks(db, acks)
+    word, table, *counts = last.split()
+    print(f"\n{point}:{nth}: {last!r}, {len(rows)} actions on disk, {len(acks)} acknowledged")
+    assert table == "2"
+    if point == "in-transaction":
+        assert word == "DOOMED", last
+        before, doomed = int(counts[0]), int(counts[1])
+        assert doomed >= 1 and len(rows) == before, f"{len(rows)} actions on disk, {before} before the killed move"
+    else:
+        assert word == "DURABLE", last
+        assert len(rows) == int(counts[0]), f"{len(rows)} actions on disk, {counts[0]} committed"
+    outcome = asyncio.run(resume_and_finish(db, 11))
+    assert outcome["errors"] == [] and outcome["finished"]
+    assert db_actions(db, 2)[: len(rows)] == rows, "the resumed game rewrote history"
 
 
 def check_acks(db: Path, acks: list[Ack]) -> list[tuple[int, int, int, int, str]]:
