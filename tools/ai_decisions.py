@@ -10,7 +10,7 @@ choice are kept. At each kept position every level (and the arena's trial
 levels at the open tables) chooses with ``random.Random(seed)``.
 
 Budgets are made deterministic by the AI's own clock switch
-(:data:`engine.ai.clock.CLOCKS`): the run measures them on a *tick* clock that
+(:data:`engine.ai.search.clock.CLOCKS`): the run measures them on a *tick* clock that
 advances :data:`TICK` seconds at every reading, so a budget buys the same
 search on any machine, and DDS solves are awaited without a time limit. The
 same code then gives the same decisions, and a change in what is searched (or

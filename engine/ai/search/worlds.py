@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.ai.core import NO_TRUMP, SUIT_BITS, trick_winner_pos
+from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, trick_winner_pos
 from engine.cards import Card, Rank
 from engine.game import SeatView
 from engine.rules import Rules, RulesError, make_rules

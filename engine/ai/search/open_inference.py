@@ -1,4 +1,4 @@
-"""``hard``'s sharper evaluation for the open tables of :mod:`engine.ai.open_search`.
+"""``hard``'s sharper evaluation for the open tables of :mod:`engine.ai.search.open_search`.
 
 ``normal`` and ``hard`` search Ruffe and Trump for three or two, single-handed
 Ruffe and Trump and Turnover Bridge with the same sampled worlds and greedy
@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from engine.ai.core import SUIT_BITS
-from engine.ai.open_search import Known, World, greedy_card
+from engine.ai.search.bitmasks import SUIT_BITS
+from engine.ai.search.open_search import Known, World, greedy_card
 from engine.game import SeatView
 
 __all__ = ["INFER_EPS", "Observed", "Sharp", "observations"]
