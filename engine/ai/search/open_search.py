@@ -31,7 +31,7 @@ greedy playouts for every seat) over the ``HIGH`` rank order of 52 cards:
   losing trick as cheaply as is safe, else throw the cheapest side card.
 * :func:`search_play` plays every candidate card out in every sampled world
   and keeps the best mean value for the seat (:func:`deal_value`) within the
-  player's :class:`~engine.ai.search.Budget` (stop starting worlds at the soft
+  player's :class:`~engine.ai.search.budget.Budget` (stop starting worlds at the soft
   budget, never pass the cap, at least ``min_worlds`` worlds). Equivalent hand
   cards (touching, or separated only by cards played or held by the seat) are
   tried once; layout cards are always tried one by one, since which card each
