@@ -20,7 +20,7 @@ same swap of seats). A game pair becomes a game set, one game per seat of A.
         --game ruff-trump-willughby --set players=3
 
 The search budgets run on the process's CPU time in the workers (``--clock
-cpu``, the default; see :mod:`engine.ai.clock`): a budget then buys the same
+cpu``, the default; see :mod:`engine.ai.search.clock`): a budget then buys the same
 search however busy the machine is, so results do not depend on what else
 runs beside the arena. ``--clock wall`` measures them in wall time, as the bot
 does. Decision times are reported both in wall time and on the budget clock.
@@ -47,8 +47,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine import DealScored, GameOver, Rules, make_rules, new_game
-from engine.ai import LEVELS, TRIAL_LEVELS, clock, get_player
-from engine.ai.base import Player
+from engine.ai import LEVELS, TRIAL_LEVELS, Player, clock, get_player
 
 __all__ = [
     "BoardResult",

@@ -4,9 +4,9 @@
                               [--levels easy,normal,hard]
 
 Playouts run on one core from random full deals (12 cards a hand, a random
-trump), the greedy policy of :mod:`engine.ai.core` playing every card: one
+trump), the greedy policy of :mod:`engine.ai.search.bitmasks` playing every card: one
 deal at a time in Python, then many deals at once with the NumPy version in
-:mod:`engine.ai.batch` (the same cards, vectorized). The latency part plays
+:mod:`engine.ai.search.batch_playouts` (the same cards, vectorized). The latency part plays
 whole Ruff and Honours deals with one level in all four seats and times every
 decision that had a real choice.
 """
@@ -24,10 +24,10 @@ import numpy as np
 
 from engine import DealScored, make_rules, new_game
 from engine.ai import LEVELS, clock, get_player
-from engine.ai.batch import batch_playout, hands_array
-from engine.ai.core import playout
-from engine.ai.dds import available as dds_available
-from engine.ai.solver import solve_cards
+from engine.ai.search.batch_playouts import batch_playout, hands_array
+from engine.ai.search.bitmasks import playout
+from engine.ai.search.dds import available as dds_available
+from engine.ai.search.solver import solve_cards
 from tools.arena import parse_overrides
 
 __all__ = ["bench_batch_playouts", "bench_latency", "bench_playouts", "main"]
@@ -62,11 +62,11 @@ BATCH: Final = 16384  # deals per batch_playout call: large enough to amortise P
 def bench_batch_playouts(
     count: int = 65536, seed: int = 1, batch: int = BATCH
 ) -> tuple[float, float]:
-    """Like :func:`bench_playouts`, with :func:`engine.ai.batch.batch_playout`.
+    """Like :func:`bench_playouts`, with :func:`engine.ai.search.batch_playouts.batch_playout`.
 
     The deals are played ``batch`` at a time. The timed part includes turning
     the Python int masks into arrays, so it is what a caller holding
-    :mod:`engine.ai.core` hands would see.
+    :mod:`engine.ai.search.bitmasks` hands would see.
     """
     deals = _random_deals(count, 12, seed)
     start = time.perf_counter()
@@ -173,7 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     shown = args.game + "".join(f" {o}" for o in args.set)
     print(
         f"decision latency, {args.deals} deals of {shown} a level, every seat the level; search budgets"
-        f" on the {clock.current()} clock (engine.ai.clock); latency in wall time"
+        f" on the {clock.current()} clock (engine.ai.search.clock); latency in wall time"
     )
     for level in args.levels.split(","):
         level = level.strip()

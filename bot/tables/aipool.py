@@ -39,8 +39,8 @@ from typing import Final
 
 from bot.workers import shutdown_now, worker_context
 from engine import Action, SeatView
-from engine.ai.claims import TIME_LIMIT as CLAIM_TIME
-from engine.ai.claims import decide as claims_decide
+from engine.ai import CLAIM_TIME_LIMIT as CLAIM_TIME
+from engine.ai import decide_claim as claims_decide
 
 __all__ = ["ANSWER_TIMEOUT", "BUDGET_STEPS", "MODES", "WORKER_NICENESS", "AIPool", "Decision"]
 
@@ -87,10 +87,7 @@ def _player(level: str, step: int, worlds: int | None) -> object:
     key = (level, step, worlds)
     player = _players.get(key)
     if player is None:
-        from engine.ai import GuardedPlayer, get_player
-        from engine.ai.easy import EasyPlayer
-        from engine.ai.hard import HardPlayer
-        from engine.ai.normal import NormalPlayer
+        from engine.ai import EasyPlayer, GuardedPlayer, HardPlayer, NormalPlayer, get_player
 
         if level == "easy":
             player = get_player("easy")

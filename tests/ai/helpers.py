@@ -6,10 +6,11 @@ import random
 from collections.abc import Callable, Iterator
 
 from engine import Game, SeatView, new_game
-from engine.ai import dds, get_player
-from engine.ai.base import Player
-from engine.ai.core import card_of
-from engine.ai.solver import solve_cards
+from engine.ai import get_player
+from engine.ai.players import Player
+from engine.ai.search import dds
+from engine.ai.search.bitmasks import card_of
+from engine.ai.search.solver import solve_cards
 
 # short budgets keep the suite fast; the levels still search
 FAST = {"easy": {}, "normal": {"budget": 0.004, "cap": 0.2}, "hard": {"budget": 0.01, "cap": 0.3}}

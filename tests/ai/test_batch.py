@@ -8,8 +8,8 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from engine.ai.batch import batch_playout, hands_array
-from engine.ai.core import NO_TRUMP, SUIT_BITS, greedy_card, playout, trick_winner_pos
+from engine.ai.search.batch_playouts import batch_playout, hands_array
+from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, greedy_card, playout, trick_winner_pos
 
 Position = tuple[list[int], int, list[int], int, int, int]
 Chooser = Callable[[list[int], int, list[int], int, int, random.Random], int]

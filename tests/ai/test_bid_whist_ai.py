@@ -10,7 +10,7 @@ import pytest
 from engine import Game, game_ids, make_rules, new_game
 from engine.actions import Discard, Pass
 from engine.ai import EasyPlayer, get_player
-from engine.ai.bid_whist import (
+from engine.ai.strategies.bid_whist import (
     ContractPlayer,
     _voids,
     applies,

@@ -13,8 +13,9 @@ import pytest
 
 from engine.actions import Play
 from engine.ai import clock
-from engine.ai.knowledge import situation
-from engine.ai.search import Budget, candidate_cards, playout_evaluator, search_card
+from engine.ai.search.budget import Budget
+from engine.ai.search.determinized import candidate_cards, playout_evaluator, search_card
+from engine.ai.search.worlds import situation
 from engine.rules import make_rules
 from tools import arena
 

@@ -7,11 +7,11 @@ import random
 import pytest
 
 from engine import Card, Game, SeatView, new_game, trick_winner
-from engine.ai import dds
-from engine.ai.core import SUIT_BITS, greedy_card, playout, trick_winner_pos
-from engine.ai.knowledge import OUT, enumerate_worlds, sample_world, situation
-from engine.ai.solver import solve_cards
-from engine.ai.utility import WIN_BONUS, value_table
+from engine.ai.search import dds
+from engine.ai.search.bitmasks import SUIT_BITS, greedy_card, playout, trick_winner_pos
+from engine.ai.search.solver import solve_cards
+from engine.ai.search.value import WIN_BONUS, value_table
+from engine.ai.search.worlds import OUT, enumerate_worlds, sample_world, situation
 from engine.rules import make_rules
 
 from .helpers import hands_of, positions

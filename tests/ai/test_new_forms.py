@@ -8,7 +8,7 @@ import pytest
 
 from engine import make_rules, new_game
 from engine.ai import LEVELS, get_player
-from engine.ai.generic import wants_generic
+from engine.ai.strategies.open_tables import wants_generic
 from engine.cards import mask_of
 from engine.phases.contest import RuffClaim, ruff_value
 

@@ -1,4 +1,4 @@
-"""hard's rub lay-out at the open tables (engine.ai.open_discards)."""
+"""hard's rub lay-out at the open tables (engine.ai.strategies.discards)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ import pytest
 from engine import SeatView, new_game
 from engine.actions import Discard
 from engine.ai import get_player
-from engine.ai import open_search as o
-from engine.ai.discard import greedy_discards
-from engine.ai.knowledge import opening_leader
-from engine.ai.open_discards import plan_open_discards
+from engine.ai.search import open_search as o
+from engine.ai.search.worlds import opening_leader
+from engine.ai.strategies.discards import greedy_discards, plan_open_discards
 from engine.cards import mask_of
 
 

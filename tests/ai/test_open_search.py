@@ -1,4 +1,4 @@
-"""normal and hard search the tables of 2-3 seats, everyone alone, and layouts (engine.ai.open_search)."""
+"""normal and hard search the tables of 2-3 seats, everyone alone, and layouts (engine.ai.search.open_search)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from engine import Game, SeatView, make_rules, new_game
 from engine.actions import Play
 from engine.ai import get_player
-from engine.ai import open_search as o
-from engine.ai.core import SUIT_BITS, trick_winner_pos
-from engine.ai.generic import generic_card
+from engine.ai.search import open_search as o
+from engine.ai.search.bitmasks import SUIT_BITS, trick_winner_pos
+from engine.ai.strategies.open_tables import generic_card
 from engine.cards import mask_of
 
 FORMS = [
@@ -277,7 +277,7 @@ def test_hards_value_of_a_deal_for_three_counts_the_others_points() -> None:
     assert o.deal_value(two, [0, 1], 0, [5, 7]) == o.deal_value(two, [0, 1], 0, [5, 7], True)
     # hard plays by it; the arena-only hard-own-value and normal do not
     from engine.ai import HardPlayer
-    from engine.ai.base import GuardedPlayer
+    from engine.ai.players import GuardedPlayer
 
     def relative(level: str) -> bool:
         player = get_player(level)

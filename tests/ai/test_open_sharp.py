@@ -1,4 +1,4 @@
-"""hard's sharper evaluation of the open tables (engine.ai.open_sharp)."""
+"""hard's sharper evaluation of the open tables (engine.ai.search.open_inference)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pytest
 from engine import Game, SeatView, make_rules, new_game
 from engine.actions import Play
 from engine.ai import get_player
-from engine.ai import open_search as o
-from engine.ai import open_sharp as sh
-from engine.ai.core import NO_TRUMP
-from engine.ai.search import Budget
+from engine.ai.search import open_inference as sh
+from engine.ai.search import open_search as o
+from engine.ai.search.bitmasks import NO_TRUMP
+from engine.ai.search.budget import Budget
 from engine.cards import mask_of
 
 

@@ -24,7 +24,7 @@ from engine import (
     presets_for,
 )
 from engine.ai import LEVELS, EasyPlayer, GuardedPlayer, HardPlayer, get_player
-from engine.ai.core import trick_winner_pos
+from engine.ai.search.bitmasks import trick_winner_pos
 from engine.events import DealScored, TrickWon
 from engine.rules import make_rules
 

@@ -8,7 +8,7 @@ import pytest
 
 from engine import Card, Play, new_game
 from engine.ai import LEVELS
-from engine.ai.contract import easy_bid, estimate_tricks, misere_danger
+from engine.ai.strategies.solo_whist import easy_bid, estimate_tricks, misere_danger
 from engine.phases.solo_auction import solo_bid
 from engine.phases.solo_declare import NameTrump
 from engine.rules import make_rules
@@ -91,7 +91,8 @@ def test_misere_declarer_ducks_under_the_winning_card() -> None:
 def test_hard_spends_its_budget_on_more_deals_than_normal(monkeypatch: pytest.MonkeyPatch) -> None:
     """In a contract deal hard samples deals until its budget is spent (up to 400),
     not a fixed handful: with a clock that never moves, every level reaches its cap."""
-    from engine.ai import clock, contract, get_player
+    from engine.ai import clock, get_player
+    from engine.ai.strategies import solo_whist as contract
 
     rules = make_rules("solo-whist", None, None)
     game, _ = new_game(rules=rules, seed=3)

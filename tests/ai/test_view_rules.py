@@ -6,7 +6,7 @@ import random
 from dataclasses import replace
 
 from engine import new_game
-from engine.ai.knowledge import rules_for, sample_world, situation
+from engine.ai.search.worlds import rules_for, sample_world, situation
 from engine.game import Game
 
 

@@ -10,7 +10,7 @@ import pytest
 from bot.present.render import card_text
 from bot.present.render.claims import claim_words
 from bot.store import ActionRepo, ResultRepo
-from engine.ai.claims import certain_claim
+from engine.ai.strategies.claims import certain_claim
 from engine.claims import answering, remaining_tricks
 
 from .conftest import make_settings, restart

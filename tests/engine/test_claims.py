@@ -1,4 +1,4 @@
-"""Claims and concessions in the engine (engine.claims) and the AI's answers (engine.ai.claims)."""
+"""Claims and concessions in the engine (engine.claims) and the AI's answers (engine.ai.strategies.claims)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from engine import Game, IllegalAction, new_game
 from engine.ai import get_player
-from engine.ai.claims import certain_claim, claim_holds, decide
-from engine.ai.core import NO_TRUMP
-from engine.ai.solver import solve_cards
+from engine.ai.search.bitmasks import NO_TRUMP
+from engine.ai.search.solver import solve_cards
+from engine.ai.strategies.claims import certain_claim, claim_holds, decide
 from engine.claims import (
     AcceptClaim,
     AgreeConcession,

@@ -24,7 +24,6 @@ __all__ = [
     "high",
     "low",
     "playout",
-    "suit_of",
     "trick_winner_pos",
 ]
 
@@ -38,11 +37,6 @@ _CARDS: Final = tuple(Card.from_index(i) for i in range(52))
 def card_of(index: int) -> Card:
     """The engine card with this index."""
     return _CARDS[index]
-
-
-def suit_of(index: int) -> int:
-    """Suit 0..3 of a card index."""
-    return index // 13
 
 
 def high(mask: int) -> int:

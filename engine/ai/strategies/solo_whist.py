@@ -32,9 +32,9 @@ import random
 from collections.abc import Callable, Sequence
 
 from engine.actions import Action, Play, play
-from engine.ai import clock
-from engine.ai.core import NO_TRUMP, SUIT_BITS, trick_winner_pos
-from engine.ai.knowledge import MISERE_CONTRACTS, sample_world, situation
+from engine.ai.search import clock
+from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, trick_winner_pos
+from engine.ai.search.worlds import MISERE_CONTRACTS, sample_world, situation
 from engine.cards import Card
 from engine.families.solo import contract_value
 from engine.game import SeatView

@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.ai.core import NO_TRUMP, SUIT_BITS, trick_winner_pos
+from engine.ai.search.bitmasks import NO_TRUMP, trick_winner_pos
 from engine.cards import Card, Rank
 from engine.game import SeatView
 from engine.rules import Rules, RulesError, make_rules
@@ -557,13 +557,3 @@ def _honours_ok(sit: Situation, hands: list[int]) -> bool:
         if not lo <= held <= hi:
             return False
     return True
-
-
-def suit_lengths(mask: int) -> tuple[int, int, int, int]:
-    """Cards per suit in a mask."""
-    return (
-        (mask & SUIT_BITS[0]).bit_count(),
-        (mask & SUIT_BITS[1]).bit_count(),
-        (mask & SUIT_BITS[2]).bit_count(),
-        (mask & SUIT_BITS[3]).bit_count(),
-    )

@@ -1,9 +1,8 @@
-"""``hard``'s sharper evaluation for the open tables of :mod:`engine.ai.open_search`.
+"""``hard``'s sharper evaluation for the open tables of :mod:`engine.ai.search.open_search`.
 
 ``normal`` and ``hard`` search Ruffe and Trump for three or two, single-handed
 Ruffe and Trump and Turnover Bridge with the same sampled worlds and greedy
-playouts; more worlds of the same evaluation changed few of hard's decisions
-(docs/arena/PROBES.md). the inference of :class:`Sharp` is what ``hard`` adds (``normal``
+playouts; the inference of :class:`Sharp` is what ``hard`` adds (``normal``
 never uses it):
 
 * **Inference from the play** (:meth:`Sharp.weight`). Every sampled world is
@@ -19,11 +18,7 @@ never uses it):
   lay beneath which, when it turned up) would have to be replayed too, and its
   layouts leave little hidden anyway; its worlds all weigh one.
 
-Tried and not kept (docs/arena/PROBES.md, commits ce8d85f and 2b5d7da): with
-three or four players each for himself, valuing a deal as the seat's points
-minus the mean of the others' and solving the end max^n. Ruffe and Trump for
-three played no better with them than with the inference alone, single-handed
-no better than before.
+What was tried beside it and not kept is in docs/arena/PROBES.md.
 """
 
 from __future__ import annotations
@@ -32,8 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from engine.ai.core import SUIT_BITS
-from engine.ai.open_search import Known, World, greedy_card
+from engine.ai.search.bitmasks import SUIT_BITS
+from engine.ai.search.open_search import Known, World, greedy_card
 from engine.game import SeatView
 
 __all__ = ["INFER_EPS", "Observed", "Sharp", "observations"]

@@ -1,6 +1,6 @@
 """AI for contract games with jokers and a chosen rank order (Bid Whist, RULES.md §7).
 
-The card-play machinery of :mod:`engine.ai.core` and :mod:`engine.ai.knowledge`
+The card-play machinery of :mod:`engine.ai.search.bitmasks` and :mod:`engine.ai.search.worlds`
 packs a suit into 13 bits and ranks by card index (the ``HIGH`` order, 52
 cards). A Bid Whist deal breaks both: the trump suit holds up to 15 cards (the
 jokers are its top two), downtown reverses the ranks, and a no-trump joker
@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import Final
 
 from engine.actions import Action, Discard, Pass, Play, play
-from engine.ai import clock
+from engine.ai.search import clock
 from engine.cards import JOKERS_MASK, SUITS, Card, RankOrder, Suit, mask_of
 from engine.game import SeatView
 

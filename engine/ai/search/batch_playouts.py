@@ -1,8 +1,8 @@
 """Greedy playouts of many deals at once, vectorized with NumPy.
 
-:func:`batch_playout` plays the policy of :func:`engine.ai.core.greedy_card`
+:func:`batch_playout` plays the policy of :func:`engine.ai.search.bitmasks.greedy_card`
 to the end of the deal for ``N`` positions side by side and returns exactly
-what :func:`engine.ai.core.playout` returns, row for row. It exists for speed:
+what :func:`engine.ai.search.bitmasks.playout` returns, row for row. It exists for speed:
 with batches of ~16k rows it plays well over 100,000 full deals a second on
 one core (``python -m tools.bench_ai``), where the scalar playout manages a
 few thousand.
@@ -40,7 +40,7 @@ whose maximum over the lanes decodes to the lane. Questions about one suit
 *Trick state.* The winning card so far is kept as a "power" per row: its rank,
 plus 16 if it is of the suit led, plus 32 if it is a trump, so a card beats
 the winner exactly when its power is higher, as in
-:func:`engine.ai.core.trick_winner_pos`.
+:func:`engine.ai.search.bitmasks.trick_winner_pos`.
 
 Everything is single threaded (NumPy element-wise operations use one core).
 """
@@ -54,7 +54,7 @@ from typing import Final
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from engine.ai.core import NO_TRUMP
+from engine.ai.search.bitmasks import NO_TRUMP
 
 __all__ = ["batch_playout", "hands_array"]
 
@@ -114,7 +114,7 @@ def _index(masks: _U64) -> _IDX:
 
 
 def hands_array(hands: Sequence[Sequence[int]] | ArrayLike) -> _U64:
-    """``N`` deals of four :mod:`engine.ai.core` hand masks as an ``(N, 4)`` ``uint64`` array.
+    """``N`` deals of four :mod:`engine.ai.search.bitmasks` hand masks as an ``(N, 4)`` ``uint64`` array.
 
     Accepts a list of ``[seat 0, seat 1, seat 2, seat 3]`` lists of Python
     ints (card ``suit * 13 + rank`` is bit ``suit * 13 + rank``), or an array.
@@ -181,9 +181,9 @@ def batch_playout(
 ) -> NDArray[np.int64]:
     """Play ``N`` positions out greedily; side 0's (seats 0, 2) final trick count per row.
 
-    The arguments mirror :func:`engine.ai.core.playout`, one row per position:
+    The arguments mirror :func:`engine.ai.search.bitmasks.playout`, one row per position:
 
-    * ``hands``: ``(N, 4)`` hand masks in the :mod:`engine.ai.core` format, as
+    * ``hands``: ``(N, 4)`` hand masks in the :mod:`engine.ai.search.bitmasks` format, as
       ``uint64`` or nested lists of ints (see :func:`hands_array`); not modified.
     * ``leader``: the seat that led the current trick, a scalar or ``(N,)``.
     * ``trick``: ``None`` or an ``(N, k)`` array of card indices (0..51)

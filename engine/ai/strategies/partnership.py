@@ -1,86 +1,88 @@
-"""``easy``: a rule-based player, well under a millisecond a decision.
+"""Four-handed partnership play, the deal hidden: partners opposite, each seat its own hand.
 
-The table maxims, applied to what the seat can see: cash a master, otherwise
-lead low from the longest side suit; second hand low; third hand high (but no
-higher than needed); win as cheaply as possible; trump when partner is losing
-and don't when partner is winning; throw from short weak suits; keep trumps
-and honours. A little randomness keeps it from being fully predictable.
+* ``easy``: the table maxims, applied to what the seat can see
+  (:func:`rule_card`): cash a master, otherwise lead low from the longest side
+  suit; second hand low; third hand high (but no higher than needed); win as
+  cheaply as possible; trump when partner is losing and don't when partner is
+  winning; throw from short weak suits; keep trumps and honours.
+* ``normal`` and ``hard`` (:func:`search_play`): determinized search
+  (:mod:`engine.ai.search.determinized`). Each decision samples deals of the
+  unseen cards consistent with the seat's knowledge
+  (:mod:`engine.ai.search.worlds`), scores every candidate card in each, and
+  plays the card with the best mean deal value. In the last two tricks, when
+  the possible worlds are few, it plays against every one of them instead of a
+  sample, so its endgame is exact. The level's profile decides how a world is
+  scored: greedy playouts with the Python solver for the last few cards
+  (``normal``), or DDS for the full hand (``hard``, when ``endplay`` is
+  installed; else the Python solver from six cards a hand down and playouts
+  before that).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
-from engine.actions import Action, Discard, Play, play
-from engine.ai.base import obvious_choice
-from engine.ai.bid_whist import ContractPlayer, applies
-from engine.ai.contract import easy_bid, easy_card, easy_trump, is_contract_decision
-from engine.ai.core import NO_TRUMP, SUIT_BITS, trick_winner_pos
-from engine.ai.discard import DiscardPlanner, greedy_discards
-from engine.ai.generic import claim_for, generic_play, wants_generic
-from engine.ai.knowledge import situation
-from engine.cards import Card
+from engine.ai.levels import Profile
+from engine.ai.search import dds
+from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, trick_winner_pos
+from engine.ai.search.budget import Budget
+from engine.ai.search.determinized import (
+    Evaluator,
+    candidate_cards,
+    dds_evaluator,
+    playout_evaluator,
+    search_card,
+    settled_follow,
+    solver_evaluator,
+)
+from engine.ai.search.worlds import Situation, situation
 from engine.game import SeatView
-from engine.phases.solo_auction import SoloBid as Bid
-from engine.phases.solo_declare import NameTrump
 
-__all__ = ["EasyPlayer"]
+__all__ = ["budget_of", "evaluator", "rule_card", "search_play"]
 
 
-def _easy_plan(view: SeatView, hand: int, allowed: int, count: int) -> list[int]:
-    trump = view.trump.order if view.trump is not None else NO_TRUMP
-    return greedy_discards(hand, allowed, trump, count)
+def budget_of(profile: Profile) -> Budget:
+    """The budget of ``profile``'s card search at a four-handed partnership table."""
+    return Budget(
+        soft=profile.soft,
+        cap=profile.cap,
+        min_worlds=profile.min_worlds,
+        max_worlds=profile.max_worlds,
+        margin=profile.margin,
+        inference=profile.inference,
+        exact_worlds=profile.exact_worlds,
+    )
 
 
-class EasyPlayer:
-    """Rule-based play with a pinch of randomness (``noise``: chance of a second-best card)."""
+def evaluator(profile: Profile) -> Evaluator:
+    """How ``profile`` scores one world: DDS, or the Python solver near the end and playouts before."""
+    if profile.double_dummy and dds.available():
+        return dds_evaluator
+    exact_from = profile.solver_cards
 
-    def __init__(self, noise: float = 0.08) -> None:
-        self.name = "easy"
-        self.noise = noise
-        self._discards = DiscardPlanner("easy", _easy_plan)
-        self._bid_whist = ContractPlayer(search=False)
+    def evaluate(sit: Situation, world: list[int], cands: list[int], deadline: float) -> dict[int, int]:
+        if world[sit.seat].bit_count() <= exact_from:
+            return solver_evaluator(sit, world, cands, deadline)
+        return playout_evaluator(sit, world, cands, deadline)
 
-    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
-        if applies(view):  # Bid Whist: jokers, an auction, a chosen rank order
-            return self._bid_whist.choose(view, legal, rng)
-        obvious = obvious_choice(legal)
-        if obvious is not None:
-            return obvious
-        if any(isinstance(a, Discard) for a in legal):
-            return self._discards.choose(view, legal)
-        contract = is_contract_decision(view, legal)
-        if contract and any(isinstance(a, Bid) for a in legal):
-            return easy_bid(view, legal)
-        if contract and any(isinstance(a, NameTrump) for a in legal):
-            return easy_trump(view, legal)
-        claim = claim_for(view, legal)  # Ruffe and Trump, declared: the true ruff
-        if claim is not None:
-            return claim
-        plays = [a for a in legal if isinstance(a, Play)]
-        if not plays:
-            return legal[0]
-        if not contract and wants_generic(view):  # 2-3 seats, everyone alone, layouts (engine.ai.generic)
-            return generic_play(view, legal)
-        legal_mask = 0
-        for a in plays:
-            legal_mask |= a.card.bit
-        misere = easy_card(view, legal_mask) if contract else None
-        if misere is not None:
-            return play(Card.from_index(misere))
-        card = rule_card(view, legal_mask)
-        if self.noise and len(plays) > 1 and rng.random() < self.noise:
-            # an occasional slip: the next-lowest card of the same suit, if any
-            same = legal_mask & SUIT_BITS[card // 13] & ~(1 << card)
-            if same:
-                above = same & ~((1 << card) - 1)
-                alt = (above & -above).bit_length() - 1 if above else same.bit_length() - 1
-                card = alt
-        return play(Card.from_index(card))
+    return evaluate
 
-    def __repr__(self) -> str:
-        return "EasyPlayer()"
+
+def search_play(
+    view: SeatView, legal: int, rng: random.Random, profile: Profile, budget: Budget, start: float
+) -> int | None:
+    """The card (index) of ``legal`` with the best mean value over sampled worlds
+    (see the module docstring); ``None`` if not one world could be scored in time."""
+    sit = situation(view)
+    if profile.settle_follow:
+        settled = settled_follow(sit, legal)
+        if settled is not None:
+            return settled
+    cands = candidate_cards(sit, legal)
+    if len(cands) == 1:
+        return cands[0]
+    found = search_card(sit, cands, rng, evaluator(profile), budget, start)
+    return None if found is None else found[0]
 
 
 def rule_card(view: SeatView, legal: int) -> int:

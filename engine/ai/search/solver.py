@@ -4,15 +4,15 @@ Alpha-beta over card plays with a transposition table at trick boundaries and
 touching-card merging (cards of one hand with no outstanding card between
 them are interchangeable, so only one of them is searched). Fast enough for
 endgames (about 6 cards a hand and below); the full hand goes to DDS when the
-``endplay`` package is installed (see :mod:`engine.ai.dds`).
+``endplay`` package is installed (see :mod:`engine.ai.search.dds`).
 
 Values are tricks for side 0 (seats 0 and 2) from the current trick on.
 """
 
 from __future__ import annotations
 
-from engine.ai import clock
-from engine.ai.core import NO_TRUMP, SUIT_BITS, trick_winner_pos
+from engine.ai.search import clock
+from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, trick_winner_pos
 
 __all__ = ["SolverTimeout", "solve_cards"]
 
@@ -149,7 +149,7 @@ def solve_cards(
 
     ``hands`` are the current hands (cards in ``trick`` already removed). Every
     card of a run of touching cards gets the run's value. Raises
-    :class:`SolverTimeout` after ``deadline`` (a :func:`engine.ai.clock.now` value).
+    :class:`SolverTimeout` after ``deadline`` (a :func:`engine.ai.search.clock.now` value).
     """
     search = _Search(trump if trump != NO_TRUMP else NO_TRUMP, deadline)
     hands = list(hands)

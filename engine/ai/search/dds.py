@@ -23,8 +23,8 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from types import ModuleType
 from typing import Any, TypeVar
 
-from engine.ai import clock
-from engine.ai.core import NO_TRUMP
+from engine.ai.search import clock
+from engine.ai.search.bitmasks import NO_TRUMP
 
 __all__ = ["DDSTimeout", "available", "max_tricks", "solve_cards"]
 
@@ -126,7 +126,7 @@ def _deal(dds: Any, hands: list[int], leader: int, trick: list[int], trump: int)
 
 def _run(fn: Callable[[Any, int], T], timeout: float | None) -> T:
     """Run ``fn(dds, slot)`` on a DDS thread; give up waiting after ``timeout`` seconds
-    of the AI's clock (:mod:`engine.ai.clock`: wall time, or the process's CPU time).
+    of the AI's clock (:mod:`engine.ai.search.clock`: wall time, or the process's CPU time).
 
     A ctypes call cannot be interrupted, so a solve that overruns keeps its
     thread until it finishes; the caller just stops waiting for it.
@@ -155,9 +155,9 @@ def solve_cards(
 ) -> dict[int, int]:
     """For every legal card of the seat to play: tricks its side takes from here.
 
-    Same contract as :func:`engine.ai.solver.solve_cards` (the current trick
+    Same contract as :func:`engine.ai.search.solver.solve_cards` (the current trick
     counts). Raises :class:`DDSTimeout` after ``timeout`` seconds (of the AI's
-    clock, :mod:`engine.ai.clock`) and
+    clock, :mod:`engine.ai.search.clock`) and
     ``RuntimeError`` if DDS is unavailable.
     """
 

@@ -4,31 +4,26 @@ Sample a world (a full deal consistent with the seat's knowledge), score every
 candidate card in it (by greedy playout or exact double-dummy solving), and
 repeat until the time budget is spent; play the card with the best mean
 value. Touching cards are merged first, so equivalent cards are evaluated
-once. The same machinery plans the four discards of the ruff.
+once.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from engine.ai import clock, dds
-from engine.ai.batch import batch_playout
-from engine.ai.core import SUIT_BITS, playout, trick_winner_pos
-from engine.ai.discard import candidate_discards
-from engine.ai.knowledge import Situation, enumerate_worlds, opening_leader, sample_world, situation
-from engine.ai.solver import SolverTimeout, solve_cards
-from engine.ai.utility import value_table
-from engine.game import SeatView
+from engine.ai.search import clock, dds
+from engine.ai.search.bitmasks import SUIT_BITS, playout, trick_winner_pos
+from engine.ai.search.budget import Budget
+from engine.ai.search.solver import SolverTimeout, solve_cards
+from engine.ai.search.value import value_table
+from engine.ai.search.worlds import Situation, enumerate_worlds, sample_world
 
 __all__ = [
-    "Budget",
     "Evaluator",
     "candidate_cards",
     "dds_evaluator",
     "playout_evaluator",
-    "plan_discards",
     "search_card",
     "settled_follow",
     "solver_evaluator",
@@ -36,20 +31,6 @@ __all__ = [
 
 # evaluator(sit, world hands, candidate cards, deadline) -> {card: my side's tricks from now}
 Evaluator = Callable[[Situation, list[int], list[int], float], dict[int, int]]
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """How long a decision may search."""
-
-    soft: float  # stop starting new worlds after this many seconds
-    cap: float = 1.5  # never run past this (seconds)
-    min_worlds: int = 1
-    max_worlds: int = 400
-    margin: float = 0.0  # a cheaper card within this mean value of the best is preferred
-    inference: bool = False  # weight sampled worlds by how well they explain the play
-    exact_worlds: int = 0  # play against every possible world when there are at most this many
-    exact_cards: int = 2  # ... and the seat holds at most this many cards
 
 
 def candidate_cards(sit: Situation, legal: int) -> list[int]:
@@ -235,110 +216,3 @@ def search_card(
         near = [c for c in cands if totals[c] >= floor]
         best = min(near, key=lambda c: (key(c)[1:], -totals[c]))
     return best, worlds
-
-
-def plan_discards(
-    view: SeatView,
-    hand: int,
-    allowed: int,
-    count: int,
-    screen_worlds: int,
-    limit: int,
-    final: Callable[[list[int], int, int, float], int] | None = None,
-    final_worlds: int = 0,
-    final_keep: int = 3,
-    budget: float = 0.5,
-) -> list[int]:
-    """Choose ``count`` discards: screen candidate sets by greedy playouts, then
-    (optionally) re-score the best few with ``final(hands, leader, trump, timeout)``
-    (tricks for the leader's side from the first lead) within ``budget`` seconds.
-
-    Deterministic for a given hand: its own RNG is seeded from the cards.
-    """
-    start = clock.now()
-    sit = situation(view)
-    rules = sit.rules
-    trump = sit.trump
-    seat = sit.seat
-    side = seat % 2
-    rng = random.Random(hand * 7 + seat)
-    cands = candidate_discards(hand, allowed, trump, count, limit)
-    if len(cands) <= 1:
-        return list(cands[0]) if cands else []
-    leader = opening_leader(view)
-    total = rules.tricks_per_deal
-    hon = sit.honours
-    score_honours = rules.honours and bool(hon) and rules.honours_basis != "captured"
-    worlds: list[list[int]] = []
-    for _ in range(max(screen_worlds, final_worlds)):
-        w = sample_world(sit, rng)
-        if w is not None:
-            worlds.append(w)
-    if not worlds:
-        return list(cands[0])
-
-    def value(world: list[int], combo: tuple[int, ...], tricks_for_leader: int) -> float:
-        out = 0
-        for c in combo:
-            out |= 1 << c
-        keep = hand & ~out
-        counts: tuple[int, int] | None = None
-        if score_honours:
-            c0 = c1 = 0
-            for s in range(4):
-                h = keep if s == seat else world[s]
-                if s % 2 == 0:
-                    c0 += (h & hon).bit_count()
-                else:
-                    c1 += (h & hon).bit_count()
-            counts = (c0, c1)
-        table = value_table(rules, side, sit.start_scores, counts)
-        mine = tricks_for_leader if leader % 2 == side else total - tricks_for_leader
-        return table[mine]
-
-    # every (world, set) pair played out greedily in one vectorized batch
-    # (engine.ai.batch plays exactly the cards engine.ai.core.playout would)
-    screened = worlds[:screen_worlds]
-    rows: list[list[int]] = []
-    for world in screened:
-        for combo in cands:
-            hands = list(world)
-            out = 0
-            for c in combo:
-                out |= 1 << c
-            hands[seat] = hand & ~out
-            rows.append(hands)
-    side0 = batch_playout(rows, leader, None, trump, 0, total).tolist()
-    scores = dict.fromkeys(cands, 0.0)
-    k = 0
-    for world in screened:
-        for combo in cands:
-            ns = side0[k]
-            k += 1
-            lead_side = ns if leader % 2 == 0 else total - ns
-            scores[combo] += value(world, combo, lead_side)
-    ranked = sorted(cands, key=lambda k: -scores[k])
-    if final is None or final_worlds <= 0:
-        return list(ranked[0])
-    top = ranked[:final_keep]
-    finals = dict.fromkeys(top, 0.0)
-    stop = start + budget
-    for world in worlds[:final_worlds]:
-        row: dict[tuple[int, ...], float] = {}
-        try:
-            for combo in top:
-                hands = list(world)
-                out = 0
-                for c in combo:
-                    out |= 1 << c
-                hands[seat] = hand & ~out
-                timeout = stop - clock.now()
-                if timeout <= 0:
-                    raise dds.DDSTimeout
-                row[combo] = value(world, combo, final(hands, leader, trump, timeout))
-        except (SolverTimeout, dds.DDSTimeout):
-            break  # only whole worlds count, so every set is scored on the same deals
-        for done, v in row.items():
-            finals[done] += v
-    best: tuple[int, ...] = max(top, key=lambda k: (finals[k], scores[k]))
-    return list(best)

@@ -1,11 +1,11 @@
 """Sampled-worlds search for the tables the four-handed searches do not know.
 
-:mod:`engine.ai.search` and :mod:`engine.ai.knowledge` assume four seats with
-partners opposite and a hidden deal; :mod:`engine.ai.generic` plays everything
+:mod:`engine.ai.search.determinized` and :mod:`engine.ai.search.worlds` assume four seats with
+partners opposite and a hidden deal; :mod:`engine.ai.strategies.open_tables` plays everything
 else by table maxims. This module gives ``normal`` and ``hard`` a real search
 there: Ruffe and Trump for three or two, or single-handed (each for himself),
 and Turnover Bridge (two players, face-up layouts on face-down cards). It
-follows :mod:`engine.ai.bid_whist` (its own small card model, sampled worlds,
+follows :mod:`engine.ai.strategies.bid_whist` (its own small card model, sampled worlds,
 greedy playouts for every seat) over the ``HIGH`` rank order of 52 cards:
 
 * :func:`knowledge_of` reads what the seat knows: its hand; every card played;
@@ -20,7 +20,7 @@ greedy playouts for every seat) over the ``HIGH`` rank order of 52 cards:
   (the other hands, the cards out of play, the face-down layout cards) so that
   every constraint holds: each card goes to a random allowed place weighted
   by the room left there, among the places that keep the rest of the deal
-  possible (Hall's condition over the places, as in :mod:`engine.ai.bid_whist`).
+  possible (Hall's condition over the places, as in :mod:`engine.ai.strategies.bid_whist`).
   The face-down cards are then shuffled into the layout positions, one stack
   per position; a face-down card turns up in the world exactly as in the game.
 * :func:`playout` plays the deal to its end (or until a player reaches the
@@ -31,7 +31,7 @@ greedy playouts for every seat) over the ``HIGH`` rank order of 52 cards:
   losing trick as cheaply as is safe, else throw the cheapest side card.
 * :func:`search_play` plays every candidate card out in every sampled world
   and keeps the best mean value for the seat (:func:`deal_value`) within the
-  player's :class:`~engine.ai.search.Budget` (stop starting worlds at the soft
+  player's :class:`~engine.ai.search.budget.Budget` (stop starting worlds at the soft
   budget, never pass the cap, at least ``min_worlds`` worlds). Equivalent hand
   cards (touching, or separated only by cards played or held by the seat) are
   tried once; layout cards are always tried one by one, since which card each
@@ -60,12 +60,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from engine.actions import Action, play
-from engine.ai import clock
-from engine.ai.core import NO_TRUMP, SUIT_BITS, trick_winner_pos
-from engine.ai.knowledge import rules_for
-from engine.ai.search import Budget
-from engine.cards import HIGH, Card, Rank, mask_of
+from engine.ai.search import clock
+from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, trick_winner_pos
+from engine.ai.search.budget import Budget
+from engine.ai.search.worlds import rules_for
+from engine.cards import HIGH, Rank, mask_of
 from engine.game import SeatView
 from engine.rules import Rules
 
@@ -649,7 +648,7 @@ def search_play(
 ) -> int | None:
     """The card (index) with the best mean deal value over sampled worlds.
 
-    With ``sharp`` (``hard`` only), :class:`engine.ai.open_sharp.Sharp` weighs
+    With ``sharp`` (``hard`` only), :class:`engine.ai.search.open_inference.Sharp` weighs
     each world by how well it explains the others' plays (a weighted mean).
 
     ``exact`` is (cards a seat of a two-seat table, cards a seat of a bigger
@@ -673,7 +672,7 @@ def search_play(
     mass = 0.0  # the worlds' total weight (their number, without ``sharp``)
     evaluation = None
     if sharp:
-        from engine.ai.open_sharp import Sharp
+        from engine.ai.search.open_inference import Sharp
 
         evaluation = Sharp.of(view, k)
     slowest = 0.0
@@ -742,23 +741,3 @@ def search_play(
         near = [c for c in cands if totals[c] >= floor]
         best = min(near, key=lambda c: (key(c)[1:], -totals[c]))
     return best
-
-
-def choose_card(
-    view: SeatView,
-    legal: Sequence[Action],
-    mask: int,
-    rng: random.Random,
-    budget: Budget,
-    start: float,
-    exact: tuple[int, int],
-    sharp: bool = False,
-    relative: bool = False,
-) -> Action:
-    """normal's and hard's card at a table of 2-3 seats, everyone alone, or with
-    layouts (they differ in ``budget`` and ``exact``): :func:`search_play`, or the
-    maxims (:func:`~engine.ai.generic.generic_play`) when it finds nothing."""
-    from engine.ai.generic import generic_play
-
-    found = search_play(view, mask, rng, budget, start, exact, sharp, relative) if applies(view) else None
-    return generic_play(view, legal) if found is None else play(Card.from_index(found))

@@ -12,7 +12,7 @@ Every search budget, cap and deadline in :mod:`engine.ai` is read from
   budget buys the same search however busy the machine is, and a result does
   not depend on what else ran beside it. The process's time and not the
   thread's: DDS solves on helper threads of the same process while the
-  searching thread waits for them (see :mod:`engine.ai.dds`), and that work is
+  searching thread waits for them (see :mod:`engine.ai.search.dds`), and that work is
   part of the budget. An arena worker runs one search at a time, so its
   process time is that search's time.
 

@@ -1,11 +1,14 @@
-"""Table maxims for any seating: 2 or 3 players, everyone alone, face-up layouts.
+"""The open tables: 2 or 3 players, everyone alone, face-up layouts.
 
-The ``easy`` player's own rules (:mod:`engine.ai.easy`) and the searches know
-four seats with partners opposite and a hidden deal. A table that is not that
+The partnership strategies (:mod:`engine.ai.strategies.partnership`) know four
+seats with partners opposite and a hidden deal. A table that is not that
 (Ruffe and Trump for three or two, or single-handed; Turnover Bridge with its
-layouts) is played by the maxims here, which read the seats and sides from the
-view (``SeatView.sides``) and count every card the seat can see (its hand, the
-tricks, the face-up layout cards) as out of the others' hands:
+layouts) is played here, reading the seats and sides from the view
+(``SeatView.sides``); :func:`wants_generic` says whether a view needs it.
+
+``easy`` plays these tables by the maxims (:func:`generic_card`), which count
+every card the seat can see (its hand, the tricks, the face-up layout cards)
+as out of the others' hands:
 
 * leading: cash a card no unseen card of its suit can beat (not a trump while
   side suits remain), else lead the lowest card of the longest side suit;
@@ -13,22 +16,31 @@ tricks, the face-up layout cards) as out of the others' hands:
   win as cheaply as possible, and when that is impossible play the lowest card
   (throwing from a side suit before a trump).
 
-``wants_generic(view)`` says whether a view needs them. ``easy`` plays these
-tables by the maxims; ``normal`` and ``hard`` search them with sampled worlds
-(:mod:`engine.ai.open_search`) and fall back to the maxims only when a view
-cannot be read. Decisions outside
-play: a declared ruff states the hand's true value (:func:`claim_for`).
+``normal`` and ``hard`` search them (:func:`search_choice`: sampled worlds and
+greedy playouts for every seat, each world solved exactly near the end, by
+:mod:`engine.ai.search.open_search`), ``hard`` weighing each world by how well
+it explains the others' plays at tables of two or three
+(:mod:`engine.ai.search.open_inference`; single-handed it showed no gain), and,
+at tables of three or more each alone, valuing a deal as its own card points
+less the mean of the others' (``relative``: points come only over par, so a
+player who cannot reach par himself keeps the others at it). They fall back to
+the maxims only when a view cannot be read.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
-from engine.actions import Action, Play
+from engine.actions import Action, Play, play
+from engine.ai.levels import Profile
+from engine.ai.search.budget import Budget
+from engine.ai.search.open_search import applies, search_play
+from engine.ai.strategies.obvious import claim_for
 from engine.cards import SUITS, Card, Suit, cards_from_mask, mask_of
 from engine.view import SeatView
 
-__all__ = ["claim_for", "generic_card", "wants_generic"]
+__all__ = ["budget_of", "generic_card", "generic_play", "search_choice", "wants_generic"]
 
 _PARTNERS_OPPOSITE = (0, 1, 0, 1)
 
@@ -36,17 +48,6 @@ _PARTNERS_OPPOSITE = (0, 1, 0, 1)
 def wants_generic(view: SeatView) -> bool:
     """True unless the view is the four-handed partnership game the other maxims know."""
     return bool(view.layouts) or (bool(view.sides) and view.sides != _PARTNERS_OPPOSITE)
-
-
-def claim_for(view: SeatView, legal: Sequence[Action]) -> Action | None:
-    """Under ``ruff_announce = declared``: claim the hand's true ruff, when that is legal."""
-    from engine.phases.contest import RuffClaim, ruff_value
-
-    if view.rules is None or not any(isinstance(a, RuffClaim) for a in legal):
-        return None
-    value = ruff_value(mask_of(view.hand), view.turn_up, view.trump, view.rules.ruff_measure)
-    claim = RuffClaim(value)
-    return claim if claim in legal else None
 
 
 def _seen(view: SeatView) -> int:
@@ -121,3 +122,25 @@ def generic_play(view: SeatView, legal: Sequence[Action]) -> Action:
         if isinstance(action, Play) and action.card is card:
             return action
     return legal[0]  # pragma: no cover - the card came from legal
+
+
+def budget_of(profile: Profile) -> Budget:
+    """The budget of ``profile``'s search at the open tables."""
+    return Budget(soft=profile.soft, cap=profile.cap, min_worlds=2, max_worlds=profile.open_worlds, margin=0.0)
+
+
+def search_choice(
+    view: SeatView,
+    legal: Sequence[Action],
+    mask: int,
+    rng: random.Random,
+    profile: Profile,
+    budget: Budget,
+    start: float,
+) -> Action:
+    """The searching levels' card among the plays of ``mask`` (see the module
+    docstring), or the maxims' (:func:`generic_play`) when the search finds nothing."""
+    exact = profile.open_exact if view.layouts else profile.open_exact_hidden
+    sharp = profile.sharp and view.n_seats <= 3
+    found = search_play(view, mask, rng, budget, start, exact, sharp, profile.relative) if applies(view) else None
+    return generic_play(view, legal) if found is None else play(Card.from_index(found))
