@@ -631,9 +631,9 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
         # every 50 ms would be 10,000 wake-ups a second of the bench's own, on the bot's loop
         changed: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
         measuring = False
-        committed = manager.drivers.committed  # follows every commit: a click's, the AI's, a timer's
 
-        def timed_committed(table: Any, events: Any, actor_seat: int | None = None) -> None:
+        def timed_committed(table: Any, events: Any) -> None:
+            # every commit's events (a click's, the AI's, a timer's) reach the outlet
             now = time.perf_counter()
             _, seat, actor_id = table.moves[-1]
             started = turn_started.get(table.id)
@@ -641,9 +641,8 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
                 ai_delays.append(now - started - settings.ai_delay)
             turn_started[table.id] = now
             changed.pop(table.id, asyncio.Event()).set()
-            committed(table, events, actor_seat)
 
-        manager.drivers.committed = timed_committed  # type: ignore[method-assign]
+        manager.services.outlet.subscribe(timed_committed)
         commits: list[float] = []  # each group COMMIT (synchronous = FULL: it waits for the disk)
         sqlite_db: Any = db  # the SQLite store's group commit (not on the abstract Database)
         commit_batch = sqlite_db._commit_batch
