@@ -51,21 +51,17 @@ from bot.present.render.hand import (
 )
 from bot.present.render.lines import (
     auction_line,
-    contest_lines,
-    contract_line,
     contract_name,
-    exposed_lines,
     last_trick_line,
-    layout_lines,
-    layout_text,
     ruff_line,
     score_line,
-    sides_line,
     trick_line,
     tricks_line,
     trump_line,
     waiting_line,
 )
+from bot.present.render.ruffe_trump import contest_lines
+from bot.present.render.solo import contract_line, exposed_lines, sides_line
 from bot.present.render.summary import (
     SUMMARY_EVENTS,
     deal_summary,
@@ -79,6 +75,7 @@ from bot.present.render.table import (
     rules_text,
     table_text,
 )
+from bot.present.render.turnover import layout_lines, layout_text
 
 __all__ = [
     "AI_LEVELS",

@@ -17,13 +17,13 @@ from bot.present.render.common import (
 )
 from bot.present.render.lines import (
     contract_name,
-    measure_name,
     play_sides,
     score_line,
     tricks_line,
     trump_line,
     waiting_line,
 )
+from bot.present.render.ruffe_trump import measure_name
 from bot.present.render.table import (
     game_lines,
 )

@@ -1,10 +1,8 @@
-"""The lines of the public table, one function per thing a game shows: the
-trick, scores, trumps, the ruff, the ruff contest, an auction and contract,
-sides, an exposed hand, layouts, whose turn."""
+"""The lines of the public table every game shares, one function per thing it
+shows: the trick, scores, trumps, the ruff, an auction, whose turn. A family's own
+words live in its module: ``solo``, ``bidwhist``, ``ruffe_trump``, ``turnover``."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 from bot.present.i18n import N_, TextMap, _
 from bot.present.render import bidwhist
@@ -12,15 +10,12 @@ from bot.present.render.common import (
     CALL_NAMES,
     TableInfo,
     card_text,
-    cards_text,
-    hand_text,
     seat_short,
-    suit_symbol,
     suit_text,
     target_text,
     terms,
 )
-from engine import TARGETS, PileView, SeatView, Suit, sort_hand
+from engine import SeatView
 
 
 def trick_line(view: SeatView) -> str:
@@ -124,46 +119,6 @@ def ruff_line(info: TableInfo, view: SeatView) -> str:
     return ""
 
 
-def measure_name(info: TableInfo) -> str:
-    return _("pips") if info.rules.ruff_measure == "pip_sum" else _("cards")
-
-
-def contest_lines(info: TableInfo, view: SeatView) -> list[str]:
-    """Ruffe and Trump's ruff (the strongest suit), from the deal's public notes."""
-    lines: list[str] = []
-    contest = view.ruff_contest
-    if contest is None:
-        return lines
-    winners, points = contest.winners, contest.points
-    unit = measure_name(info)
-    if contest.values is not None:
-        each = " · ".join(f"{info.short[s]} {v}" for s, v in enumerate(contest.values))
-        lines.append(_("Ruff ({unit}): {values}").format(unit=unit, values=each))
-    elif contest.claims is not None:
-        each = " · ".join(f"{info.short[s]} {v}" for s, v in contest.claims)
-        lines.append(_("Ruff claims ({unit}): {values}").format(unit=unit, values=each or _("none yet")))
-    for shown in contest.shown or ():
-        verdict = _("true") if shown.honest else _("**false** — the ruff passes to the true winner")
-        lines.append(
-            _("{who} shows {suit}: {cards} = {value} {unit} ({verdict})").format(
-                who=info.seat_name(shown.seat),
-                suit=suit_symbol(Suit.parse(shown.suit)),
-                cards=cards_text(sort_hand(list(shown.cards), None)),
-                value=shown.value,
-                unit=unit,
-                verdict=verdict,
-            )
-        )
-    if winners is not None and points is not None:
-        if winners:
-            who = info.names_of(list(winners))
-            won = " · ".join(f"{info.side_short(s)} +{p}" for s, p in enumerate(points) if p)
-            lines.append(_("→ the ruff goes to {who}: {points}").format(who=who, points=won))
-        else:
-            lines.append(_("→ nobody wins the ruff"))
-    return lines
-
-
 def contract_name(contract: str) -> str:
     if bidwhist.is_bid(contract):
         return bidwhist.bid_name(contract)  # Bid Whist: "4 uptown"
@@ -175,104 +130,6 @@ def auction_line(info: TableInfo, view: SeatView) -> str:
         return ""
     calls = " · ".join(f"{info.who(s)} {contract_name(c)}" for s, c in view.auction)
     return _("Auction: {calls}").format(calls=calls)
-
-
-def tricks_needed(contract: str, tricks_per_deal: int) -> str:
-    target = TARGETS.get(contract)
-    if contract in ("mis", "spread", "general"):
-        return _("must lose every trick") if contract != "general" else _("most tricks pays")
-    if target is None:
-        return ""
-    if target >= tricks_per_deal:
-        return _("must take all {n} tricks").format(n=tricks_per_deal)
-    if contract == "prop":
-        return _("needs {target} of {n} tricks together").format(target=target, n=tricks_per_deal)
-    return _("needs {target} of {n} tricks").format(target=target, n=tricks_per_deal)
-
-
-def contract_line(info: TableInfo, view: SeatView) -> str:
-    contract = view.contract
-    if not contract:
-        return ""
-    if bidwhist.is_bid(contract):
-        return bidwhist.contract_line(info, view)
-    if contract == "general":
-        return _("Contract: **General Misère** — everyone passed: each plays alone at no trumps; most tricks pays.")
-    parts = [_("Contract: **{name}**").format(name=contract_name(contract))]
-    if view.declarer is not None:
-        mates = [g for g in play_sides(view, info.n) if view.declarer in g][0]
-        partner = [s for s in mates if s != view.declarer]
-        if len(partner) == 1 and not info.partnerships:  # a proposal and its acceptor
-            parts.append(
-                _("proposed by {proposer}, accepted by {acceptor}").format(
-                    proposer=info.seat_name(view.declarer), acceptor=info.seat_name(partner[0])
-                )
-            )
-        else:
-            parts.append(_("declared by {who}").format(who=info.seat_name(view.declarer)))
-    needs = tricks_needed(contract, info.rules.tricks_per_deal)
-    if needs:
-        parts.append(needs)
-    return " · ".join(parts)
-
-
-def sides_line(info: TableInfo, view: SeatView) -> str:
-    """Sides made for this deal (one against three, a proposer and acceptor), if any."""
-    if info.partnerships or view.declarer is None or not view.contract:
-        return ""
-    groups = play_sides(view, info.n)
-    if len(groups) < 2:
-        return ""
-    declaring = next((g for g in groups if view.declarer in g), groups[0])
-    others = [s for g in groups if g is not declaring for s in g]
-    if len(declaring) == 1:
-        return _("Sides: {who} plays alone against {others}.").format(
-            who=info.seat_name(declaring[0]), others=info.names_of(others)
-        )
-    return _("Sides: {who} together against {others}.").format(
-        who=info.names_of(declaring), others=info.names_of(others)
-    )
-
-
-def exposed_lines(info: TableInfo, view: SeatView, skip: int | None = None) -> list[str]:
-    lines = []
-    for seat, cards in view.exposed:
-        if seat == skip:
-            continue
-        lines.append(
-            _("🂠 {who} plays with the hand face up: {hand}").format(
-                who=info.seat_name(seat), hand=hand_text(cards, view.trump)
-            )
-        )
-    return lines
-
-
-_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def _pile(pile: PileView) -> str:
-    if pile.up is None:
-        return "▢"
-    under = str(pile.down).translate(_SUPERSCRIPT) if pile.down else ""
-    return f"{card_text(pile.up)}{under}{'✱' if pile.fresh else ''}"
-
-
-def layout_text(piles: Sequence[PileView]) -> str:
-    """One layout in two rows: each face-up card with the count of face-down cards
-    beneath it as a superscript; ✱ = just turned up, ▢ = an emptied position."""
-    half = (len(piles) + 1) // 2
-    rows = [piles[:half], piles[half:]]
-    return " │ ".join(" ".join(_pile(p) for p in row) for row in rows if row)
-
-
-def layout_lines(info: TableInfo, view: SeatView, mine: int | None = None) -> list[str]:
-    if not view.layouts:
-        return []
-    lines = [_("Layouts (face-up cards; ¹ = a card face down beneath; ✱ = turned up this trick, playable from the next):")]
-    for seat, piles in enumerate(view.layouts):
-        owner = _("Your layout") if seat == mine else f"{info.seat_name(seat)}"
-        lines.append(f"> {owner}: {layout_text(piles)}")
-    return lines
 
 
 _DOING = TextMap({

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.present.i18n import N_, TextMap, _, ngettext
-from bot.present.render import bidwhist
+from bot.present.render import bidwhist, solo
 from bot.present.render.claims import claim_event_lines
 from bot.present.render.common import (
     SIDE_NAMES,
@@ -21,10 +21,7 @@ from bot.present.render.common import (
     suit_text,
     terms,
 )
-from bot.present.render.lines import (
-    contract_name,
-    tricks_needed,
-)
+from bot.present.render.lines import contract_name
 from engine import (
     AllPassed,
     CanYeCalled,
@@ -122,26 +119,6 @@ def _points(info: TableInfo, points: Sequence[int]) -> str:
     return " · ".join(f"{info.side_short(s)} {p:+d}" for s, p in enumerate(points) if p)
 
 
-def _contract_summary(info: TableInfo, ev: ContractSettled, stopped: PlayStopped | None) -> str:
-    n = info.rules.tricks_per_deal
-    if ev.contract == "general":
-        head = _("General Misère: {who} took the most tricks ({tricks}) and pays {value}").format(
-            who=info.seat_name(ev.declarer), tricks=ev.tricks, value=ev.value
-        )
-    else:
-        who = info.seat_name(ev.declarer)
-        if ev.partner is not None:
-            who += _(" with {who}").format(who=info.seat_name(ev.partner))
-        needs = tricks_needed(ev.contract, n)
-        result = _("✅ made") if ev.made else _("❌ failed")
-        head = _("{contract} by {who} ({needs}): took {tricks} — {result}, worth {value}").format(
-            contract=contract_name(ev.contract), who=who, needs=needs, tricks=ev.tricks, result=result, value=ev.value
-        )
-    if stopped is not None:
-        head += _(" (play stopped after trick {n})").format(n=stopped.trick_no)
-    return head + " → " + (_points(info, ev.points) or _("no points"))
-
-
 def deal_summary(info: TableInfo, events: Sequence[Event]) -> str | None:
     """A public summary of a finished deal / game / match, or None."""
     contract = bidwhist.deal_summary(info, events)
@@ -171,7 +148,7 @@ def deal_summary(info: TableInfo, events: Sequence[Event]) -> str | None:
         elif isinstance(ev, DealScored):
             title = _("**Deal {deal} of game {game}**").format(deal=ev.deal_no, game=ev.game_no)
             if settled is not None:
-                lines.insert(0, f"{title} — {_contract_summary(info, settled, stopped)}")
+                lines.insert(0, f"{title} — {solo.contract_summary(info, settled, stopped)}")
             else:
                 lines.insert(0, f"{title} — " + _deal_scored_text(info, ev, t))
             scores = " · ".join(f"{info.side_short(s)} **{p}**" for s, p in enumerate(ev.scores))

@@ -17,20 +17,18 @@ from bot.present.render.common import (
 )
 from bot.present.render.lines import (
     auction_line,
-    contest_lines,
-    contract_line,
-    exposed_lines,
     last_trick_line,
-    layout_lines,
     ruff_line,
     score_line,
-    sides_line,
     trick_line,
     tricks_line,
     trump_line,
     waiting_line,
 )
+from bot.present.render.ruffe_trump import contest_lines
 from bot.present.render.rules_text import rules_lines
+from bot.present.render.solo import contract_line, exposed_lines, sides_line
+from bot.present.render.turnover import layout_lines
 from engine import Rules, SeatView
 
 

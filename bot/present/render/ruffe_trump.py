@@ -1,0 +1,48 @@
+"""Ruffe and Trump's words: the ruff contest (the strongest suit, by cards or pips),
+its claims, the suits shown and who takes the ruff."""
+
+from __future__ import annotations
+
+from bot.present.i18n import _
+from bot.present.render.common import TableInfo, cards_text, suit_symbol
+from engine import SeatView, Suit, sort_hand
+
+
+def measure_name(info: TableInfo) -> str:
+    return _("pips") if info.rules.ruff_measure == "pip_sum" else _("cards")
+
+
+def contest_lines(info: TableInfo, view: SeatView) -> list[str]:
+    """Ruffe and Trump's ruff (the strongest suit), from the deal's public notes."""
+    lines: list[str] = []
+    contest = view.ruff_contest
+    if contest is None:
+        return lines
+    winners, points = contest.winners, contest.points
+    unit = measure_name(info)
+    if contest.values is not None:
+        each = " · ".join(f"{info.short[s]} {v}" for s, v in enumerate(contest.values))
+        lines.append(_("Ruff ({unit}): {values}").format(unit=unit, values=each))
+    elif contest.claims is not None:
+        each = " · ".join(f"{info.short[s]} {v}" for s, v in contest.claims)
+        lines.append(_("Ruff claims ({unit}): {values}").format(unit=unit, values=each or _("none yet")))
+    for shown in contest.shown or ():
+        verdict = _("true") if shown.honest else _("**false** — the ruff passes to the true winner")
+        lines.append(
+            _("{who} shows {suit}: {cards} = {value} {unit} ({verdict})").format(
+                who=info.seat_name(shown.seat),
+                suit=suit_symbol(Suit.parse(shown.suit)),
+                cards=cards_text(sort_hand(list(shown.cards), None)),
+                value=shown.value,
+                unit=unit,
+                verdict=verdict,
+            )
+        )
+    if winners is not None and points is not None:
+        if winners:
+            who = info.names_of(list(winners))
+            won = " · ".join(f"{info.side_short(s)} +{p}" for s, p in enumerate(points) if p)
+            lines.append(_("→ the ruff goes to {who}: {points}").format(who=who, points=won))
+        else:
+            lines.append(_("→ nobody wins the ruff"))
+    return lines
