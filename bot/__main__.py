@@ -4,7 +4,7 @@ Without a token there is nothing to connect to: the offline demo is a tool of it
 own (``make demo``, which is ``python -m tools.demo``: it runs this when a token is
 set and the simulated server otherwise).
 
-One process of several (see README, "A large deployment")::
+One process of several (see docs/operations.md, "Several processes on PostgreSQL")::
 
     python -m bot --shards 0-3 --shard-count 8 [--name bot-0]
 
