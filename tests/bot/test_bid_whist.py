@@ -24,8 +24,8 @@ from engine.actions import Action, Discard, Pass
 from engine.ai import get_player
 from engine.families.bid_whist import contract_points
 
+from .dm_play import JOKERS, MODES, NAMES, SEATS, open_table, play_out
 from .helpers import buttons, feed, hand_line, hand_message, table_message
-from .newgames import JOKERS, MODES, NAMES, SEATS, open_table, play_out
 from .test_bid_whist_controls import (
     RANKS_DOWN,
     RANKS_DOWN_ACE_LOW,
@@ -33,7 +33,7 @@ from .test_bid_whist_controls import (
     _assert_in_order,
     _suit_groups,
 )
-from .test_new_games import _durable
+from .test_whole_games_from_dms import _durable
 
 EASY = get_player("easy")
 

@@ -15,8 +15,8 @@ from bot.store import AISeat, HumanSeat, PlayerResult, RatingRepo, ResultRepo, T
 from bot.store.ratings import MIN_GAMES
 
 from .conftest import make_settings, restart
+from .dm_play import lowest_card, open_table, play_out
 from .helpers import table_message
-from .newgames import lowest_card, open_table, play_out
 
 
 def _table(channel: Any, table_id: int) -> Any:
