@@ -39,8 +39,8 @@ from bot.app.manager import GameManager
 from bot.config import Settings
 from bot.sharding import parse_shards
 from bot.store import Database
+from bot.tables import drivers as drivers_module
 from bot.tables.aipool import AIPool
-from bot.tables.table import drivers as drivers_module
 from engine import Action, decode_action
 from tools.bench import StubDiscord, _Stub
 

@@ -128,7 +128,7 @@ async def main(out: Path) -> None:
                     await alice.click(table, label=f"Add AI ({level})")
                 table = next(m for m in channel.history() if "table #" in m.content)
                 await alice.click(table, label="Start")
-                game = bot.app.manager.tables[1]
+                game = bot.manager.tables[1]
                 for _ in range(200):
                     g = game.game
                     if g.phase == "play" and g.trick_no >= 5 and g.to_act() == 0 and len(g.trick) >= 2:
@@ -136,7 +136,7 @@ async def main(out: Path) -> None:
                     if not await _act(alice):
                         await env.advance_time(1)
                 await env.settle()
-                await bot.app.manager.notifier.flush()
+                await bot.manager.notifier.flush()
                 await _preview(env, channel, bob, "channel", out)
                 await _preview(env, channel.threads[0], bob, "thread", out)
                 await _preview(env, alice.user.dm_channel, alice.user, "dm", out)

@@ -87,7 +87,7 @@ async def resume_and_finish(db: Path, seed: int) -> dict[str, Any]:
     await env.start()
     try:
         with env.time_context():
-            manager = bot.app.manager
+            manager = bot.manager
             lobby, game = manager.tables.get(1), manager.tables.get(2)
             assert lobby is not None and lobby.status == "lobby", "the open lobby was not resumed"
             if table_status(db, 2) == "finished":  # the game ended before the kill
