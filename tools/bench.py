@@ -1,7 +1,7 @@
 """Benchmark: many concurrent games of the real bot, at production settings.
 
-``python -m tools.bench`` (the default, ``--mode production``) is issue 10's
-setting: 200 tables open at once, half 1 human + 3 AI at the default level
+``python -m tools.bench`` (the default, ``--mode production``) is the one it
+was built for: 200 tables open at once, half 1 human + 3 AI at the default level
 (normal), half 4 humans, production timings (1 s AI pacing, 90 s turn timers
 armed, 1 s table-edit throttle), the AI in an :class:`~bot.tables.aipool.AIPool` of
 worker processes, and every Discord call answered after a simulated 50-150 ms.
@@ -208,7 +208,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 async def _bench(env: Any, bot: Any, args: argparse.Namespace, sim_dir: str) -> dict[str, Any]:
-    manager = bot.app.manager
+    manager = bot.manager
     guild = env.create_guild(name="Bench")
     games: list[BenchGame] = []
     for i in range(args.games):

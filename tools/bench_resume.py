@@ -1,4 +1,4 @@
-"""Benchmark: restart with many unfinished games (issue 10: 1,000 games ready in <= 2 s).
+"""Benchmark: restart with many unfinished games (the aim: 1,000 games ready in <= 2 s).
 
 ``python -m tools.bench_resume`` first plays ``--games`` tables part-way through
 the real ``GameManager`` into a real SQLite file (half 1 human + 3 AI, half
