@@ -11,6 +11,8 @@ import pytest
 
 from tools import arena, arena_all
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 FORM = "turnover-bridge-seed004"
 RUN = ["--boards", "2", "--chunk", "1", "--only", FORM, "--matchups", "normal-easy", "--workers", "1"]
 

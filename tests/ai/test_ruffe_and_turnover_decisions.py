@@ -24,6 +24,7 @@ FORMS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize(("game_id", "overrides"), FORMS, ids=[f"{g}:{o}" for g, o in FORMS])
 def test_every_level_finishes_every_form(level: str, game_id: str, overrides: dict[str, object]) -> None:

@@ -218,6 +218,7 @@ def _final_explains_the_end(table: Any, text: str) -> None:
         assert f"{sides[loser]} fell to {game.scores[loser]}, and a side at -7 or below loses {scores}" in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot_settings", [{"seed": 61}])
 async def test_bid_whist_four_humans_from_their_dms(simcord_env: Any) -> None:
     env = simcord_env
@@ -239,6 +240,7 @@ async def test_bid_whist_four_humans_from_their_dms(simcord_env: Any) -> None:
     await _results(env, table, 4)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot_settings", [{"seed": 62}])
 async def test_bid_whist_one_human_with_three_easy_ai_kitty_shown_to_all(simcord_env: Any) -> None:
     env = simcord_env

@@ -31,6 +31,7 @@ async def _play_one(env: Any, table_id: int, players: list[Any]) -> None:
     assert table.game.is_over
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot_settings", [{"seed": 42}])
 async def test_finished_games_move_the_ratings_shown_by_leaderboard_and_stats(simcord_env: Any) -> None:
     env = simcord_env

@@ -36,6 +36,8 @@ from .dm_play import (
 )
 from .helpers import feed, hand_cards, hand_message, replay_from_db, table_message
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 
 async def _durable(env: Any, table: Any) -> None:
     """The move log replays to the same game and the table is finished."""
