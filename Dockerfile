@@ -15,7 +15,7 @@ RUN useradd --create-home --uid 1000 bot \
     && chown bot:bot /data
 
 WORKDIR /app
-COPY pyproject.toml ./
+COPY pyproject.toml LICENSE ./
 COPY engine ./engine
 COPY bot ./bot
 RUN pip install '.[ai]'

@@ -1,10 +1,11 @@
 # Two commands matter: `make demo` runs the bot, `make test` runs every check.
+# `make test-fast` is the quick loop while working: the same checks without the tests marked slow.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test demo
+.PHONY: venv test test-fast demo
 
 venv: $(STAMP)
 
@@ -16,9 +17,14 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 test: venv
-	$(BIN)/ruff check engine bot tests
+	$(BIN)/ruff check engine bot tests tools
 	$(BIN)/mypy --strict engine bot
 	$(BIN)/pytest -q
+
+test-fast: venv
+	$(BIN)/ruff check engine bot tests tools
+	$(BIN)/mypy --strict engine bot
+	$(BIN)/pytest -q -m "not slow"
 
 demo: venv
 	$(BIN)/python -m tools.demo

@@ -4,7 +4,7 @@ Without a token there is nothing to connect to: the offline demo is a tool of it
 own (``make demo``, which is ``python -m tools.demo``: it runs this when a token is
 set and the simulated server otherwise).
 
-One process of several (see README, "A large deployment")::
+One process of several (see docs/operations.md, "Several processes on PostgreSQL")::
 
     python -m bot --shards 0-3 --shard-count 8 [--name bot-0]
 
@@ -16,11 +16,10 @@ processes need ``RH_DATABASE`` to be a PostgreSQL URL they share.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import logging
 import sys
 
-from bot.config import Settings
+from bot.config import Settings, SettingsError
 
 
 def _shard_options(args: list[str], settings: Settings) -> tuple[list[str], Settings]:
@@ -47,15 +46,19 @@ def _shard_options(args: list[str], settings: Settings) -> tuple[list[str], Sett
         parser.error(f"RH_SHARDS names shard {max(ids)}, but there are only {count}")
     if ids is not None and count is None:
         parser.error("RH_SHARDS needs a shard count (--shard-count or RH_SHARD_COUNT)")
-    settings = dataclasses.replace(
-        settings, shard_count=count, shard_ids=ids, process_name=known.name or settings.process_name
+    settings = settings.model_copy(
+        update={"shard_count": count, "shard_ids": ids, "process_name": known.name or settings.process_name}
     )
     return rest, settings
 
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except SettingsError as exc:
+        print(exc.message, file=sys.stderr)
+        return 2
     args, settings = _shard_options(args, settings)
     if not settings.token:
         print(

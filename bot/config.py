@@ -1,13 +1,27 @@
-"""Settings from the environment (and a ``.env`` file if present).
+"""Settings from the environment (and a ``.env`` file if present), with pydantic-settings.
+
+Every field below is read from ``RH_<FIELD NAME>`` (the token from ``DISCORD_TOKEN``),
+written once here with its default, and listed in ``.env.example`` with that default
+and its meaning (``tests/test_settings.py`` keeps the three in step).
+
+``Settings(...)`` is exactly what it is given plus the defaults (tests and tools build
+their own); :meth:`Settings.from_env` adds the environment and the ``.env`` file, the
+real environment winning. Change a setting with ``settings.model_copy(update={...})``.
 
 The token is held in a :class:`Secret` so it never appears in a repr or a log line.
 """
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, field
-from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import AliasChoices, BeforeValidator, Field, ValidationError
+from pydantic_core import core_schema
+from pydantic_settings import BaseSettings, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
+
+__all__ = ["ENV_PREFIX", "Secret", "Settings", "SettingsError", "env_name"]
+
+ENV_PREFIX = "RH_"
 
 
 class Secret(str):
@@ -16,108 +30,182 @@ class Secret(str):
     def __repr__(self) -> str:
         return "Secret('***')" if self else "Secret('')"
 
-
-def _float(name: str, default: float) -> float:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        return float(raw)
-    except ValueError:
-        raise SystemExit(f"{name} must be a number, got {raw!r}") from None
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> core_schema.CoreSchema:
+        return core_schema.no_info_after_validator_function(
+            cls, core_schema.str_schema(strip_whitespace=True)
+        )
 
 
-def _int_or_none(name: str, what: str = "a Discord id (digits)") -> int | None:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise SystemExit(f"{name} must be {what}, got {raw!r}") from None
+class SettingsError(SystemExit):
+    """A bad value in the environment: one line naming the variable.
+
+    A SystemExit, so a tool that does not catch it still stops with that line;
+    ``python -m bot`` prints it and exits with status 2.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
-def _bool(name: str, default: bool) -> bool:
-    raw = os.environ.get(name, "").strip().lower()
-    if not raw:
-        return default
-    if raw in ("1", "true", "yes", "on"):
-        return True
-    if raw in ("0", "false", "no", "off"):
-        return False
-    raise SystemExit(f"{name} must be on or off (true/false, 1/0), got {raw!r}")
+def _shards(value: Any) -> Any:
+    if isinstance(value, str):
+        from bot.sharding import parse_shards  # bot.sharding imports this module
+
+        return parse_shards(value)
+    return value
 
 
-def _ai_mode() -> str:
-    mode = os.environ.get("RH_AI_MODE", "process").strip().lower() or "process"
-    if mode not in ("process", "thread", "inline"):
-        raise SystemExit(f"RH_AI_MODE must be process, thread or inline, got {mode!r}")
-    return mode
+def _lower(value: Any) -> Any:
+    return value.strip().lower() if isinstance(value, str) else value
 
 
-def _shards(name: str) -> tuple[int, ...] | None:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return None
-    from bot.sharding import parse_shards
-
-    try:
-        return parse_shards(raw)
-    except ValueError as exc:
-        raise SystemExit(f"{name}: {exc}") from None
+def _upper(value: Any) -> Any:
+    return value.strip().upper() if isinstance(value, str) else value
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(BaseSettings):
     """Everything the bot can be configured with. See ``.env.example``."""
 
-    token: Secret = field(default_factory=lambda: Secret(""))
-    database: str = "data/ruff.db"
-    dev_guild_id: int | None = None
-    log_level: str = "INFO"
-    ai_delay: float = 1.0
-    turn_timeout: float = 90.0
-    turn_ping_delay: float = 10.0  # a human's turn pings them only if they have not moved by then (<0: never)
-    lobby_timeout: float = 1800.0
-    afk_takeover_after: int = 2
-    table_edit_interval: float = 1.0
-    ai_mode: str = "process"  # where AI searches run: process (default) | thread | inline (tests)
-    ai_workers: int | None = None  # AI worker processes; None = CPUs - 1 (at least 1)
-    ai_worlds: int | None = None  # bound searches by worlds, not time (tests: reproducible)
-    seed: int | None = None  # fixes the table seeds (tests, demo); None = unpredictable
-    pictures: bool = True  # attach a picture of the table (and the final score chart)
-    painter_mode: str = "process"  # where pictures are drawn: process (with a process AI pool) | thread
-    # several processes (bot/sharding.py, bot/cluster/sync.py): this process's gateway shards
-    # of ``shard_count`` (None: one process holding every shard)
-    shard_ids: tuple[int, ...] | None = None
-    shard_count: int | None = None
-    lease_seconds: float = 15.0  # a table's AI/timer lease on PostgreSQL; renewed every third of it
-    process_name: str | None = None  # this process in the leases (None: host:pid:random)
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_ignore_empty=True,  # RH_X= (as in .env.example) means the default
+        frozen=True,
+        extra="forbid",
+        populate_by_name=True,
+        str_strip_whitespace=True,
+    )
+
+    token: Secret = Field(
+        default=Secret(""),
+        validation_alias=AliasChoices("DISCORD_TOKEN", "token"),
+        description="the bot token from the Discord developer portal (required to connect)",
+    )
+    database: str = Field(
+        default="data/ruff.db",
+        description="a SQLite file (its folder is created) or a postgresql:// URL",
+    )
+    dev_guild_id: int | None = Field(
+        default=None, description="a server id to sync slash commands to at once (global sync can take an hour)"
+    )
+    log_level: Annotated[
+        Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"], BeforeValidator(_upper)
+    ] = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR")
+    ai_delay: float = Field(
+        default=1.0, description="seconds an AI seat waits before each move, so humans can follow"
+    )
+    turn_timeout: float = Field(
+        default=90.0, description="seconds a human has to act before the AI plays that turn (0: never)"
+    )
+    turn_ping_delay: float = Field(
+        default=10.0,
+        description="seconds into a human's turn before they are pinged, if they have not moved (0: at once, <0: never)",
+    )
+    lobby_timeout: float = Field(
+        default=1800.0, description="seconds before an unstarted table expires and frees its channel"
+    )
+    afk_takeover_after: int = Field(
+        default=2, description="timed-out turns in a row after which the AI keeps a silent human's seat"
+    )
+    table_edit_interval: float = Field(
+        default=1.0, description="the least seconds between two edits of one table message"
+    )
+    ai_mode: Annotated[Literal["process", "thread", "inline"], BeforeValidator(_lower)] = Field(
+        default="process",
+        description="where AI searches run: process (clicks never wait behind a search), thread or inline (tests)",
+    )
+    ai_workers: int | None = Field(
+        default=None, ge=1, description="AI worker processes (empty: CPUs - 1, at least 1)"
+    )
+    ai_worlds: int | None = Field(
+        default=None,
+        ge=1,
+        description="bound AI searches by this many deals a decision instead of by time (reproducible)",
+    )
+    seed: int | None = Field(
+        default=None, description="fixes the table seeds (tests, demo); empty: unpredictable"
+    )
+    pictures: bool = Field(
+        default=True, description="attach a picture of the table, and a score chart at the end (on/off)"
+    )
+    painter_mode: Annotated[Literal["process", "thread"], BeforeValidator(_lower)] = Field(
+        default="process",
+        description="where pictures are drawn: process (with a process AI pool) or thread",
+    )
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode, BeforeValidator(_shards)] = Field(
+        default=None,
+        validation_alias=AliasChoices(f"{ENV_PREFIX}SHARDS", "shard_ids"),
+        description="this process's gateway shards, e.g. 0-3 (empty: one process holding every shard)",
+    )
+    shard_count: int | None = Field(
+        default=None, ge=1, description="the bot's total number of gateway shards (with RH_SHARDS)"
+    )
+    lease_seconds: float = Field(
+        default=15.0,
+        gt=0,
+        description="on PostgreSQL: seconds a table's AI/timer lease lasts unrenewed (a dead process's tables move after it)",
+    )
+    process_name: str | None = Field(
+        default=None, description="this process's stable name in the table leases (empty: from its shards, or main)"
+    )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Settings(...) is what it is given; from_env() reads through _FromEnvironment
+        return (init_settings,)
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
-        """Read settings; values in the real environment win over the ``.env`` file."""
-        if env_file and Path(env_file).is_file():
-            try:
-                from dotenv import load_dotenv
+        """Read settings; values in the real environment win over the ``.env`` file.
 
-                load_dotenv(env_file, override=False)
-            except ImportError:  # pragma: no cover - python-dotenv is a dependency
-                pass
-        return cls(
-            token=Secret(os.environ.get("DISCORD_TOKEN", "").strip()),
-            database=os.environ.get("RH_DATABASE", "data/ruff.db").strip() or "data/ruff.db",
-            dev_guild_id=_int_or_none("RH_DEV_GUILD_ID"),
-            log_level=os.environ.get("RH_LOG_LEVEL", "INFO").strip().upper() or "INFO",
-            ai_delay=_float("RH_AI_DELAY", 1.0),
-            turn_timeout=_float("RH_TURN_TIMEOUT", 90.0),
-            turn_ping_delay=_float("RH_TURN_PING_DELAY", 10.0),
-            lobby_timeout=_float("RH_LOBBY_TIMEOUT", 1800.0),
-            ai_mode=_ai_mode(),
-            ai_workers=_int_or_none("RH_AI_WORKERS", "a number of processes"),
-            pictures=_bool("RH_PICTURES", True),
-            shard_count=_int_or_none("RH_SHARD_COUNT", "a number of shards"),
-            shard_ids=_shards("RH_SHARDS"),
-            lease_seconds=_float("RH_LEASE_SECONDS", 15.0),
-            process_name=os.environ.get("RH_PROCESS_NAME", "").strip() or None,
-        )
+        Raises :class:`SettingsError` (one line naming the variable) for a bad value.
+        """
+        try:
+            read = _FromEnvironment(_env_file=env_file)  # type: ignore[call-arg]
+        except ValidationError as exc:
+            raise SettingsError(_one_line(exc)) from None
+        return cls.model_validate(dict(read))
+
+
+def env_name(field: str) -> str:
+    """The environment variable a :class:`Settings` field is read from."""
+    alias = Settings.model_fields[field].validation_alias
+    if isinstance(alias, AliasChoices):
+        return str(alias.choices[0])
+    return ENV_PREFIX + field.upper()
+
+
+def _one_line(exc: ValidationError) -> str:
+    problems = []
+    for error in exc.errors():
+        where = error["loc"][0] if error["loc"] else ""
+        name = where if str(where).isupper() else env_name(str(where))
+        message = error["msg"].removeprefix("Value error, ")
+        got = repr(error["input"])
+        problems.append(f"{name}: {message}" if got in message else f"{name}: {message}, got {got}")
+    return "; ".join(problems)
+
+
+class _FromEnvironment(Settings):
+    """Settings read from the environment and the ``.env`` file (see ``Settings.from_env``)."""
+
+    model_config = SettingsConfigDict(extra="ignore")  # a .env may hold other things
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings, dotenv_settings)

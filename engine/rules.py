@@ -4,7 +4,7 @@ Every game id, parameter name, value and preset name here is the one used in
 ``RULES.md`` so a reader can move between the two. A :class:`Rules` object is the
 whole variant configuration of a game; it never changes while a game runs.
 
-Decisions where RULES.md is silent (each also noted in the project README):
+Decisions where RULES.md is silent (each also listed in docs/rules-decisions.md):
 
 * ``call_point`` follows ``target_score - 1`` when the target is overridden and
   the call point is not (RULES.md §1.5 defines the default as "8 = target - 1").

@@ -131,3 +131,20 @@ def test_the_compose_file_runs_bot_processes_on_postgresql() -> None:
     assert sorted(covered) == list(range(counts.pop())), "every shard held by exactly one process"
     assert len(names) == len(bots) and None not in names  # stable, distinct lease names
     assert 0 in parse_shards(bots["bot-0"]["command"][4])  # shard 0 (the DMs) is held
+
+
+def test_docker_image_holds_the_bot_and_not_the_tools() -> None:
+    """The image copies the two packages, pyproject.toml and LICENSE; never tools/ or tests/."""
+    copied: set[str] = set()
+    command = ""
+    for line in (ROOT / "Dockerfile").read_text().splitlines():
+        words = line.split()
+        if words and words[0].upper() == "COPY":
+            copied.update(word.strip("./") for word in words[1:-1] if not word.startswith("--"))
+        if words and words[0].upper() == "CMD":
+            command = line
+    assert {"bot", "engine", "pyproject.toml", "LICENSE"} <= copied
+    assert not copied & {"tools", "tests", "docs", ".env"}
+    assert '"python", "-m", "bot"' in command
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert {"tools/", "tests/"} <= set(ignored)

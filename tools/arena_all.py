@@ -1,23 +1,31 @@
-"""Run the arena matches that issues 11 and 12 ask for, one after another, resumably.
+"""Run the AI levels' duplicate matches for every game form, one after another, resumably.
 
     nice -n 19 python -m tools.arena_all --workers 2 [--boards 1000] [--chunk 100]
+    python -m tools.arena_all --publish        # then: copy the finished matches into docs/arena/
 
 For every game form (:data:`FORMS`) and matchup (:data:`MATCHUPS`), normal
 against easy for every form first, then hard against normal, it runs
 ``python -m tools.arena`` (duplicate boards, budgets on the CPU clock, no
 game pairs) in chunks of ``--chunk`` boards until ``--boards`` are played.
-Every board's margins are kept in ``docs/arena/boards/<form>-<a>-vs-<b>.jsonl``
-(the arena's ``--record``), so a stopped run loses at most the boards under
-way: running this again skips what is done and goes on where it stopped, in
-this session or a later one. After each chunk it writes
 
-* ``docs/arena/<form>-<a>-vs-<b>.txt``: the command and the arena's full
-  printout over every board so far (its decision times are the last chunk's);
-* ``docs/arena/README.md``: one row a match — form, matchup, boards, A's
-  margin in points per deal, its 95% confidence interval, and the verdict.
+Work under way lives where the tool lives: in ``tools/arena_runs/`` (git-ignored;
+``--out`` for another folder). Every board's margins are kept in
+``<out>/boards/<form>-<a>-vs-<b>.jsonl`` (the arena's ``--record``), so a stopped
+run loses at most the boards under way: running this again skips what is done and
+goes on where it stopped. After each chunk it writes
+
+* ``<out>/<form>-<a>-vs-<b>.txt``: the command and the arena's full printout over
+  every board so far (its decision times are the last chunk's);
+* ``<out>/README.md``: one row a match — form, matchup, boards, A's margin in
+  points per deal, its 95% confidence interval, and the verdict.
+
+``--publish`` plays nothing: it copies every *finished* match (``--boards``
+boards in its record) from ``--out`` into ``docs/arena/`` (``--docs`` for another
+folder) — its record and its printout — and rewrites ``docs/arena/README.md``
+from the records there, so only finished matches are ever committed.
 
 ``--only FORM`` (repeatable) and ``--matchups normal-easy,hard-normal``
-narrow the list; ``--summary`` only rewrites the README from the records.
+narrow the list; ``--summary`` only rewrites ``<out>/README.md`` from the records.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -40,6 +49,10 @@ from tools.arena import margin_ci, read_record
 __all__ = ["FORMS", "MATCHUPS", "Form", "main", "summary"]
 
 ROOT: Final = Path(__file__).resolve().parents[1]
+RUNS: Final = ROOT / "tools" / "arena_runs"
+"""Matches under way (git-ignored)."""
+DOCS: Final = ROOT / "docs" / "arena"
+"""Finished matches, published with ``--publish``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +85,7 @@ FORMS: Final = (
     Form("turnover-bridge-seed004", "turnover-bridge", ("layout=seed004",), "5+4 rows, 8-card hands"),
     Form("turnover-bridge-pagat", "turnover-bridge", ("layout=pagat",), "12/12/2"),
 )
-"""Every form of the two issues' games, in the order they run."""
+"""Every game form the matches cover, in the order they run."""
 
 MATCHUPS: Final = (("normal", "easy"), ("hard", "normal"))
 """(A, B): A should beat B. All forms of the first, then all of the second."""
@@ -132,20 +145,22 @@ def _verdict(a: str, b: str, n: int, target: int, mean: float, half: float) -> s
 def summary(out: Path, target: int, matchups: Sequence[tuple[str, str]] = MATCHUPS) -> str:
     """The README's text: one row for each form and matchup, from the records in ``out``."""
     lines = [
-        "# Arena results for issues 11 and 12",
+        "# Arena results: each AI level against the one below",
         "",
         "Duplicate matches (`python -m tools.arena`): every board is one seeded deal",
         "played with A and B in every seating, so the cards cancel out. The margin is A's",
         "points per deal minus B's (at tables without two partnerships, A's points minus",
         "the mean of the B seats), averaged over boards, with its 95% confidence interval",
         "over boards. Search budgets are measured in the process's CPU time (`--clock cpu`),",
-        "so the machine's load does not change the results. The issues ask, per game form,",
-        f"for A better with the CI excluding 0 over at least {target} boards.",
+        "so the machine's load does not change the results. A match is done at",
+        f"{target} boards; A is better when the CI excludes 0.",
         "",
-        "Written by `python -m tools.arena_all`, which also continues unfinished",
-        "matches where they stopped (each board is kept in `boards/`):",
+        "Written by `python -m tools.arena_all`, which plays in `tools/arena_runs/`",
+        "(continuing unfinished matches where they stopped; each board is kept in",
+        "`boards/`); `--publish` copies finished matches here:",
         "",
         "    nice -n 19 python -m tools.arena_all --workers 2",
+        "    python -m tools.arena_all --publish",
         "",
         "| form | matchup | boards | margin per deal (A - B) | 95% CI | verdict | printout |",
         "|---|---|---:|---:|---|---|---|",
@@ -176,6 +191,32 @@ def summary(out: Path, target: int, matchups: Sequence[tuple[str, str]] = MATCHU
 def _write_summary(out: Path, target: int) -> None:
     out.mkdir(parents=True, exist_ok=True)
     (out / "README.md").write_text(summary(out, target), encoding="utf-8")
+
+
+def publish(
+    out: Path,
+    docs: Path,
+    target: int,
+    matchups: Sequence[tuple[str, str]] = MATCHUPS,
+    forms: Sequence[Form] = FORMS,
+) -> list[str]:
+    """Copy the finished matches in ``out`` (record and printout) into ``docs``; rewrite its README.
+
+    Returns the names of the matches copied. A match short of ``target`` boards stays where it is.
+    """
+    copied = []
+    for a, b in matchups:
+        for form in forms:
+            text, record = _paths(out, form, a, b)
+            if len(read_record(str(record))) < target or not text.exists():
+                continue
+            to_text, to_record = _paths(docs, form, a, b)
+            to_record.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(record, to_record)
+            shutil.copyfile(text, to_text)
+            copied.append(_name(form, a, b))
+    _write_summary(docs, target)
+    return copied
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
@@ -227,7 +268,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--boards", type=int, default=1000, help="boards a match (default 1000)")
     parser.add_argument("--chunk", type=int, default=100, help="boards between printouts")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "arena")
+    parser.add_argument(
+        "--out", type=Path, default=RUNS, help="where matches are played (default tools/arena_runs)"
+    )
+    parser.add_argument(
+        "--publish",
+        action="store_true",
+        help="play nothing: copy the finished matches from --out into --docs and rewrite its README",
+    )
+    parser.add_argument(
+        "--docs", type=Path, default=DOCS, help="where --publish copies to (default docs/arena)"
+    )
     parser.add_argument(
         "--only",
         action="append",
@@ -252,6 +303,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         matchups.append((a, b))
     forms = [f for f in FORMS if not args.only or f.slug in args.only]
     out: Path = args.out
+    if args.publish:
+        copied = publish(out, args.docs, args.boards, matchups, forms)
+        for name in copied:
+            print(f"arena_all: published {name}", file=sys.stderr)
+        if not copied:
+            print(f"arena_all: no finished match in {out} to publish", file=sys.stderr)
+        return 0
     _write_summary(out, args.boards)
     if args.summary:
         return 0

@@ -15,7 +15,6 @@ import re
 import sys
 import tempfile
 import textwrap
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -74,21 +73,22 @@ async def run_demo(settings: Settings, seed: int, game: str, verbose: bool) -> i
     from bot.app.client import create_bot
 
     with tempfile.TemporaryDirectory() as tmp:
-        settings = replace(
-            settings,
-            database=str(Path(tmp) / "demo.db"),
-            ai_delay=0.0,
-            table_edit_interval=0.0,
-            turn_timeout=0.0,
-            # the scripted player moves at once, so a turn ping is only noise; and simcord
-            # gives its sleep a real-time fallback, so each turn would wait out the delay
-            turn_ping_delay=-1.0,
-            lobby_timeout=0.0,
-            seed=seed,
-            # simcord's virtual clock stalls multiprocessing's poll of existing child
-            # processes, which starting a second process pool does: the demo draws its
-            # (few) pictures in a thread
-            painter_mode="thread",
+        settings = settings.model_copy(
+            update={
+                "database": str(Path(tmp) / "demo.db"),
+                "ai_delay": 0.0,
+                "table_edit_interval": 0.0,
+                "turn_timeout": 0.0,
+                # the scripted player moves at once, so a turn ping is only noise; and simcord
+                # gives its sleep a real-time fallback, so each turn would wait out the delay
+                "turn_ping_delay": -1.0,
+                "lobby_timeout": 0.0,
+                "seed": seed,
+                # simcord's virtual clock stalls multiprocessing's poll of existing child
+                # processes, which starting a second process pool does: the demo draws its
+                # (few) pictures in a thread
+                "painter_mode": "thread",
+            }
         )
         bot = create_bot(settings)
         try:

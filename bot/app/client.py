@@ -30,7 +30,7 @@ class RuffTree(app_commands.CommandTree[Any]):
 
 
 class RuffBot(commands.Bot):
-    """``commands.Bot`` with the game manager attached as ``bot.app.manager``."""
+    """``commands.Bot`` with the game manager attached as ``bot.manager``."""
 
     manager: GameManager
     db: Database

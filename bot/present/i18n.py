@@ -209,7 +209,7 @@ def extract(root: Path | None = None) -> Any:
     from babel.messages.catalog import Catalog
     from babel.messages.extract import extract_from_dir
 
-    root = root or Path(__file__).parent.parent  # the bot package
+    root = root or Path(__file__).resolve().parents[1]  # bot/: every layer has texts
     catalog = Catalog(project="ruff-and-honours", domain=DOMAIN, charset="utf-8")
     for filename, lineno, message, comments, context in extract_from_dir(
         str(root), method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=("i18n:",)

@@ -6,6 +6,8 @@ import pytest
 
 from tools import bench_ai as bench
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 
 @pytest.mark.parametrize(
     ("game_id", "sets"),

@@ -61,6 +61,7 @@ def test_the_contract_player_serves_bid_whist_only() -> None:
         assert applies(game.observe(seat)) == (game_id == "bid-whist")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 @pytest.mark.parametrize("overrides", VARIANTS, ids=["default", "after-kitty", "no-jokers"])
 def test_every_level_makes_every_decision(level: str, overrides: dict[str, object]) -> None:

@@ -42,6 +42,7 @@ def test_easy_bids_misere_with_a_low_hand_and_abundance_with_a_strong_one() -> N
         assert action.call in wanted, (text, action)  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_every_level_makes_every_kind_of_decision() -> None:
     """Trumps named, proposals accepted, misère played: mixed levels, many deals, all legal."""
     seen: set[str] = set()

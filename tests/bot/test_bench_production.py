@@ -8,6 +8,8 @@ import pytest
 
 from tools import bench
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 
 def test_the_production_benchmark_measures_clicks_commits_and_the_collector(
     capsys: pytest.CaptureFixture[str],

@@ -24,8 +24,8 @@ from engine.actions import Action, Discard, Pass
 from engine.ai import get_player
 from engine.families.bid_whist import contract_points
 
+from .dm_play import JOKERS, MODES, NAMES, SEATS, open_table, play_out
 from .helpers import buttons, feed, hand_line, hand_message, table_message
-from .newgames import JOKERS, MODES, NAMES, SEATS, open_table, play_out
 from .test_bid_whist_controls import (
     RANKS_DOWN,
     RANKS_DOWN_ACE_LOW,
@@ -33,7 +33,7 @@ from .test_bid_whist_controls import (
     _assert_in_order,
     _suit_groups,
 )
-from .test_new_games import _durable
+from .test_whole_games_from_dms import _durable
 
 EASY = get_player("easy")
 
@@ -218,6 +218,7 @@ def _final_explains_the_end(table: Any, text: str) -> None:
         assert f"{sides[loser]} fell to {game.scores[loser]}, and a side at -7 or below loses {scores}" in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot_settings", [{"seed": 61}])
 async def test_bid_whist_four_humans_from_their_dms(simcord_env: Any) -> None:
     env = simcord_env
@@ -239,6 +240,7 @@ async def test_bid_whist_four_humans_from_their_dms(simcord_env: Any) -> None:
     await _results(env, table, 4)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot_settings", [{"seed": 62}])
 async def test_bid_whist_one_human_with_three_easy_ai_kitty_shown_to_all(simcord_env: Any) -> None:
     env = simcord_env

@@ -11,8 +11,8 @@ from bot.present.render import SeatInfo, TableInfo, hand_message, table_text
 from engine import Game, decode_action, new_game
 from engine.actions import Discard
 
-from .newgames import JOKERS
-from .test_new_game_controls import _items
+from .dm_play import JOKERS
+from .test_auction_and_layout_controls import _items
 
 MODES = ("uptown", "downtown", "no trump")
 RANKS_UP = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]

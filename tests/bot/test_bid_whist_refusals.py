@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
+from .dm_play import open_table, selects
 from .helpers import enabled_labels, forged_click, hand_message
-from .newgames import open_table, selects
-from .test_new_games_refusals import _cid
+from .test_auction_and_layout_refusals import _cid
 from .test_refusals import Unchanged, assert_refused
 
 

@@ -9,6 +9,8 @@ import pytest
 from bot.config import Settings
 from tools.demo import run_demo
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 
 async def test_the_offline_demo_plays_a_game_to_its_end(capsys: pytest.CaptureFixture[str]) -> None:
     # production settings, as `make demo` runs it (AI worker processes and all)

@@ -32,6 +32,8 @@ from .helpers import (
     table_message,
 )
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 NAMES = ("alice", "bob", "carol", "dave")
 DEAL = re.compile(r"\b[Dd]eal (\d+)")
 

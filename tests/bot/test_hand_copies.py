@@ -186,6 +186,7 @@ async def test_my_hand_copy_is_dropped_when_its_token_expires(simcord_env: Any) 
     _assert_current("new My hand", mine.content, labels_of(mine.components), labels_of(mine.components, enabled_only=True), table, 0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot_settings", [{"seed": 7}])
 async def test_a_hand_dm_whose_edit_discord_refused_still_comes_to_show_the_turn(simcord_env: Any) -> None:
     """Discord refuses the edit that brings alice her turn (a 503, which discord.py does

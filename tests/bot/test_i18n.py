@@ -266,6 +266,7 @@ async def _play_turn(player: Any, game: Any, seat: int, language: str) -> None:
     await player.user.click(msg, label=_label(actions[0], language))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot_settings", [{"seed": 113}])
 async def test_a_german_player_plays_a_whole_game_in_german(simcord_env: Any, german: set[int]) -> None:
     """alice's Discord speaks German, bob's English; the server's tables speak German

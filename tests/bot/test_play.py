@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.present.render import card_label
 from bot.store import ActionRepo, Database, ResultRepo, TableRepo
 from engine import Play
@@ -32,6 +34,7 @@ async def _act(env: Any, member: Any) -> bool:
     return True
 
 
+@pytest.mark.slow
 async def test_one_human_three_ai_play_a_full_game(simcord_env: Any) -> None:
     env = simcord_env
     guild = env.create_guild(name="Card Room")

@@ -15,8 +15,8 @@ from bot.store import AISeat, HumanSeat, PlayerResult, RatingRepo, ResultRepo, T
 from bot.store.ratings import MIN_GAMES
 
 from .conftest import make_settings, restart
+from .dm_play import lowest_card, open_table, play_out
 from .helpers import table_message
-from .newgames import lowest_card, open_table, play_out
 
 
 def _table(channel: Any, table_id: int) -> Any:
@@ -31,6 +31,7 @@ async def _play_one(env: Any, table_id: int, players: list[Any]) -> None:
     assert table.game.is_over
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot_settings", [{"seed": 42}])
 async def test_finished_games_move_the_ratings_shown_by_leaderboard_and_stats(simcord_env: Any) -> None:
     env = simcord_env

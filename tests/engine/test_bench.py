@@ -7,6 +7,8 @@ import pytest
 from engine.rules import game_ids, make_rules
 from tools.bench_engine import deals_per_second, main
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 
 def test_bench_prints_best_and_median(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--seconds", "0.05", "--runs", "2"]) == 0

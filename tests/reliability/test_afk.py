@@ -25,6 +25,8 @@ from .helpers import (
     table_status,
 )
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 # ai_delay > 5 s: AI moves wait for advance_time (simcord waits shorter sleeps in real
 # time), so each step of the game happens when the test says so.
 AFK = {"turn_timeout": 60.0, "seed": 3, "ai_delay": 10.0}

@@ -15,6 +15,8 @@ from bot.store.ratings import Entrant, Team
 
 from .helpers import act, dump, forge, hand_message, is_my_turn, open_table, table_message
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 LONG = "x" * 3000
 
 

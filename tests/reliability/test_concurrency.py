@@ -37,6 +37,8 @@ from .helpers import (
     table_message,
 )
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 TABLES = 100
 ROUNDS = 8
 FINISH = 4

@@ -29,6 +29,8 @@ from bot.store import ResultRepo
 from .crash_driver import build_world, new_env, play, settings_for, table_message
 from .helpers import db_actions, integrity, table_status
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = (11, 12, 13, 14, 15, 16)
 

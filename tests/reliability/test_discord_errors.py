@@ -24,6 +24,8 @@ from .helpers import (
     table_status,
 )
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 INTERACTION_CALLBACK = "/interactions/*/*/callback"
 
 

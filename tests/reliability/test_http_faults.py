@@ -25,6 +25,8 @@ from bot.present.notify import DMClosed, MessageGone, Notifier, Unreachable
 
 from .httpfake import Disconnect, FakeDiscord, Hang, RateLimit, Status, cannot_dm, unknown_message
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 DISCORD_PY_ATTEMPTS = 5  # discord.http.HTTPClient.request: ``for tries in range(5)``
 CHANNEL = 111
 OTHER_CHANNEL = 222

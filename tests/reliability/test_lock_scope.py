@@ -17,6 +17,8 @@ from simcord.http.client import FakeWebhookAdapter
 
 from .helpers import table_message
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 Answers = list[tuple[str, bool]]
 
 

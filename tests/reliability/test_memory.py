@@ -11,6 +11,8 @@ from bot.tables.table import ENDED_KEPT
 
 from .helpers import act, hand_message, is_my_turn, open_table, table_message, table_status
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 
 @pytest.mark.parametrize("bot_settings", [{"seed": 4}], indirect=True)
 async def test_a_finished_table_leaves_memory(env: Any, db_path: Any) -> None:

@@ -21,6 +21,8 @@ from tools.bench_picture import Form, play, table_info
 
 from .httpfake import FakeDiscord, RateLimit
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 CHANNEL = 111
 POSTS = rf"/channels/{CHANNEL}/messages"
 EDITS = rf"/channels/{CHANNEL}/messages/\d+"

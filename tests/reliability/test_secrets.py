@@ -14,6 +14,8 @@ import pytest
 from bot import __main__ as entry
 from bot.config import Secret, Settings
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.secret.token-value-never-logged"
 

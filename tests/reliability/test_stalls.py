@@ -27,6 +27,8 @@ from .helpers import (
     table_status,
 )
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 
 def game_of(env: Any, table_id: int = 1) -> Any:
     return env.bot.manager.tables[table_id].game

@@ -16,6 +16,8 @@ from bot.store.postgres import PostgresDatabase
 from ..bot.conftest import make_settings, restart
 from ..bot.helpers import act_on, choose, hand_message, replay_from_db, table_message
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 
 @pytest.fixture
 async def more_bots() -> AsyncIterator[list[RuffBot]]:

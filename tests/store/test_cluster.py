@@ -22,6 +22,8 @@ from bot.tables.sync import TableBehind
 from tools.bench import StubDiscord, policy
 from tools.bench_scale import guild_on_shard
 
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
+
 
 class Process:
     def __init__(self, manager: GameManager, db: Database, discord_: StubDiscord) -> None:

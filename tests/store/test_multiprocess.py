@@ -18,6 +18,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 import asyncpg
+import pytest
 
 from engine import Game
 from tools.bench_scale import (
@@ -29,6 +30,8 @@ from tools.bench_scale import (
     play_humans,
     start_workers,
 )
+
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
 
 LEASE = 2.0
 

@@ -21,8 +21,7 @@ from engine.phases.contest import RuffClaim
 from engine.phases.solo_auction import solo_bid
 from engine.phases.solo_declare import name_trump
 
-from .helpers import feed, hand_cards, hand_message, replay_from_db, table_message
-from .newgames import (
+from .dm_play import (
     CALLS,
     NAMES,
     SEATS,
@@ -35,6 +34,9 @@ from .newgames import (
     selects,
     true_ruff,
 )
+from .helpers import feed, hand_cards, hand_message, replay_from_db, table_message
+
+pytestmark = pytest.mark.slow  # left out by `make test-fast`
 
 
 async def _durable(env: Any, table: Any) -> None:
@@ -420,7 +422,7 @@ async def test_turnover_bridge_pagat_one_human_against_easy_ai(simcord_env: Any)
 # ------------------------------------------------------------------ the rules
 
 
-async def test_rules_text_of_the_new_games(simcord_env: Any) -> None:
+async def test_rules_text_of_solo_ruffe_and_turnover(simcord_env: Any) -> None:
     env = simcord_env
     guild = env.create_guild(name="Card Room")
     channel = guild.create_text_channel("cards")

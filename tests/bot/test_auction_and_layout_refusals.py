@@ -1,4 +1,4 @@
-"""Bad input at the new games: a short private refusal, and nothing changes.
+"""Bad input at Solo Whist, Ruffe and Trump and Turnover Bridge: a short private refusal, and nothing changes.
 
 A bid out of turn, a stale bid button after the auction moved on, naming trumps
 when not the declarer, a forged menu choice, playing a face-down layout card or
@@ -21,8 +21,8 @@ from engine import Card
 from engine.phases.deal import CARD_BY_INDEX
 
 from .conftest import make_settings, restart
+from .dm_play import act, open_table, selects
 from .helpers import forged_click, hand_message, table_message
-from .newgames import act, open_table, selects
 from .test_refusals import Unchanged, assert_refused
 
 
@@ -167,7 +167,7 @@ async def test_turnover_forged_layout_plays_are_refused(simcord_env: Any, db_pat
         ({"seed": 5}, "bid-whist", None, 4, "bidding"),
     ],
 )
-async def test_restart_keeps_the_new_games_and_their_buttons(
+async def test_restart_keeps_auction_contest_and_layout_tables_and_their_buttons(
     simcord_env: Any,
     db_path: Path,
     bot_settings: dict[str, Any],

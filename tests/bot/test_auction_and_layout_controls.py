@@ -1,4 +1,4 @@
-"""The controls and ids of the new games' actions (no Discord needed)."""
+"""The controls and ids of the auctions', ruff contests' and layouts' actions (no Discord needed)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from engine.phases.contest import RuffClaim
 from engine.phases.solo_auction import CALLS, solo_bid
 from engine.phases.solo_declare import name_trump
 
-from .newgames import CALLS as LABELS
-from .newgames import true_ruff
+from .dm_play import CALLS as LABELS
+from .dm_play import true_ruff
 
 BUTTON_RE = ui.RHButton.__discord_ui_compiled_template__  # type: ignore[attr-defined]
 SELECT_RE = ui.RHSelect.__discord_ui_compiled_template__  # type: ignore[attr-defined]
@@ -43,7 +43,7 @@ def _items(view: Any) -> list[Any]:
 
 
 @pytest.mark.parametrize("action", NEW_ACTIONS, ids=str)
-def test_new_action_ids_round_trip(action: Action) -> None:
+def test_call_and_layout_action_ids_round_trip(action: Action) -> None:
     cid = ui.action_id(2**63 - 1, 10**9 - 1, 3, action)
     assert len(cid) <= 100 and BUTTON_RE.fullmatch(cid) and not SELECT_RE.fullmatch(cid)
     parsed = ui.parse_custom_id(cid[3:])

@@ -24,6 +24,7 @@ FORMS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize(("game_id", "overrides"), FORMS, ids=[f"{g}:{o}" for g, o in FORMS])
 def test_every_level_finishes_every_form(level: str, game_id: str, overrides: dict[str, object]) -> None:
@@ -50,7 +51,7 @@ def test_every_level_finishes_every_form(level: str, game_id: str, overrides: di
         assert "RuffClaim" in kinds
 
 
-def test_the_new_maxims_stay_off_the_four_handed_partnership_games() -> None:
+def test_the_generic_maxims_stay_off_the_four_handed_partnership_games() -> None:
     game, _ = new_game("ruff-honours-cotton", seed=1)
     assert not wants_generic(game.observe(0))
     game, _ = new_game("ruff-trump-willughby", seed=1)  # double-hand: partners opposite
