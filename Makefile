@@ -18,11 +18,13 @@ $(STAMP): pyproject.toml
 
 test: venv
 	$(BIN)/ruff check engine bot tests tools
+	$(BIN)/ruff format --check engine bot tests tools
 	$(BIN)/mypy --strict engine bot
 	$(BIN)/pytest -q
 
 test-fast: venv
 	$(BIN)/ruff check engine bot tests tools
+	$(BIN)/ruff format --check engine bot tests tools
 	$(BIN)/mypy --strict engine bot
 	$(BIN)/pytest -q -m "not slow"
 

@@ -47,7 +47,11 @@ def _shard_options(args: list[str], settings: Settings) -> tuple[list[str], Sett
     if ids is not None and count is None:
         parser.error("RH_SHARDS needs a shard count (--shard-count or RH_SHARD_COUNT)")
     settings = settings.model_copy(
-        update={"shard_count": count, "shard_ids": ids, "process_name": known.name or settings.process_name}
+        update={
+            "shard_count": count,
+            "shard_ids": ids,
+            "process_name": known.name or settings.process_name,
+        }
     )
     return rest, settings
 

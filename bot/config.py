@@ -87,7 +87,8 @@ class Settings(BaseSettings):
         description="a SQLite file (its folder is created) or a postgresql:// URL",
     )
     dev_guild_id: int | None = Field(
-        default=None, description="a server id to sync slash commands to at once (global sync can take an hour)"
+        default=None,
+        description="a server id to sync slash commands to at once (global sync can take an hour)",
     )
     log_level: Annotated[
         Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"], BeforeValidator(_upper)
@@ -96,17 +97,20 @@ class Settings(BaseSettings):
         default=1.0, description="seconds an AI seat waits before each move, so humans can follow"
     )
     turn_timeout: float = Field(
-        default=90.0, description="seconds a human has to act before the AI plays that turn (0: never)"
+        default=90.0,
+        description="seconds a human has to act before the AI plays that turn (0: never)",
     )
     turn_ping_delay: float = Field(
         default=10.0,
         description="seconds into a human's turn before they are pinged, if they have not moved (0: at once, <0: never)",
     )
     lobby_timeout: float = Field(
-        default=1800.0, description="seconds before an unstarted table expires and frees its channel"
+        default=1800.0,
+        description="seconds before an unstarted table expires and frees its channel",
     )
     afk_takeover_after: int = Field(
-        default=2, description="timed-out turns in a row after which the AI keeps a silent human's seat"
+        default=2,
+        description="timed-out turns in a row after which the AI keeps a silent human's seat",
     )
     table_edit_interval: float = Field(
         default=1.0, description="the least seconds between two edits of one table message"
@@ -127,7 +131,8 @@ class Settings(BaseSettings):
         default=None, description="fixes the table seeds (tests, demo); empty: unpredictable"
     )
     pictures: bool = Field(
-        default=True, description="attach a picture of the table, and a score chart at the end (on/off)"
+        default=True,
+        description="attach a picture of the table, and a score chart at the end (on/off)",
     )
     painter_mode: Annotated[Literal["process", "thread"], BeforeValidator(_lower)] = Field(
         default="process",
@@ -147,7 +152,8 @@ class Settings(BaseSettings):
         description="on PostgreSQL: seconds a table's AI/timer lease lasts unrenewed (a dead process's tables move after it)",
     )
     process_name: str | None = Field(
-        default=None, description="this process's stable name in the table leases (empty: from its shards, or main)"
+        default=None,
+        description="this process's stable name in the table leases (empty: from its shards, or main)",
     )
 
     @classmethod

@@ -79,7 +79,9 @@ def split_shards(shard_count: int, processes: int) -> list[tuple[int, ...]]:
     if processes < 1:
         raise ValueError("at least one process")
     if shard_count < processes:
-        raise ValueError(f"{processes} processes need at least {processes} shards, not {shard_count}")
+        raise ValueError(
+            f"{processes} processes need at least {processes} shards, not {shard_count}"
+        )
     base, extra = divmod(shard_count, processes)
     ranges: list[tuple[int, ...]] = []
     start = 0

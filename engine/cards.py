@@ -132,6 +132,7 @@ _SUIT_SYMBOL: Final = {
 _SUIT_ORDER: Final = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.DIAMONDS: 2, Suit.CLUBS: 3}
 SUITS: Final = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 
+
 class Rank(IntEnum):
     """Card ranks, valued so that the standard order (ace high) is numeric order."""
 

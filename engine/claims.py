@@ -426,7 +426,9 @@ def _end_by_concession(game: Game, side: int, events: list[Event]) -> None:
     game.winner = winner
     game.games_won[winner] += 1
     game.game_values[winner] += 1
-    events.append(GameOver(game.game_no, winner, tuple(game.scores), "concession", tuple(game.games_won)))
+    events.append(
+        GameOver(game.game_no, winner, tuple(game.scores), "concession", tuple(game.games_won))
+    )
     game.match_winner = winner
     game.over_phase.enter(game, events)
     if rules.rubber_points == "game_values_plus_2":
@@ -450,7 +452,9 @@ class ClaimPhase:
     def handles(self, action: Action) -> bool:
         return isinstance(action, (AcceptClaim, RejectClaim))
 
-    def enter(self, game: Game, events: list[Event]) -> None:  # pragma: no cover - entered by apply_outside
+    def enter(
+        self, game: Game, events: list[Event]
+    ) -> None:  # pragma: no cover - entered by apply_outside
         game.phase = self.name
 
     def to_act(self, game: Game) -> int | None:
@@ -481,7 +485,9 @@ class ClaimPhase:
             del game.notes["claim"]
             # where it was rejected, public like the claim (the AI does not make it again
             # from the same position: engine.ai.claims.certain_claim)
-            game.notes["claim_rejected"] = ClaimRejected(claimer, remaining_tricks(game), len(game.trick))
+            game.notes["claim_rejected"] = ClaimRejected(
+                claimer, remaining_tricks(game), len(game.trick)
+            )
             game.phase = Phase.PLAY
             events.append(ClaimSettled(claimer, tricks, False, tuple(game.tricks)))
             return
@@ -500,7 +506,9 @@ class ClaimPhase:
         tricks[side] = min(stop, tricks[side] + claimed)
         rest = left - claimed
         if tricks[side] < stop and rest > 0:
-            other = next(s for s in range(len(tricks)) if s != side)  # two sides (checked at the claim)
+            other = next(
+                s for s in range(len(tricks)) if s != side
+            )  # two sides (checked at the claim)
             tricks[other] = min(stop, tricks[other] + rest)
         unplayed = list(game.trick)
         for s in range(game.n_players):
@@ -525,7 +533,9 @@ class ConcedePhase:
     def handles(self, action: Action) -> bool:
         return isinstance(action, (AgreeConcession, RefuseConcession))
 
-    def enter(self, game: Game, events: list[Event]) -> None:  # pragma: no cover - entered by apply_outside
+    def enter(
+        self, game: Game, events: list[Event]
+    ) -> None:  # pragma: no cover - entered by apply_outside
         game.phase = self.name
 
     def to_act(self, game: Game) -> int | None:
@@ -539,7 +549,9 @@ class ConcedePhase:
         if not self.handles(action):
             raise IllegalAction(self.waiting, "concession_pending")
         if seat not in answering(game):
-            raise IllegalAction("Only the proposer's partner answers a concession.", "not_your_turn")
+            raise IllegalAction(
+                "Only the proposer's partner answers a concession.", "not_your_turn"
+            )
 
     def apply(self, game: Game, seat: int, action: Action, events: list[Event]) -> None:
         note = game.notes.pop("concede")

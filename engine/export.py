@@ -222,7 +222,9 @@ def side_label(seating: Seating, side: int) -> str:
 
 def _names(seating: Seating, values: Sequence[int], first: int = 0) -> str:
     order = [first, *(i for i in range(len(values)) if i != first)] if values else []
-    return " ".join(f"{side_label(seating, i)} {values[i]}" for i in order if i < len(seating.sides))
+    return " ".join(
+        f"{side_label(seating, i)} {values[i]}" for i in order if i < len(seating.sides)
+    )
 
 
 class _Collector:
@@ -257,7 +259,9 @@ class _Collector:
     def after(self, game: Game) -> None:
         """Called after each step: the undealt cards and layouts of a deal just dealt."""
         for deal in self.deals:
-            if deal.stock is None and "kitty" in game.facts.by_name:  # a family whose phases take a kitty
+            if (
+                deal.stock is None and "kitty" in game.facts.by_name
+            ):  # a family whose phases take a kitty
                 deal.stock_name = "kitty"
             if deal.stock is None:
                 if deal is self.deal and game.deals_total == deal.index:
@@ -269,7 +273,9 @@ class _Collector:
                         )
                 else:  # a deal thrown in within the same action: what no hand received
                     dealt = {c for hand in deal.hands for c in hand}
-                    pack = full_deck(game.rules.removed_ranks) + [c for h in deal.hands for c in h if c.is_joker]
+                    pack = full_deck(game.rules.removed_ranks) + [
+                        c for h in deal.hands for c in h if c.is_joker
+                    ]
                     deal.stock = tuple(c for c in pack if c not in dealt)
             if deal.score_seating is None:
                 deal.score_seating = game.facts.seating
@@ -290,7 +296,9 @@ class _Collector:
 
     def _on_deal_started(self, game: Game, ev: Any) -> None:
         self.deals.append(
-            DealLog(len(self.deals) + 1, ev.game_no, ev.deal_no, ev.dealer, ev.eldest, game.n_players)
+            DealLog(
+                len(self.deals) + 1, ev.game_no, ev.deal_no, ev.dealer, ev.eldest, game.n_players
+            )
         )
         self.deal.hands = [() for _ in range(game.n_players)]
 
@@ -330,7 +338,9 @@ class _Collector:
     def _on_solo_contract_won(self, game: Game, ev: Any) -> None:
         self._contract(str(ev.contract), ev.declarer, ev.partner, ev.trump)
 
-    def _contract(self, contract: str, declarer: int | None, partner: int | None, trump: Suit | None) -> None:
+    def _contract(
+        self, contract: str, declarer: int | None, partner: int | None, trump: Suit | None
+    ) -> None:
         deal = self.deal
         deal.contract = contract
         deal.declarer = declarer
@@ -372,7 +382,9 @@ class _Collector:
 
     def _on_match_over(self, game: Game, ev: Any) -> None:
         seating = game.facts.seating
-        text = f"Match won by {side_label(seating, ev.winner)}, games {_names(seating, ev.games_won)}"
+        text = (
+            f"Match won by {side_label(seating, ev.winner)}, games {_names(seating, ev.games_won)}"
+        )
         if ev.rubber_points and tuple(ev.rubber_points) != tuple(ev.games_won):
             text += f", rubber points {_names(seating, ev.rubber_points)}"
         self._note(text + ".")
@@ -415,12 +427,16 @@ _NOTED: Final[Mapping[str, Any]] = {
     "can_ye_called": _can_ye,
     "honours_shown": lambda ev: f"{POSITIONS[ev.seat]} shows honours {_codes(ev.cards)}.",
     "honours_scored": lambda ev: (
-        f"Honours: counts {list(ev.counts)}, points {list(ev.points)}" + (f" ({ev.note})" if ev.note else "") + "."
+        f"Honours: counts {list(ev.counts)}, points {list(ev.points)}"
+        + (f" ({ev.note})" if ev.note else "")
+        + "."
     ),
     "revoked": lambda ev: f"{POSITIONS[ev.seat]} revoked in trick {ev.trick_no}.",
     "ruff_contest": lambda ev: f"Ruff contest: values {list(ev.values)}, points {list(ev.points)}.",
     "hand_exposed": lambda ev: f"{POSITIONS[ev.seat]} exposes the hand.",
-    "play_stopped": lambda ev: f"Play stops after trick {ev.trick_no} ({'made' if ev.made else 'defeated'}).",
+    "play_stopped": lambda ev: (
+        f"Play stops after trick {ev.trick_no} ({'made' if ev.made else 'defeated'})."
+    ),
     "contract_scored": lambda ev: (
         f"Contract {ev.bid} {'made' if ev.made else 'set'}: {ev.books} books, {ev.points} points."
     ),
@@ -521,7 +537,8 @@ def _deal_data(deal: DealLog) -> dict[str, Any]:
             "partner": deal.partner,
         }
     data["tricks"] = [
-        {"leader": t.leader, "cards": [[s, c.code] for s, c in t.plays], "winner": t.winner} for t in deal.tricks
+        {"leader": t.leader, "cards": [[s, c.code] for s, c in t.plays], "winner": t.winner}
+        for t in deal.tricks
     ]
     if deal.seating is not None:
         data["sides"] = [sorted(side) for side in deal.seating.sides]
@@ -544,7 +561,9 @@ def to_json(
     """The JSON export of a game (finished or not) as plain data; ``names`` one per seat.
 
     ``log`` is the record's :func:`game_log` when the caller has it already."""
-    record = record_or_game.to_record() if isinstance(record_or_game, Game) else dict(record_or_game)
+    record = (
+        record_or_game.to_record() if isinstance(record_or_game, Game) else dict(record_or_game)
+    )
     if log is None:
         log = game_log(record)
     game = log.game
@@ -651,7 +670,9 @@ def to_pbn(
 
     ``log`` is the record's :func:`game_log` when the caller has it already."""
     if log is None:
-        record = record_or_game.to_record() if isinstance(record_or_game, Game) else dict(record_or_game)
+        record = (
+            record_or_game.to_record() if isinstance(record_or_game, Game) else dict(record_or_game)
+        )
         log = game_log(record)
     game = log.game
     n = game.n_players
@@ -670,7 +691,11 @@ def to_pbn(
             lines.append(_tag(POSITIONS[seat], names[seat] if seat < n else ""))
         lines.append(_tag("Dealer", LETTERS[deal.dealer]))
         lines.append(_tag("Vulnerable", "None"))
-        lines.append(_tag("Deal", "N:" + " ".join(pbn_hand(deal.hands[s]) if s < n else "-" for s in range(4))))
+        lines.append(
+            _tag(
+                "Deal", "N:" + " ".join(pbn_hand(deal.hands[s]) if s < n else "-" for s in range(4))
+            )
+        )
         declaring = deal.declarer is not None and deal.seating is not None
         if deal.passed_out:
             lines.append(_tag("Contract", "Pass"))
@@ -679,7 +704,11 @@ def to_pbn(
                 lines.append(_tag("Declarer", LETTERS[deal.declarer]))
             lines.append(_tag("Contract", deal.contract))
         if deal.played and deal.seating is not None and deal.tricks_won:
-            side = deal.seating.side_of(deal.declarer) if declaring and deal.declarer is not None else deal.seating.side_of(0)
+            side = (
+                deal.seating.side_of(deal.declarer)
+                if declaring and deal.declarer is not None
+                else deal.seating.side_of(0)
+            )
             lines.append(_tag("Result", deal.tricks_won[side]))
         if not deal.passed_out:
             lines.append(_tag("Trump", deal.trump.value if deal.trump else "NT"))
@@ -693,19 +722,30 @@ def to_pbn(
                 lines.append(_tag("Exchange", f"{who} declined"))
             else:
                 lines.append(
-                    _tag("Exchange", f"{who} took {_codes(deal.taken)}; laid out {_codes(deal.laid_out)}")
+                    _tag(
+                        "Exchange",
+                        f"{who} took {_codes(deal.taken)}; laid out {_codes(deal.laid_out)}",
+                    )
                 )
         if deal.layouts:
             parts = []
             for seat, piles in enumerate(deal.layouts):
-                parts.append(LETTERS[seat] + ":" + " ".join("/".join(pbn_card(c) for c in pile) for pile in piles))
+                parts.append(
+                    LETTERS[seat]
+                    + ":"
+                    + " ".join("/".join(pbn_card(c) for c in pile) for pile in piles)
+                )
             lines.append(_tag("Layout", " ".join(parts)))
         jokers = [f"{LETTERS[s]}:{c.code}" for s in range(n) for c in deal.hands[s] if c.is_joker]
         jokers += [f"{deal.stock_name}:{c.code}" for c in deal.stock or () if c.is_joker]
         if jokers:
             lines.append(_tag("Jokers", " ".join(jokers)))
         if deal.seating is not None and deal.tricks_won:
-            first = deal.seating.side_of(deal.declarer) if declaring and deal.declarer is not None else 0
+            first = (
+                deal.seating.side_of(deal.declarer)
+                if declaring and deal.declarer is not None
+                else 0
+            )
             lines.append(_tag("Tricks", _names(deal.seating, deal.tricks_won, first)))
         if deal.scores is not None and deal.score_seating is not None:
             lines.append(_tag("Scores", _names(deal.score_seating, deal.scores)))

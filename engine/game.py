@@ -225,7 +225,9 @@ class Game:
     play_phase: PlayPhase
     over_phase: OverPhase
     fast: int  # the seat whose Play may take the fast path, else -1 (see phases.play.sync_fast)
-    deal_state: DealState | None  # a family's own state of the deal (an auction, a contract), or None
+    deal_state: (
+        DealState | None
+    )  # a family's own state of the deal (an auction, a contract), or None
     layout: Layout | None  # the face-up layouts of a layout game (Turnover Bridge), else None
     # public facts of the deal beyond the fields above (a claim, a concession,
     # Willughby's ruff contest): every seat sees them (SeatView.notes and its typed

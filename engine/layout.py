@@ -37,7 +37,15 @@ from typing import Final
 
 from engine.cards import Card, Suit, follow_mask
 
-__all__ = ["LAYOUTS", "SHAPES", "TRICKS_PER_DEAL", "Layout", "LayoutShape", "PileView", "deal_targets"]
+__all__ = [
+    "LAYOUTS",
+    "SHAPES",
+    "TRICKS_PER_DEAL",
+    "Layout",
+    "LayoutShape",
+    "PileView",
+    "deal_targets",
+]
 
 TRICKS_PER_DEAL: Final = 26  # every card of both players, hand and layout (RULES §8.5)
 
@@ -360,9 +368,7 @@ class Layout:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Layout):
             return NotImplemented
-        return (
-            self.shape == other.shape and self.piles == other.piles and self.fresh == other.fresh
-        )
+        return self.shape == other.shape and self.piles == other.piles and self.fresh == other.fresh
 
     __hash__ = None  # type: ignore[assignment]
 

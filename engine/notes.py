@@ -97,7 +97,8 @@ def _rejected(value: Any) -> ClaimRejected:
 
 def _shown(value: Any) -> tuple[ShownRuff, ...]:
     return tuple(
-        ShownRuff(int(seat), str(suit), tuple(cards), int(v), bool(honest)) for seat, suit, cards, v, honest in value
+        ShownRuff(int(seat), str(suit), tuple(cards), int(v), bool(honest))
+        for seat, suit, cards, v, honest in value
     )
 
 
@@ -125,10 +126,19 @@ def typed_note(name: str, value: object) -> object:
 
 def ruff_contest_of(notes: Mapping[str, object]) -> RuffContestNote | None:
     """The ruff contest's notes, or ``None`` in a deal without one."""
-    if not any(name in notes for name in ("ruff_values", "ruff_claims", "ruff_shown", "ruff_winners", "ruff_points")):
+    if not any(
+        name in notes
+        for name in ("ruff_values", "ruff_claims", "ruff_shown", "ruff_winners", "ruff_points")
+    ):
         return None
 
     def get(name: str) -> Any:
         return notes.get(name)
 
-    return RuffContestNote(get("ruff_values"), get("ruff_claims"), get("ruff_shown"), get("ruff_winners"), get("ruff_points"))
+    return RuffContestNote(
+        get("ruff_values"),
+        get("ruff_claims"),
+        get("ruff_shown"),
+        get("ruff_winners"),
+        get("ruff_points"),
+    )

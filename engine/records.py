@@ -145,7 +145,11 @@ def snapshot(game: Game) -> dict[str, Any]:
             "completed": [[ld, [c.code for c in cs], w] for ld, cs, w in game.completed],
             "previous_trick": None
             if game.previous_trick is None
-            else [game.previous_trick[0], [c.code for c in game.previous_trick[1]], game.previous_trick[2]],
+            else [
+                game.previous_trick[0],
+                [c.code for c in game.previous_trick[1]],
+                game.previous_trick[2],
+            ],
             "revoked": sorted(game.revoked),
             "winner": game.winner,
             "match_winner": game.match_winner,
@@ -241,7 +245,11 @@ def from_snapshot(data: Mapping[str, Any]) -> Game:
     g.tricks = list(s["tricks"])
     g.completed = [(ld, tuple(card(c) for c in cs), w) for ld, cs, w in s["completed"]]
     previous = s.get("previous_trick")  # absent from snapshots taken before it was kept
-    g.previous_trick = None if previous is None else (int(previous[0]), tuple(card(c) for c in previous[1]), int(previous[2]))
+    g.previous_trick = (
+        None
+        if previous is None
+        else (int(previous[0]), tuple(card(c) for c in previous[1]), int(previous[2]))
+    )
     g.revoked = set(s["revoked"])
     g.winner = s["winner"]
     g.match_winner = s["match_winner"]

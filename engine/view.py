@@ -180,7 +180,9 @@ class SeatView:
     )
     sides: tuple[int, ...] = ()  # the side each seat plays for (empty: fixed partnerships s, s + 2)
     rank_order: RankOrder = HIGH  # the deal's rank order (which card wins a trick)
-    to_lay_out: int = 0  # cards this seat must still lay out now, one action each (the ruff's discards)
+    to_lay_out: int = (
+        0  # cards this seat must still lay out now, one action each (the ruff's discards)
+    )
     # contract games (an auction before play): the calls in order as (seat, call),
     # the contract won ("" before it is fixed or where there is none), its
     # declarer, and cards of other seats that every seat may see (an exposed hand)

@@ -46,7 +46,11 @@ def test_a_guild_lives_on_one_shard() -> None:
 
 
 def test_the_launcher_splits_the_shards() -> None:
-    assert split_shards(8, 3) == [(0, 1), (2, 3, 4), (5, 6, 7)]  # shard 0's process (all DMs) is not the largest
+    assert split_shards(8, 3) == [
+        (0, 1),
+        (2, 3, 4),
+        (5, 6, 7),
+    ]  # shard 0's process (all DMs) is not the largest
     assert split_shards(4, 4) == [(0,), (1,), (2,), (3,)]
     with pytest.raises(ValueError):
         split_shards(2, 3)
@@ -57,9 +61,14 @@ def test_the_launcher_splits_the_shards() -> None:
     ]
     out = subprocess.run(
         [sys.executable, "-m", "bot.app.launch", "-n", "3", "--shard-count", "8", "--dry-run"],
-        capture_output=True, text=True, cwd=ROOT, check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
     ).stdout
-    assert "bot-0: python -m bot --shards 0-1 --shard-count 8 --name bot-0  (shard 0: every DM" in out
+    assert (
+        "bot-0: python -m bot --shards 0-1 --shard-count 8 --name bot-0  (shard 0: every DM" in out
+    )
     assert "bot-2: python -m bot --shards 5-7 --shard-count 8 --name bot-2" in out
 
 
@@ -105,8 +114,12 @@ def test_the_compose_file_runs_bot_processes_on_postgresql() -> None:
     db = services["db"]
     assert str(db["image"]).startswith("postgres:15")
     assert "pg_isready" in " ".join(db["healthcheck"]["test"])
-    assert any(str(v).startswith("pgdata:") for v in db["volumes"]) and "pgdata" in compose["volumes"]
-    user, password, name = (db["environment"][k] for k in ("POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB"))
+    assert (
+        any(str(v).startswith("pgdata:") for v in db["volumes"]) and "pgdata" in compose["volumes"]
+    )
+    user, password, name = (
+        db["environment"][k] for k in ("POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB")
+    )
 
     bots = {k: v for k, v in services.items() if k.startswith("bot-")}
     assert len(bots) >= 2
@@ -121,7 +134,9 @@ def test_the_compose_file_runs_bot_processes_on_postgresql() -> None:
         assert bot["build"] == "." and (ROOT / "Dockerfile").is_file()
         command = bot["command"]
         assert command[:3] == ["python", "-m", "bot"], key
-        rest, settings = _shard_options(command[3:], Settings(shard_count=int(env["RH_SHARD_COUNT"])))
+        rest, settings = _shard_options(
+            command[3:], Settings(shard_count=int(env["RH_SHARD_COUNT"]))
+        )
         assert rest == [], key
         assert settings.shard_ids is not None and settings.shard_count is not None
         covered += settings.shard_ids

@@ -46,7 +46,9 @@ def layer_of(module: str) -> int:
             if (module == name or module.startswith(name + ".")) and len(name) > best_len:
                 best, best_len = i, len(name)
     if best < 0:
-        raise AssertionError(f"{module} is in no layer: add it to LAYERS (and docs/architecture.md)")
+        raise AssertionError(
+            f"{module} is in no layer: add it to LAYERS (and docs/architecture.md)"
+        )
     return best
 
 
@@ -105,7 +107,9 @@ def test_bot_imports_run_only_downward() -> None:
 
 
 def test_every_layer_is_a_folder_of_its_own() -> None:
-    folders = {p.name for p in (ROOT / "bot").iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    folders = {
+        p.name for p in (ROOT / "bot").iterdir() if p.is_dir() and (p / "__init__.py").exists()
+    }
     named = {name.split(".")[1] for names in LAYERS for name in names if name.count(".") == 1}
     assert {"store", "present", "tables", "cluster", "commands", "app"} <= folders
     assert folders <= named, f"a folder in bot/ that is no layer: {sorted(folders - named)}"
@@ -131,7 +135,10 @@ def test_a_planted_upward_import_is_caught(module: str, source: str) -> None:
     ("module", "source"),
     [
         ("bot.tables.commit", "from bot.store import ratings\nfrom bot.present import render\n"),
-        ("bot.app.manager", "from bot.cluster.sync import Cluster\nfrom bot.tables.sync import OneProcess\n"),
+        (
+            "bot.app.manager",
+            "from bot.cluster.sync import Cluster\nfrom bot.tables.sync import OneProcess\n",
+        ),
         ("bot.present.render.hand", "from . import bidwhist\nfrom .common import card_label\n"),
         ("bot.store.db", "from bot.config import Settings\n"),
     ],
@@ -160,7 +167,13 @@ def test_the_table_layer_never_asks_which_deployment_it_is_in() -> None:
         if layer_of(module) >= layer_of("bot.cluster"):
             continue
         for node in ast.walk(ast.parse(path.read_text())):
-            name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+            name = (
+                node.attr
+                if isinstance(node, ast.Attribute)
+                else node.id
+                if isinstance(node, ast.Name)
+                else ""
+            )
             if "cluster" in name.lower():
                 bad.append(f"{module}:{node.lineno} uses {name}")
     assert not bad, "\n".join(bad)

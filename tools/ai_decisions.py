@@ -72,7 +72,9 @@ def positions(seeds: int) -> Iterator[tuple[str, int, int, SeatView]]:
         label = _label(game_id, overrides)
         for seed in range(seeds):
             game: Game
-            game, _ = new_game(rules=make_rules(game_id, None, overrides), seed=seed, first_dealer=seed % 2)
+            game, _ = new_game(
+                rules=make_rules(game_id, None, overrides), seed=seed, first_dealer=seed % 2
+            )
             rng = random.Random(seed)
             step = 0
             keep = 1 if game_id in KEEP_ALL else KEEP
@@ -114,7 +116,9 @@ def record(seeds: int) -> list[str]:
     for label, seed, step, view in positions(seeds):
         levels = (*LEVELS, *TRIAL_LEVELS) if label.startswith(open_forms) else LEVELS
         for level in levels:
-            action = players[level].choose(view, view.legal, random.Random(f"{label}:{seed}:{step}"))
+            action = players[level].choose(
+                view, view.legal, random.Random(f"{label}:{seed}:{step}")
+            )
             lines.append(f"{label} {seed} {step} {level} -> {action.encode()}")
     return lines
 
@@ -136,7 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--seeds", type=int, default=6, help="seeded games per form")
     parser.add_argument("--out", help="write the decisions here (default: stdout)")
-    parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="compare two recordings")
+    parser.add_argument(
+        "--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="compare two recordings"
+    )
     args = parser.parse_args(argv)
     if args.compare:
         texts = []

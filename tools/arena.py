@@ -170,7 +170,9 @@ def play_game_pair(task: tuple[str, str, Rules, int]) -> BoardResult:
     result = BoardResult(seed, [])
     if _rotates(rules):
         for a_seat, seats in _rotations(rules, a, b):
-            points, winner = _play(rules, seed, seed % rules.players, seats, result, whole_game=True)
+            points, winner = _play(
+                rules, seed, seed % rules.players, seats, result, whole_game=True
+            )
             result.games += 1
             if winner == a_seat:
                 result.a_wins += 1
@@ -424,7 +426,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"A = {args.a}, B = {args.b}; {rules.game_id} ({rules.preset}{sets}); {n} boards, {seatings * n} deals"
     )
     if args.record:
-        print(f"  ({n - len(played)} boards from the record {args.record}, {len(played)} played now)")
+        print(
+            f"  ({n - len(played)} boards from the record {args.record}, {len(played)} played now)"
+        )
     print(
         f"  points per deal, A - B: {mean:+.3f}  (95% CI {mean - half:+.3f} .. {mean + half:+.3f})"
     )

@@ -82,7 +82,9 @@ FORMS: Final = (
     ),
     Form("ruff-trump-willughby-3p", "ruff-trump-willughby", ("players=3",), "3 players"),
     Form("ruff-trump-willughby-2p", "ruff-trump-willughby", ("players=2",), "2 players"),
-    Form("turnover-bridge-seed004", "turnover-bridge", ("layout=seed004",), "5+4 rows, 8-card hands"),
+    Form(
+        "turnover-bridge-seed004", "turnover-bridge", ("layout=seed004",), "5+4 rows, 8-card hands"
+    ),
     Form("turnover-bridge-pagat", "turnover-bridge", ("layout=pagat",), "12/12/2"),
 )
 """Every game form the matches cover, in the order they run."""
@@ -175,9 +177,7 @@ def summary(out: Path, target: int, matchups: Sequence[tuple[str, str]] = MATCHU
             label = form.game + "".join(f" `{item}`" for item in form.sets)
             label += f" — {form.note}" if form.note else ""
             figures = (
-                f"{mean:+.3f} | {mean - half:+.3f} .. {mean + half:+.3f}"
-                if n >= 2
-                else "— | —"
+                f"{mean:+.3f} | {mean - half:+.3f} .. {mean + half:+.3f}" if n >= 2 else "— | —"
             )
             link = f"[{text.name}]({text.name})" if text.exists() else "—"
             lines.append(

@@ -435,7 +435,9 @@ class StubDiscord:
         self.rng = random.Random(seed)
         self.calls = 0
         self.next_id = 10**12
-        self.http = _Stub(start_thread_with_message=self._start_thread)  # the one raw route the bot calls
+        self.http = _Stub(
+            start_thread_with_message=self._start_thread
+        )  # the one raw route the bot calls
 
     async def _start_thread(self, channel_id: int, message_id: int, **_: Any) -> dict[str, Any]:
         await self.answer()
@@ -718,14 +720,12 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
             rss_before = rss_mib()
             wall = time.perf_counter()
             await asyncio.gather(
-                *(
-                    player(tid, seat, uid)
-                    for tid, users in opened
-                    for seat, uid in enumerate(users)
-                )
+                *(player(tid, seat, uid) for tid, users in opened for seat, uid in enumerate(users))
             )
             wall = time.perf_counter() - wall
-            busy = (time.process_time() - cpu_from[0]) / max(1e-9, time.perf_counter() - cpu_from[1])
+            busy = (time.process_time() - cpu_from[0]) / max(
+                1e-9, time.perf_counter() - cpu_from[1]
+            )
             watcher.cancel()
             switch.cancel()
             gc.callbacks.remove(gc_timer)
@@ -849,7 +849,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     prod.add_argument("--ai-delay", type=float, default=1.0, help="AI pacing, s (production 1.0)")
     prod.add_argument(
-        "--no-pictures", action="store_true", help="no table pictures (production draws them: RH_PICTURES)"
+        "--no-pictures",
+        action="store_true",
+        help="no table pictures (production draws them: RH_PICTURES)",
     )
     prod.add_argument(
         "--turn-timeout", type=float, default=90.0, help="turn timers, s (production 90; 0 = off)"

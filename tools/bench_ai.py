@@ -141,12 +141,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=6, help="deals per level for latency")
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument(
-        "--game", default="ruff-honours-cotton", help="game id of the latency deals (default ruff-honours-cotton)"
+        "--game",
+        default="ruff-honours-cotton",
+        help="game id of the latency deals (default ruff-honours-cotton)",
     )
     parser.add_argument(
-        "--set", action="append", default=[], metavar="NAME=VALUE", help="a rules parameter (repeatable)"
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rules parameter (repeatable)",
     )
-    parser.add_argument("--latency-only", action="store_true", help="skip the playout and solver lines")
+    parser.add_argument(
+        "--latency-only", action="store_true", help="skip the playout and solver lines"
+    )
     parser.add_argument(
         "--cap",
         type=float,
@@ -177,7 +185,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     for level in args.levels.split(","):
         level = level.strip()
-        times = bench_latency(level, args.deals, game_id=args.game, overrides=overrides, cap=args.cap)
+        times = bench_latency(
+            level, args.deals, game_id=args.game, overrides=overrides, cap=args.cap
+        )
         print(
             f"{level:<7} {len(times):4d} decisions: p50 {1e3 * _pct(times, 0.5):7.2f} ms"
             f"  p95 {1e3 * _pct(times, 0.95):7.2f} ms  max {1e3 * max(times):7.2f} ms"

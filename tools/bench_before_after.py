@@ -49,7 +49,9 @@ def run(tree: Path, name: str, args: list[str]) -> str:
     )
     took = time.monotonic() - started
     if done.returncode != 0:
-        raise SystemExit(f"{name} failed in {tree} (exit {done.returncode}):\n{done.stdout}\n{done.stderr}")
+        raise SystemExit(
+            f"{name} failed in {tree} (exit {done.returncode}):\n{done.stdout}\n{done.stderr}"
+        )
     return done.stdout + f"(ran {took:.0f} s)\n"
 
 
@@ -69,30 +71,49 @@ def side_by_side(before: str, after: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_before_after", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.bench_before_after", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--ref", required=True, help="the git ref measured as 'before'")
-    parser.add_argument("--rounds", type=int, default=1, help="runs of each side, alternating (default 1)")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="runs of each side, alternating (default 1)"
+    )
     parser.add_argument("benchmark", help="bench, bench_scale, bench_resume, bench_picture, ...")
-    parser.add_argument("args", nargs=argparse.REMAINDER, help="the benchmark's own options (after --)")
+    parser.add_argument(
+        "args", nargs=argparse.REMAINDER, help="the benchmark's own options (after --)"
+    )
     opts = parser.parse_args(argv)
     args = [a for a in opts.args if a != "--"]
     with tempfile.TemporaryDirectory(prefix="rh-before-") as tmp:
         old_tree = Path(tmp) / "tree"
-        subprocess.run(["git", "worktree", "add", "--detach", str(old_tree), opts.ref], cwd=ROOT, check=True,
-                       capture_output=True)
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", str(old_tree), opts.ref],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
         try:
             outputs: dict[str, list[str]] = {"before": [], "after": []}
             for r in range(opts.rounds):
-                for label, tree in (("before", old_tree), ("after", ROOT)) if r % 2 == 0 else (
-                    ("after", ROOT), ("before", old_tree)
+                for label, tree in (
+                    (("before", old_tree), ("after", ROOT))
+                    if r % 2 == 0
+                    else (("after", ROOT), ("before", old_tree))
                 ):
-                    print(f"--- {label} ({opts.ref if label == 'before' else 'this tree'}), round {r + 1}", flush=True)
+                    print(
+                        f"--- {label} ({opts.ref if label == 'before' else 'this tree'}), round {r + 1}",
+                        flush=True,
+                    )
                     text = run(tree, opts.benchmark, args)
                     print(text, flush=True)
                     outputs[label].append(text)
         finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(old_tree)], cwd=ROOT, check=False)
-    print(f"=== {opts.benchmark} {' '.join(args)}: before ({opts.ref}) and after (this tree), side by side")
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(old_tree)], cwd=ROOT, check=False
+            )
+    print(
+        f"=== {opts.benchmark} {' '.join(args)}: before ({opts.ref}) and after (this tree), side by side"
+    )
     for r, (a, b) in enumerate(zip(outputs["before"], outputs["after"], strict=True)):
         print(f"round {r + 1}:")
         print("\n".join(side_by_side(a, b)))

@@ -56,7 +56,9 @@ def deals_per_second(rules: Rules, seconds: float, seed: int = 0) -> tuple[float
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_engine", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.bench_engine", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--game", default="ruff-honours-cotton", choices=[*game_ids(), "all"])
     parser.add_argument("--preset", default=None, help="preset name (default: the game's default)")
     parser.add_argument("--seconds", type=float, default=3.0, help="length of one run (default 3)")

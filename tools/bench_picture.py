@@ -43,14 +43,19 @@ def forms() -> list[Form]:
     """Every game id with its defaults, and Ruffe and Trump for 3 and 2 players."""
     out = [Form(g) for g in game_ids()]
     if "ruff-trump-willughby" in game_ids():
-        out += [Form("ruff-trump-willughby", (("players", 3),)), Form("ruff-trump-willughby", (("players", 2),))]
+        out += [
+            Form("ruff-trump-willughby", (("players", 3),)),
+            Form("ruff-trump-willughby", (("players", 2),)),
+        ]
     return out
 
 
 def table_info(game: Game, table_id: int = 1) -> TableInfo:
     n = game.n_players
     seats = tuple(
-        SeatInfo(PLAYER_NAMES[s], 1000 + s) if s % 2 == 0 else SeatInfo(f"{PLAYER_NAMES[s]} (easy)", None, "easy")
+        SeatInfo(PLAYER_NAMES[s], 1000 + s)
+        if s % 2 == 0
+        else SeatInfo(f"{PLAYER_NAMES[s]} (easy)", None, "easy")
         for s in range(n)
     )
     return TableInfo(table_id, game.rules, seats)
@@ -106,7 +111,9 @@ def _line(label: str, ms: Sequence[float], sizes: Sequence[int]) -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seeds", type=int, default=2, help="seeded games per game id")
-    parser.add_argument("--deals", type=int, default=None, help="stop each game after this many deals")
+    parser.add_argument(
+        "--deals", type=int, default=None, help="stop each game after this many deals"
+    )
     args = parser.parse_args(argv)
 
     all_ms: list[float] = []

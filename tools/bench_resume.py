@@ -97,7 +97,9 @@ async def setup(path: Path, games: int, seed: int) -> int:
             await asyncio.gather(*(one(i) for i in range(index, index + short)))  # some games ended
             index += short
         for _ in range(1000):  # let the AI drivers finish the moves they started
-            if all(t.drive.ai_task is None or t.drive.ai_task.done() for t in manager.tables.values()):
+            if all(
+                t.drive.ai_task is None or t.drive.ai_task.done() for t in manager.tables.values()
+            ):
                 break
             await asyncio.sleep(0.01)
     finally:
@@ -142,19 +144,13 @@ async def restart(path: Path, args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(0.01 * n)
             return await click(manager, discord_, tid, seat, uid)
 
-        probes = await asyncio.gather(
-            *(probe(n, *w) for n, w in enumerate(waiting[: args.probes]))
-        )
+        probes = await asyncio.gather(*(probe(n, *w) for n, w in enumerate(waiting[: args.probes])))
         probed = (
-            max((i.acked_at for i in probes if i.acked_at is not None), default=started)
-            - started
+            max((i.acked_at for i in probes if i.acked_at is not None), default=started) - started
         )
         # then everyone else at once: the burst of a server whose players all click
         burst = await asyncio.gather(
-            *(
-                click(manager, discord_, tid, seat, uid)
-                for tid, seat, uid in waiting[args.probes :]
-            )
+            *(click(manager, discord_, tid, seat, uid) for tid, seat, uid in waiting[args.probes :])
         )
         acked = [i.acked_at for i in (*probes, *burst) if i.acked_at is not None]
         ready = (max(acked) - started) if acked else resumed

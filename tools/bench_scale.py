@@ -69,10 +69,21 @@ class WorkerProc:
     async def start(self, database: str, shards: str, shard_count: int, *extra: str) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tools.scale_worker",
-            "--database", database, "--name", self.name,
-            "--shards", shards, "--shard-count", str(shard_count), *extra,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
+            sys.executable,
+            "-m",
+            "tools.scale_worker",
+            "--database",
+            database,
+            "--name",
+            self.name,
+            "--shards",
+            shards,
+            "--shard-count",
+            str(shard_count),
+            *extra,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            env=env,
             limit=2**24,
         )
         self._reader = asyncio.create_task(self._read())
@@ -171,28 +182,40 @@ class Tracker:
     async def sync(self, table_id: int) -> tuple[Game, str]:
         async with self.pool.acquire() as conn:
             row = await conn.fetchrow(
-                "SELECT game_id, preset, overrides, seed, first_dealer, status FROM tables WHERE id = $1", table_id
+                "SELECT game_id, preset, overrides, seed, first_dealer, status FROM tables WHERE id = $1",
+                table_id,
             )
             game = self.games.get(table_id)
             if game is None:
                 game = Game.from_record(
                     {
-                        "format": "ruff-honours-game", "version": 1, "game_id": row["game_id"],
-                        "preset": row["preset"], "overrides": json.loads(row["overrides"]), "seed": row["seed"],
-                        "first_dealer": row["first_dealer"], "actions": [],
+                        "format": "ruff-honours-game",
+                        "version": 1,
+                        "game_id": row["game_id"],
+                        "preset": row["preset"],
+                        "overrides": json.loads(row["overrides"]),
+                        "seed": row["seed"],
+                        "first_dealer": row["first_dealer"],
+                        "actions": [],
                     }
                 )
                 self.games[table_id] = game
             for a in await conn.fetch(
-                "SELECT seat, action FROM actions WHERE table_id = $1 AND seq >= $2 ORDER BY seq", table_id, game.version
+                "SELECT seat, action FROM actions WHERE table_id = $1 AND seq >= $2 ORDER BY seq",
+                table_id,
+                game.version,
             ):
                 game.apply(a["seat"], decode_action(a["action"]))
         return game, str(row["status"])
 
 
-async def _click(w: WorkerProc, table_id: int, seat: int, user: int, version: int, actions: list[str]) -> Click | None:
+async def _click(
+    w: WorkerProc, table_id: int, seat: int, user: int, version: int, actions: list[str]
+) -> Click | None:
     try:
-        r = await w.request("click", table=table_id, seat=seat, user=user, version=version, actions=actions)
+        r = await w.request(
+            "click", table=table_id, seat=seat, user=user, version=version, actions=actions
+        )
     except ConnectionError:
         return None  # the process was killed
     return Click(table_id, version, seat, user, actions, w.name, r["applied"], r["text"], r["ms"])
@@ -231,7 +254,9 @@ async def play_humans(
 
         done = [
             c
-            for c in await asyncio.gather(*(_click(w, table_id, seat, humans[seat], version, actions) for w in chosen))
+            for c in await asyncio.gather(
+                *(_click(w, table_id, seat, humans[seat], version, actions) for w in chosen)
+            )
             if c is not None
         ]
         clicks.extend(done)
@@ -258,7 +283,12 @@ async def open_tables(
         users = [first_user + 10 * k + s for s in range(humans)]
         owner = workers[shard % len(workers)]
         r = await owner.request(
-            "open", guild=guild_on_shard(shard, k), channel=5_000 + first_user + k, users=users, ai="easy", target=target
+            "open",
+            guild=guild_on_shard(shard, k),
+            channel=5_000 + first_user + k,
+            users=users,
+            ai="easy",
+            target=target,
         )
         opened.append((int(r["table"]), dict(enumerate(users))))
     return opened
@@ -285,25 +315,37 @@ async def _pg_database(admin_url: str, name: str) -> str:
     return f"{base}/{name}"
 
 
-async def throughput(database: str, processes: int, tables: int, seconds: float, latency_ms: float, seed: int) -> dict[str, Any]:
-    workers = await start_workers(database, processes, "--latency", str(latency_ms), prefix=f"p{processes}-")
+async def throughput(
+    database: str, processes: int, tables: int, seconds: float, latency_ms: float, seed: int
+) -> dict[str, Any]:
+    workers = await start_workers(
+        database, processes, "--latency", str(latency_ms), prefix=f"p{processes}-"
+    )
     try:
         if database.startswith("postgresql"):
             pool = await asyncpg.create_pool(database, min_size=1, max_size=4)
         else:
             pool = None
-        opened = await open_tables(workers, tables, 4, 100_000 * processes, target=9)  # games outlast the run
+        opened = await open_tables(
+            workers, tables, 4, 100_000 * processes, target=9
+        )  # games outlast the run
         rng = random.Random(seed)
         stop_at = time.perf_counter() + seconds
         started = time.perf_counter()
         if pool is not None:
             tracker = Tracker(pool)
             results = await asyncio.gather(
-                *(play_humans(workers, tracker, tid, humans, rng, stop_at=stop_at) for tid, humans in opened)
+                *(
+                    play_humans(workers, tracker, tid, humans, rng, stop_at=stop_at)
+                    for tid, humans in opened
+                )
             )
         else:
             results = await asyncio.gather(
-                *(_play_sqlite(workers, database, tid, humans, rng, stop_at) for tid, humans in opened)
+                *(
+                    _play_sqlite(workers, database, tid, humans, rng, stop_at)
+                    for tid, humans in opened
+                )
             )
         wall = time.perf_counter() - started
         clicks = [c for r in results for c in r]
@@ -324,7 +366,12 @@ async def throughput(database: str, processes: int, tables: int, seconds: float,
 
 
 async def _play_sqlite(
-    workers: Sequence[WorkerProc], path: str, table_id: int, humans: dict[int, int], rng: random.Random, stop_at: float
+    workers: Sequence[WorkerProc],
+    path: str,
+    table_id: int,
+    humans: dict[int, int],
+    rng: random.Random,
+    stop_at: float,
 ) -> list[Click]:
     """The SQLite run's driver: the same players, the log read with aiosqlite."""
     import aiosqlite
@@ -335,7 +382,8 @@ async def _play_sqlite(
         class SQLiteTracker(Tracker):
             async def sync(self, table_id: int) -> tuple[Game, str]:
                 async with conn.execute(
-                    "SELECT game_id, preset, overrides, seed, first_dealer, status FROM tables WHERE id = ?", (table_id,)
+                    "SELECT game_id, preset, overrides, seed, first_dealer, status FROM tables WHERE id = ?",
+                    (table_id,),
                 ) as cur:
                     row = await cur.fetchone()
                 assert row is not None
@@ -343,43 +391,68 @@ async def _play_sqlite(
                 if game is None:
                     game = Game.from_record(
                         {
-                            "format": "ruff-honours-game", "version": 1, "game_id": row["game_id"],
-                            "preset": row["preset"], "overrides": json.loads(row["overrides"]), "seed": row["seed"],
-                            "first_dealer": row["first_dealer"], "actions": [],
+                            "format": "ruff-honours-game",
+                            "version": 1,
+                            "game_id": row["game_id"],
+                            "preset": row["preset"],
+                            "overrides": json.loads(row["overrides"]),
+                            "seed": row["seed"],
+                            "first_dealer": row["first_dealer"],
+                            "actions": [],
                         }
                     )
                     self.games[table_id] = game
                 async with conn.execute(
-                    "SELECT seat, action FROM actions WHERE table_id = ? AND seq >= ? ORDER BY seq", (table_id, game.version)
+                    "SELECT seat, action FROM actions WHERE table_id = ? AND seq >= ? ORDER BY seq",
+                    (table_id, game.version),
                 ) as cur:
                     for a in await cur.fetchall():
                         game.apply(a["seat"], decode_action(a["action"]))
                 return game, str(row["status"])
 
-        return await play_humans(workers, SQLiteTracker(None), table_id, humans, rng, stop_at=stop_at)
+        return await play_humans(
+            workers, SQLiteTracker(None), table_id, humans, rng, stop_at=stop_at
+        )
 
 
 async def failover(database: str, lease: float) -> dict[str, Any]:
     """Kill the owner of a table that timers and the AI are playing; the time until the
     survivor's next move."""
     workers = await start_workers(
-        database, 2, "--lease", str(lease), "--turn-timeout", "0.3", "--ai-delay", "0.05", prefix="f"
+        database,
+        2,
+        "--lease",
+        str(lease),
+        "--turn-timeout",
+        "0.3",
+        "--ai-delay",
+        "0.05",
+        prefix="f",
     )
     pool = await asyncpg.create_pool(database, min_size=1, max_size=2)
     try:
         opened = await open_tables(workers, 1, 2, 900_000)
         table_id = opened[0][0]
-        while int(await pool.fetchval("SELECT COUNT(*) FROM actions WHERE table_id = $1", table_id)) < 12:
+        while (
+            int(await pool.fetchval("SELECT COUNT(*) FROM actions WHERE table_id = $1", table_id))
+            < 12
+        ):
             await asyncio.sleep(0.05)
-        owner = str(await pool.fetchval("SELECT owner FROM table_leases WHERE table_id = $1", table_id)).split("#")[0]
+        owner = str(
+            await pool.fetchval("SELECT owner FROM table_leases WHERE table_id = $1", table_id)
+        ).split("#")[0]
         victim = next(w for w in workers if w.name == owner)
-        before = int(await pool.fetchval("SELECT COUNT(*) FROM actions WHERE table_id = $1", table_id))
+        before = int(
+            await pool.fetchval("SELECT COUNT(*) FROM actions WHERE table_id = $1", table_id)
+        )
         victim.kill()
         killed_at = time.time()
         deadline = time.perf_counter() + 10 * lease + 30
         while time.perf_counter() < deadline:
             at = await pool.fetchval(
-                "SELECT created_at FROM actions WHERE table_id = $1 AND seq >= $2 ORDER BY seq LIMIT 1", table_id, before
+                "SELECT created_at FROM actions WHERE table_id = $1 AND seq >= $2 ORDER BY seq LIMIT 1",
+                table_id,
+                before,
             )
             if at is not None and at > killed_at:
                 return {"lease": lease, "seconds": float(at) - killed_at}
@@ -406,36 +479,59 @@ async def run(args: argparse.Namespace) -> int:
     try:
         for n in args.processes:
             url = await _pg_database(admin, f"rh_bench_{n}")
-            rows.append(("PostgreSQL", await throughput(url, n, args.tables, args.seconds, args.latency, args.seed)))
+            rows.append(
+                (
+                    "PostgreSQL",
+                    await throughput(url, n, args.tables, args.seconds, args.latency, args.seed),
+                )
+            )
         with tempfile.TemporaryDirectory() as tmp:
             path = str(Path(tmp) / "bench.db")
-            rows.append(("SQLite", await throughput(path, 1, args.tables, args.seconds, args.latency, args.seed)))
+            rows.append(
+                (
+                    "SQLite",
+                    await throughput(path, 1, args.tables, args.seconds, args.latency, args.seed),
+                )
+            )
         url = await _pg_database(admin, "rh_bench_failover")
         fo = await failover(url, args.lease)
     finally:
         if server is not None:
             server.stop()
     cores = os.cpu_count()
-    print(f"\nbench_scale: {args.tables} tables x 4 humans, {args.seconds:.0f} s each, Discord latency "
-          f"{args.latency:.0f} ms, on {cores} CPU core(s) shared by the bot processes, PostgreSQL and this driver")
-    print(f"{'store':<11} {'processes':>9} {'clicks (n)':>10} {'clicks/s':>9} {'ack p50 ms':>11} {'ack p99 ms':>11}")
+    print(
+        f"\nbench_scale: {args.tables} tables x 4 humans, {args.seconds:.0f} s each, Discord latency "
+        f"{args.latency:.0f} ms, on {cores} CPU core(s) shared by the bot processes, PostgreSQL and this driver"
+    )
+    print(
+        f"{'store':<11} {'processes':>9} {'clicks (n)':>10} {'clicks/s':>9} {'ack p50 ms':>11} {'ack p99 ms':>11}"
+    )
     for store, r in rows:
-        print(f"{store:<11} {r['processes']:>9} {r['clicks']:>10} {r['per_s']:>9.1f} {r['p50']:>11.1f} {r['p99']:>11.1f}")
-    print(f"failover: kill -9 of the owner -> next move {fo['seconds']:.2f} s (lease {fo['lease']:g} s, "
-          f"renewed every {fo['lease'] / 3:.2f} s)")
+        print(
+            f"{store:<11} {r['processes']:>9} {r['clicks']:>10} {r['per_s']:>9.1f} {r['p50']:>11.1f} {r['p99']:>11.1f}"
+        )
+    print(
+        f"failover: kill -9 of the owner -> next move {fo['seconds']:.2f} s (lease {fo['lease']:g} s, "
+        f"renewed every {fo['lease'] / 3:.2f} s)"
+    )
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_scale", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.bench_scale", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--tables", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--latency", type=float, default=0.0, help="simulated Discord REST latency (ms)")
+    parser.add_argument(
+        "--latency", type=float, default=0.0, help="simulated Discord REST latency (ms)"
+    )
     parser.add_argument("--lease", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--postgresql", metavar="URL",
+        "--postgresql",
+        metavar="URL",
         help="a server where the bench may create and drop databases (default: start a throwaway one)",
     )
     args = parser.parse_args(argv)

@@ -34,7 +34,9 @@ async def _play_turn(user: Any) -> str | None:
     import discord
 
     hand = user.dm_channel.last_message
-    if hand is None or not any(k in hand.content for k in ("Your turn", "Accept the claim", "claim")):
+    if hand is None or not any(
+        k in hand.content for k in ("Your turn", "Accept the claim", "claim")
+    ):
         return None
     items = _components(hand)
     select = next((c for c in items if c.type == discord.ComponentType.string_select), None)
@@ -106,7 +108,10 @@ async def run_demo(settings: Settings, seed: int, game: str, verbose: bool) -> i
                 res = await you.slash(channel, "ruff new", game=game)
                 table = channel.last_message
                 assert table is not None, "the table message was not posted"
-                _show("#ruff-and-honours — /ruff new", res.response.content if res.response else table.content)
+                _show(
+                    "#ruff-and-honours — /ruff new",
+                    res.response.content if res.response else table.content,
+                )
                 for level in ("easy", "normal", "hard"):
                     await you.click(table, label=f"Add AI ({level})")
                 await you.click(channel.history()[0], label="Start")
@@ -119,11 +124,18 @@ async def run_demo(settings: Settings, seed: int, game: str, verbose: bool) -> i
                         deal_hand_shown = first_line
                         _show("DM to you — your hand", hand.content)
                     done = await _play_turn(you.user)
-                    for place in (channel, *channel.threads):  # the table's thread gets the summaries
+                    for place in (
+                        channel,
+                        *channel.threads,
+                    ):  # the table's thread gets the summaries
                         for msg in place.history():
                             if msg.id not in seen_posts and msg.type is discord.MessageType.default:
                                 seen_posts.add(msg.id)
-                                where = "#ruff-and-honours" if place is channel else f"thread “{place.name}”"
+                                where = (
+                                    "#ruff-and-honours"
+                                    if place is channel
+                                    else f"thread “{place.name}”"
+                                )
                                 _show(f"{where} — new post", msg.content)
                     if verbose and done:
                         _show(f"you {done}; the table now shows", channel.history()[0].content)
@@ -131,7 +143,9 @@ async def run_demo(settings: Settings, seed: int, game: str, verbose: bool) -> i
                         if "finished" in channel.history()[0].content:
                             break
                         await env.advance_time(1)
-                _show("#ruff-and-honours — the table message at the end", channel.history()[0].content)
+                _show(
+                    "#ruff-and-honours — the table message at the end", channel.history()[0].content
+                )
                 res = await you.slash(channel, "ruff leaderboard")
                 if res.response is not None:
                     _show("/ruff leaderboard", res.response.content)
@@ -157,7 +171,9 @@ def main_demo(argv: list[str] | None = None) -> int:
     parser.add_argument("--demo", action="store_true")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--game", default="ruff-honours-cotton")
-    parser.add_argument("--verbose", action="store_true", help="print the table after each of your moves")
+    parser.add_argument(
+        "--verbose", action="store_true", help="print the table after each of your moves"
+    )
     args = parser.parse_args(argv)
     return asyncio.run(run_demo(Settings.from_env(), args.seed, args.game, args.verbose))
 

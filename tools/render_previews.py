@@ -23,14 +23,30 @@ from tools.bench_picture import Form, finished, play, table_info  # noqa: E402
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 TABLES: list[tuple[str, Form, int, Callable[[SeatView], bool]]] = [
-    ("table-4p-mid-trick.png", Form("ruff-honours-cotton"), 3,
-     lambda v: v.phase == "play" and v.trick_no == 5 and len(v.trick) == 3),
-    ("table-3p-ruffe-and-trump.png", Form("ruff-trump-willughby", (("players", 3),)), 1,
-     lambda v: v.phase == "play" and v.trick_no == 4 and len(v.trick) == 2),
-    ("table-2p-turnover.png", Form("turnover-bridge"), 3,
-     lambda v: v.phase == "play" and v.trick_no == 7 and len(v.trick) == 1),
-    ("table-solo-whist.png", Form("solo-whist"), 3,
-     lambda v: v.phase == "play" and v.trick_no == 3 and len(v.trick) == 2),
+    (
+        "table-4p-mid-trick.png",
+        Form("ruff-honours-cotton"),
+        3,
+        lambda v: v.phase == "play" and v.trick_no == 5 and len(v.trick) == 3,
+    ),
+    (
+        "table-3p-ruffe-and-trump.png",
+        Form("ruff-trump-willughby", (("players", 3),)),
+        1,
+        lambda v: v.phase == "play" and v.trick_no == 4 and len(v.trick) == 2,
+    ),
+    (
+        "table-2p-turnover.png",
+        Form("turnover-bridge"),
+        3,
+        lambda v: v.phase == "play" and v.trick_no == 7 and len(v.trick) == 1,
+    ),
+    (
+        "table-solo-whist.png",
+        Form("solo-whist"),
+        3,
+        lambda v: v.phase == "play" and v.trick_no == 3 and len(v.trick) == 2,
+    ),
 ]
 
 

@@ -51,11 +51,18 @@ class Worker:
     def __init__(self, manager: GameManager, discord_: StubDiscord) -> None:
         self.manager = manager
         self.discord = discord_
-        self.made: list[tuple[int, int, int, int]] = []  # (table, version before, after, seat) of our AI/timer commits
+        self.made: list[
+            tuple[int, int, int, int]
+        ] = []  # (table, version before, after, seat) of our AI/timer commits
         original = commit_module.commit
 
         async def recorded(
-            svc: Any, table: Any, seat: int, actions: Sequence[Action], actor_id: int | None, **how: Any
+            svc: Any,
+            table: Any,
+            seat: int,
+            actions: Sequence[Action],
+            actor_id: int | None,
+            **how: Any,
         ) -> Any:
             before = table.game.version
             events = await original(svc, table, seat, actions, actor_id, **how)
@@ -90,14 +97,22 @@ class Worker:
         users: list[int] = cmd["users"]
         guild, channel = int(cmd["guild"]), int(cmd["channel"])
         m = self.manager
-        await m.new_table(self.interaction(users[0], guild, channel), "ruff-honours-cotton", None, cmd.get("target", 1), None)
+        await m.new_table(
+            self.interaction(users[0], guild, channel),
+            "ruff-honours-cotton",
+            None,
+            cmd.get("target", 1),
+            None,
+        )
         table = m.tables.open_in_channel(channel)
         if table is None:
             return {"error": "the table was not opened"}
         for user in users[1:]:
             await m.on_table_button(self.interaction(user, guild, channel), table.id, "join")
         for _ in range(len(table.seats) - len(users)):
-            await m.on_table_button(self.interaction(users[0], guild, channel), table.id, f"ai-{cmd.get('ai', 'easy')}")
+            await m.on_table_button(
+                self.interaction(users[0], guild, channel), table.id, f"ai-{cmd.get('ai', 'easy')}"
+            )
         await m.on_table_button(self.interaction(users[0], guild, channel), table.id, "start")
         return {"table": table.id, "status": table.status}
 
@@ -108,12 +123,20 @@ class Worker:
         if len(actions) > 1:
             codes = [a.encode().split(":", 1)[1] for a in actions]
             verb = actions[0].encode().split(":", 1)[0]
-            await self.manager.on_pick(interaction, cmd["table"], cmd["version"], cmd["seat"], verb, codes)
+            await self.manager.on_pick(
+                interaction, cmd["table"], cmd["version"], cmd["seat"], verb, codes
+            )
         else:
-            await self.manager.on_action(interaction, cmd["table"], cmd["version"], cmd["seat"], actions)
+            await self.manager.on_action(
+                interaction, cmd["table"], cmd["version"], cmd["seat"], actions
+            )
         ms = (time.perf_counter() - started) * 1000
         kind, text = interaction.answer or ("none", "")
-        return {"applied": kind == "hand" and EARLIER_TURN not in text, "text": text[:120], "ms": ms}
+        return {
+            "applied": kind == "hand" and EARLIER_TURN not in text,
+            "text": text[:120],
+            "ms": ms,
+        }
 
     def stats(self) -> dict[str, Any]:
         cluster = self.manager.cluster
@@ -156,7 +179,9 @@ async def serve(args: argparse.Namespace) -> None:
         process_name=args.name,
     )
     db = await Database.open(settings.database)
-    discord_ = StubDiscord((args.latency / 1000, args.latency / 1000), seed=hash(args.name) & 0xFFFF)
+    discord_ = StubDiscord(
+        (args.latency / 1000, args.latency / 1000), seed=hash(args.name) & 0xFFFF
+    )
     pool = AIPool(1, mode="inline", worlds=8)
     manager = GameManager(discord_, db, settings, ai=pool)  # type: ignore[arg-type]
     worker = Worker(manager, discord_)
@@ -217,9 +242,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ai-delay", type=float, default=0.0)
     parser.add_argument("--turn-timeout", type=float, default=0.0)
     parser.add_argument("--afk-after", type=int, default=1000)
-    parser.add_argument("--latency", type=float, default=0.0, help="simulated Discord REST latency (ms)")
+    parser.add_argument(
+        "--latency", type=float, default=0.0, help="simulated Discord REST latency (ms)"
+    )
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format=f"{args.name} %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.WARNING,
+        stream=sys.stderr,
+        format=f"{args.name} %(levelname)s %(name)s: %(message)s",
+    )
     asyncio.run(serve(args))
     return 0
 

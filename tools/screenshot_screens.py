@@ -36,10 +36,17 @@ async def _shoot(url: str, path: Path, width: int, height: int) -> None:
     if chromium is None:
         raise SystemExit("chromium is not installed (apt-get install -y chromium)")
     proc = await asyncio.create_subprocess_exec(
-        chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-        f"--window-size={width},{height}", "--virtual-time-budget=8000",
-        f"--screenshot={path}", url,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        chromium,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        f"--window-size={width},{height}",
+        "--virtual-time-budget=8000",
+        f"--screenshot={path}",
+        url,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
     )
     await proc.wait()
 
@@ -47,7 +54,9 @@ async def _shoot(url: str, path: Path, width: int, height: int) -> None:
 async def _preview(env: Any, channel: Any, viewer: Any, name: str, out: Path) -> None:
     for width in WIDTHS:
         height = 1400 if width == 960 else 1700
-        async with env.preview(channel, viewers=[viewer], layout="channel", display="fixed", width=width, height=height) as preview:
+        async with env.preview(
+            channel, viewers=[viewer], layout="channel", display="fixed", width=width, height=height
+        ) as preview:
             await _shoot(preview.url, out / f"{name}-{width}.png", width, height)
 
 
@@ -72,10 +81,18 @@ async def _suits_on_both_themes(out: Path) -> None:
         rows = "".join(f"<p><small>{what}</small><br>{text}</p>" for what, text in SUIT_SAMPLES)
         buttons = "".join(
             f"<span class=b style='background:{colour}'>{label}</span>"
-            for colour, label in (("#248046", "A♠\ufe0e"), ("#248046", "10♣\ufe0e"), ("#248046", "Q♥\ufe0e"),
-                                  ("#4e5058", "K♦\ufe0e"), ("#248046", "Q♥"), ("#4e5058", "J♠"))
+            for colour, label in (
+                ("#248046", "A♠\ufe0e"),
+                ("#248046", "10♣\ufe0e"),
+                ("#248046", "Q♥\ufe0e"),
+                ("#4e5058", "K♦\ufe0e"),
+                ("#248046", "Q♥"),
+                ("#4e5058", "J♠"),
+            )
         )
-        blocks.append(f"<div style='background:{bg};color:{fg}'><h3>{name} theme</h3>{rows}<p>{buttons}</p></div>")
+        blocks.append(
+            f"<div style='background:{bg};color:{fg}'><h3>{name} theme</h3>{rows}<p>{buttons}</p></div>"
+        )
     html = (
         f"<html><head><meta charset=utf-8><style>{faces} body {{ margin:0; font: 20px NotoSans, NotoEmoji; }}"
         " div { padding: 12px 20px; } small { opacity: .7; font-size: 14px; }"
@@ -111,8 +128,14 @@ async def main(out: Path) -> None:
     await _suits_on_both_themes(out)
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(
-            database=str(Path(tmp) / "ruff.db"), ai_delay=0.0, turn_timeout=90.0, lobby_timeout=0.0,
-            table_edit_interval=0.0, ai_mode="inline", ai_worlds=16, seed=5,
+            database=str(Path(tmp) / "ruff.db"),
+            ai_delay=0.0,
+            turn_timeout=90.0,
+            lobby_timeout=0.0,
+            table_edit_interval=0.0,
+            ai_mode="inline",
+            ai_worlds=16,
+            seed=5,
         )
         bot = create_bot(settings)
         try:
@@ -131,7 +154,12 @@ async def main(out: Path) -> None:
                 game = bot.manager.tables[1]
                 for _ in range(200):
                     g = game.game
-                    if g.phase == "play" and g.trick_no >= 5 and g.to_act() == 0 and len(g.trick) >= 2:
+                    if (
+                        g.phase == "play"
+                        and g.trick_no >= 5
+                        and g.to_act() == 0
+                        and len(g.trick) >= 2
+                    ):
                         break
                     if not await _act(alice):
                         await env.advance_time(1)

@@ -38,7 +38,11 @@ class RuffBot(commands.Bot):
     def __init__(self, settings: Settings, *, sync_commands: bool = True, **options: Any) -> None:
         intents = discord.Intents.default()  # no privileged intents are needed
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=RuffTree, **options
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=RuffTree,
+            **options,
         )
         self.settings = settings
         self.sync_commands = sync_commands
@@ -106,5 +110,7 @@ def create_bot(settings: Settings, *, sync_commands: bool = True) -> RuffBot:
     if settings.shard_count is not None:
         from bot.sharding import syncs_commands
 
-        return ShardedRuffBot(settings, sync_commands=sync_commands and syncs_commands(settings.shard_ids))
+        return ShardedRuffBot(
+            settings, sync_commands=sync_commands and syncs_commands(settings.shard_ids)
+        )
     return RuffBot(settings, sync_commands=sync_commands)

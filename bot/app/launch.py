@@ -73,15 +73,22 @@ class Child:
 
     def argv(self, python: str = sys.executable) -> list[str]:
         return [
-            python, "-m", "bot",
-            "--shards", format_shards(self.shards),
-            "--shard-count", str(self.shard_count),
-            "--name", self.name,
+            python,
+            "-m",
+            "bot",
+            "--shards",
+            format_shards(self.shards),
+            "--shard-count",
+            str(self.shard_count),
+            "--name",
+            self.name,
         ]
 
 
 def plan(shard_count: int, processes: int) -> list[Child]:
-    return [Child(i, ids, shard_count) for i, ids in enumerate(split_shards(shard_count, processes))]
+    return [
+        Child(i, ids, shard_count) for i, ids in enumerate(split_shards(shard_count, processes))
+    ]
 
 
 def supervise(
@@ -105,15 +112,19 @@ def supervise(
                     child.delay = min(MAX_DELAY, wait * 2)
                     child.due = now + wait
                     child.proc = None
-                    out(f"{child.name} (shards {format_shards(child.shards)}) exited with {code}; "
-                        f"restarting in {child.due - now:.0f} s")
+                    out(
+                        f"{child.name} (shards {format_shards(child.shards)}) exited with {code}; "
+                        f"restarting in {child.due - now:.0f} s"
+                    )
                 if child.proc is None and now >= child.due:
                     if child.started:
                         child.restarts += 1
                     child.proc = subprocess.Popen(argv_of(child))
                     child.started = now
-                    out(f"{child.name}: shards {format_shards(child.shards)} of {child.shard_count} "
-                        f"(pid {child.proc.pid})")
+                    out(
+                        f"{child.name}: shards {format_shards(child.shards)} of {child.shard_count} "
+                        f"(pid {child.proc.pid})"
+                    )
             time.sleep(poll)
     finally:
         running = [c.proc for c in children if c.proc is not None and c.proc.poll() is None]
@@ -129,9 +140,13 @@ def supervise(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.app.launch", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.app.launch", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--processes", "-n", type=int, required=True, help="bot processes to run")
-    parser.add_argument("--shard-count", type=int, help="total shards (default: Discord's recommendation)")
+    parser.add_argument(
+        "--shard-count", type=int, help="total shards (default: Discord's recommendation)"
+    )
     parser.add_argument("--dry-run", action="store_true", help="print the plan, start nothing")
     args = parser.parse_args(argv)
     settings = Settings.from_env()
@@ -140,7 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     count = args.shard_count
     if count is None:
         if not settings.token:
-            parser.error("DISCORD_TOKEN is needed to ask Discord for the shard count (or pass --shard-count)")
+            parser.error(
+                "DISCORD_TOKEN is needed to ask Discord for the shard count (or pass --shard-count)"
+            )
         try:
             count = recommended_shards(str(settings.token))
         except (urllib.error.URLError, OSError, ValueError, KeyError) as exc:

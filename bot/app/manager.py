@@ -65,7 +65,11 @@ class GameManager:
         # AI decisions run off the event loop (bot/tables/aipool.py); a pool given by the
         # caller (benchmarks) is the caller's to close
         self._owns_ai = ai is None
-        pool = ai if ai is not None else AIPool(settings.ai_workers, mode=settings.ai_mode, worlds=settings.ai_worlds)
+        pool = (
+            ai
+            if ai is not None
+            else AIPool(settings.ai_workers, mode=settings.ai_mode, worlds=settings.ai_worlds)
+        )
         self.services = svc = Services(client, db, settings, pool)
         self.presenter = Presenter(svc)
         self.drivers = Drivers(svc, self.presenter)
@@ -93,15 +97,6 @@ class GameManager:
     def user_locales(self) -> UserLocales:
         """Each player's language, remembered from their latest interaction (bot/present/locales.py)."""
         return self.services.user_locales
-
-
-
-
-
-
-
-
-
 
     @property
     def set_aside(self) -> dict[int, str]:
@@ -149,21 +144,33 @@ class GameManager:
     async def hand_command(self, interaction: discord.Interaction[Any]) -> None:
         await self.info.hand_command(interaction)
 
-    async def rules_command(self, interaction: discord.Interaction[Any], game_id: str | None, preset: str | None) -> None:
+    async def rules_command(
+        self, interaction: discord.Interaction[Any], game_id: str | None, preset: str | None
+    ) -> None:
         await self.info.rules_command(interaction, game_id, preset)
 
-    async def leaderboard(self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None) -> None:
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None
+    ) -> None:
         await self.info.leaderboard(interaction, page, game_id)
 
     async def stats(
-        self, interaction: discord.Interaction[Any], user: discord.abc.User | None, game_id: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.abc.User | None,
+        game_id: str | None = None,
     ) -> None:
         await self.info.stats(interaction, user, game_id)
 
     async def settings_command(
-        self, interaction: discord.Interaction[Any], pictures: bool | None, language: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        pictures: bool | None,
+        language: str | None = None,
     ) -> None:
-        changed = await self.services.server_settings.settings_command(interaction, pictures, language)
+        changed = await self.services.server_settings.settings_command(
+            interaction, pictures, language
+        )
         if changed and interaction.guild is not None:
             # the server's tables speak the new language from their next change
             language_now = await self.services.server_settings.language(interaction.guild.id)
@@ -177,7 +184,9 @@ class GameManager:
     async def refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
         await refuse(interaction, text)
 
-    async def on_table_button(self, interaction: discord.Interaction[Any], table_id: int, verb: str) -> None:
+    async def on_table_button(
+        self, interaction: discord.Interaction[Any], table_id: int, verb: str
+    ) -> None:
         if verb in CLAIM_VERBS:
             await self.claims.on_table_button(interaction, table_id, verb)
             return
@@ -211,11 +220,17 @@ class GameManager:
 
     # ------------------------------------------------------------ records and replays (bot/commands/records.py)
 
-    async def record_command(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
+    async def record_command(
+        self, interaction: discord.Interaction[Any], table_id: int | None
+    ) -> None:
         await self.records.record_command(interaction, table_id)
 
-    async def replay_command(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
+    async def replay_command(
+        self, interaction: discord.Interaction[Any], table_id: int | None
+    ) -> None:
         await self.records.replay_command(interaction, table_id)
 
-    async def on_replay_step(self, interaction: discord.Interaction[Any], table_id: int, step: int) -> None:
+    async def on_replay_step(
+        self, interaction: discord.Interaction[Any], table_id: int, step: int
+    ) -> None:
         await self.records.on_replay_step(interaction, table_id, step)

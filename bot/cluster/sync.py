@@ -113,10 +113,14 @@ class Cluster:
         self.life = life
         # "<stable name>#<this run>": a lease of an earlier run of the same name (a
         # restart) is taken back at once; one of another name only once it ran out
-        self.name = f"{svc.settings.process_name or default_name(svc.settings)}#{secrets.token_hex(4)}"
+        self.name = (
+            f"{svc.settings.process_name or default_name(svc.settings)}#{secrets.token_hex(4)}"
+        )
         self.base = self.name.split("#", 1)[0]
         self.lease = max(0.5, float(svc.settings.lease_seconds))
-        self.owned: dict[int, float] = {}  # table id -> loop time our lease runs until, if renewals keep up
+        self.owned: dict[
+            int, float
+        ] = {}  # table id -> loop time our lease runs until, if renewals keep up
         self.stale: set[int] = set()  # copies known to be behind the database
         self.claiming: set[int] = set()
         self.adoptions = 0  # tables this process took over from another (or claimed at start)
@@ -139,7 +143,11 @@ class Cluster:
         background, and armed once the claim lands."""
         if self.owns(table.id):
             return True
-        if not self._closed and holds_guild(self.svc.settings, table.guild_id) and table.id not in self.claiming:
+        if (
+            not self._closed
+            and holds_guild(self.svc.settings, table.guild_id)
+            and table.id not in self.claiming
+        ):
             self.claiming.add(table.id)
             self.svc.own(self._claim_new(table), name=f"claim-{table.id}")
         return False
@@ -157,7 +165,9 @@ class Cluster:
             # The lease row is locked until the commit ends: a process claiming it
             # meanwhile waits, then loads the table with this move in it. A lease past
             # its expiry that nobody has claimed is still ours (renewed next round).
-            owner = await db.fetchval("SELECT owner FROM table_leases WHERE table_id = ? FOR SHARE", (table.id,))
+            owner = await db.fetchval(
+                "SELECT owner FROM table_leases WHERE table_id = ? FOR SHARE", (table.id,)
+            )
             if owner != self.name:
                 self.lost(table)
                 raise LeaseLost(table.id)
@@ -216,7 +226,8 @@ class Cluster:
                 return []
             done = table.game.version if table.game is not None else 0
             rows = await db.fetchall(
-                "SELECT * FROM actions WHERE table_id = ? AND seq >= ? ORDER BY seq", (table.id, done)
+                "SELECT * FROM actions WHERE table_id = ? AND seq >= ? ORDER BY seq",
+                (table.id, done),
             )
             deadline = await self.svc.deadline_repo.get(table.id)
         events: list[Event] = []
@@ -356,7 +367,11 @@ class Cluster:
                 if table is not None:
                     table.stop_tasks()
         # leases of ended tables go
-        ended = [t for t in self.owned if (tb := self.svc.tables.get(t)) is None or tb.status in ("finished", "cancelled")]
+        ended = [
+            t
+            for t in self.owned
+            if (tb := self.svc.tables.get(t)) is None or tb.status in ("finished", "cancelled")
+        ]
         if ended:
             await self.svc.db.execute(
                 "DELETE FROM table_leases WHERE owner = ? AND table_id = ANY(?)", (self.name, ended)
@@ -443,9 +458,14 @@ class Cluster:
         """Bring claimed tables back: from the log (a copy we already hold is brought
         up to date instead), the timers from their stored deadlines."""
         db = self.svc.db
-        rows = [TableRow.from_row(r) for r in await db.fetchall("SELECT * FROM tables WHERE id = ANY(?) ORDER BY id", (ids,))]
+        rows = [
+            TableRow.from_row(r)
+            for r in await db.fetchall("SELECT * FROM tables WHERE id = ANY(?) ORDER BY id", (ids,))
+        ]
         logs: dict[int, list[ActionRow]] = {}
-        for r in await db.fetchall("SELECT * FROM actions WHERE table_id = ANY(?) ORDER BY table_id, seq", (ids,)):
+        for r in await db.fetchall(
+            "SELECT * FROM actions WHERE table_id = ANY(?) ORDER BY table_id, seq", (ids,)
+        ):
             logs.setdefault(r["table_id"], []).append(ActionRow(**dict(r)))
         hands: dict[int, list[HandMessage]] = {}
         for r in await db.fetchall("SELECT * FROM hand_messages WHERE table_id = ANY(?)", (ids,)):
@@ -463,11 +483,15 @@ class Cluster:
                     for hm in hands.get(row.id, []):
                         existing.shown.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
                     actions = logs.get(row.id, [])
-                    self.life.arm(existing, deadlines.get(row.id), actions[-1].created_at if actions else 0.0)
+                    self.life.arm(
+                        existing, deadlines.get(row.id), actions[-1].created_at if actions else 0.0
+                    )
                     if existing.status == "active":
                         self.life.changed(existing)
                 continue
-            await self.life.bring_back(row, logs.get(row.id, []), hands.get(row.id, []), deadlines.get(row.id))
+            await self.life.bring_back(
+                row, logs.get(row.id, []), hands.get(row.id, []), deadlines.get(row.id)
+            )
         if rows:
             log.info("took over %d table(s): %s", len(rows), ", ".join(str(r.id) for r in rows))
 
@@ -483,7 +507,9 @@ class Cluster:
         try:
             if self.owned:
                 async with self.svc.db.transaction():
-                    await self.svc.db.execute("DELETE FROM table_leases WHERE owner = ?", (self.name,))
+                    await self.svc.db.execute(
+                        "DELETE FROM table_leases WHERE owner = ?", (self.name,)
+                    )
                     await self.svc.db.execute("SELECT pg_notify(?, ?)", (LEASES_CHANNEL, self.name))
             self.owned.clear()
         except (StoreError, sqlite3.Error, OSError):
@@ -492,4 +518,3 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._listener.close(), 5)
             self._listener = None
-

@@ -58,13 +58,17 @@ class Info:
         user_id = interaction.user.id
         table = self.svc.tables.open_in_channel(self._channel_id(interaction))
         if table is None or table.seat_of(user_id) is None:
-            table = self.svc.tables.playing(user_id, interaction.guild.id if interaction.guild else None)
+            table = self.svc.tables.playing(
+                user_id, interaction.guild.id if interaction.guild else None
+            )
         if table is None:
             await refuse(interaction, _("You are not playing at any table right now."))
             return
         await self.presenter.hands.show(interaction, table)
 
-    async def rules_command(self, interaction: discord.Interaction[Any], game_id: str | None, preset: str | None) -> None:
+    async def rules_command(
+        self, interaction: discord.Interaction[Any], game_id: str | None, preset: str | None
+    ) -> None:
         """``/ruff rules``: the rules of this channel's table, or of a named game."""
         table = self.svc.tables.open_in_channel(self._channel_id(interaction))
         try:
@@ -79,30 +83,48 @@ class Info:
             return
         text = render.rules_text(rules)
         if not game_id and table is None:
-            text += "\n" + _("Other games: {games}").format(games=", ".join(f"`{g}`" for g in game_ids()))
+            text += "\n" + _("Other games: {games}").format(
+                games=", ".join(f"`{g}`" for g in game_ids())
+            )
         await reply(interaction, text)
 
-    async def leaderboard(self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None) -> None:
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None
+    ) -> None:
         """``/ruff leaderboard [game] [page]``: this server's players of one game by rating, 10 a page."""
         if interaction.guild is None:
-            await refuse(interaction, _("The leaderboard is per server — use it in a server channel."))
+            await refuse(
+                interaction, _("The leaderboard is per server — use it in a server channel.")
+            )
             return
-        with using(await self.svc.server_settings.language(interaction.guild.id)):  # public: the server's language
-            text, view = await self._leaderboard_page(interaction.guild.id, interaction.guild.name, game_id, page)
+        with using(
+            await self.svc.server_settings.language(interaction.guild.id)
+        ):  # public: the server's language
+            text, view = await self._leaderboard_page(
+                interaction.guild.id, interaction.guild.name, game_id, page
+            )
         if view is None:
-            await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+            await interaction.response.send_message(
+                text, allowed_mentions=discord.AllowedMentions.none()
+            )
             return
         try:
-            await interaction.response.send_message(text, view=view, allowed_mentions=discord.AllowedMentions.none())
+            await interaction.response.send_message(
+                text, view=view, allowed_mentions=discord.AllowedMentions.none()
+            )
         finally:
             release_view(view)
 
-    async def on_leaderboard_page(self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None) -> None:
+    async def on_leaderboard_page(
+        self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None
+    ) -> None:
         if interaction.guild is None:
             await refuse(interaction, _("The leaderboard is per server."))
             return
         with using(await self.svc.server_settings.language(interaction.guild.id)):
-            text, view = await self._leaderboard_page(interaction.guild.id, interaction.guild.name, game_id, page)
+            text, view = await self._leaderboard_page(
+                interaction.guild.id, interaction.guild.name, game_id, page
+            )
         try:
             await interaction.response.edit_message(content=text, view=view)
         finally:
@@ -121,18 +143,32 @@ class Info:
         total = await repo.count_ranked(guild_id, game_id, MIN_GAMES)
         pages = max(1, -(-total // LEADERBOARD_PAGE))
         page = min(max(page, 0), pages - 1)
-        rows = await repo.leaderboard(guild_id, game_id, MIN_GAMES, LEADERBOARD_PAGE, page * LEADERBOARD_PAGE)
+        rows = await repo.leaderboard(
+            guild_id, game_id, MIN_GAMES, LEADERBOARD_PAGE, page * LEADERBOARD_PAGE
+        )
         provisional: list[RatingRow] = []
         more = 0
         if page == pages - 1:
-            provisional, more = await repo.provisional(guild_id, game_id, MIN_GAMES, PROVISIONAL_SHOWN)
+            provisional, more = await repo.provisional(
+                guild_id, game_id, MIN_GAMES, PROVISIONAL_SHOWN
+            )
         text = leaderboard_text(
-            guild_name, game_id, rows, page, pages, provisional, more, [g for g in played if g[0] != game_id]
+            guild_name,
+            game_id,
+            rows,
+            page,
+            pages,
+            provisional,
+            more,
+            [g for g in played if g[0] != game_id],
         )
         return text, ui.leaderboard_view(page, pages, game_id)
 
     async def stats(
-        self, interaction: discord.Interaction[Any], user: discord.abc.User | None, game_id: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.abc.User | None,
+        game_id: str | None = None,
     ) -> None:
         """``/ruff stats [user] [game]``: a player's ratings, games, wins and last rating changes here."""
         if interaction.guild is None:
@@ -147,17 +183,26 @@ class Info:
             if row is None:
                 await reply(
                     interaction,
-                    _("{player} has not finished a game of {game} here yet.").format(player=name, game=game_title(game_id)),
+                    _("{player} has not finished a game of {game} here yet.").format(
+                        player=name, game=game_title(game_id)
+                    ),
                 )
                 return
             rows = [row]
         else:
-            rows = [await repo.get(guild_id, r.game_id, key, MIN_GAMES) or r for r in await repo.for_player(guild_id, key)]
+            rows = [
+                await repo.get(guild_id, r.game_id, key, MIN_GAMES) or r
+                for r in await repo.for_player(guild_id, key)
+            ]
             if not rows:
-                await reply(interaction, _("{player} has not finished a game here yet.").format(player=name))
+                await reply(
+                    interaction, _("{player} has not finished a game here yet.").format(player=name)
+                )
                 return
         ranked = {r.game_id: await repo.count_ranked(guild_id, r.game_id, MIN_GAMES) for r in rows}
-        history = await repo.history(guild_id, key, game_id if len(rows) == 1 else None, HISTORY_SHOWN)
+        history = await repo.history(
+            guild_id, key, game_id if len(rows) == 1 else None, HISTORY_SHOWN
+        )
         await reply(interaction, stats_text(name, interaction.guild.name, rows, ranked, history))
 
 
@@ -188,7 +233,11 @@ def game_title(game_id: str) -> str:
 
 def player_name(row: RatingRow) -> str:
     """A player's name as the lists show it: escaped, AI levels as "AI hard"."""
-    name = row.name if not is_ai(row.player) else _("AI {level}").format(level=_ai_level(row.player.removeprefix(AI_PREFIX)))
+    name = (
+        row.name
+        if not is_ai(row.player)
+        else _("AI {level}").format(level=_ai_level(row.player.removeprefix(AI_PREFIX)))
+    )
     if len(name) > NAME_WIDTH:
         name = name[: NAME_WIDTH - 1] + "…"
     return discord.utils.escape_markdown(name)
@@ -276,9 +325,14 @@ def stats_text(
     if len(rows) == 1:
         r = rows[0]
         lines = [
-            _("📊 **{player}** — {game} in {server}").format(player=who, game=game_title(r.game_id), server=guild_name),
+            _("📊 **{player}** — {game} in {server}").format(
+                player=who, game=game_title(r.game_id), server=guild_name
+            ),
             _("Rating **{rating}** (μ {mu}, σ {sigma}) · {place}").format(
-                rating=signed(r.conservative), mu=number(r.mu, 1), sigma=number(r.sigma, 1), place=place(r)
+                rating=signed(r.conservative),
+                mu=number(r.mu, 1),
+                sigma=number(r.sigma, 1),
+                place=place(r),
             ),
             record(r),
         ]

@@ -97,22 +97,32 @@ class Records:
             table_id = await self.svc.result_repo.last_table(guild.id, interaction.user.id)
             if table_id is None:
                 raise _Refused(
-                    _("You have not finished a game in this server yet — give a table number, e.g. `table: 12`.")
+                    _(
+                        "You have not finished a game in this server yet — give a table number, e.g. `table: 12`."
+                    )
                 )
         cached = self._cache.get(table_id)
         if cached is not None:
             if cached.row.guild_id != guild.id:
-                raise _Refused(_("There is no table #{table} in this server.").format(table=table_id))
+                raise _Refused(
+                    _("There is no table #{table} in this server.").format(table=table_id)
+                )
             self._cache.move_to_end(table_id)
             return cached
         row = await self.svc.table_repo.get(table_id)
         if row is None or row.guild_id != guild.id:
             raise _Refused(_("There is no table #{table} in this server.").format(table=table_id))
         if row.status == "cancelled":
-            raise _Refused(_("Table #{table} was cancelled before its game ended: there is no record.").format(table=table_id))
+            raise _Refused(
+                _("Table #{table} was cancelled before its game ended: there is no record.").format(
+                    table=table_id
+                )
+            )
         if row.status != "finished":
             raise _Refused(
-                _("Table #{table} has not finished yet — its record is ready when the game ends.").format(table=table_id)
+                _(
+                    "Table #{table} has not finished yet — its record is ready when the game ends."
+                ).format(table=table_id)
             )
         actions = await self.svc.action_repo.list(table_id)
         record: dict[str, Any] = {
@@ -129,7 +139,11 @@ class Records:
             game_log_ = game_log(record)
         except Exception:
             log.warning("table %s: its log does not replay for a record", table_id, exc_info=True)
-            raise _Refused(_("Table #{table} cannot be replayed by this version of the bot.").format(table=table_id)) from None
+            raise _Refused(
+                _("Table #{table} cannot be replayed by this version of the bot.").format(
+                    table=table_id
+                )
+            ) from None
         finished = Finished(row, record, seat_names(row), game_log_)
         self._cache[table_id] = finished
         while len(self._cache) > CACHE_SIZE:
@@ -138,7 +152,9 @@ class Records:
 
     # ------------------------------------------------------------ /ruff record
 
-    async def record_command(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
+    async def record_command(
+        self, interaction: discord.Interaction[Any], table_id: int | None
+    ) -> None:
         """``/ruff record``: the finished game as a ``.json`` and a ``.pbn`` file, privately."""
         try:
             found = await self._find(interaction, table_id)
@@ -163,7 +179,9 @@ class Records:
             log=found.log,
         )
         files = [
-            discord.File(io.BytesIO(dumps_json(data).encode()), filename=f"ruff-table-{row.id}.json"),
+            discord.File(
+                io.BytesIO(dumps_json(data).encode()), filename=f"ruff-table-{row.id}.json"
+            ),
             discord.File(io.BytesIO(pbn.encode()), filename=f"ruff-table-{row.id}.pbn"),
         ]
         await interaction.response.send_message(
@@ -175,7 +193,9 @@ class Records:
 
     # ------------------------------------------------------------ /ruff replay
 
-    async def replay_command(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
+    async def replay_command(
+        self, interaction: discord.Interaction[Any], table_id: int | None
+    ) -> None:
         """``/ruff replay``: the game's first trick, privately, with ◀ ▶."""
         try:
             found = await self._find(interaction, table_id)
@@ -183,7 +203,10 @@ class Records:
             await refuse(interaction, str(exc))
             return
         text, view = self._step(found, 0)
-        kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": discord.AllowedMentions.none()}
+        kwargs: dict[str, Any] = {
+            "ephemeral": True,
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
         if view is not None:
             kwargs["view"] = view
         try:
@@ -191,7 +214,9 @@ class Records:
         finally:
             release_view(view)
 
-    async def on_replay_step(self, interaction: discord.Interaction[Any], table_id: int, step: int) -> None:
+    async def on_replay_step(
+        self, interaction: discord.Interaction[Any], table_id: int, step: int
+    ) -> None:
         """A ◀ or ▶ click: redraw the replay at ``step`` (clamped)."""
         try:
             found = await self._find(interaction, table_id)
@@ -217,7 +242,9 @@ def _summary(found: Finished, finished_at: datetime) -> str:
     game = found.log.game
     deals = len(found.log.deals)
     tricks = len(found.log.tricks)
-    head = _("📜 **Table #{table}** — {title} (`{game}`, preset `{preset}`), finished {date}: {deals}, {tricks}.").format(
+    head = _(
+        "📜 **Table #{table}** — {title} (`{game}`, preset `{preset}`), finished {date}: {deals}, {tricks}."
+    ).format(
         table=found.row.id,
         title=game.rules.title,
         game=game.rules.game_id,
@@ -226,7 +253,11 @@ def _summary(found: Finished, finished_at: datetime) -> str:
         deals=ngettext("{n} deal", "{n} deals", deals).format(n=deals),
         tricks=ngettext("{n} trick", "{n} tricks", tricks).format(n=tricks),
     )
-    return head + "\n" + _(
-        "`.json`: the full record (replays in the bot's engine) · `.pbn`: the deals for other card programs. "
-        "Step through it here with `/ruff replay table:{table}`."
-    ).format(table=found.row.id)
+    return (
+        head
+        + "\n"
+        + _(
+            "`.json`: the full record (replays in the bot's engine) · `.pbn`: the deals for other card programs. "
+            "Step through it here with `/ruff replay table:{table}`."
+        ).format(table=found.row.id)
+    )

@@ -46,7 +46,14 @@ from engine import (
     HonoursShown,
 )
 
-__all__ = ["DealPoint", "chart_off_loop", "deal_history", "describe_chart", "draw_chart", "score_chart"]
+__all__ = [
+    "DealPoint",
+    "chart_off_loop",
+    "deal_history",
+    "describe_chart",
+    "draw_chart",
+    "score_chart",
+]
 
 HOW_MARKS: Final = ("tricks", "honours", "call", "ruff", "contract")
 """How a side scored in a deal, in the order a marker shows it (the last that applies wins):
@@ -119,14 +126,22 @@ class _Collector:
                     # the game ended before the deal was scored (Can-ye, shown honours)
                     self._close(self.deal[0], self.deal[1], ev.scores, ())
                     last = self.points[-1]
-                self.points[-1] = DealPoint(last.game_no, last.deal_no, last.scores, last.how, ev.winner)
+                self.points[-1] = DealPoint(
+                    last.game_no, last.deal_no, last.scores, last.how, ev.winner
+                )
 
     def _side(self, seat: int) -> int:
         sides = self.game.side_of
         return sides[seat] if seat < len(sides) and len(self.game.scores) != len(sides) else seat
 
-    def _close(self, game_no: int, deal_no: int, scores: Sequence[int], trick_points: Sequence[int]) -> None:
-        prev = self.points[-1].scores if self.points and self.points[-1].game_no == game_no else (0,) * len(scores)
+    def _close(
+        self, game_no: int, deal_no: int, scores: Sequence[int], trick_points: Sequence[int]
+    ) -> None:
+        prev = (
+            self.points[-1].scores
+            if self.points and self.points[-1].game_no == game_no
+            else (0,) * len(scores)
+        )
         how: list[str] = []
         for side in range(len(scores)):
             gained = scores[side] > (prev[side] if side < len(prev) else 0)
@@ -167,14 +182,23 @@ def _labels(info: TableInfo, n_series: int, n_seats: int) -> list[str]:
     if n_series == n_seats:
         return [f"{SEAT_NAMES[s]} ({names[s]})" for s in range(n_seats)]
     if n_series == 2 and n_seats == 4:
-        return [f"{SIDE_SHORT[0]} ({names[0]} & {names[2]})", f"{SIDE_SHORT[1]} ({names[1]} & {names[3]})"]
+        return [
+            f"{SIDE_SHORT[0]} ({names[0]} & {names[2]})",
+            f"{SIDE_SHORT[1]} ({names[1]} & {names[3]})",
+        ]
     return [_("Side {number}").format(number=i + 1) for i in range(n_series)]
 
 
-def _marker(d: ImageDraw.ImageDraw, how: str, x: float, y: float, colour: tuple[int, int, int]) -> None:
+def _marker(
+    d: ImageDraw.ImageDraw, how: str, x: float, y: float, colour: tuple[int, int, int]
+) -> None:
     r = 6
     if how == "honours":
-        d.polygon([(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)], fill=colour, outline=BG)
+        d.polygon(
+            [(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)],
+            fill=colour,
+            outline=BG,
+        )
     elif how == "call":
         star(d, x, y, r + 3, GOLD)
     elif how == "ruff":
@@ -194,18 +218,33 @@ def draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | None
         return _draw_chart(info, points, n_seats)
 
 
-def _draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | None = None) -> Picture:
+def _draw_chart(
+    info: TableInfo, points: Sequence[DealPoint], n_seats: int | None = None
+) -> Picture:
     rules = info.rules
     seats = n_seats or rules.players
     n_series = len(points[0].scores) if points else 2
     labels = _labels(info, n_series, seats)
     im = Image.new("RGB", (WIDTH, HEIGHT), BG)
     d = ImageDraw.Draw(im)
-    d.text((14, 10), fit(_("{title} — score by deal").format(title=rules.title), font(20, bold=True), 560), font=font(20, bold=True), fill=TEXT)
-    d.text((WIDTH - 14, 14), _("Table #{table}").format(table=info.table_id), font=font(13), fill=MUTED, anchor="ra")
+    d.text(
+        (14, 10),
+        fit(_("{title} — score by deal").format(title=rules.title), font(20, bold=True), 560),
+        font=font(20, bold=True),
+        fill=TEXT,
+    )
+    d.text(
+        (WIDTH - 14, 14),
+        _("Table #{table}").format(table=info.table_id),
+        font=font(13),
+        fill=MUTED,
+        anchor="ra",
+    )
 
     left, top, right, bottom = 56, 52, WIDTH - 200, HEIGHT - 70
-    d.rounded_rectangle([left - 8, top - 8, right + 8, bottom + 8], radius=8, fill=PANEL, outline=PANEL_EDGE)
+    d.rounded_rectangle(
+        [left - 8, top - 8, right + 8, bottom + 8], radius=8, fill=PANEL, outline=PANEL_EDGE
+    )
     target = max(0, rules.target_score)
     values = [v for p in points for v in p.scores] + [0, target]
     lo, hi = min(values), max(values)
@@ -239,7 +278,13 @@ def _draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | Non
         y = ypos(target)
         for dash in range(left, right, 12):
             d.line([(dash, y), (min(dash + 6, right), y)], fill=GOLD, width=2)
-        d.text((right - 2, y - 3), _("target {target}").format(target=target), font=small, fill=GOLD, anchor="rb")
+        d.text(
+            (right - 2, y - 3),
+            _("target {target}").format(target=target),
+            font=small,
+            fill=GOLD,
+            anchor="rb",
+        )
     every = max(1, len(slots) // 16)
     for i, (game_no, slot) in enumerate(slots):
         x = xpos(i)
@@ -247,7 +292,12 @@ def _draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | Non
             if i:
                 d.line([(x, top - 6), (x, bottom + 6)], fill=MUTED, width=1)
             if len(points) and points[-1].game_no > 1:
-                d.text((x + 4, bottom - 16), _("Game {game}").format(game=game_no), font=small, fill=MUTED)
+                d.text(
+                    (x + 4, bottom - 16),
+                    _("Game {game}").format(game=game_no),
+                    font=small,
+                    fill=MUTED,
+                )
         elif i % every == 0 or i == len(slots) - 1:
             d.text((x, bottom + 12), str(slot.deal_no), font=small, fill=MUTED, anchor="ma")
     d.text(((left + right) / 2, bottom + 28), "deal", font=small, fill=MUTED, anchor="ma")
@@ -281,14 +331,28 @@ def _draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | Non
     for side, label in enumerate(labels):
         colour = SERIES[side % len(SERIES)]
         d.rectangle([lx, ly + 4, lx + 14, ly + 14], fill=colour)
-        shown = fit(drawable(label, label_font) or _("Side {number}").format(number=side + 1), label_font, 150)
+        shown = fit(
+            drawable(label, label_font) or _("Side {number}").format(number=side + 1),
+            label_font,
+            150,
+        )
         d.text((lx + 20, ly + 1), shown, font=label_font, fill=TEXT)
         if side < len(final):
-            d.text((lx + 20, ly + 18), _("final {score}").format(score=final[side]), font=small, fill=MUTED)
+            d.text(
+                (lx + 20, ly + 18),
+                _("final {score}").format(score=final[side]),
+                font=small,
+                fill=MUTED,
+            )
         ly += 40
     ly += 6
-    for how, words in (("tricks", _("tricks")), ("honours", _("honours")), ("call", _("Can-ye / shown")),
-                       ("ruff", _("the ruff")), ("contract", _("contract"))):
+    for how, words in (
+        ("tricks", _("tricks")),
+        ("honours", _("honours")),
+        ("call", _("Can-ye / shown")),
+        ("ruff", _("the ruff")),
+        ("contract", _("contract")),
+    ):
         if not any(how in p.how for p in points) and how != "tricks":
             continue
         _marker(d, how, lx + 7, ly + 8, TEXT)
@@ -303,29 +367,49 @@ def _draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | Non
 
 
 # i18n: how a side scored in a deal, in the chart's alt text
-_HOW_WORDS = TextMap({
-    "tricks": N_("tricks"), "honours": N_("honours"), "call": N_("call"), "ruff": N_("ruff"), "contract": N_("contract")
-})
+_HOW_WORDS = TextMap(
+    {
+        "tricks": N_("tricks"),
+        "honours": N_("honours"),
+        "call": N_("call"),
+        "ruff": N_("ruff"),
+        "contract": N_("contract"),
+    }
+)
 
 
-def describe_chart(title: str, labels: Sequence[str], points: Sequence[DealPoint], target: int) -> str:
+def describe_chart(
+    title: str, labels: Sequence[str], points: Sequence[DealPoint], target: int
+) -> str:
     """The chart's alt text: the scores deal by deal and who won."""
-    parts = [ngettext("{title} score chart, {n} deal", "{title} score chart, {n} deals", len(points)).format(
-        title=title, n=len(points))
-             + (_(", target {target}").format(target=target) if target else "") + "."]
+    parts = [
+        ngettext(
+            "{title} score chart, {n} deal", "{title} score chart, {n} deals", len(points)
+        ).format(title=title, n=len(points))
+        + (_(", target {target}").format(target=target) if target else "")
+        + "."
+    ]
     for p in points[:40]:
         scores = ", ".join(f"{labels[i].split(' (')[0]} {v}" for i, v in enumerate(p.scores))
         how = ", ".join(
-            _("{side} by {how}").format(side=labels[i].split(" (")[0], how=_HOW_WORDS.get(h, h)) for i, h in enumerate(p.how) if h
+            _("{side} by {how}").format(side=labels[i].split(" (")[0], how=_HOW_WORDS.get(h, h))
+            for i, h in enumerate(p.how)
+            if h
         )
         won = (
-            _("; {side} won game {game}").format(side=labels[p.game_winner].split(" (")[0], game=p.game_no)
+            _("; {side} won game {game}").format(
+                side=labels[p.game_winner].split(" (")[0], game=p.game_no
+            )
             if p.game_winner is not None
             else ""
         )
         parts.append(
-            _("Game {game} deal {deal}: {scores}").format(game=p.game_no, deal=p.deal_no, scores=scores)
-            + (f" ({how})" if how else "") + won + "."
+            _("Game {game} deal {deal}: {scores}").format(
+                game=p.game_no, deal=p.deal_no, scores=scores
+            )
+            + (f" ({how})" if how else "")
+            + won
+            + "."
         )
     text = " ".join(parts)
     return text if len(text) <= 1000 else text[:999] + "…"

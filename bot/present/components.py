@@ -100,14 +100,24 @@ def parse_custom_id(rest: str) -> ParsedId:
         except ActionParseError:
             raise BadCustomId(rest) from None
         return ParsedId(
-            "a", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3)), action=action
+            "a",
+            table_id=int(m.group(1)),
+            version=int(m.group(2)),
+            seat=int(m.group(3)),
+            action=action,
         )
     if m := _PICK_RE.fullmatch(rest):
         return ParsedId(
-            "d", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3)), verb=m.group(4) or "discard"
+            "d",
+            table_id=int(m.group(1)),
+            version=int(m.group(2)),
+            seat=int(m.group(3)),
+            verb=m.group(4) or "discard",
         )
     if m := _CHOICE_RE.fullmatch(rest):
-        return ParsedId("c", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3)))
+        return ParsedId(
+            "c", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3))
+        )
     if m := _LB_RE.fullmatch(rest):
         return ParsedId("lb", page=int(m.group(1)), game=m.group(2) or "")
     if m := _REPLAY_RE.fullmatch(rest):
@@ -143,7 +153,9 @@ def _manager(interaction: discord.Interaction[Any]) -> ClickHandler:
     return handler_of(interaction)
 
 
-class RHButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P<rest>(?![dc]:)[^\s]{1,97})"):
+class RHButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P<rest>(?![dc]:)[^\s]{1,97})"
+):
     """Every button of the bot. The callback routes by the id's kind."""
 
     def __init__(
@@ -155,13 +167,19 @@ class RHButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P
         row: int | None = None,
     ) -> None:
         super().__init__(
-            discord.ui.Button(label=label or "·", style=style, custom_id=custom_id, disabled=disabled, row=row)
+            discord.ui.Button(
+                label=label or "·", style=style, custom_id=custom_id, disabled=disabled, row=row
+            )
         )
         self.rest = custom_id[3:]
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
     ) -> RHButton:
         button = cls(str(getattr(item, "custom_id", "")))
         button.rest = match["rest"]
@@ -171,7 +189,9 @@ class RHButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P
         await _dispatch(interaction, self.rest, values=())
 
 
-class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>[dc]:[^\s]{1,95})"):
+class RHSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>[dc]:[^\s]{1,95})"
+):
     """Every select menu of the bot: cards to lay out (the ruff's discards, a kitty),
     or one choice of many (a declared ruff value)."""
 
@@ -190,7 +210,9 @@ class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P
                 min_values=count,
                 max_values=count,
                 placeholder=placeholder
-                or ngettext("Choose {n} card to lay out", "Choose {n} cards to lay out", count).format(n=count),
+                or ngettext(
+                    "Choose {n} card to lay out", "Choose {n} cards to lay out", count
+                ).format(n=count),
                 row=row,
             )
         )
@@ -198,7 +220,11 @@ class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
     ) -> RHSelect:
         select = cls(str(getattr(item, "custom_id", "")))
         select.rest = match["rest"]
@@ -208,7 +234,9 @@ class RHSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P
         await _dispatch(interaction, self.rest, values=tuple(str(v) for v in self.item.values))
 
 
-async def _dispatch(interaction: discord.Interaction[Any], rest: str, values: tuple[str, ...]) -> None:
+async def _dispatch(
+    interaction: discord.Interaction[Any], rest: str, values: tuple[str, ...]
+) -> None:
     try:
         await arrive(interaction)  # answer in the clicker's language; remember it for their DMs
         await _route(interaction, rest, values)
@@ -218,7 +246,8 @@ async def _dispatch(interaction: discord.Interaction[Any], rest: str, values: tu
         if not interaction.response.is_done():
             try:
                 await interaction.response.send_message(
-                    _("Something went wrong — nothing was changed. Please try again."), ephemeral=True
+                    _("Something went wrong — nothing was changed. Please try again."),
+                    ephemeral=True,
                 )
             except discord.HTTPException:
                 pass
@@ -231,15 +260,21 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
         parsed = parse_custom_id(rest)
     except BadCustomId:
         log.debug("refused malformed custom_id %r from user %s", rest, interaction.user.id)
-        await manager.refuse(interaction, _("That button is not recognised — it may be from an older message."))
+        await manager.refuse(
+            interaction, _("That button is not recognised — it may be from an older message.")
+        )
         return
     if parsed.kind == "t":
         await manager.on_table_button(interaction, parsed.table_id, parsed.verb)
     elif parsed.kind == "a":
         assert parsed.action is not None
-        await manager.on_action(interaction, parsed.table_id, parsed.version, parsed.seat, [parsed.action])
+        await manager.on_action(
+            interaction, parsed.table_id, parsed.version, parsed.seat, [parsed.action]
+        )
     elif parsed.kind == "d":
-        await manager.on_pick(interaction, parsed.table_id, parsed.version, parsed.seat, parsed.verb, values)
+        await manager.on_pick(
+            interaction, parsed.table_id, parsed.version, parsed.seat, parsed.verb, values
+        )
     elif parsed.kind == "c":
         if len(values) != 1:
             await manager.refuse(interaction, _("Choose one option."))
@@ -247,7 +282,9 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
         try:
             action = decode_action(values[0])
         except ActionParseError:
-            log.debug("refused malformed menu choice %r from user %s", values[0], interaction.user.id)
+            log.debug(
+                "refused malformed menu choice %r from user %s", values[0], interaction.user.id
+            )
             await manager.refuse(interaction, _("That is not one of the choices."))
             return
         await manager.on_action(interaction, parsed.table_id, parsed.version, parsed.seat, [action])
@@ -267,31 +304,60 @@ def new_view() -> discord.ui.View:
 
 def lobby_view(table_id: int) -> discord.ui.View:
     view = new_view()
-    view.add_item(RHButton(table_id_for(table_id, "join"), _("Join"), discord.ButtonStyle.success, row=0))
-    view.add_item(RHButton(table_id_for(table_id, "leave"), _("Leave"), discord.ButtonStyle.secondary, row=0))
-    view.add_item(RHButton(table_id_for(table_id, "start"), _("Start"), discord.ButtonStyle.primary, row=0))
-    view.add_item(RHButton(table_id_for(table_id, "cancel"), _("Cancel"), discord.ButtonStyle.danger, row=0))
+    view.add_item(
+        RHButton(table_id_for(table_id, "join"), _("Join"), discord.ButtonStyle.success, row=0)
+    )
+    view.add_item(
+        RHButton(table_id_for(table_id, "leave"), _("Leave"), discord.ButtonStyle.secondary, row=0)
+    )
+    view.add_item(
+        RHButton(table_id_for(table_id, "start"), _("Start"), discord.ButtonStyle.primary, row=0)
+    )
+    view.add_item(
+        RHButton(table_id_for(table_id, "cancel"), _("Cancel"), discord.ButtonStyle.danger, row=0)
+    )
     for level in ("easy", "normal", "hard"):
         label = _("Add AI ({level})").format(level=AI_LEVELS[level])
-        view.add_item(RHButton(table_id_for(table_id, f"ai-{level}"), label, discord.ButtonStyle.secondary, row=1))
+        view.add_item(
+            RHButton(
+                table_id_for(table_id, f"ai-{level}"), label, discord.ButtonStyle.secondary, row=1
+            )
+        )
     return view
 
 
 def table_view(table_id: int, show_reclaim: bool) -> discord.ui.View:
     view = new_view()
-    view.add_item(RHButton(table_id_for(table_id, "hand"), _("My hand"), discord.ButtonStyle.primary, row=0))
-    view.add_item(RHButton(table_id_for(table_id, "last"), _("Last trick"), discord.ButtonStyle.secondary, row=0))
-    view.add_item(RHButton(table_id_for(table_id, "concede"), _("Concede"), discord.ButtonStyle.danger, row=1))
+    view.add_item(
+        RHButton(table_id_for(table_id, "hand"), _("My hand"), discord.ButtonStyle.primary, row=0)
+    )
+    view.add_item(
+        RHButton(
+            table_id_for(table_id, "last"), _("Last trick"), discord.ButtonStyle.secondary, row=0
+        )
+    )
+    view.add_item(
+        RHButton(table_id_for(table_id, "concede"), _("Concede"), discord.ButtonStyle.danger, row=1)
+    )
     if show_reclaim:
         view.add_item(
-            RHButton(table_id_for(table_id, "reclaim"), _("Take my seat back"), discord.ButtonStyle.success, row=0)
+            RHButton(
+                table_id_for(table_id, "reclaim"),
+                _("Take my seat back"),
+                discord.ButtonStyle.success,
+                row=0,
+            )
         )
     return view
 
 
 def finished_view(table_id: int) -> discord.ui.View:
     view = new_view()
-    view.add_item(RHButton(table_id_for(table_id, "rematch"), _("Rematch"), discord.ButtonStyle.success, row=0))
+    view.add_item(
+        RHButton(
+            table_id_for(table_id, "rematch"), _("Rematch"), discord.ButtonStyle.success, row=0
+        )
+    )
     return view
 
 
@@ -307,7 +373,12 @@ def leaderboard_view(page: int, pages: int, game_id: str | None = None) -> disco
         return None
     view = new_view()
     view.add_item(
-        RHButton(leaderboard_id(max(page - 1, 0), game_id), _("◀ Previous"), discord.ButtonStyle.secondary, disabled=page <= 0)
+        RHButton(
+            leaderboard_id(max(page - 1, 0), game_id),
+            _("◀ Previous"),
+            discord.ButtonStyle.secondary,
+            disabled=page <= 0,
+        )
     )
     view.add_item(
         RHButton(
@@ -362,7 +433,13 @@ class Rows(discord.ui.View):
         if len(items) >= ROW_WIDTH or any(c["type"] == 3 for c in items):
             raise ValueError(f"row {row} is full")
         items.append(
-            {"type": 2, "style": style.value, "disabled": disabled, "label": (label or "·")[:80], "custom_id": custom_id}
+            {
+                "type": 2,
+                "style": style.value,
+                "disabled": disabled,
+                "label": (label or "·")[:80],
+                "custom_id": custom_id,
+            }
         )
 
     def menu(

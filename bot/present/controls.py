@@ -74,10 +74,14 @@ __all__ = [
 
 CARD_ROWS = ROWS - 1  # at most four rows of cards: the last row is for choices
 MENU_OPTIONS = 25  # Discord's limit on a select menu's options
-MAX_CHOICE_BUTTONS = 2 * ROW_WIDTH  # more choices than this go in menus (with the hand kept in text)
+MAX_CHOICE_BUTTONS = (
+    2 * ROW_WIDTH
+)  # more choices than this go in menus (with the hand kept in text)
 
 
-def split_actions(legal: Sequence[Action]) -> tuple[list[Play], dict[str, list[Action]], list[Action]]:
+def split_actions(
+    legal: Sequence[Action],
+) -> tuple[list[Play], dict[str, list[Action]], list[Action]]:
     """Legal actions by kind: card plays, cards to lay out (by verb), choices."""
     plays: list[Play] = []
     picks: dict[str, list[Action]] = {}
@@ -148,11 +152,18 @@ def layout_order(cards: Sequence[Card], view: SeatView) -> list[Card]:
         return view_sorted(view, cards)
     position = {c: i for i, c in enumerate(sort_hand(cards, view.trump))}
     return sorted(
-        cards, key=lambda c: (c.is_joker or c.suit is view.trump, 99 if c.is_joker else int(c.rank), position[c])
+        cards,
+        key=lambda c: (
+            c.is_joker or c.suit is view.trump,
+            99 if c.is_joker else int(c.rank),
+            position[c],
+        ),
     )
 
 
-HONOUR_RANKS = frozenset({"A", "K", "Q", "J"})  # the honours are the trump ace, king, queen and knave
+HONOUR_RANKS = frozenset(
+    {"A", "K", "Q", "J"}
+)  # the honours are the trump ace, king, queen and knave
 
 
 def card_note(card: Card, view: SeatView) -> str:
@@ -179,7 +190,9 @@ def _layout_cards(view: SeatView) -> list[Card]:
     return [p.up for p in view.layouts[view.seat] if p.up is not None and not p.fresh]
 
 
-def hand_controls(table_id: int, version: int, view: SeatView, away: bool = False) -> discord.ui.View:
+def hand_controls(
+    table_id: int, version: int, view: SeatView, away: bool = False
+) -> discord.ui.View:
     """The controls of ``view.seat``'s hand message at engine ``version``.
 
     ``away``: the AI plays this seat, so every card is shown disabled and the
@@ -193,7 +206,12 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
             for card in cards:
                 cid = action_id(table_id, version, seat, Play(card))
                 ui.button(cid, card_label(card), discord.ButtonStyle.secondary, True, row=row)
-        ui.button(table_id_for(table_id, "reclaim"), _("Take my seat back"), discord.ButtonStyle.success, row=CARD_ROWS)
+        ui.button(
+            table_id_for(table_id, "reclaim"),
+            _("Take my seat back"),
+            discord.ButtonStyle.success,
+            row=CARD_ROWS,
+        )
         return ui
     # answering a claim or a concession is live for every seat asked, not only to_act
     mine = view.my_turn or (view.phase in ANSWER_PHASES and bool(view.legal))
@@ -204,7 +222,9 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
             cards = layout_order([_card_of(a) for a in actions], view)[:MENU_OPTIONS]
             need = max(1, min(view.to_lay_out or 1, len(cards)))
             options = [(card_label(c), c.code, card_note(c, view)) for c in cards]
-            placeholder = ngettext("Choose {n} card to lay out", "Choose {n} cards to lay out", need).format(n=need)
+            placeholder = ngettext(
+                "Choose {n} card to lay out", "Choose {n} cards to lay out", need
+            ).format(n=need)
             ui.menu(pick_id(table_id, version, seat, verb), options, need, placeholder, row=row)
         return ui
     if len(choices) > MAX_CHOICE_BUTTONS:
@@ -226,13 +246,19 @@ def hand_controls(table_id: int, version: int, view: SeatView, away: bool = Fals
     for row, cards in enumerate(card_lines):
         for card in cards:
             enabled = card in legal_plays
-            label = card_label(card) if card in view.hand else _("{card} (layout)").format(card=card_label(card))
+            label = (
+                card_label(card)
+                if card in view.hand
+                else _("{card} (layout)").format(card=card_label(card))
+            )
             cid = action_id(table_id, version, seat, Play(card))
             ui.button(cid, label, _card_style(enabled), not enabled, row=row)
     first = len(card_lines)
     for i, choice in enumerate(choices[: (ROWS - first) * ROW_WIDTH]):
         cid = action_id(table_id, version, seat, choice)
-        ui.button(cid, action_label(choice, view.rules), _choice_style(choice), row=first + i // ROW_WIDTH)
+        ui.button(
+            cid, action_label(choice, view.rules), _choice_style(choice), row=first + i // ROW_WIDTH
+        )
     claim_controls(ui, table_id, version, view, first + -(-len(choices) // ROW_WIDTH))
     return ui
 
@@ -251,9 +277,19 @@ def claim_controls(ui: Rows, table_id: int, version: int, view: SeatView, row: i
     if claims:
         best = claims[0]  # all the tricks left come first
         label = _("Claim all ({n})").format(n=best.tricks)
-        ui.button(action_id(table_id, version, view.seat, best), label, discord.ButtonStyle.primary, row=row)
+        ui.button(
+            action_id(table_id, version, view.seat, best),
+            label,
+            discord.ButtonStyle.primary,
+            row=row,
+        )
         if len(claims) > 1:
-            ui.button(table_id_for(table_id, "claims"), _("Claim…"), discord.ButtonStyle.secondary, row=row)
+            ui.button(
+                table_id_for(table_id, "claims"),
+                _("Claim…"),
+                discord.ButtonStyle.secondary,
+                row=row,
+            )
 
 
 def claim_menu(table_id: int, version: int, view: SeatView) -> discord.ui.View:
@@ -265,11 +301,18 @@ def claim_menu(table_id: int, version: int, view: SeatView) -> discord.ui.View:
             label = _("All {n}").format(n=claim.tricks)
         else:
             label = _("None (the rest are yours)") if claim.tricks == 0 else str(claim.tricks)
-        ui.button(action_id(table_id, version, view.seat, claim), label, discord.ButtonStyle.primary, row=i // ROW_WIDTH)
+        ui.button(
+            action_id(table_id, version, view.seat, claim),
+            label,
+            discord.ButtonStyle.primary,
+            row=i // ROW_WIDTH,
+        )
     return ui
 
 
-def _card_buttons(view: SeatView, plays: Sequence[Play], choices: Sequence[Action]) -> tuple[list[Card], int]:
+def _card_buttons(
+    view: SeatView, plays: Sequence[Play], choices: Sequence[Action]
+) -> tuple[list[Card], int]:
     """The cards shown as buttons beside ``choices`` (hand order, then face-up
     layout cards), and the rows they may take."""
     choice_rows = -(-len(choices) // ROW_WIDTH)
@@ -331,7 +374,9 @@ def _choice_menus(
     the rows after."""
     featured = featured_choices(view)[:ROW_WIDTH]
     for action, label in featured:
-        ui.button(action_id(table_id, version, view.seat, action), label, _choice_style(action), row=0)
+        ui.button(
+            action_id(table_id, version, view.seat, action), label, _choice_style(action), row=0
+        )
     row = 1 if featured else 0
     buttons = {a for a, _ in featured if a.verb == "pass" or a.encode().endswith(":pass")}
     choices = [a for a in choices if a not in buttons]  # a pass is a button, not an option

@@ -53,7 +53,9 @@ def font(size: int, bold: bool = False) -> Font:
     if path is not None:
         return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
     builtin = ImageFont.load_default(size=size)
-    if not isinstance(builtin, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow without FreeType
+    if not isinstance(
+        builtin, ImageFont.FreeTypeFont
+    ):  # pragma: no cover - Pillow without FreeType
         raise RuntimeError("Pillow was built without FreeType: table pictures need it")
     return builtin
 
@@ -94,7 +96,13 @@ def _text_mask(fnt: Font, text: str, anchor: str) -> tuple[Any, tuple[int, int]]
 
 
 def put_text(
-    d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, font: Font, fill: RGB, anchor: str | None = None
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    *,
+    font: Font,
+    fill: RGB,
+    anchor: str | None = None,
 ) -> None:
     """``d.text(xy, text, font=font, fill=fill, anchor=anchor)`` for one line of
     text, with the glyph mask cached: a picture repeats the same names, labels and
@@ -165,7 +173,9 @@ def pip_mask(suit: Suit, size: int) -> Image.Image:
     return im.resize((size, size), Image.Resampling.LANCZOS)
 
 
-def draw_pip(im: Image.Image, suit: Suit, x: int, y: int, size: int, colour: RGB | None = None) -> None:
+def draw_pip(
+    im: Image.Image, suit: Suit, x: int, y: int, size: int, colour: RGB | None = None
+) -> None:
     im.paste(colour or suit_colour(suit), (x, y, x + size, y + size), pip_mask(suit, size))
 
 
@@ -251,7 +261,9 @@ def to_png(im: Image.Image, colours: int = 64) -> bytes:
     The palette is chosen from a half-size copy (a quarter of the pixels: the
     same colours, found in 40% of the time), then every pixel of the picture is
     mapped to it."""
-    palette = im.reduce(2).quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette = im.reduce(2).quantize(
+        colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
     pal = im.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
     pal.save(out, format="PNG", compress_level=3)  # 9 saves ~25% for 4x the time

@@ -22,7 +22,9 @@ class ClickHandler(Protocol):
 
     async def refuse(self, interaction: discord.Interaction[Any], text: str) -> None: ...
 
-    async def on_table_button(self, interaction: discord.Interaction[Any], table_id: int, verb: str) -> None: ...
+    async def on_table_button(
+        self, interaction: discord.Interaction[Any], table_id: int, verb: str
+    ) -> None: ...
 
     async def on_action(
         self,
@@ -47,7 +49,9 @@ class ClickHandler(Protocol):
         self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None
     ) -> None: ...
 
-    async def on_replay_step(self, interaction: discord.Interaction[Any], table_id: int, step: int) -> None: ...
+    async def on_replay_step(
+        self, interaction: discord.Interaction[Any], table_id: int, step: int
+    ) -> None: ...
 
 
 def handler_of(interaction: discord.Interaction[Any]) -> ClickHandler:

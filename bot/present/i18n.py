@@ -214,7 +214,9 @@ def extract(root: Path | None = None) -> Any:
     for filename, lineno, message, comments, context in extract_from_dir(
         str(root), method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=("i18n:",)
     ):
-        catalog.add(message, None, [(f"bot/{filename}", lineno)], auto_comments=comments, context=context)
+        catalog.add(
+            message, None, [(f"bot/{filename}", lineno)], auto_comments=comments, context=context
+        )
     return catalog
 
 
@@ -235,10 +237,19 @@ def _update() -> None:
             from babel.messages.catalog import Catalog
 
             path.parent.mkdir(parents=True, exist_ok=True)
-            catalog = Catalog(locale=language, domain=DOMAIN, project="ruff-and-honours", charset="utf-8")
+            catalog = Catalog(
+                locale=language, domain=DOMAIN, project="ruff-and-honours", charset="utf-8"
+            )
         catalog.update(template, no_fuzzy_matching=True)
         with path.open("wb") as f:
-            write_po(f, catalog, width=100, sort_output=True, ignore_obsolete=True, include_previous=False)
+            write_po(
+                f,
+                catalog,
+                width=100,
+                sort_output=True,
+                ignore_obsolete=True,
+                include_previous=False,
+            )
         print(f"updated {path}")
 
 
@@ -285,7 +296,12 @@ def main(argv: list[str]) -> int:
         _update()
         return 0
     if command == "check":
-        bad = [f"{language}: {p}" for language in LANGUAGES if language != DEFAULT for p in problems(language)]
+        bad = [
+            f"{language}: {p}"
+            for language in LANGUAGES
+            if language != DEFAULT
+            for p in problems(language)
+        ]
         print("\n".join(bad) or "every catalogue is complete")
         return 1 if bad else 0
     print("usage: python -m bot.present.i18n update|check", file=sys.stderr)

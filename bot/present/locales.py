@@ -76,7 +76,10 @@ class UserLocales:
         try:
             stored = await self.repo.get_many(missing)
         except (StoreError, sqlite3.Error):
-            log.warning("could not read the players' locales; they read English until they click", exc_info=True)
+            log.warning(
+                "could not read the players' locales; they read English until they click",
+                exc_info=True,
+            )
             return
         self._cache.update(stored)
         self._stored.update(stored)
@@ -114,7 +117,10 @@ class CommandTranslator(app_commands.Translator):
     option texts and the choices (``on``/``off``) are translated."""
 
     async def translate(
-        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
     ) -> str | None:
         if context.location in (
             app_commands.TranslationContextLocation.command_name,

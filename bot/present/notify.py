@@ -52,7 +52,9 @@ KEEP: Final = _Keep.KEEP
 """An edit that leaves the message's attachments as they are."""
 
 PictureArg: TypeAlias = Picture | None | Literal[_Keep.KEEP]
-Rendering: TypeAlias = tuple[str, discord.ui.View | None] | tuple[str, discord.ui.View | None, PictureArg]
+Rendering: TypeAlias = (
+    tuple[str, discord.ui.View | None] | tuple[str, discord.ui.View | None, PictureArg]
+)
 """What a coalesced edit's render function returns: content and view, and optionally the
 picture to show (``None``: no picture; :data:`KEEP` or a 2-tuple keeps whatever image the
 message has). A picture equal (by key) to the one the message already shows is not
@@ -64,7 +66,9 @@ message already shows what it would (then nothing is sent)."""
 
 def picture_file(picture: Picture) -> discord.File:
     """A fresh ``discord.File`` for a picture (a File is read once per request)."""
-    return discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.description)
+    return discord.File(
+        io.BytesIO(picture.png), filename=picture.filename, description=picture.description
+    )
 
 
 def _attachments(kwargs: dict[str, Any], picture: PictureArg) -> None:
@@ -200,13 +204,17 @@ class Notifier:
         self._pending: dict[tuple[int, int], RenderFn] = {}
         self._editors: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._on_gone: dict[tuple[int, int], Callable[[], Awaitable[None]]] = {}
-        self._recent: dict[tuple[int, int], tuple[float, int | None]] = {}  # last edit: (time, signature)
+        self._recent: dict[
+            tuple[int, int], tuple[float, int | None]
+        ] = {}  # last edit: (time, signature)
         # _recent is swept when it grows past this; after a sweep, to twice what is
         # left, so that a bot with many live messages does not sweep at every edit
         self._sweep_above = RECENT_SWEEP
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._backing_off: set[tuple[int, int]] = set()  # editors pausing after a failed edit
-        self._shown: OrderedDict[tuple[int, int], int] = OrderedDict()  # picture key each message shows
+        self._shown: OrderedDict[tuple[int, int], int] = (
+            OrderedDict()
+        )  # picture key each message shows
 
     # -------------------------------------------------------------- plain calls
 
@@ -252,7 +260,9 @@ class Notifier:
         try:
             channel_id = self._dm_channels.get(user_id)
             if channel_id is None:
-                dm = await call(lambda: self.client.create_dm(discord.Object(id=user_id)), f"open DM {user_id}")
+                dm = await call(
+                    lambda: self.client.create_dm(discord.Object(id=user_id)), f"open DM {user_id}"
+                )
                 channel_id = self._dm_channels[user_id] = dm.id
                 if len(self._dm_channels) > DM_CHANNEL_CACHE:
                     self._dm_channels.popitem(last=False)
@@ -316,10 +326,14 @@ class Notifier:
 
         Raises :class:`MessageGone` when the bot may not (no *Create Public
         Threads*, a thread already started there, the message gone)."""
-        http = self.client.http  # the route itself: a partial message has no guild to build a Thread with
+        http = (
+            self.client.http
+        )  # the route itself: a partial message has no guild to build a Thread with
         try:
             thread = await call(
-                lambda: http.start_thread_with_message(channel_id, message_id, name=name[:100], auto_archive_duration=1440),
+                lambda: http.start_thread_with_message(
+                    channel_id, message_id, name=name[:100], auto_archive_duration=1440
+                ),
                 f"thread on {message_id}",
             )
         except discord.HTTPException as exc:
@@ -372,7 +386,9 @@ class Notifier:
             if len(self._recent) > self._sweep_above:
                 self._forget_idle()
                 self._sweep_above = max(RECENT_SWEEP, 2 * len(self._recent))
-            self._editors[key] = asyncio.create_task(self._edit_loop(key), name=f"edit-{message_id}")
+            self._editors[key] = asyncio.create_task(
+                self._edit_loop(key), name=f"edit-{message_id}"
+            )
 
     async def _edit_loop(self, key: tuple[int, int]) -> None:
         # The task lives only while an edit is pending: the interval since a
@@ -424,13 +440,21 @@ class Notifier:
                         log.warning(
                             "message %s: %d edits failed (last HTTP %s); it shows an older state "
                             "until the next change",
-                            message_id, failures, exc.status,
+                            message_id,
+                            failures,
+                            exc.status,
                         )
                         return
-                    log.info("message %s: edit failed (HTTP %s); rendered again soon", message_id, exc.status)
+                    log.info(
+                        "message %s: edit failed (HTTP %s); rendered again soon",
+                        message_id,
+                        exc.status,
+                    )
                     self._backing_off.add(key)
                     try:
-                        await asyncio.sleep(min(EDIT_BACKOFF_CAP, EDIT_BACKOFF * 2 ** (failures - 1)))
+                        await asyncio.sleep(
+                            min(EDIT_BACKOFF_CAP, EDIT_BACKOFF * 2 ** (failures - 1))
+                        )
                     finally:
                         self._backing_off.discard(key)
                     self._pending.setdefault(key, render)
@@ -446,7 +470,9 @@ class Notifier:
     def _forget_idle(self) -> None:
         """Drop the last-edit records that no longer hold back an edit."""
         horizon = self._clock() - self.min_interval
-        for key in [k for k, (at, _) in self._recent.items() if at < horizon and k not in self._editors]:
+        for key in [
+            k for k, (at, _) in self._recent.items() if at < horizon and k not in self._editors
+        ]:
             del self._recent[key]
 
     async def flush(self) -> None:

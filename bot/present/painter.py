@@ -64,7 +64,9 @@ def _warm() -> int:
     return os.getpid()
 
 
-def _chart(record: Mapping[str, Any], info: TableInfo, n_seats: int, draw: bool) -> tuple[tuple[DealPoint, ...], Picture | None]:
+def _chart(
+    record: Mapping[str, Any], info: TableInfo, n_seats: int, draw: bool
+) -> tuple[tuple[DealPoint, ...], Picture | None]:
     """Replay a finished game's record for its deal-by-deal points, and draw its chart."""
     points = deal_history(record)
     return points, (draw_chart(info, points, n_seats) if draw else None)

@@ -126,20 +126,24 @@ class Scene:
         return len(self.seat_labels)
 
 
-DOING: Final = TextMap({
-    "ruff": N_("to decide the ruff"),
-    "discard": N_("to lay out cards"),
-    "can_ye": N_("to declare honours"),
-    "auction": N_("to bid"),
-    "bidding": N_("to bid"),
-    "trumps": N_("to name trumps"),
-    "name": N_("to name the contract"),
-    "kitty": N_("to lay out the kitty"),
-    "contest": N_("to claim the ruff"),
-    "show_ruff": N_("to show the ruff"),
-})
+DOING: Final = TextMap(
+    {
+        "ruff": N_("to decide the ruff"),
+        "discard": N_("to lay out cards"),
+        "can_ye": N_("to declare honours"),
+        "auction": N_("to bid"),
+        "bidding": N_("to bid"),
+        "trumps": N_("to name trumps"),
+        "name": N_("to name the contract"),
+        "kitty": N_("to lay out the kitty"),
+        "contest": N_("to claim the ruff"),
+        "show_ruff": N_("to show the ruff"),
+    }
+)
 
-_PLAIN_CALLS: Final = TextMap({"pass": N_("pass"), "accept": N_("accept")})  # as a seat's plate shows them
+_PLAIN_CALLS: Final = TextMap(
+    {"pass": N_("pass"), "accept": N_("accept")}
+)  # as a seat's plate shows them
 
 RANK_WORDS: Final = TextMap({"J": N_("jack"), "Q": N_("queen"), "K": N_("king"), "A": N_("ace")})
 
@@ -149,7 +153,9 @@ def card_name(card: Card) -> str:
     if card.is_joker:
         return _("Big Joker") if card.code == "BJ" else _("Little Joker")
     label = card.rank.label
-    return _("{rank} of {suit}").format(rank=RANK_WORDS.get(label, label), suit=suit_name(card.suit))
+    return _("{rank} of {suit}").format(
+        rank=RANK_WORDS.get(label, label), suit=suit_name(card.suit)
+    )
 
 
 def _contract_name(code: str) -> str:
@@ -198,7 +204,11 @@ def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None =
     labels = tuple(seat_names[:n]) if seat_names else SEAT_NAMES[:n]
     short = tuple(label[:1] for label in labels)
     names = tuple(
-        (occupant.name if (occupant := info.seats[s] if s < len(info.seats) else None) else _("empty"))
+        (
+            occupant.name
+            if (occupant := info.seats[s] if s < len(info.seats) else None)
+            else _("empty")
+        )
         for s in range(n)
     )
     rules = view.rules or info.rules
@@ -214,7 +224,9 @@ def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None =
 
     # scores: per seat when every seat scores alone, else per side
     groups = _groups(view, n)
-    if len(view.scores) == n and not (len(groups) == len(view.scores) and n == 4 and len(groups[0]) == 2):
+    if len(view.scores) == n and not (
+        len(groups) == len(view.scores) and n == 4 and len(groups[0]) == 2
+    ):
         score_groups: list[tuple[int, ...]] = [(s,) for s in range(n)]
     elif len(view.scores) == len(groups):
         score_groups = groups
@@ -232,13 +244,23 @@ def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None =
 
     target = max(0, int(view.target))
     scores = tuple(
-        Row(group_label(seats, i), view.scores[i], target,
-            " & ".join(names[s] for s in seats) if len(seats) > 1 else "")
+        Row(
+            group_label(seats, i),
+            view.scores[i],
+            target,
+            " & ".join(names[s] for s in seats) if len(seats) > 1 else "",
+        )
         for i, seats in enumerate(score_groups)
     )
     tricks = tuple(
-        Row(group_label(seats, i) if len(seats) > 1 else f"{short[seats[0]]}" if seats else _("Side {number}").format(number=i + 1),
-            view.tricks[i])
+        Row(
+            group_label(seats, i)
+            if len(seats) > 1
+            else f"{short[seats[0]]}"
+            if seats
+            else _("Side {number}").format(number=i + 1),
+            view.tricks[i],
+        )
         for i, seats in enumerate(groups[: len(view.tricks)])
     )
     games = ""
@@ -249,7 +271,9 @@ def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None =
     if view.phase in ("auction", "bidding"):
         for seat, call in view.auction:
             if 0 <= seat < n:
-                calls[seat] = _contract_name(call) if call not in ("pass", "accept") else _PLAIN_CALLS[call]
+                calls[seat] = (
+                    _contract_name(call) if call not in ("pass", "accept") else _PLAIN_CALLS[call]
+                )
 
     notes: list[str] = []
     if view.ruffer is not None and view.ruff_state in ("pending", "taken", "declined"):
@@ -274,7 +298,11 @@ def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None =
                 }[view.ruff_state].format(rub=rub, who=who)
             )
     if view.shown_honours:
-        notes.append(_("Honours shown: {cards}").format(cards=", ".join(f"{short[s]} {c.pretty}" for s, c in view.shown_honours)))
+        notes.append(
+            _("Honours shown: {cards}").format(
+                cards=", ".join(f"{short[s]} {c.pretty}" for s, c in view.shown_honours)
+            )
+        )
 
     to_act = view.to_act
     doing = ""
@@ -289,7 +317,9 @@ def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None =
 
     return Scene(
         title=rules.title,
-        subtitle=_("Game {game} · Deal {deal} · Table #{table}").format(game=view.game_no, deal=view.deal_no, table=info.table_id),
+        subtitle=_("Game {game} · Deal {deal} · Table #{table}").format(
+            game=view.game_no, deal=view.deal_no, table=info.table_id
+        ),
         seat_labels=labels,
         names=names,
         hand_sizes=tuple(view.hand_sizes),
@@ -349,7 +379,11 @@ def describe(scene: Scene) -> str:
         by = _(" by {who}").format(who=labels[scene.declarer]) if scene.declarer is not None else ""
         parts.append(_("Contract: {contract}{by}.").format(contract=scene.contract, by=by))
     trump = _("no trumps") if scene.trump is None else suit_name(scene.trump)
-    up = _(" (turn-up {card})").format(card=card_name(scene.turn_up)) if scene.turn_up is not None else ""
+    up = (
+        _(" (turn-up {card})").format(card=card_name(scene.turn_up))
+        if scene.turn_up is not None
+        else ""
+    )
     parts.append(_("Trumps: {trumps}{turn_up}.").format(trumps=trump, turn_up=up))
     if scene.trick:
         played = ", ".join(f"{labels[s]} {card_name(c)}" for s, c in scene.trick)
@@ -363,9 +397,18 @@ def describe(scene: Scene) -> str:
             parts.append(_("Trick {number}: {cards}.").format(number=scene.trick_no, cards=played))
     score = ", ".join(f"{r.text} {r.value}" for r in scene.scores)
     to = _(", game to {target}").format(target=scene.target) if scene.target else ""
-    parts.append(_("Score: {scores}").format(scores=f"{score}{to}") + (f", {scene.games}" if scene.games else "") + ".")
+    parts.append(
+        _("Score: {scores}").format(scores=f"{score}{to}")
+        + (f", {scene.games}" if scene.games else "")
+        + "."
+    )
     if scene.tricks:
-        parts.append(_("Tricks this deal: {tricks}").format(tricks=", ".join(f"{r.label} {r.value}" for r in scene.tricks)) + ".")
+        parts.append(
+            _("Tricks this deal: {tricks}").format(
+                tricks=", ".join(f"{r.label} {r.value}" for r in scene.tricks)
+            )
+            + "."
+        )
     parts.extend(f"{note}." for note in scene.notes)
     if scene.status:
         parts.append(scene.status + ".")
@@ -385,19 +428,35 @@ PLATE_H: Final = 50
 SIDE_PLATE_W: Final = 172
 
 # where each seat sits, by table size: top, right, bottom, left
-SLOTS: Final = {2: ("top", "bottom"), 3: ("top", "right", "bottom"), 4: ("top", "right", "bottom", "left")}
+SLOTS: Final = {
+    2: ("top", "bottom"),
+    3: ("top", "right", "bottom"),
+    4: ("top", "right", "bottom", "left"),
+}
 
 
 def _plate(
-    im: Image.Image, d: ImageDraw.ImageDraw, scene: Scene, seat: int, x: int, y: int, w: int, slot: str
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    scene: Scene,
+    seat: int,
+    x: int,
+    y: int,
+    w: int,
+    slot: str,
 ) -> None:
     active = scene.to_act == seat
     fill = GOLD if active else PLATE
-    d.rounded_rectangle([x, y, x + w, y + PLATE_H], radius=10, fill=fill,
-                        outline=(255, 255, 255) if active else PANEL_EDGE, width=3 if active else 1)
-    top = f"{scene.seat_labels[seat]} · " + ngettext("{n} card", "{n} cards", scene.hand_sizes[seat]).format(
-        n=scene.hand_sizes[seat]
+    d.rounded_rectangle(
+        [x, y, x + w, y + PLATE_H],
+        radius=10,
+        fill=fill,
+        outline=(255, 255, 255) if active else PANEL_EDGE,
+        width=3 if active else 1,
     )
+    top = f"{scene.seat_labels[seat]} · " + ngettext(
+        "{n} card", "{n} cards", scene.hand_sizes[seat]
+    ).format(n=scene.hand_sizes[seat])
     if scene.calls[seat]:
         top = f"{scene.seat_labels[seat]} · {scene.calls[seat]}"
     small = font(12)
@@ -413,7 +472,9 @@ def _plate(
     bx = x + w - 24
     for letter, colour in badges:
         d.ellipse([bx, y + 5, bx + 18, y + 23], fill=colour, outline=(255, 255, 255))
-        put_text(d, (bx + 9, y + 14), letter, font=font(11, bold=True), fill=(255, 255, 255), anchor="mm")
+        put_text(
+            d, (bx + 9, y + 14), letter, font=font(11, bold=True), fill=(255, 255, 255), anchor="mm"
+        )
         bx -= 22
     if active:
         # a pointer from the plate towards the table
@@ -442,7 +503,9 @@ def _layout_rows(im: Image.Image, piles: Sequence[PileView], x: int, y: int) -> 
             if pile.up is not None:
                 paste(im, card_image(pile.up, w, h), px, py)
             elif not pile.down:
-                ImageDraw.Draw(im).rounded_rectangle([px, py, px + w, py + h], radius=4, outline=FELT_EDGE, width=1)
+                ImageDraw.Draw(im).rounded_rectangle(
+                    [px, py, px + w, py + h], radius=4, outline=FELT_EDGE, width=1
+                )
 
 
 def draw_table(scene: Scene) -> Picture:
@@ -459,7 +522,9 @@ def _draw_table(scene: Scene) -> Picture:
     d = ImageDraw.Draw(im)
 
     # title bar
-    put_text(d, (14, 10), fit(scene.title, font(20, bold=True), 380), font=font(20, bold=True), fill=TEXT)
+    put_text(
+        d, (14, 10), fit(scene.title, font(20, bold=True), 380), font=font(20, bold=True), fill=TEXT
+    )
     put_text(d, (WIDTH - 14, 14), scene.subtitle, font=font(13), fill=MUTED, anchor="ra")
 
     # the felt
@@ -506,14 +571,18 @@ def _draw_table(scene: Scene) -> Picture:
         paste(im, card_image(card, CARD_W, CARD_H), x, y)
     caption = ""
     if scene.trick and scene.trick_winner is not None:
-        caption = _("Trick {number}: {who} won").format(number=scene.trick_no, who=scene.seat_labels[scene.trick_winner])
+        caption = _("Trick {number}: {who} won").format(
+            number=scene.trick_no, who=scene.seat_labels[scene.trick_winner]
+        )
     elif scene.trick:
         caption = _("Trick {number}").format(number=scene.trick_no)
     if caption:
         cap_y = felt[1] + 8 if not with_layouts else cy + CARD_H // 2 + 12
         if not with_layouts and n >= 2:
             cap_y = felt[3] - 24
-        put_text(d, (cx, cap_y), caption, font=font(13, bold=True), fill=(220, 240, 225), anchor="ma")
+        put_text(
+            d, (cx, cap_y), caption, font=font(13, bold=True), fill=(220, 240, 225), anchor="ma"
+        )
 
     # trumps (top left)
     y0 = panel(d, (14, 44, 192, 170 if not with_layouts else 190), _("Trumps"))
@@ -529,7 +598,13 @@ def _draw_table(scene: Scene) -> Picture:
         put_text(d, (163, y0 + 54), _("turn-up"), font=font(10), fill=MUTED, anchor="ma")
     if scene.contract:
         by = f" · {scene.seat_labels[scene.declarer]}" if scene.declarer is not None else ""
-        put_text(d, (24, y0 + 72), fit(scene.contract + by, font(13, bold=True), 160), font=font(13, bold=True), fill=GOLD)
+        put_text(
+            d,
+            (24, y0 + 72),
+            fit(scene.contract + by, font(13, bold=True), 160),
+            font=font(13, bold=True),
+            fill=GOLD,
+        )
 
     # score (top right)
     rows = scene.scores
@@ -545,17 +620,36 @@ def _draw_table(scene: Scene) -> Picture:
             share = max(0.0, min(1.0, row.value / row.of))
             d.rectangle([WIDTH - 180, y + 18, WIDTH - 26, y + 19], fill=PANEL_EDGE)
             d.rectangle([WIDTH - 180, y + 18, WIDTH - 180 + int(154 * share), y + 19], fill=GOLD)
-    foot = " · ".join(x for x in (_("game to {target}").format(target=scene.target) if scene.target else "", scene.games) if x)
+    foot = " · ".join(
+        x
+        for x in (
+            _("game to {target}").format(target=scene.target) if scene.target else "",
+            scene.games,
+        )
+        if x
+    )
     if foot:
         put_text(d, (WIDTH - 180, y0 + 22 * len(rows) + 2), foot, font=font(11), fill=MUTED)
 
     # tricks this deal (bottom left)
     if scene.tricks:
         top = felt[3] - 22 - 20 * len(scene.tricks)
-        y0 = panel(d, (14, top - 14, 192, felt[3] + 4), _("Tricks · {number} of {total}").format(number=scene.trick_no, total=scene.tricks_per_deal))
+        y0 = panel(
+            d,
+            (14, top - 14, 192, felt[3] + 4),
+            _("Tricks · {number} of {total}").format(
+                number=scene.trick_no, total=scene.tricks_per_deal
+            ),
+        )
         for i, row in enumerate(scene.tricks):
             y = y0 + i * 20
-            put_text(d, (24, y), fit(drawable(row.label, label_font) or "?", label_font, 70), font=label_font, fill=TEXT)
+            put_text(
+                d,
+                (24, y),
+                fit(drawable(row.label, label_font) or "?", label_font, 70),
+                font=label_font,
+                fill=TEXT,
+            )
             marks = min(row.value, 13)
             for k in range(marks):
                 d.rectangle([96 + k * 6, y + 3, 99 + k * 6, y + 14], fill=GOLD)
@@ -568,7 +662,13 @@ def _draw_table(scene: Scene) -> Picture:
         y0 = panel(d, (WIDTH - 192, top - 14, WIDTH - 14, felt[3] + 4), _("Notes"))
         for i, line in enumerate(lines):
             small = font(12)
-            put_text(d, (WIDTH - 182, y0 + i * 18), fit(drawable(line, small), small, 160), font=small, fill=TEXT)
+            put_text(
+                d,
+                (WIDTH - 182, y0 + i * 18),
+                fit(drawable(line, small), small, 160),
+                font=small,
+                fill=TEXT,
+            )
 
     # status bar
     d.rectangle([0, height - status_h, WIDTH, height], fill=PANEL)
@@ -577,12 +677,21 @@ def _draw_table(scene: Scene) -> Picture:
         text = drawable(scene.status, bold)
         if scene.to_act is not None:
             d.polygon([(14, height - 22), (14, height - 8), (26, height - 15)], fill=GOLD)
-        put_text(d, (34, height - status_h // 2), fit(text, bold, WIDTH - 48), font=bold, fill=GOLD if scene.to_act is not None else TEXT, anchor="lm")
+        put_text(
+            d,
+            (34, height - status_h // 2),
+            fit(text, bold, WIDTH - 48),
+            font=bold,
+            fill=GOLD if scene.to_act is not None else TEXT,
+            anchor="lm",
+        )
 
     return Picture(to_png(im), describe(scene), scene, WIDTH, height)
 
 
-def table_picture(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None = None) -> Picture:
+def table_picture(
+    info: TableInfo, view: SeatView, seat_names: Sequence[str] | None = None
+) -> Picture:
     """The table picture of ``view`` (drawn here, on the caller's thread)."""
     return draw_table(scene_of(info, view, seat_names))
 

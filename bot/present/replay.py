@@ -86,14 +86,20 @@ def _tricks_line(deal: DealLog, tricks: Sequence[int]) -> str:
     seating = deal.seating
     if seating is None:
         return ""
-    return " · ".join(f"{_side_label(seating, i)} {tricks[i]}" for i in range(min(len(tricks), len(seating.sides))))
+    return " · ".join(
+        f"{_side_label(seating, i)} {tricks[i]}"
+        for i in range(min(len(tricks), len(seating.sides)))
+    )
 
 
 def _scores_line(deal: DealLog, scores: Sequence[int]) -> str:
     seating = deal.score_seating
     if seating is None:
         return ""
-    return " · ".join(f"{_side_label(seating, i)} {scores[i]}" for i in range(min(len(scores), len(seating.sides))))
+    return " · ".join(
+        f"{_side_label(seating, i)} {scores[i]}"
+        for i in range(min(len(scores), len(seating.sides)))
+    )
 
 
 def _side_label(seating: Seating, side: int) -> str:
@@ -127,42 +133,62 @@ def step_text(table_id: int, title: str, names: Sequence[str], log: GameLog, ste
         _("🔁 **Replay — table #{table}** · {title}").format(table=table_id, title=title)
         + _(" · trick {step} of {steps}").format(step=step + 1, steps=len(steps)),
         _("Game {game}, deal {deal} · Dealer: {dealer} · Trumps: {trumps}").format(
-            game=deal.game_no, deal=deal.deal_no, dealer=_who(deal.dealer, names), trumps=_trumps(deal)
+            game=deal.game_no,
+            deal=deal.deal_no,
+            dealer=_who(deal.dealer, names),
+            trumps=_trumps(deal),
         ),
     ]
     if trick is deal.tricks[0]:
         if deal.contract is not None:
             who = _("everyone") if deal.declarer is None else _who(deal.declarer, names)
-            partner = "" if deal.partner is None else _(" with {who}").format(who=_who(deal.partner, names))
+            partner = (
+                ""
+                if deal.partner is None
+                else _(" with {who}").format(who=_who(deal.partner, names))
+            )
             lines.append(
                 _("Contract: **{name}** by {who}{partner}").format(
                     name=contract_name(deal.contract), who=who, partner=partner
                 )
             )
         what = _("Kitty") if deal.stock_name == "kitty" else _("Ruff")
-        stock = _(deal.stock_name) if deal.stock_name in ("stock", "kitty", "head") else deal.stock_name
+        stock = (
+            _(deal.stock_name) if deal.stock_name in ("stock", "kitty", "head") else deal.stock_name
+        )
         if deal.ruffer is not None:
             if deal.declined or not deal.taken:
                 lines.append(
-                    _("{what}: {who} declined the {stock}").format(what=what, who=_who(deal.ruffer, names), stock=stock)
+                    _("{what}: {who} declined the {stock}").format(
+                        what=what, who=_who(deal.ruffer, names), stock=stock
+                    )
                 )
             else:
                 lines.append(
                     _("{what}: {who} took {cards}, laid out {laid_out}").format(
-                        what=what, who=_who(deal.ruffer, names), cards=_pretty(deal.taken), laid_out=_pretty(deal.laid_out)
+                        what=what,
+                        who=_who(deal.ruffer, names),
+                        cards=_pretty(deal.taken),
+                        laid_out=_pretty(deal.laid_out),
                     )
                 )
         elif deal.stock:
             lines.append(
-                _("{stock} (not played): {cards}").format(stock=stock[:1].upper() + stock[1:], cards=_pretty(deal.stock))
+                _("{stock} (not played): {cards}").format(
+                    stock=stock[:1].upper() + stock[1:], cards=_pretty(deal.stock)
+                )
             )
     hands = _hands_before(deal, trick)
-    lines.append(_("Hands and layouts before this trick:") if deal.layouts else _("Hands before this trick:"))
+    lines.append(
+        _("Hands and layouts before this trick:") if deal.layouts else _("Hands before this trick:")
+    )
     for seat in range(n):
         lines.append(f"> {SHORT[seat]} {names[seat]}: {hand_line(hands[seat], deal.trump)}")
     played = " · ".join(f"{SHORT[s]} {card_text(c)}" for s, c in trick.plays)
     lines.append(
-        _("**Trick {number}** — {who} led: {cards}").format(number=trick.number, who=_who(trick.leader, names), cards=played)
+        _("**Trick {number}** — {who} led: {cards}").format(
+            number=trick.number, who=_who(trick.leader, names), cards=played
+        )
     )
     lines.append(
         _("Won by **{who}** · Tricks this deal: {tricks}").format(
@@ -171,7 +197,11 @@ def step_text(table_id: int, title: str, names: Sequence[str], log: GameLog, ste
     )
     last = trick is deal.tricks[-1]
     if deal.start_scores:
-        lines.append(_("Score before this deal: {scores}").format(scores=_scores_line(deal, deal.start_scores)))
+        lines.append(
+            _("Score before this deal: {scores}").format(
+                scores=_scores_line(deal, deal.start_scores)
+            )
+        )
     if last:
         if deal.claim is not None:
             claimer, claimed, left = deal.claim
@@ -184,9 +214,15 @@ def step_text(table_id: int, title: str, names: Sequence[str], log: GameLog, ste
             )
         if deal.scores is not None:
             lines.append(
-                _("**End of deal {deal}** · Score: {scores}").format(deal=deal.deal_no, scores=_scores_line(deal, deal.scores))
+                _("**End of deal {deal}** · Score: {scores}").format(
+                    deal=deal.deal_no, scores=_scores_line(deal, deal.scores)
+                )
             )
-        lines.extend(f"· {note}" for note in deal.notes if note.startswith(("Game ", "Match ", "Honours", "Contract ")))
+        lines.extend(
+            f"· {note}"
+            for note in deal.notes
+            if note.startswith(("Game ", "Match ", "Honours", "Contract "))
+        )
     text = "\n".join(lines)
     return text if len(text) <= 2000 else text[:1999] + "…"
 

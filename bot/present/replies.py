@@ -14,7 +14,9 @@ __all__ = ["refuse", "reply"]
 MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
 
 
-async def reply(interaction: discord.Interaction[Any], text: str, view: discord.ui.View | None = None) -> None:
+async def reply(
+    interaction: discord.Interaction[Any], text: str, view: discord.ui.View | None = None
+) -> None:
     """Answer ephemerally; a failed answer is logged, never raised."""
     kwargs: dict[str, Any] = {"ephemeral": True}
     if view is not None:

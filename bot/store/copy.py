@@ -34,14 +34,34 @@ log = logging.getLogger(__name__)
 
 COLUMNS: dict[str, tuple[str, ...]] = {
     "tables": (
-        "id", "guild_id", "channel_id", "message_id", "creator_id", "game_id", "preset",
-        "overrides", "seed", "first_dealer", "status", "seats", "settings", "version",
-        "created_at", "updated_at",
+        "id",
+        "guild_id",
+        "channel_id",
+        "message_id",
+        "creator_id",
+        "game_id",
+        "preset",
+        "overrides",
+        "seed",
+        "first_dealer",
+        "status",
+        "seats",
+        "settings",
+        "version",
+        "created_at",
+        "updated_at",
     ),
     "actions": ("table_id", "seq", "seat", "action", "actor_id", "created_at"),
     "hand_messages": ("table_id", "seat", "channel_id", "message_id"),
     "results": (
-        "table_id", "guild_id", "user_id", "name", "side", "won", "points", "opp_points",
+        "table_id",
+        "guild_id",
+        "user_id",
+        "name",
+        "side",
+        "won",
+        "points",
+        "opp_points",
         "finished_at",
     ),
     "deadlines": ("table_id", "kind", "seat", "due_at"),
@@ -49,11 +69,27 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "user_locales": ("user_id", "locale", "updated_at"),
     "rating_events": ("table_id", "guild_id", "game_id", "teams", "source", "finished_at"),
     "ratings": (
-        "guild_id", "game_id", "player", "name", "mu", "sigma", "games", "wins", "updated_at",
+        "guild_id",
+        "game_id",
+        "player",
+        "name",
+        "mu",
+        "sigma",
+        "games",
+        "wins",
+        "updated_at",
     ),
     "rating_history": (
-        "table_id", "player", "guild_id", "game_id", "won", "mu_before", "sigma_before",
-        "mu_after", "sigma_after", "finished_at",
+        "table_id",
+        "player",
+        "guild_id",
+        "game_id",
+        "won",
+        "mu_before",
+        "sigma_before",
+        "mu_after",
+        "sigma_after",
+        "finished_at",
     ),
 }
 """Every table of the schema, parents before children, with its columns."""
@@ -91,7 +127,9 @@ async def _counts(db: Database) -> dict[str, int]:
     return {t: int(await db.fetchval(f"SELECT COUNT(*) FROM {t}")) for t in COLUMNS}
 
 
-async def copy_database(source: Database, target: Database, *, replace: bool = False) -> dict[str, int]:
+async def copy_database(
+    source: Database, target: Database, *, replace: bool = False
+) -> dict[str, int]:
     """Copy every row of ``source`` into ``target``; return the rows copied per table.
 
     Both must be open (so at the same, latest, schema version). Raises
@@ -103,7 +141,9 @@ async def copy_database(source: Database, target: Database, *, replace: bool = F
         raise StoreError("the source and the target are the same database")
     source_version, target_version = await source.user_version(), await target.user_version()
     if source_version != target_version:
-        raise StoreError(f"schema versions differ: source {source_version}, target {target_version}")
+        raise StoreError(
+            f"schema versions differ: source {source_version}, target {target_version}"
+        )
     async with source.transaction(), target.transaction():
         existing = await _counts(target)
         if any(existing.values()):
@@ -166,7 +206,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         copied = asyncio.run(run(args.source, args.target, replace=args.replace))
     except TargetNotEmpty as exc:
-        print(f"refused: {exc}; nothing was changed. Pass --replace to empty it first.", file=sys.stderr)
+        print(
+            f"refused: {exc}; nothing was changed. Pass --replace to empty it first.",
+            file=sys.stderr,
+        )
         return 2
     except StoreError as exc:
         print(f"copy failed, nothing was changed: {exc}", file=sys.stderr)

@@ -135,7 +135,9 @@ def _sqlite_integrity(exc: sqlite3.IntegrityError) -> _SQLiteIntegrityError:
             if all("." in q for q in qualified):
                 table = qualified[0].split(".", 1)[0]
                 columns = tuple(q.split(".", 1)[1] for q in qualified)
-    err = _SQLiteIntegrityError(message, kind=kind, table=table, columns=columns, constraint=constraint)
+    err = _SQLiteIntegrityError(
+        message, kind=kind, table=table, columns=columns, constraint=constraint
+    )
     for attr in ("sqlite_errorcode", "sqlite_errorname"):
         if hasattr(exc, attr):
             setattr(err, attr, getattr(exc, attr))
@@ -329,7 +331,9 @@ class SQLiteDatabase(Database):
         self._conn = conn
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
-        self._batch: asyncio.Future[None] | None = None  # the open group's COMMIT, if a group is open
+        self._batch: asyncio.Future[None] | None = (
+            None  # the open group's COMMIT, if a group is open
+        )
         self._queued = 0  # transaction() callers waiting for the lock
         self._orphans: set[asyncio.Task[None]] = set()
 
@@ -478,7 +482,9 @@ class SQLiteDatabase(Database):
                 await self._run("RELEASE member", ())
                 return
         except sqlite3.Error:
-            log.warning("could not roll back to the savepoint; the group is abandoned", exc_info=True)
+            log.warning(
+                "could not roll back to the savepoint; the group is abandoned", exc_info=True
+            )
         await self._fail_batch(StoreError("the transaction was abandoned by SQLite"))
 
     async def _commit_batch(self) -> None:
@@ -511,7 +517,9 @@ class SQLiteDatabase(Database):
             except sqlite3.Error:
                 log.warning("rollback after a failed group commit failed", exc_info=True)
         if batch is not None and not batch.done():
-            failure = exc if isinstance(exc, Exception) else StoreError("the transaction was interrupted")
+            failure = (
+                exc if isinstance(exc, Exception) else StoreError("the transaction was interrupted")
+            )
             batch.set_exception(failure)
             batch.exception()  # a member that raised itself never awaits it: mark it seen
 

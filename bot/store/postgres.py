@@ -318,7 +318,9 @@ class PostgresDatabase(Database):
 
     async def execute_insert(self, sql: str, params: Params = ()) -> int:
         async with self._connection() as conn:
-            new_id = await conn.fetchval(f"{_sql(sql).rstrip().rstrip(';')} RETURNING id", *_args(params))
+            new_id = await conn.fetchval(
+                f"{_sql(sql).rstrip().rstrip(';')} RETURNING id", *_args(params)
+            )
         return int(new_id)
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> int:

@@ -233,7 +233,9 @@ def teams_from_results(row: TableRow, results: Sequence[ResultRow]) -> list[Team
         if isinstance(seat, HumanSeat):
             found = by_user.get(seat.user_id)
             if found is not None:
-                members.setdefault(found.side, []).append(Entrant(str(seat.user_id), found.name, seat_no))
+                members.setdefault(found.side, []).append(
+                    Entrant(str(seat.user_id), found.name, seat_no)
+                )
         elif seat_no in side_of and side_of[seat_no] in standing:
             members.setdefault(side_of[seat_no], []).append(entrant_of(seat_no, seat))
     for r in results:  # a person no longer in the seat list
@@ -261,7 +263,9 @@ def teams_from_json(data: Sequence[Mapping[str, Any]]) -> list[Team]:
         Team(
             int(t["rank"]),
             tuple(
-                Entrant(str(p["key"]), str(p["name"]), None if p.get("seat") is None else int(p["seat"]))
+                Entrant(
+                    str(p["key"]), str(p["name"]), None if p.get("seat") is None else int(p["seat"])
+                )
                 for p in t["players"]
             ),
         )
@@ -301,11 +305,16 @@ def rate(
             names[e.key] = e.name
             if e.key not in before:
                 found = current.get(e.key)
-                before[e.key] = found if found is not None else _fresh(
-                    event.guild_id, event.game_id, e.key, e.name, stamp
+                before[e.key] = (
+                    found
+                    if found is not None
+                    else _fresh(event.guild_id, event.game_id, e.key, e.name, stamp)
                 )
     rated = MODEL.rate(
-        [[MODEL.rating(mu=before[e.key].mu, sigma=before[e.key].sigma) for e in t.players] for t in teams],
+        [
+            [MODEL.rating(mu=before[e.key].mu, sigma=before[e.key].sigma) for e in t.players]
+            for t in teams
+        ],
         ranks=[float(t.rank) for t in teams],
     )
     delta: dict[str, float] = {}
@@ -372,7 +381,9 @@ async def record(
     players = {e.key: e.name for t in teams for e in t.players}
     current = await repo.lock(guild_id, game_id, players, MODEL.mu, MODEL.sigma)
     # the event's time is taken once the rows are locked: rating order = finish order
-    event = RatingEventRow(table_id, guild_id, game_id, teams_to_json(teams), source, repo.db.clock())
+    event = RatingEventRow(
+        table_id, guild_id, game_id, teams_to_json(teams), source, repo.db.clock()
+    )
     outcome = rate(event, {k: r for k, r in current.items() if r.games > 0})
     await repo.add_event(event)
     await repo.save(outcome.ratings)
@@ -403,11 +414,16 @@ class RebuildReport:
         out: list[tuple[RatingRow | None, RatingRow | None]] = []
         for key in sorted(self.before.keys() | self.after.keys()):
             old, new = self.before.get(key), self.after.get(key)
-            if old is None or new is None or (old.mu, old.sigma, old.games, old.wins) != (
-                new.mu,
-                new.sigma,
-                new.games,
-                new.wins,
+            if (
+                old is None
+                or new is None
+                or (old.mu, old.sigma, old.games, old.wins)
+                != (
+                    new.mu,
+                    new.sigma,
+                    new.games,
+                    new.wins,
+                )
             ):
                 out.append((old, new))
         return out
@@ -454,12 +470,16 @@ async def _event_for(db: Database, table_id: int) -> RatingEventRow | None:
         )
         teams = teams_from_game(row.seats, game)
     except Exception:
-        log.info("table %s: its log does not replay; rated from its results", table_id, exc_info=True)
+        log.info(
+            "table %s: its log does not replay; rated from its results", table_id, exc_info=True
+        )
         source = "results"
         teams = teams_from_results(row, results)
     if len(teams) < 2:
         return None
-    return RatingEventRow(table_id, row.guild_id, row.game_id, teams_to_json(teams), source, finished_at)
+    return RatingEventRow(
+        table_id, row.guild_id, row.game_id, teams_to_json(teams), source, finished_at
+    )
 
 
 async def rebuild(db: Database, *, dry_run: bool = False) -> RebuildReport:
@@ -526,7 +546,9 @@ def report_lines(report: RebuildReport) -> list[str]:
         f" {len(report.after)} rating{'' if len(report.after) == 1 else 's'}."
     ]
     for event in report.added:
-        lines.append(f"  table #{event.table_id}: rated from its {'move log' if event.source == 'replay' else 'results'}")
+        lines.append(
+            f"  table #{event.table_id}: rated from its {'move log' if event.source == 'replay' else 'results'}"
+        )
     for table_id in report.unratable:
         lines.append(f"  table #{table_id}: nothing to rate (fewer than two sides known)")
     changed = report.changed
@@ -562,7 +584,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m bot.store.ratings rebuild [--database ...] [--dry-run]``."""
     from bot.config import Settings
 
-    parser = argparse.ArgumentParser(prog="python -m bot.store.ratings", description="Ratings maintenance.")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.store.ratings", description="Ratings maintenance."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     cmd = sub.add_parser(
         "rebuild",

@@ -648,7 +648,9 @@ class GuildSettingsRepo(Repository):
 
     async def get(self, guild_id: int) -> dict[str, Any]:
         """The server's settings; ``{}`` (every default) for a server that set none."""
-        row = await self.db.fetchone("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        row = await self.db.fetchone(
+            "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
         return {} if row is None else dict(json.loads(row["settings"]))
 
     async def update(self, guild_id: int, changes: Mapping[str, Any]) -> dict[str, Any]:
@@ -681,7 +683,9 @@ class UserLocaleRepo(Repository):
         if not ids:
             return {}
         marks = ", ".join("?" for _ in ids)
-        rows = await self.db.fetchall(f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks})", tuple(ids))
+        rows = await self.db.fetchall(
+            f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks})", tuple(ids)
+        )
         return {int(row["user_id"]): str(row["locale"]) for row in rows}
 
     async def set(self, user_id: int, locale: str) -> None:

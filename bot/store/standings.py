@@ -281,8 +281,16 @@ def _rating_params(r: RatingRow) -> tuple[Any, ...]:
 
 def _change_params(c: RatingChange) -> tuple[Any, ...]:
     return (
-        c.table_id, c.player, c.guild_id, c.game_id, int(c.won), c.mu_before, c.sigma_before,
-        c.mu_after, c.sigma_after, c.finished_at,
+        c.table_id,
+        c.player,
+        c.guild_id,
+        c.game_id,
+        int(c.won),
+        c.mu_before,
+        c.sigma_before,
+        c.mu_after,
+        c.sigma_after,
+        c.finished_at,
     )
 
 

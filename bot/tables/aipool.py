@@ -116,7 +116,9 @@ EASY_CLAIM_TIME = 0.3  # easy answers claims in the event loop: a short search, 
 def _decide(
     level: str, step: int, worlds: int | None, view: SeatView, legal: Sequence[Action], seed: str
 ) -> Action:
-    special = claims_decide(view, legal, time_limit=EASY_CLAIM_TIME if level == "easy" else CLAIM_TIME)
+    special = claims_decide(
+        view, legal, time_limit=EASY_CLAIM_TIME if level == "easy" else CLAIM_TIME
+    )
     if special is not None:  # a claim's or concession's answer, or a certain claim
         return special
     player = _player(level, step, worlds)
@@ -172,7 +174,9 @@ class AIPool:
     def _start(self) -> Executor:
         executor: Executor
         if self.mode == "process":
-            executor = ProcessPoolExecutor(self.workers, mp_context=worker_context(), initializer=_init_worker)
+            executor = ProcessPoolExecutor(
+                self.workers, mp_context=worker_context(), initializer=_init_worker
+            )
             # one warm-up task per worker: each submission with no idle worker spawns one
             self._warm_futures = [executor.submit(_warm) for _ in range(self.workers)]
         else:
@@ -267,5 +271,3 @@ class AIPool:
         executor, self._executor = self._executor, None
         if executor is not None:
             await asyncio.to_thread(executor.shutdown, True, cancel_futures=True)
-
-

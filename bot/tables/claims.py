@@ -55,8 +55,12 @@ class ClaimButtons:
         self.presenter = presenter
         self.play = play
 
-    async def on_table_button(self, interaction: discord.Interaction[Any], table_id: int, verb: str) -> None:
-        table = await self.svc.current_table(table_id)  # with several processes: loaded or caught up
+    async def on_table_button(
+        self, interaction: discord.Interaction[Any], table_id: int, verb: str
+    ) -> None:
+        table = await self.svc.current_table(
+            table_id
+        )  # with several processes: loaded or caught up
         if table is None or table.status != "active" or table.game is None:
             await refuse(interaction, _("This game is not being played."))
             return
@@ -72,7 +76,10 @@ class ClaimButtons:
         if verb == "claims":
             view = game.observe(seat)
             if not any(isinstance(a, Claim) for a in view.claims):
-                await refuse(interaction, _("You can claim only on your turn during the play, with no claim waiting."))
+                await refuse(
+                    interaction,
+                    _("You can claim only on your turn during the play, with no claim waiting."),
+                )
                 return
             text = _(
                 "How many of the remaining tricks do you claim? Your hand is shown to your opponents, who accept or reject."
@@ -90,5 +97,3 @@ class ClaimButtons:
             return
         log.debug("unknown claim verb %r", verb)
         await refuse(interaction, _("That button is not recognised."))
-
-

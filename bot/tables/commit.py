@@ -118,7 +118,12 @@ async def commit(
         else:
             if afk is not None:
                 version = await svc.table_repo.update_settings(table.id, afk.to_json(), version)
-            if timeout > 0 and following is not None and table.human(following) is not None and following not in away:
+            if (
+                timeout > 0
+                and following is not None
+                and table.human(following) is not None
+                and following not in away
+            ):
                 # the turn this move hands to a human starts its timer in the same
                 # transaction: one write to disk, not two, and never a move without it
                 due = svc.db.clock() + timeout
@@ -138,7 +143,9 @@ async def commit(
 
 def _afk_settings(table: Table, away: Set[int], misses: Mapping[int, int]) -> TableSettings | None:
     """The table's settings with who is away and their missed turns; None if unchanged."""
-    settings = replace(table.settings, away=frozenset(away), misses={k: v for k, v in misses.items() if v})
+    settings = replace(
+        table.settings, away=frozenset(away), misses={k: v for k, v in misses.items() if v}
+    )
     return None if settings == table.settings else settings
 
 
@@ -222,7 +229,9 @@ async def open_lobby(
 ) -> Table:
     """A new table in the lobby with its opener in the first seat. Raises
     :class:`~bot.store.ChannelBusy` if the channel has an open table."""
-    settings = TableSettings(turn_timeout=svc.settings.turn_timeout, guild_name=guild_name, channel_name=channel_name)
+    settings = TableSettings(
+        turn_timeout=svc.settings.turn_timeout, guild_name=guild_name, channel_name=channel_name
+    )
     row = await svc.table_repo.create_lobby(
         guild_id=guild_id,
         channel_id=channel_id,
@@ -307,7 +316,9 @@ async def keep_thread(svc: Services, table: Table, thread_id: int) -> None:
 async def keep_notices(svc: Services, table: Table) -> None:
     """Keep the turn's live notices with the table, so a restart can still delete them
     once their turn passes; best effort."""
-    if table.status not in ("active", "finished") or table.settings.notices == tuple(table.shown.notices):
+    if table.status not in ("active", "finished") or table.settings.notices == tuple(
+        table.shown.notices
+    ):
         return
     settings = replace(table.settings, notices=tuple(table.shown.notices))
     try:
@@ -318,12 +329,16 @@ async def keep_notices(svc: Services, table: Table) -> None:
     table.settings = settings
 
 
-async def set_deadline(svc: Services, table: Table, kind: str, due: float, seat: int | None = None) -> None:
+async def set_deadline(
+    svc: Services, table: Table, kind: str, due: float, seat: int | None = None
+) -> None:
     """Keep the table's lobby or turn deadline, so a restart re-arms its timer."""
     await svc.deadline_repo.set(table.id, kind, due, seat)
 
 
-async def keep_hand_message(svc: Services, table: Table, seat: int, channel_id: int, message_id: int) -> None:
+async def keep_hand_message(
+    svc: Services, table: Table, seat: int, channel_id: int, message_id: int
+) -> None:
     """Keep the id of ``seat``'s hand DM, so it is edited (not sent anew) after a restart."""
     await svc.hand_repo.set(table.id, seat, channel_id, message_id)
 
@@ -335,7 +350,9 @@ async def mark_set_aside(svc: Services, row: TableRow, mark: str) -> bool:
     if settings.set_aside_notice == mark:
         return False
     try:
-        await svc.table_repo.update_settings(row.id, replace(settings, set_aside_notice=mark).to_json())
+        await svc.table_repo.update_settings(
+            row.id, replace(settings, set_aside_notice=mark).to_json()
+        )
     except (StoreError, sqlite3.Error):
         log.warning("table %s: could not record the set-aside notice", row.id, exc_info=True)
         return False
@@ -353,5 +370,11 @@ def adopt_row(table: Table, row: TableRow, game: Game | None, deadline: Deadline
     table.status = row.status
     table.db_version = row.version
     seat = game.to_act() if game is not None else None
-    if game is not None and seat is not None and deadline is not None and deadline.kind == "turn" and deadline.seat == seat:
+    if (
+        game is not None
+        and seat is not None
+        and deadline is not None
+        and deadline.kind == "turn"
+        and deadline.seat == seat
+    ):
         table.drive.turn_due = (game.version, seat, deadline.due_at)

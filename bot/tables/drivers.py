@@ -92,7 +92,9 @@ class Drivers:
         if table.ai_plays(seat):
             table.drive.cancel_timer()
             if table.drive.ai_task is None or table.drive.ai_task.done():
-                table.drive.ai_task = asyncio.create_task(self._drive_ai(table), name=f"ai-{table.id}")
+                table.drive.ai_task = asyncio.create_task(
+                    self._drive_ai(table), name=f"ai-{table.id}"
+                )
         else:
             self.arm_turn_timer(table, seat, due)
             timeout = self.turn_timeout(table)
@@ -113,9 +115,15 @@ class Drivers:
         if table.ai_plays(seat):
             idle = table.drive.ai_task is None or table.drive.ai_task.done()
         else:
-            idle = self.turn_timeout(table) > 0 and (table.drive.timer_task is None or table.drive.timer_task.done())
+            idle = self.turn_timeout(table) > 0 and (
+                table.drive.timer_task is None or table.drive.timer_task.done()
+            )
         if idle:
-            log.info("table %s: re-arming its %s", table.id, "AI" if table.ai_plays(seat) else "turn timer")
+            log.info(
+                "table %s: re-arming its %s",
+                table.id,
+                "AI" if table.ai_plays(seat) else "turn timer",
+            )
             self.kick(table)
 
     def _ping_later(self, table: Table, seat: int, due: float | None) -> None:
@@ -158,7 +166,11 @@ class Drivers:
                 delay = retry_backoff(failures)
                 log.warning(
                     "AI move at table %s failed (%s: %s); retrying in %.2f s (attempt %d)",
-                    table.id, type(exc).__name__, exc, delay, failures,
+                    table.id,
+                    type(exc).__name__,
+                    exc,
+                    delay,
+                    failures,
                     exc_info=not isinstance(exc, (sqlite3.Error, StoreError)),
                 )
                 await asyncio.sleep(delay)
@@ -178,7 +190,9 @@ class Drivers:
             return True
         version = game.version
         view = game.observe(seat)
-        action = await self.svc.ai.choose(table.ai_level(seat), view, view.legal, f"{table.seed}:ai:{version}")
+        action = await self.svc.ai.choose(
+            table.ai_level(seat), view, view.legal, f"{table.seed}:ai:{version}"
+        )
         async with table.lock:
             if (
                 table.game is not game
@@ -190,7 +204,9 @@ class Drivers:
             try:
                 await commit.commit(self.svc, table, seat, [action], None)
             except IllegalAction:
-                log.exception("AI chose an illegal action at table %s; playing the first legal one", table.id)
+                log.exception(
+                    "AI chose an illegal action at table %s; playing the first legal one", table.id
+                )
                 await commit.commit(self.svc, table, seat, [view.legal[0]], None)
         return True
 
@@ -205,11 +221,15 @@ class Drivers:
         while True:
             view = trial.observe(seat)
             legal = list(view.legal)
-            action = await self.svc.ai.choose(level, view, legal, f"{table.seed}:ai:{game.version}:{len(actions)}")
+            action = await self.svc.ai.choose(
+                level, view, legal, f"{table.seed}:ai:{game.version}:{len(actions)}"
+            )
             try:
                 trial.apply(seat, action)
             except IllegalAction:
-                log.exception("AI chose an illegal action at table %s; playing the first legal one", table.id)
+                log.exception(
+                    "AI chose an illegal action at table %s; playing the first legal one", table.id
+                )
                 action = legal[0]
                 trial.apply(seat, action)
             actions.append(action)
@@ -221,7 +241,9 @@ class Drivers:
     def turn_timeout(self, table: Table) -> float:
         return commit.turn_timeout(self.svc, table)
 
-    def resumed_due(self, table: Table, deadline: Deadline | None, last_action_at: float) -> float | None:
+    def resumed_due(
+        self, table: Table, deadline: Deadline | None, last_action_at: float
+    ) -> float | None:
         """The stored turn deadline if it belongs to the turn now waiting, else None.
 
         A deadline set before the latest action is from an earlier turn (the row is
@@ -229,7 +251,12 @@ class Drivers:
         fresh timeout instead.
         """
         game = table.game
-        if deadline is None or deadline.kind != "turn" or game is None or deadline.seat != game.to_act():
+        if (
+            deadline is None
+            or deadline.kind != "turn"
+            or game is None
+            or deadline.seat != game.to_act()
+        ):
             return None
         set_at = deadline.due_at - self.turn_timeout(table)
         return deadline.due_at if set_at + 1e-6 >= last_action_at else None
@@ -253,12 +280,20 @@ class Drivers:
             stored_already = False
         table.drive.cancel_timer()
         table.drive.timer_task = asyncio.create_task(
-            self._turn_timer(table, seat, table.version, timeout, due, store=not stored_already and due is None),
+            self._turn_timer(
+                table, seat, table.version, timeout, due, store=not stored_already and due is None
+            ),
             name=f"turn-{table.id}",
         )
 
     async def _turn_timer(
-        self, table: Table, seat: int, version: int, timeout: float, due: float | None, store: bool = True
+        self,
+        table: Table,
+        seat: int,
+        version: int,
+        timeout: float,
+        due: float | None,
+        store: bool = True,
     ) -> None:
         now = discord.utils.utcnow().timestamp()
         if due is None:
@@ -305,9 +340,9 @@ class Drivers:
                 # what the player's hand says next (drawn when its edit goes out)
                 with using(self.presenter.hands.language_of_seat(table, seat)):
                     played = ", ".join(render.action_label(a, game.rules) for a in actions)
-                    table.shown.played_for[seat] = _("⏰ Your time ran out: the AI played **{played}** for you.").format(
-                        played=played
-                    )
+                    table.shown.played_for[seat] = _(
+                        "⏰ Your time ran out: the AI played **{played}** for you."
+                    ).format(played=played)
                 self._note_timeout(table, seat, table.misses.get(seat, 0), seat in table.away)
         except asyncio.CancelledError:
             raise
@@ -317,7 +352,10 @@ class Drivers:
             delay = retry_backoff(table.drive.timer_failures)
             log.warning(
                 "turn timer of table %s failed (%s: %s); retrying in %.2f s",
-                table.id, type(exc).__name__, exc, delay,
+                table.id,
+                type(exc).__name__,
+                exc,
+                delay,
                 exc_info=not isinstance(exc, (sqlite3.Error, StoreError)),
             )
             if self._turn_is(table, seat, version) and not self.svc.closing:
@@ -351,7 +389,9 @@ class Drivers:
                 )
             )
         else:
-            table.shown.recent.append(_("⏰ {who} ran out of time: the AI played for them.").format(who=who))
+            table.shown.recent.append(
+                _("⏰ {who} ran out of time: the AI played for them.").format(who=who)
+            )
 
     # ================================================================ the lobby timer
 
@@ -363,7 +403,9 @@ class Drivers:
         if timeout <= 0:
             return
         table.drive.cancel_timer()
-        table.drive.timer_task = asyncio.create_task(self._lobby_timer(table, timeout, due), name=f"lobby-{table.id}")
+        table.drive.timer_task = asyncio.create_task(
+            self._lobby_timer(table, timeout, due), name=f"lobby-{table.id}"
+        )
 
     async def _lobby_timer(self, table: Table, timeout: float, due: float | None) -> None:
         if due is None:
@@ -380,7 +422,11 @@ class Drivers:
                 return
         if table.message_id:
             with using(table.language):
-                text = render.header(table.info()) + "\n" + _("⌛ This table expired before it started.")
+                text = (
+                    render.header(table.info())
+                    + "\n"
+                    + _("⌛ This table expired before it started.")
+                )
             with contextlib.suppress(MessageGone, discord.HTTPException):
                 await self.svc.notifier.edit(table.channel_id, table.message_id, text, None)
 

@@ -52,7 +52,9 @@ class Hands:
         content, _sig, controls = self._hand_now(table, seat, note)
         return content, controls()
 
-    def _hand_now(self, table: Table, seat: int, note: str = "") -> tuple[str, str, Callable[[], discord.ui.View]]:
+    def _hand_now(
+        self, table: Table, seat: int, note: str = ""
+    ) -> tuple[str, str, Callable[[], discord.ui.View]]:
         """``seat``'s hand message as the game stands, in its player's language: the
         text, its signature (:func:`hand_signature`), and its controls, built only when
         called (an unchanged hand sends nothing and needs none)."""
@@ -80,10 +82,14 @@ class Hands:
         played_for = table.shown.played_for.get(seat)
         if played_for and view.phase != "over":
             note = f"{played_for}\n{note}" if note else played_for
-        text = render.hand_message(table.info(), view, note, away=away, in_buttons=hand_in_buttons(view, away))
+        text = render.hand_message(
+            table.info(), view, note, away=away, in_buttons=hand_in_buttons(view, away)
+        )
         return text, view, away
 
-    async def show(self, interaction: discord.Interaction[Any], table: Table, note: str = "") -> None:
+    async def show(
+        self, interaction: discord.Interaction[Any], table: Table, note: str = ""
+    ) -> None:
         """Answer with the clicker's hand as an ephemeral "My hand" copy, kept current."""
         seat = table.seat_of(interaction.user.id)
         if seat is None:
@@ -113,8 +119,12 @@ class Hands:
         assert table.game is not None
         seats = [s for s in range(len(table.seats)) if table.human(s) is not None]
         # the players' languages, kept for their DMs after a restart (bot/present/locales.py)
-        await self.svc.user_locales.save(h.user_id for s in seats if (h := table.human(s)) is not None)
-        results = await asyncio.gather(*(self._send_hand(table, s) for s in seats), return_exceptions=True)
+        await self.svc.user_locales.save(
+            h.user_id for s in seats if (h := table.human(s)) is not None
+        )
+        results = await asyncio.gather(
+            *(self._send_hand(table, s) for s in seats), return_exceptions=True
+        )
         for seat, result in zip(seats, results, strict=True):
             human = table.human(seat)
             assert human is not None
@@ -173,7 +183,9 @@ class Hands:
 
             tries = [0]
 
-            def make(seat: int = seat, tries: list[int] = tries) -> tuple[str, discord.ui.View | None] | None:
+            def make(
+                seat: int = seat, tries: list[int] = tries
+            ) -> tuple[str, discord.ui.View | None] | None:
                 # Rendered when the edit goes out, not now: a click's answer does not
                 # wait for every other hand's text, a burst of moves renders each hand
                 # once, and an unchanged hand (its owner's DM just answered in place,
@@ -197,7 +209,9 @@ class Hands:
                 try:
                     await self._send_hand(table, seat)
                 except (StoreError, sqlite3.Error, discord.HTTPException) as exc:
-                    log.warning("table %s: could not resend seat %s's hand: %r", table.id, seat, exc)
+                    log.warning(
+                        "table %s: could not resend seat %s's hand: %r", table.id, seat, exc
+                    )
 
             self.notifier.schedule_edit(target[0], target[1], make, gone)
 
@@ -211,7 +225,9 @@ class Hands:
         while len(copies) > HAND_COPIES:
             del copies[next(iter(copies))]
 
-    def answered(self, table: Table, seat: int, interaction: discord.Interaction[Any], content: str) -> None:
+    def answered(
+        self, table: Table, seat: int, interaction: discord.Interaction[Any], content: str
+    ) -> None:
         """Note that the copy of ``seat``'s hand that was clicked now shows ``content``."""
         message = interaction.message
         if message is None:
@@ -221,7 +237,9 @@ class Hands:
         if dm is not None and dm[1] == message.id:
             table.shown.hand_sig[seat] = sig
         elif message.flags.ephemeral:
-            self.track_copy(table, seat, HandCopy.of(interaction, message.id, sig))  # a fresh token: 15 more minutes
+            self.track_copy(
+                table, seat, HandCopy.of(interaction, message.id, sig)
+            )  # a fresh token: 15 more minutes
 
     def unanswered(self, table: Table, seat: int, interaction: discord.Interaction[Any]) -> None:
         """The answer to a click did not arrive: its copy shows an older state; edit it."""
@@ -249,7 +267,9 @@ class Hands:
             del table.shown.fallback[seat]
 
     @staticmethod
-    def _copy_edit(copy: HandCopy, content: str, view: discord.ui.View) -> Callable[[], Coroutine[Any, Any, Any]]:
+    def _copy_edit(
+        copy: HandCopy, content: str, view: discord.ui.View
+    ) -> Callable[[], Coroutine[Any, Any, Any]]:
         def edit() -> Coroutine[Any, Any, Any]:
             return copy.webhook.edit_message(copy.message_id, content=content, view=view)
 
@@ -263,9 +283,17 @@ class Hands:
                 return
             view = controls()
             try:
-                await call(self._copy_edit(copy, content, view), f"table {table.id} seat {seat} My hand copy")
+                await call(
+                    self._copy_edit(copy, content, view),
+                    f"table {table.id} seat {seat} My hand copy",
+                )
             except discord.HTTPException as exc:
-                log.info("table %s: could not edit seat %s's My hand copy (HTTP %s)", table.id, seat, exc.status)
+                log.info(
+                    "table %s: could not edit seat %s's My hand copy (HTTP %s)",
+                    table.id,
+                    seat,
+                    exc.status,
+                )
                 if isinstance(exc, discord.NotFound):
                     break  # token expired or message gone: the player presses My hand again
                 return

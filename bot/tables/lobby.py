@@ -65,7 +65,9 @@ class Lobby:
     ) -> None:
         """``/ruff new``: open a lobby in this channel, the invoker in the first seat."""
         if interaction.guild is None or interaction.channel is None:
-            await refuse(interaction, _("Tables live in server channels — run `/ruff new` in a server."))
+            await refuse(
+                interaction, _("Tables live in server channels — run `/ruff new` in a server.")
+            )
             return
         perms = interaction.app_permissions
         missing = [
@@ -80,7 +82,9 @@ class Lobby:
         if missing:
             await refuse(
                 interaction,
-                _("I can't run a table here: I need {permissions} in this channel.").format(permissions=", ".join(missing)),
+                _("I can't run a table here: I need {permissions} in this channel.").format(
+                    permissions=", ".join(missing)
+                ),
             )
             return
         try:
@@ -94,7 +98,10 @@ class Lobby:
         svc = self.svc
         existing = await svc.table_repo.get_open_by_channel(interaction.channel.id)
         if existing is not None:
-            await refuse(interaction, _("This channel already has a table: {table}").format(table=jump(existing)))
+            await refuse(
+                interaction,
+                _("This channel already has a table: {table}").format(table=jump(existing)),
+            )
             return
         svc.tables.forget_ended()
         user = interaction.user
@@ -119,12 +126,16 @@ class Lobby:
             return
         table.shown.language = await svc.server_settings.language(interaction.guild.id)
         svc.tables.add(table)
-        self.drivers.arm_lobby_timer(table)  # before any Discord call: an unanswered lobby still expires
+        self.drivers.arm_lobby_timer(
+            table
+        )  # before any Discord call: an unanswered lobby still expires
         with using(table.language):  # the table message is public: the server's language
             lobby_view = ui.lobby_view(table.id)
         try:
             await interaction.response.send_message(
-                self.presenter.lobby_text(table), view=lobby_view, allowed_mentions=discord.AllowedMentions.none()
+                self.presenter.lobby_text(table),
+                view=lobby_view,
+                allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as exc:
             # Nobody saw the table: free the channel rather than block it until expiry.
@@ -137,13 +148,19 @@ class Lobby:
         try:
             message = await call(interaction.original_response, f"table {table.id} message")
         except discord.HTTPException as exc:
-            log.warning("table %s: could not fetch its message (HTTP %s); adopted on the next click", table.id, exc.status)
+            log.warning(
+                "table %s: could not fetch its message (HTTP %s); adopted on the next click",
+                table.id,
+                exc.status,
+            )
             return
         await commit.set_message(svc, table, message.id)
 
     # ================================================================ table buttons
 
-    async def on_table_button(self, interaction: discord.Interaction[Any], table_id: int, verb: str) -> None:
+    async def on_table_button(
+        self, interaction: discord.Interaction[Any], table_id: int, verb: str
+    ) -> None:
         started = time.perf_counter()
         table = await self.svc.current_table(table_id)  # several processes: loaded or caught up
         if verb == "rematch":
@@ -173,7 +190,9 @@ class Lobby:
             await self._lobby_change(interaction, table, verb)
         self.svc.note_ack(started)
 
-    async def _lobby_change(self, interaction: discord.Interaction[Any], table: Table, verb: str) -> None:
+    async def _lobby_change(
+        self, interaction: discord.Interaction[Any], table: Table, verb: str
+    ) -> None:
         refusal = await self._change_seats(table, interaction.user, verb)
         # Discord calls only after the lock: a slow answer never holds the table up
         if refusal is not None:
@@ -184,10 +203,14 @@ class Lobby:
             lobby_view = ui.lobby_view(table.id)
         try:
             await interaction.response.edit_message(
-                content=self.presenter.lobby_text(table), view=lobby_view, allowed_mentions=discord.AllowedMentions.none()
+                content=self.presenter.lobby_text(table),
+                view=lobby_view,
+                allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as exc:
-            log.info("lobby answer failed (HTTP %s); the seat change is saved, redrawing", exc.status)
+            log.info(
+                "lobby answer failed (HTTP %s); the seat change is saved, redrawing", exc.status
+            )
             self.presenter.schedule_table_edit(table)
         finally:
             release_view(lobby_view)
@@ -229,7 +252,11 @@ class Lobby:
 
     async def _adopt_message(self, table: Table, interaction: discord.Interaction[Any]) -> None:
         """If the table's message id was never learnt, take it from a click on its buttons."""
-        if table.message_id is None and interaction.message is not None and interaction.guild is not None:
+        if (
+            table.message_id is None
+            and interaction.message is not None
+            and interaction.guild is not None
+        ):
             with contextlib.suppress(StoreError):
                 await commit.set_message(self.svc, table, interaction.message.id)
 
@@ -260,7 +287,9 @@ class Lobby:
         if user.id in closed:
             await reply(
                 interaction,
-                _("I can't DM you (your DMs are closed for this server). Press **My hand** on the table to play."),
+                _(
+                    "I can't DM you (your DMs are closed for this server). Press **My hand** on the table to play."
+                ),
             )
         self.drivers.kick(table)
 
@@ -286,12 +315,17 @@ class Lobby:
 
     # ================================================================ cancel
 
-    async def cancel(self, interaction: discord.Interaction[Any], table: Table, respond_by_edit: bool) -> None:
+    async def cancel(
+        self, interaction: discord.Interaction[Any], table: Table, respond_by_edit: bool
+    ) -> None:
         """Cancel ``table`` (its opener or Manage Server), from its button or ``/ruff cancel``."""
         user = interaction.user
         perms = getattr(user, "guild_permissions", None)
         if user.id != table.creator_id and not (perms is not None and perms.manage_guild):
-            await refuse(interaction, _("Only the table's opener or someone with Manage Server can cancel it."))
+            await refuse(
+                interaction,
+                _("Only the table's opener or someone with Manage Server can cancel it."),
+            )
             return
         async with table.lock:
             ended = table.status not in ("lobby", "active")
@@ -301,10 +335,17 @@ class Lobby:
             await refuse(interaction, _("This table has already ended."))
             return
         if not saved:
-            await refuse(interaction, _("Something went wrong saving that — the table is still open, please try again."))
+            await refuse(
+                interaction,
+                _("Something went wrong saving that — the table is still open, please try again."),
+            )
             return
         with using(table.language):  # the table message: the server's language
-            text = render.header(table.info()) + "\n" + _("❌ Cancelled by {user}.").format(user=user.display_name)
+            text = (
+                render.header(table.info())
+                + "\n"
+                + _("❌ Cancelled by {user}.").format(user=user.display_name)
+            )
         if respond_by_edit:
             try:
                 # a cancelled table shows no picture of a game that is not played
@@ -316,8 +357,12 @@ class Lobby:
             await reply(interaction, _("Table #{table} cancelled.").format(table=table.id))
             if table.message_id:
                 with contextlib.suppress(MessageGone, discord.HTTPException):
-                    await self.svc.notifier.edit(table.channel_id, table.message_id, text, None, None)
-        self.presenter.tell_hands(table, lambda: _("Table #{table} was cancelled.").format(table=table.id))
+                    await self.svc.notifier.edit(
+                        table.channel_id, table.message_id, text, None, None
+                    )
+        self.presenter.tell_hands(
+            table, lambda: _("Table #{table} was cancelled.").format(table=table.id)
+        )
 
     # ================================================================ rematch
 
@@ -330,12 +375,17 @@ class Lobby:
         if interaction.guild is None or interaction.guild.id != row.guild_id:
             await refuse(interaction, _("That table belongs to another server."))
             return
-        if not any(isinstance(s, HumanSeat) and s.user_id == interaction.user.id for s in row.seats):
+        if not any(
+            isinstance(s, HumanSeat) and s.user_id == interaction.user.id for s in row.seats
+        ):
             await refuse(interaction, _("Only players of that game can start a rematch."))
             return
         existing = await svc.table_repo.get_open_by_channel(row.channel_id)
         if existing is not None:
-            await refuse(interaction, _("This channel already has a table: {table}").format(table=jump(existing)))
+            await refuse(
+                interaction,
+                _("This channel already has a table: {table}").format(table=jump(existing)),
+            )
             return
         try:
             table = await commit.open_rematch(svc, row, interaction.user.id)
@@ -348,7 +398,9 @@ class Lobby:
         with contextlib.suppress(discord.HTTPException):
             await interaction.response.edit_message(view=None)
         try:
-            message = await svc.notifier.post(table.channel_id, self.presenter.table_text(table), self.presenter.table_view(table))
+            message = await svc.notifier.post(
+                table.channel_id, self.presenter.table_text(table), self.presenter.table_view(table)
+            )
         except (MessageGone, discord.HTTPException) as exc:
             log.warning("table %s: could not post the rematch table: %s", table.id, exc)
         else:
@@ -377,14 +429,21 @@ class Lobby:
                 else:
                     saved = True
         if was_away and not saved:
-            await refuse(interaction, _("Something went wrong saving that — nothing changed, please try again."))
+            await refuse(
+                interaction,
+                _("Something went wrong saving that — nothing changed, please try again."),
+            )
             return
         if not was_away:
             await refuse(interaction, _("Your seat is already yours — play on!"))
             return
         self.presenter.schedule_table_edit(table)
-        self.drivers.kick(table)  # before answering: the turn timer must run even if the answer fails
-        with using(self.presenter.hands.language_of_seat(table, seat)):  # a hand message: the player's language
+        self.drivers.kick(
+            table
+        )  # before answering: the turn timer must run even if the answer fails
+        with using(
+            self.presenter.hands.language_of_seat(table, seat)
+        ):  # a hand message: the player's language
             note = _("✅ Welcome back — your seat is yours again.")
         if interaction.guild is None and table.game is not None:
             # pressed on the hand DM: that message becomes the live hand again
@@ -392,7 +451,10 @@ class Lobby:
             try:
                 await interaction.response.edit_message(content=content, view=view)
             except discord.HTTPException as exc:
-                log.info("could not answer a reclaim (HTTP %s); the seat is back all the same", exc.status)
+                log.info(
+                    "could not answer a reclaim (HTTP %s); the seat is back all the same",
+                    exc.status,
+                )
                 self.presenter.hands.refresh(table, force=True)
                 return
             finally:

@@ -43,13 +43,19 @@ class Notices:
         human = table.human(seat)
         if human is None or table.game is None:
             return
-        if table.shown.pinged == (seat, table.version) or any(n[:2] == (seat, table.version) for n in table.shown.notices):
+        if table.shown.pinged == (seat, table.version) or any(
+            n[:2] == (seat, table.version) for n in table.shown.notices
+        ):
             return  # pinged already (before a restart, too)
         table.shown.pinged = (seat, table.version)
         if table.moves and table.moves[-1][1] == seat and table.moves[-1][2] is not None:
             return
         with using(table.language):
-            when = _(" — the AI plays for you {time}").format(time=f"<t:{int(deadline)}:R>") if deadline else ""
+            when = (
+                _(" — the AI plays for you {time}").format(time=f"<t:{int(deadline)}:R>")
+                if deadline
+                else ""
+            )
             text = _("🔔 {player}, your turn at table #{table}{when}.").format(
                 player=f"<@{human.user_id}>", table=table.id, when=when
             )
@@ -61,9 +67,9 @@ class Notices:
         if human is None:
             return
         with using(table.language):
-            text = _("⏳ {player}, your turn at table #{table} ends {time} — then the AI plays it.").format(
-                player=f"<@{human.user_id}>", table=table.id, time=f"<t:{int(deadline)}:R>"
-            )
+            text = _(
+                "⏳ {player}, your turn at table #{table} ends {time} — then the AI plays it."
+            ).format(player=f"<@{human.user_id}>", table=table.id, time=f"<t:{int(deadline)}:R>")
         self.svc.own(self._post_notice(table, seat, version, text))
 
     async def _post_notice(self, table: Table, seat: int, version: int, text: str) -> None:

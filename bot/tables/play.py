@@ -66,19 +66,31 @@ class Play:
         started = time.perf_counter()
         table = await self.svc.current_table(table_id)  # several processes: loaded or caught up
         if table is None or table.status != "active" or table.game is None:
-            lost = _lost_race(table, version, seat, interaction.user.id) if table is not None else None
-            await refuse(interaction, lost or _("This game has ended."))  # lost: a double click on the last card
+            lost = (
+                _lost_race(table, version, seat, interaction.user.id) if table is not None else None
+            )
+            await refuse(
+                interaction, lost or _("This game has ended.")
+            )  # lost: a double click on the last card
             return
         mine = table.seat_of(interaction.user.id)
         if mine is None:
-            log.debug("user %s clicked a control of table %s, where they do not sit", interaction.user.id, table_id)
+            log.debug(
+                "user %s clicked a control of table %s, where they do not sit",
+                interaction.user.id,
+                table_id,
+            )
             await refuse(interaction, _("You are not playing at this table."))
             return
         if mine != seat:
-            log.debug("user %s clicked seat %s's control at table %s", interaction.user.id, seat, table_id)
+            log.debug(
+                "user %s clicked seat %s's control at table %s", interaction.user.id, seat, table_id
+            )
             await refuse(interaction, _("That is not your hand."))
             return
-        work = asyncio.ensure_future(self._apply_current(table, seat, version, actions, interaction))
+        work = asyncio.ensure_future(
+            self._apply_current(table, seat, version, actions, interaction)
+        )
         try:
             outcome = await asyncio.wait_for(asyncio.shield(work), ACK_WITHIN)
             deferred = False
@@ -103,7 +115,14 @@ class Play:
             release_view(view)
         self.svc.note_ack(started)
 
-    async def on_table_action(self, interaction: discord.Interaction[Any], table: Table, seat: int, action: Action, done: str) -> None:
+    async def on_table_action(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        seat: int,
+        action: Action,
+        done: str,
+    ) -> None:
         """An action from a button without a version (the table's **Concede**): the same
         path as a card (lock → engine → store → fan-out, :meth:`_apply`) at the version
         the game is at now; answered privately with ``done`` or the refusal."""
@@ -159,7 +178,11 @@ class Play:
             if need and len(cards) != need:
                 await refuse(
                     interaction,
-                    ngettext("Choose exactly {n} card to lay out.", "Choose exactly {n} cards to lay out.", need).format(n=need),
+                    ngettext(
+                        "Choose exactly {n} card to lay out.",
+                        "Choose exactly {n} cards to lay out.",
+                        need,
+                    ).format(n=need),
                 )
                 return
         await self.on_action(interaction, table_id, version, seat, actions)
@@ -217,7 +240,9 @@ class Play:
                     return content, view
                 return _("That hand has moved on — those buttons are from an earlier turn.")
             if seat in table.away:
-                return _("The AI is playing for you — press **Take my seat back** (on your hand or the table) first.")
+                return _(
+                    "The AI is playing for you — press **Take my seat back** (on your hand or the table) first."
+                )
             try:
                 await commit.commit(self.svc, table, seat, actions, user_id)
             except IllegalAction as exc:

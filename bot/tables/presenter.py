@@ -66,7 +66,9 @@ class Presenter:
         with using(table.language):  # public: the server's language
             self._after(table, info, events, actor_seat)
 
-    def _after(self, table: Table, info: render.TableInfo, events: list[Event], actor_seat: int | None) -> None:
+    def _after(
+        self, table: Table, info: render.TableInfo, events: list[Event], actor_seat: int | None
+    ) -> None:
         if any(isinstance(e, render.SUMMARY_EVENTS) for e in events):
             summary = render.deal_summary(info, events)
             if table.status == "finished" and table.game is not None:
@@ -87,11 +89,15 @@ class Presenter:
         self.notices.clear(table)
         self.schedule_table_edit(table)
 
-    async def post_quietly(self, table: Table, content: str, picture: Picture | None = None) -> None:
+    async def post_quietly(
+        self, table: Table, content: str, picture: Picture | None = None
+    ) -> None:
         """Post in the table's thread (or channel); a failure is logged, never raised."""
         await self._post(table, content, picture)
 
-    async def _post(self, table: Table, content: str, picture: Picture | None = None) -> discord.Message | None:
+    async def _post(
+        self, table: Table, content: str, picture: Picture | None = None
+    ) -> discord.Message | None:
         try:
             return await self.notifier.post(table.feed_id, content, None, picture)
         except (MessageGone, discord.HTTPException) as exc:
@@ -110,7 +116,9 @@ class Presenter:
         try:
             wanted = await self.svc.server_settings.pictures(table.guild_id)
             # the chart is drawn in the painter's process: its words follow info.language
-            points, chart = await self.svc.painter.summary(game.to_record(), info, game.n_players, wanted)
+            points, chart = await self.svc.painter.summary(
+                game.to_record(), info, game.n_players, wanted
+            )
             for language in LANGUAGES:  # the table's, and each hand DM's in its player's language
                 with using(language):
                     table.shown.how_won_in[language] = render.how_won(info, game.observe(0), points)
@@ -158,7 +166,11 @@ class Presenter:
     def _lobby_text(self, table: Table, note: str) -> str:
         creator = table.human(0)
         opener = next(
-            (s.name for s in table.seats if isinstance(s, HumanSeat) and s.user_id == table.creator_id),
+            (
+                s.name
+                for s in table.seats
+                if isinstance(s, HumanSeat) and s.user_id == table.creator_id
+            ),
             creator.name if creator else _("someone"),
         )
         return render.lobby_text(table.info(), opener, note)
@@ -283,7 +295,9 @@ class Presenter:
     def edit_table_to(self, table: Table, text: str) -> None:
         """Replace the table message with ``text``, no buttons and no picture (the table has ended)."""
         if table.message_id:
-            self.notifier.schedule_edit(table.channel_id, table.message_id, lambda: (text, None, None))
+            self.notifier.schedule_edit(
+                table.channel_id, table.message_id, lambda: (text, None, None)
+            )
 
     def tell_hands(self, table: Table, text: str | Callable[[], str]) -> None:
         """Replace every hand DM of ``table`` with ``text`` (the table was cancelled);
@@ -297,7 +311,6 @@ class Presenter:
     @staticmethod
     def _fixed(text: str) -> Callable[[], tuple[str, None]]:
         return lambda: (text, None)
-
 
     async def repost_table(self, table: Table) -> None:
         """The table message was deleted: post a fresh one, or cancel if the channel is gone."""
@@ -317,9 +330,18 @@ class Presenter:
                     return
                 if not await commit.mark_cancelled(self.svc, table):
                     return
-            self.tell_hands(table, lambda: _("Table #{table} was cancelled: its channel is gone.").format(table=table.id))
+            self.tell_hands(
+                table,
+                lambda: _("Table #{table} was cancelled: its channel is gone.").format(
+                    table=table.id
+                ),
+            )
             return
         except discord.HTTPException as exc:
-            log.warning("table %s: could not repost its message (HTTP %s); the next change retries", table.id, exc.status)
+            log.warning(
+                "table %s: could not repost its message (HTTP %s); the next change retries",
+                table.id,
+                exc.status,
+            )
             return
         await commit.set_message(self.svc, table, message.id)

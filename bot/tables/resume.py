@@ -60,14 +60,20 @@ class Resume:
         deadlines = {d.table_id: d for d in await svc.deadline_repo.list()}
         count = 0
         for row in rows:
-            if await self.bring_back(row, logs.get(row.id, []), hand_msgs.get(row.id, []), deadlines.get(row.id)):
+            if await self.bring_back(
+                row, logs.get(row.id, []), hand_msgs.get(row.id, []), deadlines.get(row.id)
+            ):
                 count += 1
         log.info("resumed %d unfinished table(s)", count)
         svc.own(self.rate_old_games_quietly(), name="rate-old-games")
         return count
 
     async def bring_back(
-        self, row: TableRow, actions: list[ActionRow], hand_msgs: list[HandMessage], deadline: Deadline | None
+        self,
+        row: TableRow,
+        actions: list[ActionRow],
+        hand_msgs: list[HandMessage],
+        deadline: Deadline | None,
     ) -> bool:
         """Load one unfinished table, re-arm its stored timer and bring its messages up
         to date (at start-up, and when another process's table is taken over); False
@@ -80,8 +86,12 @@ class Resume:
         await self.speak(table)
         self.svc.tables.add(table)
         if table.status == "lobby":
-            self.drivers.arm_lobby_timer(table, deadline.due_at if deadline and deadline.kind == "lobby" else None)
-            self.presenter.schedule_table_edit(table)  # reposts it if the lobby message went while we were down
+            self.drivers.arm_lobby_timer(
+                table, deadline.due_at if deadline and deadline.kind == "lobby" else None
+            )
+            self.presenter.schedule_table_edit(
+                table
+            )  # reposts it if the lobby message went while we were down
         elif table.game is not None:
             for hm in hand_msgs:
                 table.shown.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
@@ -130,10 +140,15 @@ class Resume:
         """Arm a table just taken over from its stored lobby or turn deadline."""
         if table.status == "lobby":
             self.drivers.arm_lobby_timer(
-                table, deadline.due_at if deadline is not None and deadline.kind == "lobby" else None
+                table,
+                deadline.due_at if deadline is not None and deadline.kind == "lobby" else None,
             )
         elif table.status == "active" and table.game is not None:
-            due = self.drivers.resumed_due(table, deadline, last_action_at) if deadline is not None else None
+            due = (
+                self.drivers.resumed_due(table, deadline, last_action_at)
+                if deadline is not None
+                else None
+            )
             self.drivers.kick(table, due=due)
 
     async def rate_old_games(self) -> int:
@@ -185,7 +200,10 @@ class Resume:
         log.warning(
             "table %s (channel %s) set aside: this version cannot load it (%s: %s); it is kept "
             "unchanged in the database and loads again on a start whose version replays it",
-            row.id, row.channel_id, type(exc).__name__, exc,
+            row.id,
+            row.channel_id,
+            type(exc).__name__,
+            exc,
         )
         if await commit.mark_set_aside(self.svc, row, SET_ASIDE_MARK):
             self.svc.own(self._tell_set_aside(row))
@@ -199,4 +217,6 @@ class Resume:
         try:
             await self.svc.notifier.post(row.channel_id, text)
         except (discord.HTTPException, DMClosed, MessageGone):
-            log.warning("table %s: could not tell the channel it was set aside", row.id, exc_info=True)
+            log.warning(
+                "table %s: could not tell the channel it was set aside", row.id, exc_info=True
+            )

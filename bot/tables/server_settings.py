@@ -49,7 +49,11 @@ class ServerSettings:
         try:
             stored = await self.repo.get(guild_id)
         except (StoreError, sqlite3.Error):
-            log.warning("could not read the settings of server %s; using the defaults", guild_id, exc_info=True)
+            log.warning(
+                "could not read the settings of server %s; using the defaults",
+                guild_id,
+                exc_info=True,
+            )
             return {}
         if len(self._cache) >= CACHED:
             self._cache.clear()
@@ -68,7 +72,10 @@ class ServerSettings:
         return language if language in LANGUAGES else DEFAULT
 
     async def settings_command(
-        self, interaction: discord.Interaction[Any], pictures: bool | None, language: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        pictures: bool | None,
+        language: str | None = None,
     ) -> bool:
         """``/ruff settings [pictures:on|off] [language:en|de]``: show or change this
         server's switches. Returns True when a switch was changed."""
@@ -78,25 +85,36 @@ class ServerSettings:
             return False
         if language is not None and language not in LANGUAGES:
             choices = ", ".join(f"`{code}`" for code in LANGUAGES)
-            await refuse(interaction, _("I don't speak `{language}` — choose one of {choices}.").format(
-                language=language[:20], choices=choices
-            ))
+            await refuse(
+                interaction,
+                _("I don't speak `{language}` — choose one of {choices}.").format(
+                    language=language[:20], choices=choices
+                ),
+            )
             return False
         changes: dict[str, Any] = {}
         if pictures is not None:
             changes["pictures"] = pictures
         if language is not None:
-            changes["language"] = None if language == DEFAULT else language  # the default is no entry
+            changes["language"] = (
+                None if language == DEFAULT else language
+            )  # the default is no entry
         perms = getattr(interaction.user, "guild_permissions", None)
         if changes and not (perms is not None and perms.manage_guild):
-            await refuse(interaction, _("Only members with **Manage Server** can change this server's settings."))
+            await refuse(
+                interaction,
+                _("Only members with **Manage Server** can change this server's settings."),
+            )
             return False
         if changes:
             try:
                 stored = await self.repo.update(guild.id, changes)
             except (StoreError, sqlite3.Error):
                 log.exception("could not save the settings of server %s", guild.id)
-                await refuse(interaction, _("The settings could not be saved — nothing changed. Please try again."))
+                await refuse(
+                    interaction,
+                    _("The settings could not be saved — nothing changed. Please try again."),
+                )
                 return False
             self._cache[guild.id] = stored
         on = await self.pictures(guild.id)
@@ -107,7 +125,11 @@ class ServerSettings:
         if not self.settings.pictures:
             text += _(" (turned off for the whole bot by its host: `RH_PICTURES=off`)")
         elif pictures is not None:
-            text += _(" — from the next change of each table.") if on else _(" — tables show text only from their next change.")
+            text += (
+                _(" — from the next change of each table.")
+                if on
+                else _(" — tables show text only from their next change.")
+            )
         text += _(" · table language: **{language}**").format(language=LANGUAGES[lang])
         if language is not None:
             text += _(" — the tables here speak it from their next change.")

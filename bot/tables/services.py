@@ -83,7 +83,9 @@ class TableRegistry:
     def __init__(self, tasks: TaskOwner) -> None:
         self._tables: dict[int, Table] = {}
         self._tasks = tasks
-        self._retiring: deque[tuple[float, int]] = deque()  # (loop time due, table id), oldest first
+        self._retiring: deque[tuple[float, int]] = (
+            deque()
+        )  # (loop time due, table id), oldest first
         self._sweeper: asyncio.Task[None] | None = None
 
     # mapping-like access (tests and benchmarks read ``manager.tables``)
@@ -114,7 +116,11 @@ class TableRegistry:
     def open_in_channel(self, channel_id: int | None) -> Table | None:
         """The lobby or game running in ``channel_id``, if any."""
         return next(
-            (t for t in self._tables.values() if t.channel_id == channel_id and t.status in ("lobby", "active")),
+            (
+                t
+                for t in self._tables.values()
+                if t.channel_id == channel_id and t.status in ("lobby", "active")
+            ),
             None,
         )
 
@@ -156,7 +162,9 @@ class TableRegistry:
 
     def forget_ended(self) -> None:
         """Drop every finished and cancelled table now."""
-        for table_id in [t.id for t in self._tables.values() if t.status in ("finished", "cancelled")]:
+        for table_id in [
+            t.id for t in self._tables.values() if t.status in ("finished", "cancelled")
+        ]:
             del self._tables[table_id]
 
 
@@ -183,14 +191,18 @@ class Outlet:
 class Services:
     """The shared parts, built once per bot."""
 
-    def __init__(self, client: discord.Client, db: Database, settings: Settings, ai: AIPool) -> None:
+    def __init__(
+        self, client: discord.Client, db: Database, settings: Settings, ai: AIPool
+    ) -> None:
         self.client = client
         self.db = db
         self.settings = settings
         self.ai = ai
         # pictures are drawn in a process of their own (threads when the AI runs
         # in-process: tests)
-        self.painter = Painter("process" if ai.mode == "process" and settings.painter_mode == "process" else "thread")
+        self.painter = Painter(
+            "process" if ai.mode == "process" and settings.painter_mode == "process" else "thread"
+        )
         self.table_repo = TableRepo(db)
         self.action_repo = ActionRepo(db)
         self.hand_repo = HandMessageRepo(db)

@@ -32,7 +32,9 @@ class TableBehind(StoreError):
     """Another process changed the table since this copy was read: nothing written."""
 
     def __init__(self, table_id: int, mine: int, stored: int) -> None:
-        super().__init__(f"table {table_id}: this copy is at version {mine}, the database at {stored}")
+        super().__init__(
+            f"table {table_id}: this copy is at version {mine}, the database at {stored}"
+        )
         self.table_id = table_id
 
 
@@ -55,7 +57,11 @@ class TableLife(Protocol):
         """Bring every unfinished table back (one process); how many."""
 
     async def bring_back(
-        self, row: TableRow, actions: list[ActionRow], hand_msgs: list[HandMessage], deadline: Deadline | None
+        self,
+        row: TableRow,
+        actions: list[ActionRow],
+        hand_msgs: list[HandMessage],
+        deadline: Deadline | None,
     ) -> bool:
         """Load one unfinished table and bring it to life; False if it was set aside."""
 

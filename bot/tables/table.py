@@ -82,7 +82,9 @@ class TableSettings:
     # the names its hand DMs show, also after a restart (the guild cache is empty then)
     guild_name: str = ""
     channel_name: str = ""
-    thread_id: int | None = None  # the table's thread; 0: none (the channel is used); None: not tried yet
+    thread_id: int | None = (
+        None  # the table's thread; 0: none (the channel is used); None: not tried yet
+    )
     away: frozenset[int] = frozenset()  # seats the AI plays for until their player comes back
     misses: Mapping[int, int] = field(default_factory=dict)  # seat -> turns missed in a row
     notices: tuple[Notice, ...] = ()  # the turn's short-lived posts, deleted once it passes
@@ -109,7 +111,9 @@ class TableSettings:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = dict(self.extra)
         if self.turn_timeout is not None:
-            out["turn_timeout"] = int(self.turn_timeout) if self.turn_timeout.is_integer() else self.turn_timeout
+            out["turn_timeout"] = (
+                int(self.turn_timeout) if self.turn_timeout.is_integer() else self.turn_timeout
+            )
         if self.guild_name:
             out["guild_name"] = self.guild_name
         if self.channel_name:
@@ -150,11 +154,19 @@ class Drive:
     def cancel_timer(self) -> None:
         """Stop the turn or lobby timer (never the task this runs in)."""
         current = asyncio.current_task()
-        if self.timer_task is not None and not self.timer_task.done() and self.timer_task is not current:
+        if (
+            self.timer_task is not None
+            and not self.timer_task.done()
+            and self.timer_task is not current
+        ):
             self.timer_task.cancel()
         self.timer_task = None
         self.deadline = None
-        if self.ping_task is not None and not self.ping_task.done() and self.ping_task is not current:
+        if (
+            self.ping_task is not None
+            and not self.ping_task.done()
+            and self.ping_task is not current
+        ):
             self.ping_task.cancel()
         self.ping_task = None
 
@@ -162,7 +174,12 @@ class Drive:
         """Stop the timer and (unless ``keep_ai``) the AI driver: the table has ended."""
         self.cancel_timer()
         current = asyncio.current_task()
-        if not keep_ai and self.ai_task is not None and not self.ai_task.done() and self.ai_task is not current:
+        if (
+            not keep_ai
+            and self.ai_task is not None
+            and not self.ai_task.done()
+            and self.ai_task is not current
+        ):
             self.ai_task.cancel()
 
 
@@ -175,15 +192,25 @@ class Shown:
     # summaries): the server's ``/ruff settings language:``, kept current by ServerSettings
     language: str = "en"
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=3))  # the latest public lines
-    hand_msgs: dict[int, tuple[int, int]] = field(default_factory=dict)  # seat -> (channel, message) of its DM
-    hand_sig: dict[int, str] = field(default_factory=dict)  # seat -> what its DM shows (``hand_signature``)
+    hand_msgs: dict[int, tuple[int, int]] = field(
+        default_factory=dict
+    )  # seat -> (channel, message) of its DM
+    hand_sig: dict[int, str] = field(
+        default_factory=dict
+    )  # seat -> what its DM shows (``hand_signature``)
     dm_closed: set[int] = field(default_factory=set)
     # seat -> message id -> the live ephemeral "My hand" copies (newest last, bounded)
     fallback: dict[int, dict[int, HandCopy]] = field(default_factory=dict)
-    pictures: PictureCache = field(default_factory=PictureCache)  # the table message's picture, by its key
+    pictures: PictureCache = field(
+        default_factory=PictureCache
+    )  # the table message's picture, by its key
     how_won: str = ""  # the end of the game: who won and how (set once the match is over)
-    how_won_in: dict[str, str] = field(default_factory=dict)  # how_won in each language (the hand DMs')
-    played_for: dict[int, str] = field(default_factory=dict)  # seat -> what the AI played on its timed-out turn
+    how_won_in: dict[str, str] = field(
+        default_factory=dict
+    )  # how_won in each language (the hand DMs')
+    played_for: dict[int, str] = field(
+        default_factory=dict
+    )  # seat -> what the AI played on its timed-out turn
     notices: list[Notice] = field(default_factory=list)  # the turn's live notices
     pinged: tuple[int, int] | None = None  # (seat, version) of the last turn ping sent
 
@@ -278,14 +305,26 @@ class Table:
             if isinstance(seat, HumanSeat):
                 seats.append(SeatInfo(seat.name, seat.user_id, away=i in self.away))
             elif isinstance(seat, AISeat):
-                seats.append(SeatInfo(f"{seat.name} ({AI_LEVELS.get(seat.ai, seat.ai)})", None, seat.ai))
+                seats.append(
+                    SeatInfo(f"{seat.name} ({AI_LEVELS.get(seat.ai, seat.ai)})", None, seat.ai)
+                )
             else:
                 seats.append(None)
         jump = ""
         if self.message_id:
-            jump = f"https://discord.com/channels/{self.guild_id}/{self.channel_id}/{self.message_id}"
+            jump = (
+                f"https://discord.com/channels/{self.guild_id}/{self.channel_id}/{self.message_id}"
+            )
         names = self.settings
-        return TableInfo(self.id, self.rules, tuple(seats), names.guild_name, names.channel_name, jump, self.language)
+        return TableInfo(
+            self.id,
+            self.rules,
+            tuple(seats),
+            names.guild_name,
+            names.channel_name,
+            jump,
+            self.language,
+        )
 
     @property
     def thread_id(self) -> int | None:
@@ -318,7 +357,9 @@ def retry_backoff(attempt: int) -> float:
 
 SET_ASIDE_MARK = "v1"  # the channel of a set-aside table is told once
 ACK_WITHIN = 2.0  # seconds a click waits for its commit before it is deferred (Discord allows 3)
-ENDED_KEPT = 120.0  # seconds a finished or cancelled table stays in memory (late clicks, last edits)
+ENDED_KEPT = (
+    120.0  # seconds a finished or cancelled table stays in memory (late clicks, last edits)
+)
 ACK_SAMPLES = 10_000  # click-to-ack latencies kept (the most recent), for benchmarks and logs
 
 
@@ -329,7 +370,11 @@ def first_free(seats: Sequence[Seat | None]) -> int | None:
 def hand_signature(table: Table, seat: int, content: str) -> str:
     """What a hand message shows, ignoring button versions when no button is live."""
     game = table.game
-    live = game is not None and (game.to_act() == seat or seat in answering(game)) and seat not in table.away
+    live = (
+        game is not None
+        and (game.to_act() == seat or seat in answering(game))
+        and seat not in table.away
+    )
     return f"{live}:{game.version if live and game else ''}:{hash(content)}"  # a hash: one per seat, kept
 
 
@@ -345,7 +390,9 @@ def parse_options(text: str | None) -> dict[str, str]:
         key, sep, value = part.partition("=")
         if not sep or not key.strip() or not value.strip():
             raise RulesError(
-                _("options are name=value pairs separated by commas; could not read {part}").format(part=repr(part))
+                _("options are name=value pairs separated by commas; could not read {part}").format(
+                    part=repr(part)
+                )
             )
         out[key.strip()] = value.strip()
     return out

@@ -113,7 +113,10 @@ class LevelPlayer:
         self._discards = discards.planner(profile)
         self._open_discards = discards.open_planner(profile)
         self._bid_whist = ContractPlayer(
-            search=profile.searches, budget=profile.soft, cap=profile.cap, max_worlds=profile.bid_whist_worlds
+            search=profile.searches,
+            budget=profile.soft,
+            cap=profile.cap,
+            max_worlds=profile.bid_whist_worlds,
         )
 
     @classmethod
@@ -143,7 +146,12 @@ class LevelPlayer:
         contract = solo_whist.is_contract_decision(view, legal)
         if contract and p.searches:
             return solo_whist.search_decision(
-                view, legal, rng, p.soft, p.solo_worlds, lambda: self._maxims(view, legal, rng, True, 0.0)
+                view,
+                legal,
+                rng,
+                p.soft,
+                p.solo_worlds,
+                lambda: self._maxims(view, legal, rng, True, 0.0),
             )
         if contract and any(isinstance(a, Bid) for a in legal):
             return solo_whist.easy_bid(view, legal)
@@ -152,7 +160,9 @@ class LevelPlayer:
         if p.searches:
             mask = _play_mask(legal)
             if mask and open_tables.wants_generic(view):
-                return open_tables.search_choice(view, legal, mask, rng, p, self._open_budget, start)
+                return open_tables.search_choice(
+                    view, legal, mask, rng, p, self._open_budget, start
+                )
             if mask:
                 found = partnership.search_play(view, mask, rng, p, self.budget, start)
                 if found is not None:
@@ -161,7 +171,12 @@ class LevelPlayer:
         return self._maxims(view, legal, rng, contract, p.noise)
 
     def _maxims(
-        self, view: SeatView, legal: Sequence[Action], rng: random.Random, contract: bool, noise: float
+        self,
+        view: SeatView,
+        legal: Sequence[Action],
+        rng: random.Random,
+        contract: bool,
+        noise: float,
     ) -> Action:
         """The table maxims' choice (``easy``'s, and every search's fallback)."""
         claim = claim_for(view, legal)  # Ruffe and Trump, declared: the true ruff
@@ -209,9 +224,18 @@ class NormalPlayer(LevelPlayer):
     BUDGET = NORMAL.soft
     CAP = NORMAL.cap
 
-    def __init__(self, budget: float = BUDGET, cap: float = CAP, max_worlds: int = NORMAL.max_worlds) -> None:
+    def __init__(
+        self, budget: float = BUDGET, cap: float = CAP, max_worlds: int = NORMAL.max_worlds
+    ) -> None:
         super().__init__(
-            replace(NORMAL, soft=budget, cap=cap, max_worlds=max_worlds, bid_whist_worlds=max_worlds, open_worlds=max_worlds)
+            replace(
+                NORMAL,
+                soft=budget,
+                cap=cap,
+                max_worlds=max_worlds,
+                bid_whist_worlds=max_worlds,
+                open_worlds=max_worlds,
+            )
         )
 
 
@@ -248,7 +272,11 @@ class HardPlayer(LevelPlayer):
         )
 
 
-_CLASSES: Final[dict[str, type[LevelPlayer]]] = {"easy": EasyPlayer, "normal": NormalPlayer, "hard": HardPlayer}
+_CLASSES: Final[dict[str, type[LevelPlayer]]] = {
+    "easy": EasyPlayer,
+    "normal": NormalPlayer,
+    "hard": HardPlayer,
+}
 
 
 def get_player(level: str, *, budget: float | None = None, cap: float | None = None) -> Player:

@@ -208,14 +208,16 @@ class RuffeTrumpFamily:
             f"The ruff: your strongest suit, by {measure}, the turn-up counting in trumps; "
             f"the best wins {rules.ruff_bonus} ({tie}). {claim}"
         )
-        who_rubs = "or the dealer if the ace is turned up or lies in the head" if rules.ruff_if_ace_in_stock == "dealer" else "or the dealer if the ace is turned up"
+        who_rubs = (
+            "or the dealer if the ace is turned up or lies in the head"
+            if rules.ruff_if_ace_in_stock == "dealer"
+            else "or the dealer if the ace is turned up"
+        )
         lines.append(
             f"The rub: the holder of the trump ace ({who_rubs}) takes the head's top four "
             "and lays out four" + (" (compulsory)." if rules.ruff_mandatory else " (optional).")
         )
-        lines.append(
-            "Eldest leads; follow suit if you can, trumping is never forced; aces high."
-        )
+        lines.append("Eldest leads; follow suit if you can, trumping is never forced; aces high.")
         par_cards = par(rules, sides)
         lines.append(
             f"Each {'side' if rules.partnerships else 'player'} scores the cards won in tricks over {par_cards} (par)."

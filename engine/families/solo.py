@@ -129,7 +129,9 @@ class _PointTableSpec(ParamSpec):
 def _from_items(items: Sequence[tuple[str, object]], raw: object) -> tuple[int, ...]:
     given = dict(items)
     if sorted(given) != sorted(CONTRACTS):
-        raise RulesError(f"point_table needs a value for each of {', '.join(CONTRACTS)}, got {raw!r}")
+        raise RulesError(
+            f"point_table needs a value for each of {', '.join(CONTRACTS)}, got {raw!r}"
+        )
     return _values([given[c] for c in CONTRACTS], raw)
 
 
@@ -284,9 +286,7 @@ def _settle(game: Game) -> tuple[ContractSettled, list[int]]:
         for seat in declaring:
             points[seat] = sign * v
     partner = state.partner if state.contract == "prop" else None
-    event = ContractSettled(
-        state.contract, state.declarer, partner, tricks, made, v, tuple(points)
-    )
+    event = ContractSettled(state.contract, state.declarer, partner, tricks, made, v, tuple(points))
     return event, declaring if made else defending
 
 

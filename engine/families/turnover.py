@@ -190,7 +190,9 @@ class TurnoverFamily:
         """Human-readable lines summarising the rules that matter at the table."""
         shape = SHAPES[rules.layout]
         hand = (
-            f"{shape.hand_size} hole cards" if rules.layout == "pagat" else f"an {shape.hand_size}-card hand"
+            f"{shape.hand_size} hole cards"
+            if rules.layout == "pagat"
+            else f"an {shape.hand_size}-card hand"
         )
         trumps = {
             "spades": "Spades are trumps.",

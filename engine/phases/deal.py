@@ -57,7 +57,9 @@ KITTY: Final = -1  # in a deal plan's seats: a kitty card dealt among the hands
 LAYOUT: Final = -2  # in a deal plan's seats: a card dealt to a layout (engine.layout.deal_targets)
 
 DealPlan = tuple[
-    tuple[int, ...],  # seat of each dealt deck index (KITTY: a kitty card among them, LAYOUT: a layout's)
+    tuple[
+        int, ...
+    ],  # seat of each dealt deck index (KITTY: a kitty card among them, LAYOUT: a layout's)
     tuple[Any, ...],  # per seat: itemgetter of its deck indices (dealing order)
     tuple[int, ...],  # per seat: deck index of its last card
     tuple[int, ...],  # the deck indices of the stock (kitty), top first
@@ -79,7 +81,14 @@ def deal_seats(rules: Rules, dealer: int) -> list[int]:
 
 
 def deal_plan(rules: Rules, dealer: int) -> DealPlan:
-    key = (rules.deal_pattern, rules.players, rules.hand_size, dealer, rules.deck_size, rules.layout)
+    key = (
+        rules.deal_pattern,
+        rules.players,
+        rules.hand_size,
+        dealer,
+        rules.deck_size,
+        rules.layout,
+    )
     plan = _DEAL_PLANS.get(key)
     if plan is None:
         plan = _DEAL_PLANS[key] = _make_deal_plan(*key)
@@ -91,7 +100,9 @@ def _make_deal_plan(
 ) -> DealPlan:
     if layout:
         targets = deal_targets(layout, dealer)
-        return _plan([LAYOUT if position is not None else seat for seat, position in targets], n, deck_size)
+        return _plan(
+            [LAYOUT if position is not None else seat for seat, position in targets], n, deck_size
+        )
     kitty_after: list[int] = []  # rounds after which one kitty card is dealt
     if pattern == "singles":
         packets = [1]
@@ -209,7 +220,9 @@ def stacked_deck(
             raise ValueError(f"{rules.game_id} deals no layouts")
         targets = deal_targets(rules.layout, dealer)
         for seat, cards in layouts.items():
-            slots = [i for i, (s, position) in enumerate(targets) if s == seat and position is not None]
+            slots = [
+                i for i, (s, position) in enumerate(targets) if s == seat and position is not None
+            ]
             if not slots:
                 raise ValueError(f"no seat {seat}")
             for c in cards:
@@ -298,7 +311,9 @@ class DealPhase(Automatic):
             events.append(new_event(HandDealt, (seat, tuple(map(card_of, dealt)))))
         game.hands = hands
         game.dealt = list(hands)
-        if not stock_positions or stock_positions[0] == facts.dealt_in:  # the stock is the deck's tail
+        if (
+            not stock_positions or stock_positions[0] == facts.dealt_in
+        ):  # the stock is the deck's tail
             game.stock = list(map(card_of, deck[facts.dealt_in :]))
         else:
             game.stock = [card_of(deck[i]) for i in stock_positions]

@@ -302,7 +302,9 @@ class SoloAuctionPhase:
                 raise IllegalAction("Only the next player may accept the proposal.", "bad_bid")
             return
         if seat in state.passed:
-            raise IllegalAction("You have passed: you may only accept the proposal or pass.", "bad_bid")
+            raise IllegalAction(
+                "You have passed: you may only accept the proposal or pass.", "bad_bid"
+            )
         if contract_rank(call) <= contract_rank(state.high):
             raise IllegalAction(
                 f"{CONTRACT_NAMES[call]} does not outrank {CONTRACT_NAMES[state.high]}.", "bad_bid"
@@ -333,9 +335,7 @@ class SoloAuctionPhase:
         elif call == "accept":
             state = replace(state, calls=calls, partner=seat, accept_seat=-1)
         else:
-            state = replace(
-                state, calls=calls, high=call, holder=seat, partner=-1, accept_seat=-1
-            )
+            state = replace(state, calls=calls, high=call, holder=seat, partner=-1, accept_seat=-1)
         nxt = self._next(game, state, seat)
         if call == "prop" and game.rules.accept_rule == "next_only":
             state = replace(state, accept_seat=nxt if nxt is not None else -1)
@@ -391,7 +391,9 @@ class SoloAuctionPhase:
             game.set_seating(Seating.pair(n, declarer, state.partner))
         else:
             game.set_seating(Seating.one_against(n, declarer))
-        naming = contract == "abund" or (contract == "slam" and rules.slam_trump == "declarer_choice")
+        naming = contract == "abund" or (
+            contract == "slam" and rules.slam_trump == "declarer_choice"
+        )
         turn_up = game.turn_up
         if contract in ("prop", "solo", "royal") and turn_up is not None:
             game.trump = turn_up.suit
@@ -419,4 +421,3 @@ class SoloAuctionPhase:
             "declarer": state.declarer if state.declarer >= 0 else None,
             "exposed": exposed_hands(game),
         }
-

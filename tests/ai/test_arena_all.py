@@ -14,7 +14,18 @@ from tools import arena, arena_all
 pytestmark = pytest.mark.slow  # left out by `make test-fast`
 
 FORM = "turnover-bridge-seed004"
-RUN = ["--boards", "2", "--chunk", "1", "--only", FORM, "--matchups", "normal-easy", "--workers", "1"]
+RUN = [
+    "--boards",
+    "2",
+    "--chunk",
+    "1",
+    "--only",
+    FORM,
+    "--matchups",
+    "normal-easy",
+    "--workers",
+    "1",
+]
 
 
 def test_runs_in_chunks_writes_printout_and_summary_then_resumes(
@@ -60,33 +71,49 @@ def test_results_are_kept_where_the_tool_lives_and_git_ignored() -> None:
     assert arena_all.RUNS == arena_all.ROOT / "tools" / "arena_runs"
     assert (arena_all.ROOT / "tools" / "arena.py").is_file()  # ROOT is the repository
     ignored = subprocess.run(
-        ["git", "check-ignore", "-q", "tools/arena_runs/boards/x.jsonl"], cwd=arena_all.ROOT, check=False
+        ["git", "check-ignore", "-q", "tools/arena_runs/boards/x.jsonl"],
+        cwd=arena_all.ROOT,
+        check=False,
     )
     if (arena_all.ROOT / ".git").exists():
         assert ignored.returncode == 0, "tools/arena_runs/ is not git-ignored"
 
 
-def test_publish_copies_only_finished_matches(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_publish_copies_only_finished_matches(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     runs, docs = tmp_path / "runs", tmp_path / "docs"
     assert arena_all.main([*RUN, "--out", str(runs)]) == 0
     # two boards played: finished at --boards 2, not at --boards 3
-    assert arena_all.main(["--boards", "3", "--out", str(runs), "--docs", str(docs), "--publish"]) == 0
+    assert (
+        arena_all.main(["--boards", "3", "--out", str(runs), "--docs", str(docs), "--publish"]) == 0
+    )
     assert "no finished match" in capsys.readouterr().err
     assert not (docs / f"{FORM}-normal-vs-easy.txt").exists()
     assert "not started" in (docs / "README.md").read_text()
-    assert arena_all.main(["--boards", "2", "--out", str(runs), "--docs", str(docs), "--publish"]) == 0
+    assert (
+        arena_all.main(["--boards", "2", "--out", str(runs), "--docs", str(docs), "--publish"]) == 0
+    )
     assert f"published {FORM}-normal-vs-easy" in capsys.readouterr().err
     name = f"{FORM}-normal-vs-easy"
     assert (docs / f"{name}.txt").read_text() == (runs / f"{name}.txt").read_text()
-    assert (docs / "boards" / f"{name}.jsonl").read_text() == (runs / "boards" / f"{name}.jsonl").read_text()
-    row = next(x for x in (docs / "README.md").read_text().splitlines() if "layout=seed004" in x and "normal vs easy" in x)
+    assert (docs / "boards" / f"{name}.jsonl").read_text() == (
+        runs / "boards" / f"{name}.jsonl"
+    ).read_text()
+    row = next(
+        x
+        for x in (docs / "README.md").read_text().splitlines()
+        if "layout=seed004" in x and "normal vs easy" in x
+    )
     assert "| 2 |" in row and "so far" not in row
 
 
 def test_the_verdict_needs_the_whole_match_and_a_ci_clear_of_zero() -> None:
     assert arena_all._verdict("hard", "normal", 1000, 1000, 0.5, 0.2) == "**hard better**"
     assert "not settled" in arena_all._verdict("hard", "normal", 1000, 1000, 0.1, 0.2)
-    assert arena_all._verdict("hard", "normal", 1000, 1000, -0.5, 0.2).startswith("**normal better**")
+    assert arena_all._verdict("hard", "normal", 1000, 1000, -0.5, 0.2).startswith(
+        "**normal better**"
+    )
     assert arena_all._verdict("hard", "normal", 300, 1000, 0.5, 0.2).endswith("so far (300/1000)")
 
 

@@ -11,9 +11,16 @@ pytestmark = pytest.mark.slow  # left out by `make test-fast`
 
 @pytest.mark.parametrize(
     ("game_id", "sets"),
-    [("solo-whist", []), ("bid-whist", []), ("ruff-trump-willughby", ["players=3"]), ("turnover-bridge", ["layout=pagat"])],
+    [
+        ("solo-whist", []),
+        ("bid-whist", []),
+        ("ruff-trump-willughby", ["players=3"]),
+        ("turnover-bridge", ["layout=pagat"]),
+    ],
 )
-def test_latency_lines_for_any_game_form(game_id: str, sets: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_latency_lines_for_any_game_form(
+    game_id: str, sets: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     argv = ["--latency-only", "--levels", "easy", "--deals", "1", "--game", game_id]
     for s in sets:
         argv += ["--set", s]
@@ -30,8 +37,20 @@ def test_an_unknown_parameter_is_refused() -> None:
         bench.bench_latency("easy", 1, game_id="solo-whist", overrides={"no_such_option": 1})
 
 
-def test_a_lowered_cap_counts_the_decisions_that_reach_it(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["--latency-only", "--levels", "normal", "--deals", "1", "--game", "turnover-bridge", "--cap", "0.05"]
+def test_a_lowered_cap_counts_the_decisions_that_reach_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = [
+        "--latency-only",
+        "--levels",
+        "normal",
+        "--deals",
+        "1",
+        "--game",
+        "turnover-bridge",
+        "--cap",
+        "0.05",
+    ]
     assert bench.main(argv) == 0
     lines = capsys.readouterr().out.splitlines()
     at = next(i for i, x in enumerate(lines) if x.startswith("normal"))

@@ -91,7 +91,11 @@ WEAK = "3S 4S 5S 6H 7H 8H 6D 7D 8D 9C 10C JC"
 @pytest.mark.parametrize("level", ["easy", "normal"])
 def test_bids_a_strong_hand_and_passes_a_weak_one(level: str) -> None:
     # normal's search bounded by deals, not by time: the same decision on a busy machine
-    player = get_player("easy") if level == "easy" else ContractPlayer(search=True, budget=60.0, cap=60.0, max_worlds=64)
+    player = (
+        get_player("easy")
+        if level == "easy"
+        else ContractPlayer(search=True, budget=60.0, cap=60.0, max_worlds=64)
+    )
     strong = _deal({E: STRONG})
     view = strong.observe(E)
     action = player.choose(view, view.legal, random.Random(1))
@@ -112,7 +116,9 @@ def test_the_forced_dealer_bids_and_the_declarer_names_his_long_suit() -> None:
     game.apply(N, bid("3u"))
     view = game.observe(N)
     for level in ("easy", "normal"):
-        assert fast_player(level).choose(view, view.legal, random.Random(0)) == NameTrump(Suit.HEARTS)
+        assert fast_player(level).choose(view, view.legal, random.Random(0)) == NameTrump(
+            Suit.HEARTS
+        )
 
 
 def test_downtown_no_trump_is_named_for_low_cards() -> None:
@@ -122,7 +128,9 @@ def test_downtown_no_trump_is_named_for_low_cards() -> None:
         game.apply(seat, Pass())
     view = game.observe(E)
     for level in ("easy", "normal"):
-        assert fast_player(level).choose(view, view.legal, random.Random(0)) == NameDirection("downtown")
+        assert fast_player(level).choose(view, view.legal, random.Random(0)) == NameDirection(
+            "downtown"
+        )
 
 
 def test_kitty_lay_out_keeps_trumps_and_throws_powerless_jokers() -> None:
@@ -161,7 +169,9 @@ def test_rule_card_wins_cheaply_last_and_trumps_a_losing_trick() -> None:
     nt = model_of(None, HIGH)
     with_joker = mask_of(_cards("BJ 9D"))
     led = [c.index for c in _cards("AC KC")]
-    assert rule_card(nt, with_joker, legal_mask(nt, with_joker, led), led, 0) == 53  # throw the joker
+    assert (
+        rule_card(nt, with_joker, legal_mask(nt, with_joker, led), led, 0) == 53
+    )  # throw the joker
 
 
 def _cards(text: str) -> list[Card]:
@@ -203,7 +213,9 @@ def test_sampled_worlds_agree_with_the_view(overrides: dict[str, object]) -> Non
             for w in world:
                 assert not placed & w
                 placed |= w
-            hidden = len(game.stock) + (len(game.discards) if seat != state_of(game).declarer else 0)
+            hidden = len(game.stock) + (
+                len(game.discards) if seat != state_of(game).declarer else 0
+            )
             assert world[4].bit_count() == hidden
             if game.phase == "play":  # a seat shown void holds none of that suit
                 for s, suits in _voids(m, view).items():
@@ -218,7 +230,12 @@ def test_normal_declarer_makes_a_cold_contract() -> None:
     for seat in (S, W, N):
         game.apply(seat, Pass())
     game.apply(E, NameTrump(Suit.SPADES))
-    players = {E: fast_player("normal"), S: EasyPlayer(noise=0.0), W: EasyPlayer(noise=0.0), N: EasyPlayer(noise=0.0)}
+    players = {
+        E: fast_player("normal"),
+        S: EasyPlayer(noise=0.0),
+        W: EasyPlayer(noise=0.0),
+        N: EasyPlayer(noise=0.0),
+    }
     rng = random.Random(0)
     while game.deals_total == 1 and not game.is_over:
         seat = game.to_act()

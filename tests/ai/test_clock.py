@@ -54,9 +54,7 @@ def test_wall_is_the_default_and_cpu_is_process_time() -> None:
 
 def test_a_search_budget_is_measured_by_the_clock_in_use(monkeypatch: pytest.MonkeyPatch) -> None:
     _, view = next(
-        positions(
-            lambda g, v: len(v.hand) >= 8 and sum(isinstance(a, Play) for a in v.legal) >= 3
-        )
+        positions(lambda g, v: len(v.hand) >= 8 and sum(isinstance(a, Play) for a in v.legal) >= 3)
     )
     sit = situation(view)
     mask = 0
@@ -87,6 +85,7 @@ def test_waiting_for_a_helper_thread_counts_cpu_not_wall() -> None:
         # cpu clock: the sleep spends no CPU, so the budget is not used up
         clock.use("cpu")
         assert clock.wait(pool.submit(lambda: (time.sleep(0.3), 7)[1]), 0.05) == 7
+
         # a busy helper thread does spend the process's CPU time
         def spin() -> int:
             end = time.process_time() + 2.0

@@ -46,7 +46,15 @@ def _played_out(view: SeatView, keep: int, worlds: int, seed: int) -> float:
         hands = list(world.hands)
         hands[k.seat] = keep
         leader = opening_leader(view)
-        final = o.playout(o.World(hands, world.ups, world.fresh, world.under), leader, [], k.trump, k.sides, [0] * len(k.tricks), k.stop)
+        final = o.playout(
+            o.World(hands, world.ups, world.fresh, world.under),
+            leader,
+            [],
+            k.trump,
+            k.sides,
+            [0] * len(k.tricks),
+            k.stop,
+        )
         total += o.deal_value(k.rules, k.sides, k.sides[k.seat], final)
     return total / worlds
 
@@ -74,7 +82,9 @@ def test_the_searched_lay_out_plays_better_than_the_maxims() -> None:
         assert view.trump is not None
         searched = plan_open_discards(view, hand, allowed, count, budget=0.0)
         maxims = greedy_discards(hand, allowed, view.trump.order, count)
-        a, b = (_played_out(view, hand & ~_mask(cards), 150, seed=99) for cards in (searched, maxims))
+        a, b = (
+            _played_out(view, hand & ~_mask(cards), 150, seed=99) for cards in (searched, maxims)
+        )
         assert a >= b - 1.5, (a, b)
         gain += a - b
         rubs += 1
@@ -106,7 +116,9 @@ def test_hard_lays_out_a_searched_plan_in_the_game() -> None:
                 assert view.trump is not None
                 if not laid:
                     allowed = mask_of(a.card for a in legal if isinstance(a, Discard))
-                    maxims = greedy_discards(mask_of(view.hand), allowed, view.trump.order, view.to_lay_out)
+                    maxims = greedy_discards(
+                        mask_of(view.hand), allowed, view.trump.order, view.to_lay_out
+                    )
                 action = hard.choose(view, legal, random.Random(0))
                 assert isinstance(action, Discard) and action in legal
                 laid.append(action.card.index)

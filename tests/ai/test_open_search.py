@@ -29,7 +29,9 @@ FORMS = [
 IDS = [f"{g}:{o}" for g, o in FORMS]
 
 
-def _plays(game_id: str, overrides: dict[str, object], seed: int) -> Iterator[tuple[Game, SeatView]]:
+def _plays(
+    game_id: str, overrides: dict[str, object], seed: int
+) -> Iterator[tuple[Game, SeatView]]:
     """Every card-play decision with a choice in one seeded deal (easy plays the cards)."""
     game, _ = new_game(rules=make_rules(game_id, None, overrides), seed=seed)
     easy = get_player("easy")
@@ -126,7 +128,11 @@ def test_sampled_worlds_agree_with_everything_the_seat_knows(
                 assert stacked.bit_count() == true_down.bit_count() == sum(downs.values())
                 assert not (hidden | stacked) & (played | face_up), "a seen card in a hidden place"
                 turn_up = view.turn_up
-                if turn_up is not None and view.turn_up_holder is not None and not played & turn_up.bit:
+                if (
+                    turn_up is not None
+                    and view.turn_up_holder is not None
+                    and not played & turn_up.bit
+                ):
                     assert world.hands[view.turn_up_holder] & turn_up.bit
                 # the truth is one of the worlds: every hidden card could be where it is
                 for s in range(n):
@@ -147,7 +153,9 @@ def test_a_card_turned_up_is_known_at_once() -> None:
             assert k is not None
             for card in fresh:
                 assert card.index not in k.allowed
-                owner = next(s for s, piles in enumerate(view.layouts) if any(p.up == card for p in piles))
+                owner = next(
+                    s for s, piles in enumerate(view.layouts) if any(p.up == card for p in piles)
+                )
                 assert k.fresh[owner] & card.bit
             return
     pytest.fail("no card was turned up during a trick")
@@ -268,10 +276,15 @@ def test_hards_value_of_a_deal_for_three_counts_the_others_points() -> None:
     sides = [0, 1, 2]
     spread, heaped = [2, 5, 5], [2, 3, 7]
     assert o.deal_value(rules, sides, 0, spread) == o.deal_value(rules, sides, 0, heaped)
-    relative = o.deal_value(rules, sides, 0, spread, True), o.deal_value(rules, sides, 0, heaped, True)
+    relative = (
+        o.deal_value(rules, sides, 0, spread, True),
+        o.deal_value(rules, sides, 0, heaped, True),
+    )
     assert relative[0] - relative[1] == pytest.approx(1.5)  # (3 + 3) / 2 against (0 + 9) / 2
     # his own points still come first: a trick over par is worth more than any spread
-    assert o.deal_value(rules, sides, 0, [5, 5, 2], True) > o.deal_value(rules, sides, 0, [4, 4, 4], True)
+    assert o.deal_value(rules, sides, 0, [5, 5, 2], True) > o.deal_value(
+        rules, sides, 0, [4, 4, 4], True
+    )
     # at a table of two the opponent's points always counted
     two = make_rules("ruff-trump-willughby", None, {"players": 2})
     assert o.deal_value(two, [0, 1], 0, [5, 7]) == o.deal_value(two, [0, 1], 0, [5, 7], True)

@@ -27,7 +27,9 @@ FORMS = [
 @pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize(("game_id", "overrides"), FORMS, ids=[f"{g}:{o}" for g, o in FORMS])
-def test_every_level_finishes_every_form(level: str, game_id: str, overrides: dict[str, object]) -> None:
+def test_every_level_finishes_every_form(
+    level: str, game_id: str, overrides: dict[str, object]
+) -> None:
     player = get_player(level, budget=0.01, cap=0.5)
     rules = make_rules(game_id, None, overrides)
     game, _ = new_game(rules=rules, seed=3)
@@ -43,7 +45,9 @@ def test_every_level_finishes_every_form(level: str, game_id: str, overrides: di
         action = player.choose(view, view.legal, rng)
         assert action in view.legal
         if isinstance(action, RuffClaim):  # the AI states its true ruff
-            assert action.value == ruff_value(mask_of(view.hand), view.turn_up, view.trump, rules.ruff_measure)
+            assert action.value == ruff_value(
+                mask_of(view.hand), view.turn_up, view.trump, rules.ruff_measure
+            )
         kinds.add(type(action).__name__)
         game.apply(seat, action)
     assert "Play" in kinds

@@ -70,8 +70,11 @@ def test_every_level_makes_every_kind_of_decision() -> None:
 
 
 def test_misere_declarer_ducks_under_the_winning_card() -> None:
-    hands = {1: LOW, 0: "AS KS QS 5S AH KH QH 5H AD KD QD AC KC",
-             2: "JS 10S 9S JH 10H 9H 8H JD 10D 9D QC JC 10C"}
+    hands = {
+        1: LOW,
+        0: "AS KS QS 5S AH KH QH 5H AD KD QD AC KC",
+        2: "JS 10S 9S JH 10H 9H 8H JD 10D 9D QC JC 10C",
+    }
     for level in LEVELS:
         game, _ = stacked_game("solo-whist", dealer=3, hands=hands)
         game.apply(0, solo_bid("pass"))

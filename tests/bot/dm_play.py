@@ -63,7 +63,11 @@ def label_of(view: SeatView, action: Action) -> str:
     if isinstance(action, BidWhistBid):
         return f"{action.number} {MODES[action.mode]}"
     if isinstance(action, NameDirection):
-        return "Uptown (high cards win)" if action.direction == "uptown" else "Downtown (low cards win)"
+        return (
+            "Uptown (high cards win)"
+            if action.direction == "uptown"
+            else "Downtown (low cards win)"
+        )
     if isinstance(action, Pass):
         return "Pass"
     if isinstance(action, NameTrump):
@@ -87,7 +91,9 @@ def selects(message: discord.Message) -> list[Any]:
 def check_dm(game: Game, seat: int, message: discord.Message) -> None:
     """The DM's live controls are exactly the seat's legal actions now (none out of turn)."""
     view = game.observe(seat)
-    live = {x for x in enabled_labels(message) if not x.startswith("Claim")}  # the claim row (test_claims)
+    live = {
+        x for x in enabled_labels(message) if not x.startswith("Claim")
+    }  # the claim row (test_claims)
     if game.to_act() != seat and seat in answering(game):
         assert live == {label_of(view, a) for a in view.legal}, live  # asked about a claim too
         return
@@ -95,7 +101,9 @@ def check_dm(game: Game, seat: int, message: discord.Message) -> None:
         assert live == set() and not selects(message), f"live buttons out of turn: {live}"
         assert "Not your turn" in message.content
         return
-    assert any(w in message.content for w in ("Your turn", "Your call", "Your bid")), message.content
+    assert any(w in message.content for w in ("Your turn", "Your call", "Your bid")), (
+        message.content
+    )
     legal = view.legal
     if any(isinstance(a, RuffClaim) for a in legal):
         menus = selects(message)
@@ -119,7 +127,9 @@ async def act(member: Any, game: Game, seat: int, actions: list[Action]) -> Any:
     if isinstance(first, RuffClaim):
         if first.value == true_ruff(view):
             return await user.click(message, label=f"Declare {first.value} (my best suit)")
-        menu = next(m for m in selects(message) if any(o.value == first.encode() for o in m.options))
+        menu = next(
+            m for m in selects(message) if any(o.value == first.encode() for o in m.options)
+        )
         return await user.select(message, [first.encode()], custom_id=menu.custom_id)
     return await user.click(message, label=label_of(view, first))
 
@@ -141,7 +151,12 @@ def rub_and_lay_out(view: SeatView) -> list[Action] | None:
 
 
 async def open_table(
-    env: Any, n_humans: int, game: str, *, options: str | None = None, target: int | None = None,
+    env: Any,
+    n_humans: int,
+    game: str,
+    *,
+    options: str | None = None,
+    target: int | None = None,
     ai: int = 0,
 ) -> tuple[Any, Any, list[Any]]:
     """Open a table of ``game`` with ``n_humans`` people (and ``ai`` easy AI seats), start it."""

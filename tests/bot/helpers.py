@@ -59,7 +59,10 @@ def enabled_cards(message: discord.Message) -> list[str]:
     return [
         b.label
         for b in buttons(message)
-        if b.type == discord.ComponentType.button and not b.disabled and b.label and CARD_LABEL.match(b.label)
+        if b.type == discord.ComponentType.button
+        and not b.disabled
+        and b.label
+        and CARD_LABEL.match(b.label)
     ]
 
 
@@ -84,7 +87,9 @@ def enabled_labels(message: discord.Message) -> list[str]:
 
 
 def find_select(message: discord.Message) -> Any | None:
-    return next((b for b in buttons(message) if b.type == discord.ComponentType.string_select), None)
+    return next(
+        (b for b in buttons(message) if b.type == discord.ComponentType.string_select), None
+    )
 
 
 def hand_message(user: Any) -> discord.Message:
@@ -100,7 +105,10 @@ def feed(channel: Any) -> list[discord.Message]:
     """What players read of their tables: the channel and the tables' threads, oldest first
     (the "thread started" notes left out)."""
     messages = [m for c in (channel, *channel.threads) for m in c.history()]
-    return sorted((m for m in messages if m.type is not discord.MessageType.thread_created), key=lambda m: m.id)
+    return sorted(
+        (m for m in messages if m.type is not discord.MessageType.thread_created),
+        key=lambda m: m.id,
+    )
 
 
 def table_message(channel: Any) -> discord.Message:
@@ -132,7 +140,10 @@ def hand_line(message: discord.Message) -> str:
                 suit = symbol
             else:
                 groups[-1] += f" {rank}"
-    return f"Your hand ({len(card_labels(message)) + sum(g in JOKER_LABELS for g in groups)}): " + " · ".join(groups)
+    return (
+        f"Your hand ({len(card_labels(message)) + sum(g in JOKER_LABELS for g in groups)}): "
+        + " · ".join(groups)
+    )
 
 
 def hand_cards(message: discord.Message | str) -> list[Card]:

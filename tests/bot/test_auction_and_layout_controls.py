@@ -37,7 +37,11 @@ def _items(view: Any) -> list[Any]:
     items = []
     for r, row in enumerate(view.to_components()):
         for c in discord.ActionRow(row).children:
-            fields = {k: getattr(c, k) for k in ("custom_id", "label", "disabled", "options", "min_values", "max_values") if hasattr(c, k)}
+            fields = {
+                k: getattr(c, k)
+                for k in ("custom_id", "label", "disabled", "options", "min_values", "max_values")
+                if hasattr(c, k)
+            }
             items.append(SimpleNamespace(row=r, **fields))
     return items
 
@@ -54,7 +58,12 @@ def test_choice_menu_ids_round_trip() -> None:
     cid = ui.choice_id(2**63 - 1, 10**9 - 1, 2, 3)
     assert len(cid) <= 100 and SELECT_RE.fullmatch(cid) and not BUTTON_RE.fullmatch(cid)
     parsed = ui.parse_custom_id(cid[3:])
-    assert (parsed.kind, parsed.table_id, parsed.version, parsed.seat) == ("c", 2**63 - 1, 10**9 - 1, 2)
+    assert (parsed.kind, parsed.table_id, parsed.version, parsed.seat) == (
+        "c",
+        2**63 - 1,
+        10**9 - 1,
+        2,
+    )
     for bad in ("c:1:2:3", "c:1:2:4:0", "c:1:2:3:10", "c:x:2:3:0"):
         with pytest.raises(ui.BadCustomId):
             ui.parse_custom_id(bad)
@@ -67,13 +76,17 @@ def test_solo_auction_offers_exactly_the_legal_calls_by_name() -> None:
     items = _items(hand_controls(1, game.version, view))
     live = [i.label for i in items if not i.disabled]
     assert live == [LABELS[a.call] for a in view.legal]  # type: ignore[attr-defined]
-    assert all(i.disabled for i in items if i.label not in LABELS.values())  # the hand, shown but dead
+    assert all(
+        i.disabled for i in items if i.label not in LABELS.values()
+    )  # the hand, shown but dead
     other = game.observe((seat + 1) % 4)
     assert not [i for i in _items(hand_controls(1, game.version, other)) if not i.disabled]
 
 
 def test_declared_ruff_menus_cover_every_value_with_the_true_one_featured() -> None:
-    game, _ = new_game(rules=make_rules("ruff-trump-willughby", None, {"ruff_announce": "declared"}), seed=3)
+    game, _ = new_game(
+        rules=make_rules("ruff-trump-willughby", None, {"ruff_announce": "declared"}), seed=3
+    )
     view = game.observe(game.to_act())
     items = _items(hand_controls(1, game.version, view))
     buttons = [i for i in items if not hasattr(i, "options")]
@@ -99,7 +112,11 @@ def test_turnover_layout_cards_are_marked_and_live_when_playable(layout: str) ->
         for card in view.hand:
             assert card_label(card) in labels
         legal = {a.card for a in view.legal if isinstance(a, Play)}
-        live = {Card.parse(i.custom_id.rsplit(":", 1)[1]) for i in items if not i.disabled and ":play:" in i.custom_id}
+        live = {
+            Card.parse(i.custom_id.rsplit(":", 1)[1])
+            for i in items
+            if not i.disabled and ":play:" in i.custom_id
+        }
         assert live == legal
         game.apply(seat, sorted(view.legal, key=str)[0])
 
@@ -107,7 +124,14 @@ def test_turnover_layout_cards_are_marked_and_live_when_playable(layout: str) ->
 def test_long_texts_fit_in_a_discord_message() -> None:
     from bot.present.render import fit
 
-    text = fit(["header", "Auction: " + "someone with a long name Spread Misère · " * 60, "• a recent line", "▶ turn"])
+    text = fit(
+        [
+            "header",
+            "Auction: " + "someone with a long name Spread Misère · " * 60,
+            "• a recent line",
+            "▶ turn",
+        ]
+    )
     assert len(text) <= 2000 and text.startswith("header\n") and text.endswith("▶ turn")
     assert "• a recent line" not in text  # recent lines go first
 
@@ -116,25 +140,55 @@ def test_long_texts_fit_in_a_discord_message() -> None:
     ("game_id", "language", "take", "decline", "note"),
     [
         # Ruffe and Trump: the rub takes from the head; its "ruff" is the contest for the best suit
-        ("ruff-trump-willughby", "en", "Take the top four of the head (rub)", "Decline the rub", "Rub: {who} may take four"),
-        ("ruff-trump-willughby", "de", "Die obersten vier vom Talon nehmen (Rub)", "Rub ablehnen", "Rub: {who} darf vier nehmen"),
-        ("ruff-honours-cotton", "en", "Take the stock (ruff)", "Decline the ruff", "Ruff: {who} may take the stock"),
+        (
+            "ruff-trump-willughby",
+            "en",
+            "Take the top four of the head (rub)",
+            "Decline the rub",
+            "Rub: {who} may take four",
+        ),
+        (
+            "ruff-trump-willughby",
+            "de",
+            "Die obersten vier vom Talon nehmen (Rub)",
+            "Rub ablehnen",
+            "Rub: {who} darf vier nehmen",
+        ),
+        (
+            "ruff-honours-cotton",
+            "en",
+            "Take the stock (ruff)",
+            "Decline the ruff",
+            "Ruff: {who} may take the stock",
+        ),
     ],
 )
 def test_the_rub_and_the_ruff_are_named_in_the_games_own_words(
     game_id: str, language: str, take: str, decline: str, note: str
 ) -> None:
-    game = next(g for s in range(1, 20) if (g := new_game(rules=make_rules(game_id), seed=s)[0]).phase == "ruff")
+    game = next(
+        g
+        for s in range(1, 20)
+        if (g := new_game(rules=make_rules(game_id), seed=s)[0]).phase == "ruff"
+    )
     seat = game.to_act()
     assert seat is not None
     view = game.observe(seat)
-    info = TableInfo(1, game.rules, tuple(SeatInfo(n, user_id=i + 1) for i, n in enumerate(("Ann", "Bo", "Cy", "Di"))))
+    info = TableInfo(
+        1,
+        game.rules,
+        tuple(SeatInfo(n, user_id=i + 1) for i, n in enumerate(("Ann", "Bo", "Cy", "Di"))),
+    )
     with using(language):
         live = [i.label for i in _items(hand_controls(1, game.version, view)) if not i.disabled]
         assert live == [take, decline]
-        scene = scene_of(info, game.observe((seat + 1) % 4))  # the public picture, as another seat sees it
+        scene = scene_of(
+            info, game.observe((seat + 1) % 4)
+        )  # the public picture, as another seat sees it
     assert scene.notes == (note.format(who=scene.seat_labels[seat]),)
-    assert scene.seat_labels[seat] == (SEAT_NAMES[seat] if language == "en" else ("Nord", "Ost", "Süd", "West")[seat])
+    assert scene.seat_labels[seat] == (
+        SEAT_NAMES[seat] if language == "en" else ("Nord", "Ost", "Süd", "West")[seat]
+    )
 
 
 def test_the_rub_is_reported_as_four_cards_from_the_head() -> None:
@@ -144,6 +198,8 @@ def test_the_rub_is_reported_as_four_cards_from_the_head() -> None:
     seat = game.to_act()
     assert seat is not None and len(game.stock) == 16
     take = next(a for a in game.legal_actions(seat) if isinstance(a, TakeRuff))
-    info = TableInfo(1, rules, tuple(SeatInfo(n, user_id=i + 1) for i, n in enumerate(("Ann", "Bo", "Cy"))))
+    info = TableInfo(
+        1, rules, tuple(SeatInfo(n, user_id=i + 1) for i, n in enumerate(("Ann", "Bo", "Cy")))
+    )
     lines = [line for line in event_lines(info, game.apply(seat, take)) if " rubs (" in line]
     assert len(lines) == 1 and lines[0].endswith("takes four from the head, lays out four."), lines

@@ -56,11 +56,21 @@ async def test_solo_whist_bad_calls_are_refused(simcord_env: Any, db_path: Path)
 
     # a bid out of turn, from the right person's own seat
     async with same:
-        res = await forged_click(env, players[waiting].user, hand_message(players[waiting]), _cid(table, waiting, "bid:solo"))
+        res = await forged_click(
+            env,
+            players[waiting].user,
+            hand_message(players[waiting]),
+            _cid(table, waiting, "bid:solo"),
+        )
         assert_refused(res, "not your turn")
     # someone else's seat
     async with same:
-        res = await forged_click(env, players[waiting].user, hand_message(players[waiting]), _cid(table, first, "bid:solo"))
+        res = await forged_click(
+            env,
+            players[waiting].user,
+            hand_message(players[waiting]),
+            _cid(table, first, "bid:solo"),
+        )
         assert_refused(res, "not your hand")
 
     # the first caller bids Abundance; the others pass: the auction moves on
@@ -71,11 +81,21 @@ async def test_solo_whist_bad_calls_are_refused(simcord_env: Any, db_path: Path)
         await players[seat].user.click(hand_message(players[seat]), label="Pass")
     # stale bid buttons: the first caller's from before his bid, a passed seat's from before its pass
     async with same:
-        res = await forged_click(env, players[first].user, hand_message(players[first]), _cid(table, first, "bid:pass", start))
+        res = await forged_click(
+            env,
+            players[first].user,
+            hand_message(players[first]),
+            _cid(table, first, "bid:pass", start),
+        )
         assert_refused(res, "Already played", "moved on")
     async with same:
         seat = (first + 1) % 4
-        res = await forged_click(env, players[seat].user, hand_message(players[seat]), _cid(table, seat, "bid:slam", start))
+        res = await forged_click(
+            env,
+            players[seat].user,
+            hand_message(players[seat]),
+            _cid(table, seat, "bid:slam", start),
+        )
         assert_refused(res, "moved on", "Already played")
     last = (first + 3) % 4
     await players[last].user.click(hand_message(players[last]), label="Pass")
@@ -86,17 +106,23 @@ async def test_solo_whist_bad_calls_are_refused(simcord_env: Any, db_path: Path)
         if seat == first:
             continue
         async with same:
-            res = await forged_click(env, players[seat].user, hand_message(players[seat]), _cid(table, seat, "trump:S"))
+            res = await forged_click(
+                env, players[seat].user, hand_message(players[seat]), _cid(table, seat, "trump:S")
+            )
             assert_refused(res, "Only the declarer names trumps")
     async with same:
-        res = await forged_click(env, players[first].user, hand_message(players[first]), _cid(table, first, "bid:slam"))
+        res = await forged_click(
+            env, players[first].user, hand_message(players[first]), _cid(table, first, "bid:slam")
+        )
         assert_refused(res, "auction is over")
     res = await players[first].user.click(hand_message(players[first]), label="Trumps: ♣\ufe0e")
     assert not res.ephemeral and table.game.phase == "play"
 
 
 @pytest.mark.parametrize("bot_settings", [{"seed": 32}])
-async def test_ruffe_declared_forged_menu_choices_are_refused(simcord_env: Any, db_path: Path) -> None:
+async def test_ruffe_declared_forged_menu_choices_are_refused(
+    simcord_env: Any, db_path: Path
+) -> None:
     env = simcord_env
     guild, channel, players = await open_table(
         env, 3, "ruff-trump-willughby", options="players=3, ruff_announce=declared"
@@ -112,12 +138,16 @@ async def test_ruffe_declared_forged_menu_choices_are_refused(simcord_env: Any, 
         assert_refused(res, "not one of the choices")
     async with same:  # a well-formed value, out of turn
         cid = f"rh:c:{table.id}:{table.game.version}:{other}:0"
-        res = await forged_select(env, players[other].user, hand_message(players[other]), cid, "ruffval:20")
+        res = await forged_select(
+            env, players[other].user, hand_message(players[other]), cid, "ruffval:20"
+        )
         assert_refused(res, "not your turn")
     async with same:  # another action smuggled through the menu
         res = await forged_select(env, players[seat].user, message, menu_id, "bid:solo")
         assert_refused(res, "Unknown action")
-    res = await players[seat].user.select(message, ["ruffval:30"], custom_id=selects(message)[1].custom_id)
+    res = await players[seat].user.select(
+        message, ["ruffval:30"], custom_id=selects(message)[1].custom_id
+    )
     assert not res.ephemeral
     assert table.game.notes["ruff_claims"] == ((seat, 30),)
 
@@ -136,10 +166,14 @@ async def test_turnover_forged_layout_plays_are_refused(simcord_env: Any, db_pat
     theirs: Card = CARD_BY_INDEX[piles[other][0][-1]]
     user = players[seat].user
     async with same:
-        res = await forged_click(env, user, hand_message(players[seat]), _cid(table, seat, f"play:{face_down.code}"))
+        res = await forged_click(
+            env, user, hand_message(players[seat]), _cid(table, seat, f"play:{face_down.code}")
+        )
         assert_refused(res, "face down")
     async with same:
-        res = await forged_click(env, user, hand_message(players[seat]), _cid(table, seat, f"play:{theirs.code}"))
+        res = await forged_click(
+            env, user, hand_message(players[seat]), _cid(table, seat, f"play:{theirs.code}")
+        )
         assert_refused(res, "opponent's layout")
     # the layout card on top of the same pile is offered, marked, and plays
     top = CARD_BY_INDEX[piles[seat][0][-1]]
@@ -150,11 +184,18 @@ async def test_turnover_forged_layout_plays_are_refused(simcord_env: Any, db_pat
     # engine's "next trick" refusal is tested in tests/engine/test_turnover.py)
     assert table.game.layout.face_up(seat) & face_down.bit
     async with same:
-        res = await forged_click(env, user, hand_message(players[seat]), _cid(table, seat, f"play:{face_down.code}"))
+        res = await forged_click(
+            env, user, hand_message(players[seat]), _cid(table, seat, f"play:{face_down.code}")
+        )
         assert_refused(res, "not your turn")
     # a stale button once the turn has passed
     async with same:
-        res = await forged_click(env, user, hand_message(players[seat]), _cid(table, seat, f"play:{top.code}", game.version))
+        res = await forged_click(
+            env,
+            user,
+            hand_message(players[seat]),
+            _cid(table, seat, f"play:{top.code}", game.version),
+        )
         assert_refused(res, "Already played", "moved on")
 
 
@@ -183,7 +224,9 @@ async def test_restart_keeps_auction_contest_and_layout_tables_and_their_buttons
     guild, channel, players = await open_table(env, humans, game, options=options)
     table = env.bot.manager.tables[1]
     seat = table.game.to_act()
-    await act(players[seat], table.game, seat, [table.game.legal_actions(seat)[-1]])  # the game moves on
+    await act(
+        players[seat], table.game, seat, [table.game.legal_actions(seat)[-1]]
+    )  # the game moves on
     assert table.game.phase == phase
     before = table.game.state_key()
     text = table_message(channel).content

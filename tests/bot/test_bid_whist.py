@@ -73,7 +73,9 @@ def _bid_whist_checks(channel: Any, players: list[Any], seen: dict[str, Any]) ->
         public = game.observe(0)
         dms = [hand_message(p) for p in players]
         for dm in dms:  # jokers never by their codes, nor with a suit symbol
-            assert not re.search(r"\b(BJ|LJ)\b|Joker[♠♥♦♣]|[♠♥♦♣]\s?(Big|Little)", dm.content), dm.content
+            assert not re.search(r"\b(BJ|LJ)\b|Joker[♠♥♦♣]|[♠♥♦♣]\s?(Big|Little)", dm.content), (
+                dm.content
+            )
         if public.auction:
             line = "Auction: " + " · ".join(f"{NAMES[s]} {bid_label(c)}" for s, c in public.auction)
             assert line in text.splitlines()
@@ -85,7 +87,9 @@ def _bid_whist_checks(channel: Any, players: list[Any], seen: dict[str, Any]) ->
             assert "Trumps: **none yet — the bidding decides**" in text
             dm = dms[seat]
             labels = [b.label for b in buttons(dm) if not b.disabled]
-            assert all(re.fullmatch(r"Pass|[3-7] (uptown|downtown|no trump)", lab) for lab in labels), labels
+            assert all(
+                re.fullmatch(r"Pass|[3-7] (uptown|downtown|no trump)", lab) for lab in labels
+            ), labels
             if "Pass" not in labels:
                 seen["dealer_must_bid"] = True
                 assert seat == game.dealer and "you (the dealer) must bid" in dm.content
@@ -105,10 +109,15 @@ def _bid_whist_checks(channel: Any, players: list[Any], seen: dict[str, Any]) ->
             holders = [s for s in range(4) if "From the kitty:" in dms[s].content]
             assert holders == [declarer], holders  # the kitty stays private
             assert "Shown to all" not in text
-            assert f"Kitty: {SEATS[4][declarer]} ({NAMES[declarer]}) laid out 6 cards face down" in text
+            assert (
+                f"Kitty: {SEATS[4][declarer]} ({NAMES[declarer]}) laid out 6 cards face down"
+                in text
+            )
             order = public.rank_order
-            ranks = RANKS_UP if order.direction == "uptown" else (
-                RANKS_DOWN if order.downtown_ace == "high" else RANKS_DOWN_ACE_LOW
+            ranks = (
+                RANKS_UP
+                if order.direction == "uptown"
+                else (RANKS_DOWN if order.downtown_ace == "high" else RANKS_DOWN_ACE_LOW)
             )
             if order.direction == "downtown":
                 seen.setdefault("downtown", set()).add("nt" if public.trump is None else "suit")
@@ -117,7 +126,11 @@ def _bid_whist_checks(channel: Any, players: list[Any], seen: dict[str, Any]) ->
                 line = hand_line(dm)
                 for group in _suit_groups(line):
                     _assert_in_order(group, ranks)
-                held = [JOKERS[c.code] for c in sorted(game.hand(seat), key=lambda c: -c.index) if c.is_joker]
+                held = [
+                    JOKERS[c.code]
+                    for c in sorted(game.hand(seat), key=lambda c: -c.index)
+                    if c.is_joker
+                ]
                 if held:
                     seen["jokers"] = True
                     cards = line.split(": ", 1)[1]
@@ -198,7 +211,12 @@ async def _results(env: Any, table: Any, humans: int) -> None:
     for seat in range(humans):
         r = rows[NAMES[seat]]
         side = seat % 2
-        assert (r.side, r.points, r.opp_points, r.won) == (side, game.scores[side], game.scores[1 - side], side == winner)
+        assert (r.side, r.points, r.opp_points, r.won) == (
+            side,
+            game.scores[side],
+            game.scores[1 - side],
+            side == winner,
+        )
 
 
 def _final_explains_the_end(table: Any, text: str) -> None:
@@ -215,7 +233,10 @@ def _final_explains_the_end(table: Any, text: str) -> None:
     else:
         loser = 1 - winner
         assert game.scores[loser] <= -7
-        assert f"{sides[loser]} fell to {game.scores[loser]}, and a side at -7 or below loses {scores}" in text
+        assert (
+            f"{sides[loser]} fell to {game.scores[loser]}, and a side at -7 or below loses {scores}"
+            in text
+        )
 
 
 @pytest.mark.slow
@@ -225,7 +246,9 @@ async def test_bid_whist_four_humans_from_their_dms(simcord_env: Any) -> None:
     guild, channel, players = await open_table(env, 4, "bid-whist")
     table = env.bot.manager.tables[1]
     seen: dict[str, Any] = {"contracts": {}}
-    await play_out(env, table, players, script_policy, _bid_whist_checks(channel, players, seen), limit=700)
+    await play_out(
+        env, table, players, script_policy, _bid_whist_checks(channel, players, seen), limit=700
+    )
     game = table.game
     assert seen.get("dealer_must_bid") and seen.get("jokers")
     assert seen.get("downtown") == {"suit", "nt"}, seen.get("downtown")
@@ -289,8 +312,14 @@ async def test_bid_whist_new_table_and_rules(simcord_env: Any) -> None:
     res = await alice.slash(channel, "ruff rules", game="bid-whist")
     text = res.response.content
     assert res.response.ephemeral
-    for words in ("Bid Whist", "Big and Little Joker", "6-card kitty", "uptown, downtown or no trump",
-                  "first book", "Game is 7; a side at minus 7 loses."):
+    for words in (
+        "Bid Whist",
+        "Big and Little Joker",
+        "6-card kitty",
+        "uptown, downtown or no trump",
+        "first book",
+        "Game is 7; a side at minus 7 loses.",
+    ):
         assert words in text, (words, text)
     res = await alice.slash(channel, "ruff new", game="bid-whist")
     lobby = res.response.content

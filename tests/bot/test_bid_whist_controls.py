@@ -52,7 +52,11 @@ def test_first_bidder_gets_a_button_per_bid_a_row_per_number() -> None:
         rows.setdefault(i.row, []).append(i.label)
     assert rows[0] == ["Pass", "3 uptown", "3 downtown", "3 no trump"]
     assert [rows[k] for k in range(1, 5)] == [[f"{n} {m}" for m in MODES] for n in range(4, 8)]
-    assert [i.custom_id.rsplit(":", 2)[-2:] for i in items[1:4]] == [["bid", "3u"], ["bid", "3d"], ["bid", "3n"]]
+    assert [i.custom_id.rsplit(":", 2)[-2:] for i in items[1:4]] == [
+        ["bid", "3u"],
+        ["bid", "3d"],
+        ["bid", "3n"],
+    ]
     assert not _live(game.observe((seat + 1) % 4))  # nothing live out of turn
 
 
@@ -74,7 +78,9 @@ def test_only_outranking_bids_are_offered_and_the_dealer_must_bid() -> None:
     assert dealer == game.dealer
     labels = [i.label for i in _live(game.observe(dealer))]
     assert "Pass" not in labels and labels[0] == "3 uptown" and len(labels) == 15
-    assert "everyone else passed, so you (the dealer) must bid" in hand_message(_info(game), game.observe(dealer))
+    assert "everyone else passed, so you (the dealer) must bid" in hand_message(
+        _info(game), game.observe(dealer)
+    )
 
 
 def test_declarer_names_trumps_or_the_direction() -> None:
@@ -82,9 +88,15 @@ def test_declarer_names_trumps_or_the_direction() -> None:
     _call(game, "pass", "3n", "pass", "pass")
     declarer = game.observe(0).declarer
     assert declarer is not None and game.to_act() == declarer
-    assert [i.label for i in _live(game.observe(declarer))] == ["Uptown (high cards win)", "Downtown (low cards win)"]
+    assert [i.label for i in _live(game.observe(declarer))] == [
+        "Uptown (high cards win)",
+        "Downtown (low cards win)",
+    ]
     text = hand_message(_info(game), game.observe(declarer))
-    assert "you won the bidding with 3 no trump (9 books)" in text and "before you see the kitty" in text
+    assert (
+        "you won the bidding with 3 no trump (9 books)" in text
+        and "before you see the kitty" in text
+    )
     table = table_text(_info(game), game.observe(0))
     assert "No trumps · direction **to be named by the declarer**" in table
     assert "to name uptown or downtown" in table
@@ -92,7 +104,9 @@ def test_declarer_names_trumps_or_the_direction() -> None:
     game = _game(6)
     _call(game, "pass", "5d", "pass", "pass")
     declarer = game.to_act()
-    assert [i.label for i in _live(game.observe(declarer))] == [f"Trumps: {s}\ufe0e" for s in "♠♥♦♣"]
+    assert [i.label for i in _live(game.observe(declarer))] == [
+        f"Trumps: {s}\ufe0e" for s in "♠♥♦♣"
+    ]
 
 
 def _suit_groups(line: str) -> list[list[str]]:
@@ -138,8 +152,16 @@ def test_hands_in_the_contract_order_with_jokers_by_name() -> None:
     game, seat = _joker_holder(40, downtown_ace="low")
     _call(game, "3n", "pass", "pass", "pass")
     game.apply(seat, decode_action("dir:down"))
-    line = next(ln for ln in hand_message(_info(game), game.observe(seat)).splitlines() if ln.startswith("Your hand"))
-    assert line.endswith(" · ".join(JOKERS[c.code] for c in sorted(game.hand(seat), key=lambda c: -c.index) if c.is_joker))
+    line = next(
+        ln
+        for ln in hand_message(_info(game), game.observe(seat)).splitlines()
+        if ln.startswith("Your hand")
+    )
+    assert line.endswith(
+        " · ".join(
+            JOKERS[c.code] for c in sorted(game.hand(seat), key=lambda c: -c.index) if c.is_joker
+        )
+    )
     for ranks in _suit_groups(line):
         _assert_in_order(ranks, RANKS_DOWN_ACE_LOW)
     table = table_text(_info(game), game.observe(0))
@@ -160,7 +182,11 @@ def test_no_trump_jokers_are_laid_out_first_under_bidder_discards() -> None:
     assert "In no trump your jokers go out first." in hand_message(_info(game), view)
     for card in jokers:
         game.apply(seat, Discard(card))
-    menu = next(i for i in _items(hand_controls(1, game.version, game.observe(seat))) if hasattr(i, "options"))
+    menu = next(
+        i
+        for i in _items(hand_controls(1, game.version, game.observe(seat)))
+        if hasattr(i, "options")
+    )
     assert menu.min_values == 6 - len(jokers) and len(menu.options) == 18 - len(jokers)
 
 
@@ -179,4 +205,6 @@ def test_all_pass_redeal_is_summed_up_and_the_score_line_names_both_ends() -> No
         f"🃏 Table #1 · Everyone passed: the deal is thrown in and {names[(dealer + 1) % 4]} deals."
     )
     assert game.dealer == (dealer + 1) % 4 and game.phase == "bidding" and game.scores == [0, 0]
-    assert "Score: NS **0** · EW **0** (game to 7, or lost at -7)" in table_text(info, game.observe(0))
+    assert "Score: NS **0** · EW **0** (game to 7, or lost at -7)" in table_text(
+        info, game.observe(0)
+    )

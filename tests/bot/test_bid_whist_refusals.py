@@ -37,7 +37,9 @@ async def select_count(env: Any, actor: Any, message: Any, values: list[str]) ->
 
 
 @pytest.mark.parametrize("bot_settings", [{"seed": 5}])
-async def test_bid_whist_bad_bids_names_and_kitty_are_refused(simcord_env: Any, db_path: Path) -> None:
+async def test_bid_whist_bad_bids_names_and_kitty_are_refused(
+    simcord_env: Any, db_path: Path
+) -> None:
     env = simcord_env
     guild, channel, players = await open_table(env, 4, "bid-whist")
     table = env.bot.manager.tables[1]
@@ -51,31 +53,47 @@ async def test_bid_whist_bad_bids_names_and_kitty_are_refused(simcord_env: Any, 
 
     # a bid out of turn, from the bidder's own DM (no live buttons there)
     async with same:
-        res = await forged_click(env, players[second].user, dm(second), _cid(table, second, "bid:4u"))
+        res = await forged_click(
+            env, players[second].user, dm(second), _cid(table, second, "bid:4u")
+        )
         assert_refused(res, "not your turn to bid")
     async with same:  # someone else's seat
-        res = await forged_click(env, players[second].user, dm(second), _cid(table, first, "bid:4u"))
+        res = await forged_click(
+            env, players[second].user, dm(second), _cid(table, first, "bid:4u")
+        )
         assert_refused(res, "not your hand")
 
     res = await players[first].user.click(dm(first), label="4 downtown")
     assert not res.ephemeral and table.game.version == start + 1
-    assert enabled_labels(dm(second))[:3] == ["Pass", "4 no trump", "5 uptown"]  # only what outranks
+    assert enabled_labels(dm(second))[:3] == [
+        "Pass",
+        "4 no trump",
+        "5 uptown",
+    ]  # only what outranks
     # bids that do not outrank 4 downtown: never drawn, so only a forged id sends them
     for code in ("4u", "4d", "3n"):
         async with same:
-            res = await forged_click(env, players[second].user, dm(second), _cid(table, second, f"bid:{code}"))
+            res = await forged_click(
+                env, players[second].user, dm(second), _cid(table, second, f"bid:{code}")
+            )
             assert_refused(res, "Your bid must outrank 4 downtown")
     async with same:  # below the lowest bid
-        res = await forged_click(env, players[second].user, dm(second), _cid(table, second, "bid:2n"))
+        res = await forged_click(
+            env, players[second].user, dm(second), _cid(table, second, "bid:2n")
+        )
         assert_refused(res, "Bids run from 3 to 7")
 
     await players[second].user.click(dm(second), label="Pass")
     # stale buttons: the first bidder's from before his bid, the second's from before its pass
     async with same:
-        res = await forged_click(env, players[first].user, dm(first), _cid(table, first, "bid:5u", start))
+        res = await forged_click(
+            env, players[first].user, dm(first), _cid(table, first, "bid:5u", start)
+        )
         assert_refused(res, "Already played", "moved on")
     async with same:
-        res = await forged_click(env, players[second].user, dm(second), _cid(table, second, "bid:5n", start + 1))
+        res = await forged_click(
+            env, players[second].user, dm(second), _cid(table, second, "bid:5n", start + 1)
+        )
         assert_refused(res, "Already played", "moved on")
     await players[third].user.click(dm(third), label="Pass")
     await players[last].user.click(dm(last), label="Pass")
@@ -85,10 +103,14 @@ async def test_bid_whist_bad_bids_names_and_kitty_are_refused(simcord_env: Any, 
     # naming trumps when not the declarer; a direction for a suit bid; a bid now
     for seat in (second, third, last):
         async with same:
-            res = await forged_click(env, players[seat].user, dm(seat), _cid(table, seat, "trump:S"))
+            res = await forged_click(
+                env, players[seat].user, dm(seat), _cid(table, seat, "trump:S")
+            )
             assert_refused(res, "Only the declarer names the contract")
     async with same:
-        res = await forged_click(env, players[first].user, dm(first), _cid(table, first, "dir:down"))
+        res = await forged_click(
+            env, players[first].user, dm(first), _cid(table, first, "dir:down")
+        )
         assert_refused(res, "A suit bid names the trump suit")
     async with same:
         res = await forged_click(env, players[first].user, dm(first), _cid(table, first, "bid:7n"))
@@ -111,7 +133,9 @@ async def test_bid_whist_bad_bids_names_and_kitty_are_refused(simcord_env: Any, 
         res = await select_count(env, players[first].user, message, [*codes[-5:], missing])
         assert_refused(res, "not in your hand")
     async with same:  # the kitty is the declarer's alone to lay out
-        res = await forged_click(env, players[second].user, dm(second), _cid(table, second, f"discard:{codes[0]}"))
+        res = await forged_click(
+            env, players[second].user, dm(second), _cid(table, second, f"discard:{codes[0]}")
+        )
         assert_refused(res, "Only the declarer lays out the kitty")
     res = await players[first].user.select(message, codes[-6:])
     assert not res.ephemeral and table.game.phase == "play"
@@ -123,7 +147,9 @@ async def test_no_trump_declarer_lays_out_his_jokers_first(simcord_env: Any, db_
     """``nt_jokers = bidder_discards``: the menu offers the jokers alone (choose them
     all), then the rest of the hand for the other cards."""
     env = simcord_env
-    guild, channel, players = await open_table(env, 4, "bid-whist", options="nt_jokers=bidder_discards")
+    guild, channel, players = await open_table(
+        env, 4, "bid-whist", options="nt_jokers=bidder_discards"
+    )
     table = env.bot.manager.tables[1]
     holder = None
     while table.game.phase == "bidding":
@@ -134,18 +160,24 @@ async def test_no_trump_declarer_lays_out_his_jokers_first(simcord_env: Any, db_
             holder, label = seat, "3 no trump"
         await players[seat].user.click(hand_message(players[seat]), label=label)
     assert holder is not None and table.game.to_act() == holder
-    await players[holder].user.click(hand_message(players[holder]), label="Downtown (low cards win)")
+    await players[holder].user.click(
+        hand_message(players[holder]), label="Downtown (low cards win)"
+    )
     jokers = sorted((c for c in table.game.hand(holder) if c.is_joker), key=lambda c: -c.index)
     assert jokers, "the declarer holds a joker"
     message = hand_message(players[holder])
     assert "In no trump your jokers go out first." in message.content
     menu = selects(message)[0]
-    assert [o.label for o in menu.options] == [{"BJ": "Big Joker", "LJ": "Little Joker"}[c.code] for c in jokers]
+    assert [o.label for o in menu.options] == [
+        {"BJ": "Big Joker", "LJ": "Little Joker"}[c.code] for c in jokers
+    ]
     assert menu.min_values == len(jokers)
     res = await players[holder].user.select(message, [c.code for c in jokers])
     assert not res.ephemeral and not any(c.is_joker for c in table.game.hand(holder))
     message = hand_message(players[holder])
     menu = selects(message)[0]
     assert menu.min_values == 6 - len(jokers) and len(menu.options) == 18 - len(jokers)
-    res = await players[holder].user.select(message, [o.value for o in menu.options][-menu.min_values :])
+    res = await players[holder].user.select(
+        message, [o.value for o in menu.options][-menu.min_values :]
+    )
     assert not res.ephemeral and table.game.phase == "play"

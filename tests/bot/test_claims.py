@@ -51,7 +51,9 @@ async def _play_to(env: Any, members: list[Any], stop: Any) -> Any:
         if stop(table):
             return table
         seat = table.game.to_act()
-        assert seat is not None, f"nobody to act: phase {table.game.phase}, over {table.game.is_over}"
+        assert seat is not None, (
+            f"nobody to act: phase {table.game.phase}, over {table.game.is_over}"
+        )
         assert seat < len(members), "an AI seat kept the game waiting"
         member = members[seat]
         if table.game.phase == "claim":  # an AI claimed what it surely takes: accept
@@ -86,21 +88,37 @@ async def test_a_human_claims_and_two_ai_accept(simcord_env: Any) -> None:
         claimed = 0
     moves = [(a.seat, a.action) for a in await ActionRepo(env.bot.db).list(table.id)]
     assert (table.game.game_no, table.game.deal_no) != deal or table.game.is_over, moves[-5:]
-    assert [m for _, m in moves[-5:]][:3] == [f"claim:{claimed}", "accept", "accept"] or (0, f"claim:{claimed}") in moves
+    assert [m for _, m in moves[-5:]][:3] == [f"claim:{claimed}", "accept", "accept"] or (
+        0,
+        f"claim:{claimed}",
+    ) in moves
     summary = "\n".join(m.content for m in channel.threads[0].history())
     assert f"Tricks: NS {tricks[0] + claimed}" in summary or f"NS {tricks[0] + claimed}" in summary
 
 
-async def test_a_human_rejects_and_bad_inputs_change_nothing(simcord_env: Any, db_path: Path) -> None:
+async def test_a_human_rejects_and_bad_inputs_change_nothing(
+    simcord_env: Any, db_path: Path
+) -> None:
     env = simcord_env
     _, channel, (alice, bob, carol, dave) = await _open(env, ["alice", "bob", "carol", "dave"], 0)
     same = Unchanged(env, db_path)
-    table = await _play_to(env, [alice, bob, carol, dave], lambda t: t.game.to_act() == 0 and t.game.phase == "play" and not t.game.trick and remaining_tricks(t.game) <= 8)
+    table = await _play_to(
+        env,
+        [alice, bob, carol, dave],
+        lambda t: (
+            t.game.to_act() == 0
+            and t.game.phase == "play"
+            and not t.game.trick
+            and remaining_tricks(t.game) <= 8
+        ),
+    )
     game = table.game
     version = game.version
     # a claim out of turn (bob's forged button) is refused
     async with same:
-        res = await forged_click(env, bob.user, hand_message(bob), f"rh:a:{table.id}:{version}:1:claim:3")
+        res = await forged_click(
+            env, bob.user, hand_message(bob), f"rh:a:{table.id}:{version}:1:claim:3"
+        )
         assert_refused(res, "your turn")
     left = remaining_tricks(game)
     await alice.user.click(hand_message(alice), label=f"Claim all ({left})")
@@ -112,11 +130,17 @@ async def test_a_human_rejects_and_bad_inputs_change_nothing(simcord_env: Any, d
     assert f"claims {claim_words(left, left)}" in table_message(channel).content
     pending = game.version
     async with same:  # a second claim while one waits; an answer by the claimer's side
-        res = await forged_click(env, alice.user, hand_message(alice), f"rh:a:{table.id}:{pending}:0:claim:2")
+        res = await forged_click(
+            env, alice.user, hand_message(alice), f"rh:a:{table.id}:{pending}:0:claim:2"
+        )
         assert_refused(res, "already waiting")
-        res = await forged_click(env, alice.user, hand_message(alice), f"rh:a:{table.id}:{pending}:0:accept")
+        res = await forged_click(
+            env, alice.user, hand_message(alice), f"rh:a:{table.id}:{pending}:0:accept"
+        )
         assert_refused(res, "opponents")
-        res = await forged_click(env, carol.user, hand_message(carol), f"rh:a:{table.id}:{pending}:2:accept")
+        res = await forged_click(
+            env, carol.user, hand_message(carol), f"rh:a:{table.id}:{pending}:2:accept"
+        )
         assert_refused(res, "opponents")  # the claimer's partner has no say
         res = await alice.click(table_message(channel), label="Concede")
         assert_refused(res, "claim is waiting")
@@ -132,7 +156,9 @@ async def test_a_human_rejects_and_bad_inputs_change_nothing(simcord_env: Any, d
     await act_on(alice.user, hand_message(alice), choose(game.observe(0)))  # play goes on
     assert table.game.version == pending + 2
     async with same:  # a stale Accept from the claim's message after play went on
-        res = await forged_click(env, bob.user, hand_message(bob), f"rh:a:{table.id}:{pending}:1:accept")
+        res = await forged_click(
+            env, bob.user, hand_message(bob), f"rh:a:{table.id}:{pending}:1:accept"
+        )
         assert_refused(res, "moved on", "earlier turn", "Already played")
 
 
@@ -140,7 +166,11 @@ async def test_concede_by_both_partners_and_the_last_trick(simcord_env: Any) -> 
     env = simcord_env
     guild, channel, (alice, bob, carol) = await _open(env, ["alice", "bob", "carol"], 1)
     # alice North, bob East, carol South: North-South concede
-    table = await _play_to(env, [alice, bob, carol], lambda t: t.game.trick_no >= 2 and t.game.phase == "play" and t.game.to_act() in (0, 1, 2))
+    table = await _play_to(
+        env,
+        [alice, bob, carol],
+        lambda t: t.game.trick_no >= 2 and t.game.phase == "play" and t.game.to_act() in (0, 1, 2),
+    )
     game = table.game
     leader, cards, winner = game.completed[-1]
     res = await bob.click(table_message(channel), label="Last trick")
@@ -157,13 +187,23 @@ async def test_concede_by_both_partners_and_the_last_trick(simcord_env: Any) -> 
     assert table.status == "finished" and table.game.match_winner == 1
     results = await ResultRepo(env.bot.db).leaderboard(guild.id)
     assert results, "the conceded game is a recorded result"
-    assert "by concession" in "\n".join(m.content for m in channel.threads[0].history()) + table_message(channel).content
+    assert (
+        "by concession"
+        in "\n".join(m.content for m in channel.threads[0].history())
+        + table_message(channel).content
+    )
 
 
-async def test_the_last_trick_answers_after_a_restart(simcord_env: Any, db_path: Path, more_bots: list[Any]) -> None:
+async def test_the_last_trick_answers_after_a_restart(
+    simcord_env: Any, db_path: Path, more_bots: list[Any]
+) -> None:
     env = simcord_env
     _, channel, (alice,) = await _open(env, ["alice"], 3)
-    table = await _play_to(env, [alice], lambda t: t.game.trick_no >= 3 and t.game.to_act() == 0 and t.game.phase == "play")
+    table = await _play_to(
+        env,
+        [alice],
+        lambda t: t.game.trick_no >= 3 and t.game.to_act() == 0 and t.game.phase == "play",
+    )
     _, cards, winner = table.game.completed[-1]
     await restart(env, more_bots, make_settings(db_path))
     res = await alice.click(table_message(channel), label="Last trick")
@@ -179,7 +219,9 @@ async def test_at_a_deals_start_the_last_trick_is_the_previous_deals(simcord_env
     env = simcord_env
     _, channel, (alice,) = await _open(env, ["alice"], 3)
     table = await _play_to(
-        env, [alice], lambda t: t.game.deals_total == 2 and not t.game.completed and t.game.to_act() == 0
+        env,
+        [alice],
+        lambda t: t.game.deals_total == 2 and not t.game.completed and t.game.to_act() == 0,
     )
     deals = game_log(table.game.to_record()).deals
     assert len(deals) == 2 and not deals[1].tricks  # the second deal, no trick complete yet
@@ -192,4 +234,8 @@ async def test_at_a_deals_start_the_last_trick_is_the_previous_deals(simcord_env
     lines = text.split("\n")[1:]
     assert len(lines) == 4, text
     for (seat, card), line in zip(last.plays, lines, strict=True):  # in the order played
-        assert line.lstrip("*").startswith(names[seat]) and card_text(card) in line, (line, seat, card)
+        assert line.lstrip("*").startswith(names[seat]) and card_text(card) in line, (
+            line,
+            seat,
+            card,
+        )

@@ -41,13 +41,19 @@ async def test_closed_dms_fall_back_to_my_hand_and_ruff_hand(simcord_env: Any) -
     await bob.click(table_message(channel), label="Join")
     res = await alice.click(table_message(channel), label="Start")  # South and West get AI players
     notes = [res.response, *res.followups]
-    assert any(n.ephemeral and "I can't DM you" in n.content and "My hand" in n.content for n in notes), notes
-    notice = [m.content for m in channel.threads[0].history() if m.content.startswith("⚠️")]  # the table's thread
+    assert any(
+        n.ephemeral and "I can't DM you" in n.content and "My hand" in n.content for n in notes
+    ), notes
+    notice = [
+        m.content for m in channel.threads[0].history() if m.content.startswith("⚠️")
+    ]  # the table's thread
     assert len(notice) == 1 and f"<@{alice.id}>" in notice[0] and "My hand" in notice[0]
     assert f"<@{bob.id}>" not in notice[0]
     assert alice.user.dm_channel.last_message is None
     bobs = env.bot.manager.tables[1].game.hand(1)
-    assert sorted(c.code for c in hand_cards(hand_message(bob))) == sorted(c.code for c in bobs)  # bob's DMs work
+    assert sorted(c.code for c in hand_cards(hand_message(bob))) == sorted(
+        c.code for c in bobs
+    )  # bob's DMs work
 
     table = env.bot.manager.tables[1]
     res = await alice.click(table_message(channel), label="My hand")

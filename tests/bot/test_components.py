@@ -26,7 +26,11 @@ from .helpers import choose
 
 BIG_TABLE = 2**63 - 1  # the largest SQLite rowid
 BIG_VERSION = 10**9 - 1
-ALL_CARDS = [Card.parse(f"{r}{s}") for s in "SHDC" for r in (["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])]
+ALL_CARDS = [
+    Card.parse(f"{r}{s}")
+    for s in "SHDC"
+    for r in (["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
+]
 EVERY_ACTION: list[Action] = [
     *(Play(c) for c in ALL_CARDS),
     *(Discard(c) for c in ALL_CARDS),
@@ -63,7 +67,12 @@ def test_action_ids_round_trip(table_id: int, version: int) -> None:
             assert len(cid) <= 100
             assert BUTTON_RE.fullmatch(cid) and not SELECT_RE.fullmatch(cid), cid
             parsed = ui.parse_custom_id(_rest(cid))
-            assert (parsed.kind, parsed.table_id, parsed.version, parsed.seat) == ("a", table_id, version, seat)
+            assert (parsed.kind, parsed.table_id, parsed.version, parsed.seat) == (
+                "a",
+                table_id,
+                version,
+                seat,
+            )
             assert parsed.action == action
 
 
@@ -72,7 +81,12 @@ def test_discard_and_leaderboard_ids_round_trip() -> None:
     assert len(cid) <= 100
     assert SELECT_RE.fullmatch(cid) and not BUTTON_RE.fullmatch(cid)
     parsed = ui.parse_custom_id(_rest(cid))
-    assert (parsed.kind, parsed.table_id, parsed.version, parsed.seat) == ("d", BIG_TABLE, BIG_VERSION, 3)
+    assert (parsed.kind, parsed.table_id, parsed.version, parsed.seat) == (
+        "d",
+        BIG_TABLE,
+        BIG_VERSION,
+        3,
+    )
     parsed = ui.parse_custom_id("lb:7")  # sent before ratings: the default game
     assert (parsed.kind, parsed.page, parsed.game) == ("lb", 7, "")
     cid = ui.leaderboard_id(3, "ruff-trump-willughby")
@@ -170,7 +184,10 @@ async def test_a_hand_with_decisions_fits(phase: str) -> None:
     view = game.observe(game.to_act())
     rows = _check_limits(hand_controls(1, game.version, view))
     labels = [c["label"] for r in rows for c in r["components"]]
-    want = {"ruff": ["Take the stock (ruff)", "Decline the ruff"], "can_ye": ["Call “Can-ye?”", "Pass"]}[phase]
+    want = {
+        "ruff": ["Take the stock (ruff)", "Decline the ruff"],
+        "can_ye": ["Call “Can-ye?”", "Pass"],
+    }[phase]
     assert labels[-2:] == want
     assert [c["label"] for c in rows[-1]["components"]] == want  # decisions on their own row
     ids = [c["custom_id"] for r in rows for c in r["components"]]

@@ -20,6 +20,8 @@ async def test_the_offline_demo_plays_a_game_to_its_end(capsys: pytest.CaptureFi
     # the scripted player never dawdles, so the printout has no turn pings in it
     # (each one had also held the demo up for its 10 s delay)
     assert "🔔" not in out and "your turn at table" not in out
-    assert "finished" in out.split("the table message at the end", 1)[1], "the game was played to its end"
+    assert "finished" in out.split("the table message at the end", 1)[1], (
+        "the game was played to its end"
+    )
     board = out.split("/ruff leaderboard", 1)[1]
     assert re.search(r"· you \*\*[−\d.]+\*\* · 1 game · (0|100)%", board), board

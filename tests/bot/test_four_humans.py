@@ -48,10 +48,14 @@ def check_hands(table: Any, players: list[Any]) -> None:
         assert f"You are **{SEAT_NAMES[seat]}**" in content
         assert f"Game {game.game_no}, deal {game.deal_no}." in content
         own = game.hand(seat)
-        assert sorted(c.code for c in hand_cards(msg)) == sorted(c.code for c in own), f"{NAMES[seat]}: wrong cards"
+        assert sorted(c.code for c in hand_cards(msg)) == sorted(c.code for c in own), (
+            f"{NAMES[seat]}: wrong cards"
+        )
         listed = f"Your hand ({len(own)})" in content
         if own:
-            assert listed != (sorted(card_labels(msg)) == sorted(card_label(c) for c in own)), "the hand is shown once"
+            assert listed != (sorted(card_labels(msg)) == sorted(card_label(c) for c in own)), (
+                "the hand is shown once"
+            )
         if game.phase == "discard" and seat == to_act:
             continue  # the hand is replaced by the discard menu (checked by the caller)
         assert sorted(card_labels(msg)) == sorted(card_label(c) for c in own)
@@ -61,7 +65,9 @@ def check_hands(table: Any, players: list[Any]) -> None:
             want = {card_label(a.card) for a in legal if isinstance(a, Play)}
             assert set(enabled_cards(msg)) == want
             decisions = {DECISIONS[type(a)] for a in legal if type(a) in DECISIONS}
-            claim_controls = {x for x in enabled_labels(msg) if x.startswith(("Claim", "Last trick"))}
+            claim_controls = {
+                x for x in enabled_labels(msg) if x.startswith(("Claim", "Last trick"))
+            }
             assert set(enabled_labels(msg)) - set(card_labels(msg)) - claim_controls == decisions
         else:
             assert "Your turn" not in content and "Not your turn" in content
@@ -81,7 +87,9 @@ def check_table(table: Any, channel: Any, players: list[Any]) -> None:
     turn = next(line for line in text.splitlines() if line.startswith("▶"))
     assert turn.startswith(f"▶ **{SEAT_NAMES[seat]}** — <@{players[seat].id}>"), turn
     if game.trick:
-        trick = next(line for line in text.splitlines() if line.startswith(f"Trick {game.trick_no}:"))
+        trick = next(
+            line for line in text.splitlines() if line.startswith(f"Trick {game.trick_no}:")
+        )
         for card in game.trick:
             assert card_text(card) in trick
     for name in NAMES:
@@ -116,7 +124,9 @@ async def test_four_humans_play_a_seeded_game_to_the_target(simcord_env: Any) ->
     game = table.game
     assert game is not None
     deal_start = len(env.http_requests)
-    laid_out: list[tuple[int, int, list[Card], Card | None, int]] = []  # (deal, ruffer, cards, turn-up, from)
+    laid_out: list[
+        tuple[int, int, list[Card], Card | None, int]
+    ] = []  # (deal, ruffer, cards, turn-up, from)
     can_ye = clicks = 0
     reasons: list[str] = []
 
@@ -136,9 +146,14 @@ async def test_four_humans_play_a_seeded_game_to_the_target(simcord_env: Any) ->
             if game.ruff_reason == "holds_ace":
                 assert holds_ace and "you hold the trump ace" in msg.content
             else:  # the ace lies in the stock: the dealer may ruff
-                assert not holds_ace and seat == game.dealer and "the dealer may ruff" in msg.content
+                assert (
+                    not holds_ace and seat == game.dealer and "the dealer may ruff" in msg.content
+                )
             assert {DECISIONS[TakeRuff], DECISIONS[DeclineRuff]} <= set(enabled_labels(msg))
-            assert f"Ruff: {SEAT_NAMES[seat]} ({NAMES[seat]}) may take the stock." in table_message(channel).content
+            assert (
+                f"Ruff: {SEAT_NAMES[seat]} ({NAMES[seat]}) may take the stock."
+                in table_message(channel).content
+            )
             res = await player.user.click(msg, label=DECISIONS[TakeRuff])
         elif game.phase == "discard":
             select = find_select(msg)
@@ -151,7 +166,9 @@ async def test_four_humans_play_a_seeded_game_to_the_target(simcord_env: Any) ->
             cards = [a.card for a in actions]  # type: ignore[attr-defined]
             laid_out.append((game.deal_no, seat, cards, game.turn_up, deal_start))
             res = await player.user.select(msg, [c.code for c in cards])
-            assert f"Laid out: {' '.join(card_text(c) for c in cards)}" in hand_message(player).content
+            assert (
+                f"Laid out: {' '.join(card_text(c) for c in cards)}" in hand_message(player).content
+            )
         elif isinstance(first, (CallCanYe, ShowHonours, Pass)):
             can_ye += 1
             assert game.phase == "can_ye" and game.start_scores[seat % 2] == 2  # the call point
@@ -163,14 +180,18 @@ async def test_four_humans_play_a_seeded_game_to_the_target(simcord_env: Any) ->
             assert isinstance(first, Play)
             res = await player.user.click(msg, label=card_label(first.card))
         clicks += 1
-        assert res.response is not None and not res.ephemeral, res.response  # the DM is edited in place
+        assert res.response is not None and not res.ephemeral, (
+            res.response
+        )  # the DM is edited in place
         if table.game.deal_no != game.deal_no or table.game.is_over:
             _check_discards_private(env, laid_out)
             laid_out.clear()
             deal_start = len(env.http_requests)
         assert clicks < 200
 
-    assert reasons == ["holds_ace", "ace_in_stock"] and can_ye == 1, "seed 113: two ruffs, one Can-ye call"
+    assert reasons == ["holds_ace", "ace_in_stock"] and can_ye == 1, (
+        "seed 113: two ruffs, one Can-ye call"
+    )
     game = table.game
     winner = game.match_winner
     assert winner is not None
@@ -207,15 +228,23 @@ async def test_four_humans_play_a_seeded_game_to_the_target(simcord_env: Any) ->
     assert all("· 1 game ·" in line for line in listed)
     res = await players[0].slash(channel, "ruff stats", user=players[winner].user)
     assert res.ephemeral
-    assert f"**{NAMES[winner]}**" in res.response.content and "1 game · 1 win (100%)" in res.response.content
+    assert (
+        f"**{NAMES[winner]}**" in res.response.content
+        and "1 game · 1 win (100%)" in res.response.content
+    )
     assert "won: 0.0 → " in res.response.content
     loser = 1 - winner
     res = await players[loser].slash(channel, "ruff stats")
-    assert f"**{NAMES[loser]}**" in res.response.content and "1 game · 0 wins (0%)" in res.response.content
+    assert (
+        f"**{NAMES[loser]}**" in res.response.content
+        and "1 game · 0 wins (0%)" in res.response.content
+    )
     assert "lost: 0.0 → −" in res.response.content
 
 
-def _check_discards_private(env: Any, laid_out: list[tuple[int, int, list[Card], Card | None, int]]) -> None:
+def _check_discards_private(
+    env: Any, laid_out: list[tuple[int, int, list[Card], Card | None, int]]
+) -> None:
     """No message but the ruffer's own hand ever named a card they laid out in that deal."""
     for deal_no, ruffer, cards, turn_up, start in laid_out:
         secret = [c for c in cards if c is not turn_up]  # the turn-up was public before the ruff

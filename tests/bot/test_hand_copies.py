@@ -31,7 +31,9 @@ from .helpers import (
 from .test_refusals import Unchanged, assert_refused
 
 
-async def test_unseated_member_pressing_start_on_a_full_table(simcord_env: Any, db_path: Path) -> None:
+async def test_unseated_member_pressing_start_on_a_full_table(
+    simcord_env: Any, db_path: Path
+) -> None:
     env = simcord_env
     guild = env.create_guild(name="Card Room")
     channel = guild.create_text_channel("ruff")
@@ -42,7 +44,9 @@ async def test_unseated_member_pressing_start_on_a_full_table(simcord_env: Any, 
     await bob.click(table_message(channel), label="Join")
     async with Unchanged(env, db_path):  # seated, but seats are still empty: the opener's call
         assert_refused(await bob.click(table_message(channel), label="Start"), "Only the opener")
-        assert_refused(await carol.click(table_message(channel), label="Start"), "not at this table")
+        assert_refused(
+            await carol.click(table_message(channel), label="Start"), "not at this table"
+        )
     await alice.click(table_message(channel), label="Add AI (easy)")
     await alice.click(table_message(channel), label="Add AI (easy)")
     lobby = table_message(channel)
@@ -74,7 +78,9 @@ def _held(obj: Any, depth: int = 3) -> list[Any]:
     return out
 
 
-def _assert_current(what: str, content: str, labels: list[str], live: list[str], table: Any, seat: int) -> None:
+def _assert_current(
+    what: str, content: str, labels: list[str], live: list[str], table: Any, seat: int
+) -> None:
     """A copy of ``seat``'s hand shows the hand and turn as they are now: listed in
     its text, or, where the card buttons show the whole hand, only there."""
     game = table.game
@@ -86,8 +92,14 @@ def _assert_current(what: str, content: str, labels: list[str], live: list[str],
             shown = hand_cards(content)
         else:
             shown = [label_to_card(x) for x in labels if CARD_LABEL.match(x)]
-        assert Counter(c.code for c in shown) == Counter(c.code for c in view.hand), f"{what}: {content}"
-    want = {card_label(a.card) for a in game.legal_actions(seat) if isinstance(a, Play)} if my_turn else set()
+        assert Counter(c.code for c in shown) == Counter(c.code for c in view.hand), (
+            f"{what}: {content}"
+        )
+    want = (
+        {card_label(a.card) for a in game.legal_actions(seat) if isinstance(a, Play)}
+        if my_turn
+        else set()
+    )
     assert {x for x in live if CARD_LABEL.match(x)} == want, f"{what}: live {live}, want {want}"
 
 
@@ -112,13 +124,20 @@ async def test_dm_and_my_hand_copy_both_follow_every_action(simcord_env: Any) ->
     res = await alice.click(table_message(channel), label="My hand")
     mine = res.response
     assert mine.ephemeral and "You are **North**" in mine.content
-    assert not any(isinstance(x, discord.Interaction) for x in _held(table.shown.fallback)), "an Interaction is kept"
+    assert not any(isinstance(x, discord.Interaction) for x in _held(table.shown.fallback)), (
+        "an Interaction is kept"
+    )
 
     def both_current(when: str) -> None:
         dm = hand_message(alice)
         _assert_current(f"DM {when}", dm.content, card_labels(dm), enabled_cards(dm), table, 0)
         _assert_current(
-            f"My hand {when}", mine.content, labels_of(mine.components), labels_of(mine.components, enabled_only=True), table, 0
+            f"My hand {when}",
+            mine.content,
+            labels_of(mine.components),
+            labels_of(mine.components, enabled_only=True),
+            table,
+            0,
         )
 
     both_current("at the start")
@@ -176,19 +195,37 @@ async def test_my_hand_copy_is_dropped_when_its_token_expires(simcord_env: Any) 
     await play_until_alice_played()
     await play_until_alice_played()
     assert not table.shown.fallback.get(0), "an expired copy is forgotten"
-    _assert_current("DM", hand_message(alice).content, card_labels(hand_message(alice)), enabled_cards(hand_message(alice)), table, 0)
-    stale = [r for r in env.http_requests[requests:] if r.path.startswith("/webhooks/")]  # only the copy edits
+    _assert_current(
+        "DM",
+        hand_message(alice).content,
+        card_labels(hand_message(alice)),
+        enabled_cards(hand_message(alice)),
+        table,
+        0,
+    )
+    stale = [
+        r for r in env.http_requests[requests:] if r.path.startswith("/webhooks/")
+    ]  # only the copy edits
     assert not stale, "nothing is sent to an expired token"
 
     # a new My hand copy follows the game again
     mine = (await alice.click(table_message(channel), label="My hand")).response
     await play_until_alice_played()
-    _assert_current("new My hand", mine.content, labels_of(mine.components), labels_of(mine.components, enabled_only=True), table, 0)
+    _assert_current(
+        "new My hand",
+        mine.content,
+        labels_of(mine.components),
+        labels_of(mine.components, enabled_only=True),
+        table,
+        0,
+    )
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("bot_settings", [{"seed": 7}])
-async def test_a_hand_dm_whose_edit_discord_refused_still_comes_to_show_the_turn(simcord_env: Any) -> None:
+async def test_a_hand_dm_whose_edit_discord_refused_still_comes_to_show_the_turn(
+    simcord_env: Any,
+) -> None:
     """Discord refuses the edit that brings alice her turn (a 503, which discord.py does
     not retry) and nothing else changes while she thinks: the notifier's retry renders
     her hand again and sends it, though the hand was rendered once already."""
@@ -207,7 +244,11 @@ async def test_a_hand_dm_whose_edit_discord_refused_still_comes_to_show_the_turn
     assert "Your turn" not in dm.content
     notifier = env.bot.manager.services.notifier
     env.inject_error(
-        "PATCH", f"/channels/{dm.channel.id}/messages/{dm.id}", status=503, message="upstream connect error", times=None
+        "PATCH",
+        f"/channels/{dm.channel.id}/messages/{dm.id}",
+        status=503,
+        message="upstream connect error",
+        times=None,
     )
     await act_on(bob.user, hand_message(bob), choose(table.game.observe(1)))
     assert table.game.to_act() == 0
@@ -219,4 +260,6 @@ async def test_a_hand_dm_whose_edit_discord_refused_still_comes_to_show_the_turn
     env.backend.faults.clear()  # Discord answers again; nothing in the game changes meanwhile
     await asyncio.wait_for(notifier.flush(), 10)
     dm = hand_message(alice)
-    _assert_current("DM after the refused edit", dm.content, card_labels(dm), enabled_cards(dm), table, 0)
+    _assert_current(
+        "DM after the refused edit", dm.content, card_labels(dm), enabled_cards(dm), table, 0
+    )

@@ -57,7 +57,9 @@ def test_the_check_fails_on_a_missing_translation_and_a_changed_placeholder(tmp_
     assert "placeholders differ: 'Trick {number}: {played}' -> 'Stich {nummer}: {played}'" in found
     assert "untranslated: 'Join'" in found
     assert "fuzzy: 'Leave'" in found
-    assert not any("{n} game" in p and "placeholders" in p for p in found)  # "eine Partie" may leave out {n}
+    assert not any(
+        "{n} game" in p and "placeholders" in p for p in found
+    )  # "eine Partie" may leave out {n}
     assert any(p.startswith("not in the catalogue: ") for p in found)  # the code's other texts
 
 
@@ -103,13 +105,16 @@ def test_every_engine_refusal_is_translated() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)
-                and getattr(node.func, "id", getattr(node.func, "attr", None)) in ("IllegalAction", "not_your_turn")
+                and getattr(node.func, "id", getattr(node.func, "attr", None))
+                in ("IllegalAction", "not_your_turn")
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
                 and isinstance(node.args[0].value, str)
             ):
                 texts.add(node.args[0].value)
-            if isinstance(node, ast.FunctionDef) and node.name.endswith("_refusal"):  # the reasons it returns
+            if isinstance(node, ast.FunctionDef) and node.name.endswith(
+                "_refusal"
+            ):  # the reasons it returns
                 texts.update(
                     r.value.value
                     for r in ast.walk(node)
@@ -129,30 +134,42 @@ def test_every_engine_refusal_is_translated() -> None:
     assert sorted(texts - set(REFUSALS)) == []
     with using("de"):
         assert reason_text("It is not your turn.") == "Du bist nicht dran."
-        assert reason_text("You must follow suit: you hold ♥.") == "Du musst Farbe bedienen: du hast ♥."
+        assert (
+            reason_text("You must follow suit: you hold ♥.")
+            == "Du musst Farbe bedienen: du hast ♥."
+        )
         assert reason_text("10♠ is not in your hand.") == "10♠ hast du nicht auf der Hand."
         assert reason_text("An engine text not known yet.") == "An engine text not known yet."
-        assert reason_text("There is only 1 trick left to claim.") == "Es ist nur noch 1 Stich zu beanspruchen."
+        assert (
+            reason_text("There is only 1 trick left to claim.")
+            == "Es ist nur noch 1 Stich zu beanspruchen."
+        )
 
 
 def test_every_rules_line_of_every_preset_reads_in_german() -> None:
     for game in game_ids():
         for preset in presets_for(game):
             for line in make_rules(game, preset).describe()[1:]:
-                if re.fullmatch(r"(Spades|Hearts|Diamonds|Clubs) are trumps\.", line) or line.startswith("Trumps rotate"):
+                if re.fullmatch(
+                    r"(Spades|Hearts|Diamonds|Clubs) are trumps\.", line
+                ) or line.startswith("Trumps rotate"):
                     continue
                 assert shape_of(line)[0] in RULE_SHAPES, f"{game}/{preset}: {line!r}"
                 with using("de"):
                     german = rule_line(line)
                 assert german != line, f"{game}/{preset}: {line!r} not translated"
-                assert shape_of(line)[1] == shape_of(german)[1] or set(shape_of(line)[1]) == set(shape_of(german)[1])
+                assert shape_of(line)[1] == shape_of(german)[1] or set(shape_of(line)[1]) == set(
+                    shape_of(german)[1]
+                )
     with using("de"):
         text = rules_text(make_rules("ruff-honours-cotton"))
         assert "Die Partie geht bis 9." in text and "Farbe bedienen" in text and "Honneurs" in text
         assert rule_line("Trumps rotate each deal: hearts, diamonds, spades, clubs.") == (
             "Trumpf wechselt mit jedem Spiel: Herz, Karo, Pik, Kreuz."
         )
-    assert "Game is 9." in rules_text(make_rules("ruff-honours-cotton"))  # English stays the default
+    assert "Game is 9." in rules_text(
+        make_rules("ruff-honours-cotton")
+    )  # English stays the default
 
 
 # ---------------------------------------------------------------- plurals, numbers, cards
@@ -169,7 +186,12 @@ def test_plural_forms_follow_the_count_in_each_language() -> None:
 
 
 def test_numbers_are_written_as_the_language_writes_them() -> None:
-    assert (number(25.34, 1), signed(1.25, 1), signed(-0.4, 1), percent(0.5)) == ("25.3", "+1.2", "-0.4", "50%")
+    assert (number(25.34, 1), signed(1.25, 1), signed(-0.4, 1), percent(0.5)) == (
+        "25.3",
+        "+1.2",
+        "-0.4",
+        "50%",
+    )
     assert number(1234.5, 1) == "1234.5"  # no grouping: the bot's numbers stay as they were
     with using("de"):
         assert (number(25.34, 1), signed(1.25, 1), percent(0.5)) == ("25,3", "+1,2", "50\u00a0%")
@@ -199,14 +221,19 @@ def test_a_language_is_chosen_from_a_discord_locale() -> None:
 # ---------------------------------------------------------------- slash commands
 
 
-async def test_slash_commands_carry_german_descriptions_and_keep_their_names(simcord_env: Any) -> None:
+async def test_slash_commands_carry_german_descriptions_and_keep_their_names(
+    simcord_env: Any,
+) -> None:
     tree = simcord_env.bot.tree
     translator = CommandTranslator()
     ruff = tree.get_command("ruff")
     assert isinstance(ruff, app_commands.Group)
     payload = await ruff.get_translated_payload(tree, translator)
     assert payload["name"] == "ruff" and payload.get("name_localizations", {}) == {}
-    assert payload["description_localizations"]["de"] == "Ruff and Honours und seine Verwandten spielen"
+    assert (
+        payload["description_localizations"]["de"]
+        == "Ruff and Honours und seine Verwandten spielen"
+    )
     new = next(o for o in payload["options"] if o["name"] == "new")
     assert new["description_localizations"]["de"] == "Einen Tisch in diesem Kanal eröffnen"
     assert new.get("name_localizations", {}) == {}  # /ruff new stays /ruff new
@@ -244,7 +271,9 @@ def german(monkeypatch: pytest.MonkeyPatch) -> set[int]:
 
 def table_message(channel: Any) -> discord.Message:
     """The public table message, in whichever language the table speaks."""
-    return next(m for m in channel.history() if re.match(r"🃏 \*\*.*· ([Tt]able|Tisch) #\d+", m.content))
+    return next(
+        m for m in channel.history() if re.match(r"🃏 \*\*.*· ([Tt]able|Tisch) #\d+", m.content)
+    )
 
 
 def _label(action: Any, language: str) -> str:
@@ -268,7 +297,9 @@ async def _play_turn(player: Any, game: Any, seat: int, language: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("bot_settings", [{"seed": 113}])
-async def test_a_german_player_plays_a_whole_game_in_german(simcord_env: Any, german: set[int]) -> None:
+async def test_a_german_player_plays_a_whole_game_in_german(
+    simcord_env: Any, german: set[int]
+) -> None:
     """alice's Discord speaks German, bob's English; the server's tables speak German
     (``/ruff settings language:de``), then English after a switch mid-game. Every DM
     and every ephemeral answer is in its reader's language; the table, its thread
@@ -285,7 +316,9 @@ async def test_a_german_player_plays_a_whole_game_in_german(simcord_env: Any, ge
     res = await alice.slash(channel, "ruff settings", language="de")  # not hers to change
     assert res.ephemeral and "Nur Mitglieder mit **Server verwalten**" in res.response.content
     res = await mod.slash(channel, "ruff settings", language="de")
-    assert res.ephemeral and "table language: **Deutsch**" in res.response.content  # the mod reads English
+    assert (
+        res.ephemeral and "table language: **Deutsch**" in res.response.content
+    )  # the mod reads English
 
     res = await alice.slash(channel, "ruff new", target=3)
     assert not res.ephemeral
@@ -295,14 +328,20 @@ async def test_a_german_player_plays_a_whole_game_in_german(simcord_env: Any, ge
     res = await bob.click(table_message(channel), label="Mitspielen")
     assert res.ephemeral and res.response.content == "You already sit East."  # bob's own language
     res = await bob.click(table_message(channel), label="Starten")
-    assert res.ephemeral and res.response.content == "Only the opener can start before every seat is filled."
+    assert (
+        res.ephemeral
+        and res.response.content == "Only the opener can start before every seat is filled."
+    )
     for _level in range(2):
         await alice.click(table_message(channel), label="KI dazu (leicht)")
     await alice.click(table_message(channel), label="Starten")
 
     db = env.bot.db
     # the players' locales are stored as they get their hands; the mod plays no game here
-    assert await UserLocaleRepo(db).get_many([alice.id, bob.id, mod.id]) == {alice.id: "de", bob.id: "en-US"}
+    assert await UserLocaleRepo(db).get_many([alice.id, bob.id, mod.id]) == {
+        alice.id: "de",
+        bob.id: "en-US",
+    }
     table = env.bot.manager.tables[1]
     players = {0: (alice, "de"), 1: (bob, "en")}
     switched = False
@@ -311,11 +350,18 @@ async def test_a_german_player_plays_a_whole_game_in_german(simcord_env: Any, ge
         if game.is_over:
             break
         a, b = hand_message(alice).content, hand_message(bob).content
-        assert "Du bist **Nord**, Partner Süd" in a and "Trumpf: **" in a and "Stand: NS" in a and "Your" not in a
+        assert (
+            "Du bist **Nord**, Partner Süd" in a
+            and "Trumpf: **" in a
+            and "Stand: NS" in a
+            and "Your" not in a
+        )
         assert "You are **East**, partner West" in b and "Trumps: **" in b and "Score: NS" in b
         text = table_message(channel).content
         if not switched:
-            assert "Trumpf: **" in text and "Stiche in diesem Spiel: NS" in text and "Geber:" in text
+            assert (
+                "Trumpf: **" in text and "Stiche in diesem Spiel: NS" in text and "Geber:" in text
+            )
         else:
             assert "Trumps: **" in text and "Tricks this deal: NS" in text
         seat = game.to_act()
@@ -328,7 +374,9 @@ async def test_a_german_player_plays_a_whole_game_in_german(simcord_env: Any, ge
         await _play_turn(player, game, seat, language)
         if not switched and table.game.deal_no > 1:
             thread = [m.content for m in channel.threads[0].history()]
-            assert any("**Spiel 1 der Partie 1**" in p for p in thread), "the deal summary speaks German"
+            assert any("**Spiel 1 der Partie 1**" in p for p in thread), (
+                "the deal summary speaks German"
+            )
             res = await mod.slash(channel, "ruff settings", language="en")
             assert "the tables here speak it from their next change" in res.response.content
             switched = True
@@ -343,9 +391,17 @@ async def test_a_german_player_plays_a_whole_game_in_german(simcord_env: Any, ge
 
     assert "Rematch" in [b.label for row in table_message(channel).components for b in row.children]
     res = await alice.slash(channel, "ruff stats")
-    assert res.ephemeral and "1 Partie · " in res.response.content and "Wertung **" in res.response.content
+    assert (
+        res.ephemeral
+        and "1 Partie · " in res.response.content
+        and "Wertung **" in res.response.content
+    )
     res = await bob.slash(channel, "ruff stats")
-    assert res.ephemeral and "1 game · " in res.response.content and "Rating **" in res.response.content
+    assert (
+        res.ephemeral
+        and "1 game · " in res.response.content
+        and "Rating **" in res.response.content
+    )
     res = await alice.slash(channel, "ruff rules")
     assert "Farbe bedienen" in res.response.content
     res = await bob.slash(channel, "ruff rules")
@@ -353,7 +409,11 @@ async def test_a_german_player_plays_a_whole_game_in_german(simcord_env: Any, ge
 
 
 async def test_after_a_restart_the_hand_dm_keeps_its_players_language(
-    simcord_env: Any, german: set[int], db_path: Path, bot_settings: dict[str, Any], more_bots: list[Any]
+    simcord_env: Any,
+    german: set[int],
+    db_path: Path,
+    bot_settings: dict[str, Any],
+    more_bots: list[Any],
 ) -> None:
     """The DM carries no locale: the restarted bot reads alice's from the database, so
     the hand it redraws on resuming is still German (and her ephemeral copy too)."""
@@ -383,9 +443,24 @@ async def test_after_a_restart_the_hand_dm_keeps_its_players_language(
 # the modules that write what players read, and the few English texts in them that are
 # not shown (the engine's words they match, regular expressions, links)
 TEXT_MODULES = (
-    "render/*.py", "cog.py", "client.py", "components.py", "controls.py", "lobby.py", "play.py",
-    "drivers.py", "resume.py", "presenter.py", "info.py", "records.py", "replay.py",
-    "server_settings.py", "picture.py", "drawing.py", "chart.py", "tables.py",
+    "render/*.py",
+    "cog.py",
+    "client.py",
+    "components.py",
+    "controls.py",
+    "lobby.py",
+    "play.py",
+    "drivers.py",
+    "resume.py",
+    "presenter.py",
+    "info.py",
+    "records.py",
+    "replay.py",
+    "server_settings.py",
+    "picture.py",
+    "drawing.py",
+    "chart.py",
+    "tables.py",
 )
 NOT_SHOWN = {
     "render/common.py": ("a side at ", " cannot score honours", ": no side holds three"),
@@ -394,8 +469,21 @@ NOT_SHOWN = {
     "lobby.py": (" — https://discord.com/channels/",),
 }
 NOT_TEXT_CALLS = {
-    "_", "N_", "ngettext", "debug", "info", "warning", "exception", "error", "compile",
-    "RuntimeError", "ValueError", "AssertionError", "create_task", "own", "call",
+    "_",
+    "N_",
+    "ngettext",
+    "debug",
+    "info",
+    "warning",
+    "exception",
+    "error",
+    "compile",
+    "RuntimeError",
+    "ValueError",
+    "AssertionError",
+    "create_task",
+    "own",
+    "call",
 }
 
 
@@ -407,7 +495,9 @@ def test_no_player_facing_text_is_left_outside_the_translation_layer() -> None:
         for path in sorted(BOT.glob(pattern)):
             rel = path.relative_to(BOT).as_posix()
             tree = ast.parse(path.read_text(encoding="utf-8"))
-            parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+            parents = {
+                child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)
+            }
             for node in ast.walk(tree):
                 if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
                     continue
@@ -457,7 +547,9 @@ def test_a_picture_drawn_elsewhere_speaks_the_tables_language() -> None:
     assert "Trumpf:" in drawn[0].description and "Stich " in drawn[0].description
     points = deal_history(game.to_record())
     charts: list[Any] = []
-    worker = threading.Thread(target=lambda: charts.append(draw_chart(info, points, game.n_players)))
+    worker = threading.Thread(
+        target=lambda: charts.append(draw_chart(info, points, game.n_players))
+    )
     worker.start()
     worker.join()
     assert "Punktekurve" in charts[0].description

@@ -60,7 +60,11 @@ def test_every_state_of_a_seeded_game_draws_a_small_png(form: Form) -> None:
     assert "Game over" in pic.scene_of(info, views[-1]).status
 
 
-@pytest.mark.parametrize("form", [Form("ruff-honours-cotton"), Form("whist-long"), Form("turnover-bridge")], ids=lambda f: f.label)
+@pytest.mark.parametrize(
+    "form",
+    [Form("ruff-honours-cotton"), Form("whist-long"), Form("turnover-bridge")],
+    ids=lambda f: f.label,
+)
 def test_the_picture_shows_the_trick_the_text_shows(form: Form) -> None:
     """The description lists exactly the cards of render.trick_line, seat by seat, in order."""
     checked = 0
@@ -94,7 +98,11 @@ def test_a_finished_trick_stays_in_the_picture_with_its_winner() -> None:
     raise AssertionError("no finished trick seen")
 
 
-@pytest.mark.parametrize("form", [Form("ruff-honours-cotton"), Form("solo-whist"), Form("turnover-bridge")], ids=lambda f: f.label)
+@pytest.mark.parametrize(
+    "form",
+    [Form("ruff-honours-cotton"), Form("solo-whist"), Form("turnover-bridge")],
+    ids=lambda f: f.label,
+)
 def test_every_seat_sees_the_same_picture(form: Form) -> None:
     """Drawn from public information only: each seat's view (a different hand) gives one scene."""
     for game, _ in list(play(form, seed=5, max_deals=1))[::7]:
@@ -146,7 +154,9 @@ def test_the_key_changes_with_the_table_and_the_cache_redraws_only_then() -> Non
 def test_jokers_are_drawn_and_named_as_jokers_never_a_suit() -> None:
     game, view = next(iter(play(Form("whist-5"), seed=1)))
     big, little = Card.parse("BJ"), Card.parse("LJ")
-    view = dataclasses.replace(view, trick=((0, big), (1, little), (2, Card.parse("AS"))), trick_no=1)
+    view = dataclasses.replace(
+        view, trick=((0, big), (1, little), (2, Card.parse("AS"))), trick_no=1
+    )
     scene = pic.scene_of(table_info(game), view)
     text = pic.describe(scene)
     assert "North Big Joker, East Little Joker, South ace of spades" in text
@@ -166,10 +176,15 @@ def test_names_keep_what_the_font_draws_and_fall_back_to_the_seat() -> None:
     scene = pic.scene_of(info, view)
     assert scene.names[1] == "empty"
     _png(pic.draw_table(scene).png)
-    assert drawing.fit("a very long name indeed for a plate", fnt, 60) != "a very long name indeed for a plate"
+    assert (
+        drawing.fit("a very long name indeed for a plate", fnt, 60)
+        != "a very long name indeed for a plate"
+    )
 
 
-def test_pillows_built_in_font_is_used_where_dejavu_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pillows_built_in_font_is_used_where_dejavu_is_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(drawing, "FONT_DIRS", ())
     drawing.font.cache_clear()
     drawing.card_image.cache_clear()
@@ -189,8 +204,13 @@ def test_pillows_built_in_font_is_used_where_dejavu_is_missing(monkeypatch: pyte
 
 @pytest.mark.parametrize(
     "form",
-    [Form("ruff-honours-cotton"), Form("whist-long"), Form("solo-whist"), Form("turnover-bridge"),
-     Form("ruff-trump-willughby", (("players", 3),))],
+    [
+        Form("ruff-honours-cotton"),
+        Form("whist-long"),
+        Form("solo-whist"),
+        Form("turnover-bridge"),
+        Form("ruff-trump-willughby", (("players", 3),)),
+    ],
     ids=lambda f: f.label,
 )
 def test_the_chart_of_a_finished_game_ends_on_the_final_score(form: Form) -> None:
@@ -226,7 +246,9 @@ def _game_over_how(record: dict[str, object]) -> str:
     from engine.actions import decode_action
     from engine.game import new_game
 
-    game, _ = new_game(str(record["game_id"]), str(record["preset"]), {}, seed=int(str(record["seed"])))
+    game, _ = new_game(
+        str(record["game_id"]), str(record["preset"]), {}, seed=int(str(record["seed"]))
+    )
     how = ""
     for entry in record["actions"]:  # type: ignore[attr-defined]
         seat, _, action = str(entry).partition(" ")

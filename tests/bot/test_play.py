@@ -58,7 +58,9 @@ async def test_one_human_three_ai_play_a_full_game(simcord_env: Any) -> None:
 
     game_table = env.bot.manager.tables[1]
     for _ in range(2000):
-        table = next(m for m in channel.history() if "table #" in m.content and "🃏 **" in m.content)
+        table = next(
+            m for m in channel.history() if "table #" in m.content and "🃏 **" in m.content
+        )
         if "finished" in table.content:
             break
         game = game_table.game
@@ -69,13 +71,19 @@ async def test_one_human_three_ai_play_a_full_game(simcord_env: Any) -> None:
             legal = {card_label(a.card) for a in game.legal_actions(0) if isinstance(a, Play)}
             assert set(enabled_cards(hand)) == legal
         acted = await _act(env, alice)
-        assert acted, f"stuck: neither alice nor AI acted\n{table.content}\n---\n{hand_message(alice).content}"
+        assert acted, (
+            f"stuck: neither alice nor AI acted\n{table.content}\n---\n{hand_message(alice).content}"
+        )
     else:
         raise AssertionError("the game did not finish")
 
     assert "win" in table.content
     assert "Rematch" in button_labels(table)
-    summaries = [m.content for m in channel.threads[0].history() if "Deal " in m.content and "of game" in m.content]
+    summaries = [
+        m.content
+        for m in channel.threads[0].history()
+        if "Deal " in m.content and "of game" in m.content
+    ]
     assert summaries, "every finished deal gets a public summary"
 
     # the result is durable and on the leaderboard

@@ -87,17 +87,32 @@ def test_three_handed_ruffe_and_trump_and_turnover_bridge_rate_each_player() -> 
 
 def test_ai_seats_are_rated_by_level() -> None:
     game = played("ruff-honours-cotton", 6)
-    seats: list[Seat | None] = [HumanSeat(1, "ann"), AISeat("hard", "Hal"), AISeat("easy", "Eve"), None]
+    seats: list[Seat | None] = [
+        HumanSeat(1, "ann"),
+        AISeat("hard", "Hal"),
+        AISeat("easy", "Eve"),
+        None,
+    ]
     teams = teams_from_game(seats, game)
     names = {e.key: e.name for t in teams for e in t.players}
-    assert names == {"1": "ann", "ai:hard": "AI hard", "ai:easy": "AI easy", "ai:normal": "AI normal"}
+    assert names == {
+        "1": "ann",
+        "ai:hard": "AI hard",
+        "ai:easy": "AI easy",
+        "ai:normal": "AI normal",
+    }
 
 
 # ---------------------------------------------------------------- the update
 
 
 def test_a_table_with_ai_seats_gives_the_ai_level_its_rating() -> None:
-    seats: list[Seat | None] = [HumanSeat(1, "ann"), AISeat("hard", "H1"), AISeat("hard", "H2"), AISeat("hard", "H3")]
+    seats: list[Seat | None] = [
+        HumanSeat(1, "ann"),
+        AISeat("hard", "H1"),
+        AISeat("hard", "H2"),
+        AISeat("hard", "H3"),
+    ]
     game = played("ruff-honours-cotton", 5)  # side 1 (seats 1 and 3: hard, hard) wins
     assert game.match_winner == 1
     outcome = rate(event(teams_from_game(seats, game)), {})
@@ -166,7 +181,9 @@ def test_replaying_events_in_order_equals_rating_them_one_by_one() -> None:
     events = []
     for table_id in range(1, 40):
         four = rng.sample(["a", "b", "c", "d", "e", "ai:hard"], 4)
-        events.append(event([team(0, *four[:2]), team(1, *four[2:])], table_id, rng.choice(["g", "h"])))
+        events.append(
+            event([team(0, *four[:2]), team(1, *four[2:])], table_id, rng.choice(["g", "h"]))
+        )
     rows, history = ratings.replay_all(events)
     state: dict[tuple[str, str], RatingRow] = {}
     for e in events:
@@ -179,7 +196,9 @@ def test_replaying_events_in_order_equals_rating_them_one_by_one() -> None:
 # ---------------------------------------------------------------- texts
 
 
-def rating(player: str, name: str, mu: float, sigma: float, games: int, wins: int, rank: int | None = None) -> RatingRow:
+def rating(
+    player: str, name: str, mu: float, sigma: float, games: int, wins: int, rank: int | None = None
+) -> RatingRow:
     return RatingRow(GUILD, "ruff-honours-cotton", player, name, mu, sigma, games, wins, 0.0, rank)
 
 
@@ -194,14 +213,25 @@ def test_the_leaderboard_is_one_short_line_a_player() -> None:
         rating("2", "b*o*b_with_a_name_far_too_long_for_a_phone", 27.0, 5.0, 3, 1, 3),
     ]
     text = leaderboard_text(
-        "Card Room", "ruff-honours-cotton", rows, 0, 1, [rating("3", "carol", 25.0, 8.0, 1, 1)], 1, [("whist-5", 2)]
+        "Card Room",
+        "ruff-honours-cotton",
+        rows,
+        0,
+        1,
+        [rating("3", "carol", 25.0, 8.0, 1, 1)],
+        1,
+        [("whist-5", 2)],
     )
     lines = text.splitlines()
     assert lines[0] == "🏆 **Leaderboard — Card Room** · Ruff and Honours"
     assert f"ranked from {MIN_GAMES} games" in lines[1]
     assert lines[2] == "1. alice **18.0** · 5 games · 60%"
     assert lines[3] == "2. AI hard **16.0** · 12 games · 58%"
-    assert lines[4].startswith("3. b\\*o\\*b\\_with") and "…" in lines[4] and "12.0** · 3 games · 33%" in lines[4]
+    assert (
+        lines[4].startswith("3. b\\*o\\*b\\_with")
+        and "…" in lines[4]
+        and "12.0** · 3 games · 33%" in lines[4]
+    )
     assert lines[5] == f"Not yet ranked (under {MIN_GAMES} games):"
     assert lines[6] == "· carol **1.0** · 1 game · 100%"
     assert "`whist-5` (2 games)" in lines[7]
@@ -220,7 +250,10 @@ def test_stats_show_rating_mu_sigma_games_wins_and_history() -> None:
         "· #12 won: 0.0 → 18.0 (+18.0)",
     ]
     lost = RatingChange(13, "1", GUILD, "whist-5", False, 30.0, 4.0, 28.0, 3.9, 0.0)
-    rows = [rating("1", "alice", 28.0, 3.9, 4, 2, 1), RatingRow(GUILD, "whist-5", "1", "alice", 20.0, 7.0, 2, 0, 0.0)]
+    rows = [
+        rating("1", "alice", 28.0, 3.9, 4, 2, 1),
+        RatingRow(GUILD, "whist-5", "1", "alice", 20.0, 7.0, 2, 0, 0.0),
+    ]
     text = stats_text("alice", "Card Room", rows, {"ruff-honours-cotton": 3}, [lost])
     assert "· Ruff and Honours: **16.3** (μ 28.0, σ 3.9) · 4 games · 2 wins (50%) · #1 of 3" in text
     assert "· Whist 5-Point: **−1.0** (μ 20.0, σ 7.0) · 2 games · 0 wins (0%)" in text

@@ -21,7 +21,9 @@ from .helpers import table_message
 
 def _table(channel: Any, table_id: int) -> Any:
     return next(
-        m for m in channel.history() if "🃏 **" in m.content and re.search(rf"table #{table_id}\b", m.content)
+        m
+        for m in channel.history()
+        if "🃏 **" in m.content and re.search(rf"table #{table_id}\b", m.content)
     )
 
 
@@ -33,7 +35,9 @@ async def _play_one(env: Any, table_id: int, players: list[Any]) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("bot_settings", [{"seed": 42}])
-async def test_finished_games_move_the_ratings_shown_by_leaderboard_and_stats(simcord_env: Any) -> None:
+async def test_finished_games_move_the_ratings_shown_by_leaderboard_and_stats(
+    simcord_env: Any,
+) -> None:
     env = simcord_env
     guild, channel, players = await open_table(env, 1, "turnover-bridge", ai=1)
     alice = players[0]
@@ -47,15 +51,22 @@ async def test_finished_games_move_the_ratings_shown_by_leaderboard_and_stats(si
     assert lines[0] == "🏆 **Leaderboard — Card Room** · Turnover Bridge"
     assert f"ranked from {MIN_GAMES} games" in lines[1]
     assert f"Not yet ranked (under {MIN_GAMES} games):" in lines
-    assert any(re.fullmatch(r"· alice \*\*−?\d+\.\d\*\* · 1 game · (100|0)%", line) for line in lines), lines
+    assert any(
+        re.fullmatch(r"· alice \*\*−?\d+\.\d\*\* · 1 game · (100|0)%", line) for line in lines
+    ), lines
     assert any(line.startswith("· AI easy **") and "· 1 game ·" in line for line in lines), lines
 
     res = await alice.slash(channel, "ruff stats")
     assert res.ephemeral
     text = res.response.content
     assert text.splitlines()[0] == "📊 **alice** — Turnover Bridge in Card Room"
-    assert re.search(r"Rating \*\*−?\d+\.\d\*\* \(μ \d+\.\d, σ \d\.\d\) · ranked after 3 games", text), text
-    assert f"1 game · {int(won_first)} win{'' if won_first else 's'} ({100 if won_first else 0}%)" in text
+    assert re.search(
+        r"Rating \*\*−?\d+\.\d\*\* \(μ \d+\.\d, σ \d\.\d\) · ranked after 3 games", text
+    ), text
+    assert (
+        f"1 game · {int(won_first)} win{'' if won_first else 's'} ({100 if won_first else 0}%)"
+        in text
+    )
     assert f"· #1 {'won' if won_first else 'lost'}: 0.0 → " in text
 
     # two more games: alice and the easy AI are ranked
@@ -79,9 +90,12 @@ async def test_finished_games_move_the_ratings_shown_by_leaderboard_and_stats(si
     assert len(ranked) == 2 and "Not yet ranked" not in res.response.content
     best = max(stored.values(), key=lambda r: r.conservative)
     assert ranked[0].startswith("1. alice **" if best.player != "ai:easy" else "1. AI easy **")
-    assert f"alice **{stored[str(alice.user.id)].conservative:.1f}** · 3 games · {round(100 * wins / 3)}%".replace(
-        "-", "−"
-    ) in res.response.content
+    assert (
+        f"alice **{stored[str(alice.user.id)].conservative:.1f}** · 3 games · {round(100 * wins / 3)}%".replace(
+            "-", "−"
+        )
+        in res.response.content
+    )
 
     res = await alice.slash(channel, "ruff stats", game="turnover-bridge")
     text = res.response.content
@@ -112,16 +126,28 @@ async def test_games_finished_before_ratings_are_rated_when_the_bot_starts(
     tables = TableRepo(db)
     for n in range(2):  # finished, with results, never rated (as written before migration 3)
         row = await tables.create_lobby(
-            guild_id=guild.id, channel_id=channel.id, creator_id=alice.user.id, game_id="whist-5",
-            preset="default", seed=n + 1,
-            seats=[HumanSeat(alice.user.id, "alice"), AISeat("hard", "Hal"), HumanSeat(bob.user.id, "bob"), None],
+            guild_id=guild.id,
+            channel_id=channel.id,
+            creator_id=alice.user.id,
+            game_id="whist-5",
+            preset="default",
+            seed=n + 1,
+            seats=[
+                HumanSeat(alice.user.id, "alice"),
+                AISeat("hard", "Hal"),
+                HumanSeat(bob.user.id, "bob"),
+                None,
+            ],
         )
         await tables.set_status(row.id, "active")
         await tables.set_status(row.id, "finished")
         await ResultRepo(db).record_game(
             row.id,
             guild.id,
-            [PlayerResult(alice.user.id, "alice", 0, True, 5, 2), PlayerResult(bob.user.id, "bob", 0, True, 5, 2)],
+            [
+                PlayerResult(alice.user.id, "alice", 0, True, 5, 2),
+                PlayerResult(bob.user.id, "bob", 0, True, 5, 2),
+            ],
         )
     assert len(await RatingRepo(db).unrated_tables()) == 2
 
@@ -133,7 +159,15 @@ async def test_games_finished_before_ratings_are_rated_when_the_bot_starts(
         await asyncio.to_thread(time.sleep, 0.01)  # real time: the rating runs in the background
     assert await repo.unrated_tables() == []
     events = await repo.events()
-    assert [e.source for e in events] == ["results", "results"]  # no move log: from the results rows
+    assert [e.source for e in events] == [
+        "results",
+        "results",
+    ]  # no move log: from the results rows
     res = await alice.slash(channel, "ruff leaderboard")
     text = res.response.content
-    assert "Whist 5-Point" in text and "· alice **" in text and "· AI hard **" in text and "2 games" in text
+    assert (
+        "Whist 5-Point" in text
+        and "· alice **" in text
+        and "· AI hard **" in text
+        and "2 games" in text
+    )

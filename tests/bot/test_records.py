@@ -127,7 +127,10 @@ async def test_record_and_replay_of_a_finished_game(simcord_env: Any) -> None:
     msg = res.response
     leader, trick_cards, winner = game.completed[1]
     assert f"trick 2 of {played}" in msg.content
-    assert " · ".join(f"{SEATS[(leader + i) % 4]} {card_text(c)}" for i, c in enumerate(trick_cards)) in msg.content
+    assert (
+        " · ".join(f"{SEATS[(leader + i) % 4]} {card_text(c)}" for i, c in enumerate(trick_cards))
+        in msg.content
+    )
     assert _replay_buttons(msg.components) == {"◀": ("rh:r:1:0", False), "▶": ("rh:r:1:2", False)}
     # the hands before trick 2: the first trick's cards are gone from them
     assert _cards_shown(msg.content) == [12, 12, 12, 12]
@@ -138,7 +141,11 @@ async def test_record_and_replay_of_a_finished_game(simcord_env: Any) -> None:
     # a step past the end clamps to the last trick, which shows the deal's end
     res = await forged_click(env, alice, res.response.message, "rh:r:1:999")
     last = res.response.content
-    assert f"trick {played} of {played}" in last and "End of deal 1" in last and "Game 1 won by" in last
+    assert (
+        f"trick {played} of {played}" in last
+        and "End of deal 1" in last
+        and "Game 1 won by" in last
+    )
     if played < 13:  # the deal ended by a claim: its last step says so
         assert "claimed" in last and "(accepted)" in last, last
     assert _replay_buttons(res.response.components)["▶"] == (f"rh:r:1:{played - 1}", True)
@@ -150,9 +157,15 @@ async def test_record_and_replay_of_a_finished_game(simcord_env: Any) -> None:
     other = env.create_guild(name="Elsewhere")
     elsewhere = other.create_text_channel("cards")
     bob = other.add_member(env.create_user("bob"))
-    _refused(await bob.slash(elsewhere, "ruff record", table=1), "There is no table #1 in this server")
-    _refused(await bob.slash(elsewhere, "ruff replay", table=1), "There is no table #1 in this server")
-    _refused(await bob.slash(elsewhere, "ruff replay"), "You have not finished a game in this server")
+    _refused(
+        await bob.slash(elsewhere, "ruff record", table=1), "There is no table #1 in this server"
+    )
+    _refused(
+        await bob.slash(elsewhere, "ruff replay", table=1), "There is no table #1 in this server"
+    )
+    _refused(
+        await bob.slash(elsewhere, "ruff replay"), "You have not finished a game in this server"
+    )
     await bob.slash(elsewhere, "ruff new")  # table #2, in its lobby
     res = await forged_click(env, bob, table_message(elsewhere), "rh:r:1:0")
     _refused(res, "There is no table #1 in this server")
@@ -163,7 +176,9 @@ async def test_record_and_replay_of_a_finished_game(simcord_env: Any) -> None:
     _refused(await bob.slash(elsewhere, "ruff replay", table=2), "Table #2 has not finished yet")
     await bob.slash(elsewhere, "ruff cancel")
     _refused(await bob.slash(elsewhere, "ruff record", table=2), "Table #2 was cancelled")
-    _refused(await alice.slash(channel, "ruff record", table=99), "There is no table #99 in this server")
+    _refused(
+        await alice.slash(channel, "ruff record", table=99), "There is no table #99 in this server"
+    )
     assert "Rematch" in button_labels(table_message(channel))
     assert labels_of(msg.components)  # the replay message still has its buttons
     assert not [a for a in game.legal_actions(0) if isinstance(a, Play)]

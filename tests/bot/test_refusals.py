@@ -85,8 +85,12 @@ async def test_commands_and_lobby_buttons_refused(simcord_env: Any, db_path: Pat
     with pytest.raises(simcord.OptionError, match="must be ≥ 1"):
         await alice.slash(other, "ruff new", target=0)
     async with same:
-        assert_refused(await alice.slash(other, "ruff new", options="target_score=0"), "target_score")
-        assert_refused(await alice.slash(other, "ruff new", options="target_score=100"), "target_score")
+        assert_refused(
+            await alice.slash(other, "ruff new", options="target_score=0"), "target_score"
+        )
+        assert_refused(
+            await alice.slash(other, "ruff new", options="target_score=100"), "target_score"
+        )
 
     # /ruff new in a DM is refused politely
     async with same:
@@ -108,7 +112,9 @@ async def test_commands_and_lobby_buttons_refused(simcord_env: Any, db_path: Pat
         assert_refused(await carol.click(lobby, label="Leave"), "not at this table")
         assert_refused(await carol.click(lobby, label="Add AI (easy)"), "Only players at the table")
         assert_refused(await bob.click(lobby, label="Start"), "not at this table")
-        assert_refused(await carol.click(lobby, label="Cancel"), "opener or someone with Manage Server")
+        assert_refused(
+            await carol.click(lobby, label="Cancel"), "opener or someone with Manage Server"
+        )
     await bob.click(lobby, label="Join")
     await alice.click(table_message(channel), label="Add AI (easy)")
     await alice.click(table_message(channel), label="Add AI (hard)")
@@ -182,7 +188,9 @@ async def test_game_clicks_refused(simcord_env: Any, db_path: Path) -> None:
 
     # someone not at the table
     async with same:
-        assert_refused(await carol.click(table_message(channel), label="My hand"), "not playing at this table")
+        assert_refused(
+            await carol.click(table_message(channel), label="My hand"), "not playing at this table"
+        )
         assert_refused(await carol.slash(channel, "ruff hand"), "not playing at any table")
         assert_refused(await carol.click(table_message(channel), label="My hand"), "not playing")
 
@@ -193,8 +201,12 @@ async def test_game_clicks_refused(simcord_env: Any, db_path: Path) -> None:
     await env.advance_time(16 * 60)
     fresh = (await alice.click(table_message(channel), label="My hand")).response
     stale_version = table.game.version
-    stale_cards = [x for x in labels_of(stale.components, enabled_only=True) if not x.startswith("Claim")]
-    assert stale_cards and set(stale_cards) == {x for x in labels_of(fresh.components, enabled_only=True) if not x.startswith("Claim")}
+    stale_cards = [
+        x for x in labels_of(stale.components, enabled_only=True) if not x.startswith("Claim")
+    ]
+    assert stale_cards and set(stale_cards) == {
+        x for x in labels_of(fresh.components, enabled_only=True) if not x.startswith("Claim")
+    }
     await step()  # alice plays from her DM
     assert table.game.to_act() != 0
     await until(lambda: table.game.to_act() == 1)
@@ -207,11 +219,15 @@ async def test_game_clicks_refused(simcord_env: Any, db_path: Path) -> None:
     version = table.game.version
     card = table.game.hand(0)[0]
     async with same:
-        res = await forged_click(env, alice.user, hand_message(alice), f"rh:a:1:{version}:0:play:{card.code}")
+        res = await forged_click(
+            env, alice.user, hand_message(alice), f"rh:a:1:{version}:0:play:{card.code}"
+        )
         assert_refused(res, "not your turn")
     # bob clicking a control of alice's seat
     async with same:
-        res = await forged_click(env, bob.user, hand_message(bob), f"rh:a:1:{version}:0:play:{card.code}")
+        res = await forged_click(
+            env, bob.user, hand_message(bob), f"rh:a:1:{version}:0:play:{card.code}"
+        )
         assert_refused(res, "not your hand")
     # a malformed id
     async with same:
@@ -224,14 +240,24 @@ async def test_game_clicks_refused(simcord_env: Any, db_path: Path) -> None:
         assert_refused(await alice.click(stale, label=stale_cards[0]), "Already played")
     # a stale button from tricks ago, on alice's turn: she is shown her hand as it is now
     await until(
-        lambda: table.game.to_act() == 0 and table.game.phase == "play" and table.game.version > stale_version + 8
+        lambda: (
+            table.game.to_act() == 0
+            and table.game.phase == "play"
+            and table.game.version > stale_version + 8
+        )
     )
     async with same:
         res = await alice.click(stale, label=stale_cards[-1])
         assert res.response.ephemeral and res.response.id == stale.id
         assert "earlier turn" in res.response.content and "Your turn" in res.response.content
-        live = {x for x in labels_of(res.response.components, enabled_only=True) if not x.startswith("Claim")}
-        assert live == {card_label(a.card) for a in table.game.legal_actions(0) if isinstance(a, Play)}
+        live = {
+            x
+            for x in labels_of(res.response.components, enabled_only=True)
+            if not x.startswith("Claim")
+        }
+        assert live == {
+            card_label(a.card) for a in table.game.legal_actions(0) if isinstance(a, Play)
+        }
 
     # not following suit (a tampered client again): refused with the rule
     await until(lambda: _follow_suit_trap(table.game) is not None)
@@ -240,6 +266,9 @@ async def test_game_clicks_refused(simcord_env: Any, db_path: Path) -> None:
     assert card_label(off_suit) not in enabled_cards(hand_message(alice))
     async with same:
         res = await forged_click(
-            env, alice.user, hand_message(alice), f"rh:a:1:{table.game.version}:0:play:{off_suit.code}"
+            env,
+            alice.user,
+            hand_message(alice),
+            f"rh:a:1:{table.game.version}:0:play:{off_suit.code}",
         )
         assert assert_refused(res, "follow suit") == f"You must follow suit: you hold {led.symbol}."

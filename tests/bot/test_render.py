@@ -18,7 +18,9 @@ def _info(game: Game) -> TableInfo:
         SeatInfo(name, None, "normal") if name == "Cotton" else SeatInfo(name, 1000 + i)
         for i, name in enumerate(NAMES)
     )
-    return TableInfo(7, game.rules, seats, "Card Room", "ruff", "https://discord.com/channels/1/2/3")
+    return TableInfo(
+        7, game.rules, seats, "Card Room", "ruff", "https://discord.com/channels/1/2/3"
+    )
 
 
 def _mentions(text: str, card: Card) -> bool:
@@ -42,9 +44,14 @@ def test_table_text_shows_trumps_trick_turn_and_score() -> None:
     lines = text.splitlines()
     assert lines[0] == "🃏 **Ruff and Honours** · preset `cotton1674` · table #7 · game 1, deal 1"
     trump = game.trump
-    assert f"Trumps: **{suit_symbol(trump)} {trump.name.lower()}** (turned up {card_text(game.turn_up)})" in text
+    assert (
+        f"Trumps: **{suit_symbol(trump)} {trump.name.lower()}** (turned up {card_text(game.turn_up)})"
+        in text
+    )
     leader = game.leader
-    played = " · ".join(f"{'NESW'[(leader + i) % 4]} {card_text(c)}" for i, c in enumerate(game.trick))
+    played = " · ".join(
+        f"{'NESW'[(leader + i) % 4]} {card_text(c)}" for i, c in enumerate(game.trick)
+    )
     assert f"Trick {game.trick_no}: {played}" in lines
     seat = game.to_act()
     who = f"<@{1000 + seat}>" if NAMES[seat] != "Cotton" else "Cotton 🤖"
@@ -78,7 +85,9 @@ def test_hands_and_table_never_show_hidden_cards() -> None:
         for seat in range(4):
             view = game.observe(seat)
             text = render.hand_message(info, view)
-            assert sorted(c.code for c in hand_cards(text)) == sorted(c.code for c in game.hand(seat))
+            assert sorted(c.code for c in hand_cards(text)) == sorted(
+                c.code for c in game.hand(seat)
+            )
             assert f"Your hand ({len(view.hand)})" in text
             for other in range(4):
                 if other == seat:
@@ -110,9 +119,14 @@ def test_hand_message_on_turn_names_what_to_do() -> None:
     assert game.phase == "ruff"
     text = render.hand_message(info, game.observe(seat))
     first, place = text.splitlines()[:2]
-    assert first.startswith("🟢 **Your turn:**") and "Take the four stock cards" in first  # line 1: what to do
+    assert (
+        first.startswith("🟢 **Your turn:**") and "Take the four stock cards" in first
+    )  # line 1: what to do
     assert "#ruff in **Card Room** — [go to the table](https://discord.com/channels/1/2/3)" in place
-    assert f"You are **{render.SEAT_NAMES[seat]}**, partner {render.SEAT_NAMES[(seat + 2) % 4]}" in text
+    assert (
+        f"You are **{render.SEAT_NAMES[seat]}**, partner {render.SEAT_NAMES[(seat + 2) % 4]}"
+        in text
+    )
     while not (game.phase == "play" and len(game.trick) >= 2 and game.to_act() is not None):
         _step(game)
     seat = game.to_act()
@@ -135,7 +149,10 @@ def test_hand_message_on_turn_names_what_to_do() -> None:
     assert waiting.startswith("⏳ Not your turn — waiting for **") and "Your turn" not in waiting
     if view.completed_tricks:
         _, _, won = view.completed_tricks[-1]
-        assert f"won by **{render.SEAT_NAMES[won]} ({NAMES[won]})**" in text or "won by **you**" in text
+        assert (
+            f"won by **{render.SEAT_NAMES[won]} ({NAMES[won]})**" in text
+            or "won by **you**" in text
+        )
     assert "Tricks this deal: NS " in text
 
 

@@ -29,7 +29,9 @@ def finished(game_id: str, overrides: dict[str, object], seed: int = 3) -> Game:
 
 
 @pytest.mark.parametrize(("game_id", "overrides"), VARIANTS)
-def test_every_step_of_every_game_shows_its_trick_and_every_hand(game_id: str, overrides: dict[str, object]) -> None:
+def test_every_step_of_every_game_shows_its_trick_and_every_hand(
+    game_id: str, overrides: dict[str, object]
+) -> None:
     game = finished(game_id, overrides)
     log = game_log(game.to_record())
     names = [f"P{s}" for s in range(game.n_players)]
@@ -39,7 +41,10 @@ def test_every_step_of_every_game_shows_its_trick_and_every_hand(game_id: str, o
         text = replay.step_text(5, game.rules.title, names, log, step)
         assert len(text) <= 2000
         assert f"trick {step + 1} of {len(steps)}" in text
-        assert f"**Trick {trick.number}** — {replay.POSITIONS[trick.leader]} (P{trick.leader}) led: " in text
+        assert (
+            f"**Trick {trick.number}** — {replay.POSITIONS[trick.leader]} (P{trick.leader}) led: "
+            in text
+        )
         assert " · ".join(f"{replay.SHORT[s]} {card_text(c)}" for s, c in trick.plays) in text
         assert f"Won by **{replay.POSITIONS[trick.winner]} (P{trick.winner})**" in text
         hand_lines = [line for line in text.splitlines() if line.startswith("> ")]
@@ -54,14 +59,20 @@ def test_every_step_of_every_game_shows_its_trick_and_every_hand(game_id: str, o
         if trick is deal.tricks[-1]:
             assert f"**End of deal {deal.deal_no}**" in text
     # past the end clamps to the last step
-    assert replay.step_text(5, "t", names, log, 10**6) == replay.step_text(5, "t", names, log, len(steps) - 1)
+    assert replay.step_text(5, "t", names, log, 10**6) == replay.step_text(
+        5, "t", names, log, len(steps) - 1
+    )
 
 
 def test_replay_buttons_lead_to_the_neighbouring_steps_with_distinct_ids() -> None:
     def ids(step: int, total: int) -> list[tuple[str, bool]]:
         view = replay.replay_view(9, step, total)
         assert view is not None
-        return [(c["custom_id"], c["disabled"]) for row in view.to_components() for c in row["components"]]
+        return [
+            (c["custom_id"], c["disabled"])
+            for row in view.to_components()
+            for c in row["components"]
+        ]
 
     assert ids(0, 13) == [("rh:r:9:0", True), ("rh:r:9:1", False)]
     assert ids(5, 13) == [("rh:r:9:4", False), ("rh:r:9:6", False)]

@@ -53,7 +53,12 @@ async def test_restart_mid_deal_keeps_the_game_and_its_buttons(
     seat = table.game.to_act()
     waiting = players[seat]
     old_hand = hand_message(waiting)
-    old_ids = {b.custom_id for row in old_hand.components for b in row.children if not b.disabled and ":t:" not in b.custom_id}
+    old_ids = {
+        b.custom_id
+        for row in old_hand.components
+        for b in row.children
+        if not b.disabled and ":t:" not in b.custom_id
+    }
     assert old_ids and all(f":{version}:{seat}:" in cid for cid in old_ids)
 
     old_bot = env.bot

@@ -31,7 +31,9 @@ from .helpers import (
 )
 
 
-async def _seat_alice_with_ai(env: Any, *, target: int | None = None, name: str = "Card Room") -> tuple[Any, Any, Any, Any]:
+async def _seat_alice_with_ai(
+    env: Any, *, target: int | None = None, name: str = "Card Room"
+) -> tuple[Any, Any, Any, Any]:
     """A guild, its channel, alice (no special rights) and a mod (Manage Server); alice
     opens a table, fills it with AI and starts."""
     guild = env.create_guild(name=name)
@@ -73,7 +75,9 @@ def _pictures(message: discord.Message) -> list[discord.Attachment]:
     return [a for a in message.attachments if a.filename.endswith(".png")]
 
 
-async def test_the_table_message_carries_a_picture_with_alt_text_beside_complete_text(simcord_env: Any) -> None:
+async def test_the_table_message_carries_a_picture_with_alt_text_beside_complete_text(
+    simcord_env: Any,
+) -> None:
     env = simcord_env
     _, channel, alice, _ = await _seat_alice_with_ai(env)
     await _act(alice)
@@ -83,7 +87,11 @@ async def test_the_table_message_carries_a_picture_with_alt_text_beside_complete
     alt = pictures[0].description or ""
     assert "Trumps" in alt and "Score" in alt
     # the text stays complete: the picture adds, never replaces
-    assert "Trumps:" in table.content and "Score:" in table.content and "Tricks this deal" in table.content
+    assert (
+        "Trumps:" in table.content
+        and "Score:" in table.content
+        and "Tricks this deal" in table.content
+    )
 
 
 async def test_a_cancelled_game_keeps_no_picture(simcord_env: Any) -> None:
@@ -98,7 +106,9 @@ async def test_a_cancelled_game_keeps_no_picture(simcord_env: Any) -> None:
     assert "Cancelled by" in message.content and not _pictures(message)
 
 
-async def test_a_server_can_switch_pictures_off_but_only_with_manage_server(simcord_env: Any) -> None:
+async def test_a_server_can_switch_pictures_off_but_only_with_manage_server(
+    simcord_env: Any,
+) -> None:
     env = simcord_env
     guild, channel, alice, mod = await _seat_alice_with_ai(env)
     await _act(alice)
@@ -148,7 +158,9 @@ async def _play_to_the_end(env: Any, channel: Any, alice: Any) -> None:
     await env.bot.manager.services.notifier.flush()
 
 
-async def test_the_final_post_has_the_score_chart_and_says_who_won_and_how(simcord_env: Any) -> None:
+async def test_the_final_post_has_the_score_chart_and_says_who_won_and_how(
+    simcord_env: Any,
+) -> None:
     env = simcord_env
     _, channel, alice, _ = await _seat_alice_with_ai(env, target=2)
     await _play_to_the_end(env, channel, alice)
@@ -166,7 +178,9 @@ async def test_the_final_post_has_the_score_chart_and_says_who_won_and_how(simco
     assert "The game is over — you " in dm and "How " in dm
 
 
-async def test_each_table_gets_a_thread_where_summaries_go_and_the_table_stays_current(simcord_env: Any) -> None:
+async def test_each_table_gets_a_thread_where_summaries_go_and_the_table_stays_current(
+    simcord_env: Any,
+) -> None:
     env = simcord_env
     _, channel, alice, _ = await _seat_alice_with_ai(env, target=2)
     threads = channel.threads
@@ -175,14 +189,20 @@ async def test_each_table_gets_a_thread_where_summaries_go_and_the_table_stays_c
     assert "Table #1" in (thread.name or "")
     table = env.bot.manager.tables[1]
     assert table.thread_id == thread.id
-    assert (await env.bot.manager.services.table_repo.get(1)).settings["thread_id"] == thread.id  # kept over a restart
+    assert (await env.bot.manager.services.table_repo.get(1)).settings[
+        "thread_id"
+    ] == thread.id  # kept over a restart
     await _play_to_the_end(env, channel, alice)
     await env.settle()
-    in_channel = [m.content for m in channel.history() if m.type is not discord.MessageType.thread_created]
+    in_channel = [
+        m.content for m in channel.history() if m.type is not discord.MessageType.thread_created
+    ]
     in_thread = [m.content for m in thread.history()]
     assert any("**Deal 1 of game 1**" in c for c in in_thread), "deal summaries go to the thread"
     assert not any("**Deal 1 of game 1**" in c for c in in_channel)
-    assert len(in_channel) == 1 and "finished" in in_channel[0], "the channel holds just the table, kept current"
+    assert len(in_channel) == 1 and "finished" in in_channel[0], (
+        "the channel holds just the table, kept current"
+    )
 
 
 async def test_without_thread_permission_the_channel_is_used(simcord_env: Any) -> None:
@@ -204,21 +224,29 @@ async def test_without_thread_permission_the_channel_is_used(simcord_env: Any) -
 
 
 @pytest.mark.parametrize("bot_settings", [{"turn_timeout": 90.0, "turn_ping_delay": 10.0}])
-async def test_a_turn_ping_with_a_relative_deadline_is_removed_once_you_play(simcord_env: Any) -> None:
+async def test_a_turn_ping_with_a_relative_deadline_is_removed_once_you_play(
+    simcord_env: Any,
+) -> None:
     env = simcord_env
     _, channel, alice, _ = await _seat_alice_with_ai(env)
     thread = channel.threads[0]
     table = env.bot.manager.tables[1]
     await env.settle()
     await env.advance_time(5)
-    assert not any(m.content.startswith("🔔") for m in thread.history()), "no ping while the player may be looking"
+    assert not any(m.content.startswith("🔔") for m in thread.history()), (
+        "no ping while the player may be looking"
+    )
     await env.advance_time(6)
     pings = [m for m in thread.history() if m.content.startswith("🔔")]
-    assert len(pings) == 1, [(m.content, table.game.version, table.game.to_act(), table.shown.notices) for m in pings]
+    assert len(pings) == 1, [
+        (m.content, table.game.version, table.game.to_act(), table.shown.notices) for m in pings
+    ]
     ping = pings[0].content
     assert f"<@{alice.id}>" in ping and "your turn at table #1" in ping
     assert re.search(r"<t:\d+:R>", ping), ping
-    assert int(re.search(r"<t:(\d+):R>", ping).group(1)) == pytest.approx(table.drive.deadline, abs=2)  # type: ignore[union-attr]
+    assert int(re.search(r"<t:(\d+):R>", ping).group(1)) == pytest.approx(
+        table.drive.deadline, abs=2
+    )  # type: ignore[union-attr]
     assert not any(m.content.startswith("🔔") for m in channel.history()), "pings go to the thread"
     version = table.version
     await _act(alice)
@@ -237,13 +265,19 @@ async def test_the_warning_near_the_deadline_goes_once_the_player_moves(simcord_
     thread = channel.threads[0]
     await env.advance_time(41)
     notes = [m.content for m in thread.history() if m.content.startswith(("🔔", "⏳"))]
-    assert len(notes) == 2 and notes[1].startswith(f"⏳ <@{alice.id}>, your turn at table #1 ends <t:"), notes
+    assert len(notes) == 2 and notes[1].startswith(
+        f"⏳ <@{alice.id}>, your turn at table #1 ends <t:"
+    ), notes
     await _act(alice)
     await env.settle()
     table = env.bot.manager.tables[1]
     left = [(m.content, m.id) for m in thread.history() if m.content.startswith(("🔔", "⏳"))]
-    assert not any(c.startswith("⏳") for c, _ in left), "the warning is removed once the player moves"
-    assert all(table.game.to_act() == 0 for _ in left), "only a ping of a turn still waiting is left"
+    assert not any(c.startswith("⏳") for c, _ in left), (
+        "the warning is removed once the player moves"
+    )
+    assert all(table.game.to_act() == 0 for _ in left), (
+        "only a ping of a turn still waiting is left"
+    )
 
 
 @pytest.mark.parametrize("bot_settings", [{"turn_timeout": 90.0, "turn_ping_delay": 10.0}])
@@ -261,7 +295,9 @@ async def test_a_player_who_moves_within_the_ping_delay_is_never_pinged(simcord_
     await env.advance_time(4)
     assert not any(m.content.startswith("🔔") for m in thread.history())
     await env.advance_time(7)  # her fourth turn now waits 11 s: pinged
-    assert [m.content for m in thread.history() if m.content.startswith("🔔")][:1], "pinged once she is away"
+    assert [m.content for m in thread.history() if m.content.startswith("🔔")][:1], (
+        "pinged once she is away"
+    )
 
 
 # ---------------------------------------------------------------- buttons and the ruff's menu (pure)
@@ -276,7 +312,9 @@ def test_card_rows_one_suit_a_row_long_suits_split_and_packed_to_fit() -> None:
     s, h, d, c = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS
     hand = suits[s][:7] + suits[h][:3] + suits[d][:2] + suits[c][:1]
     rows = card_rows(hand, 4)
-    assert [len(r) for r in rows] == [4, 3, 3, 3], "7 spades split 4 + 3; the two shortest suits share a row"
+    assert [len(r) for r in rows] == [4, 3, 3, 3], (
+        "7 spades split 4 + 3; the two shortest suits share a row"
+    )
     assert {x.suit for x in rows[0]} == {x.suit for x in rows[1]} == {s}
     assert {x.suit for x in rows[2]} == {h}
     hand = suits[s][:4] + suits[h][:3] + suits[d][:3] + suits[c][:3]
@@ -295,13 +333,24 @@ def test_card_buttons_colour_means_playable_rows_by_suit_trumps_first() -> None:
         if game.phase == "play":
             rows = hand_controls(1, game.version, view).to_components()
             legal = {a.card for a in view.legal if isinstance(a, Play)}
-            rows = [r for r in rows if all(":play:" in b.get("custom_id", "") for b in r["components"])]  # not the claim row
-            cards = [(b, _card_of_label(b["label"])) for row in rows for b in row["components"] if b["type"] == 2]
+            rows = [
+                r for r in rows if all(":play:" in b.get("custom_id", "") for b in r["components"])
+            ]  # not the claim row
+            cards = [
+                (b, _card_of_label(b["label"]))
+                for row in rows
+                for b in row["components"]
+                if b["type"] == 2
+            ]
             assert {card for b, card in cards if not b["disabled"]} == legal
             for b, card in cards:
-                want = discord.ButtonStyle.success if card in legal else discord.ButtonStyle.secondary
+                want = (
+                    discord.ButtonStyle.success if card in legal else discord.ButtonStyle.secondary
+                )
                 assert b["style"] == want.value, (b, card)  # one colour: "you may play this"
-            suit_rows = [[_card_of_label(b["label"]).suit for b in row["components"]] for row in rows]
+            suit_rows = [
+                [_card_of_label(b["label"]).suit for b in row["components"]] for row in rows
+            ]
             per_suit = Counter(card.suit for _, card in cards)
             if sum(-(-n // 5) for n in per_suit.values()) <= 4:  # room for a row (or two) per suit
                 assert all(len(set(r)) == 1 for r in suit_rows)
@@ -339,7 +388,9 @@ def test_the_ruff_menu_offers_the_lowest_non_trumps_first_with_descriptions() ->
 
 
 @pytest.mark.parametrize("bot_settings", [{"turn_timeout": 60.0}])
-async def test_the_hand_dm_says_what_to_do_first_and_what_the_ai_played_for_you(simcord_env: Any) -> None:
+async def test_the_hand_dm_says_what_to_do_first_and_what_the_ai_played_for_you(
+    simcord_env: Any,
+) -> None:
     env = simcord_env
     _, channel, alice, _ = await _seat_alice_with_ai(env)
     table = env.bot.manager.tables[1]
@@ -374,14 +425,18 @@ async def test_a_ping_left_by_a_restart_is_deleted_once_its_turn_passes(
     assert len(pings) == 1
     await restart(env, more_bots, make_settings(db_path, **bot_settings))
     await env.settle()
-    assert [m.id for m in thread.history() if m.content.startswith("🔔")] == pings, "still her turn: kept, not doubled"
+    assert [m.id for m in thread.history() if m.content.startswith("🔔")] == pings, (
+        "still her turn: kept, not doubled"
+    )
     await _act(alice)
     await env.settle()
     left = [m.id for m in thread.history() if m.content.startswith("🔔")]
     assert pings[0] not in left, "the old bot's ping is deleted by the new one once she played"
 
 
-async def test_pictures_that_wait_for_the_painter_are_drawn_once_each_of_the_latest_state(simcord_env: Any) -> None:
+async def test_pictures_that_wait_for_the_painter_are_drawn_once_each_of_the_latest_state(
+    simcord_env: Any,
+) -> None:
     """While the painter rests (pictures take at most a quarter of a core), a move's
     edit goes out with its text and the picture waits, once per table however many
     moves; the waiting pictures are then drawn of each table's latest state, and a
@@ -400,7 +455,9 @@ async def test_pictures_that_wait_for_the_painter_are_drawn_once_each_of_the_lat
     presenter._rested_at = loop.time() + 3600  # resting after a long picture
     first = table.shown.pictures.last
     moved = 0
-    while moved < 2 and not table.game.is_over:  # the game moves on: the text goes, the picture waits
+    while (
+        moved < 2 and not table.game.is_over
+    ):  # the game moves on: the text goes, the picture waits
         moved += await _act(alice)
         await env.settle()
     assert moved == 2
@@ -415,6 +472,8 @@ async def test_pictures_that_wait_for_the_painter_are_drawn_once_each_of_the_lat
     assert not presenter._redraw
     info = table.info()
     assert table.shown.pictures.last is not None
-    assert table.shown.pictures.last.key == picture_key(info, table.game.observe(0), info.names)  # the latest
+    assert table.shown.pictures.last.key == picture_key(
+        info, table.game.observe(0), info.names
+    )  # the latest
     await env.settle()
     assert _pictures(table_message(channel))[0].description == table.shown.pictures.last.description

@@ -110,11 +110,16 @@ async def test_solo_whist_four_humans_propose_overcalled_by_spread_misere(simcor
         if view.contract == "spread":
             declarer = view.declarer
             assert declarer is not None
-            assert f"Contract: **Spread Misère** · declared by {names[declarer]} ({NAMES[declarer]})" in text
+            assert (
+                f"Contract: **Spread Misère** · declared by {names[declarer]} ({NAMES[declarer]})"
+                in text
+            )
             line = next(ln for ln in text.splitlines() if "plays with the hand face up" in ln)
             hand = game.hand(declarer)
             face_up = hand_cards("Your hand: " + line.split("face up: ", 1)[1])
-            assert sorted(c.code for c in face_up) == sorted(c.code for c in hand)  # as it is played
+            assert sorted(c.code for c in face_up) == sorted(
+                c.code for c in hand
+            )  # as it is played
             seen_exposed += 1
             for seat, player in enumerate(players):
                 dm = hand_message(player).content
@@ -122,7 +127,10 @@ async def test_solo_whist_four_humans_propose_overcalled_by_spread_misere(simcor
                     assert "you play Spread Misère alone against" in dm
                 else:
                     others = [s for s in range(4) if s not in (seat, declarer)]
-                    assert f"you defend with {names[others[0]]} ({NAMES[others[0]]}) and {names[others[1]]}" in dm
+                    assert (
+                        f"you defend with {names[others[0]]} ({NAMES[others[0]]}) and {names[others[1]]}"
+                        in dm
+                    )
                     assert "plays with the hand face up" in dm
             assert f"Sides: {names[declarer]} ({NAMES[declarer]}) plays alone against" in text
 
@@ -140,7 +148,10 @@ async def test_solo_whist_four_humans_propose_overcalled_by_spread_misere(simcor
     assert "must lose every trick" in summary and ("made" in summary or "failed" in summary)
     winner = game.match_winner
     final = table_message(channel).content
-    assert "finished" in final and f"🏆 **{names[winner]}** — {NAMES[winner]} — wins with {game.scores[winner]}" in final
+    assert (
+        "finished" in final
+        and f"🏆 **{names[winner]}** — {NAMES[winner]} — wins with {game.scores[winner]}" in final
+    )
     await _durable(env, table)
     await _results_per_seat(env, table, 4)
 
@@ -163,7 +174,10 @@ async def test_solo_whist_abundance_declarer_names_trumps_from_the_dm(simcord_en
             assert "name trumps for your Abundance" in hand_message(players[declarer]).content
         elif named and game.phase == "play":
             assert "Trumps: **♦ diamonds**" in text
-            assert f"{names[named[0]]} ({NAMES[named[0]]}) names ♦ diamonds trumps." in text or game.completed
+            assert (
+                f"{names[named[0]]} ({NAMES[named[0]]}) names ♦ diamonds trumps." in text
+                or game.completed
+            )
 
     await play_out(env, table, players, solo_policy(["abund"], Suit.DIAMONDS), each)
     game = table.game
@@ -184,7 +198,11 @@ async def test_solo_whist_one_human_with_easy_ai(simcord_env: Any) -> None:
 
     def policy(game: Game, view: SeatView) -> list[Action]:
         if view.phase == "auction":
-            return [solo_bid("solo")] if solo_bid("solo") in view.legal and not view.auction else [solo_bid("pass")]
+            return (
+                [solo_bid("solo")]
+                if solo_bid("solo") in view.legal and not view.auction
+                else [solo_bid("pass")]
+            )
         if view.phase == "trumps":
             return [name_trump(Suit.HEARTS)]
         return lowest_card(view)
@@ -213,7 +231,11 @@ def ruffe_policy(claims: dict[int, str] | None = None) -> Any:
             return rub
         if any(isinstance(a, RuffClaim) for a in view.legal):
             how = (claims or {}).get(len(game.notes.get("ruff_claims", ())), "true")  # type: ignore[arg-type]
-            value = true_ruff(view) if how == "true" else max(a.value for a in view.legal if isinstance(a, RuffClaim))
+            value = (
+                true_ruff(view)
+                if how == "true"
+                else max(a.value for a in view.legal if isinstance(a, RuffClaim))
+            )
             return [RuffClaim(value)]
         return lowest_card(view)
 
@@ -235,15 +257,26 @@ async def test_ruffe_and_trump_four_humans_double_hand(simcord_env: Any) -> None
         view = game.observe(0)
         values = view.note("ruff_values")
         assert isinstance(values, tuple)  # automatic: every ruff is public from the deal
-        assert "Ruff (pips): " + " · ".join(f"{'NESW'[s]} {v}" for s, v in enumerate(values)) in text
+        assert (
+            "Ruff (pips): " + " · ".join(f"{'NESW'[s]} {v}" for s, v in enumerate(values)) in text
+        )
         assert "→ the ruff goes to" in text
         assert f"Score: NS **{game.scores[0]}** · EW **{game.scores[1]}** (game to 30)" in text
         if game.phase == "ruff":
             rubs += 1
-            assert f"Rub: {SEATS[4][game.to_act()]} ({NAMES[game.to_act()]}) may take the top four cards of the head." in text
-            assert "Take the top four cards of the head" in hand_message(players[game.to_act()]).content
+            assert (
+                f"Rub: {SEATS[4][game.to_act()]} ({NAMES[game.to_act()]}) may take the top four cards of the head."
+                in text
+            )
+            assert (
+                "Take the top four cards of the head"
+                in hand_message(players[game.to_act()]).content
+            )
         for seat, player in enumerate(players):
-            assert f"You are **{SEATS[4][seat]}**, partner {SEATS[4][(seat + 2) % 4]} ({NAMES[(seat + 2) % 4]})" in hand_message(player).content
+            assert (
+                f"You are **{SEATS[4][seat]}**, partner {SEATS[4][(seat + 2) % 4]} ({NAMES[(seat + 2) % 4]})"
+                in hand_message(player).content
+            )
 
     await play_out(env, table, players, ruffe_policy(), each)
     game = table.game
@@ -253,12 +286,19 @@ async def test_ruffe_and_trump_four_humans_double_hand(simcord_env: Any) -> None
     assert summaries and all("tricks NS" in s for s in summaries)
     winner = game.match_winner
     final = table_message(channel).content
-    assert f"🏆 **{('North & South', 'East & West')[winner]}** — {NAMES[winner]} & {NAMES[winner + 2]} — win" in final
+    assert (
+        f"🏆 **{('North & South', 'East & West')[winner]}** — {NAMES[winner]} & {NAMES[winner + 2]} — win"
+        in final
+    )
     await _durable(env, table)
     rows = {r.name: r for r in await ResultRepo(env.bot.db).for_table(table.id)}
     for seat in range(4):
         r = rows[NAMES[seat]]
-        assert r.side == seat % 2 and r.points == game.scores[seat % 2] and r.won == (seat % 2 == winner)
+        assert (
+            r.side == seat % 2
+            and r.points == game.scores[seat % 2]
+            and r.won == (seat % 2 == winner)
+        )
 
 
 @pytest.mark.parametrize("bot_settings", [{"seed": 32}])
@@ -268,11 +308,17 @@ async def test_ruffe_and_trump_three_players_declare_their_ruffs(simcord_env: An
     channel = guild.create_text_channel("cards")
     players = [guild.add_member(env.create_user(name)) for name in NAMES[:3]]
     res = await players[0].slash(
-        channel, "ruff new", game="ruff-trump-willughby", options="players=3, ruff_announce=declared", target=25
+        channel,
+        "ruff new",
+        game="ruff-trump-willughby",
+        options="players=3, ruff_announce=declared",
+        target=25,
     )
     lobby = res.response.content
     assert "3 players, each for themselves · game to 25" in lobby
-    assert "> North: alice" in lobby and "> East: — empty —" in lobby and "> West: — empty —" in lobby
+    assert (
+        "> North: alice" in lobby and "> East: — empty —" in lobby and "> West: — empty —" in lobby
+    )
     assert "South" not in lobby and "Partners" not in lobby
     for player in players[1:]:
         await player.click(table_message(channel), label="Join")
@@ -288,13 +334,18 @@ async def test_ruffe_and_trump_three_players_declare_their_ruffs(simcord_env: An
         view = game.observe(0)
         claims = view.note("ruff_claims")
         assert isinstance(claims, tuple)
-        line = "Ruff claims (pips): " + (" · ".join(f"{'NEW'[s]} {v}" for s, v in claims) or "none yet")
+        line = "Ruff claims (pips): " + (
+            " · ".join(f"{'NEW'[s]} {v}" for s, v in claims) or "none yet"
+        )
         assert line in text
         if game.phase == "contest":
             seat = game.to_act()
             assert f"▶ **{names[seat]}** — <@{players[seat].id}> to declare a ruff" in text
             dm = hand_message(players[seat])
-            assert "your best suit is" in dm.content and f"worth {true_ruff(game.observe(seat))} pips" in dm.content
+            assert (
+                "your best suit is" in dm.content
+                and f"worth {true_ruff(game.observe(seat))} pips" in dm.content
+            )
             assert len(selects(dm)) == 4
         shown = view.note("ruff_shown")
         if isinstance(shown, tuple):
@@ -302,7 +353,10 @@ async def test_ruffe_and_trump_three_players_declare_their_ruffs(simcord_env: An
                 assert f"{names[seat]} ({NAMES[seat]}) shows" in text
                 shown_false += not honest
         assert "South" not in text and "NS" not in text
-        assert f"Score: N **{game.scores[0]}** · E **{game.scores[1]}** · W **{game.scores[2]}** (game to 25)" in text
+        assert (
+            f"Score: N **{game.scores[0]}** · E **{game.scores[1]}** · W **{game.scores[2]}** (game to 25)"
+            in text
+        )
 
     # the second to declare claims the most a suit can be worth: found out after the rub
     await play_out(env, table, players, ruffe_policy({1: "max"}), each)
@@ -395,7 +449,10 @@ async def test_turnover_bridge_two_humans_seed004_layouts(simcord_env: Any) -> N
     summary = next(p.content for p in posts if "**Deal 1 of game 1**" in p.content)
     assert f"tricks N {game.tricks[0]} · S {game.tricks[1]}" in summary
     winner = game.match_winner
-    assert f"🏆 **{SEATS[2][winner]}** — {NAMES[winner]} — wins with 1" in table_message(channel).content
+    assert (
+        f"🏆 **{SEATS[2][winner]}** — {NAMES[winner]} — wins with 1"
+        in table_message(channel).content
+    )
     await _durable(env, table)
     await _results_per_seat(env, table, 2)
 
@@ -403,7 +460,9 @@ async def test_turnover_bridge_two_humans_seed004_layouts(simcord_env: Any) -> N
 @pytest.mark.parametrize("bot_settings", [{"seed": 42}])
 async def test_turnover_bridge_pagat_one_human_against_easy_ai(simcord_env: Any) -> None:
     env = simcord_env
-    guild, channel, players = await open_table(env, 1, "turnover-bridge", options="layout=pagat", ai=1)
+    guild, channel, players = await open_table(
+        env, 1, "turnover-bridge", options="layout=pagat", ai=1
+    )
     table = env.bot.manager.tables[1]
     assert len(table.seats) == 2
 
@@ -412,7 +471,14 @@ async def test_turnover_bridge_pagat_one_human_against_easy_ai(simcord_env: Any)
         line = next(ln for ln in first.splitlines() if ln.startswith(f"> {SEATS[2][seat]} ("))
         assert [row.count("¹") for row in line.split(": ", 1)[1].split(" │ ")] == [6, 6]
     turned: list[str] = []
-    await play_out(env, table, players, lambda game, view: lowest_card(view), _layout_checks(channel, players, turned), limit=60)
+    await play_out(
+        env,
+        table,
+        players,
+        lambda game, view: lowest_card(view),
+        _layout_checks(channel, players, turned),
+        limit=60,
+    )
     assert turned, "the turned-up cards were announced"
     assert "finished" in table_message(channel).content
     await _durable(env, table)
@@ -434,7 +500,10 @@ async def test_rules_text_of_solo_ruffe_and_turnover(simcord_env: Any) -> None:
     for text in texts.values():
         assert "per trick over six" not in text  # not Whist's summary
     assert "Propose" in texts["solo-whist"] and "Spread Misère" in texts["solo-whist"]
-    assert "strongest suit" in texts["ruff-trump-willughby"] and "head" in texts["ruff-trump-willughby"]
+    assert (
+        "strongest suit" in texts["ruff-trump-willughby"]
+        and "head" in texts["ruff-trump-willughby"]
+    )
     assert "par" in texts["ruff-trump-willughby"] and "52" in texts["ruff-trump-willughby"]
     assert "face-up" in texts["turnover-bridge"] and "14 tricks" in texts["turnover-bridge"]
     assert "Spades are trumps" in texts["turnover-bridge"]
@@ -447,10 +516,14 @@ async def test_rules_text_of_solo_ruffe_and_turnover(simcord_env: Any) -> None:
 # the table and one with AI seats among them.
 OTHER_WAY = [
     pytest.param("ruff-trump-willughby", "mode=single_hand", 4, 0, id="single-hand-four-people"),
-    pytest.param("ruff-trump-willughby", "mode=single_hand", 1, 3, id="single-hand-one-person-three-ai"),
+    pytest.param(
+        "ruff-trump-willughby", "mode=single_hand", 1, 3, id="single-hand-one-person-three-ai"
+    ),
     pytest.param("ruff-trump-willughby", "players=3", 2, 1, id="three-players-two-people-one-ai"),
     pytest.param("ruff-trump-willughby", "players=2", 2, 0, id="two-players-two-people"),
-    pytest.param("turnover-bridge", "layout=seed004", 1, 1, id="turnover-seed004-person-against-ai"),
+    pytest.param(
+        "turnover-bridge", "layout=seed004", 1, 1, id="turnover-seed004-person-against-ai"
+    ),
     pytest.param("turnover-bridge", "layout=pagat", 2, 0, id="turnover-pagat-two-people"),
 ]
 
@@ -462,7 +535,9 @@ async def test_every_form_plays_to_the_end_with_people_and_with_ai(
 ) -> None:
     env = simcord_env
     target = 20 if game_id == "ruff-trump-willughby" else None
-    guild, channel, players = await open_table(env, humans, game_id, options=options, target=target, ai=ai)
+    guild, channel, players = await open_table(
+        env, humans, game_id, options=options, target=target, ai=ai
+    )
     table = env.bot.manager.tables[1]
     n = humans + ai
     assert len(table.seats) == n
@@ -476,7 +551,9 @@ async def test_every_form_plays_to_the_end_with_people_and_with_ai(
         # everyone plays for himself: no partners, no sides, a score for each seat
         assert "Partners" not in text and "NS" not in text and "EW" not in text
         for seat, player in enumerate(players):
-            assert f"You are **{names[seat]}**, playing for yourself." in hand_message(player).content
+            assert (
+                f"You are **{names[seat]}**, playing for yourself." in hand_message(player).content
+            )
         if game_id == "ruff-trump-willughby":
             scores = " · ".join(f"{short[s]} **{game.scores[s]}**" for s in range(n))
             assert f"Score: {scores} (game to 20)" in text
@@ -484,7 +561,11 @@ async def test_every_form_plays_to_the_end_with_people_and_with_ai(
             assert layouts is not None
             layouts(game)
 
-    policy = ruffe_policy() if game_id == "ruff-trump-willughby" else (lambda game, view: lowest_card(view))
+    policy = (
+        ruffe_policy()
+        if game_id == "ruff-trump-willughby"
+        else (lambda game, view: lowest_card(view))
+    )
     await play_out(env, table, players, policy, each, limit=600)
     game = table.game
     final = table_message(channel).content

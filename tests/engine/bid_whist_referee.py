@@ -55,7 +55,9 @@ def suit_of(card: Card, trump: Suit | None) -> Suit | None:
     return card.suit
 
 
-def referee_winner(plays: list[tuple[int, Card]], trump: Suit | None, direction: str, ace: str) -> int:
+def referee_winner(
+    plays: list[tuple[int, Card]], trump: Suit | None, direction: str, ace: str
+) -> int:
     led = next((suit_of(c, trump) for _, c in plays if suit_of(c, trump) is not None), None)
     best: tuple[int, int] | None = None
     winner = plays[0][0]
@@ -112,7 +114,9 @@ class BidWhistReferee:
         if self.rules.first_dealer == "first_diamond":
             seat, card = e.draws[-1]
             assert seat == e.dealer and card.suit is Suit.DIAMONDS
-            assert all(c.code in ("BJ", "LJ") or c.suit is not Suit.DIAMONDS for _, c in e.draws[:-1])
+            assert all(
+                c.code in ("BJ", "LJ") or c.suit is not Suit.DIAMONDS for _, c in e.draws[:-1]
+            )
 
     def _on_GameStarted(self, e: GameStarted) -> None:
         self.scores = [0, 0]
@@ -139,14 +143,18 @@ class BidWhistReferee:
         assert e.seat == (self.dealer + 1 + len(self.bids)) % 4, "bids go clockwise from eldest"
         made = [(s, c) for s, c in self.bids if c != "pass"]
         if e.bid == "pass":
-            assert not (e.seat == self.dealer and not made and self.p("all_pass") == "dealer_must_bid")
+            assert not (
+                e.seat == self.dealer and not made and self.p("all_pass") == "dealer_must_bid"
+            )
         else:
             number = int(e.bid[:-1])
             min_bid = self.p("min_bid")
             assert isinstance(min_bid, int) and min_bid <= number <= 7
             if made:
                 top = made[-1][1]
-                match = e.seat == self.dealer and self.p("dealer_can_match") and number == int(top[:-1])
+                match = (
+                    e.seat == self.dealer and self.p("dealer_can_match") and number == int(top[:-1])
+                )
                 assert match or self._rank(e.bid) > self._rank(top), (e.bid, top)
         self.bids.append((e.seat, e.bid))
 
@@ -189,13 +197,18 @@ class BidWhistReferee:
     def _on_DiscardsDone(self, e: DiscardsDone) -> None:
         assert self.laid_out == self.kitty_size and self.direction
         assert self.declarer is not None
-        self.next_to_play = self.declarer if self.rules.first_leader == "declarer" else (self.dealer + 1) % 4
+        self.next_to_play = (
+            self.declarer if self.rules.first_leader == "declarer" else (self.dealer + 1) % 4
+        )
 
     def _on_CardPlayed(self, e: CardPlayed) -> None:
         assert e.seat == self.next_to_play
         hand = self.hands[e.seat]
         assert e.card in hand
-        led = next((suit_of(c, self.trump) for _, c in self.plays if suit_of(c, self.trump) is not None), None)
+        led = next(
+            (suit_of(c, self.trump) for _, c in self.plays if suit_of(c, self.trump) is not None),
+            None,
+        )
         if led is not None and suit_of(e.card, self.trump) is not led:
             assert not any(suit_of(c, self.trump) is led for c in hand), "must follow suit"
         hand.remove(e.card)

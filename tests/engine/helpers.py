@@ -44,8 +44,12 @@ def stacked_game(
 ) -> tuple[Game, list[Event]]:
     """A new game whose first deal gives exactly ``hands`` (seat -> cards) and ``stock``."""
     rules = make_rules(game_id, preset, overrides)
-    deck = stacked_deck(rules, dealer, {seat: cards(text) for seat, text in hands.items()}, cards(stock))
-    return new_game(rules=rules, seed=seed, first_dealer=dealer, deck=deck, start_scores=start_scores)
+    deck = stacked_deck(
+        rules, dealer, {seat: cards(text) for seat, text in hands.items()}, cards(stock)
+    )
+    return new_game(
+        rules=rules, seed=seed, first_dealer=dealer, deck=deck, start_scores=start_scores
+    )
 
 
 def ruff_and_discard(game: Game, discards: str) -> list[Event]:

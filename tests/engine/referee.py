@@ -197,7 +197,11 @@ class Referee:
                 assert e.holder is None
                 assert all(e.turn_up not in h for h in self.dealt.values())
             else:
-                want = self.dealer if rules.turn_up_source == "dealer_last" else (self.dealer + 1) % self.n
+                want = (
+                    self.dealer
+                    if rules.turn_up_source == "dealer_last"
+                    else (self.dealer + 1) % self.n
+                )
                 assert e.holder == want and e.turn_up in self.dealt[want]
         self.trump = e.trump
         self.turn_up = e.turn_up
@@ -311,7 +315,9 @@ class Referee:
         self.plays = []
         self.fresh = set()
         self.leader = winner
-        majority = self.rules.stop_at_majority and max(self.tricks) > self.rules.tricks_per_deal // 2
+        majority = (
+            self.rules.stop_at_majority and max(self.tricks) > self.rules.tricks_per_deal // 2
+        )
         if e.trick_no == self.rules.tricks_per_deal or majority:
             if not majority:
                 assert all(not h for h in self.hands.values())
@@ -353,8 +359,15 @@ class Referee:
         def finish(how: str) -> None:
             self.scores = scores
             self.expected.append(
-                DealScored(self.game_no, self.deal_no, tuple(self.tricks), tuple(trick_points),
-                           tuple(honour_points), tuple(penalty), tuple(scores))
+                DealScored(
+                    self.game_no,
+                    self.deal_no,
+                    tuple(self.tricks),
+                    tuple(trick_points),
+                    tuple(honour_points),
+                    tuple(penalty),
+                    tuple(scores),
+                )
             )
             self.deals_scored += 1
             reached = [s for s in range(sides) if scores[s] >= target]
@@ -397,7 +410,9 @@ class Referee:
                 elif max(counts) < 3:
                     out = 4 - sum(counts)
                     notes.append(f"{out} honour{'s' * (out > 1)} out of play: no side holds three")
-            self.expected.append(HonoursScored(tuple(counts), tuple(honour_points), "; ".join(notes)))
+            self.expected.append(
+                HonoursScored(tuple(counts), tuple(honour_points), "; ".join(notes))
+            )
         how = ("tricks" if any(trick_points) else "honours") if simultaneous else "honours"
         finish(how)
 
@@ -412,8 +427,10 @@ class Referee:
         self.game_values[side] += 3 if loser == 0 else 2 if loser < 3 else 1
         if won[side] >= (1 if rules.match_format == "single" else 2):
             if rules.game_id == "whist-short-classic":
-                net = self.game_values[side] + 2 - sum(
-                    v for i, v in enumerate(self.game_values) if i != side
+                net = (
+                    self.game_values[side]
+                    + 2
+                    - sum(v for i, v in enumerate(self.game_values) if i != side)
                 )
                 rubber = tuple(net if i == side else -net for i in range(rules.sides))
             else:
@@ -515,8 +532,15 @@ class Referee:
             if winner is not None:
                 zeros = (0,) * rules.sides
                 self.expected.append(
-                    DealScored(self.game_no, self.deal_no, zeros, zeros, tuple(points), zeros,
-                               tuple(self.scores))
+                    DealScored(
+                        self.game_no,
+                        self.deal_no,
+                        zeros,
+                        zeros,
+                        tuple(points),
+                        zeros,
+                        tuple(self.scores),
+                    )
                 )
                 self._expect_game_over(winner, "ruff")
 
@@ -537,8 +561,15 @@ class Referee:
         self.scores = [s + p for s, p in zip(self.scores, card_points, strict=True)]
         zeros = (0,) * rules.sides
         self.expected.append(
-            DealScored(self.game_no, self.deal_no, tuple(self.tricks), tuple(card_points),
-                       tuple(self.ruff_points), zeros, tuple(self.scores))
+            DealScored(
+                self.game_no,
+                self.deal_no,
+                tuple(self.tricks),
+                tuple(card_points),
+                tuple(self.ruff_points),
+                zeros,
+                tuple(self.scores),
+            )
         )
         self.deals_scored += 1
         winner = self._unique_top()
@@ -576,8 +607,15 @@ class Referee:
             points = [1 if t > half else 0 for t in self.tricks]
         self.scores = [s + p for s, p in zip(self.scores, points, strict=True)]
         self.expected.append(
-            DealScored(self.game_no, self.deal_no, tuple(self.tricks), tuple(points), (0, 0),
-                       (0, 0), tuple(self.scores))
+            DealScored(
+                self.game_no,
+                self.deal_no,
+                tuple(self.tricks),
+                tuple(points),
+                (0, 0),
+                (0, 0),
+                tuple(self.scores),
+            )
         )
         self.deals_scored += 1
         if max(self.scores) >= rules.target_score:

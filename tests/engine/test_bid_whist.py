@@ -48,7 +48,9 @@ def deal(
 ) -> Game:
     rules = make_rules(GAME, None, overrides)
     deck = stacked_deck(rules, dealer, {s: cards(t) for s, t in hands.items()}, cards(kitty))
-    game, _ = new_game(rules=rules, seed=0, first_dealer=dealer, deck=deck, start_scores=start_scores)
+    game, _ = new_game(
+        rules=rules, seed=0, first_dealer=dealer, deck=deck, start_scores=start_scores
+    )
     return game
 
 
@@ -76,7 +78,9 @@ def lay_out(game: Game, keep: str = "") -> list[Event]:
     while game.phase == "kitty":
         seat = game.to_act()
         assert seat is not None
-        choice = next(a for a in game.legal_actions(seat) if isinstance(a, Discard) and a.card not in kept)
+        choice = next(
+            a for a in game.legal_actions(seat) if isinstance(a, Discard) and a.card not in kept
+        )
         events += game.apply(seat, choice)
     return events
 
@@ -163,7 +167,10 @@ def test_jokers_in_a_suit_contract_follow_trumps_and_must_follow_them() -> None:
 def test_11_11_scores() -> None:
     rules = make_rules(GAME)
     assert contract_points(rules, "4u", 11) == (True, 5)
-    assert contract_points(make_rules(GAME, None, {"made_score": "bid_only"}), "4u", 11) == (True, 4)
+    assert contract_points(make_rules(GAME, None, {"made_score": "bid_only"}), "4u", 11) == (
+        True,
+        4,
+    )
     assert contract_points(rules, "4u", 9) == (False, -4)
     assert contract_points(rules, "4n", 11) == (True, 10)
     assert contract_points(rules, "4n", 9) == (False, -8)
@@ -174,7 +181,9 @@ def test_11_11_scores() -> None:
 TRUMP_RUN = "BJ LJ AS KS QS JS 10S 9S 8S 7S 6S 5S"
 
 
-def _boston(overrides: Mapping[str, object] | None = None, start: Sequence[int] = (3, 0)) -> list[Event]:
+def _boston(
+    overrides: Mapping[str, object] | None = None, start: Sequence[int] = (3, 0)
+) -> list[Event]:
     game = deal({N: TRUMP_RUN}, dealer=W, overrides=overrides, start_scores=start)
     auction(game, ["7u", "pass", "pass", "pass"])  # dealer W, eldest N
     name(game, "S")
@@ -182,7 +191,9 @@ def _boston(overrides: Mapping[str, object] | None = None, start: Sequence[int] 
     while game.phase == "play":
         seat = game.to_act()
         assert seat is not None
-        events += game.apply(seat, game.legal_actions(seat)[0] if seat != N else play(game.hand(N)[0]))
+        events += game.apply(
+            seat, game.legal_actions(seat)[0] if seat != N else play(game.hand(N)[0])
+        )
     return events
 
 
@@ -247,7 +258,11 @@ def test_parameters_and_defaults() -> None:
     assert presets_for(GAME) == ["default"]
     rules = make_rules(GAME)
     assert (rules.jokers, rules.deck_size, rules.hand_size, rules.target_score) == (2, 54, 12, 7)
-    assert (rules.first_dealer, rules.first_leader, rules.deal_pattern) == ("first_diamond", "declarer", "singles")
+    assert (rules.first_dealer, rules.first_leader, rules.deal_pattern) == (
+        "first_diamond",
+        "declarer",
+        "singles",
+    )
     defaults = {
         "kitty_positions": "remainder",
         "min_bid": 3,
@@ -275,8 +290,15 @@ def test_rules_summary_follows_the_parameters() -> None:
     text = "\n".join(make_rules(GAME).describe())
     assert "54-card pack" in text and "6-card kitty" in text and "dealer must bid" in text
     assert "no trump counts double" in text and "minus 7 loses" in text
-    other = "\n".join(make_rules(GAME, None, {"jokers": 0, "all_pass": "redeal", "nt_multiplier": 1}).describe())
-    assert "4-card kitty" in other and "thrown in" in other and "double" not in other and "Jokers" not in other
+    other = "\n".join(
+        make_rules(GAME, None, {"jokers": 0, "all_pass": "redeal", "nt_multiplier": 1}).describe()
+    )
+    assert (
+        "4-card kitty" in other
+        and "thrown in" in other
+        and "double" not in other
+        and "Jokers" not in other
+    )
     assert "Ruff" not in text and "turned" not in text  # not the Whist family's lines
 
 
@@ -333,7 +355,9 @@ def test_eldest_may_pass_or_bid_anything_from_min_bid() -> None:
 def test_each_bid_must_outrank() -> None:
     game = deal({})
     auction(game, ["4d"])
-    assert codes(game, S) == ["pass", "bid:4n"] + [f"bid:{n}{m}" for n in range(5, 8) for m in "udn"]
+    assert codes(game, S) == ["pass", "bid:4n"] + [
+        f"bid:{n}{m}" for n in range(5, 8) for m in "udn"
+    ]
     with pytest.raises(IllegalAction, match="outrank 4 downtown"):
         game.apply(S, bid("4u"))
     with pytest.raises(IllegalAction, match="not your turn"):
@@ -380,7 +404,14 @@ def test_dealer_can_match() -> None:
 
 
 def test_action_encodings_round_trip() -> None:
-    for action in (bid("4u"), bid("7n"), Pass(), NameTrump(Suit.HEARTS), NameDirection("downtown"), Discard(BIG_JOKER)):
+    for action in (
+        bid("4u"),
+        bid("7n"),
+        Pass(),
+        NameTrump(Suit.HEARTS),
+        NameDirection("downtown"),
+        Discard(BIG_JOKER),
+    ):
         text = action.encode()
         assert len(text) <= 12 and decode_action(text) == action
     assert bid("4u").encode() == "bid:4u"
@@ -437,7 +468,14 @@ def test_kitty_exposed_shows_the_kitty_to_every_seat() -> None:
     taken = of_kind(events, KittyTaken)[0]
     assert isinstance(taken, KittyTaken) and len(taken.cards) == 6
     for seat in range(4):
-        assert {c.code for c in game.observe(seat).stock_taken} == {"AS", "KS", "QS", "JS", "10S", "9S"}
+        assert {c.code for c in game.observe(seat).stock_taken} == {
+            "AS",
+            "KS",
+            "QS",
+            "JS",
+            "10S",
+            "9S",
+        }
 
 
 def test_declare_after_the_kitty() -> None:
@@ -478,7 +516,12 @@ VARIANTS: list[dict[str, object]] = [
     {"jokers": 1, "downtown_ace": "low", "kitty_exposed": True, "first_dealer": "random"},
     {"jokers": 0, "min_bid": 4, "same_number_order": "no_equal", "all_pass": "redeal"},
     {"declare_before_kitty": False, "nt_jokers": "bidder_discards", "dealer_can_match": True},
-    {"kitty_positions": "interleaved", "first_leader": "eldest", "made_score": "bid_only", "nt_multiplier": 1},
+    {
+        "kitty_positions": "interleaved",
+        "first_leader": "eldest",
+        "made_score": "bid_only",
+        "nt_multiplier": 1,
+    },
     {"boston": "wins_game", "target_score": 5},
     {"boston": "double", "target_score": 11},
 ]

@@ -73,7 +73,9 @@ def test_solo_pattern() -> None:
         ("ruff-honours-cotton", {}, 48, None),  # top of the stock
     ],
 )
-def test_turn_up_card(game_id: str, overrides: dict[str, object], position: int, holder: str | None) -> None:
+def test_turn_up_card(
+    game_id: str, overrides: dict[str, object], position: int, holder: str | None
+) -> None:
     rules = make_rules(game_id, overrides=overrides)
     deck = full_deck(rules.removed_ranks)
     random.Random(position).shuffle(deck)
@@ -144,7 +146,9 @@ def test_stacked_deck_places_hands_and_stock() -> None:
         ({7: ["2S"]}, [], "no seat"),
     ],
 )
-def test_stacked_deck_rejects_bad_hands(hands: dict[int, list[str]], stock: list[str], message: str) -> None:
+def test_stacked_deck_rejects_bad_hands(
+    hands: dict[int, list[str]], stock: list[str], message: str
+) -> None:
     with pytest.raises(ValueError, match=message):
         stacked_deck(make_rules("ruff-honours-cotton"), W, hands, stock)  # type: ignore[arg-type]
 
@@ -169,7 +173,9 @@ def test_new_game_rejects_bad_hooks() -> None:
 def test_hooks_are_recorded_and_replayed() -> None:
     deck = full_deck()
     random.Random(99).shuffle(deck)
-    game, _ = new_game("ruff-honours-cotton", seed=5, first_dealer=N, deck=deck, start_scores=(7, 8))
+    game, _ = new_game(
+        "ruff-honours-cotton", seed=5, first_dealer=N, deck=deck, start_scores=(7, 8)
+    )
     assert game.scores == [7, 8] and game.start_scores == [7, 8]
     assert game.stock == deck[48:]
     play_deal(game)
@@ -195,7 +201,9 @@ def test_deck_applies_to_the_first_deal_only() -> None:
 
 
 def test_start_scores_apply_to_the_first_game_only() -> None:
-    game, _ = new_game("whist-5", overrides={"match_format": "rubber_bo3"}, seed=2, start_scores=(4, 4))
+    game, _ = new_game(
+        "whist-5", overrides={"match_format": "rubber_bo3"}, seed=2, start_scores=(4, 4)
+    )
     play_deal(game)  # 13 tricks: one side takes 7 or more and reaches 5
     assert game.game_no == 2 and game.scores == [0, 0]
 
@@ -221,14 +229,24 @@ def test_every_preset_builds(game_id: str) -> None:
         assert isinstance(game.trump, Suit) or game.rules.trump_mode in ("cycle", "contract")
 
 
-@pytest.mark.parametrize("game_id", ["ruff-honours-cotton", "solo-whist", "ruff-trump-willughby", "turnover-bridge"])
-def test_each_seat_sees_the_previous_deals_last_trick_until_a_trick_of_the_new_one(game_id: str) -> None:
+@pytest.mark.parametrize(
+    "game_id", ["ruff-honours-cotton", "solo-whist", "ruff-trump-willughby", "turnover-bridge"]
+)
+def test_each_seat_sees_the_previous_deals_last_trick_until_a_trick_of_the_new_one(
+    game_id: str,
+) -> None:
     new_deals = 0
-    for seed in range(20):  # games played at random until two new deals began (a game may end first)
-        overrides = {"target_score": 15} if game_id == "solo-whist" else None  # (a Solo game is one deal)
+    for seed in range(
+        20
+    ):  # games played at random until two new deals began (a game may end first)
+        overrides = (
+            {"target_score": 15} if game_id == "solo-whist" else None
+        )  # (a Solo game is one deal)
         game, _ = new_game(game_id, overrides=overrides, seed=seed)
         rng = random.Random(seed)
-        assert all(game.observe(s).previous_trick is None for s in range(game.n_players))  # the first deal
+        assert all(
+            game.observe(s).previous_trick is None for s in range(game.n_players)
+        )  # the first deal
         last = None
         while new_deals < 2 and not game.is_over:
             deal = game.deals_total
@@ -241,7 +259,9 @@ def test_each_seat_sees_the_previous_deals_last_trick_until_a_trick_of_the_new_o
                 new_deals += 1
                 for s in range(game.n_players):
                     assert game.observe(s).previous_trick == last
-                assert Game.from_record(game.to_record()).observe(0).previous_trick == last  # a replay keeps it
+                assert (
+                    Game.from_record(game.to_record()).observe(0).previous_trick == last
+                )  # a replay keeps it
                 last = None  # a deal with no trick played (all passed) leaves none
         if new_deals == 2:
             break
@@ -255,7 +275,10 @@ def _stacking_cases() -> list[tuple[str, str, dict[str, object]]]:
         cases += [(game_id, preset, {}) for preset in presets_for(game_id)]
         for param in GAMES[game_id].params:
             if param.name in ("deal_pattern", "kitty_positions", "players"):
-                cases += [(game_id, GAMES[game_id].default_preset, {param.name: choice}) for choice in param.choices]
+                cases += [
+                    (game_id, GAMES[game_id].default_preset, {param.name: choice})
+                    for choice in param.choices
+                ]
     return cases
 
 
@@ -280,13 +303,17 @@ def test_stacked_hands_stock_and_layouts_arrive_exactly_as_asked(
         deck = stacked_deck(rules, dealer, hands, stock, layouts)
         game, events = new_game(rules=rules, seed=dealer, first_dealer=dealer, deck=deck)
         dealt = {e.seat: list(e.cards) for e in of_kind(events, HandDealt)}  # type: ignore[attr-defined]
-        assert dealt == {seat: sorted(cards, key=lambda c: c.index) for seat, cards in hands.items()}
+        assert dealt == {
+            seat: sorted(cards, key=lambda c: c.index) for seat, cards in hands.items()
+        }
         if rules.layout:
             assert game.layout is not None
             piles = game.layout.shape.piles
             for seat, cards in layouts.items():
                 asked = [[cards[k] for k in range(p, len(cards), piles)] for p in range(piles)]
-                assert [[Card.from_index(i) for i in pile] for pile in game.layout.piles[seat]] == asked
+                assert [
+                    [Card.from_index(i) for i in pile] for pile in game.layout.piles[seat]
+                ] == asked
         else:
             assert game.layout is None
         undealt = [*game.stock_taken, *game.stock]  # a ruff taken at once has the stock in hand

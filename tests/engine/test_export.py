@@ -46,7 +46,7 @@ def random_game(game_id: str, preset: str | None, overrides: dict[str, object], 
 
 
 def names_for(game: Game) -> list[str]:
-    return ["Ann", "Bé \"quoted\"", "Cy", "Di"][: game.n_players]
+    return ["Ann", 'Bé "quoted"', "Cy", "Di"][: game.n_players]
 
 
 def check_log(game: Game) -> None:
@@ -123,7 +123,9 @@ def test_the_deal_log_matches_the_golden_transcripts(name: str) -> None:
     log = game_log(record)
     hands = [e["cards"] for e in entries if e.get("kind") == "hand_dealt"]
     assert [[c.code for c in h] for d in log.deals for h in d.hands] == hands
-    tricks = [(e["leader"], e["cards"], e["winner"]) for e in entries if e.get("kind") == "trick_won"]
+    tricks = [
+        (e["leader"], e["cards"], e["winner"]) for e in entries if e.get("kind") == "trick_won"
+    ]
     assert [(t.leader, [c.code for _, c in t.plays], t.winner) for _, t in log.tricks] == tricks
     scores = [e["scores"] for e in entries if e.get("kind") == "deal_scored"]
     logged = [list(d.scores or ()) for d in log.deals]
@@ -274,7 +276,9 @@ def test_pbn_hand_form() -> None:
         ("ruff-trump-willughby", {"players": 2, "hand_size": 24}, ("South", "West")),
     ],
 )
-def test_pbn_of_fewer_than_four_players(game_id: str, overrides: dict[str, object], absent: tuple[str, ...]) -> None:
+def test_pbn_of_fewer_than_four_players(
+    game_id: str, overrides: dict[str, object], absent: tuple[str, ...]
+) -> None:
     """Seats are named as the bot names them (0 North, 1 East, 2 South); a seat the table
     does not have is ``-`` in the deal and ``""`` in the player tags. The first deal's
     hands are read from the game's state after dealing, not from the export's log."""

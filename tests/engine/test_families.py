@@ -80,7 +80,7 @@ def test_the_game_id_check_finds_a_planted_branch(tmp_path: Path) -> None:
         "def planted(info):\n"
         "    if info.rules.game_id == 'whist-short-classic':\n"
         "        return 1\n"
-        "    return 2 if rules.game_id in (\"solo-whist\", \"bid-whist\") else 3\n",
+        '    return 2 if rules.game_id in ("solo-whist", "bid-whist") else 3\n',
         encoding="utf-8",
     )
     assert game_id_tests([planted]) == ["summary.py:4", "summary.py:6"]
@@ -163,7 +163,9 @@ def test_the_play_phase_takes_the_rank_order_from_the_deal() -> None:
 
 
 def test_the_rules_answer_what_the_bot_used_to_test_by_game_id_or_seat_count() -> None:
-    rubber = {g for g in game_ids() for p in presets_for(g) if make_rules(g, p).scores_rubber_points}
+    rubber = {
+        g for g in game_ids() for p in presets_for(g) if make_rules(g, p).scores_rubber_points
+    }
     assert rubber == {"whist-short-classic"}
     assert not make_rules("turnover-bridge").concession_asks_partner
     assert make_rules("ruff-trump-willughby", None, {"players": 3}).concession_asks_partner

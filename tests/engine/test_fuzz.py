@@ -60,7 +60,9 @@ def random_seat(rng: random.Random, to_act: int | None) -> object:
     seed=st.integers(0, 2**32 - 1),
     fuzz_seed=st.integers(0, 2**32 - 1),
 )
-def test_random_actions(config: tuple[str, str | None, dict[str, object] | None], seed: int, fuzz_seed: int) -> None:
+def test_random_actions(
+    config: tuple[str, str | None, dict[str, object] | None], seed: int, fuzz_seed: int
+) -> None:
     game_id, preset, overrides = config
     game, _ = new_game(rules=make_rules(game_id, preset, overrides), seed=seed)
     rng = random.Random(fuzz_seed)
@@ -100,7 +102,10 @@ def test_random_actions(config: tuple[str, str | None, dict[str, object] | None]
 
 
 @ENGINE_SETTINGS
-@given(text=st.text(max_size=20) | st.from_regex(r"(play|discard|take|decline|canye|show|pass)(:.{0,4})?", fullmatch=True))
+@given(
+    text=st.text(max_size=20)
+    | st.from_regex(r"(play|discard|take|decline|canye|show|pass)(:.{0,4})?", fullmatch=True)
+)
 def test_decode_action_only_raises_parse_errors(text: str) -> None:
     try:
         action = decode_action(text)
@@ -116,7 +121,18 @@ def test_every_action_round_trips() -> None:
     for action in actions:
         assert decode_action(action.encode()) == action
         assert decode_action(f"  {action.encode().upper()} ") == action
-    for bad in ["", "play", "play:", "play:1S", "play:AS:x", "take:AS", "discard:ZZ", "pla:AS", ":", "show:"]:
+    for bad in [
+        "",
+        "play",
+        "play:",
+        "play:1S",
+        "play:AS:x",
+        "take:AS",
+        "discard:ZZ",
+        "pla:AS",
+        ":",
+        "show:",
+    ]:
         try:
             decode_action(bad)
         except ActionParseError:

@@ -26,13 +26,19 @@ GOLDEN_DIR = Path(__file__).parent / "golden"
 
 GAMES = {
     # the brief's first game: dealer W; N ruffs in deal 1, scores build to 9
-    "ruff-honours-cotton-seed7": dict(game_id="ruff-honours-cotton", seed=7, first_dealer=3, policy_seed=7),
+    "ruff-honours-cotton-seed7": dict(
+        game_id="ruff-honours-cotton", seed=7, first_dealer=3, policy_seed=7
+    ),
     # a declined ruff and an answered Can-ye at 8 that wins the game
-    "ruff-honours-cotton-seed8-canye": dict(game_id="ruff-honours-cotton", seed=8, first_dealer=None, policy_seed=8),
+    "ruff-honours-cotton-seed8-canye": dict(
+        game_id="ruff-honours-cotton", seed=8, first_dealer=None, policy_seed=8
+    ),
     # Long Whist: 13 tricks, honours not scored at 9, a rubber of three games
     "whist-long-seed11": dict(game_id="whist-long", seed=11, first_dealer=None, policy_seed=11),
     # Ruffe and Trump (RULES.md §4), four in partnerships: the ruff contest, the rub, par 24
-    "ruff-trump-willughby-seed21": dict(game_id="ruff-trump-willughby", seed=21, first_dealer=None, policy_seed=21),
+    "ruff-trump-willughby-seed21": dict(
+        game_id="ruff-trump-willughby", seed=21, first_dealer=None, policy_seed=21
+    ),
     # three players, each alone, declared ruffs: random claims are often false and pass the ruff on
     "ruff-trump-willughby-3p-declared-seed32": dict(
         game_id="ruff-trump-willughby",
@@ -58,7 +64,9 @@ GAMES = {
         overrides={"mode": "single_hand", "ruff_tie": "split"},
     ),
     # Turnover Bridge (RULES.md §8): layouts of 5+4 with 8-card hands; stops at 14 tricks
-    "turnover-bridge-seed41": dict(game_id="turnover-bridge", seed=41, first_dealer=None, policy_seed=41),
+    "turnover-bridge-seed41": dict(
+        game_id="turnover-bridge", seed=41, first_dealer=None, policy_seed=41
+    ),
     # the pagat layouts (12 piles, 2 hole cards), every trick played, odd tricks scored to 4
     "turnover-bridge-pagat-odd-seed3": dict(
         game_id="turnover-bridge",

@@ -36,7 +36,9 @@ def test_a_claim_is_a_typed_note_in_every_view_and_after_a_snapshot() -> None:
     assert isinstance(note, ClaimNote) and note.accepted == () and len(note.hand) == 13
     assert view.note("claim") == tuple(note)  # still the tuple it always was
     again = Game.from_snapshot(game.snapshot())
-    assert again.observe(1).claim_note == note and isinstance(again.observe(1).claim_note, ClaimNote)
+    assert again.observe(1).claim_note == note and isinstance(
+        again.observe(1).claim_note, ClaimNote
+    )
     assert again.state_key() == game.state_key()
 
 
@@ -53,7 +55,11 @@ def test_a_rejected_claim_and_a_concession_are_typed() -> None:
     assert seat is not None
     game.apply(seat, Concede())
     concession = game.observe(0).concede_note
-    assert isinstance(concession, ConcedeNote) and concession.seat == seat and concession.resume == "play"
+    assert (
+        isinstance(concession, ConcedeNote)
+        and concession.seat == seat
+        and concession.resume == "play"
+    )
     assert Game.from_snapshot(game.snapshot()).observe(0).concede_note == concession
 
 
@@ -67,7 +73,9 @@ def test_old_snapshots_notes_read_back_typed() -> None:
 
 def test_the_ruff_contest_is_one_typed_value() -> None:
     game, _ = new_game(rules=make_rules("ruff-trump-willughby"), seed=21)
-    assert game.observe(0).ruff_contest is None or isinstance(game.observe(0).ruff_contest, RuffContestNote)
+    assert game.observe(0).ruff_contest is None or isinstance(
+        game.observe(0).ruff_contest, RuffContestNote
+    )
     while game.observe(0).ruff_contest is None or game.observe(0).ruff_contest.points is None:  # type: ignore[union-attr]
         seat = game.to_act()
         assert seat is not None

@@ -53,29 +53,90 @@ PRESETS = [
 
 # Non-default parameters worth the same scrutiny (RULES.md §1.9, §2, §3, §5).
 VARIANTS: list[tuple[str, str | None, dict[str, object]]] = [
-    ("ruff-honours-cotton", None, {"ruff_mandatory": True, "ruff_discard_restriction": "no_honours"}),
-    ("ruff-honours-cotton", None, {"ruff_discard_restriction": "no_trumps", "ruff_if_ace_in_stock": "nobody"}),
-    ("ruff-honours-cotton", None, {"first_leader": "ruffer", "deal_pattern": "singles", "first_dealer": "draw_high"}),
+    (
+        "ruff-honours-cotton",
+        None,
+        {"ruff_mandatory": True, "ruff_discard_restriction": "no_honours"},
+    ),
+    (
+        "ruff-honours-cotton",
+        None,
+        {"ruff_discard_restriction": "no_trumps", "ruff_if_ace_in_stock": "nobody"},
+    ),
+    (
+        "ruff-honours-cotton",
+        None,
+        {"first_leader": "ruffer", "deal_pattern": "singles", "first_dealer": "draw_high"},
+    ),
     ("ruff-honours-cotton", None, {"can_ye_window": "before_own_first_card", "target_score": 5}),
     ("ruff-honours-cotton", None, {"call_point": "any", "uncalled_honours_at_call_point": "void"}),
-    ("ruff-honours-cotton", None, {"revoke_mode": "penalty", "score_order": "simultaneous", "match_format": "best_of_3", "target_score": 5}),
-    ("ruff-honours-cotton", None, {"honours_basis": "dealt", "honours_can_win": "false", "target_score": 5}),
-    ("honours-48", None, {"turn_up_card": "eldest_last", "match_format": "best_of_3", "target_score": 4}),
+    (
+        "ruff-honours-cotton",
+        None,
+        {
+            "revoke_mode": "penalty",
+            "score_order": "simultaneous",
+            "match_format": "best_of_3",
+            "target_score": 5,
+        },
+    ),
+    (
+        "ruff-honours-cotton",
+        None,
+        {"honours_basis": "dealt", "honours_can_win": "false", "target_score": 5},
+    ),
+    (
+        "honours-48",
+        None,
+        {"turn_up_card": "eldest_last", "match_format": "best_of_3", "target_score": 4},
+    ),
     ("whisk-48", None, {"deal_pattern": "packets4", "scoring_preset": "cotton-whist"}),
     ("whist-5", None, {"deal_pattern": "packets4", "honours": "on", "honours_basis": "captured"}),
-    ("whist-7-rotate", None, {"trump_cycle": "NT,S,H,D,C", "trump_cycle_basis": "per_session", "match_format": "rubber_bo3"}),
+    (
+        "whist-7-rotate",
+        None,
+        {
+            "trump_cycle": "NT,S,H,D,C",
+            "trump_cycle_basis": "per_session",
+            "match_format": "rubber_bo3",
+        },
+    ),
     ("whist-long", None, {"call_point": "any", "target_score": 6}),
     # Ruffe and Trump (RULES.md §4.8): every form and announcement
-    ("ruff-trump-willughby", None, {"mode": "single_hand", "ruff_tie": "split", "target_score": 30}),
-    ("ruff-trump-willughby", None, {"players": 3, "ruff_announce": "declared", "rub_mandatory": True}),
-    ("ruff-trump-willughby", None, {"players": 3, "hand_size": 16, "ruff_tie": "no_award", "win_check": "end_of_deal"}),
-    ("ruff-trump-willughby", None, {"players": 2, "rub_if_ace_in_head": "nobody", "ruff_bonus": 30}),
-    ("ruff-trump-willughby", None, {"players": 2, "hand_size": 24, "ruff_announce": "declared", "ruff_tie": "split"}),
+    (
+        "ruff-trump-willughby",
+        None,
+        {"mode": "single_hand", "ruff_tie": "split", "target_score": 30},
+    ),
+    (
+        "ruff-trump-willughby",
+        None,
+        {"players": 3, "ruff_announce": "declared", "rub_mandatory": True},
+    ),
+    (
+        "ruff-trump-willughby",
+        None,
+        {"players": 3, "hand_size": 16, "ruff_tie": "no_award", "win_check": "end_of_deal"},
+    ),
+    (
+        "ruff-trump-willughby",
+        None,
+        {"players": 2, "rub_if_ace_in_head": "nobody", "ruff_bonus": 30},
+    ),
+    (
+        "ruff-trump-willughby",
+        None,
+        {"players": 2, "hand_size": 24, "ruff_announce": "declared", "ruff_tie": "split"},
+    ),
     ("ruff-trump-willughby", "johnston", {"ruff_announce": "declared", "target_score": 20}),
     # Turnover Bridge (RULES.md §8.6)
     ("turnover-bridge", None, {"trump": "turn_up", "target_score": 3}),
     ("turnover-bridge", "pagat", {"trump": "none", "stop_at_majority": False, "target_score": 2}),
-    ("turnover-bridge", None, {"stop_at_majority": False, "scoring": "odd_tricks", "target_score": 4}),
+    (
+        "turnover-bridge",
+        None,
+        {"stop_at_majority": False, "scoring": "odd_tricks", "target_score": 4},
+    ),
 ]
 
 CONFIGS = PRESETS + VARIANTS
@@ -115,7 +176,11 @@ def _cards_in(value: object) -> Iterator[Card]:
     elif isinstance(value, Play):
         yield value.card
     elif isinstance(value, Action):
-        yield from (c for c in vars(value).values() if isinstance(c, Card)) if hasattr(value, "__dict__") else ()
+        yield from (
+            (c for c in vars(value).values() if isinstance(c, Card))
+            if hasattr(value, "__dict__")
+            else ()
+        )
 
 
 def check_views(game: Game) -> None:
@@ -163,7 +228,12 @@ def check_public_events(game: Game, events: list[Event], before_hands: list[set[
             public = card in game.trick or any(card in cs for _, cs, _ in game.completed)
             public |= card == game.turn_up or any(card == c for _, c in game.shown)
             public |= type(event).__name__ in (
-                "TrickWon", "CardPlayed", "HonoursShown", "CanYeCalled", "RuffShown", "LayoutCardPlayed",
+                "TrickWon",
+                "CardPlayed",
+                "HonoursShown",
+                "CanYeCalled",
+                "RuffShown",
+                "LayoutCardPlayed",
                 "LayoutDealt",
             )
             assert public or not owners, f"{event!r} shows {card}"
@@ -228,12 +298,16 @@ def try_illegal(game: Game, seat: int, legal: list[Action], rng: random.Random) 
 # --------------------------------------------------------------------------- the playout
 
 
-def play_match(rules: Rules, seed: int, first_dealer: int | None, policy_seed: int, start: bool) -> None:
+def play_match(
+    rules: Rules, seed: int, first_dealer: int | None, policy_seed: int, start: bool
+) -> None:
     rng = random.Random(policy_seed)
     start_scores = None
     if start:  # begin near the end of a game, where Can-ye and caps happen
         start_scores = tuple(rng.randrange(rules.target_score) for _ in range(rules.sides))
-    game, events = new_game(rules=rules, seed=seed, first_dealer=first_dealer, start_scores=start_scores)
+    game, events = new_game(
+        rules=rules, seed=seed, first_dealer=first_dealer, start_scores=start_scores
+    )
     referee = Referee(rules, start_scores)
     referee.feed(events)
     check_cards_accounted(game)
@@ -283,8 +357,10 @@ def play_match(rules: Rules, seed: int, first_dealer: int | None, policy_seed: i
         referee.feed(new_events)
         if not any(isinstance(e, (DealScored, GameOver, RuffContest)) for e in new_events):
             assert game.scores == scores_before, "scores change only at deal end, Can-ye or a ruff"
-        assert game.scores == referee.scores or game.is_over or any(
-            isinstance(e, GameOver) for e in new_events
+        assert (
+            game.scores == referee.scores
+            or game.is_over
+            or any(isinstance(e, GameOver) for e in new_events)
         )
         check_public_events(game, new_events, hands_before)
         check_cards_accounted(game)

@@ -24,7 +24,11 @@ def engine_imports(path: Path) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
         if isinstance(node, ast.Import):
-            found.extend((node.lineno, alias.name) for alias in node.names if alias.name.split(".")[0] == "engine")
+            found.extend(
+                (node.lineno, alias.name)
+                for alias in node.names
+                if alias.name.split(".")[0] == "engine"
+            )
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module is not None:
             if node.module == "engine":
                 # ``from engine import ai`` is the AI package; any other submodule by name is not the API
@@ -55,7 +59,9 @@ def test_the_bot_and_the_tools_use_the_engine_only_through_its_public_api(folder
 
 
 def test_the_import_check_finds_a_planted_inner_import(tmp_path: Path) -> None:
-    (tmp_path / "ok.py").write_text("from engine import Card\nfrom engine.ai import choose\nimport engine\n")
+    (tmp_path / "ok.py").write_text(
+        "from engine import Card\nfrom engine.ai import choose\nimport engine\n"
+    )
     (tmp_path / "deep.py").write_text(
         "def f():\n    from engine.phases.solo_auction import CONTRACT_NAMES\n    return CONTRACT_NAMES\n"
     )
@@ -88,21 +94,40 @@ def _public_classes() -> dict[str, list[type]]:
     by_name: dict[str, list[type]] = defaultdict(list)
     for module in _engine_modules():
         for name, obj in vars(module).items():
-            if inspect.isclass(obj) and obj.__module__ == module.__name__ and not name.startswith("_"):  # type: ignore[attr-defined]
+            if (
+                inspect.isclass(obj)
+                and obj.__module__ == module.__name__
+                and not name.startswith("_")
+            ):  # type: ignore[attr-defined]
                 by_name[name].append(obj)
     return by_name
 
 
 def test_no_two_public_engine_classes_share_a_name() -> None:
     classes = _public_classes()
-    assert {name: [c.__module__ for c in found] for name, found in classes.items() if len(found) > 1} == {}
+    assert {
+        name: [c.__module__ for c in found] for name, found in classes.items() if len(found) > 1
+    } == {}
     # the phases and events of every family are among them
-    for name in ("AuctionPhase", "SoloAuctionPhase", "BidMade", "SoloBidMade", "Bid", "SoloBid", "LayoutDealt"):
+    for name in (
+        "AuctionPhase",
+        "SoloAuctionPhase",
+        "BidMade",
+        "SoloBidMade",
+        "Bid",
+        "SoloBid",
+        "LayoutDealt",
+    ):
         assert name in classes, name
 
 
 def test_events_of_one_kind_have_the_same_fields() -> None:
-    events = [c for found in _public_classes().values() for c in found if issubclass(c, Event) and c is not Event]
+    events = [
+        c
+        for found in _public_classes().values()
+        for c in found
+        if issubclass(c, Event) and c is not Event
+    ]
     assert len(events) > 30
     fields_of_kind: dict[str, set[tuple[str, ...]]] = defaultdict(set)
     for cls in events:

@@ -79,7 +79,11 @@ def test_v1_snapshot_restores_and_plays_on(path: Path) -> None:
     restored = Game.from_snapshot(data["snapshot"])
     replayed = Game.from_record(data["record"])
     assert data["snapshot"]["version"] == 1
-    assert restored.snapshot()["state"] == {**data["snapshot"]["state"], **V2_KEYS, "previous_trick": None}
+    assert restored.snapshot()["state"] == {
+        **data["snapshot"]["state"],
+        **V2_KEYS,
+        "previous_trick": None,
+    }
     assert restored.state_key() == replayed.state_key()
     # both continue identically: play every remaining action of a fixed policy
     import random

@@ -191,7 +191,11 @@ def test_parameters_and_targets_by_variant() -> None:
     assert (two.target_score, two.stock_size) == (52, 4)
     assert make_rules(GAME, overrides={"players": 3, "target_score": 30}).target_score == 30
     assert default_target(3, 12) == 40
-    for bad in ({"hand_size": 16}, {"players": 2, "hand_size": 16}, {"players": 3, "hand_size": 24}):
+    for bad in (
+        {"hand_size": 16},
+        {"players": 2, "hand_size": 16},
+        {"players": 3, "hand_size": 24},
+    ):
         with pytest.raises(RulesError):
             make_rules(GAME, overrides=bad)
     with pytest.raises(RulesError):
@@ -232,7 +236,12 @@ def test_an_exact_tie_over_the_target_plays_on() -> None:
         dealer=1,
         hands=hands,
         stock="10C JC QC KC",
-        overrides={"players": 2, "hand_size": 24, "ruff_measure": "card_count", "ruff_tie": "split"},
+        overrides={
+            "players": 2,
+            "hand_size": 24,
+            "ruff_measure": "card_count",
+            "ruff_tie": "split",
+        },
         start_scores=(46, 46),
     )
     (contest,) = of_kind(events, RuffContest)
@@ -266,7 +275,9 @@ def test_declared_claims_are_public_and_in_turn() -> None:
     game.apply(N, DeclineRuff())
     # the winner showed his suit: hearts, worth 47, covering his claim of 40
     assert game.scores == [12, 0] and game.phase == "play"
-    assert game.observe(E).note("ruff_shown") == ((N, "H", tuple(cards("8H 9H 10H JH QH")), 47, True),)
+    assert game.observe(E).note("ruff_shown") == (
+        (N, "H", tuple(cards("8H 9H 10H JH QH")), 47, True),
+    )
     replayed = Game.from_record(json.loads(json.dumps(game.to_record())))
     assert replayed.state_key() == game.state_key()
 

@@ -103,12 +103,16 @@ def test_slam_declarer_leads_even_though_north_is_eldest() -> None:
 
 def test_auction_legal_calls_and_refusals() -> None:
     game, _ = new_game("solo-whist", seed=1, first_dealer=W)
-    assert game.legal_actions(N) == [solo_bid(c) for c in ("pass", "prop", "solo", "mis", "abund", "royal", "spread", "slam")]
+    assert game.legal_actions(N) == [
+        solo_bid(c) for c in ("pass", "prop", "solo", "mis", "abund", "royal", "spread", "slam")
+    ]
     assert game.legal_actions(E) == []
     with pytest.raises(IllegalAction, match="not your turn"):
         game.apply(E, solo_bid("solo"))
     game.apply(N, solo_bid("mis"))
-    assert game.legal_actions(E) == [solo_bid(c) for c in ("pass", "abund", "royal", "spread", "slam")]
+    assert game.legal_actions(E) == [
+        solo_bid(c) for c in ("pass", "abund", "royal", "spread", "slam")
+    ]
     with pytest.raises(IllegalAction, match="does not outrank"):
         game.apply(E, solo_bid("solo"))
     with pytest.raises(IllegalAction, match="no proposal"):
@@ -120,14 +124,21 @@ def test_auction_legal_calls_and_refusals() -> None:
     game.apply(W, solo_bid("pass"))
     # N was overcalled: he may raise; E has passed and is skipped
     assert game.to_act() == N
-    assert solo_bid("royal") in game.legal_actions(N) and solo_bid("abund") not in game.legal_actions(N)
+    assert solo_bid("royal") in game.legal_actions(N) and solo_bid(
+        "abund"
+    ) not in game.legal_actions(N)
     game.apply(N, solo_bid("spread"))
     assert game.to_act() == S  # E and W passed
     events = game.apply(S, solo_bid("pass"))
     won = of_kind(events, SoloContractWon)[0]
     assert (won.declarer, won.contract) == (N, "spread")  # type: ignore[attr-defined]
     assert [(s, c) for s, c in game.observe(E).auction] == [
-        (N, "mis"), (E, "pass"), (S, "abund"), (W, "pass"), (N, "spread"), (S, "pass")
+        (N, "mis"),
+        (E, "pass"),
+        (S, "abund"),
+        (W, "pass"),
+        (N, "spread"),
+        (S, "pass"),
     ]
 
 
@@ -196,7 +207,9 @@ def test_bid_and_trump_actions_have_short_string_forms() -> None:
         assert solo_bid(call).encode() == f"bid:{call}"
         assert decode_action(f"bid:{call}") is solo_bid(call)
     assert name_trump("H").encode() == "trump:H" and decode_action("trump:h") is name_trump("H")
-    assert isinstance(decode_action("bid:solo"), SoloBid) and isinstance(decode_action("trump:S"), NameTrump)
+    assert isinstance(decode_action("bid:solo"), SoloBid) and isinstance(
+        decode_action("trump:S"), NameTrump
+    )
     for bad in ("bid:grand", "trump:X", "bid:"):
         with pytest.raises(ActionParseError):
             decode_action(bad)
@@ -207,7 +220,9 @@ def test_bid_and_trump_actions_have_short_string_forms() -> None:
 
 def _spread_game(exposure: str) -> Game:
     hands = {E: LOW, **OTHERS}
-    game, _ = stacked_game("solo-whist", dealer=E, hands=hands, overrides={"spread_exposure": exposure})
+    game, _ = stacked_game(
+        "solo-whist", dealer=E, hands=hands, overrides={"spread_exposure": exposure}
+    )
     _calls(game, (S, "pass"), (W, "pass"), (N, "pass"), (E, "spread"))
     return game
 
@@ -250,7 +265,9 @@ def _misere_taken_game(early: bool) -> Game:
         E: "AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S",
         S: "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
     }
-    game, _ = stacked_game("solo-whist", dealer=N, hands=hands, overrides={"early_termination": early})
+    game, _ = stacked_game(
+        "solo-whist", dealer=N, hands=hands, overrides={"early_termination": early}
+    )
     _calls(game, (E, "mis"), (S, "pass"), (W, "pass"), (N, "pass"))
     assert game.to_act() == E  # eldest leads
     return game
@@ -308,7 +325,17 @@ def test_point_tables_and_overtricks() -> None:
     named = make_rules(
         "solo-whist",
         None,
-        {"point_table": {"prop": 1, "solo": 1, "mis": 1, "abund": 1, "royal": 1, "spread": 1, "slam": 9}},
+        {
+            "point_table": {
+                "prop": 1,
+                "solo": 1,
+                "mis": 1,
+                "abund": 1,
+                "royal": 1,
+                "spread": 1,
+                "slam": 9,
+            }
+        },
     )
     assert point_values(named)[-1] == 9
     for bad in ("1,2,3", "1,2,3,4,5,6,x", "-1,2,3,4,5,6,7", "huge"):
@@ -318,7 +345,9 @@ def test_point_tables_and_overtricks() -> None:
 
 def test_declarer_only_settlement_leaves_opponents_at_zero() -> None:
     hands = {E: LOW, **OTHERS}
-    game, _ = stacked_game("solo-whist", dealer=E, hands=hands, overrides={"settlement": "declarer_only"})
+    game, _ = stacked_game(
+        "solo-whist", dealer=E, hands=hands, overrides={"settlement": "declarer_only"}
+    )
     _calls(game, (S, "pass"), (W, "pass"), (N, "pass"), (E, "mis"))
     assert _settled(play_deal(game)).points == (0, 3, 0, 0)
 
@@ -368,7 +397,11 @@ def test_presets_and_parameters() -> None:
     )
     assert make_rules("solo-whist", None, {"target_score": "none"}).target_score == 0
     assert make_rules("solo-whist", None, {"target_score": 20}).target_score == 20
-    for name, value in (("accept_rule", "first"), ("target_score", -3), ("deal_pattern", "packets4")):
+    for name, value in (
+        ("accept_rule", "first"),
+        ("target_score", -3),
+        ("deal_pattern", "packets4"),
+    ):
         with pytest.raises(RulesError):
             make_rules("solo-whist", None, {name: value})
     lines = rules.describe()
@@ -399,7 +432,11 @@ def test_solo_and_royal_play_the_turn_up_suit() -> None:
 def test_a_deal_state_survives_snapshot_and_record() -> None:
     game, _ = new_game("solo-whist", seed=9, first_dealer=S)
     _calls(game, (W, "prop"), (N, "pass"))
-    for copy in (Game.from_snapshot(game.snapshot()), Game.from_record(game.to_record()), game.clone()):
+    for copy in (
+        Game.from_snapshot(game.snapshot()),
+        Game.from_record(game.to_record()),
+        game.clone(),
+    ):
         assert copy.deal_state == game.deal_state and copy.state_key() == game.state_key()
         assert copy.legal_actions(E) == game.legal_actions(E)
     assert cards("AS")  # helpers stay importable

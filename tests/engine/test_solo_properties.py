@@ -28,7 +28,11 @@ CONFIGS: list[dict[str, object]] = [
     {},
     {"accept_rule": "next_only", "deal_pattern": "singles"},
     {"all_pass": "general_misere", "settlement": "declarer_only"},
-    {"spread_exposure": "after_first_trick", "early_termination": False, "overtricks": "per_trick_1"},
+    {
+        "spread_exposure": "after_first_trick",
+        "early_termination": False,
+        "overtricks": "per_trick_1",
+    },
     {"point_table": "pagat", "slam_trump": "none", "target_score": 15},
 ]
 SEED = (1, 2, 3, 4, 4, 6, 8)
@@ -47,7 +51,9 @@ def expected_points(game: Game, won: SoloContractWon, tricks_by_seat: list[int])
             latest[w] = i
         loser = max(range(4), key=lambda s: (tricks_by_seat[s], latest.get(s, -1)))
         v = table[2]
-        return tuple((-3 * v if zero_sum else -v) if s == loser else (v if zero_sum else 0) for s in range(4))
+        return tuple(
+            (-3 * v if zero_sum else -v) if s == loser else (v if zero_sum else 0) for s in range(4)
+        )
     declaring = {won.declarer} | ({won.partner} if won.partner is not None else set())
     t = sum(tricks_by_seat[s] for s in declaring)
     target = TARGET[won.contract]
@@ -83,7 +89,9 @@ def check_cards(game: Game) -> None:
 def check_views(game: Game) -> None:
     state = game.deal_state
     spread = getattr(state, "contract", "") == "spread" and getattr(state, "stage", "") == "play"
-    shown_now = spread and (game.rules.spread_exposure == "before_first_lead" or bool(game.completed))
+    shown_now = spread and (
+        game.rules.spread_exposure == "before_first_lead" or bool(game.completed)
+    )
     declarer = getattr(state, "declarer", -1)
     for seat in range(4):
         view = game.observe(seat)
@@ -122,7 +130,9 @@ def try_refused(game: Game, seat: int, rng: random.Random) -> None:
     assert game.state_key() == before
 
 
-def play_game(overrides: dict[str, object], seed: int, first_dealer: int | None, policy_seed: int) -> None:
+def play_game(
+    overrides: dict[str, object], seed: int, first_dealer: int | None, policy_seed: int
+) -> None:
     rules = make_rules("solo-whist", None, overrides)
     rng = random.Random(policy_seed)
     game, _ = new_game(rules=rules, seed=seed, first_dealer=first_dealer)
@@ -177,14 +187,20 @@ def play_game(overrides: dict[str, object], seed: int, first_dealer: int | None,
     check_views(game)
 
 
-@pytest.mark.parametrize("overrides", CONFIGS, ids=[",".join(f"{k}={v}" for k, v in c.items()) or "defaults" for c in CONFIGS])
+@pytest.mark.parametrize(
+    "overrides",
+    CONFIGS,
+    ids=[",".join(f"{k}={v}" for k, v in c.items()) or "defaults" for c in CONFIGS],
+)
 @settings(ENGINE_SETTINGS, max_examples=8)
 @given(
     seed=st.integers(0, 2**32 - 1),
     first_dealer=st.none() | st.integers(0, 3),
     policy_seed=st.integers(0, 2**32 - 1),
 )
-def test_random_solo_games(overrides: dict[str, object], seed: int, first_dealer: int | None, policy_seed: int) -> None:
+def test_random_solo_games(
+    overrides: dict[str, object], seed: int, first_dealer: int | None, policy_seed: int
+) -> None:
     play_game(overrides, seed, first_dealer, policy_seed)
 
 

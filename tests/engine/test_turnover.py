@@ -141,8 +141,10 @@ def test_the_deal_stops_at_fourteen_tricks() -> None:
 
 def test_odd_tricks_play_all_26() -> None:
     game, _ = new_game(
-        GAME, overrides={"stop_at_majority": False, "scoring": "odd_tricks", "target_score": 99},
-        seed=4, first_dealer=1,
+        GAME,
+        overrides={"stop_at_majority": False, "scoring": "odd_tricks", "target_score": 99},
+        seed=4,
+        first_dealer=1,
     )
     rng = random.Random(1)
     events = []
@@ -159,7 +161,10 @@ def test_odd_tricks_play_all_26() -> None:
 def test_parameters_and_presets() -> None:
     rules = make_rules(GAME)
     assert (rules.layout, rules.trump_mode, rules.stop_at_majority, rules.scoring) == (
-        "seed004", "spades", True, "deal_win",
+        "seed004",
+        "spades",
+        True,
+        "deal_win",
     )
     assert (rules.players, rules.hand_size, rules.target_score, rules.sides) == (2, 8, 1, 2)
     pagat = make_rules(GAME, "pagat")
@@ -173,7 +178,11 @@ def test_parameters_and_presets() -> None:
     game, _ = new_game(GAME, overrides={"trump": "none"}, seed=2)
     assert game.trump is None
     game, _ = new_game(GAME, overrides={"trump": "turn_up"}, seed=2, first_dealer=1)
-    assert game.turn_up is not None and game.turn_up in game.hand(1) and game.trump is game.turn_up.suit
+    assert (
+        game.turn_up is not None
+        and game.turn_up in game.hand(1)
+        and game.trump is game.turn_up.suit
+    )
     assert game.observe(0).turn_up is game.turn_up
 
 

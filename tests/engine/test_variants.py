@@ -99,7 +99,9 @@ class TestBeforeFirstLead:
 
 class TestRuffOptions:
     def test_mandatory_ruff_is_taken_at_once(self) -> None:
-        game, events = stacked_game(dealer=W, hands=HANDS, stock=STOCK, overrides={"ruff_mandatory": True})
+        game, events = stacked_game(
+            dealer=W, hands=HANDS, stock=STOCK, overrides={"ruff_mandatory": True}
+        )
         assert RuffTaken(N, "holds_ace") in events and of_kind(events, StockTaken)
         assert game.phase == "discard" and game.to_act() == N and len(game.hand(N)) == 16
         with pytest.raises(IllegalAction):
@@ -121,7 +123,10 @@ class TestRuffOptions:
         # N has only three non-trumps after taking the stock in: exactly one trump must go
         hands = {N: "AD KD QD JD 10D 9D 8D 6D 5D 4D 3D 2D"}
         game, _ = stacked_game(
-            dealer=W, hands=hands, stock="7D 2S 2H 2C", overrides={"ruff_discard_restriction": "no_trumps"}
+            dealer=W,
+            hands=hands,
+            stock="7D 2S 2H 2C",
+            overrides={"ruff_discard_restriction": "no_trumps"},
         )
         game.apply(N, TakeRuff())
         assert len(game.legal_actions(N)) == 16  # too few non-trumps to fill four: any card
@@ -136,11 +141,15 @@ class TestRuffOptions:
     def test_ruffer_leads(self) -> None:
         # dealer E, eldest S; W holds the trump ace
         rotated = {W: HANDS[N], N: HANDS[E], E: HANDS[S], S: HANDS[W]}
-        game, _ = stacked_game(dealer=E, hands=rotated, stock=STOCK, overrides={"first_leader": "ruffer"})
+        game, _ = stacked_game(
+            dealer=E, hands=rotated, stock=STOCK, overrides={"first_leader": "ruffer"}
+        )
         assert game.ruffer == W and game.eldest == S
         ruff_and_discard(game, STOCK)
         assert game.to_act() == W  # the ruffer, not eldest, leads
-        game, _ = stacked_game(dealer=E, hands=rotated, stock=STOCK, overrides={"first_leader": "ruffer"})
+        game, _ = stacked_game(
+            dealer=E, hands=rotated, stock=STOCK, overrides={"first_leader": "ruffer"}
+        )
         game.apply(W, DeclineRuff())
         assert game.to_act() == S  # nobody ruffed: eldest leads
 
@@ -148,7 +157,11 @@ class TestRuffOptions:
 class TestRevokePenalty:
     def test_revoke_costs_a_point(self) -> None:
         game, _ = stacked_game(
-            dealer=W, hands=HANDS, stock=STOCK, start_scores=(3, 3), overrides={"revoke_mode": "penalty"}
+            dealer=W,
+            hands=HANDS,
+            stock=STOCK,
+            start_scores=(3, 3),
+            overrides={"revoke_mode": "penalty"},
         )
         ruff_and_discard(game, STOCK)
         # E holds spades but plays a heart to N's spade lead: accepted, and noted

@@ -468,7 +468,11 @@ class TestTricksBeforeHonours:
 
     def _eight_tricks(self, **overrides: object) -> list[Event]:
         game, _ = stacked_game(
-            dealer=W, hands=self.HANDS_8, stock=STOCK, start_scores=(5, 7), overrides=overrides or None
+            dealer=W,
+            hands=self.HANDS_8,
+            stock=STOCK,
+            start_scores=(5, 7),
+            overrides=overrides or None,
         )
         ruff_and_discard(game, STOCK)
         events = play_tricks(game, self.TRICKS_8)
@@ -593,11 +597,19 @@ class TestRotateTrump:
         for _ in range(4):
             events += play_deal(game)
         fixed = of_kind(events, TrumpFixed)
-        assert [t.trump for t in fixed] == [Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES, Suit.CLUBS, Suit.HEARTS]
+        assert [t.trump for t in fixed] == [
+            Suit.HEARTS,
+            Suit.DIAMONDS,
+            Suit.SPADES,
+            Suit.CLUBS,
+            Suit.HEARTS,
+        ]
         assert all(t.turn_up is None for t in fixed)
         assert [d.deal_no for d in of_kind(events, DealStarted)] == [1, 2, 3, 4, 5]
 
-    @pytest.mark.parametrize(("basis", "second_game_trump"), [("per_game", Suit.HEARTS), ("per_session", Suit.DIAMONDS)])
+    @pytest.mark.parametrize(
+        ("basis", "second_game_trump"), [("per_game", Suit.HEARTS), ("per_session", Suit.DIAMONDS)]
+    )
     def test_cycle_basis(self, basis: str, second_game_trump: Suit) -> None:
         # both sides at 6 of 7: the first deal ends game 1 whoever wins it
         game, events = new_game(

@@ -97,13 +97,19 @@ async def click_turn(member: Any, rng: random.Random) -> tuple[Any, str, list[st
     dm = member.user.dm_channel
     # the newest hand message (a resumed world is rebuilt from scratch, so a thread id
     # stored by the killed process may now name this DM channel and carry a ping)
-    msg = next((m for m in reversed(dm.history()) if "🃏 **" in m.content), None) if dm is not None else None
+    msg = (
+        next((m for m in reversed(dm.history()) if "🃏 **" in m.content), None)
+        if dm is not None
+        else None
+    )
     if msg is None or "Your turn" not in msg.content:
         return None
     items = [c for row in msg.components for c in row.children]
     select = next((c for c in items if c.type.value == 3 and not c.disabled), None)
     if select is not None:
-        values = [o.value for o in select.options][: select.min_values]  # the menu lists the lowest non-trumps first
+        values = [o.value for o in select.options][
+            : select.min_values
+        ]  # the menu lists the lowest non-trumps first
         res = await member.user.select(msg, values, custom_id=select.custom_id)
         return res, select.custom_id, [discard(Card.parse(v)).encode() for v in values]
     live = [
@@ -159,7 +165,9 @@ def kill_at(point: str, nth: int) -> None:
         seen[0] += 1
         if point == "in-transaction" and seen[0] == nth:
             # the log as this transaction sees it, its own rows included
-            logged = await self.db.fetchval("SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,))
+            logged = await self.db.fetchval(
+                "SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,)
+            )
             print(f"DOOMED {table_id} {logged - len(batch)} {len(batch)}", flush=True)
             os.kill(os.getpid(), signal.SIGKILL)  # inside the commit's transaction
         return version

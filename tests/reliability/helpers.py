@@ -20,7 +20,12 @@ from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
 CARD_LABEL = re.compile("^(10|[2-9JQKA])[♠♥♦♣]\ufe0e?$")  # ♠︎ ♣︎ carry the text style
-DECISIONS = ("Accept the claim", "Show honours", "Call “Can-ye?”", "Take the stock (ruff)")  # an AI claims only what it surely takes
+DECISIONS = (
+    "Accept the claim",
+    "Show honours",
+    "Call “Can-ye?”",
+    "Take the stock (ruff)",
+)  # an AI claims only what it surely takes
 
 
 def buttons(message: Any) -> list[Any]:
@@ -271,8 +276,14 @@ async def open_table(
 def posts(channel: Any) -> list[str]:
     """Every message in the channel and its tables' threads but the table message
     itself (and the "thread started" notes), oldest first."""
-    messages = sorted((m for c in (channel, *channel.threads) for m in c.history()), key=lambda m: m.id)
-    return [m.content for m in messages if "🃏 **" not in m.content and m.type is discord.MessageType.default]
+    messages = sorted(
+        (m for c in (channel, *channel.threads) for m in c.history()), key=lambda m: m.id
+    )
+    return [
+        m.content
+        for m in messages
+        if "🃏 **" not in m.content and m.type is discord.MessageType.default
+    ]
 
 
 # ------------------------------------------------------------------ faults in the database itself

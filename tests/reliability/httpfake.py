@@ -344,7 +344,9 @@ class FakeDiscord:
         return None
 
 
-def _multipart(content_type: str, raw: bytes) -> tuple[dict[str, Any] | None, list[tuple[str, bytes]]]:
+def _multipart(
+    content_type: str, raw: bytes
+) -> tuple[dict[str, Any] | None, list[tuple[str, bytes]]]:
     """``payload_json`` and the ``files[n]`` parts of a multipart/form-data body."""
     message = BytesParser(policy=email_policy).parsebytes(
         f"Content-Type: {content_type}\r\n\r\n".encode() + raw

@@ -64,7 +64,8 @@ async def test_absent_player_ai_plays_then_takes_over_and_game_finishes(
     assert not any("⏳" in p for p in posts(channel))
     await env.advance_time(1)
     assert re.fullmatch(
-        rf"⏳ <@{alice.id}>, your turn at table #1 ends <t:(\d+):R> — then the AI plays it\.", posts(channel)[-1]
+        rf"⏳ <@{alice.id}>, your turn at table #1 ends <t:(\d+):R> — then the AI plays it\.",
+        posts(channel)[-1],
     ), posts(channel)
     await env.advance_time(19)
     assert game_of(env).version == v0, "played before the timeout"
@@ -108,7 +109,9 @@ async def test_takeover_and_reclaim(env: Any, db_path: Any) -> None:
     assert manager.tables[1].away == {0}
     table = table_message(channel)
     assert "Take my seat back" in labels(table)
-    assert (await manager.services.table_repo.get(1)).settings["away"] == [0], "the takeover is durable"
+    assert (await manager.services.table_repo.get(1)).settings["away"] == [0], (
+        "the takeover is durable"
+    )
 
     # her hand DM says the AI has her seat: no live card, a button to take it back
     await env.advance_time(2)
@@ -247,7 +250,8 @@ async def test_turn_and_lobby_timers_survive_a_restart(
     assert not any("⏳" in p for p in posts(channel))
     await env.advance_time(1)
     assert re.fullmatch(
-        rf"⏳ <@{alice.id}>, your turn at table #2 ends <t:(\d+):R> — then the AI plays it\.", posts(channel)[-1]
+        rf"⏳ <@{alice.id}>, your turn at table #2 ends <t:(\d+):R> — then the AI plays it\.",
+        posts(channel)[-1],
     ), posts(channel)
     await env.advance_time(19)
     assert game_of(env, 2).version == v0, "the restart gave the turn more time"

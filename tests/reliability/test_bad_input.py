@@ -64,8 +64,13 @@ async def world(env: Any) -> dict[str, Any]:
             guild_id=a.id,
             game_id="ruff-honours-cotton",
             teams=[
-                Team(0, (Entrant(str(w["alice"].id), "alice", 0), Entrant("ai:normal", "AI normal", 2))),
-                Team(1, (Entrant("ai:normal", "AI normal", 1), Entrant("ai:normal", "AI normal", 3))),
+                Team(
+                    0,
+                    (Entrant(str(w["alice"].id), "alice", 0), Entrant("ai:normal", "AI normal", 2)),
+                ),
+                Team(
+                    1, (Entrant("ai:normal", "AI normal", 1), Entrant("ai:normal", "AI normal", 3))
+                ),
             ],
         )
     res = await w["dave"].slash(w["chan_b"], "ruff rules")  # a message in guild B to click from

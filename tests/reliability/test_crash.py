@@ -39,7 +39,12 @@ Ack = tuple[int, int, int, int, list[str]]  # table, version, seat, user id, enc
 
 
 def run_and_kill(
-    db: Path, seed: int, rng: random.Random, resume: bool = False, kill_at: str | None = None, last_line: bool = False
+    db: Path,
+    seed: int,
+    rng: random.Random,
+    resume: bool = False,
+    kill_at: str | None = None,
+    last_line: bool = False,
 ) -> Any:
     """Start the driver, SIGKILL it at a random point (or let it kill itself at
     ``kill_at``, ``POINT:N``); returns the ACKed actions and whether it finished first."""
@@ -143,12 +148,16 @@ def test_kill_9_loses_no_acknowledged_action_and_the_game_resumes(
     ("point", "nth"),
     [("in-transaction", 3), ("in-transaction", 17), ("before-answer", 5), ("before-answer", 23)],
 )
-def test_a_kill_at_a_chosen_point_of_a_commit_loses_nothing(tmp_path: Path, point: str, nth: int) -> None:
+def test_a_kill_at_a_chosen_point_of_a_commit_loses_nothing(
+    tmp_path: Path, point: str, nth: int
+) -> None:
     """Killed inside a move's transaction, none of the move is on disk (and nobody was
     told it happened); killed after the commit but before the answer, all of it is.
     Either way the game resumes from exactly what the disk holds and finishes."""
     db = tmp_path / "crash.db"
-    acks, done, last = run_and_kill(db, 11, random.Random(11), kill_at=f"{point}:{nth}", last_line=True)
+    acks, done, last = run_and_kill(
+        db, 11, random.Random(11), kill_at=f"{point}:{nth}", last_line=True
+    )
     assert not done, "the driver finished before its kill point"
     assert integrity(db) == "ok"
     rows = check_acks(db, acks)
@@ -158,7 +167,9 @@ def test_a_kill_at_a_chosen_point_of_a_commit_loses_nothing(tmp_path: Path, poin
     if point == "in-transaction":
         assert word == "DOOMED", last
         before, doomed = int(counts[0]), int(counts[1])
-        assert doomed >= 1 and len(rows) == before, f"{len(rows)} actions on disk, {before} before the killed move"
+        assert doomed >= 1 and len(rows) == before, (
+            f"{len(rows)} actions on disk, {before} before the killed move"
+        )
     else:
         assert word == "DURABLE", last
         assert len(rows) == int(counts[0]), f"{len(rows)} actions on disk, {counts[0]} committed"

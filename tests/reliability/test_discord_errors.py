@@ -266,7 +266,9 @@ async def test_failed_answers_while_opening_never_block_the_channel(env: Any, db
     env.inject_error("GET", "/webhooks/*/*/messages/@original", status=502, times=3)
     res = await alice.slash(channel, "ruff new", target=3)
     assert res.acknowledged and manager.tables[2].message_id is None
-    assert (await manager.services.deadline_repo.get(2)).kind == "lobby", "the lobby expires even so"
+    assert (await manager.services.deadline_repo.get(2)).kind == "lobby", (
+        "the lobby expires even so"
+    )
     await bob.click(table_message(channel), label="Join")
     assert manager.tables[2].message_id == table_message(channel).id
 

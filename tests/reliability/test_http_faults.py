@@ -246,7 +246,9 @@ async def test_a_dropped_connection_during_an_edit_still_ends_on_the_latest_stat
     the message stale with the change lost. Now the message still comes to show it."""
     message = await notifier.post(CHANNEL, "Trick 5")
     fake.fail("PATCH", EDITS, Disconnect())
-    notifier.schedule_edit(CHANNEL, message.id, functools.partial(rendering, "Trick 6 — West to play"))
+    notifier.schedule_edit(
+        CHANNEL, message.id, functools.partial(rendering, "Trick 6 — West to play")
+    )
     await asyncio.wait_for(notifier.flush(), 10)
     assert fake.messages[message.id]["content"] == "Trick 6 — West to play"
     assert fake.count("PATCH", EDITS) == 2
@@ -259,7 +261,9 @@ async def test_an_edit_discord_py_gives_up_on_is_rendered_again_without_a_new_ch
     discord.py does not retry) the latest state is rendered again after a pause."""
     message = await notifier.post(CHANNEL, "Your hand")
     fake.fail("PATCH", EDITS, Status(503))
-    notifier.schedule_edit(CHANNEL, message.id, functools.partial(rendering, "Your hand — your turn"))
+    notifier.schedule_edit(
+        CHANNEL, message.id, functools.partial(rendering, "Your hand — your turn")
+    )
     await asyncio.wait_for(notifier.flush(), 10)
     assert fake.messages[message.id]["content"] == "Your hand — your turn"
     assert fake.messages[message.id]["edits"] == 1
@@ -282,7 +286,9 @@ async def test_a_newer_change_ends_the_pause_after_a_failed_edit(
     assert fake.messages[message.id]["content"] == "Trick 3"
 
 
-async def test_a_sent_view_is_emptied_and_its_buttons_reach_discord(fake: FakeDiscord, notifier: Notifier) -> None:
+async def test_a_sent_view_is_emptied_and_its_buttons_reach_discord(
+    fake: FakeDiscord, notifier: Notifier
+) -> None:
     """A view is emptied once Discord has it, sent or refused (a spent view and its
     buttons hold each other, garbage only the loop-stopping cyclic collector
     frees); the message still carries every button."""
@@ -299,7 +305,11 @@ async def test_a_sent_view_is_emptied_and_its_buttons_reach_discord(fake: FakeDi
     edited = view("rh:p:1:0:3")
     await notifier.edit(CHANNEL, message.id, "Table — moved", edited)
     assert posted.children == [] and edited.children == []
-    sent = [button["custom_id"] for row in fake.messages[message.id]["components"] for button in row["components"]]
+    sent = [
+        button["custom_id"]
+        for row in fake.messages[message.id]["components"]
+        for button in row["components"]
+    ]
     assert sent == ["rh:p:1:0:3"]
     fake.fail("PATCH", EDITS, Status(403))
     refused = view("rh:p:1:0:4")

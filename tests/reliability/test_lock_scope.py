@@ -43,7 +43,9 @@ def held(answers: Answers) -> list[str]:
 
 
 @pytest.mark.parametrize("bot_settings", [{"seed": 3}], indirect=True)
-async def test_lobby_start_and_cancel_answer_without_the_table_lock(env: Any, answers: Answers) -> None:
+async def test_lobby_start_and_cancel_answer_without_the_table_lock(
+    env: Any, answers: Answers
+) -> None:
     guild = env.create_guild(name="Locks")
     channel = guild.create_text_channel("ruff")
     alice = guild.add_member(env.create_user("alice"))

@@ -139,4 +139,3 @@ async def test_an_upload_rate_limited_once_is_sent_again_whole(
     assert fake.count("PATCH", EDITS) == 2  # the 429 and discord.py's retry
     assert _image(fake, message.id) == [("table.png", pictures[1].png, pictures[1].description)]
     assert len(fake.uploads) == 2  # the first post's image and the edit's: no duplicate
-

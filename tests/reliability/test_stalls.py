@@ -74,7 +74,9 @@ async def test_an_exclusive_lock_held_from_outside_delays_but_never_stalls_the_a
         await asyncio.to_thread(holder.join)  # longer than the 5 s busy timeout
     finally:
         holder.join()
-    await until(env, lambda: is_my_turn(hand_message(alice)) and game_of(env).version > v + 1, step=1.0)
+    await until(
+        env, lambda: is_my_turn(hand_message(alice)) and game_of(env).version > v + 1, step=1.0
+    )
     rows = db_actions(db_path, 1)
     assert len(rows) == game_of(env).version
     assert rows[v][3] == alice.id, "alice's acknowledged card is on disk"
@@ -124,7 +126,9 @@ async def test_an_ai_move_the_database_refuses_is_retried_and_the_table_goes_on(
     assert game_of(env).version == v + 1, "the refused AI move changed nothing"
     assert len(db_actions(db_path, 1)) == v + 1
     fault.clear()
-    await until(env, lambda: is_my_turn(hand_message(alice)) and game_of(env).version > v + 1, step=1.0)
+    await until(
+        env, lambda: is_my_turn(hand_message(alice)) and game_of(env).version > v + 1, step=1.0
+    )
     rows = db_actions(db_path, 1)
     assert len(rows) == game_of(env).version
     assert rows[v][3] == alice.id and rows[v + 1][3] is None
@@ -164,7 +168,9 @@ def _break_last_action(path: Any, table_id: int) -> tuple[int, str]:
             "SELECT seq, action FROM actions WHERE table_id = ? ORDER BY seq DESC LIMIT 1",
             (table_id,),
         ).fetchone()
-        conn.execute("UPDATE actions SET action = 'zz' WHERE table_id = ? AND seq = ?", (table_id, seq))
+        conn.execute(
+            "UPDATE actions SET action = 'zz' WHERE table_id = ? AND seq = ?", (table_id, seq)
+        )
         conn.commit()
         return int(seq), str(action)
     finally:
@@ -174,7 +180,9 @@ def _break_last_action(path: Any, table_id: int) -> tuple[int, str]:
 def _restore_action(path: Any, table_id: int, seq: int, action: str) -> None:
     conn = sqlite3.connect(path)
     try:
-        conn.execute("UPDATE actions SET action = ? WHERE table_id = ? AND seq = ?", (action, table_id, seq))
+        conn.execute(
+            "UPDATE actions SET action = ? WHERE table_id = ? AND seq = ?", (action, table_id, seq)
+        )
         conn.commit()
     finally:
         conn.close()
@@ -221,7 +229,6 @@ async def test_a_table_that_does_not_replay_is_set_aside_and_loads_again_later(
     assert await act(alice) is not None
 
 
-
 async def test_a_click_while_the_database_is_locked_is_acknowledged_in_time(tmp_path: Any) -> None:
     """Another writer holds the database for 3.5 s (the busy timeout is 5 s): the card
     waits for it, but the click is acknowledged (deferred) within Discord's 3 s, then
@@ -260,7 +267,9 @@ async def test_a_click_while_the_database_is_locked_is_acknowledged_in_time(tmp_
         assert interaction.acked_at is not None, "the click was never acknowledged"
         assert interaction.acked_at - interaction.clicked_at < 3.0
         assert table.game.version > v, "the card was played once the database was free"
-        assert db_actions(db_file, table_id)[v][3] == alice_id, "alice's acknowledged card is on disk"
+        assert db_actions(db_file, table_id)[v][3] == alice_id, (
+            "alice's acknowledged card is on disk"
+        )
     finally:
         await manager.close()
         await db.close()

@@ -37,7 +37,9 @@ def bindir() -> Path:
         if out.returncode == 0 and out.stdout.strip():
             candidates.append(Path(out.stdout.strip()))
     # libpq-dev's pg_config may point at /usr/bin, which has no initdb: look for a server.
-    candidates += [Path(p).parent for p in sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), reverse=True)]
+    candidates += [
+        Path(p).parent for p in sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), reverse=True)
+    ]
     for path in candidates:
         if (path / "initdb").exists() and (path / "pg_ctl").exists():
             return path
@@ -90,10 +92,14 @@ class PostgresServer:
     def start(self) -> PostgresServer:
         self._run(
             str(self.bin / "initdb"),
-            "-D", str(self.data),
-            "-U", "postgres",
-            "-A", "trust",
-            "-E", "UTF8",
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
             "--no-sync",
         )
         options = " ".join(
@@ -107,10 +113,15 @@ class PostgresServer:
         )
         self._run(
             str(self.bin / "pg_ctl"),
-            "-D", str(self.data),
-            "-l", str(self.log),
-            "-o", options,
-            "-w", "-t", "60",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.log),
+            "-o",
+            options,
+            "-w",
+            "-t",
+            "60",
             "start",
         )
         self.started = True
@@ -122,6 +133,8 @@ class PostgresServer:
     def stop(self) -> None:
         if self.started:
             with contextlib.suppress(PostgresUnavailable, subprocess.TimeoutExpired):
-                self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+                self._run(
+                    str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop"
+                )
             self.started = False
         shutil.rmtree(self.root, ignore_errors=True)

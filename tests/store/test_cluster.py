@@ -41,8 +41,17 @@ async def two(pg_url: str) -> AsyncIterator[list[Process]]:
     procs: list[Process] = []
     for i in range(2):
         settings = Settings(
-            database=pg_url, ai_delay=3600.0, turn_timeout=0.0, lobby_timeout=0.0, table_edit_interval=0.0,
-            ai_mode="inline", ai_worlds=4, pictures=False, shard_count=2, shard_ids=(i,), lease_seconds=30.0,
+            database=pg_url,
+            ai_delay=3600.0,
+            turn_timeout=0.0,
+            lobby_timeout=0.0,
+            table_edit_interval=0.0,
+            ai_mode="inline",
+            ai_worlds=4,
+            pictures=False,
+            shard_count=2,
+            shard_ids=(i,),
+            lease_seconds=30.0,
             process_name=f"p{i}",
         )
         db = await Database.open(pg_url)
@@ -73,7 +82,9 @@ async def _open(p: Process, users: list[int]) -> int:
     return table.id
 
 
-async def _click(p: Process, table_id: int, user: int, version: int, seat: int, actions: list[Any]) -> tuple[str, str]:
+async def _click(
+    p: Process, table_id: int, user: int, version: int, seat: int, actions: list[Any]
+) -> tuple[str, str]:
     """A click in process ``p`` with the button's table, version and seat; (answer kind, text)."""
     interaction = p.interaction(user)
     answers: list[tuple[str, str]] = []
@@ -90,7 +101,9 @@ async def _click(p: Process, table_id: int, user: int, version: int, seat: int, 
     return answers[0]
 
 
-async def _b_behind(a: Process, b: Process, first_user: int) -> tuple[int, Any, Any, int, list[Any]]:
+async def _b_behind(
+    a: Process, b: Process, first_user: int
+) -> tuple[int, Any, Any, int, list[Any]]:
     """A four-human table opened in ``a``, a copy of it loaded in ``b``, then a's move
     (the first seat's policy card): b's copy is one move behind. (table id, a's table,
     b's table, the seat that moved, its actions)."""
@@ -109,7 +122,9 @@ async def _count(p: Process, table_id: int) -> int:
     return int(await p.db.fetchval("SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,)))
 
 
-async def test_a_click_in_a_process_that_never_held_the_table_counts_once(two: list[Process]) -> None:
+async def test_a_click_in_a_process_that_never_held_the_table_counts_once(
+    two: list[Process],
+) -> None:
     a, b = two
     table_id = await _open(a, [11, 12, 13, 14])  # four humans: no AI, no timers
     cluster_a = a.manager.cluster
@@ -122,7 +137,10 @@ async def test_a_click_in_a_process_that_never_held_the_table_counts_once(two: l
 
     # process b has no copy: it loads the table for the click and plays it
     kind, text = await _click(b, table_id, user, 0, seat, actions)
-    assert kind == "hand" and text == b.manager.presenter.hands.hand(b.manager.tables[table_id], seat)[0]
+    assert (
+        kind == "hand"
+        and text == b.manager.presenter.hands.hand(b.manager.tables[table_id], seat)[0]
+    )
     assert await _count(a, table_id) == 1
     # the owner follows through NOTIFY: its copy moves on by itself
     for _ in range(300):
@@ -154,7 +172,9 @@ async def test_a_double_click_whose_first_half_another_process_took_is_told_alre
     assert await _count(a, table_id) == 1
 
 
-async def test_commits_of_a_copy_behind_or_without_the_lease_write_nothing(two: list[Process]) -> None:
+async def test_commits_of_a_copy_behind_or_without_the_lease_write_nothing(
+    two: list[Process],
+) -> None:
     a, b = two
     table_id, a_table, b_table, seat, action = await _b_behind(a, b, 21)
     # a moved first; b's copy is behind: its commit writes nothing
@@ -187,7 +207,9 @@ async def test_commits_of_a_copy_behind_or_without_the_lease_write_nothing(two: 
     assert await _count(a, table_id) == 2
 
 
-async def test_a_concession_from_a_copy_behind_is_checked_again_after_catching_up(two: list[Process]) -> None:
+async def test_a_concession_from_a_copy_behind_is_checked_again_after_catching_up(
+    two: list[Process],
+) -> None:
     a, b = two
     table_id, a_table, b_table, _, _ = await _b_behind(a, b, 31)
     await asyncio.sleep(0.2)
@@ -204,5 +226,7 @@ async def test_a_concession_from_a_copy_behind_is_checked_again_after_catching_u
     await b.manager.on_table_button(interaction, table_id, "concede")
     assert answers and "proposed to concede" in answers[0], answers
     assert b_table.game.version == 2  # caught up, then the proposal stored on top
-    rows = await a.db.fetchall("SELECT seq, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,))
+    rows = await a.db.fetchall(
+        "SELECT seq, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
+    )
     assert [r["action"] for r in rows][1:] == ["concede"]

@@ -59,14 +59,21 @@ async def fill(db: Database, clock: FakeClock) -> None:
             await deadlines.set(t.id, "lobby", due_at=clock.now + 1800.5)
             continue  # still in the lobby
         v = await tables.set_status(t.id, "active", t.version, first_dealer=n % 4)
-        v = await actions.append(t.id, v, [NewAction(s, f"play:{s + 2}C", 1 if s == 0 else None) for s in range(4)])
+        v = await actions.append(
+            t.id, v, [NewAction(s, f"play:{s + 2}C", 1 if s == 0 else None) for s in range(4)]
+        )
         await hands.set(t.id, 0, channel_id=700, message_id=7000 + n)
         await hands.set(t.id, 2, channel_id=702, message_id=7100 + n)
         if n in (0, 1, 2):
             await tables.set_status(t.id, "finished", v)
             async with db.transaction():
                 await results.record_game(
-                    t.id, GUILD, [PlayerResult(1, "Ann", 0, n != 1, 9, 4), PlayerResult(2, "Bob", 0, n != 1, 9, 4)]
+                    t.id,
+                    GUILD,
+                    [
+                        PlayerResult(1, "Ann", 0, n != 1, 9, 4),
+                        PlayerResult(2, "Bob", 0, n != 1, 9, 4),
+                    ],
                 )
                 people = (Entrant("1", "Ann", 0), Entrant("2", "Bob", 2))
                 machines = (Entrant("ai:easy", "AI easy", 1), Entrant("ai:hard", "AI hard", 3))
@@ -119,8 +126,16 @@ async def source(db_path: Path, clock: FakeClock) -> Path:
 async def test_copy_sqlite_into_postgresql(source: Path, pg_url: str, clock: FakeClock) -> None:
     copied = await run(str(source), pg_url)
     assert copied == {
-        "tables": 6, "actions": 20, "hand_messages": 10, "results": 6, "deadlines": 2, "guild_settings": 1,
-        "user_locales": 1, "rating_events": 3, "ratings": 4, "rating_history": 12,
+        "tables": 6,
+        "actions": 20,
+        "hand_messages": 10,
+        "results": 6,
+        "deadlines": 2,
+        "guild_settings": 1,
+        "user_locales": 1,
+        "rating_events": 3,
+        "ratings": 4,
+        "rating_history": 12,
     }
 
     src = await Database.open(source)
@@ -134,7 +149,12 @@ async def test_copy_sqlite_into_postgresql(source: Path, pg_url: str, clock: Fak
         # new tables continue after the copied ids; the copied games go on
         clock.tick()
         fresh = await TableRepo(dst).create_lobby(
-            guild_id=GUILD, channel_id=999, creator_id=3, game_id="whist-5", preset="default", seed=1
+            guild_id=GUILD,
+            channel_id=999,
+            creator_id=3,
+            game_id="whist-5",
+            preset="default",
+            seed=1,
         )
         assert fresh.id == max(t.id for t in before["tables"]) + 1
         active = next(t for t in before["unfinished"] if t.status == "active")
@@ -206,7 +226,10 @@ def test_command_line(source: Path, pg_url: str) -> None:
 
     first = copy()
     assert first.returncode == 0, first.stderr
-    assert "copied 6 tables, 20 actions, 10 hand_messages, 6 results, 2 deadlines, 1 guild_settings" in first.stdout
+    assert (
+        "copied 6 tables, 20 actions, 10 hand_messages, 6 results, 2 deadlines, 1 guild_settings"
+        in first.stdout
+    )
     again = copy()
     assert again.returncode == 2
     assert "not empty" in again.stderr and "--replace" in again.stderr

@@ -13,8 +13,10 @@ import pytest
 from bot.store import Database, StoreError
 from bot.store.db import SQLiteDatabase
 
-SCHEMA = "CREATE TABLE IF NOT EXISTS t_parent (id INTEGER PRIMARY KEY);" \
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS t_parent (id INTEGER PRIMARY KEY);"
     "CREATE TABLE IF NOT EXISTS t_child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES t_parent (id))"
+)
 
 
 @pytest.fixture
@@ -67,7 +69,9 @@ async def test_queued_transactions_share_commits_and_each_is_on_disk_when_it_ret
     assert 1 <= commits[0] < 40, f"{commits[0]} commits for 40 queued transactions"
 
 
-async def test_a_member_that_raises_is_undone_alone(sqlite_db: SQLiteDatabase, db_path: Path) -> None:
+async def test_a_member_that_raises_is_undone_alone(
+    sqlite_db: SQLiteDatabase, db_path: Path
+) -> None:
     async def good(i: int) -> None:
         async with sqlite_db.transaction():
             await sqlite_db.execute("INSERT INTO t_parent (id) VALUES (?)", (i,))

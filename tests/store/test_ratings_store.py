@@ -108,7 +108,9 @@ GAMES: list[tuple[str, dict[str, object], int]] = [
 ]
 
 
-async def play_many(db: Database, clock: FakeClock, count: int, rate: bool = True) -> list[TableRow]:
+async def play_many(
+    db: Database, clock: FakeClock, count: int, rate: bool = True
+) -> list[TableRow]:
     rng = random.Random(2024)
     rows = []
     for i in range(count):
@@ -120,24 +122,40 @@ async def play_many(db: Database, clock: FakeClock, count: int, rate: bool = Tru
 
 
 def snapshot(rows: list[RatingRow]) -> dict[tuple[int, str, str], tuple[object, ...]]:
-    return {(r.guild_id, r.game_id, r.player): (r.name, r.mu, r.sigma, r.games, r.wins) for r in rows}
+    return {
+        (r.guild_id, r.game_id, r.player): (r.name, r.mu, r.sigma, r.games, r.wins) for r in rows
+    }
 
 
 # ---------------------------------------------------------------- written with the result
 
 
-async def test_a_rating_is_written_with_the_result_or_not_at_all(db: Database, clock: FakeClock) -> None:
+async def test_a_rating_is_written_with_the_result_or_not_at_all(
+    db: Database, clock: FakeClock
+) -> None:
     game = play("ruff-honours-cotton", 5)  # side 1 wins
-    seats: list[Seat | None] = [HumanSeat(1, "ann"), HumanSeat(2, "bob"), AISeat("hard", "Hal"), None]
+    seats: list[Seat | None] = [
+        HumanSeat(1, "ann"),
+        HumanSeat(2, "bob"),
+        AISeat("hard", "Hal"),
+        None,
+    ]
     repo = RatingRepo(db)
     row = await TableRepo(db).create_lobby(
-        guild_id=GUILD, channel_id=1, creator_id=1, game_id="ruff-honours-cotton", preset="cotton1674", seed=5,
+        guild_id=GUILD,
+        channel_id=1,
+        creator_id=1,
+        game_id="ruff-honours-cotton",
+        preset="cotton1674",
+        seed=5,
         seats=seats,
     )
     teams = ratings.teams_from_game(seats, game)
     with pytest.raises(RuntimeError):
         async with db.transaction():
-            await ratings.record(repo, table_id=row.id, guild_id=GUILD, game_id="ruff-honours-cotton", teams=teams)
+            await ratings.record(
+                repo, table_id=row.id, guild_id=GUILD, game_id="ruff-honours-cotton", teams=teams
+            )
             raise RuntimeError("the result's write failed")
     assert await repo.all() == [] and await repo.events() == [] and await repo.all_changes() == []
     with pytest.raises(TransactionRequired):
@@ -157,7 +175,12 @@ async def test_a_rating_is_written_with_the_result_or_not_at_all(db: Database, c
     assert event is not None and event.source == "game" and event.finished_at == clock.now
     assert ratings.teams_from_json(event.teams) == teams
     changes = await repo.for_table(row.id)
-    assert [(c.player, c.won) for c in changes] == [("1", False), ("2", True), ("ai:hard", False), ("ai:normal", True)]
+    assert [(c.player, c.won) for c in changes] == [
+        ("1", False),
+        ("2", True),
+        ("ai:hard", False),
+        ("ai:normal", True),
+    ]
     assert all(c.mu_before == MODEL.mu and c.sigma_before == MODEL.sigma for c in changes)
 
 
@@ -178,8 +201,12 @@ async def test_rebuild_equals_the_incremental_values(db: Database, clock: FakeCl
     await db.execute("UPDATE ratings SET mu = mu + 1 WHERE player = 'ai:hard'")
     await db.execute("DELETE FROM ratings WHERE player = '1'")
     preview = await ratings.rebuild(db, dry_run=True)
-    assert not preview.written and len(preview.changed) == len([r for r in incremental if r.player in ("1", "ai:hard")])
-    assert await db.fetchval("SELECT COUNT(*) FROM ratings WHERE player = '1'") == 0  # dry run: nothing written
+    assert not preview.written and len(preview.changed) == len(
+        [r for r in incremental if r.player in ("1", "ai:hard")]
+    )
+    assert (
+        await db.fetchval("SELECT COUNT(*) FROM ratings WHERE player = '1'") == 0
+    )  # dry run: nothing written
     report = await ratings.rebuild(db)
     assert report.written and snapshot(await repo.all()) == snapshot(incremental)
 
@@ -194,12 +221,26 @@ async def test_rebuild_rates_games_finished_before_ratings(db: Database, clock: 
         game_id, overrides, n = GAMES[i % len(GAMES)]
         game = play(game_id, rng.randrange(1, 10_000), overrides)
         clock.tick(60)
-        old.append(await store_game(db, game, seats_for(rng, n), channel_id=200 + i, guild_id=OTHER_GUILD, rate=False))
+        old.append(
+            await store_game(
+                db, game, seats_for(rng, n), channel_id=200 + i, guild_id=OTHER_GUILD, rate=False
+            )
+        )
     # and one whose move log is gone: rated from its results rows
     tables = TableRepo(db)
     lost = await tables.create_lobby(
-        guild_id=OTHER_GUILD, channel_id=300, creator_id=1, game_id="ruff-honours-cotton", preset="cotton1674",
-        seed=9, seats=[HumanSeat(1, "user1"), AISeat("hard", "Hal"), HumanSeat(3, "user3"), HumanSeat(4, "user4")],
+        guild_id=OTHER_GUILD,
+        channel_id=300,
+        creator_id=1,
+        game_id="ruff-honours-cotton",
+        preset="cotton1674",
+        seed=9,
+        seats=[
+            HumanSeat(1, "user1"),
+            AISeat("hard", "Hal"),
+            HumanSeat(3, "user3"),
+            HumanSeat(4, "user4"),
+        ],
     )
     await tables.set_status(lost.id, "active")
     await tables.set_status(lost.id, "finished")
@@ -247,11 +288,15 @@ def ratings_result(user_id: int, name: str, side: int, won: bool) -> object:
 # ---------------------------------------------------------------- the leaderboard
 
 
-def row(player: str, mu: float, sigma: float, games: int, wins: int, game_id: str = "whist-5") -> RatingRow:
+def row(
+    player: str, mu: float, sigma: float, games: int, wins: int, game_id: str = "whist-5"
+) -> RatingRow:
     return RatingRow(GUILD, game_id, player, f"name{player}", mu, sigma, games, wins, 0.0)
 
 
-async def test_leaderboard_ranks_by_conservative_rating_with_a_minimum_of_games(db: Database) -> None:
+async def test_leaderboard_ranks_by_conservative_rating_with_a_minimum_of_games(
+    db: Database,
+) -> None:
     repo = RatingRepo(db)
     await repo.save(
         [
@@ -267,7 +312,9 @@ async def test_leaderboard_ranks_by_conservative_rating_with_a_minimum_of_games(
     )
     board = await repo.leaderboard(GUILD, "whist-5", MIN_GAMES)
     assert [(r.rank, r.player) for r in board] == [(1, "ai:hard"), (2, "1"), (3, "3"), (4, "4")]
-    assert [r.player for r in await repo.leaderboard(GUILD, "whist-5", MIN_GAMES, limit=2, offset=2)] == ["3", "4"]
+    assert [
+        r.player for r in await repo.leaderboard(GUILD, "whist-5", MIN_GAMES, limit=2, offset=2)
+    ] == ["3", "4"]
     assert await repo.count_ranked(GUILD, "whist-5", MIN_GAMES) == 4
     provisional, total = await repo.provisional(GUILD, "whist-5", MIN_GAMES)
     assert [r.player for r in provisional] == ["2"] and total == 1
@@ -288,7 +335,9 @@ async def test_history_and_games_played(db: Database, clock: FakeClock) -> None:
     for player in ("1", "ai:hard"):
         history = await repo.history(GUILD, player, limit=3)
         assert len(history) <= 3
-        assert [c.finished_at for c in history] == sorted((c.finished_at for c in history), reverse=True)
+        assert [c.finished_at for c in history] == sorted(
+            (c.finished_at for c in history), reverse=True
+        )
         rating = {r.game_id: r for r in await repo.for_player(GUILD, player)}
         for game_id, r in rating.items():
             latest = (await repo.history(GUILD, player, game_id, limit=1))[0]
@@ -318,7 +367,9 @@ def test_the_rebuild_command_prints_what_changed(tmp_path: Path) -> None:
 
     asyncio.run(setup())
     run = [sys.executable, "-m", "bot.store.ratings", "rebuild", "--database", str(path)]
-    dry = subprocess.run([*run, "--dry-run"], capture_output=True, text=True, cwd=REPO_ROOT, timeout=120)
+    dry = subprocess.run(
+        [*run, "--dry-run"], capture_output=True, text=True, cwd=REPO_ROOT, timeout=120
+    )
     assert dry.returncode == 0, dry.stderr
     assert "3 rated games" in dry.stdout and "changed  server 501" in dry.stdout
     assert "1 rating would change." in dry.stdout and "dry run" in dry.stdout

@@ -459,5 +459,7 @@ async def test_guild_settings_start_empty_merge_and_reset(db: Database) -> None:
     assert await settings.update(42, {"pictures": False}) == {"pictures": False}
     assert await settings.update(42, {"language": "de"}) == {"pictures": False, "language": "de"}
     assert await settings.get(43) == {}, "one server's settings are its own"
-    assert await settings.update(42, {"pictures": None}) == {"language": "de"}, "None = back to the default"
+    assert await settings.update(42, {"pictures": None}) == {"language": "de"}, (
+        "None = back to the default"
+    )
     assert await settings.get(42) == {"language": "de"}

@@ -103,13 +103,17 @@ def _named(view: SeatView) -> bool:
 def view_sorted(view: SeatView, cards: Sequence[Card]) -> list[Card]:
     """``cards`` in the deal's order: the contract's rank order once named (downtown:
     A 2 3 … or 2 3 … A), jokers first as the top trumps, last in no trump."""
-    return sorted_cards(cards, view.trump, view.rank_order, jokers_last=_no_trump(view) and _named(view))
+    return sorted_cards(
+        cards, view.trump, view.rank_order, jokers_last=_no_trump(view) and _named(view)
+    )
 
 
 def view_hand_text(view: SeatView, cards: Sequence[Card] | None = None) -> str:
     """A hand (``view.hand`` by default) as :func:`~bot.present.render.common.hand_text`, in the deal's order."""
     shown = view.hand if cards is None else cards
-    return hand_text(shown, view.trump, view.rank_order, jokers_last=_no_trump(view) and _named(view))
+    return hand_text(
+        shown, view.trump, view.rank_order, jokers_last=_no_trump(view) and _named(view)
+    )
 
 
 def order_text(order: RankOrder) -> str:
@@ -138,7 +142,9 @@ def _side_of(info: TableInfo, seat: int) -> int:
 def trump_line(info: TableInfo, view: SeatView) -> str:
     """Trumps and the rank order of the deal, or what decides them."""
     if view.phase == "bidding":
-        return _("Trumps: **none yet — the bidding decides** (uptown: high cards win, downtown: low cards win)")
+        return _(
+            "Trumps: **none yet — the bidding decides** (uptown: high cards win, downtown: low cards win)"
+        )
     if view.phase == "name":
         if _no_trump(view):
             return _("No trumps · direction **to be named by the declarer** (uptown or downtown)")
@@ -148,7 +154,12 @@ def trump_line(info: TableInfo, view: SeatView) -> str:
         tail = _("; the jokers never win a trick") if jokers else ""
         return _("No trumps · **{order}**").format(order=order_text(view.rank_order)) + tail
     tail = _(" (the jokers are the top trumps, Big above Little)") if jokers else ""
-    return _("Trumps: **{suit}** · {order}").format(suit=suit_text(view.trump), order=order_text(view.rank_order)) + tail
+    return (
+        _("Trumps: **{suit}** · {order}").format(
+            suit=suit_text(view.trump), order=order_text(view.rank_order)
+        )
+        + tail
+    )
 
 
 def contract_line(info: TableInfo, view: SeatView) -> str:
@@ -160,9 +171,13 @@ def contract_line(info: TableInfo, view: SeatView) -> str:
     need = books_needed(view.contract)
     parts = [_("Contract: **{name}**").format(name=bid_name(view.contract))]
     if _named(view):
-        parts[0] += contract_text(view)[len(bid_name(view.contract)) :]  # " in ♠ spades", ", downtown"
+        parts[0] += contract_text(view)[
+            len(bid_name(view.contract)) :
+        ]  # " in ♠ spades", ", downtown"
     parts.append(_("declared by {who}").format(who=info.seat_name(view.declarer)))
-    books = _("{side} need {need} of 13 books (the kitty is the first)").format(side=info.side_short(side), need=need)
+    books = _("{side} need {need} of 13 books (the kitty is the first)").format(
+        side=info.side_short(side), need=need
+    )
     if view.phase == "play":
         tricks = view.tricks[side] if side < len(view.tricks) else 0
         books += _(": {n} so far").format(n=1 + tricks)
@@ -182,14 +197,27 @@ def kitty_line(info: TableInfo, view: SeatView, mine: int | None = None) -> str:
     count = rules.deck_size - rules.players * rules.hand_size
     shown = ""
     if rules.kitty_exposed and view.stock_taken and mine is None:
-        shown = _(" Shown to all: {cards}.").format(cards=cards_text(view_sorted(view, view.stock_taken)))
-    taken = view.phase in ("kitty", "play") or (view.phase == "name" and not rules.declare_before_kitty)
+        shown = _(" Shown to all: {cards}.").format(
+            cards=cards_text(view_sorted(view, view.stock_taken))
+        )
+    taken = view.phase in ("kitty", "play") or (
+        view.phase == "name" and not rules.declare_before_kitty
+    )
     if not taken:
-        return _("Kitty: {n} cards face down, to {who} once the contract is named.").format(n=count, who=who)
+        return _("Kitty: {n} cards face down, to {who} once the contract is named.").format(
+            n=count, who=who
+        )
     if view.phase != "play":
-        return _("Kitty: {who} took its {n} cards and lays out {n}.").format(who=who, n=count) + shown
+        return (
+            _("Kitty: {who} took its {n} cards and lays out {n}.").format(who=who, n=count) + shown
+        )
     side = info.side_short(_side_of(info, view.declarer))
-    return _("Kitty: {who} laid out {n} cards face down — {side}'s first book.").format(who=who, n=count, side=side) + shown
+    return (
+        _("Kitty: {who} laid out {n} cards face down — {side}'s first book.").format(
+            who=who, n=count, side=side
+        )
+        + shown
+    )
 
 
 def turn_line(info: TableInfo, view: SeatView) -> str:
@@ -198,11 +226,13 @@ def turn_line(info: TableInfo, view: SeatView) -> str:
         bids = [a for a in view.legal if a.verb == "bid"]
         high = next((code for _, code in reversed(view.auction) if code != "pass"), None)
         if not bids:
-            return _("🟢 **Your bid:** nothing outranks {bid} — press **Pass**.").format(bid=bid_name(high or ""))
-        if not any(a.verb == "pass" for a in view.legal):
-            return _("🟢 **Your bid:** everyone else passed, so you (the dealer) must bid: {bid} or more.").format(
-                bid=bid_name(bids[0].encode()[4:])
+            return _("🟢 **Your bid:** nothing outranks {bid} — press **Pass**.").format(
+                bid=bid_name(high or "")
             )
+        if not any(a.verb == "pass" for a in view.legal):
+            return _(
+                "🟢 **Your bid:** everyone else passed, so you (the dealer) must bid: {bid} or more."
+            ).format(bid=bid_name(bids[0].encode()[4:]))
         lowest = bid_name(bids[0].encode()[4:])
         over = _("the highest so far is {bid}; ").format(bid=bid_name(high)) if high else ""
         return _(
@@ -211,20 +241,30 @@ def turn_line(info: TableInfo, view: SeatView) -> str:
         ).format(highest=over, lowest=lowest)
     if view.phase == "name":
         need = books_needed(view.contract)
-        when = _("before you see the kitty") if view.stock_taken == () else _("now that you have the kitty")
+        when = (
+            _("before you see the kitty")
+            if view.stock_taken == ()
+            else _("now that you have the kitty")
+        )
         if _no_trump(view):
-            ace = "A 2 3 … K" if view.rules is None or view.rules.downtown_ace == "high" else "2 3 … K A"
+            ace = (
+                "A 2 3 … K"
+                if view.rules is None or view.rules.downtown_ace == "high"
+                else "2 3 … K A"
+            )
             return _(
                 "🟢 **Your turn:** you won the bidding with {bid} ({need} books). "
                 "Name the direction {when}: **Uptown** (A K Q … 2 win) or **Downtown** ({ace})."
             ).format(bid=bid_name(view.contract), need=need, when=when, ace=ace)
-        return _("🟢 **Your turn:** you won the bidding with {bid} ({need} books). Name trumps {when}.").format(
-            bid=bid_name(view.contract), need=need, when=when
-        )
+        return _(
+            "🟢 **Your turn:** you won the bidding with {bid} ({need} books). Name trumps {when}."
+        ).format(bid=bid_name(view.contract), need=need, when=when)
     if view.phase == "kitty":
         count = view.to_lay_out
         discards = [getattr(a, "card", None) for a in view.legal if a.verb == "discard"]
-        jokers_first = 0 < len(discards) < len(view.hand) and all(c is not None and c.is_joker for c in discards)
+        jokers_first = 0 < len(discards) < len(view.hand) and all(
+            c is not None and c.is_joker for c in discards
+        )
         first = _(" In no trump your jokers go out first.") if jokers_first else ""
         return (
             ngettext(
@@ -247,7 +287,9 @@ def event_line(info: TableInfo, ev: Event) -> str:
     if isinstance(ev, ContractDeclared):
         direction = MODE_NAMES["u" if ev.direction == "uptown" else "d"]
         if ev.trump is None:
-            return _("{who} plays no trump {direction}.").format(who=info.seat_name(ev.declarer), direction=direction)
+            return _("{who} plays no trump {direction}.").format(
+                who=info.seat_name(ev.declarer), direction=direction
+            )
         return _("{who} names {suit} trumps ({direction}).").format(
             who=info.seat_name(ev.declarer), suit=suit_text(ev.trump), direction=direction
         )
@@ -297,17 +339,27 @@ def deal_summary(info: TableInfo, events: Sequence[Event]) -> list[str] | None:
         elif isinstance(ev, GameOver):
             lines.append(_game_over(info, ev))
         elif isinstance(ev, MatchOver) and info.rules.match_format != "single":
-            lines.append(_("🏆 **{side}** win the match.").format(side=_side_players(info, ev.winner)))
+            lines.append(
+                _("🏆 **{side}** win the match.").format(side=_side_players(info, ev.winner))
+            )
     return lines
 
 
 def _contract_result(info: TableInfo, ev: ContractScored, scored: DealScored) -> str:
     declaring = info.side_short(ev.side)
-    partner = _(" with {who}").format(who=info.seat_name((ev.declarer + 2) % 4)) if info.partnerships else ""
+    partner = (
+        _(" with {who}").format(who=info.seat_name((ev.declarer + 2) % 4))
+        if info.partnerships
+        else ""
+    )
     need = books_needed(ev.bid)
     tricks = ev.books - 1
     result = _("✅ made") if ev.made else _("❌ set")
-    double = _(" (no trump counts double)") if ev.bid.endswith("n") and info.rules.nt_multiplier == 2 else ""
+    double = (
+        _(" (no trump counts double)")
+        if ev.bid.endswith("n") and info.rules.nt_multiplier == 2
+        else ""
+    )
     points = " · ".join(
         f"{info.side_short(s)} {p:+d}" if s == ev.side else f"{info.side_short(s)} 0"
         for s, p in enumerate(scored.trick_points)
@@ -353,7 +405,9 @@ def _outcome(info: TableInfo, winner: int, scores: Sequence[int], how: str) -> s
 
 def _game_over(info: TableInfo, ev: GameOver) -> str:
     return _("🏆 **{side}** win game {game}: {how}.").format(
-        side=_side_players(info, ev.winner), game=ev.game_no, how=_outcome(info, ev.winner, ev.scores, ev.how)
+        side=_side_players(info, ev.winner),
+        game=ev.game_no,
+        how=_outcome(info, ev.winner, ev.scores, ev.how),
     )
 
 

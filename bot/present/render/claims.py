@@ -33,14 +33,18 @@ __all__ = ["claim_event_lines", "claim_lines", "claim_words", "last_trick_text"]
 def claim_words(tricks: int, remaining: int) -> str:
     """``all 5 remaining tricks`` / ``3 of the 5 remaining tricks`` / ``none of the 5 remaining tricks``."""
     if tricks == remaining:
-        return _("all {n} remaining tricks").format(n=remaining) if remaining != 1 else _("the last trick")
-    if tricks == 0:
-        return ngettext("none of the {n} remaining trick", "none of the {n} remaining tricks", remaining).format(
-            n=remaining
+        return (
+            _("all {n} remaining tricks").format(n=remaining)
+            if remaining != 1
+            else _("the last trick")
         )
-    return ngettext("{claimed} of the {n} remaining trick", "{claimed} of the {n} remaining tricks", remaining).format(
-        claimed=tricks, n=remaining
-    )
+    if tricks == 0:
+        return ngettext(
+            "none of the {n} remaining trick", "none of the {n} remaining tricks", remaining
+        ).format(n=remaining)
+    return ngettext(
+        "{claimed} of the {n} remaining trick", "{claimed} of the {n} remaining tricks", remaining
+    ).format(claimed=tricks, n=remaining)
 
 
 def claim_lines(info: TableInfo, view: SeatView) -> list[str]:
@@ -66,7 +70,9 @@ def claim_lines(info: TableInfo, view: SeatView) -> list[str]:
         wait = ", ".join(info.seat_name(s) for s in waiting)
         lines.append(
             (_("Accepted by {who}; ").format(who=done) if done else "")
-            + _("waiting for {who} to **Accept** or **Reject**. Nobody plays until then.").format(who=wait)
+            + _("waiting for {who} to **Accept** or **Reject**. Nobody plays until then.").format(
+                who=wait
+            )
         )
         return lines
     if view.phase == CONCEDE:
@@ -75,9 +81,9 @@ def claim_lines(info: TableInfo, view: SeatView) -> list[str]:
             return []
         seat, partner = concession.seat, concession.partner
         return [
-            _("🏳️ **{who}** proposes to concede the game — waiting for {partner} to agree or play on.").format(
-                who=info.seat_name(seat), partner=info.seat_name(partner)
-            )
+            _(
+                "🏳️ **{who}** proposes to concede the game — waiting for {partner} to agree or play on."
+            ).format(who=info.seat_name(seat), partner=info.seat_name(partner))
         ]
     return []
 
@@ -88,7 +94,9 @@ def claim_event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
     for ev in events:
         if isinstance(ev, ClaimMade):
             out.append(
-                _("{who} claims {tricks}.").format(who=info.seat_name(ev.seat), tricks=claim_words(ev.tricks, ev.remaining))
+                _("{who} claims {tricks}.").format(
+                    who=info.seat_name(ev.seat), tricks=claim_words(ev.tricks, ev.remaining)
+                )
             )
         elif isinstance(ev, ClaimAnswered):
             if ev.accepted:
@@ -98,9 +106,9 @@ def claim_event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
         elif isinstance(ev, ClaimSettled):
             if ev.accepted:
                 out.append(
-                    _("Claim accepted: the deal is scored as claimed ({who}'s side takes {n} more).").format(
-                        who=info.seat_name(ev.seat), n=ev.claimed
-                    )
+                    _(
+                        "Claim accepted: the deal is scored as claimed ({who}'s side takes {n} more)."
+                    ).format(who=info.seat_name(ev.seat), n=ev.claimed)
                 )
             else:
                 out.append(_("Claim rejected: play goes on."))
@@ -128,9 +136,9 @@ def last_trick_text(info: TableInfo, view: SeatView) -> str:
         )
     elif view.previous_trick is not None:
         leader, cards, winner = view.previous_trick
-        head = _("No trick is complete in this deal yet. The last trick of the deal before — **{who}** won it:").format(
-            who=info.seat_name(winner)
-        )
+        head = _(
+            "No trick is complete in this deal yet. The last trick of the deal before — **{who}** won it:"
+        ).format(who=info.seat_name(winner))
     else:
         return _("No trick has been completed in this deal yet.")
     n = info.n

@@ -19,22 +19,32 @@ SIDE_NAMES = Texts((N_("North & South"), N_("East & West")))
 # i18n: the partnerships' letters: North & South, East & West
 SIDE_SHORT = Texts((N_("NS"), N_("EW")))
 
-_NAMES_BY_COUNT = {4: SEAT_NAMES, 3: Texts((N_("North"), N_("East"), N_("West"))), 2: Texts((N_("North"), N_("South")))}
-_SHORT_BY_COUNT = {4: SEAT_SHORT, 3: Texts((N_("N"), N_("E"), N_("W"))), 2: Texts((N_("N"), N_("S")))}
+_NAMES_BY_COUNT = {
+    4: SEAT_NAMES,
+    3: Texts((N_("North"), N_("East"), N_("West"))),
+    2: Texts((N_("North"), N_("South"))),
+}
+_SHORT_BY_COUNT = {
+    4: SEAT_SHORT,
+    3: Texts((N_("N"), N_("E"), N_("W"))),
+    2: Texts((N_("N"), N_("S"))),
+}
 
 # the calls of a contract auction, as buttons and the auction line show them
-CALL_NAMES = TextMap({
-    "pass": N_("Pass"),
-    "accept": N_("Accept"),
-    "prop": N_("Propose"),
-    "solo": N_("Solo"),
-    "mis": N_("Misère"),
-    "abund": N_("Abundance"),
-    "royal": N_("Royal Abundance"),
-    "spread": N_("Spread Misère"),
-    "slam": N_("Slam"),
-    "general": N_("General Misère"),
-})
+CALL_NAMES = TextMap(
+    {
+        "pass": N_("Pass"),
+        "accept": N_("Accept"),
+        "prop": N_("Propose"),
+        "solo": N_("Solo"),
+        "mis": N_("Misère"),
+        "abund": N_("Abundance"),
+        "royal": N_("Royal Abundance"),
+        "spread": N_("Spread Misère"),
+        "slam": N_("Slam"),
+        "general": N_("General Misère"),
+    }
+)
 
 
 # i18n: the AI players' levels, on buttons and beside their names
@@ -76,7 +86,10 @@ class Terms:
 
 _TERMS = {
     "ruffe_trump": Terms(
-        stock=N_("head"), ruff=N_("rub"), trick_points=N_("cards over par"), honour_points=N_("ruff")
+        stock=N_("head"),
+        ruff=N_("rub"),
+        trick_points=N_("cards over par"),
+        honour_points=N_("ruff"),
     ),
     "bid_whist": Terms(stock=N_("kitty")),
 }
@@ -287,7 +300,11 @@ def fit(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> str:
 def target_text(rules: Rules) -> str:
     if rules.family == "bid_whist":  # the game ends at either end (RULES.md §7.8)
         return _("game to {target}, or lost at -{target}").format(target=rules.target_score)
-    return _("game to {target}").format(target=rules.target_score) if rules.target_score else _("each deal is a game")
+    return (
+        _("game to {target}").format(target=rules.target_score)
+        if rules.target_score
+        else _("each deal is a game")
+    )
 
 
 # ---------------------------------------------------------------- lines of the table
@@ -319,13 +336,19 @@ def note_text(note: str) -> str:
             parts.append(known)
             continue
         words = part.split(" ")
-        if part.startswith("a side at ") and part.endswith(" cannot score honours") and words[3].isdigit():
+        if (
+            part.startswith("a side at ")
+            and part.endswith(" cannot score honours")
+            and words[3].isdigit()
+        ):
             parts.append(_("a side at {score} cannot score honours").format(score=words[3]))
         elif part.endswith(": no side holds three") and words[0].isdigit():
             out = int(words[0])
             parts.append(
                 ngettext(
-                    "{n} honour out of play: no side holds three", "{n} honours out of play: no side holds three", out
+                    "{n} honour out of play: no side holds three",
+                    "{n} honours out of play: no side holds three",
+                    out,
                 ).format(n=out)
             )
         else:

@@ -78,11 +78,17 @@ def action_label(action: Action, rules: Rules | None = None) -> str:
     if isinstance(action, RuffClaim):
         return _("Declare {value}").format(value=action.value)
     if isinstance(action, NameDirection):  # Bid Whist's no-trump declarer
-        return _("Uptown (high cards win)") if action.direction == "uptown" else _("Downtown (low cards win)")
+        return (
+            _("Uptown (high cards win)")
+            if action.direction == "uptown"
+            else _("Downtown (low cards win)")
+        )
     if isinstance(action, Claim):  # the engine's own words, translated (engine/claims.py)
         if action.tricks == 0:
             return _("Concede the rest of the tricks")
-        return ngettext("Claim {n} trick", "Claim {n} tricks", action.tricks).format(n=action.tricks)
+        return ngettext("Claim {n} trick", "Claim {n} tricks", action.tricks).format(
+            n=action.tricks
+        )
     answer = _CLAIM_ANSWERS.get(type(action))
     if answer is not None:
         return _(answer)
@@ -97,7 +103,9 @@ def action_label(action: Action, rules: Rules | None = None) -> str:
     t = terms(rules) if rules is not None else None
     if t is not None and t.ruff != "ruff" and isinstance(action, (TakeRuff, DeclineRuff)):
         if isinstance(action, TakeRuff):
-            return _("Take the top four of the {stock} ({ruff})").format(stock=_(t.stock), ruff=_(t.ruff))
+            return _("Take the top four of the {stock} ({ruff})").format(
+                stock=_(t.stock), ruff=_(t.ruff)
+            )
         return _("Decline the {ruff}").format(ruff=_(t.ruff))
     labels = {
         TakeRuff: N_("Take the stock (ruff)"),
@@ -113,7 +121,11 @@ def action_label(action: Action, rules: Rules | None = None) -> str:
 def featured_choices(view: SeatView) -> list[tuple[Action, str]]:
     """Choices worth a button of their own when the rest go in menus: a pass, and the
     true value of one's ruff when ruffs are declared (any value may be declared)."""
-    passes = [(a, action_label(a, view.rules)) for a in view.legal if a.verb == "pass" or a.encode().endswith(":pass")]
+    passes = [
+        (a, action_label(a, view.rules))
+        for a in view.legal
+        if a.verb == "pass" or a.encode().endswith(":pass")
+    ]
     if not any(isinstance(a, RuffClaim) for a in view.legal):
         return passes
     value, _suit = _my_ruff(view)
@@ -149,22 +161,28 @@ def _seat_line(info: TableInfo, view: SeatView) -> str:
         declaring = view.declarer in mine
         contract = contract_name(view.contract)
         if declaring and len(mine) == 1:
-            return _("You are **{seat}** — you play {contract} alone against {others}. {where}").format(
-                seat=name, contract=contract, others=info.names_of(others), where=where
-            )
+            return _(
+                "You are **{seat}** — you play {contract} alone against {others}. {where}"
+            ).format(seat=name, contract=contract, others=info.names_of(others), where=where)
         if declaring:
             mate = [s for s in mine if s != seat]
-            return _("You are **{seat}** — you play {contract} with {mates} against {others}. {where}").format(
-                seat=name, contract=contract, mates=info.names_of(mate), others=info.names_of(others), where=where
+            return _(
+                "You are **{seat}** — you play {contract} with {mates} against {others}. {where}"
+            ).format(
+                seat=name,
+                contract=contract,
+                mates=info.names_of(mate),
+                others=info.names_of(others),
+                where=where,
             )
         mates = [s for s in mine if s != seat]
         return _("You are **{seat}** — you defend with {mates} against {others}. {where}").format(
             seat=name, mates=info.names_of(mates), others=info.names_of(others), where=where
         )
     if view.phase == "auction":
-        return _("You are **{seat}** — each for themselves until the auction makes the sides. {where}").format(
-            seat=name, where=where
-        )
+        return _(
+            "You are **{seat}** — each for themselves until the auction makes the sides. {where}"
+        ).format(seat=name, where=where)
     return _("You are **{seat}**, playing for yourself. {where}").format(seat=name, where=where)
 
 
@@ -186,14 +204,23 @@ def hand_message(
     if view.phase == "over":
         first = _result_line(info, view)
     elif away:
-        first = _("🤖 You were away, so the AI is playing your cards. Press **Take my seat back** to play again.")
+        first = _(
+            "🤖 You were away, so the AI is playing your cards. Press **Take my seat back** to play again."
+        )
     elif view.my_turn:
         first = _your_turn_line(info, view)
     else:
         first = _waiting_line(info, view)
     lines = [first]
     place = _("🃏 **{title}** · table #{table}").format(title=info.rules.title, table=info.table_id)
-    where = _(" in ").join(x for x in (f"#{info.channel_name}" if info.channel_name else "", f"**{info.guild_name}**" if info.guild_name else "") if x)
+    where = _(" in ").join(
+        x
+        for x in (
+            f"#{info.channel_name}" if info.channel_name else "",
+            f"**{info.guild_name}**" if info.guild_name else "",
+        )
+        if x
+    )
     if where:
         place += f" · {where}"
     if info.jump_url:
@@ -203,7 +230,9 @@ def hand_message(
     lines.append(trump_line(info, view) + " · " + score_line(info, view))
     if view.phase == "over":
         lines.append(_("Your hand: {cards}").format(cards=bidwhist.view_hand_text(view)))
-        lines.append(note or _("See the table for the final summary; press **Rematch** there to play again."))
+        lines.append(
+            note or _("See the table for the final summary; press **Rematch** there to play again.")
+        )
         return fit(lines)
     lines.extend(game_lines(info, view, view.seat))
     trick = named_trick_line(info, view)
@@ -215,11 +244,16 @@ def hand_message(
     if view.phase == "play" or view.completed_tricks:
         lines.append(tricks_line(info, view))
     if not in_buttons:
-        lines.append(_("Your hand ({count}): {cards}").format(count=len(view.hand), cards=bidwhist.view_hand_text(view)))
+        lines.append(
+            _("Your hand ({count}): {cards}").format(
+                count=len(view.hand), cards=bidwhist.view_hand_text(view)
+            )
+        )
     if view.stock_taken:
         lines.append(
             _("From the {stock}: {cards}").format(
-                stock=_(terms(info.rules).stock), cards=cards_text(bidwhist.view_sorted(view, view.stock_taken))
+                stock=_(terms(info.rules).stock),
+                cards=cards_text(bidwhist.view_sorted(view, view.stock_taken)),
             )
         )
     if view.my_discards:
@@ -245,7 +279,9 @@ def named_trick_line(info: TableInfo, view: SeatView) -> str:
     for i, (seat, card) in enumerate(view.trick):
         who = _("you") if seat == view.seat else _player(info, seat)
         text = f"{who} {card_text(card)}"
-        parts.append(_("**{card}** ← winning").format(card=text) if i == best and len(cards) > 1 else text)
+        parts.append(
+            _("**{card}** ← winning").format(card=text) if i == best and len(cards) > 1 else text
+        )
     return _("Trick {number}: {played}").format(number=view.trick_no, played=" · ".join(parts))
 
 
@@ -271,9 +307,9 @@ def _waiting_line(info: TableInfo, view: SeatView) -> str:
         return _("⏳ Not your turn — this message updates when it is.")
     wait = waiting_line(info, view, mention=False)  # "▶ **East** — bob to play"
     doing = wait.split(" — ", 1)[1] if " — " in wait else ""
-    return _("⏳ Not your turn — waiting for **{seat}** ({doing}). This message updates when it is your turn.").format(
-        seat=info.names[view.to_act], doing=doing
-    )
+    return _(
+        "⏳ Not your turn — waiting for **{seat}** ({doing}). This message updates when it is your turn."
+    ).format(seat=info.names[view.to_act], doing=doing)
 
 
 def _result_line(info: TableInfo, view: SeatView) -> str:
@@ -283,7 +319,11 @@ def _result_line(info: TableInfo, view: SeatView) -> str:
         return _("🏁 The game is over.")
     others = max((p for s, p in enumerate(view.scores) if s != w), default=0)
     mine = info.rules.side_of(view.seat) == w
-    who = f"{SIDE_NAMES[w]} ({info.side_players(w)})" if info.partnerships else f"{info.names[w]} ({info.who(w)})"
+    who = (
+        f"{SIDE_NAMES[w]} ({info.side_players(w)})"
+        if info.partnerships
+        else f"{info.names[w]} ({info.who(w)})"
+    )
     if mine:
         return _("🏆 The game is over — you won: {who} won {score}–{other}.").format(
             who=who, score=view.scores[w], other=others
@@ -311,7 +351,9 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
             if t.stock == "stock"
             else _("the top four cards of the {stock}").format(stock=_(t.stock))
         )
-        return _("🟢 **Your turn:** {why}. Take {cards} (then lay out four), or decline.").format(why=why, cards=top)
+        return _("🟢 **Your turn:** {why}. Take {cards} (then lay out four), or decline.").format(
+            why=why, cards=top
+        )
     if phase == "discard":
         return _("🟢 **Your turn:** choose the four cards to lay out face down.")
     if phase == "can_ye":
@@ -324,12 +366,16 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
         names = ", ".join(CALL_NAMES.get(a.call, a.call) for a in calls)
         return _("🟢 **Your call:** {calls}.").format(calls=names)
     if phase == "trumps":
-        return _("🟢 **Your turn:** name trumps for your {contract}.").format(contract=contract_name(view.contract))
+        return _("🟢 **Your turn:** name trumps for your {contract}.").format(
+            contract=contract_name(view.contract)
+        )
     if phase == "contest":
         value, suit = _my_ruff(view)
         unit = measure_name(info)
         how = (
-            _("ace 11, K Q J 10 ten each, the rest face value") if info.rules.ruff_measure == "pip_sum" else _("cards of the suit")
+            _("ace 11, K Q J 10 ten each, the rest face value")
+            if info.rules.ruff_measure == "pip_sum"
+            else _("cards of the suit")
         )
         return _(
             "🟢 **Your turn to declare your ruff:** your best suit is {suit}, worth {value} {unit} "
@@ -339,10 +385,14 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
     legal = view.legal
     if any(isinstance(getattr(a, "card", None), Card) and not isinstance(a, Play) for a in legal):
         if view.to_lay_out:
-            return _("🟢 **Your turn:** choose the {n} cards to lay out face down.").format(n=view.to_lay_out)
+            return _("🟢 **Your turn:** choose the {n} cards to lay out face down.").format(
+                n=view.to_lay_out
+            )
         return _("🟢 **Your turn:** choose the cards to lay out face down.")
     if legal and not any(isinstance(a, Play) for a in legal):
-        return _("🟢 **Your turn:** {choices}.").format(choices=", ".join(action_label(a, view.rules) for a in legal))
+        return _("🟢 **Your turn:** {choices}.").format(
+            choices=", ".join(action_label(a, view.rules) for a in legal)
+        )
     plays = [a.card for a in legal if isinstance(a, Play)]
     led = view.led_suit
     if not view.trick:

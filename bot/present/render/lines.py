@@ -39,8 +39,14 @@ def last_trick_line(info: TableInfo, view: SeatView) -> str:
 
 def score_line(info: TableInfo, view: SeatView) -> str:
     rules = info.rules
-    parts = [f"{info.side_short(s)} **{view.scores[s]}**" for s in info.scoring_sides() if s < len(view.scores)]
-    text = _("Score: {scores} ({target})").format(scores=" · ".join(parts), target=target_text(rules))
+    parts = [
+        f"{info.side_short(s)} **{view.scores[s]}**"
+        for s in info.scoring_sides()
+        if s < len(view.scores)
+    ]
+    text = _("Score: {scores} ({target})").format(
+        scores=" · ".join(parts), target=target_text(rules)
+    )
     if rules.match_format != "single":
         text += _(" · games {won}–{lost}").format(won=view.games_won[0], lost=view.games_won[1])
     return text
@@ -67,7 +73,11 @@ def tricks_line(info: TableInfo, view: SeatView) -> str:
 
 # what the turn-up means while a contract game's auction is on
 _AUCTION_TURN_UP = TextMap(
-    {"solo": N_(" — trumps for Propose, Solo and Royal Abundance; the other contracts fix their own")}
+    {
+        "solo": N_(
+            " — trumps for Propose, Solo and Royal Abundance; the other contracts fix their own"
+        )
+    }
 )
 
 
@@ -96,7 +106,9 @@ def ruff_line(info: TableInfo, view: SeatView) -> str:
     stock = _(t.stock)
     if t.ruff != "ruff":  # Ruffe and Trump's rub: four from the top of a head that may be longer
         if view.ruff_state == "pending":
-            return _("{rub}: {who} may take the top four cards of the {head}.").format(rub=label, who=who, head=stock)
+            return _("{rub}: {who} may take the top four cards of the {head}.").format(
+                rub=label, who=who, head=stock
+            )
         if view.ruff_state == "taken":
             if view.phase != "discard":
                 return _("{rub}: {who} took four cards from the {head} and laid out four.").format(
@@ -112,8 +124,12 @@ def ruff_line(info: TableInfo, view: SeatView) -> str:
         return _("{ruff}: {who} may take the {stock}.").format(ruff=label, who=who, stock=stock)
     if view.ruff_state == "taken":
         if view.phase != "discard":
-            return _("{ruff}: {who} took the {stock} and laid out four cards.").format(ruff=label, who=who, stock=stock)
-        return _("{ruff}: {who} took the {stock}; laying out four cards…").format(ruff=label, who=who, stock=stock)
+            return _("{ruff}: {who} took the {stock} and laid out four cards.").format(
+                ruff=label, who=who, stock=stock
+            )
+        return _("{ruff}: {who} took the {stock}; laying out four cards…").format(
+            ruff=label, who=who, stock=stock
+        )
     if view.ruff_state == "declined":
         return _("{ruff}: {who} declined the {stock}.").format(ruff=label, who=who, stock=stock)
     return ""
@@ -132,19 +148,21 @@ def auction_line(info: TableInfo, view: SeatView) -> str:
     return _("Auction: {calls}").format(calls=calls)
 
 
-_DOING = TextMap({
-    "ruff": N_("to decide the {ruff}"),
-    "discard": N_("to lay out four cards"),
-    "can_ye": N_("to declare honours"),
-    "auction": N_("to bid"),
-    "bidding": N_("to bid"),
-    "trumps": N_("to name trumps"),
-    "name": N_("to name trumps"),
-    "kitty": N_("to lay out cards"),
-    "contest": N_("to declare a ruff"),
-    "claim": N_("to accept or reject the claim"),
-    "concede": N_("to agree to concede or play on"),
-})
+_DOING = TextMap(
+    {
+        "ruff": N_("to decide the {ruff}"),
+        "discard": N_("to lay out four cards"),
+        "can_ye": N_("to declare honours"),
+        "auction": N_("to bid"),
+        "bidding": N_("to bid"),
+        "trumps": N_("to name trumps"),
+        "name": N_("to name trumps"),
+        "kitty": N_("to lay out cards"),
+        "contest": N_("to declare a ruff"),
+        "claim": N_("to accept or reject the claim"),
+        "concede": N_("to agree to concede or play on"),
+    }
+)
 
 
 def waiting_line(info: TableInfo, view: SeatView, mention: bool = True) -> str:

@@ -156,5 +156,9 @@ def reason_text(reason: str) -> str:
     match = _TRICKS_LEFT.fullmatch(reason)
     if match is not None:
         n = match["n"]
-        return ngettext("There is only {n} trick left to claim.", "There are only {n} tricks left to claim.", int(n)).format(n=n)
+        return ngettext(
+            "There is only {n} trick left to claim.",
+            "There are only {n} tricks left to claim.",
+            int(n),
+        ).format(n=n)
     return reason

@@ -25,7 +25,9 @@ def contest_lines(info: TableInfo, view: SeatView) -> list[str]:
         lines.append(_("Ruff ({unit}): {values}").format(unit=unit, values=each))
     elif contest.claims is not None:
         each = " · ".join(f"{info.short[s]} {v}" for s, v in contest.claims)
-        lines.append(_("Ruff claims ({unit}): {values}").format(unit=unit, values=each or _("none yet")))
+        lines.append(
+            _("Ruff claims ({unit}): {values}").format(unit=unit, values=each or _("none yet"))
+        )
     for shown in contest.shown or ():
         verdict = _("true") if shown.honest else _("**false** — the ruff passes to the true winner")
         lines.append(

@@ -32,7 +32,9 @@ def contract_line(info: TableInfo, view: SeatView) -> str:
     if bidwhist.is_bid(contract):
         return bidwhist.contract_line(info, view)
     if contract == "general":
-        return _("Contract: **General Misère** — everyone passed: each plays alone at no trumps; most tricks pays.")
+        return _(
+            "Contract: **General Misère** — everyone passed: each plays alone at no trumps; most tricks pays."
+        )
     parts = [_("Contract: **{name}**").format(name=contract_name(contract))]
     if view.declarer is not None:
         mates = [g for g in play_sides(view, info.n) if view.declarer in g][0]
@@ -99,7 +101,12 @@ def contract_summary(info: TableInfo, ev: ContractSettled, stopped: PlayStopped 
         needs = tricks_needed(ev.contract, n)
         result = _("✅ made") if ev.made else _("❌ failed")
         head = _("{contract} by {who} ({needs}): took {tricks} — {result}, worth {value}").format(
-            contract=contract_name(ev.contract), who=who, needs=needs, tricks=ev.tricks, result=result, value=ev.value
+            contract=contract_name(ev.contract),
+            who=who,
+            needs=needs,
+            tricks=ev.tricks,
+            result=result,
+            value=ev.value,
         )
     if stopped is not None:
         head += _(" (play stopped after trick {n})").format(n=stopped.trick_no)

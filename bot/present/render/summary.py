@@ -69,18 +69,30 @@ def event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
                 text = _("{who} ruffs ({why}): takes the {stock}, lays out four.")
             out.append(text.format(who=info.seat_name(ev.seat), why=why, stock=stock))
         elif isinstance(ev, RuffDeclined):
-            out.append(_("{who} declines the {ruff}.").format(who=info.seat_name(ev.seat), ruff=_(t.ruff)))
+            out.append(
+                _("{who} declines the {ruff}.").format(who=info.seat_name(ev.seat), ruff=_(t.ruff))
+            )
         elif isinstance(ev, CanYeCalled):
             if ev.answered:
                 out.append(
                     _("{who} calls “Can-ye?” — {partner} answers! Honours {cards}.").format(
-                        who=info.seat_name(ev.seat), partner=info.seat_name(ev.partner), cards=cards_text(ev.shown)
+                        who=info.seat_name(ev.seat),
+                        partner=info.seat_name(ev.partner),
+                        cards=cards_text(ev.shown),
                     )
                 )
             else:
-                out.append(_("{who} calls “Can-ye?” — partner has none. Play on.").format(who=info.seat_name(ev.seat)))
+                out.append(
+                    _("{who} calls “Can-ye?” — partner has none. Play on.").format(
+                        who=info.seat_name(ev.seat)
+                    )
+                )
         elif isinstance(ev, HonoursShown):
-            out.append(_("{who} shows {cards}.").format(who=info.seat_name(ev.seat), cards=cards_text(ev.cards)))
+            out.append(
+                _("{who} shows {cards}.").format(
+                    who=info.seat_name(ev.seat), cards=cards_text(ev.cards)
+                )
+            )
         elif isinstance(ev, Passed):
             out.append(_("{who} does not call.").format(who=info.seat_name(ev.seat)))
         elif isinstance(ev, SoloContractWon) and ev.declarer is not None:
@@ -90,7 +102,11 @@ def event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
                 )
             )
         elif isinstance(ev, TrumpNamed):
-            out.append(_("{who} names {suit} trumps.").format(who=info.seat_name(ev.seat), suit=suit_text(ev.trump)))
+            out.append(
+                _("{who} names {suit} trumps.").format(
+                    who=info.seat_name(ev.seat), suit=suit_text(ev.trump)
+                )
+            )
         elif isinstance(ev, HandExposed):
             out.append(_("{who} spreads the hand face up.").format(who=info.seat_name(ev.seat)))
         elif isinstance(ev, LayoutCardPlayed):
@@ -105,7 +121,9 @@ def event_lines(info: TableInfo, events: Sequence[Event]) -> list[str]:
                 )
             )
         else:
-            line = bidwhist.event_line(info, ev)  # Bid Whist: the bidding won, the contract named, the kitty
+            line = bidwhist.event_line(
+                info, ev
+            )  # Bid Whist: the bidding won, the contract named, the kitty
             if line:
                 out.append(line)
     out.extend(claim_event_lines(info, events))
@@ -123,7 +141,11 @@ def deal_summary(info: TableInfo, events: Sequence[Event]) -> str | None:
     """A public summary of a finished deal / game / match, or None."""
     contract = bidwhist.deal_summary(info, events)
     if contract is not None:
-        return _("🃏 Table #{table} · ").format(table=info.table_id) + "\n".join(contract) if contract else None
+        return (
+            _("🃏 Table #{table} · ").format(table=info.table_id) + "\n".join(contract)
+            if contract
+            else None
+        )
     lines: list[str] = []
     t = terms(info.rules)
     settled = next((e for e in events if isinstance(e, ContractSettled)), None)
@@ -134,14 +156,18 @@ def deal_summary(info: TableInfo, events: Sequence[Event]) -> str | None:
         if isinstance(ev, SoloAllPassed):
             if ev.then == "redeal":
                 lines.append(
-                    _("Everyone passed: {who} deals again.").format(who=info.seat_name(info.rules.next_dealer(ev.dealer)))
+                    _("Everyone passed: {who} deals again.").format(
+                        who=info.seat_name(info.rules.next_dealer(ev.dealer))
+                    )
                 )
             else:
                 lines.append(_("Everyone passed: a General Misère is played — most tricks pays."))
         elif isinstance(ev, HonoursScored):
             counts = " · ".join(f"{SIDE_SHORT[s]} {ev.counts[s]}" for s in range(2))
             pts = " · ".join(f"{SIDE_SHORT[s]} +{ev.points[s]}" for s in range(2) if ev.points[s])
-            text = _("Honours held: {counts}").format(counts=counts) + (f" → {pts}" if pts else _(" → no score"))
+            text = _("Honours held: {counts}").format(counts=counts) + (
+                f" → {pts}" if pts else _(" → no score")
+            )
             if ev.note:
                 text += f" ({note_text(ev.note)})"
             lines.append(text)
@@ -178,10 +204,10 @@ def _deal_scored_text(info: TableInfo, ev: DealScored, t: Terms) -> str:
     if info.partnerships:
         tricks = " · ".join(f"{SIDE_SHORT[s]} {ev.tricks[s]}" for s in range(2))
     else:
-        tricks = " · ".join(f"{info.short[s]} {ev.tricks[s]}" for s in range(min(info.n, len(ev.tricks))))
-    trick_pts = " · ".join(
-        f"{info.side_short(s)} +{p}" for s, p in enumerate(ev.trick_points) if p
-    )
+        tricks = " · ".join(
+            f"{info.short[s]} {ev.tricks[s]}" for s in range(min(info.n, len(ev.tricks)))
+        )
+    trick_pts = " · ".join(f"{info.side_short(s)} +{p}" for s, p in enumerate(ev.trick_points) if p)
     label = f"{_(t.trick_points)}: " if t.trick_points else ""
     text = _("tricks {tricks}").format(tricks=tricks)
     if trick_pts:
@@ -191,7 +217,9 @@ def _deal_scored_text(info: TableInfo, ev: DealScored, t: Terms) -> str:
     else:
         text += _(" → no trick points")
     if t.honour_points:
-        extra = " · ".join(f"{info.side_short(s)} +{p}" for s, p in enumerate(ev.honour_points) if p)
+        extra = " · ".join(
+            f"{info.side_short(s)} +{p}" for s, p in enumerate(ev.honour_points) if p
+        )
         if extra:
             text += f"; {_(t.honour_points)}: {extra}"
     penalty = " · ".join(
@@ -204,43 +232,56 @@ def _deal_scored_text(info: TableInfo, ev: DealScored, t: Terms) -> str:
     return text
 
 
-_HOW = TextMap({
-    "tricks": N_("on tricks"),
-    "concession": N_("by concession (the other side conceded)"),
-    "honours": N_("with honours"),
-    "can_ye": N_("by Can-ye"),
-    "show": N_("by showing honours"),
-    "cards": N_("on cards"),
-    "ruff": N_("with the ruff"),
-})
+_HOW = TextMap(
+    {
+        "tricks": N_("on tricks"),
+        "concession": N_("by concession (the other side conceded)"),
+        "honours": N_("with honours"),
+        "can_ye": N_("by Can-ye"),
+        "show": N_("by showing honours"),
+        "cards": N_("on cards"),
+        "ruff": N_("with the ruff"),
+    }
+)
 
 
 def _game_over_text(info: TableInfo, ev: GameOver) -> str:
     how = _HOW.get(ev.how, "")
     w = ev.winner
     if info.partnerships:
-        return _("🏆 **{side}** ({players}) win game {game} {how}, {score}–{other}.").format(
-            side=SIDE_NAMES[w],
-            players=info.side_players(w),
-            game=ev.game_no,
-            how=how,
-            score=ev.scores[w],
-            other=ev.scores[1 - w],
-        ).replace(" ,", ",")
+        return (
+            _("🏆 **{side}** ({players}) win game {game} {how}, {score}–{other}.")
+            .format(
+                side=SIDE_NAMES[w],
+                players=info.side_players(w),
+                game=ev.game_no,
+                how=how,
+                score=ev.scores[w],
+                other=ev.scores[1 - w],
+            )
+            .replace(" ,", ",")
+        )
     others = " · ".join(f"{info.side_short(s)} {p}" for s, p in enumerate(ev.scores) if s != w)
     return _("🏆 **{seat}** ({who}) wins game {game}{how} — {score} ({others}).").format(
-        seat=info.names[w], who=info.who(w), game=ev.game_no, how=f" {how}" if how else "", score=ev.scores[w], others=others
+        seat=info.names[w],
+        who=info.who(w),
+        game=ev.game_no,
+        how=f" {how}" if how else "",
+        score=ev.scores[w],
+        others=others,
     )
 
 
 # how a side scored in a deal (bot.present.chart.HOW_MARKS), in words
-_HOW_WORDS = TextMap({
-    "tricks": N_("on tricks"),
-    "honours": N_("with honours held"),
-    "call": N_("by Can-ye or honours shown"),
-    "ruff": N_("with the ruff"),
-    "contract": N_("by a contract"),
-})
+_HOW_WORDS = TextMap(
+    {
+        "tricks": N_("on tricks"),
+        "honours": N_("with honours held"),
+        "call": N_("by Can-ye or honours shown"),
+        "ruff": N_("with the ruff"),
+        "contract": N_("by a contract"),
+    }
+)
 
 
 def how_won(info: TableInfo, view: SeatView, points: Sequence[DealPoint]) -> str:

@@ -49,7 +49,11 @@ def lobby_text(info: TableInfo, creator_name: str, note: str = "") -> str:
             )
         )
     else:
-        lines.append(_("{n} players, each for themselves · {target}").format(n=info.n, target=target_text(rules)))
+        lines.append(
+            _("{n} players, each for themselves · {target}").format(
+                n=info.n, target=target_text(rules)
+            )
+        )
     for seat in range(info.n):
         occupant = info.seats[seat]
         lines.append(f"> {info.names[seat]}: {occupant.label() if occupant else _('— empty —')}")
@@ -84,14 +88,20 @@ def game_lines(info: TableInfo, view: SeatView, mine: int | None) -> list[str]:
 
 def table_text(info: TableInfo, view: SeatView, recent: Sequence[str] = ()) -> str:
     """The public table during play. Uses only public fields of ``view``."""
-    lines = [header(info) + _(" · game {game}, deal {deal}").format(game=view.game_no, deal=view.deal_no)]
+    lines = [
+        header(info) + _(" · game {game}, deal {deal}").format(game=view.game_no, deal=view.deal_no)
+    ]
     seats = " | ".join(
         f"{info.short[s]}: {info.seats[s].label() if info.seats[s] else '—'}"  # type: ignore[union-attr]
         f" ({view.hand_sizes[s]})"
         for s in range(info.n)
     )
     lines.append(seats)
-    lines.append(_("{trumps} · Dealer: {dealer}").format(trumps=trump_line(info, view), dealer=info.seat_name(view.dealer)))
+    lines.append(
+        _("{trumps} · Dealer: {dealer}").format(
+            trumps=trump_line(info, view), dealer=info.seat_name(view.dealer)
+        )
+    )
     ruff = ruff_line(info, view)
     if ruff:
         lines.append(ruff)
@@ -127,7 +137,9 @@ def final_text(info: TableInfo, view: SeatView, how: str = "") -> str:
         lines.append(bidwhist.final_line(info, view))
     elif info.partnerships:
         games = (
-            _(" (games {won}–{lost})").format(won=view.games_won[winner], lost=view.games_won[1 - winner])
+            _(" (games {won}–{lost})").format(
+                won=view.games_won[winner], lost=view.games_won[1 - winner]
+            )
             if info.rules.match_format != "single"
             else ""
         )
@@ -146,7 +158,10 @@ def final_text(info: TableInfo, view: SeatView, how: str = "") -> str:
         )
         lines.append(
             _("🏆 **{seat}** — {who} — wins with {score} ({others}).").format(
-                seat=info.names[winner], who=info.who(winner), score=view.scores[winner], others=others
+                seat=info.names[winner],
+                who=info.who(winner),
+                score=view.scores[winner],
+                others=others,
             )
         )
     if how:

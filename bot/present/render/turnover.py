@@ -30,7 +30,11 @@ def layout_text(piles: Sequence[PileView]) -> str:
 def layout_lines(info: TableInfo, view: SeatView, mine: int | None = None) -> list[str]:
     if not view.layouts:
         return []
-    lines = [_("Layouts (face-up cards; ¹ = a card face down beneath; ✱ = turned up this trick, playable from the next):")]
+    lines = [
+        _(
+            "Layouts (face-up cards; ¹ = a card face down beneath; ✱ = turned up this trick, playable from the next):"
+        )
+    ]
     for seat, piles in enumerate(view.layouts):
         owner = _("Your layout") if seat == mine else f"{info.seat_name(seat)}"
         lines.append(f"> {owner}: {layout_text(piles)}")

@@ -595,7 +595,9 @@ def deal_value(
         if n_sides == 2:  # one opponent: his points are my loss
             value -= max(0, tricks[1 - side] * n - over)
         elif relative:
-            value -= sum(max(0, t * n - over) for s, t in enumerate(tricks) if s != side) / (n_sides - 1)
+            value -= sum(max(0, t * n - over) for s, t in enumerate(tricks) if s != side) / (
+                n_sides - 1
+            )
         return value
     if rules.scoring in ("deal_win", "odd_tricks"):
         half = rules.tricks_per_deal // 2
@@ -712,7 +714,9 @@ def search_play(
             trick = [*k.trick, c]
             if exactly:
                 try:
-                    final = solve(after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop, side, cap)
+                    final = solve(
+                        after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop, side, cap
+                    )
                 except TimeoutError:
                     break  # only whole worlds count
                 values[c] = deal_value(k.rules, k.sides, side, final)

@@ -67,7 +67,15 @@ from engine.claims import (
 )
 from engine.view import SeatView
 
-__all__ = ["MAX_NODES", "MAX_WORLDS", "answer", "certain_claim", "claim_holds", "decide", "top_cards"]
+__all__ = [
+    "MAX_NODES",
+    "MAX_WORLDS",
+    "answer",
+    "certain_claim",
+    "claim_holds",
+    "decide",
+    "top_cards",
+]
 
 MAX_WORLDS: Final = 5000  # consistent deals the exact answer will enumerate
 MAX_NODES: Final = 400_000  # positions searched over all of them
@@ -200,7 +208,9 @@ def _voids(view: SeatView) -> list[int]:
     n = view.n_seats
     trump = view.trump
     void = [0] * n
-    tricks: list[tuple[int, Sequence[Card]]] = [(leader, cards) for leader, cards, _ in view.completed_tricks]
+    tricks: list[tuple[int, Sequence[Card]]] = [
+        (leader, cards) for leader, cards, _ in view.completed_tricks
+    ]
     if view.trick:
         tricks.append((view.trick_leader, [c for _, c in view.trick]))
     for leader, cards in tricks:
@@ -238,7 +248,9 @@ def _worlds(view: SeatView, claimer: int, shown: int) -> list[list[int]] | None:
     for s in range(n):
         seen |= known[s] | ups[s]
     pool = _pack(view) & ~seen
-    void = _voids(view, )
+    void = _voids(
+        view,
+    )
     hidden = [s for s in range(n) if s not in (me, claimer)]
     room = {s: view.hand_sizes[s] - known[s].bit_count() for s in hidden}
     if any(r < 0 for r in room.values()) or sum(room.values()) > pool.bit_count():
@@ -318,7 +330,9 @@ class _Solver:
             if hit is not None:
                 return hit
         self.nodes += 1
-        if self.nodes > MAX_NODES or (self.nodes & 1023 == 0 and time.perf_counter() > self.deadline):
+        if self.nodes > MAX_NODES or (
+            self.nodes & 1023 == 0 and time.perf_counter() > self.deadline
+        ):
             raise _Unsure
         want = seat in self.movers
         result = not want
@@ -376,7 +390,11 @@ def claim_holds(view: SeatView, *, time_limit: float = TIME_LIMIT) -> bool | Non
     trick = [c for _, c in view.trick]
     worlds = _worlds(view, claimer, shown)
     if worlds is None:  # too many deals to enumerate: the relaxed search, or unsure
-        return True if _relaxed_holds(view, claimer, shown, mine, counted, need, left, deadline) else None
+        return (
+            True
+            if _relaxed_holds(view, claimer, shown, mine, counted, need, left, deadline)
+            else None
+        )
     solver = _Solver(n, view.trump, view.rank_order, mine, counted, deadline)
     try:
         for world in worlds:
@@ -426,7 +444,9 @@ def answer(view: SeatView, time_limit: float = TIME_LIMIT) -> Action:
     return AcceptClaim() if claim_holds(view, time_limit=time_limit) is True else RejectClaim()
 
 
-def decide(view: SeatView, legal: Sequence[Action], time_limit: float = TIME_LIMIT) -> Action | None:
+def decide(
+    view: SeatView, legal: Sequence[Action], time_limit: float = TIME_LIMIT
+) -> Action | None:
     """What the claims part of the AI does at this seat now, or None (the player
     chooses as usual): answer a claim or concession, or claim when certain."""
     if view.phase in (CLAIM, CONCEDE):

@@ -70,7 +70,9 @@ __all__ = [
     "planner",
 ]
 
-OPEN_CANDIDATES: Final = 10  # sets of discards played out at the open tables (the maxims' set added)
+OPEN_CANDIDATES: Final = (
+    10  # sets of discards played out at the open tables (the maxims' set added)
+)
 OPEN_MIN_WORLDS: Final = 8  # worlds played out at least, whatever the budget
 OPEN_MAX_WORLDS: Final = 400  # ... and at most
 
@@ -379,7 +381,15 @@ def plan_open_discards(
         for i, keep in enumerate(keeps):
             hands = list(world.hands)
             hands[k.seat] = keep
-            final = playout(World(hands, world.ups, world.fresh, world.under), leader, [], k.trump, k.sides, start_tricks, k.stop)
+            final = playout(
+                World(hands, world.ups, world.fresh, world.under),
+                leader,
+                [],
+                k.trump,
+                k.sides,
+                start_tricks,
+                k.stop,
+            )
             totals[i] += deal_value(k.rules, k.sides, side, final, relative)
         worlds += 1
     if not worlds:
@@ -416,7 +426,12 @@ def planner(profile: Profile) -> DiscardPlanner:
                 budget=2.5 * profile.soft,
             )
         return plan_discards(
-            view, hand, allowed, count, screen_worlds=profile.discard_worlds, limit=profile.discard_candidates
+            view,
+            hand,
+            allowed,
+            count,
+            screen_worlds=profile.discard_worlds,
+            limit=profile.discard_candidates,
         )
 
     return DiscardPlanner(profile.name, plan)

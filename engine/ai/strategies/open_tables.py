@@ -126,7 +126,9 @@ def generic_play(view: SeatView, legal: Sequence[Action]) -> Action:
 
 def budget_of(profile: Profile) -> Budget:
     """The budget of ``profile``'s search at the open tables."""
-    return Budget(soft=profile.soft, cap=profile.cap, min_worlds=2, max_worlds=profile.open_worlds, margin=0.0)
+    return Budget(
+        soft=profile.soft, cap=profile.cap, min_worlds=2, max_worlds=profile.open_worlds, margin=0.0
+    )
 
 
 def search_choice(
@@ -142,5 +144,9 @@ def search_choice(
     docstring), or the maxims' (:func:`generic_play`) when the search finds nothing."""
     exact = profile.open_exact if view.layouts else profile.open_exact_hidden
     sharp = profile.sharp and view.n_seats <= 3
-    found = search_play(view, mask, rng, budget, start, exact, sharp, profile.relative) if applies(view) else None
+    found = (
+        search_play(view, mask, rng, budget, start, exact, sharp, profile.relative)
+        if applies(view)
+        else None
+    )
     return generic_play(view, legal) if found is None else play(Card.from_index(found))

@@ -60,7 +60,9 @@ def evaluator(profile: Profile) -> Evaluator:
         return dds_evaluator
     exact_from = profile.solver_cards
 
-    def evaluate(sit: Situation, world: list[int], cands: list[int], deadline: float) -> dict[int, int]:
+    def evaluate(
+        sit: Situation, world: list[int], cands: list[int], deadline: float
+    ) -> dict[int, int]:
         if world[sit.seat].bit_count() <= exact_from:
             return solver_evaluator(sit, world, cands, deadline)
         return playout_evaluator(sit, world, cands, deadline)

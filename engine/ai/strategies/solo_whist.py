@@ -277,7 +277,11 @@ def push_card(
             return _high(follow)  # he is safe in this trick: shed a high card
         return _low(follow)  # leave him room to be the highest
     # void: throw the highest card, keeping the low ones to lead later
-    return _high(legal & ~SUIT_BITS[trump]) if trump != NO_TRUMP and legal & ~SUIT_BITS[trump] else _high(legal)
+    return (
+        _high(legal & ~SUIT_BITS[trump])
+        if trump != NO_TRUMP and legal & ~SUIT_BITS[trump]
+        else _high(legal)
+    )
 
 
 def win_card(
@@ -297,9 +301,7 @@ def win_card(
             if _high(cards) == _high(everyone & SUIT_BITS[s]) and s != trump:
                 return _high(cards)
             if s == trump and _high(cards) == _high(everyone & SUIT_BITS[s]):
-                opp_trumps = any(
-                    hands[o] & SUIT_BITS[s] for o in range(4) if sides[o] != mine_side
-                )
+                opp_trumps = any(hands[o] & SUIT_BITS[s] for o in range(4) if sides[o] != mine_side)
                 if opp_trumps:
                     return _high(cards)  # draw trumps with the master
             length = cards.bit_count() - (4 if s == trump else 0)
