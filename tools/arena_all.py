@@ -39,7 +39,7 @@ from tools.arena import margin_ci, read_record
 
 __all__ = ["FORMS", "MATCHUPS", "Form", "main", "summary"]
 
-ROOT: Final = Path(__file__).resolve().parents[2]
+ROOT: Final = Path(__file__).resolve().parents[1]  # the repository (tools/ lies in it)
 
 
 @dataclass(frozen=True, slots=True)
