@@ -43,9 +43,12 @@ as if those tricks had been played. Decisions where RULES.md is silent:
   the play; Ruffe and Trump's card points are the tricks times the players
   (every trick holds one card of each), so claimed tricks count their cards
   like played ones. Bid Whist's books and Solo's contracts are scored from the
-  tricks in the same way. The cards not played (hands, the trick in progress)
+  tricks in the same way. The cards not played (hands, layouts, the trick in progress)
   are listed in :class:`ClaimSettled`; the tricks themselves were not played,
   so no :class:`~engine.events.TrickWon` is emitted for them.
+* The tricks left at a claim are :func:`remaining_tricks`: every trick of the
+  deal not yet complete, Turnover Bridge's face-down layout cards included
+  (docs/rules-decisions.md).
 
 **A concession** (``concede``). In a partnership game (two sides of two) any
 player may propose to concede the game at any moment it is not over and no
@@ -103,6 +106,7 @@ __all__ = [
     "offers",
     "pending_claim",
     "remaining_tricks",
+    "unplayed_cards",
 ]
 
 CLAIM: Final = "claim"  # the phase waiting for the opponents' answers to a claim
@@ -239,13 +243,16 @@ class ClaimAnswered(Event):
 
 class ClaimSettled(Event):
     """The claim ends: ``accepted`` (the deal is scored as claimed, ``tricks`` per side
-    after it; ``unplayed`` the cards that were still in play) or rejected (play goes on)."""
+    after it; ``unplayed`` the cards that were still in play, :func:`unplayed_cards`)
+    or rejected (play goes on). ``left`` is the number of tricks that were left at
+    the claim, the trick in progress included (:func:`remaining_tricks`)."""
 
     seat: int
     claimed: int
     accepted: bool
     tricks: tuple[int, ...]
     unplayed: tuple[Card, ...] = ()
+    left: int = 0
     kind: ClassVar[str] = "claim_settled"
 
 
@@ -277,8 +284,30 @@ class Conceded(Event):
 
 
 def remaining_tricks(game: Game) -> int:
-    """Tricks still to be won in the deal in play, the trick in progress included."""
+    """Tricks still to be won in the deal in play, the trick in progress included.
+
+    The one count of "tricks left" (docs/rules-decisions.md): the tricks of the
+    deal (``tricks_per_deal``) less those already complete. Cards that are in the
+    deal but not yet playable count (Turnover Bridge's face-down layout cards and
+    those turned up this trick); cards that are never played do not (Ruff and
+    Honours' stock, Ruffe and Trump's head, Bid Whist's discarded kitty). The
+    claim menu, the claim checks, :class:`ClaimMade`, :class:`ClaimSettled`, the
+    exports and ``SeatView.tricks_left`` all read it."""
     return game.facts.tricks_per_deal - game.trick_no + 1
+
+
+def unplayed_cards(game: Game) -> list[Card]:
+    """Every card of the deal still to be played: the trick in progress, then each
+    seat's hand and whole layout (face-down cards and those turned up this trick
+    included)."""
+    cards = list(game.trick)
+    layout = game.layout
+    for seat in range(game.n_players):
+        mask = game.hands[seat]
+        if layout is not None:
+            mask |= layout.face_up(seat) | layout.face_down(seat)
+        cards.extend(cards_from_mask(mask))
+    return cards
 
 
 def _contract(game: Game) -> str:
@@ -485,11 +514,10 @@ class ClaimPhase:
             del game.notes["claim"]
             # where it was rejected, public like the claim (the AI does not make it again
             # from the same position: engine.ai.claims.certain_claim)
-            game.notes["claim_rejected"] = ClaimRejected(
-                claimer, remaining_tricks(game), len(game.trick)
-            )
+            left = remaining_tricks(game)
+            game.notes["claim_rejected"] = ClaimRejected(claimer, left, len(game.trick))
             game.phase = Phase.PLAY
-            events.append(ClaimSettled(claimer, tricks, False, tuple(game.tricks)))
+            events.append(ClaimSettled(claimer, tricks, False, tuple(game.tricks), left=left))
             return
         accepted = (*accepted, seat)
         game.notes["claim"] = ClaimNote(claimer, tricks, accepted, hand)
@@ -510,13 +538,11 @@ class ClaimPhase:
                 s for s in range(len(tricks)) if s != side
             )  # two sides (checked at the claim)
             tricks[other] = min(stop, tricks[other] + rest)
-        unplayed = list(game.trick)
-        for s in range(game.n_players):
-            unplayed.extend(cards_from_mask(game.playable(s)))
+        unplayed = unplayed_cards(game)
         del game.notes["claim"]
         game.trick = []
         game.phase = Phase.PLAY
-        events.append(ClaimSettled(claimer, claimed, True, tuple(tricks), tuple(unplayed)))
+        events.append(ClaimSettled(claimer, claimed, True, tuple(tricks), tuple(unplayed), left))
         game.enter_next(game.play_phase, events)
 
     def visible(self, game: Game, seat: int) -> Mapping[str, object]:

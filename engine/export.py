@@ -93,7 +93,11 @@ match's end. Last, where cards were played, the ``[Play "<leader>"]`` section:
 one line a trick, the cards in the column order of the seats clockwise from the
 first leader (PBN's rule), each as suit letter + rank (``HT``), ``-`` where a
 seat played no card to that trick, ``*`` after the last trick. With 2 or 3
-players a line has 2 or 3 cards.
+players a line has 2 or 3 cards. A deal ended by an accepted claim says so in
+``{N claimed 3 of the last 4 tricks; accepted}`` before the ``*`` (alone, where no
+trick was complete), and in the JSON deal's ``claim``
+(``{"seat", "claimed", "left"}``); the tricks left are the engine's count
+(:func:`engine.claims.remaining_tricks`), recomputed whenever a record is replayed.
 """
 
 from __future__ import annotations
@@ -403,9 +407,7 @@ class _Collector:
 
     def _on_claim_settled(self, game: Game, ev: Any) -> None:
         if ev.accepted:
-            deal = self.deal
-            left = len(ev.unplayed) // max(1, deal.n_players)
-            deal.claim = (ev.seat, ev.claimed, left)
+            self.deal.claim = (ev.seat, ev.claimed, ev.left)  # engine.claims.remaining_tricks
 
     def _on_deal_scored(self, game: Game, ev: Any) -> None:
         self.deal.scores = tuple(ev.scores)
@@ -753,6 +755,8 @@ def to_pbn(
             lines.append("{" + note.replace("}", ")") + "}")
         if deal.played:
             lines.extend(_play_section(deal))
+        elif deal.claim is not None:  # claimed before any trick was complete
+            lines.append(_claim_comment(deal.claim))
         blocks.append("\n".join(lines))
     return "% PBN 2.1\n% EXPORT\n" + "\n\n".join(blocks) + "\n"
 
@@ -766,7 +770,11 @@ def _play_section(deal: DealLog) -> list[str]:
         by_seat = dict(trick.plays)
         lines.append(" ".join(pbn_card(by_seat[s]) if s in by_seat else "-" for s in columns))
     if deal.claim is not None:
-        seat, claimed, left = deal.claim
-        lines.append(f"{{{LETTERS[seat]} claimed {claimed} of the last {left} tricks; accepted}}")
+        lines.append(_claim_comment(deal.claim))
     lines.append("*")
     return lines
+
+
+def _claim_comment(claim: tuple[int, int, int]) -> str:
+    seat, claimed, left = claim
+    return f"{{{LETTERS[seat]} claimed {claimed} of the last {left} tricks; accepted}}"

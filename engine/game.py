@@ -44,7 +44,7 @@ from typing import Any, Final, SupportsIndex, cast
 
 from engine.actions import Action, Play
 from engine.cards import Card, RankOrder, Suit, cards_from_mask, deck_with_jokers, sort_hand
-from engine.claims import OUTSIDE_ACTIONS, apply_outside, check_outside, offers
+from engine.claims import OUTSIDE_ACTIONS, apply_outside, check_outside, offers, remaining_tricks
 from engine.errors import IllegalAction, RecordError
 from engine.events import DealerChosen, Event
 from engine.families import Family
@@ -494,6 +494,7 @@ class Game:
             layouts=() if self.layout is None else self.layout.seat_view(),
             notes=tuple(sorted(self.notes.items())),
             claims=offers(self, seat),
+            tricks_left=remaining_tricks(self),
         )
 
     # ------------------------------------------------------------------ copies & records

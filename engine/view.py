@@ -202,6 +202,9 @@ class SeatView:
     previous_trick: tuple[int, tuple[Card, ...], int] | None = None
     # what this seat may start now beyond ``legal`` (engine.claims): claims, all first, then concede
     claims: tuple[Action, ...] = ()
+    # tricks still to be won in the deal, the trick in progress included, face-down
+    # layout cards counted (engine.claims.remaining_tricks); 0 in hand-built views
+    tricks_left: int = 0
 
     @property
     def partner(self) -> int:

@@ -54,8 +54,7 @@ def claim_lines(info: TableInfo, view: SeatView) -> list[str]:
         if note is None:
             return []
         seat, tricks, accepted, hand = note.seat, note.tricks, note.accepted, note.hand
-        rules = view.rules
-        remaining = (rules.tricks_per_deal if rules else 13) - view.trick_no + 1
+        remaining = view.tricks_left
         cards = list(hand)
         lines = [
             _("⚖️ **{who}** claims {tricks} — their hand: {cards}").format(
