@@ -63,7 +63,7 @@ def side_by_side(before: str, after: str) -> list[str]:
     for i in range(max(len(old), len(new))):
         a = old[i] if i < len(old) else ""
         b = new[i] if i < len(new) else ""
-        if _NUMBER.sub("#", a) == _NUMBER.sub("#", b):
+        if _NUMBER.sub("#", a).split() == _NUMBER.sub("#", b).split():
             out.append(f"  before: {a.strip()}\n  after:  {b.strip()}")
         else:
             out.append(f"  before: {a.strip()}\n  after:  {b.strip()}   (lines differ in shape)")

@@ -1,0 +1,2 @@
+"""The slash commands that read rather than play: hand, rules, leaderboard, stats,
+records and replays."""
