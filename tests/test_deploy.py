@@ -163,3 +163,29 @@ def test_docker_image_holds_the_bot_and_not_the_tools() -> None:
     assert '"python", "-m", "bot"' in command
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {"tools/", "tests/"} <= set(ignored)
+
+
+def test_an_installed_bot_carries_its_message_catalogues() -> None:
+    """A non-editable install (the Docker image's ``pip install .``) ships only what
+    ``package-data`` names: every glob there must match the catalogues where they
+    are, so a German server does not fall back to English in production."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]
+    from bot.present.i18n import LOCALE_DIR
+
+    shipped: set[Path] = set()
+    for package, globs in data.items():
+        folder = root / package.replace(".", "/")
+        assert (folder / "__init__.py").exists(), (
+            f"package-data names {package}, which is no package"
+        )
+        for pattern in globs:
+            found = list(folder.glob(pattern))
+            assert found, f"{package}: {pattern} matches nothing"
+            shipped.update(p.resolve() for p in found)
+    catalogues = {p.resolve() for p in LOCALE_DIR.rglob("*.po*")}
+    assert catalogues and catalogues <= shipped, sorted(str(p) for p in catalogues - shipped)
