@@ -302,11 +302,14 @@ def new_view() -> discord.ui.View:
     return discord.ui.View(timeout=None)
 
 
-def lobby_view(table_id: int) -> discord.ui.View:
+def lobby_view(table_id: int, full: bool = False) -> discord.ui.View:
+    """The lobby's buttons; once every seat is taken (``full``) only Leave, Start and
+    Cancel: nobody can join and no AI can be added."""
     view = new_view()
-    view.add_item(
-        RHButton(table_id_for(table_id, "join"), _("Join"), discord.ButtonStyle.success, row=0)
-    )
+    if not full:
+        view.add_item(
+            RHButton(table_id_for(table_id, "join"), _("Join"), discord.ButtonStyle.success, row=0)
+        )
     view.add_item(
         RHButton(table_id_for(table_id, "leave"), _("Leave"), discord.ButtonStyle.secondary, row=0)
     )
@@ -316,6 +319,8 @@ def lobby_view(table_id: int) -> discord.ui.View:
     view.add_item(
         RHButton(table_id_for(table_id, "cancel"), _("Cancel"), discord.ButtonStyle.danger, row=0)
     )
+    if full:
+        return view
     for level in ("easy", "normal", "hard"):
         label = _("Add AI ({level})").format(level=AI_LEVELS[level])
         view.add_item(

@@ -28,7 +28,7 @@ from bot.tables import commit
 from bot.tables.hands import Hands
 from bot.tables.notices import Notices
 from bot.tables.services import Services
-from bot.tables.table import Table
+from bot.tables.table import Table, first_free
 from engine import DealStarted, Event, Game, SeatView, TrickWon
 
 log = logging.getLogger(__name__)
@@ -198,7 +198,7 @@ class Presenter:
         if table.status == "cancelled":
             return None
         if table.status == "lobby":
-            return ui.lobby_view(table.id)
+            return ui.lobby_view(table.id, full=first_free(table.seats) is None)
         return ui.table_view(table.id, show_reclaim=bool(table.away))
 
     def schedule_table_edit(self, table: Table) -> None:

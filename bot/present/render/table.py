@@ -57,12 +57,19 @@ def lobby_text(info: TableInfo, creator_name: str, note: str = "") -> str:
     for seat in range(info.n):
         occupant = info.seats[seat]
         lines.append(f"> {info.names[seat]}: {occupant.label() if occupant else _('— empty —')}")
-    lines.append(
-        _(
-            "Opened by {opener}. **Join** to take a seat, **Add AI** for computer players; "
-            "the opener may **Start** at any time (empty seats get AI players)."
-        ).format(opener=creator_name)
-    )
+    if all(info.seats):
+        lines.append(
+            _("Opened by {opener}. The table is full — the opener can **Start**.").format(
+                opener=creator_name
+            )
+        )
+    else:
+        lines.append(
+            _(
+                "Opened by {opener}. **Join** to take a seat, **Add AI** for computer players; "
+                "the opener may **Start** at any time (empty seats get AI players)."
+            ).format(opener=creator_name)
+        )
     if note:
         lines.append(note)
     return "\n".join(lines)
