@@ -267,7 +267,7 @@ def hand_text(
     for card in sorted_cards(cards, trump, order, jokers_last):
         if card.is_joker:
             if ranks and current is not None:
-                groups.append(f"{current.symbol} {' '.join(ranks)}")
+                groups.append(f"{suit_symbol(current)} {' '.join(ranks)}")
             current, ranks = None, []
             groups.append(card_text(card))
             continue
