@@ -28,6 +28,10 @@ as if those tricks had been played. Decisions where RULES.md is silent:
   open, or while another claim or a concession waits for answers. A claim that
   is merely *false* (the opponents could defeat it) may be made, as at a real
   table: the opponents reject it.
+* A claim is offered only where it could hold: not before the deal's first
+  trick is complete (nothing is known yet: Turnover Bridge's first lead would
+  offer all 26), and not to a defender against a misère (his side wants the
+  declarer to take a trick, which no number of tricks claimed says).
 * ``N`` runs from 0 (the rest are yours) to all the tricks left. At a table
   where more than two sides play (each for himself, three or four players) only
   all the remaining tricks may be claimed, since "the rest" would have no
@@ -70,7 +74,7 @@ from engine.actions import Action, ActionParseError, register_action
 from engine.cards import Card, cards_from_mask
 from engine.errors import IllegalAction
 from engine.events import Event, GameOver, MatchOver
-from engine.notes import ClaimNote, ClaimRejected, ConcedeNote
+from engine.notes import ClaimNote, ClaimRejected, ConcedeNote, Concession
 from engine.phases.base import NOTHING_PRIVATE, Phase, PhaseLogic
 
 if TYPE_CHECKING:
@@ -331,8 +335,15 @@ def _claim_refusal(game: Game, seat: int, tricks: int) -> str | None:
         return "You can claim only on your turn."
     if game.can_ye_open:
         return "Call or pass the honours first (play a card), then claim."
-    if _contract(game) in NO_CLAIM_CONTRACTS:
+    contract = _contract(game)
+    if contract in NO_CLAIM_CONTRACTS:
         return "Nobody may claim in a general misère."
+    if game.trick_no == 1:
+        return "Claims open once the deal's first trick is complete."
+    if contract in MISERE_CONTRACTS:
+        declarer = getattr(game.deal_state, "declarer", -1)
+        if declarer >= 0 and game.side_of[seat] != game.side_of[declarer]:
+            return "Against a misère only the declarer may claim."
     left = remaining_tricks(game)
     if tricks < 0:
         return "That is not a number of tricks."
@@ -410,7 +421,7 @@ def apply_outside(game: Game, seat: int, action: Action, events: list[Event]) ->
         events.append(ClaimMade(seat, action.tricks, remaining_tricks(game), hand))
         return
     if not game.rules.concession_asks_partner:
-        _end_by_concession(game, game.side_of[seat], events)
+        _end_by_concession(game, seat, events)
         return
     partner = game.partner_of(seat)
     game.notes["concede"] = ConcedeNote(seat, partner, game.phase)
@@ -418,10 +429,13 @@ def apply_outside(game: Game, seat: int, action: Action, events: list[Event]) ->
     events.append(ConcessionProposed(seat, partner))
 
 
-def _end_by_concession(game: Game, side: int, events: list[Event]) -> None:
-    """The game and match go to the side other than ``side`` (see the module docstring)."""
+def _end_by_concession(game: Game, seat: int, events: list[Event]) -> None:
+    """The game and match go to the side other than ``seat``'s (see the module
+    docstring); ``notes["conceded"]`` keeps who gave it up, for the result's words."""
+    side = game.side_of[seat]
     winner = 1 - side
     rules = game.rules
+    game.notes["conceded"] = Concession(seat, side)
     events.append(Conceded(side, winner))
     game.winner = winner
     game.games_won[winner] += 1
@@ -561,7 +575,7 @@ class ConcedePhase:
         events.append(ConcessionAnswered(seat, agreed))
         game.phase = str(before)
         if agreed:
-            _end_by_concession(game, game.side_of[proposer], events)
+            _end_by_concession(game, proposer, events)
 
     def visible(self, game: Game, seat: int) -> Mapping[str, object]:
         return NOTHING_PRIVATE

@@ -17,7 +17,14 @@ from engine.cards import HIGH, Card, RankOrder, Suit, deck_with_jokers, led_suit
 from engine.claims import PHASES as CLAIM_PHASES
 from engine.families import family_of
 from engine.layout import PileView
-from engine.notes import ClaimNote, ClaimRejected, ConcedeNote, RuffContestNote, ruff_contest_of
+from engine.notes import (
+    ClaimNote,
+    ClaimRejected,
+    ConcedeNote,
+    Concession,
+    RuffContestNote,
+    ruff_contest_of,
+)
 from engine.phases.base import PhaseLogic
 from engine.phases.deal import deal_plan
 from engine.phases.play import PlayPhase
@@ -243,6 +250,12 @@ class SeatView:
         """The concession waiting for the proposer's partner, if any."""
         note = self.note("concede")
         return note if isinstance(note, ConcedeNote) else None
+
+    @property
+    def conceded(self) -> Concession | None:
+        """Who gave the game up, once a concession has ended it."""
+        note = self.note("conceded")
+        return note if isinstance(note, Concession) else None
 
     @property
     def claim_rejected(self) -> ClaimRejected | None:

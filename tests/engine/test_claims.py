@@ -23,6 +23,7 @@ from engine.claims import (
     RefuseConcession,
     RejectClaim,
     answering,
+    claim_options,
     remaining_tricks,
 )
 from engine.events import DealScored, MatchOver, TrickWon
@@ -38,8 +39,9 @@ GAMES = (
 
 
 def to_play(game_id: str, seed: int, left: int, overrides: dict[str, object] | None = None) -> Game:
-    """A game played at random until ``left`` tricks remain, at the start of a trick
-    (the next seeds are tried when a game ends first, e.g. a Solo deal all passed)."""
+    """A game played at random until ``left`` tricks remain, at the start of a trick,
+    the player to lead free to claim (the next seeds are tried when a game ends
+    first, e.g. a Solo deal all passed, or only a misère's defenders lead)."""
     for attempt in range(seed, seed + 50):
         game, _ = new_game(game_id, overrides=overrides, seed=attempt)
         rng = random.Random(attempt)
@@ -49,7 +51,12 @@ def to_play(game_id: str, seed: int, left: int, overrides: dict[str, object] | N
                 deal = game.deal_no
             if game.deal_no != deal:
                 break
-            if game.phase == "play" and not game.trick and remaining_tricks(game) <= left:
+            if (
+                game.phase == "play"
+                and not game.trick
+                and remaining_tricks(game) <= left
+                and claim_options(game, game.to_play)
+            ):
                 return game
             seat = game.to_act()
             assert seat is not None
@@ -129,6 +136,55 @@ def test_impossible_claims_are_refused() -> None:
     with pytest.raises(IllegalAction, match="all 6"):
         three.apply(s3, Claim(3))
     assert [a for a in three.observe(s3).claims if isinstance(a, Claim)] == [Claim(6)]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_no_claim_before_the_deals_first_trick_is_complete(game_id: str) -> None:
+    for seed in range(40):
+        game, _ = new_game(game_id, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over and not (game.phase == "play" and game.trick_no == 1):
+            seat = game.to_act()
+            assert seat is not None
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+        if not game.is_over:
+            break
+    seat = game.to_play
+    assert game.trick_no == 1 and not game.trick  # the deal's first lead: nothing known yet
+    assert claim_options(game, seat) == []
+    assert not any(isinstance(a, Claim) for a in game.observe(seat).claims)
+    with pytest.raises(IllegalAction, match="first trick"):
+        game.apply(seat, Claim(remaining_tricks(game)))
+
+
+def test_a_misere_defender_is_not_offered_a_claim() -> None:
+    for seed in range(200):
+        game, _ = new_game("solo-whist", seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over and game.phase != "play":
+            seat = game.to_act()
+            assert seat is not None
+            legal = game.legal_actions(seat)
+            misere = [a for a in legal if a.encode() in ("bid:mis", "bid:spread")]
+            game.apply(seat, misere[0] if misere else rng.choice(legal))
+        contract = getattr(game.deal_state, "contract", "")
+        if game.phase == "play" and contract in ("mis", "spread"):
+            break
+    else:
+        raise AssertionError("no seed reached a misère")
+    declarer = game.deal_state.declarer  # type: ignore[attr-defined]
+    while game.trick_no == 1 or game.trick:  # past the first trick, at a lead
+        game.apply(game.to_play, game.legal_actions(game.to_play)[0])
+        assert not game.is_over and game.phase == "play", "the misère ended early"
+    seat = game.to_play
+    if seat == declarer:  # let a defender lead: play one more trick
+        for _ in range(game.n_players):
+            game.apply(game.to_play, game.legal_actions(game.to_play)[0])
+        seat = game.to_play
+    assert seat != declarer
+    assert claim_options(game, seat) == []
+    with pytest.raises(IllegalAction, match="only the declarer"):
+        game.apply(seat, Claim(remaining_tricks(game)))
 
 
 @pytest.mark.parametrize("game_id", GAMES)

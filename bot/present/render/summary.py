@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from bot.present.i18n import N_, TextMap, _, ngettext
 from bot.present.render import bidwhist, solo
-from bot.present.render.claims import claim_event_lines
+from bot.present.render.claims import claim_event_lines, concession_line
 from bot.present.render.common import (
     SIDE_NAMES,
     SIDE_SHORT,
@@ -291,6 +291,9 @@ def how_won(info: TableInfo, view: SeatView, points: Sequence[DealPoint]) -> str
     winner = view.winner
     if winner is None or not 0 <= winner < len(view.scores):
         return ""
+    conceded = concession_line(info, view)
+    if conceded:  # not won by scoring: say who gave it up
+        return conceded
     if info.partnerships:
         who = f"{SIDE_NAMES[winner]} ({info.side_players(winner)})"
     else:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from bot.present.i18n import _
 from bot.present.render import bidwhist
-from bot.present.render.claims import claim_lines
+from bot.present.render.claims import claim_lines, concession_line
 from bot.present.render.common import (
     SIDE_NAMES,
     TableInfo,
@@ -140,7 +140,11 @@ def final_text(info: TableInfo, view: SeatView, how: str = "") -> str:
     :func:`~bot.present.render.summary.how_won`, once the game's history is summed up)."""
     winner = view.winner if view.winner is not None else 0
     lines = [header(info) + _(" · **finished**")]
-    if bidwhist.is_bid_whist(view):  # won at +target, or by the others falling to -target
+    conceded = concession_line(info, view)
+    if conceded:  # no score to read: the game was given up
+        lines.append(conceded)
+        how = ""  # how_won says the same
+    elif bidwhist.is_bid_whist(view):  # won at +target, or by the others falling to -target
         lines.append(bidwhist.final_line(info, view))
     elif info.partnerships:
         games = (
