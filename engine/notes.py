@@ -124,6 +124,7 @@ _TYPES: Final[Mapping[str, Callable[[Any], object]]] = {
     "claim": _claim,
     "concede": _concede,
     "conceded": _conceded,
+    "tied": _seats,
     "claim_rejected": _rejected,
     "ruff_values": _seats,
     "ruff_claims": _pairs,

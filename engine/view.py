@@ -258,6 +258,13 @@ class SeatView:
         return note if isinstance(note, Concession) else None
 
     @property
+    def tied(self) -> tuple[int, ...]:
+        """The sides sharing the top score at the end of a game that the rules leave
+        tied (Solo Whist); empty otherwise. ``winner`` is then the engine's tie-break."""
+        note = self.note("tied", ())
+        return tuple(note) if isinstance(note, tuple) else ()
+
+    @property
     def claim_rejected(self) -> ClaimRejected | None:
         """Where the deal's last claim was rejected, if one was."""
         note = self.note("claim_rejected")

@@ -28,6 +28,7 @@ from bot.present.render.lines import (
 from bot.present.render.ruffe_trump import contest_lines
 from bot.present.render.rules_text import rules_lines
 from bot.present.render.solo import contract_line, exposed_lines, sides_line
+from bot.present.render.summary import tie_line
 from bot.present.render.turnover import layout_lines
 from engine import Rules, SeatView
 
@@ -163,6 +164,9 @@ def final_text(info: TableInfo, view: SeatView, how: str = "") -> str:
                 games=games,
             )
         )
+    elif view.tied:  # nobody won alone
+        lines.append(tie_line(info, view.tied, view.scores))
+        how = ""  # how_won says the same
     else:
         others = " · ".join(
             f"{info.seat_name(s)} {view.scores[s]}" for s in info.scoring_sides() if s != winner
