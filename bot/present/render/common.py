@@ -298,6 +298,14 @@ def fit(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> str:
 
 
 def target_text(rules: Rules) -> str:
+    """What wins the game: ``game to 5``, ``first to 14 tricks`` (a deal is the point)."""
+    tricks = rules.deal_won_at
+    if tricks and rules.target_score <= 1:
+        return _("first to {n} tricks").format(n=tricks)
+    if tricks:
+        return _("first to {target} deals, each won by the first to {n} tricks").format(
+            target=rules.target_score, n=tricks
+        )
     if rules.family == "bid_whist":  # the game ends at either end (RULES.md §7.8)
         return _("game to {target}, or lost at -{target}").format(target=rules.target_score)
     return (

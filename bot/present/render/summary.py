@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.present.i18n import N_, TextMap, _, ngettext
-from bot.present.render import bidwhist, solo
+from bot.present.render import bidwhist, ruffe_trump, solo
 from bot.present.render.claims import claim_event_lines, concession_line
 from bot.present.render.common import (
     SIDE_NAMES,
@@ -209,7 +209,8 @@ def _deal_scored_text(info: TableInfo, ev: DealScored, t: Terms) -> str:
             f"{info.short[s]} {ev.tricks[s]}" for s in range(min(info.n, len(ev.tricks)))
         )
     trick_pts = " · ".join(f"{info.side_short(s)} +{p}" for s, p in enumerate(ev.trick_points) if p)
-    label = f"{_(t.trick_points)}: " if t.trick_points else ""
+    points_name = ruffe_trump.par_words(info) if info.rules.cards_par else _(t.trick_points)
+    label = f"{points_name}: " if t.trick_points else ""
     text = _("tricks {tricks}").format(tricks=tricks)
     if trick_pts:
         text += f" → {label}{trick_pts}"
