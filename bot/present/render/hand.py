@@ -229,7 +229,8 @@ def hand_message(
     lines.append(_seat_line(info, view))
     lines.append(trump_line(info, view) + " · " + score_line(info, view))
     if view.phase == "over":
-        lines.append(_("Your hand: {cards}").format(cards=bidwhist.view_hand_text(view)))
+        if view.hand:  # cards still held when the game ended (a claim, a concession)
+            lines.append(_("Your hand: {cards}").format(cards=bidwhist.view_hand_text(view)))
         lines.append(
             note or _("See the table for the final summary; press **Rematch** there to play again.")
         )
