@@ -31,7 +31,9 @@ as if those tricks had been played. Decisions where RULES.md is silent:
 * A claim is offered only where it could hold: not before the deal's first
   trick is complete (nothing is known yet: Turnover Bridge's first lead would
   offer all 26), and not to a defender against a misère (his side wants the
-  declarer to take a trick, which no number of tricks claimed says).
+  declarer to take a trick, which no number of tricks claimed says). The
+  misère declarer, alone against the others, claims to take no more tricks
+  (``claim:0``), never all of them.
 * ``N`` runs from 0 (the rest are yours) to all the tricks left. At a table
   where more than two sides play (each for himself, three or four players) only
   all the remaining tricks may be claimed, since "the rest" would have no
@@ -66,7 +68,7 @@ single-handed Ruffe and Trump) nobody may concede: the game has no single
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final
 
@@ -349,7 +351,10 @@ def _claim_refusal(game: Game, seat: int, tricks: int) -> str | None:
         return "That is not a number of tricks."
     if tricks > left:
         return f"There {'is' if left == 1 else 'are'} only {left} trick{'s' if left != 1 else ''} left to claim."
-    if game.facts.sides > 2 and tricks != left:
+    if game.facts.sides > 2 and contract in MISERE_CONTRACTS:
+        if tricks != 0:
+            return "Under a misère the declarer claims to take no more tricks."
+    elif game.facts.sides > 2 and tricks != left:
         return f"Here everyone plays for himself: claim all {left} remaining tricks or none."
     return None
 
@@ -359,7 +364,10 @@ def claim_options(game: Game, seat: int) -> list[Action]:
     if game.phase != Phase.PLAY or seat != game.to_play:
         return []
     left = remaining_tricks(game)
-    counts = range(left, -1, -1) if game.facts.sides == 2 else (left,)
+    if game.facts.sides == 2:
+        counts: Sequence[int] = range(left, -1, -1)
+    else:  # alone against the others: all of them, or under a misère none
+        counts = (0,) if _contract(game) in MISERE_CONTRACTS else (left,)
     return [_claim_action(n) for n in counts if _claim_refusal(game, seat, n) is None]
 
 

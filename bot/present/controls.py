@@ -278,7 +278,10 @@ def claim_controls(ui: Rows, table_id: int, version: int, view: SeatView, row: i
         return
     if claims:
         best = claims[0]  # all the tricks left come first
-        label = _("Claim all ({n})").format(n=best.tricks)
+        # a misère declarer's claim is to take no more tricks (claim:0)
+        label = (
+            _("Claim all ({n})").format(n=best.tricks) if best.tricks else _("Claim no more tricks")
+        )
         ui.button(
             table_id_for(table_id, "claim-all"), label, discord.ButtonStyle.secondary, row=row
         )

@@ -99,11 +99,15 @@ class ClaimButtons:
                 return
             if verb == "claim-all":
                 n = claims[0].tricks  # all the tricks left come first
-                text = ngettext(
-                    "Claim all {n} trick? Your hand will be shown to everyone.",
-                    "Claim all {n} tricks? Your hand will be shown to everyone.",
-                    n,
-                ).format(n=n)
+                text = (
+                    ngettext(
+                        "Claim all {n} trick? Your hand will be shown to everyone.",
+                        "Claim all {n} tricks? Your hand will be shown to everyone.",
+                        n,
+                    ).format(n=n)
+                    if n
+                    else _("Claim to take no more tricks? Your hand will be shown to everyone.")
+                )
                 await reply(interaction, text, claim_confirm(table.id, game.version, view))
                 return
             text = _(

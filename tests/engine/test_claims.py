@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Game, IllegalAction, new_game
+from engine import Game, IllegalAction, Play, new_game
 from engine.ai import get_player
 from engine.ai.search.bitmasks import NO_TRUMP
 from engine.ai.search.solver import solve_cards
@@ -157,30 +157,46 @@ def test_no_claim_before_the_deals_first_trick_is_complete(game_id: str) -> None
         game.apply(seat, Claim(remaining_tricks(game)))
 
 
-def test_a_misere_defender_is_not_offered_a_claim() -> None:
-    for seed in range(200):
-        game, _ = new_game("solo-whist", seed=seed)
-        rng = random.Random(seed)
-        while not game.is_over and game.phase != "play":
-            seat = game.to_act()
-            assert seat is not None
-            legal = game.legal_actions(seat)
-            misere = [a for a in legal if a.encode() in ("bid:mis", "bid:spread")]
-            game.apply(seat, misere[0] if misere else rng.choice(legal))
-        contract = getattr(game.deal_state, "contract", "")
-        if game.phase == "play" and contract in ("mis", "spread"):
+def _misere_in_play(seed: int) -> Game | None:
+    """A Solo Whist deal played under a misère (bid whenever it may be), or None."""
+    game, _ = new_game("solo-whist", seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over and game.phase != "play":
+        seat = game.to_act()
+        assert seat is not None
+        legal = game.legal_actions(seat)
+        misere = [a for a in legal if a.encode() in ("bid:mis", "bid:spread")]
+        game.apply(seat, misere[0] if misere else rng.choice(legal))
+    contract = getattr(game.deal_state, "contract", "")
+    return game if game.phase == "play" and contract in ("mis", "spread") else None
+
+
+def test_under_a_misere_the_declarer_claims_none_and_the_defenders_nothing() -> None:
+    def card(game: Game) -> Play:  # the declarer ducks, the defenders play high
+        plays = [a for a in game.legal_actions(game.to_play) if isinstance(a, Play)]
+        low = game.to_play == game.deal_state.declarer  # type: ignore[attr-defined]
+        return (min if low else max)(plays, key=lambda a: int(a.card.rank))
+
+    for seed in range(300):
+        game = _misere_in_play(seed)
+        if game is None:
+            continue
+        declarer = game.deal_state.declarer  # type: ignore[attr-defined]
+        asked = False  # past the first trick: the declarer on his turn, then a defender on lead
+        while not game.is_over and (not asked or game.trick or game.to_play == declarer):
+            if game.trick_no > 1 and game.to_play == declarer:
+                assert claim_options(game, declarer) == [Claim(0)]
+                with pytest.raises(IllegalAction, match="no more tricks"):
+                    game.check(declarer, Claim(remaining_tricks(game)))
+                asked = True
+            game.apply(game.to_play, card(game))
+            if game.phase != "play":
+                break
+        if game.phase == "play" and asked:
             break
     else:
-        raise AssertionError("no seed reached a misère")
-    declarer = game.deal_state.declarer  # type: ignore[attr-defined]
-    while game.trick_no == 1 or game.trick:  # past the first trick, at a lead
-        game.apply(game.to_play, game.legal_actions(game.to_play)[0])
-        assert not game.is_over and game.phase == "play", "the misère ended early"
+        raise AssertionError("no seed reached a defender's lead in a misère")
     seat = game.to_play
-    if seat == declarer:  # let a defender lead: play one more trick
-        for _ in range(game.n_players):
-            game.apply(game.to_play, game.legal_actions(game.to_play)[0])
-        seat = game.to_play
     assert seat != declarer
     assert claim_options(game, seat) == []
     with pytest.raises(IllegalAction, match="only the declarer"):
