@@ -581,7 +581,7 @@ async def test_every_form_plays_to_the_end_with_people_and_with_ai(
     assert winner is not None
     seat = table.seats[winner]
     assert seat is not None
-    who = NAMES[winner] if winner < humans else f"{seat.name} (easy)"
+    who = NAMES[winner] if winner < humans else f"{seat.name}, AI easy"
     assert f"🏆 **{names[winner]}** — {who} — wins with {game.scores[winner]}" in final
     assert any("of game 1**" in m.content for m in feed(channel)), "a deal summary was posted"
     if game_id == "turnover-bridge":

@@ -51,6 +51,11 @@ CALL_NAMES = TextMap(
 AI_LEVELS = TextMap({"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")})
 
 
+def ai_name(name: str, level: str) -> str:
+    """An AI player as every text names it, the way the records do: ``Cotton, AI easy``."""
+    return _("{name}, AI {level}").format(name=name, level=AI_LEVELS.get(level, level))
+
+
 def seat_names(n: int) -> tuple[str, ...]:
     """The seats' names at a table of ``n``: N E S W for four, N E W for three, N S for two."""
     return _names(n, current())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.present.i18n import _
+from bot.present.i18n import _, ngettext
 from bot.present.render import bidwhist
 from bot.present.render.claims import claim_lines, concession_line
 from bot.present.render.common import (
@@ -101,7 +101,9 @@ def table_text(info: TableInfo, view: SeatView, recent: Sequence[str] = ()) -> s
     ]
     seats = " | ".join(
         f"{info.short[s]}: {info.seats[s].label() if info.seats[s] else '—'}"  # type: ignore[union-attr]
-        f" ({view.hand_sizes[s]})"
+        + " ("
+        + ngettext("{n} card", "{n} cards", view.hand_sizes[s]).format(n=view.hand_sizes[s])
+        + ")"
         for s in range(info.n)
     )
     lines.append(seats)
