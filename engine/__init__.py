@@ -105,7 +105,14 @@ from engine.game import (
     trick_winner,
 )
 from engine.layout import PileView
-from engine.notes import ClaimNote, ClaimRejected, ConcedeNote, RuffContestNote, ShownRuff
+from engine.notes import (
+    ClaimNote,
+    ClaimRejected,
+    ConcedeNote,
+    Concession,
+    RuffContestNote,
+    ShownRuff,
+)
 from engine.phases.auction import Bid, bid
 from engine.phases.contest import RuffClaim, RuffClaimed, RuffContest, RuffShown, best_suit
 from engine.phases.contract import NameDirection
@@ -147,6 +154,7 @@ __all__ = [
     "ClaimSettled",
     "Concede",
     "ConcedeNote",
+    "Concession",
     "Conceded",
     "ConcessionAnswered",
     "ConcessionProposed",

@@ -28,6 +28,14 @@ as if those tricks had been played. Decisions where RULES.md is silent:
   open, or while another claim or a concession waits for answers. A claim that
   is merely *false* (the opponents could defeat it) may be made, as at a real
   table: the opponents reject it.
+* A claim is *offered* (:func:`claim_options`, what a seat's view lists) only
+  where it could hold: not before the deal's first trick is complete (nothing is
+  known yet: Turnover Bridge's first lead would offer all 26), and not to a
+  defender against a misère (his side wants the declarer to take a trick, which
+  no number of tricks claimed says). The misère declarer, alone against the
+  others, is offered to take no more tricks (``claim:0``), never all of them.
+  What may be *made* is wider (:func:`_claim_refusal`): games recorded before
+  these offers hold such claims and must replay as they were played.
 * ``N`` runs from 0 (the rest are yours) to all the tricks left. At a table
   where more than two sides play (each for himself, three or four players) only
   all the remaining tricks may be claimed, since "the rest" would have no
@@ -65,7 +73,7 @@ single-handed Ruffe and Trump) nobody may concede: the game has no single
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final
 
@@ -73,7 +81,7 @@ from engine.actions import Action, ActionParseError, register_action
 from engine.cards import Card, cards_from_mask
 from engine.errors import IllegalAction
 from engine.events import Event, GameOver, MatchOver
-from engine.notes import ClaimNote, ClaimRejected, ConcedeNote
+from engine.notes import ClaimNote, ClaimRejected, ConcedeNote, Concession
 from engine.phases.base import NOTHING_PRIVATE, Phase, PhaseLogic
 
 if TYPE_CHECKING:
@@ -360,24 +368,44 @@ def _claim_refusal(game: Game, seat: int, tricks: int) -> str | None:
         return "You can claim only on your turn."
     if game.can_ye_open:
         return "Call or pass the honours first (play a card), then claim."
-    if _contract(game) in NO_CLAIM_CONTRACTS:
+    contract = _contract(game)
+    if contract in NO_CLAIM_CONTRACTS:
         return "Nobody may claim in a general misère."
     left = remaining_tricks(game)
     if tricks < 0:
         return "That is not a number of tricks."
     if tricks > left:
         return f"There {'is' if left == 1 else 'are'} only {left} trick{'s' if left != 1 else ''} left to claim."
-    if game.facts.sides > 2 and tricks != left:
+    if (
+        game.facts.sides > 2
+        and tricks != left
+        and not (contract in MISERE_CONTRACTS and tricks == 0)
+    ):
         return f"Here everyone plays for himself: claim all {left} remaining tricks or none."
     return None
 
 
+def _claim_offered(game: Game, seat: int) -> bool:
+    """Whether a claim could hold for ``seat`` now (see the module docstring): what
+    the seat is offered, a narrower set than what it may make."""
+    if game.trick_no == 1:
+        return False  # nothing is known before the deal's first trick is complete
+    if _contract(game) in MISERE_CONTRACTS:
+        declarer = getattr(game.deal_state, "declarer", -1)
+        if declarer >= 0 and game.side_of[seat] != game.side_of[declarer]:
+            return False  # a defender wants a trick taken, which no claim says
+    return True
+
+
 def claim_options(game: Game, seat: int) -> list[Action]:
     """The claims ``seat`` may make now (built on the same checks as the engine's)."""
-    if game.phase != Phase.PLAY or seat != game.to_play:
+    if game.phase != Phase.PLAY or seat != game.to_play or not _claim_offered(game, seat):
         return []
     left = remaining_tricks(game)
-    counts = range(left, -1, -1) if game.facts.sides == 2 else (left,)
+    if game.facts.sides == 2:
+        counts: Sequence[int] = range(left, -1, -1)
+    else:  # alone against the others: all of them, or under a misère none
+        counts = (0,) if _contract(game) in MISERE_CONTRACTS else (left,)
     return [_claim_action(n) for n in counts if _claim_refusal(game, seat, n) is None]
 
 
@@ -439,7 +467,7 @@ def apply_outside(game: Game, seat: int, action: Action, events: list[Event]) ->
         events.append(ClaimMade(seat, action.tricks, remaining_tricks(game), hand))
         return
     if not game.rules.concession_asks_partner:
-        _end_by_concession(game, game.side_of[seat], events)
+        _end_by_concession(game, seat, events)
         return
     partner = game.partner_of(seat)
     game.notes["concede"] = ConcedeNote(seat, partner, game.phase)
@@ -447,10 +475,13 @@ def apply_outside(game: Game, seat: int, action: Action, events: list[Event]) ->
     events.append(ConcessionProposed(seat, partner))
 
 
-def _end_by_concession(game: Game, side: int, events: list[Event]) -> None:
-    """The game and match go to the side other than ``side`` (see the module docstring)."""
+def _end_by_concession(game: Game, seat: int, events: list[Event]) -> None:
+    """The game and match go to the side other than ``seat``'s (see the module
+    docstring); ``notes["conceded"]`` keeps who gave it up, for the result's words."""
+    side = game.side_of[seat]
     winner = 1 - side
     rules = game.rules
+    game.notes["conceded"] = Concession(seat, side)
     events.append(Conceded(side, winner))
     game.winner = winner
     game.games_won[winner] += 1
@@ -587,7 +618,7 @@ class ConcedePhase:
         events.append(ConcessionAnswered(seat, agreed))
         game.phase = str(before)
         if agreed:
-            _end_by_concession(game, game.side_of[proposer], events)
+            _end_by_concession(game, proposer, events)
 
     def visible(self, game: Game, seat: int) -> Mapping[str, object]:
         return NOTHING_PRIVATE

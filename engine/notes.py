@@ -1,8 +1,8 @@
 """A deal's public notes as typed values: what every seat sees of a claim, a
-concession, a rejected claim and Ruffe and Trump's ruff contest.
+concession (waiting, or made), a rejected claim and Ruffe and Trump's ruff contest.
 
 ``Game.notes`` maps a note's name to its value; :class:`~engine.view.SeatView`
-shows them as typed properties (``claim_note``, ``concede_note``,
+shows them as typed properties (``claim_note``, ``concede_note``, ``conceded``,
 ``claim_rejected``, ``ruff_contest``). Each value is a :class:`~typing.NamedTuple`:
 immutable and typed, and still the plain tuple the notes always were, so
 snapshots store the same JSON (a list per note), a note compares equal to the
@@ -23,6 +23,7 @@ __all__ = [
     "ClaimNote",
     "ClaimRejected",
     "ConcedeNote",
+    "Concession",
     "RuffContestNote",
     "ShownRuff",
     "ruff_contest_of",
@@ -45,6 +46,14 @@ class ConcedeNote(NamedTuple):
     seat: int
     partner: int
     resume: str  # the phase the game returns to when the partner plays on
+
+
+class Concession(NamedTuple):
+    """``notes["conceded"]``: the game was given up by ``seat`` (the proposer, with his
+    partner's agreement where he has one) for his ``side``; kept once the game is over."""
+
+    seat: int
+    side: int
 
 
 class ClaimRejected(NamedTuple):
@@ -90,6 +99,11 @@ def _concede(value: Any) -> ConcedeNote:
     return ConcedeNote(int(seat), int(partner), str(resume))
 
 
+def _conceded(value: Any) -> Concession:
+    seat, side = value
+    return Concession(int(seat), int(side))
+
+
 def _rejected(value: Any) -> ClaimRejected:
     seat, left, cards = value
     return ClaimRejected(int(seat), int(left), int(cards))
@@ -109,6 +123,8 @@ def _pairs(value: Any) -> tuple[tuple[int, int], ...]:
 _TYPES: Final[Mapping[str, Callable[[Any], object]]] = {
     "claim": _claim,
     "concede": _concede,
+    "conceded": _conceded,
+    "tied": _seats,
     "claim_rejected": _rejected,
     "ruff_values": _seats,
     "ruff_claims": _pairs,

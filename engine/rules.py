@@ -157,6 +157,21 @@ class Rules:
         return self.deal_tricks or self.hand_size
 
     @property
+    def deal_won_at(self) -> int:
+        """Tricks that win a deal outright where the deal itself is the point
+        (``scoring = deal_win``: Turnover Bridge's 14 of 26); 0 where tricks score
+        otherwise."""
+        return self.tricks_per_deal // 2 + 1 if self.scoring == "deal_win" else 0
+
+    @property
+    def cards_par(self) -> int:
+        """Where each side scores the cards it wins in tricks beyond a par (Ruffe and
+        Trump), that par: the cards played over the scoring sides; 0 elsewhere."""
+        if self.family != "ruffe_trump":
+            return 0
+        return self.players * self.tricks_per_deal // self.sides
+
+    @property
     def sides(self) -> int:
         """Number of scoring sides (2 for partnership games)."""
         return 2 if self.partnerships else self.players

@@ -17,7 +17,14 @@ from engine.cards import HIGH, Card, RankOrder, Suit, deck_with_jokers, led_suit
 from engine.claims import PHASES as CLAIM_PHASES
 from engine.families import family_of
 from engine.layout import PileView
-from engine.notes import ClaimNote, ClaimRejected, ConcedeNote, RuffContestNote, ruff_contest_of
+from engine.notes import (
+    ClaimNote,
+    ClaimRejected,
+    ConcedeNote,
+    Concession,
+    RuffContestNote,
+    ruff_contest_of,
+)
 from engine.phases.base import PhaseLogic
 from engine.phases.deal import deal_plan
 from engine.phases.play import PlayPhase
@@ -246,6 +253,19 @@ class SeatView:
         """The concession waiting for the proposer's partner, if any."""
         note = self.note("concede")
         return note if isinstance(note, ConcedeNote) else None
+
+    @property
+    def conceded(self) -> Concession | None:
+        """Who gave the game up, once a concession has ended it."""
+        note = self.note("conceded")
+        return note if isinstance(note, Concession) else None
+
+    @property
+    def tied(self) -> tuple[int, ...]:
+        """The sides sharing the top score at the end of a game that the rules leave
+        tied (Solo Whist); empty otherwise. ``winner`` is then the engine's tie-break."""
+        note = self.note("tied", ())
+        return tuple(note) if isinstance(note, tuple) else ()
 
     @property
     def claim_rejected(self) -> ClaimRejected | None:

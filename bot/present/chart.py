@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from PIL import Image, ImageDraw
@@ -70,6 +70,8 @@ class DealPoint:
     scores: tuple[int, ...]
     how: tuple[str, ...]  # per side: one of HOW_MARKS, or "" when it gained nothing
     game_winner: int | None = None  # the side that won the game with this deal
+    game_how: str = ""  # how that game ended (GameOver.how: tricks, set, concession ...)
+    tied: tuple[int, ...] = ()  # the sides sharing first place when the game ended tied
 
 
 def deal_history(record: Mapping[str, Any]) -> tuple[DealPoint, ...]:
@@ -90,6 +92,9 @@ def deal_history(record: Mapping[str, Any]) -> tuple[DealPoint, ...]:
     for entry in record.get("actions", []):
         seat_text, _, action_text = str(entry).partition(" ")
         collector.feed(game.apply(int(seat_text), decode_action(action_text)))
+    tied = game.observe(0).tied
+    if tied and collector.points:  # the game ended in a tie: every tied line is highlighted
+        collector.points[-1] = replace(collector.points[-1], tied=tied)
     return tuple(collector.points)
 
 
@@ -127,7 +132,7 @@ class _Collector:
                     self._close(self.deal[0], self.deal[1], ev.scores, ())
                     last = self.points[-1]
                 self.points[-1] = DealPoint(
-                    last.game_no, last.deal_no, last.scores, last.how, ev.winner
+                    last.game_no, last.deal_no, last.scores, last.how, ev.winner, ev.how
                 )
 
     def _side(self, seat: int) -> int:
@@ -321,7 +326,7 @@ def _draw_chart(
                 continue
             x, y = xpos(i), ypos(slot.scores[side])
             _marker(d, slot.how[side] if side < len(slot.how) else "", x, y, colour)
-            if slot.game_winner == side:
+            if side in slot.tied or (not slot.tied and slot.game_winner == side):
                 d.ellipse([x - 11, y - 11, x + 11, y + 11], outline=GOLD, width=2)
 
     # legend: sides, then markers
@@ -360,7 +365,8 @@ def _draw_chart(
         ly += 20
     if any(p.game_winner is not None for p in points):
         d.ellipse([lx, ly + 1, lx + 14, ly + 15], outline=GOLD, width=2)
-        d.text((lx + 20, ly + 1), _("won the game"), font=small, fill=TEXT)
+        won = _("shared first place") if points and points[-1].tied else _("won the game")
+        d.text((lx + 20, ly + 1), won, font=small, fill=TEXT)
 
     description = describe_chart(rules.title, labels, points, target)
     return Picture(to_png(im), description, tuple(points), WIDTH, HEIGHT, filename="score.png")
@@ -397,7 +403,11 @@ def describe_chart(
             if h
         )
         won = (
-            _("; {side} won game {game}").format(
+            _("; {sides} shared first place in game {game}").format(
+                sides=_(" and ").join(labels[s].split(" (")[0] for s in p.tied), game=p.game_no
+            )
+            if p.tied
+            else _("; {side} won game {game}").format(
                 side=labels[p.game_winner].split(" (")[0], game=p.game_no
             )
             if p.game_winner is not None

@@ -5,7 +5,8 @@ Every component is a :class:`discord.ui.DynamicItem`, registered once in
 (always ``<= 100`` characters):
 
 * ``rh:t:<table>:<verb>`` — table buttons (join, leave, start, cancel, ai-easy,
-  ai-normal, ai-hard, hand, reclaim, rematch);
+  ai-normal, ai-hard, hand, reclaim, rematch, and those of claims and concessions:
+  claims, claim-all, last, concede, concede-yes, keep);
 * ``rh:a:<table>:<version>:<seat>:<action>`` — a game action such as
   ``play:10H`` or ``canye`` (the engine's own encoding); ``version`` is the
   engine's action count when the button was drawn, so a button from an earlier
@@ -55,8 +56,11 @@ TABLE_VERBS = (
     "reclaim",
     "rematch",
     "claims",  # the private menu of how many tricks to claim
+    "claim-all",  # the private question before claiming every trick left
     "last",  # the last trick, privately
-    "concede",  # propose (or, at two, make) a concession
+    "concede",  # the private question before conceding
+    "concede-yes",  # propose (or, at two, make) a concession
+    "keep",  # close a private question: keep playing
 )
 ROWS = 5  # Discord: at most 5 rows of components per message
 ROW_WIDTH = 5  # at most 5 buttons per row (a select fills a row)
@@ -302,11 +306,14 @@ def new_view() -> discord.ui.View:
     return discord.ui.View(timeout=None)
 
 
-def lobby_view(table_id: int) -> discord.ui.View:
+def lobby_view(table_id: int, full: bool = False) -> discord.ui.View:
+    """The lobby's buttons; once every seat is taken (``full``) only Leave, Start and
+    Cancel: nobody can join and no AI can be added."""
     view = new_view()
-    view.add_item(
-        RHButton(table_id_for(table_id, "join"), _("Join"), discord.ButtonStyle.success, row=0)
-    )
+    if not full:
+        view.add_item(
+            RHButton(table_id_for(table_id, "join"), _("Join"), discord.ButtonStyle.success, row=0)
+        )
     view.add_item(
         RHButton(table_id_for(table_id, "leave"), _("Leave"), discord.ButtonStyle.secondary, row=0)
     )
@@ -316,6 +323,8 @@ def lobby_view(table_id: int) -> discord.ui.View:
     view.add_item(
         RHButton(table_id_for(table_id, "cancel"), _("Cancel"), discord.ButtonStyle.danger, row=0)
     )
+    if full:
+        return view
     for level in ("easy", "normal", "hard"):
         label = _("Add AI ({level})").format(level=AI_LEVELS[level])
         view.add_item(
@@ -337,7 +346,9 @@ def table_view(table_id: int, show_reclaim: bool) -> discord.ui.View:
         )
     )
     view.add_item(
-        RHButton(table_id_for(table_id, "concede"), _("Concede"), discord.ButtonStyle.danger, row=1)
+        RHButton(
+            table_id_for(table_id, "concede"), _("Concede"), discord.ButtonStyle.secondary, row=1
+        )
     )
     if show_reclaim:
         view.add_item(

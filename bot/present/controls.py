@@ -65,8 +65,10 @@ __all__ = [
     "CARD_ROWS",
     "card_note",
     "card_rows",
+    "claim_confirm",
     "claim_controls",
     "claim_menu",
+    "concede_confirm",
     "hand_controls",
     "layout_order",
     "split_actions",
@@ -267,21 +269,21 @@ ANSWER_PHASES = (CLAIM, CONCEDE)
 
 
 def claim_controls(ui: Rows, table_id: int, version: int, view: SeatView, row: int) -> None:
-    """On your turn in the play, on the first free row: **Claim all (n)** (the engine's
-    ``claim:n``, version-stamped like a card) and **Claim…** (a choice of how many,
-    answered privately with one button per number, see :func:`claim_menu`). Nothing
-    when no row is free or no claim may be made."""
+    """Where the engine offers a claim, on the first free row: **Claim all (n)** and
+    **Claim…**, both asking privately first (:func:`claim_confirm`, :func:`claim_menu`),
+    so one tap never shows the hand. Nothing when no row is free or no claim may be
+    made."""
     claims = [a for a in view.claims if isinstance(a, Claim)]
     if row >= ROWS:
         return
     if claims:
         best = claims[0]  # all the tricks left come first
-        label = _("Claim all ({n})").format(n=best.tricks)
+        # a misère declarer's claim is to take no more tricks (claim:0)
+        label = (
+            _("Claim all ({n})").format(n=best.tricks) if best.tricks else _("Claim no more tricks")
+        )
         ui.button(
-            action_id(table_id, version, view.seat, best),
-            label,
-            discord.ButtonStyle.primary,
-            row=row,
+            table_id_for(table_id, "claim-all"), label, discord.ButtonStyle.secondary, row=row
         )
         if len(claims) > 1:
             ui.button(
@@ -292,10 +294,37 @@ def claim_controls(ui: Rows, table_id: int, version: int, view: SeatView, row: i
             )
 
 
-def claim_menu(table_id: int, version: int, view: SeatView) -> discord.ui.View:
-    """The private choice of how many tricks to claim: one button per number (most first)."""
+def _keep_playing(ui: Rows, table_id: int, row: int) -> None:
+    ui.button(
+        table_id_for(table_id, "keep"), _("Keep playing"), discord.ButtonStyle.secondary, row=row
+    )
+
+
+def claim_confirm(table_id: int, version: int, view: SeatView) -> discord.ui.View:
+    """The private question before claiming every trick left: **Confirm** (the engine's
+    ``claim:n``, version-stamped like a card) or **Keep playing**."""
     ui = Rows()
-    claims = [a for a in view.claims if isinstance(a, Claim)][: ROWS * ROW_WIDTH]
+    best = next(a for a in view.claims if isinstance(a, Claim))  # all the tricks left first
+    ui.button(
+        action_id(table_id, version, view.seat, best), _("Confirm"), discord.ButtonStyle.danger
+    )
+    _keep_playing(ui, table_id, 0)
+    return ui
+
+
+def concede_confirm(table_id: int) -> discord.ui.View:
+    """The private question before conceding: **Confirm** or **Keep playing**."""
+    ui = Rows()
+    ui.button(table_id_for(table_id, "concede-yes"), _("Confirm"), discord.ButtonStyle.danger)
+    _keep_playing(ui, table_id, 0)
+    return ui
+
+
+def claim_menu(table_id: int, version: int, view: SeatView) -> discord.ui.View:
+    """The private choice of how many tricks to claim: one button per number (most
+    first), then **Keep playing**."""
+    ui = Rows()
+    claims = [a for a in view.claims if isinstance(a, Claim)][: ROWS * ROW_WIDTH - 1]
     for i, claim in enumerate(claims):
         if i == 0:
             label = _("All {n}").format(n=claim.tricks)
@@ -307,6 +336,7 @@ def claim_menu(table_id: int, version: int, view: SeatView) -> discord.ui.View:
             discord.ButtonStyle.primary,
             row=i // ROW_WIDTH,
         )
+    _keep_playing(ui, table_id, len(claims) // ROW_WIDTH)
     return ui
 
 

@@ -55,7 +55,7 @@ from bot.present.drawing import (
 )
 from bot.present.i18n import N_, TextMap, _, ngettext, using
 from bot.present.render import SEAT_NAMES, TableInfo
-from bot.present.render.common import suit_name, terms
+from bot.present.render.common import suit_name, target_text, terms
 from engine import Card, PileView, SeatView, Suit
 
 __all__ = [
@@ -120,6 +120,7 @@ class Scene:
     notes: tuple[str, ...]  # short public lines: the ruff, honours shown
     status: str  # the bottom line: whose turn, or the result
     language: str = "en"  # the words drawn (the painter's process has no language of its own)
+    goal: str = ""  # what wins the game, in words ("game to 5", "first to 14 tricks")
 
     @property
     def n_seats(self) -> int:
@@ -336,6 +337,7 @@ def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None =
         declarer=view.declarer,
         scores=scores,
         target=target,
+        goal=target_text(rules) if target else "",
         tricks=tricks,
         games=games,
         layouts=view.layouts,
@@ -396,7 +398,7 @@ def describe(scene: Scene) -> str:
         else:
             parts.append(_("Trick {number}: {cards}.").format(number=scene.trick_no, cards=played))
     score = ", ".join(f"{r.text} {r.value}" for r in scene.scores)
-    to = _(", game to {target}").format(target=scene.target) if scene.target else ""
+    to = f", {scene.goal}" if scene.goal else ""
     parts.append(
         _("Score: {scores}").format(scores=f"{score}{to}")
         + (f", {scene.games}" if scene.games else "")
@@ -623,7 +625,7 @@ def _draw_table(scene: Scene) -> Picture:
     foot = " · ".join(
         x
         for x in (
-            _("game to {target}").format(target=scene.target) if scene.target else "",
+            scene.goal,
             scene.games,
         )
         if x

@@ -23,7 +23,14 @@ import discord
 
 from bot.present import components as ui
 from bot.present.i18n import _, ngettext
-from bot.present.render.common import SEAT_NAMES, SEAT_SHORT, card_text, rank_label, suit_name
+from bot.present.render.common import (
+    SEAT_NAMES,
+    SEAT_SHORT,
+    card_text,
+    rank_label,
+    suit_name,
+    suit_symbol,
+)
 from bot.present.render.lines import contract_name
 from engine import Card, DealLog, GameLog, Seating, Suit, TrickLog, sort_hand
 
@@ -55,13 +62,13 @@ def hand_line(cards: Sequence[Card], trump: Suit | None) -> str:
             continue
         if card.suit is not current and ranks:
             assert current is not None
-            groups.append(f"{current.symbol} {' '.join(ranks)}")
+            groups.append(f"{suit_symbol(current)} {' '.join(ranks)}")
             ranks = []
         current = card.suit
         ranks.append(rank_label(card))
     if ranks:
         assert current is not None
-        groups.append(f"{current.symbol} {' '.join(ranks)}")
+        groups.append(f"{suit_symbol(current)} {' '.join(ranks)}")
     return " · ".join(groups) if groups else "—"
 
 
@@ -72,7 +79,7 @@ def _who(seat: int, names: Sequence[str]) -> str:
 def _trumps(deal: DealLog) -> str:
     if deal.trump is None:
         return _("no trumps")
-    text = f"{deal.trump.symbol} {suit_name(deal.trump)}"
+    text = f"{suit_symbol(deal.trump)} {suit_name(deal.trump)}"
     if deal.turn_up is not None:
         text += _(" (turn-up {card})").format(card=card_text(deal.turn_up))
     return text

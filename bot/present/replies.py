@@ -9,7 +9,7 @@ import discord
 
 log = logging.getLogger(__name__)
 
-__all__ = ["refuse", "reply"]
+__all__ = ["refuse", "reply", "settle"]
 
 MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
 
@@ -35,4 +35,16 @@ async def reply(
 async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
     """Answer a refused request ephemerally; the caller has changed nothing."""
     log.debug("refused user %s: %s", interaction.user.id, text)
+    await reply(interaction, text)
+
+
+async def settle(interaction: discord.Interaction[Any], text: str) -> None:
+    """Close a private question: its message says ``text`` and loses its buttons
+    (answered with a new private message where it cannot be edited)."""
+    try:
+        if not interaction.response.is_done() and interaction.message is not None:
+            await interaction.response.edit_message(content=text, view=None)
+            return
+    except discord.HTTPException as exc:
+        log.info("could not edit the question: HTTP %s", exc.status)
     await reply(interaction, text)

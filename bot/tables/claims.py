@@ -1,16 +1,27 @@
 """The table's claim, concession and last-trick buttons (:mod:`engine.claims`).
 
-* **Claim…** (``rh:t:<table>:claims``, on the hand on your turn in the play):
-  answers privately with one button per number of tricks you may claim; each
-  is an ordinary version-stamped action button (``claim:N``), so the claim
-  itself takes the path of every card (:mod:`bot.tables.play`). **Claim all (N)** on
-  the hand is such a button already.
+One tap never shows a hand or ends a game: each asks privately first.
+
+* **Claim all (N)** (``rh:t:<table>:claim-all``, on the hand on your turn in the
+  play, where the engine offers a claim): answers privately "Claim all N tricks?
+  Your hand will be shown to everyone." with **Confirm** (the engine's
+  ``claim:N``, an ordinary version-stamped action button, so the claim itself
+  takes the path of every card, :mod:`bot.tables.play`) and **Keep playing**.
+* **Claim…** (``rh:t:<table>:claims``): answers privately with one button per
+  number of tricks you may claim (each a version-stamped ``claim:N``) and
+  **Keep playing**.
 * **Accept** / **Reject** (a claim) and **Agree** / **Play on** (a
   concession) are the engine's legal actions of the seats asked, shown on
   their hands like any choice (:mod:`bot.present.controls`).
-* **Concede** (``rh:t:<table>:concede``, on the table): proposes to concede
-  (at two players, concedes) through :meth:`bot.tables.play.Play.on_table_action`,
-  the same lock → engine → store → fan-out as a card.
+* **Concede** (``rh:t:<table>:concede``, on the table): answers privately with
+  what it means ("Concede the game? It ends now and counts as a loss.", or the
+  proposal to one's partner) and **Confirm** (``concede-yes``) / **Keep playing**;
+  the confirmation proposes to concede (at two players, concedes) through
+  :meth:`bot.tables.play.Play.on_table_action`, the same lock → engine → store →
+  fan-out as a card. A concession the engine would refuse now is refused at the
+  first tap.
+* **Keep playing** (``rh:t:<table>:keep``): closes the private question; nothing
+  changes.
 * **Last trick** (``rh:t:<table>:last``, on the table and the hand): the last
   completed trick of the deal in play, privately, by player name, with its
   winner. It is read from the game, which a restart rebuilds from the store,
@@ -31,24 +42,25 @@ from typing import Any
 
 import discord
 
-from bot.present.controls import claim_menu
-from bot.present.i18n import _
+from bot.present.controls import claim_confirm, claim_menu, concede_confirm
+from bot.present.i18n import _, ngettext
 from bot.present.render.claims import last_trick_text
-from bot.present.replies import refuse, reply
+from bot.present.render.refusals import reason_text
+from bot.present.replies import refuse, reply, settle
 from bot.tables.play import Play
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
-from engine import Claim, Concede
+from engine import Claim, Concede, IllegalAction
 
 log = logging.getLogger(__name__)
 
 __all__ = ["ClaimButtons", "VERBS"]
 
-VERBS = frozenset({"claims", "last", "concede"})
+VERBS = frozenset({"claims", "claim-all", "last", "concede", "concede-yes", "keep"})
 
 
 class ClaimButtons:
-    """Answers the three table buttons of claims, concessions and the last trick."""
+    """Answers the table buttons of claims, concessions and the last trick."""
 
     def __init__(self, svc: Services, presenter: Presenter, play: Play) -> None:
         self.svc = svc
@@ -58,6 +70,9 @@ class ClaimButtons:
     async def on_table_button(
         self, interaction: discord.Interaction[Any], table_id: int, verb: str
     ) -> None:
+        if verb == "keep":  # only closes the private question, whatever the table's state
+            await settle(interaction, _("You keep playing."))
+            return
         table = await self.svc.current_table(
             table_id
         )  # with several processes: loaded or caught up
@@ -73,21 +88,50 @@ class ClaimButtons:
         if seat is None:
             await refuse(interaction, _("You are not playing at this table."))
             return
-        if verb == "claims":
+        if verb in ("claims", "claim-all"):
             view = game.observe(seat)
-            if not any(isinstance(a, Claim) for a in view.claims):
+            claims = [a for a in view.claims if isinstance(a, Claim)]
+            if not claims:
                 await refuse(
                     interaction,
                     _("You can claim only on your turn during the play, with no claim waiting."),
                 )
                 return
+            if verb == "claim-all":
+                n = claims[0].tricks  # all the tricks left come first
+                text = (
+                    ngettext(
+                        "Claim all {n} trick? Your hand will be shown to everyone.",
+                        "Claim all {n} tricks? Your hand will be shown to everyone.",
+                        n,
+                    ).format(n=n)
+                    if n
+                    else _("Claim to take no more tricks? Your hand will be shown to everyone.")
+                )
+                await reply(interaction, text, claim_confirm(table.id, game.version, view))
+                return
             text = _(
-                "How many of the remaining tricks do you claim? Your hand is shown to your opponents, who accept or reject."
+                "How many of the remaining tricks do you claim? Your hand will be shown to everyone; your opponents accept or reject."
             )
             await reply(interaction, text, claim_menu(table.id, game.version, view))
             return
+        partnered = game.rules.concession_asks_partner
         if verb == "concede":
-            partnered = table.game.rules.concession_asks_partner
+            try:
+                game.check(seat, Concede())
+            except IllegalAction as exc:
+                await refuse(interaction, reason_text(exc.reason))
+                return
+            text = (
+                _(
+                    "Propose to concede the game? If your partner agrees, it ends now and counts as a loss for your side."
+                )
+                if partnered
+                else _("Concede the game? It ends now and counts as a loss.")
+            )
+            await reply(interaction, text, concede_confirm(table.id))
+            return
+        if verb == "concede-yes":
             done = (
                 _("🏳️ You proposed to concede the game — your partner agrees or plays on.")
                 if partnered

@@ -1,6 +1,8 @@
 """The hand messages: each player's private hand, by DM with card buttons, and the
 ephemeral "My hand" copies a player asks for (when DMs are closed, or to see it in
-the channel) — sent, kept current as the game moves, and told when it ends.
+the channel) — sent, kept current as the game moves, and told when it ends. A new
+deal's hand comes as a new DM (a notification) and the deal before's is deleted, so
+a player's DM holds one hand, never a stub per deal.
 
 Each hand is rendered from its own seat's view only, in its player's language;
 edits are coalesced by the notifier and rendered when they go out, so a burst of
@@ -157,11 +159,15 @@ class Hands:
         table.shown.hand_msgs[seat] = (message.channel.id, message.id)
         table.shown.hand_sig[seat] = sig
         await commit.keep_hand_message(self.svc, table, seat, message.channel.id, message.id)
-        if old is not None and old[1] != message.id:
-            with using(self.language_of_seat(table, seat)):
-                earlier = _("(an earlier deal — your current hand is below)")
-            self.notifier.schedule_edit(old[0], old[1], lambda: (earlier, None))
+        if old is not None and old[1] != message.id:  # the deal before: gone, not a stub
+            self.svc.own(self._delete_quietly(*old), name=f"delete-hand-{old[1]}")
         return True
+
+    async def _delete_quietly(self, channel_id: int, message_id: int) -> None:
+        try:
+            await self.notifier.delete(channel_id, message_id)
+        except (MessageGone, discord.HTTPException) as exc:
+            log.info("could not delete an earlier hand message %s: %r", message_id, exc)
 
     def refresh(self, table: Table, skip: int | None = None, force: bool = False) -> None:
         """Edit hand messages whose content changed (turn arrived, hand changed): the

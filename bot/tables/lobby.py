@@ -130,7 +130,7 @@ class Lobby:
             table
         )  # before any Discord call: an unanswered lobby still expires
         with using(table.language):  # the table message is public: the server's language
-            lobby_view = ui.lobby_view(table.id)
+            lobby_view = ui.lobby_view(table.id, full=first_free(table.seats) is None)
         try:
             await interaction.response.send_message(
                 self.presenter.lobby_text(table),
@@ -200,7 +200,7 @@ class Lobby:
             return
         await self._adopt_message(table, interaction)
         with using(table.language):
-            lobby_view = ui.lobby_view(table.id)
+            lobby_view = ui.lobby_view(table.id, full=first_free(table.seats) is None)
         try:
             await interaction.response.edit_message(
                 content=self.presenter.lobby_text(table),

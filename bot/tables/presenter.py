@@ -28,7 +28,7 @@ from bot.tables import commit
 from bot.tables.hands import Hands
 from bot.tables.notices import Notices
 from bot.tables.services import Services
-from bot.tables.table import Table
+from bot.tables.table import Table, first_free
 from engine import DealStarted, Event, Game, SeatView, TrickWon
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,9 @@ class Presenter:
         self, table: Table, info: render.TableInfo, events: list[Event], actor_seat: int | None
     ) -> None:
         if any(isinstance(e, render.SUMMARY_EVENTS) for e in events):
-            summary = render.deal_summary(info, events)
+            over = table.game is not None and table.game.is_over
+            tied = table.game.observe(0).tied if over and table.game is not None else ()
+            summary = render.deal_summary(info, events, tied)
             if table.status == "finished" and table.game is not None:
                 self.svc.own(self.post_final(table, table.game, summary or ""))
             elif summary:
@@ -126,7 +128,7 @@ class Presenter:
         except Exception:
             log.exception("table %s: could not sum up the finished game", table.id)
         table.shown.how_won = how
-        text = "\n".join(x for x in (summary, how) if x)
+        text = "\n".join(x for x in (summary, how) if x and not (x == how and how in summary))
         if text:
             with using(table.language):
                 text = render.fit(text.splitlines())
@@ -198,7 +200,7 @@ class Presenter:
         if table.status == "cancelled":
             return None
         if table.status == "lobby":
-            return ui.lobby_view(table.id)
+            return ui.lobby_view(table.id, full=first_free(table.seats) is None)
         return ui.table_view(table.id, show_reclaim=bool(table.away))
 
     def schedule_table_edit(self, table: Table) -> None:

@@ -20,7 +20,7 @@ import discord
 from bot.present.i18n import _
 from bot.present.picture import PictureCache
 from bot.present.render import SeatInfo, TableInfo
-from bot.present.render.common import AI_LEVELS
+from bot.present.render.common import ai_name
 from bot.store import (
     AISeat,
     HumanSeat,
@@ -305,9 +305,7 @@ class Table:
             if isinstance(seat, HumanSeat):
                 seats.append(SeatInfo(seat.name, seat.user_id, away=i in self.away))
             elif isinstance(seat, AISeat):
-                seats.append(
-                    SeatInfo(f"{seat.name} ({AI_LEVELS.get(seat.ai, seat.ai)})", None, seat.ai)
-                )
+                seats.append(SeatInfo(ai_name(seat.name, seat.ai), None, seat.ai))
             else:
                 seats.append(None)
         jump = ""

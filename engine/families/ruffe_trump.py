@@ -87,7 +87,8 @@ def default_target(players: int, hand_size: int) -> int:
 
 
 def par(rules: Rules, sides: int) -> int:
-    """Cards a side must win before it scores: the cards played over the scoring sides."""
+    """Cards a side must win before it scores: the cards played over the scoring sides
+    (``Rules.cards_par`` for the rules' own sides)."""
     return rules.players * rules.tricks_per_deal // sides
 
 

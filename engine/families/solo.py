@@ -32,7 +32,9 @@ Decisions where RULES.md is silent:
   more after a deal. The winner is the seat with the highest score; a tie
   goes to a seat that won the last deal (the declaring side if the contract
   was made, else the defenders), then to the first such seat clockwise from
-  eldest.
+  eldest. That tie-break names one winner for the record and the ratings; the
+  tie itself is kept (``notes["tied"]``, ``SeatView.tied``) so the result can say
+  the seats share first place.
 * **Overtricks.** "±1 unit per trick over or under": a made contract adds the
   tricks over the target, a failed one the tricks short of it (a Solo with 4
   tricks costs ``v + 1``).
@@ -313,6 +315,8 @@ class SoloScorePhase(Automatic):
         order = [(game.eldest + k) % n for k in range(n)]
         top = [s for s in order if scores[s] == best]
         winner = next((s for s in top if s in deal_winners), top[0])
+        if len(top) > 1:  # a tie: the winner above is only the record's tie-break
+            game.notes["tied"] = tuple(sorted(top))
         game_over(game, winner, "contract", events)
 
 

@@ -179,6 +179,8 @@ def test_the_waiting_claim_names_the_true_tricks_left() -> None:
 
 
 def test_a_claim_before_any_trick_is_complete_is_in_the_pbn_commentary() -> None:
+    """No longer offered (nothing is known yet), but games recorded when it was hold
+    such claims: they replay, and the PBN says so."""
     for seed in range(60):
         game, _ = new_game("bid-whist", seed=seed)
         rng = random.Random(seed)
@@ -190,8 +192,18 @@ def test_a_claim_before_any_trick_is_complete_is_in_the_pbn_commentary() -> None
             break
     else:
         raise AssertionError("no seed reached the play")
-    claimer, claimed, left = claim_and_accept(game)
+    claimer = game.to_act()
+    assert claimer is not None
+    assert not any(isinstance(a, Claim) for a in game.observe(claimer).claims)  # not offered now
+    claimed, left = 12, 0
+    game.apply(claimer, Claim(claimed))  # as an older record holds it
+    while game.phase == "claim":
+        settled = [
+            e for e in game.apply(answering(game)[0], AcceptClaim()) if isinstance(e, ClaimSettled)
+        ]
+        left = settled[0].left if settled else left
     assert left == game.facts.tricks_per_deal == 12
+    assert Game.from_record(game.to_record()).to_record() == game.to_record()  # it replays
     deal = next(d for d in game_log(game.to_record()).deals if d.claim is not None)
     assert not deal.played
     pbn = to_pbn(game, ["a", "b", "c", "d"])

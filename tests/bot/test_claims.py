@@ -79,7 +79,8 @@ async def test_a_human_claims_and_two_ai_accept(simcord_env: Any) -> None:
     left = remaining_tricks(game)
     hand = hand_message(alice)
     if certain_claim(game.observe(0)) is not None:
-        await alice.user.click(hand, label=f"Claim all ({left})")
+        asked = await alice.user.click(hand, label=f"Claim all ({left})")
+        await alice.user.click(asked.response, label="Confirm")
         claimed = left
     else:
         menu = await alice.user.click(hand, label="Claim…")
@@ -121,7 +122,8 @@ async def test_a_human_rejects_and_bad_inputs_change_nothing(
         )
         assert_refused(res, "your turn")
     left = remaining_tricks(game)
-    await alice.user.click(hand_message(alice), label=f"Claim all ({left})")
+    asked = await alice.user.click(hand_message(alice), label=f"Claim all ({left})")
+    await alice.user.click(asked.response, label="Confirm")
     game = table.game  # each commit swaps in the game it applied to
     assert game.phase == "claim" and 1 in answering(game)
     shown = hand_message(bob).content
@@ -180,7 +182,8 @@ async def test_concede_by_both_partners_and_the_last_trick(simcord_env: Any) -> 
     assert names[winner] in text.split("\n")[0]
     for i, card in enumerate(cards):
         assert card_text(card) in text and names[(leader + i) % 4] in text
-    res = await alice.click(table_message(channel), label="Concede")
+    asked = await alice.click(table_message(channel), label="Concede")
+    res = await alice.click(asked.response, label="Confirm")
     assert res.response.ephemeral and "proposed to concede" in res.response.content
     assert table.game.phase == "concede" and table.game.to_act() == 2
     await carol.user.click(hand_message(carol), label="Agree: concede the game")

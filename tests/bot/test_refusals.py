@@ -120,10 +120,10 @@ async def test_commands_and_lobby_buttons_refused(simcord_env: Any, db_path: Pat
     await alice.click(table_message(channel), label="Add AI (hard)")
     lobby = table_message(channel)
     assert "— empty —" not in lobby.content
-    async with same:
-        assert_refused(await carol.click(lobby, label="Join"), "full")
+    async with same:  # a full lobby draws no Join: an old button is refused
+        assert_refused(await forged_click(env, carol, lobby, "rh:t:1:join"), "full")
         assert_refused(await carol.click(lobby, label="Start"), "not at this table")
-        assert_refused(await bob.click(lobby, label="Join"), "already sit East")
+        assert_refused(await forged_click(env, bob, lobby, "rh:t:1:join"), "already sit East")
         assert_refused(await alice.click(lobby, label="Leave"), "use Cancel")
 
     # /ruff cancel: not by a seated non-opener without Manage Server; yes by the opener

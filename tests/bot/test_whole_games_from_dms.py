@@ -148,10 +148,17 @@ async def test_solo_whist_four_humans_propose_overcalled_by_spread_misere(simcor
     assert "must lose every trick" in summary and ("made" in summary or "failed" in summary)
     winner = game.match_winner
     final = table_message(channel).content
-    assert (
-        "finished" in final
-        and f"🏆 **{names[winner]}** — {NAMES[winner]} — wins with {game.scores[winner]}" in final
-    )
+    best = game.scores[winner]
+    tied = [s for s in range(4) if game.scores[s] == best]
+    if len(tied) > 1:  # the defenders of a failed contract share first place
+        who = [f"{names[s]} ({NAMES[s]})" for s in tied]
+        seats = ", ".join(who[:-1]) + f" and {who[-1]}"
+        assert "finished" in final and f"🤝 **{seats}** share first place with {best}" in final
+    else:
+        assert (
+            "finished" in final
+            and f"🏆 **{names[winner]}** — {NAMES[winner]} — wins with {best}" in final
+        )
     await _durable(env, table)
     await _results_per_seat(env, table, 4)
 
@@ -574,7 +581,7 @@ async def test_every_form_plays_to_the_end_with_people_and_with_ai(
     assert winner is not None
     seat = table.seats[winner]
     assert seat is not None
-    who = NAMES[winner] if winner < humans else f"{seat.name} (easy)"
+    who = NAMES[winner] if winner < humans else f"{seat.name}, AI easy"
     assert f"🏆 **{names[winner]}** — {who} — wins with {game.scores[winner]}" in final
     assert any("of game 1**" in m.content for m in feed(channel)), "a deal summary was posted"
     if game_id == "turnover-bridge":

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Game, IllegalAction, new_game
+from engine import Game, IllegalAction, Play, new_game
 from engine.ai import get_player
 from engine.ai.search.bitmasks import NO_TRUMP
 from engine.ai.search.solver import solve_cards
@@ -23,6 +23,7 @@ from engine.claims import (
     RefuseConcession,
     RejectClaim,
     answering,
+    claim_options,
     remaining_tricks,
 )
 from engine.events import DealScored, MatchOver, TrickWon
@@ -38,8 +39,9 @@ GAMES = (
 
 
 def to_play(game_id: str, seed: int, left: int, overrides: dict[str, object] | None = None) -> Game:
-    """A game played at random until ``left`` tricks remain, at the start of a trick
-    (the next seeds are tried when a game ends first, e.g. a Solo deal all passed)."""
+    """A game played at random until ``left`` tricks remain, at the start of a trick,
+    the player to lead free to claim (the next seeds are tried when a game ends
+    first, e.g. a Solo deal all passed, or only a misère's defenders lead)."""
     for attempt in range(seed, seed + 50):
         game, _ = new_game(game_id, overrides=overrides, seed=attempt)
         rng = random.Random(attempt)
@@ -49,7 +51,12 @@ def to_play(game_id: str, seed: int, left: int, overrides: dict[str, object] | N
                 deal = game.deal_no
             if game.deal_no != deal:
                 break
-            if game.phase == "play" and not game.trick and remaining_tricks(game) <= left:
+            if (
+                game.phase == "play"
+                and not game.trick
+                and remaining_tricks(game) <= left
+                and claim_options(game, game.to_play)
+            ):
                 return game
             seat = game.to_act()
             assert seat is not None
@@ -129,6 +136,73 @@ def test_impossible_claims_are_refused() -> None:
     with pytest.raises(IllegalAction, match="all 6"):
         three.apply(s3, Claim(3))
     assert [a for a in three.observe(s3).claims if isinstance(a, Claim)] == [Claim(6)]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_no_claim_is_offered_before_the_deals_first_trick_is_complete(game_id: str) -> None:
+    for seed in range(40):
+        game, _ = new_game(game_id, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over and not (game.phase == "play" and game.trick_no == 1):
+            seat = game.to_act()
+            assert seat is not None
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+        if not game.is_over:
+            break
+    seat = game.to_play
+    assert game.trick_no == 1 and not game.trick  # the deal's first lead: nothing known yet
+    assert claim_options(game, seat) == []
+    assert not any(isinstance(a, Claim) for a in game.observe(seat).claims)
+    # a claim made anyway (games recorded before it was no longer offered hold one)
+    # is still a claim: it is put to the opponents and replays from the record
+    game.apply(seat, Claim(remaining_tricks(game)))
+    assert game.phase == "claim"
+    assert Game.from_record(game.to_record()).state_key() == game.state_key()
+
+
+def _misere_in_play(seed: int) -> Game | None:
+    """A Solo Whist deal played under a misère (bid whenever it may be), or None."""
+    game, _ = new_game("solo-whist", seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over and game.phase != "play":
+        seat = game.to_act()
+        assert seat is not None
+        legal = game.legal_actions(seat)
+        misere = [a for a in legal if a.encode() in ("bid:mis", "bid:spread")]
+        game.apply(seat, misere[0] if misere else rng.choice(legal))
+    contract = getattr(game.deal_state, "contract", "")
+    return game if game.phase == "play" and contract in ("mis", "spread") else None
+
+
+def test_under_a_misere_the_declarer_claims_none_and_the_defenders_nothing() -> None:
+    def card(game: Game) -> Play:  # the declarer ducks, the defenders play high
+        plays = [a for a in game.legal_actions(game.to_play) if isinstance(a, Play)]
+        low = game.to_play == game.deal_state.declarer  # type: ignore[attr-defined]
+        return (min if low else max)(plays, key=lambda a: int(a.card.rank))
+
+    for seed in range(300):
+        game = _misere_in_play(seed)
+        if game is None:
+            continue
+        declarer = game.deal_state.declarer  # type: ignore[attr-defined]
+        asked = False  # past the first trick: the declarer on his turn, then a defender on lead
+        while not game.is_over and (not asked or game.trick or game.to_play == declarer):
+            if game.trick_no > 1 and game.to_play == declarer:
+                assert claim_options(game, declarer) == [Claim(0)]
+                game.check(declarer, Claim(0))  # "no more tricks" may be made, where
+                # everyone plays for himself and only "all of them" could before
+                asked = True
+            game.apply(game.to_play, card(game))
+            if game.phase != "play":
+                break
+        if game.phase == "play" and asked:
+            break
+    else:
+        raise AssertionError("no seed reached a defender's lead in a misère")
+    seat = game.to_play
+    assert seat != declarer
+    assert claim_options(game, seat) == []
+    assert not any(isinstance(a, Claim) for a in game.observe(seat).claims)
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -223,8 +223,11 @@ async def test_a_concession_from_a_copy_behind_is_checked_again_after_catching_u
         answers.append(text)
 
     interaction.response.send_message = sent
-    await b.manager.on_table_button(interaction, table_id, "concede")
-    assert answers and "proposed to concede" in answers[0], answers
+    await b.manager.on_table_button(interaction, table_id, "concede")  # asked privately first
+    assert answers and answers[0].startswith("Propose to concede the game?"), answers
+    assert b_table.game.version == 0
+    await b.manager.on_table_button(interaction, table_id, "concede-yes")
+    assert "proposed to concede" in answers[-1], answers
     assert b_table.game.version == 2  # caught up, then the proposal stored on top
     rows = await a.db.fetchall(
         "SELECT seq, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)

@@ -235,10 +235,11 @@ def turn_line(info: TableInfo, view: SeatView) -> str:
             ).format(bid=bid_name(bids[0].encode()[4:]))
         lowest = bid_name(bids[0].encode()[4:])
         over = _("the highest so far is {bid}; ").format(bid=bid_name(high)) if high else ""
+        number = getattr(bids[0], "number", 0)
         return _(
             "🟢 **Your bid** (you bid once): {highest}bid {lowest} or more, or pass. "
-            "A bid of N needs 6 + N books of 13, the kitty counting as the first."
-        ).format(highest=over, lowest=lowest)
+            "A bid of {n} is {books} books of 13 (6 + the bid), the kitty counting as the first."
+        ).format(highest=over, lowest=lowest, n=number, books=books_needed(bids[0].encode()[4:]))
     if view.phase == "name":
         need = books_needed(view.contract)
         when = (

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.present.i18n import _, ngettext
-from bot.present.render.common import TableInfo, card_text, cards_text
+from bot.present.render.common import SIDE_NAMES, TableInfo, card_text, cards_text
 from engine import (
     CLAIM,
     CONCEDE,
@@ -27,7 +27,13 @@ from engine import (
     SeatView,
 )
 
-__all__ = ["claim_event_lines", "claim_lines", "claim_words", "last_trick_text"]
+__all__ = [
+    "claim_event_lines",
+    "claim_lines",
+    "claim_words",
+    "concession_line",
+    "last_trick_text",
+]
 
 
 def claim_words(tricks: int, remaining: int) -> str:
@@ -147,3 +153,23 @@ def last_trick_text(info: TableInfo, view: SeatView) -> str:
         for i, c in enumerate(cards)
     )
     return head + "\n" + played
+
+
+def concession_line(info: TableInfo, view: SeatView) -> str:
+    """Who gave the game up and who wins by it (``bob conceded — alice wins``);
+    empty unless a concession ended the game."""
+    conceded = view.conceded
+    if conceded is None:
+        return ""
+    loser = conceded.side
+    winner = view.winner if view.winner is not None else 1 - loser
+    if info.partnerships:
+        return _("🏳️ **{loser}** ({lost}) conceded — **{winner}** ({won}) win.").format(
+            loser=SIDE_NAMES[loser],
+            lost=info.side_players(loser),
+            winner=SIDE_NAMES[winner],
+            won=info.side_players(winner),
+        )
+    return _("🏳️ **{loser}** conceded — **{winner}** wins.").format(
+        loser=info.who(conceded.seat), winner=info.side_players(winner)
+    )

@@ -51,6 +51,11 @@ CALL_NAMES = TextMap(
 AI_LEVELS = TextMap({"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")})
 
 
+def ai_name(name: str, level: str) -> str:
+    """An AI player as every text names it, the way the records do: ``Cotton, AI easy``."""
+    return _("{name}, AI {level}").format(name=name, level=AI_LEVELS.get(level, level))
+
+
 def seat_names(n: int) -> tuple[str, ...]:
     """The seats' names at a table of ``n``: N E S W for four, N E W for three, N S for two."""
     return _names(n, current())
@@ -267,7 +272,7 @@ def hand_text(
     for card in sorted_cards(cards, trump, order, jokers_last):
         if card.is_joker:
             if ranks and current is not None:
-                groups.append(f"{current.symbol} {' '.join(ranks)}")
+                groups.append(f"{suit_symbol(current)} {' '.join(ranks)}")
             current, ranks = None, []
             groups.append(card_text(card))
             continue
@@ -298,6 +303,14 @@ def fit(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> str:
 
 
 def target_text(rules: Rules) -> str:
+    """What wins the game: ``game to 5``, ``first to 14 tricks`` (a deal is the point)."""
+    tricks = rules.deal_won_at
+    if tricks and rules.target_score <= 1:
+        return _("first to {n} tricks").format(n=tricks)
+    if tricks:
+        return _("first to {target} deals, each won by the first to {n} tricks").format(
+            target=rules.target_score, n=tricks
+        )
     if rules.family == "bid_whist":  # the game ends at either end (RULES.md §7.8)
         return _("game to {target}, or lost at -{target}").format(target=rules.target_score)
     return (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.present.i18n import N_, _, ngettext
-from bot.present.render import bidwhist
+from bot.present.render import bidwhist, solo
 from bot.present.render.common import (
     CALL_NAMES,
     SIDE_NAMES,
@@ -23,7 +23,7 @@ from bot.present.render.lines import (
     trump_line,
     waiting_line,
 )
-from bot.present.render.ruffe_trump import measure_name
+from bot.present.render.ruffe_trump import measure_how, measure_name
 from bot.present.render.table import (
     game_lines,
 )
@@ -229,7 +229,8 @@ def hand_message(
     lines.append(_seat_line(info, view))
     lines.append(trump_line(info, view) + " · " + score_line(info, view))
     if view.phase == "over":
-        lines.append(_("Your hand: {cards}").format(cards=bidwhist.view_hand_text(view)))
+        if view.hand:  # cards still held when the game ended (a claim, a concession)
+            lines.append(_("Your hand: {cards}").format(cards=bidwhist.view_hand_text(view)))
         lines.append(
             note or _("See the table for the final summary; press **Rematch** there to play again.")
         )
@@ -362,9 +363,8 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
             "Call “Can-ye?” (two honours: if partner holds one, you win), show three or more honours to win, or pass."
         ).format(score=view.start_scores[view.side])
     if phase == "auction":
-        calls = [a for a in view.legal if isinstance(a, SoloBid)]
-        names = ", ".join(CALL_NAMES.get(a.call, a.call) for a in calls)
-        return _("🟢 **Your call:** {calls}.").format(calls=names)
+        calls = [a.call for a in view.legal if isinstance(a, SoloBid)]
+        return _("🟢 **Your call:** {calls}.").format(calls=solo.call_choices(calls))
     if phase == "trumps":
         return _("🟢 **Your turn:** name trumps for your {contract}.").format(
             contract=contract_name(view.contract)
@@ -372,11 +372,7 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
     if phase == "contest":
         value, suit = _my_ruff(view)
         unit = measure_name(info)
-        how = (
-            _("ace 11, K Q J 10 ten each, the rest face value")
-            if info.rules.ruff_measure == "pip_sum"
-            else _("cards of the suit")
-        )
+        how = measure_how(info)
         return _(
             "🟢 **Your turn to declare your ruff:** your best suit is {suit}, worth {value} {unit} "
             "({how}; the turn-up counts in trumps). Declare it, or any value from the menus — "

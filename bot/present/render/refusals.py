@@ -80,6 +80,9 @@ REFUSALS = TextMap.of(
     N_("You can claim only on your turn."),
     N_("Call or pass the honours first (play a card), then claim."),
     N_("Nobody may claim in a general misère."),
+    N_("Claims open once the deal's first trick is complete."),
+    N_("Against a misère only the declarer may claim."),
+    N_("Under a misère the declarer claims to take no more tricks."),
     N_("That is not a number of tricks."),
 )
 """Every fixed refusal of the engine, English -> the language of the moment."""

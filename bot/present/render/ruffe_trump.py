@@ -12,6 +12,21 @@ def measure_name(info: TableInfo) -> str:
     return _("pips") if info.rules.ruff_measure == "pip_sum" else _("cards")
 
 
+def measure_how(info: TableInfo) -> str:
+    """How a suit's ruff is counted, in a few words."""
+    if info.rules.ruff_measure == "pip_sum":
+        return _("ace 11, K Q J 10 ten each, the rest face value")
+    return _("cards of the suit")
+
+
+def par_words(info: TableInfo) -> str:
+    """What "cards over par" means at this table: ``cards over par (26 of 52)``."""
+    rules = info.rules
+    return _("cards over par ({par} of {cards}: only the cards won beyond it score)").format(
+        par=rules.cards_par, cards=rules.players * rules.tricks_per_deal
+    )
+
+
 def contest_lines(info: TableInfo, view: SeatView) -> list[str]:
     """Ruffe and Trump's ruff (the strongest suit), from the deal's public notes."""
     lines: list[str] = []
@@ -22,7 +37,11 @@ def contest_lines(info: TableInfo, view: SeatView) -> list[str]:
     unit = measure_name(info)
     if contest.values is not None:
         each = " · ".join(f"{info.short[s]} {v}" for s, v in enumerate(contest.values))
-        lines.append(_("Ruff ({unit}): {values}").format(unit=unit, values=each))
+        lines.append(
+            _("Ruff ({unit}): {values} — each hand's strongest suit counted for it ({how})").format(
+                unit=unit, values=each, how=measure_how(info)
+            )
+        )
     elif contest.claims is not None:
         each = " · ".join(f"{info.short[s]} {v}" for s, v in contest.claims)
         lines.append(

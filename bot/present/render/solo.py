@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.present.i18n import _
+from bot.present.i18n import N_, TextMap, _
 from bot.present.render import bidwhist
-from bot.present.render.common import TableInfo, hand_text
+from bot.present.render.common import CALL_NAMES, TableInfo, hand_text
 from bot.present.render.lines import contract_name, play_sides
 from engine import TARGETS, ContractSettled, PlayStopped, SeatView
 
@@ -23,6 +23,33 @@ def tricks_needed(contract: str, tricks_per_deal: int) -> str:
     if contract == "prop":
         return _("needs {target} of {n} tricks together").format(target=target, n=tricks_per_deal)
     return _("needs {target} of {n} tricks").format(target=target, n=tricks_per_deal)
+
+
+# i18n: what each Solo call undertakes, beside its name on the call line ({n}: tricks)
+_UNDERTAKES = TextMap(
+    {
+        "accept": N_("{n} tricks with the proposer"),
+        "prop": N_("{n} tricks with a partner who accepts"),
+        "solo": N_("{n} tricks alone"),
+        "mis": N_("no trick, no trumps"),
+        "abund": N_("{n} tricks alone, you name trumps"),
+        "royal": N_("{n} tricks alone, the turn-up's suit trumps"),
+        "spread": N_("no trick, your hand face up"),
+        "slam": N_("all {n} tricks, you lead"),
+    }
+)
+
+
+def call_choices(calls: Sequence[str]) -> str:
+    """The calls one may make now, each with what it undertakes:
+    ``Pass · Solo: 5 tricks alone · Misère: no trick, no trumps``."""
+    parts: list[str] = []
+    for call in calls:
+        name = CALL_NAMES.get(call, call)
+        undertakes = _UNDERTAKES.get(call, "")
+        target = TARGETS.get("prop" if call == "accept" else call, 0)
+        parts.append(f"{name}: {undertakes.format(n=target)}" if undertakes else name)
+    return " · ".join(parts)
 
 
 def contract_line(info: TableInfo, view: SeatView) -> str:

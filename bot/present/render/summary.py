@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.present.i18n import N_, TextMap, _, ngettext
-from bot.present.render import bidwhist, solo
-from bot.present.render.claims import claim_event_lines
+from bot.present.render import bidwhist, ruffe_trump, solo
+from bot.present.render.claims import claim_event_lines, concession_line
 from bot.present.render.common import (
     SIDE_NAMES,
     SIDE_SHORT,
@@ -137,8 +137,9 @@ def _points(info: TableInfo, points: Sequence[int]) -> str:
     return " · ".join(f"{info.side_short(s)} {p:+d}" for s, p in enumerate(points) if p)
 
 
-def deal_summary(info: TableInfo, events: Sequence[Event]) -> str | None:
-    """A public summary of a finished deal / game / match, or None."""
+def deal_summary(info: TableInfo, events: Sequence[Event], tied: Sequence[int] = ()) -> str | None:
+    """A public summary of a finished deal / game / match, or None (``tied``: the
+    sides sharing first place when the game ended tied, ``SeatView.tied``)."""
     contract = bidwhist.deal_summary(info, events)
     if contract is not None:
         return (
@@ -180,7 +181,7 @@ def deal_summary(info: TableInfo, events: Sequence[Event]) -> str | None:
             scores = " · ".join(f"{info.side_short(s)} **{p}**" for s, p in enumerate(ev.scores))
             lines.append(_("Score: {scores}").format(scores=scores))
         elif isinstance(ev, GameOver):
-            lines.append(_game_over_text(info, ev))
+            lines.append(_game_over_text(info, ev, tied))
         elif isinstance(ev, MatchOver) and info.rules.match_format != "single":
             rubber = (
                 _(" (rubber points {points})").format(points=f"{ev.rubber_points[ev.winner]:+d}")
@@ -208,7 +209,8 @@ def _deal_scored_text(info: TableInfo, ev: DealScored, t: Terms) -> str:
             f"{info.short[s]} {ev.tricks[s]}" for s in range(min(info.n, len(ev.tricks)))
         )
     trick_pts = " · ".join(f"{info.side_short(s)} +{p}" for s, p in enumerate(ev.trick_points) if p)
-    label = f"{_(t.trick_points)}: " if t.trick_points else ""
+    points_name = ruffe_trump.par_words(info) if info.rules.cards_par else _(t.trick_points)
+    label = f"{points_name}: " if t.trick_points else ""
     text = _("tricks {tricks}").format(tricks=tricks)
     if trick_pts:
         text += f" → {label}{trick_pts}"
@@ -245,7 +247,21 @@ _HOW = TextMap(
 )
 
 
-def _game_over_text(info: TableInfo, ev: GameOver) -> str:
+def tie_line(info: TableInfo, tied: Sequence[int], scores: Sequence[int]) -> str:
+    """``🤝 East (bob), South (carol) and West (dave) share first place with 4 (North (alice) -12).``"""
+    others = " · ".join(
+        f"{info.seat_name(s)} {p}" for s, p in enumerate(scores) if s not in tied and s < info.n
+    )
+    return _("🤝 **{seats}** share first place with {score}{others}.").format(
+        seats=info.names_of(tied),
+        score=scores[tied[0]],
+        others=f" ({others})" if others else "",
+    )
+
+
+def _game_over_text(info: TableInfo, ev: GameOver, tied: Sequence[int] = ()) -> str:
+    if tied:
+        return tie_line(info, tied, ev.scores)
     how = _HOW.get(ev.how, "")
     w = ev.winner
     if info.partnerships:
@@ -291,6 +307,11 @@ def how_won(info: TableInfo, view: SeatView, points: Sequence[DealPoint]) -> str
     winner = view.winner
     if winner is None or not 0 <= winner < len(view.scores):
         return ""
+    conceded = concession_line(info, view)
+    if conceded:  # not won by scoring: say who gave it up
+        return conceded
+    if view.tied:  # nobody won alone: name the tie
+        return tie_line(info, view.tied, view.scores)
     if info.partnerships:
         who = f"{SIDE_NAMES[winner]} ({info.side_players(winner)})"
     else:
@@ -306,7 +327,21 @@ def how_won(info: TableInfo, view: SeatView, points: Sequence[DealPoint]) -> str
     )
     deciding = next((p for p in reversed(points) if p.game_winner == winner), None)
     parts = [_("**How {who} won:**").format(who=who)]
-    parts.append(_("scored in {deals}").format(deals=scored) if scored else _("scored in no deal"))
+    limit = deciding is not None and deciding.game_how == "set"
+    if scored or not limit:
+        parts.append(
+            _("scored in {deals}").format(deals=scored) if scored else _("scored in no deal")
+        )
+    if limit:  # the others fell to minus the target
+        target = info.rules.target_score
+        losers = [s for s, p in enumerate(view.scores) if s != winner and p <= -target]
+        parts.append(
+            _("{who} fell to {score}: the limit of -{target} was reached").format(
+                who=_(" and ").join(info.side_name(s) for s in losers) or _("the others"),
+                score=min((view.scores[s] for s in losers), default=-target),
+                target=target,
+            )
+        )
     if deciding is not None and winner < len(deciding.how) and deciding.how[winner]:
         parts.append(
             _("the deciding deal (game {game}, deal {deal}) was won {how}").format(

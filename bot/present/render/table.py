@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.present.i18n import _
+from bot.present.i18n import _, ngettext
 from bot.present.render import bidwhist
-from bot.present.render.claims import claim_lines
+from bot.present.render.claims import claim_lines, concession_line
 from bot.present.render.common import (
     SIDE_NAMES,
     TableInfo,
@@ -28,6 +28,7 @@ from bot.present.render.lines import (
 from bot.present.render.ruffe_trump import contest_lines
 from bot.present.render.rules_text import rules_lines
 from bot.present.render.solo import contract_line, exposed_lines, sides_line
+from bot.present.render.summary import tie_line
 from bot.present.render.turnover import layout_lines
 from engine import Rules, SeatView
 
@@ -57,12 +58,19 @@ def lobby_text(info: TableInfo, creator_name: str, note: str = "") -> str:
     for seat in range(info.n):
         occupant = info.seats[seat]
         lines.append(f"> {info.names[seat]}: {occupant.label() if occupant else _('— empty —')}")
-    lines.append(
-        _(
-            "Opened by {opener}. **Join** to take a seat, **Add AI** for computer players; "
-            "the opener may **Start** at any time (empty seats get AI players)."
-        ).format(opener=creator_name)
-    )
+    if all(info.seats):
+        lines.append(
+            _("Opened by {opener}. The table is full — the opener can **Start**.").format(
+                opener=creator_name
+            )
+        )
+    else:
+        lines.append(
+            _(
+                "Opened by {opener}. **Join** to take a seat, **Add AI** for computer players; "
+                "the opener may **Start** at any time (empty seats get AI players)."
+            ).format(opener=creator_name)
+        )
     if note:
         lines.append(note)
     return "\n".join(lines)
@@ -93,7 +101,9 @@ def table_text(info: TableInfo, view: SeatView, recent: Sequence[str] = ()) -> s
     ]
     seats = " | ".join(
         f"{info.short[s]}: {info.seats[s].label() if info.seats[s] else '—'}"  # type: ignore[union-attr]
-        f" ({view.hand_sizes[s]})"
+        + " ("
+        + ngettext("{n} card", "{n} cards", view.hand_sizes[s]).format(n=view.hand_sizes[s])
+        + ")"
         for s in range(info.n)
     )
     lines.append(seats)
@@ -133,7 +143,11 @@ def final_text(info: TableInfo, view: SeatView, how: str = "") -> str:
     :func:`~bot.present.render.summary.how_won`, once the game's history is summed up)."""
     winner = view.winner if view.winner is not None else 0
     lines = [header(info) + _(" · **finished**")]
-    if bidwhist.is_bid_whist(view):  # won at +target, or by the others falling to -target
+    conceded = concession_line(info, view)
+    if conceded:  # no score to read: the game was given up
+        lines.append(conceded)
+        how = ""  # how_won says the same
+    elif bidwhist.is_bid_whist(view):  # won at +target, or by the others falling to -target
         lines.append(bidwhist.final_line(info, view))
     elif info.partnerships:
         games = (
@@ -152,6 +166,9 @@ def final_text(info: TableInfo, view: SeatView, how: str = "") -> str:
                 games=games,
             )
         )
+    elif view.tied:  # nobody won alone
+        lines.append(tie_line(info, view.tied, view.scores))
+        how = ""  # how_won says the same
     else:
         others = " · ".join(
             f"{info.seat_name(s)} {view.scores[s]}" for s in info.scoring_sides() if s != winner
