@@ -182,7 +182,8 @@ class Tracker:
     async def sync(self, table_id: int) -> tuple[Game, str]:
         async with self.pool.acquire() as conn:
             row = await conn.fetchrow(
-                "SELECT game_id, preset, overrides, seed, first_dealer, status FROM tables WHERE id = $1",
+                "SELECT game_id, preset, overrides, seed, first_dealer, status, record_version"
+                " FROM tables WHERE id = $1",
                 table_id,
             )
             game = self.games.get(table_id)
@@ -190,7 +191,7 @@ class Tracker:
                 game = Game.from_record(
                     {
                         "format": "ruff-honours-game",
-                        "version": 1,
+                        "version": row["record_version"],
                         "game_id": row["game_id"],
                         "preset": row["preset"],
                         "overrides": json.loads(row["overrides"]),
@@ -382,7 +383,8 @@ async def _play_sqlite(
         class SQLiteTracker(Tracker):
             async def sync(self, table_id: int) -> tuple[Game, str]:
                 async with conn.execute(
-                    "SELECT game_id, preset, overrides, seed, first_dealer, status FROM tables WHERE id = ?",
+                    "SELECT game_id, preset, overrides, seed, first_dealer, status, record_version"
+                    " FROM tables WHERE id = ?",
                     (table_id,),
                 ) as cur:
                     row = await cur.fetchone()
@@ -392,7 +394,7 @@ async def _play_sqlite(
                     game = Game.from_record(
                         {
                             "format": "ruff-honours-game",
-                            "version": 1,
+                            "version": row["record_version"],
                             "game_id": row["game_id"],
                             "preset": row["preset"],
                             "overrides": json.loads(row["overrides"]),

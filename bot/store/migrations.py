@@ -393,6 +393,15 @@ CREATE TABLE user_locales (
 """
 
 
+V6 = """
+-- The version of the engine's records a table's game replays under (engine.records):
+-- 1 for every table created before version 2 changed a draw (Bid Whist's first
+-- dealer), so their logs replay as they were played.
+ALTER TABLE tables ADD COLUMN record_version INTEGER NOT NULL DEFAULT 1
+    CHECK (record_version >= 1);
+"""
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     """One numbered step of the schema history, in every dialect."""
@@ -428,6 +437,7 @@ MIGRATIONS: list[Migration] = [
     Migration(3, sqlite=V3, postgresql=V3_POSTGRESQL),
     Migration(4, sqlite=V4, postgresql=V4_POSTGRESQL),
     Migration(5, sqlite=V5, postgresql=V5_POSTGRESQL),
+    Migration(6, sqlite=V6),
 ]
 """The schema history, versions 1, 2, 3... in order."""
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, cast, get_args
 
 from bot.store.db import Database, IntegrityError, Row, StoreError, TransactionRequired
+from engine import RECORD_VERSION
 
 # -- errors -----------------------------------------------------------------------
 
@@ -159,11 +160,26 @@ class TableRow:
     version: int
     created_at: float
     updated_at: float
+    record_version: int = RECORD_VERSION
+    """The engine record version its game replays under (1: created before version 2)."""
 
     @property
     def is_open(self) -> bool:
         """True while the table is in the lobby or in play."""
         return self.status in OPEN_STATUSES
+
+    def record(self, actions: Iterable[ActionRow]) -> dict[str, Any]:
+        """The engine record of this table's game with ``actions`` as its log."""
+        return {
+            "format": "ruff-honours-game",
+            "version": self.record_version,
+            "game_id": self.game_id,
+            "preset": self.preset,
+            "overrides": self.overrides,
+            "seed": self.seed,
+            "first_dealer": self.first_dealer,
+            "actions": [f"{a.seat} {a.action}" for a in actions],
+        }
 
     @classmethod
     def from_row(cls, row: Row) -> TableRow:
@@ -185,6 +201,7 @@ class TableRow:
             version=row["version"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
+            record_version=row["record_version"],
         )
 
 
@@ -312,8 +329,8 @@ class TableRepo(Repository):
                 """
                 INSERT INTO tables (guild_id, channel_id, creator_id, game_id, preset,
                                     overrides, seed, first_dealer, status, seats, settings,
-                                    version, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, 0, ?, ?)
+                                    version, created_at, updated_at, record_version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, 0, ?, ?, ?)
                 """,
                 (
                     guild_id,
@@ -328,6 +345,7 @@ class TableRepo(Repository):
                     dump_json(dict(settings or {})),
                     now,
                     now,
+                    RECORD_VERSION,
                 ),
             )
         except IntegrityError as exc:

@@ -266,7 +266,9 @@ async def open_rematch(svc: Services, row: TableRow, creator_id: int) -> Table:
         )
         version = await svc.table_repo.set_status(new_row.id, "active", new_row.version)
     table = Table.from_row(new_row)
-    table.game, _deal = new_game(rules=table.rules, seed=table.seed)
+    table.game, _deal = new_game(
+        rules=table.rules, seed=table.seed, record_version=table.record_version
+    )
     table.db_version = version
     table.status = "active"
     return table
@@ -282,7 +284,12 @@ async def change_seats(svc: Services, table: Table, seats: Sequence[Seat | None]
 async def start(svc: Services, table: Table, seats: Sequence[Seat | None]) -> None:
     """Start the lobby's game with ``seats`` (its empty seats filled by AI): seats,
     status and the lobby's deadline in one transaction."""
-    game, _deal = new_game(rules=table.rules, seed=table.seed, first_dealer=table.first_dealer)
+    game, _deal = new_game(
+        rules=table.rules,
+        seed=table.seed,
+        first_dealer=table.first_dealer,
+        record_version=table.record_version,
+    )
     version = table.db_version
     async with svc.db.transaction():
         if list(seats) != table.seats:

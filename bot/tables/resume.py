@@ -172,18 +172,7 @@ class Resume:
         """The in-memory table of ``row``, its game replayed from ``actions``."""
         table = Table.from_row(row)
         if table.status == "active":
-            table.game = Game.from_record(
-                {
-                    "format": "ruff-honours-game",
-                    "version": 1,
-                    "game_id": table.game_id,
-                    "preset": table.preset,
-                    "overrides": table.overrides,
-                    "seed": table.seed,
-                    "first_dealer": table.first_dealer,
-                    "actions": [f"{a.seat} {a.action}" for a in actions],
-                }
-            )
+            table.game = Game.from_record(row.record(actions))
             # the last moves, as if this process had just made them: the second half
             # of a double click is told "Already played" after a restart, or in a
             # process that loads the table for it
