@@ -234,7 +234,8 @@ class Cluster:
         game = table.game
         if row.status in ("active", "finished") and game is None:
             logged = await self.svc.action_repo.list(table.id)
-            game = self.life.load_game(row, logged)
+            snapshot = await self.svc.snapshot_repo.get(table.id)
+            game = self.life.load_game(row, logged, snapshot)
             # the last moves, as if this process had made them: a double click whose
             # other half another process took is told "Already played" here too
             for move in logged[-(table.moves.maxlen or 0) :]:
@@ -258,8 +259,9 @@ class Cluster:
         if row is None or row.status not in ("lobby", "active"):
             return None
         actions = await self.svc.action_repo.list(table_id)
+        snapshot = await self.svc.snapshot_repo.get(table_id)
         try:
-            table = self.life.load_table(row, actions)
+            table = self.life.load_table(row, actions, snapshot)
         except Exception:  # a log this version cannot replay: its owner sets it aside
             log.warning("table %s: could not load a copy", table_id, exc_info=True)
             return None
@@ -474,6 +476,7 @@ class Cluster:
             r["table_id"]: Deadline(**dict(r))
             for r in await db.fetchall("SELECT * FROM deadlines WHERE table_id = ANY(?)", (ids,))
         }
+        snapshots = await self.svc.snapshot_repo.get_many(ids)
         for row in rows:
             self.adoptions += 1
             existing = self.svc.tables.get(row.id)
@@ -490,7 +493,11 @@ class Cluster:
                         self.life.changed(existing)
                 continue
             await self.life.bring_back(
-                row, logs.get(row.id, []), hands.get(row.id, []), deadlines.get(row.id)
+                row,
+                logs.get(row.id, []),
+                hands.get(row.id, []),
+                deadlines.get(row.id),
+                snapshots.get(row.id),
             )
         if rows:
             log.info("took over %d table(s): %s", len(rows), ", ".join(str(r.id) for r in rows))

@@ -17,6 +17,7 @@ sees the first one's write and gets :class:`VersionConflict`.
 from __future__ import annotations
 
 import builtins
+import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -574,6 +575,80 @@ class ActionRepo(Repository):
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A stored snapshot of a table's game: it covers the first ``seq`` actions."""
+
+    table_id: int
+    seq: int
+    body: str
+    """The engine snapshot as JSON (``engine.records.snapshot``)."""
+    digest: str
+    """The sha256 of ``body``, hex."""
+
+    @classmethod
+    def of(cls, table_id: int, seq: int, body: str) -> Snapshot:
+        """A snapshot to store: its digest computed."""
+        return cls(table_id, seq, body, hashlib.sha256(body.encode()).hexdigest())
+
+    @property
+    def intact(self) -> bool:
+        """True if the body is the one its digest was computed from."""
+        return hashlib.sha256(self.body.encode()).hexdigest() == self.digest
+
+
+def _snapshot(r: Row) -> Snapshot:
+    return Snapshot(r["table_id"], r["seq"], r["body"], r["digest"])
+
+
+class SnapshotRepo(Repository):
+    """One snapshot per game in play, so a load replays only the tail of its log."""
+
+    async def put(self, snapshot: Snapshot) -> None:
+        """Store ``snapshot`` in place of the table's previous one."""
+        await self.db.execute(
+            "INSERT INTO table_snapshots (table_id, seq, body, digest, created_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET seq = excluded.seq,"
+            " body = excluded.body, digest = excluded.digest, created_at = excluded.created_at",
+            (snapshot.table_id, snapshot.seq, snapshot.body, snapshot.digest, self.db.clock()),
+        )
+
+    async def delete(self, table_id: int) -> None:
+        """Forget the table's snapshot (its game is over)."""
+        await self.db.execute("DELETE FROM table_snapshots WHERE table_id = ?", (table_id,))
+
+    async def get(self, table_id: int) -> Snapshot | None:
+        """The table's snapshot, or None."""
+        row = await self.db.fetchone(
+            "SELECT * FROM table_snapshots WHERE table_id = ?", (table_id,)
+        )
+        return None if row is None else _snapshot(row)
+
+    async def get_many(self, table_ids: Iterable[int]) -> dict[int, Snapshot]:
+        """The snapshots of ``table_ids`` that have one, by table id."""
+        ids = sorted(set(table_ids))
+        found: dict[int, Snapshot] = {}
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start : start + _CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            for r in await self.db.fetchall(
+                f"SELECT * FROM table_snapshots WHERE table_id IN ({marks})", tuple(chunk)
+            ):
+                found[r["table_id"]] = _snapshot(r)
+        return found
+
+    async def list_active(self) -> dict[int, Snapshot]:
+        """The snapshots of every active table, by table id, in one query (for resume)."""
+        rows = await self.db.fetchall(
+            "SELECT s.* FROM table_snapshots s JOIN tables t ON t.id = s.table_id"
+            " WHERE t.status = 'active'"
+        )
+        return {r["table_id"]: _snapshot(r) for r in rows}
+
+
+_CHUNK = 1000  # ids per IN (...) list: well under both backends' limits on parameters
+
+
 class HandMessageRepo(Repository):
     """The DM hand message of each seat."""
 
@@ -671,6 +746,20 @@ class GuildSettingsRepo(Repository):
         )
         return {} if row is None else dict(json.loads(row["settings"]))
 
+    async def get_many(self, guild_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+        """The settings of each of ``guild_ids`` (``{}`` for a server that set none)."""
+        ids = sorted(set(guild_ids))
+        found: dict[int, dict[str, Any]] = dict.fromkeys(ids, {})
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start : start + _CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            for row in await self.db.fetchall(
+                f"SELECT guild_id, settings FROM guild_settings WHERE guild_id IN ({marks})",
+                tuple(chunk),
+            ):
+                found[int(row["guild_id"])] = dict(json.loads(row["settings"]))
+        return {k: dict(v) for k, v in found.items()}
+
     async def update(self, guild_id: int, changes: Mapping[str, Any]) -> dict[str, Any]:
         """Merge ``changes`` into the server's settings (a ``None`` value removes the
         key: back to the default); returns the settings now stored."""
@@ -698,13 +787,16 @@ class UserLocaleRepo(Repository):
     async def get_many(self, user_ids: Iterable[int]) -> dict[int, str]:
         """The stored locale of each of ``user_ids`` that has one."""
         ids = sorted(set(user_ids))
-        if not ids:
-            return {}
-        marks = ", ".join("?" for _ in ids)
-        rows = await self.db.fetchall(
-            f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks})", tuple(ids)
-        )
-        return {int(row["user_id"]): str(row["locale"]) for row in rows}
+        found: dict[int, str] = {}
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start : start + _CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            rows = await self.db.fetchall(
+                f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks})",
+                tuple(chunk),
+            )
+            found.update((int(row["user_id"]), str(row["locale"])) for row in rows)
+        return found
 
     async def set(self, user_id: int, locale: str) -> None:
         """Store ``locale`` as ``user_id``'s (replacing the one before)."""

@@ -1,8 +1,12 @@
 """Start-up: bring every unfinished table back from the database.
 
-Loads the rows, the action logs and the hand messages in three queries (not
-per table), replays each log in the engine, re-arms the stored turn and lobby
-timers, and brings the messages up to date. A table whose log does not replay
+Loads the rows, the action logs, the snapshots and the hand messages in a few
+queries (not per table), restores each game from its snapshot and replays only
+the tail of its log (the whole log when a snapshot is missing, damaged or does
+not match the log: the log is the truth), re-arms the stored turn and lobby
+timers, and brings the messages up to date. The servers' settings and the
+players' languages are read for every table at once first, so no table waits
+for a query of its own and ``resume()`` returns before the messages are redrawn. A table whose log does not replay
 with this version of the engine is *set aside*, never destroyed: it stays in
 the database unchanged, the admin is told in the log and its channel once, and
 it loads again on a later start whose version replays it.
@@ -16,24 +20,68 @@ command.
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
+from typing import Any
 
 import discord
 
 from bot.present.i18n import _, using
 from bot.present.notify import DMClosed, MessageGone
-from bot.store import ActionRow, Deadline, HandMessage, HumanSeat, StoreError, TableRow, ratings
+from bot.store import (
+    ActionRow,
+    Deadline,
+    HandMessage,
+    HumanSeat,
+    Snapshot,
+    StoreError,
+    TableRow,
+    ratings,
+)
 from bot.tables import commit
 from bot.tables.drivers import Drivers
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
 from bot.tables.table import SET_ASIDE_MARK, Table
-from engine import Event, Game, IllegalAction, RecordError, RulesError
+from engine import Event, Game, IllegalAction, RecordError, RulesError, decode_action
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Resume"]
+__all__ = ["Resume", "restore"]
+
+
+def restore(table: Table, record: dict[str, Any], snapshot: Snapshot) -> Game | None:
+    """The game of ``record`` (a table's row and log) from its stored ``snapshot`` and
+    the actions logged after it; None (replay the log instead) unless the snapshot is
+    intact, is of this table's game and its actions are the log's first ``seq``."""
+    actions: list[str] = record["actions"]
+    if not snapshot.intact or not 0 < snapshot.seq <= len(actions):
+        log.warning("table %s: its snapshot is damaged; the log is replayed", table.id)
+        return None
+    try:
+        data = json.loads(snapshot.body)
+        if data["log"] != actions[: snapshot.seq]:
+            log.warning("table %s: its snapshot is not of its log; the log is replayed", table.id)
+            return None
+        game = Game.from_snapshot(data)
+        if (game.rules, game.seed, game.first_dealer_choice, game.record_version) != (
+            table.rules,
+            table.seed,
+            table.first_dealer,
+            table.record_version,
+        ):
+            log.warning("table %s: its snapshot is of another game; the log is replayed", table.id)
+            return None
+        for entry in actions[snapshot.seq :]:
+            seat, _, action = entry.partition(" ")
+            game.apply(int(seat), decode_action(action))
+    except Exception:  # a snapshot this version cannot read: the log is the truth
+        log.warning(
+            "table %s: its snapshot does not load; the log is replayed", table.id, exc_info=True
+        )
+        return None
+    return game
 
 
 class Resume:
@@ -56,12 +104,21 @@ class Resume:
         svc = self.svc
         rows = await svc.table_repo.list_unfinished()
         logs = await svc.action_repo.list_active()
+        snapshots = await svc.snapshot_repo.list_active()
         hand_msgs = await svc.hand_repo.list_active()
         deadlines = {d.table_id: d for d in await svc.deadline_repo.list()}
+        await svc.server_settings.preload(row.guild_id for row in rows)
+        await svc.user_locales.load(
+            s.user_id for row in rows for s in row.seats if isinstance(s, HumanSeat)
+        )
         count = 0
         for row in rows:
             if await self.bring_back(
-                row, logs.get(row.id, []), hand_msgs.get(row.id, []), deadlines.get(row.id)
+                row,
+                logs.get(row.id, []),
+                hand_msgs.get(row.id, []),
+                deadlines.get(row.id),
+                snapshots.get(row.id),
             ):
                 count += 1
         log.info("resumed %d unfinished table(s)", count)
@@ -74,12 +131,13 @@ class Resume:
         actions: list[ActionRow],
         hand_msgs: list[HandMessage],
         deadline: Deadline | None,
+        snapshot: Snapshot | None = None,
     ) -> bool:
         """Load one unfinished table, re-arm its stored timer and bring its messages up
         to date (at start-up, and when another process's table is taken over); False
         if it was set aside."""
         try:
-            table = self._load(row, actions)
+            table = self._load(row, actions, snapshot)
         except (RulesError, RecordError, IllegalAction, ValueError) as exc:
             await self._set_aside(row, exc)
             return False
@@ -108,13 +166,17 @@ class Resume:
         table.shown.language = await self.svc.server_settings.language(table.guild_id)
         await self.svc.user_locales.load(s.user_id for s in table.seats if isinstance(s, HumanSeat))
 
-    def load_table(self, row: TableRow, actions: list[ActionRow]) -> Table:
+    def load_table(
+        self, row: TableRow, actions: list[ActionRow], snapshot: Snapshot | None = None
+    ) -> Table:
         """The in-memory table of ``row`` (bot/cluster/sync.py: a copy of another process's table)."""
-        return self._load(row, actions)
+        return self._load(row, actions, snapshot)
 
-    def load_game(self, row: TableRow, actions: list[ActionRow]) -> Game | None:
+    def load_game(
+        self, row: TableRow, actions: list[ActionRow], snapshot: Snapshot | None = None
+    ) -> Game | None:
         """Just the game of ``row``, replayed from ``actions``."""
-        return self._load(row, actions).game
+        return self._load(row, actions, snapshot).game
 
     async def rate_old_games_quietly(self) -> None:
         await self.rate_old_games()
@@ -168,11 +230,14 @@ class Resume:
         return len(report.added)
 
     @staticmethod
-    def _load(row: TableRow, actions: list[ActionRow]) -> Table:
-        """The in-memory table of ``row``, its game replayed from ``actions``."""
+    def _load(row: TableRow, actions: list[ActionRow], snapshot: Snapshot | None = None) -> Table:
+        """The in-memory table of ``row``, its game restored from ``snapshot`` and the
+        rest of ``actions``, or replayed from ``actions`` alone."""
         table = Table.from_row(row)
         if table.status == "active":
-            table.game = Game.from_record(row.record(actions))
+            record = row.record(actions)
+            game = None if snapshot is None else restore(table, record, snapshot)
+            table.game = game if game is not None else Game.from_record(record)
             # the last moves, as if this process had just made them: the second half
             # of a double click is told "Already played" after a restart, or in a
             # process that loads the table for it

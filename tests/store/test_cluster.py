@@ -230,3 +230,40 @@ async def test_a_concession_from_a_copy_behind_is_checked_again_after_catching_u
         "SELECT seq, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
     )
     assert [r["action"] for r in rows][1:] == ["concede"]
+
+
+async def test_a_copy_and_a_takeover_restore_the_snapshot_and_replay_only_the_tail(
+    two: list[Process], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.tables.resume as resume_module
+    from bot.tables.commit import SNAPSHOT_EVERY
+
+    a, b = two
+    table_id = await _open(a, [11, 12, 13, 14])
+    a_table = a.manager.tables[table_id]
+    while a_table.game.version < SNAPSHOT_EVERY + 3:
+        seat = a_table.game.to_act()
+        async with a_table.lock:
+            await commit(
+                a.manager.services, a_table, seat, policy(a_table.game.observe(seat))[:1], 11 + seat
+            )
+    used: list[int] = []
+    real_restore = resume_module.restore
+
+    def restore(table: Any, record: Any, snapshot: Any) -> Any:
+        game = real_restore(table, record, snapshot)
+        if game is not None:
+            used.append(snapshot.seq)
+        return game
+
+    monkeypatch.setattr(resume_module, "restore", restore)
+    cluster_b = b.manager.cluster
+    assert cluster_b is not None
+    copy = await cluster_b.current(table_id, None)  # a copy for a click
+    assert copy is not None and copy.game.state_key() == a_table.game.state_key()
+    assert used == [SNAPSHOT_EVERY]
+    b.manager.tables._tables.pop(table_id)  # b forgets its copy: the takeover loads anew
+    await cluster_b._adopt([table_id])  # taken over, as from a process that died
+    taken = b.manager.tables[table_id]
+    assert taken is not copy and taken.game.state_key() == a_table.game.state_key()
+    assert used == [SNAPSHOT_EVERY, SNAPSHOT_EVERY]
