@@ -203,7 +203,10 @@ class Cluster:
         async with table.lock:
             before = table.db_version
             events = await self.refresh(table)
-            if table.db_version == before or not self.owns(table.id):
+            if table.db_version == before:
+                return
+            if not self.owns(table.id):
+                self.life.follow_copies(table)  # the "My hand" copies this process showed
                 return
             if events:
                 self.life.publish(table, events)
@@ -291,7 +294,11 @@ class Cluster:
         if table.db_version >= stored:
             return  # our own commit, or one we have already seen
         self.stale.add(table_id)
-        if self.owns(table_id) or status in ("finished", "cancelled"):
+        if (
+            self.owns(table_id)
+            or status in ("finished", "cancelled")
+            or table.shows_hand_copies()  # a "My hand" copy shown here follows the game
+        ):
             self.svc.own(self._follow(table), name=f"follow-{table_id}")
 
     def _on_lease_note(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
@@ -299,7 +306,8 @@ class Cluster:
             self._wake()  # a process gave its tables up: claim them now
 
     async def _follow(self, table: Table) -> None:
-        """Another process moved a table we own (or ended one we hold): replay, show, re-arm."""
+        """Another process moved a table we own (or ended one we hold, or one whose "My
+        hand" copies we showed): replay, show, re-arm."""
         try:
             await self.catch_up(table)
         except (StoreError, sqlite3.Error, IllegalAction):

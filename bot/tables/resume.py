@@ -194,6 +194,11 @@ class Resume:
             self.presenter.hands.refresh(table)
             self.drivers.kick(table)  # the AI plays for a seat now away, or stops
 
+    def follow_copies(self, table: Table) -> None:
+        """Moves another process made at a table this one does not run: only the "My
+        hand" copies this process showed are edited (the owner shows everything else)."""
+        self.presenter.hands.refresh_copies(table)
+
     def rearm(self, table: Table) -> None:
         """Start the AI or the turn timer a waiting turn needs, if it is not running."""
         self.drivers.rearm(table)

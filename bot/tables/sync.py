@@ -61,6 +61,10 @@ class TableLife(Protocol):
     def rearm(self, table: Table) -> None:
         """Start the table's AI or turn timer if its turn waits for one that is not running."""
 
+    def follow_copies(self, table: Table) -> None:
+        """Another process changed a table this one does not run: bring the "My hand"
+        copies this process showed up to date (the rest is shown by the owner)."""
+
     async def resume_all(self) -> int:
         """Bring every unfinished table back (one process); how many."""
 

@@ -289,6 +289,10 @@ class Table:
                 return i
         return None
 
+    def shows_hand_copies(self) -> bool:
+        """True while this process keeps an ephemeral "My hand" copy of a seat current."""
+        return any(self.shown.fallback.values())
+
     def human(self, seat: int) -> HumanSeat | None:
         occupant = self.seats[seat]
         return occupant if isinstance(occupant, HumanSeat) else None
