@@ -348,8 +348,12 @@ def claim_options(game: Game, seat: int) -> list[Action]:
     if game.phase != Phase.PLAY or seat != game.to_play:
         return []
     left = remaining_tricks(game)
+    # every count from 0 to ``left`` passes the checks that depend on the count (one
+    # count, ``left``, where everyone plays for himself): the rest are checked once
+    if _claim_refusal(game, seat, left) is not None:
+        return []
     counts = range(left, -1, -1) if game.facts.sides == 2 else (left,)
-    return [_claim_action(n) for n in counts if _claim_refusal(game, seat, n) is None]
+    return [_claim_action(n) for n in counts]
 
 
 def _claim_action(n: int) -> Claim:
