@@ -520,6 +520,8 @@ class ActionRepo(Repository):
         batch = list(entries)
         if not batch:
             raise ValueError("append() needs at least one action")
+        if self.db.dialect == "postgresql":
+            return await self._append_in_one_statement(table_id, expected_version, batch)
         async with self.db.atomic():
             # one query (locking the table row): its version, status and next seq
             row = await self.db.fetchone(
@@ -549,6 +551,52 @@ class ActionRepo(Repository):
                 (len(batch), now, table_id),
             )
             return expected_version + len(batch)
+
+    async def _append_in_one_statement(
+        self, table_id: int, expected_version: int, batch: builtins.list[NewAction]
+    ) -> int:
+        """:meth:`append` on PostgreSQL in one round trip: the version is bumped only if
+        the row is ``active`` at ``expected_version`` (the UPDATE locks it, and a
+        concurrent append waits, then finds the version moved), and the actions are
+        inserted only if it was. A refusal reads the row once more to say why."""
+        now = self.db.clock()
+        row = await self.db.fetchone(
+            "WITH bumped AS ("
+            " UPDATE tables SET version = version + ?, updated_at = ?"
+            " WHERE id = ? AND version = ? AND status = 'active' RETURNING version),"
+            " added AS ("
+            " INSERT INTO actions (table_id, seq, seat, action, actor_id, created_at)"
+            " SELECT ?, n.next_seq + u.i - 1, u.seat, u.action, u.actor_id, ?"
+            " FROM bumped,"
+            " (SELECT COALESCE(MAX(seq) + 1, 0) AS next_seq FROM actions WHERE table_id = ?) n,"
+            " unnest(?::integer[], ?::text[], ?::bigint[])"
+            " WITH ORDINALITY AS u(seat, action, actor_id, i)"
+            " RETURNING 1)"
+            " SELECT (SELECT version FROM bumped) AS version, (SELECT COUNT(*) FROM added) AS n",
+            (
+                len(batch),
+                now,
+                table_id,
+                expected_version,
+                table_id,
+                now,
+                table_id,
+                [e.seat for e in batch],
+                [e.action for e in batch],
+                [e.actor_id for e in batch],
+            ),
+        )
+        if row is not None and row["version"] is not None:
+            assert row["n"] == len(batch)
+            return int(row["version"])
+        found = await self.db.fetchone(
+            "SELECT version, status FROM tables WHERE id = ?", (table_id,)
+        )
+        if found is None:
+            raise TableNotFound(table_id)
+        if found["version"] != expected_version:
+            raise VersionConflict(table_id, expected_version, found["version"])
+        raise TableNotActive(table_id, found["status"])
 
     async def list(self, table_id: int) -> builtins.list[ActionRow]:
         """Every action of the table, in ``seq`` order."""

@@ -493,3 +493,26 @@ async def test_guild_settings_are_read_many_at_once(db: Database) -> None:
     repo = GuildSettingsRepo(db)
     await repo.update(GUILD_A, {"pictures": False})
     assert await repo.get_many([GUILD_A, GUILD_B]) == {GUILD_A: {"pictures": False}, GUILD_B: {}}
+
+
+async def test_appends_racing_at_one_version_write_one_move(db: Database) -> None:
+    actions = ActionRepo(db)
+    table = await active_table(db)
+    v = await actions.append(table.id, table.version, [NewAction(0, "play:10H", 42)])
+
+    async def move(seat: int) -> int | None:
+        try:
+            async with db.transaction():
+                return await actions.append(
+                    table.id, v, [NewAction(seat, "play:QH", seat), NewAction(seat, "play:2H")]
+                )
+        except VersionConflict:
+            return None
+
+    won = await asyncio.gather(*(move(s) for s in range(4)))
+    assert sorted(w for w in won if w is not None) == [v + 2]  # exactly one, the others refused
+    log = await actions.list(table.id)
+    assert [a.seq for a in log] == [0, 1, 2]
+    assert {a.seat for a in log[1:]} == {won.index(v + 2)}
+    with pytest.raises(TableNotFound):
+        await actions.append(table.id + 999, 0, [NewAction(0, "play:10H")])
