@@ -20,6 +20,7 @@ command.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sqlite3
@@ -49,6 +50,8 @@ from engine import Event, Game, IllegalAction, RecordError, RulesError, decode_a
 log = logging.getLogger(__name__)
 
 __all__ = ["Resume", "restore"]
+
+REDRAW_BATCH = 50  # resumed tables whose messages are brought up to date between two yields
 
 
 def restore(table: Table, record: dict[str, Any], snapshot: Snapshot) -> Game | None:
@@ -111,7 +114,7 @@ class Resume:
         await svc.user_locales.load(
             s.user_id for row in rows for s in row.seats if isinstance(s, HumanSeat)
         )
-        count = 0
+        back: list[Table] = []
         for row in rows:
             if await self.bring_back(
                 row,
@@ -119,11 +122,31 @@ class Resume:
                 hand_msgs.get(row.id, []),
                 deadlines.get(row.id),
                 snapshots.get(row.id),
+                redraw=False,
             ):
-                count += 1
-        log.info("resumed %d unfinished table(s)", count)
+                back.append(self.svc.tables[row.id])
+        log.info("resumed %d unfinished table(s)", len(back))
+        # every table takes clicks now; their messages are brought up to date after
+        svc.own(self._redraw_all(back), name="redraw-resumed")
         svc.own(self.rate_old_games_quietly(), name="rate-old-games")
-        return count
+        return len(back)
+
+    async def _redraw_all(self, tables: list[Table]) -> None:
+        """Bring the messages of the tables just resumed up to date, a batch at a time
+        (a click between two batches is answered at once)."""
+        for done, table in enumerate(tables, 1):
+            if self.svc.tables.get(table.id) is table and table.status in ("lobby", "active"):
+                self.redraw(table)
+            if done % REDRAW_BATCH == 0:
+                await asyncio.sleep(0)
+
+    def redraw(self, table: Table) -> None:
+        """Bring a table just loaded to what it shows: its table message (reposted if it
+        went while we were down), its hands, and no ping of a turn that passed."""
+        self.presenter.schedule_table_edit(table)
+        if table.status == "active" and table.game is not None:
+            self.presenter.hands.refresh(table, force=True)
+            self.presenter.notices.clear(table)
 
     async def bring_back(
         self,
@@ -132,10 +155,13 @@ class Resume:
         hand_msgs: list[HandMessage],
         deadline: Deadline | None,
         snapshot: Snapshot | None = None,
+        *,
+        redraw: bool = True,
     ) -> bool:
         """Load one unfinished table, re-arm its stored timer and bring its messages up
         to date (at start-up, and when another process's table is taken over); False
-        if it was set aside."""
+        if it was set aside. ``redraw=False``: the caller brings the messages up to
+        date later (:meth:`redraw`)."""
         try:
             table = self._load(row, actions, snapshot)
         except (RulesError, RecordError, IllegalAction, ValueError) as exc:
@@ -143,19 +169,16 @@ class Resume:
             return False
         await self.speak(table)
         self.svc.tables.add(table)
+        if table.status == "active" and table.game is not None:
+            for hm in hand_msgs:
+                table.shown.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
+        if redraw:
+            self.redraw(table)
         if table.status == "lobby":
             self.drivers.arm_lobby_timer(
                 table, deadline.due_at if deadline and deadline.kind == "lobby" else None
             )
-            self.presenter.schedule_table_edit(
-                table
-            )  # reposts it if the lobby message went while we were down
         elif table.game is not None:
-            for hm in hand_msgs:
-                table.shown.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
-            self.presenter.schedule_table_edit(table)
-            self.presenter.hands.refresh(table, force=True)
-            self.presenter.notices.clear(table)  # the pings of turns that passed while we were down
             last = actions[-1].created_at if actions else 0.0
             self.drivers.kick(table, due=self.drivers.resumed_due(table, deadline, last))
         return True
