@@ -51,7 +51,10 @@ log = logging.getLogger(__name__)
 
 __all__ = ["Resume", "restore"]
 
-REDRAW_BATCH = 50  # resumed tables whose messages are brought up to date between two yields
+# The resumed tables' messages are brought up to date this many tables at a time, with
+# this pause between (seconds): drawing them all at once held every click up behind them.
+REDRAW_BATCH = 10
+REDRAW_PAUSE = 0.02
 
 
 def restore(table: Table, record: dict[str, Any], snapshot: Snapshot) -> Game | None:
@@ -126,19 +129,20 @@ class Resume:
             ):
                 back.append(self.svc.tables[row.id])
         log.info("resumed %d unfinished table(s)", len(back))
-        # every table takes clicks now; their messages are brought up to date after
+        # every table takes clicks now; their messages are brought up to date after,
+        # a few at a time
         svc.own(self._redraw_all(back), name="redraw-resumed")
         svc.own(self.rate_old_games_quietly(), name="rate-old-games")
         return len(back)
 
     async def _redraw_all(self, tables: list[Table]) -> None:
-        """Bring the messages of the tables just resumed up to date, a batch at a time
-        (a click between two batches is answered at once)."""
+        """Bring the messages of the tables just resumed up to date, a few tables at a
+        time, pausing between (clicks meanwhile are answered at once)."""
         for done, table in enumerate(tables, 1):
             if self.svc.tables.get(table.id) is table and table.status in ("lobby", "active"):
                 self.redraw(table)
             if done % REDRAW_BATCH == 0:
-                await asyncio.sleep(0)
+                await asyncio.sleep(REDRAW_PAUSE)
 
     def redraw(self, table: Table) -> None:
         """Bring a table just loaded to what it shows: its table message (reposted if it
