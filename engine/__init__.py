@@ -93,6 +93,7 @@ from engine.export import (
 from engine.families.solo import TARGETS, ContractSettled
 from engine.families.turnover import LayoutDealt
 from engine.game import (
+    RECORD_VERSION,
     Game,
     IllegalAction,
     Phase,
@@ -133,6 +134,7 @@ __all__ = [
     "CONCEDE",
     "CONTRACT_NAMES",
     "HIGH",
+    "RECORD_VERSION",
     "TARGETS",
     "AcceptClaim",
     "Action",

@@ -159,6 +159,20 @@ def register_action(verb: str, decode: Callable[[str], Action]) -> None:
 
 def decode_action(text: str) -> Action:
     """Parse an encoded action; raises :class:`ActionParseError` if malformed."""
+    known = _DECODED.get(text)  # actions are immutable values: a log repeats few of them
+    if known is not None:
+        return known
+    action = _decode(text)
+    if len(_DECODED) < _DECODED_KEPT:
+        _DECODED[text] = action
+    return action
+
+
+_DECODED: dict[str, Action] = {}
+_DECODED_KEPT = 4096  # texts kept (every card's play and discard, the bids: a few hundred)
+
+
+def _decode(text: str) -> Action:
     verb, sep, arg = text.strip().partition(":")
     verb = verb.lower()
     if verb in _SIMPLE and not sep:

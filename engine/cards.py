@@ -534,6 +534,9 @@ class RankOrder:
         Returns the shared constant (``HIGH``, ``DOWNTOWN``, ``DOWNTOWN_ACE_LOW``),
         so ``order is HIGH`` holds for the uptown order.
         """
+        known = _BY_NAME.get((mode, downtown_ace))  # building an order fills its tables: slow
+        if known is not None:
+            return known
         order = cls(mode, downtown_ace)
         return _CANONICAL.get(order, order)
 
@@ -614,6 +617,12 @@ HIGH: Final = RankOrder("uptown")
 DOWNTOWN: Final = RankOrder("downtown", "high")
 DOWNTOWN_ACE_LOW: Final = RankOrder("downtown", "low")
 _CANONICAL: Final = {order: order for order in (HIGH, DOWNTOWN, DOWNTOWN_ACE_LOW)}
+_BY_NAME: Final[dict[tuple[str, str], RankOrder]] = {}
+_BY_NAME.update(
+    ((direction, ace), RankOrder.for_mode(direction, ace))
+    for direction in DIRECTIONS
+    for ace in DOWNTOWN_ACES
+)
 
 
 def trick_winner(cards: Sequence[Card], trump: Suit | None, order: RankOrder = HIGH) -> int:

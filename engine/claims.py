@@ -402,11 +402,15 @@ def claim_options(game: Game, seat: int) -> list[Action]:
     if game.phase != Phase.PLAY or seat != game.to_play or not _claim_offered(game, seat):
         return []
     left = remaining_tricks(game)
+    # every count from 0 to ``left`` passes the checks that depend on the count (one
+    # count where everyone plays for himself): the rest are checked once
+    if _claim_refusal(game, seat, left) is not None:
+        return []
     if game.facts.sides == 2:
         counts: Sequence[int] = range(left, -1, -1)
     else:  # alone against the others: all of them, or under a misère none
         counts = (0,) if _contract(game) in MISERE_CONTRACTS else (left,)
-    return [_claim_action(n) for n in counts if _claim_refusal(game, seat, n) is None]
+    return [_claim_action(n) for n in counts]
 
 
 def _claim_action(n: int) -> Claim:

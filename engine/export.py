@@ -466,7 +466,7 @@ def _check_record(record: Mapping[str, Any]) -> None:
     if record.get("format") != "ruff-honours-game":
         raise RecordError("not a game record")
     version = record.get("version")
-    if not isinstance(version, int) or version > RECORD_VERSION:
+    if not isinstance(version, int) or not 1 <= version <= RECORD_VERSION:
         raise RecordError(f"unsupported record version {version!r}")
 
 
@@ -482,6 +482,7 @@ def game_log(record: Mapping[str, Any]) -> GameLog:
         first_dealer=record.get("first_dealer"),
         deck=record.get("deck"),
         start_scores=record.get("start_scores"),
+        record_version=int(record["version"]),
     )
     collector.feed(game, events)
     collector.after(game)

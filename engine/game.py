@@ -66,6 +66,7 @@ from engine.seating import Seating
 from engine.view import OVER, Facts, SeatView, facts_of
 
 __all__ = [
+    "RECORD_VERSION",
     "Game",
     "IllegalAction",
     "Phase",
@@ -76,6 +77,11 @@ __all__ = [
     "stacked_deck",
     "trick_winner",
 ]
+
+# The version of the records this engine writes (engine.records): 1 until Bid Whist's
+# ``first_diamond`` dealt its face-up cards from a seat drawn from the seed, not seat 0.
+# A game keeps the version it was created under, so an older record replays as it was.
+RECORD_VERSION: Final = 2
 
 # names older code imported from here
 _shuffled = shuffled
@@ -110,6 +116,7 @@ class Game:
         "rules",
         "seed",
         "first_dealer_choice",
+        "record_version",
         "deck_choice",
         "start_scores_choice",
         "log",
@@ -169,6 +176,7 @@ class Game:
     rules: Rules
     seed: int
     first_dealer_choice: int | None
+    record_version: int
     deck_choice: tuple[Card, ...] | None
     start_scores_choice: tuple[int, ...] | None
     log: list[tuple[int, Action]]
@@ -245,11 +253,13 @@ class Game:
         first_dealer: int | None,
         deck: tuple[Card, ...] | None,
         start_scores: tuple[int, ...] | None,
+        record_version: int = RECORD_VERSION,
     ) -> Game:
         game = object.__new__(cls)
         game.rules = rules
         game.seed = seed
         game.first_dealer_choice = first_dealer
+        game.record_version = record_version
         game.deck_choice = deck
         game.start_scores_choice = start_scores
         facts = game.facts = facts_of(rules)
@@ -276,8 +286,9 @@ class Game:
         first_dealer: int | None,
         deck: tuple[Card, ...] | None = None,
         start_scores: tuple[int, ...] | None = None,
+        record_version: int = RECORD_VERSION,
     ) -> tuple[Game, list[Event]]:
-        game = cls._blank(rules, seed, first_dealer, deck, start_scores)
+        game = cls._blank(rules, seed, first_dealer, deck, start_scores, record_version)
         n_sides = game.facts.sides
         game.scores = [0] * n_sides
         game.start_scores = [0] * n_sides
@@ -581,6 +592,7 @@ def new_game(
     rules: Rules | None = None,
     deck: Sequence[Card | str] | None = None,
     start_scores: Sequence[int] | None = None,
+    record_version: int = RECORD_VERSION,
 ) -> tuple[Game, list[Event]]:
     """Create and deal a game; returns it with the opening events.
 
@@ -593,11 +605,18 @@ def new_game(
     first; every card of the pack exactly once; see :func:`stacked_deck`);
     later deals are shuffled from the seed as usual. ``start_scores`` sets the
     score each side stands at when the first deal begins (each below the target).
+
+    ``record_version`` replays a game as the record version it was stored under
+    (:data:`RECORD_VERSION`, the default, for a new game): version 1 dealt
+    ``first_diamond``'s face-up cards from seat 0, version 2 from a seat drawn
+    from the seed.
     """
     if rules is None:
         rules = make_rules(game_id, preset, overrides)
     fixed_deck, fixed_scores = check_stacking(rules, deck, start_scores)
-    return Game._create(rules, seed, first_dealer, fixed_deck, fixed_scores)
+    if not 1 <= record_version <= RECORD_VERSION:
+        raise ValueError(f"no record version {record_version}")
+    return Game._create(rules, seed, first_dealer, fixed_deck, fixed_scores, record_version)
 
 
 def check_stacking(

@@ -1,11 +1,15 @@
 """Records and snapshots: how a :class:`~engine.game.Game` is stored and restored.
 
-* A **record** (format ``ruff-honours-game``, version 1) is the seed, the rules
+* A **record** (format ``ruff-honours-game``, version 2) is the seed, the rules
   (game id, preset, overrides), the test hooks (``deck``, ``start_scores``, only
   when used) and the action log; :func:`from_record` (alias :func:`replay`)
   replays it. Servers have stored version 1 since the first release and the
   phases/families layout did not change it, so those records
-  (``tests/engine/fixtures/records_v1``) replay unchanged.
+  (``tests/engine/fixtures/records_v1``) replay unchanged. Version 2 changes one
+  draw: Bid Whist's ``first_diamond`` deals its face-up cards from a seat drawn
+  from the seed (version 1: from seat 0, which favoured the first seats); a
+  record replays under the version it names, so a version 1 record keeps its
+  first dealer.
 * A **snapshot** (format ``ruff-honours-snapshot``, version 2) is the record
   without its actions, the log, and the whole state, restored by
   :func:`from_snapshot` without replaying. Version 2 adds the deal's
@@ -26,7 +30,7 @@ from typing import Any, Final
 from engine.actions import decode_action
 from engine.cards import HIGH, Card, RankOrder, Suit
 from engine.errors import RecordError
-from engine.game import Game, check_stacking, new_game
+from engine.game import RECORD_VERSION, Game, check_stacking, new_game
 from engine.layout import Layout
 from engine.notes import typed_note
 from engine.phases.play import sync_fast
@@ -43,7 +47,6 @@ __all__ = [
     "to_record",
 ]
 
-RECORD_VERSION: Final = 1
 SNAPSHOT_VERSION: Final = 2  # 2 adds rank_order and seating (version 1 reads as HIGH, fixed sides)
 
 
@@ -51,7 +54,7 @@ def to_record(game: Game) -> dict[str, Any]:
     """Seed + action log as JSON-ready data; :func:`from_record` replays it."""
     return {
         "format": "ruff-honours-game",
-        "version": RECORD_VERSION,
+        "version": game.record_version,
         "game_id": game.rules.game_id,
         "preset": game.rules.preset,
         "overrides": dict(game.rules.overrides),
@@ -77,7 +80,7 @@ def from_record(record: Mapping[str, Any]) -> Game:
     if record.get("format") != "ruff-honours-game":
         raise RecordError("not a game record")
     version = record.get("version")
-    if not isinstance(version, int) or version > RECORD_VERSION:
+    if not isinstance(version, int) or not 1 <= version <= RECORD_VERSION:
         raise RecordError(f"unsupported record version {version!r}")
     game, _ = new_game(
         record["game_id"],
@@ -87,6 +90,7 @@ def from_record(record: Mapping[str, Any]) -> Game:
         first_dealer=record.get("first_dealer"),
         deck=record.get("deck"),
         start_scores=record.get("start_scores"),
+        record_version=version,
     )
     for entry in record.get("actions", []):
         seat_text, _, action_text = str(entry).partition(" ")
@@ -199,7 +203,12 @@ def from_snapshot(data: Mapping[str, Any]) -> Game:
     rec = data["record"]
     rules = make_rules(rec["game_id"], rec.get("preset"), rec.get("overrides") or {})
     deck, start_scores = check_stacking(rules, rec.get("deck"), rec.get("start_scores"))
-    g = Game._blank(rules, int(rec["seed"]), rec.get("first_dealer"), deck, start_scores)
+    record_version = rec.get("version")
+    if not isinstance(record_version, int) or not 1 <= record_version <= RECORD_VERSION:
+        raise RecordError(f"unsupported record version {record_version!r}")
+    g = Game._blank(
+        rules, int(rec["seed"]), rec.get("first_dealer"), deck, start_scores, record_version
+    )
     for entry in data.get("log", []):
         seat_text, _, action_text = str(entry).partition(" ")
         g.log.append((int(seat_text), decode_action(action_text)))

@@ -489,7 +489,32 @@ def make_rules(
     Overrides use RULES.md parameter names; values may be Python values or the
     strings a user would type (``"true"``, ``"3:2,4:3"``, ``"NT,S,H,D,C"``).
     Raises :class:`RulesError` with a readable message for anything unknown.
+    Rules are immutable, so the same request returns the same (shared) value.
     """
+    try:
+        key = (game_id, preset, tuple(sorted((overrides or {}).items())))
+        known = _MADE.get(key)
+    except TypeError:  # an override given as a list or a dict: built afresh
+        key, known = None, None
+    if known is not None:
+        return known
+    rules = _make_rules(game_id, preset, overrides)
+    if key is not None:
+        if len(_MADE) >= _MADE_KEPT:
+            _MADE.clear()
+        _MADE[key] = rules
+    return rules
+
+
+_MADE: dict[object, Rules] = {}
+_MADE_KEPT: Final = 1024  # rule sets kept (a bot's tables use a handful)
+
+
+def _make_rules(
+    game_id: str,
+    preset: str | None,
+    overrides: Mapping[str, object] | None,
+) -> Rules:
     game = _game(game_id)
     preset_name = preset or game.default_preset
     if preset_name not in game.presets:

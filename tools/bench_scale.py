@@ -7,7 +7,11 @@ humans: every table has four human seats, and each click goes to a *random*
 process (as a DM click reaches shard 0's process and a table button the server's
 shard's process), with no thinking time, so the figure is the bot's own. It
 prints clicks per second and the click-to-ack latency (inside the bot process,
-from the click to the interaction's answer) side by side, with sample sizes.
+from the click to the interaction's answer) side by side, with sample sizes, and
+the CPU milliseconds per click: the CPU time the bot processes themselves used
+during the run (``time.process_time()`` in each, so neither PostgreSQL's nor this
+driver's) over the clicks applied — what a click costs a core, so a core's
+capacity is ``1000 / (CPU ms per click)`` clicks/s.
 
 Failover: two processes; a table whose humans never click (turn timers and AI
 play it, on its owner); the owner is killed with SIGKILL and the time until the
@@ -182,7 +186,8 @@ class Tracker:
     async def sync(self, table_id: int) -> tuple[Game, str]:
         async with self.pool.acquire() as conn:
             row = await conn.fetchrow(
-                "SELECT game_id, preset, overrides, seed, first_dealer, status FROM tables WHERE id = $1",
+                "SELECT game_id, preset, overrides, seed, first_dealer, status, record_version"
+                " FROM tables WHERE id = $1",
                 table_id,
             )
             game = self.games.get(table_id)
@@ -190,7 +195,7 @@ class Tracker:
                 game = Game.from_record(
                     {
                         "format": "ruff-honours-game",
-                        "version": 1,
+                        "version": row["record_version"],
                         "game_id": row["game_id"],
                         "preset": row["preset"],
                         "overrides": json.loads(row["overrides"]),
@@ -330,6 +335,7 @@ async def throughput(
             workers, tables, 4, 100_000 * processes, target=9
         )  # games outlast the run
         rng = random.Random(seed)
+        cpu_before = [float((await w.request("stats"))["cpu_s"]) for w in workers]
         stop_at = time.perf_counter() + seconds
         started = time.perf_counter()
         if pool is not None:
@@ -348,6 +354,7 @@ async def throughput(
                 )
             )
         wall = time.perf_counter() - started
+        cpu_after = [float((await w.request("stats"))["cpu_s"]) for w in workers]
         clicks = [c for r in results for c in r]
         if pool is not None:
             await pool.close()
@@ -362,6 +369,9 @@ async def throughput(
         "p50": quantile([c.ms for c in applied], 0.5),
         "p99": quantile([c.ms for c in applied], 0.99),
         "wall": wall,
+        "cpu_ms": 1000
+        * sum(b - a for a, b in zip(cpu_before, cpu_after, strict=True))
+        / max(1, len(applied)),
     }
 
 
@@ -382,7 +392,8 @@ async def _play_sqlite(
         class SQLiteTracker(Tracker):
             async def sync(self, table_id: int) -> tuple[Game, str]:
                 async with conn.execute(
-                    "SELECT game_id, preset, overrides, seed, first_dealer, status FROM tables WHERE id = ?",
+                    "SELECT game_id, preset, overrides, seed, first_dealer, status, record_version"
+                    " FROM tables WHERE id = ?",
                     (table_id,),
                 ) as cur:
                     row = await cur.fetchone()
@@ -392,7 +403,7 @@ async def _play_sqlite(
                     game = Game.from_record(
                         {
                             "format": "ruff-honours-game",
-                            "version": 1,
+                            "version": row["record_version"],
                             "game_id": row["game_id"],
                             "preset": row["preset"],
                             "overrides": json.loads(row["overrides"]),
@@ -504,11 +515,13 @@ async def run(args: argparse.Namespace) -> int:
         f"{args.latency:.0f} ms, on {cores} CPU core(s) shared by the bot processes, PostgreSQL and this driver"
     )
     print(
-        f"{'store':<11} {'processes':>9} {'clicks (n)':>10} {'clicks/s':>9} {'ack p50 ms':>11} {'ack p99 ms':>11}"
+        f"{'store':<11} {'processes':>9} {'clicks (n)':>10} {'clicks/s':>9} {'CPU ms/click':>12}"
+        f" {'ack p50 ms':>11} {'ack p99 ms':>11}"
     )
     for store, r in rows:
         print(
-            f"{store:<11} {r['processes']:>9} {r['clicks']:>10} {r['per_s']:>9.1f} {r['p50']:>11.1f} {r['p99']:>11.1f}"
+            f"{store:<11} {r['processes']:>9} {r['clicks']:>10} {r['per_s']:>9.1f} {r['cpu_ms']:>12.2f}"
+            f" {r['p50']:>11.1f} {r['p99']:>11.1f}"
         )
     print(
         f"failover: kill -9 of the owner -> next move {fo['seconds']:.2f} s (lease {fo['lease']:g} s, "

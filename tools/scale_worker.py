@@ -18,7 +18,9 @@ It reads one JSON command per line on stdin and answers one JSON line on stdout
   clicks (several actions: one menu choice): ``{"applied": bool, "text": ..., "ms": ...}``
   (``applied``: answered with the player's updated hand, i.e. the action is stored);
 * ``{"op": "stats"}``: the tables this process owns and the AI and timer moves it
-  committed (``[table, version before, version after, seat]``), its adoptions;
+  committed (``[table, version before, version after, seat]``), its adoptions, and
+  the CPU time it has used so far (``cpu_s``: ``time.process_time()``, every
+  thread of this process, none of PostgreSQL's or the driver's);
 * ``{"op": "quit"}``: closes the manager (leases given up) and exits.
 
 The first line it writes is ``{"ready": name}``, once its leases are claimed.
@@ -145,6 +147,7 @@ class Worker:
             "owned": sorted(cluster.owned) if cluster else [],
             "made": self.made,
             "adoptions": cluster.adoptions if cluster else 0,
+            "cpu_s": time.process_time(),
             "tables": {str(t.id): self._state(t) for t in self.manager.services.tables.values()},
         }
 

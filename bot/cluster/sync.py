@@ -203,7 +203,10 @@ class Cluster:
         async with table.lock:
             before = table.db_version
             events = await self.refresh(table)
-            if table.db_version == before or not self.owns(table.id):
+            if table.db_version == before:
+                return
+            if not self.owns(table.id):
+                self.life.follow_copies(table)  # the "My hand" copies this process showed
                 return
             if events:
                 self.life.publish(table, events)
@@ -234,7 +237,8 @@ class Cluster:
         game = table.game
         if row.status in ("active", "finished") and game is None:
             logged = await self.svc.action_repo.list(table.id)
-            game = self.life.load_game(row, logged)
+            snapshot = await self.svc.snapshot_repo.get(table.id)
+            game = self.life.load_game(row, logged, snapshot)
             # the last moves, as if this process had made them: a double click whose
             # other half another process took is told "Already played" here too
             for move in logged[-(table.moves.maxlen or 0) :]:
@@ -258,8 +262,9 @@ class Cluster:
         if row is None or row.status not in ("lobby", "active"):
             return None
         actions = await self.svc.action_repo.list(table_id)
+        snapshot = await self.svc.snapshot_repo.get(table_id)
         try:
-            table = self.life.load_table(row, actions)
+            table = self.life.load_table(row, actions, snapshot)
         except Exception:  # a log this version cannot replay: its owner sets it aside
             log.warning("table %s: could not load a copy", table_id, exc_info=True)
             return None
@@ -289,7 +294,11 @@ class Cluster:
         if table.db_version >= stored:
             return  # our own commit, or one we have already seen
         self.stale.add(table_id)
-        if self.owns(table_id) or status in ("finished", "cancelled"):
+        if (
+            self.owns(table_id)
+            or status in ("finished", "cancelled")
+            or table.shows_hand_copies()  # a "My hand" copy shown here follows the game
+        ):
             self.svc.own(self._follow(table), name=f"follow-{table_id}")
 
     def _on_lease_note(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
@@ -297,7 +306,8 @@ class Cluster:
             self._wake()  # a process gave its tables up: claim them now
 
     async def _follow(self, table: Table) -> None:
-        """Another process moved a table we own (or ended one we hold): replay, show, re-arm."""
+        """Another process moved a table we own (or ended one we hold, or one whose "My
+        hand" copies we showed): replay, show, re-arm."""
         try:
             await self.catch_up(table)
         except (StoreError, sqlite3.Error, IllegalAction):
@@ -474,6 +484,7 @@ class Cluster:
             r["table_id"]: Deadline(**dict(r))
             for r in await db.fetchall("SELECT * FROM deadlines WHERE table_id = ANY(?)", (ids,))
         }
+        snapshots = await self.svc.snapshot_repo.get_many(ids)
         for row in rows:
             self.adoptions += 1
             existing = self.svc.tables.get(row.id)
@@ -490,7 +501,11 @@ class Cluster:
                         self.life.changed(existing)
                 continue
             await self.life.bring_back(
-                row, logs.get(row.id, []), hands.get(row.id, []), deadlines.get(row.id)
+                row,
+                logs.get(row.id, []),
+                hands.get(row.id, []),
+                deadlines.get(row.id),
+                snapshots.get(row.id),
             )
         if rows:
             log.info("took over %d table(s): %s", len(rows), ", ".join(str(r.id) for r in rows))

@@ -125,16 +125,7 @@ class Records:
                 ).format(table=table_id)
             )
         actions = await self.svc.action_repo.list(table_id)
-        record: dict[str, Any] = {
-            "format": "ruff-honours-game",
-            "version": 1,
-            "game_id": row.game_id,
-            "preset": row.preset,
-            "overrides": row.overrides,
-            "seed": row.seed,
-            "first_dealer": row.first_dealer,
-            "actions": [f"{a.seat} {a.action}" for a in actions],
-        }
+        record = row.record(actions)
         try:
             game_log_ = game_log(record)
         except Exception:

@@ -86,6 +86,7 @@ def deal_history(record: Mapping[str, Any]) -> tuple[DealPoint, ...]:
         first_dealer=record.get("first_dealer"),
         deck=record.get("deck"),
         start_scores=record.get("start_scores"),
+        record_version=int(record["version"]),
     )
     collector = _Collector(game)
     collector.feed(events)

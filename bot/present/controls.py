@@ -215,9 +215,7 @@ def hand_controls(
             row=CARD_ROWS,
         )
         return ui
-    # answering a claim or a concession is live for every seat asked, not only to_act
-    mine = view.my_turn or (view.phase in ANSWER_PHASES and bool(view.legal))
-    plays, picks, choices = split_actions(view.legal if mine else ())
+    plays, picks, choices = _split(view)
     if picks:
         # laying out cards: one menu per kind (today only one kind is ever legal at once)
         for row, (verb, actions) in enumerate(list(picks.items())[:ROWS]):
@@ -340,11 +338,54 @@ def claim_menu(table_id: int, version: int, view: SeatView) -> discord.ui.View:
     return ui
 
 
+_Split = tuple[list[Play], dict[str, list[Action]], list[Action]]
+
+
+class _Last:
+    """The last view's actions split by kind, and its card buttons: a hand message asks
+    for them twice of the same view (:func:`hand_in_buttons` for its text, then
+    :func:`hand_controls`), so the second time is a lookup. Held by identity (the view
+    is kept alive here, so its id is not reused); what is kept is never changed."""
+
+    view: SeatView | None = None
+    split: _Split | None = None
+    cards: tuple[list[Card], int] | None = None
+
+
+def _split(view: SeatView) -> _Split:
+    """``view``'s live actions by kind (:func:`split_actions`): answering a claim or a
+    concession is live for every seat asked, not only the one to act."""
+    if _Last.view is not view:
+        _Last.view, _Last.split, _Last.cards = view, None, None
+    if _Last.split is None:
+        mine = view.my_turn or (view.phase in ANSWER_PHASES and bool(view.legal))
+        _Last.split = split_actions(view.legal if mine else ())
+    return _Last.split
+
+
 def _card_buttons(
     view: SeatView, plays: Sequence[Play], choices: Sequence[Action]
 ) -> tuple[list[Card], int]:
     """The cards shown as buttons beside ``choices`` (hand order, then face-up
     layout cards), and the rows they may take."""
+    last = _Last.split
+    if (
+        _Last.view is view
+        and _Last.cards is not None
+        and last is not None
+        and plays is last[0]
+        and choices is last[2]
+    ):
+        return _Last.cards
+    found = _find_card_buttons(view, plays, choices)
+    if _Last.view is view:
+        _Last.cards = found
+    return found
+
+
+def _find_card_buttons(
+    view: SeatView, plays: Sequence[Play], choices: Sequence[Action]
+) -> tuple[list[Card], int]:
     choice_rows = -(-len(choices) // ROW_WIDTH)
     card_rows_free = min(CARD_ROWS, ROWS - choice_rows)
     legal_plays = {p.card for p in plays}
@@ -369,8 +410,7 @@ def hand_in_buttons(view: SeatView, away: bool = False) -> bool:
         return False
     if away:
         return len(view.hand) <= CARD_ROWS * ROW_WIDTH
-    mine = view.my_turn or (view.phase in ANSWER_PHASES and bool(view.legal))
-    plays, picks, choices = split_actions(view.legal if mine else ())
+    plays, picks, choices = _split(view)
     if picks or len(choices) > MAX_CHOICE_BUTTONS:
         return False
     shown, _ = _card_buttons(view, plays, choices)

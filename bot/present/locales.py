@@ -38,6 +38,7 @@ class UserLocales:
         self.repo = repo
         self._cache: dict[int, str] = {}
         self._stored: dict[int, str] = {}  # what the database holds, as far as this process knows
+        self._read: set[int] = set()  # players whose stored locale was read (found or not)
 
     def language(self, user_id: int) -> str:
         """The bot language to write to ``user_id`` in (English for a player not yet seen)."""
@@ -50,6 +51,7 @@ class UserLocales:
         if len(self._cache) >= CACHED:
             self._cache.clear()
             self._stored.clear()
+            self._read.clear()
         self._cache[user_id] = locale
 
     async def save(self, user_ids: Iterable[int]) -> None:
@@ -70,9 +72,11 @@ class UserLocales:
     async def load(self, user_ids: Iterable[int]) -> None:
         """Read the stored locales of ``user_ids`` not in memory (the players of the
         tables resumed after a restart)."""
-        missing = [u for u in set(user_ids) if u not in self._cache]
+        missing = [u for u in set(user_ids) if u not in self._cache and u not in self._read]
         if not missing:
             return
+        if len(self._read) + len(missing) > CACHED:
+            self._read.clear()
         try:
             stored = await self.repo.get_many(missing)
         except (StoreError, sqlite3.Error):
@@ -83,6 +87,7 @@ class UserLocales:
             return
         self._cache.update(stored)
         self._stored.update(stored)
+        self._read.update(missing)
 
     async def enter(self, interaction: Any) -> str:
         """An interaction arrived: answer it in its user's language and remember that

@@ -50,6 +50,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "version",
         "created_at",
         "updated_at",
+        "record_version",
     ),
     "actions": ("table_id", "seq", "seat", "action", "actor_id", "created_at"),
     "hand_messages": ("table_id", "seat", "channel_id", "message_id"),

@@ -393,6 +393,42 @@ CREATE TABLE user_locales (
 """
 
 
+V6 = """
+-- The version of the engine's records a table's game replays under (engine.records):
+-- 1 for every table created before version 2 changed a draw (Bid Whist's first
+-- dealer), so their logs replay as they were played.
+ALTER TABLE tables ADD COLUMN record_version INTEGER NOT NULL DEFAULT 1
+    CHECK (record_version >= 1);
+"""
+
+
+V7 = """
+-- A snapshot of each game in play (engine.records.snapshot), written with a move
+-- every few moves, so a start (or a copy loaded by another process) replays only
+-- the tail of the log. The log stays the truth: ``seq`` is how many actions the
+-- snapshot covers and its body carries them, ``digest`` is the body's sha256; a
+-- snapshot whose actions are not the first ``seq`` of the table's log, or whose
+-- digest does not match, is ignored and the whole log replayed.
+CREATE TABLE table_snapshots (
+    table_id    INTEGER PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+    seq         INTEGER NOT NULL CHECK (seq >= 0),
+    body        TEXT    NOT NULL,
+    digest      TEXT    NOT NULL,
+    created_at  REAL    NOT NULL
+) STRICT;
+"""
+
+V7_POSTGRESQL = """
+CREATE TABLE table_snapshots (
+    table_id    bigint  PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+    seq         integer NOT NULL CHECK (seq >= 0),
+    body        text    NOT NULL,
+    digest      text    NOT NULL,
+    created_at  double precision NOT NULL
+);
+"""
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     """One numbered step of the schema history, in every dialect."""
@@ -428,6 +464,8 @@ MIGRATIONS: list[Migration] = [
     Migration(3, sqlite=V3, postgresql=V3_POSTGRESQL),
     Migration(4, sqlite=V4, postgresql=V4_POSTGRESQL),
     Migration(5, sqlite=V5, postgresql=V5_POSTGRESQL),
+    Migration(6, sqlite=V6),
+    Migration(7, sqlite=V7, postgresql=V7_POSTGRESQL),
 ]
 """The schema history, versions 1, 2, 3... in order."""
 

@@ -456,18 +456,7 @@ async def _event_for(db: Database, table_id: int) -> RatingEventRow | None:
     source = "replay"
     try:
         actions = await ActionRepo(db).list(table_id)
-        game = replay(
-            {
-                "format": "ruff-honours-game",
-                "version": 1,
-                "game_id": row.game_id,
-                "preset": row.preset,
-                "overrides": row.overrides,
-                "seed": row.seed,
-                "first_dealer": row.first_dealer,
-                "actions": [f"{a.seat} {a.action}" for a in actions],
-            }
-        )
+        game = replay(row.record(actions))
         teams = teams_from_game(row.seats, game)
     except Exception:
         log.info(

@@ -17,12 +17,14 @@ sees the first one's write and gets :class:`VersionConflict`.
 from __future__ import annotations
 
 import builtins
+import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, cast, get_args
 
 from bot.store.db import Database, IntegrityError, Row, StoreError, TransactionRequired
+from engine import RECORD_VERSION
 
 # -- errors -----------------------------------------------------------------------
 
@@ -159,11 +161,26 @@ class TableRow:
     version: int
     created_at: float
     updated_at: float
+    record_version: int = RECORD_VERSION
+    """The engine record version its game replays under (1: created before version 2)."""
 
     @property
     def is_open(self) -> bool:
         """True while the table is in the lobby or in play."""
         return self.status in OPEN_STATUSES
+
+    def record(self, actions: Iterable[ActionRow]) -> dict[str, Any]:
+        """The engine record of this table's game with ``actions`` as its log."""
+        return {
+            "format": "ruff-honours-game",
+            "version": self.record_version,
+            "game_id": self.game_id,
+            "preset": self.preset,
+            "overrides": self.overrides,
+            "seed": self.seed,
+            "first_dealer": self.first_dealer,
+            "actions": [f"{a.seat} {a.action}" for a in actions],
+        }
 
     @classmethod
     def from_row(cls, row: Row) -> TableRow:
@@ -185,6 +202,7 @@ class TableRow:
             version=row["version"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
+            record_version=row["record_version"],
         )
 
 
@@ -312,8 +330,8 @@ class TableRepo(Repository):
                 """
                 INSERT INTO tables (guild_id, channel_id, creator_id, game_id, preset,
                                     overrides, seed, first_dealer, status, seats, settings,
-                                    version, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, 0, ?, ?)
+                                    version, created_at, updated_at, record_version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, 0, ?, ?, ?)
                 """,
                 (
                     guild_id,
@@ -328,6 +346,7 @@ class TableRepo(Repository):
                     dump_json(dict(settings or {})),
                     now,
                     now,
+                    RECORD_VERSION,
                 ),
             )
         except IntegrityError as exc:
@@ -501,6 +520,8 @@ class ActionRepo(Repository):
         batch = list(entries)
         if not batch:
             raise ValueError("append() needs at least one action")
+        if self.db.dialect == "postgresql":
+            return await self._append_in_one_statement(table_id, expected_version, batch)
         async with self.db.atomic():
             # one query (locking the table row): its version, status and next seq
             row = await self.db.fetchone(
@@ -531,6 +552,52 @@ class ActionRepo(Repository):
             )
             return expected_version + len(batch)
 
+    async def _append_in_one_statement(
+        self, table_id: int, expected_version: int, batch: builtins.list[NewAction]
+    ) -> int:
+        """:meth:`append` on PostgreSQL in one round trip: the version is bumped only if
+        the row is ``active`` at ``expected_version`` (the UPDATE locks it, and a
+        concurrent append waits, then finds the version moved), and the actions are
+        inserted only if it was. A refusal reads the row once more to say why."""
+        now = self.db.clock()
+        row = await self.db.fetchone(
+            "WITH bumped AS ("
+            " UPDATE tables SET version = version + ?, updated_at = ?"
+            " WHERE id = ? AND version = ? AND status = 'active' RETURNING version),"
+            " added AS ("
+            " INSERT INTO actions (table_id, seq, seat, action, actor_id, created_at)"
+            " SELECT ?, n.next_seq + u.i - 1, u.seat, u.action, u.actor_id, ?"
+            " FROM bumped,"
+            " (SELECT COALESCE(MAX(seq) + 1, 0) AS next_seq FROM actions WHERE table_id = ?) n,"
+            " unnest(?::integer[], ?::text[], ?::bigint[])"
+            " WITH ORDINALITY AS u(seat, action, actor_id, i)"
+            " RETURNING 1)"
+            " SELECT (SELECT version FROM bumped) AS version, (SELECT COUNT(*) FROM added) AS n",
+            (
+                len(batch),
+                now,
+                table_id,
+                expected_version,
+                table_id,
+                now,
+                table_id,
+                [e.seat for e in batch],
+                [e.action for e in batch],
+                [e.actor_id for e in batch],
+            ),
+        )
+        if row is not None and row["version"] is not None:
+            assert row["n"] == len(batch)
+            return int(row["version"])
+        found = await self.db.fetchone(
+            "SELECT version, status FROM tables WHERE id = ?", (table_id,)
+        )
+        if found is None:
+            raise TableNotFound(table_id)
+        if found["version"] != expected_version:
+            raise VersionConflict(table_id, expected_version, found["version"])
+        raise TableNotActive(table_id, found["status"])
+
     async def list(self, table_id: int) -> builtins.list[ActionRow]:
         """Every action of the table, in ``seq`` order."""
         rows = await self.db.fetchall(
@@ -554,6 +621,80 @@ class ActionRepo(Repository):
         return int(
             await self.db.fetchval("SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,))
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A stored snapshot of a table's game: it covers the first ``seq`` actions."""
+
+    table_id: int
+    seq: int
+    body: str
+    """The engine snapshot as JSON (``engine.records.snapshot``)."""
+    digest: str
+    """The sha256 of ``body``, hex."""
+
+    @classmethod
+    def of(cls, table_id: int, seq: int, body: str) -> Snapshot:
+        """A snapshot to store: its digest computed."""
+        return cls(table_id, seq, body, hashlib.sha256(body.encode()).hexdigest())
+
+    @property
+    def intact(self) -> bool:
+        """True if the body is the one its digest was computed from."""
+        return hashlib.sha256(self.body.encode()).hexdigest() == self.digest
+
+
+def _snapshot(r: Row) -> Snapshot:
+    return Snapshot(r["table_id"], r["seq"], r["body"], r["digest"])
+
+
+class SnapshotRepo(Repository):
+    """One snapshot per game in play, so a load replays only the tail of its log."""
+
+    async def put(self, snapshot: Snapshot) -> None:
+        """Store ``snapshot`` in place of the table's previous one."""
+        await self.db.execute(
+            "INSERT INTO table_snapshots (table_id, seq, body, digest, created_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET seq = excluded.seq,"
+            " body = excluded.body, digest = excluded.digest, created_at = excluded.created_at",
+            (snapshot.table_id, snapshot.seq, snapshot.body, snapshot.digest, self.db.clock()),
+        )
+
+    async def delete(self, table_id: int) -> None:
+        """Forget the table's snapshot (its game is over)."""
+        await self.db.execute("DELETE FROM table_snapshots WHERE table_id = ?", (table_id,))
+
+    async def get(self, table_id: int) -> Snapshot | None:
+        """The table's snapshot, or None."""
+        row = await self.db.fetchone(
+            "SELECT * FROM table_snapshots WHERE table_id = ?", (table_id,)
+        )
+        return None if row is None else _snapshot(row)
+
+    async def get_many(self, table_ids: Iterable[int]) -> dict[int, Snapshot]:
+        """The snapshots of ``table_ids`` that have one, by table id."""
+        ids = sorted(set(table_ids))
+        found: dict[int, Snapshot] = {}
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start : start + _CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            for r in await self.db.fetchall(
+                f"SELECT * FROM table_snapshots WHERE table_id IN ({marks})", tuple(chunk)
+            ):
+                found[r["table_id"]] = _snapshot(r)
+        return found
+
+    async def list_active(self) -> dict[int, Snapshot]:
+        """The snapshots of every active table, by table id, in one query (for resume)."""
+        rows = await self.db.fetchall(
+            "SELECT s.* FROM table_snapshots s JOIN tables t ON t.id = s.table_id"
+            " WHERE t.status = 'active'"
+        )
+        return {r["table_id"]: _snapshot(r) for r in rows}
+
+
+_CHUNK = 1000  # ids per IN (...) list: well under both backends' limits on parameters
 
 
 class HandMessageRepo(Repository):
@@ -653,6 +794,20 @@ class GuildSettingsRepo(Repository):
         )
         return {} if row is None else dict(json.loads(row["settings"]))
 
+    async def get_many(self, guild_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+        """The settings of each of ``guild_ids`` (``{}`` for a server that set none)."""
+        ids = sorted(set(guild_ids))
+        found: dict[int, dict[str, Any]] = dict.fromkeys(ids, {})
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start : start + _CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            for row in await self.db.fetchall(
+                f"SELECT guild_id, settings FROM guild_settings WHERE guild_id IN ({marks})",
+                tuple(chunk),
+            ):
+                found[int(row["guild_id"])] = dict(json.loads(row["settings"]))
+        return {k: dict(v) for k, v in found.items()}
+
     async def update(self, guild_id: int, changes: Mapping[str, Any]) -> dict[str, Any]:
         """Merge ``changes`` into the server's settings (a ``None`` value removes the
         key: back to the default); returns the settings now stored."""
@@ -680,13 +835,16 @@ class UserLocaleRepo(Repository):
     async def get_many(self, user_ids: Iterable[int]) -> dict[int, str]:
         """The stored locale of each of ``user_ids`` that has one."""
         ids = sorted(set(user_ids))
-        if not ids:
-            return {}
-        marks = ", ".join("?" for _ in ids)
-        rows = await self.db.fetchall(
-            f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks})", tuple(ids)
-        )
-        return {int(row["user_id"]): str(row["locale"]) for row in rows}
+        found: dict[int, str] = {}
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start : start + _CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            rows = await self.db.fetchall(
+                f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks})",
+                tuple(chunk),
+            )
+            found.update((int(row["user_id"]), str(row["locale"])) for row in rows)
+        return found
 
     async def set(self, user_id: int, locale: str) -> None:
         """Store ``locale`` as ``user_id``'s (replacing the one before)."""

@@ -11,6 +11,7 @@ publishes the events through the services' outlet.
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 from collections.abc import Mapping, Sequence, Set
@@ -22,6 +23,7 @@ from bot.store import (
     NewAction,
     PlayerResult,
     Seat,
+    Snapshot,
     StoreError,
     TableRow,
     VersionConflict,
@@ -32,6 +34,8 @@ from bot.tables.table import Table, TableSettings
 from engine import Action, Event, Game, Rules, new_game
 
 log = logging.getLogger(__name__)
+
+SNAPSHOT_EVERY = 8  # a game's snapshot is written every this many actions of its log
 
 __all__ = [
     "adopt_row",
@@ -96,6 +100,7 @@ async def commit(
     elif actor_id is not None and misses.get(seat):
         misses[seat] = 0  # the player is back: consecutive misses start over
     afk = None if trial.is_over else _afk_settings(table, away, misses)
+    snapshot = _snapshot_due(table, game, trial)
     due: float | None = None
     async with svc.db.transaction():
         await svc.sync.before_commit(table, actor_id)  # several processes: the lease
@@ -107,6 +112,7 @@ async def commit(
             version = await svc.table_repo.set_status(table.id, "finished", version)
             await svc.result_repo.record_game(table.id, table.guild_id, results(table, trial))
             await svc.deadline_repo.clear(table.id)
+            await svc.snapshot_repo.delete(table.id)
             if teams:  # the rating lands with the result or not at all
                 await ratings.record(
                     svc.rating_repo,
@@ -116,6 +122,8 @@ async def commit(
                     teams=teams,
                 )
         else:
+            if snapshot is not None:
+                await svc.snapshot_repo.put(snapshot)
             if afk is not None:
                 version = await svc.table_repo.update_settings(table.id, afk.to_json(), version)
             if (
@@ -139,6 +147,15 @@ async def commit(
         table.status = "finished"
     svc.outlet.publish(table, events)
     return events
+
+
+def _snapshot_due(table: Table, game: Game, trial: Game) -> Snapshot | None:
+    """The snapshot this move writes: one every :data:`SNAPSHOT_EVERY` actions of the
+    log, so a load replays at most that many (the log stays the truth)."""
+    if trial.is_over or trial.version // SNAPSHOT_EVERY == game.version // SNAPSHOT_EVERY:
+        return None
+    body = json.dumps(trial.snapshot(), separators=(",", ":"))
+    return Snapshot.of(table.id, trial.version, body)
 
 
 def _afk_settings(table: Table, away: Set[int], misses: Mapping[int, int]) -> TableSettings | None:
@@ -266,7 +283,9 @@ async def open_rematch(svc: Services, row: TableRow, creator_id: int) -> Table:
         )
         version = await svc.table_repo.set_status(new_row.id, "active", new_row.version)
     table = Table.from_row(new_row)
-    table.game, _deal = new_game(rules=table.rules, seed=table.seed)
+    table.game, _deal = new_game(
+        rules=table.rules, seed=table.seed, record_version=table.record_version
+    )
     table.db_version = version
     table.status = "active"
     return table
@@ -282,7 +301,12 @@ async def change_seats(svc: Services, table: Table, seats: Sequence[Seat | None]
 async def start(svc: Services, table: Table, seats: Sequence[Seat | None]) -> None:
     """Start the lobby's game with ``seats`` (its empty seats filled by AI): seats,
     status and the lobby's deadline in one transaction."""
-    game, _deal = new_game(rules=table.rules, seed=table.seed, first_dealer=table.first_dealer)
+    game, _deal = new_game(
+        rules=table.rules,
+        seed=table.seed,
+        first_dealer=table.first_dealer,
+        record_version=table.record_version,
+    )
     version = table.db_version
     async with svc.db.transaction():
         if list(seats) != table.seats:

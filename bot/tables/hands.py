@@ -259,6 +259,12 @@ class Hands:
             table.shown.fallback.get(seat, {}).pop(message.id, None)
         self.refresh(table)
 
+    def refresh_copies(self, table: Table) -> None:
+        """Bring every live "My hand" copy this process showed up to date (and nothing
+        else: the DMs and the table message are the owning process's)."""
+        for seat in list(table.shown.fallback):
+            self._refresh_copies(table, seat)
+
     def _refresh_copies(self, table: Table, seat: int) -> None:
         """Bring ``seat``'s live "My hand" copies up to date; forget expired ones."""
         copies = table.shown.fallback.get(seat)

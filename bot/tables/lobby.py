@@ -28,6 +28,7 @@ from bot.tables import commit
 from bot.tables.drivers import Drivers
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
+from bot.tables.sync import CATCH_UP_TRIES
 from bot.tables.table import AI_NAMES, Table, first_free, hand_signature, parse_options
 from engine import RulesError, make_rules
 
@@ -216,7 +217,19 @@ class Lobby:
             release_view(lobby_view)
 
     async def _change_seats(self, table: Table, user: discord.abc.User, verb: str) -> str | None:
-        """Join, leave or add an AI under the lock, durably; the refusal, if any."""
+        """Join, leave or add an AI under the lock, durably; the refusal, if any. A copy
+        that lost a race to another process catches up and the change is decided again
+        on the table as it is now (as a click in play is)."""
+        for _try in range(CATCH_UP_TRIES):
+            try:
+                return await self._change_seats_once(table, user, verb)
+            except VersionConflict:
+                await self.svc.sync.catch_up(table)
+        return _("The table changed meanwhile — try again.")
+
+    async def _change_seats_once(
+        self, table: Table, user: discord.abc.User, verb: str
+    ) -> str | None:
         async with table.lock:
             if table.status != "lobby":
                 return _("The game has already started.")
@@ -244,10 +257,7 @@ class Lobby:
                 used = {s.name for s in seats if isinstance(s, AISeat)}
                 name = next(n for n in AI_NAMES if n not in used)
                 seats[free] = AISeat(verb[3:], name)  # type: ignore[arg-type]
-            try:
-                await commit.change_seats(self.svc, table, seats)
-            except VersionConflict:
-                return _("The table changed meanwhile — try again.")
+            await commit.change_seats(self.svc, table, seats)  # VersionConflict: lost a race
             return None
 
     async def _adopt_message(self, table: Table, interaction: discord.Interaction[Any]) -> None:
@@ -294,7 +304,16 @@ class Lobby:
         self.drivers.kick(table)
 
     async def _begin(self, table: Table, user_id: int) -> str | None:
-        """Fill empty seats with AI and start the game, under the lock, durably; the refusal, if any."""
+        """Fill empty seats with AI and start the game, under the lock, durably; the
+        refusal, if any. A copy that lost a race catches up and decides again."""
+        for _try in range(CATCH_UP_TRIES):
+            try:
+                return await self._begin_once(table, user_id)
+            except VersionConflict:
+                await self.svc.sync.catch_up(table)
+        return _("The table changed meanwhile — try again.")
+
+    async def _begin_once(self, table: Table, user_id: int) -> str | None:
         async with table.lock:
             if table.status != "lobby":
                 return _("The game has already started.")

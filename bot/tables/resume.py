@@ -1,8 +1,12 @@
 """Start-up: bring every unfinished table back from the database.
 
-Loads the rows, the action logs and the hand messages in three queries (not
-per table), replays each log in the engine, re-arms the stored turn and lobby
-timers, and brings the messages up to date. A table whose log does not replay
+Loads the rows, the action logs, the snapshots and the hand messages in a few
+queries (not per table), restores each game from its snapshot and replays only
+the tail of its log (the whole log when a snapshot is missing, damaged or does
+not match the log: the log is the truth), re-arms the stored turn and lobby
+timers, and brings the messages up to date. The servers' settings and the
+players' languages are read for every table at once first, so no table waits
+for a query of its own and ``resume()`` returns before the messages are redrawn. A table whose log does not replay
 with this version of the engine is *set aside*, never destroyed: it stays in
 the database unchanged, the admin is told in the log and its channel once, and
 it loads again on a later start whose version replays it.
@@ -16,24 +20,74 @@ command.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 import sqlite3
+from typing import Any
 
 import discord
 
 from bot.present.i18n import _, using
 from bot.present.notify import DMClosed, MessageGone
-from bot.store import ActionRow, Deadline, HandMessage, HumanSeat, StoreError, TableRow, ratings
+from bot.store import (
+    ActionRow,
+    Deadline,
+    HandMessage,
+    HumanSeat,
+    Snapshot,
+    StoreError,
+    TableRow,
+    ratings,
+)
 from bot.tables import commit
 from bot.tables.drivers import Drivers
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
 from bot.tables.table import SET_ASIDE_MARK, Table
-from engine import Event, Game, IllegalAction, RecordError, RulesError
+from engine import Event, Game, IllegalAction, RecordError, RulesError, decode_action
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Resume"]
+__all__ = ["Resume", "restore"]
+
+# The resumed tables' messages are brought up to date this many tables at a time, with
+# this pause between (seconds): drawing them all at once held every click up behind them.
+REDRAW_BATCH = 10
+REDRAW_PAUSE = 0.02
+
+
+def restore(table: Table, record: dict[str, Any], snapshot: Snapshot) -> Game | None:
+    """The game of ``record`` (a table's row and log) from its stored ``snapshot`` and
+    the actions logged after it; None (replay the log instead) unless the snapshot is
+    intact, is of this table's game and its actions are the log's first ``seq``."""
+    actions: list[str] = record["actions"]
+    if not snapshot.intact or not 0 < snapshot.seq <= len(actions):
+        log.warning("table %s: its snapshot is damaged; the log is replayed", table.id)
+        return None
+    try:
+        data = json.loads(snapshot.body)
+        if data["log"] != actions[: snapshot.seq]:
+            log.warning("table %s: its snapshot is not of its log; the log is replayed", table.id)
+            return None
+        game = Game.from_snapshot(data)
+        if (game.rules, game.seed, game.first_dealer_choice, game.record_version) != (
+            table.rules,
+            table.seed,
+            table.first_dealer,
+            table.record_version,
+        ):
+            log.warning("table %s: its snapshot is of another game; the log is replayed", table.id)
+            return None
+        for entry in actions[snapshot.seq :]:
+            seat, _, action = entry.partition(" ")
+            game.apply(int(seat), decode_action(action))
+    except Exception:  # a snapshot this version cannot read: the log is the truth
+        log.warning(
+            "table %s: its snapshot does not load; the log is replayed", table.id, exc_info=True
+        )
+        return None
+    return game
 
 
 class Resume:
@@ -56,17 +110,47 @@ class Resume:
         svc = self.svc
         rows = await svc.table_repo.list_unfinished()
         logs = await svc.action_repo.list_active()
+        snapshots = await svc.snapshot_repo.list_active()
         hand_msgs = await svc.hand_repo.list_active()
         deadlines = {d.table_id: d for d in await svc.deadline_repo.list()}
-        count = 0
+        await svc.server_settings.preload(row.guild_id for row in rows)
+        await svc.user_locales.load(
+            s.user_id for row in rows for s in row.seats if isinstance(s, HumanSeat)
+        )
+        back: list[Table] = []
         for row in rows:
             if await self.bring_back(
-                row, logs.get(row.id, []), hand_msgs.get(row.id, []), deadlines.get(row.id)
+                row,
+                logs.get(row.id, []),
+                hand_msgs.get(row.id, []),
+                deadlines.get(row.id),
+                snapshots.get(row.id),
+                redraw=False,
             ):
-                count += 1
-        log.info("resumed %d unfinished table(s)", count)
+                back.append(self.svc.tables[row.id])
+        log.info("resumed %d unfinished table(s)", len(back))
+        # every table takes clicks now; their messages are brought up to date after,
+        # a few at a time
+        svc.own(self._redraw_all(back), name="redraw-resumed")
         svc.own(self.rate_old_games_quietly(), name="rate-old-games")
-        return count
+        return len(back)
+
+    async def _redraw_all(self, tables: list[Table]) -> None:
+        """Bring the messages of the tables just resumed up to date, a few tables at a
+        time, pausing between (clicks meanwhile are answered at once)."""
+        for done, table in enumerate(tables, 1):
+            if self.svc.tables.get(table.id) is table and table.status in ("lobby", "active"):
+                self.redraw(table)
+            if done % REDRAW_BATCH == 0:
+                await asyncio.sleep(REDRAW_PAUSE)
+
+    def redraw(self, table: Table) -> None:
+        """Bring a table just loaded to what it shows: its table message (reposted if it
+        went while we were down), its hands, and no ping of a turn that passed."""
+        self.presenter.schedule_table_edit(table)
+        if table.status == "active" and table.game is not None:
+            self.presenter.hands.refresh(table, force=True)
+            self.presenter.notices.clear(table)
 
     async def bring_back(
         self,
@@ -74,30 +158,31 @@ class Resume:
         actions: list[ActionRow],
         hand_msgs: list[HandMessage],
         deadline: Deadline | None,
+        snapshot: Snapshot | None = None,
+        *,
+        redraw: bool = True,
     ) -> bool:
         """Load one unfinished table, re-arm its stored timer and bring its messages up
         to date (at start-up, and when another process's table is taken over); False
-        if it was set aside."""
+        if it was set aside. ``redraw=False``: the caller brings the messages up to
+        date later (:meth:`redraw`)."""
         try:
-            table = self._load(row, actions)
+            table = self._load(row, actions, snapshot)
         except (RulesError, RecordError, IllegalAction, ValueError) as exc:
             await self._set_aside(row, exc)
             return False
         await self.speak(table)
         self.svc.tables.add(table)
+        if table.status == "active" and table.game is not None:
+            for hm in hand_msgs:
+                table.shown.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
+        if redraw:
+            self.redraw(table)
         if table.status == "lobby":
             self.drivers.arm_lobby_timer(
                 table, deadline.due_at if deadline and deadline.kind == "lobby" else None
             )
-            self.presenter.schedule_table_edit(
-                table
-            )  # reposts it if the lobby message went while we were down
         elif table.game is not None:
-            for hm in hand_msgs:
-                table.shown.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
-            self.presenter.schedule_table_edit(table)
-            self.presenter.hands.refresh(table, force=True)
-            self.presenter.notices.clear(table)  # the pings of turns that passed while we were down
             last = actions[-1].created_at if actions else 0.0
             self.drivers.kick(table, due=self.drivers.resumed_due(table, deadline, last))
         return True
@@ -108,13 +193,17 @@ class Resume:
         table.shown.language = await self.svc.server_settings.language(table.guild_id)
         await self.svc.user_locales.load(s.user_id for s in table.seats if isinstance(s, HumanSeat))
 
-    def load_table(self, row: TableRow, actions: list[ActionRow]) -> Table:
+    def load_table(
+        self, row: TableRow, actions: list[ActionRow], snapshot: Snapshot | None = None
+    ) -> Table:
         """The in-memory table of ``row`` (bot/cluster/sync.py: a copy of another process's table)."""
-        return self._load(row, actions)
+        return self._load(row, actions, snapshot)
 
-    def load_game(self, row: TableRow, actions: list[ActionRow]) -> Game | None:
+    def load_game(
+        self, row: TableRow, actions: list[ActionRow], snapshot: Snapshot | None = None
+    ) -> Game | None:
         """Just the game of ``row``, replayed from ``actions``."""
-        return self._load(row, actions).game
+        return self._load(row, actions, snapshot).game
 
     async def rate_old_games_quietly(self) -> None:
         await self.rate_old_games()
@@ -131,6 +220,11 @@ class Resume:
         if table.game is not None:
             self.presenter.hands.refresh(table)
             self.drivers.kick(table)  # the AI plays for a seat now away, or stops
+
+    def follow_copies(self, table: Table) -> None:
+        """Moves another process made at a table this one does not run: only the "My
+        hand" copies this process showed are edited (the owner shows everything else)."""
+        self.presenter.hands.refresh_copies(table)
 
     def rearm(self, table: Table) -> None:
         """Start the AI or the turn timer a waiting turn needs, if it is not running."""
@@ -168,22 +262,14 @@ class Resume:
         return len(report.added)
 
     @staticmethod
-    def _load(row: TableRow, actions: list[ActionRow]) -> Table:
-        """The in-memory table of ``row``, its game replayed from ``actions``."""
+    def _load(row: TableRow, actions: list[ActionRow], snapshot: Snapshot | None = None) -> Table:
+        """The in-memory table of ``row``, its game restored from ``snapshot`` and the
+        rest of ``actions``, or replayed from ``actions`` alone."""
         table = Table.from_row(row)
         if table.status == "active":
-            table.game = Game.from_record(
-                {
-                    "format": "ruff-honours-game",
-                    "version": 1,
-                    "game_id": table.game_id,
-                    "preset": table.preset,
-                    "overrides": table.overrides,
-                    "seed": table.seed,
-                    "first_dealer": table.first_dealer,
-                    "actions": [f"{a.seat} {a.action}" for a in actions],
-                }
-            )
+            record = row.record(actions)
+            game = None if snapshot is None else restore(table, record, snapshot)
+            table.game = game if game is not None else Game.from_record(record)
             # the last moves, as if this process had just made them: the second half
             # of a double click is told "Already played" after a restart, or in a
             # process that loads the table for it

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Iterable
 from typing import Any
 
 import discord
@@ -59,6 +60,17 @@ class ServerSettings:
             self._cache.clear()
         self._cache[guild_id] = stored
         return stored
+
+    async def preload(self, guild_ids: Iterable[int]) -> None:
+        """Read the settings of ``guild_ids`` not in memory in one query (the servers
+        of the tables resumed at a start), so each table's then costs no query."""
+        missing = [g for g in set(guild_ids) if g not in self._cache]
+        if not missing or len(self._cache) + len(missing) > CACHED:
+            return
+        try:
+            self._cache.update(await self.repo.get_many(missing))
+        except (StoreError, sqlite3.Error):
+            log.warning("could not read the servers' settings; read one by one", exc_info=True)
 
     async def pictures(self, guild_id: int) -> bool:
         """Whether tables in this server show pictures (the bot-wide switch first)."""

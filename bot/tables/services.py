@@ -30,6 +30,7 @@ from bot.store import (
     HandMessageRepo,
     RatingRepo,
     ResultRepo,
+    SnapshotRepo,
     TableRepo,
     UserLocaleRepo,
 )
@@ -206,6 +207,7 @@ class Services:
         self.table_repo = TableRepo(db)
         self.action_repo = ActionRepo(db)
         self.hand_repo = HandMessageRepo(db)
+        self.snapshot_repo = SnapshotRepo(db)
         self.result_repo = ResultRepo(db)
         self.rating_repo = RatingRepo(db)
         self.deadline_repo = DeadlineRepo(db)

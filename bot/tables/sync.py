@@ -19,7 +19,15 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.store import ActionRow, Deadline, HandMessage, StoreError, TableRow, VersionConflict
+from bot.store import (
+    ActionRow,
+    Deadline,
+    HandMessage,
+    Snapshot,
+    StoreError,
+    TableRow,
+    VersionConflict,
+)
 from bot.tables.table import Table
 from engine import Event, Game
 
@@ -53,6 +61,10 @@ class TableLife(Protocol):
     def rearm(self, table: Table) -> None:
         """Start the table's AI or turn timer if its turn waits for one that is not running."""
 
+    def follow_copies(self, table: Table) -> None:
+        """Another process changed a table this one does not run: bring the "My hand"
+        copies this process showed up to date (the rest is shown by the owner)."""
+
     async def resume_all(self) -> int:
         """Bring every unfinished table back (one process); how many."""
 
@@ -62,14 +74,20 @@ class TableLife(Protocol):
         actions: list[ActionRow],
         hand_msgs: list[HandMessage],
         deadline: Deadline | None,
+        snapshot: Snapshot | None = None,
     ) -> bool:
         """Load one unfinished table and bring it to life; False if it was set aside."""
 
-    def load_table(self, row: TableRow, actions: list[ActionRow]) -> Table:
-        """A table in memory from its row and move log (no timers, no messages)."""
+    def load_table(
+        self, row: TableRow, actions: list[ActionRow], snapshot: Snapshot | None = None
+    ) -> Table:
+        """A table in memory from its row and move log, from its snapshot on if it has
+        one that matches the log (no timers, no messages)."""
 
-    def load_game(self, row: TableRow, actions: list[ActionRow]) -> Game | None:
-        """The game of ``row`` replayed from its move log."""
+    def load_game(
+        self, row: TableRow, actions: list[ActionRow], snapshot: Snapshot | None = None
+    ) -> Game | None:
+        """The game of ``row`` from its move log (and snapshot, as :meth:`load_table`)."""
 
     async def speak(self, table: Table) -> None:
         """Set the table's public language and its players' languages."""

@@ -28,6 +28,7 @@ from bot.store import (
     TableRow,
 )
 from engine import (
+    RECORD_VERSION,
     Game,
     Rules,
     RulesError,
@@ -236,6 +237,7 @@ class Table:
     settings: TableSettings
     db_version: int
     message_id: int | None = None
+    record_version: int = RECORD_VERSION  # the engine record version its game replays under
     game: Game | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # (version before, seat, actor user id or None for the AI) of the latest commits,
@@ -262,6 +264,7 @@ class Table:
             settings=TableSettings.from_json(row.settings),
             db_version=row.version,
             message_id=row.message_id,
+            record_version=row.record_version,
         )
 
     @property
@@ -285,6 +288,10 @@ class Table:
             if isinstance(seat, HumanSeat) and seat.user_id == user_id:
                 return i
         return None
+
+    def shows_hand_copies(self) -> bool:
+        """True while this process keeps an ephemeral "My hand" copy of a seat current."""
+        return any(self.shown.fallback.values())
 
     def human(self, seat: int) -> HumanSeat | None:
         occupant = self.seats[seat]

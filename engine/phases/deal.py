@@ -17,8 +17,9 @@ Decisions where RULES.md is silent:
   ``m`` kitty cards follows round ``1 + k * (rounds - 2) // (m - 1)`` (rounds 1,
   3, 5, 7, 9, 11 for six cards over twelve rounds).
 * ``first_dealer = first_diamond`` (RULES.md §7.2): a shuffled pack (from the
-  seed) is dealt face up one card at a time from seat 0 clockwise; the first
-  seat to receive a diamond deals.
+  seed) is dealt face up one card at a time clockwise from a seat drawn from the
+  seed; the first seat to receive a diamond deals. (Records of version 1 dealt
+  from seat 0, so seat 0 dealt in 36% of games and seat 3 in 16%; they replay so.)
 """
 
 from __future__ import annotations
@@ -244,11 +245,12 @@ def choose_dealer(game: Game) -> DealerChosen:
         game.dealer = rng.randrange(rules.players)
         return DealerChosen(game.dealer, "random")
     if rules.first_dealer == "first_diamond":
+        start = rng.randrange(rules.players) if game.record_version >= 2 else 0
         pack = deck_with_jokers(rules.jokers, rules.removed_ranks)
         rng.shuffle(pack)
         shown: list[tuple[int, Card]] = []
         for i, card in enumerate(pack):
-            seat = i % rules.players
+            seat = (start + i) % rules.players
             shown.append((seat, card))
             if not card.is_joker and card.suit is Suit.DIAMONDS:
                 game.dealer = seat

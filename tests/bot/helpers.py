@@ -214,18 +214,7 @@ async def replay_from_db(db: Any, table: Any) -> Game:
     row = await TableRepo(db).get(table.id)
     assert row is not None
     actions = await ActionRepo(db).list(table.id)
-    return Game.from_record(
-        {
-            "format": "ruff-honours-game",
-            "version": 1,
-            "game_id": row.game_id,
-            "preset": row.preset,
-            "overrides": row.overrides,
-            "seed": row.seed,
-            "first_dealer": row.first_dealer,
-            "actions": [f"{a.seat} {a.action}" for a in actions],
-        }
-    )
+    return Game.from_record(row.record(actions))
 
 
 async def act_on(actor: Any, message: Any, actions: list[Action]) -> Any:

@@ -233,3 +233,130 @@ async def test_a_concession_from_a_copy_behind_is_checked_again_after_catching_u
         "SELECT seq, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
     )
     assert [r["action"] for r in rows][1:] == ["concede"]
+
+
+async def test_a_copy_and_a_takeover_restore_the_snapshot_and_replay_only_the_tail(
+    two: list[Process], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.tables.resume as resume_module
+    from bot.tables.commit import SNAPSHOT_EVERY
+
+    a, b = two
+    table_id = await _open(a, [11, 12, 13, 14])
+    a_table = a.manager.tables[table_id]
+    while a_table.game.version < SNAPSHOT_EVERY + 3:
+        seat = a_table.game.to_act()
+        async with a_table.lock:
+            await commit(
+                a.manager.services, a_table, seat, policy(a_table.game.observe(seat))[:1], 11 + seat
+            )
+    used: list[int] = []
+    real_restore = resume_module.restore
+
+    def restore(table: Any, record: Any, snapshot: Any) -> Any:
+        game = real_restore(table, record, snapshot)
+        if game is not None:
+            used.append(snapshot.seq)
+        return game
+
+    monkeypatch.setattr(resume_module, "restore", restore)
+    cluster_b = b.manager.cluster
+    assert cluster_b is not None
+    copy = await cluster_b.current(table_id, None)  # a copy for a click
+    assert copy is not None and copy.game.state_key() == a_table.game.state_key()
+    assert used == [SNAPSHOT_EVERY]
+    b.manager.tables._tables.pop(table_id)  # b forgets its copy: the takeover loads anew
+    await cluster_b._adopt([table_id])  # taken over, as from a process that died
+    taken = b.manager.tables[table_id]
+    assert taken is not copy and taken.game.state_key() == a_table.game.state_key()
+    assert used == [SNAPSHOT_EVERY, SNAPSHOT_EVERY]
+
+
+async def test_a_my_hand_copy_shown_by_a_process_that_does_not_own_the_table_follows_the_game(
+    two: list[Process],
+) -> None:
+    import datetime
+
+    from tools.bench import _Stub
+
+    a, b = two
+    table_id = await _open(a, [51, 52, 53, 54])
+    a_table = a.manager.tables[table_id]
+    watcher = 51 + (a_table.game.to_act() + 1) % 4  # a player whose turn is next but one
+    seat = watcher - 51
+    # the watcher presses "My hand" on the table; the click reaches process b
+    edits: list[str] = []
+    interaction = b.interaction(watcher, guild_on_shard(0), 77)
+
+    async def shown(content: str, **_: Any) -> Any:
+        return _Stub(message_id=9_001)
+
+    async def edit_message(message_id: int, **kw: Any) -> None:
+        assert message_id == 9_001
+        edits.append(str(kw.get("content", "")))
+
+    interaction.response.send_message = shown
+    interaction.followup = _Stub(send=None, edit_message=edit_message)
+    interaction.expires_at = discord_now() + datetime.timedelta(minutes=15)
+    await b.manager.on_table_button(interaction, table_id, "hand")
+    b_table = b.manager.tables[table_id]
+    assert b_table.shown.fallback[seat] and not b.manager.cluster.owns(table_id)  # type: ignore[union-attr]
+
+    # the owner's player moves: the copy shown by b is edited to the hand as it is now
+    mover = a_table.game.to_act()
+    async with a_table.lock:
+        await commit(
+            a.manager.services, a_table, mover, policy(a_table.game.observe(mover))[:1], 51 + mover
+        )
+    for _ in range(300):
+        if edits:
+            break
+        await asyncio.sleep(0.01)
+    assert edits, "the My hand copy was not edited"
+    assert b_table.game.version == 1
+    assert edits[-1] == b.manager.presenter.hands.hand(b_table, seat)[0]
+
+
+async def test_a_lobby_button_in_a_process_behind_catches_up_and_decides_again(
+    two: list[Process],
+) -> None:
+    a, b = two
+    guild, channel = guild_on_shard(0), 78
+    await a.manager.new_table(
+        a.interaction(61, guild, channel), "ruff-honours-cotton", None, 1, None
+    )
+    a_table = a.manager.tables.open_in_channel(channel)
+    assert a_table is not None
+    table_id = a_table.id
+    b_table = await b.manager.cluster.current(table_id, None)  # type: ignore[union-attr]
+    assert b_table is not None and b_table.status == "lobby"
+    # 62 joins through a; the notification still on its way, b's copy is behind
+    await a.manager.on_table_button(a.interaction(62, guild, channel), table_id, "join")
+    await asyncio.sleep(0.2)
+    b.manager.cluster.stale.discard(table_id)  # type: ignore[union-attr]
+    assert b_table.seats[1] is None
+
+    answers: list[tuple[str, str]] = []
+    interaction = b.interaction(63, guild, channel)
+
+    async def edited(**kw: Any) -> None:
+        answers.append(("lobby", str(kw.get("content", ""))))
+
+    async def refused(text: str, **_: Any) -> None:
+        answers.append(("refused", text))
+
+    interaction.response.edit_message = edited
+    interaction.response.send_message = refused
+    await b.manager.on_table_button(interaction, table_id, "join")
+    assert answers and answers[0][0] == "lobby", answers
+    row = await a.db.fetchone("SELECT seats FROM tables WHERE id = ?", (table_id,))
+    import json
+
+    assert [s and s.get("user_id") for s in json.loads(row["seats"])] == [61, 62, 63, None]
+    assert [getattr(s, "user_id", None) for s in b_table.seats] == [61, 62, 63, None]
+
+
+def discord_now() -> Any:
+    import discord
+
+    return discord.utils.utcnow()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
 import subprocess
 import sys
@@ -318,3 +319,57 @@ async def test_committed_actions_survive_a_crash(location: str, backend: str) ->
             assert await db.fetchall("PRAGMA foreign_key_check") == []
     finally:
         await db.close()
+
+
+async def test_a_table_stored_before_record_version_2_replays_as_it_was_played(
+    location: str,
+) -> None:
+    # Bid Whist's first dealer changed with record version 2: a game stored
+    # before must keep its first dealer, or its log no longer replays
+    from bot.store.repos import ActionRepo, TableRepo
+    from engine import RECORD_VERSION, Game, new_game
+
+    seed = next(s for s in range(100) if _first_dealers(s)[0] != _first_dealers(s)[1])
+    old, _ = new_game("bid-whist", seed=seed, record_version=1)
+    rng = random.Random(seed)
+    for _ in range(6):
+        seat = old.to_act()
+        assert seat is not None
+        old.apply(seat, rng.choice(old.legal_actions(seat)))
+    before = [m for m in MIGRATIONS if m.version < 6]
+    db = await Database.open(location, migrations=before)
+    try:
+        await db.execute(
+            "INSERT INTO tables (guild_id, channel_id, creator_id, game_id, preset, seed, status,"
+            " seats, created_at, updated_at) VALUES (1, 2, 3, 'bid-whist', ?, ?, 'active',"
+            " '[null,null,null,null]', 0, 0)",
+            (old.rules.preset, seed),
+        )
+        for seq, (seat, action) in enumerate(old.log):
+            await db.execute(
+                "INSERT INTO actions (table_id, seq, seat, action, created_at)"
+                " VALUES (1, ?, ?, ?, 0)",
+                (seq, seat, action.encode()),
+            )
+    finally:
+        await db.close()
+    db = await Database.open(location)
+    try:
+        row = await TableRepo(db).require(1)
+        assert row.record_version == 1
+        game = Game.from_record(row.record(await ActionRepo(db).list(1)))
+        assert game.state_key() == old.state_key()
+        new = await TableRepo(db).create_lobby(
+            guild_id=1, channel_id=9, creator_id=3, game_id="bid-whist", preset="default", seed=1
+        )
+        assert new.record_version == RECORD_VERSION == 2
+    finally:
+        await db.close()
+
+
+def _first_dealers(seed: int) -> tuple[int, int]:
+    from engine import new_game
+
+    return tuple(  # type: ignore[return-value]
+        new_game("bid-whist", seed=seed, record_version=v)[0].dealer for v in (1, 2)
+    )

@@ -60,7 +60,7 @@ async def _replays(pool: asyncpg.Pool, table_id: int) -> Game:
     return Game.from_record(
         {
             "format": "ruff-honours-game",
-            "version": 1,
+            "version": row["record_version"],
             "game_id": row["game_id"],
             "preset": row["preset"],
             "overrides": {"target_score": "1"},

@@ -21,6 +21,8 @@ from bot.store import (
     NewAction,
     PlayerResult,
     ResultRepo,
+    Snapshot,
+    SnapshotRepo,
     TableNotActive,
     TableNotFound,
     TableRepo,
@@ -463,3 +465,54 @@ async def test_guild_settings_start_empty_merge_and_reset(db: Database) -> None:
         "None = back to the default"
     )
     assert await settings.get(42) == {"language": "de"}
+
+
+# -- snapshots ------------------------------------------------------------------------
+
+
+async def test_snapshots_are_kept_one_per_table_and_go_with_it(db: Database) -> None:
+    repo = SnapshotRepo(db)
+    a = await active_table(db, channel_id=10)
+    b = await active_table(db, channel_id=11)
+    lobby = await new_table(db, channel_id=12)
+    assert await repo.get(a.id) is None and await repo.list_active() == {}
+    await repo.put(Snapshot.of(a.id, 8, '{"x": 1}'))
+    await repo.put(Snapshot.of(a.id, 16, '{"x": 2}'))  # replaces the older one
+    await repo.put(Snapshot.of(b.id, 8, '{"y": 1}'))
+    await repo.put(Snapshot.of(lobby.id, 8, "{}"))
+    got = await repo.get(a.id)
+    assert got == Snapshot.of(a.id, 16, '{"x": 2}') and got.intact
+    assert not Snapshot(a.id, 16, '{"x": 3}', got.digest).intact
+    assert set(await repo.list_active()) == {a.id, b.id}  # only games in play
+    assert set(await repo.get_many([a.id, lobby.id, 999])) == {a.id, lobby.id}
+    await repo.delete(a.id)
+    assert await repo.get(a.id) is None and set(await repo.list_active()) == {b.id}
+
+
+async def test_guild_settings_are_read_many_at_once(db: Database) -> None:
+    repo = GuildSettingsRepo(db)
+    await repo.update(GUILD_A, {"pictures": False})
+    assert await repo.get_many([GUILD_A, GUILD_B]) == {GUILD_A: {"pictures": False}, GUILD_B: {}}
+
+
+async def test_appends_racing_at_one_version_write_one_move(db: Database) -> None:
+    actions = ActionRepo(db)
+    table = await active_table(db)
+    v = await actions.append(table.id, table.version, [NewAction(0, "play:10H", 42)])
+
+    async def move(seat: int) -> int | None:
+        try:
+            async with db.transaction():
+                return await actions.append(
+                    table.id, v, [NewAction(seat, "play:QH", seat), NewAction(seat, "play:2H")]
+                )
+        except VersionConflict:
+            return None
+
+    won = await asyncio.gather(*(move(s) for s in range(4)))
+    assert sorted(w for w in won if w is not None) == [v + 2]  # exactly one, the others refused
+    log = await actions.list(table.id)
+    assert [a.seq for a in log] == [0, 1, 2]
+    assert {a.seat for a in log[1:]} == {won.index(v + 2)}
+    with pytest.raises(TableNotFound):
+        await actions.append(table.id + 999, 0, [NewAction(0, "play:10H")])
