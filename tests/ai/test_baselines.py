@@ -95,13 +95,17 @@ def test_ismcts_wins_a_simple_endgame_with_more_iterations() -> None:
     trump = Card.parse("3S").suit.order
     deal = ismcts.Deal(seat=0, leader=0, trick=[], trump=trump, tricks=(11, 0), sides=(0, 1, 0, 1))
     found = [
-        ismcts.search(deal, lambda r: list(ENDGAME), random.Random(s), iterations=200)
+        ismcts.search(
+            deal, lambda r: ismcts.world_of_hands(ENDGAME), random.Random(s), iterations=200
+        )
         for s in range(10)
     ]
     assert found == [WINNING] * 10
     # a single iteration only expands one random move: it does not know yet
     once = {
-        ismcts.search(deal, lambda r: list(ENDGAME), random.Random(s), iterations=1)
+        ismcts.search(
+            deal, lambda r: ismcts.world_of_hands(ENDGAME), random.Random(s), iterations=1
+        )
         for s in range(20)
     }
     assert once == {WINNING, Card.parse("2H").index}
@@ -135,3 +139,16 @@ def test_oracle_plays_the_double_dummy_card() -> None:
                     return
             game.apply(seat, view.legal[0])
     pytest.fail("no position with a double-dummy choice found")
+
+
+def test_the_oracles_world_holds_every_card_where_it_lies() -> None:
+    from engine.ai.strategies.baselines import _true_world
+
+    game, _ = new_game("turnover-bridge", seed=5)
+    world = _true_world(game)
+    cards = sum(h.bit_count() for h in world.hands) + sum(u.bit_count() for u in world.ups)
+    cards += sum(len(stack) for under in world.under for stack in under.values())
+    assert cards == 52
+    for seat in range(2):
+        assert world.hands[seat] == game.hands[seat]
+        assert game.layout is not None and world.ups[seat] == game.layout.up[seat]

@@ -2,13 +2,16 @@
 
 The published algorithm (Cowling, Powley and Whitehouse, "Information Set Monte
 Carlo Tree Search", IEEE TCIAIG 4(2), 2012), written here over the engine's
-card model (card indices, a trump suit, the high rank order), as an outside
-baseline for the arena:
+card model (card indices, a trump suit, the high rank order; two to four seats,
+any sides, face-up layouts whose face-down cards turn up as in the game, a deal
+that stops when a side reaches a number of tricks), as an outside baseline for
+the arena:
 
 * one tree for the observer; its nodes are the *moves* (cards) from the
   observer's information set, shared by every determinization;
-* each iteration samples a determinization (``sample``: the four hands of a
-  world consistent with what the seat has seen, :mod:`engine.ai.search.worlds`),
+* each iteration samples a determinization (``sample``: a world consistent with
+  what the seat has seen, :mod:`engine.ai.search.worlds` or
+  :mod:`engine.ai.search.open_search`),
   then descends the tree among the children whose move is legal in that world,
   by UCB1 with *availability* counts (a child's exploration term counts the
   visits to its parent in which it was available), expands one untried legal
@@ -31,8 +34,9 @@ from dataclasses import dataclass, field
 
 from engine.ai.search import clock
 from engine.ai.search.bitmasks import SUIT_BITS, trick_winner_pos
+from engine.ai.search.open_search import World
 
-__all__ = ["Deal", "search"]
+__all__ = ["Deal", "World", "search", "world_of_hands"]
 
 EXPLORATION = 0.7  # UCB1's constant (rewards lie in 0..1)
 
@@ -45,9 +49,10 @@ class Deal:
     leader: int  # who led the trick in progress
     trick: list[int]  # cards played to it, in order
     trump: int  # 0..3, or 4 for no trump
-    tricks: tuple[int, int]  # tricks taken so far by side 0 and side 1
+    tricks: tuple[int, ...]  # tricks taken so far, per side
     sides: tuple[int, ...]  # the side each seat plays for
     misere_side: int | None = None  # the side of a misère declarer, if any
+    stop: int = 10**6  # the deal ends when a side has this many tricks
 
 
 @dataclass(slots=True)
@@ -60,11 +65,10 @@ class _Node:
     children: dict[int, _Node] = field(default_factory=dict)
 
 
-def _legal(hand: int, trick: list[int]) -> int:
-    if not trick:
-        return hand
-    follow = hand & SUIT_BITS[trick[0] // 13]
-    return follow or hand
+def world_of_hands(hands: list[int]) -> World:
+    """A world of hands alone (no layouts)."""
+    n = len(hands)
+    return World(list(hands), [0] * n, [0] * n, [{} for _ in range(n)])
 
 
 def _bits(mask: int) -> list[int]:
@@ -76,17 +80,88 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
+class _State:
+    """One determinization being played: the world's cards and the deal's progress."""
+
+    __slots__ = ("deal", "n", "hands", "ups", "fresh", "under", "trick", "leader", "won", "over")
+
+    def __init__(self, deal: Deal, world: World) -> None:
+        self.deal = deal
+        self.n = len(deal.sides)
+        self.hands = list(world.hands[: self.n])
+        self.ups = list(world.ups[: self.n])
+        self.fresh = list(world.fresh[: self.n])
+        self.under = [dict(u) for u in world.under[: self.n]]
+        self.trick = list(deal.trick)
+        self.leader = deal.leader
+        self.won = list(deal.tricks)
+        self.over = False
+
+    @property
+    def seat(self) -> int:
+        return (self.leader + len(self.trick)) % self.n
+
+    def legal(self) -> int:
+        """The cards the seat to play may play (0: the deal is over)."""
+        if self.over:
+            return 0
+        seat = self.seat
+        avail = self.hands[seat] | self.ups[seat] & ~self.fresh[seat]
+        if not self.trick:
+            return avail
+        return avail & SUIT_BITS[self.trick[0] // 13] or avail
+
+    def step(self, move: int) -> None:
+        seat = self.seat
+        bit = 1 << move
+        if self.hands[seat] & bit:
+            self.hands[seat] ^= bit
+        else:  # a face-up layout card: the card beneath turns up
+            self.ups[seat] ^= bit
+            stack = self.under[seat].pop(move, ())
+            if stack:
+                top = stack[-1]
+                self.under[seat][top] = stack[:-1]
+                self.ups[seat] |= 1 << top
+                self.fresh[seat] |= 1 << top
+        self.trick.append(move)
+        if len(self.trick) < self.n:
+            return
+        deal = self.deal
+        winner = (self.leader + trick_winner_pos(self.trick, deal.trump)) % self.n
+        side = deal.sides[winner]
+        self.won[side] += 1
+        self.trick = []
+        self.leader = winner
+        self.fresh = [0] * self.n
+        if self.won[side] >= deal.stop:
+            self.over = True
+
+    def reward(self, side: int) -> float:
+        """The deal's result for ``side``, in 0..1 (see the module docstring)."""
+        total = sum(self.won) or 1
+        misere = self.deal.misere_side
+        if misere is None:
+            return self.won[side] / total
+        if side == misere:
+            return 1.0 - self.won[side] / total
+        return self.won[misere] / total
+
+
 def search(
     deal: Deal,
-    sample: Callable[[random.Random], list[int] | None],
+    sample: Callable[[random.Random], World | None],
     rng: random.Random,
     *,
+    root: int = 0,
     iterations: int = 1_000_000,
     deadline: float = math.inf,
 ) -> int | None:
-    """The card (index) the observer should play, or ``None`` if no world could be sampled."""
-    root = _Node()
-    n = len(deal.sides)
+    """The card (index) the observer should play, or ``None`` if no world could be sampled.
+
+    ``root`` (a mask), when given, is the observer's legal cards (else the world's).
+    """
+    top = _Node()
     done = 0
     while done < iterations and (done == 0 or clock.now() < deadline):
         world = sample(rng)
@@ -95,84 +170,45 @@ def search(
                 return None
             break
         done += 1
-        hands = list(world[:n])
-        trick = list(deal.trick)
-        leader = deal.leader
-        seat = deal.seat
-        won = list(deal.tricks)
-        node = root
-        path = [root]
-        # selection and expansion
+        state = _State(deal, world)
+        node = top
+        path = [top]
+        # selection, then the expansion of one untried move
         while True:
-            if hands[seat] == 0:
+            legal = root if node is top and root else state.legal()
+            if not legal:
                 break
-            legal = _legal(hands[seat], trick)
             moves = _bits(legal)
+            for m in moves:
+                child = node.children.get(m)
+                if child is not None:
+                    child.available += 1
             untried = [m for m in moves if m not in node.children]
             if untried:
                 move = rng.choice(untried)
-                child = _Node(move=move, seat=seat)
-                node.children[move] = child
-                for m in moves:
-                    if m in node.children:
-                        node.children[m].available += 1
-                node = child
+                node.children[move] = node = _Node(move=move, seat=state.seat, available=1)
                 path.append(node)
-                seat, leader = _step(hands, trick, won, deal, seat, leader, move)
+                state.step(move)
                 break
             best: _Node | None = None
             best_score = -math.inf
             for m in moves:
                 c = node.children[m]
-                c.available += 1
-            for m in moves:
-                c = node.children[m]
-                log_term = math.log(c.available)
-                score = c.reward / c.visits + EXPLORATION * math.sqrt(log_term / c.visits)
+                score = c.reward / c.visits + EXPLORATION * math.sqrt(
+                    math.log(c.available) / c.visits
+                )
                 if score > best_score:
                     best, best_score = c, score
             assert best is not None
             node = best
             path.append(node)
-            seat, leader = _step(hands, trick, won, deal, seat, leader, node.move)
-        # playout at random
-        while hands[seat]:
-            move = rng.choice(_bits(_legal(hands[seat], trick)))
-            seat, leader = _step(hands, trick, won, deal, seat, leader, move)
-        total = won[0] + won[1] or 1
+            state.step(node.move)
+        # the rest of the deal at random
+        while legal := state.legal():
+            state.step(rng.choice(_bits(legal)))
         for visited in path[1:]:
             visited.visits += 1
-            visited.reward += _reward(deal, deal.sides[visited.seat], won, total)
-    if not root.children:
+            visited.reward += state.reward(deal.sides[visited.seat])
+    if not top.children:
         return None
-    return max(root.children.values(), key=lambda c: (c.visits, c.reward, -c.move)).move
-
-
-def _step(
-    hands: list[int],
-    trick: list[int],
-    won: list[int],
-    deal: Deal,
-    seat: int,
-    leader: int,
-    move: int,
-) -> tuple[int, int]:
-    """Play ``move`` for ``seat``; returns who plays next and the trick's leader."""
-    n = len(hands)
-    hands[seat] &= ~(1 << move)
-    trick.append(move)
-    if len(trick) < n:
-        return (seat + 1) % n, leader
-    winner = (leader + trick_winner_pos(trick, deal.trump)) % n
-    won[deal.sides[winner]] += 1
-    trick.clear()
-    return winner, winner
-
-
-def _reward(deal: Deal, side: int, won: list[int], total: int) -> float:
-    share = won[side] / total
-    if deal.misere_side is None:
-        return share
-    if side == deal.misere_side:
-        return 1.0 - share
-    return won[deal.misere_side] / total
+    return max(top.children.values(), key=lambda c: (c.visits, c.reward, -c.move)).move
