@@ -152,3 +152,37 @@ def test_the_oracles_world_holds_every_card_where_it_lies() -> None:
     for seat in range(2):
         assert world.hands[seat] == game.hands[seat]
         assert game.layout is not None and world.ups[seat] == game.layout.up[seat]
+
+
+def test_rules_player_answers_claims_simply() -> None:
+    from engine.claims import AcceptClaim, AgreeConcession, Claim, Concede, answering
+    from tests.engine.test_claims import to_play
+
+    game = to_play("whist-short-classic", 1, 5)
+    claimer = game.to_act()
+    assert claimer is not None
+    game.apply(claimer, Claim(5))
+    seat = answering(game)[0]
+    view = game.observe(seat)
+    answer = ConventionalPlayer().choose(view, view.legal, random.Random(0))
+    assert answer in view.legal
+    # accepted only when every card the claimer shows is a top card
+    from engine.ai.strategies.claims import top_cards
+    from engine.cards import mask_of
+
+    hand = game.hands[claimer]
+    out = 0
+    for s in range(4):
+        if s != claimer:
+            out |= game.hands[s]
+    sure = top_cards(hand, out, game.trump, game.rank_order)
+    assert (answer == AcceptClaim()) == sure
+    assert mask_of(view.note("claim")[3]) == hand  # type: ignore[index]
+
+    game = to_play("whist-short-classic", 2, 5)
+    seat = game.to_act()
+    assert seat is not None
+    game.apply(seat, Concede())
+    other = answering(game)[0]
+    view = game.observe(other)
+    assert ConventionalPlayer().choose(view, view.legal, random.Random(0)) == AgreeConcession()

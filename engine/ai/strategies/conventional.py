@@ -22,7 +22,9 @@ shows. Written from the maxims of the whist books:
 Each family's own decisions by simple rules: take the ruff; lay out (ruff,
 rub, kitty) from weakness, keeping trumps, masters and honours; show honours
 and call Can-ye whenever allowed; state the true ruff; bid by counting sure
-tricks (aces, guarded kings, trump length) and name the longest suit as trumps.
+tricks (aces, guarded kings, trump length) and name the longest suit as trumps;
+agree to a concession, and accept a claim only when the claimer's shown cards
+are all top cards (:func:`answer_claim`).
 """
 
 from __future__ import annotations
@@ -42,14 +44,15 @@ from engine.actions import (
 )
 from engine.ai.search.worlds import MISERE_CONTRACTS, rules_for
 from engine.ai.strategies.obvious import claim_for
-from engine.cards import Card, Rank, Suit, deck_with_jokers
+from engine.cards import Card, Rank, Suit, deck_with_jokers, mask_of
+from engine.claims import AcceptClaim, AgreeConcession, RejectClaim
 from engine.game import SeatView
 from engine.phases.auction import Bid
 from engine.phases.contract import NameDirection
 from engine.phases.solo_auction import SoloBid
 from engine.phases.solo_declare import NameTrump
 
-__all__ = ["ConventionalPlayer", "estimated_tricks"]
+__all__ = ["ConventionalPlayer", "answer_claim", "estimated_tricks"]
 
 HONOUR = Rank.JACK  # a card this high or higher is an honour for the maxims
 
@@ -63,6 +66,9 @@ class ConventionalPlayer:
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
+        if any(isinstance(a, (AcceptClaim, AgreeConcession)) for a in legal):
+            answer = answer_claim(view)
+            return answer if answer in legal else legal[0]
         claim = claim_for(view, legal)
         if claim is not None:
             return claim
@@ -279,6 +285,25 @@ class _Table:
             return (keep, strong, len(same), self.key(card), card.index)
 
         return min(cards, key=cost)
+
+
+def answer_claim(view: SeatView) -> Action:
+    """Agree to a concession; accept a claim when the claimer's shown hand holds
+    only top cards (each beats every card of its suit still out, his trumps
+    outnumber and outrank the others'), else reject it."""
+    from engine.ai.strategies.claims import top_cards
+
+    note = view.note("claim")
+    if not isinstance(note, tuple) or len(note) != 4:
+        return AgreeConcession()
+    hand = mask_of(note[3])
+    rules = rules_for(view)
+    played = mask_of(card for _, card in view.trick)
+    for _, cards, _ in view.completed_tricks:
+        played |= mask_of(cards)
+    others = mask_of(deck_with_jokers(rules.jokers, rules.removed_ranks)) & ~played & ~hand
+    sure = top_cards(hand, others, view.trump, view.rank_order)
+    return AcceptClaim() if sure else RejectClaim()
 
 
 # -- auctions ----------------------------------------------------------------------
