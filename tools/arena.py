@@ -31,6 +31,17 @@ board ends): a later run with the same settings and ``--record`` plays only the
 boards not in it yet and reports over all of them, so a long match can be
 stopped and continued (``python -m tools.arena_all`` runs the issues'
 matches this way). Decision times are those of the boards played in the run.
+
+The outside baselines (:data:`engine.ai.BASELINE_LEVELS`) play like any level:
+``rules`` (the conventional maxims), ``ismcts`` (generic ISMCTS at ``hard``'s
+CPU a decision) and ``oracle``, the one player the arena shows the whole game
+(:meth:`engine.ai.OraclePlayer.choose_seeing`: every hand, for an upper bound);
+every other level sees only its seat's view.
+
+``--export FILE`` writes every play of every board as it ends, one JSON line
+each: the board's seed, the dealer, every seat's level, the points per side and
+the game's record (rules, seed, every decision in order; ``engine.game.replay``
+rebuilds it), so anyone can check or re-run a match deal by deal.
 """
 
 from __future__ import annotations
@@ -46,8 +57,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from engine import DealScored, GameOver, Rules, make_rules, new_game
-from engine.ai import LEVELS, TRIAL_LEVELS, Player, clock, get_player
+from engine import DealScored, Game, GameOver, Rules, make_rules, new_game
+from engine.ai import BASELINE_LEVELS, LEVELS, TRIAL_LEVELS, OraclePlayer, Player, clock, get_player
 
 __all__ = [
     "BoardResult",
@@ -72,15 +83,19 @@ class BoardResult:
     times: dict[str, list[float]] = field(default_factory=dict)  # wall seconds
     clock_times: dict[str, list[float]] = field(default_factory=dict)  # budget-clock seconds
     decisions: dict[str, int] = field(default_factory=dict)
+    plays: list[dict[str, object]] = field(default_factory=list)  # with --export: every play
 
 
 _players: dict[str, Player] = {}
 _config: dict[str, object] = {}
 
 
-def _init(levels: Sequence[str], budgets: dict[str, float], clock_name: str = "wall") -> None:
+def _init(
+    levels: Sequence[str], budgets: dict[str, float], clock_name: str = "wall", export: bool = False
+) -> None:
     """A worker's start: the budget clock first, then the players."""
     clock.use(clock_name)
+    _config["export"] = export
     for level in levels:
         _players[level] = get_player(level, budget=budgets.get(level))
 
@@ -107,13 +122,18 @@ def _play(
     while True:
         seat = game.to_act()
         if seat is None:
+            _export(game, seed, dealer, seat_levels, points, result)
             return points, game.match_winner
         level = seat_levels[seat]
         view = game.observe(seat)
         legal = view.legal
         start = time.perf_counter()
         on_clock = clock.now()
-        action = _player(level).choose(view, legal, rng)
+        player = _player(level)
+        if isinstance(player, OraclePlayer):  # the upper bound sees every hand
+            action = player.choose_seeing(game, view, legal, rng)
+        else:
+            action = player.choose(view, legal, rng)
         took = time.perf_counter() - start
         if len(legal) > 1:
             result.times.setdefault(level, []).append(took)
@@ -125,9 +145,32 @@ def _play(
                 for side in range(len(points)):
                     points[side] += event.trick_points[side] + event.honour_points[side]
                 if not whole_game:
+                    _export(game, seed, dealer, seat_levels, points, result)
                     return points, None
             if isinstance(event, GameOver) and whole_game:
+                _export(game, seed, dealer, seat_levels, points, result)
                 return points, event.winner
+
+
+def _export(
+    game: Game,
+    seed: int,
+    dealer: int,
+    seat_levels: Sequence[str],
+    points: list[int],
+    result: BoardResult,
+) -> None:
+    """With ``--export``: keep the play (its settings and the game's full record)."""
+    if _config.get("export"):
+        result.plays.append(
+            {
+                "seed": seed,
+                "dealer": dealer,
+                "levels": list(seat_levels),
+                "points": list(points),
+                "record": game.to_record(),
+            }
+        )
 
 
 def _rotates(rules: Rules) -> bool:
@@ -253,12 +296,15 @@ def _run(
     quiet: bool,
     clock_name: str = "wall",
     on_result: Callable[[BoardResult], None] | None = None,
+    export: bool = False,
 ) -> list[BoardResult]:
     results: list[BoardResult] = []
     start = time.perf_counter()
     step = max(1, len(tasks) // 50)
     ctx = mp.get_context("fork") if sys.platform != "win32" else mp.get_context()
-    with ctx.Pool(workers, initializer=_init, initargs=(list(levels), budgets, clock_name)) as pool:
+    with ctx.Pool(
+        workers, initializer=_init, initargs=(list(levels), budgets, clock_name, export)
+    ) as pool:
         for result in pool.imap_unordered(pool_fn, tasks, chunksize=1):
             results.append(result)
             if on_result is not None:
@@ -293,8 +339,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tools.arena", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--a", default="hard", choices=LEVELS + TRIAL_LEVELS)
-    parser.add_argument("--b", default="normal", choices=LEVELS + TRIAL_LEVELS)
+    known = LEVELS + TRIAL_LEVELS + BASELINE_LEVELS
+    parser.add_argument("--a", default="hard", choices=known)
+    parser.add_argument("--b", default="normal", choices=known)
     parser.add_argument("--deals", type=int, default=2000, help="boards (each played twice)")
     parser.add_argument(
         "--games",
@@ -327,6 +374,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         metavar="FILE",
         help="keep each board's margins in FILE (JSON lines) and skip the boards already there",
+    )
+    parser.add_argument(
+        "--export",
+        default=None,
+        metavar="FILE",
+        help="append every play (seed, dealer, seats' levels, points, the game's record "
+        "with every decision) to FILE as JSON lines",
     )
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
@@ -362,10 +416,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         record = open(args.record, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the run
     todo = [s for s in seeds if s not in recorded]
 
+    export = open(args.export, "a", encoding="utf-8") if args.export else None  # noqa: SIM115
+
     def keep(result: BoardResult) -> None:
         if record is not None:
             record.write(json.dumps({"seed": result.seed, "margins": result.margins}) + "\n")
             record.flush()
+        if export is not None:
+            for item in result.plays:
+                export.write(json.dumps(item, sort_keys=True) + "\n")
+            export.flush()
 
     print(
         f"arena: A={args.a} vs B={args.b}, {rules.game_id}/{rules.preset}, "
@@ -391,10 +451,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.quiet,
             args.clock,
             keep,
+            export is not None,
         )
     finally:
         if record is not None:
             record.close()
+        if export is not None:
+            export.close()
     by_seed = {s: recorded[s] for s in seeds if s in recorded}
     by_seed.update((r.seed, r.margins) for r in played)
     boards = [BoardResult(s, by_seed[s]) for s in seeds if s in by_seed]

@@ -26,12 +26,19 @@ from the records there, so only finished matches are ever committed.
 
 ``--only FORM`` (repeatable) and ``--matchups normal-easy,hard-normal``
 narrow the list; ``--summary`` only rewrites ``<out>/README.md`` from the records.
+
+The outside baselines (:data:`BASELINE_MATCHUPS`: hard against ``rules`` and
+``ismcts``, normal and hard against ``oracle``) are played on their own forms
+(:data:`BASELINE_FORMS`) when asked for with ``--matchups``; once any of their
+matches has begun the README gets a section for them, with the share of the
+normal -> oracle gap that hard closes (:func:`gap_closed`).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import shlex
 import shutil
 import signal
@@ -46,7 +53,17 @@ from typing import Final
 
 from tools.arena import margin_ci, read_record
 
-__all__ = ["FORMS", "MATCHUPS", "Form", "main", "summary"]
+__all__ = [
+    "BASELINE_FORMS",
+    "BASELINE_MATCHUPS",
+    "FORMS",
+    "MATCHUPS",
+    "Form",
+    "forms_of",
+    "gap_closed",
+    "main",
+    "summary",
+]
 
 ROOT: Final = Path(__file__).resolve().parents[1]
 RUNS: Final = ROOT / "tools" / "arena_runs"
@@ -91,6 +108,39 @@ FORMS: Final = (
 
 MATCHUPS: Final = (("normal", "easy"), ("hard", "normal"))
 """(A, B): A should beat B. All forms of the first, then all of the second."""
+
+BASELINE_FORMS: Final = (
+    Form("whist-5", "whist-5", (), "short whist to 5"),
+    Form("cotton1674", "ruff-honours-cotton", (), "preset cotton1674, the default"),
+    Form("solo-whist", "solo-whist", (), "preset seed004"),
+    Form("bid-whist", "bid-whist", (), "preset default"),
+    Form(
+        "ruff-trump-willughby-4p-double-hand",
+        "ruff-trump-willughby",
+        ("mode=double_hand",),
+        "4 players in partnerships, the default",
+    ),
+    Form(
+        "turnover-bridge-seed004", "turnover-bridge", ("layout=seed004",), "5+4 rows, 8-card hands"
+    ),
+)
+"""The forms the outside baselines are measured on (one or more of each family)."""
+
+BASELINE_MATCHUPS: Final = (
+    ("hard", "rules"),
+    ("hard", "ismcts"),
+    ("normal", "oracle"),
+    ("hard", "oracle"),
+)
+"""``hard`` against the outside baselines, and both search levels against the oracle:
+the share of the normal -> oracle gap that hard closes is read from the last two."""
+
+GAP_RESAMPLES: Final = 2000  # bootstrap resamples for the gap's confidence interval
+
+
+def forms_of(a: str, b: str) -> tuple[Form, ...]:
+    """The forms the matchup (A, B) is played on."""
+    return BASELINE_FORMS if (a, b) in BASELINE_MATCHUPS else FORMS
 
 
 def _name(form: Form, a: str, b: str) -> str:
@@ -167,8 +217,19 @@ def summary(out: Path, target: int, matchups: Sequence[tuple[str, str]] = MATCHU
         "| form | matchup | boards | margin per deal (A - B) | 95% CI | verdict | printout |",
         "|---|---|---:|---:|---|---|---|",
     ]
+    lines += _rows(out, target, matchups)
+    baselines = [m for m in BASELINE_MATCHUPS if m not in matchups]
+    if any(_paths(out, f, a, b)[1].exists() for a, b in baselines for f in BASELINE_FORMS):
+        lines += _baseline_section(out, target, baselines)
+    lines.append("")
+    return "\n".join(lines)
+
+
+def _rows(out: Path, target: int, matchups: Sequence[tuple[str, str]]) -> list[str]:
+    """One table row for each matchup and each of its forms."""
+    lines = []
     for a, b in matchups:
-        for form in FORMS:
+        for form in forms_of(a, b):
             text, record = _paths(out, form, a, b)
             boards = read_record(str(record))
             per_board = [sum(m) / len(m) for m in boards.values() if m]
@@ -184,8 +245,84 @@ def summary(out: Path, target: int, matchups: Sequence[tuple[str, str]] = MATCHU
                 f"| {label} | {a} vs {b} | {n} | {figures} | "
                 f"{_verdict(a, b, n, target, mean, half)} | {link} |"
             )
-    lines.append("")
-    return "\n".join(lines)
+    return lines
+
+
+def gap_closed(
+    normal: dict[int, list[float]], hard: dict[int, list[float]], resamples: int = GAP_RESAMPLES
+) -> tuple[float, float, float] | None:
+    """The share of the normal -> oracle gap that hard closes, with a 95% bootstrap CI.
+
+    ``normal`` and ``hard`` are the boards (margins by seed) of normal vs oracle
+    and hard vs oracle; the share is ``1 - hard's margin / normal's margin``
+    over the boards both played (the same seeds: the same deals), resampled
+    by board (paired) with a fixed seed. ``None`` while there are fewer than
+    two common boards or the oracle does not beat normal (no gap to close).
+    """
+    seeds = sorted(s for s in normal if s in hard and normal[s] and hard[s])
+    if len(seeds) < 2:
+        return None
+    pairs = [(sum(normal[s]) / len(normal[s]), sum(hard[s]) / len(hard[s])) for s in seeds]
+
+    def share(sample: Sequence[tuple[float, float]]) -> float:
+        gap = -sum(n for n, _ in sample) / len(sample)
+        left = -sum(h for _, h in sample) / len(sample)
+        return 1.0 - left / gap if gap > 0 else float("nan")
+
+    point = share(pairs)
+    if point != point:  # no gap
+        return None
+    rng = random.Random(0)
+    shares = sorted(
+        x for x in (share([rng.choice(pairs) for _ in pairs]) for _ in range(resamples)) if x == x
+    )
+    lo = shares[int(0.025 * (len(shares) - 1))]
+    hi = shares[int(0.975 * (len(shares) - 1))]
+    return point, lo, hi
+
+
+def _baseline_section(out: Path, target: int, matchups: Sequence[tuple[str, str]]) -> list[str]:
+    """The outside baselines' rows, and the share of the normal -> oracle gap hard closes."""
+    lines = [
+        "",
+        "## Against outside baselines",
+        "",
+        "`rules` is a conventional rule-based player (the classic maxims, no search),",
+        "`ismcts` generic single-observer ISMCTS at hard's CPU a decision, `oracle` double-dummy",
+        "play that sees every hand (an upper bound; hard's where its card model does not reach:",
+        "`engine/ai/strategies/baselines.py`). Run with",
+        "",
+        "    nice -n 19 python -m tools.arena_all --workers 2 \\",
+        "        --matchups " + ",".join(f"{a}-{b}" for a, b in BASELINE_MATCHUPS),
+        "",
+        "| form | matchup | boards | margin per deal (A - B) | 95% CI | verdict | printout |",
+        "|---|---|---:|---|---|---|---|",
+    ]
+    lines += _rows(out, target, matchups)
+    lines += [
+        "",
+        "The share of the normal → oracle gap that hard closes: `1 - (hard vs oracle) /",
+        "(normal vs oracle)` over the boards both matches played (the same deals), with a",
+        f"95% bootstrap CI ({GAP_RESAMPLES} resamples of the boards).",
+        "",
+        "| form | boards | normal vs oracle | hard vs oracle | gap closed | 95% CI |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for form in BASELINE_FORMS:
+        normal = read_record(str(_paths(out, form, "normal", "oracle")[1]))
+        hard = read_record(str(_paths(out, form, "hard", "oracle")[1]))
+        common = [s for s in normal if s in hard]
+        found = gap_closed(normal, hard)
+        n_mean, _ = margin_ci([sum(normal[s]) / len(normal[s]) for s in common])
+        h_mean, _ = margin_ci([sum(hard[s]) / len(hard[s]) for s in common])
+        if found is None:
+            figures = "— | —" if len(common) < 2 else "no gap | —"
+        else:
+            point, lo, hi = found
+            figures = f"{100 * point:.0f}% | {100 * lo:.0f}% .. {100 * hi:.0f}%"
+        margins = f"{n_mean:+.3f} | {h_mean:+.3f}" if len(common) >= 2 else "— | —"
+        lines.append(f"| {form.slug} | {len(common)} | {margins} | {figures} |")
+    return lines
 
 
 def _write_summary(out: Path, target: int) -> None:
@@ -198,7 +335,7 @@ def publish(
     docs: Path,
     target: int,
     matchups: Sequence[tuple[str, str]] = MATCHUPS,
-    forms: Sequence[Form] = FORMS,
+    forms: Sequence[Form] = FORMS + BASELINE_FORMS,
 ) -> list[str]:
     """Copy the finished matches in ``out`` (record and printout) into ``docs``; rewrite its README.
 
@@ -206,7 +343,9 @@ def publish(
     """
     copied = []
     for a, b in matchups:
-        for form in forms:
+        for form in forms_of(a, b):
+            if form.slug not in {f.slug for f in forms}:
+                continue
             text, record = _paths(out, form, a, b)
             if len(read_record(str(record))) < target or not text.exists():
                 continue
@@ -284,13 +423,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="FORM",
-        choices=[f.slug for f in FORMS],
+        choices=sorted({f.slug for f in FORMS + BASELINE_FORMS}),
         help="run this form only (repeatable)",
     )
     parser.add_argument(
         "--matchups",
         default=",".join(f"{a}-{b}" for a, b in MATCHUPS),
-        help="comma-separated A-B pairs, in order (default normal-easy,hard-normal)",
+        help="comma-separated A-B pairs, in order (default normal-easy,hard-normal; the "
+        "outside baselines: " + ",".join(f"{a}-{b}" for a, b in BASELINE_MATCHUPS) + ")",
     )
     parser.add_argument("--summary", action="store_true", help="only rewrite the README")
     args = parser.parse_args(argv)
@@ -298,10 +438,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     matchups: list[tuple[str, str]] = []
     for item in args.matchups.split(","):
         a, _, b = item.strip().partition("-")
-        if (a, b) not in MATCHUPS:
+        if (a, b) not in MATCHUPS + BASELINE_MATCHUPS:
             parser.error(f"unknown matchup {item!r}")
         matchups.append((a, b))
-    forms = [f for f in FORMS if not args.only or f.slug in args.only]
+    forms = [f for f in FORMS + BASELINE_FORMS if not args.only or f.slug in args.only]
     out: Path = args.out
     if args.publish:
         copied = publish(out, args.docs, args.boards, matchups, forms)
@@ -315,8 +455,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     signal.signal(signal.SIGTERM, _stop)
     failed = []
+    slugs = {f.slug for f in forms}
     for a, b in matchups:
-        for form in forms:
+        for form in forms_of(a, b):
+            if form.slug not in slugs:
+                continue
             _, record = _paths(out, form, a, b)
             while True:
                 have = len(read_record(str(record)))

@@ -24,7 +24,7 @@ The package, by idea:
 
 from __future__ import annotations
 
-from engine.ai.levels import LEVELS, TRIAL_LEVELS, Profile
+from engine.ai.levels import BASELINE_LEVELS, LEVELS, TRIAL_LEVELS, Profile
 from engine.ai.players import (
     EasyPlayer,
     GuardedPlayer,
@@ -35,11 +35,13 @@ from engine.ai.players import (
     get_player,
 )
 from engine.ai.search import clock
+from engine.ai.strategies.baselines import OraclePlayer
 from engine.ai.strategies.claims import TIME_LIMIT as CLAIM_TIME_LIMIT
 from engine.ai.strategies.claims import decide as decide_claim
 from engine.ai.strategies.obvious import obvious_choice
 
 __all__ = [
+    "BASELINE_LEVELS",
     "CLAIM_TIME_LIMIT",
     "LEVELS",
     "TRIAL_LEVELS",
@@ -48,6 +50,7 @@ __all__ = [
     "HardPlayer",
     "LevelPlayer",
     "NormalPlayer",
+    "OraclePlayer",
     "Player",
     "Profile",
     "clock",

@@ -17,7 +17,8 @@ Every search keeps to its budget: it stops starting new worlds at ``soft``
 seconds and never runs past ``cap`` (:mod:`engine.ai.search.clock`).
 
 The arena-only levels of :data:`TRIAL_LEVELS` are ``hard`` without one of the
-things it adds at the open tables (never offered to players).
+things it adds at the open tables, and those of :data:`BASELINE_LEVELS` outside
+baselines that are no profile (never offered to players).
 """
 
 from __future__ import annotations
@@ -25,7 +26,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
-__all__ = ["EASY", "HARD", "LEVELS", "NORMAL", "PROFILES", "TRIAL_LEVELS", "Profile", "profile"]
+__all__ = [
+    "BASELINE_LEVELS",
+    "EASY",
+    "HARD",
+    "LEVELS",
+    "NORMAL",
+    "PROFILES",
+    "TRIAL_LEVELS",
+    "Profile",
+    "profile",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +138,11 @@ LEVELS: Final = ("easy", "normal", "hard")
 # relative value; ``hard-maxims-layout`` laying out its rub by the maxims;
 # ``hard-own-value`` valuing a deal by its own card points only, as normal does
 TRIAL_LEVELS: Final = ("hard-old", "hard-maxims-layout", "hard-own-value")
+# arena-only outside baselines (engine.ai.strategies.conventional and .baselines):
+# ``rules`` the conventional maxims without search, ``ismcts`` generic ISMCTS at
+# hard's CPU a decision, ``oracle`` double-dummy play that sees every hand (an
+# upper bound; the arena alone gives it the game)
+BASELINE_LEVELS: Final = ("rules", "ismcts", "oracle")
 
 PROFILES: Final[dict[str, Profile]] = {
     "easy": EASY,
