@@ -6,10 +6,11 @@ the tail of its log (the whole log when a snapshot is missing, damaged or does
 not match the log: the log is the truth), re-arms the stored turn and lobby
 timers, and brings the messages up to date. The servers' settings and the
 players' languages are read for every table at once first, so no table waits
-for a query of its own and ``resume()`` returns before the messages are redrawn. A table whose log does not replay
-with this version of the engine is *set aside*, never destroyed: it stays in
-the database unchanged, the admin is told in the log and its channel once, and
-it loads again on a later start whose version replays it.
+for a query of its own; ``resume()`` returns once every table takes clicks, and
+the messages are redrawn after it, a few tables at a time. A table whose log
+does not replay with this version of the engine is *set aside*, never
+destroyed: it stays in the database unchanged, the admin is told in the log and
+its channel once, and it loads again on a later start whose version replays it.
 
 Finished tables without a rating (games finished before ratings existed, or
 one whose rating failed) are rated in the background after the tables are
@@ -63,7 +64,7 @@ def restore(table: Table, record: dict[str, Any], snapshot: Snapshot) -> Game | 
     intact, is of this table's game and its actions are the log's first ``seq``."""
     actions: list[str] = record["actions"]
     if not snapshot.intact or not 0 < snapshot.seq <= len(actions):
-        log.warning("table %s: its snapshot is damaged; the log is replayed", table.id)
+        log.warning("table %s: its snapshot is damaged or ahead of its log; replayed", table.id)
         return None
     try:
         data = json.loads(snapshot.body)
