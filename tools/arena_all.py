@@ -26,6 +26,9 @@ from the records there, so only finished matches are ever committed.
 
 ``--only FORM`` (repeatable) and ``--matchups normal-easy,hard-normal``
 narrow the list; ``--summary`` only rewrites ``<out>/README.md`` from the records.
+``--export`` also keeps every play of every board in ``<out>/plays/<match>.jsonl``
+(the arena's ``--export``: seed, dealer, seats, and the game's record with every
+decision), so anyone can re-run or check a match deal by deal.
 
 The outside baselines (:data:`BASELINE_MATCHUPS`: hard against ``rules`` and
 ``ismcts``, normal and hard against ``oracle``) are played on their own forms
@@ -170,13 +173,22 @@ def _shown(path: Path, repo: Path) -> str:
 
 
 def _command(
-    form: Form, a: str, b: str, deals: int, workers: int, record: Path, repo: Path
+    form: Form,
+    a: str,
+    b: str,
+    deals: int,
+    workers: int,
+    record: Path,
+    repo: Path,
+    export: Path | None = None,
 ) -> list[str]:
     cmd = ["-m", "tools.arena", "--a", a, "--b", b, "--deals", str(deals), "--games", "0"]
     cmd += ["--game", form.game]
     for item in form.sets:
         cmd += ["--set", item]
     cmd += ["--workers", str(workers), "--clock", "cpu", "--record", _shown(record, repo)]
+    if export is not None:
+        cmd += ["--export", _shown(export, repo)]
     cmd += ["--quiet"]
     return cmd
 
@@ -362,12 +374,17 @@ def _stop(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)
 
 
-def _run_chunk(form: Form, a: str, b: str, deals: int, workers: int, out: Path) -> bool:
+def _run_chunk(
+    form: Form, a: str, b: str, deals: int, workers: int, out: Path, export: bool = False
+) -> bool:
     """Play the match up to ``deals`` boards; write its printout. False if the arena failed."""
     text, record = _paths(out, form, a, b)
     record.parent.mkdir(parents=True, exist_ok=True)
     repo = _repo_of(out)
-    cmd = _command(form, a, b, deals, workers, record, repo)
+    plays = out / "plays" / f"{_name(form, a, b)}.jsonl" if export else None
+    if plays is not None:
+        plays.parent.mkdir(parents=True, exist_ok=True)
+    cmd = _command(form, a, b, deals, workers, record, repo, plays)
     shown = "python " + shlex.join(cmd)
     print(f"arena_all: {time.strftime('%H:%M:%S')} {shown}", file=sys.stderr, flush=True)
     env = None
@@ -433,6 +450,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "outside baselines: " + ",".join(f"{a}-{b}" for a, b in BASELINE_MATCHUPS) + ")",
     )
     parser.add_argument("--summary", action="store_true", help="only rewrite the README")
+    parser.add_argument(
+        "--export",
+        action="store_true",
+        help="also keep every play (seed, dealer, seats, points, the game's record with every "
+        "decision) in <out>/plays/<match>.jsonl (the arena's --export)",
+    )
     args = parser.parse_args(argv)
 
     matchups: list[tuple[str, str]] = []
@@ -471,7 +494,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     )
                     break
                 # the record is keyed by seed, so the next chunk's seeds follow on
-                ok = _run_chunk(form, a, b, min(args.boards, have + args.chunk), args.workers, out)
+                ok = _run_chunk(
+                    form, a, b, min(args.boards, have + args.chunk), args.workers, out, args.export
+                )
                 _write_summary(out, args.boards)
                 if not ok or len(read_record(str(record))) <= have:
                     failed.append(_name(form, a, b))

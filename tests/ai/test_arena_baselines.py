@@ -61,3 +61,12 @@ def test_the_arena_exports_every_play_so_a_match_can_be_rerun(tmp_path: Path) ->
         game = replay(play["record"])  # every decision replays
         assert game.seed == play["seed"]
         assert sum(game.scores) >= 0 and len(play["points"]) == 2
+
+
+def test_arena_all_passes_export_on_to_the_arena(tmp_path: Path) -> None:
+    form = arena_all.BASELINE_FORMS[0]
+    record = tmp_path / "boards" / "x.jsonl"
+    plays = tmp_path / "plays" / "x.jsonl"
+    cmd = arena_all._command(form, "hard", "rules", 10, 2, record, tmp_path, plays)
+    assert cmd[cmd.index("--export") + 1] == "plays/x.jsonl"  # relative to the repository
+    assert "--export" not in arena_all._command(form, "hard", "rules", 10, 2, record, tmp_path)
