@@ -116,7 +116,12 @@ BASELINE_FORMS: Final = (
     Form("whist-5", "whist-5", (), "short whist to 5"),
     Form("cotton1674", "ruff-honours-cotton", (), "preset cotton1674, the default"),
     Form("solo-whist", "solo-whist", (), "preset seed004"),
-    Form("bid-whist", "bid-whist", (), "preset default"),
+    Form(
+        "bid-whist",
+        "bid-whist",
+        (),
+        "preset default; ismcts plays as rules and the oracle as hard here (jokers)",
+    ),
     Form(
         "ruff-trump-willughby-4p-double-hand",
         "ruff-trump-willughby",
@@ -302,7 +307,8 @@ def _baseline_section(out: Path, target: int, matchups: Sequence[tuple[str, str]
         "`rules` is a conventional rule-based player (the classic maxims, no search),",
         "`ismcts` generic single-observer ISMCTS at hard's CPU a decision, `oracle` double-dummy",
         "play that sees every hand (an upper bound; hard's where its card model does not reach:",
-        "`engine/ai/strategies/baselines.py`). Run with",
+        "`engine/ai/strategies/baselines.py`; by DDS at the partnership tables, elsewhere a",
+        "perfect-information MCTS of the true deal at hard's CPU, so not exact there). Run with",
         "",
         "    nice -n 19 python -m tools.arena_all --workers 2 \\",
         "        --matchups " + ",".join(f"{a}-{b}" for a, b in BASELINE_MATCHUPS),
@@ -333,7 +339,8 @@ def _baseline_section(out: Path, target: int, matchups: Sequence[tuple[str, str]
             point, lo, hi = found
             figures = f"{100 * point:.0f}% | {100 * lo:.0f}% .. {100 * hi:.0f}%"
         margins = f"{n_mean:+.3f} | {h_mean:+.3f}" if len(common) >= 2 else "— | —"
-        lines.append(f"| {form.slug} | {len(common)} | {margins} | {figures} |")
+        label = form.slug + (f" — {form.note}" if "oracle" in form.note else "")
+        lines.append(f"| {label} | {len(common)} | {margins} | {figures} |")
     return lines
 
 
