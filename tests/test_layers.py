@@ -119,7 +119,7 @@ def test_every_layer_is_a_folder_of_its_own() -> None:
     ("module", "source"),
     [
         ("bot.present.notify", "from bot.tables.table import Table\n"),  # present -> tables
-        ("bot.store.repos", "from bot.present import render\n"),  # store -> present
+        ("bot.store.tables", "from bot.present import render\n"),  # store -> present
         ("bot.tables.commit", "from bot.cluster.sync import Cluster\n"),  # tables -> cluster
         ("bot.tables.play", "from ..cluster import sync\n"),  # relative, up
         ("bot.commands.info", "import bot.app.manager\n"),  # commands -> app

@@ -13,16 +13,16 @@ from bot.store.db import (
     TransactionRequired,
     is_postgresql_url,
 )
-from bot.store.repos import (
-    ActionRepo,
+from bot.store.deadlines import DeadlineRepo
+from bot.store.hands import HandMessageRepo
+from bot.store.moves import ActionRepo, Snapshot, SnapshotRepo
+from bot.store.preferences import GuildSettingsRepo, UserLocaleRepo
+from bot.store.rows import (
     ActionRow,
     AISeat,
     ChannelBusy,
     Deadline,
-    DeadlineRepo,
-    GuildSettingsRepo,
     HandMessage,
-    HandMessageRepo,
     HumanSeat,
     InvalidTransition,
     NewAction,
@@ -31,14 +31,10 @@ from bot.store.repos import (
     ResultRow,
     Seat,
     Seats,
-    Snapshot,
-    SnapshotRepo,
     Status,
     TableNotActive,
     TableNotFound,
-    TableRepo,
     TableRow,
-    UserLocaleRepo,
     VersionConflict,
 )
 from bot.store.standings import (
@@ -48,6 +44,7 @@ from bot.store.standings import (
     RatingRow,
     ResultRepo,
 )
+from bot.store.tables import TableRepo
 
 __all__ = [
     "AISeat",

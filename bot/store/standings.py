@@ -1,7 +1,7 @@
 """The standings: finished games' results (the leaderboard's and ``/ruff stats``'
 queries) and the ratings with their history and rating events.
 
-Repositories in the style of :mod:`bot.store.repos` (one SQL for both backends);
+Repositories in the style of :mod:`bot.store.tables` (one SQL for both backends);
 kept apart from the tables of play so each module stays readable.
 """
 
@@ -14,13 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.store.db import Row, TransactionRequired
-from bot.store.repos import (
-    PlayerResult,
-    PlayerStats,
-    Repository,
-    ResultRow,
-    dump_json,
-)
+from bot.store.rows import PlayerResult, PlayerStats, Repository, ResultRow, dump_json
 
 _STATS_SQL = """
     SELECT user_id,

@@ -326,7 +326,8 @@ async def test_a_table_stored_before_record_version_2_replays_as_it_was_played(
 ) -> None:
     # Bid Whist's first dealer changed with record version 2: a game stored
     # before must keep its first dealer, or its log no longer replays
-    from bot.store.repos import ActionRepo, TableRepo
+    from bot.store.moves import ActionRepo
+    from bot.store.tables import TableRepo
     from engine import RECORD_VERSION, Game, new_game
 
     seed = next(s for s in range(100) if _first_dealers(s)[0] != _first_dealers(s)[1])
