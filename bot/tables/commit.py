@@ -93,13 +93,15 @@ async def commit(
     timeout = turn_timeout(svc, table)
     following = None if trial.is_over else trial.to_act()
     away, misses = set(table.away), dict(table.misses)
+    afk_changed = timed_out or (actor_id is not None and bool(misses.get(seat)))
     if timed_out:
         misses[seat] = misses.get(seat, 0) + 1
         if misses[seat] >= svc.settings.afk_takeover_after:
             away.add(seat)
-    elif actor_id is not None and misses.get(seat):
+    elif afk_changed:
         misses[seat] = 0  # the player is back: consecutive misses start over
-    afk = None if trial.is_over else _afk_settings(table, away, misses)
+    # most moves change neither: no new settings value is built for them
+    afk = _afk_settings(table, away, misses) if afk_changed and not trial.is_over else None
     snapshot = _snapshot_due(table, game, trial)
     due: float | None = None
     async with svc.db.transaction():
