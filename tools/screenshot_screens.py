@@ -118,7 +118,12 @@ async def _act(alice: Any) -> bool:
         if any(getattr(c, "label", None) == label for c in rows):
             await alice.user.click(dm, label=label)
             return True
-    live = [c for c in rows if c.type.value == 2 and not c.disabled and c.label]
+    # the last playable card (the claim and concede buttons are no cards: they ask first)
+    live = [
+        c
+        for c in rows
+        if c.type.value == 2 and not c.disabled and any(s in (c.label or "") for s in "♠♥♦♣")
+    ]
     await alice.user.click(dm, label=live[-1].label)
     return True
 
