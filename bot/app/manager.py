@@ -47,6 +47,7 @@ from bot.tables.claims import VERBS as CLAIM_VERBS
 from bot.tables.claims import ClaimButtons
 from bot.tables.drivers import Drivers
 from bot.tables.hints import Hints
+from bot.tables.lessons import Lessons
 from bot.tables.lobby import Lobby
 from bot.tables.play import Play
 from bot.tables.presenter import Presenter
@@ -83,6 +84,7 @@ class GameManager:
         self.info = Info(svc, self.presenter, self.lobby)
         self.records = Records(svc)
         self.hints = Hints(svc)
+        self.lessons = Lessons(svc)
         self._resume = Resume(svc, self.presenter, self.drivers)
         # how this process keeps in step with the database: alone, or one of several
         # processes sharing PostgreSQL (bot/cluster); the table layer sees only TableSync
@@ -245,3 +247,15 @@ class GameManager:
         self, interaction: discord.Interaction[Any], table_id: int, version: int, seat: int
     ) -> None:
         await self.hints.on_hint(interaction, table_id, version, seat)
+
+    async def lesson_command(self, interaction: discord.Interaction[Any], name: str | None) -> None:
+        await self.lessons.command(interaction, name)
+
+    async def on_lesson(
+        self,
+        interaction: discord.Interaction[Any],
+        lesson: str,
+        step: int,
+        action: Action | None,
+    ) -> None:
+        await self.lessons.on_lesson(interaction, lesson, step, action)

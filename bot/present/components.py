@@ -413,6 +413,29 @@ def finished_view(table_id: int) -> discord.ui.View:
     return view
 
 
+def lesson_view(
+    lesson: str,
+    step: int | None,
+    choices: Sequence[tuple[Action, str]],
+    starts: Sequence[tuple[str, str]] = (),
+) -> discord.ui.View:
+    """A lesson's buttons: one per choice at ``step`` (five a row, at most 20), then a
+    button per lesson to start (``starts``: name, label)."""
+    ui = Rows()
+    for i, (action, label) in enumerate(choices[: (ROWS - 1) * ROW_WIDTH]):
+        style = (
+            discord.ButtonStyle.success
+            if getattr(action, "card", None) is not None
+            else discord.ButtonStyle.primary
+        )
+        assert step is not None
+        ui.button(lesson_id(lesson, step, action), label, style, row=i // ROW_WIDTH)
+    first = -(-min(len(choices), (ROWS - 1) * ROW_WIDTH) // ROW_WIDTH)
+    for i, (name, label) in enumerate(starts[: (ROWS - first) * ROW_WIDTH]):
+        ui.button(lesson_id(name), label, discord.ButtonStyle.primary, row=first + i // ROW_WIDTH)
+    return ui
+
+
 def leaderboard_id(page: int, game_id: str | None = None) -> str:
     """The id of a leaderboard page button (``rh:lb:<page>[:<game>]``)."""
     cid = f"rh:lb:{page}" + (f":{game_id}" if game_id else "")
