@@ -38,9 +38,7 @@ class RuffCog(
         game=N_("Which game (default: Ruff and Honours)"),
         preset=N_("Rule preset (default: the game's standard)"),
         target=N_("Points needed to win a game"),
-        options=N_(
-            "Extra rule parameters, e.g. ruff_mandatory=true, first_leader=ruffer; hints:on for hints (unrated)"
-        ),
+        options=N_("Rule parameters, e.g. ruff_mandatory=true; hints:on for unrated hints"),
     )
     @app_commands.choices(game=_game_choices())
     async def new(

@@ -166,8 +166,10 @@ async def test_a_german_learner_reads_german(simcord_env: Any, german: set[int])
     assert res.ephemeral and "DMs" in res.response.content
     dm = hand_message(alice)
     assert dm.content.startswith("🎓 **Die Auktion im Solo-Whist** · Schritt 1 von 2"), dm.content
-    assert "Jeder spielt für sich" in dm.content
-    await alice.user.click(dm, label="Passen")  # wrong: the explanation in German
+    assert "Im Solo-Whist spielt jeder für sich" in dm.content
+    wrong = _label(lesson, 0, [], "bid:pass", "de")
+    res = await alice.user.click(dm, label=wrong)  # wrong: the explanation in German
+    assert res.ephemeral and res.response.content.startswith("❌ Nicht diese. Solo: du übernimmst")
     await _play(env, alice, lesson, "de")
     dm = hand_message(alice)
     assert "**Was du gelernt hast:**" in dm.content
