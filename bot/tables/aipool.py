@@ -75,10 +75,10 @@ _DEFAULTS: Final = {
     "hard": (0.2, 1.5),
 }  # (soft, cap) seconds; engine.ai's own
 
-HINT_BUDGET: Final = (0.12, 0.25)
-"""(soft, cap) seconds of the hard AI behind a hint: hard's own 0.2 s soft budget
-(and its longer lay-out searches) would put the hint's p95 above 300 ms, this keeps
-it below (``python -m tools.bench_hints``)."""
+HINT_BUDGET: Final = (0.08, 0.2)
+"""(soft, cap) seconds of the hard AI behind a hint. Hard's own (0.2 s soft, and 2.5
+times that for the ruff's lay-out) cannot answer within 300 ms; at this budget a
+hint's p95 stays under it (``python -m tools.bench_hints``)."""
 
 
 @dataclass(frozen=True, slots=True)
