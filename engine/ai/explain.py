@@ -315,7 +315,7 @@ class _Plays:
                 and (card.is_joker or card.rank >= HONOUR)
             ):
                 return Reason("cover_honour", card=best)
-            if not wins and could_win and lowest:
+            if not wins and could_win and lowest and not last:
                 top = could_win[0]
                 higher = self.higher_out(top)
                 if higher:

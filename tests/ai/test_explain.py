@@ -86,6 +86,7 @@ def test_last_hand_wins_cheaply_or_follows_low() -> None:
     last = _view("KH 9H 2H 3C", trick=[(1, "8H"), (2, "5H"), (3, "7H")])
     assert _code(last, "9H") == "win_cheaply"
     assert _code(last, "KH") != "win_cheaply"
+    assert _code(last, "2H") not in ("duck", "follow_low")  # nobody plays after the last hand
     beaten = _view("6H 2H 3C", trick=[(1, "AH"), (2, "5H"), (3, "7H")])
     assert _code(beaten, "2H") == "follow_low"
 
