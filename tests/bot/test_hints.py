@@ -13,8 +13,16 @@ import simcord
 
 from bot.store import RatingRepo, ratings
 
-from .dm_play import lowest_card, open_table, play_out
-from .helpers import button_labels, forged_click, hand_message, table_message, world_state
+from .dm_play import label_of, lowest_card, open_table, play_out
+from .helpers import (
+    button_labels,
+    buttons,
+    forged_click,
+    hand_message,
+    label_to_card,
+    table_message,
+    world_state,
+)
 
 HINT = "💡 Hint"
 
@@ -35,8 +43,6 @@ async def _alice_to_act(env: Any, table: Any, alice: Any) -> None:
 
 
 def _label(table: Any, policy: Any) -> str:
-    from .dm_play import label_of
-
     view = table.game.observe(0)
     return label_of(view, policy(view)[0])
 
@@ -71,23 +77,17 @@ async def test_a_hint_is_private_changes_nothing_and_the_game_is_unrated(
     match = re.fullmatch(r"💡 Hint: play \*\*(.+?)\*\* — (.+)\.", text)
     assert match, text
     legal = {a.card for a in table.game.legal_actions(0)}
-    from .helpers import label_to_card
-
     assert label_to_card(match.group(1)) in legal  # a card she may play now
     assert match.group(2)  # and a reason in words
     assert world_state(env, db_path) == before  # nothing changed, nothing written
 
     # a stranger's click, and a click on a hand that has moved on: refused, nothing changed
-    hint_id = next(b.custom_id for b in _buttons(dm) if b.label == HINT)
+    hint_id = next(b.custom_id for b in buttons(dm) if b.label == HINT)
     res = await forged_click(env, bob, table_message(channel), hint_id)
     assert res.ephemeral and "not your hand" in _answer(res)
     await alice.user.click(dm, label=_label(table, lowest_card))
     res = await forged_click(env, alice.user, hand_message(alice), hint_id)
     assert res.ephemeral and "moved on" in _answer(res)
-
-    # not her turn: no Hint button
-    if table.game.to_act() != 0 and not table.game.is_over:
-        assert HINT not in button_labels(hand_message(alice))
 
     await play_out(env, table, [alice], lambda game, view: lowest_card(view), limit=200)
     final = table_message(channel).content
@@ -97,12 +97,6 @@ async def test_a_hint_is_private_changes_nothing_and_the_game_is_unrated(
     assert await repo.unrated_tables() == []  # and a rebuild will not rate it either
     report = await ratings.rebuild(env.bot.db)
     assert report.events == 0 and await repo.all() == []
-
-
-def _buttons(message: Any) -> list[Any]:
-    from .helpers import buttons
-
-    return buttons(message)
 
 
 @pytest.mark.parametrize("bot_settings", [{"seed": 7}])
@@ -169,3 +163,19 @@ async def test_the_hint_speaks_the_players_language(simcord_env: Any, german: se
     res = await alice.user.click(dm, label=hint)
     text = _answer(res)
     assert res.ephemeral and text.startswith("💡 Tipp: "), text
+
+
+@pytest.mark.parametrize("bot_settings", [{"seed": 7}])
+async def test_the_hint_button_is_only_on_the_hand_whose_turn_it_is(simcord_env: Any) -> None:
+    env = simcord_env
+    _, channel, players = await open_table(env, 2, "whist-5", options="hints:on", ai=2)
+    table = env.bot.manager.tables[1]
+    for _ in range(3):  # three turns of the two players
+        seat = table.game.to_act()
+        assert seat in (0, 1), "an AI seat kept the table waiting"
+        assert HINT in button_labels(hand_message(players[seat]))
+        assert HINT not in button_labels(hand_message(players[1 - seat]))
+        view = table.game.observe(seat)
+        await players[seat].user.click(
+            hand_message(players[seat]), label=label_of(view, lowest_card(view)[0])
+        )
