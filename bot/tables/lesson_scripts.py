@@ -348,7 +348,7 @@ SOLO_AUCTION = Lesson(
     ),
     learned=N_(
         "The calls rank Propose and Accept (8 tricks for two), Solo (5 alone), Misère (no "
-        "trick), Abundance (9 alone, trumps of your choice), Abundance in Trump (9, the "
+        "trick), Abundance (9 alone, trumps of your choice), Royal Abundance (9, the "
         "turn-up suit), Spread Misère (no trick, the hand shown) and Slam (all 13); each call "
         "must outrank the last, and a player who was overcalled may raise on his next turn. "
         "South now plays Misère: if South takes no trick, each of you pays South 3 (+9); "
