@@ -10,7 +10,8 @@ nothing. The last step says what the lesson taught and offers the next one.
 
 Progress is the actions played so far, so a lesson resumes where it was left,
 also after a restart (``/ruff lesson`` again, or a button of its message: the
-deal is replayed from the script). Lessons are not tables: no game row, no
+deal is replayed from the script). A learner whose DMs are closed plays it in
+private answers in the channel instead. Lessons are not tables: no game row, no
 result, no rating.
 """
 
@@ -173,13 +174,8 @@ class Lessons:
             return
         try:
             await user.send(content, view=view)
-        except discord.Forbidden:
-            await refuse(
-                interaction,
-                _(
-                    "I can't send you a DM — allow direct messages from this server, then try again."
-                ),
-            )
+        except discord.Forbidden:  # DMs closed: the lesson is played here, privately
+            await reply(interaction, content, view)
             return
         except discord.HTTPException as exc:
             log.info("could not DM a lesson (HTTP %s)", exc.status)

@@ -189,3 +189,28 @@ async def test_each_lesson_runs_end_to_end(simcord_env: Any, name: str) -> None:
     assert lesson.learned.split(":")[0][:30] in dm.content
     row = await LessonRepo(env.bot.db).get(alice.user.id, name)
     assert row is not None and row.finished and row.step == len(lesson.steps)
+
+
+async def test_a_learner_with_closed_dms_plays_the_lesson_privately_in_the_channel(
+    simcord_env: Any,
+) -> None:
+    env = simcord_env
+    alice, channel = _member(env)
+    env.inject_error(
+        "POST",
+        f"/channels/{alice.user.dm_channel.id}/messages",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+        times=None,
+    )
+    lesson = lesson_named("solo-auction")
+    assert lesson is not None
+    res = await alice.slash(channel, "ruff lesson", name=lesson.name)
+    notes = [res.response, *res.followups]
+    shown = next(n for n in notes if n.content.startswith("🎓 **The Solo Whist auction**"))
+    assert shown.ephemeral and "step 1 of 2" in shown.content
+    res = await alice.click(shown, label="Solo")
+    assert res.acknowledged
+    row = await LessonRepo(env.bot.db).get(alice.user.id, lesson.name)
+    assert row is not None and row.step == 4  # Solo, then East, South and West
