@@ -31,7 +31,6 @@ class Hints:
 
     def __init__(self, svc: Services) -> None:
         self.svc = svc
-        self.seconds: list[float] = []  # click to answer, the latest few (logs, benchmarks)
 
     async def on_hint(
         self, interaction: discord.Interaction[Any], table_id: int, version: int, seat: int
@@ -57,8 +56,11 @@ class Hints:
             await refuse(interaction, _("That hand has moved on — a hint is for your own turn."))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        action, reason = await self.svc.ai.hint(view, legal, f"{table.seed}:hint:{version}")
+        try:
+            action, reason = await self.svc.ai.hint(view, legal, f"{table.seed}:hint:{version}")
+        except RuntimeError:  # the AI pool is closed: the bot is shutting down
+            await reply(interaction, _("No hint right now — please try again in a moment."))
+            return
         await reply(interaction, hint_text(action, reason, table.rules))
         elapsed = time.perf_counter() - started
-        self.seconds = [*self.seconds[-999:], elapsed]
         log.debug("table %s: hint for seat %s in %.0f ms", table.id, seat, elapsed * 1000)
