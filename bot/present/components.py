@@ -545,17 +545,12 @@ class Rows(discord.ui.View):
         )
 
     def free_row(self) -> int | None:
-        """A row with room for one more button: the last row in use, else a new one,
-        else the first with room; None when every row is full."""
-        if (
-            self._rows
-            and len(self._rows[-1]) < ROW_WIDTH
-            and all(c["type"] == 2 for c in self._rows[-1])
-        ):
-            return len(self._rows) - 1
+        """A row with room for one more button: a new row while there is one, else the
+        last row of buttons with room; None when every row is full."""
         if len(self._rows) < ROWS:
             return len(self._rows)
-        for i, items in enumerate(self._rows):
+        for i in reversed(range(len(self._rows))):
+            items = self._rows[i]
             if len(items) < ROW_WIDTH and all(c["type"] == 2 for c in items):
                 return i
         return None

@@ -179,3 +179,26 @@ async def test_the_hint_button_is_only_on_the_hand_whose_turn_it_is(simcord_env:
         await players[seat].user.click(
             hand_message(players[seat]), label=label_of(view, lowest_card(view)[0])
         )
+
+
+def test_the_hint_button_takes_a_row_of_its_own_or_the_last_with_room() -> None:
+    from bot.present.components import Rows
+    from bot.present.controls import hint_button
+
+    ui = Rows()
+    for row in range(4):
+        for k in range(5):
+            ui.button(f"rh:t:1:c{row}{k}", "x", row=row)
+    hint_button(ui, 1, 7, 0)
+    rows = ui.to_components()
+    assert [c["label"] for c in rows[4]["components"]] == [HINT]  # a row of its own
+    assert rows[4]["components"][0]["custom_id"] == "rh:h:1:7:0"
+    full = Rows()
+    for row in range(5):
+        for k in range(5 if row != 2 else 3):
+            full.button(f"rh:t:1:c{row}{k}", "x", row=row)
+    hint_button(full, 1, 7, 0)
+    assert HINT in [c["label"] for c in full.to_components()[2]["components"]]
+    full.button("rh:t:1:d0", "x", row=2)
+    hint_button(full, 1, 7, 0)  # every row full: no button, no error
+    assert sum(c["label"] == HINT for r in full.to_components() for c in r["components"]) == 1
