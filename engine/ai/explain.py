@@ -56,7 +56,9 @@ REASONS = (
     "second_low",
     "cover_honour",  # card: the honour covered
     "third_high",
-    "win_cheaply",
+    "win_cheaply",  # last to play
+    "win_now",  # the cheapest card that wins, before the last hand
+    "finesse",  # card: the higher card still out, between yours
     "partner_winning",
     "duck",  # card: the higher card still out
     "follow_low",  # cannot win the trick: the lowest card of the suit
@@ -326,6 +328,11 @@ class _Plays:
                 return Reason("second_low") if could_win else Reason("follow_low")
             if wins and last and could_win and card == could_win[-1]:
                 return Reason("win_cheaply")
+            if wins and not last:
+                top = following[0]
+                between = [c for c in self.higher_out(card) if self.key(c) < self.key(top)]
+                if between and not self.touching(top, card):
+                    return Reason("finesse", card=between[0])  # A Q over the K still out
             if wins and not last and len(trick) >= 2:
                 top = following[0]
                 if card == top or self.touching(top, card):
@@ -333,7 +340,7 @@ class _Plays:
             if not could_win and lowest:
                 return Reason("follow_low")
             if wins and card == could_win[-1]:
-                return Reason("win_cheaply")
+                return Reason("win_cheaply" if last else "win_now")
             return Reason("search")
         # void in the suit led
         if self.trump is not None and self.suit_of(card) is self.trump and wins:

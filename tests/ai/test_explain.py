@@ -82,6 +82,20 @@ def test_third_hand_high_and_partner_winning() -> None:
     assert _code(partner, "2H") == "partner_winning"
 
 
+def test_a_finesse_and_winning_before_the_last_hand() -> None:
+    # partner led the 4♥, West the 6♥: North holds A♥ Q♥ with the K♥ unseen
+    finesse = _view("AH QH 2H 3C", trick=[(2, "4H"), (3, "6H")])
+    reason = explain(finesse, Play(Card.parse("QH")))
+    assert reason.code == "finesse" and reason.card == Card.parse("KH")
+    assert _code(finesse, "AH") == "third_high"
+    # the K♥ already played: the Q♥ is no finesse
+    seen = _view("AH QH 2H 3C", trick=[(2, "4H"), (3, "6H")], done=[(1, "KH 5H 7H 8H", 1)])
+    assert _code(seen, "QH") != "finesse"
+    # second hand taking the trick with its cheapest winner is not "last to play"
+    second = _view("AH 2H 3C", trick=[(3, "5H")], done=[(1, "KH QH JH 10H", 1)])
+    assert _code(second, "AH") == "win_now"
+
+
 def test_last_hand_wins_cheaply_or_follows_low() -> None:
     last = _view("KH 9H 2H 3C", trick=[(1, "8H"), (2, "5H"), (3, "7H")])
     assert _code(last, "9H") == "win_cheaply"

@@ -46,6 +46,10 @@ def reason_text(reason: Reason) -> str:
         return _("third hand high")
     if code == "win_cheaply":
         return _("last to play: win as cheaply as you can")
+    if code == "win_now":
+        return _("win the trick with the cheapest card that does")
+    if code == "finesse":
+        return _("finesse: the {card} is still out and may lie before you").format(card=card)
     if code == "partner_winning":
         return _("your partner is winning the trick: play low")
     if code == "duck":
