@@ -169,7 +169,13 @@ def _solo_call(view: SeatView, action: SoloBid) -> Reason:
     if action.call in ("mis", "spread"):
         high = sum(1 for c in view.hand if not c.is_joker and c.rank >= HONOUR)
         return Reason("solo_misere", n=high, call=action.call)
+    if tricks < _ALONE.get(action.call, 0):  # more than the count: the search's judgement
+        return Reason("search")
     return Reason("solo_call", n=tricks, call=action.call)
+
+
+# sure tricks of one's own a call wants: half of Propose and Accept's 8, the others' target
+_ALONE = {"prop": 4, "accept": 4, "solo": 5, "abund": 9, "royal": 9, "slam": 13}
 
 
 def _book_count(view: SeatView) -> tuple[int, str]:
@@ -188,6 +194,8 @@ def _book_count(view: SeatView) -> tuple[int, str]:
 
 def _books(view: SeatView, action: Bid) -> Reason:
     books, _ = _book_count(view)
+    if books < action.number + 6:  # more than the count: the search's judgement
+        return Reason("search")
     return Reason("bid_books", n=books, call=action.mode)
 
 

@@ -169,6 +169,7 @@ def test_the_solo_auction_reasons_count_sure_tricks() -> None:
     solo = explain(strong, SoloBid("solo"))
     assert solo.code == "solo_call" and solo.n == 6 and solo.call == "solo"
     assert explain(strong, SoloBid("pass")).code == "solo_pass"
+    assert explain(strong, SoloBid("abund")).code == "search"  # 9 wanted: not by the count
     low = replace(_view("2S 3S 4S 5S 6S 5C 6C 7C 5D 6D 7D 3H 4H", trump=None))
     misere = explain(low, SoloBid("mis"))
     assert misere.code == "solo_misere" and misere.n == 0
