@@ -82,6 +82,15 @@ def test_third_hand_high_and_partner_winning() -> None:
     assert _code(partner, "2H") == "partner_winning"
 
 
+def test_a_bid_whist_bid_is_explained_by_the_count_of_books_it_rests_on() -> None:
+    from engine import Bid
+
+    strong = _view("AS KS QS JS 10S AH KH AD KD 2C 3C 4C", trump=None)
+    low = explain(strong, Bid(1, "u"))
+    assert low.code == "bid_books" and low.n >= 7
+    assert explain(strong, Bid(7, "u")).code == "search"  # all 13 books: not by the count
+
+
 def test_a_finesse_and_winning_before_the_last_hand() -> None:
     # partner led the 4♥, West the 6♥: North holds A♥ Q♥ with the K♥ unseen
     finesse = _view("AH QH 2H 3C", trick=[(2, "4H"), (3, "6H")])
