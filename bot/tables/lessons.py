@@ -189,6 +189,9 @@ class Lessons:
         """Where ``row`` left the lesson; None when there is nothing to resume."""
         if row is None or row.finished:
             return None
+        learner_due = row.step < len(lesson.steps) and lesson.steps[row.step].seat == lesson.learner
+        if len(row.actions) != row.step or not learner_due:
+            return None  # the script changed under a stored lesson: start it again
         try:
             game = lesson.replay(row.actions)
         except Exception:  # the script changed under a stored lesson: start it again
