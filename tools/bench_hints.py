@@ -9,7 +9,8 @@ one worker (``AIPool.hint``: pickling, the worker's search at
 from the call to the answer is the hint's latency as a player sees it, less
 Discord. Beside it, the same hints in this process timed in CPU time (holds under
 load), and hard's own decision through the pool at its production budget (wall), to
-show why hints have a budget of their own.
+show why hints have a budget of their own, and how often the hint's choice is the
+one hard makes with its own budget.
 The machine's load is printed with the figures.
 """
 
@@ -66,36 +67,41 @@ async def run(games: list[str], count: int, seed: int) -> None:
     )
     print(
         f"{'game':24} {'n':>3}  {'pool wall p50':>13} {'p95':>6}  {'hint CPU p50':>12} {'p95':>6}"
-        f"  {'hard pool p50':>13} {'p95':>6}   (ms)"
+        f"  {'hard pool p50':>13} {'p95':>6}  same as hard   (ms)"
     )
     everything: list[float] = []
+    agreed = 0
     try:
         for game_id in games:
             views = positions(game_id, count, seed)
             wall: list[float] = []
             cpu: list[float] = []
             hard_wall: list[float] = []
+            agree = 0
             for i, view in enumerate(views):
                 legal = list(view.legal)
                 start = time.perf_counter()
-                await pool.hint(view, legal, f"{seed}:{i}")
+                chosen, _ = await pool.hint(view, legal, f"{seed}:{i}")
                 wall.append(time.perf_counter() - start)
                 start = time.process_time()
                 hint(view, legal, random.Random(i), *HINT_BUDGET)
                 cpu.append(time.process_time() - start)
                 start = time.perf_counter()
-                await pool.choose("hard", view, legal, f"{seed}:{i}")
+                hard_choice = await pool.choose("hard", view, legal, f"{seed}:{i}")
                 hard_wall.append(time.perf_counter() - start)
+                agree += hard_choice == chosen
             everything.extend(wall)
             print(
                 f"{game_id:24} {len(views):3}  {1000 * statistics.median(wall):13.0f}"
                 f" {1000 * pct(wall, 0.95):6.0f}  {1000 * statistics.median(cpu):12.0f}"
                 f" {1000 * pct(cpu, 0.95):6.0f}  {1000 * statistics.median(hard_wall):13.0f}"
-                f" {1000 * pct(hard_wall, 0.95):6.0f}"
+                f" {1000 * pct(hard_wall, 0.95):6.0f}  {agree:3}/{len(views)}"
             )
+            agreed += agree
         print(
             f"{'all games':24} {len(everything):3}  {1000 * statistics.median(everything):13.0f}"
             f" {1000 * pct(everything, 0.95):6.0f}"
+            f"  the hint's choice is hard's own in {agreed} of {len(everything)}"
         )
         print(f"load average at end:   {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:

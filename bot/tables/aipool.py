@@ -75,10 +75,11 @@ _DEFAULTS: Final = {
     "hard": (0.2, 1.5),
 }  # (soft, cap) seconds; engine.ai's own
 
-HINT_BUDGET: Final = (0.08, 0.2)
+HINT_BUDGET: Final = (0.05, 0.15)
 """(soft, cap) seconds of the hard AI behind a hint. Hard's own (0.2 s soft, and 2.5
 times that for the ruff's lay-out) cannot answer within 300 ms; at this budget a
-hint's p95 stays under it (``python -m tools.bench_hints``)."""
+hint's p95 stays under it, and the choice is hard's own in about nine of ten
+decisions (``python -m tools.bench_hints``, docs/coach-hints-and-lessons.md)."""
 
 
 @dataclass(frozen=True, slots=True)
