@@ -94,7 +94,13 @@ async def test_a_lesson_end_to_end_with_a_wrong_answer_and_a_restart(
     before = db_dump(db_path)
     res = await forged_click(env, alice.user, dm, "rh:l:turnover-layouts:0:play:AH")
     assert res.ephemeral and "That step is done" in res.response.content
+    # a card that is not hers, and an id that is not the bot's: refused, nothing changed
+    res = await forged_click(env, alice.user, dm, "rh:l:turnover-layouts:2:play:2C")
+    assert res.ephemeral and "not one of the choices" in res.response.content
+    res = await forged_click(env, alice.user, dm, "rh:l:turnover-layouts:2:play:ZZ")
+    assert res.ephemeral and "not recognised" in res.response.content
     assert db_dump(db_path) == before
+    assert "step 2 of 3" in hand_message(alice).content
 
     # a restart: the lesson resumes at step 2 from the database
     await restart(env, more_bots, make_settings(db_path, seed=3))
