@@ -13,6 +13,7 @@ import simcord
 
 from bot.store import RatingRepo, ratings
 
+from .conftest import make_settings, restart
 from .dm_play import label_of, lowest_card, open_table, play_out
 from .helpers import (
     button_labels,
@@ -202,3 +203,18 @@ def test_the_hint_button_takes_a_row_of_its_own_or_the_last_with_room() -> None:
     full.button("rh:t:1:d0", "x", row=2)
     hint_button(full, 1, 7, 0)  # every row full: no button, no error
     assert sum(c["label"] == HINT for r in full.to_components() for c in r["components"]) == 1
+
+
+@pytest.mark.parametrize("bot_settings", [{"seed": 7}])
+async def test_hints_survive_a_restart(
+    simcord_env: Any, db_path: Any, more_bots: list[Any]
+) -> None:
+    env = simcord_env
+    _, channel, players = await open_table(env, 1, "whist-5", options="hints:on", ai=3)
+    alice = players[0]
+    await restart(env, more_bots, make_settings(db_path, seed=7))
+    table = env.bot.manager.tables[1]
+    assert table.settings.hints
+    assert "💡 Hints on · unrated" in table_message(channel).content
+    res = await alice.user.click(hand_message(alice), label=HINT)
+    assert res.ephemeral and _answer(res).startswith("💡 Hint: play **")
