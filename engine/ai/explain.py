@@ -206,6 +206,8 @@ class _Plays:
         self.view = view
         self.trump = view.trump
         self.order = view.rank_order
+        # the honour maxims speak of high cards: not where low cards win (Bid Whist downtown)
+        self.high = view.rank_order.direction != "downtown"
         rules = rules_for(view)
         seen = set(view.hand) | set(view.my_discards)
         for _, cards, _ in view.completed_tricks:
@@ -284,7 +286,8 @@ class _Plays:
             return Reason("cash_master", card=card)
         held = self.of_suit(self.available, suit)
         if (
-            len(held) >= 2
+            self.high
+            and len(held) >= 2
             and card == held[0]
             and (card.is_joker or card.rank >= HONOUR)
             and self.touching(held[0], held[1])
@@ -318,7 +321,8 @@ class _Plays:
             if partner_wins and lowest:
                 return Reason("partner_winning")
             if (
-                len(trick) == 1
+                self.high
+                and len(trick) == 1
                 and wins
                 and not best.is_joker
                 and best.rank >= HONOUR
