@@ -48,6 +48,7 @@ def _label(table: Any, policy: Any) -> str:
     return label_of(view, policy(view)[0])
 
 
+@pytest.mark.slow  # a whole game
 @pytest.mark.parametrize("bot_settings", [{"seed": 7}])
 async def test_a_hint_is_private_changes_nothing_and_the_game_is_unrated(
     simcord_env: Any, db_path: Any
