@@ -1,4 +1,4 @@
-"""Slash commands: ``/ruff new | hand | cancel | rules | leaderboard | stats | settings | record | replay``.
+"""Slash commands: ``/ruff new | hand | cancel | rules | leaderboard | stats | settings | record | replay | lesson``.
 
 Thin by design: each command validates its options' shape and hands over to
 the :class:`~bot.app.manager.GameManager`.
@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.app.manager import GameManager, preset_choices
 from bot.present.i18n import LANGUAGES, N_
+from bot.tables.lesson_scripts import LESSONS
 from engine import game_ids, make_rules
 
 
@@ -37,7 +38,7 @@ class RuffCog(
         game=N_("Which game (default: Ruff and Honours)"),
         preset=N_("Rule preset (default: the game's standard)"),
         target=N_("Points needed to win a game"),
-        options=N_("Extra rule parameters, e.g. ruff_mandatory=true, first_leader=ruffer"),
+        options=N_("Rule parameters, e.g. ruff_mandatory=true; hints:on for unrated hints"),
     )
     @app_commands.choices(game=_game_choices())
     async def new(
@@ -169,3 +170,13 @@ class RuffCog(
         table: app_commands.Range[int, 1, 2**53] | None = None,
     ) -> None:
         await self.manager.replay_command(interaction, table)
+
+    @app_commands.command(
+        name="lesson", description=N_("A short lesson on a rule newcomers ask about, in your DMs")
+    )
+    @app_commands.describe(name=N_("Which lesson (default: the list of lessons)"))
+    @app_commands.choices(
+        name=[app_commands.Choice(name=lesson.title, value=lesson.name) for lesson in LESSONS]
+    )
+    async def lesson(self, interaction: discord.Interaction[Any], name: str | None = None) -> None:
+        await self.manager.lesson_command(interaction, name)

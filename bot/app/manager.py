@@ -12,6 +12,8 @@ It builds the bot's parts and hands each request to the part whose job it is:
 ``resume``         start-up: load, set aside what fails, re-arm timers
 ``info``           the read-only commands (rules, leaderboard, stats, hand)
 ``records``        hand records and replays of finished games (record, replay)
+``hints``          the Hint button of a table with hints
+``lessons``        ``/ruff lesson``: scripted deals played in DMs
 =================  ============================================================
 
 Invariants, kept by those parts:
@@ -44,6 +46,8 @@ from bot.tables.aipool import AIPool
 from bot.tables.claims import VERBS as CLAIM_VERBS
 from bot.tables.claims import ClaimButtons
 from bot.tables.drivers import Drivers
+from bot.tables.hints import Hints
+from bot.tables.lessons import Lessons
 from bot.tables.lobby import Lobby
 from bot.tables.play import Play
 from bot.tables.presenter import Presenter
@@ -79,6 +83,8 @@ class GameManager:
         self.claims = ClaimButtons(svc, self.presenter, self.play)
         self.info = Info(svc, self.presenter, self.lobby)
         self.records = Records(svc)
+        self.hints = Hints(svc)
+        self.lessons = Lessons(svc)
         self._resume = Resume(svc, self.presenter, self.drivers)
         # how this process keeps in step with the database: alone, or one of several
         # processes sharing PostgreSQL (bot/cluster); the table layer sees only TableSync
@@ -234,3 +240,22 @@ class GameManager:
         self, interaction: discord.Interaction[Any], table_id: int, step: int
     ) -> None:
         await self.records.on_replay_step(interaction, table_id, step)
+
+    # ------------------------------------------------------------ hints and lessons (bot/tables/hints.py, lessons.py)
+
+    async def on_hint(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int, seat: int
+    ) -> None:
+        await self.hints.on_hint(interaction, table_id, version, seat)
+
+    async def lesson_command(self, interaction: discord.Interaction[Any], name: str | None) -> None:
+        await self.lessons.command(interaction, name)
+
+    async def on_lesson(
+        self,
+        interaction: discord.Interaction[Any],
+        lesson: str,
+        step: int,
+        action: Action | None,
+    ) -> None:
+        await self.lessons.on_lesson(interaction, lesson, step, action)

@@ -20,7 +20,11 @@ Every component is a :class:`discord.ui.DynamicItem`, registered once in
 * ``rh:lb:<page>[:<game>]`` — leaderboard paging (the game id the page shows; an
   id without one, from before ratings, shows the server's most played game);
 * ``rh:r:<table>:<step>`` — a replay of a finished game at trick ``step``
-  (from 0; ``/ruff replay``, :mod:`bot.present.replay`); a step past the end clamps.
+  (from 0; ``/ruff replay``, :mod:`bot.present.replay`); a step past the end clamps;
+* ``rh:h:<table>:<version>:<seat>`` — the Hint button of a hand at a table with
+  hints, stamped like a card (a hint for an earlier turn is stale);
+* ``rh:l:<lesson>:<step>:<action>`` — a lesson's answer at its step (the engine's
+  encoding of the action), ``rh:l:<lesson>:start`` — start (or resume) a lesson.
 
 The builders here are pure functions of an engine view; the callbacks only
 parse the id and hand over to the :class:`~bot.present.handlers.ClickHandler` (the manager).
@@ -69,7 +73,7 @@ _ID_LIMIT = 100
 
 @dataclass(frozen=True, slots=True)
 class ParsedId:
-    kind: str  # t | a | d | c | lb | r
+    kind: str  # t | a | d | c | lb | r | h | l
     table_id: int = 0
     verb: str = ""  # the table verb (t) or the laid-out cards' action verb (d)
     version: int = 0
@@ -78,6 +82,7 @@ class ParsedId:
     page: int = 0
     step: int = 0  # a replay's step (r)
     game: str = ""  # the game id of a leaderboard page (lb); "" = the default
+    lesson: str = ""  # a lesson's name (l)
 
 
 class BadCustomId(ValueError):
@@ -90,6 +95,9 @@ _PICK_RE = re.compile(r"d:(\d{1,19}):(\d{1,9}):([0-3])(?::([a-z]{1,10}))?")
 _CHOICE_RE = re.compile(r"c:(\d{1,19}):(\d{1,9}):([0-3]):(\d)")
 _LB_RE = re.compile(r"lb:(\d{1,4})(?::([a-z0-9-]{1,60}))?")
 _REPLAY_RE = re.compile(r"r:(\d{1,19}):(\d{1,6})")
+_HINT_RE = re.compile(r"h:(\d{1,19}):(\d{1,9}):([0-3])")
+_LESSON_RE = re.compile(r"l:([a-z0-9-]{1,24}):(\d{1,4}):([a-z]{1,10}(?::[0-9A-Za-z-]{1,16})?)")
+_LESSON_START_RE = re.compile(r"l:([a-z0-9-]{1,24}):start")
 
 
 def parse_custom_id(rest: str) -> ParsedId:
@@ -126,6 +134,18 @@ def parse_custom_id(rest: str) -> ParsedId:
         return ParsedId("lb", page=int(m.group(1)), game=m.group(2) or "")
     if m := _REPLAY_RE.fullmatch(rest):
         return ParsedId("r", table_id=int(m.group(1)), step=int(m.group(2)))
+    if m := _HINT_RE.fullmatch(rest):
+        return ParsedId(
+            "h", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3))
+        )
+    if m := _LESSON_START_RE.fullmatch(rest):
+        return ParsedId("l", lesson=m.group(1), step=-1)
+    if m := _LESSON_RE.fullmatch(rest):
+        try:
+            action = decode_action(m.group(3))
+        except ActionParseError:
+            raise BadCustomId(rest) from None
+        return ParsedId("l", lesson=m.group(1), step=int(m.group(2)), action=action)
     raise BadCustomId(rest)
 
 
@@ -150,6 +170,23 @@ def choice_id(table_id: int, version: int, seat: int, k: int) -> str:
     """The id of the ``k``-th menu of choices (0-9) on a hand message."""
     cid = f"rh:c:{table_id}:{version}:{seat}:{k}"
     assert len(cid) <= _ID_LIMIT and 0 <= k <= 9
+    return cid
+
+
+def hint_id(table_id: int, version: int, seat: int) -> str:
+    """The id of the Hint button of ``seat``'s hand at engine ``version``."""
+    cid = f"rh:h:{table_id}:{version}:{seat}"
+    assert len(cid) <= _ID_LIMIT
+    return cid
+
+
+def lesson_id(lesson: str, step: int | None = None, action: Action | None = None) -> str:
+    """The id of a lesson's answer ``action`` at ``step``, or (no step) of its start."""
+    if step is None or action is None:
+        cid = f"rh:l:{lesson}:start"
+    else:
+        cid = f"rh:l:{lesson}:{step}:{action.encode()}"
+    assert len(cid) <= _ID_LIMIT
     return cid
 
 
@@ -294,6 +331,10 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
         await manager.on_action(interaction, parsed.table_id, parsed.version, parsed.seat, [action])
     elif parsed.kind == "r":
         await manager.on_replay_step(interaction, parsed.table_id, parsed.step)
+    elif parsed.kind == "h":
+        await manager.on_hint(interaction, parsed.table_id, parsed.version, parsed.seat)
+    elif parsed.kind == "l":
+        await manager.on_lesson(interaction, parsed.lesson, parsed.step, parsed.action)
     else:
         await manager.on_leaderboard_page(interaction, parsed.page, parsed.game or None)
 
@@ -370,6 +411,29 @@ def finished_view(table_id: int) -> discord.ui.View:
         )
     )
     return view
+
+
+def lesson_view(
+    lesson: str,
+    step: int | None,
+    choices: Sequence[tuple[Action, str]],
+    starts: Sequence[tuple[str, str]] = (),
+) -> discord.ui.View:
+    """A lesson's buttons: one per choice at ``step`` (five a row, at most 20), then a
+    button per lesson to start (``starts``: name, label)."""
+    ui = Rows()
+    for i, (action, label) in enumerate(choices[: (ROWS - 1) * ROW_WIDTH]):
+        style = (
+            discord.ButtonStyle.success
+            if getattr(action, "card", None) is not None
+            else discord.ButtonStyle.primary
+        )
+        assert step is not None
+        ui.button(lesson_id(lesson, step, action), label, style, row=i // ROW_WIDTH)
+    first = -(-min(len(choices), (ROWS - 1) * ROW_WIDTH) // ROW_WIDTH)
+    for i, (name, label) in enumerate(starts[: (ROWS - first) * ROW_WIDTH]):
+        ui.button(lesson_id(name), label, discord.ButtonStyle.primary, row=first + i // ROW_WIDTH)
+    return ui
 
 
 def leaderboard_id(page: int, game_id: str | None = None) -> str:
@@ -479,6 +543,17 @@ class Rows(discord.ui.View):
                 "options": [_option(*option) for option in options],
             }
         )
+
+    def free_row(self) -> int | None:
+        """A row with room for one more button: a new row while there is one, else the
+        last row of buttons with room; None when every row is full."""
+        if len(self._rows) < ROWS:
+            return len(self._rows)
+        for i in reversed(range(len(self._rows))):
+            items = self._rows[i]
+            if len(items) < ROW_WIDTH and all(c["type"] == 2 for c in items):
+                return i
+        return None
 
     def to_components(self) -> list[dict[str, Any]]:
         return [{"type": 1, "components": list(items)} for items in self._rows if items]

@@ -52,6 +52,7 @@ from bot.present.components import (
     Rows,
     action_id,
     choice_id,
+    hint_id,
     pick_id,
     table_id_for,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "claim_menu",
     "concede_confirm",
     "hand_controls",
+    "hint_button",
     "layout_order",
     "split_actions",
 ]
@@ -261,6 +263,17 @@ def hand_controls(
         )
     claim_controls(ui, table_id, version, view, first + -(-len(choices) // ROW_WIDTH))
     return ui
+
+
+def hint_button(ui: discord.ui.View, table_id: int, version: int, seat: int) -> None:
+    """The **Hint** button of a table with hints, on a row with room (none when full)."""
+    if not isinstance(ui, Rows):
+        return
+    row = ui.free_row()
+    if row is not None:
+        ui.button(
+            hint_id(table_id, version, seat), _("💡 Hint"), discord.ButtonStyle.primary, row=row
+        )
 
 
 ANSWER_PHASES = (CLAIM, CONCEDE)

@@ -53,6 +53,18 @@ class ClickHandler(Protocol):
         self, interaction: discord.Interaction[Any], table_id: int, step: int
     ) -> None: ...
 
+    async def on_hint(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int, seat: int
+    ) -> None: ...
+
+    async def on_lesson(
+        self,
+        interaction: discord.Interaction[Any],
+        lesson: str,
+        step: int,
+        action: Action | None,
+    ) -> None: ...
+
 
 def handler_of(interaction: discord.Interaction[Any]) -> ClickHandler:
     """The handler the running bot registered as ``client.manager``."""

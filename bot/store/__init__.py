@@ -15,6 +15,7 @@ from bot.store.db import (
 )
 from bot.store.deadlines import DeadlineRepo
 from bot.store.hands import HandMessageRepo
+from bot.store.lessons import LessonRepo, LessonRow
 from bot.store.moves import ActionRepo, Snapshot, SnapshotRepo
 from bot.store.preferences import GuildSettingsRepo, UserLocaleRepo
 from bot.store.rows import (
@@ -61,6 +62,8 @@ __all__ = [
     "SnapshotRepo",
     "HandMessage",
     "HandMessageRepo",
+    "LessonRepo",
+    "LessonRow",
     "HumanSeat",
     "IntegrityError",
     "InvalidTransition",

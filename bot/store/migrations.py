@@ -429,6 +429,39 @@ CREATE TABLE table_snapshots (
 """
 
 
+RESERVED = """
+-- Reserved: a step another line of work adds; nothing here.
+SELECT 1;
+"""
+
+V10 = """
+-- Each player's progress through the lessons (/ruff lesson, bot.store.lessons): the
+-- steps done and the actions played so far (a JSON list of the engine's encodings).
+CREATE TABLE lesson_progress (
+    user_id     INTEGER NOT NULL,
+    lesson      TEXT    NOT NULL CHECK (length(lesson) BETWEEN 1 AND 40),
+    step        INTEGER NOT NULL CHECK (step >= 0),
+    actions     TEXT    NOT NULL DEFAULT '[]'
+                CHECK (json_valid(actions) AND json_type(actions) = 'array'),
+    finished    INTEGER NOT NULL DEFAULT 0 CHECK (finished IN (0, 1)),
+    updated_at  REAL    NOT NULL,
+    PRIMARY KEY (user_id, lesson)
+) STRICT;
+"""
+
+V10_POSTGRESQL = """
+CREATE TABLE lesson_progress (
+    user_id     bigint  NOT NULL,
+    lesson      text    NOT NULL CHECK (length(lesson) BETWEEN 1 AND 40),
+    step        integer NOT NULL CHECK (step >= 0),
+    actions     text    NOT NULL DEFAULT '[]' CHECK (rh_json_type(actions) = 'array'),
+    finished    integer NOT NULL DEFAULT 0 CHECK (finished IN (0, 1)),
+    updated_at  double precision NOT NULL,
+    PRIMARY KEY (user_id, lesson)
+);
+"""
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     """One numbered step of the schema history, in every dialect."""
@@ -466,6 +499,9 @@ MIGRATIONS: list[Migration] = [
     Migration(5, sqlite=V5, postgresql=V5_POSTGRESQL),
     Migration(6, sqlite=V6),
     Migration(7, sqlite=V7, postgresql=V7_POSTGRESQL),
+    Migration(8, sqlite=RESERVED),
+    Migration(9, sqlite=RESERVED),
+    Migration(10, sqlite=V10, postgresql=V10_POSTGRESQL),
 ]
 """The schema history, versions 1, 2, 3... in order."""
 

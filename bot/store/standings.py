@@ -370,10 +370,17 @@ class RatingRepo(Repository):
         return None if row is None else _event(row)
 
     async def unrated_tables(self) -> builtins.list[int]:
-        """Finished tables without a rating event (finished before ratings existed)."""
+        """Finished tables without a rating event (finished before ratings existed),
+        not counting the tables played with hints (their settings' ``hints``: never rated)."""
+        hinted = (
+            "COALESCE((t.settings::jsonb ->> 'hints')::boolean, false)"
+            if self.db.dialect == "postgresql"
+            else "COALESCE(json_extract(t.settings, '$.hints'), 0)"
+        )
         rows = await self.db.fetchall(
             "SELECT id FROM tables t WHERE status = 'finished'"
             " AND NOT EXISTS (SELECT 1 FROM rating_events e WHERE e.table_id = t.id)"
+            f" AND NOT {hinted}"
             " ORDER BY id"
         )
         return [int(r[0]) for r in rows]

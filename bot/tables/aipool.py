@@ -40,9 +40,18 @@ from typing import Final
 from bot.workers import shutdown_now, worker_context
 from engine import Action, SeatView
 from engine.ai import CLAIM_TIME_LIMIT as CLAIM_TIME
+from engine.ai import Reason
 from engine.ai import decide_claim as claims_decide
 
-__all__ = ["ANSWER_TIMEOUT", "BUDGET_STEPS", "MODES", "WORKER_NICENESS", "AIPool", "Decision"]
+__all__ = [
+    "ANSWER_TIMEOUT",
+    "BUDGET_STEPS",
+    "HINT_BUDGET",
+    "MODES",
+    "WORKER_NICENESS",
+    "AIPool",
+    "Decision",
+]
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +74,12 @@ _DEFAULTS: Final = {
     "normal": (0.04, 1.0),
     "hard": (0.2, 1.5),
 }  # (soft, cap) seconds; engine.ai's own
+
+HINT_BUDGET: Final = (0.05, 0.15)
+"""(soft, cap) seconds of the hard AI behind a hint. Hard's own (0.2 s soft, and 2.5
+times that for the ruff's lay-out) cannot answer within 300 ms; at this budget a
+hint's p95 stays under it, and the choice is hard's own in about nine of ten
+decisions (``python -m tools.bench_hints``, docs/coach-hints-and-lessons.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +139,27 @@ def _decide(
     player = _player(level, step, worlds)
     action: Action = player.choose(view, legal, random.Random(seed))  # type: ignore[attr-defined]
     return action
+
+
+def _hint(
+    view: SeatView, legal: Sequence[Action], seed: str, worlds: int | None
+) -> tuple[Action, Reason]:
+    """A hint: the hard AI's choice at :data:`HINT_BUDGET` and its reason in words."""
+    from engine.ai import EasyPlayer, GuardedPlayer, HardPlayer, explain, get_player
+
+    key = ("hint", 0, worlds)
+    player = _players.get(key)
+    if player is None:
+        soft, cap = HINT_BUDGET
+        if worlds is not None:  # bounded by worlds, not time: reproducible
+            player = GuardedPlayer(
+                HardPlayer(budget=60.0, cap=60.0, max_worlds=worlds), EasyPlayer(noise=0.0), 60.0
+            )
+        else:
+            player = get_player("hard", budget=soft, cap=cap)
+        _players[key] = player
+    action: Action = player.choose(view, legal, random.Random(seed))  # type: ignore[attr-defined]
+    return action, explain(view, action)
 
 
 def _init_worker() -> None:
@@ -254,6 +290,40 @@ class AIPool:
             self._in_flight -= 1
         self.decisions.append(Decision(level, step, time.perf_counter() - started, False))
         return action
+
+    async def hint(
+        self, view: SeatView, legal: Sequence[Action], seed: str
+    ) -> tuple[Action, Reason]:
+        """A hint for the seat of ``view``: the hard AI's choice among ``legal`` at
+        :data:`HINT_BUDGET` and its reason (``engine.ai.explain``), off the event loop;
+        on a pool failure the easy player's choice and its reason."""
+        if self._closed:
+            raise RuntimeError("AIPool is closed")
+        legal = list(legal)
+        executor = self._executor
+        if executor is None:
+            return _hint(view, legal, seed, self.worlds)
+        self._in_flight += 1
+        try:
+            future = asyncio.get_running_loop().run_in_executor(
+                executor, _hint, view, legal, seed, self.worlds
+            )
+            action, reason = await asyncio.wait_for(future, ANSWER_TIMEOUT)
+            if action not in legal:
+                raise ValueError(f"worker answered {action!r}, not a legal action")
+            return action, reason
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.error("AI pool failed on a hint (%s: %s); easy answers it", type(exc).__name__, exc)
+            if isinstance(exc, (BrokenProcessPool, TimeoutError, RuntimeError)):
+                self._restart(executor)
+            from engine.ai import explain
+
+            action = _decide("easy", 0, None, view, legal, seed)
+            return action, explain(view, action)
+        finally:
+            self._in_flight -= 1
 
     def _restart(self, broken: Executor) -> None:
         """Replace ``broken`` by a fresh pool (once, however many calls saw it fail)."""

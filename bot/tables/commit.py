@@ -89,7 +89,8 @@ async def commit(
     for action in actions:
         events.extend(trial.apply(seat, action))  # IllegalAction: nothing written
     entries = [NewAction(seat, a.encode(), actor_id) for a in actions]
-    teams = _rating_teams(table, trial) if trial.is_over else []
+    # a table with hints is not rated (TableSettings.hints)
+    teams = _rating_teams(table, trial) if trial.is_over and not table.settings.hints else []
     timeout = turn_timeout(svc, table)
     following = None if trial.is_over else trial.to_act()
     away, misses = set(table.away), dict(table.misses)
@@ -245,11 +246,16 @@ async def open_lobby(
     rules: Rules,
     guild_name: str,
     channel_name: str,
+    hints: bool = False,
 ) -> Table:
-    """A new table in the lobby with its opener in the first seat. Raises
-    :class:`~bot.store.ChannelBusy` if the channel has an open table."""
+    """A new table in the lobby with its opener in the first seat (``hints``: with the
+    Hint button, unrated). Raises :class:`~bot.store.ChannelBusy` if the channel has an
+    open table."""
     settings = TableSettings(
-        turn_timeout=svc.settings.turn_timeout, guild_name=guild_name, channel_name=channel_name
+        turn_timeout=svc.settings.turn_timeout,
+        guild_name=guild_name,
+        channel_name=channel_name,
+        hints=hints,
     )
     row = await svc.table_repo.create_lobby(
         guild_id=guild_id,

@@ -21,7 +21,7 @@ from typing import Any
 import discord
 
 from bot.present import render
-from bot.present.controls import hand_controls, hand_in_buttons
+from bot.present.controls import hand_controls, hand_in_buttons, hint_button
 from bot.present.i18n import _, current, using
 from bot.present.notify import DMClosed, MessageGone, call, release_view
 from bot.present.replies import refuse
@@ -70,7 +70,10 @@ class Hands:
 
         def controls() -> discord.ui.View:
             with using(language):
-                return hand_controls(table.id, version, view, away=away)
+                ui = hand_controls(table.id, version, view, away=away)
+                if table.settings.hints and view.my_turn and not away:
+                    hint_button(ui, table.id, version, seat)  # a table with hints, your turn
+                return ui
 
         return content, sig, controls
 

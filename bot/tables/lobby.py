@@ -29,7 +29,14 @@ from bot.tables.drivers import Drivers
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
 from bot.tables.sync import CATCH_UP_TRIES
-from bot.tables.table import AI_NAMES, Table, first_free, hand_signature, parse_options
+from bot.tables.table import (
+    AI_NAMES,
+    Table,
+    first_free,
+    hand_signature,
+    parse_options,
+    take_hints,
+)
 from engine import RulesError, make_rules
 
 log = logging.getLogger(__name__)
@@ -90,6 +97,7 @@ class Lobby:
             return
         try:
             overrides = parse_options(options)
+            hints = take_hints(overrides)
             if target is not None:
                 overrides["target_score"] = str(target)
             rules = make_rules(game_id, preset, overrides)
@@ -115,6 +123,7 @@ class Lobby:
                 rules=rules,
                 guild_name=interaction.guild.name,
                 channel_name=getattr(interaction.channel, "name", ""),
+                hints=hints,
             )
         except ChannelBusy:
             existing = await svc.table_repo.get_open_by_channel(interaction.channel.id)

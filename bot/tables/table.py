@@ -90,6 +90,7 @@ class TableSettings:
     misses: Mapping[int, int] = field(default_factory=dict)  # seat -> turns missed in a row
     notices: tuple[Notice, ...] = ()  # the turn's short-lived posts, deleted once it passes
     set_aside_notice: str = ""  # the channel was told this version could not load the table
+    hints: bool = False  # the Hint button in the hand DMs (``hints:on``); the game is then unrated
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -106,6 +107,7 @@ class TableSettings:
             misses={int(k): int(v) for k, v in dict(data.get("misses", {})).items() if v},
             notices=tuple(Notice(*(int(x) for x in n)) for n in data.get("notices", ())),
             set_aside_notice=str(data.get("set_aside_notice", "")),
+            hints=data.get("hints") is True,
             extra={k: v for k, v in data.items() if k not in known},
         )
 
@@ -127,6 +129,8 @@ class TableSettings:
             out["notices"] = [list(n) for n in self.notices]
         if self.set_aside_notice:
             out["set_aside_notice"] = self.set_aside_notice
+        if self.hints:
+            out["hints"] = True
         return out
 
 
@@ -329,6 +333,7 @@ class Table:
             names.channel_name,
             jump,
             self.language,
+            names.hints,
         )
 
     @property
@@ -384,7 +389,8 @@ def hand_signature(table: Table, seat: int, content: str) -> str:
 
 
 def parse_options(text: str | None) -> dict[str, str]:
-    """``"ruff_mandatory=true, target_score=7"`` -> dict; raises RulesError if malformed."""
+    """``"ruff_mandatory=true, target_score=7"`` (or ``name:value``) -> dict; raises
+    RulesError if malformed."""
     out: dict[str, str] = {}
     if not text:
         return out
@@ -393,6 +399,8 @@ def parse_options(text: str | None) -> dict[str, str]:
         if not part:
             continue
         key, sep, value = part.partition("=")
+        if not sep:  # ``hints:on`` reads as ``hints=on``
+            key, sep, value = part.partition(":")
         if not sep or not key.strip() or not value.strip():
             raise RulesError(
                 _("options are name=value pairs separated by commas; could not read {part}").format(
@@ -401,6 +409,19 @@ def parse_options(text: str | None) -> dict[str, str]:
             )
         out[key.strip()] = value.strip()
     return out
+
+
+HINT_VALUES = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
+
+
+def take_hints(options: dict[str, str]) -> bool:
+    """Remove the table option ``hints`` (on | off) from ``options``, which are otherwise
+    the game's rule parameters, and return it: hints are a setting of the table, not a
+    rule of the game. Raises RulesError for a value other than on or off."""
+    value = options.pop("hints", "off").strip().lower()
+    if value not in HINT_VALUES:
+        raise RulesError(_("hints is on or off, not {value}").format(value=repr(value)))
+    return HINT_VALUES[value]
 
 
 def preset_choices(game_id: str | None) -> list[str]:

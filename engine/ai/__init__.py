@@ -24,6 +24,7 @@ The package, by idea:
 
 from __future__ import annotations
 
+from engine.ai.explain import REASONS, Reason, explain, hint
 from engine.ai.levels import BASELINE_LEVELS, LEVELS, TRIAL_LEVELS, Profile
 from engine.ai.players import (
     EasyPlayer,
@@ -44,6 +45,7 @@ __all__ = [
     "BASELINE_LEVELS",
     "CLAIM_TIME_LIMIT",
     "LEVELS",
+    "REASONS",
     "TRIAL_LEVELS",
     "EasyPlayer",
     "GuardedPlayer",
@@ -53,8 +55,11 @@ __all__ = [
     "OraclePlayer",
     "Player",
     "Profile",
+    "Reason",
     "clock",
     "decide_claim",
+    "explain",
     "get_player",
+    "hint",
     "obvious_choice",
 ]

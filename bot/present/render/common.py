@@ -135,6 +135,7 @@ class TableInfo:
     channel_name: str = ""
     jump_url: str = ""
     language: str = "en"  # the table's (public) language: what a picture drawn elsewhere speaks
+    hints: bool = False  # a table with hints (``hints:on``): unrated
 
     @property
     def n(self) -> int:

@@ -35,9 +35,10 @@ from engine import Rules, SeatView
 
 def header(info: TableInfo) -> str:
     rules = info.rules
-    return _("🃏 **{title}** · preset `{preset}` · table #{table}").format(
+    head = _("🃏 **{title}** · preset `{preset}` · table #{table}").format(
         title=rules.title, preset=rules.preset, table=info.table_id
     )
+    return head + " · " + _("💡 Hints on · unrated") if info.hints else head
 
 
 def lobby_text(info: TableInfo, creator_name: str, note: str = "") -> str:
@@ -186,6 +187,8 @@ def final_text(info: TableInfo, view: SeatView, how: str = "") -> str:
     last = last_trick_line(info, view)
     if last:
         lines.append(last)
+    if info.hints:
+        lines.append(_("Hints were on: this game is not rated."))
     lines.append(_("Press **Rematch** to play again with the same seats."))
     return "\n".join(lines)
 
