@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import discord
+from simcord.components import walk_components
 
+from bot.present.layout import layout_text as message_text
 from bot.present.render import card_label
 from bot.store import ActionRepo, TableRepo
 from engine import Card, Game, SeatView, sort_hand
@@ -47,7 +49,17 @@ def label_to_card(label: str) -> Card:
 
 
 def buttons(message: discord.Message) -> list[Any]:
-    return [child for row in message.components for child in getattr(row, "children", [])]
+    """The buttons and menus of a message: in its rows, or in the rows of its layout."""
+    found: list[Any] = []
+
+    def walk(items: Any) -> None:
+        for item in items:
+            if item.type in (discord.ComponentType.button, discord.ComponentType.string_select):
+                found.append(item)
+            walk(getattr(item, "children", ()) or ())
+
+    walk(message.components)
+    return found
 
 
 def raw_buttons(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -113,7 +125,20 @@ def feed(channel: Any) -> list[discord.Message]:
 
 def table_message(channel: Any) -> discord.Message:
     """The public table message (the first message of the table in the channel)."""
-    return next(m for m in channel.history() if "🃏 **" in m.content and "table #" in m.content)
+    return next(m for m in channel.history() if is_table_message(m))
+
+
+def raw_text(components: list[dict[str, Any]]) -> str:
+    """The words of raw components (a ``ResponseMessage``'s layout): its text displays."""
+    return "\n".join(
+        str(c.get("content", "")) for c in walk_components(components) if c.get("type") == 10
+    )
+
+
+def is_table_message(message: discord.Message) -> bool:
+    """A table message: its layout (or, from before the layout, its content) names it."""
+    text = message_text(message)
+    return "🃏" in text and "table #" in text
 
 
 JOKER_LABELS = ("Big Joker", "Little Joker")
@@ -255,7 +280,7 @@ async def forged_click(env: Any, actor: Any, message: Any, custom_id: str) -> An
     """
     stored = env.backend.get_message(message.channel.id, message.id)
     saved = copy.deepcopy(stored.components)
-    button = next(c for row in stored.components for c in row["components"] if c.get("type") == 2)
+    button = next(c for c in walk_components(stored.components) if c.get("type") == 2)
     button["custom_id"] = custom_id
     button["disabled"] = False
     try:
