@@ -196,7 +196,7 @@ async def _act(alice: Any) -> bool:
     """alice's turn in her hand DM: the first sensible control (a menu, a decision, Pass,
     the last playable card, else the first live action button)."""
     dm = alice.user.dm_channel.last_message if alice.user.dm_channel else None
-    if dm is None or "Your turn" not in dm.content:
+    if dm is None:
         return False
     items: list[Any] = []
 
@@ -207,20 +207,24 @@ async def _act(alice: Any) -> bool:
             walk(getattr(c, "children", ()) or ())
 
     walk(dm.components)
-    select = next((c for c in items if c.type.value == 3 and not c.disabled), None)
+    select = next(
+        (c for c in items if c.type.value == 3 and not c.disabled and ":t:" not in c.custom_id),
+        None,
+    )
     if select is not None:
         await alice.user.select(dm, [o.value for o in select.options][: select.min_values])
         return True
     live = [
         c for c in items if c.type.value == 2 and not c.disabled and ":a:" in (c.custom_id or "")
     ]
-    for label in ("Take the stock (ruff)", "Call “Can-ye?”", "Show honours", "Pass"):
+    decisions = ("Reject the claim", "Play on", "Take the stock (ruff)", "Call “Can-ye?”")
+    for label in (*decisions, "Show honours", "Pass"):
         if any(c.label == label for c in live):
             await alice.user.click(dm, label=label)
             return True
     cards = [c for c in live if any(s in (c.label or "") for s in "♠♥♦♣")]
     pick = cards[-1] if cards else (live[0] if live else None)
-    if pick is None:
+    if pick is None:  # not alice's turn: nothing of hers is live
         return False
     await alice.user.click(dm, custom_id=pick.custom_id)
     return True
@@ -281,8 +285,10 @@ async def _play_one(
     game = bot.manager.tables[tid]
     for _ in range(400):
         g = game.game
-        if g.phase == "play" and g.trick_no >= 3 and g.to_act() == 0 and len(g.trick) >= 1:
+        if g.phase == "play" and g.trick_no >= 2 and g.to_act() == 0 and len(g.trick) >= 1:
             break
+        if g.is_over:
+            raise SystemExit(f"{family}: the game ended before a mid-trick turn of alice's")
         try:
             if not await _act(alice):
                 await env.advance_time(1)

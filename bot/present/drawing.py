@@ -304,6 +304,7 @@ class Picture:
     smallest_text: int = 0
     trick_card_w: int = 0
     layout_card_w: int = 0
+    texts: tuple[str, ...] = ()  # every text a table picture drew (its words, in order)
 
     def shown_at(self, width: float, size: int) -> float:
         """``size`` (picture pixels) as seen when the picture is shown ``width`` px wide."""

@@ -140,15 +140,18 @@ def _button(table_id: int, verb: str, label: str, style: discord.ButtonStyle) ->
 
 
 def play_buttons(table_id: int, show_reclaim: bool) -> tuple[tuple[RHButton, ...], ...]:
-    """My hand, what is one tap away (Last trick, This deal, Scores), then Concede
-    (it asks first) and, for a player the AI stands in for, Take my seat back."""
+    """My hand and what is one tap away (Last trick, This deal), then Scores and
+    Concede (it asks first) and, for a player the AI stands in for, Take my seat
+    back: two rows, each fits one line of a phone."""
     first = (
         _button(table_id, "hand", _("My hand"), discord.ButtonStyle.primary),
         _button(table_id, "last", _("Last trick"), discord.ButtonStyle.secondary),
         _button(table_id, "deal", _("This deal"), discord.ButtonStyle.secondary),
-        _button(table_id, "scores", _("Scores"), discord.ButtonStyle.secondary),
     )
-    second = [_button(table_id, "concede", _("Concede"), discord.ButtonStyle.secondary)]
+    second = [
+        _button(table_id, "scores", _("Scores"), discord.ButtonStyle.secondary),
+        _button(table_id, "concede", _("Concede"), discord.ButtonStyle.secondary),
+    ]
     if show_reclaim:
         second.insert(
             0, _button(table_id, "reclaim", _("Take my seat back"), discord.ButtonStyle.success)

@@ -427,15 +427,16 @@ SHOWN_ON_PHONE: Final = 300  # the narrowest width the picture is designed for
 MIN_TEXT: Final = 13  # px: the smallest text drawn (9.75 px high at 300 px shown width)
 CARD_W: Final = 56  # a trick card (42 px wide at 300 px)
 CARD_H: Final = 78
-SIDE_DROP: Final = 32  # how far the left and right cards sit below the top card
-LAYOUT_W: Final = 36  # a Turnover layout card (27 px wide at 300 px, its index 9.75 px high)
-LAYOUT_H: Final = 50
+SIDE_DROP: Final = 28  # how far the left and right cards sit below the top card
+LAYOUT_W: Final = 34  # a Turnover layout card (25.5 px wide at 300 px, its index 9.75 px high)
+LAYOUT_H: Final = 48
 SPREAD_W: Final = 28  # a card of a hand laid face up (Spread Misère): 13 fit in a row
 SPREAD_H: Final = 40
-TURN_UP_W: Final = 36
-TURN_UP_H: Final = 50
+TURN_UP_W: Final = 30
+TURN_UP_H: Final = 42
 MARGIN: Final = 6
-STRIP_H: Final = 74  # the row of boxes at the top: trumps, score, tricks
+STRIP_H: Final = 56  # the row of boxes at the top: trumps, score, tricks
+KEY_H: Final = 22  # the bottom row: the key (whose turn, the badges) and the title
 WIDE_PLATE_W: Final = 236  # the top and bottom seats
 SIDE_PLATE_W: Final = 110  # the left and right seats
 LINE: Final = 17  # the height of one line of plate text
@@ -458,6 +459,7 @@ class _Pen:
         self.im = im
         self.d = ImageDraw.Draw(im)
         self.smallest = 10**6
+        self.texts: list[str] = []  # every text drawn, in order
         self.trick_w = 0
         self.layout_w = 0
 
@@ -474,6 +476,7 @@ class _Pen:
         if not text.strip():
             return
         self.smallest = min(self.smallest, size)
+        self.texts.append(text)
         put_text(self.d, xy, text, font=font(size, bold=bold), fill=fill, anchor=anchor)
 
     def card(self, card: Card, x: int, y: int, w: int, h: int) -> None:
@@ -536,23 +539,28 @@ def _wrap_words(text: str, fnt: Font, width: float) -> list[str]:
 
 
 def _plate_lines(scene: Scene, seat: int, w: int, wide: bool) -> tuple[str, list[str], int, str]:
-    """A seat's plate: its header (seat, and on a wide plate the hand size), the
-    name's lines and their size, and the footer (the hand size or the last call)."""
+    """A seat's plate: its header (the seat), the name's lines and their size, and
+    what it holds (the hand size, or its last call). A wide plate with a name that
+    fits shows all in one row (no name lines: the header carries the name)."""
     cards = ngettext("{n} card", "{n} cards", scene.hand_sizes[seat]).format(
         n=scene.hand_sizes[seat]
     )
     info = scene.calls[seat] or cards
     badges = _badges(scene, seat)
-    room = w - 16 - 22 * len(badges)
     label = scene.seat_labels[seat]
     name = drawable(scene.names[seat], font(15, bold=True)) or label
     if wide:
-        head = f"{label} · {info}"
-        if font(MIN_TEXT).getlength(head) > room:
-            head = label
+        room = w - 16 - 22 * len(badges)
+        one_row = (
+            font(MIN_TEXT).getlength(f"{label}  ")
+            + font(15, bold=True).getlength(name)
+            + font(MIN_TEXT).getlength(f"  {info}")
+        )
+        if one_row <= room:
+            return label, [], 15, info
         names, size = wrap(name, w - 16, (15, 14, MIN_TEXT), 1)
-        foot = "" if head.endswith(info) else info
-        return head, names, size, foot
+        return label, names, size, info
+    room = w - 12 - 22 * len(badges)
     names, size = wrap(name, w - 12, (15, 14, MIN_TEXT), 2)
     if font(MIN_TEXT).getlength(label) > room:
         label = label[:1]  # the seat's initial, as the score and tricks boxes name it
@@ -569,14 +577,16 @@ def _badges(scene: Scene, seat: int) -> list[tuple[str, RGB]]:
 
 
 def _plate_height(scene: Scene, seat: int, w: int, wide: bool) -> int:
-    _head, names, _size, foot = _plate_lines(scene, seat, w, wide)
-    return 6 + LINE + LINE * len(names) + (LINE if foot else 0) + 6
+    _head, names, _size, _info = _plate_lines(scene, seat, w, wide)
+    if wide:
+        return 6 + LINE + LINE * len(names) + 4
+    return 6 + LINE + LINE * len(names) + LINE + 6
 
 
 def _plate(pen: _Pen, scene: Scene, seat: int, x: int, y: int, w: int, slot: str) -> int:
     """Draw a seat's plate at (x, y); its height."""
     wide = slot in ("top", "bottom")
-    head, names, size, foot = _plate_lines(scene, seat, w, wide)
+    head, names, size, info = _plate_lines(scene, seat, w, wide)
     h = _plate_height(scene, seat, w, wide)
     d = pen.d
     active = scene.to_act == seat
@@ -588,18 +598,29 @@ def _plate(pen: _Pen, scene: Scene, seat: int, x: int, y: int, w: int, slot: str
         width=3 if active else 1,
     )
     pad = 8 if wide else 6
-    pen.text((x + pad, y + 5), head, MIN_TEXT, fill=PLATE_TEXT)
+    badges = _badges(scene, seat)
     bx = x + w - 24
-    for letter, colour in _badges(scene, seat):
+    for letter, colour in badges:
         d.ellipse([bx, y + 4, bx + 19, y + 23], fill=colour, outline=(255, 255, 255))
         pen.text(
             (bx + 9.5, y + 13.5), letter, MIN_TEXT, bold=True, fill=(255, 255, 255), anchor="mm"
         )
         bx -= 22
-    for i, line in enumerate(names):
-        pen.text((x + pad, y + 5 + LINE * (i + 1)), line, size, bold=True, fill=PLATE_TEXT)
-    if foot:
-        pen.text((x + pad, y + 5 + LINE * (len(names) + 1)), foot, MIN_TEXT, fill=PLATE_TEXT)
+    if wide:
+        pen.text((x + pad, y + 6), head, MIN_TEXT, fill=PLATE_TEXT)
+        right = x + w - 8 - 22 * len(badges)
+        pen.text((right, y + 6), info, MIN_TEXT, fill=PLATE_TEXT, anchor="ra")
+        if not names:  # one row: seat, name, hand
+            name = drawable(scene.names[seat], font(15, bold=True)) or head
+            nx = x + pad + font(MIN_TEXT).getlength(f"{head}  ")
+            pen.text((nx, y + 4), name, 15, bold=True, fill=PLATE_TEXT)
+        for i, line in enumerate(names):
+            pen.text((x + pad, y + 4 + LINE * (i + 1)), line, size, bold=True, fill=PLATE_TEXT)
+    else:
+        pen.text((x + pad, y + 5), head, MIN_TEXT, fill=PLATE_TEXT)
+        for i, line in enumerate(names):
+            pen.text((x + pad, y + 5 + LINE * (i + 1)), line, size, bold=True, fill=PLATE_TEXT)
+        pen.text((x + pad, y + 5 + LINE * (len(names) + 1)), info, MIN_TEXT, fill=PLATE_TEXT)
     if active:  # a pointer from the plate towards the table
         cx, cy, b = x + w // 2, y + h // 2, y + h
         pointer = {
@@ -620,7 +641,7 @@ def _trumps_box(pen: _Pen, scene: Scene, box: tuple[int, int, int, int]) -> None
     right = x1 - 6
     if scene.turn_up is not None:
         right = x1 - 6 - TURN_UP_W
-        pen.card(scene.turn_up, right, y - LINE + 2, TURN_UP_W, TURN_UP_H)
+        pen.card(scene.turn_up, right, y - LINE + 4, TURN_UP_W, TURN_UP_H)
         right -= 4
     room = right - (x0 + 8)
     if scene.trump is not None and not scene.trumps_state:
@@ -629,8 +650,12 @@ def _trumps_box(pen: _Pen, scene: Scene, box: tuple[int, int, int, int]) -> None
         draw_pip(pen.im, scene.trump, x0 + 11, y + 4, 18)
         name = suit_name(scene.trump).capitalize()
         lines, size = wrap(name, right - (x0 + 38), (15, 14, MIN_TEXT), 1)
-        pen.text((x0 + 38, y + 4), lines[0], size, bold=True)
-        words = [scene.order and _("downtown")] if scene.order else []
+        if len(lines) == 1 and not _broken(lines, name):
+            pen.text((x0 + 38, y + 4), lines[0], size, bold=True)
+            words = [_("downtown")] if scene.order else []
+        else:  # a long name: under the pip, where the box is wider
+            pen.text((x0 + 8, y + 2 + LINE + 8), name, MIN_TEXT, bold=True)
+            words = []
     else:
         state = {
             "bidding": _("Bidding"),
@@ -713,7 +738,7 @@ def _draw_table(scene: Scene) -> Picture:
     bottom_h = _plate_height(scene, bottom_seat, WIDE_PLATE_W, True)
     if with_layouts:
         column = (WIDTH - 3 * MARGIN) // 2
-        per_row = max(1, (column + 3) // (LAYOUT_W + 3))
+        per_row = max(1, (column - 8 + 3) // (LAYOUT_W + 3))
         rows = max((len(piles) + per_row - 1) // per_row for piles in scene.layouts[:2]) or 1
         layout_h = rows * (LAYOUT_H + 6) - 6
         middle = (
@@ -722,12 +747,12 @@ def _draw_table(scene: Scene) -> Picture:
             + layout_h
             + 8
             + CARD_H
-            + 26
+            + 8
         )
     else:
         cross = CARD_H + (2 * SIDE_DROP if n >= 3 else CARD_H // 2 + 8)
         side_h = max((_plate_height(scene, s, SIDE_PLATE_W, False) for s in side_seats), default=0)
-        middle = top_h + 8 + max(cross, side_h) + 8 + bottom_h
+        middle = 4 + top_h + 5 + max(cross, side_h) + 5 + bottom_h + 4
     notes = list(scene.notes[-3:])
     if scene.contract:
         by = f" · {scene.seat_labels[scene.declarer]}" if scene.declarer is not None else ""
@@ -749,7 +774,7 @@ def _draw_table(scene: Scene) -> Picture:
         + spread_h
         + LINE * len(note_lines)
         + (4 if note_lines else 0)
-        + 24
+        + KEY_H
     )
     im = Image.new("RGB", (WIDTH, height), BG)
     pen = _Pen(im)
@@ -785,11 +810,11 @@ def _draw_table(scene: Scene) -> Picture:
             ph = _plate(pen, scene, seat, x, y + 4, column - 8, slot if seat else "top")
             if seat < len(scene.layouts):
                 _layout_rows(pen, scene.layouts[seat], x, y + 4 + ph + 6, column - 8)
-        trick_y = y + middle - CARD_H - 22
+        trick_y = y + middle - CARD_H - 8
         spots = {"top": (cx - CARD_W - 6, trick_y), "bottom": (cx + 6, trick_y)}
     else:
         _plate(pen, scene, top_seat, (WIDTH - WIDE_PLATE_W) // 2, y + 4, WIDE_PLATE_W, "top")
-        cross_y = y + 4 + top_h + 8
+        cross_y = y + 4 + top_h + 5
         cross = CARD_H + (2 * SIDE_DROP if n >= 3 else CARD_H // 2 + 8)
         side_h = max((_plate_height(scene, s, SIDE_PLATE_W, False) for s in side_seats), default=0)
         band = max(cross, side_h)
@@ -804,7 +829,7 @@ def _draw_table(scene: Scene) -> Picture:
             scene,
             bottom_seat,
             (WIDTH - WIDE_PLATE_W) // 2,
-            cross_y + band + 8,
+            cross_y + band + 5,
             WIDE_PLATE_W,
             "bottom",
         )
@@ -829,13 +854,12 @@ def _draw_table(scene: Scene) -> Picture:
         caption = _("{who} won").format(who=scene.seat_labels[scene.trick_winner])
     if caption:
         if with_layouts:
-            pen.text(
-                (cx, y + middle - 20),
+            pen.text(  # beside the trick, right of its second card
+                (cx + 6 + CARD_W + 8, y + middle - 8 - LINE),
                 caption,
                 MIN_TEXT,
                 bold=True,
                 fill=(220, 240, 225),
-                anchor="ma",
             )
         else:  # under the right-hand card, clear of the plates
             rx, ry = spots["right"]
@@ -871,9 +895,9 @@ def _draw_table(scene: Scene) -> Picture:
         y += 4
 
     # the key: whose turn (the gold plate), the badges; or the result; and the title
-    d.rectangle([0, height - 24, WIDTH, height], fill=PANEL)
+    d.rectangle([0, height - KEY_H, WIDTH, height], fill=PANEL)
     x = MARGIN + 2
-    base = height - 12
+    base = height - KEY_H // 2
     if scene.to_act is None and scene.status:
         pen.text((x, base), scene.status, 14, bold=True, fill=GOLD, anchor="lm")
     else:
@@ -903,6 +927,7 @@ def _draw_table(scene: Scene) -> Picture:
         smallest_text=pen.smallest,
         trick_card_w=pen.trick_w,
         layout_card_w=pen.layout_w,
+        texts=tuple(pen.texts),
     )
 
 

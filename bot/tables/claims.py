@@ -84,7 +84,8 @@ class ClaimButtons:
         table = await self.svc.current_table(
             table_id
         )  # with several processes: loaded or caught up
-        if table is None or table.status != "active" or table.game is None:
+        looks_back = verb in LOOKS and table is not None and table.status == "finished"
+        if table is None or (table.status != "active" and not looks_back) or table.game is None:
             await refuse(interaction, _("This game is not being played."))
             return
         self.presenter.refresh_classic(table, interaction.message)

@@ -13,10 +13,12 @@ from bot.present.render.common import (
     TableInfo,
     card_text,
     fit,
+    suit_text,
     target_text,
 )
 from bot.present.render.lines import (
     auction_line,
+    contract_name,
     last_trick_line,
     ruff_line,
     score_line,
@@ -218,21 +220,43 @@ def table_lines(
     info: TableInfo, view: SeatView, recent: Sequence[str] = (), deadline: float | None = None
 ) -> list[str]:
     """The at most three short lines under the picture: whose turn (with its deadline),
-    trumps or the contract, the last event."""
-    lines = [turn_line(info, view, deadline)]
-    contract = contract_line(info, view)
-    lines.append(
-        contract if contract and view.phase in ("play", "over") else trump_line(info, view)
-    )
+    trumps and the contract, the last event."""
+    lines = [turn_line(info, view, deadline), short_trumps_line(info, view)]
     last = recent[-1] if recent else ""
     if not last and view.completed_tricks:
-        leader, _cards, winner = view.completed_tricks[-1]
+        _leader, _cards, winner = view.completed_tricks[-1]
         last = _("Trick {number} to **{who}**").format(
-            number=len(view.completed_tricks), who=info.seat_name(winner)
+            number=len(view.completed_tricks), who=info.names[winner]
         )
     if last:
-        lines.append(last if last.startswith("•") else f"• {last}")
-    return [ln for ln in lines if ln][:3]
+        lines.append(f"• {last}")
+    # the turn in full size; trumps and the last event in Discord's small "-#" text
+    return [ln if i == 0 else f"-# {ln}" for i, ln in enumerate(x for x in lines if x)][:3]
+
+
+def short_trumps_line(info: TableInfo, view: SeatView) -> str:
+    """Trumps (or what decides them) and the contract with its declarer, in one short
+    line: ``Trumps: **♠︎ spades** · **3 uptown** by East``. The full wording (the rank
+    order, what a contract needs) is in the alt text and behind **Scores**."""
+    if bidwhist.is_bid_whist(view):
+        if view.phase == "bidding":
+            return _("Trumps: **decided by the bidding**")
+        if view.phase == "name":
+            return _("Trumps: **to be named by the declarer**")
+        text = (
+            _("No trumps")
+            if view.trump is None
+            else _("Trumps: **{suit}**").format(suit=suit_text(view.trump))
+        )
+    elif view.phase == "auction" and view.turn_up is not None:
+        text = _("Turn-up: **{card}**").format(card=card_text(view.turn_up))
+    else:
+        text = trump_line(info, view)
+    if view.contract and view.declarer is not None and view.phase not in ("auction", "bidding"):
+        text += " · " + _("**{contract}** by {seat}").format(
+            contract=contract_name(view.contract), seat=info.names[view.declarer]
+        )
+    return text
 
 
 def seats_line(info: TableInfo, view: SeatView) -> str:
@@ -254,6 +278,7 @@ def compact_table(info: TableInfo, view: SeatView) -> str:
         header(info)
         + _(" · game {game}, deal {deal}").format(game=view.game_no, deal=view.deal_no),
         seats_line(info, view),
+        trump_line(info, view),
         score_line(info, view) + " · " + tricks_line(info, view),
     ]
     ruff = ruff_line(info, view)
