@@ -23,7 +23,8 @@ Heights come from the DOM: the script drives Chromium over the DevTools protocol
 reads ``getBoundingClientRect()`` of the message element, its author line and its
 last button. The screenshots are taken over the same connection
 (``Page.captureScreenshot``): ``table-<game>-400.png`` for each family,
-``table-<game>-960.png`` for the first, ``lobby-400.png``. The AI seats are
+``table-<game>-960.png`` for the first, ``lobby-400.png`` (the thread and the
+hand DM are photographed by ``tools/screenshot_screens.py``). The AI seats are
 seeded: the same games every run.
 """
 
@@ -334,8 +335,6 @@ async def _play_one(
         boxes = await browser.open(preview.url)
         box = next(b for b in boxes if b["id"] == str(dm_msg.id))
         heights["dm"] = box["last_button"] - box["top"]
-        if first:
-            await browser.shoot(out / "dm-400.png")
     picture = game.shown.pictures.last
     assert picture is not None, "the table shows no picture"
     scale = SHOWN / picture.width
