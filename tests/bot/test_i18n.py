@@ -273,7 +273,9 @@ def german(monkeypatch: pytest.MonkeyPatch) -> set[int]:
 def table_message(channel: Any) -> discord.Message:
     """The public table message, in whichever language the table speaks."""
     return next(
-        m for m in channel.history() if re.match(r"🃏 \*\*.*· ([Tt]able|Tisch) #\d+", m.content)
+        m
+        for m in channel.history()
+        if re.match(r"🃏 \*?\*?.*· ([Tt]able|Tisch) #\d+", message_text(m))
     )
 
 
