@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from PIL import Image, ImageDraw
@@ -493,6 +494,15 @@ class _Pen:
 def wrap(
     text: str, width: float, sizes: Sequence[int], lines: int, bold: bool = True
 ) -> tuple[list[str], int]:
+    """:func:`_wrap` (a picture wraps the same names at every move: cached)."""
+    out, size = _wrap(text, width, tuple(sizes), lines, bold)
+    return list(out), size
+
+
+@lru_cache(maxsize=2048)
+def _wrap(
+    text: str, width: float, sizes: tuple[int, ...], lines: int, bold: bool
+) -> tuple[tuple[str, ...], int]:
     """``text`` in at most ``lines`` lines of at most ``width`` px, at the largest of
     ``sizes`` that holds it whole: broken between words, and a word longer than a
     line broken inside it (never cut off, never an ellipsis). At the smallest size
@@ -501,12 +511,9 @@ def wrap(
         fnt = font(size, bold=bold)
         out = _wrap_words(text, fnt, width)
         if len(out) <= lines and not any(line.endswith("-") for line in _broken(out, text)):
-            return out, size
-    size = sizes[-1]
-    fnt = font(size, bold=bold)
-    if all(fnt.getlength(word) <= width for word in text.split()):
-        return _wrap_words(text, fnt, width), size  # one more line rather than a broken word
-    return _wrap_words(text, fnt, width), size
+            return tuple(out), size
+    size = sizes[-1]  # the smallest: a line more rather than a broken word, where it helps
+    return tuple(_wrap_words(text, font(size, bold=bold), width)), size
 
 
 def _broken(lines: list[str], text: str) -> list[str]:

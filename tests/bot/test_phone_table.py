@@ -7,6 +7,7 @@ for a 300-400 px display (text, trick cards, layout cards) and cuts no name."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -266,3 +267,51 @@ def test_no_name_is_cut_at_any_table_size(players: int) -> None:
         # a line break inside a long word is marked with a hyphen: read through it
         assert whole in joined or whole in joined.replace("-", ""), (name, drawn)
     assert picture.shown_at(ON_PHONE, picture.smallest_text) >= 9
+
+
+def _first(form: Form, seeds: range, wanted: Any) -> tuple[Any, Any] | None:
+    for seed in seeds:
+        for game, view in play(form, seed, max_deals=4):
+            if wanted(view):
+                return game, view
+    return None
+
+
+def test_the_picture_says_bidding_to_be_named_and_downtown_never_no_trumps_then() -> None:
+    form = Form("bid-whist")
+    found = _first(form, range(1, 4), lambda v: v.phase == "bidding")
+    assert found is not None
+    bidding = pic.table_picture(table_info(found[0]), found[1])
+    assert "Bidding" in bidding.texts and "No trumps" not in bidding.texts
+    found = _first(form, range(1, 8), lambda v: v.phase == "name")
+    assert found is not None
+    naming = pic.table_picture(table_info(found[0]), found[1])
+    assert "To be named" in naming.texts and "No trumps" not in naming.texts
+    found = _first(
+        form, range(1, 20), lambda v: v.phase == "play" and v.rank_order.direction == "downtown"
+    )
+    assert found is not None, "no downtown deal in the seeds"
+    downtown = pic.table_picture(table_info(found[0]), found[1])
+    assert "downtown" in downtown.texts or "downtown" in " ".join(downtown.texts)
+
+
+def test_a_spread_hand_is_drawn_face_up_and_every_badge_is_in_the_key() -> None:
+    found = _first(Form("solo-whist"), range(1, 6), lambda v: v.phase == "play" and v.contract)
+    assert found is not None
+    game, view = found
+    scene = pic.scene_of(table_info(game), view)
+    assert scene.declarer is not None
+    # the declarer's badge (C) is explained in the key, as is the dealer's (D)
+    drawn = pic.draw_table(scene).texts
+    assert "C" in drawn and "declarer" in drawn and "D" in drawn and "dealer" in drawn
+    # a Spread Misère hand (public once exposed) is drawn face up, every card of it
+    hand = tuple(sorted(game.hand(scene.declarer), key=str))
+    exposed_view = dataclasses.replace(view, exposed=((scene.declarer, hand),))
+    assert pic.scene_of(table_info(game), exposed_view).exposed == ((scene.declarer, hand),)
+    spread = pic.draw_table(
+        dataclasses.replace(scene, exposed=((scene.declarer, hand),), contract="Spread Misère")
+    )
+    label = f"{scene.seat_labels[scene.declarer]}'s hand, face up"
+    assert label in spread.texts
+    assert spread.height > pic.draw_table(scene).height  # the row of face-up cards is added
+    assert spread.shown_at(ON_PHONE, spread.smallest_text) >= 9

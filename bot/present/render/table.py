@@ -291,14 +291,10 @@ def compact_table(info: TableInfo, view: SeatView) -> str:
     return fit(lines, 3000)
 
 
-def _plain(line: str) -> str:
-    """A line as a screen reader should hear it: no Markdown, no mentions."""
-    return line.replace("**", "").replace("`", "").replace("▶", "").strip()
-
-
 def alt_text(info: TableInfo, view: SeatView, recent: Sequence[str] = ()) -> str:
-    """The picture's alt text: everything the table shows, in words (at most
-    :data:`ALT_TEXT_LIMIT` characters; the least needed lines go first)."""
+    """The picture's alt text: everything the table shows, in the words of the table's
+    text (its emphasis kept, no mentions; at most :data:`ALT_TEXT_LIMIT` characters,
+    the least needed lines go first)."""
     lines = [
         header(info)
         + _(" · game {game}, deal {deal}").format(game=view.game_no, deal=view.deal_no),
@@ -319,10 +315,9 @@ def alt_text(info: TableInfo, view: SeatView, recent: Sequence[str] = ()) -> str
     wait = waiting_line(info, view, mention=False)
     if wait:
         lines.append(wait)
-    plain = [_plain(ln) for ln in lines]
-    while len("\n".join(plain)) > ALT_TEXT_LIMIT and len(plain) > 3:
-        plain.pop(3)  # the game's own lines first: the buttons tell them too
-    return "\n".join(plain)[:ALT_TEXT_LIMIT]
+    while len("\n".join(lines)) > ALT_TEXT_LIMIT and len(lines) > 3:
+        lines.pop(3)  # the game's own lines first: the buttons tell them too
+    return "\n".join(lines)[:ALT_TEXT_LIMIT]
 
 
 def this_deal_text(info: TableInfo, view: SeatView) -> str:
