@@ -28,6 +28,7 @@ from .helpers import (
     find_select,
     hand_cards,
     hand_message,
+    raw_text,
     replay_from_db,
     sent_contents,
     table_message,
@@ -112,7 +113,7 @@ async def test_four_humans_play_a_seeded_game_to_the_target(simcord_env: Any) ->
     players = [guild.add_member(env.create_user(name)) for name in NAMES]
 
     res = await players[0].slash(channel, "ruff new", target=3)
-    assert not res.ephemeral and "game to 3" in res.response.content
+    assert not res.ephemeral and "game to 3" in raw_text(res.response.components)
     for player in players[1:]:
         res = await player.click(table_message(channel), label="Join")
         assert not res.ephemeral  # the lobby message is updated in place

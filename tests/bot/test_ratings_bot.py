@@ -24,7 +24,7 @@ def _table(channel: Any, table_id: int) -> Any:
     return next(
         m
         for m in channel.history()
-        if "🃏 **" in m.content and re.search(rf"table #{table_id}\b", m.content)
+        if "🃏" in message_text(m) and re.search(rf"table #{table_id}\b", message_text(m))
     )
 
 

@@ -31,7 +31,17 @@ DECISIONS = (
 
 
 def buttons(message: Any) -> list[Any]:
-    return [child for row in message.components for child in getattr(row, "children", [])]
+    """The buttons and menus of a message: in its rows, or in the rows of its layout."""
+    found: list[Any] = []
+
+    def walk(items: Any) -> None:
+        for item in items:
+            if item.type in (discord.ComponentType.button, discord.ComponentType.string_select):
+                found.append(item)
+            walk(getattr(item, "children", ()) or ())
+
+    walk(message.components)
+    return found
 
 
 def hand_message(member: Any) -> discord.Message | None:

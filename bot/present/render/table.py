@@ -314,7 +314,7 @@ def alt_text(info: TableInfo, view: SeatView, recent: Sequence[str] = ()) -> str
         lines.append(trick)
     wait = waiting_line(info, view, mention=False)
     if wait:
-        lines.append(wait)
+        lines.append(wait.removeprefix("▶ "))  # the ▶ line with the mention is under it
     while len("\n".join(lines)) > ALT_TEXT_LIMIT and len(lines) > 3:
         lines.pop(3)  # the game's own lines first: the buttons tell them too
     return "\n".join(lines)[:ALT_TEXT_LIMIT]
