@@ -68,6 +68,12 @@ class TableLayout:
         top = self.alt if self.picture is not None else self.table
         return "\n".join(x for x in (top, *self.lines) if x)
 
+    def signature(self) -> str:
+        """What tells two renderings apart (the notifier skips an edit that changes
+        nothing): the words and the buttons."""
+        ids = "|".join(f"{b.custom_id}={b.item.label}" for row in self.buttons for b in row)
+        return f"{self.text()}\n{ids}"
+
     def view(self) -> discord.ui.LayoutView:
         """The ``LayoutView`` to send (release it once sent)."""
         box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(

@@ -224,10 +224,11 @@ class Presenter:
         return table.drive.deadline
 
     def table_message(self, table: Table, picture: Picture | None = None) -> tuple[str, Any]:
-        """The table message as it is sent: what it says (the edit's signature) and its
-        ``LayoutView`` (release it once sent)."""
+        """The table message as it is sent: its signature (what it says and its buttons:
+        an edit that changes neither is not sent) and its ``LayoutView`` (release it
+        once sent)."""
         shown = self.layout(table, picture)
-        return shown.text(), shown.view()
+        return shown.signature(), shown.view()
 
     def schedule_table_edit(self, table: Table) -> None:
         """Bring the table message up to date (coalesced and rate-limited by the notifier)."""
