@@ -1,4 +1,5 @@
-"""Benchmark the table picture: ``python -m tools.bench_picture [--seeds N] [--deals N]``.
+"""Benchmark the table picture: ``python -m tools.bench_picture [--seeds N] [--deals N]
+[--before REF]``.
 
 Plays seeded games of every game id (and the 3- and 2-player forms of Ruffe
 and Trump) with the engine's easy AI, draws the picture of every state the
@@ -7,16 +8,26 @@ information only) and prints the sample size and the p50/p95/max render time
 (CPU time of the process, which a loaded machine does not inflate) and PNG
 size, overall and per game id. The score chart of each finished game is timed
 too (its replay included).
+
+``--before REF`` runs the same benchmark on the tree of git ref ``REF`` too (its
+``bot``, ``engine`` and ``tools`` exported to a temporary folder, this script
+copied in), one after the other in this run, and prints each line before and
+after side by side.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from bot.present.chart import score_chart
 from bot.present.picture import draw_table, scene_of
@@ -115,7 +126,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--deals", type=int, default=None, help="stop each game after this many deals"
     )
+    parser.add_argument("--before", metavar="REF", help="also bench git ref REF, side by side")
     args = parser.parse_args(argv)
+    if args.before:
+        _side_by_side(args.before, args.seeds, args.deals)
+        return
 
     all_ms: list[float] = []
     all_sizes: list[int] = []
@@ -143,6 +158,33 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(_line("ALL table pictures", all_ms, all_sizes))
     if chart_ms:
         print(_line("score charts (replay + draw)", chart_ms, chart_sizes))
+
+
+def _side_by_side(ref: str, seeds: int, deals: int | None) -> None:
+    """This benchmark on ``ref``'s tree and on this one, line by line."""
+    here = Path(__file__).resolve().parents[1]
+    extra = ["--seeds", str(seeds)] + (["--deals", str(deals)] if deals is not None else [])
+    with tempfile.TemporaryDirectory() as folder:
+        archive = subprocess.run(
+            ["git", "-C", str(here), "archive", ref, "bot", "engine", "tools"],
+            check=True,
+            capture_output=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
+        shutil.copy(Path(__file__), Path(folder) / "tools" / "bench_picture.py")
+        runs = [
+            subprocess.run(
+                [sys.executable, "-m", "tools.bench_picture", *extra],
+                cwd=tree,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.splitlines()
+            for tree in (folder, str(here))
+        ]
+    for before, after in zip(*runs, strict=False):
+        print(f"before {ref[:10]}  {before}")
+        print(f"after  {'(this tree)':<10}  {after}")
 
 
 if __name__ == "__main__":
