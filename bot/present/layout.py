@@ -29,23 +29,21 @@ import discord
 from bot.present.components import RHButton, table_id_for
 from bot.present.drawing import Picture
 from bot.present.i18n import _
-from bot.present.notify import AnyView
 from bot.present.render.common import AI_LEVELS
 
 __all__ = [
     "TableLayout",
     "TEXT_LIMIT",
     "finished_buttons",
-    "is_layout",
     "layout_text",
     "lobby_buttons",
     "play_buttons",
     "text_layout",
+    "without_buttons",
 ]
 
 TEXT_LIMIT: Final = 4000  # Discord: the text of all text displays of one message
 ACCENT: Final = discord.Colour(0x2E7D4F)  # the felt's green
-Buttons = Sequence[Sequence[RHButton]]  # rows of buttons
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +101,6 @@ class TableLayout:
         view = discord.ui.LayoutView(timeout=None)
         view.add_item(box)
         return view
-
-
-def is_layout(view: AnyView | None) -> bool:
-    """True for a Components V2 view (sent with no ``content``)."""
-    return view is not None and view.has_components_v2()
 
 
 def layout_text(message: discord.Message) -> str:
@@ -188,6 +181,7 @@ def lobby_buttons(table_id: int, full: bool = False) -> tuple[tuple[RHButton, ..
 
 
 def finished_buttons(table_id: int) -> tuple[tuple[RHButton, ...], ...]:
+    """The final table's: Rematch, and the last deal's tricks (while the table is kept)."""
     return (
         (
             _button(table_id, "rematch", _("Rematch"), discord.ButtonStyle.success),

@@ -162,10 +162,6 @@ class Presenter:
 
     # ================================================================ the table message
 
-    def lobby_text(self, table: Table, note: str = "") -> str:
-        with using(table.language):
-            return self._lobby_text(table, note)
-
     def _lobby_text(self, table: Table, note: str) -> str:
         creator = table.human(0)
         opener = next(
