@@ -227,11 +227,19 @@ def sent_contents(env: Any, start: int = 0) -> Iterator[tuple[str, str, str]]:
         body = req.json
         if not isinstance(body, dict):
             continue
+        if isinstance(body.get("data"), dict) and "content" not in body:
+            body = body["data"]
         content = body.get("content")
-        if content is None and isinstance(body.get("data"), dict):
-            content = body["data"].get("content")
-        if isinstance(content, str):
-            yield req.method, req.path, content
+        words = [content] if isinstance(content, str) else []
+        # a Components V2 layout: its text displays and its media's alt texts
+        for component in walk_components(body.get("components") or []):
+            if component.get("type") == 10:
+                words.append(str(component.get("content", "")))
+            for item in component.get("items") or ():
+                if isinstance(item, dict) and item.get("description"):
+                    words.append(str(item["description"]))
+        if words:
+            yield req.method, req.path, "\n".join(words)
 
 
 async def replay_from_db(db: Any, table: Any) -> Game:
