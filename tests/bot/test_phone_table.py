@@ -315,3 +315,22 @@ def test_a_spread_hand_is_drawn_face_up_and_every_badge_is_in_the_key() -> None:
     assert label in spread.texts
     assert spread.height > pic.draw_table(scene).height  # the row of face-up cards is added
     assert spread.shown_at(ON_PHONE, spread.smallest_text) >= 9
+
+
+def test_the_second_line_names_trumps_the_contract_and_a_no_trump_bids_direction() -> None:
+    from bot.present.render import contract_name, table_lines
+
+    seen_no_trump = False
+    for seed in range(1, 12):
+        for game, view in play(Form("bid-whist"), seed, max_deals=2):
+            if view.phase != "play" or view.declarer is None:
+                continue
+            info = table_info(game)
+            line = table_lines(info, view)[1]
+            assert line.startswith("-# ") and len(line) <= 90, line
+            assert contract_name(view.contract) in line and info.names[view.declarer] in line
+            if view.trump is None:
+                seen_no_trump = True
+                assert view.rank_order.direction in line, line
+            break
+    assert seen_no_trump, "no no-trump contract in the seeds"

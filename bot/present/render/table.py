@@ -243,8 +243,9 @@ def short_trumps_line(info: TableInfo, view: SeatView) -> str:
             return _("Trumps: **decided by the bidding**")
         if view.phase == "name":
             return _("Trumps: **to be named by the declarer**")
+        direction = bidwhist.MODE_NAMES["u" if view.rank_order.direction == "uptown" else "d"]
         text = (
-            _("No trumps")
+            _("No trumps · **{direction}**").format(direction=direction)  # a no-trump bid's
             if view.trump is None
             else _("Trumps: **{suit}**").format(suit=suit_text(view.trump))
         )
