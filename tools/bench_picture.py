@@ -1,21 +1,33 @@
-"""Benchmark the table picture: ``python -m tools.bench_picture [--seeds N] [--deals N]``.
+"""Benchmark the table picture: ``python -m tools.bench_picture [--seeds N] [--deals N]
+[--before REF]``.
 
 Plays seeded games of every game id (and the 3- and 2-player forms of Ruffe
 and Trump) with the engine's easy AI, draws the picture of every state the
 table message could show (the view of seat 0: the picture reads public
 information only) and prints the sample size and the p50/p95/max render time
-and PNG size, overall and per game id. The score chart of each finished game
-is timed too (its replay included).
+(CPU time of the process, which a loaded machine does not inflate) and PNG
+size, overall and per game id. The score chart of each finished game is timed
+too (its replay included).
+
+``--before REF`` runs the same benchmark on the tree of git ref ``REF`` too (its
+``bot``, ``engine`` and ``tools`` exported to a temporary folder, this script
+copied in), one after the other in this run, and prints each line before and
+after side by side.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from bot.present.chart import score_chart
 from bot.present.picture import draw_table, scene_of
@@ -102,7 +114,7 @@ def _pct(values: Sequence[float], q: float) -> float:
 
 def _line(label: str, ms: Sequence[float], sizes: Sequence[int]) -> str:
     return (
-        f"{label:<38} n={len(ms):5d}  ms p50 {statistics.median(ms):5.1f} p95 {_pct(ms, 0.95):5.1f} "
+        f"{label:<38} n={len(ms):5d}  CPU ms p50 {statistics.median(ms):5.1f} p95 {_pct(ms, 0.95):5.1f} "
         f"max {max(ms):6.1f}  bytes p50 {int(statistics.median(sizes)):6d} p95 {int(_pct(sizes, 0.95)):6d} "
         f"max {max(sizes):6d}"
     )
@@ -114,7 +126,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--deals", type=int, default=None, help="stop each game after this many deals"
     )
+    parser.add_argument("--before", metavar="REF", help="also bench git ref REF, side by side")
     args = parser.parse_args(argv)
+    if args.before:
+        _side_by_side(args.before, args.seeds, args.deals)
+        return
 
     all_ms: list[float] = []
     all_sizes: list[int] = []
@@ -127,14 +143,14 @@ def main(argv: Sequence[str] | None = None) -> None:
             game = None
             for game, view in play(form, seed, args.deals):
                 info = table_info(game)
-                start = time.perf_counter()
+                start = time.process_time()  # CPU time: holds on a loaded machine
                 picture = draw_table(scene_of(info, view))
-                ms.append((time.perf_counter() - start) * 1000)
+                ms.append((time.process_time() - start) * 1000)
                 sizes.append(len(picture.png))
             if game is not None and game.is_over:
-                start = time.perf_counter()
+                start = time.process_time()
                 chart = score_chart(table_info(game), game)
-                chart_ms.append((time.perf_counter() - start) * 1000)
+                chart_ms.append((time.process_time() - start) * 1000)
                 chart_sizes.append(len(chart.png))
         print(_line(form.label, ms, sizes), flush=True)
         all_ms += ms
@@ -142,6 +158,33 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(_line("ALL table pictures", all_ms, all_sizes))
     if chart_ms:
         print(_line("score charts (replay + draw)", chart_ms, chart_sizes))
+
+
+def _side_by_side(ref: str, seeds: int, deals: int | None) -> None:
+    """This benchmark on ``ref``'s tree and on this one, line by line."""
+    here = Path(__file__).resolve().parents[1]
+    extra = ["--seeds", str(seeds)] + (["--deals", str(deals)] if deals is not None else [])
+    with tempfile.TemporaryDirectory() as folder:
+        archive = subprocess.run(
+            ["git", "-C", str(here), "archive", ref, "bot", "engine", "tools"],
+            check=True,
+            capture_output=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
+        shutil.copy(Path(__file__), Path(folder) / "tools" / "bench_picture.py")
+        runs = [
+            subprocess.run(
+                [sys.executable, "-m", "tools.bench_picture", *extra],
+                cwd=tree,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.splitlines()
+            for tree in (folder, str(here))
+        ]
+    for before, after in zip(*runs, strict=False):
+        print(f"before {ref[:10]}  {before}")
+        print(f"after  {'(this tree)':<10}  {after}")
 
 
 if __name__ == "__main__":

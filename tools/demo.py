@@ -73,6 +73,7 @@ async def run_demo(settings: Settings, seed: int, game: str, verbose: bool) -> i
         )
         return 2
     from bot.app.client import create_bot
+    from bot.present.layout import layout_text
 
     with tempfile.TemporaryDirectory() as tmp:
         settings = settings.model_copy(
@@ -110,7 +111,7 @@ async def run_demo(settings: Settings, seed: int, game: str, verbose: bool) -> i
                 assert table is not None, "the table message was not posted"
                 _show(
                     "#ruff-and-honours — /ruff new",
-                    res.response.content if res.response else table.content,
+                    layout_text(table),  # the table message is a layout: its words
                 )
                 for level in ("easy", "normal", "hard"):
                     await you.click(table, label=f"Add AI ({level})")
@@ -138,13 +139,14 @@ async def run_demo(settings: Settings, seed: int, game: str, verbose: bool) -> i
                                 )
                                 _show(f"{where} — new post", msg.content)
                     if verbose and done:
-                        _show(f"you {done}; the table now shows", channel.history()[0].content)
+                        _show(f"you {done}; the table now shows", layout_text(channel.history()[0]))
                     if done is None:
-                        if "finished" in channel.history()[0].content:
+                        if "finished" in layout_text(channel.history()[0]):
                             break
                         await env.advance_time(1)
                 _show(
-                    "#ruff-and-honours — the table message at the end", channel.history()[0].content
+                    "#ruff-and-honours — the table message at the end",
+                    layout_text(channel.history()[0]),
                 )
                 res = await you.slash(channel, "ruff leaderboard")
                 if res.response is not None:

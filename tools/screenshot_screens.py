@@ -4,9 +4,10 @@
 The real bot plays against the offline Discord simulator (simcord): alice opens a
 table in #whist, fills it with three easy AI players and starts; the script plays
 her turns until the fifth trick, with the turn timer on (so the DM and the thread
-show deadlines), then serves simcord's preview of the channel, the table's thread
-and alice's DM and has Chromium photograph each, at 960 px and at 400 px (a
-phone). Needs simcord's preview extras (`pip install -e ".[screens]"`) and
+show deadlines), then serves simcord's preview of the table's thread and alice's
+DM and has Chromium photograph each, at 960 px and at 400 px (a phone). The
+table message of every game is photographed and measured by
+``python -m tools.measure_screens``. Needs simcord's preview extras (`pip install -e ".[screens]"`) and
 a ``chromium`` binary on the PATH; the AI seats are seeded, so the game is the
 same every run.
 """
@@ -150,12 +151,9 @@ async def main(out: Path) -> None:
                 alice = guild.add_member(env.create_user("alice"))
                 bob = guild.add_member(env.create_user("bob"))  # a spectator
                 await alice.slash(channel, "ruff new")
-                table = next(m for m in channel.history() if "table #" in m.content)
                 for level in ("easy", "easy", "easy"):
-                    table = next(m for m in channel.history() if "table #" in m.content)
-                    await alice.click(table, label=f"Add AI ({level})")
-                table = next(m for m in channel.history() if "table #" in m.content)
-                await alice.click(table, label="Start")
+                    await alice.click(channel.last_message, label=f"Add AI ({level})")
+                await alice.click(channel.last_message, label="Start")
                 game = bot.manager.tables[1]
                 for _ in range(200):
                     g = game.game
@@ -170,7 +168,6 @@ async def main(out: Path) -> None:
                         await env.advance_time(1)
                 await env.settle()
                 await bot.manager.services.notifier.flush()
-                await _preview(env, channel, bob, "channel", out)
                 await _preview(env, channel.threads[0], bob, "thread", out)
                 await _preview(env, alice.user.dm_channel, alice.user, "dm", out)
         finally:

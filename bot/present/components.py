@@ -6,7 +6,8 @@ Every component is a :class:`discord.ui.DynamicItem`, registered once in
 
 * ``rh:t:<table>:<verb>`` — table buttons (join, leave, start, cancel, ai-easy,
   ai-normal, ai-hard, hand, reclaim, rematch, and those of claims and concessions:
-  claims, claim-all, last, concede, concede-yes, keep);
+  claims, claim-all, last, deal, scores, concede, concede-yes, keep; the table
+  message's own buttons are laid out in :mod:`bot.present.layout`);
 * ``rh:a:<table>:<version>:<seat>:<action>`` — a game action such as
   ``play:10H`` or ``canye`` (the engine's own encoding); ``version`` is the
   engine's action count when the button was drawn, so a button from an earlier
@@ -43,7 +44,6 @@ import discord
 from bot.present.handlers import ClickHandler, handler_of
 from bot.present.i18n import _, ngettext
 from bot.present.locales import arrive
-from bot.present.render.common import AI_LEVELS
 from engine import Action, ActionParseError, decode_action
 
 log = logging.getLogger(__name__)
@@ -62,6 +62,8 @@ TABLE_VERBS = (
     "claims",  # the private menu of how many tricks to claim
     "claim-all",  # the private question before claiming every trick left
     "last",  # the last trick, privately
+    "deal",  # every trick of the deal so far, privately
+    "scores",  # the scores and what else counts, privately
     "concede",  # the private question before conceding
     "concede-yes",  # propose (or, at two, make) a concession
     "keep",  # close a private question: keep playing
@@ -345,72 +347,6 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
 def new_view() -> discord.ui.View:
     """A persistent view (its items are dynamic: they work after a restart)."""
     return discord.ui.View(timeout=None)
-
-
-def lobby_view(table_id: int, full: bool = False) -> discord.ui.View:
-    """The lobby's buttons; once every seat is taken (``full``) only Leave, Start and
-    Cancel: nobody can join and no AI can be added."""
-    view = new_view()
-    if not full:
-        view.add_item(
-            RHButton(table_id_for(table_id, "join"), _("Join"), discord.ButtonStyle.success, row=0)
-        )
-    view.add_item(
-        RHButton(table_id_for(table_id, "leave"), _("Leave"), discord.ButtonStyle.secondary, row=0)
-    )
-    view.add_item(
-        RHButton(table_id_for(table_id, "start"), _("Start"), discord.ButtonStyle.primary, row=0)
-    )
-    view.add_item(
-        RHButton(table_id_for(table_id, "cancel"), _("Cancel"), discord.ButtonStyle.danger, row=0)
-    )
-    if full:
-        return view
-    for level in ("easy", "normal", "hard"):
-        label = _("Add AI ({level})").format(level=AI_LEVELS[level])
-        view.add_item(
-            RHButton(
-                table_id_for(table_id, f"ai-{level}"), label, discord.ButtonStyle.secondary, row=1
-            )
-        )
-    return view
-
-
-def table_view(table_id: int, show_reclaim: bool) -> discord.ui.View:
-    view = new_view()
-    view.add_item(
-        RHButton(table_id_for(table_id, "hand"), _("My hand"), discord.ButtonStyle.primary, row=0)
-    )
-    view.add_item(
-        RHButton(
-            table_id_for(table_id, "last"), _("Last trick"), discord.ButtonStyle.secondary, row=0
-        )
-    )
-    view.add_item(
-        RHButton(
-            table_id_for(table_id, "concede"), _("Concede"), discord.ButtonStyle.secondary, row=1
-        )
-    )
-    if show_reclaim:
-        view.add_item(
-            RHButton(
-                table_id_for(table_id, "reclaim"),
-                _("Take my seat back"),
-                discord.ButtonStyle.success,
-                row=0,
-            )
-        )
-    return view
-
-
-def finished_view(table_id: int) -> discord.ui.View:
-    view = new_view()
-    view.add_item(
-        RHButton(
-            table_id_for(table_id, "rematch"), _("Rematch"), discord.ButtonStyle.success, row=0
-        )
-    )
-    return view
 
 
 def lesson_view(

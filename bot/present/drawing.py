@@ -199,6 +199,19 @@ def star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB) -> N
     d.polygon(points, fill=fill)
 
 
+CARD_TEXT_MIN: Final = 13
+"""The smallest index on a card face (px): 9.75 px high when a 400 px picture is shown
+300 px wide, however small the card."""
+
+
+def card_text_size(card: Card, w: int) -> int:
+    """The size of the text on a card face ``w`` px wide (its index, a joker's words)."""
+    if card.is_joker:
+        return max(CARD_TEXT_MIN, w // 5)
+    scale = 0.3 if len(card.rank.label) == 1 else 0.26
+    return max(CARD_TEXT_MIN, int(w * scale))
+
+
 @lru_cache(maxsize=256)
 def card_image(card: Card, w: int, h: int) -> Image.Image:
     """One card face, ``w`` x ``h`` (RGBA, rounded corners): rank and suit, or a joker."""
@@ -210,13 +223,15 @@ def card_image(card: Card, w: int, h: int) -> Image.Image:
         big = card.code == "BJ"
         colour = RED if big else BLACK
         star(d, w / 2, h * 0.52, w * 0.2, colour)
-        small = font(max(8, w // 6), bold=True)
+        small = font(card_text_size(card, w), bold=True)
         for line, y in (("BIG" if big else "LITTLE", h * 0.08), ("JOKER", h * 0.76)):
+            if small.getlength(line) > w - 2:
+                line = line[:1] + "J" if line != "JOKER" else ""  # BJ, LJ on a small card
             put_text(d, (w / 2, y), line, font=small, fill=colour, anchor="mt")
     else:
         colour = suit_colour(card.suit)
         label = card.rank.label
-        corner = font(max(9, int(w * 0.3)) if len(label) == 1 else max(9, int(w * 0.26)), bold=True)
+        corner = font(card_text_size(card, w), bold=True)
         put_text(d, (max(2, w // 14), max(1, h // 30)), label, font=corner, fill=colour)
         pip = max(7, w // 5)
         cy = max(1, h // 30) + int(corner.size) + 2
@@ -283,3 +298,14 @@ class Picture:
     width: int
     height: int
     filename: str = "table.png"
+    # what a table picture measured while it was drawn, in its own pixels (0: not
+    # measured, a chart): its smallest text (a font's pixel size, card indices
+    # included), the width of its trick cards and of its layout cards
+    smallest_text: int = 0
+    trick_card_w: int = 0
+    layout_card_w: int = 0
+    texts: tuple[str, ...] = ()  # every text a table picture drew (its words, in order)
+
+    def shown_at(self, width: float, size: int) -> float:
+        """``size`` (picture pixels) as seen when the picture is shown ``width`` px wide."""
+        return size * width / self.width

@@ -15,6 +15,12 @@ the message's image (``attachments=[file]``); ``picture=None`` removes it;
 rendering may return ``(content, view)`` as before, or ``(content, view,
 picture)``, or be a coroutine function returning either, so the picture can be
 drawn off the event loop (``bot.present.picture.PictureCache``) while the edit waits.
+
+The view may be a Components V2 layout (``discord.ui.LayoutView``, the table
+message of :mod:`bot.present.layout`): then no content is sent (``content`` is only
+what the layout says, the edit's signature) and its media gallery points at the
+picture by file name, so an edit that keeps the picture keeps the attachment the
+gallery names. Once V2, always V2: Discord keeps the flag, and every edit sends a layout.
 """
 
 from __future__ import annotations
@@ -52,9 +58,9 @@ KEEP: Final = _Keep.KEEP
 """An edit that leaves the message's attachments as they are."""
 
 PictureArg: TypeAlias = Picture | None | Literal[_Keep.KEEP]
-Rendering: TypeAlias = (
-    tuple[str, discord.ui.View | None] | tuple[str, discord.ui.View | None, PictureArg]
-)
+AnyView: TypeAlias = discord.ui.View | discord.ui.LayoutView
+"""A classic view (rows of buttons) or a Components V2 layout."""
+Rendering: TypeAlias = tuple[str, AnyView | None] | tuple[str, AnyView | None, PictureArg]
 """What a coalesced edit's render function returns: content and view, and optionally the
 picture to show (``None``: no picture; :data:`KEEP` or a 2-tuple keeps whatever image the
 message has). A picture equal (by key) to the one the message already shows is not
@@ -177,7 +183,7 @@ async def call(make_call: Callable[[], Awaitable[T]], what: str) -> T:
         raise Unreachable(what, exc) from exc
 
 
-def release_view(view: discord.ui.View | None) -> None:
+def release_view(view: AnyView | None) -> None:
     """Empty a view that has been sent and will not be used again.
 
     A view and its buttons point at each other, so a spent view is garbage only
@@ -225,13 +231,16 @@ class Notifier:
         self,
         channel_id: int,
         content: str,
-        view: discord.ui.View | None = None,
+        view: AnyView | None = None,
         picture: Picture | None = None,
     ) -> discord.Message:
         """Post a message (with ``picture`` attached, if given); raises
         :class:`MessageGone` if the channel is unusable."""
         channel = self.client.get_partial_messageable(channel_id)
-        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": _mentions()}
+        kwargs: dict[str, Any] = {
+            "content": _content(content, view),
+            "allowed_mentions": _mentions(),
+        }
         if view is not None:
             kwargs["view"] = view
         if picture is not None:
@@ -285,7 +294,7 @@ class Notifier:
         channel_id: int,
         message_id: int,
         content: str,
-        view: discord.ui.View | None,
+        view: AnyView | None,
         picture: PictureArg = KEEP,
     ) -> None:
         """Edit a message now; raises :class:`MessageGone` if it was deleted.
@@ -294,7 +303,11 @@ class Notifier:
         leaves the attachments alone.
         """
         partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
-        kwargs: dict[str, Any] = {"content": content, "view": view, "allowed_mentions": _mentions()}
+        kwargs: dict[str, Any] = {
+            "content": _content(content, view),
+            "view": view,
+            "allowed_mentions": _mentions(),
+        }
         key = (channel_id, message_id)
         if isinstance(picture, Picture) and self._shown.get(key) == _picture_key(picture):
             picture = KEEP  # the message already shows this picture: no second upload
@@ -491,7 +504,9 @@ class Notifier:
         self._shown.clear()
 
 
-async def _rendered(render: RenderFn) -> tuple[str, discord.ui.View | None, PictureArg] | None:
+async def _rendered(
+    render: RenderFn,
+) -> tuple[str, AnyView | None, PictureArg] | None:
     result = render()
     if inspect.isawaitable(result):
         result = await result
@@ -500,6 +515,15 @@ async def _rendered(render: RenderFn) -> tuple[str, discord.ui.View | None, Pict
     if len(result) == 2:
         return result[0], result[1], KEEP
     return result[0], result[1], result[2]
+
+
+def _content(content: str, view: AnyView | None) -> str | None:
+    """What is sent as the message's content: nothing beside a Components V2 layout
+    (``content`` is then what the layout says, the edit's signature), which also
+    clears the content of a message from before the layout."""
+    if view is not None and view.has_components_v2():
+        return None
+    return content
 
 
 def _mentions() -> discord.AllowedMentions:

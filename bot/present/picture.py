@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from PIL import Image, ImageDraw
@@ -41,14 +42,14 @@ from bot.present.drawing import (
     PLATE_TEXT,
     RGB,
     TEXT,
+    Font,
     Picture,
     back_image,
     card_image,
+    card_text_size,
     draw_pip,
     drawable,
-    fit,
     font,
-    panel,
     paste,
     put_text,
     to_png,
@@ -121,6 +122,11 @@ class Scene:
     status: str  # the bottom line: whose turn, or the result
     language: str = "en"  # the words drawn (the painter's process has no language of its own)
     goal: str = ""  # what wins the game, in words ("game to 5", "first to 14 tricks")
+    # what stands in the trumps box while trumps are not known yet: "bidding" (an
+    # auction decides them), "to_name" (the declarer names them), else ""
+    trumps_state: str = ""
+    order: str = ""  # the deal's rank order where it is not the usual: "downtown"
+    exposed: tuple[tuple[int, tuple[Card, ...]], ...] = ()  # hands face up (a spread)
 
     @property
     def n_seats(self) -> int:
@@ -177,22 +183,6 @@ def _groups(view: SeatView, n: int) -> list[tuple[int, ...]]:
     sides = view.seat_sides
     count = max(sides) + 1 if sides else 0
     return [tuple(s for s in range(n) if sides[s] == k) for k in range(count)]
-
-
-TURN_UP_X: Final = 146  # the trumps panel: where the turn-up card starts, when there is one
-
-
-def trump_label(trump: Suit, with_turn_up: bool) -> tuple[str, int, int, int]:
-    """The trump suit's name as the trumps panel draws it: its text, bold font size,
-    and where it starts (x, and y below the panel's title). Beside the suit's pip,
-    or, when the turn-up card takes the right of the row, under the pip, where even
-    "Diamonds" has room (beside the pip it ran under the card). A size smaller, and
-    only then cut with an ellipsis, if a language's name is longer still."""
-    name = suit_name(trump).capitalize()
-    x, dy = (26, 46) if with_turn_up else (70, 10)
-    room = (TURN_UP_X - 6 if with_turn_up else 184) - x
-    size = next((z for z in (17, 15, 13) if font(z, bold=True).getlength(name) <= room), 13)
-    return fit(name, font(size, bold=True), room), size, x, dy + (17 - size) // 2
 
 
 def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None = None) -> Scene:
@@ -316,7 +306,17 @@ def scene_of(info: TableInfo, view: SeatView, seat_names: Sequence[str] | None =
     else:
         status = ""
 
+    trumps_state = ""
+    if view.phase in ("auction", "bidding"):
+        trumps_state = "bidding"
+    elif view.phase in ("trumps", "name") and view.trump is None:
+        trumps_state = "to_name"
+    order = "downtown" if view.rank_order.direction != "uptown" else ""
+
     return Scene(
+        trumps_state=trumps_state,
+        order=order,
+        exposed=tuple((s, tuple(cards)) for s, cards in view.exposed if cards),
         title=rules.title,
         subtitle=_("Game {game} · Deal {deal} · Table #{table}").format(
             game=view.game_no, deal=view.deal_no, table=info.table_id
@@ -420,14 +420,29 @@ def describe(scene: Scene) -> str:
 
 # ------------------------------------------------------------------ the table
 
-WIDTH: Final = 720
-HEIGHT: Final = 500
-HEIGHT_LAYOUTS: Final = 600
-CARD_W: Final = 58
-CARD_H: Final = 82
-PLATE_W: Final = 200
-PLATE_H: Final = 50
-SIDE_PLATE_W: Final = 172
+WIDTH: Final = 400
+"""Drawn for a phone: shown 300-400 px wide there, so drawn 400 px wide (a desktop
+shows it at about this size, sharp). Every size below is in the picture's pixels;
+at 300 px shown width they are three quarters of that."""
+SHOWN_ON_PHONE: Final = 300  # the narrowest width the picture is designed for
+MIN_TEXT: Final = 13  # px: the smallest text drawn (9.75 px high at 300 px shown width)
+CARD_W: Final = 56  # a trick card (42 px wide at 300 px)
+CARD_H: Final = 78
+SIDE_DROP: Final = 28  # how far the left and right cards sit below the top card
+LAYOUT_W: Final = 34  # a Turnover layout card (25.5 px wide at 300 px, its index 9.75 px high)
+LAYOUT_H: Final = 48
+SPREAD_W: Final = 28  # a card of a hand laid face up (Spread Misère): 13 fit in a row
+SPREAD_H: Final = 40
+TURN_UP_W: Final = 30
+TURN_UP_H: Final = 42
+MARGIN: Final = 6
+STRIP_H: Final = 56  # the row of boxes at the top: trumps, score, tricks
+KEY_H: Final = 22  # the bottom row: the key (whose turn, the badges) and the title
+WIDE_PLATE_W: Final = 236  # the top and bottom seats
+SIDE_PLATE_W: Final = 110  # the left and right seats
+LINE: Final = 17  # the height of one line of plate text
+DEALER_COLOUR: Final = (70, 110, 200)
+DECLARER_COLOUR: Final = (170, 60, 150)
 
 # where each seat sits, by table size: top, right, bottom, left
 SLOTS: Final = {
@@ -437,258 +452,490 @@ SLOTS: Final = {
 }
 
 
-def _plate(
-    im: Image.Image,
-    d: ImageDraw.ImageDraw,
-    scene: Scene,
-    seat: int,
-    x: int,
-    y: int,
-    w: int,
-    slot: str,
-) -> None:
+class _Pen:
+    """Draws text and cards on one picture and keeps the picture's measurements:
+    the smallest text it drew and the width of its trick and layout cards."""
+
+    def __init__(self, im: Image.Image) -> None:
+        self.im = im
+        self.d = ImageDraw.Draw(im)
+        self.smallest = 10**6
+        self.texts: list[str] = []  # every text drawn, in order
+        self.trick_w = 0
+        self.layout_w = 0
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        size: int = MIN_TEXT,
+        *,
+        bold: bool = False,
+        fill: RGB = TEXT,
+        anchor: str | None = None,
+    ) -> None:
+        if not text.strip():
+            return
+        self.smallest = min(self.smallest, size)
+        self.texts.append(text)
+        put_text(self.d, xy, text, font=font(size, bold=bold), fill=fill, anchor=anchor)
+
+    def card(self, card: Card, x: int, y: int, w: int, h: int) -> None:
+        self.smallest = min(self.smallest, card_text_size(card, w))
+        paste(self.im, card_image(card, w, h), x, y)
+
+    def box(self, box: tuple[int, int, int, int], title: str) -> int:
+        """A panel with a title; the y where its content starts."""
+        self.d.rounded_rectangle(box, radius=8, fill=PANEL, outline=PANEL_EDGE, width=1)
+        self.text((box[0] + 8, box[1] + 4), title.upper(), MIN_TEXT, bold=True, fill=MUTED)
+        return box[1] + 4 + LINE + 1
+
+
+def wrap(
+    text: str, width: float, sizes: Sequence[int], lines: int, bold: bool = True
+) -> tuple[list[str], int]:
+    """:func:`_wrap` (a picture wraps the same names at every move: cached)."""
+    out, size = _wrap(text, width, tuple(sizes), lines, bold)
+    return list(out), size
+
+
+@lru_cache(maxsize=2048)
+def _wrap(
+    text: str, width: float, sizes: tuple[int, ...], lines: int, bold: bool
+) -> tuple[tuple[str, ...], int]:
+    """``text`` in at most ``lines`` lines of at most ``width`` px, at the largest of
+    ``sizes`` that holds it whole: broken between words, and a word longer than a
+    line broken inside it (never cut off, never an ellipsis). At the smallest size
+    a text that still needs more lines gets them (the caller's box grows)."""
+    for size in sizes:  # whole words in the lines there are, as large as they fit
+        fnt = font(size, bold=bold)
+        out = _wrap_words(text, fnt, width)
+        if len(out) <= lines and not any(line.endswith("-") for line in _broken(out, text)):
+            return tuple(out), size
+    size = sizes[-1]  # the smallest: a line more rather than a broken word, where it helps
+    return tuple(_wrap_words(text, font(size, bold=bold), width)), size
+
+
+def _broken(lines: list[str], text: str) -> list[str]:
+    """The lines that end inside a word (a hyphen the text does not have there)."""
+    words = set(text.split())
+    return [line for line in lines if line.endswith("-") and line.split()[-1] not in words]
+
+
+def _wrap_words(text: str, fnt: Font, width: float) -> list[str]:
+    out: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if fnt.getlength(candidate) <= width:
+            line = candidate
+            continue
+        if line:
+            out.append(line)
+        line = ""
+        while fnt.getlength(word) > width:  # a word longer than a line: break it
+            cut = len(word) - 1
+            while cut > 1 and fnt.getlength(word[:cut] + "-") > width:
+                cut -= 1
+            out.append(word[:cut] + "-")
+            word = word[cut:]
+        line = word
+    if line:
+        out.append(line)
+    return out or [""]
+
+
+def _plate_lines(scene: Scene, seat: int, w: int, wide: bool) -> tuple[str, list[str], int, str]:
+    """A seat's plate: its header (the seat), the name's lines and their size, and
+    what it holds (the hand size, or its last call). A wide plate with a name that
+    fits shows all in one row (no name lines: the header carries the name)."""
+    cards = ngettext("{n} card", "{n} cards", scene.hand_sizes[seat]).format(
+        n=scene.hand_sizes[seat]
+    )
+    info = scene.calls[seat] or cards
+    badges = _badges(scene, seat)
+    label = scene.seat_labels[seat]
+    name = drawable(scene.names[seat], font(15, bold=True)) or label
+    if wide:
+        room = w - 16 - 22 * len(badges)
+        one_row = (
+            font(MIN_TEXT).getlength(f"{label}  ")
+            + font(15, bold=True).getlength(name)
+            + font(MIN_TEXT).getlength(f"  {info}")
+        )
+        if one_row <= room:
+            return label, [], 15, info
+        names, size = wrap(name, w - 16, (15, 14, MIN_TEXT), 1)
+        return label, names, size, info
+    room = w - 12 - 22 * len(badges)
+    names, size = wrap(name, w - 12, (15, 14, MIN_TEXT), 2)
+    if font(MIN_TEXT).getlength(label) > room:
+        label = label[:1]  # the seat's initial, as the score and tricks boxes name it
+    return label, names, size, info
+
+
+def _badges(scene: Scene, seat: int) -> list[tuple[str, RGB]]:
+    badges: list[tuple[str, RGB]] = []
+    if scene.dealer == seat:
+        badges.append((_("D"), DEALER_COLOUR))
+    if scene.declarer == seat and scene.contract:
+        badges.append((_("C"), DECLARER_COLOUR))
+    return badges
+
+
+def _plate_height(scene: Scene, seat: int, w: int, wide: bool) -> int:
+    _head, names, _size, _info = _plate_lines(scene, seat, w, wide)
+    if wide:
+        return 6 + LINE + LINE * len(names) + 4
+    return 6 + LINE + LINE * len(names) + LINE + 6
+
+
+def _plate(pen: _Pen, scene: Scene, seat: int, x: int, y: int, w: int, slot: str) -> int:
+    """Draw a seat's plate at (x, y); its height."""
+    wide = slot in ("top", "bottom")
+    head, names, size, info = _plate_lines(scene, seat, w, wide)
+    h = _plate_height(scene, seat, w, wide)
+    d = pen.d
     active = scene.to_act == seat
-    fill = GOLD if active else PLATE
     d.rounded_rectangle(
-        [x, y, x + w, y + PLATE_H],
-        radius=10,
-        fill=fill,
+        [x, y, x + w, y + h],
+        radius=9,
+        fill=GOLD if active else PLATE,
         outline=(255, 255, 255) if active else PANEL_EDGE,
         width=3 if active else 1,
     )
-    top = f"{scene.seat_labels[seat]} · " + ngettext(
-        "{n} card", "{n} cards", scene.hand_sizes[seat]
-    ).format(n=scene.hand_sizes[seat])
-    if scene.calls[seat]:
-        top = f"{scene.seat_labels[seat]} · {scene.calls[seat]}"
-    small = font(12)
-    put_text(d, (x + 10, y + 6), fit(top, small, w - 44), font=small, fill=PLATE_TEXT)
-    bold = font(17, bold=True)
-    name = drawable(scene.names[seat], bold) or scene.seat_labels[seat]
-    put_text(d, (x + 10, y + 22), fit(name, bold, w - 20), font=bold, fill=PLATE_TEXT)
-    badges: list[tuple[str, RGB]] = []
-    if scene.dealer == seat:
-        badges.append(("D", (70, 110, 200)))
-    if scene.declarer == seat and scene.contract:
-        badges.append(("C", (170, 60, 150)))
+    pad = 8 if wide else 6
+    badges = _badges(scene, seat)
     bx = x + w - 24
     for letter, colour in badges:
-        d.ellipse([bx, y + 5, bx + 18, y + 23], fill=colour, outline=(255, 255, 255))
-        put_text(
-            d, (bx + 9, y + 14), letter, font=font(11, bold=True), fill=(255, 255, 255), anchor="mm"
+        d.ellipse([bx, y + 4, bx + 19, y + 23], fill=colour, outline=(255, 255, 255))
+        pen.text(
+            (bx + 9.5, y + 13.5), letter, MIN_TEXT, bold=True, fill=(255, 255, 255), anchor="mm"
         )
         bx -= 22
-    if active:
-        # a pointer from the plate towards the table
-        cx, cy, b = x + w // 2, y + PLATE_H // 2, y + PLATE_H
+    if wide:
+        pen.text((x + pad, y + 6), head, MIN_TEXT, fill=PLATE_TEXT)
+        right = x + w - 8 - 22 * len(badges)
+        pen.text((right, y + 6), info, MIN_TEXT, fill=PLATE_TEXT, anchor="ra")
+        if not names:  # one row: seat, name, hand
+            name = drawable(scene.names[seat], font(15, bold=True)) or head
+            nx = x + pad + font(MIN_TEXT).getlength(f"{head}  ")
+            pen.text((nx, y + 4), name, 15, bold=True, fill=PLATE_TEXT)
+        for i, line in enumerate(names):
+            pen.text((x + pad, y + 4 + LINE * (i + 1)), line, size, bold=True, fill=PLATE_TEXT)
+    else:
+        pen.text((x + pad, y + 5), head, MIN_TEXT, fill=PLATE_TEXT)
+        for i, line in enumerate(names):
+            pen.text((x + pad, y + 5 + LINE * (i + 1)), line, size, bold=True, fill=PLATE_TEXT)
+        pen.text((x + pad, y + 5 + LINE * (len(names) + 1)), info, MIN_TEXT, fill=PLATE_TEXT)
+    if active:  # a pointer from the plate towards the table
+        cx, cy, b = x + w // 2, y + h // 2, y + h
         pointer = {
-            "top": [(cx - 9, b + 2), (cx + 9, b + 2), (cx, b + 12)],
-            "bottom": [(cx - 9, y - 2), (cx + 9, y - 2), (cx, y - 12)],
-            "left": [(x + w + 2, cy - 9), (x + w + 2, cy + 9), (x + w + 12, cy)],
-            "right": [(x - 2, cy - 9), (x - 2, cy + 9), (x - 12, cy)],
+            "top": [(cx - 8, b + 1), (cx + 8, b + 1), (cx, b + 9)],
+            "bottom": [(cx - 8, y - 1), (cx + 8, y - 1), (cx, y - 9)],
+            "left": [(x + w + 1, cy - 8), (x + w + 1, cy + 8), (x + w + 9, cy)],
+            "right": [(x - 1, cy - 8), (x - 1, cy + 8), (x - 9, cy)],
         }[slot]
         d.polygon(pointer, fill=GOLD)
+    return h
 
 
-def _layout_rows(im: Image.Image, piles: Sequence[PileView], x: int, y: int) -> None:
-    """One seat's layout: face-up cards on their piles, in rows as dealt."""
-    w, h, gap = 36, 50, 5
-    per_row = 5 if len(piles) == 9 else (len(piles) + 1) // 2
-    rows = [piles[:per_row], piles[per_row:]]
+def _trumps_box(pen: _Pen, scene: Scene, box: tuple[int, int, int, int]) -> None:
+    """Trumps, or what decides them (bidding, to be named), the rank order where it is
+    downtown, and the turn-up card."""
+    x0, _y0, x1, _y1 = box
+    y = pen.box(box, _("Trumps"))
+    right = x1 - 6
+    if scene.turn_up is not None:
+        right = x1 - 6 - TURN_UP_W
+        pen.card(scene.turn_up, right, y - LINE + 4, TURN_UP_W, TURN_UP_H)
+        right -= 4
+    room = right - (x0 + 8)
+    if scene.trump is not None and not scene.trumps_state:
+        d = pen.d
+        d.rounded_rectangle([x0 + 8, y + 1, x0 + 32, y + 25], radius=5, fill=CARD_FACE)
+        draw_pip(pen.im, scene.trump, x0 + 11, y + 4, 18)
+        name = suit_name(scene.trump).capitalize()
+        lines, size = wrap(name, right - (x0 + 38), (15, 14, MIN_TEXT), 1)
+        if len(lines) == 1 and not _broken(lines, name):
+            pen.text((x0 + 38, y + 4), lines[0], size, bold=True)
+            words = [_("downtown")] if scene.order else []
+        else:  # a long name: under the pip, where the box is wider
+            pen.text((x0 + 8, y + 2 + LINE + 8), name, MIN_TEXT, bold=True)
+            words = []
+    else:
+        state = {
+            "bidding": _("Bidding"),
+            "to_name": _("To be named"),
+        }.get(scene.trumps_state, _("No trumps"))
+        lines, size = wrap(state, room, (15, 14, MIN_TEXT), 2)
+        for i, line in enumerate(lines[:2]):
+            pen.text((x0 + 8, y + 2 + i * LINE), line, size, bold=True)
+        words = [_("downtown")] if scene.order and len(lines) < 2 else []
+    if words:
+        pen.text((x0 + 8, y + 2 + LINE + 10), words[0], MIN_TEXT, fill=GOLD)
+
+
+def _count_box(pen: _Pen, rows: Sequence[Row], title: str, box: tuple[int, int, int, int]) -> None:
+    """Numbers per side, in one column, or two where there are more than two rows."""
+    x0, _y0, x1, _y1 = box
+    y = pen.box(box, title)
+    columns = 1 if len(rows) <= 2 else 2
+    col_w = (x1 - x0 - 12) // columns
+    for i, row in enumerate(rows):
+        cx = x0 + 8 + (i % columns) * col_w
+        cy = y + (i // columns) * LINE
+        label = drawable(row.label.split(" ", 1)[0] if row.label else "?", font(MIN_TEXT)) or "?"
+        pen.text((cx, cy), label, MIN_TEXT)
+        pen.text((cx + col_w - 8, cy - 1), str(row.value), 15, bold=True, anchor="ra")
+
+
+def _legend(scene: Scene) -> list[tuple[str, RGB | None, str]]:
+    """The picture's key, for what it shows: (badge letter, its colour, meaning)."""
+    out: list[tuple[str, RGB | None, str]] = []
+    if scene.to_act is not None and scene.doing:
+        out.append(("", GOLD, scene.doing))
+    if any(_badges(scene, s) and scene.dealer == s for s in range(scene.n_seats)):
+        out.append((_("D"), DEALER_COLOUR, _("dealer")))
+    if scene.contract and scene.declarer is not None:
+        out.append((_("C"), DECLARER_COLOUR, _("declarer")))
+    return out
+
+
+def _layout_rows(pen: _Pen, piles: Sequence[PileView], x: int, y: int, width: int) -> int:
+    """One seat's layout: face-up cards on their piles, in rows of as many as fit;
+    the height drawn."""
+    gap = 3
+    per_row = max(1, min(len(piles), (width + gap) // (LAYOUT_W + gap)))
+    rows = [piles[i : i + per_row] for i in range(0, len(piles), per_row)]
+    pen.layout_w = LAYOUT_W
     for r, row in enumerate(rows):
-        total = len(row) * (w + gap) - gap
-        rx = x - total // 2
         for i, pile in enumerate(row):
-            px, py = rx + i * (w + gap), y + r * (h + 8)
+            px, py = x + i * (LAYOUT_W + gap), y + r * (LAYOUT_H + 6)
             if pile.down:
-                paste(im, back_image(w, h), px + 3, py + 4)
+                paste(pen.im, back_image(LAYOUT_W, LAYOUT_H), px + 2, py + 3)
             if pile.up is not None:
-                paste(im, card_image(pile.up, w, h), px, py)
+                pen.card(pile.up, px, py, LAYOUT_W, LAYOUT_H)
             elif not pile.down:
-                ImageDraw.Draw(im).rounded_rectangle(
-                    [px, py, px + w, py + h], radius=4, outline=FELT_EDGE, width=1
+                pen.d.rounded_rectangle(
+                    [px, py, px + LAYOUT_W, py + LAYOUT_H], radius=4, outline=FELT_EDGE, width=1
                 )
+    return len(rows) * (LAYOUT_H + 6) - 6 if rows else 0
 
 
 def draw_table(scene: Scene) -> Picture:
-    """Draw ``scene`` as a PNG (palette mode, about 10-40 KB), its words in ``scene.language``."""
+    """Draw ``scene`` as a PNG (palette mode, about 10-30 KB), its words in ``scene.language``."""
     with using(scene.language):
         return _draw_table(scene)
 
 
 def _draw_table(scene: Scene) -> Picture:
+    """The picture, top to bottom: trumps, score and tricks; the seats round the felt
+    with the trick between them (two players with layouts: each seat's layout beside
+    it); a hand laid face up; the notes; the key (whose turn, the badges) and the
+    title. Its height follows what it shows."""
     n = scene.n_seats
     with_layouts = bool(scene.layouts) and n == 2
-    height = HEIGHT_LAYOUTS if with_layouts else HEIGHT
-    im = Image.new("RGB", (WIDTH, height), BG)
-    d = ImageDraw.Draw(im)
-
-    # title bar
-    put_text(
-        d, (14, 10), fit(scene.title, font(20, bold=True), 380), font=font(20, bold=True), fill=TEXT
+    slots = SLOTS[n]
+    # the height first: plates, the trick, the rows below
+    top_seat = slots.index("top")
+    bottom_seat = slots.index("bottom")
+    side_seats = [s for s, slot in enumerate(slots) if slot in ("left", "right")]
+    top_h = _plate_height(scene, top_seat, WIDE_PLATE_W, True)
+    bottom_h = _plate_height(scene, bottom_seat, WIDE_PLATE_W, True)
+    if with_layouts:
+        column = (WIDTH - 3 * MARGIN) // 2
+        per_row = max(1, (column - 8 + 3) // (LAYOUT_W + 3))
+        rows = max((len(piles) + per_row - 1) // per_row for piles in scene.layouts[:2]) or 1
+        layout_h = rows * (LAYOUT_H + 6) - 6
+        middle = (
+            max(_plate_height(scene, s, column, True) for s in range(2))
+            + 6
+            + layout_h
+            + 8
+            + CARD_H
+            + 8
+        )
+    else:
+        cross = CARD_H + (2 * SIDE_DROP if n >= 3 else CARD_H // 2 + 8)
+        side_h = max((_plate_height(scene, s, SIDE_PLATE_W, False) for s in side_seats), default=0)
+        middle = 4 + top_h + 5 + max(cross, side_h) + 5 + bottom_h + 4
+    notes = list(scene.notes[-3:])
+    if scene.contract:
+        by = f" · {scene.seat_labels[scene.declarer]}" if scene.declarer is not None else ""
+        notes.insert(0, _("Contract: {contract}").format(contract=scene.contract + by))
+    note_lines = [
+        line
+        for note in notes
+        for line in wrap(
+            drawable(note, font(MIN_TEXT)), WIDTH - 2 * MARGIN - 8, (MIN_TEXT,), 3, False
+        )[0]
+    ]
+    spread_h = sum(LINE + SPREAD_H + 8 for _seat, cards in scene.exposed if cards)
+    height = (
+        MARGIN
+        + STRIP_H
+        + 6
+        + middle
+        + 6
+        + spread_h
+        + LINE * len(note_lines)
+        + (4 if note_lines else 0)
+        + KEY_H
     )
-    put_text(d, (WIDTH - 14, 14), scene.subtitle, font=font(13), fill=MUTED, anchor="ra")
+    im = Image.new("RGB", (WIDTH, height), BG)
+    pen = _Pen(im)
+    d = pen.d
+    pen.trick_w = CARD_W
+
+    # trumps, score, tricks
+    y = MARGIN
+    third = (WIDTH - 4 * MARGIN) // 3
+    trumps_w = third + 30
+    score_x = MARGIN * 2 + trumps_w
+    rest = (WIDTH - score_x - 2 * MARGIN) // 2
+    _trumps_box(pen, scene, (MARGIN, y, MARGIN + trumps_w, y + STRIP_H))
+    _count_box(pen, scene.scores, _("Score"), (score_x, y, score_x + rest, y + STRIP_H))
+    tricks_x = score_x + rest + MARGIN
+    _count_box(
+        pen,
+        scene.tricks,
+        _("Tricks {number}/{total}").format(number=scene.trick_no, total=scene.tricks_per_deal),
+        (tricks_x, y, WIDTH - MARGIN, y + STRIP_H),
+    )
+    y += STRIP_H + 6
 
     # the felt
-    status_h = 30
-    felt = (204, 100, 516, height - status_h - 84)
-    d.rounded_rectangle(felt, radius=40, fill=FELT, outline=FELT_EDGE, width=4)
-    cx, cy = (felt[0] + felt[2]) // 2, (felt[1] + felt[3]) // 2
-
-    # seats
-    slots = SLOTS[n]
-    plate_at: dict[str, tuple[int, int, int]] = {
-        "top": ((WIDTH - PLATE_W) // 2, 44, PLATE_W),
-        "bottom": ((WIDTH - PLATE_W) // 2, felt[3] + 12, PLATE_W),
-        "left": (14, cy - PLATE_H // 2, SIDE_PLATE_W),
-        "right": (WIDTH - 14 - SIDE_PLATE_W, cy - PLATE_H // 2, SIDE_PLATE_W),
-    }
-    for seat, slot in enumerate(slots):
-        x, y, w = plate_at[slot]
-        _plate(im, d, scene, seat, x, y, w, slot)
-
-    # layouts (two players): each seat's piles between its plate and the trick
+    felt = (MARGIN, y, WIDTH - MARGIN, y + middle)
+    d.rounded_rectangle(felt, radius=26, fill=FELT, outline=FELT_EDGE, width=3)
+    cx = WIDTH // 2
+    spots: dict[str, tuple[int, int]]
     if with_layouts:
-        for seat, piles in enumerate(scene.layouts[:2]):
-            top = felt[1] + 10 if slots[seat] == "top" else felt[3] - 10 - 2 * 50 - 8
-            _layout_rows(im, piles, cx, top)
-
-    # the trick, each card in front of who played it
-    if with_layouts:
-        spots = {"top": (cx - 36, cy - CARD_H // 2 - 6), "bottom": (cx + 36, cy - CARD_H // 2 + 6)}
-        spots = {k: (x - CARD_W // 2, y) for k, (x, y) in spots.items()}
+        column = (WIDTH - 3 * MARGIN) // 2
+        for seat, slot in enumerate(slots):
+            x = MARGIN + 4 + seat * (column + MARGIN) if seat < 2 else MARGIN
+            ph = _plate(pen, scene, seat, x, y + 4, column - 8, slot if seat else "top")
+            if seat < len(scene.layouts):
+                _layout_rows(pen, scene.layouts[seat], x, y + 4 + ph + 6, column - 8)
+        trick_y = y + middle - CARD_H - 8
+        spots = {"top": (cx - CARD_W - 6, trick_y), "bottom": (cx + 6, trick_y)}
     else:
+        _plate(pen, scene, top_seat, (WIDTH - WIDE_PLATE_W) // 2, y + 4, WIDE_PLATE_W, "top")
+        cross_y = y + 4 + top_h + 5
+        cross = CARD_H + (2 * SIDE_DROP if n >= 3 else CARD_H // 2 + 8)
+        side_h = max((_plate_height(scene, s, SIDE_PLATE_W, False) for s in side_seats), default=0)
+        band = max(cross, side_h)
+        mid = cross_y + band // 2
+        for seat in side_seats:
+            slot = slots[seat]
+            sh = _plate_height(scene, seat, SIDE_PLATE_W, False)
+            x = 4 if slot == "left" else WIDTH - 4 - SIDE_PLATE_W
+            _plate(pen, scene, seat, x, mid - sh // 2, SIDE_PLATE_W, slot)
+        _plate(
+            pen,
+            scene,
+            bottom_seat,
+            (WIDTH - WIDE_PLATE_W) // 2,
+            cross_y + band + 5,
+            WIDE_PLATE_W,
+            "bottom",
+        )
+        top_card = mid - cross // 2
         spots = {
-            "top": (cx - CARD_W // 2, cy - CARD_H - 20),
-            "bottom": (cx - CARD_W // 2, cy + 20),
-            "left": (cx - CARD_W - 44, cy - CARD_H // 2),
-            "right": (cx + 44, cy - CARD_H // 2),
+            "top": (cx - CARD_W // 2, top_card),
+            "bottom": (cx - CARD_W // 2, top_card + cross - CARD_H),
+            "left": (cx - CARD_W // 2 - CARD_W, top_card + SIDE_DROP),
+            "right": (cx + CARD_W // 2, top_card + SIDE_DROP),
         }
     for seat, card in scene.trick:
         if not 0 <= seat < n:
             continue
-        x, y = spots[slots[seat]]
+        x, cy = spots[slots[seat]]
         if scene.trick_winner == seat:
-            d.rounded_rectangle([x - 4, y - 4, x + CARD_W + 3, y + CARD_H + 3], radius=9, fill=GOLD)
-        paste(im, card_image(card, CARD_W, CARD_H), x, y)
+            d.rounded_rectangle(
+                [x - 3, cy - 3, x + CARD_W + 2, cy + CARD_H + 2], radius=8, fill=GOLD
+            )
+        pen.card(card, x, cy, CARD_W, CARD_H)
     caption = ""
     if scene.trick and scene.trick_winner is not None:
-        caption = _("Trick {number}: {who} won").format(
-            number=scene.trick_no, who=scene.seat_labels[scene.trick_winner]
-        )
-    elif scene.trick:
-        caption = _("Trick {number}").format(number=scene.trick_no)
+        caption = _("{who} won").format(who=scene.seat_labels[scene.trick_winner])
     if caption:
-        cap_y = felt[1] + 8 if not with_layouts else cy + CARD_H // 2 + 12
-        if not with_layouts and n >= 2:
-            cap_y = felt[3] - 24
-        put_text(
-            d, (cx, cap_y), caption, font=font(13, bold=True), fill=(220, 240, 225), anchor="ma"
-        )
+        if with_layouts:
+            pen.text(  # beside the trick, right of its second card
+                (cx + 6 + CARD_W + 8, y + middle - 8 - LINE),
+                caption,
+                MIN_TEXT,
+                bold=True,
+                fill=(220, 240, 225),
+            )
+        else:  # under the right-hand card, clear of the plates
+            rx, ry = spots["right"]
+            lines, size = wrap(caption, SIDE_PLATE_W, (MIN_TEXT,), 2)
+            top = ry + CARD_H + 4
+            if n >= 3:  # the right seat's plate is there: beside the bottom card instead
+                top = spots["bottom"][1] + CARD_H - LINE * len(lines)
+            for i, line in enumerate(lines):
+                pen.text((rx, top + i * LINE), line, size, bold=True, fill=(220, 240, 225))
+    y += middle + 6
 
-    # trumps (top left)
-    y0 = panel(d, (14, 44, 192, 170 if not with_layouts else 190), _("Trumps"))
-    if scene.trump is None:
-        put_text(d, (26, y0 + 6), _("No trumps"), font=font(18, bold=True), fill=TEXT)
-    else:
-        d.rounded_rectangle([24, y0 + 2, 62, y0 + 40], radius=6, fill=CARD_FACE)
-        draw_pip(im, scene.trump, 29, y0 + 7, 28)
-        name, size, x, dy = trump_label(scene.trump, scene.turn_up is not None)
-        put_text(d, (x, y0 + dy), name, font=font(size, bold=True), fill=TEXT)
-    if scene.turn_up is not None:
-        paste(im, card_image(scene.turn_up, 34, 48), TURN_UP_X, y0 + 2)
-        put_text(d, (163, y0 + 54), _("turn-up"), font=font(10), fill=MUTED, anchor="ma")
-    if scene.contract:
-        by = f" · {scene.seat_labels[scene.declarer]}" if scene.declarer is not None else ""
-        put_text(
-            d,
-            (24, y0 + 72),
-            fit(scene.contract + by, font(13, bold=True), 160),
-            font=font(13, bold=True),
+    # a hand laid face up (Spread Misère)
+    for seat, cards in scene.exposed:
+        if not cards:
+            continue
+        pen.text(
+            (MARGIN + 2, y),
+            _("{seat}'s hand, face up").format(seat=scene.seat_labels[seat]),
+            MIN_TEXT,
+            bold=True,
             fill=GOLD,
         )
+        step = min(SPREAD_W + 1, (WIDTH - 2 * MARGIN - SPREAD_W) // max(1, len(cards) - 1))
+        for i, card in enumerate(cards):
+            pen.card(card, MARGIN + i * step, y + LINE, SPREAD_W, SPREAD_H)
+        y += LINE + SPREAD_H + 8
 
-    # score (top right)
-    rows = scene.scores
-    box_h = 34 + 22 * max(1, len(rows)) + (16 if scene.games or scene.target else 0)
-    y0 = panel(d, (WIDTH - 192, 44, WIDTH - 14, 44 + box_h + 6), _("Score"))
-    value_font, label_font = font(16, bold=True), font(13)
-    for i, row in enumerate(rows):
-        y = y0 + i * 22
-        shown = drawable(f"{row.label} {row.who}" if row.who else row.label, label_font) or "?"
-        put_text(d, (WIDTH - 180, y + 2), fit(shown, label_font, 112), font=label_font, fill=TEXT)
-        put_text(d, (WIDTH - 26, y), str(row.value), font=value_font, fill=TEXT, anchor="ra")
-        if row.of > 0:
-            share = max(0.0, min(1.0, row.value / row.of))
-            d.rectangle([WIDTH - 180, y + 18, WIDTH - 26, y + 19], fill=PANEL_EDGE)
-            d.rectangle([WIDTH - 180, y + 18, WIDTH - 180 + int(154 * share), y + 19], fill=GOLD)
-    foot = " · ".join(
-        x
-        for x in (
-            scene.goal,
-            scene.games,
-        )
-        if x
+    # notes
+    for line in note_lines:
+        pen.text((MARGIN + 4, y), line, MIN_TEXT, fill=TEXT)
+        y += LINE
+    if note_lines:
+        y += 4
+
+    # the key: whose turn (the gold plate), the badges; or the result; and the title
+    d.rectangle([0, height - KEY_H, WIDTH, height], fill=PANEL)
+    x = MARGIN + 2
+    base = height - KEY_H // 2
+    if scene.to_act is None and scene.status:
+        pen.text((x, base), scene.status, 14, bold=True, fill=GOLD, anchor="lm")
+    else:
+        for letter, colour, meaning in _legend(scene):
+            if letter:
+                d.ellipse([x, base - 8, x + 16, base + 8], fill=colour, outline=(255, 255, 255))
+                pen.text(
+                    (x + 8, base), letter, MIN_TEXT, bold=True, fill=(255, 255, 255), anchor="mm"
+                )
+            else:
+                d.rounded_rectangle([x, base - 7, x + 16, base + 7], radius=3, fill=colour)
+            x += 20
+            pen.text((x, base), meaning, MIN_TEXT, fill=TEXT, anchor="lm")
+            x += int(font(MIN_TEXT).getlength(meaning)) + 12
+        title = scene.title
+        if font(MIN_TEXT, bold=True).getlength(title) <= WIDTH - MARGIN - x:
+            pen.text(
+                (WIDTH - MARGIN - 2, base), title, MIN_TEXT, bold=True, fill=MUTED, anchor="rm"
+            )
+
+    return Picture(
+        to_png(im),
+        describe(scene),
+        scene,
+        WIDTH,
+        height,
+        smallest_text=pen.smallest,
+        trick_card_w=pen.trick_w,
+        layout_card_w=pen.layout_w,
+        texts=tuple(pen.texts),
     )
-    if foot:
-        put_text(d, (WIDTH - 180, y0 + 22 * len(rows) + 2), foot, font=font(11), fill=MUTED)
-
-    # tricks this deal (bottom left)
-    if scene.tricks:
-        top = felt[3] - 22 - 20 * len(scene.tricks)
-        y0 = panel(
-            d,
-            (14, top - 14, 192, felt[3] + 4),
-            _("Tricks · {number} of {total}").format(
-                number=scene.trick_no, total=scene.tricks_per_deal
-            ),
-        )
-        for i, row in enumerate(scene.tricks):
-            y = y0 + i * 20
-            put_text(
-                d,
-                (24, y),
-                fit(drawable(row.label, label_font) or "?", label_font, 70),
-                font=label_font,
-                fill=TEXT,
-            )
-            marks = min(row.value, 13)
-            for k in range(marks):
-                d.rectangle([96 + k * 6, y + 3, 99 + k * 6, y + 14], fill=GOLD)
-            put_text(d, (182, y), str(row.value), font=font(14, bold=True), fill=TEXT, anchor="ra")
-
-    # notes (bottom right)
-    if scene.notes:
-        lines = scene.notes[-3:]
-        top = felt[3] - 22 - 18 * len(lines)
-        y0 = panel(d, (WIDTH - 192, top - 14, WIDTH - 14, felt[3] + 4), _("Notes"))
-        for i, line in enumerate(lines):
-            small = font(12)
-            put_text(
-                d,
-                (WIDTH - 182, y0 + i * 18),
-                fit(drawable(line, small), small, 160),
-                font=small,
-                fill=TEXT,
-            )
-
-    # status bar
-    d.rectangle([0, height - status_h, WIDTH, height], fill=PANEL)
-    if scene.status:
-        bold = font(15, bold=True)
-        text = drawable(scene.status, bold)
-        if scene.to_act is not None:
-            d.polygon([(14, height - 22), (14, height - 8), (26, height - 15)], fill=GOLD)
-        put_text(
-            d,
-            (34, height - status_h // 2),
-            fit(text, bold, WIDTH - 48),
-            font=bold,
-            fill=GOLD if scene.to_act is not None else TEXT,
-            anchor="lm",
-        )
-
-    return Picture(to_png(im), describe(scene), scene, WIDTH, height)
 
 
 def table_picture(

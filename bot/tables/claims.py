@@ -22,6 +22,9 @@ One tap never shows a hand or ends a game: each asks privately first.
   first tap.
 * **Keep playing** (``rh:t:<table>:keep``): closes the private question; nothing
   changes.
+* **This deal** (``rh:t:<table>:deal``) and **Scores** (``rh:t:<table>:scores``),
+  on the table: every trick of the deal so far (who led, what each played, who
+  won) and the scores, privately, to anyone; public information only.
 * **Last trick** (``rh:t:<table>:last``, on the table and the hand): the last
   completed trick of the deal in play, privately, by player name, with its
   winner. It is read from the game, which a restart rebuilds from the store,
@@ -46,17 +49,22 @@ from bot.present.controls import claim_confirm, claim_menu, concede_confirm
 from bot.present.i18n import _, ngettext
 from bot.present.render.claims import last_trick_text
 from bot.present.render.refusals import reason_text
+from bot.present.render.table import scores_text, this_deal_text
 from bot.present.replies import refuse, reply, settle
 from bot.tables.play import Play
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
+from bot.tables.table import Table
 from engine import Claim, Concede, IllegalAction
 
 log = logging.getLogger(__name__)
 
 __all__ = ["ClaimButtons", "VERBS"]
 
-VERBS = frozenset({"claims", "claim-all", "last", "concede", "concede-yes", "keep"})
+VERBS = frozenset(
+    {"claims", "claim-all", "last", "deal", "scores", "concede", "concede-yes", "keep"}
+)
+LOOKS = frozenset({"last", "deal", "scores"})  # public information, answered to anyone
 
 
 class ClaimButtons:
@@ -76,14 +84,15 @@ class ClaimButtons:
         table = await self.svc.current_table(
             table_id
         )  # with several processes: loaded or caught up
-        if table is None or table.status != "active" or table.game is None:
+        looks_back = verb in LOOKS and table is not None and table.status == "finished"
+        if table is None or (table.status != "active" and not looks_back) or table.game is None:
             await refuse(interaction, _("This game is not being played."))
             return
+        self.presenter.refresh_classic(table, interaction.message)
         seat = table.seat_of(interaction.user.id)
         game = table.game
-        if verb == "last":
-            view = game.observe(seat if seat is not None else 0)
-            await reply(interaction, last_trick_text(table.info(), view))
+        if verb in LOOKS:
+            await self._look(interaction, table, verb)
             return
         if seat is None:
             await refuse(interaction, _("You are not playing at this table."))
@@ -141,3 +150,12 @@ class ClaimButtons:
             return
         log.debug("unknown claim verb %r", verb)
         await refuse(interaction, _("That button is not recognised."))
+
+    async def _look(self, interaction: discord.Interaction[Any], table: Table, verb: str) -> None:
+        """Last trick, This deal or Scores: a private answer of public information
+        (read from the view of a seat whose hand is never shown), to players and
+        onlookers alike."""
+        game = table.game
+        assert game is not None
+        look = {"last": last_trick_text, "deal": this_deal_text, "scores": scores_text}[verb]
+        await reply(interaction, look(table.info(), game.observe(0)))  # the clicker's language

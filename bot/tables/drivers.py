@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot.present import render
+from bot.present import layout, render
 from bot.present.i18n import _, ngettext, using
 from bot.present.notify import MessageGone
 from bot.present.render import seat_names
@@ -428,7 +428,9 @@ class Drivers:
                     + _("⌛ This table expired before it started.")
                 )
             with contextlib.suppress(MessageGone, discord.HTTPException):
-                await self.svc.notifier.edit(table.channel_id, table.message_id, text, None)
+                await self.svc.notifier.edit(
+                    table.channel_id, table.message_id, text, layout.text_layout(text)
+                )
 
     # ================================================================ shutting down
 

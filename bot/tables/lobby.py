@@ -16,8 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.present import components as ui
-from bot.present import render
+from bot.present import layout, render
 from bot.present.i18n import _, using
 from bot.present.notify import MessageGone, call, release_view
 from bot.present.render import seat_names
@@ -139,13 +138,10 @@ class Lobby:
         self.drivers.arm_lobby_timer(
             table
         )  # before any Discord call: an unanswered lobby still expires
-        with using(table.language):  # the table message is public: the server's language
-            lobby_view = ui.lobby_view(table.id, full=first_free(table.seats) is None)
+        _text, lobby_view = self.presenter.table_message(table)  # the server's language
         try:
             await interaction.response.send_message(
-                self.presenter.lobby_text(table),
-                view=lobby_view,
-                allowed_mentions=discord.AllowedMentions.none(),
+                view=lobby_view, allowed_mentions=discord.AllowedMentions.none()
             )
         except discord.HTTPException as exc:
             # Nobody saw the table: free the channel rather than block it until expiry.
@@ -179,6 +175,7 @@ class Lobby:
         if table is None or table.status not in ("lobby", "active"):
             await refuse(interaction, _("This table has ended."))
             return
+        self.presenter.refresh_classic(table, interaction.message)
         if verb == "reclaim" and interaction.guild is None:
             await self._reclaim(interaction, table)  # from the hand DM: the seat check is enough
             self.svc.note_ack(started)
@@ -209,13 +206,10 @@ class Lobby:
             await refuse(interaction, refusal)
             return
         await self._adopt_message(table, interaction)
-        with using(table.language):
-            lobby_view = ui.lobby_view(table.id, full=first_free(table.seats) is None)
+        _text, lobby_view = self.presenter.table_message(table)
         try:
             await interaction.response.edit_message(
-                content=self.presenter.lobby_text(table),
-                view=lobby_view,
-                allowed_mentions=discord.AllowedMentions.none(),
+                content=None, view=lobby_view, allowed_mentions=discord.AllowedMentions.none()
             )
         except discord.HTTPException as exc:
             log.info(
@@ -289,12 +283,10 @@ class Lobby:
             await refuse(interaction, refusal)
             return
         await self._adopt_message(table, interaction)
-        table_view = self.presenter.table_view(table)
+        _text, table_view = self.presenter.table_message(table)  # the picture follows
         try:
             await interaction.response.edit_message(
-                content=self.presenter.table_text(table),
-                view=table_view,
-                allowed_mentions=discord.AllowedMentions.none(),
+                content=None, view=table_view, allowed_mentions=discord.AllowedMentions.none()
             )
         except discord.HTTPException as exc:
             log.info("start answer failed (HTTP %s); the game has started, redrawing", exc.status)
@@ -377,7 +369,9 @@ class Lobby:
         if respond_by_edit:
             try:
                 # a cancelled table shows no picture of a game that is not played
-                await interaction.response.edit_message(content=text, view=None, attachments=[])
+                await interaction.response.edit_message(
+                    content=None, view=layout.text_layout(text), attachments=[]
+                )
             except discord.HTTPException as exc:
                 log.info("cancel answer failed (HTTP %s); the table is cancelled", exc.status)
                 self.presenter.edit_table_to(table, text)
@@ -386,7 +380,7 @@ class Lobby:
             if table.message_id:
                 with contextlib.suppress(MessageGone, discord.HTTPException):
                     await self.svc.notifier.edit(
-                        table.channel_id, table.message_id, text, None, None
+                        table.channel_id, table.message_id, text, layout.text_layout(text), None
                     )
         self.presenter.tell_hands(
             table, lambda: _("Table #{table} was cancelled.").format(table=table.id)
@@ -424,11 +418,12 @@ class Lobby:
         svc.tables.add(table)
         # The game is durable now: every Discord call below may fail without stalling it.
         with contextlib.suppress(discord.HTTPException):
-            await interaction.response.edit_message(view=None)
-        try:
-            message = await svc.notifier.post(
-                table.channel_id, self.presenter.table_text(table), self.presenter.table_view(table)
+            await interaction.response.edit_message(
+                view=layout.without_buttons(interaction.message)
             )
+        try:
+            text, view = self.presenter.table_message(table)
+            message = await svc.notifier.post(table.channel_id, text, view)
         except (MessageGone, discord.HTTPException) as exc:
             log.warning("table %s: could not post the rematch table: %s", table.id, exc)
         else:

@@ -15,13 +15,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Any
 
 import discord
 
-from bot.present import components as ui
-from bot.present import render
+from bot.present import layout, render
 from bot.present.i18n import LANGUAGES, _, using
-from bot.present.notify import KEEP, MessageGone, PictureArg
+from bot.present.layout import TableLayout
+from bot.present.notify import MessageGone, PictureArg
 from bot.present.picture import Picture, picture_key
 from bot.store import HumanSeat
 from bot.tables import commit
@@ -161,10 +162,6 @@ class Presenter:
 
     # ================================================================ the table message
 
-    def lobby_text(self, table: Table, note: str = "") -> str:
-        with using(table.language):
-            return self._lobby_text(table, note)
-
     def _lobby_text(self, table: Table, note: str) -> str:
         creator = table.human(0)
         opener = next(
@@ -177,57 +174,99 @@ class Presenter:
         )
         return render.lobby_text(table.info(), opener, note)
 
-    def table_text(self, table: Table) -> str:
+    def layout(self, table: Table, picture: Picture | None = None) -> TableLayout:
+        """What the table message shows (:mod:`bot.present.layout`): the lobby, the game
+        in play (``picture`` first, else the compact text table) or the final table."""
         with using(table.language):
-            return self._table_text(table)
+            return self._layout(table, picture)
 
-    def _table_text(self, table: Table) -> str:
+    def _layout(self, table: Table, picture: Picture | None) -> TableLayout:
         game = table.game
-        if game is None:
-            return self.lobby_text(table)
+        if game is None or table.status == "lobby":
+            return TableLayout(
+                lines=(),
+                table=self._lobby_text(table, ""),
+                buttons=layout.lobby_buttons(table.id, full=first_free(table.seats) is None),
+            )
+        info = table.info()
         view = game.observe(0)
-        if game.is_over:
-            return render.final_text(table.info(), view, table.shown.how_won)
-        return render.table_text(table.info(), view, list(table.shown.recent))
+        recent = list(table.shown.recent)
+        if game.is_over or table.status != "active":
+            final = render.final_text(info, view, table.shown.how_won).splitlines()
+            return TableLayout(
+                lines=tuple(final),
+                buttons=layout.finished_buttons(table.id) if table.status == "finished" else (),
+                picture=picture,
+                alt=render.alt_text(info, view, recent),
+            )
+        return TableLayout(
+            lines=tuple(render.table_lines(info, view, recent, self._deadline(table))),
+            buttons=layout.play_buttons(table.id, show_reclaim=bool(table.away)),
+            picture=picture,
+            alt=render.alt_text(info, view, recent),
+            table=render.compact_table(info, view),
+        )
 
-    def table_view(self, table: Table) -> discord.ui.View | None:
-        with using(table.language):
-            return self._table_view(table)
-
-    def _table_view(self, table: Table) -> discord.ui.View | None:
-        if table.status == "finished":
-            return ui.finished_view(table.id)
-        if table.status == "cancelled":
+    @staticmethod
+    def _deadline(table: Table) -> float | None:
+        """When the turn of the human to act ends (the AI plays it then), if known."""
+        game = table.game
+        seat = game.to_act() if game is not None else None
+        if game is None or seat is None or table.human(seat) is None or table.ai_plays(seat):
             return None
-        if table.status == "lobby":
-            return ui.lobby_view(table.id, full=first_free(table.seats) is None)
-        return ui.table_view(table.id, show_reclaim=bool(table.away))
+        due = table.drive.turn_due
+        if due is not None and due[:2] == (game.version, seat):
+            return due[2]
+        return table.drive.deadline
+
+    def table_message(self, table: Table, picture: Picture | None = None) -> tuple[str, Any]:
+        """The table message as it is sent: its signature (what it says and its buttons:
+        an edit that changes neither is not sent) and its ``LayoutView`` (release it
+        once sent)."""
+        shown = self.layout(table, picture)
+        return shown.signature(), shown.view()
 
     def schedule_table_edit(self, table: Table) -> None:
         """Bring the table message up to date (coalesced and rate-limited by the notifier)."""
         if table.message_id is None:
             return
 
-        async def make() -> tuple[str, discord.ui.View | None, PictureArg]:
+        async def make() -> tuple[str, Any, PictureArg]:
             game = table.game  # the text and the picture show the same state
-            text, view = self.table_text(table), self.table_view(table)
-            return text, view, await self.table_picture(table, game)
+            picture = await self.table_picture(table, game)
+            text, view = self.table_message(table, picture)
+            return text, view, picture
 
         async def gone() -> None:
             await self.repost_table(table)
 
         self.notifier.schedule_edit(table.channel_id, table.message_id, make, gone)
 
-    async def table_picture(self, table: Table, game: Game | None) -> PictureArg:
+    def refresh_classic(self, table: Table, message: discord.Message | None) -> None:
+        """A button of the table message was pressed on a message from before the table
+        message became a layout (plain content, rows of buttons): its buttons still
+        answer, and the message is redrawn as a layout now, once (every later edit
+        keeps it a layout)."""
+        if (
+            message is not None
+            and message.id == table.message_id
+            and not message.flags.components_v2
+            and table.status in ("lobby", "active", "finished")
+        ):
+            self.schedule_table_edit(table)
+
+    async def table_picture(self, table: Table, game: Game | None) -> Picture | None:
         """The picture of ``game`` for the table message: drawn off the event loop and
         only when what it shows changed (the table's :class:`~bot.present.picture.PictureCache`);
-        ``None`` in the lobby, for an ended table, or where pictures are switched off;
-        :data:`~bot.present.notify.KEEP` if drawing failed (the text is complete anyway).
+        ``None`` in the lobby, for an ended table, or where pictures are switched off.
+        While another picture is being drawn, or if drawing failed, the last one drawn
+        (the notifier does not upload it again; the layout's gallery names it), or
+        ``None`` if there is none yet (the layout then shows its compact text table).
         Its words (seat names ...) are in the table's language."""
         with using(table.language):
             return await self._table_picture(table, game)
 
-    async def _table_picture(self, table: Table, game: Game | None) -> PictureArg:
+    async def _table_picture(self, table: Table, game: Game | None) -> Picture | None:
         if game is None or table.status not in ("active", "finished"):
             return None
         if not await self.svc.server_settings.pictures(table.guild_id):
@@ -246,13 +285,13 @@ class Presenter:
             self._redraw.setdefault(table.id)
             if self._redrawing is None or self._redrawing.done():
                 self._redrawing = self.svc.own(self._draw_waiting(), name="pictures")
-            return KEEP
+            return last
         try:
             async with self._drawing:
                 return await self._draw(table, info, view)
         except Exception:
             log.exception("table %s: could not draw its picture", table.id)
-            return KEEP
+            return table.shown.pictures.last
 
     async def _draw(self, table: Table, info: render.TableInfo, view: SeatView) -> Picture:
         """Draw (in the painter's process), then set the rest that keeps pictures
@@ -298,7 +337,7 @@ class Presenter:
         """Replace the table message with ``text``, no buttons and no picture (the table has ended)."""
         if table.message_id:
             self.notifier.schedule_edit(
-                table.channel_id, table.message_id, lambda: (text, None, None)
+                table.channel_id, table.message_id, lambda: (text, layout.text_layout(text), None)
             )
 
     def tell_hands(self, table: Table, text: str | Callable[[], str]) -> None:
@@ -318,13 +357,10 @@ class Presenter:
         """The table message was deleted: post a fresh one, or cancel if the channel is gone."""
         if table.status not in ("active", "lobby"):
             return
-        game = table.game
-        text, view = self.table_text(table), self.table_view(table)
-        picture = await self.table_picture(table, game)
+        picture = await self.table_picture(table, table.game)
+        text, view = self.table_message(table, picture)
         try:
-            message = await self.notifier.post(
-                table.channel_id, text, view, picture if isinstance(picture, Picture) else None
-            )
+            message = await self.notifier.post(table.channel_id, text, view, picture)
         except MessageGone:
             log.warning("table %s: channel unusable, cancelling", table.id)
             async with table.lock:

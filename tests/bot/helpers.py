@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import discord
+from simcord.components import walk_components
 
+from bot.present.layout import layout_text as message_text
 from bot.present.render import card_label
 from bot.store import ActionRepo, TableRepo
 from engine import Card, Game, SeatView, sort_hand
@@ -47,7 +49,17 @@ def label_to_card(label: str) -> Card:
 
 
 def buttons(message: discord.Message) -> list[Any]:
-    return [child for row in message.components for child in getattr(row, "children", [])]
+    """The buttons and menus of a message: in its rows, or in the rows of its layout."""
+    found: list[Any] = []
+
+    def walk(items: Any) -> None:
+        for item in items:
+            if item.type in (discord.ComponentType.button, discord.ComponentType.string_select):
+                found.append(item)
+            walk(getattr(item, "children", ()) or ())
+
+    walk(message.components)
+    return found
 
 
 def raw_buttons(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -113,7 +125,20 @@ def feed(channel: Any) -> list[discord.Message]:
 
 def table_message(channel: Any) -> discord.Message:
     """The public table message (the first message of the table in the channel)."""
-    return next(m for m in channel.history() if "🃏 **" in m.content and "table #" in m.content)
+    return next(m for m in channel.history() if is_table_message(m))
+
+
+def raw_text(components: list[dict[str, Any]]) -> str:
+    """The words of raw components (a ``ResponseMessage``'s layout): its text displays."""
+    return "\n".join(
+        str(c.get("content", "")) for c in walk_components(components) if c.get("type") == 10
+    )
+
+
+def is_table_message(message: discord.Message) -> bool:
+    """A table message: its layout (or, from before the layout, its content) names it."""
+    text = message_text(message)
+    return "🃏" in text and "table #" in text
 
 
 JOKER_LABELS = ("Big Joker", "Little Joker")
@@ -202,11 +227,19 @@ def sent_contents(env: Any, start: int = 0) -> Iterator[tuple[str, str, str]]:
         body = req.json
         if not isinstance(body, dict):
             continue
+        if isinstance(body.get("data"), dict) and "content" not in body:
+            body = body["data"]
         content = body.get("content")
-        if content is None and isinstance(body.get("data"), dict):
-            content = body["data"].get("content")
-        if isinstance(content, str):
-            yield req.method, req.path, content
+        words = [content] if isinstance(content, str) else []
+        # a Components V2 layout: its text displays and its media's alt texts
+        for component in walk_components(body.get("components") or []):
+            if component.get("type") == 10:
+                words.append(str(component.get("content", "")))
+            for item in component.get("items") or ():
+                if isinstance(item, dict) and item.get("description"):
+                    words.append(str(item["description"]))
+        if words:
+            yield req.method, req.path, "\n".join(words)
 
 
 async def replay_from_db(db: Any, table: Any) -> Game:
@@ -255,7 +288,7 @@ async def forged_click(env: Any, actor: Any, message: Any, custom_id: str) -> An
     """
     stored = env.backend.get_message(message.channel.id, message.id)
     saved = copy.deepcopy(stored.components)
-    button = next(c for row in stored.components for c in row["components"] if c.get("type") == 2)
+    button = next(c for c in walk_components(stored.components) if c.get("type") == 2)
     button["custom_id"] = custom_id
     button["disabled"] = False
     try:

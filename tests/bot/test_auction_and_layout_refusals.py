@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from bot.present.layout import layout_text as message_text
 from bot.present.render import card_label
 from engine import Card
 from engine.phases.deal import CARD_BY_INDEX
@@ -229,14 +230,14 @@ async def test_restart_keeps_auction_contest_and_layout_tables_and_their_buttons
     )  # the game moves on
     assert table.game.phase == phase
     before = table.game.state_key()
-    text = table_message(channel).content
+    text = message_text(table_message(channel))
     seat = table.game.to_act()
     old = hand_message(players[seat])
 
     await restart(env, more_bots, make_settings(db_path, **bot_settings))
     table = env.bot.manager.tables[1]
     assert table.game.state_key() == before
-    assert table_message(channel).content == text
+    assert message_text(table_message(channel)) == text
     action = table.game.legal_actions(seat)[0]
     version = table.game.version
     res = await act(players[seat], table.game, seat, [action])

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from bot.present.layout import layout_text as message_text
 from bot.store import ResultRepo
 from engine import Game, SeatView, Suit, decode_action
 from engine.actions import Action, Discard, Pass
@@ -25,7 +26,7 @@ from engine.ai import get_player
 from engine.families.bid_whist import contract_points
 
 from .dm_play import JOKERS, MODES, NAMES, SEATS, open_table, play_out
-from .helpers import buttons, feed, hand_line, hand_message, table_message
+from .helpers import buttons, feed, hand_line, hand_message, raw_text, table_message
 from .test_bid_whist_controls import (
     RANKS_DOWN,
     RANKS_DOWN_ACE_LOW,
@@ -69,7 +70,7 @@ def _bid_whist_checks(channel: Any, players: list[Any], seen: dict[str, Any]) ->
     """Checks of the table and every DM before each click (see the module docstring)."""
 
     def each(game: Game) -> None:
-        text = table_message(channel).content
+        text = message_text(table_message(channel))
         public = game.observe(0)
         dms = [hand_message(p) for p in players]
         for dm in dms:  # jokers never by their codes, nor with a suit symbol
@@ -258,7 +259,7 @@ async def test_bid_whist_four_humans_from_their_dms(simcord_env: Any) -> None:
     assert _check_summaries(game, posts, seen["contracts"]) == len(seen["contracts"]) >= 3
     final_post = next(p for p in posts if "win game 1: " in p)
     assert final_post.startswith("🃏 Table #1 · **Deal")
-    _final_explains_the_end(table, table_message(channel).content)
+    _final_explains_the_end(table, message_text(table_message(channel)))
     await _durable(env, table)
     await _results(env, table, 4)
 
@@ -274,7 +275,7 @@ async def test_bid_whist_one_human_with_three_easy_ai_kitty_shown_to_all(simcord
     kitties: list[int] = []  # the deals whose kitty was checked
 
     def each(game: Game) -> None:
-        text = table_message(channel).content
+        text = message_text(table_message(channel))
         public = game.observe(0)
         if game.phase in ("name", "kitty", "play") and public.declarer is not None:
             kitty = game.observe(public.declarer).stock_taken
@@ -297,7 +298,7 @@ async def test_bid_whist_one_human_with_three_easy_ai_kitty_shown_to_all(simcord
     posts = [m.content for m in feed(channel)]  # the channel and the table's thread
     assert len(set(kitties)) >= 2
     assert any("**Deal 1 of game 1**" in p for p in posts)
-    _final_explains_the_end(table, table_message(channel).content)
+    _final_explains_the_end(table, message_text(table_message(channel)))
     await _durable(env, table)
     rows = await ResultRepo(env.bot.db).for_table(table.id)
     assert len(rows) == 1 and rows[0].side == 0 and rows[0].points == game.scores[0]
@@ -322,6 +323,6 @@ async def test_bid_whist_new_table_and_rules(simcord_env: Any) -> None:
     ):
         assert words in text, (words, text)
     res = await alice.slash(channel, "ruff new", game="bid-whist")
-    lobby = res.response.content
+    lobby = raw_text(res.response.components)
     assert "🃏 **Bid Whist** · preset `default`" in lobby
     assert "Partners sit opposite: **North & South** vs **East & West** · game to 7" in lobby

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.present.layout import layout_text as message_text
 from bot.present.render import card_text
 from bot.present.render.claims import claim_words
 from bot.store import ActionRepo, ResultRepo
@@ -129,7 +130,7 @@ async def test_a_human_rejects_and_bad_inputs_change_nothing(
     shown = hand_message(bob).content
     assert f"claims {claim_words(left, left)}" in shown and card_text(game.hand(0)[0]) in shown
     assert "Accept the claim" in button_labels(hand_message(bob))
-    assert f"claims {claim_words(left, left)}" in table_message(channel).content
+    assert f"claims {claim_words(left, left)}" in message_text(table_message(channel))
     pending = game.version
     async with same:  # a second claim while one waits; an answer by the claimer's side
         res = await forged_click(
@@ -190,11 +191,9 @@ async def test_concede_by_both_partners_and_the_last_trick(simcord_env: Any) -> 
     assert table.status == "finished" and table.game.match_winner == 1
     results = await ResultRepo(env.bot.db).leaderboard(guild.id)
     assert results, "the conceded game is a recorded result"
-    assert (
-        "by concession"
-        in "\n".join(m.content for m in channel.threads[0].history())
-        + table_message(channel).content
-    )
+    assert "by concession" in "\n".join(
+        m.content for m in channel.threads[0].history()
+    ) + message_text(table_message(channel))
 
 
 async def test_the_last_trick_answers_after_a_restart(

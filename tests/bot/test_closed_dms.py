@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from bot.present.layout import layout_text as message_text
 from bot.present.render import card_label
 from bot.store import ActionRepo, ResultRepo
 
@@ -84,7 +85,7 @@ async def test_closed_dms_fall_back_to_my_hand_and_ruff_hand(simcord_env: Any) -
         assert moves < 100
 
     assert used_slash
-    assert "finished" in table_message(channel).content
+    assert "finished" in message_text(table_message(channel))
     assert await ActionRepo(env.bot.db).count(1) == len(table.game.log)
     names = {r.name for r in await ResultRepo(env.bot.db).leaderboard(guild.id)}
     assert names == {"alice", "bob"}

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from bot.present.layout import layout_text as message_text
+
 from .dm_play import open_table
 from .helpers import feed, hand_message, table_message
 from .test_text_style_suits import _act
@@ -57,7 +59,7 @@ async def test_ruffe_and_trump_explains_its_ruff_and_par(simcord_env: Any) -> No
     env = simcord_env
     _, channel, (alice,) = await open_table(env, 1, "ruff-trump-willughby", target=20, ai=3)
     await _until(env, alice, lambda g: g.phase == "play")
-    text = table_message(channel).content
+    text = message_text(table_message(channel))
     assert "each hand's strongest suit counted for it (ace 11, K Q J 10 ten each" in text, text
     table = await _until(env, alice, lambda g: g.deals_total >= 2 or g.is_over)
     rules = table.game.rules
@@ -70,6 +72,6 @@ async def test_ruffe_and_trump_explains_its_ruff_and_par(simcord_env: Any) -> No
 async def test_turnover_says_first_to_14_tricks(simcord_env: Any) -> None:
     env = simcord_env
     _, channel, _ = await open_table(env, 2, "turnover-bridge")
-    text = table_message(channel).content
+    text = message_text(table_message(channel))
     assert "first to 14 tricks" in text, text
     assert "game to 1" not in text

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.present.layout import layout_text as message_text
 from bot.present.render import card_label, card_text, suit_symbol
 from bot.store import ActionRepo, ResultRepo, TableRepo
 from engine import Card
@@ -27,6 +28,7 @@ from .helpers import (
     find_select,
     hand_cards,
     hand_message,
+    raw_text,
     replay_from_db,
     sent_contents,
     table_message,
@@ -78,7 +80,7 @@ def check_hands(table: Any, players: list[Any]) -> None:
 def check_table(table: Any, channel: Any, players: list[Any]) -> None:
     """The public table shows trumps, the trick, whose turn by name, tricks and score."""
     game = table.game
-    text = table_message(channel).content
+    text = message_text(table_message(channel))
     assert f"game {game.game_no}, deal {game.deal_no}" in text
     assert f"Trumps: **{suit_symbol(game.trump)} {game.trump.name.lower()}" in text
     assert f"Tricks this deal: NS {game.tricks[0]} · EW {game.tricks[1]}" in text
@@ -111,11 +113,11 @@ async def test_four_humans_play_a_seeded_game_to_the_target(simcord_env: Any) ->
     players = [guild.add_member(env.create_user(name)) for name in NAMES]
 
     res = await players[0].slash(channel, "ruff new", target=3)
-    assert not res.ephemeral and "game to 3" in res.response.content
+    assert not res.ephemeral and "game to 3" in raw_text(res.response.components)
     for player in players[1:]:
         res = await player.click(table_message(channel), label="Join")
         assert not res.ephemeral  # the lobby message is updated in place
-    lobby = table_message(channel).content
+    lobby = message_text(table_message(channel))
     for seat, name in enumerate(NAMES):
         assert f"> {SEAT_NAMES[seat]}: {name}" in lobby
     await players[0].click(table_message(channel), label="Start")
@@ -150,9 +152,8 @@ async def test_four_humans_play_a_seeded_game_to_the_target(simcord_env: Any) ->
                     not holds_ace and seat == game.dealer and "the dealer may ruff" in msg.content
                 )
             assert {DECISIONS[TakeRuff], DECISIONS[DeclineRuff]} <= set(enabled_labels(msg))
-            assert (
-                f"Ruff: {SEAT_NAMES[seat]} ({NAMES[seat]}) may take the stock."
-                in table_message(channel).content
+            assert f"Ruff: {SEAT_NAMES[seat]} ({NAMES[seat]}) may take the stock." in message_text(
+                table_message(channel)
             )
             res = await player.user.click(msg, label=DECISIONS[TakeRuff])
         elif game.phase == "discard":
@@ -174,7 +175,7 @@ async def test_four_humans_play_a_seeded_game_to_the_target(simcord_env: Any) ->
             assert game.phase == "can_ye" and game.start_scores[seat % 2] == 2  # the call point
             assert DECISIONS[Pass] in enabled_labels(msg)
             assert "Your turn to declare" in msg.content
-            assert "to declare honours" in table_message(channel).content
+            assert "to declare honours" in message_text(table_message(channel))
             res = await player.user.click(msg, label=DECISIONS[type(first)])
         else:
             assert isinstance(first, Play)
@@ -199,7 +200,7 @@ async def test_four_humans_play_a_seeded_game_to_the_target(simcord_env: Any) ->
     assert winner is not None
 
     # the public result and the summaries
-    final = table_message(channel).content
+    final = message_text(table_message(channel))
     assert "finished" in final and "win" in final
     winners = [NAMES[winner], NAMES[winner + 2]]
     assert f"{winners[0]} & {winners[1]}" in final

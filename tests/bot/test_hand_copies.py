@@ -12,6 +12,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.present.layout import layout_text as message_text
 from bot.present.render import card_label
 from engine.actions import Play
 
@@ -50,7 +51,7 @@ async def test_unseated_member_pressing_start_on_a_full_table(
     await alice.click(table_message(channel), label="Add AI (easy)")
     await alice.click(table_message(channel), label="Add AI (easy)")
     lobby = table_message(channel)
-    assert "— empty —" not in lobby.content
+    assert "— empty —" not in message_text(lobby)
     async with Unchanged(env, db_path):
         text = assert_refused(await carol.click(lobby, label="Start"), "not at this table")
         assert "Only the opener" not in text

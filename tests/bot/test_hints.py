@@ -21,6 +21,7 @@ from .helpers import (
     forged_click,
     hand_message,
     label_to_card,
+    message_text,
     table_message,
     world_state,
 )
@@ -60,14 +61,14 @@ async def test_a_hint_is_private_changes_nothing_and_the_game_is_unrated(
     bob = guild.add_member(env.create_user("bob"))
     res = await alice.slash(channel, "ruff new", game="whist-5", options="hints:on")
     assert not res.ephemeral, res.response.content
-    lobby = table_message(channel).content
+    lobby = message_text(table_message(channel))
     assert "💡 Hints on · unrated" in lobby.splitlines()[0]
     for _ in range(3):
         await alice.click(table_message(channel), label="Add AI (easy)")
     await alice.click(table_message(channel), label="Start")
     table = env.bot.manager.tables[1]
     assert table.settings.hints
-    assert "💡 Hints on · unrated" in table_message(channel).content
+    assert "💡 Hints on · unrated" in message_text(table_message(channel))
 
     await _alice_to_act(env, table, alice)
     dm = hand_message(alice)
@@ -92,7 +93,7 @@ async def test_a_hint_is_private_changes_nothing_and_the_game_is_unrated(
     assert res.ephemeral and "moved on" in _answer(res)
 
     await play_out(env, table, [alice], lambda game, view: lowest_card(view), limit=200)
-    final = table_message(channel).content
+    final = message_text(table_message(channel))
     assert "Hints were on: this game is not rated." in final
     repo = RatingRepo(env.bot.db)
     assert await repo.all() == []
@@ -109,7 +110,7 @@ async def test_no_hint_button_without_hints_and_a_forged_hint_is_refused(
     _, channel, players = await open_table(env, 1, "whist-5", ai=3)
     alice = players[0]
     table = env.bot.manager.tables[1]
-    assert "Hints on" not in table_message(channel).content
+    assert "Hints on" not in message_text(table_message(channel))
     await _alice_to_act(env, table, alice)
     dm = hand_message(alice)
     assert HINT not in button_labels(dm)
@@ -216,6 +217,6 @@ async def test_hints_survive_a_restart(
     await restart(env, more_bots, make_settings(db_path, seed=7))
     table = env.bot.manager.tables[1]
     assert table.settings.hints
-    assert "💡 Hints on · unrated" in table_message(channel).content
+    assert "💡 Hints on · unrated" in message_text(table_message(channel))
     res = await alice.user.click(hand_message(alice), label=HINT)
     assert res.ephemeral and _answer(res).startswith("💡 Hint: play **")

@@ -18,6 +18,7 @@ import bot
 from bot.commands.info import plural
 from bot.present import i18n
 from bot.present.i18n import _, ngettext, number, percent, signed, using
+from bot.present.layout import layout_text as message_text
 from bot.present.locales import CommandTranslator
 from bot.present.render import action_label, card_label, card_text, hand_text, rules_text
 from bot.present.render.refusals import REFUSALS, reason_text
@@ -27,7 +28,7 @@ from engine import Card, game_ids, make_rules, presets_for
 from engine.actions import Discard, Play
 
 from .conftest import make_settings, restart
-from .helpers import choose, find_select, hand_message
+from .helpers import buttons, choose, find_select, hand_message
 
 BOT = Path(bot.__file__).parent
 ENGINE = BOT.parent / "engine"
@@ -272,7 +273,9 @@ def german(monkeypatch: pytest.MonkeyPatch) -> set[int]:
 def table_message(channel: Any) -> discord.Message:
     """The public table message, in whichever language the table speaks."""
     return next(
-        m for m in channel.history() if re.match(r"🃏 \*\*.*· ([Tt]able|Tisch) #\d+", m.content)
+        m
+        for m in channel.history()
+        if re.match(r"🃏 \*?\*?.*· ([Tt]able|Tisch) #\d+", message_text(m))
     )
 
 
@@ -323,7 +326,7 @@ async def test_a_german_player_plays_a_whole_game_in_german(
     res = await alice.slash(channel, "ruff new", target=3)
     assert not res.ephemeral
     lobby = table_message(channel)
-    assert "Eröffnet von alice" in lobby.content and "> Nord: alice" in lobby.content
+    assert "Eröffnet von alice" in message_text(lobby) and "> Nord: alice" in message_text(lobby)
     await bob.click(lobby, label="Mitspielen")  # the table's buttons are German too
     res = await bob.click(table_message(channel), label="Mitspielen")
     assert res.ephemeral and res.response.content == "You already sit East."  # bob's own language
@@ -357,7 +360,7 @@ async def test_a_german_player_plays_a_whole_game_in_german(
             and "Your" not in a
         )
         assert "You are **East**, partner West" in b and "Trumps: **" in b and "Score: NS" in b
-        text = table_message(channel).content
+        text = message_text(table_message(channel))
         if not switched:
             assert (
                 "Trumpf: **" in text and "Stiche in diesem Spiel: NS" in text and "Geber:" in text
@@ -384,12 +387,12 @@ async def test_a_german_player_plays_a_whole_game_in_german(
         raise AssertionError("the game did not finish")
     assert switched, "seed 113 plays two deals"
 
-    final = table_message(channel).content
+    final = message_text(table_message(channel))
     assert "**finished**" in final and "Press **Rematch**" in final  # English since the switch
     assert "Die Partie ist vorbei — du hast" in hand_message(alice).content
     assert "The game is over — you" in hand_message(bob).content
 
-    assert "Rematch" in [b.label for row in table_message(channel).components for b in row.children]
+    assert "Rematch" in [b.label for b in buttons(table_message(channel))]
     res = await alice.slash(channel, "ruff stats")
     assert (
         res.ephemeral
@@ -435,7 +438,7 @@ async def test_after_a_restart_the_hand_dm_keeps_its_players_language(
     await manager.services.notifier.flush()
     after = hand_message(alice)
     assert "Du bist **Nord**" in after.content and "Stand: NS" in after.content
-    assert "Trumps: **" in table_message(channel).content  # the table stays English
+    assert "Trumps: **" in message_text(table_message(channel))  # the table stays English
     res = await alice.click(table_message(channel), label="My hand")
     assert res.ephemeral and "Du bist **Nord**" in res.response.content
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.present.layout import layout_text as message_text
 from bot.store import ActionRepo
 from engine.claims import remaining_tricks
 
@@ -93,7 +94,7 @@ async def test_concede_asks_first_and_the_result_says_who_conceded(simcord_env: 
     asked = await bob.click(table_message(channel), label="Concede")
     await bob.click(asked.response, label="Confirm")
     assert table.game.is_over and table.status == "finished"
-    final = table_message(channel).content
+    final = message_text(table_message(channel))
     assert "🏳️ **bob** conceded — **alice** wins." in final, final
     thread = "\n".join(m.content for m in channel.threads[0].history())
     assert "🏳️ **bob** conceded — **alice** wins." in thread  # the game's summing up

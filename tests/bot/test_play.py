@@ -6,11 +6,19 @@ from typing import Any
 
 import pytest
 
+from bot.present.layout import layout_text as message_text
 from bot.present.render import card_label
 from bot.store import ActionRepo, Database, ResultRepo, TableRepo
 from engine import Play
 
-from .helpers import button_labels, enabled_cards, find_select, hand_message, replay_from_db
+from .helpers import (
+    button_labels,
+    enabled_cards,
+    find_select,
+    hand_message,
+    replay_from_db,
+    table_message,
+)
 
 
 async def _act(env: Any, member: Any) -> bool:
@@ -44,12 +52,12 @@ async def test_one_human_three_ai_play_a_full_game(simcord_env: Any) -> None:
     res = await alice.slash(channel, "ruff new")
     assert not res.ephemeral
     table = channel.last_message
-    assert "Ruff and Honours" in table.content and "North: alice" in table.content
+    assert "Ruff and Honours" in message_text(table) and "North: alice" in message_text(table)
 
     for level in ("easy", "normal", "hard"):
         await alice.click(table, label=f"Add AI ({level})")
     table = channel.history()[0]
-    assert "— empty —" not in table.content
+    assert "— empty —" not in message_text(table)
     await alice.click(table, label="Start")
 
     hand = hand_message(alice)
@@ -58,10 +66,8 @@ async def test_one_human_three_ai_play_a_full_game(simcord_env: Any) -> None:
 
     game_table = env.bot.manager.tables[1]
     for _ in range(2000):
-        table = next(
-            m for m in channel.history() if "table #" in m.content and "🃏 **" in m.content
-        )
-        if "finished" in table.content:
+        table = table_message(channel)
+        if "finished" in message_text(table):
             break
         game = game_table.game
         assert game.to_act() == 0, "the AI players never keep alice waiting"
@@ -72,12 +78,12 @@ async def test_one_human_three_ai_play_a_full_game(simcord_env: Any) -> None:
             assert set(enabled_cards(hand)) == legal
         acted = await _act(env, alice)
         assert acted, (
-            f"stuck: neither alice nor AI acted\n{table.content}\n---\n{hand_message(alice).content}"
+            f"stuck: neither alice nor AI acted\n{message_text(table)}\n---\n{hand_message(alice).content}"
         )
     else:
         raise AssertionError("the game did not finish")
 
-    assert "win" in table.content
+    assert "win" in message_text(table)
     assert "Rematch" in button_labels(table)
     summaries = [
         m.content

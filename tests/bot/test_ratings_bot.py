@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.present.layout import layout_text as message_text
 from bot.store import AISeat, HumanSeat, PlayerResult, RatingRepo, ResultRepo, TableRepo, ratings
 from bot.store.ratings import MIN_GAMES
 
@@ -23,7 +24,7 @@ def _table(channel: Any, table_id: int) -> Any:
     return next(
         m
         for m in channel.history()
-        if "🃏 **" in m.content and re.search(rf"table #{table_id}\b", m.content)
+        if "🃏" in message_text(m) and re.search(rf"table #{table_id}\b", message_text(m))
     )
 
 
@@ -42,7 +43,7 @@ async def test_finished_games_move_the_ratings_shown_by_leaderboard_and_stats(
     guild, channel, players = await open_table(env, 1, "turnover-bridge", ai=1)
     alice = players[0]
     await _play_one(env, 1, players)
-    assert "finished" in table_message(channel).content
+    assert "finished" in message_text(table_message(channel))
     won_first = env.bot.manager.tables[1].game.match_winner == 0
 
     # after one game: rated, listed, not yet ranked

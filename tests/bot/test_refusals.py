@@ -14,17 +14,20 @@ import discord
 import pytest
 import simcord
 
+from bot.present.layout import layout_text as message_text
 from bot.present.render import card_label
 from bot.store import TableRepo
 from engine.actions import Play
 
 from .helpers import (
     act_on,
+    buttons,
     choose,
     enabled_cards,
     forged_click,
     hand_message,
     labels_of,
+    raw_text,
     table_message,
     world_state,
 )
@@ -119,7 +122,7 @@ async def test_commands_and_lobby_buttons_refused(simcord_env: Any, db_path: Pat
     await alice.click(table_message(channel), label="Add AI (easy)")
     await alice.click(table_message(channel), label="Add AI (hard)")
     lobby = table_message(channel)
-    assert "— empty —" not in lobby.content
+    assert "— empty —" not in message_text(lobby)
     async with same:  # a full lobby draws no Join: an old button is refused
         assert_refused(await forged_click(env, carol, lobby, "rh:t:1:join"), "full")
         assert_refused(await carol.click(lobby, label="Start"), "not at this table")
@@ -132,14 +135,14 @@ async def test_commands_and_lobby_buttons_refused(simcord_env: Any, db_path: Pat
         assert_refused(res, "opener or someone with Manage Server")
     res = await alice.slash(channel, "ruff cancel")
     assert res.response.ephemeral and "cancelled" in res.response.content
-    assert "❌ Cancelled by alice" in table_message(channel).content
-    assert not [b for row in table_message(channel).components for b in row.children]
+    assert "❌ Cancelled by alice" in message_text(table_message(channel))
+    assert not buttons(table_message(channel))
     row = await TableRepo(env.bot.db).get(1)
     assert row is not None and row.status == "cancelled"
 
     # the channel is free again; a moderator (Manage Server) may cancel anyone's table
     res = await bob.slash(channel, "ruff new")
-    assert not res.ephemeral and "table #2" in res.response.content
+    assert not res.ephemeral and "table #2" in raw_text(res.response.components)
     assert set(env.bot.manager.tables) == {2}  # the ended table is not kept in memory
     res = await mod.slash(channel, "ruff cancel")
     assert "cancelled" in res.response.content

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.present.layout import layout_text as message_text
 from bot.store import ActionRepo
 from engine import Play
 
@@ -85,6 +86,6 @@ async def test_restart_mid_deal_keeps_the_game_and_its_buttons(
         moves += 1
         assert moves < 200
 
-    assert "finished" in table_message(channel).content
+    assert "finished" in message_text(table_message(channel))
     assert await ActionRepo(env.bot.db).count(1) == len(table.game.log)
     assert (await replay_from_db(env.bot.db, table)).state_key() == table.game.state_key()

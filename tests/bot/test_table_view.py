@@ -16,6 +16,7 @@ import pytest
 
 from bot.present import render
 from bot.present.controls import card_rows, hand_controls
+from bot.present.layout import layout_text as message_text
 from engine import Card, Suit, sort_hand
 from engine.actions import Play, TakeRuff
 from engine.cards import full_deck
@@ -86,12 +87,9 @@ async def test_the_table_message_carries_a_picture_with_alt_text_beside_complete
     assert [a.filename for a in pictures] == ["table.png"]
     alt = pictures[0].description or ""
     assert "Trumps" in alt and "Score" in alt
-    # the text stays complete: the picture adds, never replaces
-    assert (
-        "Trumps:" in table.content
-        and "Score:" in table.content
-        and "Tricks this deal" in table.content
-    )
+    # the layout's alt text says all the table shows: trumps, scores, tricks
+    words = message_text(table)
+    assert "Trumps:" in words and "Score:" in words and "Tricks this deal" in words
 
 
 async def test_a_cancelled_game_keeps_no_picture(simcord_env: Any) -> None:
@@ -103,7 +101,7 @@ async def test_a_cancelled_game_keeps_no_picture(simcord_env: Any) -> None:
     await alice.slash(channel, "ruff cancel")
     await env.settle()
     message = table_message(channel)
-    assert "Cancelled by" in message.content and not _pictures(message)
+    assert "Cancelled by" in message_text(message) and not _pictures(message)
 
 
 async def test_a_server_can_switch_pictures_off_but_only_with_manage_server(
@@ -126,7 +124,7 @@ async def test_a_server_can_switch_pictures_off_but_only_with_manage_server(
     await _act(alice)
     table = table_message(channel)
     assert not _pictures(table), "switched off: the next change removes the picture"
-    assert "Score:" in table.content
+    assert "Score:" in message_text(table)
 
     res = await alice.slash(channel, "ruff settings")  # anyone may look
     assert "pictures: **off**" in res.response.content
@@ -172,7 +170,7 @@ async def test_the_final_post_has_the_score_chart_and_says_who_won_and_how(
     assert "scored in" in final.content
     assert any(word in final.content for word in ("on tricks", "honours", "Can-ye", "contract"))
     table = table_message(channel)
-    assert "finished" in table.content and "How " in table.content
+    assert "finished" in message_text(table) and "How " in message_text(table)
     assert "Rematch" in button_labels(table)
     dm = hand_message(alice).content
     assert "The game is over — you " in dm and "How " in dm
@@ -195,7 +193,9 @@ async def test_each_table_gets_a_thread_where_summaries_go_and_the_table_stays_c
     await _play_to_the_end(env, channel, alice)
     await env.settle()
     in_channel = [
-        m.content for m in channel.history() if m.type is not discord.MessageType.thread_created
+        message_text(m)
+        for m in channel.history()
+        if m.type is not discord.MessageType.thread_created
     ]
     in_thread = [m.content for m in thread.history()]
     assert any("**Deal 1 of game 1**" in c for c in in_thread), "deal summaries go to the thread"

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot.present.chart import deal_history
+from bot.present.layout import layout_text as message_text
 
 from .dm_play import open_table
 from .helpers import feed, hand_message, table_message
@@ -34,7 +35,7 @@ async def test_a_solo_tie_is_named_as_a_tie(simcord_env: Any) -> None:
     best = max(scores)
     tied = [s for s in range(4) if scores[s] == best]
     assert len(tied) > 1, f"seed 3 no longer ends tied: {scores}"
-    final = table_message(channel).content
+    final = message_text(table_message(channel))
     line = next(x for x in final.splitlines() if " share first place with " in x)
     assert all(SEATS[seat] in line.split(" share first place")[0] for seat in tied), line
     assert f" share first place with {best} " in line

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bot.present.layout import layout_text as message_text
 from bot.store import ActionRepo, ResultRepo, TableRepo
 from engine import Game, SeatView, Suit
 from engine.actions import Action, Play
@@ -34,7 +35,7 @@ from .dm_play import (
     selects,
     true_ruff,
 )
-from .helpers import feed, hand_cards, hand_message, replay_from_db, table_message
+from .helpers import feed, hand_cards, hand_message, raw_text, replay_from_db, table_message
 
 pytestmark = pytest.mark.slow  # left out by `make test-fast`
 
@@ -96,7 +97,7 @@ async def test_solo_whist_four_humans_propose_overcalled_by_spread_misere(simcor
 
     def each(game: Game) -> None:
         nonlocal seen_exposed
-        text = table_message(channel).content
+        text = message_text(table_message(channel))
         view = game.observe(0)
         assert "Partners" not in text and "NS" not in text  # no fixed partnerships here
         if view.auction:
@@ -147,7 +148,7 @@ async def test_solo_whist_four_humans_propose_overcalled_by_spread_misere(simcor
     assert f"Spread Misère by {names[declarer]} ({NAMES[declarer]})" in summary
     assert "must lose every trick" in summary and ("made" in summary or "failed" in summary)
     winner = game.match_winner
-    final = table_message(channel).content
+    final = message_text(table_message(channel))
     best = game.scores[winner]
     tied = [s for s in range(4) if game.scores[s] == best]
     if len(tied) > 1:  # the defenders of a failed contract share first place
@@ -172,7 +173,7 @@ async def test_solo_whist_abundance_declarer_names_trumps_from_the_dm(simcord_en
     named: list[int] = []
 
     def each(game: Game) -> None:
-        text = table_message(channel).content
+        text = message_text(table_message(channel))
         if game.phase == "trumps":
             declarer = game.to_act()
             named.append(declarer)
@@ -220,7 +221,7 @@ async def test_solo_whist_one_human_with_easy_ai(simcord_env: Any) -> None:
     posts = [m.content for m in feed(channel)]
     assert any("**Deal 1 of game 1**" in p for p in posts)
     assert any("🏆" in p for p in posts)
-    assert "finished" in table_message(channel).content
+    assert "finished" in message_text(table_message(channel))
     await _durable(env, table)
     await _results_per_seat(env, table, 1)
 
@@ -254,13 +255,13 @@ async def test_ruffe_and_trump_four_humans_double_hand(simcord_env: Any) -> None
     env = simcord_env
     guild, channel, players = await open_table(env, 4, "ruff-trump-willughby", target=30)
     table = env.bot.manager.tables[1]
-    lobby_like = table_message(channel).content
+    lobby_like = message_text(table_message(channel))
     assert "game to 30" in lobby_like
     rubs = 0
 
     def each(game: Game) -> None:
         nonlocal rubs
-        text = table_message(channel).content
+        text = message_text(table_message(channel))
         view = game.observe(0)
         values = view.note("ruff_values")
         assert isinstance(values, tuple)  # automatic: every ruff is public from the deal
@@ -292,7 +293,7 @@ async def test_ruffe_and_trump_four_humans_double_hand(simcord_env: Any) -> None
     summaries = [p for p in posts if "of game 1**" in p]
     assert summaries and all("tricks NS" in s for s in summaries)
     winner = game.match_winner
-    final = table_message(channel).content
+    final = message_text(table_message(channel))
     assert (
         f"🏆 **{('North & South', 'East & West')[winner]}** — {NAMES[winner]} & {NAMES[winner + 2]} — win"
         in final
@@ -321,7 +322,7 @@ async def test_ruffe_and_trump_three_players_declare_their_ruffs(simcord_env: An
         options="players=3, ruff_announce=declared",
         target=25,
     )
-    lobby = res.response.content
+    lobby = raw_text(res.response.components)
     assert "3 players, each for themselves · game to 25" in lobby
     assert (
         "> North: alice" in lobby and "> East: — empty —" in lobby and "> West: — empty —" in lobby
@@ -337,7 +338,7 @@ async def test_ruffe_and_trump_three_players_declare_their_ruffs(simcord_env: An
 
     def each(game: Game) -> None:
         nonlocal shown_false
-        text = table_message(channel).content
+        text = message_text(table_message(channel))
         view = game.observe(0)
         claims = view.note("ruff_claims")
         assert isinstance(claims, tuple)
@@ -383,12 +384,12 @@ async def test_ruffe_and_trump_two_players_one_human_against_easy_ai(simcord_env
     assert len(table.seats) == 2
 
     def each(game: Game) -> None:
-        text = table_message(channel).content
+        text = message_text(table_message(channel))
         assert "N: alice" in text and "S: " in text and "E:" not in text and "W:" not in text
         assert "You are **North**, playing for yourself." in hand_message(players[0]).content
 
     await play_out(env, table, players, ruffe_policy(), each)
-    assert "finished" in table_message(channel).content
+    assert "finished" in message_text(table_message(channel))
     await _durable(env, table)
     await _results_per_seat(env, table, 1)
 
@@ -399,7 +400,7 @@ async def test_ruffe_and_trump_one_human_with_three_easy_ai(simcord_env: Any) ->
     guild, channel, players = await open_table(env, 1, "ruff-trump-willughby", target=20, ai=3)
     table = env.bot.manager.tables[1]
     await play_out(env, table, players, ruffe_policy())
-    assert "finished" in table_message(channel).content
+    assert "finished" in message_text(table_message(channel))
     await _durable(env, table)
     rows = await ResultRepo(env.bot.db).for_table(table.id)
     assert len(rows) == 1 and rows[0].side == 0 and rows[0].points == table.game.scores[0]
@@ -410,7 +411,7 @@ async def test_ruffe_and_trump_one_human_with_three_easy_ai(simcord_env: Any) ->
 
 def _layout_checks(channel: Any, players: list[Any], turned: list[str]) -> Any:
     def each(game: Game) -> None:
-        text = table_message(channel).content
+        text = message_text(table_message(channel))
         view = game.observe(0)
         for seat, piles in enumerate(view.layouts):
             line = next(ln for ln in text.splitlines() if ln.startswith(f"> {SEATS[2][seat]} ("))
@@ -456,9 +457,8 @@ async def test_turnover_bridge_two_humans_seed004_layouts(simcord_env: Any) -> N
     summary = next(p.content for p in posts if "**Deal 1 of game 1**" in p.content)
     assert f"tricks N {game.tricks[0]} · S {game.tricks[1]}" in summary
     winner = game.match_winner
-    assert (
-        f"🏆 **{SEATS[2][winner]}** — {NAMES[winner]} — wins with 1"
-        in table_message(channel).content
+    assert f"🏆 **{SEATS[2][winner]}** — {NAMES[winner]} — wins with 1" in message_text(
+        table_message(channel)
     )
     await _durable(env, table)
     await _results_per_seat(env, table, 2)
@@ -473,7 +473,7 @@ async def test_turnover_bridge_pagat_one_human_against_easy_ai(simcord_env: Any)
     table = env.bot.manager.tables[1]
     assert len(table.seats) == 2
 
-    first = table_message(channel).content
+    first = message_text(table_message(channel))
     for seat in range(2):  # twelve face-up cards each, in two rows of six
         line = next(ln for ln in first.splitlines() if ln.startswith(f"> {SEATS[2][seat]} ("))
         assert [row.count("¹") for row in line.split(": ", 1)[1].split(" │ ")] == [6, 6]
@@ -487,7 +487,7 @@ async def test_turnover_bridge_pagat_one_human_against_easy_ai(simcord_env: Any)
         limit=60,
     )
     assert turned, "the turned-up cards were announced"
-    assert "finished" in table_message(channel).content
+    assert "finished" in message_text(table_message(channel))
     await _durable(env, table)
     await _results_per_seat(env, table, 1)
 
@@ -554,7 +554,7 @@ async def test_every_form_plays_to_the_end_with_people_and_with_ai(
     layouts = _layout_checks(channel, players, turned) if game_id == "turnover-bridge" else None
 
     def each(game: Game) -> None:
-        text = table_message(channel).content
+        text = message_text(table_message(channel))
         # everyone plays for himself: no partners, no sides, a score for each seat
         assert "Partners" not in text and "NS" not in text and "EW" not in text
         for seat, player in enumerate(players):
@@ -575,7 +575,7 @@ async def test_every_form_plays_to_the_end_with_people_and_with_ai(
     )
     await play_out(env, table, players, policy, each, limit=600)
     game = table.game
-    final = table_message(channel).content
+    final = message_text(table_message(channel))
     assert "finished" in final
     winner = game.match_winner
     assert winner is not None

@@ -40,6 +40,7 @@ from simcord import Env
 
 from bot.app.client import create_bot
 from bot.config import Settings
+from bot.present.layout import layout_text as message_text
 from engine import Card, decode_action
 from engine.actions import discard
 
@@ -88,7 +89,9 @@ def build_world(env: Env) -> World:
 
 def table_message(channel: Any) -> Any:
     return next(
-        m for m in reversed(channel.history()) if "table #" in m.content and "🃏 **" in m.content
+        m
+        for m in reversed(channel.history())
+        if "table #" in message_text(m) and "🃏" in message_text(m)
     )
 
 

@@ -19,6 +19,8 @@ from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
+from bot.present.layout import layout_text as message_text
+
 CARD_LABEL = re.compile("^(10|[2-9JQKA])[♠♥♦♣]\ufe0e?$")  # ♠︎ ♣︎ carry the text style
 DECISIONS = (
     "Accept the claim",
@@ -29,7 +31,17 @@ DECISIONS = (
 
 
 def buttons(message: Any) -> list[Any]:
-    return [child for row in message.components for child in getattr(row, "children", [])]
+    """The buttons and menus of a message: in its rows, or in the rows of its layout."""
+    found: list[Any] = []
+
+    def walk(items: Any) -> None:
+        for item in items:
+            if item.type in (discord.ComponentType.button, discord.ComponentType.string_select):
+                found.append(item)
+            walk(getattr(item, "children", ()) or ())
+
+    walk(message.components)
+    return found
 
 
 def hand_message(member: Any) -> discord.Message | None:
@@ -39,9 +51,13 @@ def hand_message(member: Any) -> discord.Message | None:
 
 def table_message(channel: Any) -> discord.Message:
     """The channel's newest table message (the bot posts a new one if its message is deleted)."""
-    return next(
-        m for m in reversed(channel.history()) if "table #" in m.content and "🃏 **" in m.content
-    )
+    return next(m for m in reversed(channel.history()) if is_table_message(m))
+
+
+def is_table_message(message: discord.Message) -> bool:
+    """A table message: its layout (or, from before the layout, its content) names it."""
+    text = message_text(message)
+    return "🃏" in text and "table #" in text
 
 
 def is_my_turn(msg: discord.Message | None) -> bool:
@@ -282,7 +298,7 @@ def posts(channel: Any) -> list[str]:
     return [
         m.content
         for m in messages
-        if "🃏 **" not in m.content and m.type is discord.MessageType.default
+        if not is_table_message(m) and m.type is discord.MessageType.default
     ]
 
 

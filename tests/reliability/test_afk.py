@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bot.app.client import create_bot
+from bot.present.layout import layout_text as message_text
 
 from .conftest import make_settings
 from .helpers import (
@@ -72,7 +73,7 @@ async def test_absent_player_ai_plays_then_takes_over_and_game_finishes(
     await env.advance_time(1)
     rows = db_actions(db_path, 1)
     assert rows[v0][1] == 0 and rows[v0][3] is None, "the AI played seat 0's turn"
-    assert "alice ran out of time: the AI played for them." in table_message(channel).content
+    assert "alice ran out of time: the AI played for them." in message_text(table_message(channel))
     assert "Take my seat back" not in labels(table_message(channel))
     assert env.bot.manager.tables[1].away == set()
 
@@ -264,6 +265,6 @@ async def test_turn_and_lobby_timers_survive_a_restart(
     assert table_status(db_path, 1) == "lobby"
     await env.advance_time(1)
     assert table_status(db_path, 1) == "cancelled"
-    assert "expired" in table_message(lobby_channel).content
+    assert "expired" in message_text(table_message(lobby_channel))
     res = await bob.slash(lobby_channel, "ruff new")
     assert not res.ephemeral, "the channel is free again"

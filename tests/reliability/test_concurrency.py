@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from bot.present.layout import layout_text as message_text
 from engine import Game
 
 from .helpers import (
@@ -186,7 +187,7 @@ async def test_100_tables_racing_clicks(env: Any, db_path: Any) -> None:
     for t in finish:
         game = check_table(env, str(db_path), t)
         assert game.is_over, f"table {t['id']} did not finish"
-        assert "finished" in table_message(t["channel"]).content
+        assert "finished" in message_text(table_message(t["channel"]))
 
     assert integrity(db_path) == "ok"
     assert env.errors == []

@@ -11,6 +11,8 @@ from typing import Any
 import discord
 import pytest
 
+from bot.present.layout import layout_text as message_text
+
 from .helpers import (
     db_actions,
     dump,
@@ -131,7 +133,7 @@ async def test_a_fault_at_every_step_and_the_game_still_finishes(env: Any, db_pa
 
     clicks = await play_out(env, alice, inject)
     assert_finished_and_consistent(env, db_path)
-    assert "finished" in table_message(channel).content
+    assert "finished" in message_text(table_message(channel))
     consumed = {kind for kind, fault in injected if not any(fault is f for f in env.backend.faults)}
     assert consumed == set(range(len(kinds))), (
         f"faults never hit: {set(range(len(kinds))) - consumed}"
@@ -151,7 +153,7 @@ async def test_discord_down_for_a_while_changes_nothing_in_the_game(env: Any, db
     # every channel post and edit fails (the DM hand message too: it is a channel message)
     env.inject_error("PATCH", f"/channels/{channel.id}/messages/*", status=500, times=None)
     env.inject_error("POST", f"/channels/{channel.id}/messages", status=429, times=None)
-    before = table_message(channel).content
+    before = message_text(table_message(channel))
     for _ in range(6):
         msg = hand_message(alice)
         assert is_my_turn(msg)
@@ -162,13 +164,13 @@ async def test_discord_down_for_a_while_changes_nothing_in_the_game(env: Any, db
             else await alice.user.select(msg, list(move.values), custom_id=move.custom_id)
         )
         assert res.acknowledged and not res.ephemeral
-    assert table_message(channel).content == before, "the channel saw nothing"
+    assert message_text(table_message(channel)) == before, "the channel saw nothing"
     played = len(db_actions(db_path, 1))
     env.backend.faults.clear()  # Discord is back
     await play_out(env, alice)
     assert len(db_actions(db_path, 1)) > played
     assert_finished_and_consistent(env, db_path)
-    assert "finished" in table_message(channel).content
+    assert "finished" in message_text(table_message(channel))
     assert env.errors == []
 
 
@@ -279,7 +281,7 @@ async def test_failed_answers_while_opening_never_block_the_channel(env: Any, db
     res = await alice.click(table_message(channel), label="Start")
     assert not res.acknowledged
     assert table_status(db_path, 2) == "active"
-    assert "Trumps" in table_message(channel).content
+    assert "Trumps" in message_text(table_message(channel))
     assert await manager.services.deadline_repo.get(2) is None, "the lobby timer is gone"
     for _ in range(3000):
         if manager.tables[2].status != "active":

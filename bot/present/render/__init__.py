@@ -69,11 +69,16 @@ from bot.present.render.summary import (
     how_won,
 )
 from bot.present.render.table import (
+    alt_text,
+    compact_table,
     final_text,
     header,
     lobby_text,
     rules_text,
+    scores_text,
+    table_lines,
     table_text,
+    this_deal_text,
 )
 from bot.present.render.turnover import layout_lines, layout_text
 
@@ -90,6 +95,11 @@ __all__ = [
     "TableInfo",
     "Terms",
     "action_label",
+    "alt_text",
+    "compact_table",
+    "scores_text",
+    "table_lines",
+    "this_deal_text",
     "card_text",
     "auction_line",
     "card_label",

@@ -13,10 +13,12 @@ from bot.present.render.common import (
     TableInfo,
     card_text,
     fit,
+    suit_text,
     target_text,
 )
 from bot.present.render.lines import (
     auction_line,
+    contract_name,
     last_trick_line,
     ruff_line,
     score_line,
@@ -196,3 +198,184 @@ def final_text(info: TableInfo, view: SeatView, how: str = "") -> str:
 def rules_text(rules: Rules) -> str:
     lines = rules_lines(rules)  # the engine's lines, translated (bot/present/render/rules_text.py)
     return "\n".join(["📜 " + lines[0], *(f"• {line}" for line in lines[1:])])
+
+
+# ---------------------------------------------------------------- the table on a phone
+#
+# The table message is a Components V2 layout (bot/present/layout.py): the picture
+# first, then at most three short lines, then the buttons. What the old text said
+# besides goes into the picture's alt text (:func:`alt_text`) or behind a button
+# (:func:`this_deal_text`, :func:`scores_text`, the last trick); with pictures off,
+# :func:`compact_table` stands where the picture would.
+
+ALT_TEXT_LIMIT = 1024  # Discord: a media gallery item's description
+
+
+def turn_line(info: TableInfo, view: SeatView, deadline: float | None = None) -> str:
+    """Whose turn, and when the AI plays it for them (a Discord relative time)."""
+    line = waiting_line(info, view)
+    if line and deadline:
+        line += f" · ⏱ <t:{int(deadline)}:R>"
+    return line
+
+
+def table_lines(
+    info: TableInfo, view: SeatView, recent: Sequence[str] = (), deadline: float | None = None
+) -> list[str]:
+    """The at most three short lines under the picture: whose turn (with its deadline),
+    trumps and the contract, the last event."""
+    lines = [turn_line(info, view, deadline), short_trumps_line(info, view)]
+    last = recent[-1] if recent else ""
+    if not last and view.completed_tricks:
+        _leader, _cards, winner = view.completed_tricks[-1]
+        last = _("Trick {number} to **{who}**").format(
+            number=len(view.completed_tricks), who=info.names[winner]
+        )
+    if last:
+        lines.append(f"• {last}")
+    # the turn in full size; trumps and the last event in Discord's small "-#" text
+    return [ln if i == 0 else f"-# {ln}" for i, ln in enumerate(x for x in lines if x)][:3]
+
+
+def short_trumps_line(info: TableInfo, view: SeatView) -> str:
+    """Trumps (or what decides them) and the contract with its declarer, in one short
+    line: ``Trumps: **♠︎ spades** · **3 uptown** by East``. The full wording (the rank
+    order, what a contract needs) is in the alt text and behind **Scores**."""
+    if bidwhist.is_bid_whist(view):
+        if view.phase == "bidding":
+            return _("Trumps: **decided by the bidding**")
+        if view.phase == "name":
+            return _("Trumps: **to be named by the declarer**")
+        direction = bidwhist.MODE_NAMES["u" if view.rank_order.direction == "uptown" else "d"]
+        text = (
+            _("No trumps · **{direction}**").format(direction=direction)  # a no-trump bid's
+            if view.trump is None
+            else _("Trumps: **{suit}**").format(suit=suit_text(view.trump))
+        )
+    elif view.phase == "auction" and view.turn_up is not None:
+        text = _("Turn-up: **{card}**").format(card=card_text(view.turn_up))
+    else:
+        text = trump_line(info, view)
+    if view.contract and view.declarer is not None and view.phase not in ("auction", "bidding"):
+        text += " · " + _("**{contract}** by {seat}").format(
+            contract=contract_name(view.contract), seat=info.names[view.declarer]
+        )
+    return text
+
+
+def seats_line(info: TableInfo, view: SeatView) -> str:
+    """Every seat with its player and the size of its hand."""
+    return " | ".join(
+        f"{info.short[s]}: {info.seats[s].label() if info.seats[s] else '—'}"  # type: ignore[union-attr]
+        + " ("
+        + ngettext("{n} card", "{n} cards", view.hand_sizes[s]).format(n=view.hand_sizes[s])
+        + ")"
+        for s in range(info.n)
+    )
+
+
+def compact_table(info: TableInfo, view: SeatView) -> str:
+    """What the picture shows, as a few lines of text (pictures switched off, or the
+    picture not drawn yet): the table, who sits where, scores and tricks, what the
+    game adds (auction, contract, face-up cards, layouts), the trick on the table."""
+    lines = [
+        header(info)
+        + _(" · game {game}, deal {deal}").format(game=view.game_no, deal=view.deal_no),
+        seats_line(info, view),
+        trump_line(info, view),
+        score_line(info, view) + " · " + tricks_line(info, view),
+    ]
+    ruff = ruff_line(info, view)
+    if ruff:
+        lines.append(ruff)
+    lines.extend(game_lines(info, view, None))
+    trick = trick_line(view)
+    if trick:
+        lines.append(trick)
+    return fit(lines, 3000)
+
+
+def alt_text(info: TableInfo, view: SeatView, recent: Sequence[str] = ()) -> str:
+    """The picture's alt text: everything the table shows, in the words of the table's
+    text (its emphasis kept, no mentions; at most :data:`ALT_TEXT_LIMIT` characters,
+    the least needed lines go first)."""
+    lines = [
+        header(info)
+        + _(" · game {game}, deal {deal}").format(game=view.game_no, deal=view.deal_no),
+        seats_line(info, view),
+        _("{trumps} · Dealer: {dealer}").format(
+            trumps=trump_line(info, view), dealer=info.seat_name(view.dealer)
+        ),
+    ]
+    ruff = ruff_line(info, view)
+    if ruff:
+        lines.append(ruff)
+    lines.extend(game_lines(info, view, None))
+    lines.append(score_line(info, view))
+    lines.append(tricks_line(info, view))
+    trick = trick_line(view)
+    if trick:
+        lines.append(trick)
+    wait = waiting_line(info, view, mention=False)
+    if wait:
+        lines.append(wait.removeprefix("▶ "))  # the ▶ line with the mention is under it
+    while len("\n".join(lines)) > ALT_TEXT_LIMIT and len(lines) > 3:
+        lines.pop(3)  # the game's own lines first: the buttons tell them too
+    return "\n".join(lines)[:ALT_TEXT_LIMIT]
+
+
+def this_deal_text(info: TableInfo, view: SeatView) -> str:
+    """Every trick of the deal so far, who led it, what each played and who won it
+    (public: only cards that were played), then the trick on the table."""
+    n = info.n
+    lines = [
+        _("**This deal** (game {game}, deal {deal}) · {trumps}").format(
+            game=view.game_no, deal=view.deal_no, trumps=trump_line(info, view)
+        )
+    ]
+    for number, (leader, cards, winner) in enumerate(view.completed_tricks, start=1):
+        played = " · ".join(
+            f"{info.short[(leader + i) % n]} {card_text(c)}" for i, c in enumerate(cards)
+        )
+        lines.append(
+            _("{number}. {leader} led: {played} → **{winner}**").format(
+                number=number,
+                leader=info.seat_name(leader),
+                played=played,
+                winner=info.seat_name(winner),
+            )
+        )
+    if view.trick:
+        lines.append(
+            _("{number}. on the table: {played}").format(
+                number=view.trick_no,
+                played=" · ".join(f"{info.short[s]} {card_text(c)}" for s, c in view.trick),
+            )
+        )
+    if len(lines) == 1:
+        lines.append(_("No card has been played in this deal yet."))
+    lines.append(tricks_line(info, view))
+    return fit(lines)
+
+
+def scores_text(info: TableInfo, view: SeatView) -> str:
+    """The scores, the tricks of this deal and what else counts (public)."""
+    lines = [score_line(info, view), tricks_line(info, view)]
+    ruff = ruff_line(info, view)
+    if ruff:
+        lines.append(ruff)
+    if view.shown_honours:
+        shown = ", ".join(f"{info.short[s]} {card_text(c)}" for s, c in view.shown_honours)
+        lines.append(_("Honours shown: {cards}").format(cards=shown))
+    contract = contract_line(info, view)
+    if contract:
+        lines.append(contract)
+    side = sides_line(info, view)
+    if side:
+        lines.append(side)
+    lines.append(
+        _("Dealer: {dealer} · {seats}").format(
+            dealer=info.seat_name(view.dealer), seats=seats_line(info, view)
+        )
+    )
+    return fit(lines)
