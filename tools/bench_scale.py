@@ -11,7 +11,10 @@ from the click to the interaction's answer) side by side, with sample sizes, and
 the CPU milliseconds per click: the CPU time the bot processes themselves used
 during the run (``time.process_time()`` in each, so neither PostgreSQL's nor this
 driver's) over the clicks applied — what a click costs a core, so a core's
-capacity is ``1000 / (CPU ms per click)`` clicks/s.
+capacity is ``1000 / (CPU ms per click)`` clicks/s — and the round trips to the
+database per click (:mod:`tools.round_trips`: statements sent and answered,
+``BEGIN``/``COMMIT`` included, and how many of them were a statement's first
+preparation on its connection). Both hold under load, where clicks/s does not.
 
 Failover: two processes; a table whose humans never click (turn timers and AI
 play it, on its owner); the owner is killed with SIGKILL and the time until the
@@ -335,7 +338,7 @@ async def throughput(
             workers, tables, 4, 100_000 * processes, target=9
         )  # games outlast the run
         rng = random.Random(seed)
-        cpu_before = [float((await w.request("stats"))["cpu_s"]) for w in workers]
+        before = [await w.request("stats") for w in workers]
         stop_at = time.perf_counter() + seconds
         started = time.perf_counter()
         if pool is not None:
@@ -354,7 +357,7 @@ async def throughput(
                 )
             )
         wall = time.perf_counter() - started
-        cpu_after = [float((await w.request("stats"))["cpu_s"]) for w in workers]
+        after = [await w.request("stats") for w in workers]
         clicks = [c for r in results for c in r]
         if pool is not None:
             await pool.close()
@@ -362,6 +365,12 @@ async def throughput(
         for w in workers:
             await w.stop()
     applied = [c for c in clicks if c.applied]
+
+    def used(key: str) -> float:
+        return sum(
+            float(b.get(key, 0)) - float(a.get(key, 0)) for a, b in zip(before, after, strict=True)
+        )
+
     return {
         "processes": processes,
         "clicks": len(applied),
@@ -369,9 +378,9 @@ async def throughput(
         "p50": quantile([c.ms for c in applied], 0.5),
         "p99": quantile([c.ms for c in applied], 0.99),
         "wall": wall,
-        "cpu_ms": 1000
-        * sum(b - a for a, b in zip(cpu_before, cpu_after, strict=True))
-        / max(1, len(applied)),
+        "cpu_ms": 1000 * used("cpu_s") / max(1, len(applied)),
+        "trips": used("trips") / max(1, len(applied)),
+        "prepares": used("prepares") / max(1, len(applied)),
     }
 
 
@@ -516,12 +525,12 @@ async def run(args: argparse.Namespace) -> int:
     )
     print(
         f"{'store':<11} {'processes':>9} {'clicks (n)':>10} {'clicks/s':>9} {'CPU ms/click':>12}"
-        f" {'ack p50 ms':>11} {'ack p99 ms':>11}"
+        f" {'ack p50 ms':>11} {'ack p99 ms':>11} {'trips/click':>11} {'prepares/click':>14}"
     )
     for store, r in rows:
         print(
             f"{store:<11} {r['processes']:>9} {r['clicks']:>10} {r['per_s']:>9.1f} {r['cpu_ms']:>12.2f}"
-            f" {r['p50']:>11.1f} {r['p99']:>11.1f}"
+            f" {r['p50']:>11.1f} {r['p99']:>11.1f} {r['trips']:>11.2f} {r['prepares']:>14.3f}"
         )
     print(
         f"failover: kill -9 of the owner -> next move {fo['seconds']:.2f} s (lease {fo['lease']:g} s, "

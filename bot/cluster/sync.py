@@ -67,7 +67,15 @@ from discord.ext import tasks
 
 from bot.config import Settings
 from bot.sharding import format_shards, holds_guild, syncs_commands
-from bot.store import ActionRow, Deadline, HandMessage, StoreError, TableRow, VersionConflict
+from bot.store import (
+    ActionRow,
+    Deadline,
+    HandMessage,
+    LeaseNotHeld,
+    StoreError,
+    TableRow,
+    VersionConflict,
+)
 from bot.tables import commit
 from bot.tables.sync import TableBehind, TableLife
 from bot.tables.table import Table
@@ -154,23 +162,20 @@ class Cluster:
 
     # ================================================================ the commit's check
 
-    async def before_commit(self, table: Table, actor_id: int | None) -> None:
-        """In the commit's transaction, before the append: for an AI or timer move
-        (``actor_id`` None), make sure this process still holds the table's lease
-        (:class:`LeaseLost`). The version is checked by the append itself, under its
-        ``FOR UPDATE`` lock of the table row (``VersionConflict`` becomes
-        :meth:`conflict`)."""
-        db = self.svc.db
-        if actor_id is None:
-            # The lease row is locked until the commit ends: a process claiming it
-            # meanwhile waits, then loads the table with this move in it. A lease past
-            # its expiry that nobody has claimed is still ours (renewed next round).
-            owner = await db.fetchval(
-                "SELECT owner FROM table_leases WHERE table_id = ? FOR SHARE", (table.id,)
-            )
-            if owner != self.name:
-                self.lost(table)
-                raise LeaseLost(table.id)
+    def fence(self, table: Table, actor_id: int | None) -> str | None:
+        """An AI or timer move (``actor_id`` None) is written only while this process
+        holds the table's lease: the append checks it in the same statement, reading
+        the lease row ``FOR SHARE`` until the move commits, so a process claiming the
+        lease meanwhile waits, then loads the table with this move in it. A lease past
+        its expiry that nobody has claimed is still ours (renewed next round). A
+        player's click needs no lease; like every commit, its version is checked by
+        the append (``VersionConflict`` becomes :meth:`conflict`)."""
+        return self.name if actor_id is None else None
+
+    def lease_lost(self, table: Table, error: LeaseNotHeld) -> StoreError:
+        """The fence found another holder (or none): stop the table's AI and timer here."""
+        self.lost(table)
+        return LeaseLost(table.id)
 
     def conflict(self, table: Table, error: VersionConflict) -> StoreError:
         """The commit found this copy behind the database: the error to raise, and
@@ -293,13 +298,30 @@ class Cluster:
             return
         if table.db_version >= stored:
             return  # our own commit, or one we have already seen
-        self.stale.add(table_id)
+        if table.lock.locked():
+            # a commit (or catch-up) of this process is under way: most often the note
+            # is its own, arriving before the commit's answer; decided once it is done,
+            # so a click's own move does not send its table back to the database
+            self.svc.own(self._noted_later(table, stored, status), name=f"note-{table_id}")
+            return
+        self._noted(table, status)
+
+    def _noted(self, table: Table, status: str) -> None:
+        """``table``'s copy is behind the database: marked so, and followed at once where
+        this process shows its moves."""
+        self.stale.add(table.id)
         if (
-            self.owns(table_id)
+            self.owns(table.id)
             or status in ("finished", "cancelled")
             or table.shows_hand_copies()  # a "My hand" copy shown here follows the game
         ):
-            self.svc.own(self._follow(table), name=f"follow-{table_id}")
+            self.svc.own(self._follow(table), name=f"follow-{table.id}")
+
+    async def _noted_later(self, table: Table, stored: int, status: str) -> None:
+        async with table.lock:
+            behind = table.db_version < stored
+        if behind:
+            self._noted(table, status)
 
     def _on_lease_note(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         if payload != self.name:

@@ -79,6 +79,16 @@ class TableNotActive(StoreError):
         self.status = status
 
 
+class LeaseNotHeld(StoreError):
+    """A write fenced by a lease (an AI or timer move of several processes) found the
+    table's lease held by another process, or by none: nothing was written."""
+
+    def __init__(self, table_id: int, owner: str | None) -> None:
+        super().__init__(f"table {table_id}: the lease is held by {owner!r}")
+        self.table_id = table_id
+        self.owner = owner
+
+
 # -- values -------------------------------------------------------------------------
 
 Status: TypeAlias = Literal["lobby", "active", "finished", "cancelled"]

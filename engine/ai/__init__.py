@@ -24,7 +24,7 @@ The package, by idea:
 
 from __future__ import annotations
 
-from engine.ai.levels import BASELINE_LEVELS, LEVELS, TRIAL_LEVELS, Profile
+from engine.ai.levels import BASELINE_LEVELS, LEVELS, TRIAL_LEVELS, Profile, profile
 from engine.ai.players import (
     EasyPlayer,
     GuardedPlayer,
@@ -57,4 +57,5 @@ __all__ = [
     "decide_claim",
     "get_player",
     "obvious_choice",
+    "profile",
 ]
