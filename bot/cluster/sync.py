@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import sqlite3
@@ -91,6 +92,18 @@ __all__ = ["Cluster", "LeaseLost"]
 TABLES_CHANNEL = "rh_tables"
 LEASES_CHANNEL = "rh_leases"
 NOW = "EXTRACT(EPOCH FROM clock_timestamp())"  # the database server's clock, epoch seconds
+
+
+# A copy's catch-up in one statement (one snapshot, so row, log and deadline agree):
+# table $1's row, its moves from seq $2 on (none if the row is still at version $3)
+# and its deadline.
+_REFRESH = (
+    "SELECT t.*, (SELECT COALESCE(json_agg(json_build_array(a.seq, a.seat, a.action,"
+    " a.actor_id) ORDER BY a.seq), '[]'::json) FROM actions a"
+    " WHERE a.table_id = t.id AND a.seq >= $2 AND t.version <> $3) AS moves,"
+    " d.kind AS d_kind, d.seat AS d_seat, d.due_at AS d_due"
+    " FROM tables t LEFT JOIN deadlines d ON d.table_id = t.id WHERE t.id = $1"
+)
 
 
 class LeaseLost(StoreError):
@@ -220,24 +233,26 @@ class Cluster:
 
     async def refresh(self, table: Table) -> list[Event]:
         """Bring ``table`` (under its lock) up to the database's version; the events
-        of the moves replayed. Row and log are read under one ``FOR SHARE`` lock of
-        the row, so they belong to one version."""
-        db = self.svc.db
-        async with db.transaction():
-            found = await db.fetchone("SELECT * FROM tables WHERE id = ? FOR SHARE", (table.id,))
-            if found is None:
-                self.stale.discard(table.id)
-                return []
-            row = TableRow.from_row(found)
-            if row.version == table.db_version:
-                self.stale.discard(table.id)
-                return []
-            done = table.game.version if table.game is not None else 0
-            rows = await db.fetchall(
-                "SELECT * FROM actions WHERE table_id = ? AND seq >= ? ORDER BY seq",
-                (table.id, done),
-            )
-            deadline = await self.svc.deadline_repo.get(table.id)
+        of the moves replayed. The row, the new moves of the log and the deadline are
+        read in one statement (one round trip), so they belong to one version."""
+        done = table.game.version if table.game is not None else 0
+        found = await self.svc.db.fetchone(_REFRESH, (table.id, done, table.db_version))
+        if found is None:
+            self.stale.discard(table.id)
+            return []
+        row = TableRow.from_row(found)
+        if row.version == table.db_version:
+            self.stale.discard(table.id)
+            return []
+        rows = [
+            {"seq": seq, "seat": seat, "action": action, "actor_id": actor}
+            for seq, seat, action, actor in json.loads(found["moves"])
+        ]
+        deadline = (
+            Deadline(table.id, found["d_kind"], found["d_seat"], found["d_due"])
+            if found["d_kind"] is not None
+            else None
+        )
         events: list[Event] = []
         game = table.game
         if row.status in ("active", "finished") and game is None:

@@ -185,7 +185,7 @@ class Presenter:
         game = table.game
         if game is None:
             return self.lobby_text(table)
-        view = game.observe(0)
+        view = table.view(0)
         if game.is_over:
             return render.final_text(table.info(), view, table.shown.how_won)
         return render.table_text(table.info(), view, list(table.shown.recent))
@@ -233,7 +233,7 @@ class Presenter:
         if not await self.svc.server_settings.pictures(table.guild_id):
             return None
         info = table.info()
-        view = game.observe(0)
+        view = game.observe(0) if game is not table.game else table.view(0)
         last = table.shown.pictures.last
         if last is not None and last.key == picture_key(info, view, info.names):
             return last
