@@ -59,15 +59,8 @@ _APPEND_PG = (
 )
 
 
-def _action_row(r: Row) -> ActionRow:
-    return ActionRow(
-        table_id=r["table_id"],
-        seq=r["seq"],
-        seat=r["seat"],
-        action=r["action"],
-        actor_id=r["actor_id"],
-        created_at=r["created_at"],
-    )
+# the log's columns in ActionRow's order: a row becomes an ActionRow by position
+_ACTION_COLUMNS = "table_id, seq, seat, action, actor_id, created_at"
 
 
 class ActionRepo(Repository):
@@ -205,19 +198,25 @@ class ActionRepo(Repository):
     async def list(self, table_id: int) -> builtins.list[ActionRow]:
         """Every action of the table, in ``seq`` order."""
         rows = await self.db.fetchall(
-            "SELECT * FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
+            f"SELECT {_ACTION_COLUMNS} FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
         )
-        return [_action_row(r) for r in rows]
+        return [ActionRow(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
     async def list_active(self) -> dict[int, builtins.list[ActionRow]]:
         """The logs of every active table, by table id, in one query (for resume)."""
         rows = await self.db.fetchall(
-            "SELECT a.* FROM actions a JOIN tables t ON t.id = a.table_id"
-            " WHERE t.status = 'active' ORDER BY a.table_id, a.seq"
+            f"SELECT {_ACTION_COLUMNS} FROM actions"
+            " WHERE table_id IN (SELECT id FROM tables WHERE status = 'active')"
+            " ORDER BY table_id, seq"
         )
         logs: dict[int, builtins.list[ActionRow]] = {}
         for r in rows:
-            logs.setdefault(r["table_id"], []).append(_action_row(r))
+            action = ActionRow(r[0], r[1], r[2], r[3], r[4], r[5])
+            found = logs.get(action.table_id)
+            if found is None:
+                logs[action.table_id] = [action]
+            else:
+                found.append(action)
         return logs
 
     async def count(self, table_id: int) -> int:
