@@ -61,6 +61,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
 import gc
 import os
 import random
@@ -634,9 +635,13 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
         changed: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
         measuring = False
 
+        moves = [0]  # commits while measured (clicks, AI and timer moves)
+
         def timed_committed(table: Any, events: Any) -> None:
             # every commit's events (a click's, the AI's, a timer's) reach the outlet
             now = time.perf_counter()
+            if measuring:
+                moves[0] += 1
             _, seat, actor_id = table.moves[-1]
             started = turn_started.get(table.id)
             if measuring and started is not None and actor_id is None and table.ai_plays(seat):
@@ -697,11 +702,15 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
 
             cpu_from = [0.0, 0.0]  # process CPU time and wall time when measuring began
 
+            profiler = cProfile.Profile() if args.profile else None
+
             async def start_measuring() -> None:
                 nonlocal measuring
                 await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
                 measuring = True
                 cpu_from[:] = [time.process_time(), time.perf_counter()]
+                if profiler is not None:
+                    profiler.enable()  # the event loop's thread only
 
             gc_started = 0.0
 
@@ -722,10 +731,12 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.gather(
                 *(player(tid, seat, uid) for tid, users in opened for seat, uid in enumerate(users))
             )
+            if profiler is not None:
+                profiler.disable()
+                profiler.dump_stats(args.profile)
             wall = time.perf_counter() - wall
-            busy = (time.process_time() - cpu_from[0]) / max(
-                1e-9, time.perf_counter() - cpu_from[1]
-            )
+            cpu = time.process_time() - cpu_from[0]
+            busy = cpu / max(1e-9, time.perf_counter() - cpu_from[1])
             watcher.cancel()
             switch.cancel()
             gc.callbacks.remove(gc_timer)
@@ -747,6 +758,8 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
         "gc_pauses": gc_pauses,
         "commits": commits,
         "busy": busy,
+        "cpu_s": cpu,
+        "moves": moves[0],
         "ai_delays": ai_delays,
         "rest_calls": discord_.calls,
         "ai_steps": dict(steps),
@@ -792,6 +805,10 @@ def report_production(r: dict[str, Any], args: argparse.Namespace, label: str) -
     print(
         f"  the bot's process (event loop and database thread) used {r['busy'] * 100:.0f}% of a core "
         "while measured"
+    )
+    print(
+        f"  CPU per move (the bot's process over every move committed while measured, clicks, AI "
+        f"and timers), n={r['moves']}: {r['cpu_s'] * 1000 / max(1, r['moves']):.2f} ms"
     )
     print(
         f"  SQLite group commits (each waits for the disk), n={len(commits)}: p50 {_ms(commits, 0.5)} ms, "
@@ -846,6 +863,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     prod.add_argument(
         "--workers", type=int, default=None, help="AI worker processes (default CPUs - 1)"
+    )
+    prod.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="cProfile the event loop's thread while measured, into FILE (pstats; it slows the loop)",
     )
     prod.add_argument("--ai-delay", type=float, default=1.0, help="AI pacing, s (production 1.0)")
     prod.add_argument(

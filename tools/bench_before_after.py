@@ -5,7 +5,10 @@ Usage (from the repository root)::
     .venv/bin/python -m tools.bench_before_after --ref 60320bd [--rounds 1] -- bench --duration 30
     .venv/bin/python -m tools.bench_before_after --ref 60320bd -- bench_scale --processes 1 2 --tables 8
 
-The ref is checked out into a temporary ``git worktree`` (removed afterwards). Each
+The ref is checked out into a temporary ``git worktree`` (removed afterwards).
+With ``--this-tools`` the ref's ``tools/`` is replaced by this tree's, so both
+sides are measured by the same benchmark code (e.g. the round trips per click of
+``tools.round_trips``, which the ref may not have) and only the bot differs. Each
 side runs the benchmark in its own subprocess from its own tree (``tools.NAME``
 where the tree has it, else ``bot.NAME``, where benchmarks lived before they moved
 to tools/), the sides alternating round by round so that the load of a shared
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -78,6 +82,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rounds", type=int, default=1, help="runs of each side, alternating (default 1)"
     )
+    parser.add_argument(
+        "--this-tools",
+        action="store_true",
+        help="measure the ref with this tree's tools/ (the same benchmark code on both sides)",
+    )
     parser.add_argument("benchmark", help="bench, bench_scale, bench_resume, bench_picture, ...")
     parser.add_argument(
         "args", nargs=argparse.REMAINDER, help="the benchmark's own options (after --)"
@@ -92,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
             check=True,
             capture_output=True,
         )
+        if opts.this_tools:
+            for source in (ROOT / "tools").glob("*.py"):
+                shutil.copy2(source, old_tree / "tools" / source.name)
         try:
             outputs: dict[str, list[str]] = {"before": [], "after": []}
             for r in range(opts.rounds):

@@ -126,11 +126,13 @@ async def restart(path: Path, args: argparse.Namespace) -> dict[str, Any]:
     await pool.ready()
     discord_ = StubDiscord((args.latency_min / 1000, args.latency_max / 1000), args.seed)
     started = time.perf_counter()
+    cpu_started = time.process_time()
     db = await Database.open(settings.database)
     manager = GameManager(discord_, db, settings, ai=pool)  # type: ignore[arg-type]
     try:
         count = await manager.resume()
         resumed = time.perf_counter() - started
+        resumed_cpu = time.process_time() - cpu_started
         waiting = []
         for table in manager.tables.values():
             game = table.game
@@ -171,6 +173,7 @@ async def restart(path: Path, args: argparse.Namespace) -> dict[str, Any]:
         "resumed": count,
         "active": active,
         "resume_s": resumed,
+        "resume_cpu_s": resumed_cpu,
         "probes": acks(probes),
         "probed_s": probed,
         "burst": acks(burst),
@@ -197,7 +200,8 @@ async def run(args: argparse.Namespace) -> None:
         r = await restart(copy, args)
     print(
         f"resume: {r['resumed']} unfinished tables ({r['active']} in play) loaded and armed by resume() "
-        f"{r['resume_s']:.2f} s after start (database opened, games restored)   [target <= 1 s]"
+        f"{r['resume_s']:.2f} s after start (database opened, games restored)   [target <= 1 s]; "
+        f"the bot's process used {r['resume_cpu_s']:.2f} s of CPU meanwhile"
     )
     p, b = r["probes"], r["burst"]
     print(

@@ -11,7 +11,12 @@ from the click to the interaction's answer) side by side, with sample sizes, and
 the CPU milliseconds per click: the CPU time the bot processes themselves used
 during the run (``time.process_time()`` in each, so neither PostgreSQL's nor this
 driver's) over the clicks applied — what a click costs a core, so a core's
-capacity is ``1000 / (CPU ms per click)`` clicks/s.
+capacity is ``1000 / (CPU ms per click)`` clicks/s; the PostgreSQL server's CPU per
+click (when the benchmark started the server: its processes' times in ``/proc``);
+and the round trips to the
+database per click (:mod:`tools.round_trips`: statements sent and answered,
+``BEGIN``/``COMMIT`` included, and how many of them were a statement's first
+preparation on its connection). Both hold under load, where clicks/s does not.
 
 Failover: two processes; a table whose humans never click (turn timers and AI
 play it, on its owner); the owner is killed with SIGKILL and the time until the
@@ -320,8 +325,35 @@ async def _pg_database(admin_url: str, name: str) -> str:
     return f"{base}/{name}"
 
 
+def server_cpu(data_dir: Path) -> float:
+    """CPU seconds the PostgreSQL server at ``data_dir`` has used so far: the postmaster
+    and its live backends (``/proc``), and the backends that have ended (reaped into
+    the postmaster's children's times)."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def times(pid: int) -> tuple[int, list[int]]:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[1]), [int(x) for x in fields[11:15]]  # ppid; utime stime cutime cstime
+
+    master = int((data_dir / "postmaster.pid").read_text().split()[0])
+    total = sum(times(master)[1])
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != master:
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                ppid, used = times(int(entry.name))
+                if ppid == master:
+                    total += used[0] + used[1]
+    return total / tick
+
+
 async def throughput(
-    database: str, processes: int, tables: int, seconds: float, latency_ms: float, seed: int
+    database: str,
+    processes: int,
+    tables: int,
+    seconds: float,
+    latency_ms: float,
+    seed: int,
+    pg_data: Path | None = None,
 ) -> dict[str, Any]:
     workers = await start_workers(
         database, processes, "--latency", str(latency_ms), prefix=f"p{processes}-"
@@ -335,7 +367,8 @@ async def throughput(
             workers, tables, 4, 100_000 * processes, target=9
         )  # games outlast the run
         rng = random.Random(seed)
-        cpu_before = [float((await w.request("stats"))["cpu_s"]) for w in workers]
+        before = [await w.request("stats") for w in workers]
+        pg_before = server_cpu(pg_data) if pg_data is not None else float("nan")
         stop_at = time.perf_counter() + seconds
         started = time.perf_counter()
         if pool is not None:
@@ -354,7 +387,8 @@ async def throughput(
                 )
             )
         wall = time.perf_counter() - started
-        cpu_after = [float((await w.request("stats"))["cpu_s"]) for w in workers]
+        after = [await w.request("stats") for w in workers]
+        pg_after = server_cpu(pg_data) if pg_data is not None else float("nan")
         clicks = [c for r in results for c in r]
         if pool is not None:
             await pool.close()
@@ -362,6 +396,12 @@ async def throughput(
         for w in workers:
             await w.stop()
     applied = [c for c in clicks if c.applied]
+
+    def used(key: str) -> float:
+        return sum(
+            float(b.get(key, 0)) - float(a.get(key, 0)) for a, b in zip(before, after, strict=True)
+        )
+
     return {
         "processes": processes,
         "clicks": len(applied),
@@ -369,9 +409,10 @@ async def throughput(
         "p50": quantile([c.ms for c in applied], 0.5),
         "p99": quantile([c.ms for c in applied], 0.99),
         "wall": wall,
-        "cpu_ms": 1000
-        * sum(b - a for a, b in zip(cpu_before, cpu_after, strict=True))
-        / max(1, len(applied)),
+        "cpu_ms": 1000 * used("cpu_s") / max(1, len(applied)),
+        "trips": used("trips") / max(1, len(applied)),
+        "pg_ms": 1000 * (pg_after - pg_before) / max(1, len(applied)),
+        "prepares": used("prepares") / max(1, len(applied)),
     }
 
 
@@ -486,6 +527,7 @@ async def run(args: argparse.Namespace) -> int:
         server = PostgresServer()
         server.start()
         admin = server.url()
+    pg_data = Path(server.data) if server is not None else None  # its CPU is measured
     rows = []
     try:
         for n in args.processes:
@@ -493,7 +535,9 @@ async def run(args: argparse.Namespace) -> int:
             rows.append(
                 (
                     "PostgreSQL",
-                    await throughput(url, n, args.tables, args.seconds, args.latency, args.seed),
+                    await throughput(
+                        url, n, args.tables, args.seconds, args.latency, args.seed, pg_data
+                    ),
                 )
             )
         with tempfile.TemporaryDirectory() as tmp:
@@ -516,12 +560,14 @@ async def run(args: argparse.Namespace) -> int:
     )
     print(
         f"{'store':<11} {'processes':>9} {'clicks (n)':>10} {'clicks/s':>9} {'CPU ms/click':>12}"
-        f" {'ack p50 ms':>11} {'ack p99 ms':>11}"
+        f" {'ack p50 ms':>11} {'ack p99 ms':>11} {'trips/click':>11} {'prepares/click':>14}"
+        f" {'server CPU ms/click':>19}"
     )
     for store, r in rows:
         print(
             f"{store:<11} {r['processes']:>9} {r['clicks']:>10} {r['per_s']:>9.1f} {r['cpu_ms']:>12.2f}"
-            f" {r['p50']:>11.1f} {r['p99']:>11.1f}"
+            f" {r['p50']:>11.1f} {r['p99']:>11.1f} {r['trips']:>11.2f} {r['prepares']:>14.3f}"
+            f" {r['pg_ms']:>19.2f}"
         )
     print(
         f"failover: kill -9 of the owner -> next move {fo['seconds']:.2f} s (lease {fo['lease']:g} s, "

@@ -18,9 +18,11 @@ It reads one JSON command per line on stdin and answers one JSON line on stdout
   clicks (several actions: one menu choice): ``{"applied": bool, "text": ..., "ms": ...}``
   (``applied``: answered with the player's updated hand, i.e. the action is stored);
 * ``{"op": "stats"}``: the tables this process owns and the AI and timer moves it
-  committed (``[table, version before, version after, seat]``), its adoptions, and
+  committed (``[table, version before, version after, seat]``), its adoptions,
   the CPU time it has used so far (``cpu_s``: ``time.process_time()``, every
-  thread of this process, none of PostgreSQL's or the driver's);
+  thread of this process, none of PostgreSQL's or the driver's), and its round
+  trips to the database so far (``trips``, ``prepares``: :mod:`tools.round_trips`;
+  with ``RH_TRIPS_LOG=1`` the statements by count go to stderr at the end);
 * ``{"op": "quit"}``: closes the manager (leases given up) and exits.
 
 The first line it writes is ``{"ready": name}``, once its leases are claimed.
@@ -44,6 +46,7 @@ from bot.store import Database
 from bot.tables import commit as commit_module
 from bot.tables.aipool import AIPool
 from engine import Action, decode_action
+from tools import round_trips
 from tools.bench import StubDiscord, _Stub
 
 EARLIER_TURN = "earlier turn"  # the answer to a stale click that shows the hand again (not applied)
@@ -148,6 +151,7 @@ class Worker:
             "made": self.made,
             "adoptions": cluster.adoptions if cluster else 0,
             "cpu_s": time.process_time(),
+            **round_trips.counts(),
             "tables": {str(t.id): self._state(t) for t in self.manager.services.tables.values()},
         }
 
@@ -166,6 +170,7 @@ class Worker:
 
 
 async def serve(args: argparse.Namespace) -> None:
+    round_trips.install()
     settings = Settings(
         database=args.database,
         ai_delay=args.ai_delay,
@@ -230,6 +235,9 @@ async def serve(args: argparse.Namespace) -> None:
     finally:
         if running:
             await asyncio.wait(running, timeout=10)
+        if round_trips.LOG:  # which statements this process sent, most often first
+            for text, n in round_trips.by_text():
+                print(f"{args.name} trips {n:6d} {text}", file=sys.stderr)
         await manager.close()
         await db.close()
         await pool.close()

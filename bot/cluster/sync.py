@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import sqlite3
@@ -67,7 +68,15 @@ from discord.ext import tasks
 
 from bot.config import Settings
 from bot.sharding import format_shards, holds_guild, syncs_commands
-from bot.store import ActionRow, Deadline, HandMessage, StoreError, TableRow, VersionConflict
+from bot.store import (
+    ActionRow,
+    Deadline,
+    HandMessage,
+    LeaseNotHeld,
+    StoreError,
+    TableRow,
+    VersionConflict,
+)
 from bot.tables import commit
 from bot.tables.sync import TableBehind, TableLife
 from bot.tables.table import Table
@@ -83,6 +92,18 @@ __all__ = ["Cluster", "LeaseLost"]
 TABLES_CHANNEL = "rh_tables"
 LEASES_CHANNEL = "rh_leases"
 NOW = "EXTRACT(EPOCH FROM clock_timestamp())"  # the database server's clock, epoch seconds
+
+
+# A copy's catch-up in one statement (one snapshot, so row, log and deadline agree):
+# table $1's row, its moves from seq $2 on (none if the row is still at version $3)
+# and its deadline.
+_REFRESH = (
+    "SELECT t.*, (SELECT COALESCE(json_agg(json_build_array(a.seq, a.seat, a.action,"
+    " a.actor_id) ORDER BY a.seq), '[]'::json) FROM actions a"
+    " WHERE a.table_id = t.id AND a.seq >= $2 AND t.version <> $3) AS moves,"
+    " d.kind AS d_kind, d.seat AS d_seat, d.due_at AS d_due"
+    " FROM tables t LEFT JOIN deadlines d ON d.table_id = t.id WHERE t.id = $1"
+)
 
 
 class LeaseLost(StoreError):
@@ -154,23 +175,20 @@ class Cluster:
 
     # ================================================================ the commit's check
 
-    async def before_commit(self, table: Table, actor_id: int | None) -> None:
-        """In the commit's transaction, before the append: for an AI or timer move
-        (``actor_id`` None), make sure this process still holds the table's lease
-        (:class:`LeaseLost`). The version is checked by the append itself, under its
-        ``FOR UPDATE`` lock of the table row (``VersionConflict`` becomes
-        :meth:`conflict`)."""
-        db = self.svc.db
-        if actor_id is None:
-            # The lease row is locked until the commit ends: a process claiming it
-            # meanwhile waits, then loads the table with this move in it. A lease past
-            # its expiry that nobody has claimed is still ours (renewed next round).
-            owner = await db.fetchval(
-                "SELECT owner FROM table_leases WHERE table_id = ? FOR SHARE", (table.id,)
-            )
-            if owner != self.name:
-                self.lost(table)
-                raise LeaseLost(table.id)
+    def fence(self, table: Table, actor_id: int | None) -> str | None:
+        """An AI or timer move (``actor_id`` None) is written only while this process
+        holds the table's lease: the append checks it in the same statement, reading
+        the lease row ``FOR SHARE`` until the move commits, so a process claiming the
+        lease meanwhile waits, then loads the table with this move in it. A lease past
+        its expiry that nobody has claimed is still ours (renewed next round). A
+        player's click needs no lease; like every commit, its version is checked by
+        the append (``VersionConflict`` becomes :meth:`conflict`)."""
+        return self.name if actor_id is None else None
+
+    def lease_lost(self, table: Table, error: LeaseNotHeld) -> StoreError:
+        """The fence found another holder (or none): stop the table's AI and timer here."""
+        self.lost(table)
+        return LeaseLost(table.id)
 
     def conflict(self, table: Table, error: VersionConflict) -> StoreError:
         """The commit found this copy behind the database: the error to raise, and
@@ -215,24 +233,26 @@ class Cluster:
 
     async def refresh(self, table: Table) -> list[Event]:
         """Bring ``table`` (under its lock) up to the database's version; the events
-        of the moves replayed. Row and log are read under one ``FOR SHARE`` lock of
-        the row, so they belong to one version."""
-        db = self.svc.db
-        async with db.transaction():
-            found = await db.fetchone("SELECT * FROM tables WHERE id = ? FOR SHARE", (table.id,))
-            if found is None:
-                self.stale.discard(table.id)
-                return []
-            row = TableRow.from_row(found)
-            if row.version == table.db_version:
-                self.stale.discard(table.id)
-                return []
-            done = table.game.version if table.game is not None else 0
-            rows = await db.fetchall(
-                "SELECT * FROM actions WHERE table_id = ? AND seq >= ? ORDER BY seq",
-                (table.id, done),
-            )
-            deadline = await self.svc.deadline_repo.get(table.id)
+        of the moves replayed. The row, the new moves of the log and the deadline are
+        read in one statement (one round trip), so they belong to one version."""
+        done = table.game.version if table.game is not None else 0
+        found = await self.svc.db.fetchone(_REFRESH, (table.id, done, table.db_version))
+        if found is None:
+            self.stale.discard(table.id)
+            return []
+        row = TableRow.from_row(found)
+        if row.version == table.db_version:
+            self.stale.discard(table.id)
+            return []
+        rows = [
+            {"seq": seq, "seat": seat, "action": action, "actor_id": actor}
+            for seq, seat, action, actor in json.loads(found["moves"])
+        ]
+        deadline = (
+            Deadline(table.id, found["d_kind"], found["d_seat"], found["d_due"])
+            if found["d_kind"] is not None
+            else None
+        )
         events: list[Event] = []
         game = table.game
         if row.status in ("active", "finished") and game is None:
@@ -293,13 +313,30 @@ class Cluster:
             return
         if table.db_version >= stored:
             return  # our own commit, or one we have already seen
-        self.stale.add(table_id)
+        if table.lock.locked():
+            # a commit (or catch-up) of this process is under way: most often the note
+            # is its own, arriving before the commit's answer; decided once it is done,
+            # so a click's own move does not send its table back to the database
+            self.svc.own(self._noted_later(table, stored, status), name=f"note-{table_id}")
+            return
+        self._noted(table, status)
+
+    def _noted(self, table: Table, status: str) -> None:
+        """``table``'s copy is behind the database: marked so, and followed at once where
+        this process shows its moves."""
+        self.stale.add(table.id)
         if (
-            self.owns(table_id)
+            self.owns(table.id)
             or status in ("finished", "cancelled")
             or table.shows_hand_copies()  # a "My hand" copy shown here follows the game
         ):
-            self.svc.own(self._follow(table), name=f"follow-{table_id}")
+            self.svc.own(self._follow(table), name=f"follow-{table.id}")
+
+    async def _noted_later(self, table: Table, stored: int, status: str) -> None:
+        async with table.lock:
+            behind = table.db_version < stored
+        if behind:
+            self._noted(table, status)
 
     def _on_lease_note(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         if payload != self.name:

@@ -36,16 +36,18 @@ import re
 import sqlite3
 import time
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import aiosqlite
 
 from bot.store.migrations import MIGRATIONS, Dialect, Migration, MigrationLike, as_migration
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 Params = Sequence[Any] | dict[str, Any]
 
@@ -603,6 +605,28 @@ def _run_and_close(conn: sqlite3.Connection, sql: str, params: Any, many: bool) 
         return cursor.rowcount
     finally:
         cursor.close()
+
+
+async def see_through(aw: Awaitable[T]) -> T:
+    """Await ``aw`` even if we are cancelled meanwhile (then re-raise the cancel).
+
+    A COMMIT that was sent (or a statement that is its own transaction) must be seen
+    through: leaving it half-way would hand the connection back to the pool
+    mid-command and leave the caller unsure whether the write landed.
+    """
+    task = asyncio.ensure_future(aw)
+    cancelled = False
+    while True:
+        try:
+            result = await asyncio.shield(task)
+            break
+        except asyncio.CancelledError:
+            if task.done():
+                raise
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError
+    return result
 
 
 # -- placeholders ------------------------------------------------------------------------------

@@ -8,10 +8,13 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.store.db import Row
+from bot.store.db import Row, see_through
+from bot.store.deadlines import DeadlineRepo
 from bot.store.rows import (
     CHUNK,
     ActionRow,
+    Deadline,
+    LeaseNotHeld,
     NewAction,
     Repository,
     TableNotActive,
@@ -19,38 +22,88 @@ from bot.store.rows import (
     VersionConflict,
 )
 
+# The move in one statement (PostgreSQL): $1 actions at $2 (now) to table $3 at version
+# $4, fenced by the lease of $5 (NULL: no lease needed); $6..$8 the actions' seats,
+# codes and actors; $9..$11 the snapshot (NULL: none); $12..$14 the deadline (NULL: none).
+# Data-modifying CTEs all run, once; each writes only if "bumped" has its row.
+_APPEND_PG = (
+    "WITH bumped AS ("
+    " UPDATE tables SET version = version + $1, updated_at = $2"
+    " WHERE id = $3 AND version = $4 AND status = 'active'"
+    " AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM table_leases"
+    " WHERE table_id = $3 AND owner = $5::text FOR SHARE))"
+    " RETURNING version),"
+    " added AS ("
+    " INSERT INTO actions (table_id, seq, seat, action, actor_id, created_at)"
+    " SELECT $3, n.next_seq + u.i - 1, u.seat, u.action, u.actor_id, $2"
+    " FROM bumped,"
+    " (SELECT COALESCE(MAX(seq) + 1, 0) AS next_seq FROM actions WHERE table_id = $3) n,"
+    " unnest($6::integer[], $7::text[], $8::bigint[])"
+    " WITH ORDINALITY AS u(seat, action, actor_id, i)"
+    " RETURNING 1),"
+    " snapped AS ("
+    " INSERT INTO table_snapshots (table_id, seq, body, digest, created_at)"
+    " SELECT $3, $9::integer, $10::text, $11::text, $2 FROM bumped WHERE $9::integer IS NOT NULL"
+    " ON CONFLICT (table_id) DO UPDATE SET seq = excluded.seq, body = excluded.body,"
+    " digest = excluded.digest, created_at = excluded.created_at"
+    " RETURNING 1),"
+    " timed AS ("
+    " INSERT INTO deadlines (table_id, kind, seat, due_at)"
+    " SELECT $3, $12::text, $13::integer, $14::double precision FROM bumped"
+    " WHERE $12::text IS NOT NULL"
+    " ON CONFLICT (table_id) DO UPDATE SET kind = excluded.kind, seat = excluded.seat,"
+    " due_at = excluded.due_at"
+    " RETURNING 1)"
+    " SELECT (SELECT version FROM bumped) AS version, (SELECT COUNT(*) FROM added) AS n,"
+    " (SELECT COUNT(*) FROM snapped) AS snapped, (SELECT COUNT(*) FROM timed) AS timed"
+)
 
-def _action_row(r: Row) -> ActionRow:
-    return ActionRow(
-        table_id=r["table_id"],
-        seq=r["seq"],
-        seat=r["seat"],
-        action=r["action"],
-        actor_id=r["actor_id"],
-        created_at=r["created_at"],
-    )
+
+# the log's columns in ActionRow's order: a row becomes an ActionRow by position
+_ACTION_COLUMNS = "table_id, seq, seat, action, actor_id, created_at"
 
 
 class ActionRepo(Repository):
     """The per-table move log."""
 
     async def append(
-        self, table_id: int, expected_version: int, entries: Iterable[NewAction]
+        self,
+        table_id: int,
+        expected_version: int,
+        entries: Iterable[NewAction],
+        *,
+        snapshot: Snapshot | None = None,
+        deadline: Deadline | None = None,
+        lease_owner: str | None = None,
     ) -> int:
         """Append ``entries`` to the log and bump the version by one per entry.
 
-        In one transaction (or the caller's): checks the table is ``active`` and at
-        ``expected_version``, inserts the actions with consecutive ``seq`` numbers
-        and bumps the version. Raises :class:`VersionConflict`,
+        Atomic on its own (or inside the caller's transaction): checks the table is
+        ``active`` and at ``expected_version`` (and, given ``lease_owner``, that this
+        owner holds the table's lease), inserts the actions with consecutive ``seq``
+        numbers, bumps the version, and writes what goes with the move: the game's
+        ``snapshot`` in place of the previous one, and the table's ``deadline`` (the
+        next turn's timer). Raises :class:`LeaseNotHeld`, :class:`VersionConflict`,
         :class:`TableNotActive` or :class:`TableNotFound` having written nothing.
         Returns the new version.
+
+        On PostgreSQL this is one statement, and outside a transaction its own
+        transaction: one round trip to the server for the whole move.
         """
         batch = list(entries)
         if not batch:
             raise ValueError("append() needs at least one action")
         if self.db.dialect == "postgresql":
-            return await self._append_in_one_statement(table_id, expected_version, batch)
+            return await self._append_in_one_statement(
+                table_id, expected_version, batch, snapshot, deadline, lease_owner
+            )
         async with self.db.atomic():
+            if lease_owner is not None:
+                owner = await self.db.fetchval(
+                    "SELECT owner FROM table_leases WHERE table_id = ?", (table_id,)
+                )
+                if owner != lease_owner:
+                    raise LeaseNotHeld(table_id, owner)
             # one query (locking the table row): its version, status and next seq
             row = await self.db.fetchone(
                 "SELECT version, status,"
@@ -78,50 +131,66 @@ class ActionRepo(Repository):
                 "UPDATE tables SET version = version + ?, updated_at = ? WHERE id = ?",
                 (len(batch), now, table_id),
             )
+            if snapshot is not None:
+                await SnapshotRepo(self.db).put(snapshot)
+            if deadline is not None:
+                await DeadlineRepo(self.db).set(
+                    table_id, deadline.kind, deadline.due_at, deadline.seat
+                )
             return expected_version + len(batch)
 
     async def _append_in_one_statement(
-        self, table_id: int, expected_version: int, batch: builtins.list[NewAction]
+        self,
+        table_id: int,
+        expected_version: int,
+        batch: builtins.list[NewAction],
+        snapshot: Snapshot | None,
+        deadline: Deadline | None,
+        lease_owner: str | None,
     ) -> int:
         """:meth:`append` on PostgreSQL in one round trip: the version is bumped only if
-        the row is ``active`` at ``expected_version`` (the UPDATE locks it, and a
-        concurrent append waits, then finds the version moved), and the actions are
-        inserted only if it was. A refusal reads the row once more to say why."""
+        the row is ``active`` at ``expected_version`` and (given ``lease_owner``) the
+        lease row names that owner — the UPDATE locks the table row and the lease row
+        is read ``FOR SHARE``, so a concurrent append waits, then finds the version
+        moved, and a process claiming the lease waits for this move — and the
+        actions, the snapshot and the deadline are written only if it was. The text
+        is the same for every move (parts left out get NULL), so the server keeps one
+        prepared statement per connection. Outside a transaction the statement is its
+        own: it is seen through even if the caller is cancelled. A refusal reads the
+        row once more to say why."""
         now = self.db.clock()
-        row = await self.db.fetchone(
-            "WITH bumped AS ("
-            " UPDATE tables SET version = version + ?, updated_at = ?"
-            " WHERE id = ? AND version = ? AND status = 'active' RETURNING version),"
-            " added AS ("
-            " INSERT INTO actions (table_id, seq, seat, action, actor_id, created_at)"
-            " SELECT ?, n.next_seq + u.i - 1, u.seat, u.action, u.actor_id, ?"
-            " FROM bumped,"
-            " (SELECT COALESCE(MAX(seq) + 1, 0) AS next_seq FROM actions WHERE table_id = ?) n,"
-            " unnest(?::integer[], ?::text[], ?::bigint[])"
-            " WITH ORDINALITY AS u(seat, action, actor_id, i)"
-            " RETURNING 1)"
-            " SELECT (SELECT version FROM bumped) AS version, (SELECT COUNT(*) FROM added) AS n",
-            (
-                len(batch),
-                now,
-                table_id,
-                expected_version,
-                table_id,
-                now,
-                table_id,
-                [e.seat for e in batch],
-                [e.action for e in batch],
-                [e.actor_id for e in batch],
-            ),
+        params = (
+            len(batch),
+            now,
+            table_id,
+            expected_version,
+            lease_owner,
+            [e.seat for e in batch],
+            [e.action for e in batch],
+            [e.actor_id for e in batch],
+            None if snapshot is None else snapshot.seq,
+            None if snapshot is None else snapshot.body,
+            None if snapshot is None else snapshot.digest,
+            None if deadline is None else deadline.kind,
+            None if deadline is None else deadline.seat,
+            None if deadline is None else deadline.due_at,
         )
+        if self.db.in_transaction:
+            row = await self.db.fetchone(_APPEND_PG, params)
+        else:
+            row = await see_through(self.db.fetchone(_APPEND_PG, params))
         if row is not None and row["version"] is not None:
             assert row["n"] == len(batch)
             return int(row["version"])
         found = await self.db.fetchone(
-            "SELECT version, status FROM tables WHERE id = ?", (table_id,)
+            "SELECT version, status, (SELECT owner FROM table_leases WHERE table_id = ?) AS owner"
+            " FROM tables WHERE id = ?",
+            (table_id, table_id),
         )
         if found is None:
             raise TableNotFound(table_id)
+        if lease_owner is not None and found["owner"] != lease_owner:
+            raise LeaseNotHeld(table_id, found["owner"])
         if found["version"] != expected_version:
             raise VersionConflict(table_id, expected_version, found["version"])
         raise TableNotActive(table_id, found["status"])
@@ -129,19 +198,25 @@ class ActionRepo(Repository):
     async def list(self, table_id: int) -> builtins.list[ActionRow]:
         """Every action of the table, in ``seq`` order."""
         rows = await self.db.fetchall(
-            "SELECT * FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
+            f"SELECT {_ACTION_COLUMNS} FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
         )
-        return [_action_row(r) for r in rows]
+        return [ActionRow(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
     async def list_active(self) -> dict[int, builtins.list[ActionRow]]:
         """The logs of every active table, by table id, in one query (for resume)."""
         rows = await self.db.fetchall(
-            "SELECT a.* FROM actions a JOIN tables t ON t.id = a.table_id"
-            " WHERE t.status = 'active' ORDER BY a.table_id, a.seq"
+            f"SELECT {_ACTION_COLUMNS} FROM actions"
+            " WHERE table_id IN (SELECT id FROM tables WHERE status = 'active')"
+            " ORDER BY table_id, seq"
         )
         logs: dict[int, builtins.list[ActionRow]] = {}
         for r in rows:
-            logs.setdefault(r["table_id"], []).append(_action_row(r))
+            action = ActionRow(r[0], r[1], r[2], r[3], r[4], r[5])
+            found = logs.get(action.table_id)
+            if found is None:
+                logs[action.table_id] = [action]
+            else:
+                found.append(action)
         return logs
 
     async def count(self, table_id: int) -> int:

@@ -31,10 +31,10 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -47,12 +47,11 @@ from bot.store.db import (
     Params,
     Row,
     numbered_placeholders,
+    see_through,
 )
 from bot.store.migrations import MIGRATIONS, MigrationLike
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 MIGRATION_LOCK = 0x5255_4646  # "RUFF": the advisory lock held while migrating
 LOCK_TIMEOUT_MS = 5000
@@ -121,6 +120,16 @@ def _driver_errors() -> Iterator[None]:
         raise translate(exc) from exc
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """What a connection going back to the pool needs beyond asyncpg's own clean-up
+    (which rolls back an open transaction): nothing. The default would send
+    ``RESET ALL; UNLISTEN *; CLOSE ALL; SELECT pg_advisory_unlock_all()`` on every
+    release — one more round trip per statement or transaction — to undo session
+    state the bot never leaves on a pooled connection (it sets no session settings,
+    listens on a connection of its own, opens no cursors, and releases the
+    migration's advisory lock itself)."""
+
+
 @lru_cache(maxsize=512)
 def _sql(sql: str) -> str:
     return numbered_placeholders(sql)
@@ -136,28 +145,6 @@ def _rowcount(status: str) -> int:
     """The count in a command tag: ``INSERT 0 3`` -> 3, ``UPDATE 1`` -> 1, ``CREATE TABLE`` -> 0."""
     last = status.rsplit(" ", 1)[-1]
     return int(last) if last.isdigit() else 0
-
-
-async def _to_the_end(aw: Awaitable[T]) -> T:
-    """Await ``aw`` even if we are cancelled meanwhile (then re-raise the cancel).
-
-    A COMMIT that was sent must be seen through: leaving it half-way would hand the
-    connection back to the pool mid-command and leave the caller unsure whether
-    the transaction landed.
-    """
-    task = asyncio.ensure_future(aw)
-    cancelled = False
-    while True:
-        try:
-            result = await asyncio.shield(task)
-            break
-        except asyncio.CancelledError:
-            if task.done():
-                raise
-            cancelled = True
-    if cancelled:
-        raise asyncio.CancelledError
-    return result
 
 
 class PostgresDatabase(Database):
@@ -196,6 +183,7 @@ class PostgresDatabase(Database):
                     "application_name": "ruff-and-honours",
                     "lock_timeout": str(LOCK_TIMEOUT_MS),
                 },
+                reset=_keep_session,
             )
         db = cls(pool, url, clock)
         try:
@@ -292,7 +280,7 @@ class PostgresDatabase(Database):
                 raise
             else:
                 with _driver_errors():
-                    await _to_the_end(conn.execute("COMMIT"))
+                    await see_through(conn.execute("COMMIT"))
             finally:
                 del self._held[task]
         finally:

@@ -40,7 +40,7 @@ from typing import Final
 from bot.workers import shutdown_now, worker_context
 from engine import Action, SeatView
 from engine.ai import CLAIM_TIME_LIMIT as CLAIM_TIME
-from engine.ai import Reason
+from engine.ai import LEVELS, Reason, profile
 from engine.ai import decide_claim as claims_decide
 
 __all__ = [
@@ -48,9 +48,11 @@ __all__ = [
     "BUDGET_STEPS",
     "HINT_BUDGET",
     "MODES",
+    "SEARCHING",
     "WORKER_NICENESS",
     "AIPool",
     "Decision",
+    "level_budget",
 ]
 
 log = logging.getLogger(__name__)
@@ -70,10 +72,19 @@ search's time slice."""
 ANSWER_TIMEOUT: Final = 10.0
 """Seconds past which a worker is presumed hung (the searches cap themselves at 1.5 s)."""
 
-_DEFAULTS: Final = {
-    "normal": (0.04, 1.0),
-    "hard": (0.2, 1.5),
-}  # (soft, cap) seconds; engine.ai's own
+SEARCHING: Final = tuple(level for level in LEVELS if profile(level).searches)
+"""The levels whose decisions go to the workers (``easy`` is answered in the loop)."""
+
+
+def level_budget(level: str) -> tuple[float, float]:
+    """``level``'s full search budget, ``(soft, cap)`` seconds, as its profile in
+    :mod:`engine.ai` sets it (``(0, 0)`` for a level that does not search)."""
+    try:
+        found = profile(level)
+    except ValueError:
+        return (0.0, 0.0)
+    return (found.soft, found.cap) if found.searches else (0.0, 0.0)
+
 
 HINT_BUDGET: Final = (0.05, 0.15)
 """(soft, cap) seconds of the hard AI behind a hint. Hard's own (0.2 s soft, and 2.5
@@ -116,7 +127,7 @@ def _player(level: str, step: int, worlds: int | None) -> object:
                 raise ValueError(f"unknown AI level {level!r}")
             player = GuardedPlayer(inner, EasyPlayer(noise=0.0), cap=60.0)
         else:
-            soft, cap = _DEFAULTS[level]
+            soft, cap = level_budget(level)
             fraction = BUDGET_STEPS[step]
             player = get_player(
                 level, budget=soft * fraction, cap=max(cap * fraction, 4 * soft * fraction)
@@ -172,7 +183,7 @@ def _init_worker() -> None:
 
 def _warm() -> int:
     """Import the search code and build the players, so the first real move is fast."""
-    for level in _DEFAULTS:
+    for level in SEARCHING:
         for step in range(len(BUDGET_STEPS)):
             _player(level, step, None)
     return os.getpid()
@@ -244,7 +255,7 @@ class AIPool:
 
     def budget(self, level: str) -> float:
         """The soft search budget (seconds) a ``level`` decision asked for now would get."""
-        soft, _ = _DEFAULTS.get(level, (0.0, 0.0))
+        soft, _ = level_budget(level)
         return soft * BUDGET_STEPS[self.step()]
 
     async def choose(

@@ -20,6 +20,7 @@ from dataclasses import replace
 from bot.store import (
     Deadline,
     HumanSeat,
+    LeaseNotHeld,
     NewAction,
     PlayerResult,
     Seat,
@@ -105,40 +106,40 @@ async def commit(
     afk = _afk_settings(table, away, misses) if afk_changed and not trial.is_over else None
     snapshot = _snapshot_due(table, game, trial)
     due: float | None = None
-    async with svc.db.transaction():
-        await svc.sync.before_commit(table, actor_id)  # several processes: the lease
-        try:
-            version = await svc.action_repo.append(table.id, table.db_version, entries)
-        except VersionConflict as exc:
-            raise svc.sync.conflict(table, exc) from exc  # another process moved first
-        if trial.is_over:
-            version = await svc.table_repo.set_status(table.id, "finished", version)
-            await svc.result_repo.record_game(table.id, table.guild_id, results(table, trial))
-            await svc.deadline_repo.clear(table.id)
-            await svc.snapshot_repo.delete(table.id)
-            if teams:  # the rating lands with the result or not at all
-                await ratings.record(
-                    svc.rating_repo,
-                    table_id=table.id,
-                    guild_id=table.guild_id,
-                    game_id=table.game_id,
-                    teams=teams,
-                )
-        else:
-            if snapshot is not None:
-                await svc.snapshot_repo.put(snapshot)
-            if afk is not None:
+    deadline: Deadline | None = None
+    if (
+        timeout > 0
+        and following is not None
+        and table.human(following) is not None
+        and following not in away
+    ):
+        # the turn this move hands to a human starts its timer in the same write: one
+        # write to disk, not two, and never a move without it
+        due = svc.db.clock() + timeout
+        deadline = Deadline(table.id, "turn", following, due)
+    lease = svc.sync.fence(table, actor_id)  # several processes: the AI's and timers' lease
+    if trial.is_over or afk is not None:
+        async with svc.db.transaction():
+            version = await _append(svc, table, entries, snapshot, deadline, lease)
+            if trial.is_over:
+                version = await svc.table_repo.set_status(table.id, "finished", version)
+                await svc.result_repo.record_game(table.id, table.guild_id, results(table, trial))
+                await svc.deadline_repo.clear(table.id)
+                await svc.snapshot_repo.delete(table.id)
+                if teams:  # the rating lands with the result or not at all
+                    await ratings.record(
+                        svc.rating_repo,
+                        table_id=table.id,
+                        guild_id=table.guild_id,
+                        game_id=table.game_id,
+                        teams=teams,
+                    )
+            elif afk is not None:
                 version = await svc.table_repo.update_settings(table.id, afk.to_json(), version)
-            if (
-                timeout > 0
-                and following is not None
-                and table.human(following) is not None
-                and following not in away
-            ):
-                # the turn this move hands to a human starts its timer in the same
-                # transaction: one write to disk, not two, and never a move without it
-                due = svc.db.clock() + timeout
-                await svc.deadline_repo.set(table.id, "turn", due, following)
+    else:
+        # most moves: the move, its snapshot (if due) and the next turn's deadline in
+        # one atomic write (one statement on PostgreSQL)
+        version = await _append(svc, table, entries, snapshot, deadline, lease)
     if due is not None and following is not None:
         table.drive.turn_due = (trial.version, following, due)
     table.db_version = version
@@ -150,6 +151,30 @@ async def commit(
         table.status = "finished"
     svc.outlet.publish(table, events)
     return events
+
+
+async def _append(
+    svc: Services,
+    table: Table,
+    entries: list[NewAction],
+    snapshot: Snapshot | None,
+    deadline: Deadline | None,
+    lease: str | None,
+) -> int:
+    """Append the move (with what goes with it); a lost race or lease as the sync says."""
+    try:
+        return await svc.action_repo.append(
+            table.id,
+            table.db_version,
+            entries,
+            snapshot=snapshot,
+            deadline=deadline,
+            lease_owner=lease,
+        )
+    except VersionConflict as exc:
+        raise svc.sync.conflict(table, exc) from exc  # another process moved first
+    except LeaseNotHeld as exc:
+        raise svc.sync.lease_lost(table, exc) from exc  # another process runs its AI now
 
 
 def _snapshot_due(table: Table, game: Game, trial: Game) -> Snapshot | None:

@@ -189,7 +189,7 @@ class Drivers:
         if table.game is not game:
             return True
         version = game.version
-        view = game.observe(seat)
+        view = table.view(seat)
         action = await self.svc.ai.choose(
             table.ai_level(seat), view, view.legal, f"{table.seed}:ai:{version}"
         )

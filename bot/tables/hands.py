@@ -63,10 +63,27 @@ class Hands:
         game = table.game
         assert game is not None
         language = self.language_of_seat(table, seat)
-        with using(language):
-            content, view, away = self._hand_text(table, seat, note)
-            sig = hand_signature(table, seat, content)
         version = game.version
+        # the same hand at the same move is drawn once: a click's answer and its DM's
+        # edit, a "My hand" copy and the DM (a game that is over is drawn each time)
+        key = (
+            game,
+            version,
+            language,
+            note,
+            table.away,
+            table.shown.played_for.get(seat),
+            table.message_id,
+        )
+        drawn = table.shown.hands_drawn.get(seat)
+        if drawn is not None and drawn[0] == key:
+            _key, content, sig, view, away = drawn
+        else:
+            with using(language):
+                content, view, away = self._hand_text(table, seat, note)
+                sig = hand_signature(table, seat, content)
+            if view.phase != "over":
+                table.shown.hands_drawn[seat] = (key, content, sig, view, away)
 
         def controls() -> discord.ui.View:
             with using(language):
@@ -80,7 +97,7 @@ class Hands:
     @staticmethod
     def _hand_text(table: Table, seat: int, note: str = "") -> tuple[str, SeatView, bool]:
         assert table.game is not None
-        view = table.game.observe(seat)
+        view = table.view(seat)
         away = seat in table.away and view.phase != "over"
         if view.phase == "over" and not note:
             note = table.shown.how_won_in.get(current(), table.shown.how_won)

@@ -189,7 +189,7 @@ class Presenter:
                 buttons=layout.lobby_buttons(table.id, full=first_free(table.seats) is None),
             )
         info = table.info()
-        view = game.observe(0)
+        view = table.view(0)
         recent = list(table.shown.recent)
         if game.is_over or table.status != "active":
             final = render.final_text(info, view, table.shown.how_won).splitlines()
@@ -272,7 +272,7 @@ class Presenter:
         if not await self.svc.server_settings.pictures(table.guild_id):
             return None
         info = table.info()
-        view = game.observe(0)
+        view = game.observe(0) if game is not table.game else table.view(0)
         last = table.shown.pictures.last
         if last is not None and last.key == picture_key(info, view, info.names):
             return last

@@ -2,8 +2,9 @@
 interface the table layer sees, whatever the deployment.
 
 :class:`TableSync` is asked at five points of a table's life — a click loads
-the table (:meth:`~TableSync.current`), a commit checks it may write
-(:meth:`~TableSync.before_commit`) and what a lost version race means
+the table (:meth:`~TableSync.current`), a commit asks which lease fences its
+write (:meth:`~TableSync.fence`), what a lost lease means
+(:meth:`~TableSync.lease_lost`) and what a lost version race means
 (:meth:`~TableSync.conflict`), a click that lost such a race catches up
 (:meth:`~TableSync.catch_up`), and the AI and timers ask whether this process
 runs them (:meth:`~TableSync.may_drive`). :class:`OneProcess` is the answer for
@@ -23,6 +24,7 @@ from bot.store import (
     ActionRow,
     Deadline,
     HandMessage,
+    LeaseNotHeld,
     Snapshot,
     StoreError,
     TableRow,
@@ -105,8 +107,13 @@ class TableSync(Protocol):
     async def current(self, table_id: int, table: Table | None) -> Table | None:
         """The table a click is about: this process's copy, loaded or brought up to date."""
 
-    async def before_commit(self, table: Table, actor_id: int | None) -> None:
-        """In the commit's transaction, before it writes: raise to write nothing."""
+    def fence(self, table: Table, actor_id: int | None) -> str | None:
+        """The lease holder a commit by ``actor_id`` (None: the AI or a timer) is written
+        under: the store writes the move only while this holder has the table's lease,
+        checked in the move's own write. None: no lease needed."""
+
+    def lease_lost(self, table: Table, error: LeaseNotHeld) -> StoreError:
+        """The error a commit raises when its fence found the lease gone."""
 
     def conflict(self, table: Table, error: VersionConflict) -> StoreError:
         """The error a commit raises when the stored version moved under it."""
@@ -134,8 +141,11 @@ class OneProcess:
     async def current(self, table_id: int, table: Table | None) -> Table | None:
         return table
 
-    async def before_commit(self, table: Table, actor_id: int | None) -> None:
+    def fence(self, table: Table, actor_id: int | None) -> str | None:
         return None
+
+    def lease_lost(self, table: Table, error: LeaseNotHeld) -> StoreError:
+        return error  # never fenced: reported as it is
 
     def conflict(self, table: Table, error: VersionConflict) -> StoreError:
         return error  # nobody else writes: a conflict is a bug, reported as it is

@@ -32,6 +32,7 @@ from engine import (
     Game,
     Rules,
     RulesError,
+    SeatView,
     answering,
     make_rules,
     presets_for,
@@ -218,6 +219,13 @@ class Shown:
     )  # seat -> what the AI played on its timed-out turn
     notices: list[Notice] = field(default_factory=list)  # the turn's live notices
     pinged: tuple[int, int] | None = None  # (seat, version) of the last turn ping sent
+    # the seats' views of the game as it stands (Table.view): the game they are of, its
+    # version, and seat -> view; a move (a new game object or version) starts them over
+    # seat -> its hand message as last drawn, and what it was drawn from (bot.tables.hands)
+    hands_drawn: dict[int, tuple[Any, str, str, SeatView, bool]] = field(default_factory=dict)
+    views: tuple[Game | None, int, dict[int, SeatView]] = field(
+        default_factory=lambda: (None, -1, {})
+    )
 
 
 @dataclass
@@ -300,6 +308,20 @@ class Table:
     def human(self, seat: int) -> HumanSeat | None:
         occupant = self.seats[seat]
         return occupant if isinstance(occupant, HumanSeat) else None
+
+    def view(self, seat: int) -> SeatView:
+        """``seat``'s view of the game as it stands (``Game.observe``), worked out once
+        per move: the hand DMs, the table message, its picture and the AI all ask."""
+        game = self.game
+        assert game is not None
+        memo_game, memo_version, views = self.shown.views
+        if memo_game is not game or memo_version != game.version:
+            views = {}
+            self.shown.views = (game, game.version, views)
+        found = views.get(seat)
+        if found is None:
+            found = views[seat] = game.observe(seat)
+        return found
 
     def ai_plays(self, seat: int) -> bool:
         return not isinstance(self.seats[seat], HumanSeat) or seat in self.away

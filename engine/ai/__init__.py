@@ -25,7 +25,7 @@ The package, by idea:
 from __future__ import annotations
 
 from engine.ai.explain import REASONS, Reason, explain, hint
-from engine.ai.levels import BASELINE_LEVELS, LEVELS, TRIAL_LEVELS, Profile
+from engine.ai.levels import BASELINE_LEVELS, LEVELS, TRIAL_LEVELS, Profile, profile
 from engine.ai.players import (
     EasyPlayer,
     GuardedPlayer,
@@ -62,4 +62,5 @@ __all__ = [
     "get_player",
     "hint",
     "obvious_choice",
+    "profile",
 ]

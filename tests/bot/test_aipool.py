@@ -185,3 +185,22 @@ async def test_easy_is_answered_in_the_loop_and_a_closed_pool_refuses() -> None:
     await pool.close()
     with pytest.raises(RuntimeError):
         await pool.choose("normal", view, legal, "n")
+
+
+async def test_each_level_gets_the_budget_its_engine_profile_sets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from dataclasses import replace
+
+    from engine.ai import levels
+
+    pool = AIPool(1, mode="inline")
+    try:
+        for level in ("normal", "hard"):
+            assert pool.budget(level) == pytest.approx(levels.PROFILES[level].soft)
+        assert pool.budget("easy") == 0.0  # easy does not search
+        # a level retuned in the engine is retuned in the pool, with nothing to change here
+        monkeypatch.setitem(levels.PROFILES, "hard", replace(levels.HARD, soft=0.7, cap=2.0))
+        assert pool.budget("hard") == pytest.approx(0.7)
+    finally:
+        await pool.close()

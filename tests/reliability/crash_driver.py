@@ -162,17 +162,22 @@ def kill_at(point: str, nth: int) -> None:
     seen = [0]
     append, commit = ActionRepo.append, commit_module.commit
 
-    async def append_then_die(self: Any, table_id: int, expected: int, entries: Any) -> int:
+    async def append_then_die(
+        self: Any, table_id: int, expected: int, entries: Any, **with_move: Any
+    ) -> int:
         batch = list(entries)
-        version = await append(self, table_id, expected, batch)
-        seen[0] += 1
-        if point == "in-transaction" and seen[0] == nth:
-            # the log as this transaction sees it, its own rows included
-            logged = await self.db.fetchval(
-                "SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,)
-            )
-            print(f"DOOMED {table_id} {logged - len(batch)} {len(batch)}", flush=True)
-            os.kill(os.getpid(), signal.SIGKILL)  # inside the commit's transaction
+        # the move's write (with its snapshot and deadline), in the commit's transaction
+        # or its own: killed inside it, before it commits
+        async with self.db.atomic():
+            version = await append(self, table_id, expected, batch, **with_move)
+            seen[0] += 1
+            if point == "in-transaction" and seen[0] == nth:
+                # the log as this transaction sees it, its own rows included
+                logged = await self.db.fetchval(
+                    "SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,)
+                )
+                print(f"DOOMED {table_id} {logged - len(batch)} {len(batch)}", flush=True)
+                os.kill(os.getpid(), signal.SIGKILL)  # inside the move's transaction
         return version
 
     async def commit_then_die(svc: Any, table: Any, *args: Any, **kwargs: Any) -> Any:

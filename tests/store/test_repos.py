@@ -18,6 +18,7 @@ from bot.store import (
     HumanSeat,
     IntegrityError,
     InvalidTransition,
+    LeaseNotHeld,
     NewAction,
     PlayerResult,
     ResultRepo,
@@ -30,6 +31,7 @@ from bot.store import (
     TransactionRequired,
     VersionConflict,
 )
+from bot.store.rows import Deadline
 
 from .conftest import FakeClock
 
@@ -516,3 +518,65 @@ async def test_appends_racing_at_one_version_write_one_move(db: Database) -> Non
     assert {a.seat for a in log[1:]} == {won.index(v + 2)}
     with pytest.raises(TableNotFound):
         await actions.append(table.id + 999, 0, [NewAction(0, "play:10H")])
+
+
+async def test_a_move_lands_with_its_snapshot_and_deadline_or_not_at_all(db: Database) -> None:
+    """The move as one write (one statement on PostgreSQL, outside any transaction):
+    of appends racing at one version with their snapshots and turn deadlines, one
+    lands whole and the others leave nothing of theirs; the same on both backends."""
+    actions, snapshots, deadlines = ActionRepo(db), SnapshotRepo(db), DeadlineRepo(db)
+    table = await active_table(db)
+
+    async def move(seat: int) -> int | None:
+        try:
+            return await actions.append(
+                table.id,
+                table.version,
+                [NewAction(seat, f"play:{seat + 2}H", seat)],
+                snapshot=Snapshot.of(table.id, 1, f'{{"by": {seat}}}'),
+                deadline=Deadline(table.id, "turn", (seat + 1) % 4, 1000.0 + seat),
+            )
+        except VersionConflict:
+            return None
+
+    won = await asyncio.gather(*(move(s) for s in range(4)))
+    assert sorted(w for w in won if w is not None) == [table.version + 1]
+    winner = won.index(table.version + 1)
+    assert [(a.seq, a.seat) for a in await actions.list(table.id)] == [(0, winner)]
+    snap = await snapshots.get(table.id)
+    assert snap is not None and snap.intact and (snap.seq, snap.body) == (1, f'{{"by": {winner}}}')
+    assert await deadlines.get(table.id) == Deadline(
+        table.id, "turn", (winner + 1) % 4, 1000.0 + winner
+    )
+    assert (await TableRepo(db).require(table.id)).version == table.version + 1
+
+    # a move without a snapshot or deadline leaves the stored ones as they are
+    v = await actions.append(table.id, table.version + 1, [NewAction(1, "play:QH", None)])
+    assert v == table.version + 2
+    assert (await snapshots.get(table.id)) == snap
+    assert (await deadlines.get(table.id)) is not None
+
+
+async def test_a_move_fenced_by_a_lease_lands_only_for_its_holder(db: Database) -> None:
+    actions = ActionRepo(db)
+    table = await active_table(db)
+    with pytest.raises(LeaseNotHeld):  # nobody holds the lease
+        await actions.append(table.id, table.version, [NewAction(0, "play:10H")], lease_owner="a")
+    await db.execute(
+        "INSERT INTO table_leases (table_id, owner, expires_at, claimed_at) VALUES (?, ?, ?, ?)",
+        (table.id, "a", 0.0, 0.0),  # run out long ago, but claimed by nobody since: still a's
+    )
+    with pytest.raises(LeaseNotHeld) as err:
+        await actions.append(
+            table.id,
+            table.version,
+            [NewAction(0, "play:10H")],
+            lease_owner="b",
+            deadline=Deadline(table.id, "turn", 1, 5.0),
+        )
+    assert err.value.owner == "a"
+    assert await actions.list(table.id) == []
+    assert await DeadlineRepo(db).get(table.id) is None
+    assert (await TableRepo(db).require(table.id)).version == table.version
+    v = await actions.append(table.id, table.version, [NewAction(0, "play:10H")], lease_owner="a")
+    assert v == table.version + 1 and len(await actions.list(table.id)) == 1
