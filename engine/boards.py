@@ -34,9 +34,9 @@ BOARDS_PER_DAY: Final = 6
 
 
 def _draw(*parts: object) -> int:
-    """A 64-bit number drawn from ``parts`` (the same parts, the same number, anywhere)."""
+    """A 53-bit number (a JSON-safe seed) drawn from ``parts`` (the same parts, the same number, anywhere)."""
     text = "\x1f".join(str(p) for p in parts)
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 11  # 53 bits
 
 
 @dataclass(frozen=True, slots=True)

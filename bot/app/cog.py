@@ -1,4 +1,4 @@
-"""Slash commands: ``/ruff new | hand | cancel | rules | leaderboard | stats | settings | record | replay``.
+"""Slash commands: ``/ruff new | daily | hand | cancel | rules | leaderboard | stats | settings | record | replay``.
 
 Thin by design: each command validates its options' shape and hands over to
 the :class:`~bot.app.manager.GameManager`.
@@ -60,6 +60,30 @@ class RuffCog(
             for p in preset_choices(game)
             if current.lower() in p.lower()
         ][:25]
+
+    @app_commands.command(
+        name="daily",
+        description=N_("Today's deals: the same boards for everyone, played alone in your DMs"),
+    )
+    @app_commands.describe(
+        game=N_("Which game (default: Ruff and Honours)"),
+        standings=N_("Show the standings instead of playing"),
+    )
+    @app_commands.choices(
+        game=_game_choices(),
+        standings=[
+            app_commands.Choice(name=N_("today"), value="today"),
+            app_commands.Choice(name=N_("this week"), value="week"),
+            app_commands.Choice(name=N_("all time"), value="all"),
+        ],
+    )
+    async def daily(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str | None = None,
+        standings: str | None = None,
+    ) -> None:
+        await self.manager.daily_command(interaction, game, standings)
 
     @app_commands.command(
         name="hand", description=N_("Show your hand here (if your DMs are closed)")

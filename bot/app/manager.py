@@ -34,6 +34,7 @@ import discord
 
 from bot.app import heap
 from bot.cluster.sync import Cluster
+from bot.commands.daily import DailyStandings
 from bot.commands.info import Info
 from bot.commands.records import Records
 from bot.config import Settings
@@ -43,6 +44,7 @@ from bot.store import Database
 from bot.tables.aipool import AIPool
 from bot.tables.claims import VERBS as CLAIM_VERBS
 from bot.tables.claims import ClaimButtons
+from bot.tables.daily import Daily
 from bot.tables.drivers import Drivers
 from bot.tables.lobby import Lobby
 from bot.tables.play import Play
@@ -68,7 +70,12 @@ class GameManager:
         pool = (
             ai
             if ai is not None
-            else AIPool(settings.ai_workers, mode=settings.ai_mode, worlds=settings.ai_worlds)
+            else AIPool(
+                settings.ai_workers,
+                mode=settings.ai_mode,
+                worlds=settings.ai_worlds,
+                fixed_worlds=settings.daily_worlds,
+            )
         )
         self.services = svc = Services(client, db, settings, pool)
         self.presenter = Presenter(svc)
@@ -79,6 +86,9 @@ class GameManager:
         self.claims = ClaimButtons(svc, self.presenter, self.play)
         self.info = Info(svc, self.presenter, self.lobby)
         self.records = Records(svc)
+        self.daily = Daily(svc, self.presenter, self.drivers)  # /ruff daily: boards played alone
+        svc.outlet.subscribe(self.daily.committed)
+        self.daily_standings = DailyStandings(svc, self.daily)
         self._resume = Resume(svc, self.presenter, self.drivers)
         # how this process keeps in step with the database: alone, or one of several
         # processes sharing PostgreSQL (bot/cluster); the table layer sees only TableSync
@@ -137,6 +147,14 @@ class GameManager:
         options: str | None,
     ) -> None:
         await self.lobby.new_table(interaction, game_id, preset, target, options)
+
+    async def daily_command(
+        self, interaction: discord.Interaction[Any], game_id: str | None, standings: str | None
+    ) -> None:
+        if standings is None:
+            await self.daily.command(interaction, game_id)
+        else:
+            await self.daily_standings.standings(interaction, game_id, standings)
 
     async def cancel_command(self, interaction: discord.Interaction[Any]) -> None:
         await self.info.cancel_command(interaction)

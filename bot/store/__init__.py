@@ -1,6 +1,7 @@
 """Persistence: the :class:`Database` (SQLite, or PostgreSQL for a ``postgresql://``
 ``RH_DATABASE``), its migrations and the repositories."""
 
+from bot.store.daily import BoardEntry, DailyRepo
 from bot.store.db import (
     Database,
     DatabaseError,
@@ -48,6 +49,8 @@ from bot.store.tables import TableRepo
 
 __all__ = [
     "AISeat",
+    "BoardEntry",
+    "DailyRepo",
     "ActionRepo",
     "ActionRow",
     "ChannelBusy",

@@ -92,6 +92,21 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "sigma_after",
         "finished_at",
     ),
+    "daily_results": (
+        "board",
+        "user_id",
+        "game_id",
+        "series",
+        "number",
+        "guild_id",
+        "channel_id",
+        "name",
+        "table_id",
+        "result",
+        "started_at",
+        "finished_at",
+    ),
+    "daily_par": ("board", "result"),
 }
 """Every table of the schema, parents before children, with its columns."""
 
@@ -106,6 +121,8 @@ ORDER: dict[str, str] = {
     "rating_events": "table_id",
     "ratings": "guild_id, game_id, player",
     "rating_history": "table_id, player",
+    "daily_results": "board, user_id",
+    "daily_par": "board",
 }
 
 BATCH = 1000

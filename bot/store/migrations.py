@@ -429,6 +429,61 @@ CREATE TABLE table_snapshots (
 """
 
 
+V8 = """
+-- Boards played alone against the AI (bot.tables.daily): one row per player and
+-- board, made when the player starts it (one attempt per board) and finished once.
+-- ``board`` is the board's name (engine.boards: game/preset/series/number),
+-- ``series`` the day (YYYY-MM-DD); ``guild_id`` 0 where it was played without a
+-- server; ``result`` the player's margin on the board (engine.board_result).
+CREATE TABLE daily_results (
+    board        TEXT    NOT NULL CHECK (length(board) > 0),
+    user_id      INTEGER NOT NULL,
+    game_id      TEXT    NOT NULL,
+    series       TEXT    NOT NULL,
+    number       INTEGER NOT NULL CHECK (number >= 1),
+    guild_id     INTEGER NOT NULL,
+    channel_id   INTEGER NOT NULL,                -- where /ruff daily was typed (0: none)
+    name         TEXT    NOT NULL,
+    table_id     INTEGER NOT NULL UNIQUE REFERENCES tables (id),
+    result       INTEGER,                         -- NULL until the board is finished
+    started_at   REAL    NOT NULL,
+    finished_at  REAL,
+    PRIMARY KEY (board, user_id)
+) STRICT;
+CREATE INDEX daily_results_series ON daily_results (game_id, series);
+CREATE INDEX daily_results_user ON daily_results (user_id, game_id, series);
+-- The AI's own result in the player's seat of each board (its par), once computed.
+CREATE TABLE daily_par (
+    board        TEXT    PRIMARY KEY,
+    result       INTEGER NOT NULL
+) STRICT;
+"""
+
+V8_POSTGRESQL = """
+CREATE TABLE daily_results (
+    board        text    NOT NULL CHECK (length(board) > 0),
+    user_id      bigint  NOT NULL,
+    game_id      text    NOT NULL,
+    series       text    NOT NULL,
+    number       integer NOT NULL CHECK (number >= 1),
+    guild_id     bigint  NOT NULL,
+    channel_id   bigint  NOT NULL,
+    name         text    NOT NULL,
+    table_id     bigint  NOT NULL UNIQUE REFERENCES tables (id),
+    result       integer,
+    started_at   double precision NOT NULL,
+    finished_at  double precision,
+    PRIMARY KEY (board, user_id)
+);
+CREATE INDEX daily_results_series ON daily_results (game_id, series);
+CREATE INDEX daily_results_user ON daily_results (user_id, game_id, series);
+CREATE TABLE daily_par (
+    board        text    PRIMARY KEY,
+    result       integer NOT NULL
+);
+"""
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     """One numbered step of the schema history, in every dialect."""
@@ -466,6 +521,7 @@ MIGRATIONS: list[Migration] = [
     Migration(5, sqlite=V5, postgresql=V5_POSTGRESQL),
     Migration(6, sqlite=V6),
     Migration(7, sqlite=V7, postgresql=V7_POSTGRESQL),
+    Migration(8, sqlite=V8, postgresql=V8_POSTGRESQL),
 ]
 """The schema history, versions 1, 2, 3... in order."""
 

@@ -90,6 +90,7 @@ class TableSettings:
     misses: Mapping[int, int] = field(default_factory=dict)  # seat -> turns missed in a row
     notices: tuple[Notice, ...] = ()  # the turn's short-lived posts, deleted once it passes
     set_aside_notice: str = ""  # the channel was told this version could not load the table
+    board: str = ""  # a board played alone (bot.tables.daily): its name; never rated
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -106,6 +107,7 @@ class TableSettings:
             misses={int(k): int(v) for k, v in dict(data.get("misses", {})).items() if v},
             notices=tuple(Notice(*(int(x) for x in n)) for n in data.get("notices", ())),
             set_aside_notice=str(data.get("set_aside_notice", "")),
+            board=str(data.get("board", "")),
             extra={k: v for k, v in data.items() if k not in known},
         )
 
@@ -127,6 +129,8 @@ class TableSettings:
             out["notices"] = [list(n) for n in self.notices]
         if self.set_aside_notice:
             out["set_aside_notice"] = self.set_aside_notice
+        if self.board:
+            out["board"] = self.board
         return out
 
 

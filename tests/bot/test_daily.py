@@ -1,0 +1,47 @@
+"""``/ruff daily``: today's boards dealt in the DMs, played alone against the AI,
+scored against everyone, resumed and never replayed."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from bot.store import DailyRepo, ResultRepo, TableRepo
+from bot.tables.daily import day_of
+from engine import board
+
+from .daily_play import board_table, dm_messages, play_board
+
+
+async def test_a_board_is_dealt_in_the_dms_played_and_scored(
+    simcord_env: Any, db_path: Path
+) -> None:
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    res = await alice.slash(channel, "ruff daily", game="whist-5")
+    assert res.ephemeral and "Board 1 of 6" in res.response.content, res
+    table = board_table(env, alice.id)
+    assert table is not None and table.channel_id == alice.user.dm_channel.id
+    day = day_of(env.bot.manager.daily.clock())
+    one = board("whist-5", None, day, 1)
+    assert table.seat_of(alice.id) == one.seat and table.seed == one.seed
+    await play_board(env, alice, random.Random(1))
+    await env.settle()
+    texts = [m.content for m in dm_messages(alice)]
+    done = next(t for t in texts if t.startswith("✅ Board 1 of 6"))
+    assert "alice (you)" in done and "par (the AI in your seat)" in done and "**The deal**" in done
+    assert any("Board 2 of 6" in t for t in texts)  # the next board follows
+    assert board_table(env, alice.id) is not None
+    entries = await DailyRepo(env.bot.db).of_player(alice.id, "whist-5", day)
+    assert [e.number for e in entries] == [1, 2] and entries[0].result is not None
+    assert await ResultRepo(env.bot.db).for_table(table.id) == []  # never rated, never ranked
+    assert list(channel.history()) == []  # nothing in the channel about a board
+    # a second /ruff daily resumes board 2, never deals another
+    res = await alice.slash(channel, "ruff daily", game="whist-5")
+    assert "Board 2 of 6" in res.response.content
+    assert len(await DailyRepo(env.bot.db).of_player(alice.id, "whist-5", day)) == 2
+    row = await TableRepo(env.bot.db).get(table.id)
+    assert row is not None and row.status == "finished"
