@@ -13,6 +13,7 @@ from engine.actions import Action, Discard
 from engine.phases.contest import RuffClaim
 
 from .dm_play import act
+from .helpers import DECISIONS
 
 BOARD_CLICKS = 200  # a board takes far fewer clicks than this
 
@@ -70,7 +71,11 @@ async def play_board(
             "an AI seat kept the player waiting"
         )
         actions = script[len(clicks)] if script is not None else random_actions(game, seat, rng)
-        res = await act(_Member(member, hand_of(member, table, seat)), game, seat, actions)
+        hand = hand_of(member, table, seat)
+        if type(actions[0]) in DECISIONS:  # Can-ye, show honours, a claim's answer
+            res = await member.user.click(hand, label=DECISIONS[type(actions[0])])
+        else:
+            res = await act(_Member(member, hand), game, seat, actions)
         assert res.acknowledged and not res.ephemeral, res
         clicks.append(actions)
         assert len(clicks) < BOARD_CLICKS

@@ -7,9 +7,11 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.store import DailyRepo, ResultRepo, TableRepo
 from bot.tables.daily import day_of
-from engine import board
+from engine import board, game_ids
 
 from .daily_play import board_table, dm_messages, play_board
 
@@ -45,3 +47,29 @@ async def test_a_board_is_dealt_in_the_dms_played_and_scored(
     assert len(await DailyRepo(env.bot.db).of_player(alice.id, "whist-5", day)) == 2
     row = await TableRepo(env.bot.db).get(table.id)
     assert row is not None and row.status == "finished"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bot_settings", [{"daily_worlds": 8}])
+@pytest.mark.parametrize("game_id", game_ids())
+async def test_the_same_plays_meet_the_same_ai_on_every_game(
+    simcord_env: Any, game_id: str
+) -> None:
+    """Two members who make the same plays on a board meet the same AI plays and get
+    the same result: the AI's search is a fixed size, seeded by the board and the move."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    await alice.slash(channel, "ruff daily", game=game_id)
+    first, clicks = await play_board(env, alice, random.Random(game_id))
+    await bob.slash(channel, "ruff daily", game=game_id)
+    second, _ = await play_board(env, bob, random.Random(0), script=clicks)
+    assert first.game is not None and second.game is not None
+    assert second.game.log == first.game.log  # every AI play the same, in the same order
+    assert first.settings.board == second.settings.board
+    results = {
+        e.user_id: e.result for e in await DailyRepo(env.bot.db).of_board(first.settings.board)
+    }
+    assert results[alice.id] == results[bob.id] is not None
