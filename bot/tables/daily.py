@@ -185,7 +185,9 @@ class Daily:
         language = svc.user_locales.language(user_id)
         with using(language):
             label = text.board_label(the_board.number, BOARDS_PER_DAY, the_board.series)
-        settings = TableSettings(turn_timeout=0.0, guild_name=label, thread_id=0, board=the_board.key)
+        settings = TableSettings(
+            turn_timeout=0.0, guild_name=label, thread_id=0, board=the_board.key
+        )
 
         async def row(table_id: int) -> None:
             await svc.daily_repo.start(

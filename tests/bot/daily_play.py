@@ -79,6 +79,7 @@ async def play_board(
         assert res.acknowledged and not res.ephemeral, res
         clicks.append(actions)
         assert len(clicks) < BOARD_CLICKS
+    await env.settle()  # the board's result told, the next board dealt
     return table, clicks
 
 

@@ -219,6 +219,7 @@ def finished_post(name: str, rules: Rules, day: str, score: Fraction) -> str:
 
 
 PERIODS = ("today", "week", "all")
+SHOWN = 30  # players a standings message lists
 
 
 def standings_text(
@@ -244,7 +245,7 @@ def standings_text(
     ]
     if not rows:
         lines.append(_("No finished boards yet."))
-    for rank, name, boards, score in rows[:20]:
+    for rank, name, boards, score in rows[:SHOWN]:
         lines.append(
             _("{rank}. {name} — {score} ({boards})").format(
                 rank=rank,
