@@ -8,8 +8,8 @@ import pytest
 
 from engine import (
     DealScored,
-    GameOver,
     Game,
+    GameOver,
     board,
     board_result,
     boards_of,
