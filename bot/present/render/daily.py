@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bot.present.i18n import _, ngettext
+from bot.present.i18n import _, current, ngettext, number
 from bot.present.render.common import fit, hand_text, seat_names
 from engine import DealLog, Rules
 
@@ -40,8 +40,9 @@ ABOVE, AT, BELOW, UNPLAYED = "🟩", "🟨", "🟥", "⬜"
 
 
 def percent(value: Fraction | float) -> str:
-    """``57.1%``."""
-    return f"{float(value):.1f}%"
+    """A matchpoint score to a tenth: ``57.1%`` (German ``57,1 %``)."""
+    shown = number(float(value), 1)
+    return f"{shown}\u00a0%" if current() == "de" else f"{shown}%"
 
 
 def signed(result: int) -> str:
