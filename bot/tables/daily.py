@@ -96,7 +96,7 @@ class Daily:
         self.presenter = presenter
         self.drivers = drivers
         self.clock = time.time  # the day's clock (tests move it)
-        self._par_tasks: dict[str, asyncio.Task[int | None]] = {}
+        self._par_tasks: dict[str, asyncio.Task[None]] = {}
 
     def today(self) -> str:
         return day_of(self.clock())
@@ -259,13 +259,17 @@ class Daily:
         if known is not None:
             return known
         task = self._par_tasks.get(the_board.key)
-        if task is None:
-            task = asyncio.create_task(self._work_out_par(the_board), name=f"par-{the_board.key}")
+        if task is None:  # one search per board and process, owned (a close cancels it)
+            task = self.svc.own(self._work_out_par(the_board), name=f"par-{the_board.key}")
             self._par_tasks[the_board.key] = task
             task.add_done_callback(lambda _t: self._par_tasks.pop(the_board.key, None))
-        return await asyncio.shield(task)
+        try:
+            await asyncio.shield(task)
+        except Exception:  # logged by the task's owner; the board is shown without its par
+            return None
+        return (await self.svc.daily_repo.par([the_board.key])).get(the_board.key)
 
-    async def _work_out_par(self, the_board: Board) -> int | None:
+    async def _work_out_par(self, the_board: Board) -> None:
         svc = self.svc
         try:
             game, _deal = start_board(the_board)
@@ -280,12 +284,9 @@ class Daily:
                     game.apply(seat, action)
                 except IllegalAction:
                     game.apply(seat, view.legal[0])
-            result = board_result(game, the_board.seat)
-            await svc.daily_repo.set_par(the_board.key, result)
-            return result
+            await svc.daily_repo.set_par(the_board.key, board_result(game, the_board.seat))
         except (StoreError, sqlite3.Error):
             log.exception("board %s: could not keep its par", the_board.key)
-            return None
 
     # ================================================================ a board ends
 
