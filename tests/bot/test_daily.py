@@ -73,3 +73,43 @@ async def test_the_same_plays_meet_the_same_ai_on_every_game(
         e.user_id: e.result for e in await DailyRepo(env.bot.db).of_board(first.settings.board)
     }
     assert results[alice.id] == results[bob.id] is not None
+
+
+async def test_the_day_rolls_over_and_a_board_in_play_comes_first(simcord_env: Any) -> None:
+    env = simcord_env
+    daily = env.bot.manager.daily
+    noon = 1_795_867_200.0  # 2026-11-28 12:00 UTC
+    daily.clock = lambda: noon
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    await alice.slash(channel, "ruff daily", game="whist-5")
+    first = board_table(env, alice.id)
+    assert first is not None and first.settings.board.endswith("/2026-11-28/1")
+    daily.clock = lambda: noon + 12 * 3600  # 00:00 UTC: a new day's boards
+    res = await alice.slash(channel, "ruff daily", game="whist-5")
+    assert "Board 1 of 6" in res.response.content and "2026-11-28" not in res.response.content
+    assert board_table(env, alice.id) is first  # yesterday's board in play is resumed first
+    await play_board(env, alice, random.Random(2))
+    assert board_table(env, alice.id) is None  # yesterday's next board is not dealt today
+    res = await alice.slash(channel, "ruff daily", game="whist-5")
+    assert "(2026-11-29) is in your DMs" in res.response.content
+    now = board_table(env, alice.id)
+    assert now is not None and now.settings.board.endswith("/2026-11-29/1")
+
+
+async def test_daily_from_the_bots_dm_counts_across_servers_only(simcord_env: Any) -> None:
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    res = await alice.user.slash("ruff daily", game="whist-5")
+    assert "is in your DMs" in res.response.content
+    await play_board(env, alice, random.Random(3))
+    day = day_of(env.bot.manager.daily.clock())
+    entry = (await DailyRepo(env.bot.db).of_player(alice.id, "whist-5", day))[0]
+    assert entry.guild_id == 0 and entry.result is not None
+    here = await alice.slash(channel, "ruff daily", game="whist-5", standings="today")
+    assert "No finished boards yet." in here.response.content  # not this server's
+    everywhere = await alice.user.slash("ruff daily", game="whist-5", standings="today")
+    assert "1. alice" in everywhere.response.content and "You: " in everywhere.response.content
