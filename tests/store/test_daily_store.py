@@ -9,11 +9,10 @@ from fractions import Fraction
 
 import pytest
 
-from bot.store import Database, DailyRepo, HumanSeat, IntegrityError, TableRepo
+from bot.store import DailyRepo, Database, HumanSeat, IntegrityError, TableRepo
 from bot.store.daily import matchpoints, percentile, standings
 
 from .conftest import FakeClock
-
 
 _CHANNELS = itertools.count(10_000)
 
