@@ -1,4 +1,4 @@
-"""Slash commands: ``/ruff new | daily | hand | cancel | rules | leaderboard | stats | settings | record | replay``.
+"""Slash commands: ``/ruff new | daily | challenge | hand | cancel | rules | leaderboard | stats | settings | record | replay``.
 
 Thin by design: each command validates its options' shape and hands over to
 the :class:`~bot.app.manager.GameManager`.
@@ -84,6 +84,25 @@ class RuffCog(
         standings: str | None = None,
     ) -> None:
         await self.manager.daily_command(interaction, game, standings)
+
+    @app_commands.command(
+        name="challenge",
+        description=N_("The same boards for you and someone else, each played alone, compared"),
+    )
+    @app_commands.describe(
+        opponent=N_("Whom to challenge (me: the AI); empty: play your next challenge board"),
+        game=N_("Which game (default: Ruff and Honours)"),
+        boards=N_("How many boards (default 5)"),
+    )
+    @app_commands.choices(game=_game_choices())
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.User | None = None,
+        game: str | None = None,
+        boards: app_commands.Range[int, 1, 6] | None = None,
+    ) -> None:
+        await self.manager.challenge_command(interaction, opponent, game, boards)
 
     @app_commands.command(
         name="hand", description=N_("Show your hand here (if your DMs are closed)")

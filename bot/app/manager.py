@@ -42,6 +42,7 @@ from bot.present.locales import UserLocales
 from bot.present.replies import refuse
 from bot.store import Database
 from bot.tables.aipool import AIPool
+from bot.tables.challenge import Challenges
 from bot.tables.claims import VERBS as CLAIM_VERBS
 from bot.tables.claims import ClaimButtons
 from bot.tables.daily import Daily
@@ -89,6 +90,7 @@ class GameManager:
         self.daily = Daily(svc, self.presenter, self.drivers)  # /ruff daily: boards played alone
         svc.outlet.subscribe(self.daily.committed)
         self.daily_standings = DailyStandings(svc, self.daily)
+        self.challenges = Challenges(svc, self.daily)  # /ruff challenge: the same boards for two
         self._resume = Resume(svc, self.presenter, self.drivers)
         # how this process keeps in step with the database: alone, or one of several
         # processes sharing PostgreSQL (bot/cluster); the table layer sees only TableSync
@@ -118,6 +120,7 @@ class GameManager:
         """Load every unfinished table from the database and bring it back to life;
         then settle the heap (:mod:`bot.app.heap`): start-up is over."""
         resumed = await self._resume.resume()
+        self.services.own(self.challenges.run(), name="challenges")  # their deadlines
         heap.settle()
         return resumed
 
@@ -155,6 +158,15 @@ class GameManager:
             await self.daily.command(interaction, game_id)
         else:
             await self.daily_standings.standings(interaction, game_id, standings)
+
+    async def challenge_command(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.abc.User | None,
+        game_id: str | None,
+        boards: int | None,
+    ) -> None:
+        await self.challenges.command(interaction, opponent, game_id, boards)
 
     async def cancel_command(self, interaction: discord.Interaction[Any]) -> None:
         await self.info.cancel_command(interaction)

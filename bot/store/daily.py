@@ -17,12 +17,23 @@ from fractions import Fraction
 from bot.store.db import Row
 from bot.store.rows import CHUNK, Repository
 
-__all__ = ["BoardEntry", "DailyRepo", "Standing", "matchpoints", "percentile", "standings"]
+__all__ = [
+    "CHALLENGE",
+    "BoardEntry",
+    "Challenge",
+    "ChallengeRepo",
+    "DailyRepo",
+    "Standing",
+    "matchpoints",
+    "percentile",
+    "standings",
+]
 
 _COLUMNS = (
     "board, user_id, game_id, series, number, guild_id, channel_id, name, table_id,"
-    " result, started_at, finished_at"
+    " result, by_ai, started_at, finished_at"
 )
+CHALLENGE = "challenge-"  # the series of a challenge's boards: challenge-<id>
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +48,9 @@ class BoardEntry:
     guild_id: int
     channel_id: int
     name: str
-    table_id: int
+    table_id: int | None  # None: never played, the AI's result (a challenge's deadline)
     result: int | None  # None while it is being played
+    by_ai: bool  # finished by the AI (a challenge's board abandoned at its deadline)
     started_at: float
     finished_at: float | None
 
@@ -50,6 +62,7 @@ class BoardEntry:
 def _entry(row: Row) -> BoardEntry:
     result = row["result"]
     finished = row["finished_at"]
+    table_id = row["table_id"]
     return BoardEntry(
         board=str(row["board"]),
         user_id=int(row["user_id"]),
@@ -59,8 +72,9 @@ def _entry(row: Row) -> BoardEntry:
         guild_id=int(row["guild_id"]),
         channel_id=int(row["channel_id"]),
         name=str(row["name"]),
-        table_id=int(row["table_id"]),
+        table_id=None if table_id is None else int(table_id),
         result=None if result is None else int(result),
+        by_ai=bool(row["by_ai"]),
         started_at=float(row["started_at"]),
         finished_at=None if finished is None else float(finished),
     )
@@ -85,7 +99,7 @@ class DailyRepo(Repository):
         """The player starts ``board`` at ``table_id``; raises
         :class:`~bot.store.IntegrityError` if they started it before."""
         await self.db.execute(
-            f"INSERT INTO daily_results ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL)",
+            f"INSERT INTO daily_results ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, ?, NULL)",
             (
                 board,
                 user_id,
@@ -100,12 +114,36 @@ class DailyRepo(Repository):
             ),
         )
 
-    async def finish(self, table_id: int, result: int) -> bool:
-        """The board played at ``table_id`` ended with ``result``; False when it had
-        one already (the first stays) or no board is played there."""
+    async def finish(self, table_id: int, result: int, by_ai: bool = False) -> bool:
+        """The board played at ``table_id`` ended with ``result`` (``by_ai``: the AI
+        finished it); False when it had one already (the first stays) or no board
+        is played there."""
         changed = await self.db.execute(
-            "UPDATE daily_results SET result = ?, finished_at = ? WHERE table_id = ? AND result IS NULL",
-            (result, self.db.clock(), table_id),
+            "UPDATE daily_results SET result = ?, by_ai = ?, finished_at = ?"
+            " WHERE table_id = ? AND result IS NULL",
+            (result, int(by_ai), self.db.clock(), table_id),
+        )
+        return changed > 0
+
+    async def by_ai(
+        self,
+        *,
+        board: str,
+        user_id: int,
+        game_id: str,
+        series: str,
+        number: int,
+        guild_id: int,
+        name: str,
+        result: int,
+    ) -> bool:
+        """A board the player never started, played by the AI for them (a challenge's
+        deadline); False if they had started it (their attempt stays)."""
+        now = self.db.clock()
+        changed = await self.db.execute(
+            f"INSERT INTO daily_results ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 0, ?, NULL, ?, 1, ?, ?)"
+            " ON CONFLICT (board, user_id) DO NOTHING",
+            (board, user_id, game_id, series, number, guild_id, name, result, now, now),
         )
         return changed > 0
 
@@ -140,10 +178,12 @@ class DailyRepo(Repository):
         return out
 
     async def of_game(self, game_id: str) -> list[BoardEntry]:
-        """Every attempt at every board of ``game_id`` (all-time standings)."""
+        """Every attempt at every day's board of ``game_id`` (all-time standings; not
+        the challenges')."""
         rows = await self.db.fetchall(
-            f"SELECT {_COLUMNS} FROM daily_results WHERE game_id = ? ORDER BY board, user_id",
-            (game_id,),
+            f"SELECT {_COLUMNS} FROM daily_results WHERE game_id = ? AND series NOT LIKE ?"
+            " ORDER BY board, user_id",
+            (game_id, CHALLENGE + "%"),
         )
         return [_entry(r) for r in rows]
 
@@ -173,6 +213,131 @@ class DailyRepo(Repository):
             "INSERT INTO daily_par (board, result) VALUES (?, ?) ON CONFLICT (board) DO NOTHING",
             (board, result),
         )
+
+
+# -------------------------------------------------------------------- challenges
+
+_CHALLENGE_COLUMNS = (
+    "id, game_id, preset, boards, guild_id, channel_id, challenger_id, challenger_name,"
+    " opponent_id, opponent_name, created_at, deadline_at, settled_at"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """Two players, the same boards (series ``challenge-<id>``), a deadline."""
+
+    id: int
+    game_id: str
+    preset: str
+    boards: int
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    challenger_name: str
+    opponent_id: int  # 0: the AI
+    opponent_name: str
+    created_at: float
+    deadline_at: float
+    settled_at: float | None
+
+    @property
+    def series(self) -> str:
+        return f"{CHALLENGE}{self.id}"
+
+    @property
+    def players(self) -> tuple[tuple[int, str], ...]:
+        """The human players: (user id, name)."""
+        both = ((self.challenger_id, self.challenger_name), (self.opponent_id, self.opponent_name))
+        return tuple(p for p in both if p[0])
+
+
+def _challenge(row: Row) -> Challenge:
+    settled = row["settled_at"]
+    return Challenge(
+        id=int(row["id"]),
+        game_id=str(row["game_id"]),
+        preset=str(row["preset"]),
+        boards=int(row["boards"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        challenger_id=int(row["challenger_id"]),
+        challenger_name=str(row["challenger_name"]),
+        opponent_id=int(row["opponent_id"]),
+        opponent_name=str(row["opponent_name"]),
+        created_at=float(row["created_at"]),
+        deadline_at=float(row["deadline_at"]),
+        settled_at=None if settled is None else float(settled),
+    )
+
+
+class ChallengeRepo(Repository):
+    """Challenges: made, read, settled once."""
+
+    async def create(
+        self,
+        *,
+        game_id: str,
+        preset: str,
+        boards: int,
+        guild_id: int,
+        channel_id: int,
+        challenger: tuple[int, str],
+        opponent: tuple[int, str],
+        deadline_at: float,
+    ) -> Challenge:
+        new_id = await self.db.execute_insert(
+            f"INSERT INTO daily_challenges ({_CHALLENGE_COLUMNS.split(', ', 1)[1]})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+            (
+                game_id,
+                preset,
+                boards,
+                guild_id,
+                channel_id,
+                challenger[0],
+                challenger[1],
+                opponent[0],
+                opponent[1],
+                self.db.clock(),
+                deadline_at,
+            ),
+        )
+        found = await self.get(new_id)
+        assert found is not None
+        return found
+
+    async def get(self, challenge_id: int) -> Challenge | None:
+        row = await self.db.fetchone(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM daily_challenges WHERE id = ?", (challenge_id,)
+        )
+        return None if row is None else _challenge(row)
+
+    async def open_of(self, user_id: int) -> list[Challenge]:
+        """The unsettled challenges ``user_id`` plays in, oldest first."""
+        rows = await self.db.fetchall(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM daily_challenges WHERE settled_at IS NULL"
+            " AND (challenger_id = ? OR opponent_id = ?) ORDER BY id",
+            (user_id, user_id),
+        )
+        return [_challenge(r) for r in rows]
+
+    async def due(self, now: float) -> list[Challenge]:
+        """The unsettled challenges whose deadline has passed."""
+        rows = await self.db.fetchall(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM daily_challenges WHERE settled_at IS NULL"
+            " AND deadline_at <= ? ORDER BY id",
+            (now,),
+        )
+        return [_challenge(r) for r in rows]
+
+    async def settle(self, challenge_id: int) -> bool:
+        """Mark the challenge settled; False if it was already (only one caller tells)."""
+        changed = await self.db.execute(
+            "UPDATE daily_challenges SET settled_at = ? WHERE id = ? AND settled_at IS NULL",
+            (self.db.clock(), challenge_id),
+        )
+        return changed > 0
 
 
 # -------------------------------------------------------------------- scoring (pure)

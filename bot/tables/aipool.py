@@ -78,6 +78,11 @@ ANSWER_TIMEOUT: Final = 10.0
 FIXED: Final = "fixed"
 """The level whose search is a fixed size (worlds, never seconds): the boards' AI."""
 
+FIXED_ANSWER_TIMEOUT: Final = 120.0
+"""Seconds a :data:`FIXED` decision may wait, queue included: it never shrinks under
+load (the same search for everyone), so a long queue is waited out, not replaced by
+the easy player's answer; only a worker hung this long is."""
+
 FIXED_WORLDS: Final = 48
 """Sampled deals a :data:`FIXED` decision searches (``RH_DAILY_WORLDS``)."""
 
@@ -264,7 +269,9 @@ class AIPool:
             future = asyncio.get_running_loop().run_in_executor(
                 executor, _decide, level, step, worlds, view, legal, seed
             )
-            action = await asyncio.wait_for(future, ANSWER_TIMEOUT)
+            action = await asyncio.wait_for(
+                future, FIXED_ANSWER_TIMEOUT if level == FIXED else ANSWER_TIMEOUT
+            )
             if action not in legal and action not in view.claims:
                 raise ValueError(f"worker answered {action!r}, not a legal action")
         except asyncio.CancelledError:

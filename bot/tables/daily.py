@@ -15,7 +15,8 @@ the board in play, or starts the next board of the day, never one played. The
 day rolls over at :data:`ROLLOVER_HOUR` UTC. When a board ends its player gets
 the traveller of their server, their matchpoints against every result on the
 board (and the AI's own result in their seat: the par) and the whole deal — and
-nothing of a board before they finished it; the next board follows. After the
+nothing of a board before they finished it; the next ``/ruff daily`` deals the next
+board (never dealt unasked, so the DM is free for a challenge's board). After the
 day's last board the server's channel where they typed ``/ruff daily`` is told
 that they finished, and their score, nothing more.
 """
@@ -27,6 +28,7 @@ import datetime as dt
 import logging
 import sqlite3
 import time
+from collections.abc import Awaitable, Callable
 from fractions import Fraction
 from typing import Any
 
@@ -37,7 +39,7 @@ from bot.present.notify import DMClosed, MessageGone
 from bot.present.render import daily as text
 from bot.present.replies import refuse, reply
 from bot.store import AISeat, BoardEntry, ChannelBusy, HumanSeat, IntegrityError, StoreError
-from bot.store.daily import matchpoints, percentile, standings
+from bot.store.daily import CHALLENGE, matchpoints, percentile, standings
 from bot.tables import commit
 from bot.tables.aipool import FIXED
 from bot.tables.drivers import Drivers
@@ -97,6 +99,8 @@ class Daily:
         self.drivers = drivers
         self.clock = time.time  # the day's clock (tests move it)
         self._par_tasks: dict[str, asyncio.Task[None]] = {}
+        # a challenge's board ended (bot.tables.challenge sets it)
+        self.challenge_board_done: Callable[[Table, BoardEntry], Awaitable[None]] | None = None
 
     def today(self) -> str:
         return day_of(self.clock())
@@ -120,7 +124,7 @@ class Daily:
             return
         open_row = await svc.table_repo.get_open_by_channel(dm.id)
         if open_row is not None:
-            await self._resume(interaction, open_row.id)
+            await self.resume(interaction, open_row.id)
             return
         day = self.today()
         started = {e.number for e in await svc.daily_repo.of_player(user.id, rules.game_id, day)}
@@ -171,6 +175,7 @@ class Daily:
         guild_id: int,
         channel_id: int,
         dm_id: int,
+        label: str | None = None,
     ) -> Table | None:
         """Deal ``the_board`` to its player at a new table in their DM; None if it was
         started already (a double command, another process)."""
@@ -183,8 +188,9 @@ class Daily:
                 HumanSeat(user_id, name) if seat == the_board.seat else AISeat(FIXED, next(names))
             )
         language = svc.user_locales.language(user_id)
-        with using(language):
-            label = text.board_label(the_board.number, BOARDS_PER_DAY, the_board.series)
+        if label is None:
+            with using(language):
+                label = text.board_label(the_board.number, BOARDS_PER_DAY, the_board.series)
         settings = TableSettings(
             turn_timeout=0.0, guild_name=label, thread_id=0, board=the_board.key
         )
@@ -224,7 +230,7 @@ class Daily:
         svc.own(self._par_quietly(the_board), name=f"par-{the_board.key}")
         return table
 
-    async def _resume(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+    async def resume(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """The player's board in play: its hand DM again, and where it stands."""
         table = await self.svc.current_table(table_id)
         if table is None or table.game is None or not table.settings.board:
@@ -233,6 +239,14 @@ class Daily:
         the_board = board_of_key(table.settings.board)
         await self.presenter.hands.send_all(table)
         self.drivers.rearm(table)
+        if the_board.series.startswith(CHALLENGE):
+            await reply(
+                interaction,
+                _("⚔️ Your challenge's board {number} is in your DMs.").format(
+                    number=the_board.number
+                ),
+            )
+            return
         await reply(
             interaction,
             text.started_text(
@@ -308,6 +322,10 @@ class Daily:
         entry = await svc.daily_repo.of_table(table.id)
         if entry is None or entry.result is None or table.game is None:
             return
+        if entry.series.startswith(CHALLENGE):
+            if self.challenge_board_done is not None:
+                await self.challenge_board_done(table, entry)
+            return
         par = await self.ensure_par(the_board)
         entries = await svc.daily_repo.of_board(the_board.key)
         pars = {the_board.key: par} if par is not None else {}
@@ -339,26 +357,17 @@ class Daily:
                 text.deal_text(deal, the_board.rules, the_board.start_scores),
                 field,
             )
-        await self._dm(table.channel_id, body)
+        await self.post(table.channel_id, body)
         day_boards = await svc.daily_repo.of_player(entry.user_id, entry.game_id, entry.series)
         if len(day_boards) < BOARDS_PER_DAY and entry.series == self.today():
-            following = next(
-                n for n in range(1, BOARDS_PER_DAY + 1) if n not in {e.number for e in day_boards}
-            )
-            nxt = board(the_board.game_id, the_board.preset, entry.series, following)
             with using(language):
-                intro = text.started_text(
-                    nxt.rules, nxt.series, following, BOARDS_PER_DAY, nxt.seat, ROLLOVER_HOUR, False
-                )
-            await self._dm(table.channel_id, intro)
-            await self.open(
-                nxt, entry.user_id, entry.name, entry.guild_id, entry.channel_id, table.channel_id
-            )
+                hint = text.next_board(len(day_boards) + 1, BOARDS_PER_DAY, "/ruff daily")
+            await self.post(table.channel_id, hint)
             return
         rules = the_board.rules
         with using(language):
             summary = await self.day_text(entry.user_id, rules, entry.series)
-        await self._dm(table.channel_id, summary)
+        await self.post(table.channel_id, summary)
         if len(day_boards) == BOARDS_PER_DAY and all(e.finished for e in day_boards):
             await self._tell_channel(entry, rules)
 
@@ -376,7 +385,8 @@ class Daily:
         except (MessageGone, discord.HTTPException) as exc:
             log.info("could not tell channel %s a day was finished: %s", entry.channel_id, exc)
 
-    async def _dm(self, channel_id: int, body: str) -> None:
+    async def post(self, channel_id: int, body: str) -> None:
+        """Post in a player's DM channel; a failure is logged, never raised."""
         try:
             await self.svc.notifier.post(channel_id, body)
         except (MessageGone, discord.HTTPException) as exc:

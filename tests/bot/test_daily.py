@@ -35,15 +35,17 @@ async def test_a_board_is_dealt_in_the_dms_played_and_scored(
     texts = [m.content for m in dm_messages(alice)]
     done = next(t for t in texts if t.startswith("✅ Board 1 of 6"))
     assert "alice (you)" in done and "par (the AI in your seat)" in done and "**The deal**" in done
-    assert any("Board 2 of 6" in t for t in texts)  # the next board follows
-    assert board_table(env, alice.id) is not None
+    assert any("▶ Board 2 of 6 is next: `/ruff daily` deals it." in t for t in texts)
+    assert board_table(env, alice.id) is None  # dealt when asked for, not before
     entries = await DailyRepo(env.bot.db).of_player(alice.id, "whist-5", day)
-    assert [e.number for e in entries] == [1, 2] and entries[0].result is not None
+    assert [e.number for e in entries] == [1] and entries[0].result is not None
     assert await ResultRepo(env.bot.db).for_table(table.id) == []  # never rated, never ranked
     assert list(channel.history()) == []  # nothing in the channel about a board
+    res = await alice.slash(channel, "ruff daily", game="whist-5")
+    assert f"Board 2 of 6 of today's Whist 5-Point deals ({day})" in res.response.content
     # a second /ruff daily resumes board 2, never deals another
     res = await alice.slash(channel, "ruff daily", game="whist-5")
-    assert "Board 2 of 6" in res.response.content
+    assert "Board 2 of 6 of today's Whist 5-Point deals is in your DMs" in res.response.content
     assert len(await DailyRepo(env.bot.db).of_player(alice.id, "whist-5", day)) == 2
     row = await TableRepo(env.bot.db).get(table.id)
     assert row is not None and row.status == "finished"

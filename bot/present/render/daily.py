@@ -56,6 +56,13 @@ def mark(result: int | None, par: int | None) -> str:
     return ABOVE if result > par else AT if result == par else BELOW
 
 
+def next_board(number: int, total: int, command: str) -> str:
+    """After a board: how to play the next."""
+    return _("▶ Board {number} of {total} is next: `{command}` deals it.").format(
+        number=number, total=total, command=command
+    )
+
+
 def board_label(number: int, total: int, day: str) -> str:
     """What the hand DM of a board says where a table names its channel."""
     return _("Today's deals {day} · board {number} of {total}").format(
@@ -264,3 +271,144 @@ def standings_text(
             )
         lines.append(text)
     return fit(lines)
+
+
+# ---------------------------------------------------------------- challenges
+
+
+def challenge_label(challenge_id: int, number: int, total: int) -> str:
+    """What the hand DM of a challenge's board says where a table names its channel."""
+    return _("Challenge #{challenge} · board {number} of {total}").format(
+        challenge=challenge_id, number=number, total=total
+    )
+
+
+def challenge_board_text(
+    rules: Rules,
+    challenge_id: int,
+    number: int,
+    total: int,
+    seat: int,
+    opponent: str,
+    deadline: float,
+) -> str:
+    """A challenge's board dealt (or resumed) in the DM."""
+    return "\n".join(
+        (
+            _(
+                "⚔️ Challenge #{challenge} against {opponent}: board {number} of {total} ({title}) is in your DMs."
+            ).format(
+                challenge=challenge_id,
+                opponent=opponent,
+                number=number,
+                total=total,
+                title=rules.title,
+            ),
+            _("You play {seat}; the other seats are AI. Play every board by {deadline}.").format(
+                seat=seat_names(rules.players)[seat], deadline=f"<t:{int(deadline)}:f>"
+            ),
+        )
+    )
+
+
+def challenge_invite(
+    rules: Rules, challenge_id: int, challenger: str, boards: int, deadline: float
+) -> str:
+    """The DM to the challenged player."""
+    return _(
+        "⚔️ {challenger} challenges you to {boards} ({title}), challenge #{challenge}: the same boards "
+        "for you both, each played alone against the AI, compared board by board. Play them by "
+        "{deadline} with `/ruff challenge` (boards not played by then are played by the AI)."
+    ).format(
+        challenger=challenger,
+        boards=ngettext("{n} board", "{n} boards", boards).format(n=boards),
+        title=rules.title,
+        challenge=challenge_id,
+        deadline=f"<t:{int(deadline)}:f>",
+    )
+
+
+def challenge_board_done(
+    rules: Rules,
+    challenge_id: int,
+    number: int,
+    total: int,
+    mine: int,
+    par: int | None,
+    theirs: tuple[str, int] | None,
+    deal: list[str],
+) -> str:
+    """A challenge's board finished, to its player: their result, the par, the
+    opponent's if they have played it, the deal."""
+    lines = [
+        _("✅ Challenge #{challenge} · board {number} of {total} · {title}").format(
+            challenge=challenge_id, number=number, total=total, title=rules.title
+        ),
+        _("Your result: **{result}**").format(result=signed(mine))
+        + (_(" · par {result}").format(result=signed(par)) if par is not None else ""),
+    ]
+    if theirs is not None:
+        lines.append(_("{name}: {result}").format(name=theirs[0], result=signed(theirs[1])))
+    lines.extend(deal)
+    return fit(lines)
+
+
+def challenge_waiting(challenge_id: int, opponent: str, deadline: float) -> str:
+    return _(
+        "⏳ You have played every board of challenge #{challenge}; the comparison comes when "
+        "{opponent} has too, or at {deadline}."
+    ).format(challenge=challenge_id, opponent=opponent, deadline=f"<t:{int(deadline)}:f>")
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeLine:
+    """One board of a settled challenge: each side's result, and whether the AI played it."""
+
+    number: int
+    first: int
+    first_ai: bool
+    second: int
+    second_ai: bool
+
+
+def challenge_result(
+    rules: Rules, challenge_id: int, first: str, second: str, lines: Sequence[ChallengeLine]
+) -> str:
+    """The challenge compared board by board, the boards won each, who won."""
+    won = sum(1 for b in lines if b.first > b.second)
+    lost = sum(1 for b in lines if b.first < b.second)
+    tied = len(lines) - won - lost
+    if won > lost:
+        verdict = _("{name} wins").format(name=first)
+    elif lost > won:
+        verdict = _("{name} wins").format(name=second)
+    else:
+        verdict = _("a draw")
+    out = [
+        _(
+            "🏁 Challenge #{challenge} · {title}: {first} {won}–{lost} {second} ({tied}) — {verdict}"
+        ).format(
+            challenge=challenge_id,
+            title=rules.title,
+            first=first,
+            second=second,
+            won=won,
+            lost=lost,
+            tied=ngettext("{n} board tied", "{n} boards tied", tied).format(n=tied),
+            verdict=verdict,
+        )
+    ]
+    ai = _(" (played by the AI)")
+    for b in lines:
+        out.append(
+            _("Board {number}: {first} {a}{a_ai} · {second} {b}{b_ai}").format(
+                number=b.number,
+                first=first,
+                a=signed(b.first),
+                a_ai=ai if b.first_ai else "",
+                second=second,
+                b=signed(b.second),
+                b_ai=ai if b.second_ai else "",
+            )
+        )
+    return fit(out)
