@@ -157,6 +157,7 @@ async def test_copy_sqlite_into_postgresql(source: Path, pg_url: str, clock: Fak
         "rating_history": 12,
         "daily_results": 1,
         "daily_par": 1,
+        "daily_challenges": 0,
     }
 
     src = await Database.open(source)

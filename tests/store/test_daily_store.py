@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from bot.store import DailyRepo, Database, HumanSeat, IntegrityError, TableRepo
+from bot.store import ChallengeRepo, DailyRepo, Database, HumanSeat, IntegrityError, TableRepo
 from bot.store.daily import matchpoints, percentile, standings
 
 from .conftest import FakeClock
@@ -100,3 +100,34 @@ async def test_standings_read_from_the_store(db: Database) -> None:
     assert [(s.rank, s.user_id) for s in server] == [(1, 1), (2, 2), (2, 3)]
     everyone = {s.user_id: s.score for s in standings(entries, points)}
     assert percentile(everyone, 2) == Fraction(50)  # beats 4, ties 3, loses to 1
+
+
+async def test_a_challenge_is_settled_once_and_the_ai_fills_boards_never_started(
+    db: Database, clock: FakeClock
+) -> None:
+    repo = ChallengeRepo(db)
+    made = await repo.create(
+        game_id="whist-5",
+        preset="default",
+        boards=2,
+        guild_id=1,
+        channel_id=5,
+        challenger=(1, "Ann"),
+        opponent=(2, "Bob"),
+        deadline_at=clock.now + 100,
+    )
+    assert made.series == f"challenge-{made.id}" and made.players == ((1, "Ann"), (2, "Bob"))
+    assert [c.id for c in await repo.open_of(2)] == [made.id]
+    assert await repo.due(clock.now) == []
+    clock.tick(101)
+    assert [c.id for c in await repo.due(clock.now)] == [made.id]
+    daily = DailyRepo(db)
+    key = f"whist-5/default/{made.series}/1"
+    args = {"board": key, "user_id": 2, "game_id": "whist-5", "series": made.series, "number": 1}
+    assert await daily.by_ai(**args, guild_id=1, name="Bob", result=3)
+    assert not await daily.by_ai(**args, guild_id=1, name="Bob", result=-3)  # once
+    (entry,) = await daily.of_board(key)
+    assert entry.by_ai and entry.result == 3 and entry.table_id is None
+    assert await repo.settle(made.id) and not await repo.settle(made.id)
+    assert await repo.open_of(2) == [] and await repo.due(clock.now) == []
+    assert await daily.of_game("whist-5") == []  # a challenge's boards are not the days'
