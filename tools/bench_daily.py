@@ -98,43 +98,33 @@ async def boards_a_minute(args: argparse.Namespace) -> dict[str, Any]:
         stop_at = time.perf_counter() + args.warmup + args.duration
         rng = random.Random(1)
 
-        def board_of(user_id: int) -> Any:
-            return next(
-                (
-                    t
-                    for t in manager.tables.values()
-                    if t.settings.board and t.status == "active" and t.seat_of(user_id) is not None
-                ),
-                None,
-            )
-
         async def player(index: int) -> None:
+            """One player: today's boards one after the other, each dealt when the one
+            before is over (``/ruff daily`` again), clicking at once on their turn."""
             user_id = 50_000 + index
-            first = board("ruff-honours-cotton", None, day, 1)
             await asyncio.sleep(rng.uniform(0, 2))  # they arrive over two seconds
-            await daily.open(first, user_id, f"p{index}", 1, 1000, 900_000 + index)
-            while time.perf_counter() < stop_at:
-                table = board_of(user_id)
-                if table is None:  # between boards (the next is being dealt) or the day is done
-                    await asyncio.sleep(0.2)
-                    if (
-                        board_of(user_id) is None
-                        and len(
-                            await manager.services.daily_repo.of_player(user_id, first.game_id, day)
-                        )
-                        >= 6
-                    ):
-                        return
-                    continue
-                seat = table.seat_of(user_id)
-                game = table.game
-                if game is None or game.to_act() != seat:
-                    try:
-                        await asyncio.wait_for(changed[table.id].wait(), 1.0)
-                    except TimeoutError:
-                        pass
-                    continue
-                await click(manager, discord_, table.id, seat, user_id)
+            for number in range(1, 7):
+                if time.perf_counter() >= stop_at:
+                    return
+                table = await daily.open(
+                    board("ruff-honours-cotton", None, day, number),
+                    user_id,
+                    f"p{index}",
+                    1,
+                    1000,
+                    900_000 + index,
+                )
+                assert table is not None
+                while table.status == "active" and time.perf_counter() < stop_at:
+                    seat = table.seat_of(user_id)
+                    game = table.game
+                    if game is None or game.to_act() != seat:
+                        try:
+                            await asyncio.wait_for(changed[table.id].wait(), 1.0)
+                        except TimeoutError:
+                            pass
+                        continue
+                    await click(manager, discord_, table.id, seat, user_id)
 
         try:
             cpu0 = time.process_time()
