@@ -36,6 +36,17 @@ def board_table(env: Any, user_id: int) -> Table | None:
     )
 
 
+def latest_board(env: Any, user_id: int) -> Table | None:
+    """The member's latest board: in play, or just over (a board may end before its
+    player acts at all: the AI's Can-ye at the call point)."""
+    tables = [
+        t
+        for t in env.bot.manager.tables.values()
+        if t.settings.board and t.seat_of(user_id) is not None
+    ]
+    return max(tables, key=lambda t: t.id, default=None)
+
+
 def hand_of(member: Any, table: Table, seat: int) -> discord.Message:
     channel_id, message_id = table.shown.hand_msgs[seat]
     return next(m for m in member.user.dm_channel.history() if m.id == message_id)
@@ -59,8 +70,8 @@ async def play_board(
 ) -> tuple[Table, list[list[Action]]]:
     """Play the member's board in play to its end from their DM, by random legal
     clicks (or the ``script`` of another member's clicks); the table and the clicks."""
-    table = board_table(env, member.id)
-    assert table is not None, "no board in play"
+    table = latest_board(env, member.id)
+    assert table is not None, "no board dealt"
     seat = table.seat_of(member.id)
     assert seat is not None
     clicks: list[list[Action]] = []

@@ -23,7 +23,7 @@ from bot.tables.daily import day_of
 from engine import game_log
 
 from .conftest import make_settings, restart
-from .daily_play import board_table, dm_messages, play_board
+from .daily_play import board_table, dm_messages, latest_board, play_board
 
 pytestmark = pytest.mark.slow
 
@@ -166,7 +166,7 @@ async def test_fifty_members_of_two_servers_play_the_same_boards(
     rng.shuffle(order)
 
     def learn(member: Any) -> None:
-        table = board_table(env, member.id)
+        table = latest_board(env, member.id)
         assert table is not None and table.game is not None, [
             m.content[:80] for m in dm_messages(member)[-4:]
         ]
