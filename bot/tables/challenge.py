@@ -90,15 +90,16 @@ class Challenges:
             return
         count = boards or DEFAULT_BOARDS
         await interaction.response.defer(ephemeral=True, thinking=True)
-        dm = await self._dm_of(interaction)
-        if dm is None:
-            return
+        user = interaction.user
+        dm = user.dm_channel or await user.create_dm()
         if await self.svc.table_repo.get_open_by_channel(dm.id) is not None:
             await reply(
                 interaction, _("Finish the board in your DMs first (`/ruff daily` resumes it).")
             )
             return
         them = (0, _("the AI")) if ai else (opponent.id, opponent.display_name)
+        if await self._dm_of(interaction, them[1]) is None:
+            return
         deadline = self.clock() + DEADLINE
         guild_id = interaction.guild.id if interaction.guild is not None else 0
         channel_id = interaction.channel.id if interaction.channel is not None and guild_id else 0
@@ -127,11 +128,18 @@ class Challenges:
                 ).format(name=opponent.display_name)
         await reply(interaction, intro + note)
 
-    async def _dm_of(self, interaction: discord.Interaction[Any]) -> discord.DMChannel | None:
+    async def _dm_of(
+        self, interaction: discord.Interaction[Any], opponent: str
+    ) -> discord.DMChannel | None:
+        """The challenger's DM, where the boards are played: it must be open."""
         user = interaction.user
+        with using(self.svc.user_locales.language(user.id)):
+            hello = _("⚔️ A challenge against {opponent}: your first board follows.").format(
+                opponent=opponent
+            )
         try:
             dm = user.dm_channel or await user.create_dm()
-            await self.svc.notifier.dm(user.id, "⚔️")  # the boards live in the DM: it must be open
+            await self.svc.notifier.dm(user.id, hello)
         except (DMClosed, MessageGone, discord.HTTPException):
             await reply(
                 interaction,
