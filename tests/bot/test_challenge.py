@@ -7,12 +7,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from simcord.builders import UserHandle
 
 from bot.store import ChallengeRepo, DailyRepo, TableRepo
 from bot.tables.challenge import DEADLINE
 
 from .daily_play import board_table, dm_messages, play_board
+
+pytestmark = pytest.mark.slow  # whole boards through the simulator
 
 
 def _setup(env: Any) -> tuple[Any, Any, Any]:

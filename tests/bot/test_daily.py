@@ -77,6 +77,7 @@ async def test_the_same_plays_meet_the_same_ai_on_every_game(
     assert results[alice.id] == results[bob.id] is not None
 
 
+@pytest.mark.slow
 async def test_the_day_rolls_over_and_a_board_in_play_comes_first(simcord_env: Any) -> None:
     env = simcord_env
     daily = env.bot.manager.daily
