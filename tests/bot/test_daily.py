@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.store import DailyRepo, ResultRepo, TableRepo
+from bot.store import ChallengeRepo, DailyRepo, ResultRepo, TableRepo
 from bot.tables.daily import day_of
 from engine import board, game_ids
 
@@ -116,3 +116,19 @@ async def test_daily_from_the_bots_dm_counts_across_servers_only(simcord_env: An
     assert "No finished boards yet." in here.response.content  # not this server's
     everywhere = await alice.user.slash("ruff daily", game="whist-5", standings="today")
     assert "1. alice" in everywhere.response.content and "You: " in everywhere.response.content
+
+
+async def test_bad_challenges_are_refused_privately_and_change_nothing(simcord_env: Any) -> None:
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    robot = guild.add_member(env.create_user("robot", bot=True))
+    res = await alice.slash(channel, "ruff challenge", opponent=alice.user)
+    assert res.ephemeral and "can't challenge yourself" in res.response.content
+    res = await alice.slash(channel, "ruff challenge", opponent=robot.user)
+    assert res.ephemeral and "Challenge a person" in res.response.content
+    res = await alice.slash(channel, "ruff challenge")
+    assert res.ephemeral and "No challenge waits for you" in res.response.content
+    assert await ChallengeRepo(env.bot.db).open_of(alice.id) == []
+    assert board_table(env, alice.id) is None and list(channel.history()) == []
