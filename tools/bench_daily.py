@@ -87,12 +87,16 @@ async def boards_a_minute(args: argparse.Namespace) -> dict[str, Any]:
         daily = manager.daily
         day = daily.today()
         finished: list[float] = []
+        finished_ids: list[int] = []
+        lengths: list[int] = []  # actions in each finished board (the AI's included)
         changed: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
 
         def watch(table: Any, events: Any) -> None:
             changed.pop(table.id, asyncio.Event()).set()
             if table.settings.board and table.status == "finished":
                 finished.append(time.perf_counter())
+                finished_ids.append(table.id)
+                lengths.append(table.game.version if table.game is not None else 0)
 
         manager.services.outlet.subscribe(watch)
         stop_at = time.perf_counter() + args.warmup + args.duration
@@ -145,6 +149,8 @@ async def boards_a_minute(args: argparse.Namespace) -> dict[str, Any]:
         "busy": busy,
         "workers": pool.workers,
         "decision_wall": decisions,
+        "actions": statistics.mean(lengths) if lengths else 0.0,
+        "distinct": len(set(finished_ids)),
     }
 
 
@@ -182,7 +188,9 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"boards served: {rate:.0f} boards/minute ({r['counted']} finished in {args.duration:.0f} s "
             f"after {args.warmup:.0f} s warm-up; {args.players} players, {args.ai_delay:g} s AI pacing, "
-            f"{r['workers']} AI worker(s)); bot process {r['busy'] * 100:.0f}% of a core"
+            f"{r['workers']} AI worker(s)); bot process {r['busy'] * 100:.0f}% of a core; "
+            f"{r['actions']:.1f} actions a board (claims and Can-ye end some early); "
+            f"{r['distinct']} distinct of {r['total']}"
         )
         if walls:
             print(
