@@ -127,6 +127,11 @@ class Settings(BaseSettings):
         ge=1,
         description="bound AI searches by this many deals a decision instead of by time (reproducible)",
     )
+    daily_worlds: int = Field(
+        default=48,
+        ge=1,
+        description="deals the AI of /ruff daily searches a decision: a fixed size, so every player meets the same AI",
+    )
     seed: int | None = Field(
         default=None, description="fixes the table seeds (tests, demo); empty: unpredictable"
     )

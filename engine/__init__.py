@@ -22,6 +22,7 @@ from engine.actions import (
     discard,
     play,
 )
+from engine.boards import BOARDS_PER_DAY, Board, board, board_result, boards_of, start_board
 from engine.cards import (
     HIGH,
     Card,
@@ -130,6 +131,12 @@ from engine.rules import Rules, RulesError, game_ids, make_rules, presets_for
 from engine.seating import Seating
 
 __all__ = [
+    "BOARDS_PER_DAY",
+    "Board",
+    "board",
+    "board_result",
+    "boards_of",
+    "start_board",
     "CLAIM",
     "CONCEDE",
     "CONTRACT_NAMES",

@@ -46,7 +46,7 @@ from engine.actions import Action, Play
 from engine.cards import Card, RankOrder, Suit, cards_from_mask, deck_with_jokers, sort_hand
 from engine.claims import OUTSIDE_ACTIONS, apply_outside, check_outside, offers, remaining_tricks
 from engine.errors import IllegalAction, RecordError
-from engine.events import DealerChosen, Event
+from engine.events import DealerChosen, DealScored, Event
 from engine.families import Family
 from engine.layout import Layout
 from engine.phases.base import DealState, Phase, PhaseLogic
@@ -60,7 +60,7 @@ from engine.phases.play import (
     sync_fast,
     trick_winner,
 )
-from engine.phases.score import OverPhase, start_game
+from engine.phases.score import OverPhase, end_board, start_game
 from engine.rules import Rules, make_rules
 from engine.seating import Seating
 from engine.view import OVER, Facts, SeatView, facts_of
@@ -317,7 +317,11 @@ class Game:
     # ------------------------------------------------------------------ moving between phases
 
     def start_deal(self, events: list[Event], rotate: bool = True) -> None:
-        """Begin a deal: the deal passes to the left (unless ``rotate`` is false), then its first phase."""
+        """Begin a deal: the deal passes to the left (unless ``rotate`` is false), then its
+        first phase — or, on a board (``Rules.deals``) whose deal was just scored, end the match."""
+        if self.rules.deals and any(e.__class__ is DealScored for e in events):
+            end_board(self, events)
+            return
         if rotate:
             self.dealer = self.rules.next_dealer(self.dealer)
         self.facts.sequence[0].enter(self, events)

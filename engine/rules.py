@@ -138,6 +138,11 @@ class Rules:
     made_score: str = "books_over_six"  # books_over_six | bid_only
     nt_multiplier: int = 2
     boston: str = "normal"  # normal | wins_game | double
+    # a board (engine.boards), for every game id: ``deals`` = 1 ends the match after
+    # its first scored deal (0: play to the target); ``start_scores`` is the score
+    # each side stands at when the first deal begins (empty: none)
+    deals: int = 0
+    start_scores: tuple[int, ...] = ()
     overrides: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     # ---- derived facts
@@ -306,6 +311,8 @@ class ParamSpec:
             values = "integer | none | any"
         elif self.kind == "honours_values":
             values = "e.g. 3:2,4:4"
+        elif self.kind == "scores":
+            values = "e.g. 8,8"
         else:
             values = "e.g. H,D,S,C or NT,S,H,D,C"
         return f"{self.name}: {values} (default {_format_value(self.default)})"
@@ -352,6 +359,9 @@ class ParamSpec:
             return _parse_honours_values(raw)
         if self.kind == "trump_cycle":
             return _parse_trump_cycle(raw)
+        if self.kind == "scores":
+            parts = raw if isinstance(raw, (list, tuple)) else str(raw).replace(" ", "").split(",")
+            return tuple(int(str(p)) for p in parts if str(p) != "")
         raise RulesError(f"unknown parameter kind {self.kind}")  # pragma: no cover
 
 
@@ -393,6 +403,8 @@ def _format_value(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, tuple) and value and isinstance(value[0], tuple):
         return ",".join(f"{k}:{v}" for k, v in value)
+    if isinstance(value, tuple) and value and isinstance(value[0], int):
+        return ",".join(str(v) for v in value)
     if isinstance(value, tuple):
         return ",".join("NT" if s is None else s.value for s in value)
     return str(value)
@@ -411,6 +423,13 @@ def _int(name: str, default: int, lo: int = 1, hi: int = 100) -> ParamSpec:
 
 
 HONOURS_VALUES = ParamSpec("honours_values", "honours_values", ((3, 2), (4, 4)))
+
+# Parameters every game id takes: what makes a game a board (engine.boards) — one
+# deal, at a given score. RULES.md has no name for them (docs/rules-decisions.md).
+BOARD_PARAMS: Final = (
+    ParamSpec("deals", "int", 0, minimum=0, maximum=1),
+    ParamSpec("start_scores", "scores", ()),
+)
 
 # --------------------------------------------------------------------------- game ids
 
@@ -437,10 +456,10 @@ class GameDef:
     check: Callable[[Rules], None] | None = None
 
     def param(self, name: str) -> ParamSpec:
-        for spec in self.params:
+        for spec in (*self.params, *BOARD_PARAMS):
             if spec.name == name:
                 return spec
-        known = ", ".join(p.name for p in self.params)
+        known = ", ".join(p.name for p in (*self.params, *BOARD_PARAMS))
         raise RulesError(f"unknown parameter {name!r} for {self.game_id} (known: {known})")
 
 
@@ -583,6 +602,13 @@ def _validate(rules: Rules) -> None:
     if rules.honours and rules.honours_basis == "captured" and rules.call_point != "none":
         raise RulesError(
             "Can-ye needs honours held in hand: use call_point=none with honours_basis=captured"
+        )
+    if rules.start_scores and (
+        len(rules.start_scores) != rules.sides
+        or not all(0 <= s < rules.target_score for s in rules.start_scores)
+    ):
+        raise RulesError(
+            f"start_scores needs {rules.sides} scores, each 0..{max(0, rules.target_score - 1)}"
         )
     if rules.ruff and rules.stock_size != 4:  # pragma: no cover - structural
         raise RulesError("the ruff needs a four-card stock")

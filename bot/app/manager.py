@@ -36,6 +36,7 @@ import discord
 
 from bot.app import heap
 from bot.cluster.sync import Cluster
+from bot.commands.daily import DailyStandings
 from bot.commands.info import Info
 from bot.commands.records import Records
 from bot.config import Settings
@@ -43,8 +44,10 @@ from bot.present.locales import UserLocales
 from bot.present.replies import refuse
 from bot.store import Database
 from bot.tables.aipool import AIPool
+from bot.tables.challenge import Challenges
 from bot.tables.claims import VERBS as CLAIM_VERBS
 from bot.tables.claims import ClaimButtons
+from bot.tables.daily import Daily
 from bot.tables.drivers import Drivers
 from bot.tables.hints import Hints
 from bot.tables.lessons import Lessons
@@ -72,7 +75,12 @@ class GameManager:
         pool = (
             ai
             if ai is not None
-            else AIPool(settings.ai_workers, mode=settings.ai_mode, worlds=settings.ai_worlds)
+            else AIPool(
+                settings.ai_workers,
+                mode=settings.ai_mode,
+                worlds=settings.ai_worlds,
+                fixed_worlds=settings.daily_worlds,
+            )
         )
         self.services = svc = Services(client, db, settings, pool)
         self.presenter = Presenter(svc)
@@ -85,6 +93,10 @@ class GameManager:
         self.records = Records(svc)
         self.hints = Hints(svc)
         self.lessons = Lessons(svc)
+        self.daily = Daily(svc, self.presenter, self.drivers)  # /ruff daily: boards played alone
+        svc.outlet.subscribe(self.daily.committed)
+        self.daily_standings = DailyStandings(svc, self.daily)
+        self.challenges = Challenges(svc, self.daily)  # /ruff challenge: the same boards for two
         self._resume = Resume(svc, self.presenter, self.drivers)
         # how this process keeps in step with the database: alone, or one of several
         # processes sharing PostgreSQL (bot/cluster); the table layer sees only TableSync
@@ -114,6 +126,7 @@ class GameManager:
         """Load every unfinished table from the database and bring it back to life;
         then settle the heap (:mod:`bot.app.heap`): start-up is over."""
         resumed = await self._resume.resume()
+        self.services.own(self.challenges.run(), name="challenges")  # their deadlines
         heap.settle()
         return resumed
 
@@ -143,6 +156,23 @@ class GameManager:
         options: str | None,
     ) -> None:
         await self.lobby.new_table(interaction, game_id, preset, target, options)
+
+    async def daily_command(
+        self, interaction: discord.Interaction[Any], game_id: str | None, standings: str | None
+    ) -> None:
+        if standings is None:
+            await self.daily.command(interaction, game_id)
+        else:
+            await self.daily_standings.standings(interaction, game_id, standings)
+
+    async def challenge_command(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.abc.User | None,
+        game_id: str | None,
+        boards: int | None,
+    ) -> None:
+        await self.challenges.command(interaction, opponent, game_id, boards)
 
     async def cancel_command(self, interaction: discord.Interaction[Any]) -> None:
         await self.info.cancel_command(interaction)

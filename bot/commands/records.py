@@ -80,6 +80,14 @@ def seat_names(row: TableRow) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _someone_elses_board(row: TableRow, user_id: int) -> bool:
+    """A board of the daily deals played by someone else: its deal stays theirs (who has
+    not played the board must not see it; who has sees it in their own result)."""
+    return bool(row.settings.get("board")) and all(
+        getattr(seat, "user_id", None) != user_id for seat in row.seats
+    )
+
+
 class Records:
     """Answers ``/ruff record``, ``/ruff replay`` and the replay's buttons."""
 
@@ -103,14 +111,20 @@ class Records:
                 )
         cached = self._cache.get(table_id)
         if cached is not None:
-            if cached.row.guild_id != guild.id:
+            if cached.row.guild_id != guild.id or _someone_elses_board(
+                cached.row, interaction.user.id
+            ):
                 raise _Refused(
                     _("There is no table #{table} in this server.").format(table=table_id)
                 )
             self._cache.move_to_end(table_id)
             return cached
         row = await self.svc.table_repo.get(table_id)
-        if row is None or row.guild_id != guild.id:
+        if (
+            row is None
+            or row.guild_id != guild.id
+            or _someone_elses_board(row, interaction.user.id)
+        ):
             raise _Refused(_("There is no table #{table} in this server.").format(table=table_id))
         if row.status == "cancelled":
             raise _Refused(

@@ -1,6 +1,7 @@
 """Persistence: the :class:`Database` (SQLite, or PostgreSQL for a ``postgresql://``
 ``RH_DATABASE``), its migrations and the repositories."""
 
+from bot.store.daily import BoardEntry, Challenge, ChallengeRepo, DailyRepo
 from bot.store.db import (
     Database,
     DatabaseError,
@@ -50,6 +51,10 @@ from bot.store.tables import TableRepo
 
 __all__ = [
     "AISeat",
+    "BoardEntry",
+    "Challenge",
+    "ChallengeRepo",
+    "DailyRepo",
     "ActionRepo",
     "ActionRow",
     "ChannelBusy",

@@ -93,6 +93,37 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "sigma_after",
         "finished_at",
     ),
+    "daily_results": (
+        "board",
+        "user_id",
+        "game_id",
+        "series",
+        "number",
+        "guild_id",
+        "channel_id",
+        "name",
+        "table_id",
+        "result",
+        "by_ai",
+        "started_at",
+        "finished_at",
+    ),
+    "daily_par": ("board", "result"),
+    "daily_challenges": (
+        "id",
+        "game_id",
+        "preset",
+        "boards",
+        "guild_id",
+        "channel_id",
+        "challenger_id",
+        "challenger_name",
+        "opponent_id",
+        "opponent_name",
+        "created_at",
+        "deadline_at",
+        "settled_at",
+    ),
 }
 """Every table of the schema, parents before children, with its columns."""
 
@@ -108,6 +139,9 @@ ORDER: dict[str, str] = {
     "rating_events": "table_id",
     "ratings": "guild_id, game_id, player",
     "rating_history": "table_id, player",
+    "daily_results": "board, user_id",
+    "daily_par": "board",
+    "daily_challenges": "id",
 }
 
 BATCH = 1000
@@ -166,10 +200,11 @@ async def copy_database(
                 )
         if target.dialect == "postgresql":
             # explicit ids do not move the identity sequence: put it past them
-            await target.fetchval(
-                "SELECT setval(pg_get_serial_sequence('tables', 'id'),"
-                " COALESCE((SELECT MAX(id) FROM tables), 0) + 1, false)"
-            )
+            for keyed in ("tables", "daily_challenges"):
+                await target.fetchval(
+                    f"SELECT setval(pg_get_serial_sequence('{keyed}', 'id'),"
+                    f" COALESCE((SELECT MAX(id) FROM {keyed}), 0) + 1, false)"
+                )
         copied, expected = await _counts(target), await _counts(source)
         if copied != expected:
             raise CopyMismatch(f"copied {copied}, the source has {expected}")

@@ -92,7 +92,7 @@ class LeaseNotHeld(StoreError):
 # -- values -------------------------------------------------------------------------
 
 Status: TypeAlias = Literal["lobby", "active", "finished", "cancelled"]
-AILevel: TypeAlias = Literal["easy", "normal", "hard"]
+AILevel: TypeAlias = Literal["easy", "normal", "hard", "fixed"]  # fixed: a board's AI
 
 OPEN_STATUSES: tuple[Status, ...] = ("lobby", "active")
 _TRANSITIONS: dict[str, frozenset[str]] = {

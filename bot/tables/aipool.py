@@ -20,6 +20,11 @@ loop (logged). ``easy`` is cheap and always runs in the loop.
 A decision is ``random.Random(seed)`` in the worker, so it is reproducible given
 the budget (exactly so with ``worlds=``, which bounds the search by worlds
 instead of time: tests).
+
+The level :data:`FIXED` (the AI of the boards played alone, ``bot.tables.daily``)
+never depends on time or load: ``normal``'s search bounded by ``fixed_worlds``
+sampled deals a decision whatever the queue, so the same view and seed give the
+same move in any process on any machine (a pool failure's easy answer aside).
 """
 
 from __future__ import annotations
@@ -46,6 +51,8 @@ from engine.ai import decide_claim as claims_decide
 __all__ = [
     "ANSWER_TIMEOUT",
     "BUDGET_STEPS",
+    "FIXED",
+    "FIXED_WORLDS",
     "HINT_BUDGET",
     "MODES",
     "SEARCHING",
@@ -93,6 +100,18 @@ hint's p95 stays under it, and the choice is hard's own in about nine of ten
 decisions (``python -m tools.bench_hints``, docs/coach-hints-and-lessons.md)."""
 
 
+FIXED: Final = "fixed"
+"""The level whose search is a fixed size (worlds, never seconds): the boards' AI."""
+
+FIXED_ANSWER_TIMEOUT: Final = 120.0
+"""Seconds a :data:`FIXED` decision may wait, queue included: it never shrinks under
+load (the same search for everyone), so a long queue is waited out, not replaced by
+the easy player's answer; only a worker hung this long is."""
+
+FIXED_WORLDS: Final = 48
+"""Sampled deals a :data:`FIXED` decision searches (``RH_DAILY_WORLDS``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One answered move (kept for benchmarks and logs)."""
@@ -117,6 +136,13 @@ def _player(level: str, step: int, worlds: int | None) -> object:
 
         if level == "easy":
             player = get_player("easy")
+        elif level == FIXED:  # a fixed search: ``worlds`` deals, no clock decides
+            assert worlds is not None
+            player = GuardedPlayer(
+                NormalPlayer(budget=3600.0, cap=3600.0, max_worlds=worlds),
+                EasyPlayer(noise=0.0),
+                cap=3600.0,
+            )
         elif worlds is not None:  # bounded by worlds, not time: reproducible
             inner: NormalPlayer | HardPlayer
             if level == "normal":
@@ -201,13 +227,19 @@ class AIPool:
     """
 
     def __init__(
-        self, workers: int | None = None, *, mode: str = "process", worlds: int | None = None
+        self,
+        workers: int | None = None,
+        *,
+        mode: str = "process",
+        worlds: int | None = None,
+        fixed_worlds: int = FIXED_WORLDS,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown AIPool mode {mode!r} (known: {', '.join(MODES)})")
         self.mode = mode
         self.workers = max(1, workers if workers is not None else (os.cpu_count() or 2) - 1)
         self.worlds = worlds
+        self.fixed_worlds = fixed_worlds
         self.restarts = 0
         self.fallbacks = 0
         self.decisions: deque[Decision] = deque(maxlen=4096)
@@ -266,18 +298,21 @@ class AIPool:
             raise RuntimeError("AIPool is closed")
         legal = list(legal)
         started = time.perf_counter()
+        worlds = self.fixed_worlds if level == FIXED else self.worlds
         if level == "easy" or self._executor is None:
-            action = _decide(level, 0, self.worlds, view, legal, seed)
+            action = _decide(level, 0, worlds, view, legal, seed)
             self.decisions.append(Decision(level, 0, time.perf_counter() - started, False))
             return action
-        step = self.step()
+        step = 0 if level == FIXED else self.step()
         executor = self._executor
         self._in_flight += 1
         try:
             future = asyncio.get_running_loop().run_in_executor(
-                executor, _decide, level, step, self.worlds, view, legal, seed
+                executor, _decide, level, step, worlds, view, legal, seed
             )
-            action = await asyncio.wait_for(future, ANSWER_TIMEOUT)
+            action = await asyncio.wait_for(
+                future, FIXED_ANSWER_TIMEOUT if level == FIXED else ANSWER_TIMEOUT
+            )
             if action not in legal and action not in view.claims:
                 raise ValueError(f"worker answered {action!r}, not a legal action")
         except asyncio.CancelledError:

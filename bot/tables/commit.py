@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Awaitable, Callable, Mapping, Sequence, Set
 from dataclasses import replace
 
 from bot.store import (
@@ -32,7 +32,7 @@ from bot.store import (
 )
 from bot.tables.services import Services
 from bot.tables.table import Table, TableSettings
-from engine import Action, Event, Game, Rules, new_game
+from engine import Action, Event, Game, Rules, board_result, new_game
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,7 @@ __all__ = [
     "keep_thread",
     "mark_cancelled",
     "mark_set_aside",
+    "open_board",
     "open_lobby",
     "open_rematch",
     "reclaim",
@@ -90,8 +91,12 @@ async def commit(
     for action in actions:
         events.extend(trial.apply(seat, action))  # IllegalAction: nothing written
     entries = [NewAction(seat, a.encode(), actor_id) for a in actions]
-    # a table with hints is not rated (TableSettings.hints)
-    teams = _rating_teams(table, trial) if trial.is_over and not table.settings.hints else []
+    # a table with hints, and a board played alone, are not rated
+    teams = (
+        _rating_teams(table, trial)
+        if trial.is_over and not table.settings.hints and not table.settings.board
+        else []
+    )
     timeout = turn_timeout(svc, table)
     following = None if trial.is_over else trial.to_act()
     away, misses = set(table.away), dict(table.misses)
@@ -123,7 +128,12 @@ async def commit(
             version = await _append(svc, table, entries, snapshot, deadline, lease)
             if trial.is_over:
                 version = await svc.table_repo.set_status(table.id, "finished", version)
-                await svc.result_repo.record_game(table.id, table.guild_id, results(table, trial))
+                if table.settings.board:  # a board played alone: its own result, never rated
+                    await svc.daily_repo.finish(table.id, _board_result(table, trial))
+                else:
+                    await svc.result_repo.record_game(
+                        table.id, table.guild_id, results(table, trial)
+                    )
                 await svc.deadline_repo.clear(table.id)
                 await svc.snapshot_repo.delete(table.id)
                 if teams:  # the rating lands with the result or not at all
@@ -203,6 +213,12 @@ def _rating_teams(table: Table, game: Game) -> list[ratings.Team]:
     except Exception:
         log.exception("table %s: could not work out the rating teams; left unrated", table.id)
         return []
+
+
+def _board_result(table: Table, game: Game) -> int:
+    """The result of a finished board for its one player's seat (``engine.board_result``)."""
+    seat = next(s for s in range(len(table.seats)) if table.human(s) is not None)
+    return board_result(game, seat)
 
 
 def results(table: Table, game: Game) -> list[PlayerResult]:
@@ -318,6 +334,50 @@ async def open_rematch(svc: Services, row: TableRow, creator_id: int) -> Table:
     table = Table.from_row(new_row)
     table.game, _deal = new_game(
         rules=table.rules, seed=table.seed, record_version=table.record_version
+    )
+    table.db_version = version
+    table.status = "active"
+    return table
+
+
+async def open_board(
+    svc: Services,
+    *,
+    guild_id: int,
+    channel_id: int,
+    creator_id: int,
+    rules: Rules,
+    seed: int,
+    first_dealer: int,
+    seats: Sequence[Seat | None],
+    settings: TableSettings,
+    then: Callable[[int], Awaitable[None]],
+) -> Table:
+    """A board played alone (``bot.tables.daily``), started at once in its player's DM
+    channel: the table, its start and ``then(table id)`` (the board's own row) in one
+    transaction. Raises :class:`~bot.store.ChannelBusy` if that DM has a board in play,
+    :class:`~bot.store.IntegrityError` if ``then`` finds the board started before."""
+    async with svc.db.transaction():
+        row = await svc.table_repo.create_lobby(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            creator_id=creator_id,
+            game_id=rules.game_id,
+            preset=rules.preset,
+            seed=seed,
+            first_dealer=first_dealer,
+            seats=list(seats),
+            overrides=dict(rules.overrides),
+            settings=settings.to_json(),
+        )
+        version = await svc.table_repo.set_status(row.id, "active", row.version)
+        await then(row.id)
+    table = Table.from_row(row)
+    table.game, _deal = new_game(
+        rules=table.rules,
+        seed=table.seed,
+        first_dealer=table.first_dealer,
+        record_version=table.record_version,
     )
     table.db_version = version
     table.status = "active"

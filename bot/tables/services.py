@@ -24,6 +24,8 @@ from bot.present.notify import Notifier
 from bot.present.painter import Painter
 from bot.store import (
     ActionRepo,
+    ChallengeRepo,
+    DailyRepo,
     Database,
     DeadlineRepo,
     GuildSettingsRepo,
@@ -211,6 +213,8 @@ class Services:
         self.result_repo = ResultRepo(db)
         self.rating_repo = RatingRepo(db)
         self.deadline_repo = DeadlineRepo(db)
+        self.daily_repo = DailyRepo(db)
+        self.challenge_repo = ChallengeRepo(db)
         self.guild_settings = GuildSettingsRepo(db)
         self.server_settings = ServerSettings(self.guild_settings, settings)
         self.user_locales = UserLocales(UserLocaleRepo(db))

@@ -92,6 +92,7 @@ class TableSettings:
     notices: tuple[Notice, ...] = ()  # the turn's short-lived posts, deleted once it passes
     set_aside_notice: str = ""  # the channel was told this version could not load the table
     hints: bool = False  # the Hint button in the hand DMs (``hints:on``); the game is then unrated
+    board: str = ""  # a board played alone (bot.tables.daily): its name; never rated
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -109,6 +110,7 @@ class TableSettings:
             notices=tuple(Notice(*(int(x) for x in n)) for n in data.get("notices", ())),
             set_aside_notice=str(data.get("set_aside_notice", "")),
             hints=data.get("hints") is True,
+            board=str(data.get("board", "")),
             extra={k: v for k, v in data.items() if k not in known},
         )
 
@@ -132,6 +134,8 @@ class TableSettings:
             out["set_aside_notice"] = self.set_aside_notice
         if self.hints:
             out["hints"] = True
+        if self.board:
+            out["board"] = self.board
         return out
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "DealScore",
     "OverPhase",
     "ScorePhase",
+    "end_board",
     "game_over",
     "reach_target",
     "start_game",
@@ -144,8 +145,9 @@ def start_game(game: Game, events: list[Event], rotate: bool) -> None:
     """Begin game ``game_no + 1`` of the match and deal its first hand."""
     game.game_no += 1
     game.deal_no = 0
-    if game.game_no == 1 and game.start_scores_choice is not None:
-        game.scores = list(game.start_scores_choice)
+    fixed = game.start_scores_choice or game.rules.start_scores or None
+    if game.game_no == 1 and fixed is not None:
+        game.scores = list(fixed)
     else:
         game.scores = [0] * game.facts.sides
     game.winner = None
@@ -161,7 +163,7 @@ def game_over(game: Game, side: int, how: str, events: list[Event]) -> None:
     loser_best = max((game.scores[s] for s in range(sides) if s != side), default=0)
     game.game_values[side] += game_value(rules.game_value, loser_best)
     events.append(GameOver(game.game_no, side, tuple(game.scores), how, tuple(game.games_won)))
-    if game.games_won[side] < rules.games_to_win_match:
+    if game.games_won[side] < rules.games_to_win_match and not rules.deals:
         start_game(game, events, rotate=True)
         return
     game.match_winner = side
@@ -173,6 +175,23 @@ def game_over(game: Game, side: int, how: str, events: list[Event]) -> None:
         game.rubber_points = tuple(net if s == side else -net for s in range(sides))
     else:
         game.rubber_points = tuple(game.games_won)
+    events.append(MatchOver(side, tuple(game.games_won), game.rubber_points))
+
+
+def end_board(game: Game, events: list[Event]) -> None:
+    """A board's deal is scored (``Rules.deals``) and no game was won in it: the match
+    ends there, the side with the most points its winner (a tie: the first of them
+    from the dealer's left)."""
+    n = len(game.scores)
+    order = [
+        (game.rules.side_of((game.dealer + 1 + k) % game.n_players)) for k in range(game.n_players)
+    ]
+    order = list(dict.fromkeys([*order, *range(n)]))
+    best = max(game.scores)
+    side = next(s for s in order if game.scores[s] == best)
+    game.match_winner = side
+    game.over_phase.enter(game, events)
+    game.rubber_points = tuple(game.games_won)
     events.append(MatchOver(side, tuple(game.games_won), game.rubber_points))
 
 

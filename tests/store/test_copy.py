@@ -12,6 +12,7 @@ import pytest
 from bot.store import (
     ActionRepo,
     AISeat,
+    DailyRepo,
     Database,
     DeadlineRepo,
     GuildSettingsRepo,
@@ -35,6 +36,7 @@ from .conftest import FakeClock
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GUILD = 555
+BOARD = "whist-5/default/2026-11-28/1"
 
 
 async def fill(db: Database, clock: FakeClock) -> None:
@@ -92,6 +94,21 @@ async def fill(db: Database, clock: FakeClock) -> None:
     await GuildSettingsRepo(db).update(GUILD, {"pictures": False})
     await UserLocaleRepo(db).set(1001, "de")
     await LessonRepo(db).put(1001, "solo-auction", 4, ("bid:solo", "bid:pass"), False)
+    first = int((await db.fetchall("SELECT id FROM tables ORDER BY id"))[0]["id"])
+    daily = DailyRepo(db)
+    await daily.start(
+        board=BOARD,
+        user_id=1,
+        game_id="whist-5",
+        series="2026-11-28",
+        number=1,
+        guild_id=GUILD,
+        channel_id=700,
+        name="Ann",
+        table_id=first,
+    )
+    await daily.finish(first, 2)
+    await daily.set_par(BOARD, 1)
 
 
 async def snapshot(db: Database) -> dict[str, Any]:
@@ -115,6 +132,8 @@ async def snapshot(db: Database) -> dict[str, Any]:
         "ratings": await RatingRepo(db).all(),
         "rating_history": await RatingRepo(db).all_changes(),
         "rating_events": await RatingRepo(db).events(),
+        "daily_results": await DailyRepo(db).of_board(BOARD),
+        "daily_par": await DailyRepo(db).par([BOARD]),
     }
 
 
@@ -142,6 +161,9 @@ async def test_copy_sqlite_into_postgresql(source: Path, pg_url: str, clock: Fak
         "rating_events": 3,
         "ratings": 4,
         "rating_history": 12,
+        "daily_results": 1,
+        "daily_par": 1,
+        "daily_challenges": 0,
     }
 
     src = await Database.open(source)

@@ -1,0 +1,414 @@
+"""The words of ``/ruff daily``: a board's start, its result with the traveller and
+the whole deal (only to a player who has finished it), the day's result and the line
+to share, the note in the channel, and the standings.
+
+Pure: values in, text out, in the language of the moment. Scores are matchpoint
+percentages (``bot.store.daily``); a board's result is the player's margin
+(``engine.board_result``), shown signed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from bot.present.i18n import _, current, ngettext, number
+from bot.present.render.common import fit, hand_text, seat_names
+from engine import DealLog, Rules
+
+__all__ = [
+    "ABOVE",
+    "AT",
+    "BELOW",
+    "UNPLAYED",
+    "BoardLine",
+    "TravellerLine",
+    "board_done_text",
+    "board_label",
+    "day_text",
+    "deal_text",
+    "finished_post",
+    "mark",
+    "percent",
+    "share_line",
+    "standings_text",
+    "started_text",
+]
+
+ABOVE, AT, BELOW, UNPLAYED = "🟩", "🟨", "🟥", "⬜"
+
+
+def percent(value: Fraction | float) -> str:
+    """A matchpoint score to a tenth: ``57.1%`` (German ``57,1 %``)."""
+    shown = number(float(value), 1)
+    return f"{shown}\u00a0%" if current() == "de" else f"{shown}%"
+
+
+def signed(result: int) -> str:
+    return f"{result:+d}"
+
+
+def mark(result: int | None, par: int | None) -> str:
+    """A board in the strip: above, at or below par (not played yet: a blank)."""
+    if result is None or par is None:
+        return UNPLAYED
+    return ABOVE if result > par else AT if result == par else BELOW
+
+
+def next_board(number: int, total: int, command: str) -> str:
+    """After a board: how to play the next."""
+    return _("▶ Board {number} of {total} is next: `{command}` deals it.").format(
+        number=number, total=total, command=command
+    )
+
+
+def board_label(number: int, total: int, day: str) -> str:
+    """What the hand DM of a board says where a table names its channel."""
+    return _("Today's deals {day} · board {number} of {total}").format(
+        day=day, number=number, total=total
+    )
+
+
+def started_text(
+    rules: Rules, day: str, number: int, total: int, seat: int, hour: int, resumed: bool
+) -> str:
+    """The private answer to ``/ruff daily`` when a board starts or is resumed."""
+    where = seat_names(rules.players)[seat]
+    if resumed:
+        first = _("🃏 Board {number} of {total} of today's {title} deals is in your DMs.")
+    else:
+        first = _("🃏 Board {number} of {total} of today's {title} deals ({day}) is in your DMs.")
+    return "\n".join(
+        (
+            first.format(number=number, total=total, title=rules.title, day=day),
+            _(
+                "You play {seat}; the other seats are AI. Everyone everywhere gets the same "
+                "boards; each is played once. New deals every day at {hour:02d}:00 UTC."
+            ).format(seat=where, hour=hour),
+        )
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TravellerLine:
+    """One result on a board's traveller."""
+
+    name: str
+    result: int
+    points: Fraction | None  # matchpoints; None for the par line
+    you: bool = False
+
+
+def deal_text(deal: DealLog, rules: Rules, start_scores: tuple[int, ...]) -> list[str]:
+    """The whole deal as dealt: each seat's hand, the stock or kitty, the turn-up."""
+    names = seat_names(deal.n_players)
+    lines = [_("**The deal** (dealer {dealer}):").format(dealer=names[deal.dealer])]
+    for seat, cards in enumerate(deal.hands):
+        lines.append(f"`{names[seat]:<6}` {hand_text(cards, deal.trump)}")
+    if deal.stock:
+        lines.append(_("Stock: {cards}").format(cards=hand_text(deal.stock, deal.trump)))
+    if deal.turn_up is not None:
+        lines.append(_("Turn-up: {card}").format(card=hand_text((deal.turn_up,), deal.trump)))
+    if start_scores:
+        lines.append(
+            _("The board began at {scores}.").format(scores="–".join(str(s) for s in start_scores))
+        )
+    return lines
+
+
+def board_done_text(
+    rules: Rules,
+    day: str,
+    number: int,
+    total: int,
+    mine: int,
+    points: Fraction,
+    par: int | None,
+    traveller: Sequence[TravellerLine],
+    deal: list[str],
+    field: int,
+) -> str:
+    """A finished board, to its player: the result, matchpoints, the traveller of
+    their server (names and results), the par, and the whole deal."""
+    lines = [
+        _("✅ Board {number} of {total} · {title} · {day}").format(
+            number=number, total=total, title=rules.title, day=day
+        ),
+        _("Your result: **{result}** · {points} of the matchpoints against {field}").format(
+            result=signed(mine),
+            points=percent(points),
+            field=ngettext("{n} other result", "{n} other results", field).format(n=field),
+        ),
+        _("**Traveller** (this server):"),
+    ]
+    for line in traveller:
+        if line.points is None:
+            lines.append(
+                _("`{result:>4}` par (the AI in your seat)").format(result=signed(line.result))
+            )
+        else:
+            who = _("{name} (you)").format(name=line.name) if line.you else line.name
+            lines.append(f"`{signed(line.result):>4}` {who} — {percent(line.points)}")
+    if par is None:
+        lines.append(_("(the par is still being worked out)"))
+    lines.extend(deal)
+    return fit(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    """One of the day's boards, for the day's text and the strip."""
+
+    number: int
+    result: int | None
+    par: int | None
+    points: Fraction | None
+
+
+def share_line(rules: Rules, day: str, boards: Sequence[BoardLine], score: Fraction | None) -> str:
+    """The line a player may paste anywhere: game, date, score, one mark per board."""
+    strip = "".join(mark(b.result, b.par) for b in boards)
+    shown = percent(score) if score is not None else "—"
+    return _("🃏 {title} · deals of {day} · {score} {strip}").format(
+        title=rules.title, day=day, score=shown, strip=strip
+    )
+
+
+def day_text(
+    rules: Rules,
+    day: str,
+    boards: Sequence[BoardLine],
+    score: Fraction | None,
+    place: Fraction | None,
+    hour: int,
+    done: bool,
+) -> str:
+    """The player's day so far: each board's result, the day's score, where it stands
+    among everyone, the line to share."""
+    played = sum(1 for b in boards if b.result is not None)
+    if done:
+        head = _("🏁 You have played all {total} of today's {title} deals ({day}).")
+    else:
+        head = _("🃏 Today's {title} deals ({day}): {played} of {total} played.")
+    lines = [head.format(total=len(boards), title=rules.title, day=day, played=played)]
+    for b in boards:
+        if b.result is None or b.points is None:
+            continue
+        par = _("par {result}").format(result=signed(b.par)) if b.par is not None else ""
+        lines.append(
+            _("Board {number}: {result} · {points} {par}")
+            .format(number=b.number, result=signed(b.result), points=percent(b.points), par=par)
+            .rstrip()
+        )
+    if score is not None:
+        text = _("Your score today: **{score}**").format(score=percent(score))
+        if place is not None:
+            text += _(" · better than {place} of today's players everywhere").format(
+                place=percent(place)
+            )
+        lines.append(text)
+        lines.append(_("Share it:"))
+        lines.append(share_line(rules, day, boards, score))
+    lines.append(
+        _(
+            "Standings: `/ruff daily standings:today`. New deals every day at {hour:02d}:00 UTC."
+        ).format(hour=hour)
+    )
+    return fit(lines)
+
+
+def finished_post(name: str, rules: Rules, day: str, score: Fraction) -> str:
+    """The note in the channel where a player started the day: that they finished, and
+    their score (nothing of the boards)."""
+    return _("🃏 {name} finished today's {title} deals ({day}): {score}.").format(
+        name=name, title=rules.title, day=day, score=percent(score)
+    )
+
+
+PERIODS = ("today", "week", "all")
+SHOWN = 30  # players a standings message lists
+
+
+def standings_text(
+    rules: Rules,
+    period: str,
+    day: str,
+    rows: Sequence[tuple[int, str, int, Fraction]],
+    me: tuple[Fraction, Fraction | None] | None,
+    in_server: bool,
+) -> str:
+    """The standings of a period: rank, name, boards, score; and the reader's own
+    score with its place among everyone (every server)."""
+    title = {
+        "today": _("today ({day})").format(day=day),
+        "week": _("the 7 days to {day}").format(day=day),
+        "all": _("all time"),
+    }[period]
+    where = _("this server") if in_server else _("everyone, every server")
+    lines = [
+        _("🏆 **{title} daily deals** — {period}, {where}").format(
+            title=rules.title, period=title, where=where
+        )
+    ]
+    if not rows:
+        lines.append(_("No finished boards yet."))
+    for rank, name, boards, score in rows[:SHOWN]:
+        lines.append(
+            _("{rank}. {name} — {score} ({boards})").format(
+                rank=rank,
+                name=name,
+                score=percent(score),
+                boards=ngettext("{n} board", "{n} boards", boards).format(n=boards),
+            )
+        )
+    if me is not None:
+        score, place = me
+        text = _("You: {score}").format(score=percent(score))
+        if place is not None:
+            text += _(" · better than {place} of the players everywhere").format(
+                place=percent(place)
+            )
+        lines.append(text)
+    return fit(lines)
+
+
+# ---------------------------------------------------------------- challenges
+
+
+def challenge_label(challenge_id: int, number: int, total: int) -> str:
+    """What the hand DM of a challenge's board says where a table names its channel."""
+    return _("Challenge #{challenge} · board {number} of {total}").format(
+        challenge=challenge_id, number=number, total=total
+    )
+
+
+def challenge_board_text(
+    rules: Rules,
+    challenge_id: int,
+    number: int,
+    total: int,
+    seat: int,
+    opponent: str,
+    deadline: float,
+) -> str:
+    """A challenge's board dealt (or resumed) in the DM."""
+    return "\n".join(
+        (
+            _(
+                "⚔️ Challenge #{challenge} against {opponent}: board {number} of {total} ({title}) is in your DMs."
+            ).format(
+                challenge=challenge_id,
+                opponent=opponent,
+                number=number,
+                total=total,
+                title=rules.title,
+            ),
+            _("You play {seat}; the other seats are AI. Play every board by {deadline}.").format(
+                seat=seat_names(rules.players)[seat], deadline=f"<t:{int(deadline)}:f>"
+            ),
+        )
+    )
+
+
+def challenge_invite(
+    rules: Rules, challenge_id: int, challenger: str, boards: int, deadline: float
+) -> str:
+    """The DM to the challenged player."""
+    return _(
+        "⚔️ {challenger} challenges you to {boards} ({title}), challenge #{challenge}: the same boards "
+        "for you both, each played alone against the AI, compared board by board. Play them by "
+        "{deadline} with `/ruff challenge` (boards not played by then are played by the AI)."
+    ).format(
+        challenger=challenger,
+        boards=ngettext("{n} board", "{n} boards", boards).format(n=boards),
+        title=rules.title,
+        challenge=challenge_id,
+        deadline=f"<t:{int(deadline)}:f>",
+    )
+
+
+def challenge_board_done(
+    rules: Rules,
+    challenge_id: int,
+    number: int,
+    total: int,
+    mine: int,
+    par: int | None,
+    theirs: tuple[str, int] | None,
+    deal: list[str],
+) -> str:
+    """A challenge's board finished, to its player: their result, the par, the
+    opponent's if they have played it, the deal."""
+    lines = [
+        _("✅ Challenge #{challenge} · board {number} of {total} · {title}").format(
+            challenge=challenge_id, number=number, total=total, title=rules.title
+        ),
+        _("Your result: **{result}**").format(result=signed(mine))
+        + (_(" · par {result}").format(result=signed(par)) if par is not None else ""),
+    ]
+    if theirs is not None:
+        lines.append(_("{name}: {result}").format(name=theirs[0], result=signed(theirs[1])))
+    lines.extend(deal)
+    return fit(lines)
+
+
+def challenge_waiting(challenge_id: int, opponent: str, deadline: float) -> str:
+    return _(
+        "⏳ You have played every board of challenge #{challenge}; the comparison comes when "
+        "{opponent} has too, or at {deadline}."
+    ).format(challenge=challenge_id, opponent=opponent, deadline=f"<t:{int(deadline)}:f>")
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeLine:
+    """One board of a settled challenge: each side's result, and whether the AI played it."""
+
+    number: int
+    first: int
+    first_ai: bool
+    second: int
+    second_ai: bool
+
+
+def challenge_result(
+    rules: Rules, challenge_id: int, first: str, second: str, lines: Sequence[ChallengeLine]
+) -> str:
+    """The challenge compared board by board, the boards won each, who won."""
+    won = sum(1 for b in lines if b.first > b.second)
+    lost = sum(1 for b in lines if b.first < b.second)
+    tied = len(lines) - won - lost
+    if won > lost:
+        verdict = _("{name} wins").format(name=first)
+    elif lost > won:
+        verdict = _("{name} wins").format(name=second)
+    else:
+        verdict = _("a draw")
+    out = [
+        _(
+            "🏁 Challenge #{challenge} · {title}: {first} {won}–{lost} {second} ({tied}) — {verdict}"
+        ).format(
+            challenge=challenge_id,
+            title=rules.title,
+            first=first,
+            second=second,
+            won=won,
+            lost=lost,
+            tied=ngettext("{n} board tied", "{n} boards tied", tied).format(n=tied),
+            verdict=verdict,
+        )
+    ]
+    ai = _(" (played by the AI)")
+    for b in lines:
+        out.append(
+            _("Board {number}: {first} {a}{a_ai} · {second} {b}{b_ai}").format(
+                number=b.number,
+                first=first,
+                a=signed(b.first),
+                a_ai=ai if b.first_ai else "",
+                second=second,
+                b=signed(b.second),
+                b_ai=ai if b.second_ai else "",
+            )
+        )
+    return fit(out)

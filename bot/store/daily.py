@@ -1,0 +1,427 @@
+"""The boards played alone (``/ruff daily``): who started which board, and each
+finished board's result; the AI's par of each board. Read by ``bot.commands.daily``
+(standings) and ``bot.tables.daily`` (travellers), written by ``bot.tables.daily``
+(a start) and ``bot.tables.commit`` (a result, with the board's last move).
+
+One SQL for both backends. A player starts a board once (the primary key); a
+result is written once (only over a NULL), so a move replayed, a second process
+or a retry never writes it twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from bot.store.db import Row
+from bot.store.rows import CHUNK, Repository
+
+__all__ = [
+    "CHALLENGE",
+    "BoardEntry",
+    "Challenge",
+    "ChallengeRepo",
+    "DailyRepo",
+    "Standing",
+    "matchpoints",
+    "percentile",
+    "standings",
+]
+
+_COLUMNS = (
+    "board, user_id, game_id, series, number, guild_id, channel_id, name, table_id,"
+    " result, by_ai, started_at, finished_at"
+)
+CHALLENGE = "challenge-"  # the series of a challenge's boards: challenge-<id>
+
+
+@dataclass(frozen=True, slots=True)
+class BoardEntry:
+    """One player's attempt at one board."""
+
+    board: str
+    user_id: int
+    game_id: str
+    series: str
+    number: int
+    guild_id: int
+    channel_id: int
+    name: str
+    table_id: int | None  # None: never played, the AI's result (a challenge's deadline)
+    result: int | None  # None while it is being played
+    by_ai: bool  # finished by the AI (a challenge's board abandoned at its deadline)
+    started_at: float
+    finished_at: float | None
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+
+def _entry(row: Row) -> BoardEntry:
+    result = row["result"]
+    finished = row["finished_at"]
+    table_id = row["table_id"]
+    return BoardEntry(
+        board=str(row["board"]),
+        user_id=int(row["user_id"]),
+        game_id=str(row["game_id"]),
+        series=str(row["series"]),
+        number=int(row["number"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        name=str(row["name"]),
+        table_id=None if table_id is None else int(table_id),
+        result=None if result is None else int(result),
+        by_ai=bool(row["by_ai"]),
+        started_at=float(row["started_at"]),
+        finished_at=None if finished is None else float(finished),
+    )
+
+
+class DailyRepo(Repository):
+    """Boards started and finished, per player; the par of each board."""
+
+    async def start(
+        self,
+        *,
+        board: str,
+        user_id: int,
+        game_id: str,
+        series: str,
+        number: int,
+        guild_id: int,
+        channel_id: int,
+        name: str,
+        table_id: int,
+    ) -> None:
+        """The player starts ``board`` at ``table_id``; raises
+        :class:`~bot.store.IntegrityError` if they started it before."""
+        await self.db.execute(
+            f"INSERT INTO daily_results ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, ?, NULL)",
+            (
+                board,
+                user_id,
+                game_id,
+                series,
+                number,
+                guild_id,
+                channel_id,
+                name,
+                table_id,
+                self.db.clock(),
+            ),
+        )
+
+    async def finish(self, table_id: int, result: int, by_ai: bool = False) -> bool:
+        """The board played at ``table_id`` ended with ``result`` (``by_ai``: the AI
+        finished it); False when it had one already (the first stays) or no board
+        is played there."""
+        changed = await self.db.execute(
+            "UPDATE daily_results SET result = ?, by_ai = ?, finished_at = ?"
+            " WHERE table_id = ? AND result IS NULL",
+            (result, int(by_ai), self.db.clock(), table_id),
+        )
+        return changed > 0
+
+    async def by_ai(
+        self,
+        *,
+        board: str,
+        user_id: int,
+        game_id: str,
+        series: str,
+        number: int,
+        guild_id: int,
+        name: str,
+        result: int,
+    ) -> bool:
+        """A board the player never started, played by the AI for them (a challenge's
+        deadline); False if they had started it (their attempt stays)."""
+        now = self.db.clock()
+        changed = await self.db.execute(
+            f"INSERT INTO daily_results ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 0, ?, NULL, ?, 1, ?, ?)"
+            " ON CONFLICT (board, user_id) DO NOTHING",
+            (board, user_id, game_id, series, number, guild_id, name, result, now, now),
+        )
+        return changed > 0
+
+    async def of_table(self, table_id: int) -> BoardEntry | None:
+        row = await self.db.fetchone(
+            f"SELECT {_COLUMNS} FROM daily_results WHERE table_id = ?", (table_id,)
+        )
+        return None if row is None else _entry(row)
+
+    async def of_player(self, user_id: int, game_id: str, series: str) -> list[BoardEntry]:
+        """``user_id``'s boards of ``series``, by number."""
+        rows = await self.db.fetchall(
+            f"SELECT {_COLUMNS} FROM daily_results WHERE user_id = ? AND game_id = ? AND series = ?"
+            " ORDER BY number",
+            (user_id, game_id, series),
+        )
+        return [_entry(r) for r in rows]
+
+    async def of_series(self, game_id: str, series: Sequence[str]) -> list[BoardEntry]:
+        """Every attempt at the boards of ``game_id`` in the ``series`` given (days)."""
+        out: list[BoardEntry] = []
+        names = sorted(set(series))
+        for start in range(0, len(names), CHUNK):
+            chunk = names[start : start + CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            rows = await self.db.fetchall(
+                f"SELECT {_COLUMNS} FROM daily_results WHERE game_id = ? AND series IN ({marks})"
+                " ORDER BY board, user_id",
+                (game_id, *chunk),
+            )
+            out.extend(_entry(r) for r in rows)
+        return out
+
+    async def of_game(self, game_id: str) -> list[BoardEntry]:
+        """Every attempt at every day's board of ``game_id`` (all-time standings; not
+        the challenges')."""
+        rows = await self.db.fetchall(
+            f"SELECT {_COLUMNS} FROM daily_results WHERE game_id = ? AND series NOT LIKE ?"
+            " ORDER BY board, user_id",
+            (game_id, CHALLENGE + "%"),
+        )
+        return [_entry(r) for r in rows]
+
+    async def of_board(self, board: str) -> list[BoardEntry]:
+        """Every attempt at ``board``."""
+        rows = await self.db.fetchall(
+            f"SELECT {_COLUMNS} FROM daily_results WHERE board = ? ORDER BY user_id", (board,)
+        )
+        return [_entry(r) for r in rows]
+
+    async def par(self, boards: Sequence[str]) -> dict[str, int]:
+        """The par of each of ``boards`` known so far."""
+        found: dict[str, int] = {}
+        names = sorted(set(boards))
+        for start in range(0, len(names), CHUNK):
+            chunk = names[start : start + CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            rows = await self.db.fetchall(
+                f"SELECT board, result FROM daily_par WHERE board IN ({marks})", tuple(chunk)
+            )
+            found.update((str(r["board"]), int(r["result"])) for r in rows)
+        return found
+
+    async def set_par(self, board: str, result: int) -> None:
+        """Keep the par of ``board`` (the first one written stays: it is the same anyway)."""
+        await self.db.execute(
+            "INSERT INTO daily_par (board, result) VALUES (?, ?) ON CONFLICT (board) DO NOTHING",
+            (board, result),
+        )
+
+
+# -------------------------------------------------------------------- challenges
+
+_CHALLENGE_COLUMNS = (
+    "id, game_id, preset, boards, guild_id, channel_id, challenger_id, challenger_name,"
+    " opponent_id, opponent_name, created_at, deadline_at, settled_at"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """Two players, the same boards (series ``challenge-<id>``), a deadline."""
+
+    id: int
+    game_id: str
+    preset: str
+    boards: int
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    challenger_name: str
+    opponent_id: int  # 0: the AI
+    opponent_name: str
+    created_at: float
+    deadline_at: float
+    settled_at: float | None
+
+    @property
+    def series(self) -> str:
+        return f"{CHALLENGE}{self.id}"
+
+    @property
+    def players(self) -> tuple[tuple[int, str], ...]:
+        """The human players: (user id, name)."""
+        both = ((self.challenger_id, self.challenger_name), (self.opponent_id, self.opponent_name))
+        return tuple(p for p in both if p[0])
+
+
+def _challenge(row: Row) -> Challenge:
+    settled = row["settled_at"]
+    return Challenge(
+        id=int(row["id"]),
+        game_id=str(row["game_id"]),
+        preset=str(row["preset"]),
+        boards=int(row["boards"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        challenger_id=int(row["challenger_id"]),
+        challenger_name=str(row["challenger_name"]),
+        opponent_id=int(row["opponent_id"]),
+        opponent_name=str(row["opponent_name"]),
+        created_at=float(row["created_at"]),
+        deadline_at=float(row["deadline_at"]),
+        settled_at=None if settled is None else float(settled),
+    )
+
+
+class ChallengeRepo(Repository):
+    """Challenges: made, read, settled once."""
+
+    async def create(
+        self,
+        *,
+        game_id: str,
+        preset: str,
+        boards: int,
+        guild_id: int,
+        channel_id: int,
+        challenger: tuple[int, str],
+        opponent: tuple[int, str],
+        deadline_at: float,
+    ) -> Challenge:
+        new_id = await self.db.execute_insert(
+            f"INSERT INTO daily_challenges ({_CHALLENGE_COLUMNS.split(', ', 1)[1]})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+            (
+                game_id,
+                preset,
+                boards,
+                guild_id,
+                channel_id,
+                challenger[0],
+                challenger[1],
+                opponent[0],
+                opponent[1],
+                self.db.clock(),
+                deadline_at,
+            ),
+        )
+        found = await self.get(new_id)
+        assert found is not None
+        return found
+
+    async def get(self, challenge_id: int) -> Challenge | None:
+        row = await self.db.fetchone(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM daily_challenges WHERE id = ?", (challenge_id,)
+        )
+        return None if row is None else _challenge(row)
+
+    async def open_of(self, user_id: int) -> list[Challenge]:
+        """The unsettled challenges ``user_id`` plays in, oldest first."""
+        rows = await self.db.fetchall(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM daily_challenges WHERE settled_at IS NULL"
+            " AND (challenger_id = ? OR opponent_id = ?) ORDER BY id",
+            (user_id, user_id),
+        )
+        return [_challenge(r) for r in rows]
+
+    async def due(self, now: float) -> list[Challenge]:
+        """The unsettled challenges whose deadline has passed."""
+        rows = await self.db.fetchall(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM daily_challenges WHERE settled_at IS NULL"
+            " AND deadline_at <= ? ORDER BY id",
+            (now,),
+        )
+        return [_challenge(r) for r in rows]
+
+    async def settle(self, challenge_id: int) -> bool:
+        """Mark the challenge settled; False if it was already (only one caller tells)."""
+        changed = await self.db.execute(
+            "UPDATE daily_challenges SET settled_at = ? WHERE id = ? AND settled_at IS NULL",
+            (self.db.clock(), challenge_id),
+        )
+        return changed > 0
+
+
+# -------------------------------------------------------------------- scoring (pure)
+
+
+def matchpoints(
+    entries: Sequence[BoardEntry], par: Mapping[str, int]
+) -> dict[tuple[str, int], Fraction]:
+    """Each finished entry's matchpoints on its board, as a percentage: against every
+    other finished result on that board and the board's par (the AI in the same seat),
+    a better result 1, an equal one ½, over how many they are (50 when none)."""
+    by_board: dict[str, list[BoardEntry]] = {}
+    for entry in entries:
+        if entry.result is not None:
+            by_board.setdefault(entry.board, []).append(entry)
+    out: dict[tuple[str, int], Fraction] = {}
+    for board, played in by_board.items():
+        results = [e.result for e in played if e.result is not None]
+        known = par.get(board)
+        for entry in played:
+            mine = entry.result
+            assert mine is not None
+            field = [r for e, r in zip(played, results, strict=True) if e is not entry]
+            if known is not None:
+                field.append(known)
+            if not field:
+                out[(board, entry.user_id)] = Fraction(50)
+                continue
+            points = sum(
+                Fraction(2) if mine > r else Fraction(1) if mine == r else Fraction(0)
+                for r in field
+            )
+            out[(board, entry.user_id)] = points * Fraction(50, len(field))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One player's line in a period's standings."""
+
+    rank: int
+    user_id: int
+    name: str
+    boards: int
+    score: Fraction  # the average of their boards' matchpoints, in percent
+
+
+def standings(
+    entries: Sequence[BoardEntry],
+    points: Mapping[tuple[str, int], Fraction],
+    guild_id: int | None = None,
+) -> list[Standing]:
+    """The players' average matchpoints over their finished boards among ``entries``
+    (those played in ``guild_id`` only, when given), best first; ties share a rank."""
+    mine: dict[int, list[Fraction]] = {}
+    names: dict[int, tuple[float, str]] = {}
+    for entry in entries:
+        if entry.result is None or (guild_id is not None and entry.guild_id != guild_id):
+            continue
+        mine.setdefault(entry.user_id, []).append(points[(entry.board, entry.user_id)])
+        latest = names.get(entry.user_id)
+        if latest is None or entry.started_at >= latest[0]:
+            names[entry.user_id] = (entry.started_at, entry.name)
+    rows = sorted(
+        ((sum(v, Fraction(0)) / len(v), len(v), user) for user, v in mine.items()),
+        key=lambda r: (-r[0], -r[1], r[2]),
+    )
+    out: list[Standing] = []
+    for i, (score, boards, user) in enumerate(rows):
+        rank = out[-1].rank if out and out[-1].score == score else i + 1
+        out.append(Standing(rank, user, names[user][1], boards, score))
+    return out
+
+
+def percentile(scores: Mapping[int, Fraction], user_id: int) -> Fraction | None:
+    """Where ``user_id``'s score stands among everyone's (all servers), in percent: the
+    share of the others they beat, a tie counting half (100 when alone)."""
+    mine = scores.get(user_id)
+    if mine is None:
+        return None
+    others = [s for u, s in scores.items() if u != user_id]
+    if not others:
+        return Fraction(100)
+    points = sum(
+        Fraction(2) if mine > s else Fraction(1) if mine == s else Fraction(0) for s in others
+    )
+    return points * Fraction(50, len(others))
