@@ -23,7 +23,7 @@ import random
 import statistics
 import time
 
-from bot.tables.aipool import _DEFAULTS, HINT_BUDGET, AIPool
+from bot.tables.aipool import HINT_BUDGET, AIPool, level_budget
 from engine import SeatView, game_ids, new_game
 from engine.ai import get_player, hint
 
@@ -59,7 +59,7 @@ def pct(values: list[float], q: float) -> float:
 async def run(games: list[str], count: int, seed: int) -> None:
     pool = AIPool(1, mode="process")
     await pool.ready()
-    hard_soft, hard_cap = _DEFAULTS["hard"]
+    hard_soft, hard_cap = level_budget("hard")
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(
         f"hint budget {HINT_BUDGET[0]:.2f} s soft / {HINT_BUDGET[1]:.2f} s cap;"
