@@ -115,6 +115,7 @@ async def test_other_commands_are_refused_where_the_bot_is_not(
     ):
         res = await alice.slash(there, name, **options)
         assert res.ephemeral and REFUSED in res.response.content, (name, res)
+        assert not res.followups, (name, res.followups)  # one short answer, nothing more
     assert _rows(db_path, "tables") == before == 0
     assert env.bot.manager.tables.open_in_channel(there.id) is None
     assert list(there.history()) == []
