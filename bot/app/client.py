@@ -70,6 +70,8 @@ class RuffBot(commands.Bot):
     async def _on_tree_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
+        if isinstance(error, app_commands.CheckFailure) and interaction.response.is_done():
+            return  # refused, and answered, by the check (bot/app/cog.py)
         log.exception("command failed", exc_info=error)
         text = _("Something went wrong — nothing was changed. Please try again.")
         if isinstance(error, app_commands.TransformerError):

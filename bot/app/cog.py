@@ -13,7 +13,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.manager import GameManager, preset_choices
-from bot.present.i18n import LANGUAGES, N_
+from bot.present.i18n import LANGUAGES, N_, _
+from bot.present.installs import bot_away
+from bot.present.replies import refuse
 from bot.tables.lesson_scripts import LESSONS
 from engine import game_ids, make_rules
 
@@ -22,6 +24,14 @@ def _game_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=make_rules(g).title + f" ({g})", value=g) for g in game_ids()]
 
 
+ANYWHERE = frozenset({"daily", "challenge", "rules"})
+"""The commands a player's own install of the app may use where the bot is not
+(a server that did not invite it, a group DM): each plays in the bot's DM or only
+answers privately."""
+
+
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class RuffCog(
     commands.GroupCog,
     group_name="ruff",
@@ -32,6 +42,21 @@ class RuffCog(
     def __init__(self, manager: GameManager) -> None:
         self.manager = manager
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Where the bot is not (only the player's own install reaches there), only
+        :data:`ANYWHERE`'s commands run; any other gets a short private answer."""
+        command = interaction.command
+        if not bot_away(interaction) or (command is not None and command.name in ANYWHERE):
+            return True
+        await refuse(
+            interaction,
+            _(
+                "Tables need the bot in this server: ask an admin to add it. "
+                "`/ruff daily` and `/ruff challenge` work anywhere."
+            ),
+        )
+        return False
 
     @app_commands.command(name="new", description=N_("Open a table in this channel"))
     @app_commands.describe(

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot.present.i18n import _
+from bot.present.installs import home
 from bot.present.render import daily as text
 from bot.present.replies import refuse, reply
 from bot.store.daily import matchpoints, percentile, standings
@@ -52,7 +53,7 @@ class DailyStandings:
         pars = await repo.par(sorted({e.board for e in entries}))
         points = matchpoints(entries, pars)
         everyone = standings(entries, points)
-        guild_id = interaction.guild.id if interaction.guild is not None else None
+        guild_id = home(interaction)[0] or None  # a server the bot is in, or everyone
         shown = standings(entries, points, guild_id) if guild_id is not None else everyone
         scores = {row.user_id: row.score for row in everyone}
         user = interaction.user.id

@@ -28,6 +28,7 @@ from typing import Any
 import discord
 
 from bot.present.i18n import _, using
+from bot.present.installs import home
 from bot.present.notify import DMClosed, MessageGone
 from bot.present.render import daily as text
 from bot.present.replies import refuse, reply
@@ -101,8 +102,7 @@ class Challenges:
         if await self._dm_of(interaction, them[1]) is None:
             return
         deadline = self.clock() + DEADLINE
-        guild_id = interaction.guild.id if interaction.guild is not None else 0
-        channel_id = interaction.channel.id if interaction.channel is not None and guild_id else 0
+        guild_id, channel_id = home(interaction)
         challenge = await self.svc.challenge_repo.create(
             game_id=rules.game_id,
             preset=rules.preset,

@@ -35,6 +35,7 @@ from typing import Any
 import discord
 
 from bot.present.i18n import _, using
+from bot.present.installs import home
 from bot.present.notify import DMClosed, MessageGone
 from bot.present.render import daily as text
 from bot.present.replies import refuse, reply
@@ -132,12 +133,7 @@ class Daily:
         if number is None:
             await reply(interaction, await self.day_text(user.id, rules, day))
             return
-        guild_id = interaction.guild.id if interaction.guild is not None else 0
-        channel_id = (
-            interaction.channel.id
-            if interaction.guild is not None and interaction.channel is not None
-            else 0
-        )
+        guild_id, channel_id = home(interaction)  # 0: the cross-server standings only
         the_board = board(rules.game_id, rules.preset, day, number)
         language = svc.user_locales.language(user.id)
         with using(language):
