@@ -1,4 +1,4 @@
-"""Slash commands: ``/ruff new | hand | cancel | rules | leaderboard | stats | settings | record | replay``.
+"""Slash commands: ``/ruff new | hand | cancel | rules | leaderboard | stats | settings | options | record | replay``.
 
 Thin by design: each command validates its options' shape and hands over to
 the :class:`~bot.app.manager.GameManager`.
@@ -142,6 +142,25 @@ class RuffCog(
     ) -> None:
         await self.manager.settings_command(
             interaction, None if pictures is None else pictures == "on", language
+        )
+
+    @app_commands.command(
+        name="options", description=N_("Your own options, at every table (only you see them)")
+    )
+    @app_commands.describe(
+        auto_play=N_("Play your only legal card for you after a short pause"),
+    )
+    @app_commands.choices(
+        auto_play=[
+            app_commands.Choice(name=N_("on"), value="on"),
+            app_commands.Choice(name=N_("off"), value="off"),
+        ],
+    )
+    async def options(
+        self, interaction: discord.Interaction[Any], auto_play: str | None = None
+    ) -> None:
+        await self.manager.options_command(
+            interaction, None if auto_play is None else auto_play == "on"
         )
 
     @app_commands.command(

@@ -179,6 +179,11 @@ class GameManager:
                     table.shown.language = language_now
                     self.presenter.schedule_table_edit(table)
 
+    async def options_command(
+        self, interaction: discord.Interaction[Any], auto_play: bool | None
+    ) -> None:
+        await self.services.player_options.options_command(interaction, auto_play)
+
     # ------------------------------------------------------------ clicks (bot/handlers.ClickHandler)
 
     async def refuse(self, interaction: discord.Interaction[Any], text: str) -> None:

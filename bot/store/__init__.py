@@ -16,6 +16,7 @@ from bot.store.db import (
 from bot.store.deadlines import DeadlineRepo
 from bot.store.hands import HandMessageRepo
 from bot.store.moves import ActionRepo, Snapshot, SnapshotRepo
+from bot.store.player_options import PlayerOptionsRepo
 from bot.store.preferences import GuildSettingsRepo, UserLocaleRepo
 from bot.store.rows import (
     ActionRow,
@@ -56,6 +57,7 @@ __all__ = [
     "Deadline",
     "DeadlineRepo",
     "GuildSettingsRepo",
+    "PlayerOptionsRepo",
     "UserLocaleRepo",
     "Snapshot",
     "SnapshotRepo",

@@ -429,6 +429,28 @@ CREATE TABLE table_snapshots (
 """
 
 
+V11 = """
+-- Each player's own options (/ruff options: auto-play a single legal card, ...),
+-- one JSON object per Discord user, the same at every table (bot/store/player_options.py).
+CREATE TABLE player_options (
+    user_id     INTEGER PRIMARY KEY,
+    options     TEXT    NOT NULL,
+    updated_at  REAL    NOT NULL
+) STRICT;
+"""
+
+V11_POSTGRESQL = """
+CREATE TABLE player_options (
+    user_id     bigint  PRIMARY KEY,
+    options     text    NOT NULL,
+    updated_at  double precision NOT NULL
+);
+"""
+
+# Versions 8 to 10 are other changes' numbers; until those land here they change nothing.
+RESERVED = "SELECT 1;"
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     """One numbered step of the schema history, in every dialect."""
@@ -466,6 +488,10 @@ MIGRATIONS: list[Migration] = [
     Migration(5, sqlite=V5, postgresql=V5_POSTGRESQL),
     Migration(6, sqlite=V6),
     Migration(7, sqlite=V7, postgresql=V7_POSTGRESQL),
+    Migration(8, sqlite=RESERVED),
+    Migration(9, sqlite=RESERVED),
+    Migration(10, sqlite=RESERVED),
+    Migration(11, sqlite=V11, postgresql=V11_POSTGRESQL),
 ]
 """The schema history, versions 1, 2, 3... in order."""
 

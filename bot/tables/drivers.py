@@ -24,6 +24,7 @@ from bot.present.notify import MessageGone
 from bot.present.render import seat_names
 from bot.store import Deadline, StoreError
 from bot.tables import commit
+from bot.tables.autoplay import AutoPlay
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
 from bot.tables.table import TURN_WARNING_LEFT, TURN_WARNING_MIN, Table, retry_backoff
@@ -59,6 +60,7 @@ class Drivers:
     def __init__(self, svc: Services, presenter: Presenter) -> None:
         self.svc = svc
         self.presenter = presenter
+        self.autoplay = AutoPlay(svc, presenter.hands)
 
     # ================================================================ after every commit
 
@@ -101,6 +103,7 @@ class Drivers:
             if due is None and timeout > 0:
                 due = discord.utils.utcnow().timestamp() + timeout
             self._ping_later(table, seat, due)
+            self.autoplay.arm(table, seat)  # a lone legal card, for those who chose it
 
     def rearm(self, table: Table) -> None:
         """The safety net under :meth:`kick`: a turn that waits for the AI or a turn
