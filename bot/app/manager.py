@@ -215,8 +215,9 @@ class GameManager:
         seat: int,
         verb: str,
         values: Sequence[str],
+        confirmed: bool = False,
     ) -> None:
-        await self.play.on_pick(interaction, table_id, version, seat, verb, values)
+        await self.play.on_pick(interaction, table_id, version, seat, verb, values, confirmed)
 
     async def on_leaderboard_page(
         self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None

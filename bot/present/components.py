@@ -13,7 +13,10 @@ Every component is a :class:`discord.ui.DynamicItem`, registered once in
   trick is recognised as stale;
 * ``rh:d:<table>:<version>:<seat>[:<verb>]`` — a menu of cards to lay out, one
   ``<verb>:<card>`` action per chosen card (``discard`` when the verb is left
-  out, as in ids sent before the verb was added);
+  out, as in ids sent before the verb was added); choosing only shows the choice
+  with a **Confirm** button, nothing is laid out yet;
+* ``rh:k:<table>:<version>:<seat>:<verb>:<card>.<card>...`` — **Confirm** the cards
+  chosen in that menu (one ``<verb>:<card>`` action each, committed together);
 * ``rh:c:<table>:<version>:<seat>:<k>`` — the ``k``-th menu of choices (when
   there are more than buttons fit, e.g. a ruff value 0-95); each option's value
   is the engine's encoding of one action (``ruffval:47``);
@@ -30,7 +33,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,7 +72,7 @@ _ID_LIMIT = 100
 
 @dataclass(frozen=True, slots=True)
 class ParsedId:
-    kind: str  # t | a | d | c | lb | r
+    kind: str  # t | a | d | k | c | lb | r
     table_id: int = 0
     verb: str = ""  # the table verb (t) or the laid-out cards' action verb (d)
     version: int = 0
@@ -78,6 +81,7 @@ class ParsedId:
     page: int = 0
     step: int = 0  # a replay's step (r)
     game: str = ""  # the game id of a leaderboard page (lb); "" = the default
+    cards: tuple[str, ...] = ()  # the chosen cards' codes (k)
 
 
 class BadCustomId(ValueError):
@@ -87,6 +91,9 @@ class BadCustomId(ValueError):
 _TABLE_RE = re.compile(r"t:(\d{1,19}):([a-z-]{1,12})")
 _ACT_RE = re.compile(r"a:(\d{1,19}):(\d{1,9}):([0-3]):([a-z]{1,10}(?::[0-9A-Za-z-]{1,16})?)")
 _PICK_RE = re.compile(r"d:(\d{1,19}):(\d{1,9}):([0-3])(?::([a-z]{1,10}))?")
+_CONFIRM_RE = re.compile(
+    r"k:(\d{1,19}):(\d{1,9}):([0-3]):([a-z]{1,10}):([0-9A-Z]{2,3}(?:\.[0-9A-Z]{2,3}){0,11})"
+)
 _CHOICE_RE = re.compile(r"c:(\d{1,19}):(\d{1,9}):([0-3]):(\d)")
 _LB_RE = re.compile(r"lb:(\d{1,4})(?::([a-z0-9-]{1,60}))?")
 _REPLAY_RE = re.compile(r"r:(\d{1,19}):(\d{1,6})")
@@ -118,6 +125,15 @@ def parse_custom_id(rest: str) -> ParsedId:
             seat=int(m.group(3)),
             verb=m.group(4) or "discard",
         )
+    if m := _CONFIRM_RE.fullmatch(rest):
+        return ParsedId(
+            "k",
+            table_id=int(m.group(1)),
+            version=int(m.group(2)),
+            seat=int(m.group(3)),
+            verb=m.group(4),
+            cards=tuple(m.group(5).split(".")),
+        )
     if m := _CHOICE_RE.fullmatch(rest):
         return ParsedId(
             "c", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3))
@@ -142,6 +158,13 @@ def action_id(table_id: int, version: int, seat: int, action: Action) -> str:
 def pick_id(table_id: int, version: int, seat: int, verb: str = "discard") -> str:
     """The id of a menu of cards to lay out with ``verb`` (``discard``: the ruff)."""
     cid = f"rh:d:{table_id}:{version}:{seat}" + ("" if verb == "discard" else f":{verb}")
+    assert len(cid) <= _ID_LIMIT
+    return cid
+
+
+def confirm_id(table_id: int, version: int, seat: int, verb: str, codes: Sequence[str]) -> str:
+    """The id of **Confirm** under a menu of cards to lay out: the chosen cards' codes."""
+    cid = f"rh:k:{table_id}:{version}:{seat}:{verb}:" + ".".join(codes)
     assert len(cid) <= _ID_LIMIT
     return cid
 
@@ -278,6 +301,16 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
     elif parsed.kind == "d":
         await manager.on_pick(
             interaction, parsed.table_id, parsed.version, parsed.seat, parsed.verb, values
+        )
+    elif parsed.kind == "k":
+        await manager.on_pick(
+            interaction,
+            parsed.table_id,
+            parsed.version,
+            parsed.seat,
+            parsed.verb,
+            parsed.cards,
+            confirmed=True,
         )
     elif parsed.kind == "c":
         if len(values) != 1:
@@ -460,9 +493,12 @@ class Rows(discord.ui.View):
         count: int,
         placeholder: str,
         row: int = 0,
+        chosen: Sequence[str] = (),
+        emojis: Mapping[str, dict[str, Any]] | None = None,
     ) -> None:
         """A select menu of ``(label, value)`` or ``(label, value, description)``
-        options choosing exactly ``count``."""
+        options choosing exactly ``count``; the values in ``chosen`` shown as chosen,
+        ``emojis`` an option's emoji by value."""
         self._check_id(custom_id)
         items = self._row(row)
         if items:
@@ -476,7 +512,12 @@ class Rows(discord.ui.View):
                 "min_values": count,
                 "max_values": count,
                 "placeholder": placeholder[:150],
-                "options": [_option(*option) for option in options],
+                "options": [
+                    _option(
+                        *option, chosen=option[1] in chosen, emoji=(emojis or {}).get(option[1])
+                    )
+                    for option in options
+                ],
             }
         )
 
@@ -484,9 +525,20 @@ class Rows(discord.ui.View):
         return [{"type": 1, "components": list(items)} for items in self._rows if items]
 
 
-def _option(label: str, value: str, description: str = "") -> dict[str, Any]:
+def _option(
+    label: str,
+    value: str,
+    description: str = "",
+    *,
+    chosen: bool = False,
+    emoji: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A select option as Discord receives it (labels and descriptions at most 100 characters)."""
     option: dict[str, Any] = {"label": label[:100], "value": value}
     if description:
         option["description"] = description[:100]
+    if chosen:
+        option["default"] = True
+    if emoji is not None:
+        option["emoji"] = emoji
     return option

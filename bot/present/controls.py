@@ -9,7 +9,9 @@ The kinds:
   hand (a face-up layout card) gets a button too, marked "(table)";
 * a **card to lay out** (any other action that carries a ``card``, such as the
   ruff's :class:`~engine.actions.Discard`): one menu to choose
-  ``view.to_lay_out`` cards at once, the cards sorted as in the hand;
+  ``view.to_lay_out`` cards at once, the cards sorted as in the hand; once chosen,
+  the menu shows them chosen and a **Confirm** button lays them all out in one
+  commit (one tap to choose, one to confirm);
 * a **choice** (every other action: take or decline the ruff, Can-ye, a bid,
   naming trumps ...): one button each, on the rows after the cards; when there
   are more than two rows of them (a declared ruff value, 0 to 95), menus of 25
@@ -52,6 +54,7 @@ from bot.present.components import (
     Rows,
     action_id,
     choice_id,
+    confirm_id,
     pick_id,
     table_id_for,
 )
@@ -193,12 +196,17 @@ def _layout_cards(view: SeatView) -> list[Card]:
 
 
 def hand_controls(
-    table_id: int, version: int, view: SeatView, away: bool = False
+    table_id: int,
+    version: int,
+    view: SeatView,
+    away: bool = False,
+    chosen: Sequence[Card] = (),
 ) -> discord.ui.View:
     """The controls of ``view.seat``'s hand message at engine ``version``.
 
     ``away``: the AI plays this seat, so every card is shown disabled and the
-    only live button takes the seat back.
+    only live button takes the seat back. ``chosen``: the cards just chosen in the
+    menu of cards to lay out, shown chosen, with **Confirm** under the menu.
     """
     ui = Rows()  # plain component data: this is built for nearly every move (see Rows)
     seat = view.seat
@@ -218,14 +226,31 @@ def hand_controls(
     plays, picks, choices = _split(view)
     if picks:
         # laying out cards: one menu per kind (today only one kind is ever legal at once)
-        for row, (verb, actions) in enumerate(list(picks.items())[:ROWS]):
+        for row, (verb, actions) in enumerate(list(picks.items())[: ROWS - 1]):
             cards = layout_order([_card_of(a) for a in actions], view)[:MENU_OPTIONS]
             need = max(1, min(view.to_lay_out or 1, len(cards)))
             options = [(card_label(c), c.code, card_note(c, view)) for c in cards]
             placeholder = ngettext(
                 "Choose {n} card to lay out", "Choose {n} cards to lay out", need
             ).format(n=need)
-            ui.menu(pick_id(table_id, version, seat, verb), options, need, placeholder, row=row)
+            codes = [c.code for c in chosen if c in cards]
+            ui.menu(
+                pick_id(table_id, version, seat, verb),
+                options,
+                need,
+                placeholder,
+                row=row,
+                chosen=codes if len(codes) == need else (),
+            )
+            if len(codes) == need:  # chosen: laid out only on Confirm
+                ui.button(
+                    confirm_id(table_id, version, seat, verb, codes),
+                    ngettext(
+                        "Confirm: lay out {n} card", "Confirm: lay out {n} cards", need
+                    ).format(n=need),
+                    discord.ButtonStyle.success,
+                    row=ROWS - 1,
+                )
         return ui
     if len(choices) > MAX_CHOICE_BUTTONS:
         rows = _choice_rows(choices)

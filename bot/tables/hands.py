@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 import discord
@@ -29,7 +29,7 @@ from bot.store import StoreError
 from bot.tables import commit
 from bot.tables.services import Services
 from bot.tables.table import HAND_COPIES, HandCopy, Table, hand_signature
-from engine import SeatView
+from engine import Card, SeatView
 
 log = logging.getLogger(__name__)
 
@@ -48,14 +48,16 @@ class Hands:
         human = table.human(seat)
         return table.language if human is None else self.svc.user_locales.language(human.user_id)
 
-    def hand(self, table: Table, seat: int, note: str = "") -> tuple[str, discord.ui.View]:
+    def hand(
+        self, table: Table, seat: int, note: str = "", chosen: Sequence[Card] = ()
+    ) -> tuple[str, discord.ui.View]:
         """``seat``'s hand message: text and controls, from its own view only, in its
-        player's language."""
-        content, _sig, controls = self._hand_now(table, seat, note)
+        player's language (``chosen``: cards chosen to lay out, awaiting Confirm)."""
+        content, _sig, controls = self._hand_now(table, seat, note, chosen)
         return content, controls()
 
     def _hand_now(
-        self, table: Table, seat: int, note: str = ""
+        self, table: Table, seat: int, note: str = "", chosen: Sequence[Card] = ()
     ) -> tuple[str, str, Callable[[], discord.ui.View]]:
         """``seat``'s hand message as the game stands, in its player's language: the
         text, its signature (:func:`hand_signature`), and its controls, built only when
@@ -70,7 +72,7 @@ class Hands:
 
         def controls() -> discord.ui.View:
             with using(language):
-                return hand_controls(table.id, version, view, away=away)
+                return hand_controls(table.id, version, view, away=away, chosen=chosen)
 
         return content, sig, controls
 

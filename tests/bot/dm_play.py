@@ -22,7 +22,7 @@ from engine.phases.contract import NameDirection
 from engine.phases.solo_auction import SoloBid
 from engine.phases.solo_declare import NameTrump
 
-from .helpers import buttons, enabled_labels, hand_message, table_message
+from .helpers import buttons, choose_cards, enabled_labels, hand_message, table_message
 
 NAMES = ("alice", "bob", "carol", "dave")
 SEATS = {4: ("North", "East", "South", "West"), 3: ("North", "East", "West"), 2: ("North", "South")}
@@ -123,14 +123,16 @@ async def act(member: Any, game: Game, seat: int, actions: list[Action]) -> Any:
     first = actions[0]
     user = member.user
     if isinstance(first, Discard):
-        return await user.select(message, [a.card.code for a in actions if isinstance(a, Discard)])
+        return await choose_cards(
+            user, message, [a.card.code for a in actions if isinstance(a, Discard)]
+        )
     if isinstance(first, RuffClaim):
         if first.value == true_ruff(view):
             return await user.click(message, label=f"Declare {first.value} (my best suit)")
         menu = next(
             m for m in selects(message) if any(o.value == first.encode() for o in m.options)
         )
-        return await user.select(message, [first.encode()], custom_id=menu.custom_id)
+        return await choose_cards(user, message, [first.encode()], custom_id=menu.custom_id)
     return await user.click(message, label=label_of(view, first))
 
 

@@ -22,7 +22,7 @@ from engine.phases.deal import CARD_BY_INDEX
 
 from .conftest import make_settings, restart
 from .dm_play import act, open_table, selects
-from .helpers import forged_click, hand_message, table_message
+from .helpers import choose_cards, forged_click, hand_message, table_message
 from .test_refusals import Unchanged, assert_refused
 
 
@@ -38,7 +38,7 @@ async def forged_select(env: Any, actor: Any, message: Any, custom_id: str, valu
     menu["min_values"] = menu["max_values"] = 1
     stored.components = [{"type": 1, "components": [menu]}]
     try:
-        return await actor.select(message, [value], custom_id=custom_id)
+        return await choose_cards(actor, message, [value], custom_id=custom_id)
     finally:
         if stored.components and custom_id in str(stored.components):
             stored.components = saved
@@ -145,8 +145,8 @@ async def test_ruffe_declared_forged_menu_choices_are_refused(
     async with same:  # another action smuggled through the menu
         res = await forged_select(env, players[seat].user, message, menu_id, "bid:solo")
         assert_refused(res, "Unknown action")
-    res = await players[seat].user.select(
-        message, ["ruffval:30"], custom_id=selects(message)[1].custom_id
+    res = await choose_cards(
+        players[seat].user, message, ["ruffval:30"], custom_id=selects(message)[1].custom_id
     )
     assert not res.ephemeral
     assert table.game.notes["ruff_claims"] == ((seat, 30),)

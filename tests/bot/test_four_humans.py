@@ -22,6 +22,7 @@ from .helpers import (
     SEAT_NAMES,
     card_labels,
     choose,
+    choose_cards,
     enabled_cards,
     enabled_labels,
     find_select,
@@ -165,7 +166,7 @@ async def test_four_humans_play_a_seeded_game_to_the_target(simcord_env: Any) ->
             assert isinstance(first, Discard)
             cards = [a.card for a in actions]  # type: ignore[attr-defined]
             laid_out.append((game.deal_no, seat, cards, game.turn_up, deal_start))
-            res = await player.user.select(msg, [c.code for c in cards])
+            res = await choose_cards(player.user, msg, [c.code for c in cards])
             assert (
                 f"Laid out: {' '.join(card_text(c) for c in cards)}" in hand_message(player).content
             )

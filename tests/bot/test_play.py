@@ -10,7 +10,14 @@ from bot.present.render import card_label
 from bot.store import ActionRepo, Database, ResultRepo, TableRepo
 from engine import Play
 
-from .helpers import button_labels, enabled_cards, find_select, hand_message, replay_from_db
+from .helpers import (
+    button_labels,
+    choose_cards,
+    enabled_cards,
+    find_select,
+    hand_message,
+    replay_from_db,
+)
 
 
 async def _act(env: Any, member: Any) -> bool:
@@ -21,7 +28,7 @@ async def _act(env: Any, member: Any) -> bool:
     select = find_select(msg)
     if select is not None and not select.disabled:
         values = [o.value for o in select.options][: select.min_values]
-        await member.user.select(msg, values)
+        await choose_cards(member.user, msg, values)
         return True
     labels = button_labels(msg)
     for decision in ("Accept the claim", "Take the stock (ruff)", "Call “Can-ye?”", "Show honours"):

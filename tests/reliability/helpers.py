@@ -19,6 +19,8 @@ from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
+from tests.bot.helpers import choose_cards
+
 CARD_LABEL = re.compile("^(10|[2-9JQKA])[♠♥♦♣]\ufe0e?$")  # ♠︎ ♣︎ carry the text style
 DECISIONS = (
     "Accept the claim",
@@ -90,7 +92,7 @@ async def act(member: Any) -> Move | None:
     assert options, f"my turn but nothing to press:\n{msg.content}"
     move = options[0]
     if move.values is not None:
-        res = await member.user.select(msg, list(move.values), custom_id=move.custom_id)
+        res = await choose_cards(member.user, msg, list(move.values), custom_id=move.custom_id)
     else:
         res = await member.user.click(msg, custom_id=move.custom_id)
     assert res.acknowledged

@@ -11,6 +11,8 @@ from typing import Any
 import discord
 import pytest
 
+from tests.bot.helpers import choose_cards
+
 from .helpers import (
     db_actions,
     dump,
@@ -96,7 +98,7 @@ async def play_out(env: Any, member: Any, before_click: Any = None, limit: int =
         if before_click is not None:
             before_click(clicks)
         if move.values is not None:
-            await member.user.select(msg, list(move.values), custom_id=move.custom_id)
+            await choose_cards(member.user, msg, list(move.values), custom_id=move.custom_id)
         else:
             await member.user.click(msg, custom_id=move.custom_id)
         clicks += 1
@@ -159,7 +161,7 @@ async def test_discord_down_for_a_while_changes_nothing_in_the_game(env: Any, db
         res = (
             await alice.user.click(msg, custom_id=move.custom_id)
             if move.values is None
-            else await alice.user.select(msg, list(move.values), custom_id=move.custom_id)
+            else await choose_cards(alice.user, msg, list(move.values), custom_id=move.custom_id)
         )
         assert res.acknowledged and not res.ephemeral
     assert table_message(channel).content == before, "the channel saw nothing"
@@ -191,7 +193,7 @@ async def test_deleted_table_message_is_posted_again(env: Any, db_path: Any) -> 
         await (
             alice.user.click(msg, custom_id=move.custom_id)
             if move.values is None
-            else alice.user.select(msg, list(move.values), custom_id=move.custom_id)
+            else choose_cards(alice.user, msg, list(move.values), custom_id=move.custom_id)
         )
         clicks += 1
     new = table_message(channel)
@@ -216,7 +218,7 @@ async def test_deleted_channel_cancels_the_table_cleanly(env: Any, db_path: Any)
     res = await (
         alice.user.click(msg, custom_id=move.custom_id)
         if move.values is None
-        else alice.user.select(msg, list(move.values), custom_id=move.custom_id)
+        else choose_cards(alice.user, msg, list(move.values), custom_id=move.custom_id)
     )
     assert res.acknowledged
     manager = env.bot.manager
@@ -291,7 +293,7 @@ async def test_failed_answers_while_opening_never_block_the_channel(env: Any, db
                 await (
                     member.user.click(msg, custom_id=move.custom_id)
                     if move.values is None
-                    else member.user.select(msg, list(move.values), custom_id=move.custom_id)
+                    else choose_cards(member.user, msg, list(move.values), custom_id=move.custom_id)
                 )
     assert table_status(db_path, 2) == "finished"
     assert integrity(db_path) == "ok"

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.app.client import create_bot
+from tests.bot.helpers import choose_cards
 
 from .conftest import make_settings
 from .helpers import (
@@ -148,7 +149,7 @@ async def test_a_click_the_database_refuses_is_answered_changes_nothing_and_can_
     fault = InsertFault(db_path, 1, v)
     move = moves(before)[0]
     if move.values is not None:
-        res = await alice.user.select(before, list(move.values), custom_id=move.custom_id)
+        res = await choose_cards(alice.user, before, list(move.values), custom_id=move.custom_id)
     else:
         res = await alice.user.click(before, custom_id=move.custom_id)
     assert res.ephemeral and "nothing changed" in res.response.content
