@@ -22,8 +22,11 @@ Every component is a :class:`discord.ui.DynamicItem`, registered once in
   is the engine's encoding of one action (``ruffval:47``);
 * ``rh:lb:<page>[:<game>]`` — leaderboard paging (the game id the page shows; an
   id without one, from before ratings, shows the server's most played game);
-* ``rh:r:<table>:<step>`` — a replay of a finished game at trick ``step``
-  (from 0; ``/ruff replay``, :mod:`bot.present.replay`); a step past the end clamps.
+* ``rh:r:<table>:<step>[:d]`` — a replay of a finished game at trick ``step``
+  (from 0; ``/ruff replay``, :mod:`bot.present.replay`); a step past the end clamps;
+  ``:d`` marks the buttons that jump by deal (two buttons may lead to one step);
+* ``rh:s:<table>`` — a replay's menu of deals; each option's value is the step of
+  that deal's first trick.
 
 The builders here are pure functions of an engine view; the callbacks only
 parse the id and hand over to the :class:`~bot.present.handlers.ClickHandler` (the manager).
@@ -72,7 +75,7 @@ _ID_LIMIT = 100
 
 @dataclass(frozen=True, slots=True)
 class ParsedId:
-    kind: str  # t | a | d | k | c | lb | r
+    kind: str  # t | a | d | k | c | lb | r | s
     table_id: int = 0
     verb: str = ""  # the table verb (t) or the laid-out cards' action verb (d)
     version: int = 0
@@ -96,7 +99,8 @@ _CONFIRM_RE = re.compile(
 )
 _CHOICE_RE = re.compile(r"c:(\d{1,19}):(\d{1,9}):([0-3]):(\d)")
 _LB_RE = re.compile(r"lb:(\d{1,4})(?::([a-z0-9-]{1,60}))?")
-_REPLAY_RE = re.compile(r"r:(\d{1,19}):(\d{1,6})")
+_REPLAY_RE = re.compile(r"r:(\d{1,19}):(\d{1,6})(?::d)?")
+_REPLAY_DEAL_RE = re.compile(r"s:(\d{1,19})")
 
 
 def parse_custom_id(rest: str) -> ParsedId:
@@ -142,6 +146,8 @@ def parse_custom_id(rest: str) -> ParsedId:
         return ParsedId("lb", page=int(m.group(1)), game=m.group(2) or "")
     if m := _REPLAY_RE.fullmatch(rest):
         return ParsedId("r", table_id=int(m.group(1)), step=int(m.group(2)))
+    if m := _REPLAY_DEAL_RE.fullmatch(rest):
+        return ParsedId("s", table_id=int(m.group(1)))
     raise BadCustomId(rest)
 
 
@@ -169,6 +175,11 @@ def confirm_id(table_id: int, version: int, seat: int, verb: str, codes: Sequenc
     return cid
 
 
+def replay_deal_id(table_id: int) -> str:
+    """The id of a replay's menu of deals."""
+    return f"rh:s:{table_id}"
+
+
 def choice_id(table_id: int, version: int, seat: int, k: int) -> str:
     """The id of the ``k``-th menu of choices (0-9) on a hand message."""
     cid = f"rh:c:{table_id}:{version}:{seat}:{k}"
@@ -181,7 +192,7 @@ def _manager(interaction: discord.Interaction[Any]) -> ClickHandler:
 
 
 class RHButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P<rest>(?![dc]:)[^\s]{1,97})"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P<rest>(?![dcs]:)[^\s]{1,97})"
 ):
     """Every button of the bot. The callback routes by the id's kind."""
 
@@ -217,7 +228,7 @@ class RHButton(
 
 
 class RHSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>[dc]:[^\s]{1,95})"
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>[dcs]:[^\s]{1,95})"
 ):
     """Every select menu of the bot: cards to lay out (the ruff's discards, a kitty),
     or one choice of many (a declared ruff value)."""
@@ -327,6 +338,11 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
         await manager.on_action(interaction, parsed.table_id, parsed.version, parsed.seat, [action])
     elif parsed.kind == "r":
         await manager.on_replay_step(interaction, parsed.table_id, parsed.step)
+    elif parsed.kind == "s":
+        if len(values) != 1 or not values[0].isdigit() or len(values[0]) > 6:
+            await manager.refuse(interaction, _("That is not one of the choices."))
+            return
+        await manager.on_replay_step(interaction, parsed.table_id, int(values[0]))
     else:
         await manager.on_leaderboard_page(interaction, parsed.page, parsed.game or None)
 
