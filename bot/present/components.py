@@ -487,20 +487,22 @@ class Rows(discord.ui.View):
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         disabled: bool = False,
         row: int = 0,
+        emoji: Mapping[str, Any] | None = None,
     ) -> None:
         self._check_id(custom_id)
         items = self._row(row)
         if len(items) >= ROW_WIDTH or any(c["type"] == 3 for c in items):
             raise ValueError(f"row {row} is full")
-        items.append(
-            {
-                "type": 2,
-                "style": style.value,
-                "disabled": disabled,
-                "label": (label or "·")[:80],
-                "custom_id": custom_id,
-            }
-        )
+        button: dict[str, Any] = {
+            "type": 2,
+            "style": style.value,
+            "disabled": disabled,
+            "label": (label or "·")[:80],
+            "custom_id": custom_id,
+        }
+        if emoji is not None:
+            button["emoji"] = dict(emoji)
+        items.append(button)
 
     def menu(
         self,

@@ -175,24 +175,29 @@ class Play:
             return
         table = self.svc.tables.get(table_id)
         game = table.game if table else None
-        if table is not None and game is not None and game.version == version:
-            if game.to_act() == seat and table.seat_of(interaction.user.id) == seat:
-                view = game.observe(seat)
-                # as many as the menu offers when fewer may go now (no-trump jokers first)
-                need = min(view.to_lay_out, sum(1 for a in view.legal if a.verb == verb))
-                if need and len(cards) != need:
-                    await refuse(
-                        interaction,
-                        ngettext(
-                            "Choose exactly {n} card to lay out.",
-                            "Choose exactly {n} cards to lay out.",
-                            need,
-                        ).format(n=need),
-                    )
-                    return
-                if not confirmed and seat not in table.away:
-                    await self._show_choice(interaction, table, seat, actions, cards)
-                    return
+        if (
+            table is not None
+            and game is not None
+            and game.version == version
+            and game.to_act() == seat
+            and table.seat_of(interaction.user.id) == seat
+        ):
+            view = game.observe(seat)
+            # as many as the menu offers when fewer may go now (no-trump jokers first)
+            need = min(view.to_lay_out, sum(1 for a in view.legal if a.verb == verb))
+            if need and len(cards) != need:
+                await refuse(
+                    interaction,
+                    ngettext(
+                        "Choose exactly {n} card to lay out.",
+                        "Choose exactly {n} cards to lay out.",
+                        need,
+                    ).format(n=need),
+                )
+                return
+            if not confirmed and seat not in table.away:
+                await self._show_choice(interaction, table, seat, actions, cards)
+                return
         await self.on_action(interaction, table_id, version, seat, actions)
 
     async def _show_choice(

@@ -1,7 +1,7 @@
 """Driving the games with auctions, ruff contests and layouts from the players' DMs.
 
 Every click goes through the real bot's buttons and menus: a call by its plain
-label ("Solo", "Trumps: ♠"), a layout card by its "(layout)" label, a ruff value
+label ("Solo", "Trumps: ♠"), a layout card by its "▲" label, a ruff value
 by the featured button or from a menu.
 """
 
@@ -57,7 +57,7 @@ def label_of(view: SeatView, action: Action) -> str:
     """The label a player reads on the button of ``action`` (written out, not imported)."""
     if isinstance(action, Play):
         label = card_label(action.card)
-        return label if action.card in view.hand else f"{label} (layout)"
+        return label if action.card in view.hand else f"▲{label}"
     if isinstance(action, SoloBid):
         return CALLS[action.call]
     if isinstance(action, BidWhistBid):

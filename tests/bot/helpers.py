@@ -257,7 +257,12 @@ async def forged_click(env: Any, actor: Any, message: Any, custom_id: str) -> An
     """
     stored = env.backend.get_message(message.channel.id, message.id)
     saved = copy.deepcopy(stored.components)
-    button = next(c for row in stored.components for c in row["components"] if c.get("type") == 2)
+    button = next(
+        (c for row in stored.components for c in row["components"] if c.get("type") == 2), None
+    )
+    if button is None:  # a message without buttons (a hand off turn): give it one
+        button = {"type": 2, "style": 2, "label": "·"}
+        stored.components = [*stored.components, {"type": 1, "components": [button]}][-5:]
     button["custom_id"] = custom_id
     button["disabled"] = False
     try:

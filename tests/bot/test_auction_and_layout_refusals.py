@@ -177,7 +177,7 @@ async def test_turnover_forged_layout_plays_are_refused(simcord_env: Any, db_pat
         assert_refused(res, "opponent's layout")
     # the layout card on top of the same pile is offered, marked, and plays
     top = CARD_BY_INDEX[piles[seat][0][-1]]
-    res = await user.click(hand_message(players[seat]), label=f"{card_label(top)} (layout)")
+    res = await user.click(hand_message(players[seat]), label=f"▲{card_label(top)}")
     assert not res.ephemeral and table.game.version == game.version + 1
     # the card that play turned up is face up now but not his to play in this trick. At
     # two players he never acts twice in a trick, so the bot's answer is the turn's (the

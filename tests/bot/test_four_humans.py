@@ -59,6 +59,9 @@ def check_hands(table: Any, players: list[Any]) -> None:
             )
         if game.phase == "discard" and seat == to_act:
             continue  # the hand is replaced by the discard menu (checked by the caller)
+        if seat != to_act:  # off turn: the hand is the text line, no card buttons
+            assert listed and card_labels(msg) == []
+            continue
         assert sorted(card_labels(msg)) == sorted(card_label(c) for c in own)
         legal = game.legal_actions(seat)
         if seat == to_act:

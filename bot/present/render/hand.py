@@ -401,7 +401,7 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
         ask = _("play any card")
     extra = []
     if view.layouts:
-        extra.append(_("your face-up layout cards are marked (layout)"))
+        extra.append(_("your face-up layout cards are the rows marked ▲"))
     if any(isinstance(a, (CallCanYe, ShowHonours)) for a in legal):
         extra.append(_("or call your honours first"))
     return _("🟢 **Your turn — {ask}**").format(ask=ask) + "".join(f" — {x}" for x in extra) + "."
