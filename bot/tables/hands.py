@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 
 __all__ = ["Hands"]
 
+COPY_STOPS_BEFORE = 60.0  # a My hand copy says it stopped this long before its token expires
+COPY_EDIT_WAIT = 5.0  # seconds to let an edit in flight finish before saying it stopped
+
 
 class Hands:
     """Sends every player's hand and keeps each copy of it current."""
@@ -224,14 +227,54 @@ class Hands:
             self.notifier.schedule_edit(target[0], target[1], make, gone)
 
     def track_copy(self, table: Table, seat: int, copy: HandCopy) -> None:
-        """Keep ``copy`` (a hand just shown or answered ephemerally) up to date from now on."""
+        """Keep ``copy`` (a hand just shown or answered ephemerally) up to date from now on,
+        until a minute before its token expires: then it says it stopped (:meth:`_stop_later`)."""
         copies = table.shown.fallback.setdefault(seat, {})
         old = copies.pop(copy.message_id, None)
         if old is not None:
             copy.task = old.task  # an edit in flight renders the latest state when it loops
         copies[copy.message_id] = copy
-        while len(copies) > HAND_COPIES:
-            del copies[next(iter(copies))]
+        while len(copies) > HAND_COPIES:  # the oldest is let go: it says so at once
+            oldest = copies.pop(next(iter(copies)))
+            self.svc.own(self._say_stopped(table, seat, oldest), name="hand-copy-stopped")
+        self.svc.own(self._stop_later(table, seat, copy), name=f"hand-copy-{copy.message_id}")
+
+    async def _stop_later(self, table: Table, seat: int, copy: HandCopy) -> None:
+        """A minute before ``copy``'s interaction token expires (15 minutes after it was
+        shown or last clicked), edit it to say it has stopped updating, so it never goes
+        stale silently; a click on it meanwhile gave it a fresh token and a new timer."""
+        now = discord.utils.utcnow().timestamp()
+        await asyncio.sleep(max(0.0, copy.expires - COPY_STOPS_BEFORE - now))
+        copies = table.shown.fallback.get(seat, {})
+        if copies.get(copy.message_id) is not copy:
+            return  # replaced by a fresher copy of the same message, or let go already
+        del copies[copy.message_id]
+        if not copies:
+            table.shown.fallback.pop(seat, None)
+        await self._say_stopped(table, seat, copy)
+
+    async def _say_stopped(self, table: Table, seat: int, copy: HandCopy) -> None:
+        """Edit ``copy`` to say it no longer follows the game (its buttons removed)."""
+        copy.expires = 0.0  # an edit loop still running on it ends
+        if copy.task is not None and not copy.task.done():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(copy.task), COPY_EDIT_WAIT)
+        if table.human(seat) is None:
+            return
+        with using(self.language_of_seat(table, seat)):
+            text = _(
+                "⌛ This copy of your hand has stopped updating (Discord lets a private reply "
+                "be edited for 15 minutes) — use `/ruff hand` or **My hand** on table #{table} "
+                "again."
+            ).format(table=table.id)
+
+        def edit() -> Coroutine[Any, Any, Any]:
+            return copy.webhook.edit_message(copy.message_id, content=text, view=None)
+
+        try:
+            await call(edit, f"table {table.id} seat {seat} My hand copy stops")
+        except discord.HTTPException as exc:
+            log.info("table %s: could not mark a My hand copy stopped (HTTP %s)", table.id, exc.status)
 
     def answered(
         self, table: Table, seat: int, interaction: discord.Interaction[Any], content: str
