@@ -288,6 +288,11 @@ class Drivers:
             ),
             name=f"turn-{table.id}",
         )
+        if not stored_already:
+            # a turn not begun by a move (a game's first, after a start or a take-back):
+            # its hand message was drawn before the deadline was known; it shows it now
+            table.drive.deadline = due if due is not None else self._now() + timeout
+            self.presenter.hands.refresh(table)
 
     async def _turn_timer(
         self,
@@ -300,7 +305,7 @@ class Drivers:
     ) -> None:
         now = discord.utils.utcnow().timestamp()
         if due is None:
-            due = now + timeout
+            due = table.drive.deadline if table.drive.deadline is not None else now + timeout
         if store:
             try:
                 await commit.set_deadline(self.svc, table, "turn", due, seat)
@@ -315,6 +320,10 @@ class Drivers:
         await asyncio.sleep(max(0.0, due - discord.utils.utcnow().timestamp()))
         # Shielded: cancelling the timer (a click arrived) must never cut a commit in half.
         await asyncio.shield(self._turn_expired(table, seat, version))
+
+    @staticmethod
+    def _now() -> float:
+        return discord.utils.utcnow().timestamp()
 
     @staticmethod
     def _turn_is(table: Table, seat: int, version: int) -> bool:

@@ -39,6 +39,18 @@ COPY_STOPS_BEFORE = 60.0  # a My hand copy says it stopped this long before its 
 COPY_EDIT_WAIT = 5.0  # seconds to let an edit in flight finish before saying it stopped
 
 
+def turn_deadline(table: Table, seat: int) -> float | None:
+    """When the turn timer plays ``seat``'s turn now waiting (epoch seconds), if it runs."""
+    game = table.game
+    if game is None or game.to_act() != seat:
+        return None
+    due = table.drive.turn_due
+    if due is not None and due[:2] == (game.version, seat):
+        return due[2]  # stored with the move that began the turn
+    running = table.drive.timer_task is not None and not table.drive.timer_task.done()
+    return table.drive.deadline if running else None
+
+
 class Hands:
     """Sends every player's hand and keeps each copy of it current."""
 
@@ -90,7 +102,12 @@ class Hands:
         if played_for and view.phase != "over":
             note = f"{played_for}\n{note}" if note else played_for
         text = render.hand_message(
-            table.info(), view, note, away=away, in_buttons=hand_in_buttons(view, away)
+            table.info(),
+            view,
+            note,
+            away=away,
+            in_buttons=hand_in_buttons(view, away),
+            deadline=turn_deadline(table, seat) if view.my_turn and not away else None,
         )
         return text, view, away
 
@@ -274,7 +291,9 @@ class Hands:
         try:
             await call(edit, f"table {table.id} seat {seat} My hand copy stops")
         except discord.HTTPException as exc:
-            log.info("table %s: could not mark a My hand copy stopped (HTTP %s)", table.id, exc.status)
+            log.info(
+                "table %s: could not mark a My hand copy stopped (HTTP %s)", table.id, exc.status
+            )
 
     def answered(
         self, table: Table, seat: int, interaction: discord.Interaction[Any], content: str

@@ -187,7 +187,12 @@ def _seat_line(info: TableInfo, view: SeatView) -> str:
 
 
 def hand_message(
-    info: TableInfo, view: SeatView, note: str = "", away: bool = False, in_buttons: bool = False
+    info: TableInfo,
+    view: SeatView,
+    note: str = "",
+    away: bool = False,
+    in_buttons: bool = False,
+    deadline: float | None = None,
 ) -> str:
     """The private hand message (DM or ephemeral) for ``view.seat``, laid out to be
     played from without looking at the table.
@@ -197,7 +202,11 @@ def hand_message(
     and seat, trumps and the score, the current trick by player name with the card
     now winning marked, the last trick and who won it, the tricks of each side
     this deal, the hand, and ``note`` (e.g. the card the AI played for you when
-    your time ran out). ``away``: the AI is playing this seat after missed turns.
+    your time ran out). Lines only while they matter, so the message fits a phone's
+    screen on your turn: the last trick while the next one has not begun, the cards
+    from the stock and those laid out until the first trick is complete.
+    ``deadline`` (epoch seconds): when the turn timer plays your turn, shown on line
+    1 as Discord's relative time. ``away``: the AI is playing this seat after missed turns.
     ``in_buttons``: the message's buttons show every card of the hand (see
     :func:`bot.present.controls.hand_in_buttons`), so the text does not list it again.
     """
@@ -209,6 +218,8 @@ def hand_message(
         )
     elif view.my_turn:
         first = _your_turn_line(info, view)
+        if deadline is not None:
+            first += _(" ⏰ the AI plays it {time}").format(time=f"<t:{int(deadline)}:R>")
     else:
         first = _waiting_line(info, view)
     lines = [first]
@@ -221,7 +232,7 @@ def hand_message(
         )
         if x
     )
-    if where:
+    if where and not (view.my_turn or info.jump_url):  # the link says where; a phone's line less
         place += f" · {where}"
     if info.jump_url:
         place += _(" — [go to the table]({url})").format(url=info.jump_url)
@@ -239,7 +250,7 @@ def hand_message(
     trick = named_trick_line(info, view)
     if trick:
         lines.append(trick)
-    last = named_last_trick_line(info, view)
+    last = named_last_trick_line(info, view) if not view.trick else ""  # until the next begins
     if last:
         lines.append(last)
     if view.phase == "play" or view.completed_tricks:
@@ -250,14 +261,15 @@ def hand_message(
                 count=len(view.hand), cards=bidwhist.view_hand_text(view)
             )
         )
-    if view.stock_taken:
+    exchange = not view.completed_tricks  # the exchange matters until the first trick is done
+    if view.stock_taken and exchange:
         lines.append(
             _("From the {stock}: {cards}").format(
                 stock=_(terms(info.rules).stock),
                 cards=cards_text(bidwhist.view_sorted(view, view.stock_taken)),
             )
         )
-    if view.my_discards:
+    if view.my_discards and exchange:
         lines.append(_("Laid out: {cards}").format(cards=cards_text(view.my_discards)))
     if note:
         lines.append(note)
