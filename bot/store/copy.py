@@ -68,6 +68,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "deadlines": ("table_id", "kind", "seat", "due_at"),
     "guild_settings": ("guild_id", "settings", "updated_at"),
     "user_locales": ("user_id", "locale", "updated_at"),
+    "player_options": ("user_id", "options", "updated_at"),
     "rating_events": ("table_id", "guild_id", "game_id", "teams", "source", "finished_at"),
     "ratings": (
         "guild_id",
@@ -103,6 +104,7 @@ ORDER: dict[str, str] = {
     "deadlines": "table_id",
     "guild_settings": "guild_id",
     "user_locales": "user_id",
+    "player_options": "user_id",
     "rating_events": "table_id",
     "ratings": "guild_id, game_id, player",
     "rating_history": "table_id, player",

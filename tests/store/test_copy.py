@@ -17,6 +17,7 @@ from bot.store import (
     GuildSettingsRepo,
     HandMessageRepo,
     HumanSeat,
+    PlayerOptionsRepo,
     IntegrityError,
     NewAction,
     PlayerResult,
@@ -90,6 +91,7 @@ async def fill(db: Database, clock: FakeClock) -> None:
             await deadlines.set(t.id, "turn", due_at=clock.now + 90.25, seat=2)
     await GuildSettingsRepo(db).update(GUILD, {"pictures": False})
     await UserLocaleRepo(db).set(1001, "de")
+    await PlayerOptionsRepo(db).update(1001, {"auto_play": True})
 
 
 async def snapshot(db: Database) -> dict[str, Any]:
@@ -107,6 +109,7 @@ async def snapshot(db: Database) -> dict[str, Any]:
         "deadlines": await DeadlineRepo(db).list(),
         "guild_settings": await GuildSettingsRepo(db).get(GUILD),
         "user_locales": await UserLocaleRepo(db).get_many([1001]),
+        "player_options": await PlayerOptionsRepo(db).get_many([1001]),
         "ratings": await RatingRepo(db).all(),
         "rating_history": await RatingRepo(db).all_changes(),
         "rating_events": await RatingRepo(db).events(),
@@ -133,6 +136,7 @@ async def test_copy_sqlite_into_postgresql(source: Path, pg_url: str, clock: Fak
         "deadlines": 2,
         "guild_settings": 1,
         "user_locales": 1,
+        "player_options": 1,
         "rating_events": 3,
         "ratings": 4,
         "rating_history": 12,
