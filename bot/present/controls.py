@@ -127,12 +127,18 @@ def _group_of(card: Card) -> object:
     return "jokers" if card.is_joker else card.suit
 
 
-def card_rows(cards: Sequence[Card], rows: int) -> list[list[Card]]:
-    """``cards`` (in hand order: trumps first) on at most ``rows`` rows of
-    :data:`ROW_WIDTH`: one row per suit, a suit longer than a row split evenly over
-    as many rows as it needs. When that takes too many rows, the two neighbouring
-    rows with the fewest cards between them share a row (if they fit), until it
-    fits; failing that, the cards simply flow, five to a row."""
+def card_width() -> int:
+    """Card buttons a row: five with text labels; four with the suit emojis, whose
+    wider buttons would leave a fifth alone on a line of its own on a phone."""
+    return ROW_WIDTH - 1 if suit_emojis.active() else ROW_WIDTH
+
+
+def card_rows(cards: Sequence[Card], rows: int, width: int = ROW_WIDTH) -> list[list[Card]]:
+    """``cards`` (in hand order: trumps first) on at most ``rows`` rows of ``width``:
+    one row per suit, a suit longer than a row split evenly over as many rows as it
+    needs. When that takes too many rows, the two neighbouring rows with the fewest
+    cards between them share a row (if they fit), until it fits; failing that, the
+    cards simply flow, ``width`` to a row."""
     groups: list[list[Card]] = []
     for card in cards:
         if groups and _group_of(groups[-1][0]) == _group_of(card):
@@ -141,15 +147,15 @@ def card_rows(cards: Sequence[Card], rows: int) -> list[list[Card]]:
             groups.append([card])
     out: list[list[Card]] = []
     for group in groups:
-        parts = -(-len(group) // ROW_WIDTH)
+        parts = -(-len(group) // width)
         size = -(-len(group) // parts)
         out.extend(group[i : i + size] for i in range(0, len(group), size))
     while len(out) > rows:
         pairs = [(len(out[i]) + len(out[i + 1]), i) for i in range(len(out) - 1)]
-        fits = [(n, i) for n, i in pairs if n <= ROW_WIDTH]
+        fits = [(n, i) for n, i in pairs if n <= width]
         if not fits:
             flat = [c for row in out for c in row]
-            return [flat[i : i + ROW_WIDTH] for i in range(0, len(flat), ROW_WIDTH)][:rows]
+            return [flat[i : i + width] for i in range(0, len(flat), width)][:rows]
         _, i = min(fits)
         out[i : i + 2] = [out[i] + out[i + 1]]
     return out
@@ -307,9 +313,10 @@ def hand_controls(
     legal_plays = {p.card for p in plays}
     in_hand = [c for c in shown if c in view.hand]
     layout = _layout_lines(view, [c for c in shown if c not in view.hand])
-    if layout and not choices:
-        card_rows_free = ROWS  # the layout's rows may take the claims' row
-    card_lines = card_rows(in_hand, max(1, card_rows_free - len(layout))) if in_hand else []
+    if layout and not choices and len(layout) + 1 > card_rows_free:
+        card_rows_free = ROWS  # a long layout (two rows of six) may take the claims' row
+    width = card_width()
+    card_lines = card_rows(in_hand, max(1, card_rows_free - len(layout)), width) if in_hand else []
     card_lines += layout  # one row per row of the layout, after the hand
     for row, cards in enumerate(card_lines[:ROWS]):
         for card in cards:
@@ -461,7 +468,7 @@ def _find_card_buttons(
     layout = [c for c in sort_hand(_layout_cards(view), view.trump) if c not in view.hand]
     extra = view_sorted(view, [c for c in legal_plays if c not in view.hand and c not in layout])
     shown = list(hand) + layout + extra
-    room = card_rows_free * ROW_WIDTH
+    room = card_rows_free * card_width()
     if len(shown) > room and not legal_plays:
         shown = []  # e.g. bidding with a full hand: the calls get the rows, the text shows the hand
     elif len(shown) > room:  # keep every legal card, then as many others as fit, in hand order

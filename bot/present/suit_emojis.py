@@ -29,7 +29,7 @@ from engine import Card, Suit
 
 log = logging.getLogger(__name__)
 
-__all__ = ["COLOURS", "NAMES", "clear", "install", "mark", "suit_png"]
+__all__ = ["COLOURS", "NAMES", "active", "clear", "install", "mark", "suit_png"]
 
 COLOURS: Final[dict[Suit, tuple[int, int, int]]] = {
     Suit.SPADES: BLACK,
@@ -76,6 +76,11 @@ def mark(card: Card) -> dict[str, Any] | None:
     if card.is_joker or not _Marks.by_suit:
         return None
     return _Marks.by_suit.get(card.suit)
+
+
+def active() -> bool:
+    """Whether the card buttons carry the suit emojis in this process."""
+    return bool(_Marks.by_suit)
 
 
 def clear() -> None:

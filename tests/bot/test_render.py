@@ -138,9 +138,9 @@ def test_hand_message_on_turn_names_what_to_do() -> None:
         assert first == f"🟢 **Your turn — follow {suit_symbol(led)}**."
     else:
         assert first == f"🟢 **Your turn — no {suit_symbol(led)} left: play any card**."
-    # the trick by player name, the card now winning marked
+    # the trick by seat (a phone's line each name would take), the card now winning marked
     best = view.rank_order.trick_winner([c for _, c in view.trick], view.trump)
-    by_name = [f"{render.SEAT_NAMES[s]} ({NAMES[s]}) {card_text(c)}" for s, c in view.trick]
+    by_name = [f"{render.SEAT_NAMES[s]} {card_text(c)}" for s, c in view.trick]
     by_name[best] = f"**{by_name[best]}** ← winning"
     assert f"Trick {view.trick_no}: " + " · ".join(by_name) in text
     # the seats waiting see whom the game waits for on line 1

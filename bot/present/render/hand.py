@@ -282,15 +282,16 @@ def _player(info: TableInfo, seat: int) -> str:
 
 
 def named_trick_line(info: TableInfo, view: SeatView) -> str:
-    """The trick in play by player name, the card now winning it marked:
-    ``Trick 5: North (alice) 10♥ · **East (bob) K♥** ◀ winning · South (carol) 2♥``."""
+    """The trick in play by seat, the card now winning it marked (the seat line and
+    the table say who sits where; a phone's line each name would take):
+    ``Trick 5: North 10♥ · **East K♥** ← winning · you 2♥``."""
     if not view.trick:
         return ""
     cards = [c for _seat, c in view.trick]
     best = view.rank_order.trick_winner(cards, view.trump)
     parts = []
     for i, (seat, card) in enumerate(view.trick):
-        who = _("you") if seat == view.seat else _player(info, seat)
+        who = _("you") if seat == view.seat else info.names[seat]
         text = f"{who} {card_text(card)}"
         parts.append(
             _("**{card}** ← winning").format(card=text) if i == best and len(cards) > 1 else text
