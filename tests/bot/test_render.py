@@ -122,7 +122,7 @@ def test_hand_message_on_turn_names_what_to_do() -> None:
     assert (
         first.startswith("🟢 **Your turn:**") and "Take the four stock cards" in first
     )  # line 1: what to do
-    assert "— [go to the table](https://discord.com/channels/1/2/3)" in place  # the link says where
+    assert "[table #7](https://discord.com/channels/1/2/3)" in place  # the link says where
     assert (
         f"You are **{render.SEAT_NAMES[seat]}**, partner {render.SEAT_NAMES[(seat + 2) % 4]}"
         in text

@@ -223,19 +223,24 @@ def hand_message(
     else:
         first = _waiting_line(info, view)
     lines = [first]
-    place = _("🃏 **{title}** · table #{table}").format(title=info.rules.title, table=info.table_id)
-    where = _(" in ").join(
-        x
-        for x in (
-            f"#{info.channel_name}" if info.channel_name else "",
-            f"**{info.guild_name}**" if info.guild_name else "",
+    if info.jump_url:  # the table's number is its link: it says where, in a phone's one line
+        place = _("🃏 **{title}** · [table #{table}]({url})").format(
+            title=info.rules.title, table=info.table_id, url=info.jump_url
         )
-        if x
-    )
-    if where and not (view.my_turn or info.jump_url):  # the link says where; a phone's line less
-        place += f" · {where}"
-    if info.jump_url:
-        place += _(" — [go to the table]({url})").format(url=info.jump_url)
+    else:
+        place = _("🃏 **{title}** · table #{table}").format(
+            title=info.rules.title, table=info.table_id
+        )
+        where = _(" in ").join(
+            x
+            for x in (
+                f"#{info.channel_name}" if info.channel_name else "",
+                f"**{info.guild_name}**" if info.guild_name else "",
+            )
+            if x
+        )
+        if where:
+            place += f" · {where}"
     lines.append(place)
     lines.append(_seat_line(info, view))
     lines.append(trump_line(info, view) + " · " + score_line(info, view))
