@@ -57,6 +57,8 @@ class Hands:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
         self.notifier = svc.notifier
+        # each tracked My hand copy's timer to say it stopped (by message id)
+        self._stoppers: dict[int, asyncio.Task[None]] = {}
 
     def language_of_seat(self, table: Table, seat: int) -> str:
         """The language of ``seat``'s private messages: its player's latest Discord locale."""
@@ -254,7 +256,12 @@ class Hands:
         while len(copies) > HAND_COPIES:  # the oldest is let go: it says so at once
             oldest = copies.pop(next(iter(copies)))
             self.svc.own(self._say_stopped(table, seat, oldest), name="hand-copy-stopped")
-        self.svc.own(self._stop_later(table, seat, copy), name=f"hand-copy-{copy.message_id}")
+        earlier = self._stoppers.pop(copy.message_id, None)
+        if earlier is not None and not earlier.done():
+            earlier.cancel()  # a fresher token: its own timer replaces the one before
+        self._stoppers[copy.message_id] = self.svc.own(
+            self._stop_later(table, seat, copy), name=f"hand-copy-{copy.message_id}"
+        )
 
     async def _stop_later(self, table: Table, seat: int, copy: HandCopy) -> None:
         """A minute before ``copy``'s interaction token expires (15 minutes after it was
@@ -262,6 +269,8 @@ class Hands:
         stale silently; a click on it meanwhile gave it a fresh token and a new timer."""
         now = discord.utils.utcnow().timestamp()
         await asyncio.sleep(max(0.0, copy.expires - COPY_STOPS_BEFORE - now))
+        if self._stoppers.get(copy.message_id) is asyncio.current_task():
+            del self._stoppers[copy.message_id]
         copies = table.shown.fallback.get(seat, {})
         if copies.get(copy.message_id) is not copy:
             return  # replaced by a fresher copy of the same message, or let go already

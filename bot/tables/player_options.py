@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import time
 from typing import Any
 
 import discord
@@ -27,6 +28,7 @@ log = logging.getLogger(__name__)
 __all__ = ["PlayerOptions"]
 
 CACHED = 16384  # players whose options are kept in memory (a dict, cleared when full)
+FRESH = 30.0  # seconds an option read from the store is trusted before it is read again
 
 
 class PlayerOptions:
@@ -34,13 +36,15 @@ class PlayerOptions:
 
     def __init__(self, repo: PlayerOptionsRepo) -> None:
         self.repo = repo
-        self._cache: dict[int, dict[str, Any]] = {}
+        self._cache: dict[int, tuple[float, dict[str, Any]]] = {}
 
     async def get(self, user_id: int) -> dict[str, Any]:
-        """``user_id``'s options (``{}``: every default; also when the store cannot be read)."""
+        """``user_id``'s options (``{}``: every default; also when the store cannot be read).
+        Read again after :data:`FRESH` seconds: with several processes, a change made
+        through another one reaches the tables here within that time."""
         cached = self._cache.get(user_id)
-        if cached is not None:
-            return cached
+        if cached is not None and time.monotonic() - cached[0] < FRESH:
+            return cached[1]
         try:
             stored = await self.repo.get(user_id)
         except (StoreError, sqlite3.Error):
@@ -48,7 +52,7 @@ class PlayerOptions:
             return {}
         if len(self._cache) >= CACHED:
             self._cache.clear()
-        self._cache[user_id] = stored
+        self._cache[user_id] = (time.monotonic(), stored)
         return stored
 
     async def auto_play(self, user_id: int) -> bool:
@@ -71,7 +75,7 @@ class PlayerOptions:
                     _("Your options could not be saved — nothing changed. Please try again."),
                 )
                 return
-            self._cache[user_id] = stored
+            self._cache[user_id] = (time.monotonic(), stored)
         on = await self.auto_play(user_id)
         text = _(
             "⚙️ Your options (at every table) — auto-play a single legal card: **{auto_play}**"
