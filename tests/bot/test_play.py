@@ -60,7 +60,7 @@ async def test_one_human_three_ai_play_a_full_game(simcord_env: Any) -> None:
     await alice.click(table, label="Start")
 
     hand = hand_message(alice)
-    assert "Card Room" in hand.content and "#whist" in hand.content
+    assert "[table #1](https://discord.com/channels/" in hand.content  # where: its link
     assert "Trumps" in hand.content
 
     game_table = env.bot.manager.tables[1]
