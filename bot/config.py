@@ -100,6 +100,14 @@ class Settings(BaseSettings):
         default=90.0,
         description="seconds a human has to act before the AI plays that turn (0: never)",
     )
+    auto_play_delay: float = Field(
+        default=1.5,
+        description="seconds a player who chose auto-play sees their only legal card before it is played",
+    )
+    card_emojis: bool = Field(
+        default=True,
+        description="mark the card buttons with the bot's suit emojis (uploaded once at start-up)",
+    )
     turn_ping_delay: float = Field(
         default=10.0,
         description="seconds into a human's turn before they are pinged, if they have not moved (0: at once, <0: never)",

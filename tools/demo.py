@@ -39,22 +39,29 @@ async def _play_turn(user: Any) -> str | None:
     ):
         return None
     items = _components(hand)
+    confirm = next((c for c in items if str(getattr(c, "custom_id", "")).startswith("rh:k:")), None)
+    if confirm is not None:  # the cards to lay out are chosen: Confirm lays them out
+        await user.click(hand, custom_id=confirm.custom_id)
+        return confirm.label
     select = next((c for c in items if c.type == discord.ComponentType.string_select), None)
     if select is not None:
         # lay out the lowest cards: the select lists trumps first, high to low
         values = [o.value for o in select.options][-select.min_values :]
         await user.select(hand, values)
-        return f"laid out {', '.join(values)}"
-    labels = [c.label for c in items if c.type == discord.ComponentType.button and not c.disabled]
+        return f"chose {', '.join(values)} to lay out"
+    live = [c for c in items if c.type == discord.ComponentType.button and not c.disabled]
+    labels = [c.label for c in live]
     for decision in ("Accept the claim", "Show honours", "Call “Can-ye?”", "Take the stock (ruff)"):
         if decision in labels:
             await user.click(hand, label=decision)
             return decision
-    cards = [label for label in labels if label and CARD.match(label)]
+    # card buttons by id: with the suit emojis their label is the rank alone
+    cards = [c for c in live if ":play:" in str(c.custom_id)]
     if not cards:
         return None
-    await user.click(hand, label=cards[-1] if len(cards) > 1 else cards[0])
-    return f"played {cards[-1] if len(cards) > 1 else cards[0]}"
+    card = cards[-1] if len(cards) > 1 else cards[0]
+    await user.click(hand, custom_id=card.custom_id)
+    return f"played {card.custom_id.rsplit(':', 1)[1]}"
 
 
 def _show(title: str, text: str) -> None:

@@ -128,8 +128,8 @@ class Worker:
         if len(actions) > 1:
             codes = [a.encode().split(":", 1)[1] for a in actions]
             verb = actions[0].encode().split(":", 1)[0]
-            await self.manager.on_pick(
-                interaction, cmd["table"], cmd["version"], cmd["seat"], verb, codes
+            await self.manager.on_pick(  # the menu's Confirm: every card laid out at once
+                interaction, cmd["table"], cmd["version"], cmd["seat"], verb, codes, confirmed=True
             )
         else:
             await self.manager.on_action(

@@ -24,9 +24,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import simcord  # noqa: E402
+from simcord.backend.cdn import CDN_BASE  # noqa: E402
 
 from bot.app.client import create_bot  # noqa: E402
 from bot.config import Settings  # noqa: E402
+from bot.present import suit_emojis  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screens"
 WIDTHS = (960, 400)
@@ -52,11 +54,27 @@ async def _shoot(url: str, path: Path, width: int, height: int) -> None:
     await proc.wait()
 
 
+def _emoji_assets(env: Any) -> dict[str, tuple[str, bytes]]:
+    """The suit emojis' pictures (simcord keeps an uploaded emoji's name, not its image)."""
+    by_name = {name: suit for suit, name in suit_emojis.NAMES.items()}
+    return {
+        f"{CDN_BASE}/emojis/{e.id}.png": (f"{e.name}.png", suit_emojis.suit_png(by_name[e.name]))
+        for e in env.backend.application_emojis.values()
+        if e.name in by_name
+    }
+
+
 async def _preview(env: Any, channel: Any, viewer: Any, name: str, out: Path) -> None:
     for width in WIDTHS:
         height = 1400 if width == 960 else 1700
         async with env.preview(
-            channel, viewers=[viewer], layout="channel", display="fixed", width=width, height=height
+            channel,
+            viewers=[viewer],
+            layout="channel",
+            display="fixed",
+            width=width,
+            height=height,
+            assets=_emoji_assets(env),
         ) as preview:
             await _shoot(preview.url, out / f"{name}-{width}.png", width, height)
 
@@ -112,6 +130,10 @@ async def _act(alice: Any) -> bool:
         return False
     rows = [c for row in dm.components for c in getattr(row, "children", [])]
     select = next((c for c in rows if c.type.value == 3), None)
+    confirm = next((c for c in rows if str(getattr(c, "custom_id", "")).startswith("rh:k:")), None)
+    if confirm is not None:  # the cards to lay out are chosen: Confirm
+        await alice.user.click(dm, custom_id=confirm.custom_id)
+        return True
     if select is not None:
         await alice.user.select(dm, [o.value for o in select.options][: select.min_values])
         return True
@@ -121,11 +143,9 @@ async def _act(alice: Any) -> bool:
             return True
     # the last playable card (the claim and concede buttons are no cards: they ask first)
     live = [
-        c
-        for c in rows
-        if c.type.value == 2 and not c.disabled and any(s in (c.label or "") for s in "♠♥♦♣")
+        c for c in rows if c.type.value == 2 and not c.disabled and ":play:" in (c.custom_id or "")
     ]
-    await alice.user.click(dm, label=live[-1].label)
+    await alice.user.click(dm, custom_id=live[-1].custom_id)
     return True
 
 

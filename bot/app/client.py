@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.app.cog import RuffCog
 from bot.app.manager import GameManager
 from bot.config import Settings
+from bot.present import suit_emojis
 from bot.present.components import RHButton, RHSelect
 from bot.present.i18n import _
 from bot.present.locales import CommandTranslator, arrive
@@ -52,6 +53,10 @@ class RuffBot(commands.Bot):
         self.db = self._db = await Database.open(
             self.settings.database, clock=lambda: discord.utils.utcnow().timestamp()
         )
+        if self.settings.card_emojis:  # the card buttons' suit marks (text labels if refused)
+            await suit_emojis.install(self)
+        else:
+            suit_emojis.clear()
         self.manager = GameManager(self, self.db, self.settings)
         await self.add_cog(RuffCog(self.manager))
         self.add_dynamic_items(RHButton, RHSelect)

@@ -1,4 +1,4 @@
-"""Slash commands: ``/ruff new | daily | challenge | hand | cancel | rules | leaderboard | stats | settings | record | replay | lesson``.
+"""Slash commands: ``/ruff new | daily | challenge | hand | cancel | rules | leaderboard | stats | settings | options | record | replay | lesson``.
 
 Thin by design: each command validates its options' shape and hands over to
 the :class:`~bot.app.manager.GameManager`.
@@ -24,7 +24,7 @@ def _game_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=make_rules(g).title + f" ({g})", value=g) for g in game_ids()]
 
 
-ANYWHERE = frozenset({"daily", "challenge", "rules"})
+ANYWHERE = frozenset({"daily", "challenge", "rules", "options"})
 """The commands a player's own install of the app may use where the bot is not
 (a server that did not invite it, a group DM): each plays in the bot's DM or only
 answers privately."""
@@ -211,6 +211,25 @@ class RuffCog(
     ) -> None:
         await self.manager.settings_command(
             interaction, None if pictures is None else pictures == "on", language
+        )
+
+    @app_commands.command(
+        name="options", description=N_("Your own options, at every table (only you see them)")
+    )
+    @app_commands.describe(
+        auto_play=N_("Play your only legal card for you after a short pause"),
+    )
+    @app_commands.choices(
+        auto_play=[
+            app_commands.Choice(name=N_("on"), value="on"),
+            app_commands.Choice(name=N_("off"), value="off"),
+        ],
+    )
+    async def options(
+        self, interaction: discord.Interaction[Any], auto_play: str | None = None
+    ) -> None:
+        await self.manager.options_command(
+            interaction, None if auto_play is None else auto_play == "on"
         )
 
     @app_commands.command(

@@ -215,6 +215,11 @@ class GameManager:
                     table.shown.language = language_now
                     self.presenter.schedule_table_edit(table)
 
+    async def options_command(
+        self, interaction: discord.Interaction[Any], auto_play: bool | None
+    ) -> None:
+        await self.services.player_options.options_command(interaction, auto_play)
+
     # ------------------------------------------------------------ clicks (bot/handlers.ClickHandler)
 
     async def refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
@@ -246,8 +251,9 @@ class GameManager:
         seat: int,
         verb: str,
         values: Sequence[str],
+        confirmed: bool = False,
     ) -> None:
-        await self.play.on_pick(interaction, table_id, version, seat, verb, values)
+        await self.play.on_pick(interaction, table_id, version, seat, verb, values, confirmed)
 
     async def on_leaderboard_page(
         self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None

@@ -240,7 +240,9 @@ class Records:
         step = replay.clamp_step(step, total) if total else 0
         title = found.log.game.rules.title
         text = replay.step_text(found.row.id, title, found.names, found.log, step)
-        return text, replay.replay_view(found.row.id, step, total)
+        starts = replay.deal_starts(found.log)
+        names = [replay.deal_name(found.log.tricks[first][0]) for first in starts]
+        return text, replay.replay_view(found.row.id, step, total, starts, names)
 
 
 def _summary(found: Finished, finished_at: datetime) -> str:

@@ -14,14 +14,20 @@ Every component is a :class:`discord.ui.DynamicItem`, registered once in
   trick is recognised as stale;
 * ``rh:d:<table>:<version>:<seat>[:<verb>]`` — a menu of cards to lay out, one
   ``<verb>:<card>`` action per chosen card (``discard`` when the verb is left
-  out, as in ids sent before the verb was added);
+  out, as in ids sent before the verb was added); choosing only shows the choice
+  with a **Confirm** button, nothing is laid out yet;
+* ``rh:k:<table>:<version>:<seat>:<verb>:<card>.<card>...`` — **Confirm** the cards
+  chosen in that menu (one ``<verb>:<card>`` action each, committed together);
 * ``rh:c:<table>:<version>:<seat>:<k>`` — the ``k``-th menu of choices (when
   there are more than buttons fit, e.g. a ruff value 0-95); each option's value
   is the engine's encoding of one action (``ruffval:47``);
 * ``rh:lb:<page>[:<game>]`` — leaderboard paging (the game id the page shows; an
   id without one, from before ratings, shows the server's most played game);
-* ``rh:r:<table>:<step>`` — a replay of a finished game at trick ``step``
+* ``rh:r:<table>:<step>[:d]`` — a replay of a finished game at trick ``step``
   (from 0; ``/ruff replay``, :mod:`bot.present.replay`); a step past the end clamps;
+  ``:d`` marks the buttons that jump by deal (two buttons may lead to one step);
+* ``rh:s:<table>`` — a replay's menu of deals; each option's value is the step of
+  that deal's first trick.
 * ``rh:h:<table>:<version>:<seat>`` — the Hint button of a hand at a table with
   hints, stamped like a card (a hint for an earlier turn is stale);
 * ``rh:l:<lesson>:<step>:<action>`` — a lesson's answer at its step (the engine's
@@ -35,7 +41,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,7 +81,7 @@ _ID_LIMIT = 100
 
 @dataclass(frozen=True, slots=True)
 class ParsedId:
-    kind: str  # t | a | d | c | lb | r | h | l
+    kind: str  # t | a | d | k | c | lb | r | s | h | l
     table_id: int = 0
     verb: str = ""  # the table verb (t) or the laid-out cards' action verb (d)
     version: int = 0
@@ -85,6 +91,7 @@ class ParsedId:
     step: int = 0  # a replay's step (r)
     game: str = ""  # the game id of a leaderboard page (lb); "" = the default
     lesson: str = ""  # a lesson's name (l)
+    cards: tuple[str, ...] = ()  # the chosen cards' codes (k)
 
 
 class BadCustomId(ValueError):
@@ -94,9 +101,13 @@ class BadCustomId(ValueError):
 _TABLE_RE = re.compile(r"t:(\d{1,19}):([a-z-]{1,12})")
 _ACT_RE = re.compile(r"a:(\d{1,19}):(\d{1,9}):([0-3]):([a-z]{1,10}(?::[0-9A-Za-z-]{1,16})?)")
 _PICK_RE = re.compile(r"d:(\d{1,19}):(\d{1,9}):([0-3])(?::([a-z]{1,10}))?")
+_CONFIRM_RE = re.compile(
+    r"k:(\d{1,19}):(\d{1,9}):([0-3]):([a-z]{1,10}):([0-9A-Z]{2,3}(?:\.[0-9A-Z]{2,3}){0,11})"
+)
 _CHOICE_RE = re.compile(r"c:(\d{1,19}):(\d{1,9}):([0-3]):(\d)")
 _LB_RE = re.compile(r"lb:(\d{1,4})(?::([a-z0-9-]{1,60}))?")
-_REPLAY_RE = re.compile(r"r:(\d{1,19}):(\d{1,6})")
+_REPLAY_RE = re.compile(r"r:(\d{1,19}):(\d{1,6})(?::d)?")
+_REPLAY_DEAL_RE = re.compile(r"s:(\d{1,19})")
 _HINT_RE = re.compile(r"h:(\d{1,19}):(\d{1,9}):([0-3])")
 _LESSON_RE = re.compile(r"l:([a-z0-9-]{1,24}):(\d{1,4}):([a-z]{1,10}(?::[0-9A-Za-z-]{1,16})?)")
 _LESSON_START_RE = re.compile(r"l:([a-z0-9-]{1,24}):start")
@@ -128,6 +139,15 @@ def parse_custom_id(rest: str) -> ParsedId:
             seat=int(m.group(3)),
             verb=m.group(4) or "discard",
         )
+    if m := _CONFIRM_RE.fullmatch(rest):
+        return ParsedId(
+            "k",
+            table_id=int(m.group(1)),
+            version=int(m.group(2)),
+            seat=int(m.group(3)),
+            verb=m.group(4),
+            cards=tuple(m.group(5).split(".")),
+        )
     if m := _CHOICE_RE.fullmatch(rest):
         return ParsedId(
             "c", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3))
@@ -148,6 +168,8 @@ def parse_custom_id(rest: str) -> ParsedId:
         except ActionParseError:
             raise BadCustomId(rest) from None
         return ParsedId("l", lesson=m.group(1), step=int(m.group(2)), action=action)
+    if m := _REPLAY_DEAL_RE.fullmatch(rest):
+        return ParsedId("s", table_id=int(m.group(1)))
     raise BadCustomId(rest)
 
 
@@ -166,6 +188,18 @@ def pick_id(table_id: int, version: int, seat: int, verb: str = "discard") -> st
     cid = f"rh:d:{table_id}:{version}:{seat}" + ("" if verb == "discard" else f":{verb}")
     assert len(cid) <= _ID_LIMIT
     return cid
+
+
+def confirm_id(table_id: int, version: int, seat: int, verb: str, codes: Sequence[str]) -> str:
+    """The id of **Confirm** under a menu of cards to lay out: the chosen cards' codes."""
+    cid = f"rh:k:{table_id}:{version}:{seat}:{verb}:" + ".".join(codes)
+    assert len(cid) <= _ID_LIMIT
+    return cid
+
+
+def replay_deal_id(table_id: int) -> str:
+    """The id of a replay's menu of deals."""
+    return f"rh:s:{table_id}"
 
 
 def choice_id(table_id: int, version: int, seat: int, k: int) -> str:
@@ -197,7 +231,7 @@ def _manager(interaction: discord.Interaction[Any]) -> ClickHandler:
 
 
 class RHButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P<rest>(?![dc]:)[^\s]{1,97})"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P<rest>(?![dcs]:)[^\s]{1,97})"
 ):
     """Every button of the bot. The callback routes by the id's kind."""
 
@@ -233,7 +267,7 @@ class RHButton(
 
 
 class RHSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>[dc]:[^\s]{1,95})"
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>[dcs]:[^\s]{1,95})"
 ):
     """Every select menu of the bot: cards to lay out (the ruff's discards, a kitty),
     or one choice of many (a declared ruff value)."""
@@ -318,6 +352,16 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
         await manager.on_pick(
             interaction, parsed.table_id, parsed.version, parsed.seat, parsed.verb, values
         )
+    elif parsed.kind == "k":
+        await manager.on_pick(
+            interaction,
+            parsed.table_id,
+            parsed.version,
+            parsed.seat,
+            parsed.verb,
+            parsed.cards,
+            confirmed=True,
+        )
     elif parsed.kind == "c":
         if len(values) != 1:
             await manager.refuse(interaction, _("Choose one option."))
@@ -337,6 +381,11 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
         await manager.on_hint(interaction, parsed.table_id, parsed.version, parsed.seat)
     elif parsed.kind == "l":
         await manager.on_lesson(interaction, parsed.lesson, parsed.step, parsed.action)
+    elif parsed.kind == "s":
+        if len(values) != 1 or not values[0].isdigit() or len(values[0]) > 6:
+            await manager.refuse(interaction, _("That is not one of the choices."))
+            return
+        await manager.on_replay_step(interaction, parsed.table_id, int(values[0]))
     else:
         await manager.on_leaderboard_page(interaction, parsed.page, parsed.game or None)
 
@@ -438,20 +487,22 @@ class Rows(discord.ui.View):
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         disabled: bool = False,
         row: int = 0,
+        emoji: Mapping[str, Any] | None = None,
     ) -> None:
         self._check_id(custom_id)
         items = self._row(row)
         if len(items) >= ROW_WIDTH or any(c["type"] == 3 for c in items):
             raise ValueError(f"row {row} is full")
-        items.append(
-            {
-                "type": 2,
-                "style": style.value,
-                "disabled": disabled,
-                "label": (label or "·")[:80],
-                "custom_id": custom_id,
-            }
-        )
+        button: dict[str, Any] = {
+            "type": 2,
+            "style": style.value,
+            "disabled": disabled,
+            "label": (label or "·")[:80],
+            "custom_id": custom_id,
+        }
+        if emoji is not None:
+            button["emoji"] = dict(emoji)
+        items.append(button)
 
     def menu(
         self,
@@ -460,9 +511,12 @@ class Rows(discord.ui.View):
         count: int,
         placeholder: str,
         row: int = 0,
+        chosen: Sequence[str] = (),
+        emojis: Mapping[str, dict[str, Any]] | None = None,
     ) -> None:
         """A select menu of ``(label, value)`` or ``(label, value, description)``
-        options choosing exactly ``count``."""
+        options choosing exactly ``count``; the values in ``chosen`` shown as chosen,
+        ``emojis`` an option's emoji by value."""
         self._check_id(custom_id)
         items = self._row(row)
         if items:
@@ -476,7 +530,12 @@ class Rows(discord.ui.View):
                 "min_values": count,
                 "max_values": count,
                 "placeholder": placeholder[:150],
-                "options": [_option(*option) for option in options],
+                "options": [
+                    _option(
+                        *option, chosen=option[1] in chosen, emoji=(emojis or {}).get(option[1])
+                    )
+                    for option in options
+                ],
             }
         )
 
@@ -495,9 +554,20 @@ class Rows(discord.ui.View):
         return [{"type": 1, "components": list(items)} for items in self._rows if items]
 
 
-def _option(label: str, value: str, description: str = "") -> dict[str, Any]:
+def _option(
+    label: str,
+    value: str,
+    description: str = "",
+    *,
+    chosen: bool = False,
+    emoji: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A select option as Discord receives it (labels and descriptions at most 100 characters)."""
     option: dict[str, Any] = {"label": label[:100], "value": value}
     if description:
         option["description"] = description[:100]
+    if chosen:
+        option["default"] = True
+    if emoji is not None:
+        option["emoji"] = emoji
     return option

@@ -9,7 +9,9 @@ The kinds:
   hand (a face-up layout card) gets a button too, marked "(table)";
 * a **card to lay out** (any other action that carries a ``card``, such as the
   ruff's :class:`~engine.actions.Discard`): one menu to choose
-  ``view.to_lay_out`` cards at once, the cards sorted as in the hand;
+  ``view.to_lay_out`` cards at once, the cards sorted as in the hand; once chosen,
+  the menu shows them chosen and a **Confirm** button lays them all out in one
+  commit (one tap to choose, one to confirm);
 * a **choice** (every other action: take or decline the ruff, Can-ye, a bid,
   naming trumps ...): one button each, on the rows after the cards; when there
   are more than two rows of them (a declared ruff value, 0 to 95), menus of 25
@@ -23,15 +25,20 @@ Cards are shown in the deal's order (:func:`~bot.present.render.bidwhist.view_so
 downtown runs A 2 3 …; jokers by name, first as the top trumps, last in no
 trump).
 
-Face-up layout cards (Turnover Bridge) follow the hand, labelled "(layout)",
-enabled when playable now.
+Face-up layout cards (Turnover Bridge) follow the hand, one row of buttons per
+row of the layout (:func:`_layout_lines`), each marked ▲ (``▲A♠︎``), enabled when
+playable now.
 
 The look: a card button is green when you may play it now and grey
-(disabled) otherwise — colour means nothing else; the suit's colour is in the
-label's text (:func:`~bot.present.render.card_label`: every suit symbol in the text style,
-white on the buttons; messages write ♥ ♦ red and ♠︎ ♣︎ in the text colour). Cards
-go one row per suit in hand order, trumps first, a long suit split over two
-rows, the choices on rows of their own (:func:`card_rows`). The cards to lay out
+(disabled) otherwise — colour means nothing else. The suit is told by the
+button's emoji (:mod:`bot.present.suit_emojis`: a white tile with the pip in the
+four-colour deck's colours, so ♠ and ♣ differ at a glance), the label then the
+rank alone; without the emojis, by the label's text (``A♠︎``,
+:func:`~bot.present.render.card_label`). Off turn there are no card buttons: the
+hand is a line of text grouped by suit (readable, not grey on grey), and the
+buttons come with the turn. Cards go one row per suit in hand order, trumps
+first, a long suit split over two rows, the choices on rows of their own
+(:func:`card_rows`). The cards to lay out
 are offered lowest non-trumps first, each described ("trump · honour", "trump",
 or its suit) (:func:`layout_order`, :func:`card_note`).
 
@@ -46,12 +53,14 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.present import suit_emojis
 from bot.present.components import (
     ROW_WIDTH,
     ROWS,
     Rows,
     action_id,
     choice_id,
+    confirm_id,
     hint_id,
     pick_id,
     table_id_for,
@@ -59,7 +68,7 @@ from bot.present.components import (
 from bot.present.i18n import _, ngettext
 from bot.present.render import action_label, card_label, featured_choices
 from bot.present.render.bidwhist import view_sorted
-from bot.present.render.common import suit_name
+from bot.present.render.common import rank_label, suit_name
 from engine import CLAIM, CONCEDE, Action, Card, Claim, Play, SeatView, sort_hand
 
 __all__ = [
@@ -120,12 +129,18 @@ def _group_of(card: Card) -> object:
     return "jokers" if card.is_joker else card.suit
 
 
-def card_rows(cards: Sequence[Card], rows: int) -> list[list[Card]]:
-    """``cards`` (in hand order: trumps first) on at most ``rows`` rows of
-    :data:`ROW_WIDTH`: one row per suit, a suit longer than a row split evenly over
-    as many rows as it needs. When that takes too many rows, the two neighbouring
-    rows with the fewest cards between them share a row (if they fit), until it
-    fits; failing that, the cards simply flow, five to a row."""
+def card_width() -> int:
+    """Card buttons a row: five with text labels; four with the suit emojis, whose
+    wider buttons would leave a fifth alone on a line of its own on a phone."""
+    return ROW_WIDTH - 1 if suit_emojis.active() else ROW_WIDTH
+
+
+def card_rows(cards: Sequence[Card], rows: int, width: int = ROW_WIDTH) -> list[list[Card]]:
+    """``cards`` (in hand order: trumps first) on at most ``rows`` rows of ``width``:
+    one row per suit, a suit longer than a row split evenly over as many rows as it
+    needs. When that takes too many rows, the two neighbouring rows with the fewest
+    cards between them share a row (if they fit), until it fits; failing that, the
+    cards simply flow, ``width`` to a row."""
     groups: list[list[Card]] = []
     for card in cards:
         if groups and _group_of(groups[-1][0]) == _group_of(card):
@@ -134,15 +149,15 @@ def card_rows(cards: Sequence[Card], rows: int) -> list[list[Card]]:
             groups.append([card])
     out: list[list[Card]] = []
     for group in groups:
-        parts = -(-len(group) // ROW_WIDTH)
+        parts = -(-len(group) // width)
         size = -(-len(group) // parts)
         out.extend(group[i : i + size] for i in range(0, len(group), size))
     while len(out) > rows:
         pairs = [(len(out[i]) + len(out[i + 1]), i) for i in range(len(out) - 1)]
-        fits = [(n, i) for n, i in pairs if n <= ROW_WIDTH]
+        fits = [(n, i) for n, i in pairs if n <= width]
         if not fits:
             flat = [c for row in out for c in row]
-            return [flat[i : i + ROW_WIDTH] for i in range(0, len(flat), ROW_WIDTH)][:rows]
+            return [flat[i : i + width] for i in range(0, len(flat), width)][:rows]
         _, i = min(fits)
         out[i : i + 2] = [out[i] + out[i + 1]]
     return out
@@ -187,6 +202,42 @@ def _choice_style(action: Action) -> discord.ButtonStyle:
     return discord.ButtonStyle.success
 
 
+LAYOUT_MARK = "▲"
+"""Before a face-up layout card's label (``▲A♠︎``): the card lies on your layout, not
+in your hand; its rows follow the hand's, one per row of the layout."""
+
+
+def card_face(card: Card) -> str:
+    """A card button's label: ``A♠︎``, or the rank alone (``A``) when the button carries
+    its suit's emoji (:mod:`bot.present.suit_emojis`)."""
+    if suit_emojis.mark(card) is not None:
+        return rank_label(card)
+    return card_label(card)
+
+
+def _layout_lines(view: SeatView, cards: Sequence[Card]) -> list[list[Card]]:
+    """``cards`` (face-up layout cards) by the row of ``view.seat``'s layout they lie in,
+    as dealt (five then four, or two rows of six); a row longer than a row of buttons
+    split in two. Cards of no layout row (none today) follow, five a row."""
+    if not cards:
+        return []
+    piles = view.layouts[view.seat] if view.seat < len(view.layouts) else ()
+    per_row = 5 if len(piles) == 9 else max(1, (len(piles) + 1) // 2)
+    wanted = set(cards)
+    out: list[list[Card]] = []
+    for start in range(0, len(piles), per_row):
+        row = [p.up for p in piles[start : start + per_row] if p.up is not None and p.up in wanted]
+        if len(row) > ROW_WIDTH:
+            half = -(-len(row) // 2)
+            out.extend([row[:half], row[half:]])
+        elif row:
+            out.append(row)
+    placed = {c for row in out for c in row}
+    rest = [c for c in cards if c not in placed]
+    out.extend(rest[i : i + ROW_WIDTH] for i in range(0, len(rest), ROW_WIDTH))
+    return out
+
+
 def _layout_cards(view: SeatView) -> list[Card]:
     """``view.seat``'s face-up layout cards it may play from this trick (not the fresh ones)."""
     if not view.layouts or view.seat >= len(view.layouts):
@@ -195,39 +246,60 @@ def _layout_cards(view: SeatView) -> list[Card]:
 
 
 def hand_controls(
-    table_id: int, version: int, view: SeatView, away: bool = False
+    table_id: int,
+    version: int,
+    view: SeatView,
+    away: bool = False,
+    chosen: Sequence[Card] = (),
 ) -> discord.ui.View:
     """The controls of ``view.seat``'s hand message at engine ``version``.
 
     ``away``: the AI plays this seat, so every card is shown disabled and the
-    only live button takes the seat back.
+    only live button takes the seat back. ``chosen``: the cards just chosen in the
+    menu of cards to lay out, shown chosen, with **Confirm** under the menu.
     """
     ui = Rows()  # plain component data: this is built for nearly every move (see Rows)
     seat = view.seat
-    hand = view_sorted(view, view.hand)
-    if away:
-        for row, cards in enumerate(card_rows(hand, CARD_ROWS)):
-            for card in cards:
-                cid = action_id(table_id, version, seat, Play(card))
-                ui.button(cid, card_label(card), discord.ButtonStyle.secondary, True, row=row)
+    if away:  # the hand is in the text; the one thing to do is take the seat back
         ui.button(
             table_id_for(table_id, "reclaim"),
             _("Take my seat back"),
             discord.ButtonStyle.success,
-            row=CARD_ROWS,
+            row=0,
         )
         return ui
     plays, picks, choices = _split(view)
+    if not (plays or picks or choices):
+        return ui  # not your turn: the hand is a line of text, readable, no grey buttons
     if picks:
         # laying out cards: one menu per kind (today only one kind is ever legal at once)
-        for row, (verb, actions) in enumerate(list(picks.items())[:ROWS]):
+        for row, (verb, actions) in enumerate(list(picks.items())[: ROWS - 1]):
             cards = layout_order([_card_of(a) for a in actions], view)[:MENU_OPTIONS]
             need = max(1, min(view.to_lay_out or 1, len(cards)))
             options = [(card_label(c), c.code, card_note(c, view)) for c in cards]
             placeholder = ngettext(
                 "Choose {n} card to lay out", "Choose {n} cards to lay out", need
             ).format(n=need)
-            ui.menu(pick_id(table_id, version, seat, verb), options, need, placeholder, row=row)
+            codes = [c.code for c in chosen if c in cards]
+            marks = {c.code: m for c in cards if (m := suit_emojis.mark(c)) is not None}
+            ui.menu(
+                pick_id(table_id, version, seat, verb),
+                options,
+                need,
+                placeholder,
+                row=row,
+                chosen=codes if len(codes) == need else (),
+                emojis=marks,
+            )
+            if len(codes) == need:  # chosen: laid out only on Confirm
+                ui.button(
+                    confirm_id(table_id, version, seat, verb, codes),
+                    ngettext(
+                        "Confirm: lay out {n} card", "Confirm: lay out {n} cards", need
+                    ).format(n=need),
+                    discord.ButtonStyle.success,
+                    row=ROWS - 1,
+                )
         return ui
     if len(choices) > MAX_CHOICE_BUTTONS:
         rows = _choice_rows(choices)
@@ -241,20 +313,23 @@ def hand_controls(
         return ui
     shown, card_rows_free = _card_buttons(view, plays, choices)
     legal_plays = {p.card for p in plays}
-    if all(c in view.hand for c in shown):
-        card_lines = card_rows(shown, card_rows_free)  # one row per suit, trumps first
-    else:  # face-up layout cards too (Turnover Bridge): hand order, then the layout, five a row
-        card_lines = [shown[i : i + ROW_WIDTH] for i in range(0, len(shown), ROW_WIDTH)]
-    for row, cards in enumerate(card_lines):
+    in_hand = [c for c in shown if c in view.hand]
+    layout = _layout_lines(view, [c for c in shown if c not in view.hand])
+    if layout and not choices and len(layout) + 1 > card_rows_free:
+        card_rows_free = ROWS  # a long layout (two rows of six) may take the claims' row
+    width = card_width()
+    card_lines = card_rows(in_hand, max(1, card_rows_free - len(layout)), width) if in_hand else []
+    card_lines += layout  # one row per row of the layout, after the hand
+    for row, cards in enumerate(card_lines[:ROWS]):
         for card in cards:
             enabled = card in legal_plays
-            label = (
-                card_label(card)
-                if card in view.hand
-                else _("{card} (layout)").format(card=card_label(card))
-            )
+            label = card_face(card)
+            if card not in view.hand:  # a face-up layout card (Turnover Bridge)
+                label = LAYOUT_MARK + label
             cid = action_id(table_id, version, seat, Play(card))
-            ui.button(cid, label, _card_style(enabled), not enabled, row=row)
+            ui.button(
+                cid, label, _card_style(enabled), not enabled, row=row, emoji=suit_emojis.mark(card)
+            )
     first = len(card_lines)
     for i, choice in enumerate(choices[: (ROWS - first) * ROW_WIDTH]):
         cid = action_id(table_id, version, seat, choice)
@@ -406,7 +481,7 @@ def _find_card_buttons(
     layout = [c for c in sort_hand(_layout_cards(view), view.trump) if c not in view.hand]
     extra = view_sorted(view, [c for c in legal_plays if c not in view.hand and c not in layout])
     shown = list(hand) + layout + extra
-    room = card_rows_free * ROW_WIDTH
+    room = card_rows_free * card_width()
     if len(shown) > room and not legal_plays:
         shown = []  # e.g. bidding with a full hand: the calls get the rows, the text shows the hand
     elif len(shown) > room:  # keep every legal card, then as many others as fit, in hand order
@@ -419,12 +494,10 @@ def _find_card_buttons(
 def hand_in_buttons(view: SeatView, away: bool = False) -> bool:
     """Whether :func:`hand_controls` shows every card of ``view.seat``'s hand as a
     button; then the hand message's text need not list the hand again."""
-    if not view.hand or view.phase == "over":
+    if not view.hand or view.phase == "over" or away:
         return False
-    if away:
-        return len(view.hand) <= CARD_ROWS * ROW_WIDTH
     plays, picks, choices = _split(view)
-    if picks or len(choices) > MAX_CHOICE_BUTTONS:
+    if picks or len(choices) > MAX_CHOICE_BUTTONS or not (plays or choices):
         return False
     shown, _ = _card_buttons(view, plays, choices)
     return set(view.hand) <= set(shown)

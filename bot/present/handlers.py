@@ -43,6 +43,7 @@ class ClickHandler(Protocol):
         seat: int,
         verb: str,
         values: Sequence[str],
+        confirmed: bool = False,
     ) -> None: ...
 
     async def on_leaderboard_page(

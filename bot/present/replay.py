@@ -9,7 +9,10 @@ and what ended (a game, the match). Every hand is shown because the game is over
 :mod:`bot.commands.records` refuses to replay a table that is not finished.
 
 :func:`replay_view` builds the ◀ ▶ buttons: ``rh:r:<table>:<step>`` ids
-(:mod:`bot.present.components`), the step each button leads to. A button that cannot
+(:mod:`bot.present.components`), the step each button leads to; a game of several
+deals also gets ⏮ ⏭ (the start of this deal or the one before, the next deal's)
+and a menu of its deals (``rh:s:<table>``, each option the step of a deal's first
+trick), so a deal is one tap away, not a trick at a time. A button that cannot
 move (◀ on the first step, ▶ on the last) is drawn disabled, its id leading to the step shown (Discord refuses two equal ids in one message); a game
 of one trick gets no buttons.
 Nothing here talks to Discord or the database.
@@ -34,7 +37,16 @@ from bot.present.render.common import (
 from bot.present.render.lines import contract_name
 from engine import Card, DealLog, GameLog, Seating, Suit, TrickLog, sort_hand
 
-__all__ = ["POSITIONS", "clamp_step", "hand_line", "replay_id", "replay_view", "step_text"]
+__all__ = [
+    "POSITIONS",
+    "clamp_step",
+    "deal_name",
+    "deal_starts",
+    "hand_line",
+    "replay_id",
+    "replay_view",
+    "step_text",
+]
 
 POSITIONS = SEAT_NAMES  # read in the language of the moment (bot/present/i18n.py)
 SHORT = SEAT_SHORT
@@ -234,31 +246,102 @@ def step_text(table_id: int, title: str, names: Sequence[str], log: GameLog, ste
     return text if len(text) <= 2000 else text[:1999] + "…"
 
 
-def replay_view(table_id: int, step: int, total: int) -> discord.ui.View | None:
-    """◀ ▶ for step ``step`` of ``total`` (none for a single step)."""
+def deal_starts(log: GameLog) -> list[int]:
+    """The step of each deal's first trick, in order (deals without a trick left out)."""
+    starts: list[int] = []
+    last: DealLog | None = None
+    for i, (deal, _trick) in enumerate(log.tricks):
+        if deal is not last:
+            starts.append(i)
+            last = deal
+    return starts
+
+
+MENU_DEALS = 25  # Discord's limit on a select menu's options
+
+
+def replay_view(
+    table_id: int,
+    step: int,
+    total: int,
+    starts: Sequence[int] = (),
+    deal_names: Sequence[str] = (),
+) -> discord.ui.View | None:
+    """◀ ▶ for step ``step`` of ``total`` (none for a single step); with several deals
+    (``starts``: the step of each deal's first trick, ``deal_names`` their names) also
+    ⏮ ⏭ to the start of this deal or the one before and of the next, and a menu of
+    the deals (the 25 around this one)."""
     if total <= 1:
         return None
     step = clamp_step(step, total)
-    view = ui.new_view()
+    view = ui.Rows()
     back, forward = step - 1, step + 1
     at_start, at_end = back < 0, forward >= total
-    # a disabled button still needs an id of its own: the step shown (the other leads elsewhere)
-    view.add_item(
-        ui.RHButton(
-            replay_id(table_id, step if at_start else back),
-            "◀",
+    several = len(starts) > 1
+    if several:
+        deal = max(i for i, first in enumerate(starts) if first <= step)
+        before = starts[deal] if step > starts[deal] else starts[max(0, deal - 1)]
+        at_first = step == 0
+        # a disabled button still needs an id of its own (Discord refuses two equal
+        # ids in one message): the deal buttons' carry a tag (":d")
+        view.button(
+            replay_id(table_id, before) + ":d",
+            _("⏮ Deal"),
             discord.ButtonStyle.secondary,
-            disabled=at_start,
+            disabled=at_first,
             row=0,
         )
+    # a disabled button still needs an id of its own: the step shown (the other leads elsewhere)
+    view.button(
+        replay_id(table_id, step if at_start else back),
+        "◀",
+        discord.ButtonStyle.secondary,
+        disabled=at_start,
+        row=0,
     )
-    view.add_item(
-        ui.RHButton(
-            replay_id(table_id, step if at_end else forward),
-            "▶",
+    view.button(
+        replay_id(table_id, step if at_end else forward),
+        "▶",
+        discord.ButtonStyle.primary,
+        disabled=at_end,
+        row=0,
+    )
+    if several:
+        last_deal = deal == len(starts) - 1
+        view.button(
+            replay_id(table_id, step if last_deal else starts[deal + 1]) + ":d",
+            _("Deal ⏭"),
             discord.ButtonStyle.primary,
-            disabled=at_end,
+            disabled=last_deal,
             row=0,
         )
-    )
+        low = max(0, min(deal - MENU_DEALS // 2, len(starts) - MENU_DEALS))
+        shown = range(low, min(len(starts), low + MENU_DEALS))
+        options = [
+            (
+                deal_names[i] if i < len(deal_names) else str(i + 1),
+                str(starts[i]),
+                ngettext("{n} trick", "{n} tricks", _deal_length(starts, i, total)).format(
+                    n=_deal_length(starts, i, total)
+                ),
+            )
+            for i in shown
+        ]
+        view.menu(
+            ui.replay_deal_id(table_id),
+            options,
+            1,
+            _("Jump to a deal"),
+            row=1,
+            chosen=[str(starts[deal])],
+        )
     return view
+
+
+def _deal_length(starts: Sequence[int], i: int, total: int) -> int:
+    return (starts[i + 1] if i + 1 < len(starts) else total) - starts[i]
+
+
+def deal_name(deal: DealLog) -> str:
+    """``Game 1, deal 3``: a deal's name in the replay's menu."""
+    return _("Game {game}, deal {deal}").format(game=deal.game_no, deal=deal.deal_no)

@@ -18,6 +18,7 @@ from bot.store.deadlines import DeadlineRepo
 from bot.store.hands import HandMessageRepo
 from bot.store.lessons import LessonRepo, LessonRow
 from bot.store.moves import ActionRepo, Snapshot, SnapshotRepo
+from bot.store.player_options import PlayerOptionsRepo
 from bot.store.preferences import GuildSettingsRepo, UserLocaleRepo
 from bot.store.rows import (
     ActionRow,
@@ -63,6 +64,7 @@ __all__ = [
     "Deadline",
     "DeadlineRepo",
     "GuildSettingsRepo",
+    "PlayerOptionsRepo",
     "UserLocaleRepo",
     "Snapshot",
     "SnapshotRepo",

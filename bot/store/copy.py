@@ -69,6 +69,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "guild_settings": ("guild_id", "settings", "updated_at"),
     "user_locales": ("user_id", "locale", "updated_at"),
     "lesson_progress": ("user_id", "lesson", "step", "actions", "finished", "updated_at"),
+    "player_options": ("user_id", "options", "updated_at"),
     "rating_events": ("table_id", "guild_id", "game_id", "teams", "source", "finished_at"),
     "ratings": (
         "guild_id",
@@ -136,6 +137,7 @@ ORDER: dict[str, str] = {
     "guild_settings": "guild_id",
     "user_locales": "user_id",
     "lesson_progress": "user_id, lesson",
+    "player_options": "user_id",
     "rating_events": "table_id",
     "ratings": "guild_id, game_id, player",
     "rating_history": "table_id, player",

@@ -553,6 +553,25 @@ CREATE INDEX daily_challenges_open ON daily_challenges (settled_at, deadline_at)
 """
 
 
+V11 = """
+-- Each player's own options (/ruff options: auto-play a single legal card, ...),
+-- one JSON object per Discord user, the same at every table (bot/store/player_options.py).
+CREATE TABLE player_options (
+    user_id     INTEGER PRIMARY KEY,
+    options     TEXT    NOT NULL,
+    updated_at  REAL    NOT NULL
+) STRICT;
+"""
+
+V11_POSTGRESQL = """
+CREATE TABLE player_options (
+    user_id     bigint  PRIMARY KEY,
+    options     text    NOT NULL,
+    updated_at  double precision NOT NULL
+);
+"""
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     """One numbered step of the schema history, in every dialect."""
@@ -593,6 +612,7 @@ MIGRATIONS: list[Migration] = [
     Migration(8, sqlite=V8, postgresql=V8_POSTGRESQL),
     Migration(9, sqlite=RESERVED),
     Migration(10, sqlite=V10, postgresql=V10_POSTGRESQL),
+    Migration(11, sqlite=V11, postgresql=V11_POSTGRESQL),
 ]
 """The schema history, versions 1, 2, 3... in order."""
 

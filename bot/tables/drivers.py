@@ -24,6 +24,7 @@ from bot.present.notify import MessageGone
 from bot.present.render import seat_names
 from bot.store import Deadline, StoreError
 from bot.tables import commit
+from bot.tables.autoplay import AutoPlay
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
 from bot.tables.table import TURN_WARNING_LEFT, TURN_WARNING_MIN, Table, retry_backoff
@@ -59,6 +60,7 @@ class Drivers:
     def __init__(self, svc: Services, presenter: Presenter) -> None:
         self.svc = svc
         self.presenter = presenter
+        self.autoplay = AutoPlay(svc, presenter.hands)
 
     # ================================================================ after every commit
 
@@ -101,6 +103,7 @@ class Drivers:
             if due is None and timeout > 0:
                 due = discord.utils.utcnow().timestamp() + timeout
             self._ping_later(table, seat, due)
+            self.autoplay.arm(table, seat)  # a lone legal card, for those who chose it
 
     def rearm(self, table: Table) -> None:
         """The safety net under :meth:`kick`: a turn that waits for the AI or a turn
@@ -285,6 +288,11 @@ class Drivers:
             ),
             name=f"turn-{table.id}",
         )
+        if not stored_already:
+            # a turn not begun by a move (a game's first, after a start or a take-back):
+            # its hand message was drawn before the deadline was known; it shows it now
+            table.drive.deadline = due if due is not None else self._now() + timeout
+            self.presenter.hands.refresh(table)
 
     async def _turn_timer(
         self,
@@ -297,7 +305,7 @@ class Drivers:
     ) -> None:
         now = discord.utils.utcnow().timestamp()
         if due is None:
-            due = now + timeout
+            due = table.drive.deadline if table.drive.deadline is not None else now + timeout
         if store:
             try:
                 await commit.set_deadline(self.svc, table, "turn", due, seat)
@@ -312,6 +320,10 @@ class Drivers:
         await asyncio.sleep(max(0.0, due - discord.utils.utcnow().timestamp()))
         # Shielded: cancelling the timer (a click arrived) must never cut a commit in half.
         await asyncio.shield(self._turn_expired(table, seat, version))
+
+    @staticmethod
+    def _now() -> float:
+        return discord.utils.utcnow().timestamp()
 
     @staticmethod
     def _turn_is(table: Table, seat: int, version: int) -> bool:

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 import discord
@@ -29,11 +29,26 @@ from bot.store import StoreError
 from bot.tables import commit
 from bot.tables.services import Services
 from bot.tables.table import HAND_COPIES, HandCopy, Table, hand_signature
-from engine import SeatView
+from engine import Card, SeatView
 
 log = logging.getLogger(__name__)
 
 __all__ = ["Hands"]
+
+COPY_STOPS_BEFORE = 60.0  # a My hand copy says it stopped this long before its token expires
+COPY_EDIT_WAIT = 5.0  # seconds to let an edit in flight finish before saying it stopped
+
+
+def turn_deadline(table: Table, seat: int) -> float | None:
+    """When the turn timer plays ``seat``'s turn now waiting (epoch seconds), if it runs."""
+    game = table.game
+    if game is None or game.to_act() != seat:
+        return None
+    due = table.drive.turn_due
+    if due is not None and due[:2] == (game.version, seat):
+        return due[2]  # stored with the move that began the turn
+    running = table.drive.timer_task is not None and not table.drive.timer_task.done()
+    return table.drive.deadline if running else None
 
 
 class Hands:
@@ -42,20 +57,24 @@ class Hands:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
         self.notifier = svc.notifier
+        # each tracked My hand copy's timer to say it stopped (by message id)
+        self._stoppers: dict[int, asyncio.Task[None]] = {}
 
     def language_of_seat(self, table: Table, seat: int) -> str:
         """The language of ``seat``'s private messages: its player's latest Discord locale."""
         human = table.human(seat)
         return table.language if human is None else self.svc.user_locales.language(human.user_id)
 
-    def hand(self, table: Table, seat: int, note: str = "") -> tuple[str, discord.ui.View]:
+    def hand(
+        self, table: Table, seat: int, note: str = "", chosen: Sequence[Card] = ()
+    ) -> tuple[str, discord.ui.View]:
         """``seat``'s hand message: text and controls, from its own view only, in its
-        player's language."""
-        content, _sig, controls = self._hand_now(table, seat, note)
+        player's language (``chosen``: cards chosen to lay out, awaiting Confirm)."""
+        content, _sig, controls = self._hand_now(table, seat, note, chosen)
         return content, controls()
 
     def _hand_now(
-        self, table: Table, seat: int, note: str = ""
+        self, table: Table, seat: int, note: str = "", chosen: Sequence[Card] = ()
     ) -> tuple[str, str, Callable[[], discord.ui.View]]:
         """``seat``'s hand message as the game stands, in its player's language: the
         text, its signature (:func:`hand_signature`), and its controls, built only when
@@ -74,6 +93,7 @@ class Hands:
             table.away,
             table.shown.played_for.get(seat),
             table.message_id,
+            turn_deadline(table, seat),  # a turn's deadline may be known after its move
         )
         drawn = table.shown.hands_drawn.get(seat)
         if drawn is not None and drawn[0] == key:
@@ -87,7 +107,7 @@ class Hands:
 
         def controls() -> discord.ui.View:
             with using(language):
-                ui = hand_controls(table.id, version, view, away=away)
+                ui = hand_controls(table.id, version, view, away=away, chosen=chosen)
                 if table.settings.hints and view.my_turn and not away:
                     hint_button(ui, table.id, version, seat)  # a table with hints, your turn
                 return ui
@@ -105,7 +125,12 @@ class Hands:
         if played_for and view.phase != "over":
             note = f"{played_for}\n{note}" if note else played_for
         text = render.hand_message(
-            table.info(), view, note, away=away, in_buttons=hand_in_buttons(view, away)
+            table.info(),
+            view,
+            note,
+            away=away,
+            in_buttons=hand_in_buttons(view, away),
+            deadline=turn_deadline(table, seat) if view.my_turn and not away else None,
         )
         return text, view, away
 
@@ -242,14 +267,63 @@ class Hands:
             self.notifier.schedule_edit(target[0], target[1], make, gone)
 
     def track_copy(self, table: Table, seat: int, copy: HandCopy) -> None:
-        """Keep ``copy`` (a hand just shown or answered ephemerally) up to date from now on."""
+        """Keep ``copy`` (a hand just shown or answered ephemerally) up to date from now on,
+        until a minute before its token expires: then it says it stopped (:meth:`_stop_later`)."""
         copies = table.shown.fallback.setdefault(seat, {})
         old = copies.pop(copy.message_id, None)
         if old is not None:
             copy.task = old.task  # an edit in flight renders the latest state when it loops
         copies[copy.message_id] = copy
-        while len(copies) > HAND_COPIES:
-            del copies[next(iter(copies))]
+        while len(copies) > HAND_COPIES:  # the oldest is let go: it says so at once
+            oldest = copies.pop(next(iter(copies)))
+            self.svc.own(self._say_stopped(table, seat, oldest), name="hand-copy-stopped")
+        earlier = self._stoppers.pop(copy.message_id, None)
+        if earlier is not None and not earlier.done():
+            earlier.cancel()  # a fresher token: its own timer replaces the one before
+        self._stoppers[copy.message_id] = self.svc.own(
+            self._stop_later(table, seat, copy), name=f"hand-copy-{copy.message_id}"
+        )
+
+    async def _stop_later(self, table: Table, seat: int, copy: HandCopy) -> None:
+        """A minute before ``copy``'s interaction token expires (15 minutes after it was
+        shown or last clicked), edit it to say it has stopped updating, so it never goes
+        stale silently; a click on it meanwhile gave it a fresh token and a new timer."""
+        now = discord.utils.utcnow().timestamp()
+        await asyncio.sleep(max(0.0, copy.expires - COPY_STOPS_BEFORE - now))
+        if self._stoppers.get(copy.message_id) is asyncio.current_task():
+            del self._stoppers[copy.message_id]
+        copies = table.shown.fallback.get(seat, {})
+        if copies.get(copy.message_id) is not copy:
+            return  # replaced by a fresher copy of the same message, or let go already
+        del copies[copy.message_id]
+        if not copies:
+            table.shown.fallback.pop(seat, None)
+        await self._say_stopped(table, seat, copy)
+
+    async def _say_stopped(self, table: Table, seat: int, copy: HandCopy) -> None:
+        """Edit ``copy`` to say it no longer follows the game (its buttons removed)."""
+        copy.expires = 0.0  # an edit loop still running on it ends
+        if copy.task is not None and not copy.task.done():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(copy.task), COPY_EDIT_WAIT)
+        if table.human(seat) is None:
+            return
+        with using(self.language_of_seat(table, seat)):
+            text = _(
+                "⌛ This copy of your hand has stopped updating (Discord lets a private reply "
+                "be edited for 15 minutes) — use `/ruff hand` or **My hand** on table #{table} "
+                "again."
+            ).format(table=table.id)
+
+        def edit() -> Coroutine[Any, Any, Any]:
+            return copy.webhook.edit_message(copy.message_id, content=text, view=None)
+
+        try:
+            await call(edit, f"table {table.id} seat {seat} My hand copy stops")
+        except discord.HTTPException as exc:
+            log.info(
+                "table %s: could not mark a My hand copy stopped (HTTP %s)", table.id, exc.status
+            )
 
     def answered(
         self, table: Table, seat: int, interaction: discord.Interaction[Any], content: str

@@ -28,6 +28,7 @@ import discord
 
 from bot.present.i18n import _, ngettext, using
 from bot.present.notify import release_view
+from bot.present.render.common import cards_text
 from bot.present.render.refusals import reason_text
 from bot.present.replies import refuse, reply
 from bot.store import StoreError
@@ -154,9 +155,12 @@ class Play:
         seat: int,
         verb: str,
         values: Sequence[str],
+        confirmed: bool = False,
     ) -> None:
-        """A menu chose the cards to lay out: one ``<verb>:<card>`` action each, all
-        or nothing (the engine checks them together on a copy)."""
+        """The cards to lay out: chosen in the menu (``confirmed`` False), the hand
+        message shows the choice with **Confirm** and nothing is laid out yet; its
+        **Confirm** (``confirmed``) lays them all out, one ``<verb>:<card>`` action each,
+        all or nothing (the engine checks them together on a copy, one commit)."""
         try:
             cards = [Card.parse(v) for v in values]
             actions = [decode_action(f"{verb}:{c.code}") for c in cards]
@@ -171,7 +175,13 @@ class Play:
             return
         table = self.svc.tables.get(table_id)
         game = table.game if table else None
-        if game is not None and game.version == version and game.to_act() == seat:
+        if (
+            table is not None
+            and game is not None
+            and game.version == version
+            and game.to_act() == seat
+            and table.seat_of(interaction.user.id) == seat
+        ):
             view = game.observe(seat)
             # as many as the menu offers when fewer may go now (no-trump jokers first)
             need = min(view.to_lay_out, sum(1 for a in view.legal if a.verb == verb))
@@ -185,7 +195,43 @@ class Play:
                     ).format(n=need),
                 )
                 return
+            if not confirmed and seat not in table.away:
+                await self._show_choice(interaction, table, seat, actions, cards)
+                return
         await self.on_action(interaction, table_id, version, seat, actions)
+
+    async def _show_choice(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        seat: int,
+        actions: Sequence[Action],
+        cards: Sequence[Card],
+    ) -> None:
+        """Answer a menu's choice of cards with the hand showing it and **Confirm**: the
+        engine checks the choice on a copy first (a card it would refuse is refused now,
+        not after Confirm); nothing is stored, nothing changes."""
+        game = table.game
+        assert game is not None
+        trial = game.clone()
+        try:
+            for action in actions:
+                trial.apply(seat, action)
+        except IllegalAction as exc:
+            await refuse(interaction, reason_text(exc.reason))
+            return
+        hands = self.presenter.hands
+        with using(hands.language_of_seat(table, seat)):
+            note = _(
+                "You chose {cards} — press **Confirm** to lay them out, or choose again."
+            ).format(cards=cards_text(cards))
+        content, view = hands.hand(table, seat, note, chosen=cards)
+        try:
+            await interaction.response.edit_message(content=content, view=view)
+        except discord.HTTPException as exc:
+            log.info("could not show the chosen cards (HTTP %s); nothing changed", exc.status)
+        finally:
+            release_view(view)
 
     async def _apply_current(
         self,

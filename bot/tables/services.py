@@ -30,6 +30,7 @@ from bot.store import (
     DeadlineRepo,
     GuildSettingsRepo,
     HandMessageRepo,
+    PlayerOptionsRepo,
     RatingRepo,
     ResultRepo,
     SnapshotRepo,
@@ -37,6 +38,7 @@ from bot.store import (
     UserLocaleRepo,
 )
 from bot.tables.aipool import AIPool
+from bot.tables.player_options import PlayerOptions
 from bot.tables.server_settings import ServerSettings
 from bot.tables.table import ACK_SAMPLES, ENDED_KEPT, Table
 from engine import Event
@@ -218,6 +220,7 @@ class Services:
         self.guild_settings = GuildSettingsRepo(db)
         self.server_settings = ServerSettings(self.guild_settings, settings)
         self.user_locales = UserLocales(UserLocaleRepo(db))
+        self.player_options = PlayerOptions(PlayerOptionsRepo(db))
         self.notifier = Notifier(client, settings.table_edit_interval)
         self.tasks = TaskOwner()
         self.outlet = Outlet()

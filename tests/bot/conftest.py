@@ -24,6 +24,8 @@ def make_settings(db_path: Path, **overrides: Any) -> Settings:
         "table_edit_interval": 0.0,
         "ai_mode": "inline",  # decisions in the test's loop, bounded by worlds: reproducible
         "ai_worlds": AI_WORLDS,
+        # the card buttons' text labels (A♠︎); the suit emojis have tests of their own
+        "card_emojis": False,
     }
     base.update(overrides)
     return Settings(**base)

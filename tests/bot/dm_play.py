@@ -1,7 +1,7 @@
 """Driving the games with auctions, ruff contests and layouts from the players' DMs.
 
 Every click goes through the real bot's buttons and menus: a call by its plain
-label ("Solo", "Trumps: ♠"), a layout card by its "(layout)" label, a ruff value
+label ("Solo", "Trumps: ♠"), a layout card by its "▲" label, a ruff value
 by the featured button or from a menu.
 """
 
@@ -22,7 +22,7 @@ from engine.phases.contract import NameDirection
 from engine.phases.solo_auction import SoloBid
 from engine.phases.solo_declare import NameTrump
 
-from .helpers import buttons, enabled_labels, hand_message, table_message
+from .helpers import buttons, choose_cards, enabled_labels, hand_message, table_message
 
 NAMES = ("alice", "bob", "carol", "dave")
 SEATS = {4: ("North", "East", "South", "West"), 3: ("North", "East", "West"), 2: ("North", "South")}
@@ -57,7 +57,7 @@ def label_of(view: SeatView, action: Action) -> str:
     """The label a player reads on the button of ``action`` (written out, not imported)."""
     if isinstance(action, Play):
         label = card_label(action.card)
-        return label if action.card in view.hand else f"{label} (layout)"
+        return label if action.card in view.hand else f"▲{label}"
     if isinstance(action, SoloBid):
         return CALLS[action.call]
     if isinstance(action, BidWhistBid):
@@ -123,14 +123,16 @@ async def act(member: Any, game: Game, seat: int, actions: list[Action]) -> Any:
     first = actions[0]
     user = member.user
     if isinstance(first, Discard):
-        return await user.select(message, [a.card.code for a in actions if isinstance(a, Discard)])
+        return await choose_cards(
+            user, message, [a.card.code for a in actions if isinstance(a, Discard)]
+        )
     if isinstance(first, RuffClaim):
         if first.value == true_ruff(view):
             return await user.click(message, label=f"Declare {first.value} (my best suit)")
         menu = next(
             m for m in selects(message) if any(o.value == first.encode() for o in m.options)
         )
-        return await user.select(message, [first.encode()], custom_id=menu.custom_id)
+        return await choose_cards(user, message, [first.encode()], custom_id=menu.custom_id)
     return await user.click(message, label=label_of(view, first))
 
 

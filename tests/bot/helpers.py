@@ -258,7 +258,9 @@ async def act_on(actor: Any, message: Any, actions: list[Action]) -> Any:
     """
     first = actions[0]
     if isinstance(first, Discard):
-        return await actor.select(message, [a.card.code for a in actions if isinstance(a, Discard)])
+        return await choose_cards(
+            actor, message, [a.card.code for a in actions if isinstance(a, Discard)]
+        )
     if isinstance(first, Play):
         return await actor.click(message, label=card_label(first.card))
     return await actor.click(message, label=DECISIONS[type(first)])
@@ -288,7 +290,10 @@ async def forged_click(env: Any, actor: Any, message: Any, custom_id: str) -> An
     """
     stored = env.backend.get_message(message.channel.id, message.id)
     saved = copy.deepcopy(stored.components)
-    button = next(c for c in walk_components(stored.components) if c.get("type") == 2)
+    button = next((c for c in walk_components(stored.components) if c.get("type") == 2), None)
+    if button is None:  # a message without buttons (a hand off turn): give it one
+        button = {"type": 2, "style": 2, "label": "·"}
+        stored.components = [*stored.components, {"type": 1, "components": [button]}][-5:]
     button["custom_id"] = custom_id
     button["disabled"] = False
     try:
@@ -304,3 +309,24 @@ def table_seed(settings_seed: int, nth: int = 1) -> int:
     for _ in range(nth - 1):
         rng.randrange(1, 2**53)
     return rng.randrange(1, 2**53)
+
+
+async def choose_cards(actor: Any, message: Any, values: list[str], **kwargs: Any) -> Any:
+    """Choose in a hand's menu as a player does: a menu of cards to lay out takes two
+    taps, the choice, then its **Confirm**; any other menu, the choice alone. Returns
+    the last answer (a refused choice is not confirmed)."""
+    res = await actor.select(message, values, **kwargs)
+    shown = res.response
+    if shown is None:
+        return res
+    confirm = next(
+        (
+            c.get("custom_id")
+            for c in raw_buttons(shown.components)
+            if str(c.get("custom_id", "")).startswith("rh:k:")
+        ),
+        None,
+    )
+    if confirm is None:
+        return res
+    return await actor.click(shown, custom_id=confirm)

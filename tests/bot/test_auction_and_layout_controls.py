@@ -108,7 +108,7 @@ def test_turnover_layout_cards_are_marked_and_live_when_playable(layout: str) ->
         ups = {p.up for p in view.layouts[seat] if p.up is not None and not p.fresh}
         labels = {i.label: i for i in items}
         for card in ups:
-            assert f"{card_label(card)} (layout)" in labels
+            assert f"▲{card_label(card)}" in labels
         for card in view.hand:
             assert card_label(card) in labels
         legal = {a.card for a in view.legal if isinstance(a, Play)}

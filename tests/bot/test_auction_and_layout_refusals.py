@@ -23,7 +23,7 @@ from engine.phases.deal import CARD_BY_INDEX
 
 from .conftest import make_settings, restart
 from .dm_play import act, open_table, selects
-from .helpers import forged_click, hand_message, table_message
+from .helpers import choose_cards, forged_click, hand_message, table_message
 from .test_refusals import Unchanged, assert_refused
 
 
@@ -39,7 +39,7 @@ async def forged_select(env: Any, actor: Any, message: Any, custom_id: str, valu
     menu["min_values"] = menu["max_values"] = 1
     stored.components = [{"type": 1, "components": [menu]}]
     try:
-        return await actor.select(message, [value], custom_id=custom_id)
+        return await choose_cards(actor, message, [value], custom_id=custom_id)
     finally:
         if stored.components and custom_id in str(stored.components):
             stored.components = saved
@@ -146,8 +146,8 @@ async def test_ruffe_declared_forged_menu_choices_are_refused(
     async with same:  # another action smuggled through the menu
         res = await forged_select(env, players[seat].user, message, menu_id, "bid:solo")
         assert_refused(res, "Unknown action")
-    res = await players[seat].user.select(
-        message, ["ruffval:30"], custom_id=selects(message)[1].custom_id
+    res = await choose_cards(
+        players[seat].user, message, ["ruffval:30"], custom_id=selects(message)[1].custom_id
     )
     assert not res.ephemeral
     assert table.game.notes["ruff_claims"] == ((seat, 30),)
@@ -178,7 +178,7 @@ async def test_turnover_forged_layout_plays_are_refused(simcord_env: Any, db_pat
         assert_refused(res, "opponent's layout")
     # the layout card on top of the same pile is offered, marked, and plays
     top = CARD_BY_INDEX[piles[seat][0][-1]]
-    res = await user.click(hand_message(players[seat]), label=f"{card_label(top)} (layout)")
+    res = await user.click(hand_message(players[seat]), label=f"▲{card_label(top)}")
     assert not res.ephemeral and table.game.version == game.version + 1
     # the card that play turned up is face up now but not his to play in this trick. At
     # two players he never acts twice in a trick, so the bot's answer is the turn's (the

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from .dm_play import open_table, selects
-from .helpers import enabled_labels, forged_click, hand_message
+from .helpers import choose_cards, enabled_labels, forged_click, hand_message
 from .test_auction_and_layout_refusals import _cid
 from .test_refusals import Unchanged, assert_refused
 
@@ -31,7 +31,7 @@ async def select_count(env: Any, actor: Any, message: Any, values: list[str]) ->
     have = {o["value"] for o in menu["options"]}
     menu["options"] += [{"label": v, "value": v} for v in values if v not in have]
     try:
-        return await actor.select(message, values, custom_id=menu["custom_id"])
+        return await choose_cards(actor, message, values, custom_id=menu["custom_id"])
     finally:
         stored.components = saved
 
@@ -137,7 +137,7 @@ async def test_bid_whist_bad_bids_names_and_kitty_are_refused(
             env, players[second].user, dm(second), _cid(table, second, f"discard:{codes[0]}")
         )
         assert_refused(res, "Only the declarer lays out the kitty")
-    res = await players[first].user.select(message, codes[-6:])
+    res = await choose_cards(players[first].user, message, codes[-6:])
     assert not res.ephemeral and table.game.phase == "play"
     assert sorted(c.code for c in table.game.observe(first).my_discards) == sorted(codes[-6:])
 
@@ -172,12 +172,12 @@ async def test_no_trump_declarer_lays_out_his_jokers_first(simcord_env: Any, db_
         {"BJ": "Big Joker", "LJ": "Little Joker"}[c.code] for c in jokers
     ]
     assert menu.min_values == len(jokers)
-    res = await players[holder].user.select(message, [c.code for c in jokers])
+    res = await choose_cards(players[holder].user, message, [c.code for c in jokers])
     assert not res.ephemeral and not any(c.is_joker for c in table.game.hand(holder))
     message = hand_message(players[holder])
     menu = selects(message)[0]
     assert menu.min_values == 6 - len(jokers) and len(menu.options) == 18 - len(jokers)
-    res = await players[holder].user.select(
-        message, [o.value for o in menu.options][-menu.min_values :]
+    res = await choose_cards(
+        players[holder].user, message, [o.value for o in menu.options][-menu.min_values :]
     )
     assert not res.ephemeral and table.game.phase == "play"

@@ -168,12 +168,12 @@ async def test_a_thirteen_card_hand_fits(game_id: str) -> None:
         assert len(view.hand) == 13
         rows = _check_limits(hand_controls(BIG_TABLE, BIG_VERSION, view))
         labels = [c["label"] for r in rows for c in r["components"]]
-        assert sorted(labels[:13]) == sorted(card_label(c) for c in view.hand)
         live = {c["label"] for r in rows for c in r["components"] if not c.get("disabled")}
         if view.my_turn:
+            assert sorted(labels[:13]) == sorted(card_label(c) for c in view.hand)
             assert live >= {card_label(a.card) for a in view.legal if isinstance(a, Play)}
-        else:
-            assert live == set()
+        else:  # off turn the hand is a line of text (tests/bot/test_card_marks.py)
+            assert labels == [] and live == set()
 
 
 @pytest.mark.parametrize("phase", ["ruff", "can_ye"])

@@ -28,7 +28,7 @@ from engine import Card, game_ids, make_rules, presets_for
 from engine.actions import Discard, Play
 
 from .conftest import make_settings, restart
-from .helpers import buttons, choose, find_select, hand_message
+from .helpers import buttons, choose, choose_cards, find_select, hand_message
 
 BOT = Path(bot.__file__).parent
 ENGINE = BOT.parent / "engine"
@@ -293,7 +293,7 @@ async def _play_turn(player: Any, game: Any, seat: int, language: str) -> None:
     if isinstance(actions[0], Discard):
         select = find_select(msg)
         assert select is not None
-        await player.user.select(msg, [a.card.code for a in actions][: select.min_values])
+        await choose_cards(player.user, msg, [a.card.code for a in actions][: select.min_values])
         return
     await player.user.click(msg, label=_label(actions[0], language))
 

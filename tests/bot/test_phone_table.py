@@ -19,7 +19,7 @@ from bot.present.render import SeatInfo, TableInfo, card_text
 from engine import Card, make_rules, new_game
 from tools.bench_picture import Form, play, table_info
 
-from .helpers import button_labels, buttons, hand_message, table_message
+from .helpers import button_labels, buttons, choose_cards, hand_message, table_message
 
 ON_PHONE = pic.SHOWN_ON_PHONE  # px: the narrowest the picture is shown at
 
@@ -56,7 +56,7 @@ async def _act(member: Any) -> bool:
     found = [b for b in buttons(msg) if not b.disabled and ":a:" in (b.custom_id or "")]
     select = next((b for b in buttons(msg) if b.type == discord.ComponentType.string_select), None)
     if select is not None and not select.disabled:
-        await member.user.select(msg, [o.value for o in select.options][: select.min_values])
+        await choose_cards(member.user, msg, [o.value for o in select.options][: select.min_values])
         return True
     for label in ("Take the stock (ruff)", "Call “Can-ye?”", "Show honours", "Pass"):
         if any(b.label == label for b in found):

@@ -13,6 +13,7 @@ from engine import Play
 
 from .helpers import (
     button_labels,
+    choose_cards,
     enabled_cards,
     find_select,
     hand_message,
@@ -29,7 +30,7 @@ async def _act(env: Any, member: Any) -> bool:
     select = find_select(msg)
     if select is not None and not select.disabled:
         values = [o.value for o in select.options][: select.min_values]
-        await member.user.select(msg, values)
+        await choose_cards(member.user, msg, values)
         return True
     labels = button_labels(msg)
     for decision in ("Accept the claim", "Take the stock (ruff)", "Call “Can-ye?”", "Show honours"):
@@ -61,7 +62,7 @@ async def test_one_human_three_ai_play_a_full_game(simcord_env: Any) -> None:
     await alice.click(table, label="Start")
 
     hand = hand_message(alice)
-    assert "Card Room" in hand.content and "#whist" in hand.content
+    assert "[table #1](https://discord.com/channels/" in hand.content  # where: its link
     assert "Trumps" in hand.content
 
     game_table = env.bot.manager.tables[1]

@@ -198,10 +198,13 @@ async def test_game_clicks_refused(simcord_env: Any, db_path: Path) -> None:
         assert_refused(await carol.click(table_message(channel), label="My hand"), "not playing")
 
     # alice's turn to play a card: she asks for her hand twice, 16 minutes apart; the first
-    # copy's token has expired, so it is no longer edited and goes stale
+    # copy's token has expired, so it is no longer edited and goes stale (Discord refused the
+    # edit that would have said so: its buttons stay, as on a client that missed the edit)
     await until(lambda: table.game.phase == "play" and table.game.to_act() == 0)
     stale = (await alice.click(table_message(channel), label="My hand")).response
+    env.inject_error("PATCH", "/webhooks/*", status=503, times=None)
     await env.advance_time(16 * 60)
+    env.backend.faults.clear()
     fresh = (await alice.click(table_message(channel), label="My hand")).response
     stale_version = table.game.version
     stale_cards = [

@@ -71,7 +71,7 @@ async def test_restart_mid_deal_keeps_the_game_and_its_buttons(
     assert (await replay_from_db(env.bot.db, table)).state_key() == before
     hand = hand_message(waiting)
     assert hand.id == old_hand.id  # the same DM, sent by the old bot
-    assert "Card Room" in hand.content and "#ruff" in hand.content
+    assert "[table #1](https://discord.com/channels/" in hand.content  # where: its link
     assert "Your turn" in hand.content
 
     # a button the old bot drew is clicked on the new bot

@@ -24,6 +24,7 @@ from engine.cards import full_deck
 from .conftest import make_settings, restart
 from .helpers import (
     button_labels,
+    choose_cards,
     enabled_cards,
     find_select,
     hand_message,
@@ -59,7 +60,7 @@ async def _act(member: Any) -> bool:
         return False
     select = find_select(msg)
     if select is not None and not select.disabled:
-        await member.user.select(msg, [o.value for o in select.options][: select.min_values])
+        await choose_cards(member.user, msg, [o.value for o in select.options][: select.min_values])
         return True
     labels = button_labels(msg)
     for decision in ("Accept the claim", "Take the stock (ruff)", "Call “Can-ye?”", "Show honours"):

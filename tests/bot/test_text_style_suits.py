@@ -14,7 +14,7 @@ from typing import Any
 import discord
 import pytest
 
-from .helpers import buttons, find_select, hand_message, table_message
+from .helpers import buttons, choose_cards, find_select, hand_message, table_message
 
 pytestmark = pytest.mark.slow  # whole games: left out by `make test-fast`
 
@@ -49,7 +49,7 @@ async def _act(member: Any) -> bool:
     select = find_select(msg)
     if select is not None and not select.disabled:
         values = [o.value for o in select.options][: select.min_values]
-        await member.user.select(msg, values, custom_id=select.custom_id)
+        await choose_cards(member.user, msg, values, custom_id=select.custom_id)
         return True
     live = [
         b.label

@@ -32,6 +32,8 @@ def make_settings(db_path: Path, **overrides: Any) -> Settings:
         "ai_mode": "inline",  # decisions in the test's loop, bounded by worlds: reproducible
         "ai_worlds": AI_WORLDS,
         "seed": 7,
+        # the card buttons' text labels (A♠︎); the suit emojis have tests of their own
+        "card_emojis": False,
     }
     base.update(overrides)
     return Settings(**base)

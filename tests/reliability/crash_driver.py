@@ -43,6 +43,7 @@ from bot.config import Settings
 from bot.present.layout import layout_text as message_text
 from engine import Card, decode_action
 from engine.actions import discard
+from tests.bot.helpers import choose_cards
 
 GUILD_ID = 1_400_000_000_000_000_001
 NAMES = ("alice", "bob", "carol")
@@ -113,7 +114,7 @@ async def click_turn(member: Any, rng: random.Random) -> tuple[Any, str, list[st
         values = [o.value for o in select.options][
             : select.min_values
         ]  # the menu lists the lowest non-trumps first
-        res = await member.user.select(msg, values, custom_id=select.custom_id)
+        res = await choose_cards(member.user, msg, values, custom_id=select.custom_id)
         return res, select.custom_id, [discard(Card.parse(v)).encode() for v in values]
     live = [
         c for c in items if c.type.value == 2 and not c.disabled and c.custom_id.startswith("rh:a:")

@@ -20,6 +20,7 @@ from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
 from bot.present.layout import layout_text as message_text
+from tests.bot.helpers import choose_cards
 
 CARD_LABEL = re.compile("^(10|[2-9JQKA])[♠♥♦♣]\ufe0e?$")  # ♠︎ ♣︎ carry the text style
 DECISIONS = (
@@ -70,6 +71,8 @@ class Move:
 
     custom_id: str
     values: tuple[str, ...] | None = None  # a select's chosen values; None for a button
+    # a lay-out's Confirm (its custom_id): the menu and the cards chosen in it first
+    menu: tuple[str, tuple[str, ...]] | None = None
 
     @property
     def version(self) -> int:
@@ -86,14 +89,29 @@ def moves(msg: discord.Message) -> list[Move]:
     items = buttons(msg)
     for item in items:
         if item.type == discord.ComponentType.string_select and not item.disabled:
-            values = tuple(o.value for o in item.options)
-            out.append(Move(item.custom_id, values[-item.min_values :]))
+            values = tuple(o.value for o in item.options)[-item.min_values :]
+            if item.custom_id.startswith("rh:d:"):  # cards to lay out: the move is their Confirm
+                _rh, _d, table, version, seat, *verb = item.custom_id.split(":")
+                confirm = f"rh:k:{table}:{version}:{seat}:{verb[0] if verb else 'discard'}:"
+                out.append(Move(confirm + ".".join(values), None, (item.custom_id, values)))
+            else:
+                out.append(Move(item.custom_id, values))
     enabled = [
         b for b in items if b.type == discord.ComponentType.button and not b.disabled and b.label
     ]
     out += [Move(b.custom_id) for b in enabled if b.label in DECISIONS]
     out += [Move(b.custom_id) for b in enabled if CARD_LABEL.match(b.label)]
     return out
+
+
+async def press(actor: Any, msg: Any, move: Move) -> Any:
+    """Make ``move`` on ``msg`` as its owner would: a lay-out's menu choice then its
+    Confirm, another menu's choice, or a button."""
+    if move.menu is not None:
+        return await choose_cards(actor, msg, list(move.menu[1]), custom_id=move.menu[0])
+    if move.values is not None:
+        return await choose_cards(actor, msg, list(move.values), custom_id=move.custom_id)
+    return await actor.click(msg, custom_id=move.custom_id)
 
 
 async def act(member: Any) -> Move | None:
@@ -105,10 +123,7 @@ async def act(member: Any) -> Move | None:
     options = moves(msg)
     assert options, f"my turn but nothing to press:\n{msg.content}"
     move = options[0]
-    if move.values is not None:
-        res = await member.user.select(msg, list(move.values), custom_id=move.custom_id)
-    else:
-        res = await member.user.click(msg, custom_id=move.custom_id)
+    res = await press(member.user, msg, move)
     assert res.acknowledged
     return move
 

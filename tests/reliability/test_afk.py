@@ -199,6 +199,9 @@ async def test_timer_racing_a_click_makes_exactly_one_move(env: Any, db_path: An
         timer = env.bot.manager.tables[1].drive.timer_task
         assert timer is not None and not timer.done()
         move = moves(msg)[0]
+        if move.menu is not None:  # cards to lay out: chosen first, the race is Confirm's
+            await alice.user.select(msg, list(move.menu[1]), custom_id=move.menu[0])
+            msg = hand_message(alice)
         # the click is on the gateway and the timer falls due in the same instant (a click
         # is answerable for 3 s, so the clock jumps only the last second)
         await env.advance_time(59)

@@ -91,6 +91,17 @@ async def open_tables(env: Any, n: int) -> list[dict[str, Any]]:
     return tables
 
 
+async def choose_lay_outs(t: dict[str, Any]) -> None:
+    """Whoever has cards to lay out chooses them in the menu, so Confirm is on the hand."""
+    for member in t["members"]:
+        msg = hand_message(member)
+        if not is_my_turn(msg):
+            continue
+        menu = next((m.menu for m in moves(msg) if m.menu is not None), None)
+        if menu is not None:
+            await member.user.select(msg, list(menu[1]), custom_id=menu[0])
+
+
 def burst_for(t: dict[str, Any], rng: random.Random) -> list[tuple[Any, Any, str, Any, str]]:
     """The racing clicks of one table this round: (actor, message, custom_id, values, kind)."""
     members = t["members"]
@@ -124,6 +135,8 @@ async def run_rounds(
         live = [t for t in tables if t["table"].status == "active"]
         if not live:
             return
+        for t in live:  # cards to lay out are chosen first (nothing moves): the race is Confirm
+            await choose_lay_outs(t)
         bursts = [burst_for(t, rng) for t in live]
         plan = [(t, c) for t, b in zip(live, bursts, strict=True) for c in b]
         results = await race_in_bursts(
@@ -135,7 +148,9 @@ async def run_rounds(
             assert res.acknowledged, f"table {t['id']}: {cid} left unanswered"
             text = res.response.content if res.response else ""
             if kind == "play" and not res.ephemeral and STALE_NOTE not in text:
-                t["accepted"] = t.get("accepted", 0) + (len(vals) if vals is not None else 1)
+                laid = cid.rsplit(":", 1)[1].split(".") if cid.startswith("rh:k:") else None
+                cards = vals if vals is not None else laid  # a menu's cards, or its Confirm's
+                t["accepted"] = t.get("accepted", 0) + (len(cards) if cards is not None else 1)
                 winners[t["id"], cid] += 1
                 tally["accepted"] += 1
             else:

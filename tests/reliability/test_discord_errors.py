@@ -21,6 +21,7 @@ from .helpers import (
     is_my_turn,
     moves,
     open_table,
+    press,
     replay_db,
     table_message,
     table_status,
@@ -97,10 +98,7 @@ async def play_out(env: Any, member: Any, before_click: Any = None, limit: int =
         move = moves(msg)[0]
         if before_click is not None:
             before_click(clicks)
-        if move.values is not None:
-            await member.user.select(msg, list(move.values), custom_id=move.custom_id)
-        else:
-            await member.user.click(msg, custom_id=move.custom_id)
+        await press(member.user, msg, move)
         clicks += 1
     raise AssertionError("the game did not end")
 
@@ -158,11 +156,7 @@ async def test_discord_down_for_a_while_changes_nothing_in_the_game(env: Any, db
         msg = hand_message(alice)
         assert is_my_turn(msg)
         move = moves(msg)[0]
-        res = (
-            await alice.user.click(msg, custom_id=move.custom_id)
-            if move.values is None
-            else await alice.user.select(msg, list(move.values), custom_id=move.custom_id)
-        )
+        res = await press(alice.user, msg, move)
         assert res.acknowledged and not res.ephemeral
     assert message_text(table_message(channel)) == before, "the channel saw nothing"
     played = len(db_actions(db_path, 1))
@@ -190,11 +184,7 @@ async def test_deleted_table_message_is_posted_again(env: Any, db_path: Any) -> 
     while is_my_turn(hand_message(alice)) and clicks < 2:
         msg = hand_message(alice)
         move = moves(msg)[0]
-        await (
-            alice.user.click(msg, custom_id=move.custom_id)
-            if move.values is None
-            else alice.user.select(msg, list(move.values), custom_id=move.custom_id)
-        )
+        await press(alice.user, msg, move)
         clicks += 1
     new = table_message(channel)
     assert new.id != old.id
@@ -215,11 +205,7 @@ async def test_deleted_channel_cancels_the_table_cleanly(env: Any, db_path: Any)
     assert is_my_turn(msg)
     env.backend.delete_channel(channel.id)
     move = moves(msg)[0]
-    res = await (
-        alice.user.click(msg, custom_id=move.custom_id)
-        if move.values is None
-        else alice.user.select(msg, list(move.values), custom_id=move.custom_id)
-    )
+    res = await press(alice.user, msg, move)
     assert res.acknowledged
     manager = env.bot.manager
     assert table_status(db_path, 1) == "cancelled"
@@ -290,11 +276,7 @@ async def test_failed_answers_while_opening_never_block_the_channel(env: Any, db
             msg = hand_message(member)
             if is_my_turn(msg):
                 move = moves(msg)[0]
-                await (
-                    member.user.click(msg, custom_id=move.custom_id)
-                    if move.values is None
-                    else member.user.select(msg, list(move.values), custom_id=move.custom_id)
-                )
+                await press(member.user, msg, move)
     assert table_status(db_path, 2) == "finished"
     assert integrity(db_path) == "ok"
     assert env.errors == []

@@ -24,6 +24,7 @@ from .helpers import (
     moves,
     open_table,
     posts,
+    press,
     table_status,
 )
 
@@ -147,10 +148,7 @@ async def test_a_click_the_database_refuses_is_answered_changes_nothing_and_can_
     assert before is not None
     fault = InsertFault(db_path, 1, v)
     move = moves(before)[0]
-    if move.values is not None:
-        res = await alice.user.select(before, list(move.values), custom_id=move.custom_id)
-    else:
-        res = await alice.user.click(before, custom_id=move.custom_id)
+    res = await press(alice.user, before, move)
     assert res.ephemeral and "nothing changed" in res.response.content
     assert game_of(env).version == v and len(db_actions(db_path, 1)) == v
     assert is_my_turn(hand_message(alice)), "still alice's turn, her buttons still live"

@@ -21,6 +21,7 @@ from bot.store import (
     IntegrityError,
     LessonRepo,
     NewAction,
+    PlayerOptionsRepo,
     PlayerResult,
     RatingRepo,
     ResultRepo,
@@ -109,6 +110,7 @@ async def fill(db: Database, clock: FakeClock) -> None:
     )
     await daily.finish(first, 2)
     await daily.set_par(BOARD, 1)
+    await PlayerOptionsRepo(db).update(1001, {"auto_play": True})
 
 
 async def snapshot(db: Database) -> dict[str, Any]:
@@ -129,6 +131,7 @@ async def snapshot(db: Database) -> dict[str, Any]:
         "lessons": [
             (r.lesson, r.step, r.actions, r.finished) for r in await LessonRepo(db).of_user(1001)
         ],
+        "player_options": await PlayerOptionsRepo(db).get_many([1001]),
         "ratings": await RatingRepo(db).all(),
         "rating_history": await RatingRepo(db).all_changes(),
         "rating_events": await RatingRepo(db).events(),
@@ -158,6 +161,7 @@ async def test_copy_sqlite_into_postgresql(source: Path, pg_url: str, clock: Fak
         "guild_settings": 1,
         "user_locales": 1,
         "lesson_progress": 1,
+        "player_options": 1,
         "rating_events": 3,
         "ratings": 4,
         "rating_history": 12,

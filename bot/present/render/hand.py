@@ -187,7 +187,12 @@ def _seat_line(info: TableInfo, view: SeatView) -> str:
 
 
 def hand_message(
-    info: TableInfo, view: SeatView, note: str = "", away: bool = False, in_buttons: bool = False
+    info: TableInfo,
+    view: SeatView,
+    note: str = "",
+    away: bool = False,
+    in_buttons: bool = False,
+    deadline: float | None = None,
 ) -> str:
     """The private hand message (DM or ephemeral) for ``view.seat``, laid out to be
     played from without looking at the table.
@@ -197,7 +202,11 @@ def hand_message(
     and seat, trumps and the score, the current trick by player name with the card
     now winning marked, the last trick and who won it, the tricks of each side
     this deal, the hand, and ``note`` (e.g. the card the AI played for you when
-    your time ran out). ``away``: the AI is playing this seat after missed turns.
+    your time ran out). Lines only while they matter, so the message fits a phone's
+    screen on your turn: the last trick while the next one has not begun, the cards
+    from the stock and those laid out until the first trick is complete.
+    ``deadline`` (epoch seconds): when the turn timer plays your turn, shown on line
+    1 as Discord's relative time. ``away``: the AI is playing this seat after missed turns.
     ``in_buttons``: the message's buttons show every card of the hand (see
     :func:`bot.present.controls.hand_in_buttons`), so the text does not list it again.
     """
@@ -209,22 +218,29 @@ def hand_message(
         )
     elif view.my_turn:
         first = _your_turn_line(info, view)
+        if deadline is not None:
+            first += _(" ⏰ the AI plays it {time}").format(time=f"<t:{int(deadline)}:R>")
     else:
         first = _waiting_line(info, view)
     lines = [first]
-    place = _("🃏 **{title}** · table #{table}").format(title=info.rules.title, table=info.table_id)
-    where = _(" in ").join(
-        x
-        for x in (
-            f"#{info.channel_name}" if info.channel_name else "",
-            f"**{info.guild_name}**" if info.guild_name else "",
+    if info.jump_url:  # the table's number is its link: it says where, in a phone's one line
+        place = _("🃏 **{title}** · [table #{table}]({url})").format(
+            title=info.rules.title, table=info.table_id, url=info.jump_url
         )
-        if x
-    )
-    if where:
-        place += f" · {where}"
-    if info.jump_url:
-        place += _(" — [go to the table]({url})").format(url=info.jump_url)
+    else:
+        place = _("🃏 **{title}** · table #{table}").format(
+            title=info.rules.title, table=info.table_id
+        )
+        where = _(" in ").join(
+            x
+            for x in (
+                f"#{info.channel_name}" if info.channel_name else "",
+                f"**{info.guild_name}**" if info.guild_name else "",
+            )
+            if x
+        )
+        if where:
+            place += f" · {where}"
     lines.append(place)
     lines.append(_seat_line(info, view))
     lines.append(trump_line(info, view) + " · " + score_line(info, view))
@@ -239,7 +255,7 @@ def hand_message(
     trick = named_trick_line(info, view)
     if trick:
         lines.append(trick)
-    last = named_last_trick_line(info, view)
+    last = named_last_trick_line(info, view) if not view.trick else ""  # until the next begins
     if last:
         lines.append(last)
     if view.phase == "play" or view.completed_tricks:
@@ -250,14 +266,15 @@ def hand_message(
                 count=len(view.hand), cards=bidwhist.view_hand_text(view)
             )
         )
-    if view.stock_taken:
+    exchange = not view.completed_tricks  # the exchange matters until the first trick is done
+    if view.stock_taken and exchange:
         lines.append(
             _("From the {stock}: {cards}").format(
                 stock=_(terms(info.rules).stock),
                 cards=cards_text(bidwhist.view_sorted(view, view.stock_taken)),
             )
         )
-    if view.my_discards:
+    if view.my_discards and exchange:
         lines.append(_("Laid out: {cards}").format(cards=cards_text(view.my_discards)))
     if note:
         lines.append(note)
@@ -270,15 +287,16 @@ def _player(info: TableInfo, seat: int) -> str:
 
 
 def named_trick_line(info: TableInfo, view: SeatView) -> str:
-    """The trick in play by player name, the card now winning it marked:
-    ``Trick 5: North (alice) 10♥ · **East (bob) K♥** ◀ winning · South (carol) 2♥``."""
+    """The trick in play by seat, the card now winning it marked (the seat line and
+    the table say who sits where; a phone's line each name would take):
+    ``Trick 5: North 10♥ · **East K♥** ← winning · you 2♥``."""
     if not view.trick:
         return ""
     cards = [c for _seat, c in view.trick]
     best = view.rank_order.trick_winner(cards, view.trump)
     parts = []
     for i, (seat, card) in enumerate(view.trick):
-        who = _("you") if seat == view.seat else _player(info, seat)
+        who = _("you") if seat == view.seat else info.names[seat]
         text = f"{who} {card_text(card)}"
         parts.append(
             _("**{card}** ← winning").format(card=text) if i == best and len(cards) > 1 else text
@@ -401,7 +419,7 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
         ask = _("play any card")
     extra = []
     if view.layouts:
-        extra.append(_("your face-up layout cards are marked (layout)"))
+        extra.append(_("your face-up layout cards are the rows marked ▲"))
     if any(isinstance(a, (CallCanYe, ShowHonours)) for a in legal):
         extra.append(_("or call your honours first"))
     return _("🟢 **Your turn — {ask}**").format(ask=ask) + "".join(f" — {x}" for x in extra) + "."

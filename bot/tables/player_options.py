@@ -1,0 +1,89 @@
+"""Each player's own options (``/ruff options``), kept with
+:class:`~bot.store.PlayerOptionsRepo` and cached in memory. They follow the
+player to every table and survive a restart.
+
+One option today:
+
+* ``auto_play`` — when the player has exactly one legal card, it is played for
+  them after a short visible pause (``RH_AUTO_PLAY_DELAY``), through the same
+  commit as a click, and their hand message says so (:mod:`bot.tables.autoplay`).
+  Off unless the player turns it on.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from typing import Any
+
+import discord
+
+from bot.present.i18n import _
+from bot.present.replies import refuse, reply
+from bot.store import PlayerOptionsRepo, StoreError
+
+log = logging.getLogger(__name__)
+
+__all__ = ["PlayerOptions"]
+
+CACHED = 16384  # players whose options are kept in memory (a dict, cleared when full)
+FRESH = 30.0  # seconds an option read from the store is trusted before it is read again
+
+
+class PlayerOptions:
+    """Reads and changes a player's options; reads are served from memory."""
+
+    def __init__(self, repo: PlayerOptionsRepo) -> None:
+        self.repo = repo
+        self._cache: dict[int, tuple[float, dict[str, Any]]] = {}
+
+    async def get(self, user_id: int) -> dict[str, Any]:
+        """``user_id``'s options (``{}``: every default; also when the store cannot be read).
+        Read again after :data:`FRESH` seconds: with several processes, a change made
+        through another one reaches the tables here within that time."""
+        cached = self._cache.get(user_id)
+        if cached is not None and time.monotonic() - cached[0] < FRESH:
+            return cached[1]
+        try:
+            stored = await self.repo.get(user_id)
+        except (StoreError, sqlite3.Error):
+            log.warning("could not read the options of user %s", user_id, exc_info=True)
+            return {}
+        if len(self._cache) >= CACHED:
+            self._cache.clear()
+        self._cache[user_id] = (time.monotonic(), stored)
+        return stored
+
+    async def auto_play(self, user_id: int) -> bool:
+        """Whether ``user_id`` chose to have a single legal card played for them."""
+        return bool((await self.get(user_id)).get("auto_play", False))
+
+    async def options_command(
+        self, interaction: discord.Interaction[Any], auto_play: bool | None
+    ) -> None:
+        """``/ruff options [auto_play:on|off]``: show or change the clicker's own options."""
+        user_id = interaction.user.id
+        if auto_play is not None:
+            try:
+                # off is the default: no entry
+                stored = await self.repo.update(user_id, {"auto_play": True if auto_play else None})
+            except (StoreError, sqlite3.Error):
+                log.exception("could not save the options of user %s", user_id)
+                await refuse(
+                    interaction,
+                    _("Your options could not be saved — nothing changed. Please try again."),
+                )
+                return
+            self._cache[user_id] = (time.monotonic(), stored)
+        on = await self.auto_play(user_id)
+        text = _(
+            "⚙️ Your options (at every table) — auto-play a single legal card: **{auto_play}**"
+        ).format(auto_play=_("on") if on else _("off"))
+        if auto_play is not None:
+            text += (
+                _(" — from now on, your only legal card is played for you after a short pause.")
+                if on
+                else _(" — you play every card yourself.")
+            )
+        await reply(interaction, text)
