@@ -1,6 +1,7 @@
 """Persistence: the :class:`Database` (SQLite, or PostgreSQL for a ``postgresql://``
 ``RH_DATABASE``), its migrations and the repositories."""
 
+from bot.store.coach import CoachRepo, PuzzleRow
 from bot.store.db import (
     Database,
     DatabaseError,
@@ -51,6 +52,7 @@ __all__ = [
     "ActionRepo",
     "ActionRow",
     "ChannelBusy",
+    "CoachRepo",
     "Database",
     "DatabaseError",
     "Deadline",
@@ -68,6 +70,7 @@ __all__ = [
     "NewAction",
     "PlayerResult",
     "PlayerStats",
+    "PuzzleRow",
     "RatingChange",
     "RatingEventRow",
     "RatingRepo",

@@ -18,6 +18,8 @@ The package, by idea:
   picks a strategy for each decision and runs it with a level's profile;
 * :mod:`engine.ai.strategies`: what to do, per kind of table or decision
   (partnership play, the open tables, Solo Whist, Bid Whist, discards, claims);
+* :mod:`engine.ai.review`: the coach's review of a finished deal (single- and
+  double-dummy cost of each card, flagged where significant);
 * :mod:`engine.ai.search`: the machinery the strategies share (sampled
   worlds, playouts, exact solvers, budgets and the clock they are measured by).
 """
@@ -34,6 +36,18 @@ from engine.ai.players import (
     Player,
     get_player,
 )
+from engine.ai.review import (
+    DEFAULT_BUDGET as REVIEW_BUDGET,
+)
+from engine.ai.review import (
+    DealReview,
+    Decision,
+    ReviewBudget,
+    deal_count,
+    played_seats,
+    puzzle_position,
+    review_deal,
+)
 from engine.ai.search import clock
 from engine.ai.strategies.baselines import OraclePlayer
 from engine.ai.strategies.claims import TIME_LIMIT as CLAIM_TIME_LIMIT
@@ -43,7 +57,10 @@ from engine.ai.strategies.obvious import obvious_choice
 __all__ = [
     "BASELINE_LEVELS",
     "CLAIM_TIME_LIMIT",
+    "DealReview",
+    "Decision",
     "LEVELS",
+    "REVIEW_BUDGET",
     "TRIAL_LEVELS",
     "EasyPlayer",
     "GuardedPlayer",
@@ -53,8 +70,13 @@ __all__ = [
     "OraclePlayer",
     "Player",
     "Profile",
+    "ReviewBudget",
     "clock",
+    "deal_count",
     "decide_claim",
     "get_player",
     "obvious_choice",
+    "played_seats",
+    "puzzle_position",
+    "review_deal",
 ]
