@@ -62,7 +62,7 @@ def review_text(
             error=f"{d['error']:.2f}",
         )
         if show_double_dummy and d["dd_cost"] is not None:
-            line += _(" (all hands known: {cost})").format(cost=f"{d['dd_cost']:g}")
+            line += _(" (all hands known: {cost})").format(cost=_amount(d["dd_cost"], unit))
         lines.append(mark + line)
     rest = len(decisions) - len(costly[:MAX_LISTED])
     if rest:
