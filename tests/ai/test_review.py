@@ -17,10 +17,10 @@ BUDGET = ReviewBudget(worlds=24, more_worlds=48)
 # East holds every heart but North's, West twelve trumps: a heart trick North gives
 # away is gone for good (North's ace, led later, is ruffed)
 HANDS = {
-    0: "AH 2H 2D 3D 4D 5D 6D 7D 8D 9D 10D JD 2C".split(),
-    1: "KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H AS KS".split(),
-    2: "QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S QD KD".split(),
-    3: "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C AD".split(),
+    0: ["AH", "2H", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "10D", "JD", "2C"],
+    1: ["KH", "QH", "JH", "10H", "9H", "8H", "7H", "6H", "5H", "4H", "3H", "AS", "KS"],
+    2: ["QS", "JS", "10S", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2S", "QD", "KD"],
+    3: ["AC", "KC", "QC", "JC", "10C", "9C", "8C", "7C", "6C", "5C", "4C", "3C", "AD"],
 }
 
 
