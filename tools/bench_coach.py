@@ -8,7 +8,7 @@ the machine's load) until a deal in which the reviewed seat played at least
 six cards has ended; then:
 
 * **hard's own decisions**: the deal is reviewed for that seat at production
-  defaults (:data:`engine.ai.review.DEFAULT_BUDGET`) and the share of its
+  defaults (``engine.ai.REVIEW_BUDGET``) and the share of its
   decisions that are flagged is counted, with the review's CPU time
   (``time.process_time``, DDS's helper threads included);
 * **a planted blunder**: among the seat's decisions, the first one where hard's
@@ -36,9 +36,7 @@ from collections import defaultdict
 from typing import Any
 
 from engine import Game, Play, game_ids, new_game
-from engine.ai import clock, get_player
-from engine.ai.review import DEFAULT_BUDGET, ReviewBudget, review_deal, review_position
-from engine.records import to_record
+from engine.ai import REVIEW_BUDGET, ReviewBudget, clock, get_player, review_deal, review_position
 
 __all__ = ["main", "play_until_deal"]
 
@@ -115,7 +113,7 @@ def bench(deals: int, games: list[str], hard_budget: float, seed: int) -> dict[s
         }
         for g in games
     }
-    budget: ReviewBudget = DEFAULT_BUDGET
+    budget: ReviewBudget = REVIEW_BUDGET
     for i in range(deals):
         gid = games[i % len(games)]
         s = stats[gid]
@@ -126,7 +124,7 @@ def bench(deals: int, games: list[str], hard_budget: float, seed: int) -> dict[s
         if found is None:
             continue
         game, deal = found
-        record = to_record(game)
+        record = game.to_record()
         t0 = time.process_time()
         review = review_deal(record, deal, seat, budget)
         s["times"].append(time.process_time() - t0)
@@ -176,7 +174,7 @@ def bench(deals: int, games: list[str], hard_budget: float, seed: int) -> dict[s
                 replayed.apply(ls, la)
             replayed.apply(seat, Play(pick.card))
             replayed = _finish_deal(replayed, deal, hard_budget, game_seed + 7)
-            planted = review_deal(to_record(replayed), deal, seat, budget)
+            planted = review_deal(replayed.to_record(), deal, seat, budget)
             hit = next((x for x in planted.decisions if x.index == d.index), None)
             flagged = hit is not None and hit.flagged
             if hit is not None:

@@ -47,6 +47,7 @@ from engine.ai.review import (
     played_seats,
     puzzle_position,
     review_deal,
+    review_position,
 )
 from engine.ai.search import clock
 from engine.ai.strategies.baselines import OraclePlayer
@@ -79,4 +80,5 @@ __all__ = [
     "played_seats",
     "puzzle_position",
     "review_deal",
+    "review_position",
 ]
