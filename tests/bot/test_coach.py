@@ -34,6 +34,7 @@ def _refused(res: Any, text: str) -> str:
 async def _play_first_deal(env: Any, channel: Any, alice: Any) -> Any:
     """alice (North) and three easy AIs play Whist 5-Point to 15; alice plays her last playable
     card each time (a careless player) until the first deal is over."""
+    env.settle_timeout = 120.0  # a review takes seconds of CPU in its worker thread
     await alice.slash(channel, "ruff new", game="whist-5", target=15)
     for _ in range(3):
         await alice.click(table_message(channel), label="Add AI (easy)")
@@ -58,7 +59,7 @@ def _rows(db_path: Path, sql: str) -> list[tuple[Any, ...]]:
         return con.execute(sql).fetchall()
 
 
-@pytest.mark.parametrize("bot_settings", [{"seed": 7}], indirect=True)
+@pytest.mark.parametrize("bot_settings", [{"seed": 7}])
 async def test_review_and_puzzle_end_to_end(simcord_env: Any, db_path: Path) -> None:
     env = simcord_env
     guild = env.create_guild(name="Card Room")
@@ -139,3 +140,23 @@ async def test_review_and_puzzle_end_to_end(simcord_env: Any, db_path: Path) -> 
     # bob, who has no puzzle of his own, is served one of the server's
     res = await bob.slash(channel, "ruff puzzle")
     assert "(from this server's games)" in res.response.content
+
+
+@pytest.mark.parametrize("bot_settings", [{"seed": 7}])
+async def test_a_review_that_could_outlast_the_token_comes_by_dm(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the queue could keep a review past the interaction's 15-minute token, the
+    asker is told at once and the review comes by direct message."""
+    import bot.commands.coach as coach
+
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    await _play_first_deal(env, channel, alice)
+    monkeypatch.setattr(coach, "TOKEN_MARGIN", 0.0)  # every wait counts as too long
+    res = await alice.slash(channel, "ruff review", table=1, deal=1)
+    assert res.ephemeral and "will come by direct message" in res.response.content
+    dm = hand_message(alice)  # the bot's latest DM to alice
+    assert "Review of table #1, deal 1" in dm.content and "**Summary:**" in dm.content
