@@ -46,6 +46,7 @@ from engine.ai.review import (
     deal_count,
     played_seats,
     puzzle_position,
+    rank_options,
     review_deal,
     review_position,
 )
@@ -79,6 +80,7 @@ __all__ = [
     "obvious_choice",
     "played_seats",
     "puzzle_position",
+    "rank_options",
     "review_deal",
     "review_position",
 ]

@@ -66,6 +66,7 @@ __all__ = [
     "deal_count",
     "played_seats",
     "puzzle_position",
+    "rank_options",
     "review_deal",
     "review_position",
 ]
@@ -449,9 +450,13 @@ def review_position(
     rng: random.Random,
     budget: ReviewBudget = DEFAULT_BUDGET,
     index: int = -1,
+    double_dummy: bool = True,
 ) -> Judged | None:
     """Judge ``played`` (a card index) for ``seat`` in ``game`` as it stands (the card not yet
-    played); ``None`` when only one card could be played or no model reads the position."""
+    played); ``None`` when only one card could be played or no model reads the position.
+
+    ``double_dummy`` false: the real deal is not looked at (every ``dd`` figure is
+    ``None``): for a deal still in play, where nobody may learn from it."""
     view = game.observe(seat)
     legal = 0
     for a in game.legal_actions(seat):
@@ -501,8 +506,8 @@ def review_position(
     cost, err = _cost(samples, cands, chosen)
     if exact:
         err = 0.0
-    truth = model.evaluate(model.true_world, cands)
-    dd_best = max(truth.values())
+    truth = model.evaluate(model.true_world, cands) if double_dummy else {}
+    dd_best = max(truth.values()) if truth else None
     flagged = cost >= threshold and cost > budget.sigmas * err
     options = tuple(
         Option(Card.from_index(c), round(means[c], 3), truth.get(c))
@@ -515,7 +520,7 @@ def review_position(
         best=Card.from_index(best),
         cost=round(max(0.0, cost), 3),
         error=round(err, 3),
-        dd_cost=dd_best - truth[chosen],
+        dd_cost=None if dd_best is None else dd_best - truth[chosen],
         worlds=len(samples),
         exact=exact,
         flagged=flagged,
@@ -523,6 +528,23 @@ def review_position(
     )
     mean_best = sum(max(v.values()) * w for v, w in samples) / total
     return Judged(decision, model.unit, dd_best, mean_best)
+
+
+def rank_options(
+    game: Game, seat: int, rng: random.Random, budget: ReviewBudget = DEFAULT_BUDGET
+) -> tuple[str, tuple[Option, ...], int] | None:
+    """What hard would play here and how good each option is, by what ``seat`` can see:
+    ``(unit, options best first, worlds)``, each legal card (one per run of equivalent
+    cards) with its single-dummy value; ``None`` when there is no real choice of card.
+
+    Never looks at the hidden hands (every ``dd`` is ``None``): safe in a deal in play."""
+    first = next((a for a in game.legal_actions(seat) if isinstance(a, Play)), None)
+    if first is None:
+        return None
+    judged = review_position(game, seat, first.card.index, rng, budget, double_dummy=False)
+    if judged is None:
+        return None
+    return judged.unit, judged.decision.options, judged.decision.worlds
 
 
 def _cost(

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine import Card, Play, make_rules, new_game, play, stacked_deck
-from engine.ai import DealReview, ReviewBudget, get_player, review_deal
+from engine.ai import DealReview, ReviewBudget, get_player, rank_options, review_deal
 from engine.records import to_record
 
 BUDGET = ReviewBudget(worlds=24, more_worlds=48)
@@ -82,3 +82,17 @@ def test_an_unfinished_deal_cannot_be_reviewed() -> None:
     game.apply(1, Play(Card.parse("KH")))
     with pytest.raises(ValueError):
         review_deal(to_record(game), 1, 0, BUDGET)
+
+
+def test_the_options_ranked_in_a_deal_in_play_never_look_at_the_hidden_hands() -> None:
+    """``rank_options``: hard's view of every card here, best first, no double-dummy figure."""
+    rules = make_rules("whist-5")
+    game, _ = new_game("whist-5", seed=5, first_dealer=0, deck=stacked_deck(rules, 0, HANDS))
+    for seat, card in ((1, "KH"), (2, "2S"), (3, "AD")):
+        game.apply(seat, play(Card.parse(card)))
+    ranked = rank_options(game, 0, random.Random(3), BUDGET)
+    assert ranked is not None
+    unit, options, worlds = ranked
+    assert unit == "tricks" and worlds >= BUDGET.worlds
+    assert str(options[0].card) == "AH" and options[0].value > options[-1].value
+    assert all(o.dd is None for o in options)
