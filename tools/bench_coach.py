@@ -154,7 +154,7 @@ def bench(deals: int, games: list[str], hard_budget: float, seed: int) -> dict[s
             if top_dd is None or played_opt is None or played_opt.dd != top_dd:
                 continue
             best_value = opts[0].value
-            least = 4.0 if wide.unit == "points" else 0.5
+            least = 0.5 * wide.threshold / REVIEW_BUDGET.threshold  # 5 points in Solo Whist
             blunder = None
             dd_only = None
             for o in opts:

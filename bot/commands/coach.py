@@ -255,11 +255,7 @@ class Coach:
         if code not in found.body["legal"]:
             await refuse(interaction, _("That card was not one of the choices."))
             return
-        threshold = (
-            REVIEW_BUDGET.solo_threshold
-            if found.body.get("unit") == "points"
-            else REVIEW_BUDGET.threshold
-        )
+        threshold = float(found.body.get("threshold", REVIEW_BUDGET.threshold))
         correct = words.is_correct(found.body, code, threshold)
         await self.repo.attempt(puzzle_id, interaction.user.id, correct, code)
         await reply(interaction, words.answer_text(found.body, code, threshold), next_view())

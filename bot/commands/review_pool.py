@@ -61,6 +61,7 @@ def compute(record: Mapping[str, Any], deal: int, seat: int) -> dict[str, Any]:
         position = puzzle_position(record, d.index)
         position.update(
             unit=review.unit,
+            threshold=review.threshold,
             best=str(d.best),
             cost=d.cost,
             error=d.error,

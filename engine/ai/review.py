@@ -17,10 +17,15 @@ the seat played there, asks two questions of every card it could have played:
 * **double-dummy value**: the same evaluation in the deal as it really lay.
 
 A decision is **flagged** when its single-dummy cost is at least
-``threshold`` and ``sigmas`` standard errors above zero. The unit is the
-seat's side's tricks in every game but Solo Whist, where a contract's tricks
-mean different things (a misère wants none), so the unit is the seat's points
-for the deal.
+``threshold`` and ``sigmas`` standard errors above zero. The unit is what the
+hard AI itself plays for, so that a card is not blamed for a trick that could
+change nothing: **points** — at the partnership tables the deal's points for the
+seat's side less the other side's, a game won or lost counting
+:data:`~engine.ai.search.value.WIN_BONUS` more (:func:`~engine.ai.search.value.value_table`);
+at the open tables card points over par (Ruffe and Trump) or the deal won
+(Turnover Bridge, :func:`~engine.ai.search.open_search.deal_value`); in Solo
+Whist the seat's points for the contract (threshold ``solo_threshold``) — and
+**tricks** (books) in Bid Whist.
 
 **The lie of the cards** (:attr:`DealReview.cards`): at the seat's first card
 of the deal, the double-dummy value of the real deal (the best any card could
@@ -46,8 +51,10 @@ from typing import Any, Final
 from engine.actions import Play, decode_action
 from engine.ai.search import dds
 from engine.ai.search import open_search as ops
+from engine.ai.search.determinized import _honour_counts
 from engine.ai.search.determinized import candidate_cards as partnership_candidates
 from engine.ai.search.solver import solve_cards
+from engine.ai.search.value import value_table
 from engine.ai.search.worlds import enumerate_worlds, sample_world, situation
 from engine.ai.strategies import bid_whist as bw
 from engine.ai.strategies import solo_whist as solo
@@ -123,11 +130,13 @@ class DealReview:
     seat: int
     unit: str  # "tricks" or "points"
     decisions: tuple[Decision, ...]
-    result: float  # what the seat's side ended the deal with (in ``unit``)
+    result: float  # what the seat's side ended the deal with (in ``result_unit``)
     expected: float | None  # single-dummy value of the best card at the seat's first card
     par: float | None  # double-dummy value of the real deal at the seat's first card
     average: float | None  # mean double-dummy value over the worlds the seat could not rule out
     complete: bool = True  # every trick was played (no claim or concession cut the deal short)
+    result_unit: str = "tricks"  # the result's unit: the side's tricks, or a contract's points
+    threshold: float = DEFAULT_BUDGET.threshold  # a flag's threshold in ``unit``
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -154,6 +163,8 @@ class DealReview:
             "seat": self.seat,
             "unit": self.unit,
             "result": self.result,
+            "result_unit": self.result_unit,
+            "threshold": self.threshold,
             "expected": self.expected,
             "par": self.par,
             "average": self.average,
@@ -213,6 +224,8 @@ class DealReview:
             par=opt("par"),
             average=opt("average"),
             complete=bool(data.get("complete", True)),
+            result_unit=str(data.get("result_unit", "tricks")),
+            threshold=float(data.get("threshold", DEFAULT_BUDGET.threshold)),
         )
 
 
@@ -228,6 +241,7 @@ class _Model:
     """How one kind of table is sampled and scored (the hard AI's own machinery)."""
 
     unit: str
+    threshold: float  # the budget's threshold in this model's unit
     cands: list[int]  # one card per run of equivalent legal cards
     sample: Callable[[random.Random], Any]  # a world, or None
     evaluate: _Evaluate
@@ -246,26 +260,34 @@ def _bits(mask: int) -> list[int]:
 
 def _model(game: Game, seat: int, view: SeatView, legal: int, budget: ReviewBudget) -> _Model:
     if bw.applies(view):
-        return _bid_whist_model(game, view, legal)
+        return _bid_whist_model(game, view, legal, budget)
     plays = [a for a in game.legal_actions(seat) if isinstance(a, Play)]
     if view.contract and solo.is_contract_decision(view, plays):
-        return _solo_model(game, view, legal)
+        return _solo_model(game, view, legal, budget)
     if wants_generic(view) and ops.applies(view):
-        return _open_model(game, view, legal)
+        return _open_model(game, view, legal, budget)
     return _partnership_model(game, view, legal, budget)
 
 
 def _partnership_model(game: Game, view: SeatView, legal: int, budget: ReviewBudget) -> _Model:
     sit = situation(view)
-    side_now = sit.tricks[sit.seat % 2]
+    side = sit.seat % 2
+    side_now = sit.tricks[side]
     use_dds = dds.available()
+    tables: dict[tuple[int, int] | None, list[float]] = {}
 
     def evaluate(world: list[int], cands: list[int]) -> dict[int, float]:
         if use_dds and world[sit.seat].bit_count() > 2:
             raw = dds.solve_cards(world, sit.leader, sit.trick, sit.trump)
         else:
             raw = solve_cards(world, sit.leader, sit.trick, sit.trump)
-        return {c: float(side_now + raw[c]) for c in cands}
+        # the hard AI's objective: the deal's points for the side less the other
+        # side's, a game won or lost counting WIN_BONUS more (engine.ai.search.value)
+        counts = _honour_counts(sit, world)
+        table = tables.get(counts)
+        if table is None:
+            table = tables[counts] = value_table(sit.rules, side, sit.start_scores, counts)
+        return {c: table[side_now + raw[c]] for c in cands}
 
     every = None
     if sit.my_hand.bit_count() <= budget.exact_cards:
@@ -273,7 +295,8 @@ def _partnership_model(game: Game, view: SeatView, legal: int, budget: ReviewBud
         if found is not None:
             every = [(w, float(wt)) for w, wt in found]
     return _Model(
-        unit="tricks",
+        unit="points",
+        threshold=budget.threshold,
         cands=partnership_candidates(sit, legal),
         sample=lambda rng: sample_world(sit, rng, inference=True),
         evaluate=evaluate,
@@ -282,7 +305,7 @@ def _partnership_model(game: Game, view: SeatView, legal: int, budget: ReviewBud
     )
 
 
-def _solo_model(game: Game, view: SeatView, legal: int) -> _Model:
+def _solo_model(game: Game, view: SeatView, legal: int, budget: ReviewBudget) -> _Model:
     sit = situation(view)
     roles = solo._roles(view.contract, view.declarer)
     declarer = view.declarer if view.declarer is not None else 0
@@ -309,6 +332,7 @@ def _solo_model(game: Game, view: SeatView, legal: int) -> _Model:
 
     return _Model(
         unit="points",
+        threshold=budget.solo_threshold,
         cands=partnership_candidates(sit, legal),
         sample=lambda rng: sample_world(sit, rng),
         evaluate=evaluate,
@@ -316,7 +340,7 @@ def _solo_model(game: Game, view: SeatView, legal: int) -> _Model:
     )
 
 
-def _open_model(game: Game, view: SeatView, legal: int) -> _Model:
+def _open_model(game: Game, view: SeatView, legal: int, budget: ReviewBudget) -> _Model:
     k = ops.knowledge_of(view)
     if k is None:
         raise _CannotJudge
@@ -354,7 +378,10 @@ def _open_model(game: Game, view: SeatView, legal: int) -> _Model:
                 )
             else:
                 final = ops.playout(after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop)
-            out[c] = float(final[side])
+            # the hard AI's objective (engine.ai.search.open_search.deal_value): card
+            # points over par in Ruffe and Trump, the deal won in Turnover Bridge
+            # (with three or more, played out: less the others' mean, as hard values it)
+            out[c] = ops.deal_value(k.rules, k.sides, side, final, not exactly)
         return out
 
     layout = game.layout
@@ -367,7 +394,8 @@ def _open_model(game: Game, view: SeatView, legal: int) -> _Model:
         ]
         truth = ops.World(list(game.hands[:n]), list(layout.up[:n]), list(layout.fresh[:n]), under)
     return _Model(
-        unit="tricks",
+        unit="points",
+        threshold=budget.threshold,
         cands=ops.candidate_cards(k, legal),
         sample=lambda rng: ops.sample_world(k, rng),
         evaluate=evaluate,
@@ -375,7 +403,7 @@ def _open_model(game: Game, view: SeatView, legal: int) -> _Model:
     )
 
 
-def _bid_whist_model(game: Game, view: SeatView, legal: int) -> _Model:
+def _bid_whist_model(game: Game, view: SeatView, legal: int, budget: ReviewBudget) -> _Model:
     m = bw.model_of(view.trump, view.rank_order)
     k = bw.knowledge_of(view, m)
     sides = view.sides or (0, 1, 0, 1)
@@ -395,6 +423,7 @@ def _bid_whist_model(game: Game, view: SeatView, legal: int) -> _Model:
 
     return _Model(
         unit="tricks",
+        threshold=budget.threshold,
         cands=_bits(legal),
         sample=lambda rng: bw.sample_world(k, rng),
         evaluate=evaluate,
@@ -439,6 +468,7 @@ class Judged:
 
     decision: Decision
     unit: str  # "tricks" or "points"
+    threshold: float  # the flag's threshold in that unit
     best_dd: float | None  # the real deal's double-dummy value from here (the best card's)
     best_mean_dd: float  # the mean over worlds of each world's best card value
 
@@ -474,7 +504,7 @@ def review_position(
         cands = [*cands, chosen]
     if len(cands) < 2:
         return None
-    threshold = budget.solo_threshold if model.unit == "points" else budget.threshold
+    threshold = model.threshold
 
     samples: list[tuple[dict[int, float], float]] = []
     exact = model.every is not None
@@ -527,7 +557,7 @@ def review_position(
         options=options,
     )
     mean_best = sum(max(v.values()) * w for v, w in samples) / total
-    return Judged(decision, model.unit, dd_best, mean_best)
+    return Judged(decision, model.unit, threshold, dd_best, mean_best)
 
 
 def rank_options(
@@ -631,6 +661,7 @@ def review_deal(
     finished = False
     sides = tuple(game.side_of)
     unit = "tricks"
+    result_unit = "tricks"
     for i, (s, text) in enumerate(entries):
         if game.deals_total > deal:
             break
@@ -656,7 +687,7 @@ def review_deal(
                 if kind in ("claim_settled", "conceded"):
                     complete = False
             if finished and side_result is None:
-                side_result = _result(game, seat, sides, unit, events)
+                side_result, result_unit = _result(game, seat, sides, events)
         if any(isinstance(e, DealStarted) for e in events) and game.deals_total > deal:
             break
     if not finished:
@@ -668,6 +699,8 @@ def review_deal(
         unit=unit if judged else "tricks",
         decisions=tuple(j.decision for j in judged),
         result=side_result if side_result is not None else 0.0,
+        result_unit=result_unit,
+        threshold=budget.threshold if first is None else first.threshold,
         expected=None if first is None else max(o.value for o in first.decision.options),
         par=None if first is None else first.best_dd,
         average=None if first is None else round(first.best_mean_dd, 3),
@@ -675,24 +708,26 @@ def review_deal(
     )
 
 
-def _result(game: Game, seat: int, sides: tuple[int, ...], unit: str, events: list[Any]) -> float:
-    """What the seat's side ended the deal with: its tricks, or (Solo) the seat's points."""
+def _result(game: Game, seat: int, sides: tuple[int, ...], events: list[Any]) -> tuple[float, str]:
+    """What the seat's side ended the deal with: its tricks, or (a settled contract of
+    Solo Whist) the seat's points; and which of the two."""
     for e in events:
-        if unit == "points" and getattr(e, "kind", "") == "contract_settled":
+        if getattr(e, "kind", "") == "contract_settled":
             points = getattr(e, "points", None)
             if isinstance(points, tuple) and seat < len(points):
-                return float(points[seat])
+                return float(points[seat]), "points"
+    for e in events:
         if getattr(e, "kind", "") == "deal_scored":
             tricks = e.tricks
             side = sides[seat] if seat < len(sides) else seat % 2
             if side < len(tricks):
-                return float(tricks[side])
+                return float(tricks[side]), "tricks"
     won = 0
     side = sides[seat] if seat < len(sides) else seat % 2
     for _leader, _cards, winner in game.completed:
         if sides[winner] == side:
             won += 1
-    return float(won)
+    return float(won), "tricks"
 
 
 def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:

@@ -55,7 +55,7 @@ def test_a_planted_blunder_is_flagged_and_the_right_card_is_not() -> None:
     assert blunder.flagged
     assert blunder.cost >= 0.5 and blunder.cost > 3 * blunder.error
     assert blunder.dd_cost is not None and blunder.dd_cost >= 1
-    assert ducked.unit == "tricks" and ducked.decisions_cost >= blunder.cost
+    assert ducked.unit == "points" and ducked.decisions_cost >= blunder.cost
 
     won = review_deal(_deal("AH"), 1, 0, BUDGET)
     right = won.decisions[0]
@@ -93,6 +93,6 @@ def test_the_options_ranked_in_a_deal_in_play_never_look_at_the_hidden_hands() -
     ranked = rank_options(game, 0, random.Random(3), BUDGET)
     assert ranked is not None
     unit, options, worlds = ranked
-    assert unit == "tricks" and worlds >= BUDGET.worlds
+    assert unit == "points" and worlds >= BUDGET.worlds
     assert str(options[0].card) == "AH" and options[0].value > options[-1].value
     assert all(o.dd is None for o in options)

@@ -44,7 +44,7 @@ def review_text(
             table=table_id, deal=body["deal"], seat=seat_name
         )
     ]
-    if unit == "points":
+    if body.get("result_unit", "tricks") == "points":
         lines.append(_("You scored {n} points in this deal.").format(n=f"{body['result']:g}"))
     else:
         lines.append(_("Your side took {n} tricks in this deal.").format(n=f"{body['result']:g}"))
@@ -74,6 +74,13 @@ def review_text(
             ).format(n=rest)
         )
     lines.append(summary_line(body, show_double_dummy))
+    if unit == "points":
+        lines.append(
+            _(
+                "Points: what the deal is worth to your side, as the hard AI plays for it"
+                " (your side's score less the others', a game won or lost counting more)."
+            )
+        )
     lines.append(
         _(
             "Single dummy: each card is scored over deals of the cards you could not see,"
@@ -108,9 +115,10 @@ def summary_line(body: Mapping[str, Any], show_double_dummy: bool) -> str:
     else:
         cards = _("the lie of the cards gave {amount}").format(amount=_amount(luck, unit))
     return _(
-        "**Summary:** {head}; {cards} (with every hand known your side could make"
-        " {par} from your first choice, against {average} on average)."
-    ).format(head=head, cards=cards, par=f"{float(par):g}", average=f"{float(average):.1f}")
+        "**Summary:** {head}; {cards} (with every hand known, the deal was worth {par}"
+        " to your side from your first choice; {average} on average over the deals"
+        " you could not tell from it)."
+    ).format(head=head, cards=cards, par=f"{float(par):.1f}", average=f"{float(average):.1f}")
 
 
 def puzzle_text(body: Mapping[str, Any], puzzle_id: int, own: bool) -> str:
