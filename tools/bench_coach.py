@@ -98,7 +98,9 @@ def _replay_to(record: dict[str, Any], upto: int) -> Game:
     return game
 
 
-def bench(deals: int, games: list[str], hard_budget: float, seed: int) -> dict[str, dict[str, Any]]:
+def bench(
+    deals: int, games: list[str], hard_budget: float, seed: int, progress: int = 0
+) -> dict[str, dict[str, Any]]:
     clock.use("cpu")
     stats: dict[str, dict[str, Any]] = {
         g: {
@@ -189,9 +191,12 @@ def bench(deals: int, games: list[str], hard_budget: float, seed: int) -> dict[s
             break
         print(
             f"{i + 1:4d} {gid:22s} seat {seat} deal {deal}: {len(review.decisions)} decisions, "
-            f"{len(review.flagged)} flagged, {s['times'][-1]:.2f}s",
+            f"{len(review.flagged)} flagged, {s['times'][-1]:.2f}s; planted {s['planted']} "
+            f"flagged {s['flagged']}",
             flush=True,
         )
+        if progress and (i + 1) % progress == 0 and i + 1 < deals:
+            report(stats)  # the figures so far, should the run be cut short
     return stats
 
 
@@ -244,11 +249,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", default="all")
     parser.add_argument("--hard-budget", type=float, default=0.05)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--progress", type=int, default=0, help="print the table every N deals")
     parser.add_argument("--dump", default="", help="write every cost and error to this JSON file")
     args = parser.parse_args(argv)
     games = game_ids() if args.games == "all" else args.games.split(",")
     print(f"load: {os.getloadavg()}")
-    stats = bench(args.deals, games, args.hard_budget, args.seed)
+    stats = bench(args.deals, games, args.hard_budget, args.seed, args.progress)
     report(stats)
     if args.dump:
         with open(args.dump, "w") as f:
