@@ -24,7 +24,8 @@ judged by :func:`engine.ai.review_deal` in the review worker
 
 **Puzzles**: each flagged decision of a review becomes a puzzle (its seat's
 view of the position and the verdict). ``/ruff puzzle`` serves the asker's
-oldest unsolved one, else one of the server's they have not tried, with the
+oldest unsolved one, else one of the server's they have not tried (from a game
+that is over: its record is public then, so the hand shown reveals nothing), with the
 legal cards as buttons; an answer is judged against the best card, with the
 figures and a reason, and counted (solved / unsolved per player).
 """
@@ -248,6 +249,10 @@ class Coach:
         """A card pressed under a puzzle: judged, explained, counted."""
         found = await self.repo.puzzle(puzzle_id)
         guild = interaction.guild
+        if found is not None and found.user_id != interaction.user.id:
+            row = await self.svc.table_repo.get(found.table_id)
+            if row is None or row.status != "finished":
+                found = None  # another player's position is served once its game is over
         if found is None or (guild is not None and found.guild_id != guild.id):
             await refuse(interaction, _("That puzzle is not here any more."))
             return

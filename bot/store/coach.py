@@ -45,7 +45,7 @@ def _puzzle(row: Any) -> PuzzleRow:
     )
 
 
-_PUZZLE_COLUMNS = "id, guild_id, user_id, table_id, deal, seat, action, body"
+_PUZZLE_COLUMNS = "p.id, p.guild_id, p.user_id, p.table_id, p.deal, p.seat, p.action, p.body"
 
 
 class CoachRepo(Repository):
@@ -87,26 +87,31 @@ class CoachRepo(Repository):
 
     async def puzzle(self, puzzle_id: int) -> PuzzleRow | None:
         row = await self.db.fetchone(
-            f"SELECT {_PUZZLE_COLUMNS} FROM puzzles WHERE id = ?", (puzzle_id,)
+            f"SELECT {_PUZZLE_COLUMNS} FROM puzzles p WHERE p.id = ?", (puzzle_id,)
         )
         return None if row is None else _puzzle(row)
 
     async def next_puzzle(self, guild_id: int, user_id: int) -> PuzzleRow | None:
         """A puzzle for ``user_id``: the oldest of their own not yet solved, else the
-        oldest of the server's others they have not tried; ``None`` when none is left."""
+        oldest of the server's others from a finished game they have not tried;
+        ``None`` when none is left."""
         row = await self.db.fetchone(
-            f"SELECT {_PUZZLE_COLUMNS} FROM puzzles p WHERE guild_id = ? AND user_id = ?"
+            f"SELECT {_PUZZLE_COLUMNS} FROM puzzles p WHERE p.guild_id = ? AND p.user_id = ?"
             " AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a"
             " WHERE a.puzzle_id = p.id AND a.user_id = ? AND a.solved = 1)"
-            " ORDER BY id LIMIT 1",
+            " ORDER BY p.id LIMIT 1",
             (guild_id, user_id, user_id),
         )
         if row is None:
+            # another player's position only once its game is over: its record (seed
+            # included) is then public, so the hand shown reveals nothing new
             row = await self.db.fetchone(
-                f"SELECT {_PUZZLE_COLUMNS} FROM puzzles p WHERE guild_id = ? AND user_id <> ?"
+                f"SELECT {_PUZZLE_COLUMNS} FROM puzzles p WHERE p.guild_id = ? AND p.user_id <> ?"
+                " AND EXISTS (SELECT 1 FROM tables t WHERE t.id = p.table_id"
+                " AND t.status = 'finished')"
                 " AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a"
                 " WHERE a.puzzle_id = p.id AND a.user_id = ?)"
-                " ORDER BY id LIMIT 1",
+                " ORDER BY p.id LIMIT 1",
                 (guild_id, user_id, user_id),
             )
         return None if row is None else _puzzle(row)

@@ -1,6 +1,6 @@
 """The coach's repository (migration 9: ``deal_reviews``, ``puzzles``, ``puzzle_attempts``),
-on both backends: a review kept once, puzzles served own-first then the server's,
-attempts counted, a solved puzzle staying solved."""
+on both backends: a review kept once, puzzles served own-first then the server's
+(from finished games only), attempts counted, a solved puzzle staying solved."""
 
 from __future__ import annotations
 
@@ -57,6 +57,10 @@ async def test_puzzles_own_first_then_the_servers_and_attempts_counted(db: Datab
     assert ann_2 is not None and ann_2.body["k"] == "ann-2"
     await repo.attempt(ann_2.id, 1, True, "KH")
     # none of her own left: one of the server's (never another server's)
+    assert await repo.next_puzzle(10, 1) is None  # bob's game is not over yet
+    tables = TableRepo(db)
+    await tables.set_status(table, "active")
+    await tables.set_status(table, "finished")
     bobs = await repo.next_puzzle(10, 1)
     assert bobs is not None and bobs.body["k"] == "bob-1" and bobs.user_id == 2
     await repo.attempt(bobs.id, 1, False, "4C")
