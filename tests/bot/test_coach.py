@@ -139,6 +139,9 @@ async def test_review_and_puzzle_end_to_end(simcord_env: Any, db_path: Path) -> 
 
     # bob, who has no puzzle of his own, is not served alice's while her game goes on
     _refused(await bob.slash(channel, "ruff puzzle"), "No puzzle is waiting for you")
+    res = await forged_click(env, bob, summary, f"rc:p:{pid}:{position['best']}")
+    _refused(res, "not here any more")  # nor answered by a forged id
+    assert _rows(db_path, "SELECT user_id FROM puzzle_attempts") == [(alice.user.id,)]
 
 
 @pytest.mark.parametrize("bot_settings", [{"seed": 7}])
