@@ -84,7 +84,7 @@ class ReviewBudget:
     """How hard a review looks: worlds per decision, and when a cost is significant."""
 
     worlds: int = 32  # sampled worlds per decision
-    more_worlds: int = 64  # worlds in all when the first ones leave the verdict in doubt
+    more_worlds: int = 256  # at most, doubling while the first ones leave the verdict in doubt
     exact_worlds: int = 400  # every possible world is scored when there are at most this many
     exact_cards: int = 3  # ... and the seat holds at most this many cards
     threshold: float = 0.3  # a flagged decision costs at least this (tricks, or points)
@@ -521,12 +521,18 @@ def review_position(
                 samples.append((model.evaluate(world, cands), 1.0))
 
         draw(budget.worlds)
-        if samples:
+        # while the verdict is in doubt (the cost near the threshold for its error, or
+        # above it but not yet significant), twice the worlds, up to ``more_worlds``
+        while samples and len(samples) < budget.more_worlds:
             cost, err = _cost(samples, cands, chosen)
-            doubtful = cost > 0 and abs(cost - threshold) < 3 * err + 0.1
-            doubtful = doubtful or (cost >= threshold and cost < budget.sigmas * err)
-            if doubtful and budget.more_worlds > len(samples):
-                draw(budget.more_worlds - len(samples))
+            doubtful = cost > 0 and abs(cost - threshold) < 3 * err + threshold / 3
+            doubtful = doubtful or (cost >= threshold and cost <= budget.sigmas * err)
+            if not doubtful:
+                break
+            before = len(samples)
+            draw(min(len(samples), budget.more_worlds - len(samples)))
+            if len(samples) == before:
+                break
     if not samples:
         return None
     weights = [w for _, w in samples]
