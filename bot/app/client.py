@@ -13,6 +13,7 @@ from bot.app.cog import RuffCog
 from bot.app.manager import GameManager
 from bot.config import Settings
 from bot.present import suit_emojis
+from bot.present.coach_components import CoachButton
 from bot.present.components import RHButton, RHSelect
 from bot.present.i18n import _
 from bot.present.locales import CommandTranslator, arrive
@@ -59,7 +60,7 @@ class RuffBot(commands.Bot):
             suit_emojis.clear()
         self.manager = GameManager(self, self.db, self.settings)
         await self.add_cog(RuffCog(self.manager))
-        self.add_dynamic_items(RHButton, RHSelect)
+        self.add_dynamic_items(RHButton, RHSelect, CoachButton)
         self.tree.error(self._on_tree_error)
         await self.tree.set_translator(CommandTranslator())
         if self.sync_commands:

@@ -1,4 +1,4 @@
-"""Slash commands: ``/ruff new | daily | challenge | hand | cancel | rules | leaderboard | stats | settings | options | record | replay | lesson``.
+"""Slash commands: ``/ruff new | daily | challenge | hand | cancel | rules | leaderboard | stats | settings | options | record | replay | review | puzzle | lesson``.
 
 Thin by design: each command validates its options' shape and hands over to
 the :class:`~bot.app.manager.GameManager`.
@@ -267,3 +267,24 @@ class RuffCog(
     )
     async def lesson(self, interaction: discord.Interaction[Any], name: str | None = None) -> None:
         await self.manager.lesson_command(interaction, name)
+
+    @app_commands.command(
+        name="review", description=N_("Which of your cards cost you in a finished deal (private)")
+    )
+    @app_commands.describe(
+        table=N_("Table number (default: your table in this channel, else your last game)"),
+        deal=N_("Deal number at that table (default: the last finished one)"),
+    )
+    async def review(
+        self,
+        interaction: discord.Interaction[Any],
+        table: app_commands.Range[int, 1, 2**53] | None = None,
+        deal: app_commands.Range[int, 1, 10000] | None = None,
+    ) -> None:
+        await self.manager.review_command(interaction, table, deal)
+
+    @app_commands.command(
+        name="puzzle", description=N_("Replay a position where a card cost you (or a server mate)")
+    )
+    async def puzzle(self, interaction: discord.Interaction[Any]) -> None:
+        await self.manager.puzzle_command(interaction)

@@ -14,6 +14,7 @@ It builds the bot's parts and hands each request to the part whose job it is:
 ``records``        hand records and replays of finished games (record, replay)
 ``hints``          the Hint button of a table with hints
 ``lessons``        ``/ruff lesson``: scripted deals played in DMs
+``coach``          deal reviews and puzzles (review, puzzle, their buttons)
 =================  ============================================================
 
 Invariants, kept by those parts:
@@ -36,6 +37,7 @@ import discord
 
 from bot.app import heap
 from bot.cluster.sync import Cluster
+from bot.commands.coach import Coach
 from bot.commands.daily import DailyStandings
 from bot.commands.info import Info
 from bot.commands.records import Records
@@ -58,7 +60,7 @@ from bot.tables.resume import Resume
 from bot.tables.services import Services, TableRegistry
 from bot.tables.sync import OneProcess
 from bot.tables.table import Table, parse_options, preset_choices
-from engine import Action
+from engine import Action, Card
 
 __all__ = ["GameManager", "Table", "parse_options", "preset_choices"]
 
@@ -97,6 +99,7 @@ class GameManager:
         svc.outlet.subscribe(self.daily.committed)
         self.daily_standings = DailyStandings(svc, self.daily)
         self.challenges = Challenges(svc, self.daily)  # /ruff challenge: the same boards for two
+        self.coach = Coach(svc, "process" if pool.mode == "process" else "thread")
         self._resume = Resume(svc, self.presenter, self.drivers)
         # how this process keeps in step with the database: alone, or one of several
         # processes sharing PostgreSQL (bot/cluster); the table layer sees only TableSync
@@ -141,6 +144,7 @@ class GameManager:
             # wait for them to unwind before the database closes under them
             await asyncio.wait(stopping, timeout=5.0)
         await svc.painter.close()
+        await self.coach.close()
         await svc.sync.close()  # several processes: gives its tables to the others at once
         if self._owns_ai:
             await svc.ai.close()
@@ -295,3 +299,26 @@ class GameManager:
         action: Action | None,
     ) -> None:
         await self.lessons.on_lesson(interaction, lesson, step, action)
+
+    # ------------------------------------------------------------ the coach (bot/commands/coach.py)
+
+    async def review_command(
+        self, interaction: discord.Interaction[Any], table_id: int | None, deal: int | None
+    ) -> None:
+        await self.coach.review(interaction, table_id, deal)
+
+    async def puzzle_command(self, interaction: discord.Interaction[Any]) -> None:
+        await self.coach.puzzle(interaction)
+
+    async def on_review_button(
+        self, interaction: discord.Interaction[Any], table_id: int, deal: int
+    ) -> None:
+        await self.coach.review(interaction, table_id, deal)
+
+    async def on_puzzle_answer(
+        self, interaction: discord.Interaction[Any], puzzle_id: int, card: Card
+    ) -> None:
+        await self.coach.answer(interaction, puzzle_id, card)
+
+    async def on_next_puzzle(self, interaction: discord.Interaction[Any]) -> None:
+        await self.coach.next_puzzle(interaction)

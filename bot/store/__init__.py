@@ -1,6 +1,7 @@
 """Persistence: the :class:`Database` (SQLite, or PostgreSQL for a ``postgresql://``
 ``RH_DATABASE``), its migrations and the repositories."""
 
+from bot.store.coach import CoachRepo, PuzzleRow
 from bot.store.daily import BoardEntry, Challenge, ChallengeRepo, DailyRepo
 from bot.store.db import (
     Database,
@@ -59,6 +60,7 @@ __all__ = [
     "ActionRepo",
     "ActionRow",
     "ChannelBusy",
+    "CoachRepo",
     "Database",
     "DatabaseError",
     "Deadline",
@@ -80,6 +82,7 @@ __all__ = [
     "NewAction",
     "PlayerResult",
     "PlayerStats",
+    "PuzzleRow",
     "RatingChange",
     "RatingEventRow",
     "RatingRepo",

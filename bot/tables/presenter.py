@@ -20,6 +20,7 @@ from typing import Any
 import discord
 
 from bot.present import layout, render
+from bot.present.coach_components import review_view
 from bot.present.i18n import LANGUAGES, _, using
 from bot.present.layout import TableLayout
 from bot.present.notify import MessageGone, PictureArg
@@ -30,7 +31,7 @@ from bot.tables.hands import Hands
 from bot.tables.notices import Notices
 from bot.tables.services import Services
 from bot.tables.table import Table, first_free
-from engine import DealStarted, Event, Game, SeatView, TrickWon
+from engine import DealScored, DealStarted, Event, Game, SeatView, TrickWon
 
 log = logging.getLogger(__name__)
 
@@ -74,10 +75,11 @@ class Presenter:
             over = table.game is not None and table.game.is_over
             tied = table.game.observe(0).tied if over and table.game is not None else ()
             summary = render.deal_summary(info, events, tied)
+            review = _review_button(table, events)
             if table.status == "finished" and table.game is not None:
-                self.svc.own(self.post_final(table, table.game, summary or ""))
+                self.svc.own(self.post_final(table, table.game, summary or "", review))
             elif summary:
-                self.svc.own(self.post_quietly(table, summary))
+                self.svc.own(self.post_quietly(table, summary, view=review))
         # A trick or a deal ends: the lines of earlier ones go. This commit's own lines
         # stay (a layout card turned up by the trick's last card), except those of a
         # deal that ended in it.
@@ -93,21 +95,31 @@ class Presenter:
         self.schedule_table_edit(table)
 
     async def post_quietly(
-        self, table: Table, content: str, picture: Picture | None = None
+        self,
+        table: Table,
+        content: str,
+        picture: Picture | None = None,
+        view: discord.ui.View | None = None,
     ) -> None:
         """Post in the table's thread (or channel); a failure is logged, never raised."""
-        await self._post(table, content, picture)
+        await self._post(table, content, picture, view)
 
     async def _post(
-        self, table: Table, content: str, picture: Picture | None = None
+        self,
+        table: Table,
+        content: str,
+        picture: Picture | None = None,
+        view: discord.ui.View | None = None,
     ) -> discord.Message | None:
         try:
-            return await self.notifier.post(table.feed_id, content, None, picture)
+            return await self.notifier.post(table.feed_id, content, view, picture)
         except (MessageGone, discord.HTTPException) as exc:
             log.warning("could not post at table %s: %s", table.id, exc)
             return None
 
-    async def post_final(self, table: Table, game: Game, summary: str) -> None:
+    async def post_final(
+        self, table: Table, game: Game, summary: str, review: discord.ui.View | None = None
+    ) -> None:
         """The end of the match: the last summary, who won and how, and the score chart.
 
         The deal-by-deal history is replayed from the game's record off the event
@@ -133,7 +145,7 @@ class Presenter:
         if text:
             with using(table.language):
                 text = render.fit(text.splitlines())
-            await self.post_quietly(table, text, chart)
+            await self.post_quietly(table, text, chart, review)
         self.schedule_table_edit(table)
         self.hands.refresh(table)
 
@@ -383,3 +395,15 @@ class Presenter:
             )
             return
         await commit.set_message(self.svc, table, message.id)
+
+
+def _review_button(table: Table, events: list[Event]) -> discord.ui.View | None:
+    """The Review button under a summary that ends a deal (its number at the table:
+    the deal before a new one this commit started, else the last one)."""
+    game = table.game
+    scored = [i for i, e in enumerate(events) if isinstance(e, DealScored)]
+    if game is None or not scored:
+        return None
+    began = any(isinstance(e, DealStarted) for e in events[scored[-1] :])
+    with using(table.language):
+        return review_view(table.id, game.deals_total - (1 if began else 0))

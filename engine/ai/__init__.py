@@ -18,6 +18,8 @@ The package, by idea:
   picks a strategy for each decision and runs it with a level's profile;
 * :mod:`engine.ai.strategies`: what to do, per kind of table or decision
   (partnership play, the open tables, Solo Whist, Bid Whist, discards, claims);
+* :mod:`engine.ai.review`: the coach's review of a finished deal (single- and
+  double-dummy cost of each card, flagged where significant);
 * :mod:`engine.ai.search`: the machinery the strategies share (sampled
   worlds, playouts, exact solvers, budgets and the clock they are measured by).
 """
@@ -35,6 +37,20 @@ from engine.ai.players import (
     Player,
     get_player,
 )
+from engine.ai.review import (
+    DEFAULT_BUDGET as REVIEW_BUDGET,
+)
+from engine.ai.review import (
+    DealReview,
+    Decision,
+    ReviewBudget,
+    deal_count,
+    played_seats,
+    puzzle_position,
+    rank_options,
+    review_deal,
+    review_position,
+)
 from engine.ai.search import clock
 from engine.ai.strategies.baselines import OraclePlayer
 from engine.ai.strategies.claims import TIME_LIMIT as CLAIM_TIME_LIMIT
@@ -44,8 +60,11 @@ from engine.ai.strategies.obvious import obvious_choice
 __all__ = [
     "BASELINE_LEVELS",
     "CLAIM_TIME_LIMIT",
+    "DealReview",
+    "Decision",
     "LEVELS",
     "REASONS",
+    "REVIEW_BUDGET",
     "TRIAL_LEVELS",
     "EasyPlayer",
     "GuardedPlayer",
@@ -56,11 +75,18 @@ __all__ = [
     "Player",
     "Profile",
     "Reason",
+    "ReviewBudget",
     "clock",
+    "deal_count",
     "decide_claim",
     "explain",
     "get_player",
     "hint",
     "obvious_choice",
     "profile",
+    "played_seats",
+    "puzzle_position",
+    "rank_options",
+    "review_deal",
+    "review_position",
 ]

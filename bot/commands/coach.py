@@ -1,0 +1,282 @@
+"""The coach: ``/ruff review``, the Review button under each deal summary, ``/ruff puzzle``.
+
+**Review** (:meth:`Coach.review`): one seat's cards in one finished deal,
+judged by :func:`engine.ai.review_deal` in the review worker
+(:mod:`bot.commands.review_pool`), answered privately to the asker.
+
+* Who: only a player of the table, for the seat they played. Anyone else
+  (a spectator, a player of another table) is refused: the table's record
+  (``/ruff record``) is what the server may see of a finished game, and a
+  review adds nothing a non-player needs.
+* What: a deal that has **finished** — every deal of a finished table, and the
+  deals before the one in play at a running table. A deal in play is refused,
+  for everyone, and the review of a finished deal shows only what its record
+  shows: the seat's own cards and what it could see then, and the
+  double-dummy figures (which depend on every hand) only where every hand
+  was played out, or the whole game is over (its record is public).
+* How: the interaction is deferred (privately) at once; the review runs in the
+  worker (seconds of one core, niced); the answer is a private follow-up, or a
+  DM when the queue makes it likely to outlast the interaction's 15-minute
+  token. Reviews are kept with the game (``deal_reviews``): the second request
+  is answered from the database, and the same review running twice is shared.
+* Bad input (a table of another server or none, a deal out of range, a forged
+  button) gets a short private answer and changes nothing.
+
+**Puzzles**: each flagged decision of a review becomes a puzzle (its seat's
+view of the position and the verdict). ``/ruff puzzle`` serves the asker's
+oldest unsolved one, else one of the server's they have not tried (from a game
+that is over: its record is public then, so the hand shown reveals nothing), with the
+legal cards as buttons; an answer is judged against the best card, with the
+figures and a reason, and counted (solved / unsolved per player).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import OrderedDict
+from typing import Any, Final
+
+import discord
+
+from bot.commands.review_pool import ReviewPool
+from bot.present.coach_components import answer_view, next_view
+from bot.present.i18n import _, ngettext
+from bot.present.notify import DMClosed
+from bot.present.render import review as words
+from bot.present.render.common import seat_names
+from bot.present.replies import refuse, reply
+from bot.store import CoachRepo, HumanSeat, PuzzleRow, TableRow
+from bot.tables.services import Services
+from engine import Card
+from engine.ai import REVIEW_BUDGET
+
+log = logging.getLogger(__name__)
+
+__all__ = ["TOKEN_MARGIN", "Coach"]
+
+TOKEN_MARGIN: Final = 13 * 60.0  # seconds: past this an answer goes by DM (tokens last 15 min)
+CACHE_SIZE: Final = 64
+
+
+class _Refused(Exception):
+    """Why a review cannot be given (the text answers the user)."""
+
+
+class Coach:
+    """Reviews and puzzles (see the module docstring)."""
+
+    def __init__(self, svc: Services, mode: str = "process") -> None:
+        self.svc = svc
+        self.repo = CoachRepo(svc.db)
+        self.pool = ReviewPool(mode)
+        self._cache: OrderedDict[tuple[int, int, int], dict[str, Any]] = OrderedDict()
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    # ------------------------------------------------------------ review
+
+    async def review(
+        self, interaction: discord.Interaction[Any], table_id: int | None, deal: int | None
+    ) -> None:
+        """``/ruff review [table] [deal]`` and the Review button: privately, to a player."""
+        started = time.monotonic()
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            row, seat = await self._player_table(interaction, table_id)
+            record = row.record(await self.svc.action_repo.list(row.id))
+            key = (row.id, deal or 0, seat)
+            body = await self._review(key, record, deal, row, interaction, started)
+        except _Refused as exc:
+            await refuse(interaction, str(exc))
+            return
+        if body is None:
+            return  # answered by DM
+        await reply(interaction, self._text(row, seat, body))
+
+    async def _player_table(
+        self, interaction: discord.Interaction[Any], table_id: int | None
+    ) -> tuple[TableRow, int]:
+        guild = interaction.guild
+        if guild is None:
+            raise _Refused(_("Reviews are per server — use this in a server channel."))
+        user = interaction.user.id
+        if table_id is None:
+            here = self.svc.tables.open_in_channel(interaction.channel_id)
+            if here is not None and any(
+                isinstance(s, HumanSeat) and s.user_id == user for s in here.seats
+            ):
+                table_id = here.id
+            else:
+                table_id = await self.svc.result_repo.last_table(guild.id, user)
+            if table_id is None:
+                raise _Refused(
+                    _("You have no game to review here — give a table number, e.g. `table: 12`.")
+                )
+        row = await self.svc.table_repo.get(table_id)
+        if row is None or row.guild_id != guild.id:
+            raise _Refused(_("There is no table #{table} in this server.").format(table=table_id))
+        seats = [
+            i for i, s in enumerate(row.seats) if isinstance(s, HumanSeat) and s.user_id == user
+        ]
+        if not seats:
+            raise _Refused(
+                _(
+                    "Reviews are for the players of table #{table}: you did not play there."
+                    " Its record is `/ruff record` once the game is over."
+                ).format(table=table_id)
+            )
+        if row.status not in ("active", "finished"):
+            raise _Refused(
+                _("Table #{table} has no finished deal to review.").format(table=table_id)
+            )
+        return row, seats[0]
+
+    async def _review(
+        self,
+        key: tuple[int, int, int],
+        record: dict[str, Any],
+        deal: int | None,
+        row: TableRow,
+        interaction: discord.Interaction[Any],
+        started: float,
+    ) -> dict[str, Any] | None:
+        table_id, _deal, seat = key
+        if deal is None:
+            deal = await asyncio.to_thread(_last_finished, record, row.status == "finished")
+            if deal < 1:
+                raise _Refused(
+                    _("Table #{table} has no finished deal to review yet.").format(table=table_id)
+                )
+        key = (table_id, deal, seat)
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = await self.repo.review(*key)
+        if cached is not None:
+            self._remember(key, cached)
+            return cached
+        by_dm = time.monotonic() - started + self.pool.wait_estimate() > TOKEN_MARGIN
+        if by_dm:
+            await reply(
+                interaction,
+                _("Many reviews are waiting: yours will come by direct message."),
+            )
+        try:
+            result = await self.pool.review(key, record, deal, seat)
+        except Exception:
+            log.exception("table %s: review of deal %s failed", table_id, deal)
+            raise _Refused(_("The review could not be finished — please try again.")) from None
+        error = result.get("error")
+        if error == "range":
+            raise _Refused(
+                ngettext(
+                    "Table #{table} has {n} deal so far: choose a deal from 1 to {n}.",
+                    "Table #{table} has {n} deals so far: choose a deal from 1 to {n}.",
+                    int(result["deals"]),
+                ).format(table=table_id, n=result["deals"])
+            )
+        if error == "unfinished":
+            raise _Refused(
+                _(
+                    "Deal {deal} of table #{table} is still being played — a review waits until it ends."
+                ).format(deal=deal, table=table_id)
+            )
+        if error == "no-cards":
+            raise _Refused(_("You played no card worth judging in deal {deal}.").format(deal=deal))
+        body: dict[str, Any] = result["review"]
+        guild_id = row.guild_id
+        user = _user_of(row, seat)
+        await self.repo.keep_review(
+            table_id,
+            deal,
+            seat,
+            body,
+            [(guild_id, user, int(p["index"]), p) for p in result["puzzles"]],
+        )
+        self._remember(key, body)
+        if by_dm or time.monotonic() - started > TOKEN_MARGIN:
+            try:
+                await self.svc.notifier.dm(interaction.user.id, self._text(row, seat, body))
+            except (DMClosed, discord.HTTPException):
+                log.info("review for user %s: DMs closed", interaction.user.id)
+            return None
+        return body
+
+    def _remember(self, key: tuple[int, int, int], body: dict[str, Any]) -> None:
+        self._cache[key] = body
+        self._cache.move_to_end(key)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    def _text(self, row: TableRow, seat: int, body: dict[str, Any]) -> str:
+        names = seat_names(len(row.seats))
+        show_dd = row.status == "finished" or bool(body.get("complete", True))
+        return words.review_text(body, row.id, names[seat], show_dd)
+
+    # ------------------------------------------------------------ puzzles
+
+    async def puzzle(self, interaction: discord.Interaction[Any]) -> None:
+        """``/ruff puzzle``: one of the asker's flagged positions, else one of the server's."""
+        guild = interaction.guild
+        if guild is None:
+            await refuse(interaction, _("Puzzles are per server — use this in a server channel."))
+            return
+        found = await self.repo.next_puzzle(guild.id, interaction.user.id)
+        if found is None:
+            await refuse(
+                interaction,
+                _(
+                    "No puzzle is waiting for you. Puzzles come from reviews: press"
+                    " **Review my cards** under a deal summary, or `/ruff review`."
+                ),
+            )
+            return
+        await self._show(interaction, found)
+
+    async def _show(self, interaction: discord.Interaction[Any], found: PuzzleRow) -> None:
+        solved, unsolved, left = await self.repo.tally(found.guild_id, interaction.user.id)
+        text = words.puzzle_text(found.body, found.id, found.user_id == interaction.user.id)
+        text += "\n" + _("Your puzzles: {solved} solved, {unsolved} not yet, {left} new.").format(
+            solved=solved, unsolved=unsolved, left=left
+        )
+        await reply(interaction, text, answer_view(found.id, list(found.body["legal"])))
+
+    async def answer(
+        self, interaction: discord.Interaction[Any], puzzle_id: int, card: Card
+    ) -> None:
+        """A card pressed under a puzzle: judged, explained, counted."""
+        found = await self.repo.puzzle(puzzle_id)
+        guild = interaction.guild
+        if found is not None and found.user_id != interaction.user.id:
+            row = await self.svc.table_repo.get(found.table_id)
+            if row is None or row.status != "finished":
+                found = None  # another player's position is served once its game is over
+        if found is None or (guild is not None and found.guild_id != guild.id):
+            await refuse(interaction, _("That puzzle is not here any more."))
+            return
+        code = str(card)
+        if code not in found.body["legal"]:
+            await refuse(interaction, _("That card was not one of the choices."))
+            return
+        threshold = float(found.body.get("threshold", REVIEW_BUDGET.threshold))
+        correct = words.is_correct(found.body, code, threshold)
+        await self.repo.attempt(puzzle_id, interaction.user.id, correct, code)
+        await reply(interaction, words.answer_text(found.body, code, threshold), next_view())
+
+    async def next_puzzle(self, interaction: discord.Interaction[Any]) -> None:
+        await self.puzzle(interaction)
+
+
+def _user_of(row: TableRow, seat: int) -> int:
+    s = row.seats[seat]
+    return s.user_id if isinstance(s, HumanSeat) else 0
+
+
+def _last_finished(record: dict[str, Any], game_over: bool) -> int:
+    """The number of the last finished deal of ``record`` (0: none yet)."""
+    from engine.ai import deal_count
+
+    started = deal_count(record)
+    return started if game_over else started - 1

@@ -1,0 +1,144 @@
+"""The coach's buttons: Review under a deal summary, a puzzle's cards, the next puzzle.
+
+Their ids have a prefix of their own (``rc:``), so the table's buttons
+(``rh:``, :mod:`bot.present.components`) never see them:
+
+* ``rc:v:<table>:<deal>`` — review my cards in that deal (1-based at the table);
+* ``rc:p:<puzzle>:<card>`` — answer a puzzle with a card (``10H``);
+* ``rc:n`` — another puzzle.
+
+The callbacks parse the id and hand over to the manager (:class:`CoachHandler`);
+a malformed id is answered privately and changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, Protocol
+
+import discord
+
+from bot.present.i18n import _
+from bot.present.locales import arrive
+from bot.present.render.common import card_label
+from bot.present.replies import refuse
+from engine import Card, CardParseError
+
+log = logging.getLogger(__name__)
+
+__all__ = ["CoachButton", "CoachHandler", "answer_view", "review_id", "review_view"]
+
+_REVIEW_RE = re.compile(r"v:(\d{1,19}):(\d{1,6})")
+_ANSWER_RE = re.compile(r"p:(\d{1,19}):([0-9AJQKLSHDCB]{2,3})")
+_ID_LIMIT = 100
+
+
+class CoachHandler(Protocol):
+    """The coach's side of its buttons (the manager)."""
+
+    async def on_review_button(
+        self, interaction: discord.Interaction[Any], table_id: int, deal: int
+    ) -> None: ...
+
+    async def on_puzzle_answer(
+        self, interaction: discord.Interaction[Any], puzzle_id: int, card: Card
+    ) -> None: ...
+
+    async def on_next_puzzle(self, interaction: discord.Interaction[Any]) -> None: ...
+
+
+def review_id(table_id: int, deal: int) -> str:
+    cid = f"rc:v:{table_id}:{deal}"
+    assert len(cid) <= _ID_LIMIT
+    return cid
+
+
+class CoachButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rc:(?P<rest>[^\s]{1,97})"
+):
+    """Every button of the coach."""
+
+    def __init__(
+        self,
+        custom_id: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label or "·", style=style, custom_id=custom_id, row=row)
+        )
+        self.rest = custom_id[3:]
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> CoachButton:
+        button = cls(str(getattr(item, "custom_id", "")))
+        button.rest = match["rest"]
+        return button
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await arrive(interaction)
+            await _route(interaction, self.rest)
+        except Exception:
+            if not interaction.response.is_done():
+                try:
+                    await interaction.response.send_message(
+                        _("Something went wrong — nothing was changed. Please try again."),
+                        ephemeral=True,
+                    )
+                except discord.HTTPException:
+                    pass
+            await interaction.client.on_error("component", interaction)
+
+
+async def _route(interaction: discord.Interaction[Any], rest: str) -> None:
+    handler: CoachHandler = getattr(interaction.client, "manager")  # noqa: B009 - set in setup_hook
+    if m := _REVIEW_RE.fullmatch(rest):
+        await handler.on_review_button(interaction, int(m.group(1)), int(m.group(2)))
+        return
+    if m := _ANSWER_RE.fullmatch(rest):
+        try:
+            card = Card.parse(m.group(2))
+        except CardParseError:
+            card = None
+        if card is not None:
+            await handler.on_puzzle_answer(interaction, int(m.group(1)), card)
+            return
+    elif rest == "n":
+        await handler.on_next_puzzle(interaction)
+        return
+    log.debug("refused malformed coach custom_id %r from user %s", rest, interaction.user.id)
+    await refuse(interaction, _("That button is not recognised — it may be from an older message."))
+
+
+def review_view(table_id: int, deal: int) -> discord.ui.View:
+    """The Review button under a deal summary."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(CoachButton(review_id(table_id, deal), _("Review my cards"), row=0))
+    return view
+
+
+def answer_view(puzzle_id: int, cards: list[str]) -> discord.ui.View:
+    """A puzzle's legal cards, one button each (at most 13: three rows of five)."""
+    view = discord.ui.View(timeout=None)
+    for i, code in enumerate(cards[:20]):
+        cid = f"rc:p:{puzzle_id}:{code}"
+        view.add_item(
+            CoachButton(cid, card_label(Card.parse(code)), discord.ButtonStyle.primary, row=i // 5)
+        )
+    return view
+
+
+def next_view() -> discord.ui.View:
+    """After an answer: another puzzle."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(CoachButton("rc:n", _("Another puzzle"), row=0))
+    return view

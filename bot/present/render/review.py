@@ -1,0 +1,237 @@
+"""The coach's words: a deal's review and a puzzle, from their stored JSON (pure).
+
+A review (:func:`review_text`) lists each card of the seat that cost something
+by what the seat could know (single dummy: the mean over deals of the unseen
+cards, with its standard error), marks the flagged ones, gives the double-dummy
+figure (every hand known) where the record may show it, and ends with the
+split of the deal's result into "decisions" and "the cards" (docs/coach.md).
+A puzzle (:func:`puzzle_text`) shows only what its seat knew at that moment;
+:func:`answer_text` judges a chosen card against the best, with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.present.i18n import _, ngettext
+from bot.present.render.common import card_text, cards_text, seat_names, suit_text
+from engine import Card, Suit
+
+__all__ = ["answer_text", "is_correct", "puzzle_text", "reason_text", "review_text"]
+
+MAX_LISTED = 8  # decisions listed in a review (the costliest; flagged ones first)
+
+
+def _card(code: str) -> str:
+    return card_text(Card.parse(code))
+
+
+def _amount(value: float, unit: str) -> str:
+    if unit == "points":
+        return ngettext("{n} point", "{n} points", 2).format(n=f"{value:.1f}")
+    return ngettext("{n} trick", "{n} tricks", 2).format(n=f"{value:.1f}")
+
+
+def review_text(
+    body: Mapping[str, Any], table_id: int, seat_name: str, show_double_dummy: bool
+) -> str:
+    """The review of one seat's cards in one deal (``body``: ``DealReview.to_json``)."""
+    unit = str(body["unit"])
+    decisions: Sequence[Mapping[str, Any]] = body["decisions"]
+    lines = [
+        _("**Review of table #{table}, deal {deal}** — {seat}").format(
+            table=table_id, deal=body["deal"], seat=seat_name
+        )
+    ]
+    if body.get("result_unit", "tricks") == "points":
+        lines.append(_("You scored {n} points in this deal.").format(n=f"{body['result']:g}"))
+    else:
+        lines.append(_("Your side took {n} tricks in this deal.").format(n=f"{body['result']:g}"))
+    costly = [d for d in decisions if d["cost"] > 0 or d["flagged"]]
+    costly.sort(key=lambda d: (not d["flagged"], -d["cost"]))
+    for d in costly[:MAX_LISTED]:
+        mark = "⚠️ " if d["flagged"] else "· "
+        line = _(
+            "Trick {trick}: you played {played}, {best} was best — it cost {cost} ± {error}"
+        ).format(
+            trick=d["trick"],
+            played=_card(d["played"]),
+            best=_card(d["best"]),
+            cost=_amount(d["cost"], unit),
+            error=f"{d['error']:.2f}",
+        )
+        if show_double_dummy and d["dd_cost"] is not None:
+            line += _(" (all hands known: {cost})").format(cost=_amount(d["dd_cost"], unit))
+        lines.append(mark + line)
+    rest = len(decisions) - len(costly[:MAX_LISTED])
+    if rest:
+        lines.append(
+            ngettext(
+                "{n} other card was the best you could know.",
+                "{n} other cards were the best you could know.",
+                rest,
+            ).format(n=rest)
+        )
+    lines.append(summary_line(body, show_double_dummy))
+    if unit == "points":
+        lines.append(
+            _(
+                "Points: what the deal is worth to your side, as the hard AI plays for it"
+                " (your side's score less the others', a game won or lost counting more)."
+            )
+        )
+    lines.append(
+        _(
+            "Single dummy: each card is scored over deals of the cards you could not see,"
+            " consistent with everything you saw; ⚠️ marks a cost beyond chance."
+            " Flagged cards are now puzzles: `/ruff puzzle`."
+        )
+    )
+    return "\n".join(lines)
+
+
+def summary_line(body: Mapping[str, Any], show_double_dummy: bool) -> str:
+    """ "Two decisions cost about 1.4 tricks; the lie of the cards cost 1.0"."""
+    unit = str(body["unit"])
+    flagged = [d for d in body["decisions"] if d["flagged"]]
+    spent = sum(float(d["cost"]) for d in flagged)
+    if flagged:
+        head = ngettext(
+            "{n} decision cost about {cost}",
+            "{n} decisions cost about {cost}",
+            len(flagged),
+        ).format(n=len(flagged), cost=_amount(spent, unit))
+    else:
+        head = _("No decision cost anything beyond chance")
+    par, average = body.get("par"), body.get("average")
+    if not show_double_dummy or par is None or average is None:
+        return _("**Summary:** {head}.").format(head=head)
+    luck = float(par) - float(average)
+    if abs(luck) < 0.05:
+        cards = _("the lie of the cards was average")
+    elif luck < 0:
+        cards = _("the lie of the cards cost {amount}").format(amount=_amount(-luck, unit))
+    else:
+        cards = _("the lie of the cards gave {amount}").format(amount=_amount(luck, unit))
+    return _(
+        "**Summary:** {head}; {cards} (with every hand known, the deal was worth {par}"
+        " to your side from your first choice; {average} on average over the deals"
+        " you could not tell from it)."
+    ).format(head=head, cards=cards, par=f"{float(par):.1f}", average=f"{float(average):.1f}")
+
+
+def puzzle_text(body: Mapping[str, Any], puzzle_id: int, own: bool) -> str:
+    """The position of a puzzle as its seat saw it, and the question."""
+    n = int(body["n_seats"])
+    names = seat_names(n)
+    seat = int(body["seat"])
+    trump = body.get("trump")
+    lines = [
+        _("**Puzzle #{id}**").format(id=puzzle_id)
+        + (" " + _("(from one of your games)") if own else " " + _("(from this server's games)")),
+        _("You are {seat}. Trumps: {trump}. Trick {trick}.").format(
+            seat=names[seat],
+            trump=suit_text(None if trump is None else Suit(trump)),
+            trick=body["trick_no"],
+        ),
+    ]
+    sides = body["sides"]
+    tricks = body["tricks"]
+    mine = sides[seat]
+    if mine < len(tricks):
+        others = sum(t for s, t in enumerate(tricks) if s != mine)
+        lines.append(
+            _("Tricks so far: your side {mine}, the others {others}.").format(
+                mine=tricks[mine], others=others
+            )
+        )
+    if body.get("contract"):
+        lines.append(_("Contract: {contract}").format(contract=body["contract"]))
+    gone = [Card.parse(c) for c in body["gone"]]
+    lines.append(_("Cards gone in earlier tricks: {cards}").format(cards=cards_text(gone)))
+    if body["trick"]:
+        played = ", ".join(f"{names[s]} {_card(c)}" for s, c in body["trick"])
+        lines.append(_("This trick: {cards}").format(cards=played))
+    else:
+        lines.append(_("You are to lead."))
+    lines.append(
+        _("Your hand: {cards}").format(cards=cards_text([Card.parse(c) for c in body["hand"]]))
+    )
+    lines.append(_("**Which card?**"))
+    return "\n".join(lines)
+
+
+def _value_of(body: Mapping[str, Any], card: str) -> float | None:
+    rep = body["stands_for"].get(card, card)
+    for code, value in body["options"]:
+        if code == rep:
+            return float(value)
+    return None
+
+
+def is_correct(body: Mapping[str, Any], card: str, threshold: float) -> bool:
+    """Whether ``card`` is as good as the best within ``threshold`` (a flag's size)."""
+    value = _value_of(body, card)
+    best = _value_of(body, str(body["best"]))
+    return value is not None and best is not None and best - value < threshold
+
+
+def reason_text(body: Mapping[str, Any], chosen: str) -> str:
+    """Why the best card beats ``chosen``, in words, when a simple reason fits."""
+    best = Card.parse(str(body["best"]))
+    other = Card.parse(chosen)
+    if best.is_joker or other.is_joker:
+        return ""
+    trump = body.get("trump")
+    seen = {Card.parse(c).index for c in (*body["gone"], *body["hand"])}
+    seen |= {Card.parse(c).index for _s, c in body["trick"]}
+    if best.suit == other.suit:
+        higher_out = [
+            c
+            for c in range(best.suit.order * 13, best.suit.order * 13 + 13)
+            if c not in seen and c > best.index
+        ]
+        if best.index < other.index and higher_out:
+            top = Card.from_index(max(higher_out))
+            return _("keep {card} back: the {top} is still out").format(
+                card=card_text(other), top=card_text(top)
+            )
+        if best.index > other.index:
+            return _("play high: {card} can win the trick").format(card=card_text(best))
+    if trump is not None and best.suit.value == trump and other.suit.value != trump:
+        return _("trump it: the trick is worth a trump")
+    if trump is not None and other.suit.value == trump and best.suit.value != trump:
+        return _("keep your trump for later")
+    return ""
+
+
+def answer_text(body: Mapping[str, Any], card: str, threshold: float) -> str:
+    """The verdict on ``card``: right or not, the figures of the choice and the best, and why."""
+    unit = str(body["unit"])
+    best = str(body["best"])
+    value = _value_of(body, card)
+    best_value = _value_of(body, best)
+    if value is None or best_value is None:
+        return _("That card was not one of the choices.")
+    worlds = int(body.get("worlds", 0))
+    if is_correct(body, card, threshold):
+        head = _("✅ Right: {card} is as good as the best ({value} on average).").format(
+            card=_card(card), value=_amount(value, unit)
+        )
+    else:
+        head = _("❌ {best} keeps {gain} more on average than {card} ({a} against {b}).").format(
+            best=_card(best),
+            gain=_amount(best_value - value, unit),
+            card=_card(card),
+            a=f"{best_value:.1f}",
+            b=f"{value:.1f}",
+        )
+        reason = reason_text(body, card)
+        if reason:
+            head += " " + _("Why: {reason}.").format(reason=reason)
+    played = str(body["played"])
+    tail = _(
+        "Measured over {n} deals of the cards you could not see. In the game, {played} was played."
+    ).format(n=worlds, played=_card(played))
+    return head + "\n" + tail

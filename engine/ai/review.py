@@ -1,0 +1,785 @@
+"""The coach's review of a finished deal: what each of one seat's cards cost, fairly judged.
+
+:func:`review_deal` replays a game's record to one deal and, before each card
+the seat played there, asks two questions of every card it could have played:
+
+* **single-dummy value**: the mean, over deals of the unseen cards consistent
+  with everything the seat could see at that moment (the hard AI's samplers:
+  :mod:`engine.ai.search.worlds`, :mod:`engine.ai.search.open_search`,
+  :mod:`engine.ai.strategies.bid_whist`), of what the seat's side ends the deal
+  with after that card, each world solved as the hard AI solves it (DDS at
+  the four-handed partnership tables, greedy playouts or the exact solve
+  elsewhere). The same worlds score every card, so the **cost** of the card
+  played, ``value(best) - value(played)``, is a mean of paired differences and
+  its standard error is small. In the last tricks, when the possible worlds
+  are few, every one of them is scored (weighted as the hard AI weighs them):
+  the figure is exact and its error zero;
+* **double-dummy value**: the same evaluation in the deal as it really lay.
+
+A decision is **flagged** when its single-dummy cost is at least
+``threshold`` and ``sigmas`` standard errors above zero. The unit is what the
+hard AI itself plays for, so that a card is not blamed for a trick that could
+change nothing: **points** — at the partnership tables the deal's points for the
+seat's side less the other side's, a game won or lost counting
+:data:`~engine.ai.search.value.WIN_BONUS` more (:func:`~engine.ai.search.value.value_table`);
+at the open tables card points over par (Ruffe and Trump) or the deal won
+(Turnover Bridge, :func:`~engine.ai.search.open_search.deal_value`); in Solo
+Whist the seat's points for the contract (threshold ``solo_threshold``) — and
+**tricks** (books) in Bid Whist.
+
+**The lie of the cards** (:attr:`DealReview.cards`): at the seat's first card
+of the deal, the double-dummy value of the real deal (the best any card could
+get with every hand known, everyone playing perfectly) less the mean of that
+value over the deals the seat could not tell from it. Positive: the cards lay
+well for the seat's side. The deal's result then reads as "the decisions cost
+this much; the cards gave or took that much".
+
+Pure and deterministic: no clock, no I/O. The budget is counted in worlds; each
+decision's sample is seeded from the game's seed and the decision's index in
+the log, so a review of the same record is the same review. Bids, calls and
+exchanges are not judged (only cards are): see ``docs/coach.md``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from engine.actions import Play, decode_action
+from engine.ai.search import dds
+from engine.ai.search import open_search as ops
+from engine.ai.search.determinized import _honour_counts
+from engine.ai.search.determinized import candidate_cards as partnership_candidates
+from engine.ai.search.solver import solve_cards
+from engine.ai.search.value import value_table
+from engine.ai.search.worlds import enumerate_worlds, sample_world, situation
+from engine.ai.strategies import bid_whist as bw
+from engine.ai.strategies import solo_whist as solo
+from engine.ai.strategies.open_tables import wants_generic
+from engine.cards import Card
+from engine.events import DealStarted
+from engine.game import Game, SeatView, new_game
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DealReview",
+    "Decision",
+    "Judged",
+    "Option",
+    "ReviewBudget",
+    "deal_count",
+    "played_seats",
+    "puzzle_position",
+    "rank_options",
+    "review_deal",
+    "review_position",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewBudget:
+    """How hard a review looks: worlds per decision, and when a cost is significant."""
+
+    worlds: int = 32  # sampled worlds per decision
+    more_worlds: int = 256  # at most, doubling while the first ones leave the verdict in doubt
+    exact_worlds: int = 400  # every possible world is scored when there are at most this many
+    exact_cards: int = 3  # ... and the seat holds at most this many cards
+    threshold: float = 0.3  # a flagged decision costs at least this (tricks, or points)
+    sigmas: float = 3.0  # ... and this many standard errors above zero
+    solo_threshold: float = 3.0  # the threshold in points (Solo Whist)
+
+
+DEFAULT_BUDGET: Final = ReviewBudget()
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One card the seat could play (standing for the cards equivalent to it)."""
+
+    card: Card
+    value: float  # single-dummy: mean value of the deal for the seat after this card
+    dd: float | None  # double-dummy: its value in the deal as it lay
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One card of the seat, judged."""
+
+    index: int  # the action's index in the game's log
+    trick: int  # 1-based trick of the deal
+    played: Card
+    best: Card  # the card of the best single-dummy value
+    cost: float  # single-dummy cost of the card played (0 when it was the best)
+    error: float  # its standard error (0 when every world was scored)
+    dd_cost: float | None  # double-dummy cost (all hands known)
+    worlds: int  # worlds scored
+    exact: bool  # every possible world was scored
+    flagged: bool
+    options: tuple[Option, ...]  # best first
+
+
+@dataclass(frozen=True, slots=True)
+class DealReview:
+    """The review of one seat's cards in one deal."""
+
+    game_id: str
+    deal: int  # 1-based ordinal of the deal at the table
+    seat: int
+    unit: str  # "tricks" or "points"
+    decisions: tuple[Decision, ...]
+    result: float  # what the seat's side ended the deal with (in ``result_unit``)
+    expected: float | None  # single-dummy value of the best card at the seat's first card
+    par: float | None  # double-dummy value of the real deal at the seat's first card
+    average: float | None  # mean double-dummy value over the worlds the seat could not rule out
+    complete: bool = True  # every trick was played (no claim or concession cut the deal short)
+    result_unit: str = "tricks"  # the result's unit: the side's tricks, or a contract's points
+    threshold: float = DEFAULT_BUDGET.threshold  # a flag's threshold in ``unit``
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def flagged(self) -> tuple[Decision, ...]:
+        return tuple(d for d in self.decisions if d.flagged)
+
+    @property
+    def decisions_cost(self) -> float:
+        """What the flagged decisions cost (single-dummy)."""
+        return sum(d.cost for d in self.flagged)
+
+    @property
+    def cards(self) -> float | None:
+        """The lie of the cards (module docstring): ``par - average``."""
+        if self.par is None or self.average is None:
+            return None
+        return self.par - self.average
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data (cards as their short text); :meth:`from_json` reads it back."""
+        return {
+            "game_id": self.game_id,
+            "deal": self.deal,
+            "seat": self.seat,
+            "unit": self.unit,
+            "result": self.result,
+            "result_unit": self.result_unit,
+            "threshold": self.threshold,
+            "expected": self.expected,
+            "par": self.par,
+            "average": self.average,
+            "complete": self.complete,
+            "decisions": [
+                {
+                    "index": d.index,
+                    "trick": d.trick,
+                    "played": str(d.played),
+                    "best": str(d.best),
+                    "cost": d.cost,
+                    "error": d.error,
+                    "dd_cost": d.dd_cost,
+                    "worlds": d.worlds,
+                    "exact": d.exact,
+                    "flagged": d.flagged,
+                    "options": [[str(o.card), o.value, o.dd] for o in d.options],
+                }
+                for d in self.decisions
+            ],
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> DealReview:
+        decisions = tuple(
+            Decision(
+                index=int(d["index"]),
+                trick=int(d["trick"]),
+                played=Card.parse(d["played"]),
+                best=Card.parse(d["best"]),
+                cost=float(d["cost"]),
+                error=float(d["error"]),
+                dd_cost=None if d["dd_cost"] is None else float(d["dd_cost"]),
+                worlds=int(d["worlds"]),
+                exact=bool(d["exact"]),
+                flagged=bool(d["flagged"]),
+                options=tuple(
+                    Option(Card.parse(c), float(v), None if dd is None else float(dd))
+                    for c, v, dd in d["options"]
+                ),
+            )
+            for d in data["decisions"]
+        )
+
+        def opt(key: str) -> float | None:
+            v = data.get(key)
+            return None if v is None else float(v)
+
+        return DealReview(
+            game_id=str(data["game_id"]),
+            deal=int(data["deal"]),
+            seat=int(data["seat"]),
+            unit=str(data["unit"]),
+            decisions=decisions,
+            result=float(data["result"]),
+            expected=opt("expected"),
+            par=opt("par"),
+            average=opt("average"),
+            complete=bool(data.get("complete", True)),
+            result_unit=str(data.get("result_unit", "tricks")),
+            threshold=float(data.get("threshold", DEFAULT_BUDGET.threshold)),
+        )
+
+
+# --------------------------------------------------------------------------- the models
+
+
+# evaluate(world, cards) -> {card: the deal's value for the seat after that card}
+_Evaluate = Callable[[Any, list[int]], dict[int, float]]
+
+
+@dataclass(slots=True)
+class _Model:
+    """How one kind of table is sampled and scored (the hard AI's own machinery)."""
+
+    unit: str
+    threshold: float  # the budget's threshold in this model's unit
+    cands: list[int]  # one card per run of equivalent legal cards
+    sample: Callable[[random.Random], Any]  # a world, or None
+    evaluate: _Evaluate
+    true_world: Any  # the deal as it lies, in the model's own form
+    every: list[tuple[Any, float]] | None = None  # every possible world, weighted (endgame)
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _model(game: Game, seat: int, view: SeatView, legal: int, budget: ReviewBudget) -> _Model:
+    if bw.applies(view):
+        return _bid_whist_model(game, view, legal, budget)
+    plays = [a for a in game.legal_actions(seat) if isinstance(a, Play)]
+    if view.contract and solo.is_contract_decision(view, plays):
+        return _solo_model(game, view, legal, budget)
+    if wants_generic(view) and ops.applies(view):
+        return _open_model(game, view, legal, budget)
+    return _partnership_model(game, view, legal, budget)
+
+
+def _partnership_model(game: Game, view: SeatView, legal: int, budget: ReviewBudget) -> _Model:
+    sit = situation(view)
+    side = sit.seat % 2
+    side_now = sit.tricks[side]
+    use_dds = dds.available()
+    tables: dict[tuple[int, int] | None, list[float]] = {}
+
+    def evaluate(world: list[int], cands: list[int]) -> dict[int, float]:
+        if use_dds and world[sit.seat].bit_count() > 2:
+            raw = dds.solve_cards(world, sit.leader, sit.trick, sit.trump)
+        else:
+            raw = solve_cards(world, sit.leader, sit.trick, sit.trump)
+        # the hard AI's objective: the deal's points for the side less the other
+        # side's, a game won or lost counting WIN_BONUS more (engine.ai.search.value)
+        counts = _honour_counts(sit, world)
+        table = tables.get(counts)
+        if table is None:
+            table = tables[counts] = value_table(sit.rules, side, sit.start_scores, counts)
+        return {c: table[side_now + raw[c]] for c in cands}
+
+    every = None
+    if sit.my_hand.bit_count() <= budget.exact_cards:
+        found = enumerate_worlds(sit, budget.exact_worlds, True)
+        if found is not None:
+            every = [(w, float(wt)) for w, wt in found]
+    return _Model(
+        unit="points",
+        threshold=budget.threshold,
+        cands=partnership_candidates(sit, legal),
+        sample=lambda rng: sample_world(sit, rng, inference=True),
+        evaluate=evaluate,
+        true_world=list(game.hands),
+        every=every,
+    )
+
+
+def _solo_model(game: Game, view: SeatView, legal: int, budget: ReviewBudget) -> _Model:
+    sit = situation(view)
+    roles = solo._roles(view.contract, view.declarer)
+    declarer = view.declarer if view.declarer is not None else 0
+    base = solo._won_so_far(view)
+    contract = view.contract
+
+    def evaluate(world: list[int], cands: list[int]) -> dict[int, float]:
+        out: dict[int, float] = {}
+        for c in cands:
+            hands = list(world)
+            hands[sit.seat] ^= 1 << c
+            won = solo.playout(
+                hands,
+                sit.leader,
+                [*sit.trick, c],
+                sit.trump,
+                sit.sides,
+                roles,
+                declarer,
+                list(base),
+            )
+            out[c] = float(solo._my_points(view, contract, sit.sides, won))
+        return out
+
+    return _Model(
+        unit="points",
+        threshold=budget.solo_threshold,
+        cands=partnership_candidates(sit, legal),
+        sample=lambda rng: sample_world(sit, rng),
+        evaluate=evaluate,
+        true_world=list(game.hands),
+    )
+
+
+def _open_model(game: Game, view: SeatView, legal: int, budget: ReviewBudget) -> _Model:
+    k = ops.knowledge_of(view)
+    if k is None:
+        raise _CannotJudge
+    side = k.sides[k.seat]
+    seat = k.seat
+    per_seat = 7 if k.n == 2 else 4  # the hard AI's exact solve (engine.ai.levels.HARD)
+
+    def evaluate(world: ops.World, cands: list[int]) -> dict[int, float]:
+        out: dict[int, float] = {}
+        exactly = ops.remaining_cards(world) + len(k.trick) <= per_seat * k.n
+        for c in cands:
+            bit = 1 << c
+            hands = list(world.hands)
+            ups = list(world.ups)
+            under = world.under
+            fresh = world.fresh
+            if hands[seat] & bit:
+                hands[seat] ^= bit
+            else:
+                ups[seat] ^= bit
+                under = list(under)
+                mine = dict(under[seat])
+                stack = mine.pop(c, ())
+                if stack:
+                    ups[seat] |= 1 << stack[-1]
+                    mine[stack[-1]] = stack[:-1]
+                    fresh = list(fresh)
+                    fresh[seat] |= 1 << stack[-1]
+                under[seat] = mine
+            after = ops.World(hands, ups, fresh, under)
+            trick = [*k.trick, c]
+            if exactly:
+                final = ops.solve(
+                    after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop, side, math.inf
+                )
+            else:
+                final = ops.playout(after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop)
+            # the hard AI's objective (engine.ai.search.open_search.deal_value): card
+            # points over par in Ruffe and Trump, the deal won in Turnover Bridge
+            # (with three or more, played out: less the others' mean, as hard values it)
+            out[c] = ops.deal_value(k.rules, k.sides, side, final, not exactly)
+        return out
+
+    layout = game.layout
+    n = k.n
+    if layout is None:
+        truth = ops.World(list(game.hands[:n]), [0] * n, [0] * n, [{} for _ in range(n)])
+    else:
+        under = [
+            {pile[-1]: tuple(pile[:-1]) for pile in piles if pile} for piles in layout.piles[:n]
+        ]
+        truth = ops.World(list(game.hands[:n]), list(layout.up[:n]), list(layout.fresh[:n]), under)
+    return _Model(
+        unit="points",
+        threshold=budget.threshold,
+        cands=ops.candidate_cards(k, legal),
+        sample=lambda rng: ops.sample_world(k, rng),
+        evaluate=evaluate,
+        true_world=truth,
+    )
+
+
+def _bid_whist_model(game: Game, view: SeatView, legal: int, budget: ReviewBudget) -> _Model:
+    m = bw.model_of(view.trump, view.rank_order)
+    k = bw.knowledge_of(view, m)
+    sides = view.sides or (0, 1, 0, 1)
+    mine = sides[view.seat]
+    base = list(view.tricks) if view.tricks else [0] * (max(sides) + 1)
+    trick = [c.index for _, c in view.trick]
+    leader = view.trick_leader
+
+    def evaluate(world: list[int], cands: list[int]) -> dict[int, float]:
+        out: dict[int, float] = {}
+        for c in cands:
+            hands = list(world[:4])
+            hands[view.seat] &= ~(1 << c)
+            tricks = bw.playout(m, hands, [*trick, c], leader, sides, base)
+            out[c] = float(tricks[mine])
+        return out
+
+    return _Model(
+        unit="tricks",
+        threshold=budget.threshold,
+        cands=_bits(legal),
+        sample=lambda rng: bw.sample_world(k, rng),
+        evaluate=evaluate,
+        true_world=list(game.hands[:4]),
+    )
+
+
+class _CannotJudge(Exception):
+    """The position cannot be read by any of the models (the decision is left unjudged)."""
+
+
+# --------------------------------------------------------------------------- one decision
+
+
+def _representative(card: int, cands: Sequence[int]) -> int:
+    """The candidate standing for ``card``: itself, or the highest candidate of its
+    suit below it (candidates are the lowest card of each run of equivalent cards)."""
+    if card in cands:
+        return card
+    below = [c for c in cands if c // 13 == card // 13 and c < card]
+    return max(below) if below else card
+
+
+def _weighted_stats(diffs: Sequence[float], weights: Sequence[float]) -> tuple[float, float]:
+    """Weighted mean and its standard error (Kish's effective sample size)."""
+    total = sum(weights)
+    if total <= 0:
+        return 0.0, 0.0
+    mean = sum(d * w for d, w in zip(diffs, weights, strict=True)) / total
+    if len(diffs) < 2:
+        return mean, 0.0
+    var = sum(w * (d - mean) ** 2 for d, w in zip(diffs, weights, strict=True)) / total
+    n_eff = total * total / sum(w * w for w in weights)
+    if n_eff <= 1:
+        return mean, math.sqrt(var)
+    return mean, math.sqrt(var * n_eff / (n_eff - 1) / n_eff)
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """One decision judged (:func:`review_position`), with what the deal's summary needs."""
+
+    decision: Decision
+    unit: str  # "tricks" or "points"
+    threshold: float  # the flag's threshold in that unit
+    best_dd: float | None  # the real deal's double-dummy value from here (the best card's)
+    best_mean_dd: float  # the mean over worlds of each world's best card value
+
+
+def review_position(
+    game: Game,
+    seat: int,
+    played: int,
+    rng: random.Random,
+    budget: ReviewBudget = DEFAULT_BUDGET,
+    index: int = -1,
+    double_dummy: bool = True,
+) -> Judged | None:
+    """Judge ``played`` (a card index) for ``seat`` in ``game`` as it stands (the card not yet
+    played); ``None`` when only one card could be played or no model reads the position.
+
+    ``double_dummy`` false: the real deal is not looked at (every ``dd`` figure is
+    ``None``): for a deal still in play, where nobody may learn from it."""
+    view = game.observe(seat)
+    legal = 0
+    for a in game.legal_actions(seat):
+        if isinstance(a, Play):
+            legal |= a.card.bit
+    if not legal >> played & 1:
+        return None
+    try:
+        model = _model(game, seat, view, legal, budget)
+    except _CannotJudge:
+        return None
+    cands = model.cands
+    chosen = _representative(played, cands)
+    if chosen not in cands:
+        cands = [*cands, chosen]
+    if len(cands) < 2:
+        return None
+    threshold = model.threshold
+
+    samples: list[tuple[dict[int, float], float]] = []
+    exact = model.every is not None
+    if model.every is not None:
+        for world, weight in model.every:
+            samples.append((model.evaluate(world, cands), weight))
+    else:
+
+        def draw(n: int) -> None:
+            for _ in range(n):
+                world = model.sample(rng)
+                if world is None:
+                    return
+                samples.append((model.evaluate(world, cands), 1.0))
+
+        draw(budget.worlds)
+        # while the verdict is in doubt (the cost near the threshold for its error, or
+        # above it but not yet significant), twice the worlds, up to ``more_worlds``
+        while samples and len(samples) < budget.more_worlds:
+            cost, err = _cost(samples, cands, chosen)
+            doubtful = cost > 0 and abs(cost - threshold) < 3 * err + threshold / 3
+            doubtful = doubtful or (cost >= threshold and cost <= budget.sigmas * err)
+            if not doubtful:
+                break
+            before = len(samples)
+            draw(min(len(samples), budget.more_worlds - len(samples)))
+            if len(samples) == before:
+                break
+    if not samples:
+        return None
+    weights = [w for _, w in samples]
+    total = sum(weights)
+    means = {c: sum(v[c] * w for v, w in samples) / total for c in cands}
+    best = max(cands, key=lambda c: (means[c], c == chosen, -(c % 13)))
+    cost, err = _cost(samples, cands, chosen)
+    if exact:
+        err = 0.0
+    truth = model.evaluate(model.true_world, cands) if double_dummy else {}
+    dd_best = max(truth.values()) if truth else None
+    flagged = cost >= threshold and cost > budget.sigmas * err
+    options = tuple(
+        Option(Card.from_index(c), round(means[c], 3), truth.get(c))
+        for c in sorted(cands, key=lambda c: -means[c])
+    )
+    decision = Decision(
+        index=index,
+        trick=game.trick_no,
+        played=Card.from_index(played),
+        best=Card.from_index(best),
+        cost=round(max(0.0, cost), 3),
+        error=round(err, 3),
+        dd_cost=None if dd_best is None else dd_best - truth[chosen],
+        worlds=len(samples),
+        exact=exact,
+        flagged=flagged,
+        options=options,
+    )
+    mean_best = sum(max(v.values()) * w for v, w in samples) / total
+    return Judged(decision, model.unit, threshold, dd_best, mean_best)
+
+
+def rank_options(
+    game: Game, seat: int, rng: random.Random, budget: ReviewBudget = DEFAULT_BUDGET
+) -> tuple[str, tuple[Option, ...], int] | None:
+    """What hard would play here and how good each option is, by what ``seat`` can see:
+    ``(unit, options best first, worlds)``, each legal card (one per run of equivalent
+    cards) with its single-dummy value; ``None`` when there is no real choice of card.
+
+    Never looks at the hidden hands (every ``dd`` is ``None``): safe in a deal in play."""
+    first = next((a for a in game.legal_actions(seat) if isinstance(a, Play)), None)
+    if first is None:
+        return None
+    judged = review_position(game, seat, first.card.index, rng, budget, double_dummy=False)
+    if judged is None:
+        return None
+    return judged.unit, judged.decision.options, judged.decision.worlds
+
+
+def _cost(
+    samples: Sequence[tuple[dict[int, float], float]], cands: Sequence[int], chosen: int
+) -> tuple[float, float]:
+    """The single-dummy cost of ``chosen`` against the best mean candidate, with its error."""
+    weights = [w for _, w in samples]
+    total = sum(weights)
+    means = {c: sum(v[c] * w for v, w in samples) / total for c in cands}
+    best = max(cands, key=lambda c: (means[c], c == chosen))
+    if best == chosen:
+        return 0.0, 0.0
+    diffs = [v[best] - v[chosen] for v, _ in samples]
+    return _weighted_stats(diffs, weights)
+
+
+# --------------------------------------------------------------------------- a deal
+
+
+def _start(record: Mapping[str, Any]) -> Game:
+    game, _ = new_game(
+        record["game_id"],
+        record.get("preset"),
+        record.get("overrides") or {},
+        seed=int(record["seed"]),
+        first_dealer=record.get("first_dealer"),
+        deck=record.get("deck"),
+        start_scores=record.get("start_scores"),
+        record_version=int(record.get("version", 1)),
+    )
+    return game
+
+
+def _entries(record: Mapping[str, Any]) -> list[tuple[int, str]]:
+    out = []
+    for entry in record.get("actions", []):
+        seat_text, _, action_text = str(entry).partition(" ")
+        out.append((int(seat_text), action_text))
+    return out
+
+
+def deal_count(record: Mapping[str, Any]) -> int:
+    """How many deals the record's game has begun (the last may be unfinished)."""
+    game = _start(record)
+    for seat, text in _entries(record):
+        game.apply(seat, decode_action(text))
+    return game.deals_total
+
+
+def played_seats(record: Mapping[str, Any], deal: int) -> tuple[int, ...]:
+    """The seats that played a card in the ``deal``-th deal (1-based)."""
+    game = _start(record)
+    seats: set[int] = set()
+    for seat, text in _entries(record):
+        if game.deals_total > deal:
+            break
+        action = decode_action(text)
+        if game.deals_total == deal and isinstance(action, Play):
+            seats.add(seat)
+        game.apply(seat, action)
+    return tuple(sorted(seats))
+
+
+def _seed(record: Mapping[str, Any], index: int) -> int:
+    return (int(record["seed"]) * 1_000_003 + index * 7919) % (1 << 62)
+
+
+def review_deal(
+    record: Mapping[str, Any],
+    deal: int,
+    seat: int,
+    budget: ReviewBudget = DEFAULT_BUDGET,
+) -> DealReview:
+    """Review every card ``seat`` played in the ``deal``-th deal (1-based) of ``record``.
+
+    Raises ``ValueError`` for a deal the record does not hold or has not finished.
+    """
+    game = _start(record)
+    entries = _entries(record)
+    judged: list[Judged] = []
+    first: Judged | None = None
+    side_result: float | None = None
+    complete = True
+    finished = False
+    sides = tuple(game.side_of)
+    unit = "tricks"
+    result_unit = "tricks"
+    for i, (s, text) in enumerate(entries):
+        if game.deals_total > deal:
+            break
+        action = decode_action(text)
+        in_deal = game.deals_total == deal and game.phase not in ("over",)
+        if in_deal and s == seat and isinstance(action, Play):
+            one = review_position(
+                game, seat, action.card.index, random.Random(_seed(record, i)), budget, i
+            )
+            if one is not None:
+                if first is None:
+                    first = one
+                judged.append(one)
+                unit = one.unit
+        if in_deal:
+            sides = tuple(game.side_of)
+        events = game.apply(s, action)
+        if in_deal:
+            for e in events:
+                kind = getattr(e, "kind", "")
+                if kind in ("deal_scored", "contract_settled", "all_passed", "solo_all_passed"):
+                    finished = True
+                if kind in ("claim_settled", "conceded"):
+                    complete = False
+            if finished and side_result is None:
+                side_result, result_unit = _result(game, seat, sides, events)
+        if any(isinstance(e, DealStarted) for e in events) and game.deals_total > deal:
+            break
+    if not finished:
+        raise ValueError(f"deal {deal} has not finished in this record")
+    return DealReview(
+        game_id=str(record["game_id"]),
+        deal=deal,
+        seat=seat,
+        unit=unit if judged else "tricks",
+        decisions=tuple(j.decision for j in judged),
+        result=side_result if side_result is not None else 0.0,
+        result_unit=result_unit,
+        threshold=budget.threshold if first is None else first.threshold,
+        expected=None if first is None else max(o.value for o in first.decision.options),
+        par=None if first is None else first.best_dd,
+        average=None if first is None else round(first.best_mean_dd, 3),
+        complete=complete,
+    )
+
+
+def _result(game: Game, seat: int, sides: tuple[int, ...], events: list[Any]) -> tuple[float, str]:
+    """What the seat's side ended the deal with: its tricks, or (a settled contract of
+    Solo Whist) the seat's points; and which of the two."""
+    for e in events:
+        if getattr(e, "kind", "") == "contract_settled":
+            points = getattr(e, "points", None)
+            if isinstance(points, tuple) and seat < len(points):
+                return float(points[seat]), "points"
+    for e in events:
+        if getattr(e, "kind", "") == "deal_scored":
+            tricks = e.tricks
+            side = sides[seat] if seat < len(sides) else seat % 2
+            if side < len(tricks):
+                return float(tricks[side]), "tricks"
+    won = 0
+    side = sides[seat] if seat < len(sides) else seat % 2
+    for _leader, _cards, winner in game.completed:
+        if sides[winner] == side:
+            won += 1
+    return float(won), "tricks"
+
+
+def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
+    """The position before the ``index``-th action of ``record`` as its seat saw it, JSON-ready:
+    the seat's hand, the trick so far, trumps, tricks won, the cards gone in earlier tricks,
+    the legal cards and, for each, the card standing for it in a review's options.
+
+    Raises ``ValueError`` when that action is not a card."""
+    entries = _entries(record)
+    if not 0 <= index < len(entries):
+        raise ValueError(f"no action {index} in this record")
+    game = _start(record)
+    for s, text in entries[:index]:
+        game.apply(s, decode_action(text))
+    seat, text = entries[index]
+    action = decode_action(text)
+    if not isinstance(action, Play):
+        raise ValueError(f"action {index} is not a card")
+    view = game.observe(seat)
+    legal = 0
+    for a in game.legal_actions(seat):
+        if isinstance(a, Play):
+            legal |= a.card.bit
+    try:
+        cands = _model(game, seat, view, legal, DEFAULT_BUDGET).cands
+    except _CannotJudge:
+        cands = _bits(legal)
+    gone: list[str] = []
+    for _leader, cards, _winner in view.completed_tricks:
+        gone.extend(str(c) for c in cards)
+    return {
+        "game_id": view.game_id,
+        "seat": seat,
+        "n_seats": view.n_seats,
+        "sides": list(view.sides or tuple(s % 2 for s in range(view.n_seats))),
+        "hand": [str(c) for c in view.hand],
+        "trick": [[s, str(c)] for s, c in view.trick],
+        "trump": None if view.trump is None else view.trump.value,
+        "contract": view.contract,
+        "tricks": list(view.tricks),
+        "trick_no": game.trick_no,
+        "gone": gone,
+        "legal": [str(Card.from_index(c)) for c in _bits(legal)],
+        "stands_for": {
+            str(Card.from_index(c)): str(Card.from_index(_representative(c, cands)))
+            for c in _bits(legal)
+        },
+        "played": str(action.card),
+    }
