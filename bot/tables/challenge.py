@@ -48,7 +48,7 @@ __all__ = ["CHECK_EVERY", "DEADLINE", "Challenges"]
 DEADLINE = 3 * 24 * 3600.0
 """Seconds the two players have to play a challenge's boards."""
 
-CHECK_EVERY = 60.0
+CHECK_EVERY = 300.0
 """Seconds between two looks for challenges past their deadline."""
 
 DEFAULT_BOARDS = 5
