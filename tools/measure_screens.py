@@ -208,6 +208,10 @@ async def _act(alice: Any) -> bool:
             walk(getattr(c, "children", ()) or ())
 
     walk(dm.components)
+    confirm = next((c for c in items if str(getattr(c, "custom_id", "")).startswith("rh:k:")), None)
+    if confirm is not None and not confirm.disabled:  # the cards to lay out are chosen
+        await alice.user.click(dm, custom_id=confirm.custom_id)
+        return True
     select = next(
         (c for c in items if c.type.value == 3 and not c.disabled and ":t:" not in c.custom_id),
         None,
