@@ -563,6 +563,7 @@ CREATE TABLE player_options (
     user_id     bigint  PRIMARY KEY,
     options     text    NOT NULL,
     updated_at  double precision NOT NULL
+);
 """
 
 
