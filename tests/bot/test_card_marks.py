@@ -59,7 +59,9 @@ def test_the_four_suit_emojis_have_four_colours() -> None:
 
 
 @pytest.mark.parametrize("bot_settings", [{"seed": 5, "card_emojis": True}])
-async def test_every_card_button_carries_its_suits_emoji(simcord_env: Any) -> None:
+async def test_every_card_button_carries_its_suits_emoji(
+    simcord_env: Any, more_bots: list[Any]
+) -> None:
     env = simcord_env
     channel, alice = await _table_with_alice(env)
     uploaded = {e.name: e.id for e in env.backend.application_emojis.values()}
@@ -82,7 +84,7 @@ async def test_every_card_button_carries_its_suits_emoji(simcord_env: Any) -> No
         seen.add(card.suit)
     assert len(seen) >= 3
     # the bot started again: the same emojis, none uploaded twice
-    await restart(env, [], make_settings(Path(env.bot.settings.database), card_emojis=True))
+    await restart(env, more_bots, make_settings(Path(env.bot.settings.database), card_emojis=True))
     assert len(env.backend.application_emojis) == 4
 
 

@@ -1,0 +1,82 @@
+"""Suite-wide guard: no test leaves a thread running that would keep Python from exiting.
+
+An aiosqlite connection (or a bot holding one) that is never closed keeps a non-daemon
+worker thread waiting forever, and the interpreter then waits for it at exit: the suite
+passes, then hangs until CI's time runs out. The guard fails the test that left it,
+with the thread's name, and as a last resort ends a run whose threads would hang it.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import gc
+import os
+import sys
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+# Threads of concurrent.futures' pools: Python stops and joins them itself at exit.
+_JOINED_AT_EXIT = ("concurrent.futures.",)
+
+
+def _blocking_threads() -> list[threading.Thread]:
+    """Running non-daemon threads, other than the main one, that Python would wait for."""
+    found = []
+    for thread in threading.enumerate():
+        if thread is threading.main_thread() or thread.daemon or not thread.is_alive():
+            continue
+        target = getattr(thread, "_target", None)
+        module = getattr(target, "__module__", None) or type(thread).__module__
+        if module.startswith(_JOINED_AT_EXIT):
+            continue
+        found.append(thread)
+    return found
+
+
+def _settled(threads: list[threading.Thread], seconds: float) -> list[threading.Thread]:
+    """Those of ``threads`` still running after a collection and up to ``seconds``."""
+    gc.collect()  # an unreachable, unclosed aiosqlite connection stops its thread here
+    deadline = time.monotonic() + seconds
+    for thread in threads:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    return [t for t in threads if t.is_alive()]
+
+
+def _describe(threads: list[threading.Thread]) -> str:
+    names = []
+    for t in threads:
+        target = getattr(t, "_target", None)
+        where = f"{getattr(target, '__module__', '?')}.{getattr(target, '__qualname__', '?')}"
+        names.append(f"{t.name} ({where})")
+    return ", ".join(names)
+
+
+@pytest.fixture(autouse=True)
+def no_thread_left_running() -> Iterator[None]:
+    before = {t.ident for t in threading.enumerate()}
+    yield
+    new = [t for t in _blocking_threads() if t.ident not in before]
+    if new and (left := _settled(new, 2.0)):
+        pytest.fail(
+            "the test left a thread running that would hang Python at exit "
+            f"(an unclosed database, bot or pool?): {_describe(left)}",
+            pytrace=False,
+        )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The end of the run: fail fast, with stacks, rather than hang on a leaked thread."""
+    left = _blocking_threads()
+    if not left or not (left := _settled(left, 5.0)):
+        return
+    print(
+        f"\nthreads still running at the end of the tests: {_describe(left)}",
+        file=sys.stderr,
+    )
+    faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
+    sys.stderr.flush()
+    sys.stdout.flush()
+    os._exit(3)
