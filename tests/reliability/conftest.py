@@ -66,6 +66,16 @@ async def simcord_bot(db_path: Path, bot_settings: dict[str, Any]) -> AsyncItera
 
 
 @pytest.fixture
+async def more_bots() -> AsyncIterator[list[RuffBot]]:
+    """Bots a test starts itself (restarts), closed at the end even when the test fails:
+    an open database thread would keep Python from exiting."""
+    bots: list[RuffBot] = []
+    yield bots
+    for bot in bots:
+        await bot.close()
+
+
+@pytest.fixture
 def env(simcord_env: Any) -> Any:
     """``simcord_env`` polling every 2 ms instead of 50 ms while it settles.
 

@@ -232,7 +232,7 @@ async def test_timer_racing_a_click_makes_exactly_one_move(env: Any, db_path: An
     "bot_settings", [{**AFK, "ai_delay": 0.0, "lobby_timeout": 600.0}], indirect=True
 )
 async def test_turn_and_lobby_timers_survive_a_restart(
-    env: Any, db_path: Any, bot_settings: Any
+    env: Any, db_path: Any, bot_settings: Any, more_bots: list[Any]
 ) -> None:
     guild = env.create_guild(name="AFK Club")
     channel = guild.create_text_channel("whist")
@@ -246,7 +246,8 @@ async def test_turn_and_lobby_timers_survive_a_restart(
 
     await env.advance_time(30)
     old = env.bot
-    await env.restart_bot(create_bot(make_settings(db_path, **bot_settings)))
+    more_bots.append(create_bot(make_settings(db_path, **bot_settings)))
+    await env.restart_bot(more_bots[-1])
     await old.close()
     assert env.bot is not old and game_of(env, 2).version == v0
 

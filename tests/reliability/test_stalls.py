@@ -187,7 +187,11 @@ def _restore_action(path: Any, table_id: int, seq: int, action: str) -> None:
 
 
 async def test_a_table_that_does_not_replay_is_set_aside_and_loads_again_later(
-    env: Any, db_path: Any, bot_settings: Any, caplog: pytest.LogCaptureFixture
+    env: Any,
+    db_path: Any,
+    bot_settings: Any,
+    caplog: pytest.LogCaptureFixture,
+    more_bots: list[Any],
 ) -> None:
     guild = env.create_guild(name="Resume Club")
     channel = guild.create_text_channel("whist")
@@ -201,7 +205,8 @@ async def test_a_table_that_does_not_replay_is_set_aside_and_loads_again_later(
 
     seq, action = _break_last_action(db_path, 1)
     old = env.bot
-    await env.restart_bot(create_bot(make_settings(db_path, **bot_settings)))
+    more_bots.append(create_bot(make_settings(db_path, **bot_settings)))
+    await env.restart_bot(more_bots[-1])
     await old.close()
     assert 1 not in env.bot.manager.tables
     assert table_status(db_path, 1) == "active", "kept, not cancelled"
@@ -211,7 +216,8 @@ async def test_a_table_that_does_not_replay_is_set_aside_and_loads_again_later(
 
     # another start with the same (broken) version: kept, and the channel is not told again
     old = env.bot
-    await env.restart_bot(create_bot(make_settings(db_path, **bot_settings)))
+    more_bots.append(create_bot(make_settings(db_path, **bot_settings)))
+    await env.restart_bot(more_bots[-1])
     await old.close()
     assert table_status(db_path, 1) == "active"
     assert len([p for p in posts(channel) if "set aside" in p]) == 1
@@ -219,7 +225,8 @@ async def test_a_table_that_does_not_replay_is_set_aside_and_loads_again_later(
     # a fixed version (here: the log replays again) loads it
     _restore_action(db_path, 1, seq, action)
     old = env.bot
-    await env.restart_bot(create_bot(make_settings(db_path, **bot_settings)))
+    more_bots.append(create_bot(make_settings(db_path, **bot_settings)))
+    await env.restart_bot(more_bots[-1])
     await old.close()
     assert game_of(env).version == version
     assert [r[:3] for r in db_actions(db_path, 1)] == [r[:3] for r in before]
