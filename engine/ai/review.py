@@ -45,10 +45,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from engine.actions import Play, decode_action
+from engine.actions import Action, Play, decode_action
+from engine.ai.review_calls import call_model
 from engine.ai.search import dds
 from engine.ai.search import open_search as ops
 from engine.ai.search.determinized import _honour_counts
@@ -97,21 +98,28 @@ DEFAULT_BUDGET: Final = ReviewBudget()
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One card the seat could play (standing for the cards equivalent to it)."""
+    """One choice the seat had: a card (standing for the cards equivalent to it), a call,
+    a lay-out. ``choice`` is its code: a card's (``"AH"``), an action's (``"bid:solo"``,
+    ``"take"``), or a lay-out's cards joined by spaces (``"2C 3C 4D 7H"``)."""
 
-    card: Card
-    value: float  # single-dummy: mean value of the deal for the seat after this card
+    choice: str
+    value: float  # single-dummy: mean value of the deal for the seat after this choice
     dd: float | None  # double-dummy: its value in the deal as it lay
+
+    @property
+    def card(self) -> Card:
+        """The card of a card choice."""
+        return Card.parse(self.choice)
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """One card of the seat, judged."""
+    """One decision of the seat (a card, a call, a lay-out), judged."""
 
     index: int  # the action's index in the game's log
-    trick: int  # 1-based trick of the deal
-    played: Card
-    best: Card  # the card of the best single-dummy value
+    trick: int  # 1-based trick of the deal (0: before the first lead)
+    played: str  # the choice's code (see :class:`Option`)
+    best: str  # the choice of the best single-dummy value
     cost: float  # single-dummy cost of the card played (0 when it was the best)
     error: float  # its standard error (0 when every world was scored)
     dd_cost: float | None  # double-dummy cost (all hands known)
@@ -119,6 +127,13 @@ class Decision:
     exact: bool  # every possible world was scored
     flagged: bool
     options: tuple[Option, ...]  # best first
+    kind: str = "card"  # card, call (a bid, Can-ye, taking the ruff), trump, lay-out, kitty
+    unit: str = ""  # this decision's unit, when it is not the review's
+
+    @property
+    def played_card(self) -> Card:
+        """The card played (a card decision)."""
+        return Card.parse(self.played)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,15 +188,17 @@ class DealReview:
                 {
                     "index": d.index,
                     "trick": d.trick,
-                    "played": str(d.played),
-                    "best": str(d.best),
+                    "played": d.played,
+                    "best": d.best,
+                    "kind": d.kind,
+                    "unit": d.unit,
                     "cost": d.cost,
                     "error": d.error,
                     "dd_cost": d.dd_cost,
                     "worlds": d.worlds,
                     "exact": d.exact,
                     "flagged": d.flagged,
-                    "options": [[str(o.card), o.value, o.dd] for o in d.options],
+                    "options": [[o.choice, o.value, o.dd] for o in d.options],
                 }
                 for d in self.decisions
             ],
@@ -193,8 +210,8 @@ class DealReview:
             Decision(
                 index=int(d["index"]),
                 trick=int(d["trick"]),
-                played=Card.parse(d["played"]),
-                best=Card.parse(d["best"]),
+                played=str(d["played"]),
+                best=str(d["best"]),
                 cost=float(d["cost"]),
                 error=float(d["error"]),
                 dd_cost=None if d["dd_cost"] is None else float(d["dd_cost"]),
@@ -202,9 +219,11 @@ class DealReview:
                 exact=bool(d["exact"]),
                 flagged=bool(d["flagged"]),
                 options=tuple(
-                    Option(Card.parse(c), float(v), None if dd is None else float(dd))
+                    Option(str(c), float(v), None if dd is None else float(dd))
                     for c, v, dd in d["options"]
                 ),
+                kind=str(d.get("kind", "card")),
+                unit=str(d.get("unit", "")),
             )
             for d in data["decisions"]
         )
@@ -473,6 +492,74 @@ class Judged:
     best_mean_dd: float  # the mean over worlds of each world's best card value
 
 
+@dataclass(slots=True)
+class Measured:
+    """The figures of one decision's choices over the same worlds (:func:`measure`)."""
+
+    means: dict[Any, float]  # each choice's mean value
+    best: Any  # the choice of the best mean
+    cost: float  # the choice made: the best's mean less its own
+    error: float  # the cost's standard error (0 when every world was scored)
+    worlds: int
+    exact: bool
+    mean_best: float  # the mean over worlds of each world's best choice
+
+
+def measure(
+    sample: Callable[[random.Random], Any],
+    evaluate: Callable[[Any, list[Any]], Mapping[Any, float]],
+    cands: list[Any],
+    chosen: Any,
+    threshold: float,
+    rng: random.Random,
+    budget: ReviewBudget,
+    every: list[tuple[Any, float]] | None = None,
+    tie: Callable[[Any], Any] | None = None,
+) -> Measured | None:
+    """Score every choice of ``cands`` (``chosen`` among them) on the same worlds.
+
+    ``budget.worlds`` worlds first; while the verdict on ``chosen`` is in doubt (its
+    cost near ``threshold`` for its error, or above it but not yet ``budget.sigmas``
+    errors from zero), twice as many, up to ``budget.more_worlds``; and no more
+    once the verdict is plain (a cost far below the threshold, or far above it).
+    ``every`` (weighted worlds): score exactly those instead. ``None`` without a world.
+    """
+    samples: list[tuple[Mapping[Any, float], float]] = []
+    if every is not None:
+        for world, weight in every:
+            samples.append((evaluate(world, cands), weight))
+    else:
+
+        def draw(n: int) -> None:
+            for _ in range(n):
+                world = sample(rng)
+                if world is None:
+                    return
+                samples.append((evaluate(world, cands), 1.0))
+
+        draw(budget.worlds)
+        while samples and len(samples) < budget.more_worlds:
+            cost, err = _cost(samples, cands, chosen)
+            doubtful = cost > 0 and abs(cost - threshold) < 3 * err + threshold / 3
+            doubtful = doubtful or (cost >= threshold and cost <= budget.sigmas * err)
+            if not doubtful:
+                break
+            before = len(samples)
+            draw(min(len(samples), budget.more_worlds - len(samples)))
+            if len(samples) == before:
+                break
+    if not samples:
+        return None
+    total = sum(w for _, w in samples)
+    means = {c: sum(v[c] * w for v, w in samples) / total for c in cands}
+    key = tie or (lambda c: 0)
+    best = max(cands, key=lambda c: (means[c], c == chosen, key(c)))
+    cost, err = _cost(samples, cands, chosen)
+    mean_best = sum(max(v[c] for c in cands) * w for v, w in samples) / total
+    exact = every is not None
+    return Measured(means, best, cost, 0.0 if exact else err, len(samples), exact, mean_best)
+
+
 def review_position(
     game: Game,
     seat: int,
@@ -505,65 +592,40 @@ def review_position(
     if len(cands) < 2:
         return None
     threshold = model.threshold
-
-    samples: list[tuple[dict[int, float], float]] = []
-    exact = model.every is not None
-    if model.every is not None:
-        for world, weight in model.every:
-            samples.append((model.evaluate(world, cands), weight))
-    else:
-
-        def draw(n: int) -> None:
-            for _ in range(n):
-                world = model.sample(rng)
-                if world is None:
-                    return
-                samples.append((model.evaluate(world, cands), 1.0))
-
-        draw(budget.worlds)
-        # while the verdict is in doubt (the cost near the threshold for its error, or
-        # above it but not yet significant), twice the worlds, up to ``more_worlds``
-        while samples and len(samples) < budget.more_worlds:
-            cost, err = _cost(samples, cands, chosen)
-            doubtful = cost > 0 and abs(cost - threshold) < 3 * err + threshold / 3
-            doubtful = doubtful or (cost >= threshold and cost <= budget.sigmas * err)
-            if not doubtful:
-                break
-            before = len(samples)
-            draw(min(len(samples), budget.more_worlds - len(samples)))
-            if len(samples) == before:
-                break
-    if not samples:
+    found = measure(
+        model.sample,
+        model.evaluate,
+        cands,
+        chosen,
+        threshold,
+        rng,
+        budget,
+        model.every,
+        tie=lambda c: -(c % 13),
+    )
+    if found is None:
         return None
-    weights = [w for _, w in samples]
-    total = sum(weights)
-    means = {c: sum(v[c] * w for v, w in samples) / total for c in cands}
-    best = max(cands, key=lambda c: (means[c], c == chosen, -(c % 13)))
-    cost, err = _cost(samples, cands, chosen)
-    if exact:
-        err = 0.0
     truth = model.evaluate(model.true_world, cands) if double_dummy else {}
     dd_best = max(truth.values()) if truth else None
-    flagged = cost >= threshold and cost > budget.sigmas * err
+    flagged = found.cost >= threshold and found.cost > budget.sigmas * found.error
     options = tuple(
-        Option(Card.from_index(c), round(means[c], 3), truth.get(c))
-        for c in sorted(cands, key=lambda c: -means[c])
+        Option(str(Card.from_index(c)), round(found.means[c], 3), truth.get(c))
+        for c in sorted(cands, key=lambda c: -found.means[c])
     )
     decision = Decision(
         index=index,
         trick=game.trick_no,
-        played=Card.from_index(played),
-        best=Card.from_index(best),
-        cost=round(max(0.0, cost), 3),
-        error=round(err, 3),
+        played=str(Card.from_index(played)),
+        best=str(Card.from_index(found.best)),
+        cost=round(max(0.0, found.cost), 3),
+        error=round(found.error, 3),
         dd_cost=None if dd_best is None else dd_best - truth[chosen],
-        worlds=len(samples),
-        exact=exact,
+        worlds=found.worlds,
+        exact=found.exact,
         flagged=flagged,
         options=options,
     )
-    mean_best = sum(max(v.values()) * w for v, w in samples) / total
-    return Judged(decision, model.unit, threshold, dd_best, mean_best)
+    return Judged(decision, model.unit, threshold, dd_best, found.mean_best)
 
 
 def rank_options(
@@ -584,7 +646,7 @@ def rank_options(
 
 
 def _cost(
-    samples: Sequence[tuple[dict[int, float], float]], cands: Sequence[int], chosen: int
+    samples: Sequence[tuple[Mapping[Any, float], float]], cands: Sequence[Any], chosen: Any
 ) -> tuple[float, float]:
     """The single-dummy cost of ``chosen`` against the best mean candidate, with its error."""
     weights = [w for _, w in samples]
@@ -648,13 +710,60 @@ def _seed(record: Mapping[str, Any], index: int) -> int:
     return (int(record["seed"]) * 1_000_003 + index * 7919) % (1 << 62)
 
 
+def judge_call(
+    game: Game,
+    seat: int,
+    action: Action,
+    after: Sequence[Action],
+    rng: random.Random,
+    budget: ReviewBudget = DEFAULT_BUDGET,
+    index: int = -1,
+    double_dummy: bool = True,
+) -> tuple[Judged, int] | None:
+    """Judge ``action`` (a decision that is not a card: :mod:`engine.ai.review_calls`) of
+    ``seat`` in ``game`` as it stands; with how many of the seat's actions it stands for
+    (a lay-out's cards). ``None``: not judged (one choice, or a decision not reviewed)."""
+    model = call_model(game, seat, action, after, budget.threshold, budget.solo_threshold)
+    if model is None or len(model.cands) < 2 or model.chosen not in model.cands:
+        return None
+    found = measure(
+        model.sample, model.evaluate, model.cands, model.chosen, model.threshold, rng, budget
+    )
+    if found is None:
+        return None
+    truth = model.evaluate(model.true_world, model.cands) if double_dummy else {}
+    dd_best = max(truth.values()) if truth else None
+    flagged = found.cost >= model.threshold and found.cost > budget.sigmas * found.error
+    options = tuple(
+        Option(c, round(found.means[c], 3), None if c not in truth else round(truth[c], 3))
+        for c in sorted(model.cands, key=lambda c: -found.means[c])
+    )
+    decision = Decision(
+        index=index,
+        trick=game.trick_no if game.phase == "play" else 0,
+        played=model.chosen,
+        best=str(found.best),
+        cost=round(max(0.0, found.cost), 3),
+        error=round(found.error, 3),
+        dd_cost=None if dd_best is None else round(dd_best - truth[model.chosen], 3),
+        worlds=found.worlds,
+        exact=found.exact,
+        flagged=flagged,
+        options=options,
+        kind=model.kind,
+        unit=model.unit,
+    )
+    return Judged(decision, model.unit, model.threshold, dd_best, found.mean_best), model.consumed
+
+
 def review_deal(
     record: Mapping[str, Any],
     deal: int,
     seat: int,
     budget: ReviewBudget = DEFAULT_BUDGET,
 ) -> DealReview:
-    """Review every card ``seat`` played in the ``deal``-th deal (1-based) of ``record``.
+    """Review every decision of ``seat`` (its cards, bids, calls, trumps and lay-outs) in
+    the ``deal``-th deal (1-based) of ``record``.
 
     Raises ``ValueError`` for a deal the record does not hold or has not finished.
     """
@@ -668,6 +777,7 @@ def review_deal(
     sides = tuple(game.side_of)
     unit = "tricks"
     result_unit = "tricks"
+    skip_to = 0  # a lay-out's later cards are part of the decision judged at its first
     for i, (s, text) in enumerate(entries):
         if game.deals_total > deal:
             break
@@ -682,6 +792,12 @@ def review_deal(
                     first = one
                 judged.append(one)
                 unit = one.unit
+        elif in_deal and s == seat and i >= skip_to:
+            after = [decode_action(t) for s2, t in entries[i + 1 : i + 8] if s2 == seat]
+            call = judge_call(game, seat, action, after, random.Random(_seed(record, i)), budget, i)
+            if call is not None:
+                judged.append(call[0])
+                skip_to = i + call[1]
         if in_deal:
             sides = tuple(game.side_of)
         events = game.apply(s, action)
@@ -703,7 +819,10 @@ def review_deal(
         deal=deal,
         seat=seat,
         unit=unit if judged else "tricks",
-        decisions=tuple(j.decision for j in judged),
+        decisions=tuple(
+            j.decision if j.decision.kind == "card" else replace(j.decision, unit=j.unit)
+            for j in judged
+        ),
         result=side_result if side_result is not None else 0.0,
         result_unit=result_unit,
         threshold=budget.threshold if first is None else first.threshold,
