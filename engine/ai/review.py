@@ -48,7 +48,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from engine.actions import Action, Play, decode_action
+from engine.actions import Action, Discard, Play, decode_action
 from engine.ai.review_calls import call_model
 from engine.ai.search import dds
 from engine.ai.search import open_search as ops
@@ -86,6 +86,8 @@ class ReviewBudget:
 
     worlds: int = 32  # sampled worlds per decision
     more_worlds: int = 256  # at most, doubling while the first ones leave the verdict in doubt
+    doubt: float = 2.0  # in doubt: the cost within this many standard errors of the threshold
+    doubt_margin: float = 0.0  # ... or within this share of the threshold
     exact_worlds: int = 400  # every possible world is scored when there are at most this many
     exact_cards: int = 3  # ... and the seat holds at most this many cards
     threshold: float = 0.3  # a flagged decision costs at least this (tricks, or points)
@@ -129,6 +131,7 @@ class Decision:
     options: tuple[Option, ...]  # best first
     kind: str = "card"  # card, call (a bid, Can-ye, taking the ruff), trump, lay-out, kitty
     unit: str = ""  # this decision's unit, when it is not the review's
+    threshold: float = 0.0  # this decision's flag threshold, when it is not the review's
 
     @property
     def played_card(self) -> Card:
@@ -192,6 +195,7 @@ class DealReview:
                     "best": d.best,
                     "kind": d.kind,
                     "unit": d.unit,
+                    "threshold": d.threshold,
                     "cost": d.cost,
                     "error": d.error,
                     "dd_cost": d.dd_cost,
@@ -224,6 +228,7 @@ class DealReview:
                 ),
                 kind=str(d.get("kind", "card")),
                 unit=str(d.get("unit", "")),
+                threshold=float(d.get("threshold", 0.0)),
             )
             for d in data["decisions"]
         )
@@ -540,7 +545,9 @@ def measure(
         draw(budget.worlds)
         while samples and len(samples) < budget.more_worlds:
             cost, err = _cost(samples, cands, chosen)
-            doubtful = cost > 0 and abs(cost - threshold) < 3 * err + threshold / 3
+            doubtful = cost > 0 and abs(cost - threshold) < (
+                budget.doubt * err + budget.doubt_margin * threshold
+            )
             doubtful = doubtful or (cost >= threshold and cost <= budget.sigmas * err)
             if not doubtful:
                 break
@@ -820,7 +827,9 @@ def review_deal(
         seat=seat,
         unit=unit if judged else "tricks",
         decisions=tuple(
-            j.decision if j.decision.kind == "card" else replace(j.decision, unit=j.unit)
+            j.decision
+            if j.decision.kind == "card"
+            else replace(j.decision, unit=j.unit, threshold=j.threshold)
             for j in judged
         ),
         result=side_result if side_result is not None else 0.0,
@@ -860,7 +869,9 @@ def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
     the seat's hand, the trick so far, trumps, tricks won, the cards gone in earlier tricks,
     the legal cards and, for each, the card standing for it in a review's options.
 
-    Raises ``ValueError`` when that action is not a card."""
+    Before a decision that is not a card (a bid, a call, trumps, a lay-out): the seat's
+    hand, the turn-up, the auction so far and the contract, ``kind`` ``"call"`` and no
+    ``legal`` (the choices are the review's options)."""
     entries = _entries(record)
     if not 0 <= index < len(entries):
         raise ValueError(f"no action {index} in this record")
@@ -869,9 +880,9 @@ def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
         game.apply(s, decode_action(text))
     seat, text = entries[index]
     action = decode_action(text)
-    if not isinstance(action, Play):
-        raise ValueError(f"action {index} is not a card")
     view = game.observe(seat)
+    if not isinstance(action, Play):
+        return _call_position(game, seat, view, action)
     legal = 0
     for a in game.legal_actions(seat):
         if isinstance(a, Play):
@@ -901,4 +912,26 @@ def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
             for c in _bits(legal)
         },
         "played": str(action.card),
+    }
+
+
+def _call_position(game: Game, seat: int, view: SeatView, action: Action) -> dict[str, Any]:
+    """A decision before the play as its seat saw it (see :func:`puzzle_position`)."""
+    return {
+        "game_id": view.game_id,
+        "seat": seat,
+        "n_seats": view.n_seats,
+        "sides": list(view.sides or tuple(s % 2 for s in range(view.n_seats))),
+        "hand": [str(c) for c in view.hand],
+        "trick": [],
+        "trump": None if view.trump is None else view.trump.value,
+        "turn_up": None if view.turn_up is None else str(view.turn_up),
+        "contract": view.contract,
+        "auction": [[s, call] for s, call in view.auction],
+        "scores": list(view.start_scores),
+        "tricks": list(view.tricks),
+        "trick_no": 0,
+        "gone": [],
+        "kind": "call",
+        "played": action.encode() if not isinstance(action, Discard) else str(action.card),
     }
