@@ -183,7 +183,9 @@ class Coach:
                 ).format(deal=deal, table=table_id)
             )
         if error == "no-cards":
-            raise _Refused(_("You played no card worth judging in deal {deal}.").format(deal=deal))
+            raise _Refused(
+                _("You made no decision worth judging in deal {deal}.").format(deal=deal)
+            )
         body: dict[str, Any] = result["review"]
         guild_id = row.guild_id
         user = _user_of(row, seat)
