@@ -84,10 +84,11 @@ __all__ = [
 class ReviewBudget:
     """How hard a review looks: worlds per decision, and when a cost is significant."""
 
-    worlds: int = 32  # sampled worlds per decision
+    worlds: int = 24  # sampled worlds per decision (doubled while in doubt)
     more_worlds: int = 256  # at most, doubling while the first ones leave the verdict in doubt
     doubt: float = 2.0  # in doubt: the cost within this many standard errors of the threshold
     doubt_margin: float = 0.0  # ... or within this share of the threshold
+    settled: float = 0.25  # never in doubt once the error is at most this share of the threshold
     exact_worlds: int = 400  # every possible world is scored when there are at most this many
     exact_cards: int = 3  # ... and the seat holds at most this many cards
     threshold: float = 0.3  # a flagged decision costs at least this (tricks, or points)
@@ -524,9 +525,11 @@ def measure(
     """Score every choice of ``cands`` (``chosen`` among them) on the same worlds.
 
     ``budget.worlds`` worlds first; while the verdict on ``chosen`` is in doubt (its
-    cost near ``threshold`` for its error, or above it but not yet ``budget.sigmas``
-    errors from zero), twice as many, up to ``budget.more_worlds``; and no more
-    once the verdict is plain (a cost far below the threshold, or far above it).
+    cost within ``budget.doubt`` errors of ``threshold``, or above it but not yet
+    ``budget.sigmas`` errors from zero), twice as many, up to ``budget.more_worlds``;
+    no more once the verdict is plain, or once the error is already small enough
+    (``budget.settled`` of the threshold) that more worlds could only move a cost
+    that sits on the threshold itself.
     ``every`` (weighted worlds): score exactly those instead. ``None`` without a world.
     """
     samples: list[tuple[Mapping[Any, float], float]] = []
@@ -549,7 +552,7 @@ def measure(
                 budget.doubt * err + budget.doubt_margin * threshold
             )
             doubtful = doubtful or (cost >= threshold and cost <= budget.sigmas * err)
-            if not doubtful:
+            if not doubtful or err <= budget.settled * threshold:
                 break
             before = len(samples)
             draw(min(len(samples), budget.more_worlds - len(samples)))
