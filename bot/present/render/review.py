@@ -17,7 +17,7 @@ from typing import Any
 from bot.present.i18n import _, ngettext
 from bot.present.render.common import card_text, cards_text, seat_names, suit_text
 from bot.present.render.hand import action_label
-from engine import ActionParseError, Card, Suit, decode_action
+from engine import ActionParseError, Card, Suit, decode_action, make_rules
 
 __all__ = [
     "answer_text",
@@ -36,16 +36,22 @@ def _card(code: str) -> str:
     return card_text(Card.parse(code))
 
 
-def choice_text(code: str, kind: str = "card") -> str:
-    """A decision's choice in words: a card, a lay-out's cards, a bid, a call, trumps."""
+def choice_text(code: str, kind: str = "card", game_id: str = "") -> str:
+    """A decision's choice in words: a card, a lay-out's cards, a bid, a call, trumps
+    (in the words of ``game_id``: Ruffe and Trump's rub is no ruff)."""
     if kind in ("card", "kitty"):
         return _card(code)
     if kind == "lay-out":
         return _("lay out {cards}").format(cards=cards_text([Card.parse(c) for c in code.split()]))
     try:
-        return action_label(decode_action(code))
+        action = decode_action(code)
     except ActionParseError:
         return code
+    try:
+        rules = make_rules(game_id) if game_id else None
+    except ValueError:
+        rules = None
+    return action_label(action, rules)
 
 
 def _when(d: Mapping[str, Any]) -> str:
@@ -73,6 +79,7 @@ def review_text(
     """The review of one seat's cards in one deal (``body``: ``DealReview.to_json``)."""
     unit = str(body["unit"])
     decisions: Sequence[Mapping[str, Any]] = body["decisions"]
+    game_id = str(body.get("game_id", ""))
     lines = [
         _("**Review of table #{table}, deal {deal}** — {seat}").format(
             table=table_id, deal=body["deal"], seat=seat_name
@@ -103,8 +110,8 @@ def review_text(
                 "{when}: you chose {played}, {best} was best — it cost {cost} ± {error}"
             ).format(
                 when=_when(d),
-                played=choice_text(str(d["played"]), kind),
-                best=choice_text(str(d["best"]), kind),
+                played=choice_text(str(d["played"]), kind, game_id),
+                best=choice_text(str(d["best"]), kind, game_id),
                 cost=_amount(d["cost"], its_unit),
                 error=f"{d['error']:.2f}",
             )
@@ -245,7 +252,7 @@ def puzzle_choices(body: Mapping[str, Any]) -> list[str]:
     kind = str(body.get("decision_kind", "card"))
     if body.get("kind", "card") == "card":
         return [card_text(Card.parse(c)) for c in body["legal"]]
-    return [choice_text(str(c), kind) for c in body["legal"]]
+    return [choice_text(str(c), kind, str(body.get("game_id", ""))) for c in body["legal"]]
 
 
 def _value_of(body: Mapping[str, Any], card: str) -> float | None:
@@ -302,16 +309,17 @@ def answer_text(body: Mapping[str, Any], card: str, threshold: float) -> str:
         return _("That card was not one of the choices.")
     worlds = int(body.get("worlds", 0))
     is_card = body.get("kind", "card") == "card"
+    game_id = str(body.get("game_id", ""))
     kind = "card" if is_card else str(body.get("decision_kind", "call"))
     if is_correct(body, card, threshold):
         head = _("✅ Right: {card} is as good as the best ({value} on average).").format(
-            card=choice_text(card, kind), value=_amount(value, unit)
+            card=choice_text(card, kind, game_id), value=_amount(value, unit)
         )
     else:
         head = _("❌ {best} keeps {gain} more on average than {card} ({a} against {b}).").format(
-            best=choice_text(best, kind),
+            best=choice_text(best, kind, game_id),
             gain=_amount(best_value - value, unit),
-            card=choice_text(card, kind),
+            card=choice_text(card, kind, game_id),
             a=f"{best_value:.1f}",
             b=f"{value:.1f}",
         )
@@ -321,5 +329,5 @@ def answer_text(body: Mapping[str, Any], card: str, threshold: float) -> str:
     played = str(body["played"])
     tail = _(
         "Measured over {n} deals of the cards you could not see. In the game, {played} was chosen."
-    ).format(n=worlds, played=choice_text(played, kind))
+    ).format(n=worlds, played=choice_text(played, kind, game_id))
     return head + "\n" + tail
