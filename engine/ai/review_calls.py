@@ -38,9 +38,13 @@ The decisions, per game (RULES.md), and what each choice is worth:
   the deal is played: its value by DDS (double dummy from the first lead, or the
   greedy playout without DDS), in the partnership unit.
 
+* **Ruffe and Trump's declared ruff** (``ruffval:…``, under ``ruff_announce =
+  declared``): the claims made so far are public, the seats still to claim state
+  their true ruff (as every AI level does); a claim is worth the ruff points of
+  the seat's side less the others' (a false winning claim passes them on).
+
 Not judged: claims and concessions (an agreement, not a choice of play), and
-Ruffe and Trump's declared ruff value (``ruff_announce = declared``) and its rub
-at the open tables of two and three: see ``docs/coach.md``.
+Ruffe and Trump's rub at the open tables of two and three: see ``docs/coach.md``.
 """
 
 from __future__ import annotations
@@ -71,6 +75,7 @@ from engine.ai.strategies.open_tables import wants_generic
 from engine.cards import Card, Suit, mask_of
 from engine.game import Game, SeatView
 from engine.phases.auction import Bid as WhistBid
+from engine.phases.contest import RuffClaim, contest_winners, ruff_value
 from engine.phases.contract import NameDirection
 from engine.phases.solo_auction import SoloBid
 from engine.phases.solo_declare import NameTrump
@@ -133,6 +138,8 @@ def call_model(
         return _solo_bid(game, view, legal, action, solo_threshold)
     if isinstance(action, NameTrump):
         return _solo_trump(game, view, legal, action, solo_threshold)
+    if isinstance(action, RuffClaim):
+        return _ruff_claim(game, view, legal, action, threshold)
     if wants_generic(view):
         return None  # the open tables' rub: not judged (module docstring)
     if isinstance(action, (TakeRuff, DeclineRuff)):
@@ -596,4 +603,94 @@ def _can_ye(
         sample=lambda rng: sample_world(sit, rng, inference=False),
         evaluate=evaluate,
         true_world=[game.hands[s] for s in range(4)],
+    )
+
+
+# --------------------------------------------------------------------------- Ruffe and Trump's ruff
+
+
+def _ruff_claim(
+    game: Game, view: SeatView, legal: list[Action], action: RuffClaim, threshold: float
+) -> CallModel | None:
+    """A declared ruff (``ruff_announce = declared``): the claims made so far are public;
+    the seats still to claim state their true ruff (as every AI level does); the
+    claimed winners show after the rub, a false claim passing the bonus to the true
+    winner. A claim is worth the ruff points of the seat's side less the others'
+    (their mean, each playing alone)."""
+    rules = view.rules
+    assert rules is not None
+    seat = view.seat
+    n = view.n_seats
+    sides = view.seat_sides
+    n_sides = max(sides) + 1
+    hand = mask_of(view.hand)
+    turn_up = view.turn_up
+    trump = view.trump
+    measure = rules.ruff_measure
+    mine = ruff_value(hand, turn_up, trump, measure)
+    said = view.note("ruff_claims", ())
+    earlier: dict[int, int] = {}
+    if isinstance(said, tuple):
+        for s, v in said:
+            earlier[int(s)] = int(v)
+    top = max(earlier.values(), default=-1)
+    most = max(a.value for a in legal if isinstance(a, RuffClaim))
+    values = {0, mine, action.value, min(most, top + 1), min(most, mine + 1)}
+    if top >= 0:
+        values.add(top)
+    cands = [f"ruffval:{v}" for v in sorted(values)]
+    deck = _deck_mask(rules.removed_ranks)
+    pool = [
+        i for i in range(52) if (deck & ~hand) >> i & 1 and (turn_up is None or i != turn_up.index)
+    ]
+    sizes = list(view.hand_sizes)
+
+    def sample(rng: random.Random) -> list[int]:
+        cards = pool[:]
+        rng.shuffle(cards)
+        world = [0] * n
+        world[seat] = hand
+        k = 0
+        for s in range(n):
+            if s == seat:
+                continue
+            for c in cards[k : k + sizes[s]]:
+                world[s] |= 1 << c
+            k += sizes[s]
+        return world
+
+    def evaluate(world: list[int], codes: list[str]) -> dict[str, float]:
+        true = [ruff_value(world[s], turn_up, trump, measure) for s in range(n)]
+        out: dict[str, float] = {}
+        for code in codes:
+            claims: list[int | None] = [earlier.get(s, true[s]) for s in range(n)]
+            claims[seat] = int(code.partition(":")[2])
+            awards, _ = contest_winners(
+                claims, view.eldest, sides, rules.ruff_tie, rules.ruff_bonus
+            )
+            false = {s for s, _p in awards if (claims[s] or 0) > true[s]}
+            points = [0.0] * n_sides
+            for s, p in awards:
+                if s not in false:
+                    points[sides[s]] += p
+            lost = sum(p for s, p in awards if s in false)
+            if lost:
+                others: list[int | None] = [None if s in false else true[s] for s in range(n)]
+                passed, _ = contest_winners(others, view.eldest, sides, rules.ruff_tie, lost)
+                for s, p in passed:
+                    points[sides[s]] += p
+            own = points[sides[seat]]
+            rest = [p for i, p in enumerate(points) if i != sides[seat]]
+            out[code] = own - (sum(rest) / len(rest) if rest else 0.0)
+        return out
+
+    return CallModel(
+        kind="call",
+        unit="points",
+        threshold=threshold,
+        cands=cands,
+        chosen=action.encode(),
+        sample=sample,
+        evaluate=evaluate,
+        true_world=[game.hands[s] for s in range(n)],
     )

@@ -152,3 +152,34 @@ def test_declining_a_rich_ruff_is_flagged() -> None:
     assert ruff.flagged
     text = words.review_text(review.to_json(), 1, "North", show_double_dummy=True)
     assert "you chose Decline the ruff, Take the stock (ruff) was best" in text, text
+
+
+# Ruffe and Trump with declared ruffs, dealer West (3): North (0) is eldest and holds
+# twelve spades (the best ruff by far); his partner South holds low cards. Declaring
+# nothing hands the twelve points to East or West, who declare theirs truly.
+def test_an_under_declared_ruff_is_flagged() -> None:
+    rules = make_rules("ruff-trump-willughby", overrides={"ruff_announce": "declared"})
+    spades = [f"{r}S" for r in RANKS[:12]]
+    hands = {
+        0: spades,
+        1: ["AH", "KH", "QH", "JH", "10H", "9H", "8H", "2S", "2C", "3C", "4C", "5C"],
+        2: ["2H", "3H", "4H", "2D", "3D", "4D", "5D", "6D", "6C", "7C", "8C", "9C"],
+        3: ["AD", "KD", "QD", "JD", "10D", "9D", "8D", "7D", "10C", "JC", "QC", "KC"],
+    }
+    stock = ["7H", "6H", "5H", "AC"]
+    deck = stacked_deck(rules, 3, hands, stock=stock)
+    game, _ = new_game(
+        "ruff-trump-willughby",
+        overrides={"ruff_announce": "declared"},
+        seed=19,
+        first_dealer=3,
+        deck=deck,
+    )
+    assert game.to_act() == 0
+    game.apply(0, decode_action("ruffval:0"))
+    review = review_deal(_finish(game, 1), 1, 0, BUDGET)
+    claim = review.decisions[0]
+    assert (claim.kind, claim.played) == ("call", "ruffval:0"), claim
+    assert claim.flagged and claim.best != "ruffval:0" and claim.cost >= 12
+    text = words.review_text(review.to_json(), 1, "North", show_double_dummy=True)
+    assert "you chose Declare 0" in text, text
