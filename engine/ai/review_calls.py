@@ -43,8 +43,12 @@ The decisions, per game (RULES.md), and what each choice is worth:
   their true ruff (as every AI level does); a claim is worth the ruff points of
   the seat's side less the others' (a false winning claim passes them on).
 
+* **The rub's lay-out at the open tables** (Ruffe and Trump for two or three): the
+  likely sets played out in the open-table worlds, valued as hard values a deal.
+
 Not judged: claims and concessions (an agreement, not a choice of play), and
-Ruffe and Trump's rub at the open tables of two and three: see ``docs/coach.md``.
+taking or declining the rub at the open tables (the open-table sampler knows
+no hidden head before the rub): see ``docs/coach.md``.
 """
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ from engine.actions import (
     TakeRuff,
 )
 from engine.ai.search import dds
+from engine.ai.search import open_search as ops
 from engine.ai.search.batch_playouts import batch_playout
 from engine.ai.search.bitmasks import NO_TRUMP
 from engine.ai.search.value import WIN_BONUS, value_table
@@ -141,7 +146,9 @@ def call_model(
     if isinstance(action, RuffClaim):
         return _ruff_claim(game, view, legal, action, threshold)
     if wants_generic(view):
-        return None  # the open tables' rub: not judged (module docstring)
+        if isinstance(action, Discard):
+            return _open_lay_out(game, view, legal, action, after, threshold)
+        return None  # taking the rub at the open tables: not judged (module docstring)
     if isinstance(action, (TakeRuff, DeclineRuff)):
         return _ruff_take(game, view, legal, action, threshold)
     if isinstance(action, Discard):
@@ -507,6 +514,81 @@ def _ruff_take(
     )
 
 
+def _laid(view: SeatView, action: Discard, after: Sequence[Action], count: int) -> list[int]:
+    """The cards of the lay-out that begins with ``action`` (``after``: the seat's next actions)."""
+    laid = [action.card.index]
+    for a in after:
+        if not isinstance(a, Discard) or len(laid) == count:
+            break
+        laid.append(a.card.index)
+    return laid
+
+
+def _open_lay_out(
+    game: Game,
+    view: SeatView,
+    legal: list[Action],
+    action: Discard,
+    after: Sequence[Action],
+    threshold: float,
+) -> CallModel | None:
+    """The rub's lay-out at the open tables (two or three, each alone), as the hard AI
+    plans it (:func:`~engine.ai.strategies.discards.plan_open_discards`): the likely
+    sets played out from the first lead in the open-table worlds, valued as hard
+    values a deal (less the others' mean)."""
+    if view.my_discards:
+        return None
+    k = ops.knowledge_of(view) if ops.applies(view) else None
+    if k is None:
+        return None
+    count = len(view.hand) - k.rules.hand_size
+    laid = _laid(view, action, after, count)
+    if len(laid) != count:
+        return None
+    allowed = 0
+    for a in legal:
+        if isinstance(a, Discard):
+            allowed |= a.card.bit
+    hand = mask_of(view.hand)
+    chosen = lay_out_code(laid)
+    cands = [
+        lay_out_code(combo)
+        for combo in candidate_discards(hand, allowed, k.trump, count, LAY_OUT_CANDIDATES)
+    ]
+    if chosen not in cands:
+        cands.append(chosen)
+    leader = opening_leader(view)
+    side = k.sides[k.seat]
+    start = [0] * len(k.tricks)
+    n = k.n
+
+    def evaluate(world: ops.World, codes: list[str]) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for code in codes:
+            gone = 0
+            for c in _lay_out_cards(code):
+                gone |= 1 << c
+            hands = list(world.hands)
+            hands[k.seat] = hand & ~gone
+            after_world = ops.World(hands, world.ups, world.fresh, world.under)
+            final = ops.playout(after_world, leader, [], k.trump, k.sides, start, k.stop)
+            out[code] = ops.deal_value(k.rules, k.sides, side, final, True)
+        return out
+
+    truth = ops.World([game.hands[s] for s in range(n)], [0] * n, [0] * n, [{} for _ in range(n)])
+    return CallModel(
+        kind="lay-out",
+        unit="points",
+        threshold=threshold,
+        cands=cands,
+        chosen=chosen,
+        sample=lambda rng: ops.sample_world(k, rng),
+        evaluate=evaluate,
+        true_world=truth,
+        consumed=count,
+    )
+
+
 def _lay_out(
     game: Game,
     view: SeatView,
@@ -520,11 +602,7 @@ def _lay_out(
     if view.my_discards:
         return None  # judged as one decision at its first card
     count = len(view.hand) - rules.hand_size
-    laid = [action.card.index]
-    for a in after:
-        if not isinstance(a, Discard) or len(laid) == count:
-            break
-        laid.append(a.card.index)
+    laid = _laid(view, action, after, count)
     if len(laid) != count:
         return None
     allowed = 0

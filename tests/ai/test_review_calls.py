@@ -133,7 +133,7 @@ def test_a_planted_bad_bid_whist_bid_is_flagged() -> None:
 
 # Ruff and Honours: North (0) holds the trump ace and ruffs; the stock holds the other
 # three top trumps. Declining leaves them out of play.
-def test_declining_a_rich_ruff_is_flagged() -> None:
+def _cotton(*actions: str) -> dict[str, Any]:
     rules = make_rules("ruff-honours-cotton")
     hands = {
         0: ["AS", "2H", "3H", "4H", "2D", "3D", "4D", "5D", "2C", "3C", "4C", "5C"],
@@ -144,9 +144,30 @@ def test_declining_a_rich_ruff_is_flagged() -> None:
     stock = ["KS", "QS", "JS", "10C"]
     deck = stacked_deck(rules, 3, hands, stock=stock)
     game, _ = new_game("ruff-honours-cotton", seed=17, first_dealer=3, deck=deck)
-    assert game.to_act() == 0
-    game.apply(0, decode_action("decline"))
-    review = review_deal(_finish(game, 1), 1, 0, BUDGET)
+    for text in actions:
+        assert game.to_act() == 0
+        game.apply(0, decode_action(text))
+    return _finish(game, 1)
+
+
+def test_laying_out_the_top_trumps_is_flagged_as_one_decision() -> None:
+    laid = ("discard:AS", "discard:KS", "discard:QS", "discard:JS")
+    review = review_deal(_cotton("take", *laid), 1, 0, BUDGET)
+    lay_out = next(d for d in review.decisions if d.kind == "lay-out")
+    assert lay_out.played == "AS KS QS JS" or set(lay_out.played.split()) == {
+        "AS",
+        "KS",
+        "QS",
+        "JS",
+    }
+    assert lay_out.flagged and lay_out.cost >= 1, lay_out
+    assert sum(d.kind == "lay-out" for d in review.decisions) == 1  # four cards, one decision
+    text = words.review_text(review.to_json(), 1, "North", show_double_dummy=True)
+    assert "⚠️ Your lay-out: you chose lay out" in text, text
+
+
+def test_declining_a_rich_ruff_is_flagged() -> None:
+    review = review_deal(_cotton("decline"), 1, 0, BUDGET)
     ruff = review.decisions[0]
     assert (ruff.kind, ruff.played, ruff.best) == ("call", "decline", "take"), ruff
     assert ruff.flagged
