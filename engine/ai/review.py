@@ -1,4 +1,4 @@
-"""The coach's review of a finished deal: what each of one seat's cards cost, fairly judged.
+"""The coach's review of a finished deal: what each of one seat's decisions cost, fairly judged.
 
 :func:`review_deal` replays a game's record to one deal and, before each card
 the seat played there, asks two questions of every card it could have played:
@@ -36,8 +36,11 @@ this much; the cards gave or took that much".
 
 Pure and deterministic: no clock, no I/O. The budget is counted in worlds; each
 decision's sample is seeded from the game's seed and the decision's index in
-the log, so a review of the same record is the same review. Bids, calls and
-exchanges are not judged (only cards are): see ``docs/coach.md``.
+the log, so a review of the same record is the same review.
+
+The seat's other decisions (bids, calls, trumps, the ruff and its lay-out, the
+kitty) are judged by the same rule (:func:`measure`, :func:`judge_call`) with
+the models of :mod:`engine.ai.review_calls`: see ``docs/coach.md``.
 """
 
 from __future__ import annotations
