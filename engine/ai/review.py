@@ -55,6 +55,7 @@ from engine.actions import Action, Discard, Play, decode_action
 from engine.ai.review_calls import call_model
 from engine.ai.search import dds
 from engine.ai.search import open_search as ops
+from engine.ai.search.bitmasks import trick_winner_pos
 from engine.ai.search.determinized import _honour_counts
 from engine.ai.search.determinized import candidate_cards as partnership_candidates
 from engine.ai.search.solver import solve_cards
@@ -92,6 +93,7 @@ class ReviewBudget:
     doubt: float = 2.0  # in doubt: the cost within this many standard errors of the threshold
     doubt_margin: float = 0.0  # ... or within this share of the threshold
     settled: float = 0.25  # never in doubt once the error is at most this share of the threshold
+    contenders: int = 1  # worlds added while in doubt score the best so far and the one made
     exact_worlds: int = 400  # every possible world is scored when there are at most this many
     exact_cards: int = 3  # ... and the seat holds at most this many cards
     threshold: float = 0.3  # a flagged decision costs at least this (tricks, or points)
@@ -100,6 +102,9 @@ class ReviewBudget:
 
 
 DEFAULT_BUDGET: Final = ReviewBudget()
+
+FEW_CARDS: Final = 3  # at most this many cards wanted: one DDS solve each (engine.ai.search.dds)
+FEW_CARDS_FROM: Final = 6  # ... from this many cards in hand (below, every card at once is cheap)
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,8 +309,30 @@ def _partnership_model(game: Game, view: SeatView, legal: int, budget: ReviewBud
     use_dds = dds.available()
     tables: dict[tuple[int, int] | None, list[float]] = {}
 
+    seat = sit.seat
+    left = sit.my_hand.bit_count()  # tricks left, the current one included
+
+    def one_card(world: list[int], c: int) -> int:
+        """The side's tricks from here after ``c``: one DDS solve of the position after it."""
+        hands = list(world)
+        hands[seat] ^= 1 << c
+        trick = [*sit.trick, c]
+        if len(trick) < 4:
+            theirs = dds.side_tricks(hands, sit.leader, trick, sit.trump)
+            return theirs if (sit.leader + len(trick)) % 2 == side else left - theirs
+        winner = (sit.leader + trick_winner_pos(trick, sit.trump)) % 4
+        won = int(winner % 2 == side)
+        if left == 1:
+            return won
+        rest = dds.max_tricks(hands, winner, sit.trump)
+        return won + (rest if winner % 2 == side else left - 1 - rest)
+
     def evaluate(world: list[int], cands: list[int]) -> dict[int, float]:
-        if use_dds and world[sit.seat].bit_count() > 2:
+        if use_dds and left >= FEW_CARDS_FROM and len(cands) <= FEW_CARDS:
+            # a few cards wanted (the contenders while the verdict is in doubt): a
+            # solve of each, cheaper than every card's figure at once
+            raw = {c: one_card(world, c) for c in cands}
+        elif use_dds and left > 2:
             raw = dds.solve_cards(world, sit.leader, sit.trick, sit.trump)
         else:
             raw = solve_cards(world, sit.leader, sit.trick, sit.trump)
@@ -532,45 +559,72 @@ def measure(
     ``budget.sigmas`` errors from zero), twice as many, up to ``budget.more_worlds``;
     no more once the verdict is plain, or once the error is already small enough
     (``budget.settled`` of the threshold) that more worlds could only move a cost
-    that sits on the threshold itself.
-    ``every`` (weighted worlds): score exactly those instead. ``None`` without a world.
+    that sits on the threshold itself. The worlds added while in doubt score only
+    the contenders (``budget.contenders`` best choices so far, and ``chosen``): the
+    others are figured on the first worlds. ``every`` (weighted worlds): score
+    exactly those instead. ``None`` without a world.
     """
     samples: list[tuple[Mapping[Any, float], float]] = []
+    first = 0  # samples scoring every choice
     if every is not None:
         for world, weight in every:
             samples.append((evaluate(world, cands), weight))
+        first = len(samples)
     else:
 
-        def draw(n: int) -> None:
+        def draw(n: int, among: list[Any]) -> None:
             for _ in range(n):
                 world = sample(rng)
                 if world is None:
                     return
-                samples.append((evaluate(world, cands), 1.0))
+                samples.append((evaluate(world, among), 1.0))
 
-        draw(budget.worlds)
+        draw(budget.worlds, cands)
+        first = len(samples)
+        contenders = cands
         while samples and len(samples) < budget.more_worlds:
-            cost, err = _cost(samples, cands, chosen)
+            cost, err = _cost(samples, contenders, chosen)
             doubtful = cost > 0 and abs(cost - threshold) < (
                 budget.doubt * err + budget.doubt_margin * threshold
             )
             doubtful = doubtful or (cost >= threshold and cost <= budget.sigmas * err)
             if not doubtful or err <= budget.settled * threshold:
                 break
+            if contenders is cands and len(cands) > budget.contenders + 1:
+                ranked = _means(samples, cands)
+                top = sorted(cands, key=lambda c: -ranked[c])[: budget.contenders]
+                contenders = [*top, *([chosen] if chosen not in top else [])]
             before = len(samples)
-            draw(min(len(samples), budget.more_worlds - len(samples)))
+            draw(min(len(samples), budget.more_worlds - len(samples)), contenders)
             if len(samples) == before:
                 break
     if not samples:
         return None
-    total = sum(w for _, w in samples)
-    means = {c: sum(v[c] * w for v, w in samples) / total for c in cands}
+    means = _means(samples, cands)
+    whole = [c for c in cands if all(c in v for v, _ in samples)]  # scored on every world
     key = tie or (lambda c: 0)
-    best = max(cands, key=lambda c: (means[c], c == chosen, key(c)))
-    cost, err = _cost(samples, cands, chosen)
-    mean_best = sum(max(v[c] for c in cands) * w for v, w in samples) / total
+    best = max(whole, key=lambda c: (means[c], c == chosen, key(c)))
+    cost, err = _cost(samples, whole, chosen)
+    head = samples[:first] or samples
+    total_head = sum(w for _, w in head)
+    mean_best = sum(max(v[c] for c in cands) * w for v, w in head) / total_head
     exact = every is not None
     return Measured(means, best, cost, 0.0 if exact else err, len(samples), exact, mean_best)
+
+
+def _means(
+    samples: Sequence[tuple[Mapping[Any, float], float]], cands: Sequence[Any]
+) -> dict[Any, float]:
+    """Each choice's weighted mean over the worlds that scored it."""
+    out: dict[Any, float] = {}
+    for c in cands:
+        num = den = 0.0
+        for v, w in samples:
+            if c in v:
+                num += v[c] * w
+                den += w
+        out[c] = num / den if den else -math.inf
+    return out
 
 
 def review_position(
@@ -663,8 +717,7 @@ def _cost(
 ) -> tuple[float, float]:
     """The single-dummy cost of ``chosen`` against the best mean candidate, with its error."""
     weights = [w for _, w in samples]
-    total = sum(weights)
-    means = {c: sum(v[c] * w for v, w in samples) / total for c in cands}
+    means = _means(samples, cands)
     best = max(cands, key=lambda c: (means[c], c == chosen))
     if best == chosen:
         return 0.0, 0.0
