@@ -1,7 +1,7 @@
 """The coach's review measured: planted blunders found, hard's own decisions spared, time.
 
     nice -n 10 python -m tools.bench_coach [--deals 288] [--games all] [--jobs 2]
-        [--hard-budget 0.02] [--seed 1] [--plant-worlds 64]
+        [--hard-budget 0.05] [--seed 1] [--plant-worlds 64]
 
 For each seeded deal (the games taken in turn, the reviewed seat in turn), the
 hard AI plays every seat (CPU-time budget ``--hard-budget`` a decision, so the
@@ -306,7 +306,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=288)
     parser.add_argument("--games", default="all")
-    parser.add_argument("--hard-budget", type=float, default=0.02)
+    parser.add_argument("--hard-budget", type=float, default=0.05)
     parser.add_argument("--plant-worlds", type=int, default=64)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)

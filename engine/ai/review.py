@@ -94,6 +94,7 @@ class ReviewBudget:
     doubt_margin: float = 0.0  # ... or within this share of the threshold
     settled: float = 0.25  # never in doubt once the error is at most this share of the threshold
     contenders: int = 1  # worlds added while in doubt score the best so far and the one made
+    confirm: int = 48  # a flag stands on at least this many worlds (doubled until it does)
     exact_worlds: int = 400  # every possible world is scored when there are at most this many
     exact_cards: int = 3  # ... and the seat holds at most this many cards
     threshold: float = 0.3  # a flagged decision costs at least this (tricks, or points)
@@ -559,7 +560,8 @@ def measure(
     ``budget.sigmas`` errors from zero), twice as many, up to ``budget.more_worlds``;
     no more once the verdict is plain, or once the error is already small enough
     (``budget.settled`` of the threshold) that more worlds could only move a cost
-    that sits on the threshold itself. The worlds added while in doubt score only
+    that sits on the threshold itself; a cost at or above the threshold is confirmed
+    on at least ``budget.confirm`` worlds. The worlds added while in doubt score only
     the contenders (``budget.contenders`` best choices so far, and ``chosen``): the
     others are figured on the first worlds. ``every`` (weighted worlds): score
     exactly those instead. ``None`` without a world.
@@ -588,7 +590,8 @@ def measure(
                 budget.doubt * err + budget.doubt_margin * threshold
             )
             doubtful = doubtful or (cost >= threshold and cost <= budget.sigmas * err)
-            if not doubtful or err <= budget.settled * threshold:
+            unconfirmed = cost >= threshold and len(samples) < budget.confirm
+            if not unconfirmed and (not doubtful or err <= budget.settled * threshold):
                 break
             if contenders is cands and len(cands) > budget.contenders + 1:
                 ranked = _means(samples, cands)
