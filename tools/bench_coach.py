@@ -1,27 +1,38 @@
-"""The coach's review measured: planted blunders found, hard's own cards spared, time per deal.
+"""The coach's review measured: planted blunders found, hard's own decisions spared, time.
 
-    python -m tools.bench_coach [--deals 204] [--games all] [--hard-budget 0.05] [--seed 1]
+    nice -n 10 python -m tools.bench_coach [--deals 288] [--games all] [--jobs 2]
+        [--hard-budget 0.05] [--seed 1] [--plant-worlds 64]
 
-For each seeded deal (the games taken in turn), the hard AI plays every seat
-(CPU-time budget ``--hard-budget`` a decision, so the figures do not depend on
-the machine's load) until a deal in which the reviewed seat played at least
-six cards has ended; then:
+For each seeded deal (the games taken in turn, the reviewed seat in turn), the
+hard AI plays every seat (CPU-time budget ``--hard-budget`` a decision, so the
+figures do not depend on the machine's load) until a deal in which the
+reviewed seat played at least six cards has ended; then:
 
-* **hard's own decisions**: the deal is reviewed for that seat at production
-  defaults (``engine.ai.REVIEW_BUDGET``) and the share of its
-  decisions that are flagged is counted, with the review's CPU time
-  (``time.process_time``, DDS's helper threads included);
-* **a planted blunder**: among the seat's decisions, the first one where hard's
-  card was the best and another legal card **loses at least one trick
-  double-dummy** (in the deal as it lay) **and** at least half a trick by an
-  independent single-dummy estimate (128 worlds, another seed) is chosen;
-  that card is played instead, hard plays the rest of the deal again, and the
-  new deal is reviewed: is the planted card flagged? (A card that loses only
-  double-dummy, a finesse that happened to fail, is no blunder by what the seat
-  could know, and a fair review must not flag it: those are counted apart.)
+* **review time**: the whole deal's review for that seat at production defaults
+  (``engine.ai.REVIEW_BUDGET``), in CPU seconds (``time.process_time``, DDS's
+  helper threads included): p50 / p95 per game;
+* **hard's own decisions**: the share of them the review flags (cards, and the
+  other decisions — bids, calls, trumps, lay-outs — apart);
+* **a planted card blunder**: at the first of the seat's cards where hard's card
+  was the best double dummy, a card that loses at least one trick double dummy
+  **and** at least half a trick (5 points in Solo Whist) by an independent
+  single-dummy estimate (``--plant-worlds`` worlds, another seed) replaces it;
+  the review of that decision (what the deal's review computes for it: the same
+  position, seed and budget) must flag it. A card that loses only double dummy
+  (a finesse that failed) is no blunder by what the seat could know: counted
+  apart (dd-only), and a fair review should not flag it;
+* **a planted bad call** (the games with bids, calls, trumps or lay-outs): at the
+  first such decision where hard's choice cost less than the flag threshold by the
+  independent estimate, a choice that costs at least twice the threshold more than
+  the best by that estimate replaces it, and its review must flag it;
+* **a hint**: the hard AI's choice with its reason (``engine.ai.hint``) at the
+  bot's ``HINT_BUDGET``, at the seat's first decision and its fifth card, in CPU
+  milliseconds.
 
-Prints per game: deals, blunders planted and flagged, hard's decisions and the
-share flagged, and the review's CPU seconds p50 / p95, with ``uptime``'s load.
+The default 288 deals are 24 a game id, so a game's p95 is its second-slowest
+deal, not its slowest. ``--jobs N`` shares the deals among N processes (each figure is CPU time of its
+own process, so the split changes no figure). The machine's load is printed
+before and after.
 """
 
 from __future__ import annotations
@@ -33,14 +44,26 @@ import random
 import statistics
 import time
 from collections import defaultdict
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from engine import Game, Play, game_ids, new_game
-from engine.ai import REVIEW_BUDGET, ReviewBudget, clock, get_player, review_deal, review_position
+from bot.tables.aipool import HINT_BUDGET
+from engine import Action, ActionParseError, Game, Play, decode_action, game_ids, new_game
+from engine.ai import (
+    REVIEW_BUDGET,
+    ReviewBudget,
+    clock,
+    get_player,
+    hint,
+    judge_call,
+    review_deal,
+    review_position,
+)
+from engine.ai.review import _seed
 
 __all__ = ["main", "play_until_deal"]
 
-PLANT_WORLDS = 128
 MIN_CARDS = 6
 
 
@@ -75,190 +98,245 @@ def play_until_deal(
     return None
 
 
-def _finish_deal(game: Game, deal: int, budget: float, seed: int) -> Game:
-    player = get_player("hard", budget=budget, cap=max(0.5, 4 * budget))
-    rng = random.Random(seed)
-    while not game.is_over and game.deals_total == deal:
-        s = game.to_act()
-        if s is None:
-            break
-        game.apply(s, player.choose(game.observe(s), game.legal_actions(s), rng))
-    return game
-
-
 def _replay_to(record: dict[str, Any], upto: int) -> Game:
     game, _ = new_game(
         record["game_id"], record.get("preset"), record.get("overrides") or {}, seed=record["seed"]
     )
-    from engine import decode_action
-
     for entry in record["actions"][:upto]:
         s, _, text = str(entry).partition(" ")
         game.apply(int(s), decode_action(text))
     return game
 
 
-def bench(
-    deals: int, games: list[str], hard_budget: float, seed: int, progress: int = 0
-) -> dict[str, dict[str, Any]]:
-    clock.use("cpu")
-    stats: dict[str, dict[str, Any]] = {
-        g: {
-            "deals": 0,
-            "planted": 0,
-            "flagged": 0,
-            "dd_only": 0,
-            "dd_only_flagged": 0,
-            "hard": 0,
-            "hard_flagged": 0,
-            "times": [],
-        }
-        for g in games
-    }
-    budget: ReviewBudget = REVIEW_BUDGET
-    for i in range(deals):
-        gid = games[i % len(games)]
-        s = stats[gid]
-        game_seed = seed * 100_000 + i
-        probe, _ = new_game(gid, seed=game_seed)
-        seat = i % probe.n_players
-        found = play_until_deal(gid, game_seed, seat, hard_budget)
-        if found is None:
+def _after(record: dict[str, Any], index: int, seat: int) -> list[Action]:
+    out = []
+    for entry in record["actions"][index + 1 : index + 8]:
+        s, _, text = str(entry).partition(" ")
+        if int(s) == seat:
+            out.append(decode_action(text))
+    return out
+
+
+def _choice_actions(choice: str) -> list[Action]:
+    """The actions of a call's choice: a lay-out's discards, or the one action."""
+    try:
+        return [decode_action(choice)]
+    except ActionParseError:
+        return [decode_action(f"discard:{c}") for c in choice.split()]
+
+
+def _hint_ms(game: Game, seat: int, rng: random.Random) -> float:
+    soft, cap = HINT_BUDGET
+    t0 = time.process_time()
+    hint(game.observe(seat), game.legal_actions(seat), rng, soft, cap)
+    return 1000 * (time.process_time() - t0)
+
+
+def _plant_card(
+    record: dict[str, Any], d: Any, seat: int, game_seed: int, plant_worlds: int
+) -> tuple[str, bool] | None:
+    """Plant a card blunder at decision ``d``; ("planted" | "dd_only", flagged) or None."""
+    before = _replay_to(record, d.index)
+    probe = review_position(
+        before,
+        seat,
+        d.played_card.index,
+        random.Random(game_seed * 31 + d.index),
+        ReviewBudget(worlds=plant_worlds, more_worlds=plant_worlds),
+        d.index,
+    )
+    if probe is None:
+        return None
+    opts = probe.decision.options
+    top_dd = max((o.dd for o in opts if o.dd is not None), default=None)
+    played_opt = next((o for o in opts if o.choice == probe.decision.played), None)
+    if top_dd is None or played_opt is None or played_opt.dd != top_dd:
+        return None
+    best_value = opts[0].value
+    least = 0.5 * probe.threshold / REVIEW_BUDGET.threshold  # 5 points in Solo Whist
+    blunder = dd_only = None
+    for o in opts:
+        if o.dd is None or o.dd > top_dd - 1:
             continue
-        game, deal = found
-        record = game.to_record()
-        t0 = time.process_time()
-        review = review_deal(record, deal, seat, budget)
-        s["times"].append(time.process_time() - t0)
-        s["deals"] += 1
-        s["hard"] += len(review.decisions)
-        s["hard_flagged"] += len(review.flagged)
-        s.setdefault("hard_costs", []).extend([d.cost, d.error] for d in review.decisions)
-        # plant a blunder at the first decision where one exists
-        for d in review.decisions:
-            if d.best != d.played and d.cost > 0:
-                continue
-            before = _replay_to(record, d.index)
-            probe_rng = random.Random(game_seed * 31 + d.index)
-            wide = review_position(
-                before,
-                seat,
-                d.played.index,
-                probe_rng,
-                ReviewBudget(worlds=PLANT_WORLDS, more_worlds=PLANT_WORLDS),
-                d.index,
-            )
-            if wide is None:
-                continue
-            opts = wide.decision.options
-            top_dd = max((o.dd for o in opts if o.dd is not None), default=None)
-            played_opt = next((o for o in opts if o.card == wide.decision.played), None)
-            if top_dd is None or played_opt is None or played_opt.dd != top_dd:
-                continue
-            best_value = opts[0].value
-            least = 0.5 * wide.threshold / REVIEW_BUDGET.threshold  # 5 points in Solo Whist
-            blunder = None
-            dd_only = None
-            for o in opts:
-                if o.dd is None or o.dd > top_dd - 1:
-                    continue
-                if best_value - o.value >= least:
-                    blunder = o
-                    break
-                if dd_only is None:
-                    dd_only = o
-            pick = blunder or dd_only
-            if pick is None:
-                continue
-            log = [(ls, la) for ls, la in before.log]
-            replayed, _ = new_game(gid, seed=game_seed)
-            for ls, la in log:
-                replayed.apply(ls, la)
-            replayed.apply(seat, Play(pick.card))
-            replayed = _finish_deal(replayed, deal, hard_budget, game_seed + 7)
-            planted = review_deal(replayed.to_record(), deal, seat, budget)
-            hit = next((x for x in planted.decisions if x.index == d.index), None)
-            flagged = hit is not None and hit.flagged
-            if hit is not None:
-                key = "planted_costs" if blunder is not None else "dd_only_costs"
-                s.setdefault(key, []).append([hit.cost, hit.error])
-            if blunder is not None:
-                s["planted"] += 1
-                s["flagged"] += int(flagged)
-            else:
-                s["dd_only"] += 1
-                s["dd_only_flagged"] += int(flagged)
+        if best_value - o.value >= least:
+            blunder = o
             break
-        print(
-            f"{i + 1:4d} {gid:22s} seat {seat} deal {deal}: {len(review.decisions)} decisions, "
-            f"{len(review.flagged)} flagged, {s['times'][-1]:.2f}s; planted {s['planted']} "
-            f"flagged {s['flagged']}",
-            flush=True,
-        )
-        if progress and (i + 1) % progress == 0 and i + 1 < deals:
-            report(stats)  # the figures so far, should the run be cut short
-    return stats
+        if dd_only is None:
+            dd_only = o
+    pick = blunder or dd_only
+    if pick is None:
+        return None
+    judged = review_position(
+        before, seat, pick.card.index, random.Random(_seed(record, d.index)), REVIEW_BUDGET, d.index
+    )
+    flagged = judged is not None and judged.decision.flagged
+    return ("planted" if blunder is not None else "dd_only"), flagged
+
+
+def _plant_call(
+    record: dict[str, Any], d: Any, seat: int, game_seed: int, plant_worlds: int
+) -> bool | None:
+    """Plant a bad call at decision ``d``: flagged, or None when none was found."""
+    before = _replay_to(record, d.index)
+    played = _choice_actions(d.played)
+    probe = judge_call(
+        before,
+        seat,
+        played[0],
+        [*played[1:], *_after(record, d.index, seat)],
+        random.Random(game_seed * 31 + d.index),
+        ReviewBudget(worlds=plant_worlds, more_worlds=plant_worlds),
+        d.index,
+    )
+    if probe is None:
+        return None
+    judged, _ = probe
+    opts = judged.decision.options
+    if judged.decision.cost >= judged.threshold:
+        return None  # hard's own choice was not good enough to plant a worse one beside it
+    least = 2 * judged.threshold
+    bad = next((o for o in opts if opts[0].value - o.value >= least), None)
+    if bad is None:
+        return None
+    actions = _choice_actions(bad.choice)
+    again = judge_call(
+        before,
+        seat,
+        actions[0],
+        actions[1:],
+        random.Random(_seed(record, d.index)),
+        REVIEW_BUDGET,
+        d.index,
+    )
+    return again is not None and again[0].decision.flagged
+
+
+def one_deal(args: tuple[str, int, int, float, int]) -> dict[str, Any] | None:
+    """Everything measured on one seeded deal (see the module docstring)."""
+    gid, game_seed, seat, hard_budget, plant_worlds = args
+    clock.use("cpu")
+    found = play_until_deal(gid, game_seed, seat, hard_budget)
+    if found is None:
+        return None
+    game, deal = found
+    record = game.to_record()
+    t0 = time.process_time()
+    review = review_deal(record, deal, seat, REVIEW_BUDGET)
+    out: dict[str, Any] = {
+        "game": gid,
+        "time": time.process_time() - t0,
+        "cards": sum(d.kind == "card" for d in review.decisions),
+        "cards_flagged": sum(d.kind == "card" and d.flagged for d in review.decisions),
+        "calls": sum(d.kind != "card" for d in review.decisions),
+        "calls_flagged": sum(d.kind != "card" and d.flagged for d in review.decisions),
+        "hints": [],
+    }
+    rng = random.Random(game_seed)
+    cards = [d for d in review.decisions if d.kind == "card"]
+    for d in [review.decisions[0], *cards[4:5]] if review.decisions else []:
+        out["hints"].append(_hint_ms(_replay_to(record, d.index), seat, rng))
+    for d in cards:
+        if d.best != d.played and d.cost > 0:
+            continue
+        planted = _plant_card(record, d, seat, game_seed, plant_worlds)
+        if planted is not None:
+            out["card_plant"] = planted
+            break
+    for d in review.decisions:
+        if d.kind == "card" or d.flagged:
+            continue
+        flagged = _plant_call(record, d, seat, game_seed, plant_worlds)
+        if flagged is not None:
+            out["call_plant"] = flagged
+            break
+    return out
 
 
 def _pct(n: int, d: int) -> str:
     return f"{100 * n / d:5.1f}%" if d else "   —  "
 
 
-def report(stats: dict[str, dict[str, Any]]) -> None:
-    print(f"load: {os.getloadavg()}")
-    head = (
-        f"{'game':22s} {'deals':>5s} {'planted':>7s} {'flagged':>7s} {'rate':>6s} "
-        f"{'dd-only':>7s} {'flagged':>7s} {'hard':>5s} {'flagged':>7s} {'p50 s':>6s} {'p95 s':>6s}"
-    )
-    print(head)
-    tot = defaultdict(int)
-    times: list[float] = []
-    for gid, s in stats.items():
-        t = sorted(s["times"])
-        p50 = statistics.median(t) if t else 0.0
-        p95 = t[min(len(t) - 1, int(0.95 * len(t)))] if t else 0.0
-        times.extend(t)
-        for k in (
-            "deals",
-            "planted",
-            "flagged",
-            "dd_only",
-            "dd_only_flagged",
-            "hard",
-            "hard_flagged",
-        ):
-            tot[k] += s[k]
-        print(
-            f"{gid:22s} {s['deals']:5d} {s['planted']:7d} {s['flagged']:7d} "
-            f"{_pct(s['flagged'], s['planted'])} {s['dd_only']:7d} {s['dd_only_flagged']:7d} "
-            f"{s['hard']:5d} {_pct(s['hard_flagged'], s['hard'])} {p50:6.2f} {p95:6.2f}"
-        )
-    times.sort()
-    p50 = statistics.median(times) if times else 0.0
-    p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
+def _p(values: Sequence[float], q: float) -> float:
+    t = sorted(values)
+    return t[min(len(t) - 1, int(q * len(t)))] if t else 0.0
+
+
+def report(results: list[dict[str, Any]], games: list[str]) -> None:
+    """The table: per game and overall."""
     print(
-        f"{'all':22s} {tot['deals']:5d} {tot['planted']:7d} {tot['flagged']:7d} "
-        f"{_pct(tot['flagged'], tot['planted'])} {tot['dd_only']:7d} {tot['dd_only_flagged']:7d} "
-        f"{tot['hard']:5d} {_pct(tot['hard_flagged'], tot['hard'])} {p50:6.2f} {p95:6.2f}"
+        f"{'game':22s} {'deals':>5s} {'cards':>9s} {'rate':>6s} {'dd-only':>7s} "
+        f"{'calls':>7s} {'rate':>6s} {'hard cards':>10s} {'flag':>6s} {'hard calls':>10s} "
+        f"{'flag':>6s} {'review p50':>10s} {'p95 s':>6s} {'hints':>5s} {'p50 ms':>6s} {'p95 ms':>6s}"
+    )
+    rows = [(g, [r for r in results if r["game"] == g]) for g in games]
+    rows.append(("all", results))
+    for gid, rs in rows:
+        cp = [r["card_plant"] for r in rs if "card_plant" in r]
+        planted = [f for k, f in cp if k == "planted"]
+        dd_only = [f for k, f in cp if k == "dd_only"]
+        calls = [r["call_plant"] for r in rs if "call_plant" in r]
+        times = [r["time"] for r in rs]
+        hints = [h for r in rs for h in r["hints"]]
+        hc = sum(r["cards"] for r in rs)
+        hcf = sum(r["cards_flagged"] for r in rs)
+        hk = sum(r["calls"] for r in rs)
+        hkf = sum(r["calls_flagged"] for r in rs)
+        print(
+            f"{gid:22s} {len(rs):5d} {sum(planted):4d}/{len(planted):<4d} "
+            f"{_pct(sum(planted), len(planted))} {sum(dd_only):3d}/{len(dd_only):<3d} "
+            f"{sum(calls):3d}/{len(calls):<3d} {_pct(sum(calls), len(calls))} "
+            f"{hcf:4d}/{hc:<5d} {_pct(hcf, hc)} {hkf:4d}/{hk:<5d} {_pct(hkf, hk)} "
+            f"{statistics.median(times) if times else 0:10.2f} {_p(times, 0.95):6.2f} "
+            f"{len(hints):5d} {statistics.median(hints) if hints else 0:6.0f} {_p(hints, 0.95):6.0f}"
+        )
+    cp_all = [
+        f for r in results if "card_plant" in r for k, f in [r["card_plant"]] if k == "planted"
+    ]
+    calls_all = [r["call_plant"] for r in results if "call_plant" in r]
+    blunders = cp_all + calls_all
+    print(
+        f"planted blunders (cards and calls) flagged: {sum(blunders)}/{len(blunders)} "
+        f"{_pct(sum(blunders), len(blunders))}; hard's decisions flagged: "
+        f"{sum(r['cards_flagged'] + r['calls_flagged'] for r in results)}/"
+        f"{sum(r['cards'] + r['calls'] for r in results)}"
     )
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=204)
+    parser.add_argument("--deals", type=int, default=288)
     parser.add_argument("--games", default="all")
     parser.add_argument("--hard-budget", type=float, default=0.05)
+    parser.add_argument("--plant-worlds", type=int, default=64)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--progress", type=int, default=0, help="print the table every N deals")
-    parser.add_argument("--dump", default="", help="write every cost and error to this JSON file")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--dump", default="", help="write every deal's figures to this JSON file")
     args = parser.parse_args(argv)
     games = game_ids() if args.games == "all" else args.games.split(",")
-    print(f"load: {os.getloadavg()}")
-    stats = bench(args.deals, games, args.hard_budget, args.seed, args.progress)
-    report(stats)
+    print(f"load before: {os.getloadavg()}", flush=True)
+    tasks = []
+    for i in range(args.deals):
+        gid = games[i % len(games)]
+        probe, _ = new_game(gid, seed=args.seed * 100_000 + i)
+        seat = (i // len(games)) % probe.n_players
+        tasks.append((gid, args.seed * 100_000 + i, seat, args.hard_budget, args.plant_worlds))
+    results: list[dict[str, Any]] = []
+    started = time.monotonic()
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for n, r in enumerate(pool.map(one_deal, tasks), 1):
+            if r is None:
+                continue
+            results.append(r)
+            print(
+                f"{n:4d} {r['game']:22s} {r['time']:6.2f}s card {r.get('card_plant')} "
+                f"call {r.get('call_plant')}",
+                flush=True,
+            )
+    print(f"load after: {os.getloadavg()}; {time.monotonic() - started:.0f} s wall")
+    report(results, games)
     if args.dump:
         with open(args.dump, "w") as f:
-            json.dump(stats, f)
+            json.dump(results, f)
 
 
 if __name__ == "__main__":

@@ -60,7 +60,7 @@ from bot.tables.resume import Resume
 from bot.tables.services import Services, TableRegistry
 from bot.tables.sync import OneProcess
 from bot.tables.table import Table, parse_options, preset_choices
-from engine import Action, Card
+from engine import Action
 
 __all__ = ["GameManager", "Table", "parse_options", "preset_choices"]
 
@@ -316,9 +316,9 @@ class GameManager:
         await self.coach.review(interaction, table_id, deal)
 
     async def on_puzzle_answer(
-        self, interaction: discord.Interaction[Any], puzzle_id: int, card: Card
+        self, interaction: discord.Interaction[Any], puzzle_id: int, choice: str
     ) -> None:
-        await self.coach.answer(interaction, puzzle_id, card)
+        await self.coach.answer(interaction, puzzle_id, choice)
 
     async def on_next_puzzle(self, interaction: discord.Interaction[Any]) -> None:
         await self.coach.next_puzzle(interaction)

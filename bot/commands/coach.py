@@ -49,7 +49,6 @@ from bot.present.render.common import seat_names
 from bot.present.replies import refuse, reply
 from bot.store import CoachRepo, HumanSeat, PuzzleRow, TableRow
 from bot.tables.services import Services
-from engine import Card
 from engine.ai import REVIEW_BUDGET
 
 log = logging.getLogger(__name__)
@@ -184,7 +183,9 @@ class Coach:
                 ).format(deal=deal, table=table_id)
             )
         if error == "no-cards":
-            raise _Refused(_("You played no card worth judging in deal {deal}.").format(deal=deal))
+            raise _Refused(
+                _("You made no decision worth judging in deal {deal}.").format(deal=deal)
+            )
         body: dict[str, Any] = result["review"]
         guild_id = row.guild_id
         user = _user_of(row, seat)
@@ -241,12 +242,17 @@ class Coach:
         text += "\n" + _("Your puzzles: {solved} solved, {unsolved} not yet, {left} new.").format(
             solved=solved, unsolved=unsolved, left=left
         )
-        await reply(interaction, text, answer_view(found.id, list(found.body["legal"])))
+        legal = list(found.body["legal"])
+        labels = (
+            None if found.body.get("kind", "card") == "card" else words.puzzle_choices(found.body)
+        )
+        await reply(interaction, text, answer_view(found.id, legal, labels))
 
     async def answer(
-        self, interaction: discord.Interaction[Any], puzzle_id: int, card: Card
+        self, interaction: discord.Interaction[Any], puzzle_id: int, choice: str
     ) -> None:
-        """A card pressed under a puzzle: judged, explained, counted."""
+        """A card (or a call, ``o<n>``: the puzzle's ``n``-th choice) pressed under a
+        puzzle: judged, explained, counted."""
         found = await self.repo.puzzle(puzzle_id)
         guild = interaction.guild
         if found is not None and found.user_id != interaction.user.id:
@@ -256,8 +262,12 @@ class Coach:
         if found is None or (guild is not None and found.guild_id != guild.id):
             await refuse(interaction, _("That puzzle is not here any more."))
             return
-        code = str(card)
-        if code not in found.body["legal"]:
+        legal = list(found.body["legal"])
+        code = choice
+        if choice.startswith("o") and choice[1:].isdigit():
+            n = int(choice[1:])
+            code = legal[n] if n < len(legal) and found.body.get("kind") == "call" else ""
+        if code not in legal:
             await refuse(interaction, _("That card was not one of the choices."))
             return
         threshold = float(found.body.get("threshold", REVIEW_BUDGET.threshold))

@@ -60,15 +60,20 @@ def compute(record: Mapping[str, Any], deal: int, seat: int) -> dict[str, Any]:
     for d in review.flagged:
         position = puzzle_position(record, d.index)
         position.update(
-            unit=review.unit,
-            threshold=review.threshold,
-            best=str(d.best),
+            unit=d.unit or review.unit,
+            threshold=d.threshold or review.threshold,
+            best=d.best,
+            played=d.played,
+            decision_kind=d.kind,
             cost=d.cost,
             error=d.error,
             worlds=d.worlds,
-            options=[[str(o.card), o.value] for o in d.options],
+            options=[[o.choice, o.value] for o in d.options],
             index=d.index,
         )
+        if d.kind != "card":  # a call's choices are the options judged
+            position["legal"] = [o.choice for o in d.options]
+            position["stands_for"] = {o.choice: o.choice for o in d.options}
         puzzles.append(position)
     return {"review": review.to_json(), "puzzles": puzzles, "deals": started}
 

@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 __all__ = ["CoachButton", "CoachHandler", "answer_view", "review_id", "review_view"]
 
 _REVIEW_RE = re.compile(r"v:(\d{1,19}):(\d{1,6})")
-_ANSWER_RE = re.compile(r"p:(\d{1,19}):([0-9AJQKLSHDCB]{2,3})")
+_ANSWER_RE = re.compile(r"p:(\d{1,19}):([0-9AJQKLSHDCB]{2,3}|o\d{1,2})")
 _ID_LIMIT = 100
 
 
@@ -42,8 +42,10 @@ class CoachHandler(Protocol):
     ) -> None: ...
 
     async def on_puzzle_answer(
-        self, interaction: discord.Interaction[Any], puzzle_id: int, card: Card
-    ) -> None: ...
+        self, interaction: discord.Interaction[Any], puzzle_id: int, choice: str
+    ) -> None:
+        """``choice``: a card's code, or ``o<n>``: the puzzle's ``n``-th choice (a call)."""
+        ...
 
     async def on_next_puzzle(self, interaction: discord.Interaction[Any]) -> None: ...
 
@@ -105,12 +107,14 @@ async def _route(interaction: discord.Interaction[Any], rest: str) -> None:
         await handler.on_review_button(interaction, int(m.group(1)), int(m.group(2)))
         return
     if m := _ANSWER_RE.fullmatch(rest):
-        try:
-            card = Card.parse(m.group(2))
-        except CardParseError:
-            card = None
-        if card is not None:
-            await handler.on_puzzle_answer(interaction, int(m.group(1)), card)
+        choice = m.group(2)
+        if not choice.startswith("o"):
+            try:
+                choice = str(Card.parse(choice))
+            except CardParseError:
+                choice = ""
+        if choice:
+            await handler.on_puzzle_answer(interaction, int(m.group(1)), choice)
             return
     elif rest == "n":
         await handler.on_next_puzzle(interaction)
@@ -126,14 +130,20 @@ def review_view(table_id: int, deal: int) -> discord.ui.View:
     return view
 
 
-def answer_view(puzzle_id: int, cards: list[str]) -> discord.ui.View:
-    """A puzzle's legal cards, one button each (at most 13: three rows of five)."""
+def answer_view(
+    puzzle_id: int, cards: list[str], labels: list[str] | None = None
+) -> discord.ui.View:
+    """A puzzle's legal cards, one button each (at most 20: four rows of five); with
+    ``labels``, its choices (calls, lay-outs) by their place in the list instead."""
     view = discord.ui.View(timeout=None)
     for i, code in enumerate(cards[:20]):
-        cid = f"rc:p:{puzzle_id}:{code}"
-        view.add_item(
-            CoachButton(cid, card_label(Card.parse(code)), discord.ButtonStyle.primary, row=i // 5)
-        )
+        if labels is None:
+            cid = f"rc:p:{puzzle_id}:{code}"
+            label = card_label(Card.parse(code))
+        else:
+            cid = f"rc:p:{puzzle_id}:o{i}"
+            label = labels[i][:80]
+        view.add_item(CoachButton(cid, label, discord.ButtonStyle.primary, row=i // 5))
     return view
 
 

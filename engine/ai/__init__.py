@@ -19,7 +19,8 @@ The package, by idea:
 * :mod:`engine.ai.strategies`: what to do, per kind of table or decision
   (partnership play, the open tables, Solo Whist, Bid Whist, discards, claims);
 * :mod:`engine.ai.review`: the coach's review of a finished deal (single- and
-  double-dummy cost of each card, flagged where significant);
+  double-dummy cost of each decision, flagged where significant), with
+  :mod:`engine.ai.review_calls` for the decisions that are not cards;
 * :mod:`engine.ai.search`: the machinery the strategies share (sampled
   worlds, playouts, exact solvers, budgets and the clock they are measured by).
 """
@@ -45,6 +46,7 @@ from engine.ai.review import (
     Decision,
     ReviewBudget,
     deal_count,
+    judge_call,
     played_seats,
     puzzle_position,
     rank_options,
@@ -82,6 +84,7 @@ __all__ = [
     "explain",
     "get_player",
     "hint",
+    "judge_call",
     "obvious_choice",
     "profile",
     "played_seats",

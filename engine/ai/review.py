@@ -1,4 +1,4 @@
-"""The coach's review of a finished deal: what each of one seat's cards cost, fairly judged.
+"""The coach's review of a finished deal: what each of one seat's decisions cost, fairly judged.
 
 :func:`review_deal` replays a game's record to one deal and, before each card
 the seat played there, asks two questions of every card it could have played:
@@ -36,8 +36,11 @@ this much; the cards gave or took that much".
 
 Pure and deterministic: no clock, no I/O. The budget is counted in worlds; each
 decision's sample is seeded from the game's seed and the decision's index in
-the log, so a review of the same record is the same review. Bids, calls and
-exchanges are not judged (only cards are): see ``docs/coach.md``.
+the log, so a review of the same record is the same review.
+
+The seat's other decisions (bids, calls, trumps, the ruff and its lay-out, the
+kitty) are judged by the same rule (:func:`measure`, :func:`judge_call`) with
+the models of :mod:`engine.ai.review_calls`: see ``docs/coach.md``.
 """
 
 from __future__ import annotations
@@ -45,12 +48,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from engine.actions import Play, decode_action
+from engine.actions import Action, Discard, Play, decode_action
+from engine.ai.review_calls import call_model
 from engine.ai.search import dds
 from engine.ai.search import open_search as ops
+from engine.ai.search.bitmasks import trick_winner_pos
 from engine.ai.search.determinized import _honour_counts
 from engine.ai.search.determinized import candidate_cards as partnership_candidates
 from engine.ai.search.solver import solve_cards
@@ -83,8 +88,13 @@ __all__ = [
 class ReviewBudget:
     """How hard a review looks: worlds per decision, and when a cost is significant."""
 
-    worlds: int = 32  # sampled worlds per decision
+    worlds: int = 24  # sampled worlds per decision (doubled while in doubt)
     more_worlds: int = 256  # at most, doubling while the first ones leave the verdict in doubt
+    doubt: float = 2.0  # in doubt: the cost within this many standard errors of the threshold
+    doubt_margin: float = 0.0  # ... or within this share of the threshold
+    settled: float = 0.25  # never in doubt once the error is at most this share of the threshold
+    contenders: int = 1  # worlds added while in doubt score the best so far and the one made
+    confirm: int = 48  # a flag stands on at least this many worlds (doubled until it does)
     exact_worlds: int = 400  # every possible world is scored when there are at most this many
     exact_cards: int = 3  # ... and the seat holds at most this many cards
     threshold: float = 0.3  # a flagged decision costs at least this (tricks, or points)
@@ -94,24 +104,34 @@ class ReviewBudget:
 
 DEFAULT_BUDGET: Final = ReviewBudget()
 
+FEW_CARDS: Final = 3  # at most this many cards wanted: one DDS solve each (engine.ai.search.dds)
+FEW_CARDS_FROM: Final = 6  # ... from this many cards in hand (below, every card at once is cheap)
+
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One card the seat could play (standing for the cards equivalent to it)."""
+    """One choice the seat had: a card (standing for the cards equivalent to it), a call,
+    a lay-out. ``choice`` is its code: a card's (``"AH"``), an action's (``"bid:solo"``,
+    ``"take"``), or a lay-out's cards joined by spaces (``"2C 3C 4D 7H"``)."""
 
-    card: Card
-    value: float  # single-dummy: mean value of the deal for the seat after this card
+    choice: str
+    value: float  # single-dummy: mean value of the deal for the seat after this choice
     dd: float | None  # double-dummy: its value in the deal as it lay
+
+    @property
+    def card(self) -> Card:
+        """The card of a card choice."""
+        return Card.parse(self.choice)
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """One card of the seat, judged."""
+    """One decision of the seat (a card, a call, a lay-out), judged."""
 
     index: int  # the action's index in the game's log
-    trick: int  # 1-based trick of the deal
-    played: Card
-    best: Card  # the card of the best single-dummy value
+    trick: int  # 1-based trick of the deal (0: before the first lead)
+    played: str  # the choice's code (see :class:`Option`)
+    best: str  # the choice of the best single-dummy value
     cost: float  # single-dummy cost of the card played (0 when it was the best)
     error: float  # its standard error (0 when every world was scored)
     dd_cost: float | None  # double-dummy cost (all hands known)
@@ -119,6 +139,14 @@ class Decision:
     exact: bool  # every possible world was scored
     flagged: bool
     options: tuple[Option, ...]  # best first
+    kind: str = "card"  # card, call (a bid, Can-ye, taking the ruff), trump, lay-out, kitty
+    unit: str = ""  # this decision's unit, when it is not the review's
+    threshold: float = 0.0  # this decision's flag threshold, when it is not the review's
+
+    @property
+    def played_card(self) -> Card:
+        """The card played (a card decision)."""
+        return Card.parse(self.played)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,15 +201,18 @@ class DealReview:
                 {
                     "index": d.index,
                     "trick": d.trick,
-                    "played": str(d.played),
-                    "best": str(d.best),
+                    "played": d.played,
+                    "best": d.best,
+                    "kind": d.kind,
+                    "unit": d.unit,
+                    "threshold": d.threshold,
                     "cost": d.cost,
                     "error": d.error,
                     "dd_cost": d.dd_cost,
                     "worlds": d.worlds,
                     "exact": d.exact,
                     "flagged": d.flagged,
-                    "options": [[str(o.card), o.value, o.dd] for o in d.options],
+                    "options": [[o.choice, o.value, o.dd] for o in d.options],
                 }
                 for d in self.decisions
             ],
@@ -193,8 +224,8 @@ class DealReview:
             Decision(
                 index=int(d["index"]),
                 trick=int(d["trick"]),
-                played=Card.parse(d["played"]),
-                best=Card.parse(d["best"]),
+                played=str(d["played"]),
+                best=str(d["best"]),
                 cost=float(d["cost"]),
                 error=float(d["error"]),
                 dd_cost=None if d["dd_cost"] is None else float(d["dd_cost"]),
@@ -202,9 +233,12 @@ class DealReview:
                 exact=bool(d["exact"]),
                 flagged=bool(d["flagged"]),
                 options=tuple(
-                    Option(Card.parse(c), float(v), None if dd is None else float(dd))
+                    Option(str(c), float(v), None if dd is None else float(dd))
                     for c, v, dd in d["options"]
                 ),
+                kind=str(d.get("kind", "card")),
+                unit=str(d.get("unit", "")),
+                threshold=float(d.get("threshold", 0.0)),
             )
             for d in data["decisions"]
         )
@@ -276,8 +310,30 @@ def _partnership_model(game: Game, view: SeatView, legal: int, budget: ReviewBud
     use_dds = dds.available()
     tables: dict[tuple[int, int] | None, list[float]] = {}
 
+    seat = sit.seat
+    left = sit.my_hand.bit_count()  # tricks left, the current one included
+
+    def one_card(world: list[int], c: int) -> int:
+        """The side's tricks from here after ``c``: one DDS solve of the position after it."""
+        hands = list(world)
+        hands[seat] ^= 1 << c
+        trick = [*sit.trick, c]
+        if len(trick) < 4:
+            theirs = dds.side_tricks(hands, sit.leader, trick, sit.trump)
+            return theirs if (sit.leader + len(trick)) % 2 == side else left - theirs
+        winner = (sit.leader + trick_winner_pos(trick, sit.trump)) % 4
+        won = int(winner % 2 == side)
+        if left == 1:
+            return won
+        rest = dds.max_tricks(hands, winner, sit.trump)
+        return won + (rest if winner % 2 == side else left - 1 - rest)
+
     def evaluate(world: list[int], cands: list[int]) -> dict[int, float]:
-        if use_dds and world[sit.seat].bit_count() > 2:
+        if use_dds and left >= FEW_CARDS_FROM and len(cands) <= FEW_CARDS:
+            # a few cards wanted (the contenders while the verdict is in doubt): a
+            # solve of each, cheaper than every card's figure at once
+            raw = {c: one_card(world, c) for c in cands}
+        elif use_dds and left > 2:
             raw = dds.solve_cards(world, sit.leader, sit.trick, sit.trump)
         else:
             raw = solve_cards(world, sit.leader, sit.trick, sit.trump)
@@ -473,6 +529,107 @@ class Judged:
     best_mean_dd: float  # the mean over worlds of each world's best card value
 
 
+@dataclass(slots=True)
+class Measured:
+    """The figures of one decision's choices over the same worlds (:func:`measure`)."""
+
+    means: dict[Any, float]  # each choice's mean value
+    best: Any  # the choice of the best mean
+    cost: float  # the choice made: the best's mean less its own
+    error: float  # the cost's standard error (0 when every world was scored)
+    worlds: int
+    exact: bool
+    mean_best: float  # the mean over worlds of each world's best choice
+
+
+def measure(
+    sample: Callable[[random.Random], Any],
+    evaluate: Callable[[Any, list[Any]], Mapping[Any, float]],
+    cands: list[Any],
+    chosen: Any,
+    threshold: float,
+    rng: random.Random,
+    budget: ReviewBudget,
+    every: list[tuple[Any, float]] | None = None,
+    tie: Callable[[Any], Any] | None = None,
+) -> Measured | None:
+    """Score every choice of ``cands`` (``chosen`` among them) on the same worlds.
+
+    ``budget.worlds`` worlds first; while the verdict on ``chosen`` is in doubt (its
+    cost within ``budget.doubt`` errors of ``threshold``, or above it but not yet
+    ``budget.sigmas`` errors from zero), twice as many, up to ``budget.more_worlds``;
+    no more once the verdict is plain, or once the error is already small enough
+    (``budget.settled`` of the threshold) that more worlds could only move a cost
+    that sits on the threshold itself; a cost at or above the threshold is confirmed
+    on at least ``budget.confirm`` worlds. The worlds added while in doubt score only
+    the contenders (``budget.contenders`` best choices so far, and ``chosen``): the
+    others are figured on the first worlds. ``every`` (weighted worlds): score
+    exactly those instead. ``None`` without a world.
+    """
+    samples: list[tuple[Mapping[Any, float], float]] = []
+    first = 0  # samples scoring every choice
+    if every is not None:
+        for world, weight in every:
+            samples.append((evaluate(world, cands), weight))
+        first = len(samples)
+    else:
+
+        def draw(n: int, among: list[Any]) -> None:
+            for _ in range(n):
+                world = sample(rng)
+                if world is None:
+                    return
+                samples.append((evaluate(world, among), 1.0))
+
+        draw(budget.worlds, cands)
+        first = len(samples)
+        contenders = cands
+        while samples and len(samples) < budget.more_worlds:
+            cost, err = _cost(samples, contenders, chosen)
+            doubtful = cost > 0 and abs(cost - threshold) < (
+                budget.doubt * err + budget.doubt_margin * threshold
+            )
+            doubtful = doubtful or (cost >= threshold and cost <= budget.sigmas * err)
+            unconfirmed = cost >= threshold and len(samples) < budget.confirm
+            if not unconfirmed and (not doubtful or err <= budget.settled * threshold):
+                break
+            if contenders is cands and len(cands) > budget.contenders + 1:
+                ranked = _means(samples, cands)
+                top = sorted(cands, key=lambda c: -ranked[c])[: budget.contenders]
+                contenders = [*top, *([chosen] if chosen not in top else [])]
+            before = len(samples)
+            draw(min(len(samples), budget.more_worlds - len(samples)), contenders)
+            if len(samples) == before:
+                break
+    if not samples:
+        return None
+    means = _means(samples, cands)
+    whole = [c for c in cands if all(c in v for v, _ in samples)]  # scored on every world
+    key = tie or (lambda c: 0)
+    best = max(whole, key=lambda c: (means[c], c == chosen, key(c)))
+    cost, err = _cost(samples, whole, chosen)
+    head = samples[:first] or samples
+    total_head = sum(w for _, w in head)
+    mean_best = sum(max(v[c] for c in cands) * w for v, w in head) / total_head
+    exact = every is not None
+    return Measured(means, best, cost, 0.0 if exact else err, len(samples), exact, mean_best)
+
+
+def _means(
+    samples: Sequence[tuple[Mapping[Any, float], float]], cands: Sequence[Any]
+) -> dict[Any, float]:
+    """Each choice's weighted mean over the worlds that scored it."""
+    out: dict[Any, float] = {}
+    for c in cands:
+        num = den = 0.0
+        for v, w in samples:
+            if c in v:
+                num += v[c] * w
+                den += w
+        out[c] = num / den if den else -math.inf
+    return out
+
+
 def review_position(
     game: Game,
     seat: int,
@@ -505,65 +662,40 @@ def review_position(
     if len(cands) < 2:
         return None
     threshold = model.threshold
-
-    samples: list[tuple[dict[int, float], float]] = []
-    exact = model.every is not None
-    if model.every is not None:
-        for world, weight in model.every:
-            samples.append((model.evaluate(world, cands), weight))
-    else:
-
-        def draw(n: int) -> None:
-            for _ in range(n):
-                world = model.sample(rng)
-                if world is None:
-                    return
-                samples.append((model.evaluate(world, cands), 1.0))
-
-        draw(budget.worlds)
-        # while the verdict is in doubt (the cost near the threshold for its error, or
-        # above it but not yet significant), twice the worlds, up to ``more_worlds``
-        while samples and len(samples) < budget.more_worlds:
-            cost, err = _cost(samples, cands, chosen)
-            doubtful = cost > 0 and abs(cost - threshold) < 3 * err + threshold / 3
-            doubtful = doubtful or (cost >= threshold and cost <= budget.sigmas * err)
-            if not doubtful:
-                break
-            before = len(samples)
-            draw(min(len(samples), budget.more_worlds - len(samples)))
-            if len(samples) == before:
-                break
-    if not samples:
+    found = measure(
+        model.sample,
+        model.evaluate,
+        cands,
+        chosen,
+        threshold,
+        rng,
+        budget,
+        model.every,
+        tie=lambda c: -(c % 13),
+    )
+    if found is None:
         return None
-    weights = [w for _, w in samples]
-    total = sum(weights)
-    means = {c: sum(v[c] * w for v, w in samples) / total for c in cands}
-    best = max(cands, key=lambda c: (means[c], c == chosen, -(c % 13)))
-    cost, err = _cost(samples, cands, chosen)
-    if exact:
-        err = 0.0
     truth = model.evaluate(model.true_world, cands) if double_dummy else {}
     dd_best = max(truth.values()) if truth else None
-    flagged = cost >= threshold and cost > budget.sigmas * err
+    flagged = found.cost >= threshold and found.cost > budget.sigmas * found.error
     options = tuple(
-        Option(Card.from_index(c), round(means[c], 3), truth.get(c))
-        for c in sorted(cands, key=lambda c: -means[c])
+        Option(str(Card.from_index(c)), round(found.means[c], 3), truth.get(c))
+        for c in sorted(cands, key=lambda c: -found.means[c])
     )
     decision = Decision(
         index=index,
         trick=game.trick_no,
-        played=Card.from_index(played),
-        best=Card.from_index(best),
-        cost=round(max(0.0, cost), 3),
-        error=round(err, 3),
+        played=str(Card.from_index(played)),
+        best=str(Card.from_index(found.best)),
+        cost=round(max(0.0, found.cost), 3),
+        error=round(found.error, 3),
         dd_cost=None if dd_best is None else dd_best - truth[chosen],
-        worlds=len(samples),
-        exact=exact,
+        worlds=found.worlds,
+        exact=found.exact,
         flagged=flagged,
         options=options,
     )
-    mean_best = sum(max(v.values()) * w for v, w in samples) / total
-    return Judged(decision, model.unit, threshold, dd_best, mean_best)
+    return Judged(decision, model.unit, threshold, dd_best, found.mean_best)
 
 
 def rank_options(
@@ -584,12 +716,11 @@ def rank_options(
 
 
 def _cost(
-    samples: Sequence[tuple[dict[int, float], float]], cands: Sequence[int], chosen: int
+    samples: Sequence[tuple[Mapping[Any, float], float]], cands: Sequence[Any], chosen: Any
 ) -> tuple[float, float]:
     """The single-dummy cost of ``chosen`` against the best mean candidate, with its error."""
     weights = [w for _, w in samples]
-    total = sum(weights)
-    means = {c: sum(v[c] * w for v, w in samples) / total for c in cands}
+    means = _means(samples, cands)
     best = max(cands, key=lambda c: (means[c], c == chosen))
     if best == chosen:
         return 0.0, 0.0
@@ -648,13 +779,60 @@ def _seed(record: Mapping[str, Any], index: int) -> int:
     return (int(record["seed"]) * 1_000_003 + index * 7919) % (1 << 62)
 
 
+def judge_call(
+    game: Game,
+    seat: int,
+    action: Action,
+    after: Sequence[Action],
+    rng: random.Random,
+    budget: ReviewBudget = DEFAULT_BUDGET,
+    index: int = -1,
+    double_dummy: bool = True,
+) -> tuple[Judged, int] | None:
+    """Judge ``action`` (a decision that is not a card: :mod:`engine.ai.review_calls`) of
+    ``seat`` in ``game`` as it stands; with how many of the seat's actions it stands for
+    (a lay-out's cards). ``None``: not judged (one choice, or a decision not reviewed)."""
+    model = call_model(game, seat, action, after, budget.threshold, budget.solo_threshold)
+    if model is None or len(model.cands) < 2 or model.chosen not in model.cands:
+        return None
+    found = measure(
+        model.sample, model.evaluate, model.cands, model.chosen, model.threshold, rng, budget
+    )
+    if found is None:
+        return None
+    truth = model.evaluate(model.true_world, model.cands) if double_dummy else {}
+    dd_best = max(truth.values()) if truth else None
+    flagged = found.cost >= model.threshold and found.cost > budget.sigmas * found.error
+    options = tuple(
+        Option(c, round(found.means[c], 3), None if c not in truth else round(truth[c], 3))
+        for c in sorted(model.cands, key=lambda c: -found.means[c])
+    )
+    decision = Decision(
+        index=index,
+        trick=game.trick_no if game.phase == "play" else 0,
+        played=model.chosen,
+        best=str(found.best),
+        cost=round(max(0.0, found.cost), 3),
+        error=round(found.error, 3),
+        dd_cost=None if dd_best is None else round(dd_best - truth[model.chosen], 3),
+        worlds=found.worlds,
+        exact=found.exact,
+        flagged=flagged,
+        options=options,
+        kind=model.kind,
+        unit=model.unit,
+    )
+    return Judged(decision, model.unit, model.threshold, dd_best, found.mean_best), model.consumed
+
+
 def review_deal(
     record: Mapping[str, Any],
     deal: int,
     seat: int,
     budget: ReviewBudget = DEFAULT_BUDGET,
 ) -> DealReview:
-    """Review every card ``seat`` played in the ``deal``-th deal (1-based) of ``record``.
+    """Review every decision of ``seat`` (its cards, bids, calls, trumps and lay-outs) in
+    the ``deal``-th deal (1-based) of ``record``.
 
     Raises ``ValueError`` for a deal the record does not hold or has not finished.
     """
@@ -668,6 +846,7 @@ def review_deal(
     sides = tuple(game.side_of)
     unit = "tricks"
     result_unit = "tricks"
+    skip_to = 0  # a lay-out's later cards are part of the decision judged at its first
     for i, (s, text) in enumerate(entries):
         if game.deals_total > deal:
             break
@@ -682,6 +861,12 @@ def review_deal(
                     first = one
                 judged.append(one)
                 unit = one.unit
+        elif in_deal and s == seat and i >= skip_to:
+            after = [decode_action(t) for s2, t in entries[i + 1 : i + 8] if s2 == seat]
+            call = judge_call(game, seat, action, after, random.Random(_seed(record, i)), budget, i)
+            if call is not None:
+                judged.append(call[0])
+                skip_to = i + call[1]
         if in_deal:
             sides = tuple(game.side_of)
         events = game.apply(s, action)
@@ -703,7 +888,12 @@ def review_deal(
         deal=deal,
         seat=seat,
         unit=unit if judged else "tricks",
-        decisions=tuple(j.decision for j in judged),
+        decisions=tuple(
+            j.decision
+            if j.decision.kind == "card"
+            else replace(j.decision, unit=j.unit, threshold=j.threshold)
+            for j in judged
+        ),
         result=side_result if side_result is not None else 0.0,
         result_unit=result_unit,
         threshold=budget.threshold if first is None else first.threshold,
@@ -741,7 +931,9 @@ def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
     the seat's hand, the trick so far, trumps, tricks won, the cards gone in earlier tricks,
     the legal cards and, for each, the card standing for it in a review's options.
 
-    Raises ``ValueError`` when that action is not a card."""
+    Before a decision that is not a card (a bid, a call, trumps, a lay-out): the seat's
+    hand, the turn-up, the auction so far and the contract, ``kind`` ``"call"`` and no
+    ``legal`` (the choices are the review's options)."""
     entries = _entries(record)
     if not 0 <= index < len(entries):
         raise ValueError(f"no action {index} in this record")
@@ -750,9 +942,9 @@ def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
         game.apply(s, decode_action(text))
     seat, text = entries[index]
     action = decode_action(text)
-    if not isinstance(action, Play):
-        raise ValueError(f"action {index} is not a card")
     view = game.observe(seat)
+    if not isinstance(action, Play):
+        return _call_position(game, seat, view, action)
     legal = 0
     for a in game.legal_actions(seat):
         if isinstance(a, Play):
@@ -782,4 +974,26 @@ def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
             for c in _bits(legal)
         },
         "played": str(action.card),
+    }
+
+
+def _call_position(game: Game, seat: int, view: SeatView, action: Action) -> dict[str, Any]:
+    """A decision before the play as its seat saw it (see :func:`puzzle_position`)."""
+    return {
+        "game_id": view.game_id,
+        "seat": seat,
+        "n_seats": view.n_seats,
+        "sides": list(view.sides or tuple(s % 2 for s in range(view.n_seats))),
+        "hand": [str(c) for c in view.hand],
+        "trick": [],
+        "trump": None if view.trump is None else view.trump.value,
+        "turn_up": None if view.turn_up is None else str(view.turn_up),
+        "contract": view.contract,
+        "auction": [[s, call] for s, call in view.auction],
+        "scores": list(view.start_scores),
+        "tricks": list(view.tricks),
+        "trick_no": 0,
+        "gone": [],
+        "kind": "call",
+        "played": action.encode() if not isinstance(action, Discard) else str(action.card),
     }

@@ -16,6 +16,7 @@ from engine import Card
 
 from .helpers import (
     enabled_cards,
+    enabled_labels,
     feed,
     forged_click,
     hand_message,
@@ -164,3 +165,76 @@ async def test_a_review_that_could_outlast_the_token_comes_by_dm(
     assert res.ephemeral and "will come by direct message" in res.response.content
     dm = hand_message(alice)  # the bot's latest DM to alice
     assert "Review of table #1, deal 1" in dm.content and "**Summary:**" in dm.content
+
+
+async def _bid_misere_and_play(env: Any, channel: Any, alice: Any) -> Any:
+    """alice (North) and three easy AIs at Solo Whist: alice calls Misère at her first
+    call, whatever her hand, then plays her last playable card until the deal is over."""
+    env.settle_timeout = 120.0
+    await alice.slash(channel, "ruff new", game="solo-whist")
+    for _ in range(3):
+        await alice.click(table_message(channel), label="Add AI (easy)")
+    await alice.click(table_message(channel), label="Start")
+    table = env.bot.manager.tables[1]
+    called = False
+    for _ in range(80):
+        if table.game.deals_total > 1 or table.game.is_over:
+            break
+        if any("**Deal 1 of game 1**" in m.content for m in feed(channel)):
+            break  # each deal is a game: the deal is over
+        hand = hand_message(alice)
+        labels = enabled_labels(hand)
+        if not called and "Misère" in labels:
+            await alice.user.click(hand, label="Misère")
+            called = True
+            continue
+        if not called and "Pass" in labels:  # someone bid above Misère already: pass, deal again
+            await alice.user.click(hand, label="Pass")
+            continue
+        if "Accept the claim" in hand.content:
+            await alice.user.click(hand, label="Accept the claim")
+            continue
+        cards = enabled_cards(hand)
+        assert cards, hand.content
+        await alice.user.click(hand, label=cards[-1])
+    assert called
+    return table
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bot_settings", [{"seed": 3}])
+async def test_a_bad_call_is_reviewed_and_becomes_a_puzzle(simcord_env: Any, db_path: Path) -> None:
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("solo")
+    alice = guild.add_member(env.create_user("alice"))
+    table = await _bid_misere_and_play(env, channel, alice)
+    in_play = {str(c) for c in table.game.hand(0)} if table.game.deals_total > 1 else set()
+    res = await alice.slash(channel, "ruff review", table=1, deal=1)
+    text = res.response.content
+    assert res.ephemeral and "Before the play: you chose Misère" in text, text
+    assert text.splitlines()[2].startswith("⚠️ "), text  # the costliest, flagged first
+    assert not any(card_text(Card.parse(c)) in text for c in in_play)
+    # ---- the call is a puzzle: the choices are the calls, answered by their place
+    res = await alice.slash(channel, "ruff puzzle")
+    puzzle = res.response
+    assert "Before the play" in puzzle.content and "What do you choose?" in puzzle.content
+    pid, body = _rows(db_path, "SELECT id, body FROM puzzles ORDER BY id LIMIT 1")[0]
+    position = json.loads(body)
+    assert position["played"] == "bid:mis" and position["kind"] == "call"
+    shown = [b for b in raw_buttons(puzzle.components)]
+    assert [b["custom_id"] for b in shown] == [
+        f"rc:p:{pid}:o{i}" for i in range(len(position["legal"]))
+    ]
+    assert "Misère" in [b["label"] for b in shown]
+    mis = position["legal"].index("bid:mis")
+    res = await alice.click(puzzle, custom_id=f"rc:p:{pid}:o{mis}")
+    assert "❌" in res.response.content and "Misère" in res.response.content
+    best = position["legal"].index(position["best"])
+    res = await alice.click(puzzle, custom_id=f"rc:p:{pid}:o{best}")
+    assert "✅" in res.response.content
+    assert _rows(db_path, "SELECT solved FROM puzzle_attempts") == [(1,)]
+    # a place past the choices is refused and changes nothing
+    res = await forged_click(env, alice, puzzle.message, f"rc:p:{pid}:o{len(shown)}")
+    _refused(res, "not one of the choices")
+    assert _rows(db_path, "SELECT solved FROM puzzle_attempts") == [(1,)]

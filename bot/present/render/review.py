@@ -16,15 +16,55 @@ from typing import Any
 
 from bot.present.i18n import _, ngettext
 from bot.present.render.common import card_text, cards_text, seat_names, suit_text
-from engine import Card, Suit
+from bot.present.render.hand import action_label
+from engine import ActionParseError, Card, Suit, decode_action, make_rules
 
-__all__ = ["answer_text", "is_correct", "puzzle_text", "reason_text", "review_text"]
+__all__ = [
+    "answer_text",
+    "choice_text",
+    "is_correct",
+    "puzzle_choices",
+    "puzzle_text",
+    "reason_text",
+    "review_text",
+]
 
 MAX_LISTED = 8  # decisions listed in a review (the costliest; flagged ones first)
 
 
 def _card(code: str) -> str:
     return card_text(Card.parse(code))
+
+
+def choice_text(code: str, kind: str = "card", game_id: str = "") -> str:
+    """A decision's choice in words: a card, a lay-out's cards, a bid, a call, trumps
+    (in the words of ``game_id``: Ruffe and Trump's rub is no ruff)."""
+    if kind in ("card", "kitty"):
+        return _card(code)
+    if kind == "lay-out":
+        return _("lay out {cards}").format(cards=cards_text([Card.parse(c) for c in code.split()]))
+    try:
+        action = decode_action(code)
+    except ActionParseError:
+        return code
+    try:
+        rules = make_rules(game_id) if game_id else None
+    except ValueError:
+        rules = None
+    return action_label(action, rules)
+
+
+def _when(d: Mapping[str, Any]) -> str:
+    kind = str(d.get("kind", "card"))
+    if kind == "card" or int(d["trick"]):
+        return _("Trick {trick}").format(trick=d["trick"])
+    if kind == "kitty":
+        return _("The kitty")
+    if kind == "lay-out":
+        return _("Your lay-out")
+    if kind == "trump":
+        return _("Trumps")
+    return _("Before the play")
 
 
 def _amount(value: float, unit: str) -> str:
@@ -39,6 +79,7 @@ def review_text(
     """The review of one seat's cards in one deal (``body``: ``DealReview.to_json``)."""
     unit = str(body["unit"])
     decisions: Sequence[Mapping[str, Any]] = body["decisions"]
+    game_id = str(body.get("game_id", ""))
     lines = [
         _("**Review of table #{table}, deal {deal}** — {seat}").format(
             table=table_id, deal=body["deal"], seat=seat_name
@@ -52,24 +93,37 @@ def review_text(
     costly.sort(key=lambda d: (not d["flagged"], -d["cost"]))
     for d in costly[:MAX_LISTED]:
         mark = "⚠️ " if d["flagged"] else "· "
-        line = _(
-            "Trick {trick}: you played {played}, {best} was best — it cost {cost} ± {error}"
-        ).format(
-            trick=d["trick"],
-            played=_card(d["played"]),
-            best=_card(d["best"]),
-            cost=_amount(d["cost"], unit),
-            error=f"{d['error']:.2f}",
-        )
+        kind = str(d.get("kind", "card"))
+        its_unit = str(d.get("unit") or unit)
+        if kind == "card":
+            line = _(
+                "Trick {trick}: you played {played}, {best} was best — it cost {cost} ± {error}"
+            ).format(
+                trick=d["trick"],
+                played=_card(d["played"]),
+                best=_card(d["best"]),
+                cost=_amount(d["cost"], its_unit),
+                error=f"{d['error']:.2f}",
+            )
+        else:
+            line = _(
+                "{when}: you chose {played}, {best} was best — it cost {cost} ± {error}"
+            ).format(
+                when=_when(d),
+                played=choice_text(str(d["played"]), kind, game_id),
+                best=choice_text(str(d["best"]), kind, game_id),
+                cost=_amount(d["cost"], its_unit),
+                error=f"{d['error']:.2f}",
+            )
         if show_double_dummy and d["dd_cost"] is not None:
-            line += _(" (all hands known: {cost})").format(cost=_amount(d["dd_cost"], unit))
+            line += _(" (all hands known: {cost})").format(cost=_amount(d["dd_cost"], its_unit))
         lines.append(mark + line)
     rest = len(decisions) - len(costly[:MAX_LISTED])
     if rest:
         lines.append(
             ngettext(
-                "{n} other card was the best you could know.",
-                "{n} other cards were the best you could know.",
+                "{n} other decision was the best you could know.",
+                "{n} other decisions were the best you could know.",
                 rest,
             ).format(n=rest)
         )
@@ -83,9 +137,9 @@ def review_text(
         )
     lines.append(
         _(
-            "Single dummy: each card is scored over deals of the cards you could not see,"
-            " consistent with everything you saw; ⚠️ marks a cost beyond chance."
-            " Flagged cards are now puzzles: `/ruff puzzle`."
+            "Single dummy: each decision (card, bid, call, lay-out) is scored over deals of"
+            " the cards you could not see, consistent with everything you saw; ⚠️ marks a"
+            " cost beyond chance. Flagged decisions are now puzzles: `/ruff puzzle`."
         )
     )
     return "\n".join(lines)
@@ -95,13 +149,16 @@ def summary_line(body: Mapping[str, Any], show_double_dummy: bool) -> str:
     """ "Two decisions cost about 1.4 tricks; the lie of the cards cost 1.0"."""
     unit = str(body["unit"])
     flagged = [d for d in body["decisions"] if d["flagged"]]
-    spent = sum(float(d["cost"]) for d in flagged)
+    spent: dict[str, float] = {}
+    for d in flagged:
+        its_unit = str(d.get("unit") or unit)
+        spent[its_unit] = spent.get(its_unit, 0.0) + float(d["cost"])
     if flagged:
         head = ngettext(
             "{n} decision cost about {cost}",
             "{n} decisions cost about {cost}",
             len(flagged),
-        ).format(n=len(flagged), cost=_amount(spent, unit))
+        ).format(n=len(flagged), cost=_(" and ").join(_amount(v, u) for u, v in spent.items()))
     else:
         head = _("No decision cost anything beyond chance")
     par, average = body.get("par"), body.get("average")
@@ -134,6 +191,10 @@ def puzzle_text(body: Mapping[str, Any], puzzle_id: int, own: bool) -> str:
             seat=names[seat],
             trump=suit_text(None if trump is None else Suit(trump)),
             trick=body["trick_no"],
+        )
+        if body["trick_no"]
+        else _("You are {seat}. Trumps: {trump}. Before the play.").format(
+            seat=names[seat], trump=suit_text(None if trump is None else Suit(trump))
         ),
     ]
     sides = body["sides"]
@@ -148,6 +209,8 @@ def puzzle_text(body: Mapping[str, Any], puzzle_id: int, own: bool) -> str:
         )
     if body.get("contract"):
         lines.append(_("Contract: {contract}").format(contract=body["contract"]))
+    if body.get("kind", "card") != "card":
+        return "\n".join([*lines, *_call_lines(body, names)])
     gone = [Card.parse(c) for c in body["gone"]]
     lines.append(_("Cards gone in earlier tricks: {cards}").format(cards=cards_text(gone)))
     if body["trick"]:
@@ -160,6 +223,36 @@ def puzzle_text(body: Mapping[str, Any], puzzle_id: int, own: bool) -> str:
     )
     lines.append(_("**Which card?**"))
     return "\n".join(lines)
+
+
+def _call_lines(body: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """A decision before the play: the turn-up, the auction so far, the hand, the question."""
+    lines: list[str] = []
+    if body.get("turn_up"):
+        lines.append(_("Turn-up: {card}").format(card=_card(str(body["turn_up"]))))
+    auction = body.get("auction") or []
+    if auction:
+        said = ", ".join(f"{names[int(s)]} {call}" for s, call in auction)
+        lines.append(_("The auction so far: {calls}").format(calls=said))
+    lines.append(
+        _("Your hand: {cards}").format(cards=cards_text([Card.parse(c) for c in body["hand"]]))
+    )
+    kind = str(body.get("decision_kind", "call"))
+    if kind == "lay-out":
+        lines.append(_("**Which cards do you lay out?**"))
+    elif kind == "kitty":
+        lines.append(_("**Which card do you lay out next?**"))
+    else:
+        lines.append(_("**What do you choose?**"))
+    return lines
+
+
+def puzzle_choices(body: Mapping[str, Any]) -> list[str]:
+    """A puzzle's answers as button labels, in the order of its ``legal`` codes."""
+    kind = str(body.get("decision_kind", "card"))
+    if body.get("kind", "card") == "card":
+        return [card_text(Card.parse(c)) for c in body["legal"]]
+    return [choice_text(str(c), kind, str(body.get("game_id", ""))) for c in body["legal"]]
 
 
 def _value_of(body: Mapping[str, Any], card: str) -> float | None:
@@ -215,23 +308,26 @@ def answer_text(body: Mapping[str, Any], card: str, threshold: float) -> str:
     if value is None or best_value is None:
         return _("That card was not one of the choices.")
     worlds = int(body.get("worlds", 0))
+    is_card = body.get("kind", "card") == "card"
+    game_id = str(body.get("game_id", ""))
+    kind = "card" if is_card else str(body.get("decision_kind", "call"))
     if is_correct(body, card, threshold):
         head = _("✅ Right: {card} is as good as the best ({value} on average).").format(
-            card=_card(card), value=_amount(value, unit)
+            card=choice_text(card, kind, game_id), value=_amount(value, unit)
         )
     else:
         head = _("❌ {best} keeps {gain} more on average than {card} ({a} against {b}).").format(
-            best=_card(best),
+            best=choice_text(best, kind, game_id),
             gain=_amount(best_value - value, unit),
-            card=_card(card),
+            card=choice_text(card, kind, game_id),
             a=f"{best_value:.1f}",
             b=f"{value:.1f}",
         )
-        reason = reason_text(body, card)
+        reason = reason_text(body, card) if is_card else ""
         if reason:
             head += " " + _("Why: {reason}.").format(reason=reason)
     played = str(body["played"])
     tail = _(
-        "Measured over {n} deals of the cards you could not see. In the game, {played} was played."
-    ).format(n=worlds, played=_card(played))
+        "Measured over {n} deals of the cards you could not see. In the game, {played} was chosen."
+    ).format(n=worlds, played=choice_text(played, kind, game_id))
     return head + "\n" + tail
