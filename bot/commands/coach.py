@@ -230,7 +230,7 @@ class Coach:
                 interaction,
                 _(
                     "No puzzle is waiting for you. Puzzles come from reviews: press"
-                    " **Review my cards** under a deal summary, or `/ruff review`."
+                    " **Review my play** under a deal summary, or `/ruff review`."
                 ),
             )
             return

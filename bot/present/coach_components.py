@@ -126,7 +126,7 @@ async def _route(interaction: discord.Interaction[Any], rest: str) -> None:
 def review_view(table_id: int, deal: int) -> discord.ui.View:
     """The Review button under a deal summary."""
     view = discord.ui.View(timeout=None)
-    view.add_item(CoachButton(review_id(table_id, deal), _("Review my cards"), row=0))
+    view.add_item(CoachButton(review_id(table_id, deal), _("Review my play"), row=0))
     return view
 
 

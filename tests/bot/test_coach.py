@@ -74,7 +74,7 @@ async def test_review_and_puzzle_end_to_end(simcord_env: Any, db_path: Path) -> 
 
     # ---- the Review button under the first deal's summary: alice's review, privately
     summary = next(m for m in feed(channel) if "**Deal 1 of game 1**" in m.content)
-    res = await alice.click(summary, label="Review my cards")
+    res = await alice.click(summary, label="Review my play")
     assert res.ephemeral and res.acknowledged
     text = res.response.content
     assert "Review of table #1, deal 1" in text and "North" in text, text
@@ -98,7 +98,7 @@ async def test_review_and_puzzle_end_to_end(simcord_env: Any, db_path: Path) -> 
     )
     _refused(await alice.slash(channel, "ruff review", table=99), "There is no table #99")
     # ---- a spectator may not review a player's cards
-    _refused(await bob.click(summary, label="Review my cards"), "Reviews are for the players")
+    _refused(await bob.click(summary, label="Review my play"), "Reviews are for the players")
     _refused(
         await bob.slash(channel, "ruff review", table=1, deal=1), "Reviews are for the players"
     )
