@@ -69,11 +69,13 @@ import re
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 import types
 import weakref
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -583,11 +585,74 @@ async def click(manager: Any, discord_: StubDiscord, table_id: int, seat: int, u
         return interaction  # not their turn any more (a timer played it): no click, never acked
     actions = policy(game.observe(seat))
     if len(actions) > 1:
+        # a lay-out as a player makes it: the cards chosen in the menu (the hand shows
+        # the choice, nothing moves), then Confirm lays them out: the move's click
         codes = [a.card.code for a in actions]
-        await manager.on_pick(interaction, table_id, game.version, seat, "discard", codes)
+        choice = discord_.interaction(user_id, None, _Stub(id=0))
+        await manager.on_pick(choice, table_id, game.version, seat, "discard", codes)
+        interaction.clicked_at = time.perf_counter()
+        await manager.on_pick(
+            interaction, table_id, game.version, seat, "discard", codes, confirmed=True
+        )
     else:
         await manager.on_action(interaction, table_id, game.version, seat, actions)
     return interaction
+
+
+def _callback_name(handle: asyncio.events.Handle) -> str:
+    """What a callback of the loop runs: a task's coroutine, or the function."""
+    callback = handle._callback  # type: ignore[attr-defined]
+    owner = getattr(callback, "__self__", None)
+    if isinstance(owner, asyncio.Task):
+        coro = owner.get_coro()
+        return getattr(coro, "__qualname__", repr(coro))
+    return getattr(callback, "__qualname__", repr(callback))
+
+
+def run_queue_wait() -> Callable[[], float]:
+    """A reader of the seconds the calling thread has spent runnable but waiting for a
+    CPU (Linux schedstat; 0 where there is none)."""
+    try:
+        stat = open(f"/proc/self/task/{threading.get_native_id()}/schedstat")  # noqa: SIM115
+    except OSError:
+        return lambda: 0.0
+
+    def read() -> float:
+        stat.seek(0)
+        return int(stat.read().split()[1]) / 1e9
+
+    weakref.finalize(read, stat.close)
+    return read
+
+
+def machine_busy() -> list[int]:
+    """The machine's CPU ticks so far, all CPUs: ``[busy, total]`` (/proc/stat; zeros elsewhere)."""
+    try:
+        with open("/proc/stat") as f:
+            ticks = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return [0, 0]
+    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle + iowait
+    return [sum(ticks[:8]) - idle, sum(ticks[:8])]
+
+
+def _share_busy(before: list[int], after: list[int]) -> float:
+    """The share of the machine's CPUs busy between two :func:`machine_busy` readings."""
+    total = after[1] - before[1]
+    return (after[0] - before[0]) / total if total > 0 else float("nan")
+
+
+def priority() -> str:
+    """This process's CPU priority: its nice value and, where the kernel groups
+    processes by session (autogroup), its group's nice, which weighs against the
+    other sessions on the machine (a process's own nice only against its session's)."""
+    text = f"nice {os.getpriority(os.PRIO_PROCESS, 0)}"
+    try:
+        with open("/proc/self/autogroup") as f:
+            text += f", autogroup {f.read().split()[-1]}"
+    except (OSError, IndexError):
+        pass
+    return text
 
 
 def rss_mib() -> float:
@@ -628,7 +693,13 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
         answered: list[float] = []  # click -> Discord's answer to it (+ the simulated latency)
         ai_delays: list[float] = []  # AI move: turn start -> commit, minus the pacing
         lags: list[float] = []
-        gc_pauses: list[tuple[int, float]] = []  # (generation, seconds) of each collection
+        passes: list[float] = []  # the loop thread's CPU time of each pass of the loop
+        cpu_waits: list[float] = []  # of each tick's lag, the time spent waiting for a CPU
+        slow: dict[str, list[float]] = defaultdict(list)  # --slow-callbacks: CPU by coroutine
+        loads: list[float] = []  # the machine's 1-minute load average, each second
+        machine_from: list[int] = [0, 0]  # /proc/stat: busy and all ticks
+        # (generation, seconds, CPU seconds of its thread) of each collection
+        gc_pauses: list[tuple[int, float, float]] = []
         turn_started: dict[int, float] = {}
         # players wait for their table to change rather than poll it: 500 players polling
         # every 50 ms would be 10,000 wake-ups a second of the bench's own, on the bot's loop
@@ -694,43 +765,97 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
 
             async def watch_lag() -> None:
                 loop = asyncio.get_running_loop()
+                waited = run_queue_wait()
                 while True:
-                    before = loop.time()
+                    before, waited_before = loop.time(), waited()
                     await asyncio.sleep(0.05)
                     if measuring:
-                        lags.append(loop.time() - before - 0.05)
+                        lag = loop.time() - before - 0.05
+                        lags.append(lag)
+                        # the part of it the loop thread spent runnable, waiting for a
+                        # CPU another process had: the machine's, not the bot's
+                        cpu_waits.append(min(lag, max(0.0, waited() - waited_before)))
 
-            cpu_from = [0.0, 0.0]  # process CPU time and wall time when measuring began
+            # process CPU, wall time, the loop thread's CPU when measuring began
+            cpu_from = [0.0, 0.0, 0.0]
 
-            profiler = cProfile.Profile() if args.profile else None
+            # the loop thread's CPU time: what a profile shows is the bot's work, not the
+            # time other processes on a shared machine took from it
+            profiler = cProfile.Profile(time.thread_time) if args.profile else None
+            loop = asyncio.get_running_loop()
+            run_once = loop._run_once  # type: ignore[attr-defined]
+
+            def timed_run_once() -> None:
+                # one pass of the loop: its ready callbacks (and the select, ~0 CPU);
+                # a tick due meanwhile waits for the whole pass
+                began = time.thread_time()
+                run_once()
+                if measuring:
+                    passes.append(time.thread_time() - began)
+
+            loop._run_once = timed_run_once  # type: ignore[attr-defined]
+            handle_run = asyncio.events.Handle._run
+            if args.slow_callbacks:
+                threshold = args.slow_callbacks / 1000
+
+                def timed_handle(handle: asyncio.events.Handle) -> None:
+                    began = time.thread_time()
+                    handle_run(handle)
+                    took = time.thread_time() - began
+                    if measuring and took > threshold:
+                        slow[_callback_name(handle)].append(took)
+
+                asyncio.events.Handle._run = timed_handle  # type: ignore[method-assign]
+
+            async def sample_machine() -> None:
+                while True:
+                    if measuring:
+                        loads.append(os.getloadavg()[0])
+                    await asyncio.sleep(1.0)
 
             async def start_measuring() -> None:
                 nonlocal measuring
                 await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
                 measuring = True
-                cpu_from[:] = [time.process_time(), time.perf_counter()]
+                if args.garbage:
+                    gc.collect()
+                    gc.disable()  # what the moves leave for the collector, kept to be counted
+                machine_from[:] = machine_busy()
+                cpu_from[:] = [time.process_time(), time.perf_counter(), time.thread_time()]
                 if profiler is not None:
                     profiler.enable()  # the event loop's thread only
 
-            gc_started = 0.0
+            gc_started = (0.0, 0.0)
 
             def gc_timer(phase: str, info: dict[str, int]) -> None:
                 # the collector stops the whole process, event loop included: its
                 # pauses, by generation, to set beside the loop's lag
                 nonlocal gc_started
                 if phase == "start":
-                    gc_started = time.perf_counter()
+                    gc_started = (time.perf_counter(), time.thread_time())
                 elif measuring:
-                    gc_pauses.append((info["generation"], time.perf_counter() - gc_started))
+                    gc_pauses.append(
+                        (
+                            info["generation"],
+                            time.perf_counter() - gc_started[0],
+                            time.thread_time() - gc_started[1],
+                        )
+                    )
 
             gc.callbacks.append(gc_timer)
             watcher = asyncio.create_task(watch_lag())
+            sampler = asyncio.create_task(sample_machine())
             switch = asyncio.create_task(start_measuring())
             rss_before = rss_mib()
             wall = time.perf_counter()
             await asyncio.gather(
                 *(player(tid, seat, uid) for tid, users in opened for seat, uid in enumerate(users))
             )
+            measuring = False
+            loop_cpu = time.thread_time() - cpu_from[2]
+            machine_to = machine_busy()
+            loop._run_once = run_once  # type: ignore[attr-defined]
+            asyncio.events.Handle._run = handle_run  # type: ignore[method-assign]
             if profiler is not None:
                 profiler.disable()
                 profiler.dump_stats(args.profile)
@@ -738,8 +863,17 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
             cpu = time.process_time() - cpu_from[0]
             busy = cpu / max(1e-9, time.perf_counter() - cpu_from[1])
             watcher.cancel()
+            sampler.cancel()
             switch.cancel()
             gc.callbacks.remove(gc_timer)
+            garbage: Counter[str] = Counter()
+            if args.garbage:
+                gc.set_debug(gc.DEBUG_SAVEALL)
+                gc.collect()
+                garbage.update(type(o).__qualname__ for o in gc.garbage)
+                gc.set_debug(0)
+                gc.garbage.clear()
+                gc.enable()
             finished = sum(1 for t in manager.tables.values() if t.status == "finished")
             decisions = list(pool.decisions)
         finally:
@@ -755,10 +889,18 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
         "acks": acks,
         "answered": answered,
         "lags": lags,
+        "cpu_waits": cpu_waits,
         "gc_pauses": gc_pauses,
         "commits": commits,
         "busy": busy,
         "cpu_s": cpu,
+        "loop_cpu_s": loop_cpu,
+        "passes": passes,
+        "slow": slow,
+        "garbage": garbage,
+        "loads": loads,
+        "machine_busy": _share_busy(machine_from, machine_to),
+        "priority": priority(),
         "moves": moves[0],
         "ai_delays": ai_delays,
         "rest_calls": discord_.calls,
@@ -795,20 +937,55 @@ def report_production(r: dict[str, Any], args: argparse.Namespace, label: str) -
         f"  event-loop lag (50 ms ticks), n={len(lags)}: p50 {_ms(lags, 0.5)} ms, p99 {_ms(lags, 0.99)} ms, "
         f"max {max(lags, default=0.0) * 1000:.1f} ms   [target p99 <= 10 ms]"
     )
+    waits = r["cpu_waits"]
+    own = [lag - wait for lag, wait in zip(lags, waits, strict=True)]
+    print(
+        f"    of it, the loop thread waiting for a CPU other processes held (schedstat), n={len(waits)}: "
+        f"p99 {_ms(waits, 0.99)} ms, {sum(waits) * 1000:.0f} ms in all; the lag less that wait "
+        f"(the bot's own: its work, the collector, the GIL): p50 {_ms(own, 0.5)} ms, "
+        f"p99 {_ms(own, 0.99)} ms, max {max(own, default=0.0) * 1000:.1f} ms"
+    )
     pauses = r["gc_pauses"]
     by_gen = ", ".join(
-        f"gen {g} n={len(xs)} max {max(xs) * 1000:.1f} ms"
+        f"gen {g} n={len(xs)} max {max(t for t, _ in xs) * 1000:.1f} ms "
+        f"(CPU {max(c for _, c in xs) * 1000:.1f} ms)"
         for g in range(3)
-        if (xs := [t for gen, t in pauses if gen == g])
+        if (xs := [(t, c) for gen, t, c in pauses if gen == g])
     )
     commits = r["commits"]
+    passes = r["passes"]
+    print(
+        f"  the loop's passes (the loop thread's CPU time of each pass: what a tick waits behind "
+        f"when the machine is idle), n={len(passes)}: p50 {_ms(passes, 0.5)} ms, "
+        f"p99 {_ms(passes, 0.99)} ms, max {max(passes, default=0.0) * 1000:.1f} ms"
+    )
+    for name, took in sorted(r["slow"].items(), key=lambda kv: -sum(kv[1]))[:12]:
+        print(
+            f"    callbacks over {args.slow_callbacks:g} ms of CPU: {name}: n={len(took)}, "
+            f"max {max(took) * 1000:.1f} ms, {sum(took) * 1000:.0f} ms in all"
+        )
+    if args.garbage:
+        total = sum(r["garbage"].values())
+        print(
+            f"  cyclic garbage: {total} objects, {total / max(1, r['moves']):.0f} a move; "
+            + ", ".join(f"{name} {n}" for name, n in r["garbage"].most_common(25))
+        )
     print(
         f"  the bot's process (event loop and database thread) used {r['busy'] * 100:.0f}% of a core "
         "while measured"
     )
+    moves = max(1, r["moves"])
     print(
-        f"  CPU per move (the bot's process over every move committed while measured, clicks, AI "
-        f"and timers), n={r['moves']}: {r['cpu_s'] * 1000 / max(1, r['moves']):.2f} ms"
+        f"  CPU per move (over every move committed while measured, clicks, AI and timers), "
+        f"n={r['moves']}: the loop thread {r['loop_cpu_s'] * 1000 / moves:.2f} ms, the bot's "
+        f"process {r['cpu_s'] * 1000 / moves:.2f} ms"
+    )
+    loads = r["loads"]
+    print(
+        f"  the machine while measured: load average p50 {_quantile(loads, 0.5):.1f} (n={len(loads)} "
+        f"samples, 1 a second; min {min(loads, default=0.0):.1f}, max {max(loads, default=0.0):.1f}) "
+        f"on {os.cpu_count()} CPUs, {r['machine_busy'] * 100:.0f}% of all CPUs busy; this "
+        f"benchmark ran at {r['priority']}"
     )
     print(
         f"  SQLite group commits (each waits for the disk), n={len(commits)}: p50 {_ms(commits, 0.5)} ms, "
@@ -816,7 +993,8 @@ def report_production(r: dict[str, Any], args: argparse.Namespace, label: str) -
     )
     print(
         f"  garbage collector pauses (they stop the event loop too): {by_gen or 'none'}; "
-        f"{sum(t for _, t in pauses) * 1000:.0f} ms in all"
+        f"{sum(t for _, t, _ in pauses) * 1000:.0f} ms in all, "
+        f"{sum(c for _, _, c in pauses) * 1000:.0f} ms of CPU"
     )
     print(
         f"  AI move delay beyond its {args.ai_delay:g} s pacing, n={len(delays)}: p50 {_ms(delays, 0.5)} ms, "
@@ -868,6 +1046,18 @@ def main(argv: list[str] | None = None) -> int:
         "--profile",
         metavar="FILE",
         help="cProfile the event loop's thread while measured, into FILE (pstats; it slows the loop)",
+    )
+    prod.add_argument(
+        "--garbage",
+        action="store_true",
+        help="count what only the cyclic collector frees (its collections off while measured)",
+    )
+    prod.add_argument(
+        "--slow-callbacks",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="list the loop's callbacks (by coroutine) that took more than MS of its CPU",
     )
     prod.add_argument("--ai-delay", type=float, default=1.0, help="AI pacing, s (production 1.0)")
     prod.add_argument(

@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +41,24 @@ def module_in(tree: Path, name: str) -> str:
     raise SystemExit(f"{tree} has no benchmark {name!r}")
 
 
-def run(tree: Path, name: str, args: list[str]) -> str:
+def prioritise(niceness: int | None) -> Callable[[], None] | None:
+    """What runs in a side's process before the benchmark: its session's group and the
+    process itself at ``niceness`` (None: as this process)."""
+    if niceness is None:
+        return None
+
+    def apply() -> None:
+        try:
+            with open("/proc/self/autogroup", "w") as f:
+                f.write(str(niceness))
+        except OSError:  # no autogroup here: the process's nice is all there is
+            pass
+        os.setpriority(os.PRIO_PROCESS, 0, niceness)
+
+    return apply
+
+
+def run(tree: Path, name: str, args: list[str], niceness: int | None = None) -> str:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     started = time.monotonic()
     done = subprocess.run(
@@ -50,6 +68,8 @@ def run(tree: Path, name: str, args: list[str]) -> str:
         capture_output=True,
         text=True,
         check=False,
+        start_new_session=niceness is not None,
+        preexec_fn=prioritise(niceness),
     )
     took = time.monotonic() - started
     if done.returncode != 0:
@@ -87,6 +107,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="measure the ref with this tree's tools/ (the same benchmark code on both sides)",
     )
+    parser.add_argument(
+        "--priority",
+        type=int,
+        default=None,
+        metavar="NICE",
+        help="run each side in its own session at this nice value (e.g. -15; root only below 0)",
+    )
     parser.add_argument("benchmark", help="bench, bench_scale, bench_resume, bench_picture, ...")
     parser.add_argument(
         "args", nargs=argparse.REMAINDER, help="the benchmark's own options (after --)"
@@ -116,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
                         f"--- {label} ({opts.ref if label == 'before' else 'this tree'}), round {r + 1}",
                         flush=True,
                     )
-                    text = run(tree, opts.benchmark, args)
+                    text = run(tree, opts.benchmark, args, opts.priority)
                     print(text, flush=True)
                     outputs[label].append(text)
         finally:

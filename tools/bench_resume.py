@@ -26,9 +26,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import logging
+import os
 import random
 import shutil
+import sqlite3
 import tempfile
 import time
 from pathlib import Path
@@ -36,7 +39,7 @@ from typing import Any
 
 from bot.config import Settings
 from bot.tables.aipool import AIPool
-from tools.bench import StubDiscord, _quantile, click, open_table
+from tools.bench import StubDiscord, _quantile, click, open_table, priority
 
 
 class _EasyForAll(AIPool):
@@ -125,14 +128,22 @@ async def restart(path: Path, args: argparse.Namespace) -> dict[str, Any]:
     pool = AIPool(args.workers, mode="process")  # started with the bot, in parallel with the resume
     await pool.ready()
     discord_ = StubDiscord((args.latency_min / 1000, args.latency_max / 1000), args.seed)
+    profiler = cProfile.Profile(time.thread_time) if args.profile else None
     started = time.perf_counter()
     cpu_started = time.process_time()
+    loop_cpu_started = time.thread_time()
+    if profiler is not None:
+        profiler.enable()
     db = await Database.open(settings.database)
     manager = GameManager(discord_, db, settings, ai=pool)  # type: ignore[arg-type]
     try:
         count = await manager.resume()
         resumed = time.perf_counter() - started
         resumed_cpu = time.process_time() - cpu_started
+        resumed_loop_cpu = time.thread_time() - loop_cpu_started
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(args.profile)
         waiting = []
         for table in manager.tables.values():
             game = table.game
@@ -174,12 +185,30 @@ async def restart(path: Path, args: argparse.Namespace) -> dict[str, Any]:
         "active": active,
         "resume_s": resumed,
         "resume_cpu_s": resumed_cpu,
+        "resume_loop_cpu_s": resumed_loop_cpu,
         "probes": acks(probes),
         "probed_s": probed,
         "burst": acks(burst),
         "acked": len(acked),
         "ready_all_s": ready,
     }
+
+
+def as_if_stopped_now(path: Path) -> float:
+    """Move the stored clock of the database at ``path`` (moves, deadlines) forward so
+    it restarts as if its bot had stopped just now: a database kept from an earlier
+    run would otherwise restart with every turn timer long expired. Returns the
+    seconds moved."""
+    conn = sqlite3.connect(path)
+    try:
+        last = conn.execute("SELECT MAX(created_at) FROM actions").fetchone()[0] or time.time()
+        shift = max(0.0, time.time() - float(last))
+        with conn:
+            conn.execute("UPDATE actions SET created_at = created_at + ?", (shift,))
+            conn.execute("UPDATE deadlines SET due_at = due_at + ?", (shift,))
+    finally:
+        conn.close()
+    return shift
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -197,11 +226,15 @@ async def run(args: argparse.Namespace) -> None:
         for suffix in ("", "-wal", "-shm"):
             if Path(f"{path}{suffix}").exists():
                 shutil.copyfile(f"{path}{suffix}", f"{copy}{suffix}")
+        stopped_ago = as_if_stopped_now(copy)
         r = await restart(copy, args)
+        r["stopped_ago"] = stopped_ago
     print(
         f"resume: {r['resumed']} unfinished tables ({r['active']} in play) loaded and armed by resume() "
         f"{r['resume_s']:.2f} s after start (database opened, games restored)   [target <= 1 s]; "
-        f"the bot's process used {r['resume_cpu_s']:.2f} s of CPU meanwhile"
+        f"the bot's process used {r['resume_cpu_s']:.2f} s of CPU meanwhile, its event loop's "
+        f"thread {r['resume_loop_cpu_s']:.2f} s; load average {os.getloadavg()[0]:.1f} on "
+        f"{os.cpu_count()} CPUs, this benchmark at {priority()}"
     )
     p, b = r["probes"], r["burst"]
     print(
@@ -226,6 +259,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--probes", type=int, default=50, help="tables clicked one by one first (default 50)"
+    )
+    parser.add_argument(
+        "--profile", metavar="FILE", help="cProfile resume() (the loop thread's CPU) into FILE"
     )
     parser.add_argument("--database", help="keep the database here (reused if it exists)")
     parser.add_argument(

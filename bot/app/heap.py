@@ -13,9 +13,16 @@ slowest answers to clicks. :func:`settle` runs once the bot has started:
   (the collector's own gen-2 runs during start-up had done it), against 0.6 ms
   for the young generations — and its time grew with the tables resumed, on the
   way to the first click;
-* the youngest generation collects after 3,000 allocations instead of 700: a
+* the youngest generation collects after 10,000 allocations instead of 700: a
   bot allocates in bursts (a move builds views, texts and buttons), and most of
-  it dies by reference counting before a collection would look at it.
+  it dies by reference counting before a collection would look at it. A young
+  collection's cost is the young objects alive at that moment (at 200 tables,
+  10,000-30,000 of them: the tasks, timers and futures of the moves in flight,
+  10-15 ms of CPU), nearly whatever the threshold; the threshold sets how often it
+  comes. Since a move leaves no cyclic garbage (``notify.release_view`` cuts a
+  sent layout's links; ``python -m tools.bench --garbage`` counts what is left),
+  nothing is lost by collecting rarely: at 3,000, 44 young collections in 30 s
+  (555 ms of the loop's CPU, each a stop of 10-20 ms); at 10,000, 2 in 20 s.
 
 Measured with ``python -m tools.bench`` (production defaults) on 2 cores: event-loop
 lag p99 7.7-12.1 ms before, 5.8 ms after; click-to-ack p99 36-73 ms before, 25 ms
@@ -29,7 +36,7 @@ from typing import Final
 
 __all__ = ["YOUNG_THRESHOLD", "settle"]
 
-YOUNG_THRESHOLD: Final = 3000  # allocations between collections of the youngest generation
+YOUNG_THRESHOLD: Final = 10_000  # allocations between collections of the youngest generation
 
 _settled = False
 

@@ -53,6 +53,13 @@ Params = Sequence[Any] | dict[str, Any]
 
 POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
 
+GROUP_WINDOW = 0.05
+"""Seconds a SQLite group commit stays open to more members while others wait. Without
+it a steady stream of writers (a restart of 1,000 tables: every AI's move and every
+click at once) kept one group open for seconds, and every member of it, a click's
+move too, waited for its end: clicks answered only when deferred, 2 s late
+(``python -m tools.bench_resume``)."""
+
 
 def is_postgresql_url(location: str | Path) -> bool:
     """True if ``location`` (``RH_DATABASE``) names a PostgreSQL server, not a SQLite file."""
@@ -337,6 +344,7 @@ class SQLiteDatabase(Database):
             None  # the open group's COMMIT, if a group is open
         )
         self._queued = 0  # transaction() callers waiting for the lock
+        self._opened = 0.0  # loop time the open group began
         self._orphans: set[asyncio.Task[None]] = set()
 
     @classmethod
@@ -422,7 +430,9 @@ class SQLiteDatabase(Database):
 
         Group commit: transactions that arrive while another is running join one
         SQLite transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``), each inside its own
-        ``SAVEPOINT``, and the group commits when no further transaction waits.
+        ``SAVEPOINT``, and the group commits when no further transaction waits, or
+        once it has been open :data:`GROUP_WINDOW` (the next waiting one begins the
+        next group): a steady stream of writers never holds a member back for long.
         With ``synchronous = FULL`` each COMMIT waits for the disk; under load one
         fsync then serves many moves instead of one each. Each member still:
 
@@ -454,6 +464,7 @@ class SQLiteDatabase(Database):
                 if self._batch is None:
                     await self._run("BEGIN IMMEDIATE", ())
                     self._batch = asyncio.get_running_loop().create_future()
+                    self._opened = asyncio.get_running_loop().time()
                 batch = self._batch
                 await self._run("SAVEPOINT member", ())
             self._owner = asyncio.current_task()
@@ -468,8 +479,12 @@ class SQLiteDatabase(Database):
         finally:
             self._owner = None
             try:
-                if self._batch is not None and self._queued == 0:
-                    await self._commit_batch()  # nobody waits to join: this group ends here
+                if self._batch is not None and (
+                    self._queued == 0
+                    or asyncio.get_running_loop().time() - self._opened >= GROUP_WINDOW
+                ):
+                    # nobody waits to join, or the group is old enough: it ends here
+                    await self._commit_batch()
             finally:
                 self._lock.release()
         if ok and batch is not None:

@@ -202,13 +202,28 @@ class ActionRepo(Repository):
         )
         return [ActionRow(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
-    async def list_active(self) -> dict[int, builtins.list[ActionRow]]:
-        """The logs of every active table, by table id, in one query (for resume)."""
-        rows = await self.db.fetchall(
-            f"SELECT {_ACTION_COLUMNS} FROM actions"
-            " WHERE table_id IN (SELECT id FROM tables WHERE status = 'active')"
-            " ORDER BY table_id, seq"
-        )
+    async def list_active(self, tail: int | None = None) -> dict[int, builtins.list[ActionRow]]:
+        """The logs of every active table, by table id, in one query (for resume).
+
+        With ``tail``, of a table with a snapshot only what a start needs: the actions
+        from ``tail`` before its snapshot's position on (those after it to replay, the
+        others to check the snapshot against and to know the latest moves); the whole
+        log of a table without one."""
+        if tail is None:
+            rows = await self.db.fetchall(
+                f"SELECT {_ACTION_COLUMNS} FROM actions"
+                " WHERE table_id IN (SELECT id FROM tables WHERE status = 'active')"
+                " ORDER BY table_id, seq"
+            )
+        else:
+            columns = ", ".join(f"a.{c}" for c in _ACTION_COLUMNS.split(", "))
+            rows = await self.db.fetchall(
+                f"SELECT {columns} FROM actions a JOIN tables t ON t.id = a.table_id"
+                " LEFT JOIN table_snapshots s ON s.table_id = a.table_id"
+                " WHERE t.status = 'active' AND a.seq >= COALESCE(s.seq, 0) - ?"
+                " ORDER BY a.table_id, a.seq",
+                (tail,),
+            )
         logs: dict[int, builtins.list[ActionRow]] = {}
         for r in rows:
             action = ActionRow(r[0], r[1], r[2], r[3], r[4], r[5])

@@ -52,7 +52,7 @@ class AutoPlay:
         human = table.human(seat)
         if game is None or human is None or seat in table.away:
             return
-        action = single_card(game.observe(seat))
+        action = single_card(table.view(seat))  # the view its hand message shows too
         if action is None:
             return
         self.svc.own(

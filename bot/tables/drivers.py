@@ -44,6 +44,13 @@ log = logging.getLogger(__name__)
 
 __all__ = ["Drivers", "acting_seat"]
 
+DEADLINE_SLACK = 10.0
+"""Seconds a stored turn deadline may be reckoned before the move that wrote it (see
+:meth:`Drivers.resumed_due`). A deadline is only ever rewritten by the next human turn,
+at least a move later, so no earlier turn's passes for the current one: with the exact
+comparison it had, every restart gave every waiting player a fresh full turn and
+wrote all their deadlines again, a thousand writes as the tables came back."""
+
 
 def acting_seat(table: Table, game: Game) -> int | None:
     """The seat to drive now: ``game.to_act()``, except that while a claim or
@@ -249,9 +256,10 @@ class Drivers:
     ) -> float | None:
         """The stored turn deadline if it belongs to the turn now waiting, else None.
 
-        A deadline set before the latest action is from an earlier turn (the row is
-        only rewritten when the next human turn's timer starts): that turn gets a
-        fresh timeout instead.
+        A deadline set well before the latest action is from an earlier turn: that
+        turn gets a fresh timeout instead. The move that begins a human's turn writes
+        its deadline with it, reckoned from a clock read just before the write (which
+        may queue for the database): up to :data:`DEADLINE_SLACK` older than the move.
         """
         game = table.game
         if (
@@ -262,7 +270,7 @@ class Drivers:
         ):
             return None
         set_at = deadline.due_at - self.turn_timeout(table)
-        return deadline.due_at if set_at + 1e-6 >= last_action_at else None
+        return deadline.due_at if set_at + DEADLINE_SLACK >= last_action_at else None
 
     def arm_turn_timer(self, table: Table, seat: int, due: float | None = None) -> None:
         """Start the AFK timer of ``seat``'s turn, replacing the table's previous timer.

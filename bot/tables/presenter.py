@@ -216,7 +216,8 @@ class Presenter:
             buttons=layout.play_buttons(table.id, show_reclaim=bool(table.away)),
             picture=picture,
             alt=render.alt_text(info, view, recent),
-            table=render.compact_table(info, view),
+            # shown only where there is no picture: not drawn for every edit that has one
+            table=render.compact_table(info, view) if picture is None else "",
         )
 
     @staticmethod

@@ -25,7 +25,7 @@ import asyncio
 import json
 import logging
 import sqlite3
-from typing import Any
+from collections.abc import Sequence
 
 import discord
 
@@ -45,7 +45,7 @@ from bot.tables import commit
 from bot.tables.drivers import Drivers
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
-from bot.tables.table import SET_ASIDE_MARK, Table
+from bot.tables.table import MOVES_KEPT, SET_ASIDE_MARK, Table
 from engine import Event, Game, IllegalAction, RecordError, RulesError, decode_action
 
 log = logging.getLogger(__name__)
@@ -58,17 +58,29 @@ REDRAW_BATCH = 10
 REDRAW_PAUSE = 0.02
 
 
-def restore(table: Table, record: dict[str, Any], snapshot: Snapshot) -> Game | None:
-    """The game of ``record`` (a table's row and log) from its stored ``snapshot`` and
-    the actions logged after it; None (replay the log instead) unless the snapshot is
-    intact, is of this table's game and its actions are the log's first ``seq``."""
-    actions: list[str] = record["actions"]
-    if not snapshot.intact or not 0 < snapshot.seq <= len(actions):
+class WholeLogNeeded(Exception):
+    """A table was loaded with only the tail of its log, and its snapshot could not be
+    used: its whole log is to be read and replayed."""
+
+
+def restore(table: Table, actions: Sequence[ActionRow], snapshot: Snapshot) -> Game | None:
+    """The game of ``table`` from its stored ``snapshot`` and the actions logged after
+    it; None (replay the log instead) unless the snapshot is intact, is of this
+    table's game and agrees with the log. ``actions``: the whole log, or its tail
+    from at or before the snapshot's position (a start reads only that, see
+    :meth:`~bot.store.ActionRepo.list_active`): the snapshot's own log must have
+    ``seq`` entries and agree with every logged action they share."""
+    logged = actions[-1].seq + 1 if actions else 0
+    first = actions[0].seq if actions else 0
+    if not snapshot.intact or not 0 < snapshot.seq <= logged or first > snapshot.seq:
         log.warning("table %s: its snapshot is damaged or ahead of its log; replayed", table.id)
         return None
     try:
         data = json.loads(snapshot.body)
-        if data["log"] != actions[: snapshot.seq]:
+        own: list[str] = data["log"]
+        if len(own) != snapshot.seq or any(
+            own[a.seq] != f"{a.seat} {a.action}" for a in actions if a.seq < snapshot.seq
+        ):
             log.warning("table %s: its snapshot is not of its log; the log is replayed", table.id)
             return None
         game = Game.from_snapshot(data)
@@ -80,9 +92,9 @@ def restore(table: Table, record: dict[str, Any], snapshot: Snapshot) -> Game | 
         ):
             log.warning("table %s: its snapshot is of another game; the log is replayed", table.id)
             return None
-        for entry in actions[snapshot.seq :]:
-            seat, _, action = entry.partition(" ")
-            game.apply(int(seat), decode_action(action))
+        for a in actions:
+            if a.seq >= snapshot.seq:
+                game.apply(a.seat, decode_action(a.action))
     except Exception:  # a snapshot this version cannot read: the log is the truth
         log.warning(
             "table %s: its snapshot does not load; the log is replayed", table.id, exc_info=True
@@ -110,7 +122,9 @@ class Resume:
         """Load every unfinished table and bring it back to life; returns how many."""
         svc = self.svc
         rows = await svc.table_repo.list_unfinished()
-        logs = await svc.action_repo.list_active()
+        # of a table with a snapshot, only the tail of its log: what is replayed after
+        # the snapshot and the latest moves it remembers
+        logs = await svc.action_repo.list_active(tail=MOVES_KEPT)
         snapshots = await svc.snapshot_repo.list_active()
         hand_msgs = await svc.hand_repo.list_active()
         deadlines = {d.table_id: d for d in await svc.deadline_repo.list()}
@@ -168,7 +182,11 @@ class Resume:
         if it was set aside. ``redraw=False``: the caller brings the messages up to
         date later (:meth:`redraw`)."""
         try:
-            table = self._load(row, actions, snapshot)
+            try:
+                table = self._load(row, actions, snapshot)
+            except WholeLogNeeded:
+                actions = await self.svc.action_repo.list(row.id)
+                table = self._load(row, actions)
         except (RulesError, RecordError, IllegalAction, ValueError) as exc:
             await self._set_aside(row, exc)
             return False
@@ -268,9 +286,10 @@ class Resume:
         rest of ``actions``, or replayed from ``actions`` alone."""
         table = Table.from_row(row)
         if table.status == "active":
-            record = row.record(actions)
-            game = None if snapshot is None else restore(table, record, snapshot)
-            table.game = game if game is not None else Game.from_record(record)
+            game = None if snapshot is None else restore(table, actions, snapshot)
+            if snapshot is not None and game is None and (not actions or actions[0].seq > 0):
+                raise WholeLogNeeded(row.id)  # only a tail was read: the whole log replays
+            table.game = game if game is not None else Game.from_record(row.record(actions))
             # the last moves, as if this process had just made them: the second half
             # of a double click is told "Already played" after a restart, or in a
             # process that loads the table for it

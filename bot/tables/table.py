@@ -258,7 +258,9 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # (version before, seat, actor user id or None for the AI) of the latest commits,
     # so a click that lost a race can be told what happened to its turn.
-    moves: deque[tuple[int, int, int | None]] = field(default_factory=lambda: deque(maxlen=8))
+    moves: deque[tuple[int, int, int | None]] = field(
+        default_factory=lambda: deque(maxlen=MOVES_KEPT)
+    )
     drive: Drive = field(default_factory=Drive)
     shown: Shown = field(default_factory=Shown)
 
@@ -391,6 +393,7 @@ def retry_backoff(attempt: int) -> float:
     return delay * random.uniform(0.5, 1.0)
 
 
+MOVES_KEPT = 8  # the latest commits a table remembers (Table.moves)
 SET_ASIDE_MARK = "v1"  # the channel of a set-aside table is told once
 ACK_WITHIN = 2.0  # seconds a click waits for its commit before it is deferred (Discord allows 3)
 ENDED_KEPT = (

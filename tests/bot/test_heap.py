@@ -15,3 +15,35 @@ async def test_a_started_bot_has_frozen_its_start_up_objects(simcord_env: Any) -
     frozen = gc.get_freeze_count()
     heap.settle()  # a second start in the same process freezes nothing more
     assert gc.get_freeze_count() == frozen
+
+
+def test_a_sent_table_layout_leaves_nothing_for_the_collector() -> None:
+    """Every move edits a table message: its layout (container, picture, rows of buttons)
+    is freed as soon as it is sent, not left for a collection that stops the loop."""
+    from bot.present.drawing import Picture
+    from bot.present.layout import TableLayout, play_buttons
+    from bot.present.notify import release_view
+
+    picture = Picture(png=b"png", description="the table", key=1, width=10, height=10)
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for table_id in range(5):
+            shown = TableLayout(
+                lines=("North to play", "Trumps: ♠"),
+                buttons=play_buttons(table_id, show_reclaim=True),
+                picture=picture,
+                alt="the table in words",
+            )
+            view = shown.view()
+            assert len(list(view.walk_children())) > 10  # container, gallery, rows, buttons
+            release_view(view)
+            del view, shown
+        gc.collect()
+        left = [type(o).__module__ for o in gc.garbage]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert not [m for m in left if m.startswith(("discord", "bot"))]

@@ -13,6 +13,7 @@ import pytest
 import bot.tables.resume as resume_module
 from bot.store import Snapshot, SnapshotRepo
 from bot.tables.commit import SNAPSHOT_EVERY
+from bot.tables.table import MOVES_KEPT
 from engine import Game
 
 from .conftest import make_settings, restart
@@ -83,17 +84,23 @@ async def test_a_restart_restores_from_a_snapshot_that_matches_the_log_and_repla
     await repo.put(_damaged(stored, how))
     before = table.game.state_key()
     used: list[bool] = []
+    read_from: list[int] = []
     real_restore = resume_module.restore
 
     def restore(*args: Any) -> Game | None:
         game = real_restore(*args)
         used.append(game is not None)
+        read_from.append(args[1][0].seq if args[1] else -1)
         return game
 
     monkeypatch.setattr(resume_module, "restore", restore)
     await restart(env, more_bots, make_settings(db_path, **bot_settings))
 
     assert used == [how == "intact"]
+    if how != "ahead":
+        # the start read only the tail of the log: the latest moves before the snapshot
+        # (to check it against them) and those after it (replayed)
+        assert read_from == [stored.seq - MOVES_KEPT]
     table = env.bot.manager.tables[1]
     assert table.game.state_key() == before
     assert (await replay_from_db(env.bot.db, table)).state_key() == before

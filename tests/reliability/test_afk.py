@@ -3,6 +3,7 @@ reclaim, lobby expiry, and timers that survive a restart."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -226,6 +227,41 @@ async def test_timer_racing_a_click_makes_exactly_one_move(env: Any, db_path: An
     assert env.errors == []
     assert {"click", "timer"} <= set(outcomes), outcomes
     print("\nclick vs timer:", outcomes)
+
+
+@pytest.mark.parametrize("bot_settings", [AFK], indirect=True)
+async def test_a_turn_begun_by_a_move_keeps_its_deadline_across_a_restart(
+    env: Any, db_path: Any, bot_settings: Any
+) -> None:
+    """The deadline a move writes for the next turn is computed just before its write
+    lands (a real clock moves meanwhile): a restart keeps it, and gives no fresh minute."""
+    guild = env.create_guild(name="AFK Club")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    await open_table(channel, alice, ai=("easy", "easy", "easy"), target=3)
+    db = env.bot.manager.services.db
+    simulated, readings = db.clock, itertools.count()
+    # a real clock moves between two readings (the deadline's, then the move's write)
+    db.clock = lambda: simulated() + next(readings) * 0.002
+    for _ in range(5):  # until her turn begins with an AI's move (written with its deadline)
+        await until_turn(env, alice, 10)
+        rows = db_actions(db_path, 1)
+        if rows and rows[-1][3] is None:
+            break
+        assert await act(alice) is not None
+    else:
+        raise AssertionError("no turn of hers began with an AI's move")
+    v0 = game_of(env).version
+
+    await env.advance_time(30)
+    old = env.bot
+    await env.restart_bot(create_bot(make_settings(db_path, **bot_settings)))
+    await old.close()
+    await env.advance_time(29)
+    assert game_of(env).version == v0
+    await env.advance_time(2)  # its minute is up (give or take the clock's few ms)
+    assert game_of(env).version > v0, "the restart gave the turn more time"
+    assert db_actions(db_path, 1)[v0][3] is None  # the AI played it
 
 
 @pytest.mark.parametrize(

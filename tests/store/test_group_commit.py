@@ -129,3 +129,28 @@ async def test_a_plain_statement_between_members_is_durable_when_it_returns(
     await asyncio.gather(member(1), plain(), member(2), member(3))
     assert on_return == [True]
     assert committed_rows(db_path) == {1, 2, 3, 50}
+
+
+async def test_a_steady_stream_of_writers_does_not_hold_back_the_first(
+    sqlite_db: SQLiteDatabase, db_path: Path
+) -> None:
+    """A click's move is on disk (and answered) soon, even while other writers keep
+    queueing behind it: a group commits once it has been open GROUP_WINDOW."""
+    from bot.store.db import GROUP_WINDOW
+
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    returned: dict[int, float] = {}
+
+    async def move(i: int) -> None:
+        async with sqlite_db.transaction():
+            await sqlite_db.execute("INSERT INTO t_parent (id) VALUES (?)", (i,))
+            await asyncio.sleep(0.01)  # each writer takes a while: the queue stays long
+        returned[i] = loop.time() - started
+        assert i in committed_rows(db_path)  # durable when it returns
+
+    await asyncio.gather(*(move(i) for i in range(60)))
+    assert committed_rows(db_path) == set(range(60))
+    last = max(returned.values())
+    assert last >= 0.5  # the stream lasted 60 x 10 ms
+    assert returned[0] < GROUP_WINDOW + 0.2 < last / 2, returned
