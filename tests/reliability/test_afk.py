@@ -231,7 +231,7 @@ async def test_timer_racing_a_click_makes_exactly_one_move(env: Any, db_path: An
 
 @pytest.mark.parametrize("bot_settings", [AFK], indirect=True)
 async def test_a_turn_begun_by_a_move_keeps_its_deadline_across_a_restart(
-    env: Any, db_path: Any, bot_settings: Any
+    env: Any, db_path: Any, bot_settings: Any, more_bots: list[Any]
 ) -> None:
     """The deadline a move writes for the next turn is computed just before its write
     lands (a real clock moves meanwhile): a restart keeps it, and gives no fresh minute."""
@@ -255,7 +255,8 @@ async def test_a_turn_begun_by_a_move_keeps_its_deadline_across_a_restart(
 
     await env.advance_time(30)
     old = env.bot
-    await env.restart_bot(create_bot(make_settings(db_path, **bot_settings)))
+    more_bots.append(create_bot(make_settings(db_path, **bot_settings)))
+    await env.restart_bot(more_bots[-1])
     await old.close()
     await env.advance_time(29)
     assert game_of(env).version == v0
