@@ -13,6 +13,7 @@ from bot.present.render.common import (
     cards_text,
     fit,
     suit_symbol,
+    target_text,
     terms,
 )
 from bot.present.render.lines import (
@@ -24,9 +25,12 @@ from bot.present.render.lines import (
     waiting_line,
 )
 from bot.present.render.ruffe_trump import measure_how, measure_name
+from bot.present.render.solo import exposed_lines
 from bot.present.render.table import (
     game_lines,
+    short_trumps_line,
 )
+from bot.present.render.turnover import layout_text
 from engine import (
     AcceptClaim,
     Action,
@@ -222,26 +226,9 @@ def hand_message(
             first += _(" ⏰ the AI plays it {time}").format(time=f"<t:{int(deadline)}:R>")
     else:
         first = _waiting_line(info, view)
-    lines = [first]
-    if info.jump_url:  # the table's number is its link: it says where, in a phone's one line
-        place = _("🃏 **{title}** · [table #{table}]({url})").format(
-            title=info.rules.title, table=info.table_id, url=info.jump_url
-        )
-    else:
-        place = _("🃏 **{title}** · table #{table}").format(
-            title=info.rules.title, table=info.table_id
-        )
-        where = _(" in ").join(
-            x
-            for x in (
-                f"#{info.channel_name}" if info.channel_name else "",
-                f"**{info.guild_name}**" if info.guild_name else "",
-            )
-            if x
-        )
-        if where:
-            place += f" · {where}"
-    lines.append(place)
+    if view.my_turn and not away and view.phase != "over" and _card_to_play(view):
+        return _play_turn_message(info, view, first, note)
+    lines = [first, _place(info)]
     lines.append(_seat_line(info, view))
     lines.append(trump_line(info, view) + " · " + score_line(info, view))
     if view.phase == "over":
@@ -276,6 +263,104 @@ def hand_message(
         )
     if view.my_discards and exchange:
         lines.append(_("Laid out: {cards}").format(cards=cards_text(view.my_discards)))
+    if note:
+        lines.append(note)
+    return fit(lines)
+
+
+def _place(info: TableInfo) -> str:
+    """The table, by name and number (its link where known), in one short line."""
+    if info.jump_url:  # the table's number is its link: it says where, in a phone's one line
+        place = _("🃏 **{title}** · [table #{table}]({url})").format(
+            title=info.rules.title, table=info.table_id, url=info.jump_url
+        )
+    else:
+        place = _("🃏 **{title}** · table #{table}").format(
+            title=info.rules.title, table=info.table_id
+        )
+        where = _(" in ").join(
+            x
+            for x in (
+                f"#{info.channel_name}" if info.channel_name else "",
+                f"**{info.guild_name}**" if info.guild_name else "",
+            )
+            if x
+        )
+        if where:
+            place += f" · {where}"
+    return place
+
+
+def _card_to_play(view: SeatView) -> bool:
+    """Whether the turn asks for a card to be played (not a bid, a choice, cards to lay out)."""
+    return any(isinstance(a, Play) for a in view.legal)
+
+
+def _contract_need(info: TableInfo, view: SeatView) -> str:
+    """What the contract needs, in a few words: ``EW need 9 books, have 1`` (Bid Whist),
+    ``needs 9 of 13 tricks`` (Solo Whist); "" without a contract."""
+    if not view.contract or view.declarer is None:
+        return ""
+    if bidwhist.is_bid(view.contract):
+        side = info.rules.side_of(view.declarer)
+        tricks = view.tricks[side] if side < len(view.tricks) else 0
+        return _("{side} need {need} books, have {n}").format(
+            side=info.side_short(side), need=bidwhist.books_needed(view.contract), n=1 + tricks
+        )
+    return solo.tricks_needed(view.contract, info.rules.tricks_per_deal)
+
+
+def _layouts_line(info: TableInfo, view: SeatView) -> str:
+    """Turnover Bridge's layouts in one small line: yours (the buttons marked ▲; the
+    superscript is the count of cards face down beneath) and the others'."""
+    if not view.layouts:
+        return ""
+    parts = []
+    for seat, piles in enumerate(view.layouts):
+        owner = _("▲ your layout") if seat == view.seat else info.names[seat]
+        parts.append(f"{owner}: {layout_text(piles)}")
+    return " · ".join(parts)
+
+
+def _play_turn_message(info: TableInfo, view: SeatView, first: str, note: str) -> str:
+    """The hand message on a turn to play a card, made to fit a phone's screen with its
+    buttons: line 1 (what to do, and when the AI does it), the trick on the table (or,
+    when you lead, the last one and who won it), then one small line of what the card
+    depends on (trumps, the contract and what it needs, the tricks of each side) and
+    one of where (the table, the score). Only while they matter: a hand face up
+    (Solo's Spread Misère), the layouts (Turnover Bridge), the exchange until the
+    first trick is done. The hand is in the buttons; who sits where is in the seat
+    names of the trick line and in the table's picture."""
+    lines = [first]
+    trick = named_trick_line(info, view) or named_last_trick_line(info, view)
+    if trick:
+        lines.append(trick)
+    context = [short_trumps_line(info, view), _contract_need(info, view)]
+    if view.completed_tricks or view.trick:
+        context.append(tricks_line(info, view))
+    lines.append("-# " + " · ".join(x for x in context if x))
+    rules = info.rules
+    if rules.deal_won_at and rules.target_score <= 1:  # one deal is the game: its tricks tell
+        lines.append("-# " + _place(info) + " · " + target_text(rules))
+    else:
+        lines.append("-# " + _place(info) + " · " + score_line(info, view))
+    lines.extend(f"-# {x}" for x in exposed_lines(info, view, skip=view.seat))
+    layouts = _layouts_line(info, view)
+    if layouts:
+        lines.append("-# " + layouts)
+    if not view.completed_tricks:  # the exchange matters until the first trick is done
+        exchange = []
+        if view.stock_taken:
+            exchange.append(
+                _("From the {stock}: {cards}").format(
+                    stock=_(terms(info.rules).stock),
+                    cards=cards_text(bidwhist.view_sorted(view, view.stock_taken)),
+                )
+            )
+        if view.my_discards:
+            exchange.append(_("Laid out: {cards}").format(cards=cards_text(view.my_discards)))
+        if exchange:
+            lines.append("-# " + " · ".join(exchange))
     if note:
         lines.append(note)
     return fit(lines)
@@ -417,9 +502,7 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
         ask = _("no {suit} left: play any card").format(suit=suit_symbol(led))
     else:
         ask = _("play any card")
-    extra = []
-    if view.layouts:
-        extra.append(_("your face-up layout cards are the rows marked ▲"))
+    extra = []  # the face-up layout cards' ▲ is told on the layouts' line
     if any(isinstance(a, (CallCanYe, ShowHonours)) for a in legal):
         extra.append(_("or call your honours first"))
     return _("🟢 **Your turn — {ask}**").format(ask=ask) + "".join(f" — {x}" for x in extra) + "."

@@ -81,7 +81,9 @@ _AUCTION_TURN_UP = TextMap(
 )
 
 
-def trump_line(info: TableInfo, view: SeatView) -> str:
+def trump_line(info: TableInfo, view: SeatView, turn_up: bool = True) -> str:
+    """``Trumps: **♦︎ diamonds** (turned up 3♦︎)``, or what decides them (``turn_up``:
+    False leaves out the card turned up, which the table's picture shows)."""
     if bidwhist.is_bid_whist(view):
         return bidwhist.trump_line(info, view)
     if view.phase == "auction" and view.turn_up is not None:
@@ -91,7 +93,7 @@ def trump_line(info: TableInfo, view: SeatView) -> str:
     if view.phase == "trumps" and view.trump is None:
         return _("Trumps: **to be named by the declarer**")
     text = _("Trumps: **{suit}**").format(suit=suit_text(view.trump))
-    if view.turn_up is not None and view.trump is view.turn_up.suit:
+    if turn_up and view.turn_up is not None and view.trump is view.turn_up.suit:
         text += _(" (turned up {card})").format(card=card_text(view.turn_up))
     return text
 
