@@ -172,19 +172,31 @@ class Browser:
 
     async def open(self, url: str) -> list[dict[str, Any]]:
         """Load ``url``, wait until its messages and their images are there; the
-        message boxes (see :data:`MEASURE_JS`)."""
+        message boxes (see :data:`MEASURE_JS`). A page of messages whose images do not
+        load is an error: what it would measure is not what a player sees."""
         await self.send("Page.navigate", url=url)
         boxes: list[dict[str, Any]] = []
-        for _ in range(150):
+        for tick in range(150):
             await asyncio.sleep(0.1)
             value = await self.evaluate(MEASURE_JS)
             boxes = json.loads(value) if value else []
             if boxes and all(b["loaded"] for b in boxes):
                 break
+            if not boxes and tick >= 30:  # a page without channel messages (a thread's view)
+                break
         else:
-            raise SystemExit(f"the preview's images did not load: {url}")
+            broken = await self.evaluate(
+                "JSON.stringify([...document.querySelectorAll('img')]"
+                ".filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src))"
+            )
+            raise SystemExit(f"the preview's images did not load: {url} {broken}")
         await asyncio.sleep(0.5)  # fonts and layout settle
         return list(json.loads(await self.evaluate(MEASURE_JS)))
+
+    async def load(self, url: str) -> None:
+        """Load a plain page (no messages to wait for) and let it settle."""
+        await self.send("Page.navigate", url=url)
+        await asyncio.sleep(1.0)
 
     async def shoot(self, path: Path, bottom: float | None = None) -> None:
         """A screenshot of the page into ``path``; down to ``bottom`` (px) if given."""
@@ -199,12 +211,12 @@ class Browser:
 async def photograph(
     env: Any, channel: Any, viewer: Any, width: int, height: int, path: Path
 ) -> list[dict[str, Any]]:
-    """Photograph ``channel`` as ``viewer`` sees it at ``width`` into ``path``; the
-    message boxes."""
+    """Photograph ``channel`` as ``viewer`` sees it at ``width`` into ``path`` (down to
+    its last message); the message boxes."""
     async with (
         open_preview(env, channel, viewer, width, height) as url,
         Browser(width, height) as browser,
     ):
         boxes = await browser.open(url)
-        await browser.shoot(path)
+        await browser.shoot(path, bottom=max(b["bottom"] for b in boxes) + 16 if boxes else None)
         return boxes

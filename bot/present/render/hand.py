@@ -227,7 +227,7 @@ def hand_message(
     else:
         first = _waiting_line(info, view)
     if view.my_turn and not away and view.phase != "over" and _card_to_play(view):
-        return _play_turn_message(info, view, first, note)
+        return _play_turn_message(info, view, first, note, in_buttons)
     lines = [first, _place(info)]
     lines.append(_seat_line(info, view))
     lines.append(trump_line(info, view) + " · " + score_line(info, view))
@@ -310,6 +310,22 @@ def _contract_need(info: TableInfo, view: SeatView) -> str:
     return solo.tricks_needed(view.contract, info.rules.tricks_per_deal)
 
 
+def _sides_words(info: TableInfo, view: SeatView) -> str:
+    """Whom you play with where the contract made the sides (Solo Whist), by seat:
+    ``you play with West``, ``you play alone``, ``you defend with South and West``."""
+    if info.partnerships or not view.contract or view.declarer is None:
+        return ""
+    groups = play_sides(view, info.n)
+    if len(groups) < 2:
+        return ""
+    mine = next(g for g in groups if view.seat in g)
+    names = [info.names[s] for s in mine if s != view.seat]
+    mates = names[0] if len(names) <= 1 else ", ".join(names[:-1]) + _(" and ") + names[-1]
+    if view.declarer in mine:
+        return _("you play with {mates}").format(mates=mates) if names else _("you play alone")
+    return _("you defend with {mates}").format(mates=mates) if names else _("you defend alone")
+
+
 def _layouts_line(info: TableInfo, view: SeatView) -> str:
     """Turnover Bridge's layouts in one small line: yours (the buttons marked ▲; the
     superscript is the count of cards face down beneath) and the others'."""
@@ -322,20 +338,23 @@ def _layouts_line(info: TableInfo, view: SeatView) -> str:
     return " · ".join(parts)
 
 
-def _play_turn_message(info: TableInfo, view: SeatView, first: str, note: str) -> str:
+def _play_turn_message(
+    info: TableInfo, view: SeatView, first: str, note: str, in_buttons: bool
+) -> str:
     """The hand message on a turn to play a card, made to fit a phone's screen with its
     buttons: line 1 (what to do, and when the AI does it), the trick on the table (or,
     when you lead, the last one and who won it), then one small line of what the card
     depends on (trumps, the contract and what it needs, the tricks of each side) and
     one of where (the table, the score). Only while they matter: a hand face up
     (Solo's Spread Misère), the layouts (Turnover Bridge), the exchange until the
-    first trick is done. The hand is in the buttons; who sits where is in the seat
-    names of the trick line and in the table's picture."""
+    first trick is done. The hand is in the buttons (listed only where the buttons do not
+    show all of it, ``in_buttons`` False); who sits where is in the seat names of the
+    trick line and in the table's picture."""
     lines = [first]
     trick = named_trick_line(info, view) or named_last_trick_line(info, view)
     if trick:
         lines.append(trick)
-    context = [short_trumps_line(info, view), _contract_need(info, view)]
+    context = [short_trumps_line(info, view), _contract_need(info, view), _sides_words(info, view)]
     if view.completed_tricks or view.trick:
         context.append(tricks_line(info, view))
     lines.append("-# " + " · ".join(x for x in context if x))
@@ -361,6 +380,12 @@ def _play_turn_message(info: TableInfo, view: SeatView, first: str, note: str) -
             exchange.append(_("Laid out: {cards}").format(cards=cards_text(view.my_discards)))
         if exchange:
             lines.append("-# " + " · ".join(exchange))
+    if not in_buttons:
+        lines.append(
+            _("Your hand ({count}): {cards}").format(
+                count=len(view.hand), cards=bidwhist.view_hand_text(view)
+            )
+        )
     if note:
         lines.append(note)
     return fit(lines)
