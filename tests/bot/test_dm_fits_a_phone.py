@@ -21,7 +21,8 @@ from bot.present.render import hand_message
 from engine import Card, Game, Play, SeatView, game_ids
 from tools.bench_picture import Form, play, table_info
 
-from .helpers import buttons, hand_cards, hand_message as dm_of, table_message
+from .helpers import buttons, hand_cards, table_message
+from .helpers import hand_message as dm_of
 
 
 @dataclass
@@ -106,7 +107,7 @@ async def test_every_legal_card_has_a_live_button_on_rows_a_phone_shows_whole(
 async def test_on_a_turn_to_play_only_the_lines_that_matter_now(
     game_id: str, suit_marks: Any
 ) -> None:
-    for when, game, view in _turns(game_id):
+    for _when, game, view in _turns(game_id):
         info = table_info(game)
         assert hand_in_buttons(view)  # the hand is in the buttons: not listed again
         text = hand_message(info, view, in_buttons=True, deadline=1_900_000_000.0)
