@@ -320,10 +320,28 @@ def _sides_words(info: TableInfo, view: SeatView) -> str:
         return ""
     mine = next(g for g in groups if view.seat in g)
     names = [info.names[s] for s in mine if s != view.seat]
-    mates = names[0] if len(names) <= 1 else ", ".join(names[:-1]) + _(" and ") + names[-1]
+    mates = ", ".join(names[:-1]) + _(" and ") + names[-1] if len(names) > 1 else "".join(names)
     if view.declarer in mine:
         return _("you play with {mates}").format(mates=mates) if names else _("you play alone")
     return _("you defend with {mates}").format(mates=mates) if names else _("you defend alone")
+
+
+def _short_seat(info: TableInfo, view: SeatView) -> str:
+    """Your seat in a few words: ``You are **North**, partner South.`` (whom the trick
+    line's seat names mean); where a contract made the sides, the context line says
+    them (:func:`_sides_words`)."""
+    seat = view.seat
+    if info.partnerships:
+        return _("You are **{seat}**, partner {partner}.").format(
+            seat=info.names[seat], partner=info.names[(seat + 2) % 4]
+        )
+    if _sides_words(info, view):
+        return _("You are **{seat}**.").format(seat=info.names[seat])
+    return (
+        _("You are **{seat}**, playing for yourself. {where}")
+        .format(seat=info.names[seat], where="")
+        .strip()
+    )
 
 
 def _layouts_line(info: TableInfo, view: SeatView) -> str:
@@ -359,10 +377,11 @@ def _play_turn_message(
         context.append(tricks_line(info, view))
     lines.append("-# " + " · ".join(x for x in context if x))
     rules = info.rules
+    place = _place(info) + " · " + _short_seat(info, view)
     if rules.deal_won_at and rules.target_score <= 1:  # one deal is the game: its tricks tell
-        lines.append("-# " + _place(info) + " · " + target_text(rules))
+        lines.append("-# " + place + " · " + target_text(rules))
     else:
-        lines.append("-# " + _place(info) + " · " + score_line(info, view))
+        lines.append("-# " + place + " · " + score_line(info, view))
     lines.extend(f"-# {x}" for x in exposed_lines(info, view, skip=view.seat))
     layouts = _layouts_line(info, view)
     if layouts:
