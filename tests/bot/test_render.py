@@ -148,7 +148,7 @@ def test_hand_message_on_turn_names_what_to_do() -> None:
     waiting = render.hand_message(info, game.observe(other)).splitlines()[0]
     assert waiting.startswith("⏳ Not your turn — waiting for **") and "Your turn" not in waiting
     assert "Last trick" not in text  # mid-trick: only the trick in play (Last trick on the table)
-    assert "Tricks this deal: NS " in text
+    assert "Tricks: NS " in text  # on a turn to play, in the small context line
 
 
 def test_event_lines_and_deal_summary_are_public() -> None:

@@ -126,14 +126,18 @@ async def test_solo_whist_four_humans_propose_overcalled_by_spread_misere(simcor
             seen_exposed += 1
             for seat, player in enumerate(players):
                 dm = hand_message(player).content
-                if seat == declarer:
-                    assert "you play Spread Misère alone against" in dm
+                turn = dm.startswith("🟢 **Your turn") and game.phase == "play"
+                if seat == declarer:  # a turn to play says the sides in a few words
+                    assert (
+                        "you play alone" if turn else "you play Spread Misère alone against"
+                    ) in dm
                 else:
                     others = [s for s in range(4) if s not in (seat, declarer)]
                     assert (
-                        f"you defend with {names[others[0]]} ({NAMES[others[0]]}) and {names[others[1]]}"
-                        in dm
-                    )
+                        f"you defend with {names[others[0]]} and {names[others[1]]}"
+                        if turn
+                        else f"you defend with {names[others[0]]} ({NAMES[others[0]]}) and {names[others[1]]}"
+                    ) in dm
                     assert "plays with the hand face up" in dm
             assert f"Sides: {names[declarer]} ({NAMES[declarer]}) plays alone against" in text
 

@@ -374,7 +374,7 @@ def _play_turn_message(
         lines.append(trick)
     context = [short_trumps_line(info, view), _contract_need(info, view), _sides_words(info, view)]
     if view.completed_tricks or view.trick:
-        context.append(tricks_line(info, view))
+        context.append(_("Tricks: {tricks}").format(tricks=tricks_line(info, view, bare=True)))
     lines.append("-# " + " · ".join(x for x in context if x))
     rules = info.rules
     place = _place(info) + " · " + _short_seat(info, view)

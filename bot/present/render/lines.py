@@ -61,13 +61,16 @@ def play_sides(view: SeatView, n: int) -> list[list[int]]:
     return [out[k] for k in sorted(out)]
 
 
-def tricks_line(info: TableInfo, view: SeatView) -> str:
+def tricks_line(info: TableInfo, view: SeatView, bare: bool = False) -> str:
+    """``Tricks this deal: NS 4 · EW 2`` (``bare``: ``NS 4 · EW 2``)."""
     sides = view.seat_sides
     parts = []
     for seats in play_sides(view, info.n):
         side = sides[seats[0]]
         label = ("" if info.partnerships else "/").join(info.short[s] for s in seats)
         parts.append(f"{label} {view.tricks[side] if side < len(view.tricks) else 0}")
+    if bare:
+        return " · ".join(parts)
     return _("Tricks this deal: {tricks}").format(tricks=" · ".join(parts))
 
 
