@@ -237,9 +237,9 @@ def _layout_lines(view: SeatView, cards: Sequence[Card], rows: int = ROWS) -> li
     out: list[list[Card]] = []
     for start in range(0, len(piles), per_row):
         row = [p.up for p in piles[start : start + per_row] if p.up is not None and p.up in wanted]
-        parts = -(-len(row) // width)
-        size = -(-len(row) // parts) if parts else 0
-        out.extend(row[k : k + size] for k in range(0, len(row), size) if size)
+        if row:
+            size = -(-len(row) // -(-len(row) // width))  # split evenly
+            out.extend(row[k : k + size] for k in range(0, len(row), size))
     placed = {c for row in out for c in row}
     out.extend([c] for c in cards if c not in placed)
     if len(out) > rows:

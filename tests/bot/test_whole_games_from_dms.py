@@ -190,6 +190,8 @@ async def test_solo_whist_abundance_declarer_names_trumps_from_the_dm(simcord_en
             assert "Trumps: **♦ diamonds**" in text
             assert (
                 f"{names[named[0]]} ({NAMES[named[0]]}) names ♦ diamonds trumps." in text
+                or f"{names[named[0]]} names ♦ diamonds trumps."
+                in text  # by seat, under the picture
                 or game.completed
             )
 
