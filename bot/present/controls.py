@@ -493,8 +493,11 @@ def _find_card_buttons(
     legal_plays = {p.card for p in plays}
     hand = view_sorted(view, view.hand)
     layout = [c for c in sort_hand(_layout_cards(view), view.trump) if c not in view.hand]
-    if layout and not choices:  # a hand and a layout (Turnover Bridge) may take every row
-        card_rows_free = ROWS
+    if layout and not choices:  # a hand and a layout (Turnover Bridge) may take every row,
+        need = -(-len(hand) // card_width()) + -(-len(layout) // layout_width())
+        claim = any(isinstance(a, Claim) for a in view.claims)
+        if not claim or need >= ROWS:  # a claim keeps its row where the cards fit without it
+            card_rows_free = ROWS
     extra = view_sorted(view, [c for c in legal_plays if c not in view.hand and c not in layout])
     shown = list(hand) + layout + extra
     room = card_rows_free * card_width()
