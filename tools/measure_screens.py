@@ -32,163 +32,36 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
-import contextlib
-import json
-import shutil
-import socket
 import sys
 import tempfile
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import aiohttp  # noqa: E402
 import simcord  # noqa: E402
 
 from bot.app.client import create_bot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.present.drawing import font  # noqa: E402
+from engine import game_ids, make_rules  # noqa: E402
+from tools.preview_browser import DESKTOP, PHONE, Browser, open_preview  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screens"
-PHONE, DESKTOP = 400, 960
 SHOWN = 300  # the narrowest width the picture is shown at on a phone
-FAMILIES = (
-    ("Ruff and Honours", "ruff-honours-cotton", 3),
-    ("Whist", "whist-long", 3),
-    ("Solo Whist", "solo-whist", 3),
-    ("Bid Whist", "bid-whist", 3),
-    ("Ruffe and Trump", "ruff-trump-willughby", 3),
-    ("Turnover Bridge", "turnover-bridge", 1),
+# one game id of each family is photographed (the first also at 960 px); every game id
+# is measured, the families first
+PHOTOGRAPHED = (
+    "ruff-honours-cotton",
+    "whist-long",
+    "solo-whist",
+    "bid-whist",
+    "ruff-trump-willughby",
+    "turnover-bridge",
 )
-
-# --------------------------------------------------------------- Chromium over CDP
-
-MEASURE_JS = r"""
-(() => {
-  const out = [];
-  for (const m of document.querySelectorAll('.channel-message[data-message-id]')) {
-    const id = m.dataset.messageId;
-    const box = m.getBoundingClientRect();
-    const head = m.querySelector('.message-header');
-    const top = head ? head.getBoundingClientRect().top : box.top;
-    const buttons = [...m.querySelectorAll('.message-components button')];
-    const last = buttons.length ? Math.max(...buttons.map(b => b.getBoundingClientRect().bottom)) : box.bottom;
-    const imgs = [...m.querySelectorAll('img')].filter(i => i.naturalWidth > 200);
-    out.push({
-      id, top, bottom: box.bottom, last_button: last,
-      image_width: imgs.length ? imgs[0].getBoundingClientRect().width : 0,
-      image_natural: imgs.length ? imgs[0].naturalWidth : 0,
-      loaded: [...m.querySelectorAll('img')].every(i => i.complete && i.naturalWidth > 0),
-    });
-  }
-  return JSON.stringify(out);
-})()
-"""
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Browser:
-    """One headless Chromium page, driven over the DevTools protocol."""
-
-    def __init__(self, width: int, height: int) -> None:
-        self.width, self.height = width, height
-        self.proc: asyncio.subprocess.Process | None = None
-        self.session: aiohttp.ClientSession | None = None
-        self.ws: aiohttp.ClientWebSocketResponse | None = None
-        self._id = 0
-        self.profile = tempfile.mkdtemp(prefix="measure-chromium-")
-
-    async def __aenter__(self) -> Browser:
-        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-        if chromium is None:
-            raise SystemExit("chromium is not installed (apt-get install -y chromium)")
-        port = _free_port()
-        self.proc = await asyncio.create_subprocess_exec(
-            chromium,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--hide-scrollbars",
-            f"--user-data-dir={self.profile}",
-            f"--remote-debugging-port={port}",
-            f"--window-size={self.width},{self.height}",
-            "about:blank",
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
-        self.session = aiohttp.ClientSession()
-        for _ in range(100):
-            try:
-                async with self.session.get(f"http://127.0.0.1:{port}/json") as resp:
-                    pages = [p for p in await resp.json() if p.get("type") == "page"]
-                if pages:
-                    break
-            except aiohttp.ClientError:
-                pass
-            await asyncio.sleep(0.1)
-        else:
-            raise SystemExit("chromium did not start")
-        self.ws = await self.session.ws_connect(pages[0]["webSocketDebuggerUrl"], max_msg_size=0)
-        await self.send(
-            "Emulation.setDeviceMetricsOverride",
-            width=self.width,
-            height=self.height,
-            deviceScaleFactor=1,
-            mobile=False,
-        )
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        if self.ws is not None:
-            await self.ws.close()
-        if self.session is not None:
-            await self.session.close()
-        if self.proc is not None and self.proc.returncode is None:
-            self.proc.terminate()
-            with contextlib.suppress(ProcessLookupError):
-                await self.proc.wait()
-        shutil.rmtree(self.profile, ignore_errors=True)
-
-    async def send(self, method: str, **params: Any) -> dict[str, Any]:
-        assert self.ws is not None
-        self._id += 1
-        mine = self._id
-        await self.ws.send_json({"id": mine, "method": method, "params": params})
-        while True:
-            msg = await self.ws.receive_json()
-            if msg.get("id") == mine:
-                if "error" in msg:
-                    raise RuntimeError(f"{method}: {msg['error']}")
-                return dict(msg.get("result", {}))
-
-    async def open(self, url: str) -> list[dict[str, Any]]:
-        """Load ``url``, wait until its messages and their images are there; the
-        message boxes (see :data:`MEASURE_JS`)."""
-        await self.send("Page.navigate", url=url)
-        boxes: list[dict[str, Any]] = []
-        for _ in range(150):
-            await asyncio.sleep(0.1)
-            result = await self.send("Runtime.evaluate", expression=MEASURE_JS)
-            value = result.get("result", {}).get("value")
-            boxes = json.loads(value) if value else []
-            if boxes and all(b["loaded"] for b in boxes):
-                break
-        await asyncio.sleep(0.5)  # fonts and layout settle
-        result = await self.send("Runtime.evaluate", expression=MEASURE_JS)
-        return list(json.loads(result["result"]["value"]))
-
-    async def shoot(self, path: Path) -> None:
-        shot = await self.send("Page.captureScreenshot", format="png")
-        path.write_bytes(base64.b64decode(shot["data"]))
-
+GAMES = (*PHOTOGRAPHED, *(g for g in game_ids() if g not in PHOTOGRAPHED))
 
 # --------------------------------------------------------------- playing to mid-trick
 
@@ -244,11 +117,22 @@ async def _settle(env: Any) -> None:
             await asyncio.sleep(0.5)
 
 
+async def _calmly(env: Any, step: Awaitable[Any]) -> None:
+    """A click or command whose answer simcord's settle may outwait on a loaded
+    machine (an AI of an earlier table still thinking): done, then settled."""
+    try:
+        await step
+    except TimeoutError:
+        await _settle(env)
+
+
 @dataclass
 class Measured:
-    family: str
+    game_id: str
+    title: str
     table_h: float
-    dm_h: float
+    dm_full_h: float
+    dm_mid_h: float
     shown_w: float
     smallest: float
     cap: float
@@ -256,44 +140,81 @@ class Measured:
     layout_w: float
 
 
+def _slug(title: str) -> str:
+    return "".join(c if c.isalnum() else "-" for c in title.lower()).strip("-").replace("--", "-")
+
+
+async def _dm_height(
+    env: Any, alice: Any, width: int, shot: Path | None, height: int = 1400
+) -> float:
+    """The height of alice's hand DM at ``width``, from its author line to its last
+    button; photographed (down to the message's bottom) into ``shot`` if given."""
+    dm_msg = alice.user.dm_channel.last_message
+    async with (
+        open_preview(env, alice.user.dm_channel, alice.user, width, height) as url,
+        Browser(width, height) as browser,
+    ):
+        boxes = await browser.open(url)
+        box = next(b for b in boxes if b["id"] == str(dm_msg.id))
+        if shot is not None:
+            await browser.shoot(shot, bottom=box["bottom"] + 16)
+        return float(box["last_button"] - box["top"])
+
+
+def _alice_to_play(game: Any) -> bool:
+    g = game.game
+    return bool(g.phase == "play" and g.to_act() == 0 and not g.is_over)
+
+
 async def _play_one(
     env: Any,
     bot: Any,
     guild: Any,
     n: int,
-    family: str,
     game_id: str,
-    ais: int,
-    out: Path,
+    out: Path | None,
     first: bool,
 ) -> Measured:
+    """One table of ``game_id``: alice and easy AIs, measured at alice's first card
+    to play (a full hand) and mid-trick in trick 2 or later. ``out``: where the
+    screenshots go (None: none)."""
+    rules = make_rules(game_id)
+    title = rules.title
+    slug = _slug(title)
     channel = guild.create_text_channel(game_id)
     alice = guild.add_member(env.create_user(f"alice{n}" if n else "alice"))
-    await alice.slash(channel, "ruff new", game=game_id)
-    table = channel.last_message
-    for _ in range(ais):
-        table = channel.last_message
-        await alice.click(table, label="Add AI (easy)")
-    if first:
+    await _calmly(env, alice.slash(channel, "ruff new", game=game_id))
+    for _ in range(rules.players - 1):
+        await _calmly(env, alice.click(channel.last_message, label="Add AI (easy)"))
+    if first and out is not None:
         await env.settle()
         await bot.manager.services.notifier.flush()
         async with (
-            env.preview(
-                channel, viewers=[alice], layout="channel", display="fixed", width=PHONE, height=900
-            ) as preview,
+            open_preview(env, channel, alice, PHONE, 900) as url,
             Browser(PHONE, 900) as browser,
         ):
-            await browser.open(preview.url)
+            await browser.open(url)
             await browser.shoot(out / "lobby-400.png")
-    await alice.click(channel.last_message, label="Start")
+    await _calmly(env, alice.click(channel.last_message, label="Start"))
     tid = max(bot.manager.tables)
     game = bot.manager.tables[tid]
+    dm_full = 0.0
     for _ in range(400):
         g = game.game
+        if _alice_to_play(game) and not dm_full:  # her first card: a full hand
+            await _settle(env)
+            await bot.manager.services.notifier.flush()
+            await env.settle()
+            if _alice_to_play(game):
+                shot = out / f"dm-{slug}-400.png" if out is not None else None
+                dm_full = await _dm_height(env, alice, PHONE, shot)
+                if first and out is not None:
+                    await _dm_height(env, alice, DESKTOP, out / f"dm-{slug}-960.png")
+            continue
         if g.phase == "play" and g.trick_no >= 2 and g.to_act() == 0 and len(g.trick) >= 1:
             break
         if g.is_over:
-            raise SystemExit(f"{family}: the game ended before a mid-trick turn of alice's")
+            raise SystemExit(f"{title}: the game ended before a mid-trick turn of alice's")
         try:
             if not await _act(alice):
                 await env.advance_time(1)
@@ -302,51 +223,32 @@ async def _play_one(
     await _settle(env)
     await bot.manager.services.notifier.flush()
     await env.settle()
-    slug = family.lower().replace(" ", "-")
     table_msg = next(m for m in channel.history() if m.id == game.message_id)
-    heights: dict[str, float] = {}
+    table_h = 0.0
     shown_w = 0.0
     for width in (PHONE, DESKTOP) if first else (PHONE,):
         async with (
-            env.preview(
-                channel,
-                viewers=[alice],
-                layout="channel",
-                display="fixed",
-                width=width,
-                height=1400,
-            ) as preview,
+            open_preview(env, channel, alice, width, 1400) as url,
             Browser(width, 1400) as browser,
         ):
-            boxes = await browser.open(preview.url)
+            boxes = await browser.open(url)
             box = next(b for b in boxes if b["id"] == str(table_msg.id))
             if width == PHONE:
-                heights["table"] = box["last_button"] - box["top"]
+                table_h = box["last_button"] - box["top"]
                 shown_w = box["image_width"]
-            await browser.shoot(out / f"table-{slug}-{width}.png")
-    dm_msg = alice.user.dm_channel.last_message
-    async with (
-        env.preview(
-            alice.user.dm_channel,
-            viewers=[alice.user],
-            layout="channel",
-            display="fixed",
-            width=PHONE,
-            height=1400,
-        ) as preview,
-        Browser(PHONE, 1400) as browser,
-    ):
-        boxes = await browser.open(preview.url)
-        box = next(b for b in boxes if b["id"] == str(dm_msg.id))
-        heights["dm"] = box["last_button"] - box["top"]
+            if out is not None:
+                await browser.shoot(out / f"table-{slug}-{width}.png")
+    dm_mid = await _dm_height(env, alice, PHONE, None)
     picture = game.shown.pictures.last
     assert picture is not None, "the table shows no picture"
     scale = SHOWN / picture.width
     cap = font(picture.smallest_text).getbbox("H")
     return Measured(
-        family,
-        heights["table"],
-        heights["dm"],
+        game_id,
+        title,
+        table_h,
+        dm_full,
+        dm_mid,
         shown_w,
         picture.smallest_text * scale,
         (cap[3] - cap[1]) * scale,
@@ -355,7 +257,7 @@ async def _play_one(
     )
 
 
-async def main(out: Path) -> list[Measured]:
+async def main(out: Path, games: list[str]) -> list[Measured]:
     out.mkdir(parents=True, exist_ok=True)
     results: list[Measured] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -373,23 +275,27 @@ async def main(out: Path) -> list[Measured]:
         try:
             async with simcord.run(bot) as env:
                 guild = env.create_guild(name="Card Room")
-                for n, (family, game_id, ais) in enumerate(FAMILIES):
+                for n, game_id in enumerate(games):
+                    photographed = out if game_id in PHOTOGRAPHED else None
                     results.append(
-                        await _play_one(env, bot, guild, n, family, game_id, ais, out, n == 0)
+                        await _play_one(env, bot, guild, n, game_id, photographed, n == 0)
                     )
         finally:
             await bot.close()
     print(
-        f"{'game':<18} {'table@400':>9} {'dm@400':>7} {'pic shown':>9}"
+        f"{'game':<22} {'table@400':>9} {'dm@400 full':>11} {'dm@400 mid':>10} {'pic shown':>9}"
         f" {'text@300':>8} {'H@300':>6} {'card@300':>8} {'layout@300':>10}"
     )
     for m in results:
         print(
-            f"{m.family:<18} {m.table_h:>7.0f}px {m.dm_h:>5.0f}px {m.shown_w:>7.0f}px"
-            f" {m.smallest:>6.2f}px {m.cap:>4.1f}px {m.trick_w:>6.1f}px"
+            f"{m.game_id:<22} {m.table_h:>7.0f}px {m.dm_full_h:>9.0f}px {m.dm_mid_h:>8.0f}px"
+            f" {m.shown_w:>7.0f}px {m.smallest:>6.2f}px {m.cap:>4.1f}px {m.trick_w:>6.1f}px"
             f" {m.layout_w:>8.1f}px" + ("" if m.layout_w else " (none)")
         )
-    print("targets: table <= 450 px, DM <= 400 px, text >= 9 px, trick cards >= 40 px at 300 px")
+    print(
+        "targets: table <= 450 px, DM <= 400 px (full: alice's first card, a full hand; mid: "
+        "trick 2 or later), text >= 9 px, trick cards >= 40 px at 300 px"
+    )
     return results
 
 
@@ -397,9 +303,13 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="?", type=Path, default=OUT)
     parser.add_argument("--no-save", action="store_true", help="screenshots to a temporary folder")
+    parser.add_argument(
+        "--game", action="append", choices=game_ids(), help="only this game id (repeatable)"
+    )
     args = parser.parse_args()
+    chosen = args.game or list(GAMES)
     if args.no_save:
         with tempfile.TemporaryDirectory() as folder:
-            asyncio.run(main(Path(folder)))
+            asyncio.run(main(Path(folder), chosen))
     else:
-        asyncio.run(main(args.out))
+        asyncio.run(main(args.out, chosen))

@@ -1,21 +1,22 @@
 """Screenshots of what players see, from simcord's HTML preview in headless Chromium:
-``python tools/screenshot_screens.py [out_dir]`` (default ``docs/screens``).
+``python -m tools.screenshot_screens [out_dir]`` (default ``docs/screens``).
 
 The real bot plays against the offline Discord simulator (simcord): alice opens a
 table in #whist, fills it with three easy AI players and starts; the script plays
 her turns until the fifth trick, with the turn timer on (so the DM and the thread
 show deadlines), then serves simcord's preview of the table's thread and alice's
-DM and has Chromium photograph each, at 960 px and at 400 px (a phone). The
-table message of every game is photographed and measured by
-``python -m tools.measure_screens``. Needs simcord's preview extras (`pip install -e ".[screens]"`) and
-a ``chromium`` binary on the PATH; the AI seats are seeded, so the game is the
-same every run.
+DM and has Chromium photograph each, at 960 px and at 400 px (a phone), through
+the same rendering path as ``python -m tools.measure_screens``
+(:mod:`tools.preview_browser`: the suit emojis' images included), which
+photographs and measures the table message and the hand DM of every game.
+Needs simcord's preview extras (``pip install -e ".[screens]"``) and a
+``chromium`` binary on the PATH; the AI seats are seeded, so the game is the same
+every run.
 """
 
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -24,59 +25,19 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import simcord  # noqa: E402
-from simcord.backend.cdn import CDN_BASE  # noqa: E402
 
 from bot.app.client import create_bot  # noqa: E402
 from bot.config import Settings  # noqa: E402
-from bot.present import suit_emojis  # noqa: E402
+from tools.preview_browser import DESKTOP, PHONE, Browser, photograph  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screens"
-WIDTHS = (960, 400)
-
-
-async def _shoot(url: str, path: Path, width: int, height: int) -> None:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        raise SystemExit("chromium is not installed (apt-get install -y chromium)")
-    proc = await asyncio.create_subprocess_exec(
-        chromium,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--hide-scrollbars",
-        f"--window-size={width},{height}",
-        "--virtual-time-budget=8000",
-        f"--screenshot={path}",
-        url,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    await proc.wait()
-
-
-def _emoji_assets(env: Any) -> dict[str, tuple[str, bytes]]:
-    """The suit emojis' pictures (simcord keeps an uploaded emoji's name, not its image)."""
-    by_name = {name: suit for suit, name in suit_emojis.NAMES.items()}
-    return {
-        f"{CDN_BASE}/emojis/{e.id}.png": (f"{e.name}.png", suit_emojis.suit_png(by_name[e.name]))
-        for e in env.backend.application_emojis.values()
-        if e.name in by_name
-    }
+WIDTHS = (DESKTOP, PHONE)
 
 
 async def _preview(env: Any, channel: Any, viewer: Any, name: str, out: Path) -> None:
     for width in WIDTHS:
-        height = 1400 if width == 960 else 1700
-        async with env.preview(
-            channel,
-            viewers=[viewer],
-            layout="channel",
-            display="fixed",
-            width=width,
-            height=height,
-            assets=_emoji_assets(env),
-        ) as preview:
-            await _shoot(preview.url, out / f"{name}-{width}.png", width, height)
+        height = 1400 if width == DESKTOP else 1700
+        await photograph(env, channel, viewer, width, height, out / f"{name}-{width}.png")
 
 
 THEMES = (("dark", "#313338", "#dbdee1"), ("light", "#ffffff", "#313338"))
@@ -120,7 +81,9 @@ async def _suits_on_both_themes(out: Path) -> None:
     )
     page = out / "suits.html"
     page.write_text(html, encoding="utf-8")
-    await _shoot(page.as_uri(), out / "suits-dark-light.png", 560, 560)
+    async with Browser(560, 560) as browser:
+        await browser.load(page.as_uri())
+        await browser.shoot(out / "suits-dark-light.png")
     page.unlink()
 
 

@@ -25,9 +25,10 @@ Cards are shown in the deal's order (:func:`~bot.present.render.bidwhist.view_so
 downtown runs A 2 3 …; jokers by name, first as the top trumps, last in no
 trump).
 
-Face-up layout cards (Turnover Bridge) follow the hand, one row of buttons per
-row of the layout (:func:`_layout_lines`), each marked ▲ (``▲A♠︎``), enabled when
-playable now.
+Face-up layout cards (Turnover Bridge) follow the hand, by the rows of the
+layout where the rows allow (:func:`_layout_lines`), three a row (the ▲ makes
+their buttons wider), each marked ▲ (``▲A♠︎``), enabled when playable now; a hand
+and a layout may take all five rows, so every playable card has its button.
 
 The look: a card button is green when you may play it now and grey
 (disabled) otherwise — colour means nothing else. The suit is told by the
@@ -215,26 +216,35 @@ def card_face(card: Card) -> str:
     return card_label(card)
 
 
-def _layout_lines(view: SeatView, cards: Sequence[Card]) -> list[list[Card]]:
-    """``cards`` (face-up layout cards) by the row of ``view.seat``'s layout they lie in,
-    as dealt (five then four, or two rows of six); a row longer than a row of buttons
-    split in two. Cards of no layout row (none today) follow, five a row."""
+def layout_width() -> int:
+    """Face-up layout cards a row: their ``▲`` makes each button wider than a hand card's,
+    so one fewer than :func:`card_width` fit a phone's row."""
+    return card_width() - 1
+
+
+def _layout_lines(view: SeatView, cards: Sequence[Card], rows: int = ROWS) -> list[list[Card]]:
+    """``cards`` (face-up layout cards) in at most ``rows`` rows of :func:`layout_width`:
+    by the row of ``view.seat``'s layout they lie in, as dealt (five then four, or two
+    rows of six), a row longer than a row of buttons split evenly; when that takes
+    more than ``rows`` rows, the cards flow in layout order. Cards of no layout row
+    (none today) follow."""
     if not cards:
         return []
     piles = view.layouts[view.seat] if view.seat < len(view.layouts) else ()
     per_row = 5 if len(piles) == 9 else max(1, (len(piles) + 1) // 2)
     wanted = set(cards)
+    width = layout_width()
     out: list[list[Card]] = []
     for start in range(0, len(piles), per_row):
         row = [p.up for p in piles[start : start + per_row] if p.up is not None and p.up in wanted]
-        if len(row) > ROW_WIDTH:
-            half = -(-len(row) // 2)
-            out.extend([row[:half], row[half:]])
-        elif row:
-            out.append(row)
+        if row:
+            size = -(-len(row) // -(-len(row) // width))  # split evenly
+            out.extend(row[k : k + size] for k in range(0, len(row), size))
     placed = {c for row in out for c in row}
-    rest = [c for c in cards if c not in placed]
-    out.extend(rest[i : i + ROW_WIDTH] for i in range(0, len(rest), ROW_WIDTH))
+    out.extend([c] for c in cards if c not in placed)
+    if len(out) > rows:
+        flat = [c for row in out for c in row]
+        out = [flat[k : k + width] for k in range(0, len(flat), width)]
     return out
 
 
@@ -314,12 +324,16 @@ def hand_controls(
     shown, card_rows_free = _card_buttons(view, plays, choices)
     legal_plays = {p.card for p in plays}
     in_hand = [c for c in shown if c in view.hand]
-    layout = _layout_lines(view, [c for c in shown if c not in view.hand])
-    if layout and not choices and len(layout) + 1 > card_rows_free:
-        card_rows_free = ROWS  # a long layout (two rows of six) may take the claims' row
     width = card_width()
+    hand_rows = -(-len(in_hand) // width)  # the fewest the hand can take
+    layout = _layout_lines(
+        view, [c for c in shown if c not in view.hand], max(1, card_rows_free - hand_rows)
+    )
     card_lines = card_rows(in_hand, max(1, card_rows_free - len(layout)), width) if in_hand else []
-    card_lines += layout  # one row per row of the layout, after the hand
+    card_lines += layout  # the layout's rows after the hand
+    if len(card_lines) > card_rows_free:  # too many rows: the cards flow, every one reachable
+        flat = [c for line in card_lines for c in line]
+        card_lines = [flat[i : i + width] for i in range(0, len(flat), width)]
     for row, cards in enumerate(card_lines[:ROWS]):
         for card in cards:
             enabled = card in legal_plays
@@ -479,6 +493,11 @@ def _find_card_buttons(
     legal_plays = {p.card for p in plays}
     hand = view_sorted(view, view.hand)
     layout = [c for c in sort_hand(_layout_cards(view), view.trump) if c not in view.hand]
+    if layout and not choices:  # a hand and a layout (Turnover Bridge) may take every row,
+        need = -(-len(hand) // card_width()) + -(-len(layout) // layout_width())
+        claim = any(isinstance(a, Claim) for a in view.claims)
+        if not claim or need >= ROWS:  # a claim keeps its row where the cards fit without it
+            card_rows_free = ROWS
     extra = view_sorted(view, [c for c in legal_plays if c not in view.hand and c not in layout])
     shown = list(hand) + layout + extra
     room = card_rows_free * card_width()

@@ -43,7 +43,8 @@ async def test_claim_all_asks_privately_and_is_not_offered_at_the_first_lead(
     assert remaining_tricks(game) == 26
     assert _claims(hand_message(players[leader])) == []  # nothing is known yet: no claim
 
-    await _play_until(table, players, lambda g: g.trick_no >= 3 and not g.trick)
+    # once the cards leave a row for it (a full hand and layout take all five)
+    await _play_until(table, players, lambda g: g.trick_no >= 9 and not g.trick)
     game = table.game
     seat = game.to_act()
     left = remaining_tricks(game)

@@ -31,9 +31,13 @@ async def test_an_ai_is_named_alike_everywhere_and_hand_sizes_are_cards(
     dm = hand_message(alice).content
     for shown in (text, message_text(table_message(channel)), dm):
         assert "(easy)" not in shown, shown
-    assert any(f"{name}, AI easy" in dm for name in ai), dm
+    named = any(f"{name}, AI easy" in dm for name in ai)  # a turn to play names seats only
     while not table.game.is_over:
         assert await _act(alice)
+        dm = hand_message(alice).content
+        assert "(easy)" not in dm, dm
+        named = named or any(f"{name}, AI easy" in dm for name in ai)
+    assert named, "the DM names an AI as the table does"
     res = await alice.slash(channel, "ruff replay", table=table.id)
     assert any(f"{name}, AI easy" in res.response.content for name in ai)
     assert "(easy)" not in message_text(table_message(channel))

@@ -334,3 +334,27 @@ def test_the_second_line_names_trumps_the_contract_and_a_no_trump_bids_direction
                 assert view.rank_order.direction in line, line
             break
     assert seen_no_trump, "no no-trump contract in the seeds"
+
+
+def test_under_the_picture_the_turn_then_one_small_line_of_trumps_and_the_last_event() -> None:
+    """A phone's table message: the turn line, then trumps (the card turned up is in the
+    picture) and the last event by seat alone (the picture names each seat's player)
+    on one small line."""
+    from bot.present.render import table_lines
+
+    game, _ = new_game(rules=make_rules("whist-long"), seed=3)
+    while not (game.phase == "play" and game.trick):
+        seat = game.to_act()
+        assert seat is not None
+        game.apply(seat, sorted(game.legal_actions(seat), key=str)[0])
+    names = ("alice", "bob", "carol", "dave")
+    info = TableInfo(1, game.rules, tuple(SeatInfo(n, 100 + i) for i, n in enumerate(names)))
+    view = game.observe(0)
+    leader = view.trick[0][0]
+    event = f"{info.seat_name(leader)} led {card_text(view.trick[0][1])}."
+    lines = table_lines(info, view, [event], deadline=1_900_000_000.0)
+    assert len(lines) == 2 and "<t:1900000000:R>" in lines[0], lines
+    small = lines[1]
+    assert small.startswith("-# Trumps: **") and "turned up" not in small, small
+    assert small.endswith(f" · {info.names[leader]} led {card_text(view.trick[0][1])}."), small
+    assert f"({names[leader]})" not in small

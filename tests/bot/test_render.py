@@ -148,7 +148,7 @@ def test_hand_message_on_turn_names_what_to_do() -> None:
     waiting = render.hand_message(info, game.observe(other)).splitlines()[0]
     assert waiting.startswith("⏳ Not your turn — waiting for **") and "Your turn" not in waiting
     assert "Last trick" not in text  # mid-trick: only the trick in play (Last trick on the table)
-    assert "Tricks this deal: NS " in text
+    assert "Tricks: NS " in text  # on a turn to play, in the small context line
 
 
 def test_event_lines_and_deal_summary_are_public() -> None:
@@ -198,10 +198,17 @@ def test_solo_propose_and_accept_sides_on_the_table_and_in_each_dm() -> None:
     ) in text
     defenders = [s for s in range(4) if s not in (proposer, acceptor)]
     for seat in range(4):
-        dm = render.hand_message(info, game.observe(seat))
+        seat_view = game.observe(seat)
+        dm = render.hand_message(info, seat_view, in_buttons=seat_view.my_turn)
         if seat in (proposer, acceptor):
             mate = acceptor if seat == proposer else proposer
-            assert f"you play Propose with {seats[mate]} ({names[mate]}) against" in dm
+            if seat_view.my_turn:  # a turn to play: the sides in a few words, by seat
+                assert f"you play with {seats[mate]}" in dm, dm
+            else:
+                assert f"you play Propose with {seats[mate]} ({names[mate]}) against" in dm
         else:
             mate = next(s for s in defenders if s != seat)
-            assert f"you defend with {seats[mate]} ({names[mate]}) against" in dm
+            if seat_view.my_turn:
+                assert f"you defend with {seats[mate]}" in dm, dm
+            else:
+                assert f"you defend with {seats[mate]} ({names[mate]}) against" in dm

@@ -13,6 +13,7 @@ from bot.present.render.common import (
     cards_text,
     fit,
     suit_symbol,
+    target_text,
     terms,
 )
 from bot.present.render.lines import (
@@ -24,9 +25,12 @@ from bot.present.render.lines import (
     waiting_line,
 )
 from bot.present.render.ruffe_trump import measure_how, measure_name
+from bot.present.render.solo import exposed_lines
 from bot.present.render.table import (
     game_lines,
+    short_trumps_line,
 )
+from bot.present.render.turnover import layout_text
 from engine import (
     AcceptClaim,
     Action,
@@ -222,26 +226,9 @@ def hand_message(
             first += _(" ⏰ the AI plays it {time}").format(time=f"<t:{int(deadline)}:R>")
     else:
         first = _waiting_line(info, view)
-    lines = [first]
-    if info.jump_url:  # the table's number is its link: it says where, in a phone's one line
-        place = _("🃏 **{title}** · [table #{table}]({url})").format(
-            title=info.rules.title, table=info.table_id, url=info.jump_url
-        )
-    else:
-        place = _("🃏 **{title}** · table #{table}").format(
-            title=info.rules.title, table=info.table_id
-        )
-        where = _(" in ").join(
-            x
-            for x in (
-                f"#{info.channel_name}" if info.channel_name else "",
-                f"**{info.guild_name}**" if info.guild_name else "",
-            )
-            if x
-        )
-        if where:
-            place += f" · {where}"
-    lines.append(place)
+    if view.my_turn and not away and view.phase != "over" and _card_to_play(view):
+        return _play_turn_message(info, view, first, note, in_buttons)
+    lines = [first, _place(info)]
     lines.append(_seat_line(info, view))
     lines.append(trump_line(info, view) + " · " + score_line(info, view))
     if view.phase == "over":
@@ -276,6 +263,148 @@ def hand_message(
         )
     if view.my_discards and exchange:
         lines.append(_("Laid out: {cards}").format(cards=cards_text(view.my_discards)))
+    if note:
+        lines.append(note)
+    return fit(lines)
+
+
+def _place(info: TableInfo) -> str:
+    """The table, by name and number (its link where known), in one short line."""
+    if info.jump_url:  # the table's number is its link: it says where, in a phone's one line
+        place = _("🃏 **{title}** · [table #{table}]({url})").format(
+            title=info.rules.title, table=info.table_id, url=info.jump_url
+        )
+    else:
+        place = _("🃏 **{title}** · table #{table}").format(
+            title=info.rules.title, table=info.table_id
+        )
+        where = _(" in ").join(
+            x
+            for x in (
+                f"#{info.channel_name}" if info.channel_name else "",
+                f"**{info.guild_name}**" if info.guild_name else "",
+            )
+            if x
+        )
+        if where:
+            place += f" · {where}"
+    return place
+
+
+def _card_to_play(view: SeatView) -> bool:
+    """Whether the turn asks for a card to be played (not a bid, a choice, cards to lay out)."""
+    return any(isinstance(a, Play) for a in view.legal)
+
+
+def _contract_need(info: TableInfo, view: SeatView) -> str:
+    """What the contract needs, in a few words: ``EW need 9 books, have 1`` (Bid Whist),
+    ``needs 9 of 13 tricks`` (Solo Whist); "" without a contract."""
+    if not view.contract or view.declarer is None:
+        return ""
+    if bidwhist.is_bid(view.contract):
+        side = info.rules.side_of(view.declarer)
+        tricks = view.tricks[side] if side < len(view.tricks) else 0
+        return _("{side} need {need} books, have {n}").format(
+            side=info.side_short(side), need=bidwhist.books_needed(view.contract), n=1 + tricks
+        )
+    return solo.tricks_needed(view.contract, info.rules.tricks_per_deal)
+
+
+def _sides_words(info: TableInfo, view: SeatView) -> str:
+    """Whom you play with where the contract made the sides (Solo Whist), by seat:
+    ``you play with West``, ``you play alone``, ``you defend with South and West``."""
+    if info.partnerships or not view.contract or view.declarer is None:
+        return ""
+    groups = play_sides(view, info.n)
+    if len(groups) < 2:
+        return ""
+    mine = next(g for g in groups if view.seat in g)
+    names = [info.names[s] for s in mine if s != view.seat]
+    mates = ", ".join(names[:-1]) + _(" and ") + names[-1] if len(names) > 1 else "".join(names)
+    if view.declarer in mine:
+        return _("you play with {mates}").format(mates=mates) if names else _("you play alone")
+    return _("you defend with {mates}").format(mates=mates) if names else _("you defend alone")
+
+
+def _short_seat(info: TableInfo, view: SeatView) -> str:
+    """Your seat in a few words: ``You are **North**, partner South.`` (whom the trick
+    line's seat names mean); where a contract made the sides, the context line says
+    them (:func:`_sides_words`)."""
+    seat = view.seat
+    if info.partnerships:
+        return _("You are **{seat}**, partner {partner}.").format(
+            seat=info.names[seat], partner=info.names[(seat + 2) % 4]
+        )
+    if _sides_words(info, view):
+        return _("You are **{seat}**.").format(seat=info.names[seat])
+    return (
+        _("You are **{seat}**, playing for yourself. {where}")
+        .format(seat=info.names[seat], where="")
+        .strip()
+    )
+
+
+def _layouts_line(info: TableInfo, view: SeatView) -> str:
+    """Turnover Bridge's layouts in one small line: yours (the buttons marked ▲; the
+    superscript is the count of cards face down beneath) and the others'."""
+    if not view.layouts:
+        return ""
+    parts = []
+    for seat, piles in enumerate(view.layouts):
+        owner = _("▲ your layout") if seat == view.seat else info.names[seat]
+        parts.append(f"{owner}: {layout_text(piles)}")
+    return " · ".join(parts)
+
+
+def _play_turn_message(
+    info: TableInfo, view: SeatView, first: str, note: str, in_buttons: bool
+) -> str:
+    """The hand message on a turn to play a card, made to fit a phone's screen with its
+    buttons: line 1 (what to do, and when the AI does it), the trick on the table (or,
+    when you lead, the last one and who won it), then one small line of what the card
+    depends on (trumps, the contract and what it needs, the tricks of each side) and
+    one of where (the table, the score). Only while they matter: a hand face up
+    (Solo's Spread Misère), the layouts (Turnover Bridge), the exchange until the
+    first trick is done. The hand is in the buttons (listed only where the buttons do not
+    show all of it, ``in_buttons`` False); who sits where is in the seat names of the
+    trick line and in the table's picture."""
+    lines = [first]
+    trick = named_trick_line(info, view) or named_last_trick_line(info, view)
+    if trick:
+        lines.append(trick)
+    context = [short_trumps_line(info, view), _contract_need(info, view), _sides_words(info, view)]
+    if view.completed_tricks or view.trick:
+        context.append(_("Tricks: {tricks}").format(tricks=tricks_line(info, view, bare=True)))
+    lines.append("-# " + " · ".join(x for x in context if x))
+    rules = info.rules
+    place = _place(info) + " · " + _short_seat(info, view)
+    if rules.deal_won_at and rules.target_score <= 1:  # one deal is the game: its tricks tell
+        lines.append("-# " + place + " · " + target_text(rules))
+    else:
+        lines.append("-# " + place + " · " + score_line(info, view))
+    lines.extend(f"-# {x}" for x in exposed_lines(info, view, skip=view.seat))
+    layouts = _layouts_line(info, view)
+    if layouts:
+        lines.append("-# " + layouts)
+    if not view.completed_tricks:  # the exchange matters until the first trick is done
+        exchange = []
+        if view.stock_taken:
+            exchange.append(
+                _("From the {stock}: {cards}").format(
+                    stock=_(terms(info.rules).stock),
+                    cards=cards_text(bidwhist.view_sorted(view, view.stock_taken)),
+                )
+            )
+        if view.my_discards:
+            exchange.append(_("Laid out: {cards}").format(cards=cards_text(view.my_discards)))
+        if exchange:
+            lines.append("-# " + " · ".join(exchange))
+    if not in_buttons:
+        lines.append(
+            _("Your hand ({count}): {cards}").format(
+                count=len(view.hand), cards=bidwhist.view_hand_text(view)
+            )
+        )
     if note:
         lines.append(note)
     return fit(lines)
@@ -417,9 +546,7 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
         ask = _("no {suit} left: play any card").format(suit=suit_symbol(led))
     else:
         ask = _("play any card")
-    extra = []
-    if view.layouts:
-        extra.append(_("your face-up layout cards are the rows marked ▲"))
+    extra = []  # the face-up layout cards' ▲ is told on the layouts' line
     if any(isinstance(a, (CallCanYe, ShowHonours)) for a in legal):
         extra.append(_("or call your honours first"))
     return _("🟢 **Your turn — {ask}**").format(ask=ask) + "".join(f" — {x}" for x in extra) + "."

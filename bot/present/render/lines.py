@@ -61,13 +61,16 @@ def play_sides(view: SeatView, n: int) -> list[list[int]]:
     return [out[k] for k in sorted(out)]
 
 
-def tricks_line(info: TableInfo, view: SeatView) -> str:
+def tricks_line(info: TableInfo, view: SeatView, bare: bool = False) -> str:
+    """``Tricks this deal: NS 4 · EW 2`` (``bare``: ``NS 4 · EW 2``)."""
     sides = view.seat_sides
     parts = []
     for seats in play_sides(view, info.n):
         side = sides[seats[0]]
         label = ("" if info.partnerships else "/").join(info.short[s] for s in seats)
         parts.append(f"{label} {view.tricks[side] if side < len(view.tricks) else 0}")
+    if bare:
+        return " · ".join(parts)
     return _("Tricks this deal: {tricks}").format(tricks=" · ".join(parts))
 
 
@@ -81,7 +84,9 @@ _AUCTION_TURN_UP = TextMap(
 )
 
 
-def trump_line(info: TableInfo, view: SeatView) -> str:
+def trump_line(info: TableInfo, view: SeatView, turn_up: bool = True) -> str:
+    """``Trumps: **♦︎ diamonds** (turned up 3♦︎)``, or what decides them (``turn_up``:
+    False leaves out the card turned up, which the table's picture shows)."""
     if bidwhist.is_bid_whist(view):
         return bidwhist.trump_line(info, view)
     if view.phase == "auction" and view.turn_up is not None:
@@ -91,7 +96,7 @@ def trump_line(info: TableInfo, view: SeatView) -> str:
     if view.phase == "trumps" and view.trump is None:
         return _("Trumps: **to be named by the declarer**")
     text = _("Trumps: **{suit}**").format(suit=suit_text(view.trump))
-    if view.turn_up is not None and view.trump is view.turn_up.suit:
+    if turn_up and view.turn_up is not None and view.trump is view.turn_up.suit:
         text += _(" (turned up {card})").format(card=card_text(view.turn_up))
     return text
 

@@ -222,19 +222,21 @@ def turn_line(info: TableInfo, view: SeatView, deadline: float | None = None) ->
 def table_lines(
     info: TableInfo, view: SeatView, recent: Sequence[str] = (), deadline: float | None = None
 ) -> list[str]:
-    """The at most three short lines under the picture: whose turn (with its deadline),
-    trumps and the contract, the last event."""
-    lines = [turn_line(info, view, deadline), short_trumps_line(info, view)]
+    """The short lines under the picture: whose turn (with its deadline) in full size,
+    then, in Discord's small "-#" text, trumps and the contract and the last event on
+    one line (two lines' words on one: on a phone each would wrap half empty)."""
+    small = short_trumps_line(info, view)
     last = recent[-1] if recent else ""
     if not last and view.completed_tricks:
         _leader, _cards, winner = view.completed_tricks[-1]
         last = _("Trick {number} to **{who}**").format(
             number=len(view.completed_tricks), who=info.names[winner]
         )
-    if last:
-        lines.append(f"• {last}")
-    # the turn in full size; trumps and the last event in Discord's small "-#" text
-    return [ln if i == 0 else f"-# {ln}" for i, ln in enumerate(x for x in lines if x)][:3]
+    if last:  # by seat alone: the picture names each seat's player, and a phone's line is short
+        for seat in range(info.n):
+            last = last.replace(info.seat_name(seat), info.names[seat])
+        small = f"{small} · {last}" if small else last
+    return [x for x in (turn_line(info, view, deadline), f"-# {small}" if small else "") if x]
 
 
 def short_trumps_line(info: TableInfo, view: SeatView) -> str:
@@ -255,7 +257,7 @@ def short_trumps_line(info: TableInfo, view: SeatView) -> str:
     elif view.phase == "auction" and view.turn_up is not None:
         text = _("Turn-up: **{card}**").format(card=card_text(view.turn_up))
     else:
-        text = trump_line(info, view)
+        text = trump_line(info, view, turn_up=False)  # the picture shows the card turned up
     if view.contract and view.declarer is not None and view.phase not in ("auction", "bidding"):
         text += " · " + _("**{contract}** by {seat}").format(
             contract=contract_name(view.contract), seat=info.names[view.declarer]
