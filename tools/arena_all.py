@@ -149,6 +149,8 @@ BASELINE_MATCHUPS: Final = (
 the share of the normal -> oracle gap that hard closes is read from the last two."""
 
 GAP_RESAMPLES: Final = 2000  # bootstrap resamples for the gap's confidence interval
+NOTES: Final = "BASELINES.md"
+"""Hand-written notes on the baseline rows beside the README (linked when present)."""
 UNFINISHED: Final = "unfinished"
 """The folder of ``--docs`` where ``--publish`` keeps matches under way, to be continued."""
 
@@ -297,6 +299,31 @@ def _rows(
     return lines
 
 
+def _total_cost(out: Path, target: int, matchups: Sequence[tuple[str, str]]) -> list[str]:
+    """A line: the core-hours every measured match needs, and those still to play need."""
+    need = left = 0.0
+    measured = unmeasured = 0
+    for a, b in matchups:
+        for form in forms_of(a, b):
+            record = _kept(out, form, a, b)[1]
+            cpu = list(read_cpu(str(record)).values())
+            if not cpu:
+                unmeasured += 1
+                continue
+            measured += 1
+            each = sum(cpu) / len(cpu)
+            need += each * target / 3600
+            left += each * max(0, target - len(read_record(str(record)))) / 3600
+    if not measured:
+        return []
+    unknown = f"; {unmeasured} not measured yet" if unmeasured else ""
+    return [
+        "",
+        f"All {measured} measured matches: {need:.1f} core-hours at {target} boards each, "
+        f"{left:.1f} still to play{unknown}.",
+    ]
+
+
 def _cost(record: Path, n: int, target: int) -> str:
     """The CPU a board took (mean over the boards kept with it), and the core-hours
     ``target`` boards need and those still to play need."""
@@ -411,6 +438,7 @@ def _baseline_section(
         "|---|---|---:|---|---|---|---:|---:|---:|---|",
     ]
     lines += _rows(out, target, matchups, cost=True)
+    lines += _total_cost(out, target, matchups)
     lines += [
         "",
         "The share of the normal → oracle gap that hard closes, two ways, each over the",
@@ -422,6 +450,12 @@ def _baseline_section(
         "  oracle each gain over the same opponent; hard vs normal is the published",
         f"  {target}-board match (`boards/`), played by the code of its day;",
         "* *direct*: `1 - (hard vs oracle) / (normal vs oracle)`.",
+        "",
+        "Both read the same where A and B face each other one to one (the partnership",
+        "tables, and Turnover Bridge for two). At Solo Whist a board seats one A among",
+        "three B's, so *against normal* sets one hard among normals beside one normal among",
+        "oracles; there the *direct* share, one hard or one normal among oracles, is the",
+        "like-for-like one.",
         "",
         "| form | normal vs oracle | hard vs normal | gap closed, against normal | 95% CI "
         "| hard vs oracle | gap closed, direct | 95% CI |",
@@ -455,6 +489,8 @@ def _baseline_section(
                 cells += [f"{100 * point:.0f}%", f"{100 * lo:.0f}% .. {100 * hi:.0f}%"]
         lines.append("| " + " | ".join(cells) + " |")
     lines += _rerun_note()
+    if (out / NOTES).exists():
+        lines += ["", f"What these rows say so far, and what limits them: [{NOTES}]({NOTES})."]
     return lines
 
 
@@ -469,7 +505,8 @@ def _rerun_note() -> list[str]:
         "their CI). With `--export` (the runner's `--export`) every play of every board is",
         "kept, one JSON line each: the board's seed, the dealer, every seat's level, the",
         "points per side and the game's record with every decision in order;",
-        "`--publish` gzips them into `plays/<match>.jsonl.gz`. To replay or check one:",
+        "`--publish` gzips them into `plays/<match>.jsonl.gz` (`unfinished/plays/` for a",
+        "match under way). To replay or check one:",
         "",
         "    import gzip, json",
         "    from engine.game import replay",
