@@ -149,6 +149,7 @@ BASELINE_MATCHUPS: Final = (
 the share of the normal -> oracle gap that hard closes is read from the last two."""
 
 GAP_RESAMPLES: Final = 2000  # bootstrap resamples for the gap's confidence interval
+GAP_MIN_BOARDS: Final = 30  # common boards before the README shows a share (a ratio of noise else)
 NOTES: Final = "BASELINES.md"
 """Hand-written notes on the baseline rows beside the README (linked when present)."""
 UNFINISHED: Final = "unfinished"
@@ -482,7 +483,9 @@ def _baseline_section(
                 cells += ["—", "—", "—"]
                 continue
             cells.append(f"{sum(q for _, q in pairs) / len(pairs):+.3f} ({len(pairs)})")
-            if found is None:
+            if len(pairs) < GAP_MIN_BOARDS:
+                cells += ["too few boards", "—"]
+            elif found is None:
                 cells += ["no gap", "—"]
             else:
                 point, lo, hi = found
