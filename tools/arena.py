@@ -27,7 +27,7 @@ does. Decision times are reported both in wall time and on the budget clock.
 
 ``--record FILE`` keeps every finished board's margins in a JSON-lines file (a
 header line with the match's settings, then one line a board, appended as each
-board ends): a later run with the same settings and ``--record`` plays only the
+board ends, with the CPU seconds the board took: :func:`read_cpu`): a later run with the same settings and ``--record`` plays only the
 boards not in it yet and reports over all of them, so a long match can be
 stopped and continued (``python -m tools.arena_all`` runs the issues'
 matches this way). Decision times are those of the boards played in the run.
@@ -68,6 +68,7 @@ __all__ = [
     "parse_overrides",
     "play_board",
     "play_game_pair",
+    "read_cpu",
     "read_record",
 ]
 
@@ -84,6 +85,7 @@ class BoardResult:
     clock_times: dict[str, list[float]] = field(default_factory=dict)  # budget-clock seconds
     decisions: dict[str, int] = field(default_factory=dict)
     plays: list[dict[str, object]] = field(default_factory=list)  # with --export: every play
+    cpu: float = 0.0  # the worker's CPU seconds for the whole board (every seating)
 
 
 _players: dict[str, Player] = {}
@@ -194,16 +196,18 @@ def play_board(task: tuple[str, str, Rules, int]) -> BoardResult:
     """Both seatings of one seeded deal (every rotation, on a rotating table)."""
     a, b, rules, seed = task
     result = BoardResult(seed, [])
+    start = time.process_time()
     if _rotates(rules):
         for a_seat, seats in _rotations(rules, a, b):
             points, _ = _play(rules, seed, seed % rules.players, seats, result, whole_game=False)
             result.margins.append(_margin(points, a_seat))
-        return result
-    dealer = seed % 4
-    for a_side in (0, 1):
-        seats = [a if s % 2 == a_side else b for s in range(4)]
-        points, _ = _play(rules, seed, dealer, seats, result, whole_game=False)
-        result.margins.append(float(points[a_side] - points[1 - a_side]))
+    else:
+        dealer = seed % 4
+        for a_side in (0, 1):
+            seats = [a if s % 2 == a_side else b for s in range(4)]
+            points, _ = _play(rules, seed, dealer, seats, result, whole_game=False)
+            result.margins.append(float(points[a_side] - points[1 - a_side]))
+    result.cpu = time.process_time() - start
     return result
 
 
@@ -268,6 +272,24 @@ def read_record(path: str, header: dict[str, object] | None = None) -> dict[int,
         elif kept != header:
             raise RecordMismatch(f"{path} was kept for {kept}, not {header}")
     return boards
+
+
+def read_cpu(path: str) -> dict[int, float]:
+    """The CPU seconds each board of the record file ``path`` took (boards kept with it)."""
+    found: dict[int, float] = {}
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except FileNotFoundError:
+        return found
+    for line in lines:
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if "seed" in item and "cpu" in item:
+            found[int(item["seed"])] = float(item["cpu"])
+    return found
 
 
 def margin_ci(per_board: Sequence[float]) -> tuple[float, float]:
@@ -419,13 +441,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     export = open(args.export, "a", encoding="utf-8") if args.export else None  # noqa: SIM115
 
     def keep(result: BoardResult) -> None:
-        if record is not None:
-            record.write(json.dumps({"seed": result.seed, "margins": result.margins}) + "\n")
-            record.flush()
+        # the plays before the record: a board in the record always has its plays (a run
+        # stopped between the two plays that board again, so a seed's last plays count)
         if export is not None:
             for item in result.plays:
                 export.write(json.dumps(item, sort_keys=True) + "\n")
             export.flush()
+        if record is not None:
+            line = {"seed": result.seed, "margins": result.margins, "cpu": round(result.cpu, 3)}
+            record.write(json.dumps(line) + "\n")
+            record.flush()
 
     print(
         f"arena: A={args.a} vs B={args.b}, {rules.game_id}/{rules.preset}, "
@@ -527,6 +552,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"    {'':<7} {'':<9} p50 {1e3 * _pct(on_clock, 0.5):7.1f} ms"
             f"  p95 {1e3 * _pct(on_clock, 0.95):7.1f} ms  max {1e3 * max(on_clock, default=float('nan')):7.1f} ms"
             f"  ({args.clock} clock)"
+        )
+    if played:
+        cpu = [r.cpu for r in played]
+        print(
+            f"  CPU per board (both levels, every seating; boards played in this run): "
+            f"mean {sum(cpu) / len(cpu):.2f} s, max {max(cpu):.2f} s, "
+            f"{sum(cpu) / len(cpu) * 1000 / 3600:.2f} core-hours per 1000 boards"
         )
     print(f"  wall time {wall:.0f}s")
     return 0

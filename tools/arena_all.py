@@ -40,6 +40,7 @@ normal -> oracle gap that hard closes (:func:`gap_closed`).
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
 import random
 import shlex
@@ -48,13 +49,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Final
 
-from tools.arena import margin_ci, read_record
+from tools.arena import margin_ci, read_cpu, read_record
 
 __all__ = [
     "BASELINE_FORMS",
@@ -64,6 +65,7 @@ __all__ = [
     "Form",
     "forms_of",
     "gap_closed",
+    "gap_share",
     "main",
     "summary",
 ]
@@ -83,6 +85,7 @@ class Form:
     game: str
     sets: tuple[str, ...] = ()
     note: str = ""
+    skip: tuple[str, ...] = ()  # baselines not played on this form (they would be another level)
 
 
 FORMS: Final = (
@@ -120,7 +123,9 @@ BASELINE_FORMS: Final = (
         "bid-whist",
         "bid-whist",
         (),
-        "preset default; ismcts plays as rules and the oracle as hard here (jokers)",
+        "preset default; against rules only: ismcts would play as rules and the oracle "
+        "as hard here (jokers)",
+        skip=("ismcts", "oracle"),
     ),
     Form(
         "ruff-trump-willughby-4p-double-hand",
@@ -144,11 +149,18 @@ BASELINE_MATCHUPS: Final = (
 the share of the normal -> oracle gap that hard closes is read from the last two."""
 
 GAP_RESAMPLES: Final = 2000  # bootstrap resamples for the gap's confidence interval
+GAP_MIN_BOARDS: Final = 30  # common boards before the README shows a share (a ratio of noise else)
+NOTES: Final = "BASELINES.md"
+"""Hand-written notes on the baseline rows beside the README (linked when present)."""
+UNFINISHED: Final = "unfinished"
+"""The folder of ``--docs`` where ``--publish`` keeps matches under way, to be continued."""
 
 
 def forms_of(a: str, b: str) -> tuple[Form, ...]:
     """The forms the matchup (A, B) is played on."""
-    return BASELINE_FORMS if (a, b) in BASELINE_MATCHUPS else FORMS
+    if (a, b) in BASELINE_MATCHUPS:
+        return tuple(f for f in BASELINE_FORMS if a not in f.skip and b not in f.skip)
+    return FORMS
 
 
 def _name(form: Form, a: str, b: str) -> str:
@@ -159,6 +171,21 @@ def _paths(out: Path, form: Form, a: str, b: str) -> tuple[Path, Path]:
     """The match's printout and its record of boards."""
     name = _name(form, a, b)
     return out / f"{name}.txt", out / "boards" / f"{name}.jsonl"
+
+
+def _plays(out: Path, form: Form, a: str, b: str) -> Path:
+    """The match's exported plays (``--export``), as the runner writes them."""
+    return out / "plays" / f"{_name(form, a, b)}.jsonl"
+
+
+def _kept(out: Path, form: Form, a: str, b: str) -> tuple[Path, Path]:
+    """The match's printout and record in ``out``: finished, else unfinished (``--publish``
+    keeps an unfinished match in ``out/unfinished/``, where the runner takes it up again)."""
+    text, record = _paths(out, form, a, b)
+    if record.exists():
+        return text, record
+    held = _paths(out / UNFINISHED, form, a, b)
+    return held if held[1].exists() else (text, record)
 
 
 def _repo_of(out: Path) -> Path:
@@ -211,8 +238,11 @@ def _verdict(a: str, b: str, n: int, target: int, mean: float, half: float) -> s
     return verdict if n >= target else f"{verdict}, so far ({n}/{target})"
 
 
-def summary(out: Path, target: int, matchups: Sequence[tuple[str, str]] = MATCHUPS) -> str:
-    """The README's text: one row for each form and matchup, from the records in ``out``."""
+def summary(
+    out: Path, target: int, matchups: Sequence[tuple[str, str]] = MATCHUPS, docs: Path = DOCS
+) -> str:
+    """The README's text: one row for each form and matchup, from the records in ``out``
+    (the published hard vs normal matches in ``docs`` when ``out`` has none: the gap)."""
     lines = [
         "# Arena results: each AI level against the one below",
         "",
@@ -236,18 +266,20 @@ def summary(out: Path, target: int, matchups: Sequence[tuple[str, str]] = MATCHU
     ]
     lines += _rows(out, target, matchups)
     baselines = [m for m in BASELINE_MATCHUPS if m not in matchups]
-    if any(_paths(out, f, a, b)[1].exists() for a, b in baselines for f in BASELINE_FORMS):
-        lines += _baseline_section(out, target, baselines)
+    if any(_kept(out, f, a, b)[1].exists() for a, b in baselines for f in forms_of(a, b)):
+        lines += _baseline_section(out, target, baselines, docs)
     lines.append("")
     return "\n".join(lines)
 
 
-def _rows(out: Path, target: int, matchups: Sequence[tuple[str, str]]) -> list[str]:
-    """One table row for each matchup and each of its forms."""
+def _rows(
+    out: Path, target: int, matchups: Sequence[tuple[str, str]], cost: bool = False
+) -> list[str]:
+    """One table row for each matchup and each of its forms (``cost``: with its CPU)."""
     lines = []
     for a, b in matchups:
         for form in forms_of(a, b):
-            text, record = _paths(out, form, a, b)
+            text, record = _kept(out, form, a, b)
             boards = read_record(str(record))
             per_board = [sum(m) / len(m) for m in boards.values() if m]
             n = len(per_board)
@@ -257,12 +289,79 @@ def _rows(out: Path, target: int, matchups: Sequence[tuple[str, str]]) -> list[s
             figures = (
                 f"{mean:+.3f} | {mean - half:+.3f} .. {mean + half:+.3f}" if n >= 2 else "— | —"
             )
-            link = f"[{text.name}]({text.name})" if text.exists() else "—"
-            lines.append(
+            link = f"[{text.name}]({text.relative_to(out)})" if text.exists() else "—"
+            row = (
                 f"| {label} | {a} vs {b} | {n} | {figures} | "
-                f"{_verdict(a, b, n, target, mean, half)} | {link} |"
+                f"{_verdict(a, b, n, target, mean, half)} |"
             )
+            if cost:
+                row += f" {_cost(record, n, target)} |"
+            lines.append(f"{row} {link} |")
     return lines
+
+
+def _total_cost(out: Path, target: int, matchups: Sequence[tuple[str, str]]) -> list[str]:
+    """A line: the core-hours every measured match needs, and those still to play need."""
+    need = left = 0.0
+    measured = unmeasured = 0
+    for a, b in matchups:
+        for form in forms_of(a, b):
+            record = _kept(out, form, a, b)[1]
+            cpu = list(read_cpu(str(record)).values())
+            if not cpu:
+                unmeasured += 1
+                continue
+            measured += 1
+            each = sum(cpu) / len(cpu)
+            need += each * target / 3600
+            left += each * max(0, target - len(read_record(str(record)))) / 3600
+    if not measured:
+        return []
+    unknown = f"; {unmeasured} not measured yet" if unmeasured else ""
+    return [
+        "",
+        f"All {measured} measured matches: {need:.1f} core-hours at {target} boards each, "
+        f"{left:.1f} still to play{unknown}.",
+    ]
+
+
+def _cost(record: Path, n: int, target: int) -> str:
+    """The CPU a board took (mean over the boards kept with it), and the core-hours
+    ``target`` boards need and those still to play need."""
+    cpu = list(read_cpu(str(record)).values())
+    if not cpu:
+        return "— | — | —"
+    each = sum(cpu) / len(cpu)
+    return (
+        f"{each:.1f} s ({len(cpu)}) | {each * target / 3600:.1f} | "
+        f"{each * max(0, target - n) / 3600:.1f}"
+    )
+
+
+def _pairs(x: dict[int, list[float]], y: dict[int, list[float]]) -> list[tuple[float, float]]:
+    """Per board played in both matches (the same seed: the same deal), both mean margins."""
+    seeds = sorted(s for s in x if s in y and x[s] and y[s])
+    return [(sum(x[s]) / len(x[s]), sum(y[s]) / len(y[s])) for s in seeds]
+
+
+def _bootstrap(
+    pairs: Sequence[tuple[float, float]],
+    share: Callable[[Sequence[tuple[float, float]]], float],
+    resamples: int,
+) -> tuple[float, float, float] | None:
+    """``share`` of the boards and its 95% CI, resampling the boards (each pair together)."""
+    if len(pairs) < 2:
+        return None
+    point = share(pairs)
+    if point != point:  # no gap
+        return None
+    rng = random.Random(0)
+    shares = sorted(
+        x for x in (share([rng.choice(pairs) for _ in pairs]) for _ in range(resamples)) if x == x
+    )
+    lo = shares[int(0.025 * (len(shares) - 1))]
+    hi = shares[int(0.975 * (len(shares) - 1))]
+    return point, lo, hi
 
 
 def gap_closed(
@@ -276,29 +375,42 @@ def gap_closed(
     by board (paired) with a fixed seed. ``None`` while there are fewer than
     two common boards or the oracle does not beat normal (no gap to close).
     """
-    seeds = sorted(s for s in normal if s in hard and normal[s] and hard[s])
-    if len(seeds) < 2:
-        return None
-    pairs = [(sum(normal[s]) / len(normal[s]), sum(hard[s]) / len(hard[s])) for s in seeds]
 
     def share(sample: Sequence[tuple[float, float]]) -> float:
         gap = -sum(n for n, _ in sample) / len(sample)
         left = -sum(h for _, h in sample) / len(sample)
         return 1.0 - left / gap if gap > 0 else float("nan")
 
-    point = share(pairs)
-    if point != point:  # no gap
-        return None
-    rng = random.Random(0)
-    shares = sorted(
-        x for x in (share([rng.choice(pairs) for _ in pairs]) for _ in range(resamples)) if x == x
-    )
-    lo = shares[int(0.025 * (len(shares) - 1))]
-    hi = shares[int(0.975 * (len(shares) - 1))]
-    return point, lo, hi
+    return _bootstrap(_pairs(normal, hard), share, resamples)
 
 
-def _baseline_section(out: Path, target: int, matchups: Sequence[tuple[str, str]]) -> list[str]:
+def gap_share(
+    normal: dict[int, list[float]],
+    hard_normal: dict[int, list[float]],
+    resamples: int = GAP_RESAMPLES,
+) -> tuple[float, float, float] | None:
+    """The share of the normal -> oracle gap that hard closes, measured against normal.
+
+    ``normal`` holds the boards of normal vs oracle, ``hard_normal`` those of
+    hard vs normal: with normal the common opponent, the oracle gains
+    ``-(normal vs oracle)`` over it and hard ``hard vs normal``, and the share is
+    their ratio over the boards both matches played (the same seed of the same
+    form is the same deal), with a 95% CI by resampling those boards in pairs,
+    so the two matches' correlation through the deals is kept. ``None`` while
+    there are fewer than two common boards or the oracle does not beat normal.
+    """
+
+    def share(sample: Sequence[tuple[float, float]]) -> float:
+        gap = -sum(n for n, _ in sample) / len(sample)
+        gained = sum(h for _, h in sample) / len(sample)
+        return gained / gap if gap > 0 else float("nan")
+
+    return _bootstrap(_pairs(normal, hard_normal), share, resamples)
+
+
+def _baseline_section(
+    out: Path, target: int, matchups: Sequence[tuple[str, str]], docs: Path = DOCS
+) -> list[str]:
     """The outside baselines' rows, and the share of the normal -> oracle gap hard closes."""
     lines = [
         "",
@@ -308,45 +420,111 @@ def _baseline_section(out: Path, target: int, matchups: Sequence[tuple[str, str]
         "`ismcts` generic single-observer ISMCTS at hard's CPU a decision, `oracle` double-dummy",
         "play that sees every hand (an upper bound; hard's where its card model does not reach:",
         "`engine/ai/strategies/baselines.py`; by DDS at the partnership tables, elsewhere a",
-        "perfect-information MCTS of the true deal at hard's CPU, so not exact there). Run with",
+        "perfect-information MCTS of the true deal at hard's CPU, so not exact there). Bid Whist",
+        "is played against `rules` only: its jokers are beyond the card model, so `ismcts`",
+        "would play as `rules` there and the oracle as `hard`. Run, cheapest first, with",
         "",
-        "    nice -n 19 python -m tools.arena_all --workers 2 \\",
+        "    nice -n 19 python -m tools.arena_all --workers 2 --export \\",
         "        --matchups " + ",".join(f"{a}-{b}" for a, b in BASELINE_MATCHUPS),
         "",
-        "| form | matchup | boards | margin per deal (A - B) | 95% CI | verdict | printout |",
-        "|---|---|---:|---|---|---|---|",
+        "(`--only FORM` for one form). The cost columns are measured, not guessed: the",
+        "process CPU seconds each board took (both levels, every seating; the number of",
+        "boards measured in brackets), and from that the core-hours a match of",
+        f"{target} boards needs and those its boards still to play need. A match under",
+        f"way is kept in `{UNFINISHED}/` (its record, printout and plays); the runner takes",
+        "it up from there and goes on where it stopped.",
+        "",
+        "| form | matchup | boards | margin per deal (A - B) | 95% CI | verdict "
+        f"| CPU a board | core-hours for {target} | core-hours left | printout |",
+        "|---|---|---:|---|---|---|---:|---:|---:|---|",
     ]
-    lines += _rows(out, target, matchups)
+    lines += _rows(out, target, matchups, cost=True)
+    lines += _total_cost(out, target, matchups)
     lines += [
         "",
-        "The share of the normal → oracle gap that hard closes: `1 - (hard vs oracle) /",
-        "(normal vs oracle)` over the boards both matches played (the same deals), with a",
-        f"95% bootstrap CI ({GAP_RESAMPLES} resamples of the boards).",
+        "The share of the normal → oracle gap that hard closes, two ways, each over the",
+        "boards both of its matches played (the same seed of a form is the same deal, so",
+        "the boards are paired) with a 95% bootstrap CI",
+        f"({GAP_RESAMPLES} resamples of those boards, each board's two margins together):",
         "",
-        "| form | boards | normal vs oracle | hard vs oracle | gap closed | 95% CI |",
-        "|---|---:|---:|---:|---:|---|",
+        "* *against normal*: `(hard vs normal) / -(normal vs oracle)`, what hard and the",
+        "  oracle each gain over the same opponent; hard vs normal is the published",
+        f"  {target}-board match (`boards/`), played by the code of its day;",
+        "* *direct*: `1 - (hard vs oracle) / (normal vs oracle)`.",
+        "",
+        "Both read the same where A and B face each other one to one (the partnership",
+        "tables, and Turnover Bridge for two). At Solo Whist a board seats one A among",
+        "three B's, so *against normal* sets one hard among normals beside one normal among",
+        "oracles; there the *direct* share, one hard or one normal among oracles, is the",
+        "like-for-like one.",
+        "",
+        "| form | normal vs oracle | hard vs normal | gap closed, against normal | 95% CI "
+        "| hard vs oracle | gap closed, direct | 95% CI |",
+        "|---|---:|---:|---:|---|---:|---:|---|",
     ]
-    for form in BASELINE_FORMS:
-        normal = read_record(str(_paths(out, form, "normal", "oracle")[1]))
-        hard = read_record(str(_paths(out, form, "hard", "oracle")[1]))
-        common = [s for s in normal if s in hard]
-        found = gap_closed(normal, hard)
-        n_mean, _ = margin_ci([sum(normal[s]) / len(normal[s]) for s in common])
-        h_mean, _ = margin_ci([sum(hard[s]) / len(hard[s]) for s in common])
-        if found is None:
-            figures = "— | —" if len(common) < 2 else "no gap | —"
-        else:
-            point, lo, hi = found
-            figures = f"{100 * point:.0f}% | {100 * lo:.0f}% .. {100 * hi:.0f}%"
-        margins = f"{n_mean:+.3f} | {h_mean:+.3f}" if len(common) >= 2 else "— | —"
-        label = form.slug + (f" — {form.note}" if "oracle" in form.note else "")
-        lines.append(f"| {label} | {len(common)} | {margins} | {figures} |")
+    for form in forms_of("normal", "oracle"):
+        normal = read_record(str(_kept(out, form, "normal", "oracle")[1]))
+        hard = read_record(str(_kept(out, form, "hard", "oracle")[1]))
+        versus = _kept(out, form, "hard", "normal")[1]
+        if not versus.exists():
+            versus = _kept(docs, form, "hard", "normal")[1]
+        hard_normal = read_record(str(versus))
+        per_board = [sum(m) / len(m) for m in normal.values() if m]
+        cells = [
+            form.slug,
+            f"{margin_ci(per_board)[0]:+.3f} ({len(per_board)})" if per_board else "—",
+        ]
+        for other, found in (
+            (hard_normal, gap_share(normal, hard_normal)),
+            (hard, gap_closed(normal, hard)),
+        ):
+            pairs = _pairs(normal, other)
+            if len(pairs) < 2:
+                cells += ["—", "—", "—"]
+                continue
+            cells.append(f"{sum(q for _, q in pairs) / len(pairs):+.3f} ({len(pairs)})")
+            if len(pairs) < GAP_MIN_BOARDS:
+                cells += ["too few boards", "—"]
+            elif found is None:
+                cells += ["no gap", "—"]
+            else:
+                point, lo, hi = found
+                cells += [f"{100 * point:.0f}%", f"{100 * lo:.0f}% .. {100 * hi:.0f}%"]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += _rerun_note()
+    if (out / NOTES).exists():
+        lines += ["", f"What these rows say so far, and what limits them: [{NOTES}]({NOTES})."]
     return lines
 
 
-def _write_summary(out: Path, target: int) -> None:
+def _rerun_note() -> list[str]:
+    return [
+        "",
+        "### Re-running a match",
+        "",
+        "Each printout starts with the command that played it (`python -m tools.arena ...`);",
+        "run it again with `--record` pointing at a new file to play the same boards anew",
+        "(searches on the CPU clock are not bit-for-bit repeatable, so margins differ within",
+        "their CI). With `--export` (the runner's `--export`) every play of every board is",
+        "kept, one JSON line each: the board's seed, the dealer, every seat's level, the",
+        "points per side and the game's record with every decision in order;",
+        "`--publish` gzips them into `plays/<match>.jsonl.gz` (`unfinished/plays/` for a",
+        "match under way). To replay or check one:",
+        "",
+        "    import gzip, json",
+        "    from engine.game import replay",
+        "    for line in gzip.open('docs/arena/plays/whist-5-hard-vs-rules.jsonl.gz', 'rt'):",
+        "        play = json.loads(line)",
+        "        game = replay(play['record'])  # the same deal, every decision re-applied",
+        "",
+        "A stopped run may have written a board's plays without its record line; that board",
+        "is played again, so for a seed the last plays written are the ones recorded.",
+    ]
+
+
+def _write_summary(out: Path, target: int, docs: Path = DOCS) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    (out / "README.md").write_text(summary(out, target), encoding="utf-8")
+    (out / "README.md").write_text(summary(out, target, docs=docs), encoding="utf-8")
 
 
 def publish(
@@ -358,23 +536,74 @@ def publish(
 ) -> list[str]:
     """Copy the finished matches in ``out`` (record and printout) into ``docs``; rewrite its README.
 
-    Returns the names of the matches copied. A match short of ``target`` boards stays where it is.
+    Returns the names of the matches copied. A match short of ``target`` boards is
+    kept in ``docs/unfinished/`` instead (where :func:`main` takes it up again), and
+    leaves it once finished. Exported plays go along, gzipped, in ``plays/``.
     """
     copied = []
+    slugs = {f.slug for f in forms}
     for a, b in matchups:
         for form in forms_of(a, b):
-            if form.slug not in {f.slug for f in forms}:
+            if form.slug not in slugs:
                 continue
             text, record = _paths(out, form, a, b)
-            if len(read_record(str(record))) < target or not text.exists():
+            n = len(read_record(str(record)))
+            if n == 0 or not text.exists():
                 continue
-            to_text, to_record = _paths(docs, form, a, b)
-            to_record.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(record, to_record)
-            shutil.copyfile(text, to_text)
-            copied.append(_name(form, a, b))
-    _write_summary(docs, target)
+            held = docs / UNFINISHED
+            to = docs if n >= target else held
+            _copy_match(out, to, form, a, b)
+            if n >= target:
+                copied.append(_name(form, a, b))
+                for path in (*_paths(held, form, a, b), _gzipped(_plays(held, form, a, b))):
+                    path.unlink(missing_ok=True)
+    _write_summary(docs, target, docs)
     return copied
+
+
+def _gzipped(path: Path) -> Path:
+    return path.with_name(path.name + ".gz")
+
+
+def _copy_match(source: Path, to: Path, form: Form, a: str, b: str) -> None:
+    """The match's record and printout from ``source`` into ``to``, its plays gzipped."""
+    for src, dst in zip(_paths(source, form, a, b), _paths(to, form, a, b), strict=True):
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dst)
+    plays = _plays(source, form, a, b)
+    if plays.exists():
+        packed = _gzipped(_plays(to, form, a, b))
+        packed.parent.mkdir(parents=True, exist_ok=True)
+        # no time stamp inside: the same plays give the same bytes (no churn in git)
+        with (
+            plays.open("rb") as src,
+            packed.open("wb") as raw,
+            gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as dst,
+        ):
+            shutil.copyfileobj(src, dst)
+
+
+def _take_up(held: Path, out: Path, form: Form, a: str, b: str) -> bool:
+    """Continue from the match kept in ``held`` (``docs/unfinished/``) when it has more
+    boards than ``out``'s: its record, printout and plays become ``out``'s."""
+    text, record = _paths(held, form, a, b)
+    if not record.exists() or len(read_record(str(record))) <= len(
+        read_record(str(_paths(out, form, a, b)[1]))
+    ):
+        return False
+    for src, dst in zip((text, record), _paths(out, form, a, b), strict=True):
+        if src.exists():
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dst)
+    packed = _gzipped(_plays(held, form, a, b))
+    plays = _plays(out, form, a, b)
+    if packed.exists():
+        plays.parent.mkdir(parents=True, exist_ok=True)
+        with gzip.open(packed, "rb") as src, plays.open("wb") as dst:
+            shutil.copyfileobj(src, dst)
+    else:
+        plays.unlink(missing_ok=True)
+    return True
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
@@ -480,10 +709,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not copied:
             print(f"arena_all: no finished match in {out} to publish", file=sys.stderr)
         return 0
-    _write_summary(out, args.boards)
+    _write_summary(out, args.boards, args.docs)
     if args.summary:
         return 0
-    signal.signal(signal.SIGTERM, _stop)
+    previous = signal.signal(signal.SIGTERM, _stop)
+    try:
+        failed = _play_all(args, matchups, forms, out)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if failed:
+        print(f"arena_all: failed: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _play_all(
+    args: argparse.Namespace,
+    matchups: Sequence[tuple[str, str]],
+    forms: Sequence[Form],
+    out: Path,
+) -> list[str]:
+    """Play every match asked for up to ``--boards``; the names of those that failed."""
     failed = []
     slugs = {f.slug for f in forms}
     for a, b in matchups:
@@ -491,6 +737,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             if form.slug not in slugs:
                 continue
             _, record = _paths(out, form, a, b)
+            if _take_up(args.docs / UNFINISHED, out, form, a, b):
+                print(
+                    f"arena_all: {_name(form, a, b)} taken up from {args.docs / UNFINISHED}",
+                    file=sys.stderr,
+                    flush=True,
+                )
             while True:
                 have = len(read_record(str(record)))
                 if have >= args.boards:
@@ -504,14 +756,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ok = _run_chunk(
                     form, a, b, min(args.boards, have + args.chunk), args.workers, out, args.export
                 )
-                _write_summary(out, args.boards)
+                _write_summary(out, args.boards, args.docs)
                 if not ok or len(read_record(str(record))) <= have:
                     failed.append(_name(form, a, b))
                     break
-    if failed:
-        print(f"arena_all: failed: {', '.join(failed)}", file=sys.stderr)
-        return 1
-    return 0
+    return failed
 
 
 if __name__ == "__main__":

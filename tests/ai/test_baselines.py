@@ -186,3 +186,85 @@ def test_rules_player_answers_claims_simply() -> None:
     other = answering(game)[0]
     view = game.observe(other)
     assert ConventionalPlayer().choose(view, view.legal, random.Random(0)) == AgreeConcession()
+
+
+def test_the_oracle_solves_the_end_of_the_deal_exactly() -> None:
+    from engine.ai.strategies.baselines import EXACT_CARDS, exact_card
+
+    trump = Card.parse("3S").suit.order
+    world = ismcts.world_of_hands(ENDGAME)
+    # seat 0 alone against three (as a Solo declarer): only the ace of hearts takes a trick
+    alone = ismcts.Deal(seat=0, leader=0, trick=[], trump=trump, tricks=(5, 6), sides=(0, 1, 1, 1))
+    assert exact_card(alone, world, ENDGAME[0], float("inf")) == WINNING
+    # not where tricks are not the aim, or not exact, or too many cards are left
+    misere = ismcts.Deal(
+        seat=0, leader=0, trick=[], trump=trump, tricks=(0, 11), sides=(0, 1, 1, 1), misere_side=0
+    )
+    assert exact_card(misere, world, ENDGAME[0], float("inf")) is None
+    each = ismcts.Deal(seat=0, leader=0, trick=[], trump=trump, tricks=(0,) * 4, sides=(0, 1, 2, 3))
+    assert exact_card(each, world, ENDGAME[0], float("inf")) is None
+    game, _ = new_game("solo-whist", seed=1)
+    full = ismcts.world_of_hands([game.hands[s] for s in range(4)])
+    assert max(h.bit_count() for h in full.hands) > EXACT_CARDS[1]
+    assert exact_card(alone, full, full.hands[0], float("inf")) is None
+
+
+def test_the_oracle_plays_solos_last_tricks_exactly_and_without_its_search_budget() -> None:
+    from engine.ai.search import clock, open_search
+    from engine.ai.strategies.baselines import EXACT_CARDS, _deal_and_sampler, _true_world
+
+    rules_player = ConventionalPlayer()
+    oracle = get_player("oracle", budget=0.5)
+    assert isinstance(oracle, OraclePlayer)
+    checked = 0
+    for seed in range(40):
+        game, _ = new_game("solo-whist", seed=seed)
+        rng = random.Random(seed)
+        while (seat := game.to_act()) is not None and game.deal_no == 1:
+            view = game.observe(seat)
+            plays = [a for a in view.legal if isinstance(a, Play)]
+            found = _deal_and_sampler(view) if len(plays) > 1 else None
+            world = _true_world(game)
+            if (
+                found is not None
+                and found[0].misere_side is None
+                and len(set(found[0].sides)) == 2
+                and max(h.bit_count() for h in world.hands) <= EXACT_CARDS[1]
+            ):
+                deal = found[0]
+                before = clock.current()
+                clock.use("cpu")  # its budget as the arena measures it, whatever the load
+                try:
+                    start = clock.now()
+                    action = oracle.choose_seeing(game, view, view.legal, rng)
+                    took = clock.now() - start
+                finally:
+                    clock.use(before)
+                if max(h.bit_count() for h in world.hands) <= 3:
+                    assert took < 0.05  # solved, not searched for its 0.5 s
+                assert isinstance(action, Play)
+
+                def tricks(card: int, deal: ismcts.Deal = deal, world: ismcts.World = world) -> int:
+                    state = ismcts._State(deal, world)
+                    state.step(card)
+                    after = ismcts.World(state.hands, state.ups, state.fresh, state.under)
+                    final = open_search.solve(
+                        after,
+                        state.leader,
+                        state.trick,
+                        deal.trump,
+                        deal.sides,
+                        list(state.won),
+                        deal.stop,
+                        deal.sides[seat],
+                        float("inf"),
+                    )
+                    return final[deal.sides[seat]]
+
+                values = {a.card.index: tricks(a.card.index) for a in plays}
+                assert values[action.card.index] == max(values.values())
+                checked += 1
+                if checked >= 12:
+                    return
+            game.apply(seat, rules_player.choose(view, view.legal, rng))
+    pytest.fail(f"only {checked} Solo endgames found")

@@ -17,14 +17,19 @@ Neither is offered to players (:data:`engine.ai.levels.BASELINE_LEVELS`):
   DDS (the lowest of the equals); at the other tables the card model reaches
   (Solo, misère, each for himself, two or three seats, Turnover's layouts) it
   is the search of the same tree with the true deal as its one world (a
-  perfect-information MCTS, at ``hard``'s CPU). Every other decision (bids,
-  discards, Bid Whist), and everything when it is given only a view, is ``hard``'s.
+  perfect-information MCTS, at ``hard``'s CPU), except near the end of the
+  deal: at two sides (not misère) with at most :data:`EXACT_CARDS` cards a seat
+  left, each card is solved exactly (:func:`engine.ai.search.open_search.solve`,
+  the most tricks for the seat's side), which is both right and far cheaper
+  than the search. Every other decision (bids, discards, Bid Whist), and
+  everything when it is given only a view, is ``hard``'s.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from engine.actions import Action, Play
 from engine.ai.levels import HARD
@@ -37,7 +42,11 @@ from engine.ai.strategies.conventional import ConventionalPlayer
 from engine.cards import Card
 from engine.game import Game, SeatView
 
-__all__ = ["IsmctsPlayer", "OraclePlayer", "searchable"]
+__all__ = ["EXACT_CARDS", "IsmctsPlayer", "OraclePlayer", "exact_card", "searchable"]
+
+EXACT_CARDS: Final = (7, 4)
+"""Cards a seat (at a table of two seats, of more) at or below which the oracle solves
+every card exactly instead of searching (``hard``'s ``open_exact``)."""
 
 
 def searchable(view: SeatView, legal: Sequence[Action]) -> bool:
@@ -117,6 +126,58 @@ def _true_world(game: Game) -> ismcts.World:
     return ismcts.World(hands, list(layout.up[:n]), list(layout.fresh[:n]), under)
 
 
+def _cards_of(world: ismcts.World, seat: int) -> int:
+    """The cards ``seat`` still holds in ``world``: hand, face-up layout and what lies beneath."""
+    held = world.hands[seat].bit_count() + world.ups[seat].bit_count()
+    return held + sum(len(stack) for stack in world.under[seat].values())
+
+
+def exact_card(deal: ismcts.Deal, world: ismcts.World, legal: int, deadline: float) -> int | None:
+    """The card of ``legal`` (a mask) after which the observer's side takes the most
+    tricks in ``world`` with every seat playing its best (the lowest of the equals).
+
+    ``None`` where that is not the deal's aim or not exact (misère, more than two
+    sides), where more than :data:`EXACT_CARDS` cards a seat are left, or past ``deadline``.
+    """
+    sides = deal.sides
+    n = len(sides)
+    if deal.misere_side is not None or len(set(sides)) != 2:
+        return None
+    if max(_cards_of(world, s) for s in range(n)) > EXACT_CARDS[0 if n == 2 else 1]:
+        return None
+    side = sides[deal.seat]
+    best: tuple[int, int] | None = None
+    card = legal
+    while card:
+        low = card & -card
+        card ^= low
+        c = low.bit_length() - 1
+        state = ismcts._State(deal, world)
+        state.step(c)
+        if state.over:
+            value = state.won[side]
+        else:
+            after = ismcts.World(state.hands, state.ups, state.fresh, state.under)
+            try:
+                final = open_search.solve(
+                    after,
+                    state.leader,
+                    state.trick,
+                    deal.trump,
+                    sides,
+                    list(state.won),
+                    deal.stop,
+                    side,
+                    deadline,
+                )
+            except TimeoutError:
+                return None
+            value = final[side]
+        if best is None or value > best[0]:
+            best = (value, c)
+    return None if best is None else best[1]
+
+
 class IsmctsPlayer:
     """Level ``ismcts``: SO-ISMCTS for the card play within ``budget`` seconds a decision."""
 
@@ -186,6 +247,8 @@ class OraclePlayer:
             best = [c for c in scores if c in playable]
             if best:
                 card = max(best, key=lambda c: (scores[c], -c))
+        if card is None:  # near the end, every card solved exactly
+            card = exact_card(deal, world, _play_mask(legal), clock.now() + HARD.cap)
         if card is None:  # one world, the true one: a perfect-information search
             card = ismcts.search(
                 deal,
