@@ -153,7 +153,7 @@ class Drivers:
         async def later() -> None:
             await asyncio.sleep(delay)
             if self._turn_is(table, seat, version):
-                self.presenter.notices.ping(table, seat, due)
+                self.presenter.notices.ping(table, seat, due, waited=True)
 
         table.drive.ping_task = asyncio.create_task(later(), name=f"ping-{table.id}")
 

@@ -35,11 +35,15 @@ class Notices:
             log.warning("could not post at table %s: %s", table.id, exc)
             return None
 
-    def ping(self, table: Table, seat: int, deadline: float | None) -> None:
+    def ping(
+        self, table: Table, seat: int, deadline: float | None, *, waited: bool = False
+    ) -> None:
         """The human at ``seat`` is to act: a short ping in the table's thread, with the
         deadline as a Discord relative time; deleted once the turn has passed
-        (:meth:`clear`). None when the same player just acted by a click and
-        still has the turn (laying out after taking the ruff): they are looking."""
+        (:meth:`clear`). An immediate ping (``waited`` false) is left out when the same
+        player just acted by a click and still has the turn (laying out after taking the
+        ruff, leading after winning the trick): they are looking. One sent after the
+        ping delay (``waited``) always goes: they have looked away since."""
         human = table.human(seat)
         if human is None or table.game is None:
             return
@@ -48,7 +52,12 @@ class Notices:
         ):
             return  # pinged already (before a restart, too)
         table.shown.pinged = (seat, table.version)
-        if table.moves and table.moves[-1][1] == seat and table.moves[-1][2] is not None:
+        if (
+            not waited
+            and table.moves
+            and table.moves[-1][1] == seat
+            and table.moves[-1][2] is not None
+        ):
             return
         with using(table.language):
             when = (

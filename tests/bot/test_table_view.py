@@ -301,6 +301,31 @@ async def test_a_player_who_moves_within_the_ping_delay_is_never_pinged(simcord_
     )
 
 
+@pytest.mark.parametrize(
+    "bot_settings", [{"turn_timeout": 90.0, "turn_ping_delay": 10.0, "seed": 9}]
+)
+async def test_a_player_who_wins_the_trick_then_looks_away_is_pinged_to_lead(
+    simcord_env: Any,
+) -> None:
+    """Her click wins the trick and the lead is hers at once; she does not lead for the
+    ping delay: she has looked away since her click, so the ping comes as for any turn."""
+    env = simcord_env
+    _, channel, alice, _ = await _seat_alice_with_ai(env)
+    thread = channel.threads[0]
+    for _ in range(3):
+        await env.settle()
+        await env.advance_time(4)
+        await _act(alice)
+    await env.settle()
+    dm = hand_message(alice).content
+    assert "Your turn — lead" in dm and "won by **you**" in dm, dm  # (this seed's deal)
+    await env.advance_time(9)
+    assert not [m for m in thread.history() if m.content.startswith("🔔")]
+    await env.advance_time(2)
+    pings = [m.content for m in thread.history() if m.content.startswith("🔔")]
+    assert len(pings) == 1 and f"<@{alice.id}>" in pings[0], pings
+
+
 # ---------------------------------------------------------------- buttons and the ruff's menu (pure)
 
 
