@@ -60,9 +60,12 @@ from tools.arena import margin_ci, read_cpu, read_record
 __all__ = [
     "BASELINE_FORMS",
     "BASELINE_MATCHUPS",
+    "BOARDS",
     "FORMS",
     "MATCHUPS",
+    "PIMC_FORMS",
     "Form",
+    "boards_for",
     "forms_of",
     "gap_closed",
     "gap_share",
@@ -141,12 +144,29 @@ BASELINE_FORMS: Final = (
 
 BASELINE_MATCHUPS: Final = (
     ("hard", "rules"),
+    ("hard", "pimc"),
     ("hard", "ismcts"),
     ("normal", "oracle"),
     ("hard", "oracle"),
 )
 """``hard`` against the outside baselines, and both search levels against the oracle:
 the share of the normal -> oracle gap that hard closes is read from the last two."""
+
+PIMC_FORMS: Final = frozenset({"whist-5", "cotton1674"})
+"""The forms ``pimc`` is played on: the partnership tables whose card play it shares with hard."""
+
+BOARDS: Final[dict[tuple[str, str, str], int]] = {
+    ("whist-5", "hard", "ismcts"): 500,
+    ("cotton1674", "hard", "ismcts"): 500,
+    ("bid-whist", "hard", "rules"): 500,
+}
+"""Matches done at fewer boards than ``--boards`` (issue #36's scope: the dearest rows)."""
+
+
+def boards_for(form: Form, a: str, b: str, default: int) -> int:
+    """The boards the match of ``a`` against ``b`` on ``form`` is done at."""
+    return min(default, BOARDS.get((form.slug, a, b), default))
+
 
 GAP_RESAMPLES: Final = 2000  # bootstrap resamples for the gap's confidence interval
 GAP_MIN_BOARDS: Final = 30  # common boards before the README shows a share (a ratio of noise else)
@@ -158,6 +178,8 @@ UNFINISHED: Final = "unfinished"
 
 def forms_of(a: str, b: str) -> tuple[Form, ...]:
     """The forms the matchup (A, B) is played on."""
+    if b == "pimc":
+        return tuple(f for f in BASELINE_FORMS if f.slug in PIMC_FORMS)
     if (a, b) in BASELINE_MATCHUPS:
         return tuple(f for f in BASELINE_FORMS if a not in f.skip and b not in f.skip)
     return FORMS
@@ -290,12 +312,13 @@ def _rows(
                 f"{mean:+.3f} | {mean - half:+.3f} .. {mean + half:+.3f}" if n >= 2 else "— | —"
             )
             link = f"[{text.name}]({text.relative_to(out)})" if text.exists() else "—"
+            goal = boards_for(form, a, b, target)
             row = (
                 f"| {label} | {a} vs {b} | {n} | {figures} | "
-                f"{_verdict(a, b, n, target, mean, half)} |"
+                f"{_verdict(a, b, n, goal, mean, half)} |"
             )
             if cost:
-                row += f" {_cost(record, n, target)} |"
+                row += f" {_cost(record, n, goal)} |"
             lines.append(f"{row} {link} |")
     return lines
 
@@ -313,14 +336,16 @@ def _total_cost(out: Path, target: int, matchups: Sequence[tuple[str, str]]) -> 
                 continue
             measured += 1
             each = sum(cpu) / len(cpu)
-            need += each * target / 3600
-            left += each * max(0, target - len(read_record(str(record)))) / 3600
+            goal = boards_for(form, a, b, target)
+            need += each * goal / 3600
+            left += each * max(0, goal - len(read_record(str(record)))) / 3600
     if not measured:
         return []
     unknown = f"; {unmeasured} not measured yet" if unmeasured else ""
     return [
         "",
-        f"All {measured} measured matches: {need:.1f} core-hours at {target} boards each, "
+        f"All {measured} measured matches: {need:.1f} core-hours at {target} boards each "
+        f"(fewer where the row says so), "
         f"{left:.1f} still to play{unknown}.",
     ]
 
@@ -417,9 +442,12 @@ def _baseline_section(
         "## Against outside baselines",
         "",
         "`rules` is a conventional rule-based player (the classic maxims, no search),",
+        "`pimc` plain PIMC (uniform worlds consistent with what the seat knows, each solved",
+        "by DDS: hard's solver, budget and 64 worlds at most a decision, without its",
+        "inference; `engine/ai/baselines/pimc.py`; played on whist-5 and cotton1674),",
         "`ismcts` generic single-observer ISMCTS at hard's CPU a decision, `oracle` double-dummy",
         "play that sees every hand (an upper bound; hard's where its card model does not reach:",
-        "`engine/ai/strategies/baselines.py`; by DDS at the partnership tables, elsewhere a",
+        "`engine/ai/baselines/search.py`; by DDS at the partnership tables, elsewhere a",
         "perfect-information MCTS of the true deal at hard's CPU, so not exact there). Bid Whist",
         "is played against `rules` only: its jokers are beyond the card model, so `ismcts`",
         "would play as `rules` there and the oracle as `hard`. Run, cheapest first, with",
@@ -551,9 +579,10 @@ def publish(
             if n == 0 or not text.exists():
                 continue
             held = docs / UNFINISHED
-            to = docs if n >= target else held
+            done = n >= boards_for(form, a, b, target)
+            to = docs if done else held
             _copy_match(out, to, form, a, b)
-            if n >= target:
+            if done:
                 copied.append(_name(form, a, b))
                 for path in (*_paths(held, form, a, b), _gzipped(_plays(held, form, a, b))):
                     path.unlink(missing_ok=True)
@@ -743,9 +772,10 @@ def _play_all(
                     file=sys.stderr,
                     flush=True,
                 )
+            goal = boards_for(form, a, b, args.boards)
             while True:
                 have = len(read_record(str(record)))
-                if have >= args.boards:
+                if have >= goal:
                     print(
                         f"arena_all: {_name(form, a, b)} has {have} boards: done",
                         file=sys.stderr,
@@ -754,7 +784,7 @@ def _play_all(
                     break
                 # the record is keyed by seed, so the next chunk's seeds follow on
                 ok = _run_chunk(
-                    form, a, b, min(args.boards, have + args.chunk), args.workers, out, args.export
+                    form, a, b, min(goal, have + args.chunk), args.workers, out, args.export
                 )
                 _write_summary(out, args.boards, args.docs)
                 if not ok or len(read_record(str(record))) <= have:

@@ -27,6 +27,7 @@ The package, by idea:
 
 from __future__ import annotations
 
+from engine.ai.baselines import OraclePlayer, arena_player
 from engine.ai.explain import REASONS, Reason, explain, hint
 from engine.ai.levels import BASELINE_LEVELS, LEVELS, TRIAL_LEVELS, Profile, profile
 from engine.ai.players import (
@@ -54,7 +55,6 @@ from engine.ai.review import (
     review_position,
 )
 from engine.ai.search import clock
-from engine.ai.strategies.baselines import OraclePlayer
 from engine.ai.strategies.claims import TIME_LIMIT as CLAIM_TIME_LIMIT
 from engine.ai.strategies.claims import decide as decide_claim
 from engine.ai.strategies.obvious import obvious_choice
@@ -78,6 +78,7 @@ __all__ = [
     "Profile",
     "Reason",
     "ReviewBudget",
+    "arena_player",
     "clock",
     "deal_count",
     "decide_claim",

@@ -54,6 +54,7 @@ class Profile:
     max_worlds: int = 0
     margin: float = 0.0  # a cheaper card within this mean value of the best is preferred
     inference: bool = False  # weigh the sampled worlds by how well they explain the play
+    uniform: bool = False  # every consistent world alike: no bias on the ruffer's lay-out either
     exact_worlds: int = 0  # last two tricks: every possible world when there are at most this many
     settle_follow: bool = False  # last to play, following, no card changes the winner: the lowest
     double_dummy: bool = False  # solve each world by DDS, when it is available
@@ -138,11 +139,11 @@ LEVELS: Final = ("easy", "normal", "hard")
 # relative value; ``hard-maxims-layout`` laying out its rub by the maxims;
 # ``hard-own-value`` valuing a deal by its own card points only, as normal does
 TRIAL_LEVELS: Final = ("hard-old", "hard-maxims-layout", "hard-own-value")
-# arena-only outside baselines (engine.ai.strategies.conventional and .baselines):
-# ``rules`` the conventional maxims without search, ``ismcts`` generic ISMCTS at
-# hard's CPU a decision, ``oracle`` double-dummy play that sees every hand (an
-# upper bound; the arena alone gives it the game)
-BASELINE_LEVELS: Final = ("rules", "ismcts", "oracle")
+# arena-only outside baselines (engine.ai.baselines): ``rules`` the conventional
+# maxims without search, ``pimc`` plain PIMC (hard without its inference),
+# ``ismcts`` generic ISMCTS at hard's CPU a decision, ``oracle`` double-dummy play
+# that sees every hand (an upper bound; the arena alone gives it the game)
+BASELINE_LEVELS: Final = ("rules", "pimc", "ismcts", "oracle")
 
 PROFILES: Final[dict[str, Profile]] = {
     "easy": EASY,

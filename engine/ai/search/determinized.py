@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 
 from engine.ai.search import clock, dds
 from engine.ai.search.bitmasks import SUIT_BITS, playout, trick_winner_pos
@@ -141,6 +142,8 @@ def search_card(
     """
     if start is None:
         start = clock.now()
+    if budget.uniform and sit.out_is_discard:
+        sit = replace(sit, out_is_discard=False)
     soft = start + budget.soft
     cap = start + budget.cap
     side = sit.seat % 2

@@ -50,6 +50,7 @@ def budget_of(profile: Profile) -> Budget:
         max_worlds=profile.max_worlds,
         margin=profile.margin,
         inference=profile.inference,
+        uniform=profile.uniform,
         exact_worlds=profile.exact_worlds,
     )
 
