@@ -36,11 +36,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import Play, decode_action
+from engine.ai.review import start_of
 from engine.ai.search import dds
 from engine.ai.search.bitmasks import NO_TRUMP
 from engine.game import Game
 
-__all__ = ["Regret", "Tally", "main", "read_plays", "regrets_of_play", "start_of", "tally"]
+__all__ = ["Regret", "Tally", "main", "read_plays", "regrets_of_play", "tally"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,11 +71,6 @@ class Tally:
             return mean, float("nan")
         var = sum((x - mean) ** 2 for x in self.per_deal) / (n - 1)
         return mean, 1.96 * math.sqrt(var / n)
-
-
-def start_of(record: Mapping[str, Any]) -> Game:
-    """The game of ``record`` before its first decision (the engine's own replay, no actions)."""
-    return Game.from_record({**record, "actions": []})
 
 
 def measurable(game: Game) -> bool:

@@ -53,10 +53,11 @@ from typing import Any, Final
 
 from engine.actions import Action, Discard, Play, decode_action
 from engine.ai.review_calls import call_model
-from engine.ai.review_models import CannotJudge, bits, model_for
+from engine.ai.review_models import CannotJudge, model_for
+from engine.ai.search.bitmasks import card_indices
 from engine.cards import Card
 from engine.events import DealStarted
-from engine.game import Game, SeatView, new_game
+from engine.game import Game, SeatView
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -66,11 +67,13 @@ __all__ = [
     "Option",
     "ReviewBudget",
     "deal_count",
+    "decision_seed",
     "played_seats",
     "puzzle_position",
     "rank_options",
     "review_deal",
     "review_position",
+    "start_of",
 ]
 
 
@@ -490,18 +493,10 @@ def _cost(
 # --------------------------------------------------------------------------- a deal
 
 
-def _start(record: Mapping[str, Any]) -> Game:
-    game, _ = new_game(
-        record["game_id"],
-        record.get("preset"),
-        record.get("overrides") or {},
-        seed=int(record["seed"]),
-        first_dealer=record.get("first_dealer"),
-        deck=record.get("deck"),
-        start_scores=record.get("start_scores"),
-        record_version=int(record.get("version", 1)),
-    )
-    return game
+def start_of(record: Mapping[str, Any]) -> Game:
+    """The game of ``record`` before its first decision: the engine's own replay
+    (:meth:`engine.game.Game.from_record`) of the record without its actions."""
+    return Game.from_record({**record, "actions": []})
 
 
 def _entries(record: Mapping[str, Any]) -> list[tuple[int, str]]:
@@ -514,7 +509,7 @@ def _entries(record: Mapping[str, Any]) -> list[tuple[int, str]]:
 
 def deal_count(record: Mapping[str, Any]) -> int:
     """How many deals the record's game has begun (the last may be unfinished)."""
-    game = _start(record)
+    game = start_of(record)
     for seat, text in _entries(record):
         game.apply(seat, decode_action(text))
     return game.deals_total
@@ -522,7 +517,7 @@ def deal_count(record: Mapping[str, Any]) -> int:
 
 def played_seats(record: Mapping[str, Any], deal: int) -> tuple[int, ...]:
     """The seats that played a card in the ``deal``-th deal (1-based)."""
-    game = _start(record)
+    game = start_of(record)
     seats: set[int] = set()
     for seat, text in _entries(record):
         if game.deals_total > deal:
@@ -534,7 +529,9 @@ def played_seats(record: Mapping[str, Any], deal: int) -> tuple[int, ...]:
     return tuple(sorted(seats))
 
 
-def _seed(record: Mapping[str, Any], index: int) -> int:
+def decision_seed(record: Mapping[str, Any], index: int) -> int:
+    """The seed of the sample that judges the record's ``index``-th decision (a review
+    of the same record is the same review)."""
     return (int(record["seed"]) * 1_000_003 + index * 7919) % (1 << 62)
 
 
@@ -595,7 +592,7 @@ def review_deal(
 
     Raises ``ValueError`` for a deal the record does not hold or has not finished.
     """
-    game = _start(record)
+    game = start_of(record)
     entries = _entries(record)
     judged: list[Judged] = []
     first: Judged | None = None
@@ -613,7 +610,7 @@ def review_deal(
         in_deal = game.deals_total == deal and game.phase not in ("over",)
         if in_deal and s == seat and isinstance(action, Play):
             one = review_position(
-                game, seat, action.card.index, random.Random(_seed(record, i)), budget, i
+                game, seat, action.card.index, random.Random(decision_seed(record, i)), budget, i
             )
             if one is not None:
                 if first is None:
@@ -622,7 +619,9 @@ def review_deal(
                 unit = one.unit
         elif in_deal and s == seat and i >= skip_to:
             after = [decode_action(t) for s2, t in entries[i + 1 : i + 8] if s2 == seat]
-            call = judge_call(game, seat, action, after, random.Random(_seed(record, i)), budget, i)
+            call = judge_call(
+                game, seat, action, after, random.Random(decision_seed(record, i)), budget, i
+            )
             if call is not None:
                 judged.append(call[0])
                 skip_to = i + call[1]
@@ -696,7 +695,7 @@ def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
     entries = _entries(record)
     if not 0 <= index < len(entries):
         raise ValueError(f"no action {index} in this record")
-    game = _start(record)
+    game = start_of(record)
     for s, text in entries[:index]:
         game.apply(s, decode_action(text))
     seat, text = entries[index]
@@ -711,7 +710,7 @@ def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
     try:
         cands = model_for(game, seat, view, legal, DEFAULT_BUDGET).cands
     except CannotJudge:
-        cands = bits(legal)
+        cands = card_indices(legal)
     gone: list[str] = []
     for _leader, cards, _winner in view.completed_tricks:
         gone.extend(str(c) for c in cards)
@@ -727,10 +726,10 @@ def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
         "tricks": list(view.tricks),
         "trick_no": game.trick_no,
         "gone": gone,
-        "legal": [str(Card.from_index(c)) for c in bits(legal)],
+        "legal": [str(Card.from_index(c)) for c in card_indices(legal)],
         "stands_for": {
             str(Card.from_index(c)): str(Card.from_index(_representative(c, cands)))
-            for c in bits(legal)
+            for c in card_indices(legal)
         },
         "played": str(action.card),
     }

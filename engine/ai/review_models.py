@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, Final
 from engine.actions import Play
 from engine.ai.search import dds
 from engine.ai.search import open_search as ops
-from engine.ai.search.bitmasks import trick_winner_pos
-from engine.ai.search.determinized import _honour_counts
+from engine.ai.search.bitmasks import card_indices, trick_winner_pos
 from engine.ai.search.determinized import candidate_cards as partnership_candidates
+from engine.ai.search.determinized import honour_counts
 from engine.ai.search.solver import solve_cards
 from engine.ai.search.value import value_table
 from engine.ai.search.worlds import enumerate_worlds, sample_world, situation
@@ -48,15 +48,6 @@ class Model:
     evaluate: _Evaluate
     true_world: Any  # the deal as it lies, in the model's own form
     every: list[tuple[Any, float]] | None = None  # every possible world, weighted (endgame)
-
-
-def bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def model_for(game: Game, seat: int, view: SeatView, legal: int, budget: ReviewBudget) -> Model:
@@ -106,7 +97,7 @@ def _partnership_model(game: Game, view: SeatView, legal: int, budget: ReviewBud
             raw = solve_cards(world, sit.leader, sit.trick, sit.trump)
         # the hard AI's objective: the deal's points for the side less the other
         # side's, a game won or lost counting WIN_BONUS more (engine.ai.search.value)
-        counts = _honour_counts(sit, world)
+        counts = honour_counts(sit, world)
         table = tables.get(counts)
         if table is None:
             table = tables[counts] = value_table(sit.rules, side, sit.start_scores, counts)
@@ -130,9 +121,9 @@ def _partnership_model(game: Game, view: SeatView, legal: int, budget: ReviewBud
 
 def _solo_model(game: Game, view: SeatView, legal: int, budget: ReviewBudget) -> Model:
     sit = situation(view)
-    roles = solo._roles(view.contract, view.declarer)
+    roles = solo.contract_roles(view.contract, view.declarer)
     declarer = view.declarer if view.declarer is not None else 0
-    base = solo._won_so_far(view)
+    base = solo.tricks_won_by_seat(view)
     contract = view.contract
 
     def evaluate(world: list[int], cands: list[int]) -> dict[int, float]:
@@ -150,7 +141,7 @@ def _solo_model(game: Game, view: SeatView, legal: int, budget: ReviewBudget) ->
                 declarer,
                 list(base),
             )
-            out[c] = float(solo._my_points(view, contract, sit.sides, won))
+            out[c] = float(solo.seat_points(view, contract, sit.sides, won))
         return out
 
     return Model(
@@ -247,7 +238,7 @@ def _bid_whist_model(game: Game, view: SeatView, legal: int, budget: ReviewBudge
     return Model(
         unit="tricks",
         threshold=budget.threshold,
-        cands=bits(legal),
+        cands=card_indices(legal),
         sample=lambda rng: bw.sample_world(k, rng),
         evaluate=evaluate,
         true_world=list(game.hands[:4]),

@@ -246,7 +246,7 @@ def test_the_oracle_plays_solos_last_tricks_exactly_and_without_its_search_budge
                 assert isinstance(action, Play)
 
                 def tricks(card: int, deal: ismcts.Deal = deal, world: ismcts.World = world) -> int:
-                    state = ismcts._State(deal, world)
+                    state = ismcts.State(deal, world)
                     state.step(card)
                     after = ismcts.World(state.hands, state.ups, state.fresh, state.under)
                     final = open_search.solve(

@@ -152,7 +152,7 @@ def exact_card(deal: ismcts.Deal, world: ismcts.World, legal: int, deadline: flo
         low = card & -card
         card ^= low
         c = low.bit_length() - 1
-        state = ismcts._State(deal, world)
+        state = ismcts.State(deal, world)
         state.step(c)
         if state.over:
             value = state.won[side]

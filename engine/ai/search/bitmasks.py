@@ -19,6 +19,7 @@ from engine.cards import Card
 __all__ = [
     "NO_TRUMP",
     "SUIT_BITS",
+    "card_indices",
     "card_of",
     "greedy_card",
     "high",
@@ -37,6 +38,16 @@ _CARDS: Final = tuple(Card.from_index(i) for i in range(52))
 def card_of(index: int) -> Card:
     """The engine card with this index."""
     return _CARDS[index]
+
+
+def card_indices(mask: int) -> list[int]:
+    """The card indices of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def high(mask: int) -> int:

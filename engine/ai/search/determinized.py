@@ -24,6 +24,7 @@ __all__ = [
     "Evaluator",
     "candidate_cards",
     "dds_evaluator",
+    "honour_counts",
     "playout_evaluator",
     "search_card",
     "settled_follow",
@@ -81,7 +82,7 @@ def settled_follow(sit: Situation, legal: int) -> int | None:
     return (legal & -legal).bit_length() - 1
 
 
-def _honour_counts(sit: Situation, world: list[int]) -> tuple[int, int] | None:
+def honour_counts(sit: Situation, world: list[int]) -> tuple[int, int] | None:
     rules = sit.rules
     if not rules.honours or not sit.honours or rules.honours_basis == "captured":
         return None
@@ -153,7 +154,7 @@ def search_card(
 
     def score(world: list[int], weight: float, limit: float) -> None:
         scores = evaluate(sit, world, cands, limit)
-        counts = _honour_counts(sit, world)
+        counts = honour_counts(sit, world)
         table = tables.get(counts)
         if table is None:
             table = tables[counts] = value_table(sit.rules, side, sit.start_scores, counts)

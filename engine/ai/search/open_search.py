@@ -61,7 +61,7 @@ from functools import lru_cache
 from typing import Final
 
 from engine.ai.search import clock
-from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, trick_winner_pos
+from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, card_indices, trick_winner_pos
 from engine.ai.search.budget import Budget
 from engine.ai.search.worlds import rules_for
 from engine.cards import HIGH, Rank, mask_of
@@ -119,15 +119,6 @@ def _low(mask: int) -> int:
 
 def _high(mask: int) -> int:
     return mask.bit_length() - 1
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 # --------------------------------------------------------------------------- what a seat knows
@@ -220,7 +211,7 @@ def knowledge_of(view: SeatView) -> Known | None:
     everywhere = ((1 << (n + 2)) - 1) & ~(1 << seat)
     if not down_total:
         everywhere &= ~(1 << down)
-    allowed = dict.fromkeys(_bits(pool), everywhere)
+    allowed = dict.fromkeys(card_indices(pool), everywhere)
     void = _voids(view, n)
     for c in allowed:
         for s in range(n):
@@ -327,7 +318,7 @@ def sample_world(k: Known, rng: random.Random) -> World | None:
         hands = [k.fixed[s] | (dealt[s] if s != k.seat else 0) for s in range(k.n)]
         under: list[dict[int, tuple[int, ...]]] = [{} for _ in range(k.n)]
         if k.piles:
-            downs = _bits(dealt[k.n + 1])
+            downs = card_indices(dealt[k.n + 1])
             rng.shuffle(downs)
             i = 0
             for s, top, count in k.piles:
@@ -532,7 +523,7 @@ def solve(
         legal = legal or avail
         maximise = sides[seat] == side
         best = -1 if maximise else 10**6
-        for c in _bits(legal):
+        for c in card_indices(legal):
             bit = 1 << c
             if hands[seat] & bit:
                 hands[seat] ^= bit
@@ -630,11 +621,11 @@ def candidate_cards(k: Known, legal: int) -> list[int]:
             continue
         others = bits & ~gone & ~own
         prev = -1
-        for c in _bits(mine):
+        for c in card_indices(mine):
             if prev < 0 or others & ((1 << c) - (1 << (prev + 1))):
                 out.append(c)
             prev = c
-    out.extend(_bits(legal & ~k.hand))
+    out.extend(card_indices(legal & ~k.hand))
     return out
 
 

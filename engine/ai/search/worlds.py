@@ -30,6 +30,7 @@ __all__ = [
     "MISERE_CONTRACTS",
     "OUT",
     "Situation",
+    "deck_mask",
     "enumerate_worlds",
     "opening_leader",
     "rules_for",
@@ -58,7 +59,7 @@ def _rules(game_id: str, preset: str, target: int) -> Rules:
 
 
 @lru_cache(maxsize=8)
-def _deck_mask(removed: tuple[Rank, ...]) -> int:
+def deck_mask(removed: tuple[Rank, ...]) -> int:
     deck = 0
     for i in range(52):
         if Rank(i % 13 + 2) not in removed:
@@ -170,7 +171,7 @@ def situation(view: SeatView) -> Situation:
     if view.contract in MISERE_CONTRACTS:
         pending = []  # a misère player ducks on purpose: not beating a card says nothing
     hints = [(s, forbid, played_by[s] & ~before, w) for s, forbid, before, w in pending]
-    deck = _deck_mask(rules.removed_ranks)
+    deck = deck_mask(rules.removed_ranks)
     unknown = deck & ~my_hand & ~played
     fixed = [0, 0, 0, 0, 0]
     fixed[seat] = my_hand

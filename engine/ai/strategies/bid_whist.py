@@ -36,6 +36,7 @@ from typing import Final
 
 from engine.actions import Action, Discard, Pass, Play, play
 from engine.ai.search import clock
+from engine.ai.search.bitmasks import card_indices
 from engine.cards import JOKERS_MASK, SUITS, Card, RankOrder, Suit, mask_of
 from engine.game import SeatView
 
@@ -43,6 +44,9 @@ __all__ = [
     "ContractPlayer",
     "DealModel",
     "applies",
+    "contract_candidates",
+    "contract_model",
+    "contract_points",
     "estimate_tricks",
     "model_of",
     "playout",
@@ -88,21 +92,12 @@ def model_of(trump: Suit | None, order: RankOrder) -> DealModel:
     return DealModel(t, key, suit, (masks[0], masks[1], masks[2], masks[3], masks[4]))
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _lowest(m: DealModel, mask: int) -> int:
-    return min(_bits(mask), key=m.key.__getitem__)
+    return min(card_indices(mask), key=m.key.__getitem__)
 
 
 def _highest(m: DealModel, mask: int) -> int:
-    return max(_bits(mask), key=m.key.__getitem__)
+    return max(card_indices(mask), key=m.key.__getitem__)
 
 
 def led_suit(m: DealModel, trick: Sequence[int]) -> int:
@@ -152,7 +147,7 @@ def _is_master(m: DealModel, c: int, unseen: int) -> bool:
     if s == NONE:
         return False
     k = m.key[c]
-    return all(m.key[o] < k for o in _bits(unseen & m.masks[s]))
+    return all(m.key[o] < k for o in card_indices(unseen & m.masks[s]))
 
 
 # --------------------------------------------------------------------------- the maxims
@@ -176,7 +171,7 @@ def rule_card(m: DealModel, hand: int, legal: int, trick: Sequence[int], unseen:
     follow = legal & m.masks[led]
     if follow:
         lowest = _lowest(m, follow)
-        beaters = [c for c in _bits(follow) if _beats(m, c, win_card, led)]
+        beaters = [c for c in card_indices(follow) if _beats(m, c, win_card, led)]
         if partner_winning and (last or _is_master(m, win_card, unseen)):
             return lowest
         if not beaters:
@@ -192,7 +187,7 @@ def rule_card(m: DealModel, hand: int, legal: int, trick: Sequence[int], unseen:
         return max(beaters, key=m.key.__getitem__)  # third hand high
     trumps = legal & tmask
     if trumps and not partner_winning:
-        over = [c for c in _bits(trumps) if _beats(m, c, win_card, led)]
+        over = [c for c in card_indices(trumps) if _beats(m, c, win_card, led)]
         if over:
             return min(over, key=m.key.__getitem__)
     return _throw(m, hand, legal & ~tmask or legal, unseen)
@@ -230,7 +225,7 @@ def _throw(m: DealModel, hand: int, pool: int, unseen: int) -> int:
     """The cheapest discard: a powerless joker, else low from a short suit without a master."""
     jokers = pool & m.masks[NONE]
     if jokers:
-        return _bits(jokers)[0]
+        return card_indices(jokers)[0]
     best, best_key = -1, (1e9, 0)
     for s in range(4):
         mine = pool & m.masks[s]
@@ -245,7 +240,7 @@ def _throw(m: DealModel, hand: int, pool: int, unseen: int) -> int:
         )
         if key < best_key:
             best_key, best = key, c
-    return best if best >= 0 else _bits(pool)[0]
+    return best if best >= 0 else card_indices(pool)[0]
 
 
 # --------------------------------------------------------------------------- playouts
@@ -354,7 +349,7 @@ def knowledge_of(view: SeatView, m: DealModel) -> Knowledge:
         and rules.nt_jokers == "bidder_discards"
         and view.phase == "play"
     )
-    for c in _bits(pool):
+    for c in card_indices(pool):
         slots = all_slots
         for s in range(4):
             if voids.get(s, 0) >> m.suit[c] & 1 and m.suit[c] != NONE:
@@ -440,7 +435,7 @@ def estimate_tricks(m: DealModel, hand: int) -> float:
         mine = hand & m.masks[s]
         if not mine:
             continue
-        ranked = sorted(_bits(m.masks[s]), key=m.key.__getitem__, reverse=True)
+        ranked = sorted(card_indices(m.masks[s]), key=m.key.__getitem__, reverse=True)
         winners = 0
         count = mine.bit_count()
         held_above = 0
@@ -483,7 +478,7 @@ def _order(direction: str, rules_ace: object) -> RankOrder:
     return RankOrder.for_mode(direction, str(rules_ace))
 
 
-def _contract_model(view: SeatView, code: str, choice: Suit | str) -> DealModel:
+def contract_model(view: SeatView, code: str, choice: Suit | str) -> DealModel:
     """The model of contract ``code`` with trump ``choice`` (a suit) or direction (NT)."""
     assert view.rules is not None
     ace = view.rules.downtown_ace
@@ -494,12 +489,12 @@ def _contract_model(view: SeatView, code: str, choice: Suit | str) -> DealModel:
     return model_of(choice, _order("uptown" if code.endswith("u") else "downtown", ace))
 
 
-def _candidates(view: SeatView, hand: int) -> list[tuple[str, Suit | str, float]]:
+def contract_candidates(view: SeatView, hand: int) -> list[tuple[str, Suit | str, float]]:
     """Per mode (u, d, n): the best trump or direction by the quick count, and the count."""
     out: list[tuple[str, Suit | str, float]] = []
     for mode in ("u", "d", "n"):
         choices: list[Suit | str] = ["uptown", "downtown"] if mode == "n" else list(SUITS)
-        scored = [(estimate_tricks(_contract_model(view, mode, c), hand), c) for c in choices]
+        scored = [(estimate_tricks(contract_model(view, mode, c), hand), c) for c in choices]
         best = max(scored, key=lambda t: t[0])
         out.append((mode, best[1], best[0]))
     return out
@@ -512,7 +507,9 @@ BID_SLACK: Final = 0.25  # expected points a higher bid may give up over the bes
 KITTY_BOOKS: Final = 1.5  # the kitty's own book, and some from its cards
 
 
-def _points(rules_made: str, multiplier: int, number: int, no_trump: bool, books: int) -> int:
+def contract_points(
+    rules_made: str, multiplier: int, number: int, no_trump: bool, books: int
+) -> int:
     made = books >= 6 + number
     points = (books - 6 if rules_made == "books_over_six" else number) if made else -number
     return points * (multiplier if no_trump else 1)
@@ -570,7 +567,7 @@ class ContractPlayer:
         assert rules is not None
         bids = [a for a in legal if isinstance(a, Bid)]
         hand = mask_of(view.hand)
-        cands = _candidates(view, hand)
+        cands = contract_candidates(view, hand)
         multiplier = rules.nt_multiplier
         made_rule = rules.made_score
         values: dict[str, float] = {}
@@ -580,11 +577,12 @@ class ContractPlayer:
             if books is not None and books[b.mode]:
                 outcomes = books[b.mode]
                 values[b.code] = sum(
-                    _points(made_rule, multiplier, b.number, b.no_trump, x) for x in outcomes
+                    contract_points(made_rule, multiplier, b.number, b.no_trump, x)
+                    for x in outcomes
                 ) / len(outcomes)
             else:
                 est = round(cand[2] + PARTNER_BOOKS + KITTY_BOOKS)
-                values[b.code] = _points(made_rule, multiplier, b.number, b.no_trump, est)
+                values[b.code] = contract_points(made_rule, multiplier, b.number, b.no_trump, est)
         # one round of bidding: among bids worth about the best, the highest (it
         # keeps the opponents out; with books over six it scores the same)
         top = max(values.values())
@@ -609,7 +607,7 @@ class ContractPlayer:
         """Books I would take as declarer of each candidate, over sampled deals."""
         assert view.rules is not None
         out: dict[str, list[int]] = {mode: [] for mode, _, _ in cands}
-        models = {mode: _contract_model(view, mode, choice) for mode, choice, _ in cands}
+        models = {mode: contract_model(view, mode, choice) for mode, choice, _ in cands}
         k = knowledge_of(view, models["u"])
         deadline = self._deadline(start)
         first_declarer = view.rules.first_leader == "declarer"
@@ -618,12 +616,12 @@ class ContractPlayer:
             if world is None:
                 break
             for mode, m in models.items():
-                out[mode].append(self._declare_books(view, m, world, first_declarer))
+                out[mode].append(self.declare_books(view, m, world, first_declarer))
             if self._stop(start, deadline, len(out["u"])):
                 break
         return out
 
-    def _declare_books(self, view: SeatView, m: DealModel, world: list[int], leads: bool) -> int:
+    def declare_books(self, view: SeatView, m: DealModel, world: list[int], leads: bool) -> int:
         """Books (kitty included) I take as declarer in ``world``: take the kitty, lay out, play."""
         seat = view.seat
         hands = world[:4]
@@ -631,21 +629,21 @@ class ContractPlayer:
         hands[seat] |= kitty
         assert view.rules is not None
         extra = hands[seat].bit_count() - view.rules.hand_size  # the kitty's cards, to lay out
-        hands[seat] = self._lay_out(m, hands[seat], extra, view)
+        hands[seat] = self.lay_out(m, hands[seat], extra, view)
         leader = seat if leads else view.eldest
         sides = view.sides or (0, 1, 0, 1)
         tricks = playout(m, hands, [], leader, sides, [0] * (max(sides) + 1))
         return 1 + tricks[sides[seat]]
 
-    def _lay_out(self, m: DealModel, hand: int, count: int, view: SeatView) -> int:
+    def lay_out(self, m: DealModel, hand: int, count: int, view: SeatView) -> int:
         assert view.rules is not None
         jokers_out = m.trump == NONE and view.rules.nt_jokers == "bidder_discards"
         for _ in range(count):
             if jokers_out and hand & JOKERS_MASK:
-                c = _bits(hand & JOKERS_MASK)[0]
+                c = card_indices(hand & JOKERS_MASK)[0]
             else:
                 unseen = pack_mask(view.rules.jokers) & ~hand
-                c = min(_bits(hand), key=lambda x: keep_value(m, hand, x, unseen))
+                c = min(card_indices(hand), key=lambda x: keep_value(m, hand, x, unseen))
             hand &= ~(1 << c)
         return hand
 
@@ -665,7 +663,7 @@ class ContractPlayer:
                 if isinstance(a, NameTrump)
                 else (a.direction if isinstance(a, NameDirection) else "uptown")
             )
-            return _contract_model(view, code, choice)
+            return contract_model(view, code, choice)
 
         scores = {a: estimate_tricks(model(a), hand) for a in legal}
         if self.search:
@@ -679,7 +677,7 @@ class ContractPlayer:
                 if world is None:
                     break
                 for a in legal:
-                    sampled[a].append(self._declare_books(view, model(a), world, leads))
+                    sampled[a].append(self.declare_books(view, model(a), world, leads))
                 if self._stop(start, deadline, len(sampled[legal[0]])):
                     break
             if sampled[legal[0]]:
@@ -719,7 +717,7 @@ class ContractPlayer:
                 hands = world[:4]
                 rest = hands[view.seat] & ~a.card.bit
                 extra = rest.bit_count() - view.rules.hand_size
-                hands[view.seat] = self._lay_out(m, rest, extra, view)
+                hands[view.seat] = self.lay_out(m, rest, extra, view)
                 leader = view.seat if leads else view.eldest
                 tricks = playout(m, hands, [], leader, sides, [0] * (max(sides) + 1))
                 totals[a] += tricks[sides[view.seat]]
@@ -740,7 +738,7 @@ class ContractPlayer:
         k = knowledge_of(view, m)
         if not self.search:
             return play(_CARDS[rule_card(m, hand, legal, trick, k.pool)])
-        cands = _bits(legal)
+        cands = card_indices(legal)
         totals = dict.fromkeys(cands, 0.0)
         worlds = 0
         deadline = self._deadline(start)
@@ -763,7 +761,11 @@ class ContractPlayer:
                 hands[view.seat] &= ~(1 << c)
                 tricks = playout(m, hands, [*trick, c], leader, sides, base)
                 books = 1 + tricks[declarer_side]
-                value = _points(made_rule, multiplier, number, no_trump, books) if number else books
+                value = (
+                    contract_points(made_rule, multiplier, number, no_trump, books)
+                    if number
+                    else books
+                )
                 totals[c] += value if declarer_side == mine else -value
             worlds += 1
             if self._stop(start, deadline, worlds):

@@ -43,7 +43,8 @@ from engine.phases.solo_auction import contract_rank
 from engine.phases.solo_declare import NameTrump
 
 __all__ = [
-    "search_decision",
+    "best_suit",
+    "contract_roles",
     "easy_bid",
     "easy_card",
     "easy_trump",
@@ -52,6 +53,9 @@ __all__ = [
     "misere_danger",
     "search_bid",
     "search_card",
+    "search_decision",
+    "seat_points",
+    "tricks_won_by_seat",
 ]
 
 LOSE, PUSH, WIN = 0, 1, 2
@@ -130,7 +134,7 @@ def misere_danger(hand: int) -> int:
     return danger
 
 
-def _best_suit(hand: int) -> tuple[int, float]:
+def best_suit(hand: int) -> tuple[int, float]:
     best, value = 0, -1.0
     for s in range(4):
         v = estimate_tricks(hand, s)
@@ -144,7 +148,7 @@ def easy_bid(view: SeatView, legal: Sequence[Action]) -> Action:
     hand = _mask(view)
     turn_up = view.turn_up.suit.order if view.turn_up is not None else NO_TRUMP
     with_turn_up = estimate_tricks(hand, turn_up)
-    _, best_value = _best_suit(hand)
+    _, best_value = best_suit(hand)
     danger = misere_danger(hand)
     calls = {a.call: a for a in legal if isinstance(a, Bid)}
     wanted: list[str] = []
@@ -187,7 +191,7 @@ def _spread_safe(hand: int) -> bool:
 
 def easy_trump(view: SeatView, legal: Sequence[Action]) -> Action:
     """Name the suit the hand takes most tricks with."""
-    suit, _ = _best_suit(_mask(view))
+    suit, _ = best_suit(_mask(view))
     for a in legal:
         if isinstance(a, NameTrump) and a.suit.order == suit:
             return a
@@ -197,7 +201,7 @@ def easy_trump(view: SeatView, legal: Sequence[Action]) -> Action:
 # --------------------------------------------------------------------------- card play
 
 
-def _roles(contract: str, declarer: int | None) -> tuple[int, int, int, int]:
+def contract_roles(contract: str, declarer: int | None) -> tuple[int, int, int, int]:
     if contract == "general":
         return (LOSE, LOSE, LOSE, LOSE)
     if contract in MISERE_CONTRACTS and declarer is not None:
@@ -415,7 +419,7 @@ def playout(
 
 def easy_card(view: SeatView, legal: int) -> int | None:
     """The rule-of-thumb card in a misère deal (``None``: play whist by the sides)."""
-    roles = _roles(view.contract, view.declarer)
+    roles = contract_roles(view.contract, view.declarer)
     role = roles[view.seat]
     if role == WIN:
         return None
@@ -436,7 +440,7 @@ def easy_card(view: SeatView, legal: int) -> int | None:
 # --------------------------------------------------------------------------- search
 
 
-def _my_points(view: SeatView, contract: str, sides: Sequence[int], won: Sequence[int]) -> float:
+def seat_points(view: SeatView, contract: str, sides: Sequence[int], won: Sequence[int]) -> float:
     """The seat's score for the deal ending with ``won`` tricks per seat."""
     rules = view.rules
     assert rules is not None
@@ -461,7 +465,7 @@ def _declarer_seat(sides: Sequence[int]) -> int:
     return sides.index(0)  # the declaring side is side 0 (engine.seating)
 
 
-def _won_so_far(view: SeatView) -> list[int]:
+def tricks_won_by_seat(view: SeatView) -> list[int]:
     won = [0, 0, 0, 0]
     for _leader, _cards, winner in view.completed_tricks:
         won[winner] += 1
@@ -477,11 +481,11 @@ def search_card(
     cands = [c for c in range(52) if legal >> c & 1]
     if len(cands) == 1:
         return cands[0]
-    roles = _roles(view.contract, view.declarer)
+    roles = contract_roles(view.contract, view.declarer)
     declarer = view.declarer if view.declarer is not None else 0
     sides = sit.sides
     totals = dict.fromkeys(cands, 0.0)
-    base = _won_so_far(view)
+    base = tricks_won_by_seat(view)
     worlds = 0
     while worlds < max_worlds and (worlds < 2 or clock.now() - start < budget):
         world = sample_world(sit, rng)
@@ -493,7 +497,7 @@ def search_card(
             won = playout(
                 hands, sit.leader, [*sit.trick, c], sit.trump, sides, roles, declarer, list(base)
             )
-            totals[c] += _my_points(view, view.contract, sides, won)
+            totals[c] += seat_points(view, view.contract, sides, won)
         worlds += 1
     if not worlds:
         return None
@@ -518,7 +522,7 @@ def search_bid(
     hand = sit.my_hand
     seat = view.seat
     turn_up = view.turn_up.suit.order if view.turn_up is not None else NO_TRUMP
-    best_suit, _ = _best_suit(hand)
+    chosen_suit, _ = best_suit(hand)
     options = [c for c in ("solo", "mis", "abund", "royal", "spread", "slam") if c in calls]
     if not options:
         return easy_bid(view, legal)
@@ -535,15 +539,15 @@ def search_bid(
             if contract in ("mis", "spread"):
                 trump = NO_TRUMP
             elif contract in ("abund",) or (contract == "slam" and rules.slam_trump != "none"):
-                trump = best_suit
+                trump = chosen_suit
             elif contract == "slam":
                 trump = NO_TRUMP
             else:
                 trump = turn_up
-            roles = _roles(contract, seat)
+            roles = contract_roles(contract, seat)
             leader = seat if contract == "slam" else view.eldest
             won = playout(list(world), leader, [], trump, sides, roles, seat, [0, 0, 0, 0])
-            v = _my_points(view, contract, sides, won)
+            v = seat_points(view, contract, sides, won)
             if contract == "spread":
                 v -= 1.0  # the opponents see the hand: greedy playouts flatter it
             totals[contract] += v
