@@ -20,7 +20,5 @@ class Budget:
     min_worlds: int = 1
     max_worlds: int = 400
     margin: float = 0.0  # a cheaper card within this mean value of the best is preferred
-    inference: bool = False  # weight sampled worlds by how well they explain the play
-    uniform: bool = False  # no soft knowledge at all: a ruffer's lay-out as likely low as high
     exact_worlds: int = 0  # play against every possible world when there are at most this many
     exact_cards: int = 2  # ... and the seat holds at most this many cards

@@ -71,8 +71,10 @@ from engine.rules import Rules
 __all__ = [
     "Known",
     "World",
+    "after_card",
     "applies",
     "candidate_cards",
+    "card_values",
     "deal_value",
     "greedy_card",
     "knowledge_of",
@@ -629,6 +631,65 @@ def candidate_cards(k: Known, legal: int) -> list[int]:
     return out
 
 
+def after_card(world: World, seat: int, c: int) -> World:
+    """``world`` once ``seat`` has played card ``c`` from its hand or its layout (the card
+    beneath a layout card turns face up, fresh)."""
+    bit = 1 << c
+    hands = list(world.hands)
+    ups = list(world.ups)
+    under = world.under
+    fresh = world.fresh
+    if hands[seat] & bit:
+        hands[seat] ^= bit
+    else:
+        ups[seat] ^= bit
+        under = list(under)
+        mine = dict(under[seat])
+        stack = mine.pop(c, ())
+        if stack:
+            top = stack[-1]
+            mine[top] = stack[:-1]
+            ups[seat] |= 1 << top
+            fresh = list(fresh)
+            fresh[seat] |= 1 << top
+        under[seat] = mine
+    return World(hands, ups, fresh, under)
+
+
+def card_values(
+    k: Known,
+    world: World,
+    cands: list[int],
+    exact: tuple[int, int],
+    relative: bool,
+    deadline: float,
+) -> dict[int, float]:
+    """The deal's value to the seat (:func:`deal_value`) after each card of ``cands`` in
+    ``world``: solved exactly (:func:`solve`) when at most ``exact`` cards a seat (two
+    seats, more) are left, else played out greedily (valued against the others' mean
+    when ``relative``). Past ``deadline`` an exact solve stops: the cards valued so far."""
+    seat = k.seat
+    side = k.sides[seat]
+    per_seat = exact[0] if k.n == 2 else exact[1]
+    exactly = remaining_cards(world) + len(k.trick) <= per_seat * k.n
+    values: dict[int, float] = {}
+    for c in cands:
+        after = after_card(world, seat, c)
+        trick = [*k.trick, c]
+        if exactly:
+            try:
+                final = solve(
+                    after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop, side, deadline
+                )
+            except TimeoutError:
+                break  # only whole worlds count
+            values[c] = deal_value(k.rules, k.sides, side, final)
+        else:
+            final = playout(after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop)
+            values[c] = deal_value(k.rules, k.sides, side, final, relative)
+    return values
+
+
 def search_play(
     view: SeatView,
     legal: int,
@@ -659,7 +720,6 @@ def search_play(
         return cands[0]
     soft = start + budget.soft
     cap = start + budget.cap - min(CAP_RESERVE, budget.cap / 10)
-    side = k.sides[k.seat]
     totals = dict.fromkeys(cands, 0.0)
     worlds = 0
     mass = 0.0  # the worlds' total weight (their number, without ``sharp``)
@@ -669,7 +729,6 @@ def search_play(
 
         evaluation = Sharp.of(view, k)
     slowest = 0.0
-    seat = k.seat
     while worlds < budget.max_worlds:
         now = clock.now()
         if (worlds >= budget.min_worlds and now + slowest > soft) or now > cap:
@@ -678,42 +737,7 @@ def search_play(
         if world is None:
             break
         weight = evaluation.weight(world) if evaluation is not None else 1.0
-        per_seat = exact[0] if k.n == 2 else exact[1]
-        exactly = remaining_cards(world) + len(k.trick) <= per_seat * k.n
-        values: dict[int, float] = {}
-        for c in cands:
-            bit = 1 << c
-            hands = list(world.hands)
-            ups = list(world.ups)
-            under = world.under
-            fresh = world.fresh
-            if hands[seat] & bit:
-                hands[seat] ^= bit
-            else:
-                ups[seat] ^= bit
-                under = list(under)
-                mine = dict(under[seat])
-                stack = mine.pop(c, ())
-                if stack:
-                    top = stack[-1]
-                    mine[top] = stack[:-1]
-                    ups[seat] |= 1 << top
-                    fresh = list(fresh)
-                    fresh[seat] |= 1 << top
-                under[seat] = mine
-            after = World(hands, ups, fresh, under)
-            trick = [*k.trick, c]
-            if exactly:
-                try:
-                    final = solve(
-                        after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop, side, cap
-                    )
-                except TimeoutError:
-                    break  # only whole worlds count
-                values[c] = deal_value(k.rules, k.sides, side, final)
-            else:
-                final = playout(after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop)
-                values[c] = deal_value(k.rules, k.sides, side, final, relative)
+        values = card_values(k, world, cands, exact, relative, cap)
         if len(values) < len(cands):
             break
         for c, v in values.items():

@@ -28,8 +28,9 @@ games' decisions), this module is a second, general and smaller one over
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -38,9 +39,10 @@ from engine.actions import Action, Discard, Pass, Play, play
 from engine.ai.search import clock
 from engine.ai.search.bitmasks import card_indices
 from engine.cards import JOKERS_MASK, SUITS, Card, RankOrder, Suit, mask_of
-from engine.game import SeatView
+from engine.game import Game, SeatView
 
 __all__ = [
+    "BidWhistStrategy",
     "ContractPlayer",
     "DealModel",
     "applies",
@@ -731,49 +733,102 @@ class ContractPlayer:
     # -- card play
 
     def _play(self, view: SeatView, plays: list[Play], rng: random.Random, start: float) -> Action:
-        m = model_of(view.trump, view.rank_order)
+        strategy = BidWhistStrategy(view)
+        m, k = strategy.m, strategy.k
         hand = mask_of(view.hand)
         legal = mask_of(a.card for a in plays)
-        trick = [c.index for _, c in view.trick]
-        k = knowledge_of(view, m)
         if not self.search:
-            return play(_CARDS[rule_card(m, hand, legal, trick, k.pool)])
-        cands = card_indices(legal)
+            return play(_CARDS[rule_card(m, hand, legal, strategy.trick, k.pool)])
+        cands = strategy.candidates(legal)
         totals = dict.fromkeys(cands, 0.0)
         worlds = 0
         deadline = self._deadline(start)
-        sides = view.sides or (0, 1, 0, 1)
-        mine = sides[view.seat]
-        declarer_side = sides[view.declarer] if view.declarer is not None else mine
-        assert view.rules is not None
-        multiplier = view.rules.nt_multiplier
-        made_rule = view.rules.made_score
-        number = int(view.contract[:-1]) if view.contract else 0
-        no_trump = view.contract.endswith("n")
-        base = list(view.tricks) if view.tricks else [0] * (max(sides) + 1)
-        leader = view.trick_leader
+        sampler = strategy.worlds(rng)
         for _ in range(self.max_worlds):
-            world = sample_world(k, rng)
-            if world is None:
+            sampled = next(sampler, None)
+            if sampled is None:
                 break
-            for c in cands:
-                hands = world[:4]
-                hands[view.seat] &= ~(1 << c)
-                tricks = playout(m, hands, [*trick, c], leader, sides, base)
-                books = 1 + tricks[declarer_side]
-                value = (
-                    contract_points(made_rule, multiplier, number, no_trump, books)
-                    if number
-                    else books
-                )
-                totals[c] += value if declarer_side == mine else -value
+            for c, value in strategy.evaluate(sampled[0], cands, math.inf).items():
+                totals[c] += value
             worlds += 1
             if self._stop(start, deadline, worlds):
                 break
         if not worlds:
-            return play(_CARDS[rule_card(m, hand, legal, trick, k.pool)])
+            return play(_CARDS[rule_card(m, hand, legal, strategy.trick, k.pool)])
         best = max(cands, key=lambda c: (totals[c], -m.key[c]))
         return play(_CARDS[best])
 
     def __repr__(self) -> str:
         return f"ContractPlayer(search={self.search}, budget={self.budget})"
+
+
+class BidWhistStrategy:
+    """A seat's card in Bid Whist (:class:`engine.ai.search.strategy.TableStrategy`), over
+    the contract's own card model (:func:`model_of`: jokers, the rank order named).
+
+    Worlds: :func:`sample_world`. Value, by ``objective``: ``"points"`` (the players'):
+    the contract's points for the seat's side, signed (the declarer's side scores, the
+    defenders count it against them; books before a contract); ``"books"`` (the coach's
+    unit, which counts every trick the seat's side takes, ``unit`` ``"tricks"``).
+    """
+
+    kind = "bid-whist"
+
+    def __init__(self, view: SeatView, objective: str = "points") -> None:
+        if objective not in ("points", "books"):
+            raise ValueError(f"unknown objective {objective!r}")
+        self.view = view
+        self.objective = objective
+        self.unit = "points" if objective == "points" else "tricks"
+        self.m = model_of(view.trump, view.rank_order)
+        self.k = knowledge_of(view, self.m)
+        self.trick = [c.index for _, c in view.trick]
+        sides = view.sides or (0, 1, 0, 1)
+        self._sides = sides
+        self._mine = sides[view.seat]
+        self._declarer_side = sides[view.declarer] if view.declarer is not None else self._mine
+        self._base = list(view.tricks) if view.tricks else [0] * (max(sides) + 1)
+        rules = view.rules
+        assert rules is not None
+        self._multiplier = rules.nt_multiplier
+        self._made_rule = rules.made_score
+        self._number = int(view.contract[:-1]) if view.contract else 0
+        self._no_trump = view.contract.endswith("n")
+
+    def candidates(self, legal: int) -> list[int]:
+        return card_indices(legal)
+
+    def worlds(self, rng: random.Random) -> Iterator[tuple[list[int], float]]:
+        while True:
+            world = sample_world(self.k, rng)
+            if world is None:
+                return
+            yield world, 1.0
+
+    def every_world(self, limit: int) -> list[tuple[list[int], float]] | None:
+        return None
+
+    def evaluate(self, world: list[int], cands: list[int], deadline: float) -> dict[int, float]:
+        seat = self.view.seat
+        leader = self.view.trick_leader
+        out: dict[int, float] = {}
+        for c in cands:
+            hands = world[:4]
+            hands[seat] &= ~(1 << c)
+            tricks = playout(self.m, hands, [*self.trick, c], leader, self._sides, self._base)
+            if self.objective == "books":
+                out[c] = float(tricks[self._mine])
+                continue
+            books = 1 + tricks[self._declarer_side]
+            value = (
+                contract_points(
+                    self._made_rule, self._multiplier, self._number, self._no_trump, books
+                )
+                if self._number
+                else books
+            )
+            out[c] = value if self._declarer_side == self._mine else -value
+        return out
+
+    def true_world(self, game: Game) -> list[int]:
+        return list(game.hands[:4])

@@ -28,21 +28,24 @@ settlement for the seat.
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from engine.actions import Action, Play, play
 from engine.ai.search import clock
-from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, trick_winner_pos
+from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, card_indices, trick_winner_pos
+from engine.ai.search.determinized import candidate_cards
 from engine.ai.search.worlds import MISERE_CONTRACTS, sample_world, situation
 from engine.cards import Card
 from engine.families.solo import contract_value
-from engine.game import SeatView
+from engine.game import Game, SeatView
 from engine.phases.solo_auction import SoloBid as Bid
 from engine.phases.solo_auction import contract_rank
 from engine.phases.solo_declare import NameTrump
 
 __all__ = [
+    "SoloStrategy",
     "best_suit",
     "contract_roles",
     "easy_bid",
@@ -472,36 +475,90 @@ def tricks_won_by_seat(view: SeatView) -> list[int]:
     return won
 
 
-def search_card(
-    view: SeatView, legal: int, rng: random.Random, budget: float, max_worlds: int
-) -> int | None:
-    """The legal card with the best mean settlement for the seat over sampled deals."""
-    start = clock.now()
-    sit = situation(view)
-    cands = [c for c in range(52) if legal >> c & 1]
-    if len(cands) == 1:
-        return cands[0]
-    roles = contract_roles(view.contract, view.declarer)
-    declarer = view.declarer if view.declarer is not None else 0
-    sides = sit.sides
-    totals = dict.fromkeys(cands, 0.0)
-    base = tricks_won_by_seat(view)
-    worlds = 0
-    while worlds < max_worlds and (worlds < 2 or clock.now() - start < budget):
-        world = sample_world(sit, rng)
-        if world is None:
-            break
+class SoloStrategy:
+    """A seat's card in a contract deal of Solo Whist, as ``normal`` and ``hard`` play it
+    (:class:`engine.ai.search.strategy.TableStrategy`).
+
+    Worlds: :func:`~engine.ai.search.worlds.sample_world` (no inference: a misère
+    player ducks on purpose, and the sides change with the contract). Value: the
+    seat's points for the contract (:func:`seat_points`) after each card, the deal
+    played out by the contract's policy (:func:`playout`: each seat winning, losing
+    or pushing as its role says).
+    """
+
+    kind = "solo"
+    unit = "points"
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        self.sit = situation(view)
+        self._roles = contract_roles(view.contract, view.declarer)
+        self._declarer = view.declarer if view.declarer is not None else 0
+        self._base = tricks_won_by_seat(view)
+
+    def candidates(self, legal: int) -> list[int]:
+        return candidate_cards(self.sit, legal)
+
+    def worlds(self, rng: random.Random) -> Iterator[tuple[list[int], float]]:
+        while True:
+            world = sample_world(self.sit, rng)
+            if world is None:
+                return
+            yield world, 1.0
+
+    def every_world(self, limit: int) -> list[tuple[list[int], float]] | None:
+        return None
+
+    def evaluate(self, world: list[int], cands: list[int], deadline: float) -> dict[int, float]:
+        sit = self.sit
+        view = self.view
+        out: dict[int, float] = {}
         for c in cands:
             hands = list(world)
             hands[sit.seat] ^= 1 << c
             won = playout(
-                hands, sit.leader, [*sit.trick, c], sit.trump, sides, roles, declarer, list(base)
+                hands,
+                sit.leader,
+                [*sit.trick, c],
+                sit.trump,
+                sit.sides,
+                self._roles,
+                self._declarer,
+                list(self._base),
             )
-            totals[c] += seat_points(view, view.contract, sides, won)
-        worlds += 1
-    if not worlds:
-        return None
-    return max(cands, key=lambda c: (totals[c], -(c % 13)))
+            out[c] = seat_points(view, view.contract, sit.sides, won)
+        return out
+
+    def true_world(self, game: Game) -> list[int]:
+        return list(game.hands)
+
+    def choose(self, legal: int, rng: random.Random, budget: float, max_worlds: int) -> int | None:
+        """The legal card with the best mean points over the worlds there is time for
+        (every legal card, equivalent ones too, as it always has)."""
+        start = clock.now()
+        cands = card_indices(legal)
+        if len(cands) == 1:
+            return cands[0]
+        totals = dict.fromkeys(cands, 0.0)
+        worlds = 0
+        sampler = self.worlds(rng)
+        while worlds < max_worlds and (worlds < 2 or clock.now() - start < budget):
+            sampled = next(sampler, None)
+            if sampled is None:
+                break
+            for c, value in self.evaluate(sampled[0], cands, math.inf).items():
+                totals[c] += value
+            worlds += 1
+        if not worlds:
+            return None
+        return max(cands, key=lambda c: (totals[c], -(c % 13)))
+
+
+def search_card(
+    view: SeatView, legal: int, rng: random.Random, budget: float, max_worlds: int
+) -> int | None:
+    """The legal card with the best mean settlement for the seat over sampled deals."""
+    return SoloStrategy(view).choose(legal, rng, budget, max_worlds)
 
 
 def search_bid(
