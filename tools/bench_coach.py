@@ -60,7 +60,7 @@ from engine.ai import (
     review_deal,
     review_position,
 )
-from engine.ai.review import decision_seed
+from engine.ai.coach.review import decision_seed
 
 __all__ = ["main", "play_until_deal"]
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import Play, decode_action
-from engine.ai.review import start_of
+from engine.ai.coach.review import start_of
 from engine.ai.search import dds
 from engine.ai.search.bitmasks import NO_TRUMP
 from engine.game import Game

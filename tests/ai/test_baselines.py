@@ -10,10 +10,10 @@ from engine import Game, make_rules, new_game
 from engine.actions import Play
 from engine.ai import BASELINE_LEVELS, LEVELS, TRIAL_LEVELS, OraclePlayer
 from engine.ai import arena_player as get_player
+from engine.ai.baselines.rules import ConventionalPlayer
 from engine.ai.baselines.search import IsmctsPlayer
 from engine.ai.players import Player
 from engine.ai.search import dds, ismcts
-from engine.ai.strategies.conventional import ConventionalPlayer
 from engine.cards import Card
 from engine.rules import game_ids
 

@@ -12,8 +12,8 @@ import pytest
 from engine import DealScored, Game, new_game
 from engine.actions import Play, decode_action
 from engine.ai import OraclePlayer, arena_player
+from engine.ai.coach.review import start_of
 from engine.ai.players import Player
-from engine.ai.review import start_of
 from engine.ai.search import dds
 from engine.ai.search.bitmasks import NO_TRUMP
 from tools.dd_regret import read_plays, regrets_of_play, table, tally

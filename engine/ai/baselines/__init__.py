@@ -1,6 +1,6 @@
 """The arena's outside baselines, kept apart from the players (who never import them).
 
-* ``rules`` (:class:`~engine.ai.strategies.conventional.ConventionalPlayer`): the
+* ``rules`` (:class:`~engine.ai.baselines.rules.ConventionalPlayer`): the
   classic maxims, no search;
 * ``pimc`` (:mod:`~engine.ai.baselines.pimc`): plain PIMC, uniform worlds solved
   double dummy at ``hard``'s budget, no inference;
@@ -15,10 +15,10 @@
 from __future__ import annotations
 
 from engine.ai.baselines.pimc import PIMC, pimc_player
+from engine.ai.baselines.rules import ConventionalPlayer
 from engine.ai.baselines.search import EXACT_CARDS, IsmctsPlayer, OraclePlayer, exact_card
 from engine.ai.levels import BASELINE_LEVELS, HARD
 from engine.ai.players import GuardedPlayer, Player, get_player
-from engine.ai.strategies.conventional import ConventionalPlayer
 
 __all__ = [
     "EXACT_CARDS",

@@ -9,7 +9,7 @@ Neither is offered to players (:data:`engine.ai.levels.BASELINE_LEVELS`):
   each for himself, two or three seats, layouts), for ``hard``'s soft budget a
   decision on the AI's clock. In Bid Whist (jokers, rank orders the card model
   does not know) and for every decision other than a card it plays as the
-  conventional player (:mod:`engine.ai.strategies.conventional`).
+  conventional player (:mod:`engine.ai.baselines.rules`).
 * :class:`OraclePlayer` (``oracle``): an upper bound that sees every hand (and
   every face-down layout card). Only the arena gives it the game
   (:meth:`OraclePlayer.choose_seeing`); its card at a four-handed table in two
@@ -32,13 +32,13 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from engine.actions import Action, Play
+from engine.ai.baselines.rules import ConventionalPlayer
 from engine.ai.levels import HARD
 from engine.ai.search import clock, dds, ismcts, open_search
 from engine.ai.search.bitmasks import NO_TRUMP
 from engine.ai.search.worlds import MISERE_CONTRACTS, sample_world, situation
 from engine.ai.strategies import open_tables
 from engine.ai.strategies.bid_whist import applies as is_bid_whist
-from engine.ai.strategies.conventional import ConventionalPlayer
 from engine.cards import Card
 from engine.game import Game, SeatView
 

@@ -21,7 +21,7 @@ The implementations: :class:`engine.ai.strategies.partnership.PartnershipStrateg
 :class:`engine.ai.strategies.open_tables.OpenStrategy`,
 :class:`engine.ai.strategies.solo_whist.SoloStrategy` and
 :class:`engine.ai.strategies.bid_whist.BidWhistStrategy`;
-:func:`engine.ai.strategies.card_strategy` picks one for a view.
+:func:`engine.ai.strategies.tables.card_strategy` picks one for a view.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """The coach's review of the decisions that are not cards: bids, calls, trumps, lay-outs.
 
-:func:`judge_call` judges one such decision as :func:`engine.ai.review.review_position`
+:func:`judge_call` judges one such decision as :func:`engine.ai.coach.review.review_position`
 judges a card: every choice the seat had is scored on the same worlds (deals of
 the cards it could not see, by the hard AI's samplers), each world evaluated as
 the hard AI evaluates that decision when it makes it (the functions of
 :mod:`engine.ai.strategies` are reused, not rewritten); the cost of the choice
 made is the best mean less its own, with its standard error, flagged under the
-same rule as a card (:func:`engine.ai.review.measure`). The double-dummy figure
+same rule as a card (:func:`engine.ai.coach.review.measure`). The double-dummy figure
 is the same evaluation in the deal as it lay.
 
 The decisions, per game (RULES.md), and what each choice is worth:

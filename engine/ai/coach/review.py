@@ -40,7 +40,7 @@ the log, so a review of the same record is the same review.
 
 The seat's other decisions (bids, calls, trumps, the ruff and its lay-out, the
 kitty) are judged by the same rule (:func:`measure`, :func:`judge_call`) with
-the models of :mod:`engine.ai.review_calls`: see ``docs/coach.md``.
+the models of :mod:`engine.ai.coach.calls`: see ``docs/coach.md``.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from engine.actions import Action, Discard, Play, decode_action
-from engine.ai.review_calls import call_model
-from engine.ai.review_models import CannotJudge, model_for
+from engine.ai.coach.calls import call_model
+from engine.ai.coach.cards import CannotJudge, model_for
 from engine.ai.search.bitmasks import card_indices
 from engine.cards import Card
 from engine.events import DealStarted
@@ -314,6 +314,7 @@ def measure(
     budget: ReviewBudget,
     every: list[tuple[Any, float]] | None = None,
     tie: Callable[[Any], Any] | None = None,
+    weighted: bool = False,
 ) -> Measured | None:
     """Score every choice of ``cands`` (``chosen`` among them) on the same worlds.
 
@@ -326,7 +327,9 @@ def measure(
     on at least ``budget.confirm`` worlds. The worlds added while in doubt score only
     the contenders (``budget.contenders`` best choices so far, and ``chosen``): the
     others are figured on the first worlds. ``every`` (weighted worlds): score
-    exactly those instead. ``None`` without a world.
+    exactly those instead. ``weighted``: ``sample`` gives a world with its weight (as
+    the strategies' worlds come: :class:`engine.ai.search.strategy.TableStrategy`),
+    else a world alone (weight 1). ``None`` without a world.
     """
     samples: list[tuple[Mapping[Any, float], float]] = []
     first = 0  # samples scoring every choice
@@ -338,10 +341,11 @@ def measure(
 
         def draw(n: int, among: list[Any]) -> None:
             for _ in range(n):
-                world = sample(rng)
-                if world is None:
+                got = sample(rng)
+                if got is None:
                     return
-                samples.append((evaluate(world, among), 1.0))
+                world, weight = got if weighted else (got, 1.0)
+                samples.append((evaluate(world, among), weight))
 
         draw(budget.worlds, cands)
         first = len(samples)
@@ -434,6 +438,7 @@ def review_position(
         budget,
         model.every,
         tie=lambda c: -(c % 13),
+        weighted=True,
     )
     if found is None:
         return None
@@ -545,7 +550,7 @@ def judge_call(
     index: int = -1,
     double_dummy: bool = True,
 ) -> tuple[Judged, int] | None:
-    """Judge ``action`` (a decision that is not a card: :mod:`engine.ai.review_calls`) of
+    """Judge ``action`` (a decision that is not a card: :mod:`engine.ai.coach.calls`) of
     ``seat`` in ``game`` as it stands; with how many of the seat's actions it stands for
     (a lay-out's cards). ``None``: not judged (one choice, or a decision not reviewed)."""
     model = call_model(game, seat, action, after, budget.threshold, budget.solo_threshold)
