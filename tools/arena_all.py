@@ -172,8 +172,32 @@ GAP_RESAMPLES: Final = 2000  # bootstrap resamples for the gap's confidence inte
 GAP_MIN_BOARDS: Final = 30  # common boards before the README shows a share (a ratio of noise else)
 NOTES: Final = "BASELINES.md"
 """Hand-written notes on the baseline rows beside the README (linked when present)."""
+REGRET: Final = "regret.md"
+"""The double-dummy regret tables beside the README (``python -m tools.dd_regret --table``),
+copied into the baseline section when present."""
 UNFINISHED: Final = "unfinished"
 """The folder of ``--docs`` where ``--publish`` keeps matches under way, to be continued."""
+
+
+ISSUE_36: Final = (
+    "Issue #36's rows (hard vs rules 1000, vs pimc 1000, vs ismcts 500 on whist-5 and",
+    "cotton1674; hard vs rules 1000 on Ruffe and Trump double hand and 500 on Bid Whist)",
+    "are played one match at a time, each on one worker, in this order:",
+    "",
+    "    R='nice -n 19 python -m tools.arena_all --workers 1 --chunk 50 --export'",
+    "    $R --only whist-5 --only cotton1674 --matchups hard-rules,hard-pimc",
+    "    $R --only whist-5 --only cotton1674 --matchups hard-ismcts",
+    "    $R --only ruff-trump-willughby-4p-double-hand --only bid-whist --matchups hard-rules",
+    "    python -m tools.arena_all --publish --matchups hard-rules,hard-pimc,hard-ismcts",
+    "",
+    "Each takes up its match from `unfinished/` where the last run stopped. The hard",
+    "they measure is the one of main on 28 November (c555aac): the refactor of issue",
+    "#36 (one strategy interface, the coach on it) leaves every level's decisions as",
+    "they were (`python -m tools.ai_decisions`, tick clock: 6114 of 6114 the same), so",
+    "boards played before and after it measure the same players. `pimc` is hard's",
+    "profile with its inference off (`engine/ai/baselines/pimc.py`).",
+)
+"""How the issue's rows are run and resumed (the README's baseline section)."""
 
 
 def forms_of(a: str, b: str) -> tuple[Form, ...]:
@@ -462,6 +486,8 @@ def _baseline_section(
         f"way is kept in `{UNFINISHED}/` (its record, printout and plays); the runner takes",
         "it up from there and goes on where it stopped.",
         "",
+        *ISSUE_36,
+        "",
         "| form | matchup | boards | margin per deal (A - B) | 95% CI | verdict "
         f"| CPU a board | core-hours for {target} | core-hours left | printout |",
         "|---|---|---:|---|---|---|---:|---:|---:|---|",
@@ -519,6 +545,8 @@ def _baseline_section(
                 point, lo, hi = found
                 cells += [f"{100 * point:.0f}%", f"{100 * lo:.0f}% .. {100 * hi:.0f}%"]
         lines.append("| " + " | ".join(cells) + " |")
+    if (out / REGRET).exists():
+        lines += ["", *(out / REGRET).read_text(encoding="utf-8").rstrip().splitlines()]
     lines += _rerun_note()
     if (out / NOTES).exists():
         lines += ["", f"What these rows say so far, and what limits them: [{NOTES}]({NOTES})."]

@@ -2,6 +2,14 @@
 
     python -m tools.dd_regret docs/arena/plays/whist-5-normal-vs-oracle.jsonl.gz \\
         docs/arena/unfinished/plays/whist-5-hard-vs-rules.jsonl.gz [--levels hard,rules]
+    python -m tools.dd_regret --table docs/arena/regret.md [--limit 500]
+
+``--table`` writes the arena's regret table (:func:`arena_table`): for whist-5 and
+cotton1674, each of hard, normal, plain PIMC and rules from the matches that played
+it (:data:`SOURCES`: hard's plays of its matches against rules and PIMC pooled,
+normal's of its match against the oracle), each match's plays read from the runner's
+folder when a match is under way there (``tools/arena_runs/plays/``), else the
+published ones (``docs/arena/unfinished/plays/``, ``docs/arena/plays/``).
 
 A card's regret is the tricks its side gives away by it against the best
 double-dummy card from the same position: with every hand known (the exported
@@ -33,7 +41,8 @@ import math
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, Final
 
 from engine.actions import Play, decode_action
 from engine.ai.coach.review import start_of
@@ -41,7 +50,27 @@ from engine.ai.search import dds
 from engine.ai.search.bitmasks import NO_TRUMP
 from engine.game import Game
 
-__all__ = ["Regret", "Tally", "main", "read_plays", "regrets_of_play", "tally"]
+__all__ = [
+    "FORMS",
+    "SOURCES",
+    "Regret",
+    "Tally",
+    "arena_table",
+    "main",
+    "read_plays",
+    "regrets_of_play",
+    "tally",
+]
+
+ROOT: Final = Path(__file__).resolve().parents[1]
+FORMS: Final = ("whist-5", "cotton1674")
+SOURCES: Final[dict[str, tuple[str, ...]]] = {
+    "hard": ("hard-vs-rules", "hard-vs-pimc"),
+    "normal": ("normal-vs-oracle",),
+    "pimc": ("hard-vs-pimc",),
+    "rules": ("hard-vs-rules",),
+}
+"""Each level's regret is read from the plays of these matches (A-vs-B names)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,17 +198,87 @@ def table(tallies: Mapping[str, Tally], tricks: int = 13) -> list[str]:
     return lines
 
 
+def _merge(into: Tally, more: Tally) -> None:
+    into.per_deal += more.per_deal
+    into.cards += more.cards
+    for k, v in more.by_trick.items():
+        into.by_trick[k] = into.by_trick.get(k, 0) + v
+
+
+def _plays_file(match: str, root: Path = ROOT) -> Path | None:
+    """Where the plays of ``match`` are: under way in the runner's folder, else published."""
+    for path in (
+        root / "tools" / "arena_runs" / "plays" / f"{match}.jsonl",
+        root / "docs" / "arena" / "unfinished" / "plays" / f"{match}.jsonl.gz",
+        root / "docs" / "arena" / "plays" / f"{match}.jsonl.gz",
+    ):
+        if path.exists():
+            return path
+    return None
+
+
+def arena_table(limit: int = 0, root: Path = ROOT) -> list[str]:
+    """The arena's regret section in Markdown: a table a form (see the module docstring);
+    ``limit``: at most that many plays of a match (the first ones)."""
+    lines = [
+        "## Double-dummy regret",
+        "",
+        "Tricks a player's own cards lose against the best double-dummy card from the",
+        "same position (every hand known), per seat and deal, with a 95% CI over the",
+        "seat-deals, and split by trick (`python -m tools.dd_regret`; the columns t1 ..",
+        "t13 add up to the total). Each level's plays: "
+        + "; ".join(f"{lv} from {', '.join(SOURCES[lv])}" for lv in sorted(SOURCES))
+        + " (the matches so far). Written by",
+        "",
+        "    python -m tools.dd_regret --table docs/arena/regret.md"
+        + (f" --limit {limit}" if limit else ""),
+        "",
+    ]
+    for form in FORMS:
+        tallies: dict[str, Tally] = {}
+        used: list[str] = []
+        for level, matches in SOURCES.items():
+            for match in matches:
+                path = _plays_file(f"{form}-{match}", root)
+                if path is None:
+                    continue
+                plays = list(read_plays([str(path)]))
+                if limit:
+                    plays = plays[:limit]
+                found = tally(plays, [level])
+                if level in found:
+                    _merge(tallies.setdefault(level, Tally()), found[level])
+                    used.append(f"{match} {len(plays)} plays")
+        lines += [f"### {form}", ""]
+        if not tallies:
+            lines += ["No plays yet.", ""]
+            continue
+        lines += table(tallies)
+        lines += ["", "Plays read: " + ", ".join(sorted(set(used))) + ".", ""]
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tools.dd_regret", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("plays", nargs="+", help="exported plays (.jsonl or .jsonl.gz)")
+    parser.add_argument("plays", nargs="*", help="exported plays (.jsonl or .jsonl.gz)")
+    parser.add_argument(
+        "--table", default=None, metavar="FILE", help="write the arena's regret table to FILE"
+    )
     parser.add_argument("--levels", default=None, help="comma-separated levels (default all)")
     parser.add_argument("--limit", type=int, default=0, help="at most this many plays a file")
     args = parser.parse_args(argv)
     if not dds.available():
         print("dd_regret: DDS (endplay) is not available", file=sys.stderr)
         return 2
+    if args.table:
+        text = "\n".join(arena_table(args.limit)) + "\n"
+        Path(args.table).write_text(text, encoding="utf-8")
+        print(text)
+        return 0
+    if not args.plays:
+        parser.error("give plays files, or --table")
     levels = None if args.levels is None else [x for x in args.levels.split(",") if x]
     tallies: dict[str, Tally] = {}
     for path in args.plays:
@@ -187,11 +286,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.limit:
             plays = plays[: args.limit]
         for level, t in tally(plays, levels).items():
-            into = tallies.setdefault(level, Tally())
-            into.per_deal += t.per_deal
-            into.cards += t.cards
-            for k, v in t.by_trick.items():
-                into.by_trick[k] = into.by_trick.get(k, 0) + v
+            _merge(tallies.setdefault(level, Tally()), t)
         print(f"dd_regret: {path}: {len(plays)} plays", file=sys.stderr, flush=True)
     print("\n".join(table(tallies)))
     return 0

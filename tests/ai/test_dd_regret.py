@@ -98,3 +98,20 @@ def test_read_plays_keeps_the_last_of_a_seating_and_skips_a_cut_line(tmp_path: P
         fh.write('{"seed": 2, "lev')
     kept = sorted(p["record"]["n"] for p in read_plays([str(path)]))
     assert kept == [2, 3]
+
+
+def test_the_arena_table_reads_each_levels_matches_where_they_are(tmp_path: Path) -> None:
+    from tools.dd_regret import arena_table
+
+    rules = arena_player("rules")
+    game, _ = _deal("whist-5", 4, [rules] * 4)
+    plays = tmp_path / "tools" / "arena_runs" / "plays"
+    plays.mkdir(parents=True)
+    # labelled as a match of hard against rules: the seats' levels are read from the play
+    line = {"seed": 4, "levels": ["hard", "rules", "hard", "rules"], "record": game.to_record()}
+    (plays / "whist-5-hard-vs-rules.jsonl").write_text(json.dumps(line) + "\n")
+    text = "\n".join(arena_table(root=tmp_path))
+    assert "### whist-5" in text and "### cotton1674" in text
+    assert "| hard | 2 |" in text and "| rules | 2 |" in text
+    assert "No plays yet." in text  # cotton1674
+    assert "Plays read: hard-vs-rules 1 plays." in text
