@@ -51,6 +51,7 @@ from engine.ai.search.bitmasks import NO_TRUMP
 from engine.game import Game
 
 __all__ = [
+    "measurable",
     "FORMS",
     "SOURCES",
     "Regret",

@@ -42,7 +42,13 @@ from engine.ai.search.determinized import (
 )
 from engine.ai.search.solver import solve_cards
 from engine.ai.search.value import value_table
-from engine.ai.search.worlds import Situation, enumerate_worlds, sample_world, situation
+from engine.ai.search.worlds import (
+    Situation,
+    enumerate_worlds,
+    sample_world,
+    sample_world_by_hints,
+    situation,
+)
 from engine.game import Game, SeatView
 
 __all__ = [
@@ -92,8 +98,9 @@ class PartnershipStrategy:
     ``profile`` plays it (:class:`engine.ai.search.strategy.TableStrategy`).
 
     Worlds: :func:`~engine.ai.search.worlds.sample_world`, weighed by the play where
-    the profile infers (``inference``), the ruffer's lay-out biased to low cards
-    unless the profile is ``uniform`` (plain PIMC). Value: the deal's points for the
+    the profile infers (``inference``; the hints' weights its ``hint_weights``, and
+    with ``hint_rules`` dealt keeping every hint where a deal can), the ruffer's
+    lay-out biased to low cards unless the profile is ``uniform`` (plain PIMC). Value: the deal's points for the
     seat's side less the other side's, a game won counting more
     (:func:`~engine.ai.search.value.value_table`), from the tricks the profile's
     :func:`evaluator` gives. :meth:`evaluate` with an infinite ``deadline`` (the
@@ -105,11 +112,16 @@ class PartnershipStrategy:
     unit = "points"
 
     def __init__(self, view: SeatView, profile: Profile) -> None:
-        sit = situation(view)
+        sit = (
+            situation(view)
+            if profile.hint_weights is None
+            else situation(view, profile.hint_weights)
+        )
         if profile.uniform and sit.out_is_discard:
             sit = replace(sit, out_is_discard=False)
         self.sit = sit
         self.inference = profile.inference
+        self.hint_rules = profile.hint_rules and profile.inference
         self._raw = evaluator(profile)
         self._side = sit.seat % 2
         self._tables: dict[tuple[int, int] | None, list[float]] = {}
@@ -119,7 +131,9 @@ class PartnershipStrategy:
 
     def worlds(self, rng: random.Random) -> Iterator[tuple[list[int], float]]:
         while True:
-            world = sample_world(self.sit, rng, inference=self.inference)
+            world = sample_world_by_hints(self.sit, rng) if self.hint_rules else None
+            if world is None:
+                world = sample_world(self.sit, rng, inference=self.inference)
             if world is None:
                 return
             yield world, 1.0
