@@ -55,7 +55,7 @@ The value of a deal for the seat (decisions where the brief was open):
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -65,11 +65,12 @@ from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, card_indices, trick_w
 from engine.ai.search.budget import Budget
 from engine.ai.search.worlds import rules_for
 from engine.cards import HIGH, Rank, mask_of
-from engine.game import SeatView
+from engine.game import Game, SeatView
 from engine.rules import Rules
 
 __all__ = [
     "Known",
+    "OpenStrategy",
     "World",
     "after_card",
     "applies",
@@ -690,6 +691,112 @@ def card_values(
     return values
 
 
+class OpenStrategy:
+    """A seat's card at an open table (:class:`engine.ai.search.strategy.TableStrategy`).
+
+    Worlds: :func:`sample_world`, each weighed by
+    :class:`engine.ai.search.open_inference.Sharp` with ``sharp``. Value:
+    :func:`card_values`, exact from ``exact`` cards a seat, played out before that
+    (valued against the others' mean with ``relative``). :meth:`choose` is the timed
+    search of the levels (:func:`search_play`).
+    """
+
+    kind = "open"
+    unit = "points"
+
+    def __init__(
+        self, view: SeatView, k: Known, exact: tuple[int, int], sharp: bool, relative: bool
+    ) -> None:
+        self.k = k
+        self.exact = exact
+        self.relative = relative
+        self._sharp = None
+        if sharp:
+            from engine.ai.search.open_inference import Sharp
+
+            self._sharp = Sharp.of(view, k)
+
+    @classmethod
+    def of(
+        cls, view: SeatView, exact: tuple[int, int], sharp: bool, relative: bool
+    ) -> OpenStrategy | None:
+        """The strategy of ``view``'s card, ``None`` when the view cannot be read."""
+        k = knowledge_of(view)
+        return None if k is None else cls(view, k, exact, sharp, relative)
+
+    def candidates(self, legal: int) -> list[int]:
+        return candidate_cards(self.k, legal)
+
+    def worlds(self, rng: random.Random) -> Iterator[tuple[World, float]]:
+        while True:
+            world = sample_world(self.k, rng)
+            if world is None:
+                return
+            yield world, self._sharp.weight(world) if self._sharp is not None else 1.0
+
+    def every_world(self, limit: int) -> list[tuple[World, float]] | None:
+        return None
+
+    def evaluate(self, world: World, cands: list[int], deadline: float) -> dict[int, float]:
+        return card_values(self.k, world, cands, self.exact, self.relative, deadline)
+
+    def true_world(self, game: Game) -> World:
+        n = self.k.n
+        layout = game.layout
+        if layout is None:
+            return World(list(game.hands[:n]), [0] * n, [0] * n, [{} for _ in range(n)])
+        under = [
+            {pile[-1]: tuple(pile[:-1]) for pile in piles if pile} for piles in layout.piles[:n]
+        ]
+        return World(list(game.hands[:n]), list(layout.up[:n]), list(layout.fresh[:n]), under)
+
+    def choose(self, legal: int, rng: random.Random, budget: Budget, start: float) -> int | None:
+        """The card (index) of ``legal`` with the best (weighted) mean value over the worlds
+        there is time for; ``None`` when not one world could be scored."""
+        k = self.k
+        cands = self.candidates(legal)
+        if len(cands) == 1:
+            return cands[0]
+        soft = start + budget.soft
+        cap = start + budget.cap - min(CAP_RESERVE, budget.cap / 10)
+        totals = dict.fromkeys(cands, 0.0)
+        worlds = 0
+        mass = 0.0  # the worlds' total weight (their number, without ``sharp``)
+        slowest = 0.0
+        sampler = self.worlds(rng)
+        while worlds < budget.max_worlds:
+            now = clock.now()
+            if (worlds >= budget.min_worlds and now + slowest > soft) or now > cap:
+                break
+            sampled = next(sampler, None)
+            if sampled is None:
+                break
+            world, weight = sampled
+            values = self.evaluate(world, cands, cap)
+            if len(values) < len(cands):
+                break
+            for c, v in values.items():
+                totals[c] += weight * v
+            worlds += 1
+            mass += weight
+            slowest = max(slowest * 0.8, clock.now() - now)
+        if not worlds:
+            return None
+        trump = k.trump
+
+        def key(c: int) -> tuple[float, int, int, int]:
+            # best mean; among equals the cheaper card: a hand card before a layout
+            # card (which would show a new card), non-trump, then the lower rank
+            return (-totals[c], 0 if k.hand >> c & 1 else 1, 1 if c // 13 == trump else 0, c % 13)
+
+        best = min(cands, key=key)
+        if budget.margin > 0:
+            floor = totals[best] - budget.margin * mass
+            near = [c for c in cands if totals[c] >= floor]
+            best = min(near, key=lambda c: (key(c)[1:], -totals[c]))
+        return best
+
+
 def search_play(
     view: SeatView,
     legal: int,
@@ -700,7 +807,8 @@ def search_play(
     sharp: bool = False,
     relative: bool = False,
 ) -> int | None:
-    """The card (index) with the best mean deal value over sampled worlds.
+    """The card (index) with the best mean deal value over sampled worlds
+    (:meth:`OpenStrategy.choose`).
 
     With ``sharp`` (``hard`` only), :class:`engine.ai.search.open_inference.Sharp` weighs
     each world by how well it explains the others' plays (a weighted mean).
@@ -712,51 +820,5 @@ def search_play(
     """
     if start is None:
         start = clock.now()
-    k = knowledge_of(view)
-    if k is None:
-        return None
-    cands = candidate_cards(k, legal)
-    if len(cands) == 1:
-        return cands[0]
-    soft = start + budget.soft
-    cap = start + budget.cap - min(CAP_RESERVE, budget.cap / 10)
-    totals = dict.fromkeys(cands, 0.0)
-    worlds = 0
-    mass = 0.0  # the worlds' total weight (their number, without ``sharp``)
-    evaluation = None
-    if sharp:
-        from engine.ai.search.open_inference import Sharp
-
-        evaluation = Sharp.of(view, k)
-    slowest = 0.0
-    while worlds < budget.max_worlds:
-        now = clock.now()
-        if (worlds >= budget.min_worlds and now + slowest > soft) or now > cap:
-            break
-        world = sample_world(k, rng)
-        if world is None:
-            break
-        weight = evaluation.weight(world) if evaluation is not None else 1.0
-        values = card_values(k, world, cands, exact, relative, cap)
-        if len(values) < len(cands):
-            break
-        for c, v in values.items():
-            totals[c] += weight * v
-        worlds += 1
-        mass += weight
-        slowest = max(slowest * 0.8, clock.now() - now)
-    if not worlds:
-        return None
-    trump = k.trump
-
-    def key(c: int) -> tuple[float, int, int, int]:
-        # best mean; among equals the cheaper card: a hand card before a layout
-        # card (which would show a new card), non-trump, then the lower rank
-        return (-totals[c], 0 if k.hand >> c & 1 else 1, 1 if c // 13 == trump else 0, c % 13)
-
-    best = min(cands, key=key)
-    if budget.margin > 0:
-        floor = totals[best] - budget.margin * mass
-        near = [c for c in cands if totals[c] >= floor]
-        best = min(near, key=lambda c: (key(c)[1:], -totals[c]))
-    return best
+    strategy = OpenStrategy.of(view, exact, sharp, relative)
+    return None if strategy is None else strategy.choose(legal, rng, budget, start)

@@ -18,7 +18,7 @@ has time for; the coach (:mod:`engine.ai.coach`) asks the same strategy, built w
 (:meth:`~TableStrategy.true_world`), so it judges by the AI that plays, not a copy.
 
 The implementations: :class:`engine.ai.strategies.partnership.PartnershipStrategy`,
-:class:`engine.ai.strategies.open_tables.OpenStrategy`,
+:class:`engine.ai.search.open_search.OpenStrategy`,
 :class:`engine.ai.strategies.solo_whist.SoloStrategy` and
 :class:`engine.ai.strategies.bid_whist.BidWhistStrategy`;
 :func:`engine.ai.strategies.tables.card_strategy` picks one for a view.

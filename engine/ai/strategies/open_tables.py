@@ -30,24 +30,22 @@ the maxims only when a view cannot be read.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from engine.actions import Action, Play, play
 from engine.ai.levels import Profile
 from engine.ai.search import open_search as ops
 from engine.ai.search.budget import Budget
-from engine.ai.search.open_inference import Sharp
 from engine.ai.search.open_search import applies, search_play
 from engine.ai.strategies.obvious import claim_for
 from engine.cards import SUITS, Card, Suit, cards_from_mask, mask_of
-from engine.game import Game
 from engine.view import SeatView
 
 __all__ = [
-    "OpenStrategy",
     "budget_of",
     "generic_card",
     "generic_play",
+    "open_strategy",
     "search_choice",
     "wants_generic",
 ]
@@ -162,52 +160,15 @@ def search_choice(
     return generic_play(view, legal) if found is None else play(Card.from_index(found))
 
 
-class OpenStrategy:
-    """A seat's card at an open table, as ``profile`` plays it
-    (:class:`engine.ai.search.strategy.TableStrategy`; the timed search of the players is
-    :func:`engine.ai.search.open_search.search_play`, on the same pieces).
-
-    Worlds: :func:`~engine.ai.search.open_search.sample_world`, each weighed by
-    :class:`~engine.ai.search.open_inference.Sharp` where the profile is ``sharp`` (two
-    or three seats). Value: :func:`~engine.ai.search.open_search.card_values`, exact
-    from the profile's ``open_exact`` cards a seat (``open_exact_hidden`` without
-    layouts), played out before that. Raises ``ValueError`` when the view cannot be read.
-    """
-
-    kind = "open"
-    unit = "points"
-
-    def __init__(self, view: SeatView, profile: Profile) -> None:
-        k = ops.knowledge_of(view)
-        if k is None:
-            raise ValueError("the open tables' card model cannot read this view")
-        self.k = k
-        self.exact = profile.open_exact if view.layouts else profile.open_exact_hidden
-        self.relative = profile.relative
-        self._sharp = Sharp.of(view, k) if profile.sharp and view.n_seats <= 3 else None
-
-    def candidates(self, legal: int) -> list[int]:
-        return ops.candidate_cards(self.k, legal)
-
-    def worlds(self, rng: random.Random) -> Iterator[tuple[ops.World, float]]:
-        while True:
-            world = ops.sample_world(self.k, rng)
-            if world is None:
-                return
-            yield world, self._sharp.weight(world) if self._sharp is not None else 1.0
-
-    def every_world(self, limit: int) -> list[tuple[ops.World, float]] | None:
-        return None
-
-    def evaluate(self, world: ops.World, cands: list[int], deadline: float) -> dict[int, float]:
-        return ops.card_values(self.k, world, cands, self.exact, self.relative, deadline)
-
-    def true_world(self, game: Game) -> ops.World:
-        n = self.k.n
-        layout = game.layout
-        if layout is None:
-            return ops.World(list(game.hands[:n]), [0] * n, [0] * n, [{} for _ in range(n)])
-        under = [
-            {pile[-1]: tuple(pile[:-1]) for pile in piles if pile} for piles in layout.piles[:n]
-        ]
-        return ops.World(list(game.hands[:n]), list(layout.up[:n]), list(layout.fresh[:n]), under)
+def open_strategy(view: SeatView, profile: Profile) -> ops.OpenStrategy:
+    """The strategy of ``view``'s card at an open table as ``profile`` plays it
+    (:class:`engine.ai.search.open_search.OpenStrategy`: exact from its ``open_exact``
+    cards a seat, ``open_exact_hidden`` without layouts; worlds weighed when it is
+    ``sharp`` at two or three seats; valued ``relative``). Raises ``ValueError`` when
+    the view cannot be read."""
+    exact = profile.open_exact if view.layouts else profile.open_exact_hidden
+    sharp = profile.sharp and view.n_seats <= 3
+    found = ops.OpenStrategy.of(view, exact, sharp, profile.relative)
+    if found is None:
+        raise ValueError("the open tables' card model cannot read this view")
+    return found

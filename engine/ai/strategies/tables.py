@@ -28,5 +28,5 @@ def card_strategy(
     if view.contract and solo_whist.is_contract_decision(view, plays):
         return solo_whist.SoloStrategy(view)
     if open_tables.wants_generic(view) and open_search.applies(view):
-        return open_tables.OpenStrategy(view, profile)
+        return open_tables.open_strategy(view, profile)
     return partnership.PartnershipStrategy(view, profile)
