@@ -148,9 +148,11 @@ BASELINE_MATCHUPS: Final = (
     ("hard", "ismcts"),
     ("normal", "oracle"),
     ("hard", "oracle"),
+    ("hard-learned", "hard"),
 )
 """``hard`` against the outside baselines, and both search levels against the oracle:
-the share of the normal -> oracle gap that hard closes is read from the last two."""
+the share of the normal -> oracle gap that hard closes is read from the two oracle rows;
+``hard-learned`` (the trial of learned hints) against hard where pimc plays."""
 
 PIMC_FORMS: Final = frozenset({"whist-5", "cotton1674"})
 """The forms ``pimc`` is played on: the partnership tables whose card play it shares with hard."""
@@ -159,6 +161,8 @@ BOARDS: Final[dict[tuple[str, str, str], int]] = {
     ("whist-5", "hard", "ismcts"): 500,
     ("cotton1674", "hard", "ismcts"): 500,
     ("bid-whist", "hard", "rules"): 500,
+    ("whist-5", "hard-learned", "hard"): 500,
+    ("cotton1674", "hard-learned", "hard"): 500,
 }
 """Matches done at fewer boards than ``--boards`` (issue #36's scope: the dearest rows)."""
 
@@ -180,8 +184,8 @@ UNFINISHED: Final = "unfinished"
 
 
 ISSUE_36: Final = (
-    "Issue #36's rows (hard vs rules 1000, vs pimc 1000, vs ismcts 500 on whist-5 and",
-    "cotton1674; hard vs rules 1000 on Ruffe and Trump double hand and 500 on Bid Whist)",
+    "Issue #36's rows (hard against rules 1000 boards, pimc 1000, ismcts 500 on whist-5",
+    "and cotton1674; against rules 1000 on Ruffe and Trump double hand, 500 on Bid Whist)",
     "are played one match at a time, each on one worker, in this order:",
     "",
     "    R='nice -n 19 python -m tools.arena_all --workers 1 --chunk 50 --export'",
@@ -195,14 +199,18 @@ ISSUE_36: Final = (
     "#36 (one strategy interface, the coach on it) leaves every level's decisions as",
     "they were (`python -m tools.ai_decisions`, tick clock: 6114 of 6114 the same), so",
     "boards played before and after it measure the same players. `pimc` is hard's",
-    "profile with its inference off (`engine/ai/baselines/pimc.py`).",
+    "profile with its inference off (`engine/ai/baselines/pimc.py`). A candidate",
+    "for hard's inference is measured against hard itself before it is adopted:",
+    "`hard-learned` (the hints' weights learned from self-play records, worlds dealt",
+    "keeping the hints; `engine/ai/levels.py`), 500 boards on each form with",
+    "`--matchups hard-learned-hard`.",
 )
 """How the issue's rows are run and resumed (the README's baseline section)."""
 
 
 def forms_of(a: str, b: str) -> tuple[Form, ...]:
     """The forms the matchup (A, B) is played on."""
-    if b == "pimc":
+    if b == "pimc" or a == "hard-learned":
         return tuple(f for f in BASELINE_FORMS if f.slug in PIMC_FORMS)
     if (a, b) in BASELINE_MATCHUPS:
         return tuple(f for f in BASELINE_FORMS if a not in f.skip and b not in f.skip)
@@ -753,10 +761,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     matchups: list[tuple[str, str]] = []
     for item in args.matchups.split(","):
-        a, _, b = item.strip().partition("-")
-        if (a, b) not in MATCHUPS + BASELINE_MATCHUPS:
+        known = {f"{a}-{b}": (a, b) for a, b in MATCHUPS + BASELINE_MATCHUPS}
+        if item.strip() not in known:
             parser.error(f"unknown matchup {item!r}")
-        matchups.append((a, b))
+        matchups.append(known[item.strip()])
     forms = [f for f in FORMS + BASELINE_FORMS if not args.only or f.slug in args.only]
     out: Path = args.out
     if args.publish:
