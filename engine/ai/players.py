@@ -32,10 +32,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Final, Protocol, Self, runtime_checkable
 
-from engine.actions import Action, Discard, Play, play
+from engine.actions import Action, Discard, play
 from engine.ai.levels import EASY, HARD, NORMAL, Profile, profile
 from engine.ai.search import clock
-from engine.ai.search.bitmasks import SUIT_BITS
+from engine.ai.search.bitmasks import SUIT_BITS, play_mask
 from engine.ai.strategies import discards, open_tables, partnership, solo_whist
 from engine.ai.strategies.bid_whist import ContractPlayer
 from engine.ai.strategies.bid_whist import applies as is_bid_whist
@@ -158,7 +158,7 @@ class LevelPlayer:
         if contract and any(isinstance(a, NameTrump) for a in legal):
             return solo_whist.easy_trump(view, legal)
         if p.searches:
-            mask = _play_mask(legal)
+            mask = play_mask(legal)
             if mask and open_tables.wants_generic(view):
                 return open_tables.search_choice(
                     view, legal, mask, rng, p, self._open_budget, start
@@ -182,7 +182,7 @@ class LevelPlayer:
         claim = claim_for(view, legal)  # Ruffe and Trump, declared: the true ruff
         if claim is not None:
             return claim
-        mask = _play_mask(legal)
+        mask = play_mask(legal)
         if not mask:
             return legal[0]
         if not contract and open_tables.wants_generic(view):
@@ -201,14 +201,6 @@ class LevelPlayer:
 
     def __repr__(self) -> str:
         return f"LevelPlayer({self.name}, budget={self.profile.soft})"
-
-
-def _play_mask(legal: Sequence[Action]) -> int:
-    mask = 0
-    for action in legal:
-        if isinstance(action, Play):
-            mask |= action.card.bit
-    return mask
 
 
 class EasyPlayer(LevelPlayer):

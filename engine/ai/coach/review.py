@@ -54,7 +54,7 @@ from typing import Any, Final
 from engine.actions import Action, Discard, Play, decode_action
 from engine.ai.coach.calls import call_model
 from engine.ai.coach.cards import CannotJudge, model_for
-from engine.ai.search.bitmasks import card_indices
+from engine.ai.search.bitmasks import card_indices, play_mask
 from engine.cards import Card
 from engine.events import DealStarted
 from engine.game import Game, SeatView
@@ -411,10 +411,7 @@ def review_position(
     ``double_dummy`` false: the real deal is not looked at (every ``dd`` figure is
     ``None``): for a deal still in play, where nobody may learn from it."""
     view = game.observe(seat)
-    legal = 0
-    for a in game.legal_actions(seat):
-        if isinstance(a, Play):
-            legal |= a.card.bit
+    legal = play_mask(game.legal_actions(seat))
     if not legal >> played & 1:
         return None
     try:
@@ -708,10 +705,7 @@ def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
     view = game.observe(seat)
     if not isinstance(action, Play):
         return _call_position(game, seat, view, action)
-    legal = 0
-    for a in game.legal_actions(seat):
-        if isinstance(a, Play):
-            legal |= a.card.bit
+    legal = play_mask(game.legal_actions(seat))
     try:
         cands = model_for(game, seat, view, legal, DEFAULT_BUDGET).cands
     except CannotJudge:

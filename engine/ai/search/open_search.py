@@ -61,7 +61,14 @@ from functools import lru_cache
 from typing import Final
 
 from engine.ai.search import clock
-from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, card_indices, trick_winner_pos
+from engine.ai.search.bitmasks import (
+    NO_TRUMP,
+    SUIT_BITS,
+    card_indices,
+    high,
+    low,
+    trick_winner_pos,
+)
 from engine.ai.search.budget import Budget
 from engine.ai.search.worlds import rules_for
 from engine.cards import HIGH, Rank, mask_of
@@ -114,14 +121,6 @@ def _deck(removed: tuple[Rank, ...]) -> int:
         if Rank(i % 13 + 2) not in removed:
             deck |= 1 << i
     return deck
-
-
-def _low(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
-
-
-def _high(mask: int) -> int:
-    return mask.bit_length() - 1
 
 
 # --------------------------------------------------------------------------- what a seat knows
@@ -359,16 +358,16 @@ def greedy_card(
             cards = mine & SUIT_BITS[s]
             if not cards:
                 continue
-            top = _high(cards)
-            if top == _high(alive & SUIT_BITS[s]):
+            top = high(cards)
+            if top == high(alive & SUIT_BITS[s]):
                 return top  # a master: cash it
             length = cards.bit_count()
             if length > best_len:
-                best_len, lead = length, _low(cards)
+                best_len, lead = length, low(cards)
         if lead >= 0:
             return lead
-        top = _high(mine)  # only trumps left
-        return top if top == _high(alive & SUIT_BITS[top // 13]) else _low(mine)
+        top = high(mine)  # only trumps left
+        return top if top == high(alive & SUIT_BITS[top // 13]) else low(mine)
     led = trick[0] // 13
     follow = mine & SUIT_BITS[led]
     win_pos = trick_winner_pos(list(trick), trump)
@@ -378,35 +377,35 @@ def greedy_card(
     opps = [s for s in ((leader + j) % n for j in range(k + 1, n)) if sides[s] != side]
     if follow:
         if win // 13 != led:
-            return _low(follow)  # trumped: following cannot win
+            return low(follow)  # trumped: following cannot win
         threat = -1 if ours else win
         ruff = False
         for s in opps:
             theirs = avail[s] & SUIT_BITS[led]
             if theirs:
-                threat = max(threat, _high(theirs))
+                threat = max(threat, high(theirs))
             elif trump != NO_TRUMP and led != trump and avail[s] & SUIT_BITS[trump]:
                 ruff = True
         if ruff or (ours and threat < win):
-            return _low(follow)
+            return low(follow)
         over = follow & ~((2 << max(threat, win)) - 1)
-        return _low(over) if over else _low(follow)
+        return low(over) if over else low(follow)
     trumps = mine & SUIT_BITS[trump] if trump != NO_TRUMP else 0
     if trumps and not ours:
         floor = win if win // 13 == trump else trump * 13 - 1
         for s in opps:
             theirs = avail[s] & SUIT_BITS[trump]
             if theirs and not avail[s] & SUIT_BITS[led]:
-                floor = max(floor, _high(theirs))
+                floor = max(floor, high(theirs))
         over = trumps & ~((1 << (floor + 1)) - 1)
         if over:
-            return _low(over)
+            return low(over)
     rest = mine & ~trumps or mine
     best, best_rank = -1, 99
     for s in range(4):
         cards = rest & SUIT_BITS[s]
         if cards:
-            c = _low(cards)
+            c = low(cards)
             if c - 13 * s < best_rank:
                 best, best_rank = c, c - 13 * s
     return best

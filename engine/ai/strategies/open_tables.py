@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from engine.actions import Action, Play, play
 from engine.ai.levels import Profile
 from engine.ai.search import open_search as ops
+from engine.ai.search.bitmasks import play_mask
 from engine.ai.search.budget import Budget
 from engine.ai.search.open_search import applies, search_play
 from engine.ai.strategies.obvious import claim_for
@@ -119,10 +120,7 @@ def generic_play(view: SeatView, legal: Sequence[Action]) -> Action:
     claim = claim_for(view, legal)
     if claim is not None:
         return claim
-    mask = 0
-    for action in legal:
-        if isinstance(action, Play):
-            mask |= action.card.bit
+    mask = play_mask(legal)
     if not mask:
         return legal[0]
     card = generic_card(view, mask)

@@ -32,9 +32,17 @@ import math
 import random
 from collections.abc import Callable, Iterator, Sequence
 
-from engine.actions import Action, Play, play
+from engine.actions import Action, play
 from engine.ai.search import clock
-from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, card_indices, trick_winner_pos
+from engine.ai.search.bitmasks import (
+    NO_TRUMP,
+    SUIT_BITS,
+    card_indices,
+    high,
+    low,
+    play_mask,
+    trick_winner_pos,
+)
 from engine.ai.search.determinized import candidate_cards
 from engine.ai.search.worlds import MISERE_CONTRACTS, sample_world, situation
 from engine.cards import Card
@@ -74,14 +82,6 @@ def _mask(view: SeatView) -> int:
     for c in view.hand:
         m |= c.bit
     return m
-
-
-def _low(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
-
-
-def _high(mask: int) -> int:
-    return mask.bit_length() - 1
 
 
 # --------------------------------------------------------------------------- hand evaluation
@@ -129,7 +129,7 @@ def misere_danger(hand: int) -> int:
         cards = hand & SUIT_BITS[s]
         k = 0
         while cards:
-            c = _low(cards)
+            c = low(cards)
             cards &= cards - 1
             r = c - 13 * s
             danger += max(0, r - (2 * k + 3))
@@ -184,7 +184,7 @@ def _spread_safe(hand: int) -> bool:
         cards = hand & SUIT_BITS[s]
         k = 0
         while cards:
-            c = _low(cards)
+            c = low(cards)
             cards &= cards - 1
             if c - 13 * s > 2 * k + 1:
                 return False
@@ -221,7 +221,7 @@ def lose_card(legal: int, trick: list[int], trump: int, others: int) -> int:
             mine = legal & SUIT_BITS[s]
             if not mine:
                 continue
-            c = _low(mine)
+            c = low(mine)
             beaten = others & SUIT_BITS[s] & ~((2 << c) - 1)
             key = (0 if beaten else 1, c - 13 * s)
             if key < best_key:
@@ -234,10 +234,10 @@ def lose_card(legal: int, trick: list[int], trump: int, others: int) -> int:
         if win // 13 == led:
             under = follow & ((1 << win) - 1)
             if under:
-                return _high(under)
+                return high(under)
         else:
-            return _high(follow)  # trumped: anything of the suit loses
-        return _high(follow)  # cannot duck: at least shed the highest
+            return high(follow)  # trumped: anything of the suit loses
+        return high(follow)  # cannot duck: at least shed the highest
     # void: throw the most dangerous card (the highest rank), never a winning trump
     safe = legal
     if trump != NO_TRUMP and win // 13 != trump:
@@ -246,7 +246,7 @@ def lose_card(legal: int, trick: list[int], trump: int, others: int) -> int:
     for s in range(4):
         mine = safe & SUIT_BITS[s]
         if mine:
-            c = _high(mine)
+            c = high(mine)
             if c - 13 * s > best_rank:
                 best, best_rank = c, c - 13 * s
     return best
@@ -263,10 +263,10 @@ def push_card(
             mine = legal & SUIT_BITS[s]
             if not mine:
                 continue
-            c = _low(mine)
+            c = low(mine)
             his = theirs & SUIT_BITS[s]
             # a suit where all his cards are above my lowest forces him to win
-            forced = his and _low(his) > c
+            forced = his and low(his) > c
             key = (0 if forced else 1, c - 13 * s)
             if key < best_key:
                 best, best_key = c, key
@@ -279,15 +279,15 @@ def push_card(
     if follow:
         if played_by_target and (leader + win_pos) % 4 == target:
             under = follow & ((1 << win) - 1) if win // 13 == led else follow
-            return _high(under) if under else _low(follow)
+            return high(under) if under else low(follow)
         if played_by_target:
-            return _high(follow)  # he is safe in this trick: shed a high card
-        return _low(follow)  # leave him room to be the highest
+            return high(follow)  # he is safe in this trick: shed a high card
+        return low(follow)  # leave him room to be the highest
     # void: throw the highest card, keeping the low ones to lead later
     return (
-        _high(legal & ~SUIT_BITS[trump])
+        high(legal & ~SUIT_BITS[trump])
         if trump != NO_TRUMP and legal & ~SUIT_BITS[trump]
-        else _high(legal)
+        else high(legal)
     )
 
 
@@ -305,16 +305,16 @@ def win_card(
             cards = hand & SUIT_BITS[s]
             if not cards:
                 continue
-            if _high(cards) == _high(everyone & SUIT_BITS[s]) and s != trump:
-                return _high(cards)
-            if s == trump and _high(cards) == _high(everyone & SUIT_BITS[s]):
+            if high(cards) == high(everyone & SUIT_BITS[s]) and s != trump:
+                return high(cards)
+            if s == trump and high(cards) == high(everyone & SUIT_BITS[s]):
                 opp_trumps = any(hands[o] & SUIT_BITS[s] for o in range(4) if sides[o] != mine_side)
                 if opp_trumps:
-                    return _high(cards)  # draw trumps with the master
+                    return high(cards)  # draw trumps with the master
             length = cards.bit_count() - (4 if s == trump else 0)
             if length > best_len:
-                best_len, lead = length, _low(cards)
-        return lead if lead >= 0 else _low(hand)
+                best_len, lead = length, low(cards)
+        return lead if lead >= 0 else low(hand)
     led = trick[0] // 13
     follow = hand & SUIT_BITS[led]
     win_pos = trick_winner_pos(trick, trump)
@@ -324,36 +324,36 @@ def win_card(
     opps_later = [s for s in later if sides[s] != mine_side]
     if follow:
         if win // 13 != led:
-            return _low(follow)
+            return low(follow)
         threat = win if not ours else -1
         ruff = False
         for s in opps_later:
             theirs = hands[s] & SUIT_BITS[led]
             if theirs:
-                threat = max(threat, _high(theirs))
+                threat = max(threat, high(theirs))
             elif trump != NO_TRUMP and led != trump and hands[s] & SUIT_BITS[trump]:
                 ruff = True
         if ours and (threat < win) and not ruff:
-            return _low(follow)
+            return low(follow)
         if ruff:
-            return _low(follow)
+            return low(follow)
         over = follow & ~((2 << max(threat, win)) - 1)
-        return _low(over) if over else _low(follow)
+        return low(over) if over else low(follow)
     trumps = hand & SUIT_BITS[trump] if trump != NO_TRUMP else 0
     if trumps and not ours:
         floor = win if win // 13 == trump else trump * 13 - 1
         for s in opps_later:
             if not hands[s] & SUIT_BITS[led] and hands[s] & SUIT_BITS[trump]:
-                floor = max(floor, _high(hands[s] & SUIT_BITS[trump]))
+                floor = max(floor, high(hands[s] & SUIT_BITS[trump]))
         over = trumps & ~((2 << floor) - 1) if floor >= 0 else trumps
         if over:
-            return _low(over)
+            return low(over)
     rest = hand & ~trumps or hand
     best, best_rank = -1, 99
     for s in range(4):
         cards = rest & SUIT_BITS[s]
-        if cards and _low(cards) - 13 * s < best_rank:
-            best, best_rank = _low(cards), _low(cards) - 13 * s
+        if cards and low(cards) - 13 * s < best_rank:
+            best, best_rank = low(cards), low(cards) - 13 * s
     return best
 
 
@@ -636,9 +636,5 @@ def search_decision(
         return search_bid(view, legal, rng, budget, worlds)
     if any(isinstance(a, NameTrump) for a in legal):
         return easy_trump(view, legal)
-    mask = 0
-    for a in legal:
-        if isinstance(a, Play):
-            mask |= a.card.bit
-    found = search_card(view, mask, rng, budget, worlds)
+    found = search_card(view, play_mask(legal), rng, budget, worlds)
     return fallback() if found is None else play(Card.from_index(found))
