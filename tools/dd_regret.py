@@ -238,18 +238,20 @@ def arena_table(limit: int = 0, root: Path = ROOT) -> list[str]:
     for form in FORMS:
         tallies: dict[str, Tally] = {}
         used: list[str] = []
-        for level, matches in SOURCES.items():
-            for match in matches:
-                path = _plays_file(f"{form}-{match}", root)
-                if path is None:
-                    continue
-                plays = list(read_plays([str(path)]))
-                if limit:
-                    plays = plays[:limit]
-                found = tally(plays, [level])
-                if level in found:
-                    _merge(tallies.setdefault(level, Tally()), found[level])
-                    used.append(f"{match} {len(plays)} plays")
+        matches = sorted({m for ms in SOURCES.values() for m in ms})
+        for match in matches:
+            path = _plays_file(f"{form}-{match}", root)
+            if path is None:
+                continue
+            plays = list(read_plays([str(path)]))
+            if limit:
+                plays = plays[:limit]
+            levels = [lv for lv, ms in SOURCES.items() if match in ms]
+            found = tally(plays, levels)  # each play replayed once for all its levels
+            for level, t in found.items():
+                _merge(tallies.setdefault(level, Tally()), t)
+            if found:
+                used.append(f"{match} {len(plays)} plays")
         lines += [f"### {form}", ""]
         if not tallies:
             lines += ["No plays yet.", ""]
