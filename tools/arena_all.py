@@ -208,6 +208,37 @@ ISSUE_36: Final = (
 """How the issue's rows are run and resumed (the README's baseline section)."""
 
 
+ISSUE_36_ROWS: Final = (
+    ("whist-5", "hard", "rules"),
+    ("cotton1674", "hard", "rules"),
+    ("whist-5", "hard", "pimc"),
+    ("cotton1674", "hard", "pimc"),
+    ("whist-5", "hard", "ismcts"),
+    ("cotton1674", "hard", "ismcts"),
+    ("ruff-trump-willughby-4p-double-hand", "hard", "rules"),
+    ("bid-whist", "hard", "rules"),
+)
+"""The matches issue #36 asks for, in the order they are played."""
+
+
+def _issue_progress(out: Path, target: int) -> list[str]:
+    """A line: how far issue #36's rows have got (boards kept of those asked for)."""
+    slugs = {f.slug: f for f in BASELINE_FORMS}
+    done = asked = finished = 0
+    for slug, a, b in ISSUE_36_ROWS:
+        form = slugs[slug]
+        goal = boards_for(form, a, b, target)
+        have = min(goal, len(read_record(str(_kept(out, form, a, b)[1]))))
+        done += have
+        asked += goal
+        finished += have >= goal
+    return [
+        f"Progress: {done} of the {asked} boards these rows ask for are played; "
+        f"{finished} of the {len(ISSUE_36_ROWS)} rows finished.",
+        "",
+    ]
+
+
 def forms_of(a: str, b: str) -> tuple[Form, ...]:
     """The forms the matchup (A, B) is played on."""
     if b == "pimc" or a == "hard-learned":
@@ -496,6 +527,7 @@ def _baseline_section(
         "",
         *ISSUE_36,
         "",
+        *_issue_progress(out, target),
         "| form | matchup | boards | margin per deal (A - B) | 95% CI | verdict "
         f"| CPU a board | core-hours for {target} | core-hours left | printout |",
         "|---|---|---:|---|---|---|---:|---:|---:|---|",

@@ -222,7 +222,7 @@ def arena_table(limit: int = 0, root: Path = ROOT) -> list[str]:
     """The arena's regret section in Markdown: a table a form (see the module docstring);
     ``limit``: at most that many plays of a match (the first ones)."""
     lines = [
-        "## Double-dummy regret",
+        "### Double-dummy regret",
         "",
         "Tricks a player's own cards lose against the best double-dummy card from the",
         "same position (every hand known), per seat and deal, with a 95% CI over the",
@@ -252,7 +252,7 @@ def arena_table(limit: int = 0, root: Path = ROOT) -> list[str]:
                 _merge(tallies.setdefault(level, Tally()), t)
             if found:
                 used.append(f"{match} {len(plays)} plays")
-        lines += [f"### {form}", ""]
+        lines += [f"#### {form}", ""]
         if not tallies:
             lines += ["No plays yet.", ""]
             continue

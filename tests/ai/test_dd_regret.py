@@ -111,7 +111,7 @@ def test_the_arena_table_reads_each_levels_matches_where_they_are(tmp_path: Path
     line = {"seed": 4, "levels": ["hard", "rules", "hard", "rules"], "record": game.to_record()}
     (plays / "whist-5-hard-vs-rules.jsonl").write_text(json.dumps(line) + "\n")
     text = "\n".join(arena_table(root=tmp_path))
-    assert "### whist-5" in text and "### cotton1674" in text
+    assert "#### whist-5" in text and "#### cotton1674" in text
     assert "| hard | 2 |" in text and "| rules | 2 |" in text
     assert "No plays yet." in text  # cotton1674
     assert "Plays read: hard-vs-rules 1 plays." in text
