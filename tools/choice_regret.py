@@ -22,12 +22,11 @@ import random
 import sys
 from collections.abc import Sequence
 
-from engine.actions import Play, decode_action
+from engine import Game, Play, decode_action
 from engine.ai import arena_player, clock
 from engine.ai.coach.review import start_of
 from engine.ai.search import dds
 from engine.ai.search.bitmasks import NO_TRUMP
-from engine.game import Game
 from tools.dd_regret import measurable, read_plays
 
 __all__ = ["main", "positions"]

@@ -44,11 +44,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from engine.actions import Play, decode_action
+from engine import Game, Play, decode_action
 from engine.ai.coach.review import start_of
 from engine.ai.search import dds
 from engine.ai.search.bitmasks import NO_TRUMP
-from engine.game import Game
 
 __all__ = [
     "measurable",

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.actions import Play, decode_action
+from engine import Play, decode_action
 from engine.ai.coach.review import start_of
 from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, trick_winner_pos
 from tools.dd_regret import read_plays
