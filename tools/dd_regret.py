@@ -48,6 +48,9 @@ from engine import Game, Play, decode_action
 from engine.ai.coach.review import start_of
 from engine.ai.search import dds
 from engine.ai.search.bitmasks import NO_TRUMP
+from engine.ai.search.determinized import honour_counts
+from engine.ai.search.value import value_table
+from engine.ai.search.worlds import situation
 
 __all__ = [
     "measurable",
@@ -80,6 +83,7 @@ class Regret:
     seat: int
     trick: int
     tricks: int
+    points: float = 0.0  # the same loss in hard's objective (the deal's points, a game won)
 
 
 @dataclass(slots=True)
@@ -89,6 +93,7 @@ class Tally:
     per_deal: list[int] = field(default_factory=list)
     by_trick: dict[int, int] = field(default_factory=dict)
     cards: int = 0
+    points: list[float] = field(default_factory=list)  # per seat-deal, in hard's objective
 
     def mean(self) -> tuple[float, float]:
         """Mean regret per seat-deal, and the half-width of its 95% CI."""
@@ -130,8 +135,15 @@ def regrets_of_play(record: Mapping[str, Any], seats: Iterable[int] = range(4)) 
                 values = dds.solve_cards(
                     list(game.hands[:4]), game.leader, [c.index for c in game.trick], trump
                 )
-                lost = max(values.values()) - values[action.card.index]
-                out.append(Regret(seat, cards_played // 4 + 1, lost))
+                best = max(values.values())
+                chosen = values[action.card.index]
+                sit = situation(game.observe(seat))
+                side = seat % 2
+                counts = honour_counts(sit, list(game.hands[:4]))
+                worth = value_table(sit.rules, side, sit.start_scores, counts)
+                now = sit.tricks[side]
+                points = worth[now + best] - worth[now + chosen]
+                out.append(Regret(seat, cards_played // 4 + 1, best - chosen, points))
             cards_played += 1
         game.apply(seat, action)
     return out
@@ -169,37 +181,42 @@ def tally(
             continue
         regrets = regrets_of_play(play["record"], seats)
         per_seat = dict.fromkeys(seats, 0)
+        in_points = dict.fromkeys(seats, 0.0)
         for r in regrets:
             per_seat[r.seat] += r.tricks
+            in_points[r.seat] += r.points
             t = out.setdefault(seat_levels[r.seat], Tally())
             t.by_trick[r.trick] = t.by_trick.get(r.trick, 0) + r.tricks
             t.cards += 1
         for s in seats:
-            out.setdefault(seat_levels[s], Tally()).per_deal.append(per_seat[s])
+            t = out.setdefault(seat_levels[s], Tally())
+            t.per_deal.append(per_seat[s])
+            t.points.append(in_points[s])
     return out
 
 
 def table(tallies: Mapping[str, Tally], tricks: int = 13) -> list[str]:
     """The regret table in Markdown: one row a level."""
-    head = "| level | seat-deals | regret per deal | 95% CI | " + " | ".join(
+    head = "| level | seat-deals | regret per deal | 95% CI | in points | " + " | ".join(
         f"t{k}" for k in range(1, tricks + 1)
     )
-    lines = [head + " |", "|---|---:|---:|---|" + "---:|" * tricks]
+    lines = [head + " |", "|---|---:|---:|---|---:|" + "---:|" * tricks]
     for level in sorted(tallies):
         t = tallies[level]
         mean, half = t.mean()
         n = len(t.per_deal)
         cells = [f"{t.by_trick.get(k, 0) / n:.3f}" if n else "—" for k in range(1, tricks + 1)]
+        points = sum(t.points) / len(t.points) if t.points else float("nan")
         lines.append(
             f"| {level} | {n} | {mean:.3f} | {mean - half:.3f} .. {mean + half:.3f} | "
-            + " | ".join(cells)
-            + " |"
+            f"{points:.3f} | " + " | ".join(cells) + " |"
         )
     return lines
 
 
 def _merge(into: Tally, more: Tally) -> None:
     into.per_deal += more.per_deal
+    into.points += more.points
     into.cards += more.cards
     for k, v in more.by_trick.items():
         into.by_trick[k] = into.by_trick.get(k, 0) + v
@@ -226,7 +243,10 @@ def arena_table(limit: int = 0, root: Path = ROOT) -> list[str]:
         "Tricks a player's own cards lose against the best double-dummy card from the",
         "same position (every hand known), per seat and deal, with a 95% CI over the",
         "seat-deals, and split by trick (`python -m tools.dd_regret`; the columns t1 ..",
-        "t13 add up to the total). Each level's plays: "
+        "t13 add up to the total); *in points*: the same cards' loss in hard's objective",
+        "(the deal's points for the side less the other's, a game won counting 8 more:",
+        "`engine/ai/search/value.py`), which is 0 where a trick lost changes no score.",
+        "Each level's plays: "
         + "; ".join(f"{lv} from {', '.join(SOURCES[lv])}" for lv in sorted(SOURCES))
         + " (the matches so far). Written by",
         "",

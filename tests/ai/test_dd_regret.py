@@ -68,6 +68,10 @@ def test_regrets_telescope_to_the_tricks_taken(game_id: str, seed: int) -> None:
     theirs = sum(r.tricks for r in regrets if r.seat % 2 == 1)
     assert tricks[0] == start - mine + theirs
     assert mine + theirs > 0  # the maxims do throw tricks away on these deals
+    # in hard's objective a card that loses no trick loses no point, and none gains
+    assert all(r.points == 0 for r in regrets if r.tricks == 0)
+    assert all(r.points >= 0 for r in regrets)
+    assert any(r.points > 0 for r in regrets)
 
 
 def test_the_oracle_has_no_regret_and_the_level_table_counts_seat_deals() -> None:
@@ -77,11 +81,12 @@ def test_the_oracle_has_no_regret_and_the_level_table_counts_seat_deals() -> Non
     play = {"seed": 8, "levels": ["oracle", "rules", "oracle", "rules"], "record": game.to_record()}
     tallies = tally([play])
     assert tallies["oracle"].per_deal == [0, 0]
+    assert tallies["oracle"].points == [0.0, 0.0]
     assert len(tallies["rules"].per_deal) == 2
     lost = sum(tallies["rules"].per_deal)
     assert sum(tallies["rules"].by_trick.values()) == lost
     rows = table(tallies)
-    assert rows[2].startswith("| oracle | 2 | 0.000 |")
+    assert rows[2].startswith("| oracle | 2 | 0.000 | 0.000 .. 0.000 | 0.000 |")
     assert rows[3].startswith(f"| rules | 2 | {lost / 2:.3f} |")
 
 
