@@ -237,3 +237,26 @@ def test_a_field_with_a_player_twice_is_refused() -> None:
         seat_individual([1, 2, 2, 3], [], 0)
     with pytest.raises(ValueError):
         seat_pairs([], [], 0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_8_players_meet_the_lower_bound_on_repeated_opponents_every_round(seed: int) -> None:
+    """Each round a player has 2 opponents; after r rounds, 2r of them among 7 others, so
+    at least 2r - 7 repeats a player and (2r - 7) * 8 / 2 in all. The movement meets that
+    bound after every round, and after 7 rounds every two players have been partners
+    once."""
+    players = list(range(8))
+    history: list[Round] = []
+    for r in range(1, 8):
+        history.append(seat_individual(players, history, seed))
+        partners, opponents = meetings(history)
+        assert repeats(partners) == 0
+        assert repeats(opponents) == max(0, 2 * r - 7) * 8 // 2
+    assert set(partners.values()) == {1} and len(partners) == 28
+
+
+def test_16_players_over_5_rounds_meet_no_one_twice_in_the_same_role() -> None:
+    players = list(range(16))
+    for seed in range(3):
+        partners, opponents = meetings(play_individual(players, 5, seed))
+        assert repeats(partners) == 0 and repeats(opponents) == 0

@@ -373,8 +373,21 @@ def _ns_counts(history: Iterable[Round]) -> Counter[int]:
     return ns
 
 
+def _floor(players: Sequence[int], layout: tuple[tuple[int, ...], ...], c: _Counts) -> Cost:
+    """A lower bound of the round's cost: no repeated partner or opponent, and the AI's
+    partners and table-mates those who had it least."""
+    ai_partners = sum(1 for ai in layout if len(ai) in (1, 3))
+    at_ai_tables = sum(4 - len(ai) for ai in layout if ai)
+    return (
+        0,
+        sum(sorted(c.ai_partner[p] for p in players)[:ai_partners]),
+        0,
+        sum(sorted(c.ai_table[p] for p in players)[:at_ai_tables]),
+    )
+
+
 def seat_individual(
-    players: Sequence[int], history: Sequence[Round], seed: int, *, restarts: int = 4
+    players: Sequence[int], history: Sequence[Round], seed: int, *, restarts: int | None = None
 ) -> Round:
     """The next round of an individual event for the field ``players`` (ids, those
     present for this round), after the rounds ``history``: the least-cost seating
@@ -387,7 +400,9 @@ def seat_individual(
     rng = random.Random(f"individual:{seed}:{number}")
     best: list[list[int | None]] = []
     best_cost: Cost | None = None
-    for _ in range(max(1, restarts)):
+    floor = _floor(players, layout, c)
+    tries = restarts if restarts is not None else max(4, 640 // len(players))
+    for _ in range(max(1, tries)):
         seating = _build_individual(players, layout, c, rng)
         _improve(seating, c, rng)
         cost: Cost = (0, 0, 0, 0)
@@ -395,6 +410,8 @@ def seat_individual(
             cost = _add(cost, _table_cost(seats, c))
         if best_cost is None or cost < best_cost:
             best, best_cost = seating, cost
+        if best_cost == floor:
+            break  # no seating does better
     ns = _ns_counts(history)
     tables = tuple(Table(i + 1, _orient(seats, ns, rng)) for i, seats in enumerate(best))
     return Round(number, tables)
