@@ -21,8 +21,10 @@ rounds, so a pair seated together a third time costs 2):
 Levels 1-2 are solved exactly by a maximum-weight matching (networkx) of the players
 into partnerships, levels 3-4 by a second matching of the partnerships into tables; a
 local search (swapping two players) then lowers the whole cost where the two-step
-split left room, never raising an earlier level. A few restarts with seeded tie-breaks
-keep the best. The partner level is therefore the least possible for this round.
+split left room, never raising an earlier level. Restarts with new seeded tie-breaks
+(up to ``max(4, 640 // n)``) keep the cheapest, stopping at once at a lower bound (no
+repeat; the AI's partners and table-mates those who had it least). The partner level
+is therefore the least possible for this round. docs/events.md states it all.
 
 *Pairs* (:func:`seat_pairs`): fixed partnerships meet pair against pair. An odd field
 adds one AI pair, at the last table. One matching minimises, in this order, repeated
