@@ -105,6 +105,13 @@ def test_the_same_seed_seats_the_same_and_another_seed_may_not() -> None:
     assert any(play_individual(players, 2, 5) != play_individual(players, 2, s) for s in (6, 7))
 
 
+def test_the_order_of_the_field_does_not_matter() -> None:
+    players = list(range(20))
+    history = play_individual(players, 2, seed=9)
+    assert seat_individual(players, history, 9) == seat_individual(players[::-1], history, 9)
+    assert seat_pairs(players, [], 9) == seat_pairs(players[::-1], [], 9)
+
+
 def test_late_joiners_and_no_shows_change_the_field_between_rounds() -> None:
     history = play_individual(list(range(16)), 2, seed=3)
     field = [p for p in range(16) if p not in (4, 9)] + [50, 51, 52]  # 2 gone, 3 joined: 17

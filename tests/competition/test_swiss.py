@@ -204,6 +204,20 @@ def test_unfinished_matches_do_not_count() -> None:
     assert all(s.score == 0 for s in swiss_standings([1, 2], matches))
 
 
+def test_a_late_pair_enters_on_nothing_and_an_absent_pair_is_not_paired() -> None:
+    pairs = [1, 2, 3, 4, 5, 6]
+    matches = [Match(1, 1, 2, 10), Match(1, 3, 4, 10), Match(1, 5, 6, 10)]
+    matches += [Match(2, 1, 3, 10), Match(2, 5, 2, 10), Match(2, 4, 6, 10)]
+    # round 3: pair 6 is absent, pair 7 joins: 6 pairs again, pair 7 on 0
+    pairing = pair_round([1, 2, 3, 4, 5, 7], matches)
+    seated = {p for t in pairing.tables for p in t}
+    assert seated == {1, 2, 3, 4, 5, 7} and pairing.bye is None
+    table = {s.pair: s for s in swiss_standings([*pairs, 7], matches)}
+    assert table[7].score == 0 and table[7].played == 0
+    opponent_of_7 = next(a if b == 7 else b for a, b in pairing.tables if 7 in (a, b))
+    assert table[opponent_of_7].score == min(table[p].score for p in (1, 2, 3, 4, 5))
+
+
 def test_a_pair_listed_twice_is_refused() -> None:
     with pytest.raises(ValueError):
         pair_round([1, 2, 2], [])

@@ -265,7 +265,7 @@ def _build_individual(
     rng: random.Random,
 ) -> list[list[int | None]]:
     """One seating from the two matchings (partners, then tables)."""
-    order = list(players)
+    order = sorted(players)  # the field in any order seats the same
     rng.shuffle(order)
     kinds = [len(ai) for ai in layout]
     half_ai = sum(1 for k in kinds if k in (1, 3))  # partnerships of a player and the AI
@@ -458,7 +458,7 @@ def seat_pairs(pairs: Sequence[int], history: Sequence[Round], seed: int) -> Rou
     number = _next_number(history)
     rng = random.Random(f"pairs:{seed}:{number}")
     met, met_ai = _pair_meetings(history)
-    order: list[int | None] = list(pairs)
+    order: list[int | None] = list(sorted(pairs))  # any order of the field, the same
     rng.shuffle(order)
     if len(order) % 2:
         order.append(None)
