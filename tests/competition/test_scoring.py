@@ -12,6 +12,8 @@ from fractions import Fraction
 from itertools import combinations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.competition.events.movement import Round, Table, seat_individual, seat_pairs
 from bot.competition.events.scoring import (
@@ -172,6 +174,15 @@ def test_matchpoints_one_a_result_beaten_a_half_a_tie() -> None:
     assert matchpoints([7]) == [50]
     assert matchpoints([3, 3]) == [50, 50]
     assert matchpoints([1, 2, 3]) == [0, 50, 100]
+
+
+@given(st.lists(st.integers(-2000, 2000), min_size=1, max_size=12))
+def test_matchpoints_share_out_50_a_result_and_follow_the_order(results: list[int]) -> None:
+    points = matchpoints(results)
+    assert sum(points) == 50 * len(results)
+    for (a, pa), (b, pb) in combinations(zip(results, points, strict=True), 2):
+        assert 0 <= pa <= 100
+        assert (a > b) == (pa > pb) and (a == b) == (pa == pb)
 
 
 def four_tables(players: Sequence[int] = tuple(range(16))) -> Round:
