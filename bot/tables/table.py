@@ -19,6 +19,7 @@ import discord
 
 from bot.present.i18n import _
 from bot.present.picture import PictureCache
+from bot.present.projection import TableFrame, seat_state, table_state
 from bot.present.render import SeatInfo, TableInfo
 from bot.present.render.common import ai_name
 from bot.store import (
@@ -363,6 +364,31 @@ class Table:
             self.language,
             names.hints,
         )
+
+    def frame(self) -> TableFrame:
+        """What the JSON projection needs beside the game: seats, status, version, and
+        the deadline running now (the lobby's, or the turn's)."""
+        return TableFrame(
+            self.id,
+            self.game_id,
+            self.preset,
+            self.status,
+            self.version,
+            self.creator_id,
+            self.info().seats,
+            self.settings.hints,
+            self.drive.deadline,
+        )
+
+    def public_state(self) -> dict[str, Any]:
+        """The public table as JSON (``bot.present.projection.table_state``)."""
+        views = [self.view(s) for s in range(len(self.seats))] if self.game else []
+        return table_state(self.frame(), views)
+
+    def seat_state(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know of the table, as JSON (``seat_state``); before the
+        game starts, the lobby (``you`` is then None)."""
+        return seat_state(self.frame(), seat, self.view(seat) if self.game else None)
 
     @property
     def thread_id(self) -> int | None:
