@@ -84,10 +84,13 @@ class GameManager:
                 fixed_worlds=settings.daily_worlds,
             )
         )
-        self.services = svc = Services(client, db, settings, pool)
+        self.services = svc = Services(db, settings, pool)
+        svc.speak_through(client)
         self.presenter = Presenter(svc)
         self.drivers = Drivers(svc, self.presenter)
-        svc.outlet.subscribe(self.drivers.committed)  # every commit: shown, then the next turn
+        # every commit: shown (the Discord front), then the next turn armed
+        svc.feed.subscribe(self.presenter.committed)
+        svc.feed.subscribe(self.drivers.committed)
         self.play = Play(svc, self.presenter, self.drivers)
         self.lobby = Lobby(svc, self.presenter, self.drivers)
         self.claims = ClaimButtons(svc, self.presenter, self.play)
@@ -96,7 +99,7 @@ class GameManager:
         self.hints = Hints(svc)
         self.lessons = Lessons(svc)
         self.daily = Daily(svc, self.presenter, self.drivers)  # /ruff daily: boards played alone
-        svc.outlet.subscribe(self.daily.committed)
+        svc.feed.subscribe(self.daily.committed)
         self.daily_standings = DailyStandings(svc, self.daily)
         self.challenges = Challenges(svc, self.daily)  # /ruff challenge: the same boards for two
         self.coach = Coach(svc, "process" if pool.mode == "process" else "thread")

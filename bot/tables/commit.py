@@ -6,7 +6,7 @@ Each function is called under the table's lock (except where a table is being
 made), touches the engine and the database only (never Discord), and changes the
 in-memory table only after the database write succeeded — so a failed write
 leaves both exactly as they were. :func:`commit`, the moves of a game, then
-publishes the events through the services' outlet.
+publishes the events through the feed (``bot.tables.feed``).
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ async def commit(
     timed_out: bool = False,
 ) -> list[Event]:
     """Check ``actions`` on a copy of the game, write them durably, adopt the copy,
-    then publish the events (:attr:`Services.outlet`: the table message, the hands,
+    then publish the events (:attr:`Services.feed`: the table message, the hands,
     the next turn) — no caller fans out by itself.
 
     Raises :class:`~engine.IllegalAction` (nothing written) or a store error
@@ -159,7 +159,7 @@ async def commit(
         table.settings = afk
     if trial.is_over:
         table.status = "finished"
-    svc.outlet.publish(table, events)
+    svc.feed.publish(table, events)
     return events
 
 

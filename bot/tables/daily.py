@@ -301,7 +301,7 @@ class Daily:
     # ================================================================ a board ends
 
     def committed(self, table: Table, events: list[Event]) -> None:
-        """The outlet's listener: a board that just ended is summed up for its player."""
+        """The feed's listener: a board that just ended is summed up for its player."""
         if (
             table.settings.board
             and table.status == "finished"

@@ -71,23 +71,19 @@ class Drivers:
 
     # ================================================================ after every commit
 
-    def committed(self, table: Table, events: list[Event], actor_seat: int | None = None) -> None:
-        """Fan the commit's events out, then arm what the next turn needs (or wind
-        the table down if the game is over). The outlet's listener (subscribed by the
-        wiring): called under the table's lock for every commit, whoever made it."""
-        if not self.svc.sync.may_drive(table):
-            # several processes: the table's owner shows this commit and arms the next turn
-            if table.status == "finished":
-                table.stop_tasks(keep_ai=asyncio.current_task() is table.drive.ai_task)
-                self.svc.tables.retire(table)
-            return
-        self.presenter.after(table, events, actor_seat)
+    def committed(self, table: Table, events: list[Event]) -> None:
+        """Arm what the next turn needs, or wind the table down if the game is over.
+        A listener of the feed (subscribed by the wiring after the presenter, which has
+        shown the move by then): called under the table's lock for every commit,
+        whoever made it."""
         if table.status == "finished":
             # never cancel the task we run in (the AI driver commits through here too)
             table.stop_tasks(keep_ai=asyncio.current_task() is table.drive.ai_task)
             self.svc.tables.retire(table)
             return
-        self.kick(table)
+        if self.svc.sync.may_drive(table):
+            # several processes: the table's owner arms the next turn
+            self.kick(table)
 
     def kick(self, table: Table, due: float | None = None) -> None:
         """After every turn change: run the AI for an AI seat, else arm the human's turn timer."""

@@ -1,14 +1,11 @@
-"""A player's click on a game control: lock → engine → store → answer.
+"""A player's click on a game control, answered in Discord.
 
-The pipeline of one click, and nothing else:
-
-1. who and which table (not seated, someone else's hand: refused, nothing read);
-2. under the table's lock: a stale version or an illegal action is refused;
-   otherwise :func:`~bot.tables.commit.commit` checks the actions in the engine and
-   writes them durably; :meth:`~bot.tables.drivers.Drivers.committed` fans them out;
-3. after the lock: the click is answered with the player's updated hand. If the
-   commit has to wait (another writer holds the database), the click is
-   deferred before Discord's 3 s run out and answered once the action is on disk.
+The decision is :func:`bot.tables.act.act`'s (who may act, stale and lost races,
+the engine, the durable commit); this module turns its :class:`~bot.tables.act.Outcome`
+into the interaction's answer: the player's updated hand, or the outcome's words.
+If the commit has to wait (another writer holds the database), the click is
+deferred before Discord's 3 s run out and answered once the action is on disk.
+The menu of cards to lay out shows the choice with **Confirm** first.
 
 Adding a game or a phase never touches this module: its actions arrive here
 already decoded from the button's ``custom_id``.
@@ -19,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -31,20 +27,16 @@ from bot.present.notify import release_view
 from bot.present.render.common import cards_text
 from bot.present.render.refusals import reason_text
 from bot.present.replies import refuse, reply
-from bot.store import StoreError
-from bot.tables import commit
+from bot.tables.act import Decided, Outcome, Reason, act, outcome_text
 from bot.tables.drivers import Drivers
 from bot.tables.presenter import Presenter
 from bot.tables.services import Services
-from bot.tables.sync import CATCH_UP_TRIES, TableBehind
 from bot.tables.table import ACK_WITHIN, Table
 from engine import Action, ActionParseError, Card, CardParseError, IllegalAction, decode_action
 
 log = logging.getLogger(__name__)
 
 __all__ = ["Play"]
-
-Answer = str | tuple[str, discord.ui.View]  # a refusal, or the hand to answer with
 
 
 class Play:
@@ -63,34 +55,21 @@ class Play:
         seat: int,
         actions: Sequence[Action],
     ) -> None:
-        """A card or decision button was clicked (or a menu chose several cards)."""
+        """A card or decision button was clicked (or a menu chose several cards):
+        :func:`~bot.tables.act.act` decides; the click is answered with the player's
+        hand, or the outcome's words."""
         started = time.perf_counter()
-        table = await self.svc.current_table(table_id)  # several processes: loaded or caught up
-        if table is None or table.status != "active" or table.game is None:
-            lost = (
-                _lost_race(table, version, seat, interaction.user.id) if table is not None else None
-            )
-            await refuse(
-                interaction, lost or _("This game has ended.")
-            )  # lost: a double click on the last card
-            return
-        mine = table.seat_of(interaction.user.id)
-        if mine is None:
-            log.debug(
-                "user %s clicked a control of table %s, where they do not sit",
-                interaction.user.id,
-                table_id,
-            )
-            await refuse(interaction, _("You are not playing at this table."))
-            return
-        if mine != seat:
-            log.debug(
-                "user %s clicked seat %s's control at table %s", interaction.user.id, seat, table_id
-            )
-            await refuse(interaction, _("That is not your hand."))
-            return
+        hand: list[tuple[str, discord.ui.View]] = []
         work = asyncio.ensure_future(
-            self._apply_current(table, seat, version, actions, interaction)
+            act(
+                self.svc,
+                table_id,
+                interaction.user.id,
+                version,
+                seat,
+                actions,
+                decided=self._answer_with_hand(interaction, seat, hand),
+            )
         )
         try:
             outcome = await asyncio.wait_for(asyncio.shield(work), ACK_WITHIN)
@@ -100,10 +79,11 @@ class Play:
                 await interaction.response.defer()
             deferred = True
             outcome = await work
-        if isinstance(outcome, str):
-            await refuse(interaction, outcome)
+        if not hand:
+            await refuse(interaction, outcome_text(outcome))
             return
-        content, view = outcome
+        content, view = hand[0]
+        table = self.svc.tables.get(table_id)
         try:
             if deferred:
                 await interaction.edit_original_response(content=content, view=view)
@@ -111,10 +91,36 @@ class Play:
                 await interaction.response.edit_message(content=content, view=view)
         except discord.HTTPException as exc:
             log.info("interaction answer failed (HTTP %s); the move is saved", exc.status)
-            self.presenter.hands.unanswered(table, seat, interaction)
+            if table is not None:
+                self.presenter.hands.unanswered(table, seat, interaction)
         finally:
             release_view(view)
         self.svc.note_ack(started)
+
+    def _answer_with_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        seat: int,
+        hand: list[tuple[str, discord.ui.View]],
+    ) -> Decided:
+        """What :func:`act` calls under the lock when the click is to be answered with
+        the hand (applied, or stale on the player's own turn): the hand is drawn and
+        the clicked copy noted as answered before any other edit of it may go out
+        (every other copy follows by signature)."""
+
+        def decided(table: Table, outcome: Outcome) -> None:
+            hands = self.presenter.hands
+            if outcome.applied:
+                table.shown.played_for.pop(seat, None)  # a timed-out turn's note is seen
+                content, view = hands.hand(table, seat)
+            else:
+                with using(hands.language_of_seat(table, seat)):
+                    note = outcome_text(outcome)
+                content, view = hands.hand(table, seat, note)
+            hands.answered(table, seat, interaction, content)
+            hand.append((content, view))
+
+        return decided
 
     async def on_table_action(
         self,
@@ -125,26 +131,17 @@ class Play:
         done: str,
     ) -> None:
         """An action from a button without a version (the table's **Concede**): the same
-        path as a card (lock → engine → store → fan-out, :meth:`_apply`) at the version
-        the game is at now; answered privately with ``done`` or the refusal."""
+        :func:`act` as a card, at the version the game is at now; answered privately
+        with ``done`` or the outcome's words."""
         started = time.perf_counter()
-        outcome: Answer = _("The table is busy — nothing changed, please try again.")
-        for _try in range(CATCH_UP_TRIES):
-            game = table.game
-            if table.status != "active" or game is None:
-                await refuse(interaction, _("This game has ended."))
-                return
-            try:
-                outcome = await self._apply(table, seat, game.version, [action], interaction)
-                break
-            except TableBehind:
-                # another process moved the table first: catch up, then the action
-                # is checked again at the version the game is at now
-                await self.svc.sync.catch_up(table)
-        if isinstance(outcome, str):
-            await refuse(interaction, outcome)
-        else:
+        outcome = await act(self.svc, table.id, interaction.user.id, None, seat, [action])
+        if outcome.reason is Reason.ENDED:
+            await refuse(interaction, outcome_text(outcome))
+            return
+        if outcome.applied:
             await reply(interaction, done)
+        else:
+            await refuse(interaction, outcome_text(outcome))
         self.svc.note_ack(started)
 
     async def on_pick(
@@ -232,87 +229,3 @@ class Play:
             log.info("could not show the chosen cards (HTTP %s); nothing changed", exc.status)
         finally:
             release_view(view)
-
-    async def _apply_current(
-        self,
-        table: Table,
-        seat: int,
-        version: int,
-        actions: Sequence[Action],
-        interaction: discord.Interaction[Any],
-    ) -> Answer:
-        """:meth:`_apply`; again after catching up when another process moved the table
-        between this copy's read and the commit's row lock (the click is then checked
-        against the current game: applied once, or refused). In one process the first
-        try is the only one."""
-        sync = self.svc.sync
-        for _try in range(CATCH_UP_TRIES):
-            if table.game is None or version > table.game.version:
-                # the button is newer than this copy, whose notification is still on its way
-                await sync.catch_up(table)
-            try:
-                return await self._apply(table, seat, version, actions, interaction)
-            except TableBehind:
-                await sync.catch_up(table)
-        return _("The table is busy — nothing changed, please try again.")
-
-    async def _apply(
-        self,
-        table: Table,
-        seat: int,
-        version: int,
-        actions: Sequence[Action],
-        interaction: discord.Interaction[Any],
-    ) -> Answer:
-        """Under the lock: check and commit a click's actions durably, then fan out.
-
-        Returns the refusal to show, or the hand to answer the click with (the clicked
-        copy is already counted as showing it; see :meth:`Presenter.unanswered`).
-        """
-        user_id = interaction.user.id
-        async with table.lock:
-            game = table.game
-            if table.status != "active" or game is None:
-                return _lost_race(table, version, seat, user_id) or _("This game has ended.")
-            if version != game.version:
-                lost = _lost_race(table, version, seat, user_id)
-                if lost is not None:
-                    return lost
-                if game.to_act() == seat and seat not in table.away:
-                    with using(self.presenter.hands.language_of_seat(table, seat)):
-                        note = _("That button was from an earlier turn — here is your hand now.")
-                    content, view = self.presenter.hands.hand(table, seat, note)
-                    self.presenter.hands.answered(table, seat, interaction, content)
-                    return content, view
-                return _("That hand has moved on — those buttons are from an earlier turn.")
-            if seat in table.away:
-                return _(
-                    "The AI is playing for you — press **Take my seat back** (on your hand or the table) first."
-                )
-            try:
-                await commit.commit(self.svc, table, seat, actions, user_id)
-            except IllegalAction as exc:
-                return reason_text(exc.reason)
-            except TableBehind:
-                raise  # another process moved first: caught up and checked again
-            except (StoreError, sqlite3.Error):
-                log.exception("could not store an action at table %s", table.id)
-                return _("Something went wrong saving that — nothing changed, please try again.")
-            # the commit has published the events: every other copy of this hand (the
-            # DM or a My hand copy) follows by signature when its edit goes out, so the
-            # clicked copy is noted as answered before this returns to the event loop
-            table.shown.played_for.pop(seat, None)  # the note of a timed-out turn has been seen
-            content, view = self.presenter.hands.hand(table, seat)
-            self.presenter.hands.answered(table, seat, interaction, content)
-            return content, view
-
-
-def _lost_race(table: Table, version: int, seat: int, user_id: int) -> str | None:
-    """What to tell a click on ``seat``'s turn at ``version`` that someone else already took."""
-    for before, who, actor in table.moves:
-        if before == version and who == seat:
-            if actor == user_id:
-                return _("✋ Already played — only your first click counts.")
-            if actor is None:
-                return _("⏰ Too late — the AI already played that turn for you.")
-    return None

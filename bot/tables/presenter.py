@@ -60,6 +60,12 @@ class Presenter:
 
     # ================================================================ the fan-out
 
+    def committed(self, table: Table, events: list[Event]) -> None:
+        """A listener of the feed: show every commit of a table this process drives
+        (several processes: the table's owner shows it, once)."""
+        if self.svc.sync.may_drive(table):
+            self.after(table, events, None)
+
     def after(self, table: Table, events: list[Event], actor_seat: int | None) -> None:
         """Show the events of one commit: public lines, summaries, hand messages and
         the table message. ``actor_seat``: a seat whose clicked copy the click's own

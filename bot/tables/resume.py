@@ -230,8 +230,8 @@ class Resume:
     # ================================================================ for a sync
 
     def publish(self, table: Table, events: list[Event]) -> None:
-        """Moves another process made: through the same outlet as this process's own."""
-        self.svc.outlet.publish(table, events)
+        """Moves another process made: through the same feed as this process's own."""
+        self.svc.feed.publish(table, events)
 
     def changed(self, table: Table) -> None:
         """Seats or settings (who is away) changed in another process."""

@@ -13,7 +13,7 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Coroutine, Iterator
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -38,17 +38,17 @@ from bot.store import (
     UserLocaleRepo,
 )
 from bot.tables.aipool import AIPool
+from bot.tables.feed import Feed
 from bot.tables.player_options import PlayerOptions
 from bot.tables.server_settings import ServerSettings
 from bot.tables.table import ACK_SAMPLES, ENDED_KEPT, Table
-from engine import Event
 
 if TYPE_CHECKING:
     from bot.tables.sync import TableSync
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Outlet", "Services", "TableRegistry", "TaskOwner"]
+__all__ = ["Services", "TableRegistry", "TaskOwner"]
 
 
 class TaskOwner:
@@ -173,33 +173,10 @@ class TableRegistry:
             del self._tables[table_id]
 
 
-Listener = Callable[[Table, list[Event]], None]
-
-
-class Outlet:
-    """Where every commit's events go (:func:`bot.tables.commit.commit` publishes them):
-    the one fan-out, so no writer has to remember one. The wiring subscribes the
-    listeners (the drivers: show the events, then arm the next turn); each is called
-    under the table's lock and must not block (it schedules what it sends)."""
-
-    def __init__(self) -> None:
-        self._listeners: list[Listener] = []
-
-    def subscribe(self, listener: Listener) -> None:
-        self._listeners.append(listener)
-
-    def publish(self, table: Table, events: list[Event]) -> None:
-        for listener in self._listeners:
-            listener(table, events)
-
-
 class Services:
     """The shared parts, built once per bot."""
 
-    def __init__(
-        self, client: discord.Client, db: Database, settings: Settings, ai: AIPool
-    ) -> None:
-        self.client = client
+    def __init__(self, db: Database, settings: Settings, ai: AIPool) -> None:
         self.db = db
         self.settings = settings
         self.ai = ai
@@ -221,9 +198,8 @@ class Services:
         self.server_settings = ServerSettings(self.guild_settings, settings)
         self.user_locales = UserLocales(UserLocaleRepo(db))
         self.player_options = PlayerOptions(PlayerOptionsRepo(db))
-        self.notifier = Notifier(client, settings.table_edit_interval)
         self.tasks = TaskOwner()
-        self.outlet = Outlet()
+        self.feed = Feed()
         self.tables = TableRegistry(self.tasks)
         self.seed_rng: random.Random = (
             random.SystemRandom() if settings.seed is None else random.Random(settings.seed)
@@ -233,6 +209,16 @@ class Services:
         # how copies of tables keep in step with the database (bot/tables/sync.py): set
         # by the wiring (bot/app) before the first table, one process or several
         self.sync: TableSync
+        # the Discord front's client and its coalesced output (bot/present/notify.py):
+        # set by the wiring (:meth:`speak_through`); the table layer's decisions
+        # (act, commit, the feed) never use them
+        self.client: discord.Client
+        self.notifier: Notifier
+
+    def speak_through(self, client: discord.Client) -> None:
+        """Give the Discord front its client and notifier."""
+        self.client = client
+        self.notifier = Notifier(client, self.settings.table_edit_interval)
 
     def own(self, coro: Coroutine[Any, Any, None], name: str | None = None) -> asyncio.Task[None]:
         return self.tasks.own(coro, name)
