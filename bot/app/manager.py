@@ -323,5 +323,12 @@ class GameManager:
     ) -> None:
         await self.coach.answer(interaction, puzzle_id, choice)
 
-    async def on_next_puzzle(self, interaction: discord.Interaction[Any]) -> None:
-        await self.coach.next_puzzle(interaction)
+    async def on_next_puzzle(
+        self, interaction: discord.Interaction[Any], after: int | None
+    ) -> None:
+        await self.coach.next_puzzle(interaction, after)
+
+    async def on_puzzle_solution(
+        self, interaction: discord.Interaction[Any], puzzle_id: int
+    ) -> None:
+        await self.coach.solution(interaction, puzzle_id)

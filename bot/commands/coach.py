@@ -48,6 +48,7 @@ from bot.present.render import review as words
 from bot.present.render.common import seat_names
 from bot.present.replies import refuse, reply
 from bot.store import CoachRepo, HumanSeat, PuzzleRow, TableRow
+from bot.tables.privacy import deal_visible_to
 from bot.tables.services import Services
 from engine.ai import REVIEW_BUDGET
 
@@ -218,13 +219,18 @@ class Coach:
 
     # ------------------------------------------------------------ puzzles
 
-    async def puzzle(self, interaction: discord.Interaction[Any]) -> None:
-        """``/ruff puzzle``: one of the asker's flagged positions, else one of the server's."""
-        guild = interaction.guild
-        if guild is None:
+    async def puzzle(self, interaction: discord.Interaction[Any], after: int | None = None) -> None:
+        """``/ruff puzzle`` and **Next puzzle**: one of the asker's flagged positions, else
+        one of the server's they may see (:meth:`CoachRepo.next_puzzle`), other than
+        ``after`` where another is left."""
+        guild_id = interaction.guild.id if interaction.guild is not None else None
+        if guild_id is None and after is not None:  # Next puzzle under a puzzle in a DM
+            shown = await self._visible(interaction, after)
+            guild_id = None if shown is None else shown.guild_id
+        if guild_id is None:
             await refuse(interaction, _("Puzzles are per server — use this in a server channel."))
             return
-        found = await self.repo.next_puzzle(guild.id, interaction.user.id)
+        found = await self.repo.next_puzzle(guild_id, interaction.user.id, after)
         if found is None:
             await refuse(
                 interaction,
@@ -248,35 +254,60 @@ class Coach:
         )
         await reply(interaction, text, answer_view(found.id, legal, labels))
 
+    async def _visible(
+        self, interaction: discord.Interaction[Any], puzzle_id: int
+    ) -> PuzzleRow | None:
+        """The puzzle, if the asker may see it here: their own, or a position of a game of
+        this server whose cards are theirs to see (:mod:`bot.tables.privacy`)."""
+        found = await self.repo.puzzle(puzzle_id)
+        guild = interaction.guild
+        if found is None or (guild is not None and found.guild_id != guild.id):
+            return None
+        if found.user_id != interaction.user.id:
+            row = await self.svc.table_repo.get(found.table_id)
+            if row is None or not deal_visible_to(row, interaction.user.id):
+                return None
+        return found
+
     async def answer(
         self, interaction: discord.Interaction[Any], puzzle_id: int, choice: str
     ) -> None:
-        """A card (or a call, ``o<n>``: the puzzle's ``n``-th choice) pressed under a
-        puzzle: judged, explained, counted."""
-        found = await self.repo.puzzle(puzzle_id)
-        guild = interaction.guild
-        if found is not None and found.user_id != interaction.user.id:
-            row = await self.svc.table_repo.get(found.table_id)
-            if row is None or row.status != "finished":
-                found = None  # another player's position is served once its game is over
-        if found is None or (guild is not None and found.guild_id != guild.id):
+        """A card (or another choice, ``o<n>``: the puzzle's ``n``-th — a call, trumps, a
+        lay-out, a kitty card) pressed under a puzzle: judged, explained, counted."""
+        found = await self._visible(interaction, puzzle_id)
+        if found is None:
             await refuse(interaction, _("That puzzle is not here any more."))
             return
         legal = list(found.body["legal"])
-        code = choice
-        if choice.startswith("o") and choice[1:].isdigit():
-            n = int(choice[1:])
-            code = legal[n] if n < len(legal) and found.body.get("kind") == "call" else ""
+        code, kept = choice, choice
+        if found.body.get("kind", "card") != "card":
+            n = int(choice[1:]) if choice.startswith("o") and choice[1:].isdigit() else -1
+            code = legal[n] if 0 <= n < len(legal) else ""
+            kept = f"o{n}"  # a lay-out's cards or a bid are longer than an answer's column
         if code not in legal:
-            await refuse(interaction, _("That card was not one of the choices."))
+            await refuse(interaction, _("That was not one of the choices."))
             return
         threshold = float(found.body.get("threshold", REVIEW_BUDGET.threshold))
         correct = words.is_correct(found.body, code, threshold)
-        await self.repo.attempt(puzzle_id, interaction.user.id, correct, code)
-        await reply(interaction, words.answer_text(found.body, code, threshold), next_view())
+        await self.repo.attempt(puzzle_id, interaction.user.id, correct, kept)
+        await reply(
+            interaction,
+            words.answer_text(found.body, code, threshold),
+            next_view(found.id, solution=not correct),
+        )
 
-    async def next_puzzle(self, interaction: discord.Interaction[Any]) -> None:
-        await self.puzzle(interaction)
+    async def solution(self, interaction: discord.Interaction[Any], puzzle_id: int) -> None:
+        """**Show the solution**: the best choice and why; a puzzle not yet answered counts
+        as tried and not solved (one solved stays solved)."""
+        found = await self._visible(interaction, puzzle_id)
+        if found is None:
+            await refuse(interaction, _("That puzzle is not here any more."))
+            return
+        await self.repo.give_up(puzzle_id, interaction.user.id)
+        await reply(interaction, words.solution_text(found.body), next_view(found.id, False))
+
+    async def next_puzzle(self, interaction: discord.Interaction[Any], after: int | None) -> None:
+        await self.puzzle(interaction, after)
 
 
 def _user_of(row: TableRow, seat: int) -> int:

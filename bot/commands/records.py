@@ -43,6 +43,7 @@ from bot.present.i18n import _, ngettext
 from bot.present.notify import release_view
 from bot.present.replies import refuse
 from bot.store import AISeat, HumanSeat, TableRow
+from bot.tables.privacy import deal_visible_to, is_board
 from bot.tables.services import Services
 from engine import GameLog, dumps_json, game_log, to_json, to_pbn
 
@@ -81,11 +82,9 @@ def seat_names(row: TableRow) -> tuple[str, ...]:
 
 
 def _someone_elses_board(row: TableRow, user_id: int) -> bool:
-    """A board of the daily deals played by someone else: its deal stays theirs (who has
-    not played the board must not see it; who has sees it in their own result)."""
-    return bool(row.settings.get("board")) and all(
-        getattr(seat, "user_id", None) != user_id for seat in row.seats
-    )
+    """A board played by someone else: answered as if it were not there (the rule of
+    :mod:`bot.tables.privacy`; the other refusals need the table to exist)."""
+    return is_board(row) and not deal_visible_to(row, user_id)
 
 
 class Records:

@@ -26,11 +26,19 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final
 
 from bot.workers import shutdown_now, worker_context
-from engine.ai import REVIEW_BUDGET, deal_count, played_seats, puzzle_position, review_deal
+from engine.ai import (
+    REVIEW_BUDGET,
+    DealReview,
+    Decision,
+    deal_count,
+    played_seats,
+    puzzle_position,
+    review_deal,
+)
 
 log = logging.getLogger(__name__)
 
-__all__ = ["REVIEW_TIMEOUT", "TYPICAL_SECONDS", "ReviewPool", "compute"]
+__all__ = ["REVIEW_TIMEOUT", "TYPICAL_SECONDS", "ReviewPool", "compute", "puzzle_of"]
 
 REVIEW_TIMEOUT: Final = 120.0  # seconds of wall time; a review takes a few of CPU
 TYPICAL_SECONDS: Final = 10.0  # what one review is budgeted (docs/coach.md: p95 well below)
@@ -56,26 +64,31 @@ def compute(record: Mapping[str, Any], deal: int, seat: int) -> dict[str, Any]:
         return {"error": "unfinished", "deals": started}
     if seat not in played_seats(record, deal) or not review.decisions:
         return {"error": "no-cards", "deals": started}
-    puzzles: list[dict[str, Any]] = []
-    for d in review.flagged:
-        position = puzzle_position(record, d.index)
-        position.update(
-            unit=d.unit or review.unit,
-            threshold=d.threshold or review.threshold,
-            best=d.best,
-            played=d.played,
-            decision_kind=d.kind,
-            cost=d.cost,
-            error=d.error,
-            worlds=d.worlds,
-            options=[[o.choice, o.value] for o in d.options],
-            index=d.index,
-        )
-        if d.kind != "card":  # a call's choices are the options judged
-            position["legal"] = [o.choice for o in d.options]
-            position["stands_for"] = {o.choice: o.choice for o in d.options}
-        puzzles.append(position)
+    puzzles = [puzzle_of(record, review, d) for d in review.flagged]
     return {"review": review.to_json(), "puzzles": puzzles, "deals": started}
+
+
+def puzzle_of(record: Mapping[str, Any], review: DealReview, d: Decision) -> dict[str, Any]:
+    """The puzzle made of decision ``d`` of ``review``: the position as its seat saw it
+    (:func:`engine.ai.puzzle_position`) with the verdict; a choice that is not a card
+    (a call, trumps, a lay-out, a kitty card) is answered among the options judged."""
+    position = puzzle_position(record, d.index)
+    position.update(
+        unit=d.unit or review.unit,
+        threshold=d.threshold or review.threshold,
+        best=d.best,
+        played=d.played,
+        decision_kind=d.kind,
+        cost=d.cost,
+        error=d.error,
+        worlds=d.worlds,
+        options=[[o.choice, o.value] for o in d.options],
+        index=d.index,
+    )
+    if d.kind != "card":
+        position["legal"] = [o.choice for o in d.options]
+        position["stands_for"] = {o.choice: o.choice for o in d.options}
+    return position
 
 
 class ReviewPool:

@@ -5,7 +5,9 @@ Their ids have a prefix of their own (``rc:``), so the table's buttons
 
 * ``rc:v:<table>:<deal>`` — review my cards in that deal (1-based at the table);
 * ``rc:p:<puzzle>:<card>`` — answer a puzzle with a card (``10H``);
-* ``rc:n`` — another puzzle.
+* ``rc:s:<puzzle>`` — show that puzzle's solution;
+* ``rc:n:<puzzle>`` — the next puzzle after that one (``rc:n``: any next one, on
+  messages from before the puzzle's number was in the id).
 
 The callbacks parse the id and hand over to the manager (:class:`CoachHandler`);
 a malformed id is answered privately and changes nothing.
@@ -27,10 +29,19 @@ from engine import Card, CardParseError
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CoachButton", "CoachHandler", "answer_view", "review_id", "review_view"]
+__all__ = [
+    "CoachButton",
+    "CoachHandler",
+    "answer_view",
+    "next_view",
+    "review_id",
+    "review_view",
+]
 
 _REVIEW_RE = re.compile(r"v:(\d{1,19}):(\d{1,6})")
 _ANSWER_RE = re.compile(r"p:(\d{1,19}):([0-9AJQKLSHDCB]{2,3}|o\d{1,2})")
+_SOLUTION_RE = re.compile(r"s:(\d{1,19})")
+_NEXT_RE = re.compile(r"n(?::(\d{1,19}))?")
 _ID_LIMIT = 100
 
 
@@ -47,7 +58,15 @@ class CoachHandler(Protocol):
         """``choice``: a card's code, or ``o<n>``: the puzzle's ``n``-th choice (a call)."""
         ...
 
-    async def on_next_puzzle(self, interaction: discord.Interaction[Any]) -> None: ...
+    async def on_next_puzzle(
+        self, interaction: discord.Interaction[Any], after: int | None
+    ) -> None:
+        """Another puzzle than ``after`` (the one on the message), where one is left."""
+        ...
+
+    async def on_puzzle_solution(
+        self, interaction: discord.Interaction[Any], puzzle_id: int
+    ) -> None: ...
 
 
 def review_id(table_id: int, deal: int) -> str:
@@ -116,8 +135,11 @@ async def _route(interaction: discord.Interaction[Any], rest: str) -> None:
         if choice:
             await handler.on_puzzle_answer(interaction, int(m.group(1)), choice)
             return
-    elif rest == "n":
-        await handler.on_next_puzzle(interaction)
+    elif m := _NEXT_RE.fullmatch(rest):
+        await handler.on_next_puzzle(interaction, None if m.group(1) is None else int(m.group(1)))
+        return
+    elif m := _SOLUTION_RE.fullmatch(rest):
+        await handler.on_puzzle_solution(interaction, int(m.group(1)))
         return
     log.debug("refused malformed coach custom_id %r from user %s", rest, interaction.user.id)
     await refuse(interaction, _("That button is not recognised — it may be from an older message."))
@@ -134,7 +156,8 @@ def answer_view(
     puzzle_id: int, cards: list[str], labels: list[str] | None = None
 ) -> discord.ui.View:
     """A puzzle's legal cards, one button each (at most 20: four rows of five); with
-    ``labels``, its choices (calls, lay-outs) by their place in the list instead."""
+    ``labels``, its choices (calls, lay-outs) by their place in the list instead; and
+    under them **Show the solution** and **Next puzzle**."""
     view = discord.ui.View(timeout=None)
     for i, code in enumerate(cards[:20]):
         if labels is None:
@@ -144,11 +167,23 @@ def answer_view(
             cid = f"rc:p:{puzzle_id}:o{i}"
             label = labels[i][:80]
         view.add_item(CoachButton(cid, label, discord.ButtonStyle.primary, row=i // 5))
+    row = min(4, (min(len(cards), 20) + 4) // 5)
+    _add_solution_and_next(view, puzzle_id, row, solution=True)
     return view
 
 
-def next_view() -> discord.ui.View:
-    """After an answer: another puzzle."""
+def next_view(puzzle_id: int, solution: bool) -> discord.ui.View:
+    """Under an answer: **Show the solution** (after a wrong one) and **Next puzzle**."""
     view = discord.ui.View(timeout=None)
-    view.add_item(CoachButton("rc:n", _("Another puzzle"), row=0))
+    _add_solution_and_next(view, puzzle_id, 0, solution=solution)
     return view
+
+
+def _add_solution_and_next(
+    view: discord.ui.View, puzzle_id: int, row: int, *, solution: bool
+) -> None:
+    if solution:
+        view.add_item(CoachButton(f"rc:s:{puzzle_id}", _("Show the solution"), row=row))
+    view.add_item(
+        CoachButton(f"rc:n:{puzzle_id}", _("Next puzzle"), discord.ButtonStyle.success, row=row)
+    )

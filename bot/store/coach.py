@@ -91,29 +91,50 @@ class CoachRepo(Repository):
         )
         return None if row is None else _puzzle(row)
 
-    async def next_puzzle(self, guild_id: int, user_id: int) -> PuzzleRow | None:
-        """A puzzle for ``user_id``: the oldest of their own not yet solved, else the
-        oldest of the server's others from a finished game they have not tried;
-        ``None`` when none is left."""
+    async def next_puzzle(
+        self, guild_id: int, user_id: int, after: int | None = None
+    ) -> PuzzleRow | None:
+        """A puzzle for ``user_id``, ``None`` when none is left; in this order:
+
+        1. the oldest of their own they have not tried;
+        2. the oldest of the server's others they have not tried, from a game that is
+           over and is not a board (:mod:`bot.tables.privacy`: a finished game's record
+           is public, so its positions reveal nothing; a board's cards are its own
+           player's, always);
+        3. again, their own tried and not yet solved, the longest untouched first.
+
+        ``after`` (the puzzle just shown) is served again only when it is the only one
+        left, so **Next puzzle** moves on even from a puzzle answered wrong."""
+        skip = -1 if after is None else after
         row = await self.db.fetchone(
             f"SELECT {_PUZZLE_COLUMNS} FROM puzzles p WHERE p.guild_id = ? AND p.user_id = ?"
-            " AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a"
-            " WHERE a.puzzle_id = p.id AND a.user_id = ? AND a.solved = 1)"
+            " AND p.id <> ? AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a"
+            " WHERE a.puzzle_id = p.id AND a.user_id = ?)"
             " ORDER BY p.id LIMIT 1",
-            (guild_id, user_id, user_id),
+            (guild_id, user_id, skip, user_id),
         )
         if row is None:
-            # another player's position only once its game is over: its record (seed
-            # included) is then public, so the hand shown reveals nothing new
             row = await self.db.fetchone(
                 f"SELECT {_PUZZLE_COLUMNS} FROM puzzles p WHERE p.guild_id = ? AND p.user_id <> ?"
+                " AND p.id <> ?"
                 " AND EXISTS (SELECT 1 FROM tables t WHERE t.id = p.table_id"
                 " AND t.status = 'finished')"
+                " AND NOT EXISTS (SELECT 1 FROM daily_results d WHERE d.table_id = p.table_id)"
                 " AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a"
                 " WHERE a.puzzle_id = p.id AND a.user_id = ?)"
                 " ORDER BY p.id LIMIT 1",
-                (guild_id, user_id, user_id),
+                (guild_id, user_id, skip, user_id),
             )
+        if row is None:
+            row = await self.db.fetchone(
+                f"SELECT {_PUZZLE_COLUMNS} FROM puzzles p JOIN puzzle_attempts a"
+                " ON a.puzzle_id = p.id AND a.user_id = ?"
+                " WHERE p.guild_id = ? AND p.user_id = ? AND a.solved = 0"
+                " ORDER BY CASE WHEN p.id = ? THEN 1 ELSE 0 END, a.created_at, p.id LIMIT 1",
+                (user_id, guild_id, user_id, skip),
+            )
+        if row is None and after is not None:
+            return await self.next_puzzle(guild_id, user_id)  # the one just shown is all
         return None if row is None else _puzzle(row)
 
     async def attempt(self, puzzle_id: int, user_id: int, solved: bool, answer: str) -> None:
@@ -124,6 +145,15 @@ class CoachRepo(Repository):
             " solved = CASE WHEN puzzle_attempts.solved = 1 THEN 1 ELSE excluded.solved END,"
             " answer = excluded.answer, created_at = excluded.created_at",
             (puzzle_id, user_id, 1 if solved else 0, answer, self.db.clock()),
+        )
+
+    async def give_up(self, puzzle_id: int, user_id: int) -> None:
+        """``user_id`` asked for the solution: tried and not solved, unless already
+        answered (an answer, right or wrong, is kept as it was)."""
+        await self.db.execute(
+            "INSERT INTO puzzle_attempts (puzzle_id, user_id, solved, answer, created_at)"
+            " VALUES (?, ?, 0, '-', ?) ON CONFLICT (puzzle_id, user_id) DO NOTHING",
+            (puzzle_id, user_id, self.db.clock()),
         )
 
     async def tally(self, guild_id: int, user_id: int) -> tuple[int, int, int]:

@@ -118,7 +118,7 @@ async def test_review_and_puzzle_end_to_end(simcord_env: Any, db_path: Path) -> 
     pid, body = _rows(db_path, "SELECT id, body FROM puzzles ORDER BY id LIMIT 1")[0]
     position = json.loads(body)
     ids = [b["custom_id"] for b in raw_buttons(puzzle.components)]
-    assert ids == [f"rc:p:{pid}:{c}" for c in position["legal"]]
+    assert ids == [*(f"rc:p:{pid}:{c}" for c in position["legal"]), f"rc:s:{pid}", f"rc:n:{pid}"]
     # a wrong card (the one played in the game) is judged with the figures and counted
     played = Card.parse(position["played"])
     res = await alice.click(puzzle, custom_id=f"rc:p:{pid}:{played}")
@@ -222,7 +222,7 @@ async def test_a_bad_call_is_reviewed_and_becomes_a_puzzle(simcord_env: Any, db_
     pid, body = _rows(db_path, "SELECT id, body FROM puzzles ORDER BY id LIMIT 1")[0]
     position = json.loads(body)
     assert position["played"] == "bid:mis" and position["kind"] == "call"
-    shown = [b for b in raw_buttons(puzzle.components)]
+    shown = [b for b in raw_buttons(puzzle.components) if b["custom_id"].startswith("rc:p:")]
     assert [b["custom_id"] for b in shown] == [
         f"rc:p:{pid}:o{i}" for i in range(len(position["legal"]))
     ]

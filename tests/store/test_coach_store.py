@@ -48,14 +48,20 @@ async def test_puzzles_own_first_then_the_servers_and_attempts_counted(db: Datab
     assert ann_1 is not None and ann_1.body["k"] == "ann-1"
     await repo.attempt(ann_1.id, 1, False, "2S")
     assert await repo.tally(10, 1) == (0, 1, 1)
-    again = await repo.next_puzzle(10, 1)  # unsolved: still hers to solve
-    assert again is not None and again.id == ann_1.id
-    await repo.attempt(ann_1.id, 1, True, "AS")
-    await repo.attempt(ann_1.id, 1, False, "3S")  # a solved puzzle stays solved
-    assert await repo.tally(10, 1) == (1, 0, 1)
-    ann_2 = await repo.next_puzzle(10, 1)
+    # answered wrong: the next is another (her new one), the wrong one comes back after
+    ann_2 = await repo.next_puzzle(10, 1, after=ann_1.id)
     assert ann_2 is not None and ann_2.body["k"] == "ann-2"
     await repo.attempt(ann_2.id, 1, True, "KH")
+    assert await repo.tally(10, 1) == (1, 1, 0)
+    again = await repo.next_puzzle(10, 1, after=ann_2.id)  # unsolved: still hers to solve
+    assert again is not None and again.id == ann_1.id
+    # the one just shown is served again only when it is all there is
+    assert await repo.next_puzzle(10, 1, after=ann_1.id) == again
+    await repo.give_up(ann_1.id, 1)  # asking for the solution keeps an answer as it was
+    await repo.attempt(ann_1.id, 1, True, "AS")
+    await repo.attempt(ann_1.id, 1, False, "3S")  # a solved puzzle stays solved
+    await repo.give_up(ann_1.id, 1)
+    assert await repo.tally(10, 1) == (2, 0, 0)
     # none of her own left: one of the server's (never another server's)
     assert await repo.next_puzzle(10, 1) is None  # bob's game is not over yet
     tables = TableRepo(db)
@@ -63,9 +69,30 @@ async def test_puzzles_own_first_then_the_servers_and_attempts_counted(db: Datab
     await tables.set_status(table, "finished")
     bobs = await repo.next_puzzle(10, 1)
     assert bobs is not None and bobs.body["k"] == "bob-1" and bobs.user_id == 2
-    await repo.attempt(bobs.id, 1, False, "4C")
+    await repo.give_up(bobs.id, 1)  # the solution shown: tried, not solved
     assert await repo.next_puzzle(10, 1) is None  # tried them all
     assert await repo.tally(10, 1) == (2, 1, 0)
     assert await repo.next_puzzle(30, 1) is None
     assert (await repo.puzzle(bobs.id)) == bobs
     assert await repo.puzzle(10_000) is None
+
+
+async def test_a_board_s_puzzles_are_its_player_s_alone(db: Database) -> None:
+    """A board (daily or challenge) is dealt to many players: its positions are never
+    served to anyone but the one who played it, even once that table is finished."""
+    repo = CoachRepo(db)
+    board_table = await _table(db, 10, 100)
+    tables = TableRepo(db)
+    await tables.set_status(board_table, "active")
+    await tables.set_status(board_table, "finished")
+    await db.execute(
+        "INSERT INTO daily_results (board, user_id, game_id, series, number, guild_id,"
+        " channel_id, name, table_id, result, by_ai, started_at, finished_at)"
+        " VALUES ('whist-5/default/2026-11-28/1', 1, 'whist-5', '2026-11-28', 1, 10, 100,"
+        " 'ann', ?, 3, 0, 0, 1)",
+        (board_table,),
+    )
+    await repo.keep_review(board_table, 1, 0, {}, [(10, 1, 3, {"k": "ann-board"})])
+    own = await repo.next_puzzle(10, 1)
+    assert own is not None and own.body["k"] == "ann-board"
+    assert await repo.next_puzzle(10, 2) is None  # bob: never ann's board

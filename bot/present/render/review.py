@@ -27,6 +27,7 @@ __all__ = [
     "puzzle_text",
     "reason_text",
     "review_text",
+    "solution_text",
 ]
 
 MAX_LISTED = 8  # decisions listed in a review (the costliest; flagged ones first)
@@ -331,3 +332,32 @@ def answer_text(body: Mapping[str, Any], card: str, threshold: float) -> str:
         "Measured over {n} deals of the cards you could not see. In the game, {played} was chosen."
     ).format(n=worlds, played=choice_text(played, kind, game_id))
     return head + "\n" + tail
+
+
+def solution_text(body: Mapping[str, Any]) -> str:
+    """A puzzle's solution: the best choice with its figure, the one chosen in the game,
+    and why, where a simple reason fits."""
+    unit = str(body["unit"])
+    best = str(body["best"])
+    played = str(body["played"])
+    is_card = body.get("kind", "card") == "card"
+    kind = "card" if is_card else str(body.get("decision_kind", "call"))
+    game_id = str(body.get("game_id", ""))
+    best_value = _value_of(body, best)
+    played_value = _value_of(body, played)
+    lines = [
+        _("💡 The solution: {best} ({value} on average).").format(
+            best=choice_text(best, kind, game_id),
+            value=_amount(best_value or 0.0, unit),
+        )
+    ]
+    if played_value is not None and best_value is not None and played != best:
+        line = _("In the game, {played} was chosen: {gain} less on average.").format(
+            played=choice_text(played, kind, game_id),
+            gain=_amount(best_value - played_value, unit),
+        )
+        reason = reason_text(body, played) if is_card else ""
+        if reason:
+            line += " " + _("Why: {reason}.").format(reason=reason)
+        lines.append(line)
+    return "\n".join(lines)
