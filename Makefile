@@ -5,9 +5,27 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test test-fast demo
+.PHONY: venv test test-fast demo web test-deps
 
 venv: $(STAMP)
+
+# The web table's bundle (bot/web/static/app.js) from web/src: TypeScript checked
+# (tsc --noEmit), bundled by esbuild, both pinned by web/package-lock.json (npm ci).
+WEB_BUNDLE := bot/web/static/app.js
+WEB_NPM    := web/node_modules/.package-lock.json
+web: $(WEB_BUNDLE)
+
+$(WEB_NPM): web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	touch $(WEB_NPM)
+
+$(WEB_BUNDLE): $(WEB_NPM) web/tsconfig.json $(wildcard web/src/*.ts)
+	cd web && npm run --silent check && npm run --silent build
+
+# What the tests need beyond the venv: PostgreSQL's server binaries, chromium (the
+# browser tests), the web bundle. Installs only what is missing.
+test-deps:
+	tools/install_test_deps.sh
 
 # Re-install only when pyproject.toml changes; otherwise `make venv` is a no-op.
 $(STAMP): pyproject.toml
@@ -16,17 +34,17 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-test: venv
+test: venv test-deps
 	$(BIN)/ruff check engine bot tests tools
 	$(BIN)/ruff format --check engine bot tests tools
 	$(BIN)/mypy --strict engine bot
 	$(BIN)/pytest -q
 
-test-fast: venv
+test-fast: venv test-deps
 	$(BIN)/ruff check engine bot tests tools
 	$(BIN)/ruff format --check engine bot tests tools
 	$(BIN)/mypy --strict engine bot
 	$(BIN)/pytest -q -m "not slow"
 
-demo: venv
+demo: venv web
 	$(BIN)/python -m tools.demo

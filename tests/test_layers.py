@@ -10,6 +10,7 @@ below it)::
     bot.tables                              the table lifecycle; commit is the one writer
     bot.cluster                             several processes on PostgreSQL (a TableSync)
     bot.commands                            read-only slash commands
+    bot.web                                 the web table (the Activity front)
     bot.app                                 client, cog, the wiring
     bot.__main__                            the entry point
 
@@ -33,6 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.tables",),
     ("bot.cluster",),
     ("bot.commands",),
+    ("bot.web",),
     ("bot.app",),
     ("bot.__main__",),
 )
