@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test test-fast demo web test-deps
+.PHONY: venv deps test test-fast demo web
 
 venv: $(STAMP)
 
@@ -22,10 +22,6 @@ $(WEB_NPM): web/package.json web/package-lock.json
 $(WEB_BUNDLE): $(WEB_NPM) web/tsconfig.json $(wildcard web/src/*.ts)
 	cd web && npm run --silent check && npm run --silent build
 
-# What the tests need beyond the venv: PostgreSQL's server binaries, chromium (the
-# browser tests), the web bundle. Installs only what is missing.
-test-deps:
-	tools/install_test_deps.sh
 
 # Re-install only when pyproject.toml changes; otherwise `make venv` is a no-op.
 $(STAMP): pyproject.toml
@@ -34,13 +30,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-test: venv test-deps
+# What the tests need from the machine (PostgreSQL's server for the store tests, chromium
+# and the web bundle for the web table's): installed when missing, a no-op otherwise.
+deps:
+	bash tools/install_test_deps.sh
+
+test: venv deps
 	$(BIN)/ruff check engine bot tests tools
 	$(BIN)/ruff format --check engine bot tests tools
 	$(BIN)/mypy --strict engine bot
 	$(BIN)/pytest -q
 
-test-fast: venv test-deps
+test-fast: venv deps
 	$(BIN)/ruff check engine bot tests tools
 	$(BIN)/ruff format --check engine bot tests tools
 	$(BIN)/mypy --strict engine bot

@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# What the tests need on a fresh machine beyond the venv, installed only if missing
-# (`make test`, `make test-fast` and CI's .ci/run call this):
-#   * PostgreSQL's server binaries: the store tests start a throwaway server
-#     (tests/store/pgserver.py);
-#   * chromium: the web table's browser tests drive the distribution's own chromium
-#     through Playwright (never `playwright install`: /usr/bin/chromium is used);
-#   * node and npm, then the web table's bundle (`make web`: npm ci from the lockfile,
-#     tsc --noEmit, esbuild).
+# What the tests need from the machine, beyond the Python packages of pyproject.toml:
+# installed when missing (Debian's packages), a no-op when present. `make test` and
+# .ci/run both call it, so a fresh machine needs nothing installed by hand.
+#
+# * PostgreSQL's server binaries: the store tests start a throwaway server of their own
+#   (tests/store/pgserver.py). libpq-dev alone brings a pg_config without a server,
+#   hence the initdb check.
+# * chromium: the web table's browser tests (tests/web/) drive Debian's own chromium
+#   through Playwright (/usr/bin/chromium; never `playwright install`).
+# * node and npm, then the web table's bundle: `make web` (npm ci from
+#   web/package-lock.json, tsc --noEmit, esbuild), a no-op when it is up to date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SUDO=""
-if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 missing=()
 
-# (libpq-dev alone brings a pg_config without a server, hence the initdb check)
 have_postgres_server() {
     if command -v pg_config >/dev/null 2>&1 && [ -x "$(pg_config --bindir)/initdb" ]; then
         return 0
@@ -26,7 +26,15 @@ have_postgres_server || missing+=(postgresql-15)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 
 if [ ${#missing[@]} -gt 0 ]; then
-    echo "installing ${missing[*]} (what the tests need)"
+    SUDO=""
+    if [ "$(id -u)" != 0 ]; then
+        if ! command -v sudo >/dev/null 2>&1; then
+            echo "the tests need: ${missing[*]} (Debian packages); install them as root" >&2
+            exit 1
+        fi
+        SUDO="sudo"
+    fi
+    echo "installing ${missing[*]} (the tests need them)"
     $SUDO apt-get update
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 fi
