@@ -91,6 +91,7 @@ class TableView {
   private frame(frame: ServerFrame): void {
     switch (frame.type) {
       case "welcome":
+        this.sentAt = -1; // a new connection: whatever was sent before is answered or lost
         byId("who").textContent = frame.name;
         byId("who").dataset.user = frame.user_id;
         break;
@@ -104,10 +105,16 @@ class TableView {
         this.draw();
         break;
       case "outcome":
-        if (frame.kind !== "applied") this.say(frame.text || "That was not accepted.");
+        if (frame.kind !== "applied") {
+          this.say(frame.text || "That was not accepted.");
+          this.sentAt = -1;
+          this.draw();
+        }
         break;
       case "error":
         this.say(frame.text);
+        this.sentAt = -1;
+        this.draw();
         break;
     }
   }
@@ -129,6 +136,7 @@ class TableView {
     this.sentAt = state.version;
     this.say("");
     this.link.send({ type: "act", version: state.version, seat: you.seat, actions });
+    this.draw(); // nothing is live again until the table answers
   }
 
   private lobby(verb: string): void {
@@ -167,7 +175,8 @@ class TableView {
     const main = byId("table");
     const focused = document.activeElement?.getAttribute("data-card") ?? null;
     main.replaceChildren();
-    byId("say").classList.toggle("hidden", false);
+    main.dataset.version = state === null ? "" : String(state.version);
+    main.dataset.status = state === null ? "none" : state.status;
     if (state === null) {
       byId("title").textContent = "Ruff and Honours";
       main.append(
@@ -416,7 +425,10 @@ class TableView {
     const layingOut = discards.size > 0;
     const need = Math.max(1, you.to_lay_out);
     const buttons = el("div", { class: "actions", role: "group", "aria-label": "Your choices" });
-    if (this.confirming !== null) {
+    const waiting = this.sentAt === state.version;
+    if (waiting) {
+      buttons.append(el("span", { class: "ask" }, "…"));
+    } else if (this.confirming !== null) {
       const a = this.confirming;
       buttons.append(el("span", { class: "ask" }, `${a.label}?`));
       const yes = el("button", { type: "button", class: "primary", "data-confirm": a.id }, "Confirm");
@@ -461,7 +473,6 @@ class TableView {
       box.append(row);
     }
     const hand = el("div", { class: "hand", role: "group", "aria-label": "Your hand (arrow keys to choose, Enter to play)" });
-    const waiting = this.sentAt === state.version;
     you.hand.forEach((code, index) => {
       const playId = plays.get(code);
       const live = !waiting && (playId !== undefined || discards.has(code));
