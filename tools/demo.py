@@ -18,6 +18,7 @@ import re
 import sys
 import tempfile
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -93,15 +94,23 @@ def _offline(settings: Settings, tmp: str, seed: int) -> Settings:
 
 
 async def run_web_demo(
-    settings: Settings, seed: int, game: str, *, until: asyncio.Event | None = None
+    settings: Settings,
+    seed: int,
+    game: str,
+    *,
+    until: asyncio.Event | None = None,
+    announce: Callable[[str, str], None] | None = None,
+    quiet: bool = False,
 ) -> int:
     """The web table on the simulated server: print its link, serve until ``until``
-    is set (or Ctrl-C)."""
+    is set (or Ctrl-C). ``announce`` hears the player's link and a spectator's."""
     try:
         import simcord
     except ImportError:
         print("The offline demo needs the simulator: pip install 'simcord==3.2.1'.")
         return 2
+    from simcord._dpy_internals import real_monotonic
+
     from bot.app.client import create_bot
     from bot.app.web_door import ManagerDoor
     from bot.web.server import WebTable
@@ -117,20 +126,28 @@ async def run_web_demo(
                 guild = env.create_guild(name="Demo Server")
                 channel = guild.create_text_channel("ruff-and-honours")
                 you = guild.add_member(env.create_user("you"))
+                guest = guild.add_member(env.create_user("guest"))
                 await you.slash(channel, "ruff new", game=game)
+                # the page's moves run in the web table's tasks, outside the simulator's
+                # bot work, where the loop's clock reads real time rather than the
+                # simulator's: the Discord side's edit intervals must read one clock
+                bot.manager.services.notifier._clock = real_monotonic  # type: ignore[method-assign]
                 served = offline.model_copy(
                     update={"web_port": port, "web_host": "127.0.0.1", "web_mock_auth": True}
                 )
                 web = WebTable(bot.manager.services, served, ManagerDoor(bot.manager))
                 await web.start()
-                link = (
-                    f"http://127.0.0.1:{web.port}/?user_id={you.user.id}"
-                    f"&channel_id={channel.id}&name=you"
-                )
-                print("Offline demo: the real bot on a simulated Discord (no token, no network).")
-                print(f"A {game} table is open in #ruff-and-honours. Play it in your browser:\n")
-                print(f"    {link}\n")
-                print("Add AI players, press Start, and play. Ctrl-C stops the demo.")
+                base = f"http://127.0.0.1:{web.port}/?channel_id={channel.id}"
+                link = f"{base}&user_id={you.user.id}&name=you"
+                watch = f"{base}&user_id={guest.user.id}&name=guest"
+                if announce is not None:
+                    announce(link, watch)
+                if not quiet:
+                    print("Offline demo: the real bot on a simulated Discord (no network).")
+                    print(f"A {game} table is open in #ruff-and-honours. Play it here:\n")
+                    print(f"    {link}\n")
+                    print(f"(and watch it as a spectator: {watch})")
+                    print("Add AI players, press Start, and play. Ctrl-C stops the demo.")
                 await (until or asyncio.Event()).wait()
         finally:
             if web is not None:

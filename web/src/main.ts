@@ -57,6 +57,7 @@ class TableView {
   private selected = new Set<string>();
   private confirming: ActionInfo | null = null;
   private showLast = false;
+  private showClaims = false;
   private fourColour = localStorage.getItem("rh.deck") === "4";
   private sentAt = -1;
   private seat: number | null = null;
@@ -162,6 +163,12 @@ class TableView {
     );
   }
 
+  /** A seat's name without an AI's level ("Hoyle, AI hard" -> "Hoyle"): for tight places. */
+  private short(name: string): string {
+    const cut = name.indexOf(", AI");
+    return cut > 0 ? name.slice(0, cut) : name;
+  }
+
   /** Where seat ``seat`` sits on the screen: you at the bottom, clockwise on. */
   private place(seat: number, n: number, bottom: number): string {
     const rel = (seat - bottom + n) % n;
@@ -223,10 +230,7 @@ class TableView {
     box.append(el("h2", {}, "Waiting to start"));
     const list = el("ol", { class: "lobby-seats" });
     state.seats.forEach((seat, i) => {
-      const who =
-        seat.occupant === "empty"
-          ? "— empty —"
-          : `${seat.name ?? "?"}${seat.occupant === "ai" ? ` (AI, ${seat.ai ?? ""})` : ""}`;
+      const who = seat.occupant === "empty" ? "— empty —" : (seat.name ?? "?");
       list.append(el("li", { "data-seat": String(i) }, who));
     });
     box.append(list);
@@ -252,10 +256,10 @@ class TableView {
 
   private sideNames(state: TableState, game: Game, names: string[], count: number): string[] {
     const n = state.seats.length;
-    if (count === n) return names;
+    if (count === n) return names.map((name) => this.short(name));
     // partnerships: the scoring side i is seats i and i + 2
     return Array.from({ length: count }, (_, side) =>
-      names.filter((_, seat) => seat % count === side).join(" & "),
+      names.filter((_, seat) => seat % count === side).map((n) => this.short(n)).join(" & "),
     ).map((label, i) => (game.sides.length ? label : `Side ${i + 1}`));
   }
 
@@ -301,10 +305,11 @@ class TableView {
     });
     const badges: string[] = [];
     if (game.dealer === i) badges.push("dealer");
+    if (seat.occupant === "ai") badges.push(`AI ${seat.ai ?? ""}`.trim());
     if (seat.away) badges.push("AI playing for them");
     if (you !== null && you.partner === i) badges.push("partner");
     box.append(
-      el("div", { class: "name" }, `${turn ? "▶ " : ""}${names[i] ?? ""}`),
+      el("div", { class: "name" }, `${turn ? "▶ " : ""}${this.short(names[i] ?? "")}`),
       el(
         "div",
         { class: "meta" },
@@ -443,15 +448,36 @@ class TableView {
       });
       buttons.append(yes, no);
     } else {
-      for (const a of others) {
-        const b = el("button", { type: "button", "data-action": a.id, class: a.kind === "claim" ? "claim" : "" }, a.label);
-        b.addEventListener("click", () => {
-          if (a.kind === "claim") {
-            this.confirming = a;
-            this.draw();
-          } else this.send([a.id]);
-        });
+      for (const a of others.filter((o) => o.kind !== "claim")) {
+        const b = el("button", { type: "button", "data-action": a.id }, a.label);
+        b.addEventListener("click", () => this.send([a.id]));
         buttons.append(b);
+      }
+      const claims = others.filter((o) => o.kind === "claim");
+      if (claims.length) {
+        const toggle = el(
+          "button",
+          { type: "button", class: "claim-toggle", "aria-expanded": this.showClaims ? "true" : "false" },
+          this.showClaims ? "Hide claims" : "Claim or concede…",
+        );
+        toggle.addEventListener("click", () => {
+          this.showClaims = !this.showClaims;
+          this.draw();
+        });
+        buttons.append(toggle);
+        if (this.showClaims) {
+          const panel = el("div", { class: "claims", role: "group", "aria-label": "Claims and concessions" });
+          for (const a of claims) {
+            const b = el("button", { type: "button", "data-action": a.id, class: "claim" }, a.label);
+            b.addEventListener("click", () => {
+              this.confirming = a;
+              this.showClaims = false;
+              this.draw();
+            });
+            panel.append(b);
+          }
+          buttons.append(panel);
+        }
       }
       if (layingOut) {
         const chosen = [...this.selected].filter((c) => discards.has(c));
@@ -546,9 +572,9 @@ class TableView {
     const row = el("div", { class: "mini", "aria-label": "The last trick" });
     last.cards.forEach((c, k) => {
       const seat = (last.leader + k) % n;
-      row.append(el("figure", {}, this.card(c), el("figcaption", {}, names[seat] ?? "")));
+      row.append(el("figure", {}, this.card(c), el("figcaption", {}, this.short(names[seat] ?? ""))));
     });
-    box.append(row, el("p", {}, `Won by ${names[last.winner] ?? "?"}`));
+    box.append(row, el("p", {}, `Won by ${this.short(names[last.winner] ?? "?")}`));
   }
 
   private tick(): void {
