@@ -28,7 +28,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("bot.config", "bot.sharding", "bot.workers", "bot"),
+    ("bot.config", "bot.sharding", "bot.workers", "bot", "bot.competition"),
     ("bot.store",),
     ("bot.present",),
     ("bot.tables",),
