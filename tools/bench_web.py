@@ -5,14 +5,14 @@ seats each, SQLite in a temporary folder) and plays M moves on each through
 ``act()``, every table at once, a short pause between moves. It runs twice:
 
 * **web on**: the web table serves on loopback and 2N sockets watch (seat 0 of every
-  table and a spectator); each move is timed from just before ``act()`` to the
-  moment each socket has read the state frame of the new version;
+  table and a spectator), held by a separate client process; each move is timed
+  from just before ``act()`` (in the bot's process) to the moment each socket has
+  read the state frame of the new version (in the client process; both read the
+  system's monotonic clock);
 * **web off**: the same moves with no web table at all.
 
-Both runs sample the event loop's lag (a 10 ms sleep's overshoot) the whole time
-and print p50/p99/max. The sockets' reading runs in the same process and loop as
-the server (what a single bot process pays for its pages, plus the clients'
-parsing), so the on-figures are an upper bound.
+Both runs sample the bot loop's lag (a 10 ms sleep's overshoot) the whole time
+and print p50/p99/max.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import random
 import statistics
 import tempfile
@@ -84,21 +85,45 @@ async def open_tables(svc: Services, n: int) -> list[Table]:
     return tables
 
 
-class Watcher:
-    """A socket watching one table: when each version's state frame arrived."""
+def clients_main(
+    base: str,
+    sessions: list[tuple[int, str]],
+    ready: Any,
+    stop: Any,
+    out: Any,
+) -> None:
+    """The client process: one socket per session, each frame's version timed."""
+    asyncio.run(_clients(base, sessions, ready, stop, out))
 
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
-        self.ws = ws
-        self.seen: dict[int, float] = {}
-        self.arrived = asyncio.Event()
 
-    async def read(self) -> None:
-        async for msg in self.ws:
-            if msg.type is aiohttp.WSMsgType.TEXT:
-                frame = json.loads(msg.data)
-                if frame["type"] == "state" and frame["state"]:
-                    self.seen.setdefault(frame["state"]["version"], time.perf_counter())
-                    self.arrived.set()
+async def _clients(
+    base: str, sessions: list[tuple[int, str]], ready: Any, stop: Any, out: Any
+) -> None:
+    seen: list[dict[int, float]] = [{} for _ in sessions]
+    async with aiohttp.ClientSession() as http:
+        sockets = []
+        for _table_id, session in sessions:
+            ws = await http.ws_connect(f"{base}/ws", headers={"Origin": base})
+            await ws.send_str(json.dumps({"type": "hello", "session": session}))
+            sockets.append(ws)
+
+        async def read(i: int, ws: aiohttp.ClientWebSocketResponse) -> None:
+            async for msg in ws:
+                if msg.type is aiohttp.WSMsgType.TEXT:
+                    frame = json.loads(msg.data)
+                    if frame["type"] == "state" and frame["state"]:
+                        seen[i].setdefault(frame["state"]["version"], time.monotonic())
+
+        readers = [asyncio.create_task(read(i, ws)) for i, ws in enumerate(sockets)]
+        while not all(seen):  # every socket has its first state
+            await asyncio.sleep(0.01)
+        ready.set()
+        while not stop.is_set():
+            await asyncio.sleep(0.05)
+        for ws in sockets:
+            await ws.close()
+        await asyncio.gather(*readers)
+    out.put([(table_id, s) for (table_id, _session), s in zip(sessions, seen, strict=True)])
 
 
 async def run(n: int, moves: int, web_on: bool, seed: int) -> dict[str, list[float]]:
@@ -117,26 +142,25 @@ async def run(n: int, moves: int, web_on: bool, seed: int) -> dict[str, list[flo
         svc.sync = OneProcess(_NoResume())  # type: ignore[arg-type]
         tables = await open_tables(svc, n)
         web: WebTable | None = None
-        watchers: dict[int, list[Watcher]] = {t.id: [] for t in tables}
-        readers: list[asyncio.Task[None]] = []
-        http = aiohttp.ClientSession()
+        context = multiprocessing.get_context("spawn")
+        ready, done, out = context.Event(), context.Event(), context.Queue()
+        client: Any = None
         if web_on:
             web = WebTable(svc, settings, None)
             await web.start()
-            base = f"http://127.0.0.1:{web.port}"
-            for i, table in enumerate(tables):
-                for user in (1000 * (i + 1), 999_999):  # seat 0, and a spectator
-                    async with http.post(
-                        f"{base}/api/token",
-                        json={"mock": True, "user_id": str(user), "channel_id": str(10_000 + i)},
-                        headers={"Origin": base},
-                    ) as answer:
-                        session = (await answer.json())["session"]
-                    ws = await http.ws_connect(f"{base}/ws", headers={"Origin": base})
-                    await ws.send_str(json.dumps({"type": "hello", "session": session}))
-                    watcher = Watcher(ws)
-                    watchers[table.id].append(watcher)
-                    readers.append(asyncio.create_task(watcher.read()))
+            sessions = [
+                (table.id, web.signer.issue(user, "bench", 10_000 + i)[0])
+                for i, table in enumerate(tables)
+                for user in (1000 * (i + 1), 999_999)  # seat 0, and a spectator
+            ]
+            client = context.Process(
+                target=clients_main,
+                args=(f"http://127.0.0.1:{web.port}", sessions, ready, done, out),
+            )
+            client.start()
+            while not ready.is_set():
+                await asyncio.sleep(0.05)
+        started: dict[tuple[int, int], float] = {}
         stop = asyncio.Event()
         lag: list[float] = []
         sampler = asyncio.create_task(lag_sampler(lag, stop))
@@ -154,15 +178,11 @@ async def run(n: int, moves: int, web_on: bool, seed: int) -> dict[str, list[flo
                 legal = table.seat_state(seat)["you"]["actions"]
                 choice = decode_action(rng.choice([a["id"] for a in legal if a["kind"] == "legal"]))
                 user = table.seats[seat].user_id  # type: ignore[union-attr]
-                start = time.perf_counter()
+                start = time.monotonic()
                 outcome = await act(svc, table.id, user, game.version, seat, [choice])
-                acts.append(time.perf_counter() - start)
+                acts.append(time.monotonic() - start)
                 assert outcome.applied, outcome
-                for watcher in watchers[table.id]:
-                    while outcome.version not in watcher.seen:
-                        watcher.arrived.clear()
-                        await asyncio.wait_for(watcher.arrived.wait(), 10)
-                    delivery.append(watcher.seen[outcome.version] - start)
+                started[(table.id, outcome.version)] = start
                 await asyncio.sleep(PAUSE)
 
         began = time.perf_counter()
@@ -170,11 +190,17 @@ async def run(n: int, moves: int, web_on: bool, seed: int) -> dict[str, list[flo
         took = time.perf_counter() - began
         stop.set()
         await sampler
+        if client is not None:
+            await asyncio.sleep(0.5)  # the last frames on their way
+            done.set()
+            for table_id, seen in await asyncio.to_thread(out.get):
+                for version, at in seen.items():
+                    start = started.get((table_id, version))
+                    if start is not None:
+                        delivery.append(at - start)
+            await asyncio.to_thread(client.join)
         if web is not None:
             await web.close()
-        for reader in readers:
-            await reader
-        await http.close()
         await db.close()
         return {"delivery": delivery, "act": acts, "lag": lag, "took": [took]}
 
@@ -190,7 +216,10 @@ def show(label: str, values: list[float]) -> str:
 
 
 async def main_async(n: int, moves: int, seed: int) -> None:
-    print(f"{n} tables of {GAME}, {moves} moves each; web on: {2 * n} sockets (loopback)")
+    print(
+        f"{n} tables of {GAME}, {moves} moves each; web on: {2 * n} sockets "
+        "(loopback, in a client process of their own)"
+    )
     on = await run(n, moves, True, seed)
     off = await run(n, moves, False, seed)
     print(f"\nweb on  ({on['took'][0]:.1f} s)")

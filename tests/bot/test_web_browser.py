@@ -231,6 +231,23 @@ def dm_ready(member: Any, version: int) -> bool:
     return message is not None and "Your turn" in message.content
 
 
+def keyboard_play(page: Any) -> None:
+    """Tab into the hand, walk it with the arrow keys, play a card that lifts with Enter."""
+    cards = page.query_selector_all(".hand .cardbtn")
+    codes = [c.get_attribute("data-card") for c in cards]
+    legal = {c.get_attribute("data-card") for c in page.query_selector_all(".hand .cardbtn.legal")}
+    page.focus(".hand .cardbtn[tabindex='0']")
+    at = 0
+    while codes[at] not in legal:
+        page.keyboard.press("ArrowRight")
+        at += 1
+        focused = page.evaluate("document.activeElement.getAttribute('data-card')")
+        assert focused == codes[at], (focused, codes[at])
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert label.startswith("Play "), label
+    page.keyboard.press("Enter")
+
+
 # ------------------------------------------------------------------ whole games
 
 
@@ -401,7 +418,8 @@ async def test_an_expired_session_is_refused_and_the_page_signs_in_again(
         )
         assert table.version == refused_before
         await browser.run(lambda: page.wait_for_selector(".hand .cardbtn.legal"))
-        await browser.run(lambda: page.click(".hand .cardbtn.legal"))
+        # keyboard play: the arrow keys walk the hand, Enter plays the card in focus
+        await browser.run(keyboard_play, page)
         await until(lambda: table.version > refused_before, 20)
     finally:
         await short.stop()
