@@ -231,6 +231,17 @@ def dm_ready(member: Any, version: int) -> bool:
     return message is not None and "Your turn" in message.content
 
 
+def open_a_claim_and_cancel(page: Any) -> str:
+    """Open the claims, pick the first, read the question, cancel; returns the question."""
+    page.click(".claim-toggle")
+    page.click(".claims button.claim")
+    question = str(page.inner_text(".actions .ask"))
+    assert page.query_selector(".actions button[data-confirm]") is not None
+    page.click(".actions button:text('Cancel')")
+    page.wait_for_selector(".claim-toggle")
+    return question
+
+
 def keyboard_play(page: Any) -> None:
     """Tab into the hand, walk it with the arrow keys, play a card that lifts with Enter."""
     cards = page.query_selector_all(".hand .cardbtn")
@@ -347,6 +358,7 @@ async def test_one_player_on_the_web_page_and_one_in_dms_at_the_same_table(
 # ------------------------------------------------------------------ reconnects, spectators
 
 
+@pytest.mark.parametrize("bot_settings", [{"ai_worlds": 8, "seed": 38, "turn_timeout": 300.0}])
 async def test_a_reconnect_after_a_drop_and_a_bot_restart_resends_the_table(
     site: Site, browser: Browser, more_bots: list[RuffBot]
 ) -> None:
@@ -366,6 +378,14 @@ async def test_a_reconnect_after_a_drop_and_a_bot_restart_resends_the_table(
     await browser.run(lambda: watcher.wait_for_selector(".watching"))
     assert await browser.run(lambda: watcher.query_selector(".hand")) is None
     await until(lambda: table.game is not None and table.game.to_act() == 0, 30)
+    # the turn's deadline counts down beside the player
+    clock = await browser.run(lambda: page.wait_for_selector(".turnline .clock").inner_text())
+    assert clock.startswith("⏱") and clock.endswith(" s"), clock
+    # a claim asks to confirm first; Cancel sends nothing
+    before = table.version
+    asked = await browser.run(open_a_claim_and_cancel, page)
+    assert asked.startswith("Claim") or asked.startswith("Concede"), asked
+    assert table.version == before
     done = await browser.run(take_turn, page)
     assert done.startswith("play")
     await until(lambda: table.version > 0 and table.game.to_act() == 0, 30)  # type: ignore[union-attr]

@@ -219,6 +219,7 @@ class TableView {
     else main.append(el("p", { class: "watching" }, "You are watching: the public table only."));
     if (state.status === "finished" || game.winner !== null) main.append(this.drawEnd(game, state, names));
     this.drawLast(game, names);
+    this.tick(); // the deadline's seconds at once, not a second later
     if (focused !== null) {
       const again = main.querySelector<HTMLElement>(`[data-card="${focused}"]`);
       again?.focus();
