@@ -500,6 +500,7 @@ class TableView {
       box.append(row);
     }
     const hand = el("div", { class: "hand", role: "group", "aria-label": "Your hand (arrow keys to choose, Enter to play)" });
+    hand.style.setProperty("--n", String(you.hand.length));
     you.hand.forEach((code, index) => {
       const playId = plays.get(code);
       const live = !waiting && (playId !== undefined || discards.has(code));
