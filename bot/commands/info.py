@@ -16,6 +16,8 @@ from typing import Any
 
 import discord
 
+from bot.discord_ui.lobby import Lobby
+from bot.discord_ui.presenter import Presenter
 from bot.present import components as ui
 from bot.present import render
 from bot.present.i18n import _, ngettext, number, percent, using
@@ -25,8 +27,6 @@ from bot.present.render.refusals import reason_text
 from bot.present.replies import refuse, reply
 from bot.store import RatingChange, RatingRow
 from bot.store.ratings import AI_PREFIX, MIN_GAMES, is_ai
-from bot.tables.lobby import Lobby
-from bot.tables.presenter import Presenter
 from bot.tables.services import Services
 from bot.tables.table import LEADERBOARD_PAGE
 from engine import RulesError, game_ids, make_rules

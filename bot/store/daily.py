@@ -1,6 +1,6 @@
 """The boards played alone (``/ruff daily``): who started which board, and each
 finished board's result; the AI's par of each board. Read by ``bot.commands.daily``
-(standings) and ``bot.tables.daily`` (travellers), written by ``bot.tables.daily``
+(standings) and ``bot.discord_ui.daily`` (travellers), written by ``bot.discord_ui.daily``
 (a start) and ``bot.tables.commit`` (a result, with the board's last move).
 
 One SQL for both backends. A player starts a board once (the primary key); a

@@ -34,6 +34,8 @@ from typing import Any
 
 import discord
 
+from bot.discord_ui.presenter import Presenter
+from bot.discord_ui.services import DiscordServices
 from bot.present.i18n import _, using
 from bot.present.installs import home
 from bot.present.notify import DMClosed, MessageGone
@@ -44,8 +46,6 @@ from bot.store.daily import CHALLENGE, matchpoints, percentile, standings
 from bot.tables import commit
 from bot.tables.aipool import FIXED
 from bot.tables.drivers import Drivers
-from bot.tables.presenter import Presenter
-from bot.tables.services import Services
 from bot.tables.table import AI_NAMES, Table, TableSettings
 from engine import (
     BOARDS_PER_DAY,
@@ -94,13 +94,13 @@ def board_of_key(key: str) -> Board:
 class Daily:
     """Starts and resumes a player's boards, and follows each to its end."""
 
-    def __init__(self, svc: Services, presenter: Presenter, drivers: Drivers) -> None:
+    def __init__(self, svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> None:
         self.svc = svc
         self.presenter = presenter
         self.drivers = drivers
         self.clock = time.time  # the day's clock (tests move it)
         self._par_tasks: dict[str, asyncio.Task[None]] = {}
-        # a challenge's board ended (bot.tables.challenge sets it)
+        # a challenge's board ended (bot.discord_ui.challenge sets it)
         self.challenge_board_done: Callable[[Table, BoardEntry], Awaitable[None]] | None = None
 
     def today(self) -> str:

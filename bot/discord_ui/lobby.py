@@ -16,6 +16,8 @@ from typing import Any
 
 import discord
 
+from bot.discord_ui.presenter import Presenter
+from bot.discord_ui.services import DiscordServices
 from bot.present import layout, render
 from bot.present.i18n import _, using
 from bot.present.notify import MessageGone, call, release_view
@@ -25,8 +27,6 @@ from bot.present.replies import refuse, reply
 from bot.store import AISeat, ChannelBusy, HumanSeat, StoreError, TableRow, VersionConflict
 from bot.tables import commit
 from bot.tables.drivers import Drivers
-from bot.tables.presenter import Presenter
-from bot.tables.services import Services
 from bot.tables.sync import CATCH_UP_TRIES
 from bot.tables.table import (
     AI_NAMES,
@@ -55,7 +55,7 @@ def jump(row: TableRow | Table) -> str:
 class Lobby:
     """Opens tables and handles the buttons on the table message."""
 
-    def __init__(self, svc: Services, presenter: Presenter, drivers: Drivers) -> None:
+    def __init__(self, svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> None:
         self.svc = svc
         self.presenter = presenter
         self.drivers = drivers
