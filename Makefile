@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test test-fast demo
+.PHONY: venv deps test test-fast demo
 
 venv: $(STAMP)
 
@@ -16,13 +16,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-test: venv
+# What the tests need from the machine (PostgreSQL's server for the store tests): installed
+# when missing, a no-op otherwise.
+deps:
+	bash tools/install_test_deps.sh
+
+test: venv deps
 	$(BIN)/ruff check engine bot tests tools
 	$(BIN)/ruff format --check engine bot tests tools
 	$(BIN)/mypy --strict engine bot
 	$(BIN)/pytest -q
 
-test-fast: venv
+test-fast: venv deps
 	$(BIN)/ruff check engine bot tests tools
 	$(BIN)/ruff format --check engine bot tests tools
 	$(BIN)/mypy --strict engine bot

@@ -116,6 +116,16 @@ class Settings(BaseSettings):
         default=1800.0,
         description="seconds before an unstarted table expires and frees its channel",
     )
+    ended_kept: float = Field(
+        default=120.0,
+        gt=0,
+        description="seconds a finished or cancelled table stays in memory (late clicks, last edits)",
+    )
+    challenge_check_every: float = Field(
+        default=300.0,
+        gt=0,
+        description="seconds between two sweeps that settle the challenges past their deadline",
+    )
     afk_takeover_after: int = Field(
         default=2,
         description="timed-out turns in a row after which the AI keeps a silent human's seat",

@@ -1,4 +1,9 @@
-"""Suite-wide guard: no test leaves a thread running that would keep Python from exiting.
+"""Suite-wide guards: no test leaves a thread running that would keep Python from
+exiting, and a test that hangs says where.
+
+A test still running after :data:`HANG_REPORT_AFTER` seconds has every thread's stack
+and every unfinished asyncio task's stack printed (stderr), while it runs; pytest-timeout
+(``timeout`` in pyproject.toml) then fails it, and the run goes on.
 
 An aiosqlite connection (or a bot holding one) that is never closed keeps a non-daemon
 worker thread waiting forever, and the interpreter then waits for it at exit: the suite
@@ -8,6 +13,7 @@ with the thread's name, and as a last resort ends a run whose threads would hang
 
 from __future__ import annotations
 
+import asyncio
 import faulthandler
 import gc
 import os
@@ -17,6 +23,8 @@ import time
 from collections.abc import Iterator
 
 import pytest
+
+HANG_REPORT_AFTER = 600.0  # seconds; pytest-timeout fails the test at 900
 
 # Threads of concurrent.futures' pools: Python stops and joins them itself at exit.
 _JOINED_AT_EXIT = ("concurrent.futures.",)
@@ -52,6 +60,31 @@ def _describe(threads: list[threading.Thread]) -> str:
         where = f"{getattr(target, '__module__', '?')}.{getattr(target, '__qualname__', '?')}"
         names.append(f"{t.name} ({where})")
     return ", ".join(names)
+
+
+def _report_hang(name: str) -> None:
+    """Every thread's stack and every unfinished asyncio task's (found by the collector:
+    the loop belongs to the main thread, which is busy or stuck)."""
+    out = sys.__stderr__ or sys.stderr  # a real file: faulthandler writes to its descriptor
+    print(f"\n=== {name} still running after {HANG_REPORT_AFTER:.0f} s ===", file=out)
+    faulthandler.dump_traceback(file=out, all_threads=True)
+    tasks = [o for o in gc.get_objects() if isinstance(o, asyncio.Task) and not o.done()]
+    print(f"=== {len(tasks)} unfinished asyncio tasks ===", file=out)
+    for task in tasks:
+        try:
+            task.print_stack(limit=12, file=out)
+        except Exception as exc:  # a task finishing under us: report the rest
+            print(f"{task!r}: {exc}", file=out)
+    out.flush()
+
+
+@pytest.fixture(autouse=True)
+def hang_report(request: pytest.FixtureRequest) -> Iterator[None]:
+    timer = threading.Timer(HANG_REPORT_AFTER, _report_hang, (request.node.nodeid,))
+    timer.daemon = True
+    timer.start()
+    yield
+    timer.cancel()
 
 
 @pytest.fixture(autouse=True)

@@ -4,7 +4,8 @@ below all of them, and the tools outside both packages.
 The layers, lowest first (a module may import from its own layer and the ones
 below it)::
 
-    bot.config, bot.sharding, bot.workers   the foundation: settings, shards, worker processes
+    bot.config, bot.sharding, bot.workers   the foundation: settings, shards, worker processes,
+    bot.competition                         and the pure competition maths
     bot.store                               persistence
     bot.present                             text, pictures, components; notify talks to Discord
     bot.tables                              act, commit (the one writer), the feed; loads no discord
@@ -34,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "bot"  # the package itself (its __init__): the ground layer, and no prefix of any other
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("bot.config", "bot.sharding", "bot.workers"),
+    ("bot.config", "bot.sharding", "bot.workers", "bot.competition"),
     ("bot.store",),
     ("bot.present",),
     ("bot.tables",),

@@ -105,7 +105,7 @@ async def run_demo(settings: Settings, seed: int, game: str, verbose: bool) -> i
             async with simcord.run(bot) as env:
                 # a click settles once the AI players after it have moved; hard thinks up to
                 # 1.5 s a card, so on a slow or busy machine that can pass simcord's 5 s
-                # default. Kept under ENDED_KEPT (120 s): a settle waits for every sleep
+                # default. Kept under `ended_kept` (120 s): a settle waits for every sleep
                 # that ends before its deadline, the finished table's retirement included.
                 env.settle_timeout = 60.0
                 guild = env.create_guild(name="Demo Server")

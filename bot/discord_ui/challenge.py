@@ -10,7 +10,7 @@ is dealt by ``/ruff challenge`` (no opponent). An opponent may be the bot itself
 result on each board is its par.
 
 When both have finished every board, or at the deadline (:data:`DEADLINE` after the
-challenge; checked every :data:`CHECK_EVERY` seconds), the challenge is settled
+challenge; checked every ``settings.challenge_check_every`` seconds), the challenge is settled
 once (``ChallengeRepo.settle``): a board never started is played by the AI for
 its player (its par), a board in play is finished by the AI from where it stands
 (its table cancelled), both marked so; then both players get the comparison by
@@ -43,13 +43,10 @@ from engine import IllegalAction, RulesError, board, board_result, game_log, mak
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CHECK_EVERY", "DEADLINE", "Challenges"]
+__all__ = ["DEADLINE", "Challenges"]
 
 DEADLINE = 3 * 24 * 3600.0
 """Seconds the two players have to play a challenge's boards."""
-
-CHECK_EVERY = 300.0
-"""Seconds between two looks for challenges past their deadline."""
 
 DEFAULT_BOARDS = 5
 
@@ -390,7 +387,7 @@ class Challenges:
         await self.svc.daily_repo.finish(table_id, board_result(game, human), by_ai=True)
 
     async def run(self) -> None:
-        """Settle challenges past their deadline, every :data:`CHECK_EVERY` seconds."""
+        """Settle challenges past their deadline, every ``settings.challenge_check_every`` seconds."""
         while not self.svc.closing:
             try:
                 await self.expire_once()
@@ -398,4 +395,4 @@ class Challenges:
                 raise
             except Exception:
                 log.exception("could not settle the challenges past their deadline")
-            await asyncio.sleep(CHECK_EVERY)
+            await asyncio.sleep(self.svc.settings.challenge_check_every)

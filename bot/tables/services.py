@@ -38,7 +38,7 @@ from bot.tables.aipool import AIPool
 from bot.tables.feed import Feed
 from bot.tables.player_options import PlayerOptions
 from bot.tables.server_settings import ServerSettings
-from bot.tables.table import ACK_SAMPLES, ENDED_KEPT, Table
+from bot.tables.table import ACK_SAMPLES, Table
 from bot.tables.user_locales import UserLocales
 
 if TYPE_CHECKING:
@@ -80,12 +80,13 @@ class TaskOwner:
 
 class TableRegistry:
     """The tables in memory, by id. The database row is the durable truth: an ended
-    table leaves memory :data:`~bot.tables.table.ENDED_KEPT` seconds after it ends, and a
-    late click on its buttons is answered from the database."""
+    table leaves memory ``ended_kept`` seconds after it ends (``Settings.ended_kept``),
+    and a late click on its buttons is answered from the database."""
 
-    def __init__(self, tasks: TaskOwner) -> None:
+    def __init__(self, tasks: TaskOwner, ended_kept: float) -> None:
         self._tables: dict[int, Table] = {}
         self._tasks = tasks
+        self._ended_kept = ended_kept
         self._retiring: deque[tuple[float, int]] = (
             deque()
         )  # (loop time due, table id), oldest first
@@ -141,12 +142,12 @@ class TableRegistry:
         )
 
     def retire(self, table: Table) -> None:
-        """``table`` has ended: let it go from memory :data:`ENDED_KEPT` seconds later.
+        """``table`` has ended: let it go from memory ``settings.ended_kept`` seconds later.
 
         One sweeper task serves every retiring table (a deque of due times, in the
         order they ended), so a busy bot keeps one task, not one per ended game.
         """
-        self._retiring.append((asyncio.get_running_loop().time() + ENDED_KEPT, table.id))
+        self._retiring.append((asyncio.get_running_loop().time() + self._ended_kept, table.id))
         if self._sweeper is None or self._sweeper.done():
             self._sweeper = self._tasks.own(self._sweep(), name="retire-tables")
 
@@ -198,7 +199,7 @@ class Services:
         self.player_options = PlayerOptions(PlayerOptionsRepo(db))
         self.tasks = TaskOwner()
         self.feed = Feed()
-        self.tables = TableRegistry(self.tasks)
+        self.tables = TableRegistry(self.tasks, settings.ended_kept)
         self.seed_rng: random.Random = (
             random.SystemRandom() if settings.seed is None else random.Random(settings.seed)
         )

@@ -405,9 +405,6 @@ def retry_backoff(attempt: int) -> float:
 MOVES_KEPT = 8  # the latest commits a table remembers (Table.moves)
 SET_ASIDE_MARK = "v1"  # the channel of a set-aside table is told once
 ACK_WITHIN = 2.0  # seconds a click waits for its commit before it is deferred (Discord allows 3)
-ENDED_KEPT = (
-    120.0  # seconds a finished or cancelled table stays in memory (late clicks, last edits)
-)
 ACK_SAMPLES = 10_000  # click-to-ack latencies kept (the most recent), for benchmarks and logs
 
 

@@ -12,6 +12,7 @@ from bot.app.client import RuffBot, create_bot
 from bot.config import Settings
 
 AI_WORLDS = 16  # the searching AI levels look at this many deals a decision in tests
+HOUSEKEEPING = 3600.0  # seconds: retiring ended tables, sweeping challenges (> any settle_timeout)
 
 
 def make_settings(db_path: Path, **overrides: Any) -> Settings:
@@ -26,6 +27,10 @@ def make_settings(db_path: Path, **overrides: Any) -> Settings:
         "ai_worlds": AI_WORLDS,
         # the card buttons' text labels (A♠︎); the suit emojis have tests of their own
         "card_emojis": False,
+        # housekeeping sleeps past any settle's deadline: a settle waits, in real time, for
+        # every sleep that ends before its deadline (tests/test_idle_settles.py)
+        "ended_kept": HOUSEKEEPING,
+        "challenge_check_every": HOUSEKEEPING,
     }
     base.update(overrides)
     return Settings(**base)

@@ -35,8 +35,7 @@ def _refused(res: Any, text: str) -> str:
 async def _play_first_deal(env: Any, channel: Any, alice: Any) -> Any:
     """alice (North) and three easy AIs play Whist 5-Point to 15; alice plays her last playable
     card each time (a careless player) until the first deal is over."""
-    # a review takes seconds of CPU in its worker thread (a settle runs the timers due
-    # within it, so it stays shorter than the challenges' sweep, CHECK_EVERY)
+    # a review takes seconds of CPU in its worker thread
     env.settle_timeout = 120.0
     await alice.slash(channel, "ruff new", game="whist-5", target=15)
     for _ in range(3):

@@ -183,7 +183,7 @@ def check_table(env: Any, db: str, t: dict[str, Any]) -> Game:
 
 # No turn timers here (each would be one more parked task for every settle to scan);
 # clicks racing timers are in test_afk.py. A long settle timeout: one burst is big.
-@pytest.mark.simcord(settle_timeout=120)
+@pytest.mark.simcord(settle_timeout=120)  # < the fixtures' housekeeping sleeps (3600 s)
 async def test_100_tables_racing_clicks(env: Any, db_path: Any) -> None:
     rng = random.Random(2026)
     tally: Counter[str] = Counter()

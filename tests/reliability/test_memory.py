@@ -7,8 +7,6 @@ from typing import Any
 
 import pytest
 
-from bot.tables.table import ENDED_KEPT
-
 from .helpers import act, hand_message, is_my_turn, open_table, table_message, table_status
 
 pytestmark = pytest.mark.slow  # left out by `make test-fast`
@@ -29,7 +27,7 @@ async def test_a_finished_table_leaves_memory(env: Any, db_path: Any) -> None:
             await env.advance_time(0.5)
     assert table_status(db_path, 1) == "finished"
     assert 1 in env.bot.manager.tables  # kept a while for late clicks and the last edits
-    await env.advance_time(ENDED_KEPT + 1)
+    await env.advance_time(env.bot.settings.ended_kept + 1)
     assert 1 not in env.bot.manager.tables
     # a late click on the finished table's message is still answered
     res = await alice.click(table_message(channel), label="Rematch")
@@ -44,5 +42,5 @@ async def test_a_cancelled_table_leaves_memory(env: Any, db_path: Any) -> None:
     await alice.slash(channel, "ruff new")
     assert (await alice.slash(channel, "ruff cancel")).acknowledged
     assert table_status(db_path, 1) == "cancelled"
-    await env.advance_time(ENDED_KEPT + 1)
+    await env.advance_time(env.bot.settings.ended_kept + 1)
     assert len(env.bot.manager.tables) == 0

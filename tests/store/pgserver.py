@@ -8,7 +8,7 @@ at the end. PostgreSQL refuses to run as root: as root, the server runs as the
 Anything that keeps the server from starting raises :class:`PostgresUnavailable`
 with what went wrong: the tests that need it fail, they are never skipped. On a
 fresh Debian machine ``apt-get install postgresql-15`` provides the binaries
-(``.ci/run`` does it).
+(``tools/install_test_deps.sh``, which ``make test`` runs, does it).
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""Pure competition maths (the ground layer): no Discord, no asyncio, no store."""
