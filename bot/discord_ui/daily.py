@@ -34,6 +34,7 @@ from typing import Any
 
 import discord
 
+from bot.competition.duplicate import matchpoints, percentile, standings
 from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
 from bot.present.i18n import _, using
@@ -42,7 +43,7 @@ from bot.present.notify import DMClosed, MessageGone
 from bot.present.render import daily as text
 from bot.present.replies import refuse, reply
 from bot.store import AISeat, BoardEntry, ChannelBusy, HumanSeat, IntegrityError, StoreError
-from bot.store.daily import CHALLENGE, matchpoints, percentile, standings
+from bot.store.daily import CHALLENGE
 from bot.tables import commit
 from bot.tables.aipool import FIXED
 from bot.tables.drivers import Drivers

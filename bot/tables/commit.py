@@ -17,6 +17,7 @@ import sqlite3
 from collections.abc import Awaitable, Callable, Mapping, Sequence, Set
 from dataclasses import replace
 
+from bot.competition.ratings import Team
 from bot.store import (
     Deadline,
     HumanSeat,
@@ -204,7 +205,7 @@ def _afk_settings(table: Table, away: Set[int], misses: Mapping[int, int]) -> Ta
     return None if settings == table.settings else settings
 
 
-def _rating_teams(table: Table, game: Game) -> list[ratings.Team]:
+def _rating_teams(table: Table, game: Game) -> list[Team]:
     """The finished game's rating teams; none (the game finishes unrated, and the next
     ``python -m bot.store.ratings rebuild`` rates it from its move log) if working them
     out fails — a rating must never keep a game from finishing."""
