@@ -354,3 +354,46 @@ def test_a_planted_private_import_is_caught(module: str, source: str) -> None:
 )
 def test_what_is_not_a_private_import_passes(module: str, source: str) -> None:
     assert private_imports(module, source, module == "bot.present.render") == []
+
+
+BACKENDS = ("sqlite3", "aiosqlite", "asyncpg")
+# the cluster runs on PostgreSQL alone and listens for notifications on a connection
+# of its own: it may hold an asyncpg connection (its failures are still StoreErrors)
+TRANSPORTS = {"bot.cluster": ("asyncpg",)}
+
+
+def backend_imports(module: str, source: str, is_package: bool = False) -> list[str]:
+    """The imports of a database driver by ``module``, when it is above the store:
+    one error type per store (``StoreError``) means no layer above names a backend."""
+    if layer_of(module) <= layer_of("bot.store"):
+        return []
+    allowed = next(
+        (v for k, v in TRANSPORTS.items() if module == k or module.startswith(k + ".")), ()
+    )
+    return [
+        f"{module}:{line} imports {target}"
+        for line, target in imports(module, source, is_package)
+        if target.split(".")[0] in BACKENDS and target.split(".")[0] not in allowed
+    ]
+
+
+def test_nothing_above_the_store_names_a_database_backend() -> None:
+    bad = [edge for path in bot_modules() for edge in backend_imports(*source_of(path))]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    ("module", "source"),
+    [
+        ("bot.tables.act", "import sqlite3\n"),
+        ("bot.discord_ui.lobby", "from sqlite3 import OperationalError\n"),
+        ("bot.tables.commit", "import asyncpg.exceptions\n"),
+        ("bot.cluster.sync", "import sqlite3\n"),
+    ],
+)
+def test_a_planted_backend_import_above_the_store_is_caught(module: str, source: str) -> None:
+    assert backend_imports(module, source), f"{source.strip()} in {module} went unnoticed"
+
+
+def test_the_store_itself_may_name_its_backends() -> None:
+    assert backend_imports("bot.store.db", "import sqlite3\nimport aiosqlite\n") == []

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 import time
 from typing import Any
 
@@ -326,7 +325,7 @@ class Challenges:
             try:
                 await self._finish_by_ai(challenge)
                 settled += await self.settle(challenge, force=True)
-            except (StoreError, sqlite3.Error):
+            except StoreError:
                 log.exception("challenge %s: could not settle it at its deadline", challenge.id)
         return settled
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from fractions import Fraction
@@ -296,7 +295,7 @@ class Daily:
                 except IllegalAction:
                     game.apply(seat, view.legal[0])
             await svc.daily_repo.set_par(the_board.key, board_result(game, the_board.seat))
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             log.exception("board %s: could not keep its par", the_board.key)
 
     # ================================================================ a board ends

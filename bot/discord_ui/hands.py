@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -273,7 +272,7 @@ class Hands:
                 del table.shown.hand_msgs[seat]
                 try:
                     await self._send_hand(table, seat)
-                except (StoreError, sqlite3.Error, discord.HTTPException) as exc:
+                except (StoreError, discord.HTTPException) as exc:
                     log.warning(
                         "table %s: could not resend seat %s's hand: %r", table.id, seat, exc
                     )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import sqlite3
 import time
 from typing import Any
 
@@ -446,7 +445,7 @@ class Lobby:
             if was_away:
                 try:
                     await commit.reclaim(self.svc, table, seat)
-                except (StoreError, sqlite3.Error):
+                except StoreError:
                     log.exception("table %s: could not give seat %s back", table.id, seat)
                     saved = False
                 else:

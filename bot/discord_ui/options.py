@@ -5,7 +5,6 @@ answered privately; what they change is kept by ``bot.tables.player_options`` an
 from __future__ import annotations
 
 import logging
-import sqlite3
 from typing import Any
 
 import discord
@@ -29,7 +28,7 @@ async def options_command(
     if auto_play is not None:
         try:
             await options.set_auto_play(user_id, auto_play)
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             log.exception("could not save the options of user %s", user_id)
             await refuse(
                 interaction,
@@ -85,7 +84,7 @@ async def settings_command(
     if changes:
         try:
             await server.change(guild.id, changes)
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             log.exception("could not save the settings of server %s", guild.id)
             await refuse(
                 interaction,

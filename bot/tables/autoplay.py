@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 
 from bot.store import StoreError
 from bot.tables import commit
@@ -79,7 +78,7 @@ class AutoPlay:
                 return
             try:
                 await commit.commit(self.svc, table, seat, [action], user_id)
-            except (IllegalAction, TableBehind, StoreError, sqlite3.Error) as exc:
+            except (IllegalAction, TableBehind, StoreError) as exc:
                 # nothing was played: the player still has their turn and their button
                 log.info("table %s: auto-play for seat %s not made: %r", table.id, seat, exc)
                 return

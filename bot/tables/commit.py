@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from collections.abc import Awaitable, Callable, Mapping, Sequence, Set
 from dataclasses import replace
 
@@ -258,7 +257,7 @@ async def mark_cancelled(svc: Services, table: Table) -> bool:
         async with svc.db.transaction():
             version = await svc.table_repo.set_status(table.id, "cancelled")
             await svc.deadline_repo.clear(table.id)
-    except (StoreError, sqlite3.Error):
+    except StoreError:
         log.exception("table %s: could not cancel", table.id)
         return False
     table.db_version = version
@@ -426,7 +425,7 @@ async def keep_thread(svc: Services, table: Table, thread_id: int) -> None:
     settings = replace(table.settings, thread_id=thread_id)
     try:
         table.db_version = await svc.table_repo.update_settings(table.id, settings.to_json())
-    except (StoreError, sqlite3.Error):
+    except StoreError:
         log.warning("table %s: could not store its thread", table.id, exc_info=True)
     table.settings = settings
 
@@ -441,7 +440,7 @@ async def keep_notices(svc: Services, table: Table) -> None:
     settings = replace(table.settings, notices=tuple(table.shown.notices))
     try:
         table.db_version = await svc.table_repo.update_settings(table.id, settings.to_json())
-    except (StoreError, sqlite3.Error):
+    except StoreError:
         log.info("table %s: could not store its turn notices", table.id, exc_info=True)
         return
     table.settings = settings
@@ -471,7 +470,7 @@ async def mark_set_aside(svc: Services, row: TableRow, mark: str) -> bool:
         await svc.table_repo.update_settings(
             row.id, replace(settings, set_aside_notice=mark).to_json()
         )
-    except (StoreError, sqlite3.Error):
+    except StoreError:
         log.warning("table %s: could not record the set-aside notice", row.id, exc_info=True)
         return False
     return True

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 from typing import Any
 
 from bot.store import Deadline, StoreError
@@ -173,7 +172,7 @@ class Drivers:
                     exc,
                     delay,
                     failures,
-                    exc_info=not isinstance(exc, (sqlite3.Error, StoreError)),
+                    exc_info=not isinstance(exc, StoreError),
                 )
                 await asyncio.sleep(delay)
 
@@ -309,7 +308,7 @@ class Drivers:
         if store:
             try:
                 await commit.set_deadline(self.svc, table, "turn", due, seat)
-            except (StoreError, sqlite3.Error):
+            except StoreError:
                 log.warning("table %s: could not store the turn deadline", table.id, exc_info=True)
         table.drive.deadline = due
         left = timeout * TURN_WARNING_LEFT
@@ -360,7 +359,7 @@ class Drivers:
                 type(exc).__name__,
                 exc,
                 delay,
-                exc_info=not isinstance(exc, (sqlite3.Error, StoreError)),
+                exc_info=not isinstance(exc, StoreError),
             )
             if self._turn_is(table, seat, version) and not self.svc.closing:
                 self.arm_turn_timer(table, seat, due=self.svc.now() + delay)
@@ -386,7 +385,7 @@ class Drivers:
             due = self.svc.now() + timeout
             try:
                 await commit.set_deadline(self.svc, table, "lobby", due)
-            except (StoreError, sqlite3.Error):
+            except StoreError:
                 log.warning("table %s: could not store the lobby deadline", table.id, exc_info=True)
         await asyncio.sleep(max(0.0, due - self.svc.now()))
         async with table.lock:

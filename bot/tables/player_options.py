@@ -13,7 +13,6 @@ One option today (the command is ``bot.discord_ui.options``):
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from typing import Any
 
@@ -43,7 +42,7 @@ class PlayerOptions:
             return cached[1]
         try:
             stored = await self.repo.get(user_id)
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             log.warning("could not read the options of user %s", user_id, exc_info=True)
             return {}
         if len(self._cache) >= CACHED:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sqlite3
 from collections.abc import Sequence
 
 from bot.store import (
@@ -262,7 +261,7 @@ class Resume:
             if not await self.svc.rating_repo.unrated_tables():
                 return 0
             report = await ratings.rebuild(self.svc.db)
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             log.exception("could not rate the games finished before ratings")
             return 0
         log.info(

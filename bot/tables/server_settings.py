@@ -18,7 +18,6 @@ Only members with *Manage Server* may change a switch (the command is
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
@@ -47,7 +46,7 @@ class ServerSettings:
             return cached
         try:
             stored = await self.repo.get(guild_id)
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             log.warning(
                 "could not read the settings of server %s; using the defaults",
                 guild_id,
@@ -67,7 +66,7 @@ class ServerSettings:
             return
         try:
             self._cache.update(await self.repo.get_many(missing))
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             log.warning("could not read the servers' settings; read one by one", exc_info=True)
 
     async def pictures(self, guild_id: int) -> bool:

@@ -17,7 +17,6 @@ never does. A player the bot has never heard from reads English.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
@@ -64,7 +63,7 @@ class UserLocales:
                 continue
             try:
                 await self.repo.set(user_id, locale)
-            except (StoreError, sqlite3.Error):
+            except StoreError:
                 log.warning("could not store the locale of user %s", user_id, exc_info=True)
                 continue
             self._stored[user_id] = locale
@@ -79,7 +78,7 @@ class UserLocales:
             self._read.clear()
         try:
             stored = await self.repo.get_many(missing)
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             log.warning(
                 "could not read the players' locales; they read English until they click",
                 exc_info=True,
