@@ -21,7 +21,6 @@ the seat's own turn, the two outcomes a front answers with the hand.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -162,7 +161,7 @@ async def _decide(
             return Outcome(Reason.ILLEGAL, exc.reason, game.version)
         except TableBehind:
             raise  # another process moved first: caught up and checked again
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             log.exception("could not store an action at table %s", table.id)
             return Outcome(Reason.NOT_SAVED, version=game.version)
         outcome = Outcome(version=table.version)

@@ -1,9 +1,10 @@
 """What every part of the bot shares: the database and its repositories, the
-notifier, the AI pool, the registry of tables in memory and the owner of
-background tasks.
+AI pool, the painter, the feed, the registry of tables in memory and the owner
+of background tasks. Nothing here speaks Discord: the Discord front's own
+(client, notifier) are added by ``bot.discord_ui.services.DiscordServices``.
 
-``GameManager`` builds one :class:`Services` and hands it to each part (lobby,
-play, drivers, presenter, resume); none of them builds its own.
+``GameManager`` builds one and hands it to each part (lobby, play, drivers,
+presenter, resume); none of them builds its own.
 """
 
 from __future__ import annotations
@@ -13,14 +14,10 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from typing import TYPE_CHECKING, Any
 
-import discord
-
 from bot.config import Settings
-from bot.present.locales import UserLocales
-from bot.present.notify import Notifier
 from bot.present.painter import Painter
 from bot.store import (
     ActionRepo,
@@ -42,6 +39,7 @@ from bot.tables.feed import Feed
 from bot.tables.player_options import PlayerOptions
 from bot.tables.server_settings import ServerSettings
 from bot.tables.table import ACK_SAMPLES, Table
+from bot.tables.user_locales import UserLocales
 
 if TYPE_CHECKING:
     from bot.tables.sync import TableSync
@@ -210,16 +208,9 @@ class Services:
         # how copies of tables keep in step with the database (bot/tables/sync.py): set
         # by the wiring (bot/app) before the first table, one process or several
         self.sync: TableSync
-        # the Discord front's client and its coalesced output (bot/present/notify.py):
-        # set by the wiring (:meth:`speak_through`); the table layer's decisions
-        # (act, commit, the feed) never use them
-        self.client: discord.Client
-        self.notifier: Notifier
-
-    def speak_through(self, client: discord.Client) -> None:
-        """Give the Discord front its client and notifier."""
-        self.client = client
-        self.notifier = Notifier(client, self.settings.table_edit_interval)
+        # the clock the turn and lobby timers run by (epoch seconds): the front's, set
+        # by the wiring (a simulated Discord drives its own), else the system's
+        self.now: Callable[[], float] = time.time
 
     def own(self, coro: Coroutine[Any, Any, None], name: str | None = None) -> asyncio.Task[None]:
         return self.tasks.own(coro, name)

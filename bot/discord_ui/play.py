@@ -22,6 +22,8 @@ from typing import Any
 
 import discord
 
+from bot.discord_ui.presenter import Presenter
+from bot.discord_ui.services import DiscordServices
 from bot.present.i18n import _, ngettext, using
 from bot.present.notify import release_view
 from bot.present.render.common import cards_text
@@ -29,8 +31,6 @@ from bot.present.render.refusals import reason_text
 from bot.present.replies import refuse, reply
 from bot.tables.act import Decided, Outcome, Reason, act, outcome_text
 from bot.tables.drivers import Drivers
-from bot.tables.presenter import Presenter
-from bot.tables.services import Services
 from bot.tables.table import ACK_WITHIN, Table
 from engine import Action, ActionParseError, Card, CardParseError, IllegalAction, decode_action
 
@@ -42,7 +42,7 @@ __all__ = ["Play"]
 class Play:
     """Takes game clicks (card, decision and menu) from the components."""
 
-    def __init__(self, svc: Services, presenter: Presenter, drivers: Drivers) -> None:
+    def __init__(self, svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> None:
         self.svc = svc
         self.presenter = presenter
         self.drivers = drivers
