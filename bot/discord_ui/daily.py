@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from fractions import Fraction
@@ -34,18 +33,19 @@ from typing import Any
 
 import discord
 
+from bot.competition.duplicate import matchpoints, percentile, standings
+from bot.discord_ui.presenter import Presenter
+from bot.discord_ui.services import DiscordServices
 from bot.present.i18n import _, using
 from bot.present.installs import home
 from bot.present.notify import DMClosed, MessageGone
 from bot.present.render import daily as text
 from bot.present.replies import refuse, reply
 from bot.store import AISeat, BoardEntry, ChannelBusy, HumanSeat, IntegrityError, StoreError
-from bot.store.daily import CHALLENGE, matchpoints, percentile, standings
+from bot.store.daily import CHALLENGE
 from bot.tables import commit
 from bot.tables.aipool import FIXED
 from bot.tables.drivers import Drivers
-from bot.tables.presenter import Presenter
-from bot.tables.services import Services
 from bot.tables.table import AI_NAMES, Table, TableSettings
 from engine import (
     BOARDS_PER_DAY,
@@ -94,13 +94,13 @@ def board_of_key(key: str) -> Board:
 class Daily:
     """Starts and resumes a player's boards, and follows each to its end."""
 
-    def __init__(self, svc: Services, presenter: Presenter, drivers: Drivers) -> None:
+    def __init__(self, svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> None:
         self.svc = svc
         self.presenter = presenter
         self.drivers = drivers
         self.clock = time.time  # the day's clock (tests move it)
         self._par_tasks: dict[str, asyncio.Task[None]] = {}
-        # a challenge's board ended (bot.tables.challenge sets it)
+        # a challenge's board ended (bot.discord_ui.challenge sets it)
         self.challenge_board_done: Callable[[Table, BoardEntry], Awaitable[None]] | None = None
 
     def today(self) -> str:
@@ -295,13 +295,13 @@ class Daily:
                 except IllegalAction:
                     game.apply(seat, view.legal[0])
             await svc.daily_repo.set_par(the_board.key, board_result(game, the_board.seat))
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             log.exception("board %s: could not keep its par", the_board.key)
 
     # ================================================================ a board ends
 
     def committed(self, table: Table, events: list[Event]) -> None:
-        """The outlet's listener: a board that just ended is summed up for its player."""
+        """The feed's listener: a board that just ended is summed up for its player."""
         if (
             table.settings.board
             and table.status == "finished"

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import sqlite3
 import time
 from typing import Any
 
 import discord
 
+from bot.discord_ui.presenter import Presenter
+from bot.discord_ui.services import DiscordServices
 from bot.present import layout, render
 from bot.present.i18n import _, using
 from bot.present.notify import MessageGone, call, release_view
@@ -25,8 +26,6 @@ from bot.present.replies import refuse, reply
 from bot.store import AISeat, ChannelBusy, HumanSeat, StoreError, TableRow, VersionConflict
 from bot.tables import commit
 from bot.tables.drivers import Drivers
-from bot.tables.presenter import Presenter
-from bot.tables.services import Services
 from bot.tables.sync import CATCH_UP_TRIES
 from bot.tables.table import (
     AI_NAMES,
@@ -55,7 +54,7 @@ def jump(row: TableRow | Table) -> str:
 class Lobby:
     """Opens tables and handles the buttons on the table message."""
 
-    def __init__(self, svc: Services, presenter: Presenter, drivers: Drivers) -> None:
+    def __init__(self, svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> None:
         self.svc = svc
         self.presenter = presenter
         self.drivers = drivers
@@ -446,7 +445,7 @@ class Lobby:
             if was_away:
                 try:
                     await commit.reclaim(self.svc, table, seat)
-                except (StoreError, sqlite3.Error):
+                except StoreError:
                     log.exception("table %s: could not give seat %s back", table.id, seat)
                     saved = False
                 else:
