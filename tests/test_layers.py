@@ -12,6 +12,7 @@ below it)::
     bot.cluster                             several processes on PostgreSQL (a TableSync)
     bot.discord_ui                          the Discord front: the feed shown, clicks answered
     bot.commands                            read-only slash commands
+    bot.web                                 the web table (the Activity front)
     bot.app                                 client, cog, the wiring
     bot.__main__                            the entry point
 
@@ -42,6 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.cluster",),
     ("bot.discord_ui",),
     ("bot.commands",),
+    ("bot.web",),
     ("bot.app",),
     ("bot.__main__",),
 )
