@@ -115,7 +115,7 @@ async def test_daily_from_the_bots_dm_counts_across_servers_only(simcord_env: An
     here = await alice.slash(channel, "ruff daily", game="whist-5", standings="today")
     assert "No finished boards yet." in here.response.content  # not this server's
     everywhere = await alice.user.slash("ruff daily", game="whist-5", standings="today")
-    assert "1. alice" in everywhere.response.content and "You: " in everywhere.response.content
+    assert "1 · alice" in everywhere.response.content and "You: " in everywhere.response.content
 
 
 async def test_bad_challenges_are_refused_privately_and_change_nothing(simcord_env: Any) -> None:

@@ -9,7 +9,7 @@ Neither is offered to players (:data:`engine.ai.levels.BASELINE_LEVELS`):
   each for himself, two or three seats, layouts), for ``hard``'s soft budget a
   decision on the AI's clock. In Bid Whist (jokers, rank orders the card model
   does not know) and for every decision other than a card it plays as the
-  conventional player (:mod:`engine.ai.strategies.conventional`).
+  conventional player (:mod:`engine.ai.baselines.rules`).
 * :class:`OraclePlayer` (``oracle``): an upper bound that sees every hand (and
   every face-down layout card). Only the arena gives it the game
   (:meth:`OraclePlayer.choose_seeing`); its card at a four-handed table in two
@@ -32,13 +32,13 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from engine.actions import Action, Play
+from engine.ai.baselines.rules import ConventionalPlayer
 from engine.ai.levels import HARD
 from engine.ai.search import clock, dds, ismcts, open_search
-from engine.ai.search.bitmasks import NO_TRUMP
+from engine.ai.search.bitmasks import NO_TRUMP, play_mask
 from engine.ai.search.worlds import MISERE_CONTRACTS, sample_world, situation
 from engine.ai.strategies import open_tables
 from engine.ai.strategies.bid_whist import applies as is_bid_whist
-from engine.ai.strategies.conventional import ConventionalPlayer
 from engine.cards import Card
 from engine.game import Game, SeatView
 
@@ -65,10 +65,6 @@ def _misere_side(view: SeatView) -> int | None:
         sides = view.sides or (0, 1, 0, 1)
         return sides[view.declarer]
     return None
-
-
-def _play_mask(legal: Sequence[Action]) -> int:
-    return sum(a.card.bit for a in legal if isinstance(a, Play))
 
 
 def _deal_and_sampler(
@@ -152,7 +148,7 @@ def exact_card(deal: ismcts.Deal, world: ismcts.World, legal: int, deadline: flo
         low = card & -card
         card ^= low
         c = low.bit_length() - 1
-        state = ismcts._State(deal, world)
+        state = ismcts.State(deal, world)
         state.step(c)
         if state.over:
             value = state.won[side]
@@ -192,7 +188,7 @@ class IsmctsPlayer:
             return self._rules.choose(view, legal, rng)
         deadline = clock.now() + self.budget
         deal, sampler = found
-        card = ismcts.search(deal, sampler, rng, root=_play_mask(legal), deadline=deadline)
+        card = ismcts.search(deal, sampler, rng, root=play_mask(legal), deadline=deadline)
         if card is None or Play(Card.from_index(card)) not in legal:
             return self._rules.choose(view, legal, rng)
         return Play(Card.from_index(card))
@@ -248,13 +244,13 @@ class OraclePlayer:
             if best:
                 card = max(best, key=lambda c: (scores[c], -c))
         if card is None:  # near the end, every card solved exactly
-            card = exact_card(deal, world, _play_mask(legal), clock.now() + HARD.cap)
+            card = exact_card(deal, world, play_mask(legal), clock.now() + HARD.cap)
         if card is None:  # one world, the true one: a perfect-information search
             card = ismcts.search(
                 deal,
                 lambda r: world,
                 rng,
-                root=_play_mask(legal),
+                root=play_mask(legal),
                 deadline=clock.now() + self.budget,
             )
         if card is None or Play(Card.from_index(card)) not in legal:

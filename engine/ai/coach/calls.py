@@ -1,12 +1,12 @@
 """The coach's review of the decisions that are not cards: bids, calls, trumps, lay-outs.
 
-:func:`judge_call` judges one such decision as :func:`engine.ai.review.review_position`
+:func:`judge_call` judges one such decision as :func:`engine.ai.coach.review.review_position`
 judges a card: every choice the seat had is scored on the same worlds (deals of
 the cards it could not see, by the hard AI's samplers), each world evaluated as
 the hard AI evaluates that decision when it makes it (the functions of
 :mod:`engine.ai.strategies` are reused, not rewritten); the cost of the choice
 made is the best mean less its own, with its standard error, flagged under the
-same rule as a card (:func:`engine.ai.review.measure`). The double-dummy figure
+same rule as a card (:func:`engine.ai.coach.review.measure`). The double-dummy figure
 is the same evaluation in the deal as it lay.
 
 The decisions, per game (RULES.md), and what each choice is worth:
@@ -71,8 +71,9 @@ from engine.ai.search import dds
 from engine.ai.search import open_search as ops
 from engine.ai.search.batch_playouts import batch_playout
 from engine.ai.search.bitmasks import NO_TRUMP
+from engine.ai.search.determinized import honour_counts
 from engine.ai.search.value import WIN_BONUS, value_table
-from engine.ai.search.worlds import Situation, _deck_mask, opening_leader, sample_world, situation
+from engine.ai.search.worlds import Situation, deck_mask, opening_leader, sample_world, situation
 from engine.ai.strategies import bid_whist as bw
 from engine.ai.strategies import solo_whist as solo
 from engine.ai.strategies.discards import candidate_discards
@@ -173,10 +174,10 @@ def _solo_contract_value(
     """The seat's points when ``declarers`` play ``contract`` with ``trump`` in ``world``."""
     sides = tuple(0 if s in declarers else 1 for s in range(4))
     declarer = declarers[0]
-    roles = solo._roles(contract, declarer)
+    roles = solo.contract_roles(contract, declarer)
     leader = declarer if contract == "slam" else view.eldest
     won = solo.playout(list(world), leader, [], trump, sides, roles, declarer, [0, 0, 0, 0])
-    value = solo._my_points(view, contract, sides, won)
+    value = solo.seat_points(view, contract, sides, won)
     if contract == "spread" and view.seat in declarers:
         value -= 1.0  # the opponents see the hand: greedy playouts flatter it (as hard counts it)
     return value
@@ -189,7 +190,7 @@ def _contract_trump(view: SeatView, contract: str, hand: int) -> int:
     if contract in ("mis", "spread"):
         return NO_TRUMP
     if contract == "abund" or (contract == "slam" and rules.slam_trump != "none"):
-        return solo._best_suit(hand)[0]
+        return solo.best_suit(hand)[0]
     if contract == "slam":
         return NO_TRUMP
     return turn_up
@@ -283,8 +284,8 @@ def _bw_bid(
     assert rules is not None
     hand = mask_of(view.hand)
     player = bw.ContractPlayer(search=True)
-    cands = bw._candidates(view, hand)
-    models = {mode: bw._contract_model(view, mode, choice) for mode, choice, _ in cands}
+    cands = bw.contract_candidates(view, hand)
+    models = {mode: bw.contract_model(view, mode, choice) for mode, choice, _ in cands}
     k = bw.knowledge_of(view, models["u"])
     leads = rules.first_leader == "declarer"
     bids = {a.encode(): a for a in legal if isinstance(a, WhistBid)}
@@ -294,7 +295,7 @@ def _bw_bid(
 
     def evaluate(world: list[int], choices: list[str]) -> dict[str, float]:
         books = {
-            mode: player._declare_books(view, m, list(world), leads) for mode, m in models.items()
+            mode: player.declare_books(view, m, list(world), leads) for mode, m in models.items()
         }
         out: dict[str, float] = {}
         for code in choices:
@@ -303,7 +304,7 @@ def _bw_bid(
                 continue
             b = bids[code]
             out[code] = float(
-                bw._points(
+                bw.contract_points(
                     rules.made_score, rules.nt_multiplier, b.number, b.no_trump, books[b.mode]
                 )
             )
@@ -340,7 +341,7 @@ def _bw_name(
             choice = a.direction
         else:
             continue
-        choices[a.encode()] = (a, bw._contract_model(view, code, choice))
+        choices[a.encode()] = (a, bw.contract_model(view, code, choice))
     if len(choices) < 2:
         return None
     first = next(iter(choices.values()))[1]
@@ -351,8 +352,10 @@ def _bw_name(
     def evaluate(world: list[int], cands: list[str]) -> dict[str, float]:
         out: dict[str, float] = {}
         for c in cands:
-            books = player._declare_books(view, choices[c][1], list(world), leads)
-            points = bw._points(rules.made_score, rules.nt_multiplier, number, no_trump, books)
+            books = player.declare_books(view, choices[c][1], list(world), leads)
+            points = bw.contract_points(
+                rules.made_score, rules.nt_multiplier, number, no_trump, books
+            )
             out[c] = float(points) + 0.01 * quick[c]  # hard's own tie-break
         return out
 
@@ -397,7 +400,7 @@ def _bw_kitty(
             hands = list(world[:4])
             hands[seat] = hand & ~card.bit
             extra = hands[seat].bit_count() - rules.hand_size
-            hands[seat] = player._lay_out(m, hands[seat], extra, view)
+            hands[seat] = player.lay_out(m, hands[seat], extra, view)
             tricks = bw.playout(m, hands, [], leader, sides, [0] * (max(sides) + 1))
             out[code] = float(tricks[sides[seat]])
         return out
@@ -437,15 +440,6 @@ def _deal_value(
     return out
 
 
-def _honour_counts(sit: Situation, hands: list[int]) -> tuple[int, int] | None:
-    rules = sit.rules
-    if not (rules.honours and sit.honours and rules.honours_basis != "captured"):
-        return None
-    c0 = (hands[0] & sit.honours).bit_count() + (hands[2] & sit.honours).bit_count()
-    c1 = (hands[1] & sit.honours).bit_count() + (hands[3] & sit.honours).bit_count()
-    return (c0, c1)
-
-
 def _sets(hand: int, allowed: int, trump: int, count: int) -> list[str]:
     return [
         lay_out_code(combo)
@@ -465,7 +459,7 @@ def _lay_out_values(
             out |= 1 << c
         hands[sit.seat] = hand & ~out
         rows.append(hands)
-        counts.append(_honour_counts(sit, hands))
+        counts.append(honour_counts(sit, hands))
     return _deal_value(sit, leader, rows, counts)
 
 
@@ -476,7 +470,7 @@ def _ruff_take(
     rules = sit.rules
     seat = view.seat
     count = rules.stock_size
-    deck = _deck_mask(rules.removed_ranks)
+    deck = deck_mask(rules.removed_ranks)
     leader = opening_leader(view)
 
     def with_stock(world: list[int]) -> list[int]:
@@ -654,7 +648,7 @@ def _can_ye(
 
     def played(world: list[int]) -> float:
         hands = list(world[:4])
-        counts = _honour_counts(sit, hands)
+        counts = honour_counts(sit, hands)
         if use_dds:
             lead_side = dds.max_tricks(hands, leader, sit.trump)
             mine = lead_side if leader % 2 == side else total - lead_side
@@ -717,7 +711,7 @@ def _ruff_claim(
     if top >= 0:
         values.add(top)
     cands = [f"ruffval:{v}" for v in sorted(values)]
-    deck = _deck_mask(rules.removed_ranks)
+    deck = deck_mask(rules.removed_ranks)
     pool = [
         i for i in range(52) if (deck & ~hand) >> i & 1 and (turn_up is None or i != turn_up.index)
     ]

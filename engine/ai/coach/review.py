@@ -40,7 +40,7 @@ the log, so a review of the same record is the same review.
 
 The seat's other decisions (bids, calls, trumps, the ruff and its lay-out, the
 kitty) are judged by the same rule (:func:`measure`, :func:`judge_call`) with
-the models of :mod:`engine.ai.review_calls`: see ``docs/coach.md``.
+the models of :mod:`engine.ai.coach.calls`: see ``docs/coach.md``.
 """
 
 from __future__ import annotations
@@ -52,11 +52,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from engine.actions import Action, Discard, Play, decode_action
-from engine.ai.review_calls import call_model
-from engine.ai.review_models import CannotJudge, bits, model_for
+from engine.ai.coach.calls import call_model
+from engine.ai.coach.cards import CannotJudge, model_for
+from engine.ai.search.bitmasks import card_indices, play_mask
 from engine.cards import Card
 from engine.events import DealStarted
-from engine.game import Game, SeatView, new_game
+from engine.game import Game, SeatView
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -66,11 +67,13 @@ __all__ = [
     "Option",
     "ReviewBudget",
     "deal_count",
+    "decision_seed",
     "played_seats",
     "puzzle_position",
     "rank_options",
     "review_deal",
     "review_position",
+    "start_of",
 ]
 
 
@@ -311,6 +314,7 @@ def measure(
     budget: ReviewBudget,
     every: list[tuple[Any, float]] | None = None,
     tie: Callable[[Any], Any] | None = None,
+    weighted: bool = False,
 ) -> Measured | None:
     """Score every choice of ``cands`` (``chosen`` among them) on the same worlds.
 
@@ -323,7 +327,9 @@ def measure(
     on at least ``budget.confirm`` worlds. The worlds added while in doubt score only
     the contenders (``budget.contenders`` best choices so far, and ``chosen``): the
     others are figured on the first worlds. ``every`` (weighted worlds): score
-    exactly those instead. ``None`` without a world.
+    exactly those instead. ``weighted``: ``sample`` gives a world with its weight (as
+    the strategies' worlds come: :class:`engine.ai.search.strategy.TableStrategy`),
+    else a world alone (weight 1). ``None`` without a world.
     """
     samples: list[tuple[Mapping[Any, float], float]] = []
     first = 0  # samples scoring every choice
@@ -335,10 +341,11 @@ def measure(
 
         def draw(n: int, among: list[Any]) -> None:
             for _ in range(n):
-                world = sample(rng)
-                if world is None:
+                got = sample(rng)
+                if got is None:
                     return
-                samples.append((evaluate(world, among), 1.0))
+                world, weight = got if weighted else (got, 1.0)
+                samples.append((evaluate(world, among), weight))
 
         draw(budget.worlds, cands)
         first = len(samples)
@@ -404,10 +411,7 @@ def review_position(
     ``double_dummy`` false: the real deal is not looked at (every ``dd`` figure is
     ``None``): for a deal still in play, where nobody may learn from it."""
     view = game.observe(seat)
-    legal = 0
-    for a in game.legal_actions(seat):
-        if isinstance(a, Play):
-            legal |= a.card.bit
+    legal = play_mask(game.legal_actions(seat))
     if not legal >> played & 1:
         return None
     try:
@@ -431,6 +435,7 @@ def review_position(
         budget,
         model.every,
         tie=lambda c: -(c % 13),
+        weighted=True,
     )
     if found is None:
         return None
@@ -490,18 +495,10 @@ def _cost(
 # --------------------------------------------------------------------------- a deal
 
 
-def _start(record: Mapping[str, Any]) -> Game:
-    game, _ = new_game(
-        record["game_id"],
-        record.get("preset"),
-        record.get("overrides") or {},
-        seed=int(record["seed"]),
-        first_dealer=record.get("first_dealer"),
-        deck=record.get("deck"),
-        start_scores=record.get("start_scores"),
-        record_version=int(record.get("version", 1)),
-    )
-    return game
+def start_of(record: Mapping[str, Any]) -> Game:
+    """The game of ``record`` before its first decision: the engine's own replay
+    (:meth:`engine.game.Game.from_record`) of the record without its actions."""
+    return Game.from_record({**record, "actions": []})
 
 
 def _entries(record: Mapping[str, Any]) -> list[tuple[int, str]]:
@@ -514,7 +511,7 @@ def _entries(record: Mapping[str, Any]) -> list[tuple[int, str]]:
 
 def deal_count(record: Mapping[str, Any]) -> int:
     """How many deals the record's game has begun (the last may be unfinished)."""
-    game = _start(record)
+    game = start_of(record)
     for seat, text in _entries(record):
         game.apply(seat, decode_action(text))
     return game.deals_total
@@ -522,7 +519,7 @@ def deal_count(record: Mapping[str, Any]) -> int:
 
 def played_seats(record: Mapping[str, Any], deal: int) -> tuple[int, ...]:
     """The seats that played a card in the ``deal``-th deal (1-based)."""
-    game = _start(record)
+    game = start_of(record)
     seats: set[int] = set()
     for seat, text in _entries(record):
         if game.deals_total > deal:
@@ -534,7 +531,9 @@ def played_seats(record: Mapping[str, Any], deal: int) -> tuple[int, ...]:
     return tuple(sorted(seats))
 
 
-def _seed(record: Mapping[str, Any], index: int) -> int:
+def decision_seed(record: Mapping[str, Any], index: int) -> int:
+    """The seed of the sample that judges the record's ``index``-th decision (a review
+    of the same record is the same review)."""
     return (int(record["seed"]) * 1_000_003 + index * 7919) % (1 << 62)
 
 
@@ -548,7 +547,7 @@ def judge_call(
     index: int = -1,
     double_dummy: bool = True,
 ) -> tuple[Judged, int] | None:
-    """Judge ``action`` (a decision that is not a card: :mod:`engine.ai.review_calls`) of
+    """Judge ``action`` (a decision that is not a card: :mod:`engine.ai.coach.calls`) of
     ``seat`` in ``game`` as it stands; with how many of the seat's actions it stands for
     (a lay-out's cards). ``None``: not judged (one choice, or a decision not reviewed)."""
     model = call_model(game, seat, action, after, budget.threshold, budget.solo_threshold)
@@ -595,7 +594,7 @@ def review_deal(
 
     Raises ``ValueError`` for a deal the record does not hold or has not finished.
     """
-    game = _start(record)
+    game = start_of(record)
     entries = _entries(record)
     judged: list[Judged] = []
     first: Judged | None = None
@@ -613,7 +612,7 @@ def review_deal(
         in_deal = game.deals_total == deal and game.phase not in ("over",)
         if in_deal and s == seat and isinstance(action, Play):
             one = review_position(
-                game, seat, action.card.index, random.Random(_seed(record, i)), budget, i
+                game, seat, action.card.index, random.Random(decision_seed(record, i)), budget, i
             )
             if one is not None:
                 if first is None:
@@ -622,7 +621,9 @@ def review_deal(
                 unit = one.unit
         elif in_deal and s == seat and i >= skip_to:
             after = [decode_action(t) for s2, t in entries[i + 1 : i + 8] if s2 == seat]
-            call = judge_call(game, seat, action, after, random.Random(_seed(record, i)), budget, i)
+            call = judge_call(
+                game, seat, action, after, random.Random(decision_seed(record, i)), budget, i
+            )
             if call is not None:
                 judged.append(call[0])
                 skip_to = i + call[1]
@@ -696,7 +697,7 @@ def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
     entries = _entries(record)
     if not 0 <= index < len(entries):
         raise ValueError(f"no action {index} in this record")
-    game = _start(record)
+    game = start_of(record)
     for s, text in entries[:index]:
         game.apply(s, decode_action(text))
     seat, text = entries[index]
@@ -704,14 +705,11 @@ def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
     view = game.observe(seat)
     if not isinstance(action, Play):
         return _call_position(game, seat, view, action)
-    legal = 0
-    for a in game.legal_actions(seat):
-        if isinstance(a, Play):
-            legal |= a.card.bit
+    legal = play_mask(game.legal_actions(seat))
     try:
         cands = model_for(game, seat, view, legal, DEFAULT_BUDGET).cands
     except CannotJudge:
-        cands = bits(legal)
+        cands = card_indices(legal)
     gone: list[str] = []
     for _leader, cards, _winner in view.completed_tricks:
         gone.extend(str(c) for c in cards)
@@ -727,10 +725,10 @@ def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
         "tricks": list(view.tricks),
         "trick_no": game.trick_no,
         "gone": gone,
-        "legal": [str(Card.from_index(c)) for c in bits(legal)],
+        "legal": [str(Card.from_index(c)) for c in card_indices(legal)],
         "stands_for": {
             str(Card.from_index(c)): str(Card.from_index(_representative(c, cands)))
-            for c in bits(legal)
+            for c in card_indices(legal)
         },
         "played": str(action.card),
     }
