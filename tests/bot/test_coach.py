@@ -77,7 +77,8 @@ async def test_review_and_puzzle_end_to_end(simcord_env: Any, db_path: Path) -> 
     assert res.ephemeral and res.acknowledged
     text = res.response.content
     assert "Review of table #1, deal 1" in text and "North" in text, text
-    assert "Your side took" in text and "**Summary:**" in text
+    headline = text.splitlines()[1]
+    assert "your side took" in headline and "tricks of 13" in headline, text
     flagged = sum(line.startswith("⚠️ ") for line in text.splitlines())
     assert flagged >= 1, text  # the careless player's costly cards (the seed fixes the deal)
     stored = _rows(db_path, "SELECT table_id, deal, seat FROM deal_reviews")
@@ -163,7 +164,7 @@ async def test_a_review_that_could_outlast_the_token_comes_by_dm(
     res = await alice.slash(channel, "ruff review", table=1, deal=1)
     assert res.ephemeral and "will come by direct message" in res.response.content
     dm = hand_message(alice)  # the bot's latest DM to alice
-    assert "Review of table #1, deal 1" in dm.content and "**Summary:**" in dm.content
+    assert "Review of table #1, deal 1" in dm.content and "your side took" in dm.content
 
 
 async def _bid_misere_and_play(env: Any, channel: Any, alice: Any) -> Any:
