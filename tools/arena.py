@@ -32,8 +32,10 @@ boards not in it yet and reports over all of them, so a long match can be
 stopped and continued (``python -m tools.arena_all`` runs the issues'
 matches this way). Decision times are those of the boards played in the run.
 
-The outside baselines (:data:`engine.ai.BASELINE_LEVELS`) play like any level:
-``rules`` (the conventional maxims), ``ismcts`` (generic ISMCTS at ``hard``'s
+The outside baselines (:data:`engine.ai.BASELINE_LEVELS`, made by
+:func:`engine.ai.baselines.arena_player`) play like any level: ``rules`` (the
+conventional maxims), ``pimc`` (plain PIMC: uniform worlds solved double dummy,
+``hard``'s solver and budget without its inference), ``ismcts`` (generic ISMCTS at ``hard``'s
 CPU a decision) and ``oracle``, the one player the arena shows the whole game
 (:meth:`engine.ai.OraclePlayer.choose_seeing`: every hand, for an upper bound);
 every other level sees only its seat's view.
@@ -58,7 +60,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine import DealScored, Game, GameOver, Rules, make_rules, new_game
-from engine.ai import BASELINE_LEVELS, LEVELS, TRIAL_LEVELS, OraclePlayer, Player, clock, get_player
+from engine.ai import (
+    BASELINE_LEVELS,
+    LEVELS,
+    TRIAL_LEVELS,
+    OraclePlayer,
+    Player,
+    arena_player,
+    clock,
+)
 
 __all__ = [
     "BoardResult",
@@ -99,13 +109,13 @@ def _init(
     clock.use(clock_name)
     _config["export"] = export
     for level in levels:
-        _players[level] = get_player(level, budget=budgets.get(level))
+        _players[level] = arena_player(level, budget=budgets.get(level))
 
 
 def _player(level: str) -> Player:
     player = _players.get(level)
     if player is None:
-        player = _players[level] = get_player(level)
+        player = _players[level] = arena_player(level)
     return player
 
 

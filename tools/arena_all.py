@@ -60,9 +60,12 @@ from tools.arena import margin_ci, read_cpu, read_record
 __all__ = [
     "BASELINE_FORMS",
     "BASELINE_MATCHUPS",
+    "BOARDS",
     "FORMS",
     "MATCHUPS",
+    "PIMC_FORMS",
     "Form",
+    "boards_for",
     "forms_of",
     "gap_closed",
     "gap_share",
@@ -141,23 +144,105 @@ BASELINE_FORMS: Final = (
 
 BASELINE_MATCHUPS: Final = (
     ("hard", "rules"),
+    ("hard", "pimc"),
     ("hard", "ismcts"),
     ("normal", "oracle"),
     ("hard", "oracle"),
+    ("hard-learned", "hard"),
 )
 """``hard`` against the outside baselines, and both search levels against the oracle:
-the share of the normal -> oracle gap that hard closes is read from the last two."""
+the share of the normal -> oracle gap that hard closes is read from the two oracle rows;
+``hard-learned`` (the trial of learned hints) against hard where pimc plays."""
+
+PIMC_FORMS: Final = frozenset({"whist-5", "cotton1674"})
+"""The forms ``pimc`` is played on: the partnership tables whose card play it shares with hard."""
+
+BOARDS: Final[dict[tuple[str, str, str], int]] = {
+    ("whist-5", "hard", "ismcts"): 500,
+    ("cotton1674", "hard", "ismcts"): 500,
+    ("bid-whist", "hard", "rules"): 500,
+    ("whist-5", "hard-learned", "hard"): 500,
+    ("cotton1674", "hard-learned", "hard"): 500,
+}
+"""Matches done at fewer boards than ``--boards`` (issue #36's scope: the dearest rows)."""
+
+
+def boards_for(form: Form, a: str, b: str, default: int) -> int:
+    """The boards the match of ``a`` against ``b`` on ``form`` is done at."""
+    return min(default, BOARDS.get((form.slug, a, b), default))
+
 
 GAP_RESAMPLES: Final = 2000  # bootstrap resamples for the gap's confidence interval
 GAP_MIN_BOARDS: Final = 30  # common boards before the README shows a share (a ratio of noise else)
 NOTES: Final = "BASELINES.md"
 """Hand-written notes on the baseline rows beside the README (linked when present)."""
+REGRET: Final = "regret.md"
+"""The double-dummy regret tables beside the README (``python -m tools.dd_regret --table``),
+copied into the baseline section when present."""
 UNFINISHED: Final = "unfinished"
 """The folder of ``--docs`` where ``--publish`` keeps matches under way, to be continued."""
 
 
+ISSUE_36: Final = (
+    "Issue #36's rows (hard against rules 1000 boards, pimc 1000, ismcts 500 on whist-5",
+    "and cotton1674; against rules 1000 on Ruffe and Trump double hand, 500 on Bid Whist)",
+    "are played one match at a time, each on one worker, in this order:",
+    "",
+    "    R='nice -n 19 python -m tools.arena_all --workers 1 --chunk 50 --export'",
+    "    $R --only whist-5 --only cotton1674 --matchups hard-rules,hard-pimc",
+    "    $R --only whist-5 --only cotton1674 --matchups hard-ismcts",
+    "    $R --only ruff-trump-willughby-4p-double-hand --only bid-whist --matchups hard-rules",
+    "    python -m tools.arena_all --publish --matchups hard-rules,hard-pimc,hard-ismcts",
+    "",
+    "Each takes up its match from `unfinished/` where the last run stopped. The hard",
+    "they measure is the one of main on 28 November (c555aac): the refactor of issue",
+    "#36 (one strategy interface, the coach on it) leaves every level's decisions as",
+    "they were (`python -m tools.ai_decisions`, tick clock: 6114 of 6114 the same), so",
+    "boards played before and after it measure the same players. `pimc` is hard's",
+    "profile with its inference off (`engine/ai/baselines/pimc.py`). A candidate",
+    "for hard's inference is measured against hard itself before it is adopted:",
+    "`hard-learned` (the hints' weights learned from self-play records, worlds dealt",
+    "keeping the hints; `engine/ai/levels.py`), 500 boards on each form with",
+    "`--matchups hard-learned-hard`.",
+)
+"""How the issue's rows are run and resumed (the README's baseline section)."""
+
+
+ISSUE_36_ROWS: Final = (
+    ("whist-5", "hard", "rules"),
+    ("cotton1674", "hard", "rules"),
+    ("whist-5", "hard", "pimc"),
+    ("cotton1674", "hard", "pimc"),
+    ("whist-5", "hard", "ismcts"),
+    ("cotton1674", "hard", "ismcts"),
+    ("ruff-trump-willughby-4p-double-hand", "hard", "rules"),
+    ("bid-whist", "hard", "rules"),
+)
+"""The matches issue #36 asks for, in the order they are played."""
+
+
+def _issue_progress(out: Path, target: int) -> list[str]:
+    """A line: how far issue #36's rows have got (boards kept of those asked for)."""
+    slugs = {f.slug: f for f in BASELINE_FORMS}
+    done = asked = finished = 0
+    for slug, a, b in ISSUE_36_ROWS:
+        form = slugs[slug]
+        goal = boards_for(form, a, b, target)
+        have = min(goal, len(read_record(str(_kept(out, form, a, b)[1]))))
+        done += have
+        asked += goal
+        finished += have >= goal
+    return [
+        f"Progress: {done} of the {asked} boards these rows ask for are played; "
+        f"{finished} of the {len(ISSUE_36_ROWS)} rows finished.",
+        "",
+    ]
+
+
 def forms_of(a: str, b: str) -> tuple[Form, ...]:
     """The forms the matchup (A, B) is played on."""
+    if b == "pimc" or a == "hard-learned":
+        return tuple(f for f in BASELINE_FORMS if f.slug in PIMC_FORMS)
     if (a, b) in BASELINE_MATCHUPS:
         return tuple(f for f in BASELINE_FORMS if a not in f.skip and b not in f.skip)
     return FORMS
@@ -290,12 +375,13 @@ def _rows(
                 f"{mean:+.3f} | {mean - half:+.3f} .. {mean + half:+.3f}" if n >= 2 else "— | —"
             )
             link = f"[{text.name}]({text.relative_to(out)})" if text.exists() else "—"
+            goal = boards_for(form, a, b, target)
             row = (
                 f"| {label} | {a} vs {b} | {n} | {figures} | "
-                f"{_verdict(a, b, n, target, mean, half)} |"
+                f"{_verdict(a, b, n, goal, mean, half)} |"
             )
             if cost:
-                row += f" {_cost(record, n, target)} |"
+                row += f" {_cost(record, n, goal)} |"
             lines.append(f"{row} {link} |")
     return lines
 
@@ -313,14 +399,16 @@ def _total_cost(out: Path, target: int, matchups: Sequence[tuple[str, str]]) -> 
                 continue
             measured += 1
             each = sum(cpu) / len(cpu)
-            need += each * target / 3600
-            left += each * max(0, target - len(read_record(str(record)))) / 3600
+            goal = boards_for(form, a, b, target)
+            need += each * goal / 3600
+            left += each * max(0, goal - len(read_record(str(record)))) / 3600
     if not measured:
         return []
     unknown = f"; {unmeasured} not measured yet" if unmeasured else ""
     return [
         "",
-        f"All {measured} measured matches: {need:.1f} core-hours at {target} boards each, "
+        f"All {measured} measured matches: {need:.1f} core-hours at {target} boards each "
+        f"(fewer where the row says so), "
         f"{left:.1f} still to play{unknown}.",
     ]
 
@@ -417,9 +505,12 @@ def _baseline_section(
         "## Against outside baselines",
         "",
         "`rules` is a conventional rule-based player (the classic maxims, no search),",
+        "`pimc` plain PIMC (uniform worlds consistent with what the seat knows, each solved",
+        "by DDS: hard's solver, budget and 64 worlds at most a decision, without its",
+        "inference; `engine/ai/baselines/pimc.py`; played on whist-5 and cotton1674),",
         "`ismcts` generic single-observer ISMCTS at hard's CPU a decision, `oracle` double-dummy",
         "play that sees every hand (an upper bound; hard's where its card model does not reach:",
-        "`engine/ai/strategies/baselines.py`; by DDS at the partnership tables, elsewhere a",
+        "`engine/ai/baselines/search.py`; by DDS at the partnership tables, elsewhere a",
         "perfect-information MCTS of the true deal at hard's CPU, so not exact there). Bid Whist",
         "is played against `rules` only: its jokers are beyond the card model, so `ismcts`",
         "would play as `rules` there and the oracle as `hard`. Run, cheapest first, with",
@@ -434,6 +525,9 @@ def _baseline_section(
         f"way is kept in `{UNFINISHED}/` (its record, printout and plays); the runner takes",
         "it up from there and goes on where it stopped.",
         "",
+        *ISSUE_36,
+        "",
+        *_issue_progress(out, target),
         "| form | matchup | boards | margin per deal (A - B) | 95% CI | verdict "
         f"| CPU a board | core-hours for {target} | core-hours left | printout |",
         "|---|---|---:|---|---|---|---:|---:|---:|---|",
@@ -491,6 +585,8 @@ def _baseline_section(
                 point, lo, hi = found
                 cells += [f"{100 * point:.0f}%", f"{100 * lo:.0f}% .. {100 * hi:.0f}%"]
         lines.append("| " + " | ".join(cells) + " |")
+    if (out / REGRET).exists():
+        lines += ["", *(out / REGRET).read_text(encoding="utf-8").rstrip().splitlines()]
     lines += _rerun_note()
     if (out / NOTES).exists():
         lines += ["", f"What these rows say so far, and what limits them: [{NOTES}]({NOTES})."]
@@ -551,9 +647,10 @@ def publish(
             if n == 0 or not text.exists():
                 continue
             held = docs / UNFINISHED
-            to = docs if n >= target else held
+            done = n >= boards_for(form, a, b, target)
+            to = docs if done else held
             _copy_match(out, to, form, a, b)
-            if n >= target:
+            if done:
                 copied.append(_name(form, a, b))
                 for path in (*_paths(held, form, a, b), _gzipped(_plays(held, form, a, b))):
                     path.unlink(missing_ok=True)
@@ -696,10 +793,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     matchups: list[tuple[str, str]] = []
     for item in args.matchups.split(","):
-        a, _, b = item.strip().partition("-")
-        if (a, b) not in MATCHUPS + BASELINE_MATCHUPS:
+        known = {f"{a}-{b}": (a, b) for a, b in MATCHUPS + BASELINE_MATCHUPS}
+        if item.strip() not in known:
             parser.error(f"unknown matchup {item!r}")
-        matchups.append((a, b))
+        matchups.append(known[item.strip()])
     forms = [f for f in FORMS + BASELINE_FORMS if not args.only or f.slug in args.only]
     out: Path = args.out
     if args.publish:
@@ -743,9 +840,10 @@ def _play_all(
                     file=sys.stderr,
                     flush=True,
                 )
+            goal = boards_for(form, a, b, args.boards)
             while True:
                 have = len(read_record(str(record)))
-                if have >= args.boards:
+                if have >= goal:
                     print(
                         f"arena_all: {_name(form, a, b)} has {have} boards: done",
                         file=sys.stderr,
@@ -754,7 +852,7 @@ def _play_all(
                     break
                 # the record is keyed by seed, so the next chunk's seeds follow on
                 ok = _run_chunk(
-                    form, a, b, min(args.boards, have + args.chunk), args.workers, out, args.export
+                    form, a, b, min(goal, have + args.chunk), args.workers, out, args.export
                 )
                 _write_summary(out, args.boards, args.docs)
                 if not ok or len(read_record(str(record))) <= have:

@@ -60,7 +60,7 @@ from engine.ai import (
     review_deal,
     review_position,
 )
-from engine.ai.review import _seed
+from engine.ai.coach.review import decision_seed
 
 __all__ = ["main", "play_until_deal"]
 
@@ -167,7 +167,12 @@ def _plant_card(
     if pick is None:
         return None
     judged = review_position(
-        before, seat, pick.card.index, random.Random(_seed(record, d.index)), REVIEW_BUDGET, d.index
+        before,
+        seat,
+        pick.card.index,
+        random.Random(decision_seed(record, d.index)),
+        REVIEW_BUDGET,
+        d.index,
     )
     flagged = judged is not None and judged.decision.flagged
     return ("planted" if blunder is not None else "dd_only"), flagged
@@ -204,7 +209,7 @@ def _plant_call(
         seat,
         actions[0],
         actions[1:],
-        random.Random(_seed(record, d.index)),
+        random.Random(decision_seed(record, d.index)),
         REVIEW_BUDGET,
         d.index,
     )

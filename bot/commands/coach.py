@@ -41,6 +41,7 @@ from typing import Any, Final
 import discord
 
 from bot.commands.review_pool import ReviewPool
+from bot.discord_ui.services import DiscordServices
 from bot.present.coach_components import answer_view, next_view
 from bot.present.i18n import _, ngettext
 from bot.present.notify import DMClosed
@@ -49,7 +50,6 @@ from bot.present.render.common import seat_names
 from bot.present.replies import refuse, reply
 from bot.store import CoachRepo, HumanSeat, PuzzleRow, TableRow
 from bot.tables.privacy import deal_visible_to
-from bot.tables.services import Services
 from engine.ai import REVIEW_BUDGET
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ class _Refused(Exception):
 class Coach:
     """Reviews and puzzles (see the module docstring)."""
 
-    def __init__(self, svc: Services, mode: str = "process") -> None:
+    def __init__(self, svc: DiscordServices, mode: str = "process") -> None:
         self.svc = svc
         self.repo = CoachRepo(svc.db)
         self.pool = ReviewPool(mode)

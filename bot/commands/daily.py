@@ -13,12 +13,12 @@ from typing import Any
 
 import discord
 
+from bot.competition.duplicate import matchpoints, percentile, standings
+from bot.discord_ui.daily import DEFAULT_GAME, Daily, week_to
 from bot.present.i18n import _
 from bot.present.installs import home
 from bot.present.render import daily as text
 from bot.present.replies import refuse, reply
-from bot.store.daily import matchpoints, percentile, standings
-from bot.tables.daily import DEFAULT_GAME, Daily, week_to
 from bot.tables.services import Services
 from engine import RulesError, make_rules
 

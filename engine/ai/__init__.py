@@ -18,30 +18,22 @@ The package, by idea:
   picks a strategy for each decision and runs it with a level's profile;
 * :mod:`engine.ai.strategies`: what to do, per kind of table or decision
   (partnership play, the open tables, Solo Whist, Bid Whist, discards, claims);
-* :mod:`engine.ai.review`: the coach's review of a finished deal (single- and
-  double-dummy cost of each decision, flagged where significant), with
-  :mod:`engine.ai.review_calls` for the decisions that are not cards;
+* :mod:`engine.ai.coach`: the coach's review of a finished deal (single- and
+  double-dummy cost of each decision, flagged where significant), judged by the
+  hard AI's own strategies (:mod:`engine.ai.search.strategy`);
+* :mod:`engine.ai.baselines`: the arena's outside baselines (``rules``, ``pimc``,
+  ``ismcts``, ``oracle``), which the players never import;
 * :mod:`engine.ai.search`: the machinery the strategies share (sampled
   worlds, playouts, exact solvers, budgets and the clock they are measured by).
 """
 
 from __future__ import annotations
 
-from engine.ai.explain import REASONS, Reason, explain, hint
-from engine.ai.levels import BASELINE_LEVELS, LEVELS, TRIAL_LEVELS, Profile, profile
-from engine.ai.players import (
-    EasyPlayer,
-    GuardedPlayer,
-    HardPlayer,
-    LevelPlayer,
-    NormalPlayer,
-    Player,
-    get_player,
-)
-from engine.ai.review import (
+from engine.ai.baselines import OraclePlayer, arena_player
+from engine.ai.coach.review import (
     DEFAULT_BUDGET as REVIEW_BUDGET,
 )
-from engine.ai.review import (
+from engine.ai.coach.review import (
     DealReview,
     Decision,
     ReviewBudget,
@@ -53,8 +45,18 @@ from engine.ai.review import (
     review_deal,
     review_position,
 )
+from engine.ai.explain import REASONS, Reason, explain, hint
+from engine.ai.levels import BASELINE_LEVELS, LEVELS, TRIAL_LEVELS, Profile, profile
+from engine.ai.players import (
+    EasyPlayer,
+    GuardedPlayer,
+    HardPlayer,
+    LevelPlayer,
+    NormalPlayer,
+    Player,
+    get_player,
+)
 from engine.ai.search import clock
-from engine.ai.strategies.baselines import OraclePlayer
 from engine.ai.strategies.claims import TIME_LIMIT as CLAIM_TIME_LIMIT
 from engine.ai.strategies.claims import decide as decide_claim
 from engine.ai.strategies.obvious import obvious_choice
@@ -78,6 +80,7 @@ __all__ = [
     "Profile",
     "Reason",
     "ReviewBudget",
+    "arena_player",
     "clock",
     "deal_count",
     "decide_claim",

@@ -30,6 +30,7 @@ __all__ = [
     "BASELINE_LEVELS",
     "EASY",
     "HARD",
+    "LEARNED_HINTS",
     "LEVELS",
     "NORMAL",
     "PROFILES",
@@ -54,6 +55,9 @@ class Profile:
     max_worlds: int = 0
     margin: float = 0.0  # a cheaper card within this mean value of the best is preferred
     inference: bool = False  # weigh the sampled worlds by how well they explain the play
+    uniform: bool = False  # every consistent world alike: no bias on the ruffer's lay-out either
+    hint_weights: tuple[float, float, float] | None = None  # the hints' weights (else by hand)
+    hint_rules: bool = False  # deal the worlds keeping every hint (as a rule) where one can
     exact_worlds: int = 0  # last two tricks: every possible world when there are at most this many
     settle_follow: bool = False  # last to play, following, no card changes the winner: the lowest
     double_dummy: bool = False  # solve each world by DDS, when it is available
@@ -136,13 +140,24 @@ HARD: Final = Profile(
 LEVELS: Final = ("easy", "normal", "hard")
 # arena-only: ``hard-old`` without the inference, the searched lay-out and the
 # relative value; ``hard-maxims-layout`` laying out its rub by the maxims;
-# ``hard-own-value`` valuing a deal by its own card points only, as normal does
-TRIAL_LEVELS: Final = ("hard-old", "hard-maxims-layout", "hard-own-value")
-# arena-only outside baselines (engine.ai.strategies.conventional and .baselines):
-# ``rules`` the conventional maxims without search, ``ismcts`` generic ISMCTS at
-# hard's CPU a decision, ``oracle`` double-dummy play that sees every hand (an
-# upper bound; the arena alone gives it the game)
-BASELINE_LEVELS: Final = ("rules", "ismcts", "oracle")
+# ``hard-own-value`` valuing a deal by its own card points only, as normal does;
+# ``hard-learned`` with the hints' weights learned from self-play (LEARNED_HINTS)
+# and its worlds dealt keeping the hints
+TRIAL_LEVELS: Final = ("hard-old", "hard-maxims-layout", "hard-own-value", "hard-learned")
+# arena-only outside baselines (engine.ai.baselines): ``rules`` the conventional
+# maxims without search, ``pimc`` plain PIMC (hard without its inference),
+# ``ismcts`` generic ISMCTS at hard's CPU a decision, ``oracle`` double-dummy play
+# that sees every hand (an upper bound; the arena alone gives it the game)
+BASELINE_LEVELS: Final = ("rules", "pimc", "ismcts", "oracle")
+
+LEARNED_HINTS: Final = (0.026, 0.010, 0.012)
+"""The hints' weights learned from hard's own cards in the arena's records: the share of
+the positions where it could have beaten the trick as fourth hand, as third hand, or
+ruffed as a void fourth hand, in which it did not (``python -m tools.learn_hints
+tools/arena_runs/plays/whist-5-hard-vs-rules.jsonl``: 384 plays, 230, 411 and 253
+positions; 95% CIs 0.012 .. 0.056, 0.004 .. 0.025, 0.004 .. 0.034). The weights by
+hand (0.15, 0.4, 0.5) are far softer than how the AI (and the rules player, who never
+ducks there) plays."""
 
 PROFILES: Final[dict[str, Profile]] = {
     "easy": EASY,
@@ -151,6 +166,7 @@ PROFILES: Final[dict[str, Profile]] = {
     "hard-old": replace(HARD, sharp=False, open_discards=False, relative=False),
     "hard-maxims-layout": replace(HARD, open_discards=False),
     "hard-own-value": replace(HARD, relative=False),
+    "hard-learned": replace(HARD, hint_weights=LEARNED_HINTS, hint_rules=True),
 }
 
 

@@ -32,15 +32,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Final, Protocol, Self, runtime_checkable
 
-from engine.actions import Action, Discard, Play, play
-from engine.ai.levels import BASELINE_LEVELS, EASY, HARD, NORMAL, Profile, profile
+from engine.actions import Action, Discard, play
+from engine.ai.levels import EASY, HARD, NORMAL, Profile, profile
 from engine.ai.search import clock
-from engine.ai.search.bitmasks import SUIT_BITS
+from engine.ai.search.bitmasks import SUIT_BITS, play_mask
 from engine.ai.strategies import discards, open_tables, partnership, solo_whist
-from engine.ai.strategies.baselines import IsmctsPlayer, OraclePlayer
 from engine.ai.strategies.bid_whist import ContractPlayer
 from engine.ai.strategies.bid_whist import applies as is_bid_whist
-from engine.ai.strategies.conventional import ConventionalPlayer
 from engine.ai.strategies.obvious import claim_for, obvious_choice
 from engine.cards import Card
 from engine.game import SeatView
@@ -160,7 +158,7 @@ class LevelPlayer:
         if contract and any(isinstance(a, NameTrump) for a in legal):
             return solo_whist.easy_trump(view, legal)
         if p.searches:
-            mask = _play_mask(legal)
+            mask = play_mask(legal)
             if mask and open_tables.wants_generic(view):
                 return open_tables.search_choice(
                     view, legal, mask, rng, p, self._open_budget, start
@@ -184,7 +182,7 @@ class LevelPlayer:
         claim = claim_for(view, legal)  # Ruffe and Trump, declared: the true ruff
         if claim is not None:
             return claim
-        mask = _play_mask(legal)
+        mask = play_mask(legal)
         if not mask:
             return legal[0]
         if not contract and open_tables.wants_generic(view):
@@ -203,23 +201,6 @@ class LevelPlayer:
 
     def __repr__(self) -> str:
         return f"LevelPlayer({self.name}, budget={self.profile.soft})"
-
-
-def _baseline(level: str, budget: float | None) -> Player:
-    if level == "rules":
-        return ConventionalPlayer()
-    soft = HARD.soft if budget is None else budget
-    if level == "ismcts":
-        return GuardedPlayer(IsmctsPlayer(soft), ConventionalPlayer(), cap=HARD.cap)
-    return OraclePlayer(get_player("hard", budget=budget), soft)
-
-
-def _play_mask(legal: Sequence[Action]) -> int:
-    mask = 0
-    for action in legal:
-        if isinstance(action, Play):
-            mask |= action.card.bit
-    return mask
 
 
 class EasyPlayer(LevelPlayer):
@@ -299,12 +280,8 @@ def get_player(level: str, *, budget: float | None = None, cap: float | None = N
     ``easy`` are wrapped so that ``easy`` answers if they fail.
 
     The outside baselines of :data:`~engine.ai.levels.BASELINE_LEVELS` (the
-    arena's only): ``rules``, ``ismcts`` (``budget``: its CPU a decision, else
-    ``hard``'s) and ``oracle`` (``hard`` when given a view, the double-dummy
-    card when the arena gives it the game).
+    arena's only) are not players: :func:`engine.ai.baselines.arena_player` makes them.
     """
-    if level in BASELINE_LEVELS:
-        return _baseline(level, budget)
     chosen = profile(level, budget=budget, cap=cap)
     player = _CLASSES[chosen.name].of(chosen)
     if not chosen.searches:

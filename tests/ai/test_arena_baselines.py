@@ -139,3 +139,16 @@ def test_baseline_rows_show_what_a_board_costs_and_the_core_hours_left(tmp_path:
     assert "| 7.2 s (2) | 2.0 | 2.0 |" in row
     assert "not started" in text and "| — | — | — |" in text  # the others: no cost yet
     assert "### Re-running a match" in text
+
+
+def test_issue_36_progress_counts_the_boards_kept_of_those_asked_for(tmp_path: Path) -> None:
+    record = tmp_path / "boards" / "whist-5-hard-vs-pimc.jsonl"
+    record.parent.mkdir(parents=True)
+    lines = ['{"header": {}}']
+    lines += [json.dumps({"seed": s, "margins": [1.0, 0.0]}) for s in range(1, 31)]
+    record.write_text("\n".join(lines) + "\n")
+    text = arena_all.summary(tmp_path, 1000)
+    # 1000 boards a row, but 500 for each ismcts row and Bid Whist's: 6500 in all
+    assert "Progress: 30 of the 6500 boards these rows ask for are played; 0 of the 8" in text
+    assert arena_all.boards_for(arena_all.BASELINE_FORMS[0], "hard", "ismcts", 1000) == 500
+    assert [f.slug for f in arena_all.forms_of("hard", "pimc")] == ["whist-5", "cotton1674"]

@@ -8,11 +8,12 @@ import pytest
 
 from engine import Game, make_rules, new_game
 from engine.actions import Play
-from engine.ai import BASELINE_LEVELS, LEVELS, TRIAL_LEVELS, OraclePlayer, get_player
+from engine.ai import BASELINE_LEVELS, LEVELS, TRIAL_LEVELS, OraclePlayer
+from engine.ai import arena_player as get_player
+from engine.ai.baselines.rules import ConventionalPlayer
+from engine.ai.baselines.search import IsmctsPlayer
 from engine.ai.players import Player
 from engine.ai.search import dds, ismcts
-from engine.ai.strategies.baselines import IsmctsPlayer
-from engine.ai.strategies.conventional import ConventionalPlayer
 from engine.cards import Card
 from engine.rules import game_ids
 
@@ -46,7 +47,7 @@ def _play(game: Game, player: Player, seed: int, *, deals: int | None = None) ->
 
 
 def test_the_baselines_are_arena_levels_only() -> None:
-    assert set(BASELINE_LEVELS) == {"rules", "ismcts", "oracle"}
+    assert set(BASELINE_LEVELS) == {"rules", "pimc", "ismcts", "oracle"}
     assert not set(BASELINE_LEVELS) & set(LEVELS + TRIAL_LEVELS)
     assert isinstance(get_player("rules"), ConventionalPlayer)
     assert isinstance(get_player("oracle"), OraclePlayer)
@@ -142,7 +143,7 @@ def test_oracle_plays_the_double_dummy_card() -> None:
 
 
 def test_the_oracles_world_holds_every_card_where_it_lies() -> None:
-    from engine.ai.strategies.baselines import _true_world
+    from engine.ai.baselines.search import _true_world
 
     game, _ = new_game("turnover-bridge", seed=5)
     world = _true_world(game)
@@ -189,7 +190,7 @@ def test_rules_player_answers_claims_simply() -> None:
 
 
 def test_the_oracle_solves_the_end_of_the_deal_exactly() -> None:
-    from engine.ai.strategies.baselines import EXACT_CARDS, exact_card
+    from engine.ai.baselines.search import EXACT_CARDS, exact_card
 
     trump = Card.parse("3S").suit.order
     world = ismcts.world_of_hands(ENDGAME)
@@ -210,8 +211,8 @@ def test_the_oracle_solves_the_end_of_the_deal_exactly() -> None:
 
 
 def test_the_oracle_plays_solos_last_tricks_exactly_and_without_its_search_budget() -> None:
+    from engine.ai.baselines.search import EXACT_CARDS, _deal_and_sampler, _true_world
     from engine.ai.search import clock, open_search
-    from engine.ai.strategies.baselines import EXACT_CARDS, _deal_and_sampler, _true_world
 
     rules_player = ConventionalPlayer()
     oracle = get_player("oracle", budget=0.5)
@@ -245,7 +246,7 @@ def test_the_oracle_plays_solos_last_tricks_exactly_and_without_its_search_budge
                 assert isinstance(action, Play)
 
                 def tricks(card: int, deal: ismcts.Deal = deal, world: ismcts.World = world) -> int:
-                    state = ismcts._State(deal, world)
+                    state = ismcts.State(deal, world)
                     state.step(card)
                     after = ismcts.World(state.hands, state.ups, state.fresh, state.under)
                     final = open_search.solve(

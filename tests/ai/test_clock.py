@@ -13,9 +13,10 @@ import pytest
 
 from engine.actions import Play
 from engine.ai import clock
+from engine.ai.levels import NORMAL
 from engine.ai.search.budget import Budget
-from engine.ai.search.determinized import candidate_cards, playout_evaluator, search_card
-from engine.ai.search.worlds import situation
+from engine.ai.search.determinized import search_card
+from engine.ai.strategies.partnership import PartnershipStrategy
 from engine.rules import make_rules
 from tools import arena
 
@@ -56,25 +57,25 @@ def test_a_search_budget_is_measured_by_the_clock_in_use(monkeypatch: pytest.Mon
     _, view = next(
         positions(lambda g, v: len(v.hand) >= 8 and sum(isinstance(a, Play) for a in v.legal) >= 3)
     )
-    sit = situation(view)
+    strategy = PartnershipStrategy(view, NORMAL)  # greedy playouts with 8 cards or more
     mask = 0
     for a in view.legal:
         if isinstance(a, Play):
             mask |= a.card.bit
-    cands = candidate_cards(sit, mask)
+    cands = strategy.candidates(mask)
     assert len(cands) > 1
     budget = Budget(soft=0.001, cap=0.002, min_worlds=2, max_worlds=40)
 
     # a clock that never moves: the budget is never spent, every world is searched
     monkeypatch.setitem(clock.CLOCKS, "cpu", _frozen)
     clock.use("cpu")
-    found = search_card(sit, cands, random.Random(1), playout_evaluator, budget)
+    found = search_card(strategy, cands, random.Random(1), budget)
     assert found is not None and found[1] == 40
 
     # a clock that leaps past the cap at every reading: not a single world
     monkeypatch.setitem(clock.CLOCKS, "cpu", _jumping())
     clock.use("cpu")
-    assert search_card(sit, cands, random.Random(1), playout_evaluator, budget) is None
+    assert search_card(strategy, cands, random.Random(1), budget) is None
 
 
 def test_waiting_for_a_helper_thread_counts_cpu_not_wall() -> None:

@@ -1,4 +1,4 @@
-"""The coach's review (engine.ai.review) on a stacked deal: a planted blunder is flagged,
+"""The coach's review (engine.ai.coach.review) on a stacked deal: a planted blunder is flagged,
 the right card is not, the figures are reproducible and survive a JSON round trip."""
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from bot.discord_ui.daily import day_of
 from bot.store import ChallengeRepo, DailyRepo, ResultRepo, TableRepo
-from bot.tables.daily import day_of
 from engine import board, game_ids
 
 from .daily_play import board_table, dm_messages, play_board

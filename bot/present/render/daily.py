@@ -3,7 +3,7 @@ the whole deal (only to a player who has finished it), the day's result and the 
 to share, the note in the channel, and the standings.
 
 Pure: values in, text out, in the language of the moment. Scores are matchpoint
-percentages (``bot.store.daily``); a board's result is the player's margin
+percentages (``bot.competition.duplicate``); a board's result is the player's margin
 (``engine.board_result``), shown signed.
 """
 

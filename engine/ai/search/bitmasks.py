@@ -12,17 +12,21 @@ the hot loops.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
+from engine.actions import Action, Play
 from engine.cards import Card
 
 __all__ = [
     "NO_TRUMP",
     "SUIT_BITS",
+    "card_indices",
     "card_of",
     "greedy_card",
     "high",
     "low",
+    "play_mask",
     "playout",
     "trick_winner_pos",
 ]
@@ -37,6 +41,25 @@ _CARDS: Final = tuple(Card.from_index(i) for i in range(52))
 def card_of(index: int) -> Card:
     """The engine card with this index."""
     return _CARDS[index]
+
+
+def play_mask(legal: Iterable[Action]) -> int:
+    """The cards of the plays among ``legal`` (other actions left out), as a mask."""
+    mask = 0
+    for action in legal:
+        if isinstance(action, Play):
+            mask |= action.card.bit
+    return mask
+
+
+def card_indices(mask: int) -> list[int]:
+    """The card indices of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def high(mask: int) -> int:

@@ -20,6 +20,5 @@ class Budget:
     min_worlds: int = 1
     max_worlds: int = 400
     margin: float = 0.0  # a cheaper card within this mean value of the best is preferred
-    inference: bool = False  # weight sampled worlds by how well they explain the play
     exact_worlds: int = 0  # play against every possible world when there are at most this many
     exact_cards: int = 2  # ... and the seat holds at most this many cards

@@ -10,19 +10,21 @@ once.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Protocol
 
 from engine.ai.search import clock, dds
 from engine.ai.search.bitmasks import SUIT_BITS, playout, trick_winner_pos
 from engine.ai.search.budget import Budget
 from engine.ai.search.solver import SolverTimeout, solve_cards
-from engine.ai.search.value import value_table
-from engine.ai.search.worlds import Situation, enumerate_worlds, sample_world
+from engine.ai.search.worlds import Situation
 
 __all__ = [
+    "CardSearch",
     "Evaluator",
     "candidate_cards",
     "dds_evaluator",
+    "honour_counts",
     "playout_evaluator",
     "search_card",
     "settled_follow",
@@ -80,7 +82,7 @@ def settled_follow(sit: Situation, legal: int) -> int | None:
     return (legal & -legal).bit_length() - 1
 
 
-def _honour_counts(sit: Situation, world: list[int]) -> tuple[int, int] | None:
+def honour_counts(sit: Situation, world: list[int]) -> tuple[int, int] | None:
     rules = sit.rules
     if not rules.honours or not sit.honours or rules.honours_basis == "captured":
         return None
@@ -127,43 +129,51 @@ def dds_evaluator(
     return dds.solve_cards(world, sit.leader, sit.trick, sit.trump, timeout)
 
 
+class CardSearch(Protocol):
+    """What :func:`search_card` asks of a partnership table's strategy
+    (:class:`engine.ai.strategies.partnership.PartnershipStrategy`)."""
+
+    @property
+    def sit(self) -> Situation: ...
+
+    def worlds(self, rng: random.Random) -> Iterator[tuple[list[int], float]]: ...
+
+    def every_world(self, limit: int) -> list[tuple[list[int], float]] | None: ...
+
+    def evaluate(self, world: list[int], cands: list[int], deadline: float) -> dict[int, float]: ...
+
+
 def search_card(
-    sit: Situation,
+    strategy: CardSearch,
     cands: list[int],
     rng: random.Random,
-    evaluate: Evaluator,
     budget: Budget,
     start: float | None = None,
 ) -> tuple[int, int] | None:
-    """The candidate with the best mean value over sampled worlds, and the world count.
+    """The candidate with the best mean value over ``strategy``'s worlds, and the world count.
 
     ``None`` if not a single world could be sampled and scored in time.
     """
     if start is None:
         start = clock.now()
+    sit = strategy.sit
     soft = start + budget.soft
     cap = start + budget.cap
-    side = sit.seat % 2
     totals = dict.fromkeys(cands, 0.0)
-    tables: dict[tuple[int, int] | None, list[float]] = {}
-    mine_now = sit.tricks[side]
 
     def score(world: list[int], weight: float, limit: float) -> None:
-        scores = evaluate(sit, world, cands, limit)
-        counts = _honour_counts(sit, world)
-        table = tables.get(counts)
-        if table is None:
-            table = tables[counts] = value_table(sit.rules, side, sit.start_scores, counts)
+        values = strategy.evaluate(world, cands, limit)
         for c in cands:
-            totals[c] += weight * table[mine_now + scores[c]]
+            totals[c] += weight * values[c]
 
     worlds = 0
     mass = 0.0  # total weight of the worlds scored
     every = (
-        enumerate_worlds(sit, budget.exact_worlds, budget.inference)
+        strategy.every_world(budget.exact_worlds)
         if budget.exact_worlds and sit.my_hand.bit_count() <= budget.exact_cards
         else None
     )
+    sampler = strategy.worlds(rng)
     if every is not None:
         # the endgame: every world that can be, each weighed, within the cap only
         for world, weight in every:
@@ -183,17 +193,17 @@ def search_card(
                 break
             if now > cap:
                 break
-            sampled = sample_world(sit, rng, inference=budget.inference)
+            sampled = next(sampler, None)
             if sampled is None:
                 break
             # once a world is in hand, a slow one is abandoned soon after the soft budget
             limit = cap if worlds < budget.min_worlds else min(cap, soft + 0.5 * budget.soft)
             try:
-                score(sampled, 1.0, limit)
+                score(sampled[0], sampled[1], limit)
             except (SolverTimeout, dds.DDSTimeout):
                 break
             worlds += 1
-            mass += 1.0
+            mass += sampled[1]
             took = clock.now() - now
             slowest = max(slowest * 0.8, took)
     if not worlds:

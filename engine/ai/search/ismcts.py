@@ -33,10 +33,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.ai.search import clock
-from engine.ai.search.bitmasks import SUIT_BITS, trick_winner_pos
+from engine.ai.search.bitmasks import SUIT_BITS, card_indices, trick_winner_pos
 from engine.ai.search.open_search import World
 
-__all__ = ["Deal", "World", "search", "world_of_hands"]
+__all__ = [
+    "Deal",
+    "State",
+    "World",
+    "search",
+    "world_of_hands",
+]
 
 EXPLORATION = 0.7  # UCB1's constant (rewards lie in 0..1)
 
@@ -71,16 +77,7 @@ def world_of_hands(hands: list[int]) -> World:
     return World(list(hands), [0] * n, [0] * n, [{} for _ in range(n)])
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-class _State:
+class State:
     """One determinization being played: the world's cards and the deal's progress."""
 
     __slots__ = ("deal", "n", "hands", "ups", "fresh", "under", "trick", "leader", "won", "over")
@@ -170,7 +167,7 @@ def search(
                 return None
             break
         done += 1
-        state = _State(deal, world)
+        state = State(deal, world)
         node = top
         path = [top]
         # selection, then the expansion of one untried move
@@ -178,7 +175,7 @@ def search(
             legal = root if node is top and root else state.legal()
             if not legal:
                 break
-            moves = _bits(legal)
+            moves = card_indices(legal)
             for m in moves:
                 child = node.children.get(m)
                 if child is not None:
@@ -205,7 +202,7 @@ def search(
             state.step(node.move)
         # the rest of the deal at random
         while legal := state.legal():
-            state.step(rng.choice(_bits(legal)))
+            state.step(rng.choice(card_indices(legal)))
         for visited in path[1:]:
             visited.visits += 1
             visited.reward += state.reward(deal.sides[visited.seat])

@@ -55,24 +55,34 @@ The value of a deal for the seat (decisions where the brief was open):
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
 from engine.ai.search import clock
-from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, trick_winner_pos
+from engine.ai.search.bitmasks import (
+    NO_TRUMP,
+    SUIT_BITS,
+    card_indices,
+    high,
+    low,
+    trick_winner_pos,
+)
 from engine.ai.search.budget import Budget
 from engine.ai.search.worlds import rules_for
 from engine.cards import HIGH, Rank, mask_of
-from engine.game import SeatView
+from engine.game import Game, SeatView
 from engine.rules import Rules
 
 __all__ = [
     "Known",
+    "OpenStrategy",
     "World",
+    "after_card",
     "applies",
     "candidate_cards",
+    "card_values",
     "deal_value",
     "greedy_card",
     "knowledge_of",
@@ -111,23 +121,6 @@ def _deck(removed: tuple[Rank, ...]) -> int:
         if Rank(i % 13 + 2) not in removed:
             deck |= 1 << i
     return deck
-
-
-def _low(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
-
-
-def _high(mask: int) -> int:
-    return mask.bit_length() - 1
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 # --------------------------------------------------------------------------- what a seat knows
@@ -220,7 +213,7 @@ def knowledge_of(view: SeatView) -> Known | None:
     everywhere = ((1 << (n + 2)) - 1) & ~(1 << seat)
     if not down_total:
         everywhere &= ~(1 << down)
-    allowed = dict.fromkeys(_bits(pool), everywhere)
+    allowed = dict.fromkeys(card_indices(pool), everywhere)
     void = _voids(view, n)
     for c in allowed:
         for s in range(n):
@@ -327,7 +320,7 @@ def sample_world(k: Known, rng: random.Random) -> World | None:
         hands = [k.fixed[s] | (dealt[s] if s != k.seat else 0) for s in range(k.n)]
         under: list[dict[int, tuple[int, ...]]] = [{} for _ in range(k.n)]
         if k.piles:
-            downs = _bits(dealt[k.n + 1])
+            downs = card_indices(dealt[k.n + 1])
             rng.shuffle(downs)
             i = 0
             for s, top, count in k.piles:
@@ -365,16 +358,16 @@ def greedy_card(
             cards = mine & SUIT_BITS[s]
             if not cards:
                 continue
-            top = _high(cards)
-            if top == _high(alive & SUIT_BITS[s]):
+            top = high(cards)
+            if top == high(alive & SUIT_BITS[s]):
                 return top  # a master: cash it
             length = cards.bit_count()
             if length > best_len:
-                best_len, lead = length, _low(cards)
+                best_len, lead = length, low(cards)
         if lead >= 0:
             return lead
-        top = _high(mine)  # only trumps left
-        return top if top == _high(alive & SUIT_BITS[top // 13]) else _low(mine)
+        top = high(mine)  # only trumps left
+        return top if top == high(alive & SUIT_BITS[top // 13]) else low(mine)
     led = trick[0] // 13
     follow = mine & SUIT_BITS[led]
     win_pos = trick_winner_pos(list(trick), trump)
@@ -384,35 +377,35 @@ def greedy_card(
     opps = [s for s in ((leader + j) % n for j in range(k + 1, n)) if sides[s] != side]
     if follow:
         if win // 13 != led:
-            return _low(follow)  # trumped: following cannot win
+            return low(follow)  # trumped: following cannot win
         threat = -1 if ours else win
         ruff = False
         for s in opps:
             theirs = avail[s] & SUIT_BITS[led]
             if theirs:
-                threat = max(threat, _high(theirs))
+                threat = max(threat, high(theirs))
             elif trump != NO_TRUMP and led != trump and avail[s] & SUIT_BITS[trump]:
                 ruff = True
         if ruff or (ours and threat < win):
-            return _low(follow)
+            return low(follow)
         over = follow & ~((2 << max(threat, win)) - 1)
-        return _low(over) if over else _low(follow)
+        return low(over) if over else low(follow)
     trumps = mine & SUIT_BITS[trump] if trump != NO_TRUMP else 0
     if trumps and not ours:
         floor = win if win // 13 == trump else trump * 13 - 1
         for s in opps:
             theirs = avail[s] & SUIT_BITS[trump]
             if theirs and not avail[s] & SUIT_BITS[led]:
-                floor = max(floor, _high(theirs))
+                floor = max(floor, high(theirs))
         over = trumps & ~((1 << (floor + 1)) - 1)
         if over:
-            return _low(over)
+            return low(over)
     rest = mine & ~trumps or mine
     best, best_rank = -1, 99
     for s in range(4):
         cards = rest & SUIT_BITS[s]
         if cards:
-            c = _low(cards)
+            c = low(cards)
             if c - 13 * s < best_rank:
                 best, best_rank = c, c - 13 * s
     return best
@@ -532,7 +525,7 @@ def solve(
         legal = legal or avail
         maximise = sides[seat] == side
         best = -1 if maximise else 10**6
-        for c in _bits(legal):
+        for c in card_indices(legal):
             bit = 1 << c
             if hands[seat] & bit:
                 hands[seat] ^= bit
@@ -630,12 +623,177 @@ def candidate_cards(k: Known, legal: int) -> list[int]:
             continue
         others = bits & ~gone & ~own
         prev = -1
-        for c in _bits(mine):
+        for c in card_indices(mine):
             if prev < 0 or others & ((1 << c) - (1 << (prev + 1))):
                 out.append(c)
             prev = c
-    out.extend(_bits(legal & ~k.hand))
+    out.extend(card_indices(legal & ~k.hand))
     return out
+
+
+def after_card(world: World, seat: int, c: int) -> World:
+    """``world`` once ``seat`` has played card ``c`` from its hand or its layout (the card
+    beneath a layout card turns face up, fresh)."""
+    bit = 1 << c
+    hands = list(world.hands)
+    ups = list(world.ups)
+    under = world.under
+    fresh = world.fresh
+    if hands[seat] & bit:
+        hands[seat] ^= bit
+    else:
+        ups[seat] ^= bit
+        under = list(under)
+        mine = dict(under[seat])
+        stack = mine.pop(c, ())
+        if stack:
+            top = stack[-1]
+            mine[top] = stack[:-1]
+            ups[seat] |= 1 << top
+            fresh = list(fresh)
+            fresh[seat] |= 1 << top
+        under[seat] = mine
+    return World(hands, ups, fresh, under)
+
+
+def card_values(
+    k: Known,
+    world: World,
+    cands: list[int],
+    exact: tuple[int, int],
+    relative: bool,
+    deadline: float,
+) -> dict[int, float]:
+    """The deal's value to the seat (:func:`deal_value`) after each card of ``cands`` in
+    ``world``: solved exactly (:func:`solve`) when at most ``exact`` cards a seat (two
+    seats, more) are left, else played out greedily (valued against the others' mean
+    when ``relative``). Past ``deadline`` an exact solve stops: the cards valued so far."""
+    seat = k.seat
+    side = k.sides[seat]
+    per_seat = exact[0] if k.n == 2 else exact[1]
+    exactly = remaining_cards(world) + len(k.trick) <= per_seat * k.n
+    values: dict[int, float] = {}
+    for c in cands:
+        after = after_card(world, seat, c)
+        trick = [*k.trick, c]
+        if exactly:
+            try:
+                final = solve(
+                    after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop, side, deadline
+                )
+            except TimeoutError:
+                break  # only whole worlds count
+            values[c] = deal_value(k.rules, k.sides, side, final)
+        else:
+            final = playout(after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop)
+            values[c] = deal_value(k.rules, k.sides, side, final, relative)
+    return values
+
+
+class OpenStrategy:
+    """A seat's card at an open table (:class:`engine.ai.search.strategy.TableStrategy`).
+
+    Worlds: :func:`sample_world`, each weighed by
+    :class:`engine.ai.search.open_inference.Sharp` with ``sharp``. Value:
+    :func:`card_values`, exact from ``exact`` cards a seat, played out before that
+    (valued against the others' mean with ``relative``). :meth:`choose` is the timed
+    search of the levels (:func:`search_play`).
+    """
+
+    kind = "open"
+    unit = "points"
+
+    def __init__(
+        self, view: SeatView, k: Known, exact: tuple[int, int], sharp: bool, relative: bool
+    ) -> None:
+        self.k = k
+        self.exact = exact
+        self.relative = relative
+        self._sharp = None
+        if sharp:
+            from engine.ai.search.open_inference import Sharp
+
+            self._sharp = Sharp.of(view, k)
+
+    @classmethod
+    def of(
+        cls, view: SeatView, exact: tuple[int, int], sharp: bool, relative: bool
+    ) -> OpenStrategy | None:
+        """The strategy of ``view``'s card, ``None`` when the view cannot be read."""
+        k = knowledge_of(view)
+        return None if k is None else cls(view, k, exact, sharp, relative)
+
+    def candidates(self, legal: int) -> list[int]:
+        return candidate_cards(self.k, legal)
+
+    def worlds(self, rng: random.Random) -> Iterator[tuple[World, float]]:
+        while True:
+            world = sample_world(self.k, rng)
+            if world is None:
+                return
+            yield world, self._sharp.weight(world) if self._sharp is not None else 1.0
+
+    def every_world(self, limit: int) -> list[tuple[World, float]] | None:
+        return None
+
+    def evaluate(self, world: World, cands: list[int], deadline: float) -> dict[int, float]:
+        return card_values(self.k, world, cands, self.exact, self.relative, deadline)
+
+    def true_world(self, game: Game) -> World:
+        n = self.k.n
+        layout = game.layout
+        if layout is None:
+            return World(list(game.hands[:n]), [0] * n, [0] * n, [{} for _ in range(n)])
+        under = [
+            {pile[-1]: tuple(pile[:-1]) for pile in piles if pile} for piles in layout.piles[:n]
+        ]
+        return World(list(game.hands[:n]), list(layout.up[:n]), list(layout.fresh[:n]), under)
+
+    def choose(self, legal: int, rng: random.Random, budget: Budget, start: float) -> int | None:
+        """The card (index) of ``legal`` with the best (weighted) mean value over the worlds
+        there is time for; ``None`` when not one world could be scored."""
+        k = self.k
+        cands = self.candidates(legal)
+        if len(cands) == 1:
+            return cands[0]
+        soft = start + budget.soft
+        cap = start + budget.cap - min(CAP_RESERVE, budget.cap / 10)
+        totals = dict.fromkeys(cands, 0.0)
+        worlds = 0
+        mass = 0.0  # the worlds' total weight (their number, without ``sharp``)
+        slowest = 0.0
+        sampler = self.worlds(rng)
+        while worlds < budget.max_worlds:
+            now = clock.now()
+            if (worlds >= budget.min_worlds and now + slowest > soft) or now > cap:
+                break
+            sampled = next(sampler, None)
+            if sampled is None:
+                break
+            world, weight = sampled
+            values = self.evaluate(world, cands, cap)
+            if len(values) < len(cands):
+                break
+            for c, v in values.items():
+                totals[c] += weight * v
+            worlds += 1
+            mass += weight
+            slowest = max(slowest * 0.8, clock.now() - now)
+        if not worlds:
+            return None
+        trump = k.trump
+
+        def key(c: int) -> tuple[float, int, int, int]:
+            # best mean; among equals the cheaper card: a hand card before a layout
+            # card (which would show a new card), non-trump, then the lower rank
+            return (-totals[c], 0 if k.hand >> c & 1 else 1, 1 if c // 13 == trump else 0, c % 13)
+
+        best = min(cands, key=key)
+        if budget.margin > 0:
+            floor = totals[best] - budget.margin * mass
+            near = [c for c in cands if totals[c] >= floor]
+            best = min(near, key=lambda c: (key(c)[1:], -totals[c]))
+        return best
 
 
 def search_play(
@@ -648,7 +806,8 @@ def search_play(
     sharp: bool = False,
     relative: bool = False,
 ) -> int | None:
-    """The card (index) with the best mean deal value over sampled worlds.
+    """The card (index) with the best mean deal value over sampled worlds
+    (:meth:`OpenStrategy.choose`).
 
     With ``sharp`` (``hard`` only), :class:`engine.ai.search.open_inference.Sharp` weighs
     each world by how well it explains the others' plays (a weighted mean).
@@ -660,88 +819,5 @@ def search_play(
     """
     if start is None:
         start = clock.now()
-    k = knowledge_of(view)
-    if k is None:
-        return None
-    cands = candidate_cards(k, legal)
-    if len(cands) == 1:
-        return cands[0]
-    soft = start + budget.soft
-    cap = start + budget.cap - min(CAP_RESERVE, budget.cap / 10)
-    side = k.sides[k.seat]
-    totals = dict.fromkeys(cands, 0.0)
-    worlds = 0
-    mass = 0.0  # the worlds' total weight (their number, without ``sharp``)
-    evaluation = None
-    if sharp:
-        from engine.ai.search.open_inference import Sharp
-
-        evaluation = Sharp.of(view, k)
-    slowest = 0.0
-    seat = k.seat
-    while worlds < budget.max_worlds:
-        now = clock.now()
-        if (worlds >= budget.min_worlds and now + slowest > soft) or now > cap:
-            break
-        world = sample_world(k, rng)
-        if world is None:
-            break
-        weight = evaluation.weight(world) if evaluation is not None else 1.0
-        per_seat = exact[0] if k.n == 2 else exact[1]
-        exactly = remaining_cards(world) + len(k.trick) <= per_seat * k.n
-        values: dict[int, float] = {}
-        for c in cands:
-            bit = 1 << c
-            hands = list(world.hands)
-            ups = list(world.ups)
-            under = world.under
-            fresh = world.fresh
-            if hands[seat] & bit:
-                hands[seat] ^= bit
-            else:
-                ups[seat] ^= bit
-                under = list(under)
-                mine = dict(under[seat])
-                stack = mine.pop(c, ())
-                if stack:
-                    top = stack[-1]
-                    mine[top] = stack[:-1]
-                    ups[seat] |= 1 << top
-                    fresh = list(fresh)
-                    fresh[seat] |= 1 << top
-                under[seat] = mine
-            after = World(hands, ups, fresh, under)
-            trick = [*k.trick, c]
-            if exactly:
-                try:
-                    final = solve(
-                        after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop, side, cap
-                    )
-                except TimeoutError:
-                    break  # only whole worlds count
-                values[c] = deal_value(k.rules, k.sides, side, final)
-            else:
-                final = playout(after, k.leader, trick, k.trump, k.sides, k.tricks, k.stop)
-                values[c] = deal_value(k.rules, k.sides, side, final, relative)
-        if len(values) < len(cands):
-            break
-        for c, v in values.items():
-            totals[c] += weight * v
-        worlds += 1
-        mass += weight
-        slowest = max(slowest * 0.8, clock.now() - now)
-    if not worlds:
-        return None
-    trump = k.trump
-
-    def key(c: int) -> tuple[float, int, int, int]:
-        # best mean; among equals the cheaper card: a hand card before a layout
-        # card (which would show a new card), non-trump, then the lower rank
-        return (-totals[c], 0 if k.hand >> c & 1 else 1, 1 if c // 13 == trump else 0, c % 13)
-
-    best = min(cands, key=key)
-    if budget.margin > 0:
-        floor = totals[best] - budget.margin * mass
-        near = [c for c in cands if totals[c] >= floor]
-        best = min(near, key=lambda c: (key(c)[1:], -totals[c]))
-    return best
+    strategy = OpenStrategy.of(view, exact, sharp, relative)
+    return None if strategy is None else strategy.choose(legal, rng, budget, start)

@@ -18,8 +18,9 @@ sampled world agrees with everything the seat has seen:
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Final
 
 from engine.ai.search.bitmasks import NO_TRUMP, trick_winner_pos
 from engine.cards import Card, Rank
@@ -30,10 +31,13 @@ __all__ = [
     "MISERE_CONTRACTS",
     "OUT",
     "Situation",
+    "deck_mask",
     "enumerate_worlds",
     "opening_leader",
     "rules_for",
+    "HINT_WEIGHTS",
     "sample_world",
+    "sample_world_by_hints",
     "situation",
 ]
 
@@ -58,7 +62,7 @@ def _rules(game_id: str, preset: str, target: int) -> Rules:
 
 
 @lru_cache(maxsize=8)
-def _deck_mask(removed: tuple[Rank, ...]) -> int:
+def deck_mask(removed: tuple[Rank, ...]) -> int:
     deck = 0
     for i in range(52):
         if Rank(i % 13 + 2) not in removed:
@@ -123,8 +127,14 @@ class Situation:
         return self.tricks_total - self.tricks[0] - self.tricks[1]
 
 
-def situation(view: SeatView) -> Situation:
-    """Read a view (any phase after the deal) into a :class:`Situation`."""
+HINT_WEIGHTS: Final = (0.15, 0.4, 0.5)
+"""The hints' weights as set by hand (:func:`_hint`): a fourth hand that did not beat
+the trick, a third hand that did not, a void fourth hand that did not ruff."""
+
+
+def situation(view: SeatView, hint_weights: tuple[float, float, float] = HINT_WEIGHTS) -> Situation:
+    """Read a view (any phase after the deal) into a :class:`Situation`; ``hint_weights``
+    replace the soft hints' weights (see :data:`HINT_WEIGHTS`)."""
     rules = rules_for(view)
     seat = view.seat
     trump = view.trump.order if view.trump is not None else NO_TRUMP
@@ -151,7 +161,9 @@ def situation(view: SeatView) -> Situation:
             if prevent and i and not c.bit & led:
                 void[s] |= led
         if prevent:
-            _hints_of_trick(leader, cards, trump_bits, seat, played_by, pending, sides)
+            _hints_of_trick(
+                leader, cards, trump_bits, seat, played_by, pending, sides, hint_weights
+            )
     trick: list[int] = []
     if view.trick:
         led = view.trick[0][1].suit_mask
@@ -164,13 +176,20 @@ def situation(view: SeatView) -> Situation:
         if prevent:
             cards_now = tuple(c for _, c in view.trick)
             _hints_of_trick(
-                view.trick_leader, cards_now, trump_bits, seat, played_by, pending, sides
+                view.trick_leader,
+                cards_now,
+                trump_bits,
+                seat,
+                played_by,
+                pending,
+                sides,
+                hint_weights,
             )
 
     if view.contract in MISERE_CONTRACTS:
         pending = []  # a misère player ducks on purpose: not beating a card says nothing
     hints = [(s, forbid, played_by[s] & ~before, w) for s, forbid, before, w in pending]
-    deck = _deck_mask(rules.removed_ranks)
+    deck = deck_mask(rules.removed_ranks)
     unknown = deck & ~my_hand & ~played
     fixed = [0, 0, 0, 0, 0]
     fixed[seat] = my_hand
@@ -300,6 +319,7 @@ def _hints_of_trick(
     played_by: list[int],
     out: list[tuple[int, int, int, float]],
     sides: tuple[int, ...] = (0, 1, 0, 1),
+    weights: tuple[float, float, float] = HINT_WEIGHTS,
 ) -> None:
     """Soft hints from the third and fourth cards of a trick (see :func:`_hint`)."""
     for pos in (2, 3):
@@ -308,7 +328,7 @@ def _hints_of_trick(
         seat = (leader + pos) % 4
         if seat == me:
             continue
-        hint = _hint(cards[: pos + 1], trump_bits, leader, sides)
+        hint = _hint(cards[: pos + 1], trump_bits, leader, sides, weights)
         if hint:
             out.append((seat, hint[0], played_by[seat], hint[1]))
 
@@ -318,6 +338,7 @@ def _hint(
     trump_bits: int,
     leader: int = 0,
     sides: tuple[int, ...] = (0, 1, 0, 1),
+    weights: tuple[float, float, float] = HINT_WEIGHTS,
 ) -> tuple[int, float] | None:
     """What the player of the trick's last card (third or fourth) probably lacked.
 
@@ -339,10 +360,10 @@ def _hint(
     if mine.bit & led:
         if win.bit & led and mine.index < win.index:
             above = led & ~((win.bit << 1) - 1)
-            return (above, 0.15 if pos == 3 else 0.4)
+            return (above, weights[0] if pos == 3 else weights[1])
         return None
     if pos == 3 and trump_bits and not win.bit & trump_bits and not mine.bit & trump_bits:
-        return (trump_bits, 0.5)
+        return (trump_bits, weights[2])
     return None
 
 
@@ -408,6 +429,23 @@ def sample_world(
             continue
         return hands
     return None
+
+
+def sample_world_by_hints(sit: Situation, rng: random.Random, tries: int = 40) -> list[int] | None:
+    """A deal of the unknown cards that keeps every hint from play not already broken:
+    the cards a hint says a seat lacked are dealt elsewhere (each hint taken as a rule).
+    ``None`` when no such deal was found, or there are no hints (:func:`sample_world`
+    then)."""
+    if not sit.hints:
+        return None
+    allowed = list(sit.allowed)
+    kept = [(seat, forbid) for seat, forbid, since, _w in sit.hints if not since & forbid]
+    for seat, forbid in kept:  # not broken yet: the seat has shown no such card since
+        allowed[seat] &= ~forbid
+    world = sample_world(replace(sit, allowed=allowed), rng, tries)
+    if world is None or any(world[seat] & forbid for seat, forbid in kept):
+        return None  # (its last tries deal leniently, past the rules)
+    return world
 
 
 def enumerate_worlds(

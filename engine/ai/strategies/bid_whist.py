@@ -28,21 +28,27 @@ games' decisions), this module is a second, general and smaller one over
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
 from engine.actions import Action, Discard, Pass, Play, play
 from engine.ai.search import clock
+from engine.ai.search.bitmasks import card_indices
 from engine.cards import JOKERS_MASK, SUITS, Card, RankOrder, Suit, mask_of
-from engine.game import SeatView
+from engine.game import Game, SeatView
 
 __all__ = [
+    "BidWhistStrategy",
     "ContractPlayer",
     "DealModel",
     "applies",
+    "contract_candidates",
+    "contract_model",
+    "contract_points",
     "estimate_tricks",
     "model_of",
     "playout",
@@ -88,21 +94,12 @@ def model_of(trump: Suit | None, order: RankOrder) -> DealModel:
     return DealModel(t, key, suit, (masks[0], masks[1], masks[2], masks[3], masks[4]))
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _lowest(m: DealModel, mask: int) -> int:
-    return min(_bits(mask), key=m.key.__getitem__)
+    return min(card_indices(mask), key=m.key.__getitem__)
 
 
 def _highest(m: DealModel, mask: int) -> int:
-    return max(_bits(mask), key=m.key.__getitem__)
+    return max(card_indices(mask), key=m.key.__getitem__)
 
 
 def led_suit(m: DealModel, trick: Sequence[int]) -> int:
@@ -152,7 +149,7 @@ def _is_master(m: DealModel, c: int, unseen: int) -> bool:
     if s == NONE:
         return False
     k = m.key[c]
-    return all(m.key[o] < k for o in _bits(unseen & m.masks[s]))
+    return all(m.key[o] < k for o in card_indices(unseen & m.masks[s]))
 
 
 # --------------------------------------------------------------------------- the maxims
@@ -176,7 +173,7 @@ def rule_card(m: DealModel, hand: int, legal: int, trick: Sequence[int], unseen:
     follow = legal & m.masks[led]
     if follow:
         lowest = _lowest(m, follow)
-        beaters = [c for c in _bits(follow) if _beats(m, c, win_card, led)]
+        beaters = [c for c in card_indices(follow) if _beats(m, c, win_card, led)]
         if partner_winning and (last or _is_master(m, win_card, unseen)):
             return lowest
         if not beaters:
@@ -192,7 +189,7 @@ def rule_card(m: DealModel, hand: int, legal: int, trick: Sequence[int], unseen:
         return max(beaters, key=m.key.__getitem__)  # third hand high
     trumps = legal & tmask
     if trumps and not partner_winning:
-        over = [c for c in _bits(trumps) if _beats(m, c, win_card, led)]
+        over = [c for c in card_indices(trumps) if _beats(m, c, win_card, led)]
         if over:
             return min(over, key=m.key.__getitem__)
     return _throw(m, hand, legal & ~tmask or legal, unseen)
@@ -230,7 +227,7 @@ def _throw(m: DealModel, hand: int, pool: int, unseen: int) -> int:
     """The cheapest discard: a powerless joker, else low from a short suit without a master."""
     jokers = pool & m.masks[NONE]
     if jokers:
-        return _bits(jokers)[0]
+        return card_indices(jokers)[0]
     best, best_key = -1, (1e9, 0)
     for s in range(4):
         mine = pool & m.masks[s]
@@ -245,7 +242,7 @@ def _throw(m: DealModel, hand: int, pool: int, unseen: int) -> int:
         )
         if key < best_key:
             best_key, best = key, c
-    return best if best >= 0 else _bits(pool)[0]
+    return best if best >= 0 else card_indices(pool)[0]
 
 
 # --------------------------------------------------------------------------- playouts
@@ -354,7 +351,7 @@ def knowledge_of(view: SeatView, m: DealModel) -> Knowledge:
         and rules.nt_jokers == "bidder_discards"
         and view.phase == "play"
     )
-    for c in _bits(pool):
+    for c in card_indices(pool):
         slots = all_slots
         for s in range(4):
             if voids.get(s, 0) >> m.suit[c] & 1 and m.suit[c] != NONE:
@@ -440,7 +437,7 @@ def estimate_tricks(m: DealModel, hand: int) -> float:
         mine = hand & m.masks[s]
         if not mine:
             continue
-        ranked = sorted(_bits(m.masks[s]), key=m.key.__getitem__, reverse=True)
+        ranked = sorted(card_indices(m.masks[s]), key=m.key.__getitem__, reverse=True)
         winners = 0
         count = mine.bit_count()
         held_above = 0
@@ -483,7 +480,7 @@ def _order(direction: str, rules_ace: object) -> RankOrder:
     return RankOrder.for_mode(direction, str(rules_ace))
 
 
-def _contract_model(view: SeatView, code: str, choice: Suit | str) -> DealModel:
+def contract_model(view: SeatView, code: str, choice: Suit | str) -> DealModel:
     """The model of contract ``code`` with trump ``choice`` (a suit) or direction (NT)."""
     assert view.rules is not None
     ace = view.rules.downtown_ace
@@ -494,12 +491,12 @@ def _contract_model(view: SeatView, code: str, choice: Suit | str) -> DealModel:
     return model_of(choice, _order("uptown" if code.endswith("u") else "downtown", ace))
 
 
-def _candidates(view: SeatView, hand: int) -> list[tuple[str, Suit | str, float]]:
+def contract_candidates(view: SeatView, hand: int) -> list[tuple[str, Suit | str, float]]:
     """Per mode (u, d, n): the best trump or direction by the quick count, and the count."""
     out: list[tuple[str, Suit | str, float]] = []
     for mode in ("u", "d", "n"):
         choices: list[Suit | str] = ["uptown", "downtown"] if mode == "n" else list(SUITS)
-        scored = [(estimate_tricks(_contract_model(view, mode, c), hand), c) for c in choices]
+        scored = [(estimate_tricks(contract_model(view, mode, c), hand), c) for c in choices]
         best = max(scored, key=lambda t: t[0])
         out.append((mode, best[1], best[0]))
     return out
@@ -512,7 +509,9 @@ BID_SLACK: Final = 0.25  # expected points a higher bid may give up over the bes
 KITTY_BOOKS: Final = 1.5  # the kitty's own book, and some from its cards
 
 
-def _points(rules_made: str, multiplier: int, number: int, no_trump: bool, books: int) -> int:
+def contract_points(
+    rules_made: str, multiplier: int, number: int, no_trump: bool, books: int
+) -> int:
     made = books >= 6 + number
     points = (books - 6 if rules_made == "books_over_six" else number) if made else -number
     return points * (multiplier if no_trump else 1)
@@ -570,7 +569,7 @@ class ContractPlayer:
         assert rules is not None
         bids = [a for a in legal if isinstance(a, Bid)]
         hand = mask_of(view.hand)
-        cands = _candidates(view, hand)
+        cands = contract_candidates(view, hand)
         multiplier = rules.nt_multiplier
         made_rule = rules.made_score
         values: dict[str, float] = {}
@@ -580,11 +579,12 @@ class ContractPlayer:
             if books is not None and books[b.mode]:
                 outcomes = books[b.mode]
                 values[b.code] = sum(
-                    _points(made_rule, multiplier, b.number, b.no_trump, x) for x in outcomes
+                    contract_points(made_rule, multiplier, b.number, b.no_trump, x)
+                    for x in outcomes
                 ) / len(outcomes)
             else:
                 est = round(cand[2] + PARTNER_BOOKS + KITTY_BOOKS)
-                values[b.code] = _points(made_rule, multiplier, b.number, b.no_trump, est)
+                values[b.code] = contract_points(made_rule, multiplier, b.number, b.no_trump, est)
         # one round of bidding: among bids worth about the best, the highest (it
         # keeps the opponents out; with books over six it scores the same)
         top = max(values.values())
@@ -609,7 +609,7 @@ class ContractPlayer:
         """Books I would take as declarer of each candidate, over sampled deals."""
         assert view.rules is not None
         out: dict[str, list[int]] = {mode: [] for mode, _, _ in cands}
-        models = {mode: _contract_model(view, mode, choice) for mode, choice, _ in cands}
+        models = {mode: contract_model(view, mode, choice) for mode, choice, _ in cands}
         k = knowledge_of(view, models["u"])
         deadline = self._deadline(start)
         first_declarer = view.rules.first_leader == "declarer"
@@ -618,12 +618,12 @@ class ContractPlayer:
             if world is None:
                 break
             for mode, m in models.items():
-                out[mode].append(self._declare_books(view, m, world, first_declarer))
+                out[mode].append(self.declare_books(view, m, world, first_declarer))
             if self._stop(start, deadline, len(out["u"])):
                 break
         return out
 
-    def _declare_books(self, view: SeatView, m: DealModel, world: list[int], leads: bool) -> int:
+    def declare_books(self, view: SeatView, m: DealModel, world: list[int], leads: bool) -> int:
         """Books (kitty included) I take as declarer in ``world``: take the kitty, lay out, play."""
         seat = view.seat
         hands = world[:4]
@@ -631,21 +631,21 @@ class ContractPlayer:
         hands[seat] |= kitty
         assert view.rules is not None
         extra = hands[seat].bit_count() - view.rules.hand_size  # the kitty's cards, to lay out
-        hands[seat] = self._lay_out(m, hands[seat], extra, view)
+        hands[seat] = self.lay_out(m, hands[seat], extra, view)
         leader = seat if leads else view.eldest
         sides = view.sides or (0, 1, 0, 1)
         tricks = playout(m, hands, [], leader, sides, [0] * (max(sides) + 1))
         return 1 + tricks[sides[seat]]
 
-    def _lay_out(self, m: DealModel, hand: int, count: int, view: SeatView) -> int:
+    def lay_out(self, m: DealModel, hand: int, count: int, view: SeatView) -> int:
         assert view.rules is not None
         jokers_out = m.trump == NONE and view.rules.nt_jokers == "bidder_discards"
         for _ in range(count):
             if jokers_out and hand & JOKERS_MASK:
-                c = _bits(hand & JOKERS_MASK)[0]
+                c = card_indices(hand & JOKERS_MASK)[0]
             else:
                 unseen = pack_mask(view.rules.jokers) & ~hand
-                c = min(_bits(hand), key=lambda x: keep_value(m, hand, x, unseen))
+                c = min(card_indices(hand), key=lambda x: keep_value(m, hand, x, unseen))
             hand &= ~(1 << c)
         return hand
 
@@ -665,7 +665,7 @@ class ContractPlayer:
                 if isinstance(a, NameTrump)
                 else (a.direction if isinstance(a, NameDirection) else "uptown")
             )
-            return _contract_model(view, code, choice)
+            return contract_model(view, code, choice)
 
         scores = {a: estimate_tricks(model(a), hand) for a in legal}
         if self.search:
@@ -679,7 +679,7 @@ class ContractPlayer:
                 if world is None:
                     break
                 for a in legal:
-                    sampled[a].append(self._declare_books(view, model(a), world, leads))
+                    sampled[a].append(self.declare_books(view, model(a), world, leads))
                 if self._stop(start, deadline, len(sampled[legal[0]])):
                     break
             if sampled[legal[0]]:
@@ -719,7 +719,7 @@ class ContractPlayer:
                 hands = world[:4]
                 rest = hands[view.seat] & ~a.card.bit
                 extra = rest.bit_count() - view.rules.hand_size
-                hands[view.seat] = self._lay_out(m, rest, extra, view)
+                hands[view.seat] = self.lay_out(m, rest, extra, view)
                 leader = view.seat if leads else view.eldest
                 tricks = playout(m, hands, [], leader, sides, [0] * (max(sides) + 1))
                 totals[a] += tricks[sides[view.seat]]
@@ -733,45 +733,102 @@ class ContractPlayer:
     # -- card play
 
     def _play(self, view: SeatView, plays: list[Play], rng: random.Random, start: float) -> Action:
-        m = model_of(view.trump, view.rank_order)
+        strategy = BidWhistStrategy(view)
+        m, k = strategy.m, strategy.k
         hand = mask_of(view.hand)
         legal = mask_of(a.card for a in plays)
-        trick = [c.index for _, c in view.trick]
-        k = knowledge_of(view, m)
         if not self.search:
-            return play(_CARDS[rule_card(m, hand, legal, trick, k.pool)])
-        cands = _bits(legal)
+            return play(_CARDS[rule_card(m, hand, legal, strategy.trick, k.pool)])
+        cands = strategy.candidates(legal)
         totals = dict.fromkeys(cands, 0.0)
         worlds = 0
         deadline = self._deadline(start)
-        sides = view.sides or (0, 1, 0, 1)
-        mine = sides[view.seat]
-        declarer_side = sides[view.declarer] if view.declarer is not None else mine
-        assert view.rules is not None
-        multiplier = view.rules.nt_multiplier
-        made_rule = view.rules.made_score
-        number = int(view.contract[:-1]) if view.contract else 0
-        no_trump = view.contract.endswith("n")
-        base = list(view.tricks) if view.tricks else [0] * (max(sides) + 1)
-        leader = view.trick_leader
+        sampler = strategy.worlds(rng)
         for _ in range(self.max_worlds):
-            world = sample_world(k, rng)
-            if world is None:
+            sampled = next(sampler, None)
+            if sampled is None:
                 break
-            for c in cands:
-                hands = world[:4]
-                hands[view.seat] &= ~(1 << c)
-                tricks = playout(m, hands, [*trick, c], leader, sides, base)
-                books = 1 + tricks[declarer_side]
-                value = _points(made_rule, multiplier, number, no_trump, books) if number else books
-                totals[c] += value if declarer_side == mine else -value
+            for c, value in strategy.evaluate(sampled[0], cands, math.inf).items():
+                totals[c] += value
             worlds += 1
             if self._stop(start, deadline, worlds):
                 break
         if not worlds:
-            return play(_CARDS[rule_card(m, hand, legal, trick, k.pool)])
+            return play(_CARDS[rule_card(m, hand, legal, strategy.trick, k.pool)])
         best = max(cands, key=lambda c: (totals[c], -m.key[c]))
         return play(_CARDS[best])
 
     def __repr__(self) -> str:
         return f"ContractPlayer(search={self.search}, budget={self.budget})"
+
+
+class BidWhistStrategy:
+    """A seat's card in Bid Whist (:class:`engine.ai.search.strategy.TableStrategy`), over
+    the contract's own card model (:func:`model_of`: jokers, the rank order named).
+
+    Worlds: :func:`sample_world`. Value, by ``objective``: ``"points"`` (the players'):
+    the contract's points for the seat's side, signed (the declarer's side scores, the
+    defenders count it against them; books before a contract); ``"books"`` (the coach's
+    unit, which counts every trick the seat's side takes, ``unit`` ``"tricks"``).
+    """
+
+    kind = "bid-whist"
+
+    def __init__(self, view: SeatView, objective: str = "points") -> None:
+        if objective not in ("points", "books"):
+            raise ValueError(f"unknown objective {objective!r}")
+        self.view = view
+        self.objective = objective
+        self.unit = "points" if objective == "points" else "tricks"
+        self.m = model_of(view.trump, view.rank_order)
+        self.k = knowledge_of(view, self.m)
+        self.trick = [c.index for _, c in view.trick]
+        sides = view.sides or (0, 1, 0, 1)
+        self._sides = sides
+        self._mine = sides[view.seat]
+        self._declarer_side = sides[view.declarer] if view.declarer is not None else self._mine
+        self._base = list(view.tricks) if view.tricks else [0] * (max(sides) + 1)
+        rules = view.rules
+        assert rules is not None
+        self._multiplier = rules.nt_multiplier
+        self._made_rule = rules.made_score
+        self._number = int(view.contract[:-1]) if view.contract else 0
+        self._no_trump = view.contract.endswith("n")
+
+    def candidates(self, legal: int) -> list[int]:
+        return card_indices(legal)
+
+    def worlds(self, rng: random.Random) -> Iterator[tuple[list[int], float]]:
+        while True:
+            world = sample_world(self.k, rng)
+            if world is None:
+                return
+            yield world, 1.0
+
+    def every_world(self, limit: int) -> list[tuple[list[int], float]] | None:
+        return None
+
+    def evaluate(self, world: list[int], cands: list[int], deadline: float) -> dict[int, float]:
+        seat = self.view.seat
+        leader = self.view.trick_leader
+        out: dict[int, float] = {}
+        for c in cands:
+            hands = world[:4]
+            hands[seat] &= ~(1 << c)
+            tricks = playout(self.m, hands, [*self.trick, c], leader, self._sides, self._base)
+            if self.objective == "books":
+                out[c] = float(tricks[self._mine])
+                continue
+            books = 1 + tricks[self._declarer_side]
+            value = (
+                contract_points(
+                    self._made_rule, self._multiplier, self._number, self._no_trump, books
+                )
+                if self._number
+                else books
+            )
+            out[c] = value if self._declarer_side == self._mine else -value
+        return out
+
+    def true_world(self, game: Game) -> list[int]:
+        return list(game.hands[:4])

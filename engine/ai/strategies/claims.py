@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.actions import Action
+from engine.ai.search.bitmasks import card_indices
 from engine.cards import (
     Card,
     RankOrder,
@@ -88,17 +89,8 @@ class _Unsure(Exception):
     """The exact answer would take too long."""
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _cards(mask: int) -> list[Card]:
-    return [_CARDS[i] for i in _bits(mask)]
+    return [_CARDS[i] for i in card_indices(mask)]
 
 
 def _claim_note(view: SeatView) -> tuple[int, int, tuple[int, ...], tuple[Card, ...]] | None:
@@ -268,7 +260,7 @@ def _worlds(view: SeatView, claimer: int, shown: int) -> list[list[int]] | None:
         need = room[seat]
         if allowed.bit_count() < need:
             return
-        for combo in itertools.combinations(_bits(allowed), need):
+        for combo in itertools.combinations(card_indices(allowed), need):
             mask = 0
             for c in combo:
                 mask |= 1 << c
@@ -311,9 +303,9 @@ class _Solver:
     def moves(self, hands: list[int], seat: int, trick: list[Card]) -> list[int]:
         allowed = self.shared.get(seat)
         if allowed is not None:
-            return _bits(hands[self.n] & allowed)
+            return card_indices(hands[self.n] & allowed)
         hand = hands[seat]
-        return _bits(follow_mask(hand, trick, self.trump) if trick else hand)
+        return card_indices(follow_mask(hand, trick, self.trump) if trick else hand)
 
     def holds(self, hands: list[int], leader: int, trick: list[Card], need: int, left: int) -> bool:
         """``left``: tricks still to play, the current one included."""

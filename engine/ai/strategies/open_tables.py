@@ -34,13 +34,22 @@ from collections.abc import Sequence
 
 from engine.actions import Action, Play, play
 from engine.ai.levels import Profile
+from engine.ai.search import open_search as ops
+from engine.ai.search.bitmasks import play_mask
 from engine.ai.search.budget import Budget
 from engine.ai.search.open_search import applies, search_play
 from engine.ai.strategies.obvious import claim_for
 from engine.cards import SUITS, Card, Suit, cards_from_mask, mask_of
 from engine.view import SeatView
 
-__all__ = ["budget_of", "generic_card", "generic_play", "search_choice", "wants_generic"]
+__all__ = [
+    "budget_of",
+    "generic_card",
+    "generic_play",
+    "open_strategy",
+    "search_choice",
+    "wants_generic",
+]
 
 _PARTNERS_OPPOSITE = (0, 1, 0, 1)
 
@@ -111,10 +120,7 @@ def generic_play(view: SeatView, legal: Sequence[Action]) -> Action:
     claim = claim_for(view, legal)
     if claim is not None:
         return claim
-    mask = 0
-    for action in legal:
-        if isinstance(action, Play):
-            mask |= action.card.bit
+    mask = play_mask(legal)
     if not mask:
         return legal[0]
     card = generic_card(view, mask)
@@ -150,3 +156,17 @@ def search_choice(
         else None
     )
     return generic_play(view, legal) if found is None else play(Card.from_index(found))
+
+
+def open_strategy(view: SeatView, profile: Profile) -> ops.OpenStrategy:
+    """The strategy of ``view``'s card at an open table as ``profile`` plays it
+    (:class:`engine.ai.search.open_search.OpenStrategy`: exact from its ``open_exact``
+    cards a seat, ``open_exact_hidden`` without layouts; worlds weighed when it is
+    ``sharp`` at two or three seats; valued ``relative``). Raises ``ValueError`` when
+    the view cannot be read."""
+    exact = profile.open_exact if view.layouts else profile.open_exact_hidden
+    sharp = profile.sharp and view.n_seats <= 3
+    found = ops.OpenStrategy.of(view, exact, sharp, profile.relative)
+    if found is None:
+        raise ValueError("the open tables' card model cannot read this view")
+    return found

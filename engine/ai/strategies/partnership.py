@@ -20,7 +20,11 @@
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Final
 
 from engine.ai.levels import Profile
 from engine.ai.search import dds
@@ -30,15 +34,35 @@ from engine.ai.search.determinized import (
     Evaluator,
     candidate_cards,
     dds_evaluator,
+    honour_counts,
     playout_evaluator,
     search_card,
     settled_follow,
     solver_evaluator,
 )
-from engine.ai.search.worlds import Situation, situation
-from engine.game import SeatView
+from engine.ai.search.solver import solve_cards
+from engine.ai.search.value import value_table
+from engine.ai.search.worlds import (
+    Situation,
+    enumerate_worlds,
+    sample_world,
+    sample_world_by_hints,
+    situation,
+)
+from engine.game import Game, SeatView
 
-__all__ = ["budget_of", "evaluator", "rule_card", "search_play"]
+__all__ = [
+    "FEW_CARDS",
+    "FEW_CARDS_FROM",
+    "PartnershipStrategy",
+    "budget_of",
+    "evaluator",
+    "rule_card",
+    "search_play",
+]
+
+FEW_CARDS: Final = 3  # untimed, at most this many cards wanted: one DDS solve each
+FEW_CARDS_FROM: Final = 6  # ... from this many cards in hand (below, every card at once is cheap)
 
 
 def budget_of(profile: Profile) -> Budget:
@@ -49,7 +73,6 @@ def budget_of(profile: Profile) -> Budget:
         min_worlds=profile.min_worlds,
         max_worlds=profile.max_worlds,
         margin=profile.margin,
-        inference=profile.inference,
         exact_worlds=profile.exact_worlds,
     )
 
@@ -70,21 +93,123 @@ def evaluator(profile: Profile) -> Evaluator:
     return evaluate
 
 
+class PartnershipStrategy:
+    """A seat's card at a four-handed partnership table with the deal hidden, as
+    ``profile`` plays it (:class:`engine.ai.search.strategy.TableStrategy`).
+
+    Worlds: :func:`~engine.ai.search.worlds.sample_world`, weighed by the play where
+    the profile infers (``inference``; the hints' weights its ``hint_weights``, and
+    with ``hint_rules`` dealt keeping every hint where a deal can), the ruffer's
+    lay-out biased to low cards unless the profile is ``uniform`` (plain PIMC). Value: the deal's points for the
+    seat's side less the other side's, a game won counting more
+    (:func:`~engine.ai.search.value.value_table`), from the tricks the profile's
+    :func:`evaluator` gives. :meth:`evaluate` with an infinite ``deadline`` (the
+    coach) solves exactly, double dummy, whatever the profile: a few cards by one
+    DDS solve each, else every card at once.
+    """
+
+    kind = "partnership"
+    unit = "points"
+
+    def __init__(self, view: SeatView, profile: Profile) -> None:
+        sit = (
+            situation(view)
+            if profile.hint_weights is None
+            else situation(view, profile.hint_weights)
+        )
+        if profile.uniform and sit.out_is_discard:
+            sit = replace(sit, out_is_discard=False)
+        self.sit = sit
+        self.inference = profile.inference
+        self.hint_rules = profile.hint_rules and profile.inference
+        self._raw = evaluator(profile)
+        self._side = sit.seat % 2
+        self._tables: dict[tuple[int, int] | None, list[float]] = {}
+
+    def candidates(self, legal: int) -> list[int]:
+        return candidate_cards(self.sit, legal)
+
+    def worlds(self, rng: random.Random) -> Iterator[tuple[list[int], float]]:
+        while True:
+            world = sample_world_by_hints(self.sit, rng) if self.hint_rules else None
+            if world is None:
+                world = sample_world(self.sit, rng, inference=self.inference)
+            if world is None:
+                return
+            yield world, 1.0
+
+    def every_world(self, limit: int) -> list[tuple[list[int], float]] | None:
+        return enumerate_worlds(self.sit, limit, self.inference)
+
+    def evaluate(self, world: list[int], cands: list[int], deadline: float) -> dict[int, float]:
+        sit = self.sit
+        if deadline == math.inf:
+            raw = self._exact(world, cands)
+        else:
+            raw = self._raw(sit, world, cands, deadline)
+        counts = honour_counts(sit, world)
+        table = self._tables.get(counts)
+        if table is None:
+            table = self._tables[counts] = value_table(
+                sit.rules, self._side, sit.start_scores, counts
+            )
+        now = sit.tricks[self._side]
+        return {c: table[now + raw[c]] for c in cands}
+
+    def true_world(self, game: Game) -> list[int]:
+        return list(game.hands)
+
+    def choose(
+        self, legal: int, rng: random.Random, profile: Profile, budget: Budget, start: float
+    ) -> int | None:
+        """The card (index) of ``legal`` with the best mean value over the worlds there
+        is time for (see the module docstring); ``None`` if not one could be scored."""
+        if profile.settle_follow:
+            settled = settled_follow(self.sit, legal)
+            if settled is not None:
+                return settled
+        cands = self.candidates(legal)
+        if len(cands) == 1:
+            return cands[0]
+        found = search_card(self, cands, rng, budget, start)
+        return None if found is None else found[0]
+
+    def _exact(self, world: list[int], cands: list[int]) -> dict[int, int]:
+        """The side's tricks from here after each card, double dummy, untimed."""
+        sit = self.sit
+        left = sit.my_hand.bit_count()  # tricks left, the current one included
+        if dds.available() and left >= FEW_CARDS_FROM and len(cands) <= FEW_CARDS:
+            # a few cards wanted (the coach's contenders): a solve of each, cheaper
+            # than every card's figure at once
+            return {c: self._one_card(world, c, left) for c in cands}
+        if dds.available() and left > 2:
+            return dds.solve_cards(world, sit.leader, sit.trick, sit.trump)
+        return solve_cards(world, sit.leader, sit.trick, sit.trump)
+
+    def _one_card(self, world: list[int], c: int, left: int) -> int:
+        """The side's tricks from here after ``c``: one DDS solve of the position after it."""
+        sit = self.sit
+        side = self._side
+        hands = list(world)
+        hands[sit.seat] ^= 1 << c
+        trick = [*sit.trick, c]
+        if len(trick) < 4:
+            theirs = dds.side_tricks(hands, sit.leader, trick, sit.trump)
+            return theirs if (sit.leader + len(trick)) % 2 == side else left - theirs
+        winner = (sit.leader + trick_winner_pos(trick, sit.trump)) % 4
+        won = int(winner % 2 == side)
+        if left == 1:
+            return won
+        rest = dds.max_tricks(hands, winner, sit.trump)
+        return won + (rest if winner % 2 == side else left - 1 - rest)
+
+
 def search_play(
     view: SeatView, legal: int, rng: random.Random, profile: Profile, budget: Budget, start: float
 ) -> int | None:
     """The card (index) of ``legal`` with the best mean value over sampled worlds
     (see the module docstring); ``None`` if not one world could be scored in time."""
-    sit = situation(view)
-    if profile.settle_follow:
-        settled = settled_follow(sit, legal)
-        if settled is not None:
-            return settled
-    cands = candidate_cards(sit, legal)
-    if len(cands) == 1:
-        return cands[0]
-    found = search_card(sit, cands, rng, evaluator(profile), budget, start)
-    return None if found is None else found[0]
+    return PartnershipStrategy(view, profile).choose(legal, rng, profile, budget, start)
 
 
 def rule_card(view: SeatView, legal: int) -> int:

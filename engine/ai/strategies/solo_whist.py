@@ -28,22 +28,34 @@ settlement for the seat.
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
-from engine.actions import Action, Play, play
+from engine.actions import Action, play
 from engine.ai.search import clock
-from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, trick_winner_pos
+from engine.ai.search.bitmasks import (
+    NO_TRUMP,
+    SUIT_BITS,
+    card_indices,
+    high,
+    low,
+    play_mask,
+    trick_winner_pos,
+)
+from engine.ai.search.determinized import candidate_cards
 from engine.ai.search.worlds import MISERE_CONTRACTS, sample_world, situation
 from engine.cards import Card
 from engine.families.solo import contract_value
-from engine.game import SeatView
+from engine.game import Game, SeatView
 from engine.phases.solo_auction import SoloBid as Bid
 from engine.phases.solo_auction import contract_rank
 from engine.phases.solo_declare import NameTrump
 
 __all__ = [
-    "search_decision",
+    "SoloStrategy",
+    "best_suit",
+    "contract_roles",
     "easy_bid",
     "easy_card",
     "easy_trump",
@@ -52,6 +64,9 @@ __all__ = [
     "misere_danger",
     "search_bid",
     "search_card",
+    "search_decision",
+    "seat_points",
+    "tricks_won_by_seat",
 ]
 
 LOSE, PUSH, WIN = 0, 1, 2
@@ -67,14 +82,6 @@ def _mask(view: SeatView) -> int:
     for c in view.hand:
         m |= c.bit
     return m
-
-
-def _low(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
-
-
-def _high(mask: int) -> int:
-    return mask.bit_length() - 1
 
 
 # --------------------------------------------------------------------------- hand evaluation
@@ -122,7 +129,7 @@ def misere_danger(hand: int) -> int:
         cards = hand & SUIT_BITS[s]
         k = 0
         while cards:
-            c = _low(cards)
+            c = low(cards)
             cards &= cards - 1
             r = c - 13 * s
             danger += max(0, r - (2 * k + 3))
@@ -130,7 +137,7 @@ def misere_danger(hand: int) -> int:
     return danger
 
 
-def _best_suit(hand: int) -> tuple[int, float]:
+def best_suit(hand: int) -> tuple[int, float]:
     best, value = 0, -1.0
     for s in range(4):
         v = estimate_tricks(hand, s)
@@ -144,7 +151,7 @@ def easy_bid(view: SeatView, legal: Sequence[Action]) -> Action:
     hand = _mask(view)
     turn_up = view.turn_up.suit.order if view.turn_up is not None else NO_TRUMP
     with_turn_up = estimate_tricks(hand, turn_up)
-    _, best_value = _best_suit(hand)
+    _, best_value = best_suit(hand)
     danger = misere_danger(hand)
     calls = {a.call: a for a in legal if isinstance(a, Bid)}
     wanted: list[str] = []
@@ -177,7 +184,7 @@ def _spread_safe(hand: int) -> bool:
         cards = hand & SUIT_BITS[s]
         k = 0
         while cards:
-            c = _low(cards)
+            c = low(cards)
             cards &= cards - 1
             if c - 13 * s > 2 * k + 1:
                 return False
@@ -187,7 +194,7 @@ def _spread_safe(hand: int) -> bool:
 
 def easy_trump(view: SeatView, legal: Sequence[Action]) -> Action:
     """Name the suit the hand takes most tricks with."""
-    suit, _ = _best_suit(_mask(view))
+    suit, _ = best_suit(_mask(view))
     for a in legal:
         if isinstance(a, NameTrump) and a.suit.order == suit:
             return a
@@ -197,7 +204,7 @@ def easy_trump(view: SeatView, legal: Sequence[Action]) -> Action:
 # --------------------------------------------------------------------------- card play
 
 
-def _roles(contract: str, declarer: int | None) -> tuple[int, int, int, int]:
+def contract_roles(contract: str, declarer: int | None) -> tuple[int, int, int, int]:
     if contract == "general":
         return (LOSE, LOSE, LOSE, LOSE)
     if contract in MISERE_CONTRACTS and declarer is not None:
@@ -214,7 +221,7 @@ def lose_card(legal: int, trick: list[int], trump: int, others: int) -> int:
             mine = legal & SUIT_BITS[s]
             if not mine:
                 continue
-            c = _low(mine)
+            c = low(mine)
             beaten = others & SUIT_BITS[s] & ~((2 << c) - 1)
             key = (0 if beaten else 1, c - 13 * s)
             if key < best_key:
@@ -227,10 +234,10 @@ def lose_card(legal: int, trick: list[int], trump: int, others: int) -> int:
         if win // 13 == led:
             under = follow & ((1 << win) - 1)
             if under:
-                return _high(under)
+                return high(under)
         else:
-            return _high(follow)  # trumped: anything of the suit loses
-        return _high(follow)  # cannot duck: at least shed the highest
+            return high(follow)  # trumped: anything of the suit loses
+        return high(follow)  # cannot duck: at least shed the highest
     # void: throw the most dangerous card (the highest rank), never a winning trump
     safe = legal
     if trump != NO_TRUMP and win // 13 != trump:
@@ -239,7 +246,7 @@ def lose_card(legal: int, trick: list[int], trump: int, others: int) -> int:
     for s in range(4):
         mine = safe & SUIT_BITS[s]
         if mine:
-            c = _high(mine)
+            c = high(mine)
             if c - 13 * s > best_rank:
                 best, best_rank = c, c - 13 * s
     return best
@@ -256,10 +263,10 @@ def push_card(
             mine = legal & SUIT_BITS[s]
             if not mine:
                 continue
-            c = _low(mine)
+            c = low(mine)
             his = theirs & SUIT_BITS[s]
             # a suit where all his cards are above my lowest forces him to win
-            forced = his and _low(his) > c
+            forced = his and low(his) > c
             key = (0 if forced else 1, c - 13 * s)
             if key < best_key:
                 best, best_key = c, key
@@ -272,15 +279,15 @@ def push_card(
     if follow:
         if played_by_target and (leader + win_pos) % 4 == target:
             under = follow & ((1 << win) - 1) if win // 13 == led else follow
-            return _high(under) if under else _low(follow)
+            return high(under) if under else low(follow)
         if played_by_target:
-            return _high(follow)  # he is safe in this trick: shed a high card
-        return _low(follow)  # leave him room to be the highest
+            return high(follow)  # he is safe in this trick: shed a high card
+        return low(follow)  # leave him room to be the highest
     # void: throw the highest card, keeping the low ones to lead later
     return (
-        _high(legal & ~SUIT_BITS[trump])
+        high(legal & ~SUIT_BITS[trump])
         if trump != NO_TRUMP and legal & ~SUIT_BITS[trump]
-        else _high(legal)
+        else high(legal)
     )
 
 
@@ -298,16 +305,16 @@ def win_card(
             cards = hand & SUIT_BITS[s]
             if not cards:
                 continue
-            if _high(cards) == _high(everyone & SUIT_BITS[s]) and s != trump:
-                return _high(cards)
-            if s == trump and _high(cards) == _high(everyone & SUIT_BITS[s]):
+            if high(cards) == high(everyone & SUIT_BITS[s]) and s != trump:
+                return high(cards)
+            if s == trump and high(cards) == high(everyone & SUIT_BITS[s]):
                 opp_trumps = any(hands[o] & SUIT_BITS[s] for o in range(4) if sides[o] != mine_side)
                 if opp_trumps:
-                    return _high(cards)  # draw trumps with the master
+                    return high(cards)  # draw trumps with the master
             length = cards.bit_count() - (4 if s == trump else 0)
             if length > best_len:
-                best_len, lead = length, _low(cards)
-        return lead if lead >= 0 else _low(hand)
+                best_len, lead = length, low(cards)
+        return lead if lead >= 0 else low(hand)
     led = trick[0] // 13
     follow = hand & SUIT_BITS[led]
     win_pos = trick_winner_pos(trick, trump)
@@ -317,36 +324,36 @@ def win_card(
     opps_later = [s for s in later if sides[s] != mine_side]
     if follow:
         if win // 13 != led:
-            return _low(follow)
+            return low(follow)
         threat = win if not ours else -1
         ruff = False
         for s in opps_later:
             theirs = hands[s] & SUIT_BITS[led]
             if theirs:
-                threat = max(threat, _high(theirs))
+                threat = max(threat, high(theirs))
             elif trump != NO_TRUMP and led != trump and hands[s] & SUIT_BITS[trump]:
                 ruff = True
         if ours and (threat < win) and not ruff:
-            return _low(follow)
+            return low(follow)
         if ruff:
-            return _low(follow)
+            return low(follow)
         over = follow & ~((2 << max(threat, win)) - 1)
-        return _low(over) if over else _low(follow)
+        return low(over) if over else low(follow)
     trumps = hand & SUIT_BITS[trump] if trump != NO_TRUMP else 0
     if trumps and not ours:
         floor = win if win // 13 == trump else trump * 13 - 1
         for s in opps_later:
             if not hands[s] & SUIT_BITS[led] and hands[s] & SUIT_BITS[trump]:
-                floor = max(floor, _high(hands[s] & SUIT_BITS[trump]))
+                floor = max(floor, high(hands[s] & SUIT_BITS[trump]))
         over = trumps & ~((2 << floor) - 1) if floor >= 0 else trumps
         if over:
-            return _low(over)
+            return low(over)
     rest = hand & ~trumps or hand
     best, best_rank = -1, 99
     for s in range(4):
         cards = rest & SUIT_BITS[s]
-        if cards and _low(cards) - 13 * s < best_rank:
-            best, best_rank = _low(cards), _low(cards) - 13 * s
+        if cards and low(cards) - 13 * s < best_rank:
+            best, best_rank = low(cards), low(cards) - 13 * s
     return best
 
 
@@ -415,7 +422,7 @@ def playout(
 
 def easy_card(view: SeatView, legal: int) -> int | None:
     """The rule-of-thumb card in a misère deal (``None``: play whist by the sides)."""
-    roles = _roles(view.contract, view.declarer)
+    roles = contract_roles(view.contract, view.declarer)
     role = roles[view.seat]
     if role == WIN:
         return None
@@ -436,7 +443,7 @@ def easy_card(view: SeatView, legal: int) -> int | None:
 # --------------------------------------------------------------------------- search
 
 
-def _my_points(view: SeatView, contract: str, sides: Sequence[int], won: Sequence[int]) -> float:
+def seat_points(view: SeatView, contract: str, sides: Sequence[int], won: Sequence[int]) -> float:
     """The seat's score for the deal ending with ``won`` tricks per seat."""
     rules = view.rules
     assert rules is not None
@@ -461,43 +468,97 @@ def _declarer_seat(sides: Sequence[int]) -> int:
     return sides.index(0)  # the declaring side is side 0 (engine.seating)
 
 
-def _won_so_far(view: SeatView) -> list[int]:
+def tricks_won_by_seat(view: SeatView) -> list[int]:
     won = [0, 0, 0, 0]
     for _leader, _cards, winner in view.completed_tricks:
         won[winner] += 1
     return won
 
 
-def search_card(
-    view: SeatView, legal: int, rng: random.Random, budget: float, max_worlds: int
-) -> int | None:
-    """The legal card with the best mean settlement for the seat over sampled deals."""
-    start = clock.now()
-    sit = situation(view)
-    cands = [c for c in range(52) if legal >> c & 1]
-    if len(cands) == 1:
-        return cands[0]
-    roles = _roles(view.contract, view.declarer)
-    declarer = view.declarer if view.declarer is not None else 0
-    sides = sit.sides
-    totals = dict.fromkeys(cands, 0.0)
-    base = _won_so_far(view)
-    worlds = 0
-    while worlds < max_worlds and (worlds < 2 or clock.now() - start < budget):
-        world = sample_world(sit, rng)
-        if world is None:
-            break
+class SoloStrategy:
+    """A seat's card in a contract deal of Solo Whist, as ``normal`` and ``hard`` play it
+    (:class:`engine.ai.search.strategy.TableStrategy`).
+
+    Worlds: :func:`~engine.ai.search.worlds.sample_world` (no inference: a misère
+    player ducks on purpose, and the sides change with the contract). Value: the
+    seat's points for the contract (:func:`seat_points`) after each card, the deal
+    played out by the contract's policy (:func:`playout`: each seat winning, losing
+    or pushing as its role says).
+    """
+
+    kind = "solo"
+    unit = "points"
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        self.sit = situation(view)
+        self._roles = contract_roles(view.contract, view.declarer)
+        self._declarer = view.declarer if view.declarer is not None else 0
+        self._base = tricks_won_by_seat(view)
+
+    def candidates(self, legal: int) -> list[int]:
+        return candidate_cards(self.sit, legal)
+
+    def worlds(self, rng: random.Random) -> Iterator[tuple[list[int], float]]:
+        while True:
+            world = sample_world(self.sit, rng)
+            if world is None:
+                return
+            yield world, 1.0
+
+    def every_world(self, limit: int) -> list[tuple[list[int], float]] | None:
+        return None
+
+    def evaluate(self, world: list[int], cands: list[int], deadline: float) -> dict[int, float]:
+        sit = self.sit
+        view = self.view
+        out: dict[int, float] = {}
         for c in cands:
             hands = list(world)
             hands[sit.seat] ^= 1 << c
             won = playout(
-                hands, sit.leader, [*sit.trick, c], sit.trump, sides, roles, declarer, list(base)
+                hands,
+                sit.leader,
+                [*sit.trick, c],
+                sit.trump,
+                sit.sides,
+                self._roles,
+                self._declarer,
+                list(self._base),
             )
-            totals[c] += _my_points(view, view.contract, sides, won)
-        worlds += 1
-    if not worlds:
-        return None
-    return max(cands, key=lambda c: (totals[c], -(c % 13)))
+            out[c] = seat_points(view, view.contract, sit.sides, won)
+        return out
+
+    def true_world(self, game: Game) -> list[int]:
+        return list(game.hands)
+
+    def choose(self, legal: int, rng: random.Random, budget: float, max_worlds: int) -> int | None:
+        """The legal card with the best mean points over the worlds there is time for
+        (every legal card, equivalent ones too, as it always has)."""
+        start = clock.now()
+        cands = card_indices(legal)
+        if len(cands) == 1:
+            return cands[0]
+        totals = dict.fromkeys(cands, 0.0)
+        worlds = 0
+        sampler = self.worlds(rng)
+        while worlds < max_worlds and (worlds < 2 or clock.now() - start < budget):
+            sampled = next(sampler, None)
+            if sampled is None:
+                break
+            for c, value in self.evaluate(sampled[0], cands, math.inf).items():
+                totals[c] += value
+            worlds += 1
+        if not worlds:
+            return None
+        return max(cands, key=lambda c: (totals[c], -(c % 13)))
+
+
+def search_card(
+    view: SeatView, legal: int, rng: random.Random, budget: float, max_worlds: int
+) -> int | None:
+    """The legal card with the best mean settlement for the seat over sampled deals."""
+    return SoloStrategy(view).choose(legal, rng, budget, max_worlds)
 
 
 def search_bid(
@@ -518,7 +579,7 @@ def search_bid(
     hand = sit.my_hand
     seat = view.seat
     turn_up = view.turn_up.suit.order if view.turn_up is not None else NO_TRUMP
-    best_suit, _ = _best_suit(hand)
+    chosen_suit, _ = best_suit(hand)
     options = [c for c in ("solo", "mis", "abund", "royal", "spread", "slam") if c in calls]
     if not options:
         return easy_bid(view, legal)
@@ -535,15 +596,15 @@ def search_bid(
             if contract in ("mis", "spread"):
                 trump = NO_TRUMP
             elif contract in ("abund",) or (contract == "slam" and rules.slam_trump != "none"):
-                trump = best_suit
+                trump = chosen_suit
             elif contract == "slam":
                 trump = NO_TRUMP
             else:
                 trump = turn_up
-            roles = _roles(contract, seat)
+            roles = contract_roles(contract, seat)
             leader = seat if contract == "slam" else view.eldest
             won = playout(list(world), leader, [], trump, sides, roles, seat, [0, 0, 0, 0])
-            v = _my_points(view, contract, sides, won)
+            v = seat_points(view, contract, sides, won)
             if contract == "spread":
                 v -= 1.0  # the opponents see the hand: greedy playouts flatter it
             totals[contract] += v
@@ -575,9 +636,5 @@ def search_decision(
         return search_bid(view, legal, rng, budget, worlds)
     if any(isinstance(a, NameTrump) for a in legal):
         return easy_trump(view, legal)
-    mask = 0
-    for a in legal:
-        if isinstance(a, Play):
-            mask |= a.card.bit
-    found = search_card(view, mask, rng, budget, worlds)
+    found = search_card(view, play_mask(legal), rng, budget, worlds)
     return fallback() if found is None else play(Card.from_index(found))

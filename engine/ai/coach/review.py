@@ -1,0 +1,756 @@
+"""The coach's review of a finished deal: what each of one seat's decisions cost, fairly judged.
+
+:func:`review_deal` replays a game's record to one deal and, before each card
+the seat played there, asks two questions of every card it could have played:
+
+* **single-dummy value**: the mean, over deals of the unseen cards consistent
+  with everything the seat could see at that moment (the hard AI's samplers:
+  :mod:`engine.ai.search.worlds`, :mod:`engine.ai.search.open_search`,
+  :mod:`engine.ai.strategies.bid_whist`), of what the seat's side ends the deal
+  with after that card, each world solved as the hard AI solves it (DDS at
+  the four-handed partnership tables, greedy playouts or the exact solve
+  elsewhere). The same worlds score every card, so the **cost** of the card
+  played, ``value(best) - value(played)``, is a mean of paired differences and
+  its standard error is small. In the last tricks, when the possible worlds
+  are few, every one of them is scored (weighted as the hard AI weighs them):
+  the figure is exact and its error zero;
+* **double-dummy value**: the same evaluation in the deal as it really lay.
+
+A decision is **flagged** when its single-dummy cost is at least
+``threshold`` and ``sigmas`` standard errors above zero. The unit is what the
+hard AI itself plays for, so that a card is not blamed for a trick that could
+change nothing: **points** — at the partnership tables the deal's points for the
+seat's side less the other side's, a game won or lost counting
+:data:`~engine.ai.search.value.WIN_BONUS` more (:func:`~engine.ai.search.value.value_table`);
+at the open tables card points over par (Ruffe and Trump) or the deal won
+(Turnover Bridge, :func:`~engine.ai.search.open_search.deal_value`); in Solo
+Whist the seat's points for the contract (threshold ``solo_threshold``) — and
+**tricks** (books) in Bid Whist.
+
+**The lie of the cards** (:attr:`DealReview.cards`): at the seat's first card
+of the deal, the double-dummy value of the real deal (the best any card could
+get with every hand known, everyone playing perfectly) less the mean of that
+value over the deals the seat could not tell from it. Positive: the cards lay
+well for the seat's side. The deal's result then reads as "the decisions cost
+this much; the cards gave or took that much".
+
+Pure and deterministic: no clock, no I/O. The budget is counted in worlds; each
+decision's sample is seeded from the game's seed and the decision's index in
+the log, so a review of the same record is the same review.
+
+The seat's other decisions (bids, calls, trumps, the ruff and its lay-out, the
+kitty) are judged by the same rule (:func:`measure`, :func:`judge_call`) with
+the models of :mod:`engine.ai.coach.calls`: see ``docs/coach.md``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
+
+from engine.actions import Action, Discard, Play, decode_action
+from engine.ai.coach.calls import call_model
+from engine.ai.coach.cards import CannotJudge, model_for
+from engine.ai.search.bitmasks import card_indices, play_mask
+from engine.cards import Card
+from engine.events import DealStarted
+from engine.game import Game, SeatView
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DealReview",
+    "Decision",
+    "Judged",
+    "Option",
+    "ReviewBudget",
+    "deal_count",
+    "decision_seed",
+    "played_seats",
+    "puzzle_position",
+    "rank_options",
+    "review_deal",
+    "review_position",
+    "start_of",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewBudget:
+    """How hard a review looks: worlds per decision, and when a cost is significant."""
+
+    worlds: int = 24  # sampled worlds per decision (doubled while in doubt)
+    more_worlds: int = 256  # at most, doubling while the first ones leave the verdict in doubt
+    doubt: float = 2.0  # in doubt: the cost within this many standard errors of the threshold
+    doubt_margin: float = 0.0  # ... or within this share of the threshold
+    settled: float = 0.25  # never in doubt once the error is at most this share of the threshold
+    contenders: int = 1  # worlds added while in doubt score the best so far and the one made
+    confirm: int = 48  # a flag stands on at least this many worlds (doubled until it does)
+    exact_worlds: int = 400  # every possible world is scored when there are at most this many
+    exact_cards: int = 3  # ... and the seat holds at most this many cards
+    threshold: float = 0.3  # a flagged decision costs at least this (tricks, or points)
+    sigmas: float = 3.0  # ... and this many standard errors above zero
+    solo_threshold: float = 3.0  # the threshold in points (Solo Whist)
+
+
+DEFAULT_BUDGET: Final = ReviewBudget()
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One choice the seat had: a card (standing for the cards equivalent to it), a call,
+    a lay-out. ``choice`` is its code: a card's (``"AH"``), an action's (``"bid:solo"``,
+    ``"take"``), or a lay-out's cards joined by spaces (``"2C 3C 4D 7H"``)."""
+
+    choice: str
+    value: float  # single-dummy: mean value of the deal for the seat after this choice
+    dd: float | None  # double-dummy: its value in the deal as it lay
+
+    @property
+    def card(self) -> Card:
+        """The card of a card choice."""
+        return Card.parse(self.choice)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of the seat (a card, a call, a lay-out), judged."""
+
+    index: int  # the action's index in the game's log
+    trick: int  # 1-based trick of the deal (0: before the first lead)
+    played: str  # the choice's code (see :class:`Option`)
+    best: str  # the choice of the best single-dummy value
+    cost: float  # single-dummy cost of the card played (0 when it was the best)
+    error: float  # its standard error (0 when every world was scored)
+    dd_cost: float | None  # double-dummy cost (all hands known)
+    worlds: int  # worlds scored
+    exact: bool  # every possible world was scored
+    flagged: bool
+    options: tuple[Option, ...]  # best first
+    kind: str = "card"  # card, call (a bid, Can-ye, taking the ruff), trump, lay-out, kitty
+    unit: str = ""  # this decision's unit, when it is not the review's
+    threshold: float = 0.0  # this decision's flag threshold, when it is not the review's
+
+    @property
+    def played_card(self) -> Card:
+        """The card played (a card decision)."""
+        return Card.parse(self.played)
+
+
+@dataclass(frozen=True, slots=True)
+class DealReview:
+    """The review of one seat's cards in one deal."""
+
+    game_id: str
+    deal: int  # 1-based ordinal of the deal at the table
+    seat: int
+    unit: str  # "tricks" or "points"
+    decisions: tuple[Decision, ...]
+    result: float  # what the seat's side ended the deal with (in ``result_unit``)
+    expected: float | None  # single-dummy value of the best card at the seat's first card
+    par: float | None  # double-dummy value of the real deal at the seat's first card
+    average: float | None  # mean double-dummy value over the worlds the seat could not rule out
+    complete: bool = True  # every trick was played (no claim or concession cut the deal short)
+    result_unit: str = "tricks"  # the result's unit: the side's tricks, or a contract's points
+    threshold: float = DEFAULT_BUDGET.threshold  # a flag's threshold in ``unit``
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def flagged(self) -> tuple[Decision, ...]:
+        return tuple(d for d in self.decisions if d.flagged)
+
+    @property
+    def decisions_cost(self) -> float:
+        """What the flagged decisions cost (single-dummy)."""
+        return sum(d.cost for d in self.flagged)
+
+    @property
+    def cards(self) -> float | None:
+        """The lie of the cards (module docstring): ``par - average``."""
+        if self.par is None or self.average is None:
+            return None
+        return self.par - self.average
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data (cards as their short text); :meth:`from_json` reads it back."""
+        return {
+            "game_id": self.game_id,
+            "deal": self.deal,
+            "seat": self.seat,
+            "unit": self.unit,
+            "result": self.result,
+            "result_unit": self.result_unit,
+            "threshold": self.threshold,
+            "expected": self.expected,
+            "par": self.par,
+            "average": self.average,
+            "complete": self.complete,
+            "decisions": [
+                {
+                    "index": d.index,
+                    "trick": d.trick,
+                    "played": d.played,
+                    "best": d.best,
+                    "kind": d.kind,
+                    "unit": d.unit,
+                    "threshold": d.threshold,
+                    "cost": d.cost,
+                    "error": d.error,
+                    "dd_cost": d.dd_cost,
+                    "worlds": d.worlds,
+                    "exact": d.exact,
+                    "flagged": d.flagged,
+                    "options": [[o.choice, o.value, o.dd] for o in d.options],
+                }
+                for d in self.decisions
+            ],
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> DealReview:
+        decisions = tuple(
+            Decision(
+                index=int(d["index"]),
+                trick=int(d["trick"]),
+                played=str(d["played"]),
+                best=str(d["best"]),
+                cost=float(d["cost"]),
+                error=float(d["error"]),
+                dd_cost=None if d["dd_cost"] is None else float(d["dd_cost"]),
+                worlds=int(d["worlds"]),
+                exact=bool(d["exact"]),
+                flagged=bool(d["flagged"]),
+                options=tuple(
+                    Option(str(c), float(v), None if dd is None else float(dd))
+                    for c, v, dd in d["options"]
+                ),
+                kind=str(d.get("kind", "card")),
+                unit=str(d.get("unit", "")),
+                threshold=float(d.get("threshold", 0.0)),
+            )
+            for d in data["decisions"]
+        )
+
+        def opt(key: str) -> float | None:
+            v = data.get(key)
+            return None if v is None else float(v)
+
+        return DealReview(
+            game_id=str(data["game_id"]),
+            deal=int(data["deal"]),
+            seat=int(data["seat"]),
+            unit=str(data["unit"]),
+            decisions=decisions,
+            result=float(data["result"]),
+            expected=opt("expected"),
+            par=opt("par"),
+            average=opt("average"),
+            complete=bool(data.get("complete", True)),
+            result_unit=str(data.get("result_unit", "tricks")),
+            threshold=float(data.get("threshold", DEFAULT_BUDGET.threshold)),
+        )
+
+
+# --------------------------------------------------------------------------- one decision
+
+
+def _representative(card: int, cands: Sequence[int]) -> int:
+    """The candidate standing for ``card``: itself, or the highest candidate of its
+    suit below it (candidates are the lowest card of each run of equivalent cards)."""
+    if card in cands:
+        return card
+    below = [c for c in cands if c // 13 == card // 13 and c < card]
+    return max(below) if below else card
+
+
+def _weighted_stats(diffs: Sequence[float], weights: Sequence[float]) -> tuple[float, float]:
+    """Weighted mean and its standard error (Kish's effective sample size)."""
+    total = sum(weights)
+    if total <= 0:
+        return 0.0, 0.0
+    mean = sum(d * w for d, w in zip(diffs, weights, strict=True)) / total
+    if len(diffs) < 2:
+        return mean, 0.0
+    var = sum(w * (d - mean) ** 2 for d, w in zip(diffs, weights, strict=True)) / total
+    n_eff = total * total / sum(w * w for w in weights)
+    if n_eff <= 1:
+        return mean, math.sqrt(var)
+    return mean, math.sqrt(var * n_eff / (n_eff - 1) / n_eff)
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """One decision judged (:func:`review_position`), with what the deal's summary needs."""
+
+    decision: Decision
+    unit: str  # "tricks" or "points"
+    threshold: float  # the flag's threshold in that unit
+    best_dd: float | None  # the real deal's double-dummy value from here (the best card's)
+    best_mean_dd: float  # the mean over worlds of each world's best card value
+
+
+@dataclass(slots=True)
+class Measured:
+    """The figures of one decision's choices over the same worlds (:func:`measure`)."""
+
+    means: dict[Any, float]  # each choice's mean value
+    best: Any  # the choice of the best mean
+    cost: float  # the choice made: the best's mean less its own
+    error: float  # the cost's standard error (0 when every world was scored)
+    worlds: int
+    exact: bool
+    mean_best: float  # the mean over worlds of each world's best choice
+
+
+def measure(
+    sample: Callable[[random.Random], Any],
+    evaluate: Callable[[Any, list[Any]], Mapping[Any, float]],
+    cands: list[Any],
+    chosen: Any,
+    threshold: float,
+    rng: random.Random,
+    budget: ReviewBudget,
+    every: list[tuple[Any, float]] | None = None,
+    tie: Callable[[Any], Any] | None = None,
+    weighted: bool = False,
+) -> Measured | None:
+    """Score every choice of ``cands`` (``chosen`` among them) on the same worlds.
+
+    ``budget.worlds`` worlds first; while the verdict on ``chosen`` is in doubt (its
+    cost within ``budget.doubt`` errors of ``threshold``, or above it but not yet
+    ``budget.sigmas`` errors from zero), twice as many, up to ``budget.more_worlds``;
+    no more once the verdict is plain, or once the error is already small enough
+    (``budget.settled`` of the threshold) that more worlds could only move a cost
+    that sits on the threshold itself; a cost at or above the threshold is confirmed
+    on at least ``budget.confirm`` worlds. The worlds added while in doubt score only
+    the contenders (``budget.contenders`` best choices so far, and ``chosen``): the
+    others are figured on the first worlds. ``every`` (weighted worlds): score
+    exactly those instead. ``weighted``: ``sample`` gives a world with its weight (as
+    the strategies' worlds come: :class:`engine.ai.search.strategy.TableStrategy`),
+    else a world alone (weight 1). ``None`` without a world.
+    """
+    samples: list[tuple[Mapping[Any, float], float]] = []
+    first = 0  # samples scoring every choice
+    if every is not None:
+        for world, weight in every:
+            samples.append((evaluate(world, cands), weight))
+        first = len(samples)
+    else:
+
+        def draw(n: int, among: list[Any]) -> None:
+            for _ in range(n):
+                got = sample(rng)
+                if got is None:
+                    return
+                world, weight = got if weighted else (got, 1.0)
+                samples.append((evaluate(world, among), weight))
+
+        draw(budget.worlds, cands)
+        first = len(samples)
+        contenders = cands
+        while samples and len(samples) < budget.more_worlds:
+            cost, err = _cost(samples, contenders, chosen)
+            doubtful = cost > 0 and abs(cost - threshold) < (
+                budget.doubt * err + budget.doubt_margin * threshold
+            )
+            doubtful = doubtful or (cost >= threshold and cost <= budget.sigmas * err)
+            unconfirmed = cost >= threshold and len(samples) < budget.confirm
+            if not unconfirmed and (not doubtful or err <= budget.settled * threshold):
+                break
+            if contenders is cands and len(cands) > budget.contenders + 1:
+                ranked = _means(samples, cands)
+                top = sorted(cands, key=lambda c: -ranked[c])[: budget.contenders]
+                contenders = [*top, *([chosen] if chosen not in top else [])]
+            before = len(samples)
+            draw(min(len(samples), budget.more_worlds - len(samples)), contenders)
+            if len(samples) == before:
+                break
+    if not samples:
+        return None
+    means = _means(samples, cands)
+    whole = [c for c in cands if all(c in v for v, _ in samples)]  # scored on every world
+    key = tie or (lambda c: 0)
+    best = max(whole, key=lambda c: (means[c], c == chosen, key(c)))
+    cost, err = _cost(samples, whole, chosen)
+    head = samples[:first] or samples
+    total_head = sum(w for _, w in head)
+    mean_best = sum(max(v[c] for c in cands) * w for v, w in head) / total_head
+    exact = every is not None
+    return Measured(means, best, cost, 0.0 if exact else err, len(samples), exact, mean_best)
+
+
+def _means(
+    samples: Sequence[tuple[Mapping[Any, float], float]], cands: Sequence[Any]
+) -> dict[Any, float]:
+    """Each choice's weighted mean over the worlds that scored it."""
+    out: dict[Any, float] = {}
+    for c in cands:
+        num = den = 0.0
+        for v, w in samples:
+            if c in v:
+                num += v[c] * w
+                den += w
+        out[c] = num / den if den else -math.inf
+    return out
+
+
+def review_position(
+    game: Game,
+    seat: int,
+    played: int,
+    rng: random.Random,
+    budget: ReviewBudget = DEFAULT_BUDGET,
+    index: int = -1,
+    double_dummy: bool = True,
+) -> Judged | None:
+    """Judge ``played`` (a card index) for ``seat`` in ``game`` as it stands (the card not yet
+    played); ``None`` when only one card could be played or no model reads the position.
+
+    ``double_dummy`` false: the real deal is not looked at (every ``dd`` figure is
+    ``None``): for a deal still in play, where nobody may learn from it."""
+    view = game.observe(seat)
+    legal = play_mask(game.legal_actions(seat))
+    if not legal >> played & 1:
+        return None
+    try:
+        model = model_for(game, seat, view, legal, budget)
+    except CannotJudge:
+        return None
+    cands = model.cands
+    chosen = _representative(played, cands)
+    if chosen not in cands:
+        cands = [*cands, chosen]
+    if len(cands) < 2:
+        return None
+    threshold = model.threshold
+    found = measure(
+        model.sample,
+        model.evaluate,
+        cands,
+        chosen,
+        threshold,
+        rng,
+        budget,
+        model.every,
+        tie=lambda c: -(c % 13),
+        weighted=True,
+    )
+    if found is None:
+        return None
+    truth = model.evaluate(model.true_world, cands) if double_dummy else {}
+    dd_best = max(truth.values()) if truth else None
+    flagged = found.cost >= threshold and found.cost > budget.sigmas * found.error
+    options = tuple(
+        Option(str(Card.from_index(c)), round(found.means[c], 3), truth.get(c))
+        for c in sorted(cands, key=lambda c: -found.means[c])
+    )
+    decision = Decision(
+        index=index,
+        trick=game.trick_no,
+        played=str(Card.from_index(played)),
+        best=str(Card.from_index(found.best)),
+        cost=round(max(0.0, found.cost), 3),
+        error=round(found.error, 3),
+        dd_cost=None if dd_best is None else dd_best - truth[chosen],
+        worlds=found.worlds,
+        exact=found.exact,
+        flagged=flagged,
+        options=options,
+    )
+    return Judged(decision, model.unit, threshold, dd_best, found.mean_best)
+
+
+def rank_options(
+    game: Game, seat: int, rng: random.Random, budget: ReviewBudget = DEFAULT_BUDGET
+) -> tuple[str, tuple[Option, ...], int] | None:
+    """What hard would play here and how good each option is, by what ``seat`` can see:
+    ``(unit, options best first, worlds)``, each legal card (one per run of equivalent
+    cards) with its single-dummy value; ``None`` when there is no real choice of card.
+
+    Never looks at the hidden hands (every ``dd`` is ``None``): safe in a deal in play."""
+    first = next((a for a in game.legal_actions(seat) if isinstance(a, Play)), None)
+    if first is None:
+        return None
+    judged = review_position(game, seat, first.card.index, rng, budget, double_dummy=False)
+    if judged is None:
+        return None
+    return judged.unit, judged.decision.options, judged.decision.worlds
+
+
+def _cost(
+    samples: Sequence[tuple[Mapping[Any, float], float]], cands: Sequence[Any], chosen: Any
+) -> tuple[float, float]:
+    """The single-dummy cost of ``chosen`` against the best mean candidate, with its error."""
+    weights = [w for _, w in samples]
+    means = _means(samples, cands)
+    best = max(cands, key=lambda c: (means[c], c == chosen))
+    if best == chosen:
+        return 0.0, 0.0
+    diffs = [v[best] - v[chosen] for v, _ in samples]
+    return _weighted_stats(diffs, weights)
+
+
+# --------------------------------------------------------------------------- a deal
+
+
+def start_of(record: Mapping[str, Any]) -> Game:
+    """The game of ``record`` before its first decision: the engine's own replay
+    (:meth:`engine.game.Game.from_record`) of the record without its actions."""
+    return Game.from_record({**record, "actions": []})
+
+
+def _entries(record: Mapping[str, Any]) -> list[tuple[int, str]]:
+    out = []
+    for entry in record.get("actions", []):
+        seat_text, _, action_text = str(entry).partition(" ")
+        out.append((int(seat_text), action_text))
+    return out
+
+
+def deal_count(record: Mapping[str, Any]) -> int:
+    """How many deals the record's game has begun (the last may be unfinished)."""
+    game = start_of(record)
+    for seat, text in _entries(record):
+        game.apply(seat, decode_action(text))
+    return game.deals_total
+
+
+def played_seats(record: Mapping[str, Any], deal: int) -> tuple[int, ...]:
+    """The seats that played a card in the ``deal``-th deal (1-based)."""
+    game = start_of(record)
+    seats: set[int] = set()
+    for seat, text in _entries(record):
+        if game.deals_total > deal:
+            break
+        action = decode_action(text)
+        if game.deals_total == deal and isinstance(action, Play):
+            seats.add(seat)
+        game.apply(seat, action)
+    return tuple(sorted(seats))
+
+
+def decision_seed(record: Mapping[str, Any], index: int) -> int:
+    """The seed of the sample that judges the record's ``index``-th decision (a review
+    of the same record is the same review)."""
+    return (int(record["seed"]) * 1_000_003 + index * 7919) % (1 << 62)
+
+
+def judge_call(
+    game: Game,
+    seat: int,
+    action: Action,
+    after: Sequence[Action],
+    rng: random.Random,
+    budget: ReviewBudget = DEFAULT_BUDGET,
+    index: int = -1,
+    double_dummy: bool = True,
+) -> tuple[Judged, int] | None:
+    """Judge ``action`` (a decision that is not a card: :mod:`engine.ai.coach.calls`) of
+    ``seat`` in ``game`` as it stands; with how many of the seat's actions it stands for
+    (a lay-out's cards). ``None``: not judged (one choice, or a decision not reviewed)."""
+    model = call_model(game, seat, action, after, budget.threshold, budget.solo_threshold)
+    if model is None or len(model.cands) < 2 or model.chosen not in model.cands:
+        return None
+    found = measure(
+        model.sample, model.evaluate, model.cands, model.chosen, model.threshold, rng, budget
+    )
+    if found is None:
+        return None
+    truth = model.evaluate(model.true_world, model.cands) if double_dummy else {}
+    dd_best = max(truth.values()) if truth else None
+    flagged = found.cost >= model.threshold and found.cost > budget.sigmas * found.error
+    options = tuple(
+        Option(c, round(found.means[c], 3), None if c not in truth else round(truth[c], 3))
+        for c in sorted(model.cands, key=lambda c: -found.means[c])
+    )
+    decision = Decision(
+        index=index,
+        trick=game.trick_no if game.phase == "play" else 0,
+        played=model.chosen,
+        best=str(found.best),
+        cost=round(max(0.0, found.cost), 3),
+        error=round(found.error, 3),
+        dd_cost=None if dd_best is None else round(dd_best - truth[model.chosen], 3),
+        worlds=found.worlds,
+        exact=found.exact,
+        flagged=flagged,
+        options=options,
+        kind=model.kind,
+        unit=model.unit,
+    )
+    return Judged(decision, model.unit, model.threshold, dd_best, found.mean_best), model.consumed
+
+
+def review_deal(
+    record: Mapping[str, Any],
+    deal: int,
+    seat: int,
+    budget: ReviewBudget = DEFAULT_BUDGET,
+) -> DealReview:
+    """Review every decision of ``seat`` (its cards, bids, calls, trumps and lay-outs) in
+    the ``deal``-th deal (1-based) of ``record``.
+
+    Raises ``ValueError`` for a deal the record does not hold or has not finished.
+    """
+    game = start_of(record)
+    entries = _entries(record)
+    judged: list[Judged] = []
+    first: Judged | None = None
+    side_result: float | None = None
+    complete = True
+    finished = False
+    sides = tuple(game.side_of)
+    unit = "tricks"
+    result_unit = "tricks"
+    skip_to = 0  # a lay-out's later cards are part of the decision judged at its first
+    for i, (s, text) in enumerate(entries):
+        if game.deals_total > deal:
+            break
+        action = decode_action(text)
+        in_deal = game.deals_total == deal and game.phase not in ("over",)
+        if in_deal and s == seat and isinstance(action, Play):
+            one = review_position(
+                game, seat, action.card.index, random.Random(decision_seed(record, i)), budget, i
+            )
+            if one is not None:
+                if first is None:
+                    first = one
+                judged.append(one)
+                unit = one.unit
+        elif in_deal and s == seat and i >= skip_to:
+            after = [decode_action(t) for s2, t in entries[i + 1 : i + 8] if s2 == seat]
+            call = judge_call(
+                game, seat, action, after, random.Random(decision_seed(record, i)), budget, i
+            )
+            if call is not None:
+                judged.append(call[0])
+                skip_to = i + call[1]
+        if in_deal:
+            sides = tuple(game.side_of)
+        events = game.apply(s, action)
+        if in_deal:
+            for e in events:
+                kind = getattr(e, "kind", "")
+                if kind in ("deal_scored", "contract_settled", "all_passed", "solo_all_passed"):
+                    finished = True
+                if kind in ("claim_settled", "conceded"):
+                    complete = False
+            if finished and side_result is None:
+                side_result, result_unit = _result(game, seat, sides, events)
+        if any(isinstance(e, DealStarted) for e in events) and game.deals_total > deal:
+            break
+    if not finished:
+        raise ValueError(f"deal {deal} has not finished in this record")
+    return DealReview(
+        game_id=str(record["game_id"]),
+        deal=deal,
+        seat=seat,
+        unit=unit if judged else "tricks",
+        decisions=tuple(
+            j.decision
+            if j.decision.kind == "card"
+            else replace(j.decision, unit=j.unit, threshold=j.threshold)
+            for j in judged
+        ),
+        result=side_result if side_result is not None else 0.0,
+        result_unit=result_unit,
+        threshold=budget.threshold if first is None else first.threshold,
+        expected=None if first is None else max(o.value for o in first.decision.options),
+        par=None if first is None else first.best_dd,
+        average=None if first is None else round(first.best_mean_dd, 3),
+        complete=complete,
+    )
+
+
+def _result(game: Game, seat: int, sides: tuple[int, ...], events: list[Any]) -> tuple[float, str]:
+    """What the seat's side ended the deal with: its tricks, or (a settled contract of
+    Solo Whist) the seat's points; and which of the two."""
+    for e in events:
+        if getattr(e, "kind", "") == "contract_settled":
+            points = getattr(e, "points", None)
+            if isinstance(points, tuple) and seat < len(points):
+                return float(points[seat]), "points"
+    for e in events:
+        if getattr(e, "kind", "") == "deal_scored":
+            tricks = e.tricks
+            side = sides[seat] if seat < len(sides) else seat % 2
+            if side < len(tricks):
+                return float(tricks[side]), "tricks"
+    won = 0
+    side = sides[seat] if seat < len(sides) else seat % 2
+    for _leader, _cards, winner in game.completed:
+        if sides[winner] == side:
+            won += 1
+    return float(won), "tricks"
+
+
+def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
+    """The position before the ``index``-th action of ``record`` as its seat saw it, JSON-ready:
+    the seat's hand, the trick so far, trumps, tricks won, the cards gone in earlier tricks,
+    the legal cards and, for each, the card standing for it in a review's options.
+
+    Before a decision that is not a card (a bid, a call, trumps, a lay-out): the seat's
+    hand, the turn-up, the auction so far and the contract, ``kind`` ``"call"`` and no
+    ``legal`` (the choices are the review's options)."""
+    entries = _entries(record)
+    if not 0 <= index < len(entries):
+        raise ValueError(f"no action {index} in this record")
+    game = start_of(record)
+    for s, text in entries[:index]:
+        game.apply(s, decode_action(text))
+    seat, text = entries[index]
+    action = decode_action(text)
+    view = game.observe(seat)
+    if not isinstance(action, Play):
+        return _call_position(game, seat, view, action)
+    legal = play_mask(game.legal_actions(seat))
+    try:
+        cands = model_for(game, seat, view, legal, DEFAULT_BUDGET).cands
+    except CannotJudge:
+        cands = card_indices(legal)
+    gone: list[str] = []
+    for _leader, cards, _winner in view.completed_tricks:
+        gone.extend(str(c) for c in cards)
+    return {
+        "game_id": view.game_id,
+        "seat": seat,
+        "n_seats": view.n_seats,
+        "sides": list(view.sides or tuple(s % 2 for s in range(view.n_seats))),
+        "hand": [str(c) for c in view.hand],
+        "trick": [[s, str(c)] for s, c in view.trick],
+        "trump": None if view.trump is None else view.trump.value,
+        "contract": view.contract,
+        "tricks": list(view.tricks),
+        "trick_no": game.trick_no,
+        "gone": gone,
+        "legal": [str(Card.from_index(c)) for c in card_indices(legal)],
+        "stands_for": {
+            str(Card.from_index(c)): str(Card.from_index(_representative(c, cands)))
+            for c in card_indices(legal)
+        },
+        "played": str(action.card),
+    }
+
+
+def _call_position(game: Game, seat: int, view: SeatView, action: Action) -> dict[str, Any]:
+    """A decision before the play as its seat saw it (see :func:`puzzle_position`)."""
+    return {
+        "game_id": view.game_id,
+        "seat": seat,
+        "n_seats": view.n_seats,
+        "sides": list(view.sides or tuple(s % 2 for s in range(view.n_seats))),
+        "hand": [str(c) for c in view.hand],
+        "trick": [],
+        "trump": None if view.trump is None else view.trump.value,
+        "turn_up": None if view.turn_up is None else str(view.turn_up),
+        "contract": view.contract,
+        "auction": [[s, call] for s, call in view.auction],
+        "scores": list(view.start_scores),
+        "tricks": list(view.tricks),
+        "trick_no": 0,
+        "gone": [],
+        "kind": "call",
+        "played": action.encode() if not isinstance(action, Discard) else str(action.card),
+    }
