@@ -4,7 +4,8 @@
 on the simcord simulator, tools/demo.py) and drives headless chromium
 (/usr/bin/chromium, through Playwright) through a game: the lobby, a turn at the
 table (two- and four-colour decks), a spectator's view, and the end. The PNGs go to
-docs/screens/web-*.png. Needs the bundle (`make web`).
+docs/screens/web-*.png (``--game turnover-bridge --prefix web-turnover`` for another
+kind of table). Needs the bundle (`make web`).
 """
 
 from __future__ import annotations
@@ -27,14 +28,14 @@ LIVE = (
 )
 
 
-def shoot(url: str, spectator: str, out: Path) -> list[Path]:
+def shoot(url: str, spectator: str, out: Path, prefix: str = "web") -> list[Path]:
     """The browser's part (sync Playwright, on its own thread)."""
     from playwright.sync_api import Error, sync_playwright
 
     made: list[Path] = []
 
     def snap(page: Any, name: str) -> None:
-        path = out / f"web-{name}.png"
+        path = out / f"{prefix}-{name}.png"
         page.screenshot(path=str(path))
         made.append(path)
 
@@ -44,7 +45,10 @@ def shoot(url: str, spectator: str, out: Path) -> list[Path]:
         phone.goto(url)
         phone.wait_for_selector(".lobby [data-verb=start]")
         phone.click("[data-verb=ai-hard]")
-        phone.wait_for_function("document.querySelectorAll('.lobby-seats li').length === 4")
+        phone.wait_for_function(
+            "() => [...document.querySelectorAll('.lobby-seats li')].some("
+            "li => li.textContent.includes('AI'))"
+        )
         phone.wait_for_timeout(300)
         snap(phone, "lobby-360x640")
         phone.click("[data-verb=start]")
@@ -101,7 +105,7 @@ def shoot(url: str, spectator: str, out: Path) -> list[Path]:
     return made
 
 
-async def main_async(seed: int, game: str) -> list[Path]:
+async def main_async(seed: int, game: str, prefix: str) -> list[Path]:
     OUT.mkdir(parents=True, exist_ok=True)
     ready: asyncio.Future[tuple[str, str]] = asyncio.get_running_loop().create_future()
     stop = asyncio.Event()
@@ -116,7 +120,9 @@ async def main_async(seed: int, game: str) -> list[Path]:
     )
     link, spectator = await ready
     with concurrent.futures.ThreadPoolExecutor(1) as thread:
-        made = await asyncio.get_running_loop().run_in_executor(thread, shoot, link, spectator, OUT)
+        made = await asyncio.get_running_loop().run_in_executor(
+            thread, shoot, link, spectator, OUT, prefix
+        )
     stop.set()
     await demo
     return made
@@ -126,8 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.screenshot_web")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--game", default="ruff-honours-cotton")
+    parser.add_argument("--prefix", default="web", help="the PNGs' names begin with this")
     args = parser.parse_args(argv)
-    for path in asyncio.run(main_async(args.seed, args.game)):
+    for path in asyncio.run(main_async(args.seed, args.game, args.prefix)):
         print(path.relative_to(ROOT))
     return 0
 
