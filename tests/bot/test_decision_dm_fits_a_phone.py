@@ -21,6 +21,7 @@ import pytest
 from bot.present.controls import hand_controls, hand_in_buttons
 from bot.present.render import hand_message
 from engine import Game, Play, SeatView, game_ids
+from engine.claims import answering
 from tools.bench_picture import Form, play, table_info
 
 from .test_dm_fits_a_phone import suit_marks  # noqa: F401 - the fixture
@@ -43,16 +44,20 @@ def estimated_height(text: str, rows: int) -> int:
 
 
 def _decisions(game_id: str) -> Iterator[tuple[str, Game, SeatView]]:
-    """The first turn of each kind of decision seat 0 meets in seeded easy-AI games."""
+    """The first turn of each kind of decision any seat meets (the seat to act, or one
+    asked about a claim) in seeded easy-AI games, from that seat's view."""
     seen: set[str] = set()
-    for seed in range(1, 9):
-        for game, view in play(Form(game_id), seed, max_deals=4):
-            live = view.my_turn or (view.phase in ("claim", "concede") and bool(view.legal))
-            if not live or not view.legal or any(isinstance(a, Play) for a in view.legal):
-                continue
-            if view.phase not in seen:
-                seen.add(view.phase)
-                yield view.phase, game, view
+    for seed in range(1, 7):
+        for game, _north in play(Form(game_id), seed, max_deals=10):
+            seat = game.to_act()
+            asked = answering(game)
+            for s in ([seat] if seat is not None else []) + [a for a in asked if a != seat]:
+                view = game.observe(s)
+                if not view.legal or any(isinstance(a, Play) for a in view.legal):
+                    continue
+                if view.phase not in seen:
+                    seen.add(view.phase)
+                    yield view.phase, game, view
 
 
 @pytest.mark.parametrize("game_id", game_ids())
