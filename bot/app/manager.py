@@ -311,6 +311,11 @@ class GameManager:
     ) -> None:
         await self.coach.review(interaction, table_id, deal)
 
+    async def on_review_details(
+        self, interaction: discord.Interaction[Any], table_id: int, deal: int
+    ) -> None:
+        await self.coach.review(interaction, table_id, deal, details=True)
+
     async def puzzle_command(self, interaction: discord.Interaction[Any]) -> None:
         await self.coach.puzzle(interaction)
 

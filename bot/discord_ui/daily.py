@@ -371,7 +371,7 @@ class Daily:
         """The day is done: the channel where it began hears that, and the score."""
         if not entry.channel_id:
             return
-        score, _place, _boards = await self.day_score(entry.user_id, rules, entry.series)
+        score, _place, _boards, _compared = await self.day_score(entry.user_id, rules, entry.series)
         if score is None:
             return
         with using(await self.svc.server_settings.language(entry.guild_id)):
@@ -392,9 +392,10 @@ class Daily:
 
     async def day_score(
         self, user_id: int, rules: Rules, day: str
-    ) -> tuple[Fraction | None, Fraction | None, list[text.BoardLine]]:
+    ) -> tuple[Fraction | None, Fraction | None, list[text.BoardLine], int]:
         """The player's score of ``day`` (the mean of their boards' matchpoints), where
-        it stands among everyone's, and a line per board."""
+        it stands among everyone's, a line per board, and how many players' scores it
+        was compared with (the player's included)."""
         svc = self.svc
         keys = [b.key for b in boards_of(rules.game_id, rules.preset, day)]
         entries = await svc.daily_repo.of_series(rules.game_id, [day])
@@ -416,9 +417,11 @@ class Daily:
                     points.get((key, user_id)) if result is not None else None,
                 )
             )
-        return scores.get(user_id), percentile(scores, user_id), lines
+        return scores.get(user_id), percentile(scores, user_id), lines, len(scores)
 
     async def day_text(self, user_id: int, rules: Rules, day: str) -> str:
-        score, place, lines = await self.day_score(user_id, rules, day)
+        score, place, lines, compared = await self.day_score(user_id, rules, day)
         done = all(line.result is not None for line in lines)
-        return text.day_text(rules, day, lines, score, place, ROLLOVER_HOUR, done)
+        return text.day_text(
+            rules, day, lines, score, place, ROLLOVER_HOUR, done, compared=compared
+        )

@@ -93,6 +93,11 @@ async def test_review_and_puzzle_end_to_end(simcord_env: Any, db_path: Path) -> 
     # the same review by command: from the database, the same words
     res = await alice.slash(channel, "ruff review", table=1, deal=1)
     assert res.ephemeral and res.response.content == text
+    # the figures behind it, one tap away (not in the review itself)
+    assert "±" not in text
+    assert [b["custom_id"] for b in raw_buttons(res.response.components)] == ["rc:d:1:1"]
+    res = await alice.click(res.response, custom_id="rc:d:1:1")
+    assert res.ephemeral and "±" in res.response.content, res.response.content
 
     # ---- the deal in play is refused, for its player too, and shows nothing of it
     res = await alice.slash(channel, "ruff review", table=1, deal=2)
