@@ -1,3 +1,13 @@
+# The web table's bundle (bot/web/static/app.js), built from web/ as `make web` does
+FROM node:20-slim AS web
+WORKDIR /web
+COPY web/package.json web/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY web/tsconfig.json ./
+COPY web/src ./src
+RUN npx tsc --noEmit \
+    && npx esbuild src/main.ts --bundle --minify --format=esm --target=es2020 --outfile=/out/app.js
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -18,6 +28,7 @@ WORKDIR /app
 COPY pyproject.toml LICENSE ./
 COPY engine ./engine
 COPY bot ./bot
+COPY --from=web /out/app.js ./bot/web/static/app.js
 RUN pip install '.[ai]'
 
 USER bot

@@ -179,6 +179,52 @@ class Settings(BaseSettings):
         description="this process's stable name in the table leases (empty: from its shards, or main)",
     )
 
+    web_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="serve the web table (the Discord Activity) on this port (empty: off)",
+    )
+    web_host: str = Field(
+        default="127.0.0.1",
+        description="the address the web table listens on (behind a TLS proxy: keep 127.0.0.1)",
+    )
+    client_id: int | None = Field(
+        default=None,
+        description="the application's id (OAuth2 client id) for the web table's sign-in",
+    )
+    client_secret: Secret = Field(
+        default=Secret(""),
+        validation_alias=AliasChoices("DISCORD_CLIENT_SECRET", "client_secret"),
+        description="the application's OAuth2 client secret (the web table's sign-in)",
+    )
+    web_session_secret: Secret = Field(
+        default=Secret(""),
+        description="the key that signs web table sessions (empty: a new one each start, so sessions end with the process)",
+    )
+    web_session_ttl: float = Field(
+        default=1800.0,
+        gt=0,
+        description="seconds a web table session lasts before the page signs in again",
+    )
+    web_origins: str = Field(
+        default="",
+        description="other origins allowed to open the web table's socket, comma-separated (its own and https://<client id>.discordsays.com always are)",
+    )
+    web_discord_api: str = Field(
+        default="https://discord.com/api/v10",
+        description="Discord's HTTP API, for the web table's sign-in (tests point it at a fake)",
+    )
+    web_mock_auth: bool = Field(
+        default=False,
+        description="offline demo only: the page says who and where it is (?user_id=&channel_id=) — never in production",
+    )
+    web_rate: float = Field(
+        default=8.0,
+        gt=0,
+        description="frames a second one web table connection may send (twice that in a burst)",
+    )
+
     @classmethod
     def settings_customise_sources(
         cls,

@@ -4,21 +4,28 @@ below all of them, and the tools outside both packages.
 The layers, lowest first (a module may import from its own layer and the ones
 below it)::
 
-    bot.config, bot.sharding, bot.workers   the foundation: settings, shards, worker processes
+    bot.config, bot.sharding, bot.workers   the foundation: settings, shards, worker processes,
+    bot.competition                         and the pure competition maths
     bot.store                               persistence
     bot.present                             text, pictures, components; notify talks to Discord
-    bot.tables                              the table lifecycle; commit is the one writer
+    bot.tables                              act, commit (the one writer), the feed; loads no discord
     bot.cluster                             several processes on PostgreSQL (a TableSync)
+    bot.discord_ui                          the Discord front: the feed shown, clicks answered
     bot.commands                            read-only slash commands
+    bot.web                                 the web table (the Activity front)
     bot.app                                 client, cog, the wiring
     bot.__main__                            the entry point
 
-The checker is tried on planted sources too, so a broken checker cannot pass.
+A module no layer names fails (a new one must be placed), no private name
+(``_x``) is imported from another bot module, and no module of bot/tables/ loads
+discord, directly or through what it imports. Each checker is tried on planted
+sources too, so a broken checker cannot pass.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,20 +33,27 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+PACKAGE = "bot"  # the package itself (its __init__): the ground layer, and no prefix of any other
+
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("bot.config", "bot.sharding", "bot.workers", "bot", "bot.competition"),
+    ("bot.config", "bot.sharding", "bot.workers", "bot.competition"),
     ("bot.store",),
     ("bot.present",),
     ("bot.tables",),
     ("bot.cluster",),
+    ("bot.discord_ui",),
     ("bot.commands",),
+    ("bot.web",),
     ("bot.app",),
     ("bot.__main__",),
 )
 
 
 def layer_of(module: str) -> int:
-    """The layer of ``module`` (the deepest prefix that names one)."""
+    """The layer of ``module`` (the deepest prefix that names one). A module no layer
+    names fails: a new top-level module must be placed, not pass unnoticed."""
+    if module == PACKAGE:
+        return 0
     best, best_len = -1, -1
     for i, names in enumerate(LAYERS):
         for name in names:
@@ -97,12 +111,13 @@ def bot_modules() -> list[Path]:
     return sorted((ROOT / "bot").rglob("*.py"))
 
 
+def source_of(path: Path) -> tuple[str, str, bool]:
+    """A bot module's name, its source and whether it is a package's __init__."""
+    return module_name(path), path.read_text(), path.name == "__init__.py"
+
+
 def test_bot_imports_run_only_downward() -> None:
-    bad = [
-        edge
-        for path in bot_modules()
-        for edge in upward_edges(module_name(path), path.read_text(), path.name == "__init__.py")
-    ]
+    bad = [edge for path in bot_modules() for edge in upward_edges(*source_of(path))]
     assert not bad, "\n".join(bad)
 
 
@@ -111,7 +126,7 @@ def test_every_layer_is_a_folder_of_its_own() -> None:
         p.name for p in (ROOT / "bot").iterdir() if p.is_dir() and (p / "__init__.py").exists()
     }
     named = {name.split(".")[1] for names in LAYERS for name in names if name.count(".") == 1}
-    assert {"store", "present", "tables", "cluster", "commands", "app"} <= folders
+    assert {"store", "present", "tables", "cluster", "discord_ui", "commands", "app"} <= folders
     assert folders <= named, f"a folder in bot/ that is no layer: {sorted(folders - named)}"
 
 
@@ -177,3 +192,210 @@ def test_the_table_layer_never_asks_which_deployment_it_is_in() -> None:
             if "cluster" in name.lower():
                 bad.append(f"{module}:{node.lineno} uses {name}")
     assert not bad, "\n".join(bad)
+
+
+# ---------------------------------------------------------------- the table layer speaks no Discord
+
+TABLE_LAYER = "bot.tables"
+
+
+Graph = tuple[dict[str, set[str]], dict[str, int]]  # module -> modules it loads; -> discord line
+
+
+def resolve(known: set[str], target: str) -> list[str]:
+    """The bot modules loading ``target`` loads: the deepest known module the name is
+    (or is inside), and the packages it sits in."""
+    parts = target.split(".")
+    for n in range(len(parts), 0, -1):
+        if ".".join(parts[:n]) in known:
+            return [".".join(parts[:i]) for i in range(1, n + 1) if ".".join(parts[:i]) in known]
+    return []
+
+
+def module_edges(
+    known: set[str], module: str, source: str, is_package: bool
+) -> tuple[set[str], int]:
+    """What ``module`` loads of bot/ (its packages included), and the line where it
+    imports discord (0: nowhere)."""
+    out = set(resolve(known, module)[:-1])
+    speaks = 0
+    for line, target in imports(module, source, is_package):
+        if target.split(".")[0] == "discord":
+            speaks = speaks or line
+        out.update(resolve(known, target))
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:  # ``from bot.present import replies``: a module
+                out.update(resolve(known, f"{node.module}.{alias.name}"))
+    out.discard(module)
+    return out, speaks
+
+
+@functools.cache
+def bot_graph() -> Graph:
+    paths = bot_modules()
+    known = {module_name(p) for p in paths}
+    edges: dict[str, set[str]] = {}
+    speaks: dict[str, int] = {}
+    for path in paths:
+        module = module_name(path)
+        edges[module], line = module_edges(
+            known, module, path.read_text(), path.name == "__init__.py"
+        )
+        if line:
+            speaks[module] = line
+    return edges, speaks
+
+
+def discord_paths(graph: Graph, start: str = TABLE_LAYER) -> list[str]:
+    """How a module under ``start`` comes to load discord: the chain of bot modules
+    from it to one importing discord, directly or through any module it loads."""
+    edges, speaks = graph
+    chains = []
+    for first in sorted(m for m in edges if m == start or m.startswith(start + ".")):
+        seen = {first: [first]}
+        queue = [first]
+        while queue:
+            module = queue.pop(0)
+            if module in speaks:
+                chain = " -> ".join(seen[module])
+                chains.append(f"{chain} (imports discord at line {speaks[module]})")
+                break
+            for nxt in sorted(edges.get(module, ())):
+                if nxt not in seen:
+                    seen[nxt] = [*seen[module], nxt]
+                    queue.append(nxt)
+    return chains
+
+
+def test_the_table_layer_loads_no_discord() -> None:
+    """bot/tables/ decides for every front: none of its modules imports discord, nor
+    any bot module it imports (so a web front or a test drives it without one)."""
+    chains = discord_paths(bot_graph())
+    assert not chains, "\n".join(chains)
+
+
+@pytest.mark.parametrize(
+    ("module", "source"),
+    [
+        ("bot.tables.commit", "import discord\n"),
+        ("bot.tables.feed", "from discord import ui\n"),
+        (
+            "bot.tables.act",
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import discord.abc\n",
+        ),
+        ("bot.tables.table", "from bot.present.notify import Notifier\n"),  # through present
+        ("bot.tables.drivers", "from bot.present import replies\n"),  # a module of a package
+    ],
+)
+def test_a_planted_discord_import_in_the_table_layer_is_caught(module: str, source: str) -> None:
+    edges, speaks = bot_graph()
+    edges, speaks = dict(edges), dict(speaks)
+    path = ROOT / (module.replace(".", "/") + ".py")
+    edges[module], line = module_edges(set(edges), module, path.read_text() + source, False)
+    if line:
+        speaks[module] = line
+    assert any(c.startswith(module) for c in discord_paths((edges, speaks))), (
+        f"{source!r} in {module}"
+    )
+
+
+@pytest.mark.parametrize("module", ["bot.helpers", "bot.mobile", "bot.features.daily", "bots.x"])
+def test_a_module_in_no_layer_is_caught(module: str) -> None:
+    """A planted module outside every layer (a new top-level module or folder) fails."""
+    with pytest.raises(AssertionError, match="in no layer"):
+        layer_of(module)
+
+
+def private_imports(module: str, source: str, is_package: bool = False) -> list[str]:
+    """Names starting with one underscore that ``module`` imports from another bot
+    module (a private name is its own module's business)."""
+    bad = []
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = package.split(".")[: len(package.split(".")) - node.level + 1]
+            target = ".".join(base + ([node.module] if node.module else []))
+        else:
+            target = node.module or ""
+        if target.split(".")[0] != PACKAGE or target == module:
+            continue
+        for alias in node.names:
+            name = alias.name
+            if name.startswith("_") and not name.startswith("__") and name != "_":
+                bad.append(f"{module}:{node.lineno} imports {name} from {target}")
+    return bad
+
+
+def test_no_private_name_is_imported_across_modules() -> None:
+    bad = [edge for path in bot_modules() for edge in private_imports(*source_of(path))]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    ("module", "source"),
+    [
+        ("bot.store.tables", "from bot.store.rows import _dump_seats\n"),
+        ("bot.tables.act", "from .commit import _append\n"),
+        ("bot.app.manager", "from bot.tables.drivers import Drivers, _DEADLINE\n"),
+    ],
+)
+def test_a_planted_private_import_is_caught(module: str, source: str) -> None:
+    assert private_imports(module, source), f"{source.strip()} in {module} went unnoticed"
+
+
+@pytest.mark.parametrize(
+    ("module", "source"),
+    [
+        ("bot.tables.act", "from bot.present.i18n import _, ngettext\n"),  # gettext's own name
+        ("bot.tables.act", "from engine import _private\n"),  # the engine's rules are its own
+        ("bot.present.render", "from . import __version__\n"),
+    ],
+)
+def test_what_is_not_a_private_import_passes(module: str, source: str) -> None:
+    assert private_imports(module, source, module == "bot.present.render") == []
+
+
+BACKENDS = ("sqlite3", "aiosqlite", "asyncpg")
+# the cluster runs on PostgreSQL alone and listens for notifications on a connection
+# of its own: it may hold an asyncpg connection (its failures are still StoreErrors)
+TRANSPORTS = {"bot.cluster": ("asyncpg",)}
+
+
+def backend_imports(module: str, source: str, is_package: bool = False) -> list[str]:
+    """The imports of a database driver by ``module``, when it is above the store:
+    one error type per store (``StoreError``) means no layer above names a backend."""
+    if layer_of(module) <= layer_of("bot.store"):
+        return []
+    allowed = next(
+        (v for k, v in TRANSPORTS.items() if module == k or module.startswith(k + ".")), ()
+    )
+    return [
+        f"{module}:{line} imports {target}"
+        for line, target in imports(module, source, is_package)
+        if target.split(".")[0] in BACKENDS and target.split(".")[0] not in allowed
+    ]
+
+
+def test_nothing_above_the_store_names_a_database_backend() -> None:
+    bad = [edge for path in bot_modules() for edge in backend_imports(*source_of(path))]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    ("module", "source"),
+    [
+        ("bot.tables.act", "import sqlite3\n"),
+        ("bot.discord_ui.lobby", "from sqlite3 import OperationalError\n"),
+        ("bot.tables.commit", "import asyncpg.exceptions\n"),
+        ("bot.cluster.sync", "import sqlite3\n"),
+    ],
+)
+def test_a_planted_backend_import_above_the_store_is_caught(module: str, source: str) -> None:
+    assert backend_imports(module, source), f"{source.strip()} in {module} went unnoticed"
+
+
+def test_the_store_itself_may_name_its_backends() -> None:
+    assert backend_imports("bot.store.db", "import sqlite3\nimport aiosqlite\n") == []

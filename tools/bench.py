@@ -709,7 +709,7 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
         moves = [0]  # commits while measured (clicks, AI and timer moves)
 
         def timed_committed(table: Any, events: Any) -> None:
-            # every commit's events (a click's, the AI's, a timer's) reach the outlet
+            # every commit's events (a click's, the AI's, a timer's) reach the feed
             now = time.perf_counter()
             if measuring:
                 moves[0] += 1
@@ -720,7 +720,7 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
             turn_started[table.id] = now
             changed.pop(table.id, asyncio.Event()).set()
 
-        manager.services.outlet.subscribe(timed_committed)
+        manager.services.feed.subscribe(timed_committed)
         commits: list[float] = []  # each group COMMIT (synchronous = FULL: it waits for the disk)
         sqlite_db: Any = db  # the SQLite store's group commit (not on the abstract Database)
         commit_batch = sqlite_db._commit_batch

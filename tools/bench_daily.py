@@ -98,7 +98,7 @@ async def boards_a_minute(args: argparse.Namespace) -> dict[str, Any]:
                 finished_ids.append(table.id)
                 lengths.append(table.game.version if table.game is not None else 0)
 
-        manager.services.outlet.subscribe(watch)
+        manager.services.feed.subscribe(watch)
         stop_at = time.perf_counter() + args.warmup + args.duration
         rng = random.Random(1)
 

@@ -2,9 +2,12 @@
 
 ``make demo`` runs this (``python -m tools.demo``): with ``DISCORD_TOKEN`` set
 it starts the real bot on Discord (``python -m bot``); without one (or with
-``--demo``) it plays offline. A simulated server gets a ``/ruff new`` table; one scripted human
-("you") plays from their DMs against three AI players, and everything the
-channel and the DMs show is printed as it happens. Nothing touches the network.
+``--demo``) it runs offline. A simulated server gets a ``/ruff new`` table and
+the web table serves it on http://127.0.0.1:8765 (``RH_WEB_PORT`` to change):
+open the printed link and play it in the browser against the AI, as the
+Activity would in Discord. With ``--script`` a scripted human ("you") plays the
+whole game from their DMs instead, and everything the channel and the DMs show
+is printed as it happens. Nothing touches the network beyond loopback.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import re
 import sys
 import tempfile
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +68,94 @@ async def _play_turn(user: Any) -> str | None:
     return f"played {card.custom_id.rsplit(':', 1)[1]}"
 
 
+DEMO_PORT = 8765
+
+
+def _offline(settings: Settings, tmp: str, seed: int) -> Settings:
+    """The demo's settings: its own database, no waiting on the simulator's clock."""
+    return settings.model_copy(
+        update={
+            "database": str(Path(tmp) / "demo.db"),
+            "ai_delay": 0.0,
+            "table_edit_interval": 0.0,
+            "turn_timeout": 0.0,
+            # the scripted player moves at once, so a turn ping is only noise; and simcord
+            # gives its sleep a real-time fallback, so each turn would wait out the delay
+            "turn_ping_delay": -1.0,
+            "lobby_timeout": 0.0,
+            "seed": seed,
+            # simcord's virtual clock stalls multiprocessing's poll of existing child
+            # processes, which starting a second process pool does: the demo draws its
+            # (few) pictures in a thread
+            "painter_mode": "thread",
+            "web_port": None,  # the web table is started below, outside the bot's own work
+        }
+    )
+
+
+async def run_web_demo(
+    settings: Settings,
+    seed: int,
+    game: str,
+    *,
+    until: asyncio.Event | None = None,
+    announce: Callable[[str, str], None] | None = None,
+    quiet: bool = False,
+) -> int:
+    """The web table on the simulated server: print its link, serve until ``until``
+    is set (or Ctrl-C). ``announce`` hears the player's link and a spectator's."""
+    try:
+        import simcord
+    except ImportError:
+        print("The offline demo needs the simulator: pip install 'simcord==3.2.1'.")
+        return 2
+    from simcord._dpy_internals import real_monotonic
+
+    from bot.app.client import create_bot
+    from bot.app.web_door import ManagerDoor
+    from bot.web.server import WebTable
+
+    port = DEMO_PORT if settings.web_port is None else settings.web_port
+    with tempfile.TemporaryDirectory() as tmp:
+        offline = _offline(settings, tmp, seed)
+        bot = create_bot(offline)
+        web: WebTable | None = None
+        try:
+            async with simcord.run(bot) as env:
+                env.settle_timeout = 60.0
+                guild = env.create_guild(name="Demo Server")
+                channel = guild.create_text_channel("ruff-and-honours")
+                you = guild.add_member(env.create_user("you"))
+                guest = guild.add_member(env.create_user("guest"))
+                await you.slash(channel, "ruff new", game=game)
+                # the page's moves run in the web table's tasks, outside the simulator's
+                # bot work, where the loop's clock reads real time rather than the
+                # simulator's: the Discord side's edit intervals must read one clock
+                bot.manager.services.notifier._clock = real_monotonic  # type: ignore[method-assign]
+                served = offline.model_copy(
+                    update={"web_port": port, "web_host": "127.0.0.1", "web_mock_auth": True}
+                )
+                web = WebTable(bot.manager.services, served, ManagerDoor(bot.manager))
+                await web.start()
+                base = f"http://127.0.0.1:{web.port}/?channel_id={channel.id}"
+                link = f"{base}&user_id={you.user.id}&name=you"
+                watch = f"{base}&user_id={guest.user.id}&name=guest"
+                if announce is not None:
+                    announce(link, watch)
+                if not quiet:
+                    print("Offline demo: the real bot on a simulated Discord (no network).")
+                    print(f"A {game} table is open in #ruff-and-honours. Play it here:\n")
+                    print(f"    {link}\n")
+                    print(f"(and watch it as a spectator: {watch})")
+                    print("Add AI players, press Start, and play. Ctrl-C stops the demo.")
+                await (until or asyncio.Event()).wait()
+        finally:
+            if web is not None:
+                await web.close()
+            await bot.close()
+    return 0
+
+
 def _show(title: str, text: str) -> None:
     bar = "─" * 72
     print(f"\n{bar}\n{title}\n{bar}")
@@ -83,23 +175,7 @@ async def run_demo(settings: Settings, seed: int, game: str, verbose: bool) -> i
     from bot.present.layout import layout_text
 
     with tempfile.TemporaryDirectory() as tmp:
-        settings = settings.model_copy(
-            update={
-                "database": str(Path(tmp) / "demo.db"),
-                "ai_delay": 0.0,
-                "table_edit_interval": 0.0,
-                "turn_timeout": 0.0,
-                # the scripted player moves at once, so a turn ping is only noise; and simcord
-                # gives its sleep a real-time fallback, so each turn would wait out the delay
-                "turn_ping_delay": -1.0,
-                "lobby_timeout": 0.0,
-                "seed": seed,
-                # simcord's virtual clock stalls multiprocessing's poll of existing child
-                # processes, which starting a second process pool does: the demo draws its
-                # (few) pictures in a thread
-                "painter_mode": "thread",
-            }
-        )
+        settings = _offline(settings, tmp, seed)
         bot = create_bot(settings)
         try:
             async with simcord.run(bot) as env:
@@ -181,10 +257,20 @@ def main_demo(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--game", default="ruff-honours-cotton")
     parser.add_argument(
+        "--script",
+        action="store_true",
+        help="no browser: a scripted player plays a whole game from their DMs, printed here",
+    )
+    parser.add_argument(
         "--verbose", action="store_true", help="print the table after each of your moves"
     )
     args = parser.parse_args(argv)
-    return asyncio.run(run_demo(Settings.from_env(), args.seed, args.game, args.verbose))
+    if args.script:
+        return asyncio.run(run_demo(Settings.from_env(), args.seed, args.game, args.verbose))
+    try:
+        return asyncio.run(run_web_demo(Settings.from_env(), args.seed, args.game))
+    except KeyboardInterrupt:
+        return 0
 
 
 if __name__ == "__main__":

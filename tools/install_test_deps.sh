@@ -6,7 +6,12 @@
 # * PostgreSQL's server binaries: the store tests start a throwaway server of their own
 #   (tests/store/pgserver.py). libpq-dev alone brings a pg_config without a server,
 #   hence the initdb check.
+# * chromium: the web table's browser tests (tests/web/) drive Debian's own chromium
+#   through Playwright (/usr/bin/chromium; never `playwright install`).
+# * node and npm, then the web table's bundle: `make web` (npm ci from
+#   web/package-lock.json, tsc --noEmit, esbuild), a no-op when it is up to date.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 missing=()
 
@@ -17,19 +22,21 @@ have_postgres_server() {
     compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null
 }
 have_postgres_server || missing+=(postgresql-15)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 
-if [ ${#missing[@]} -eq 0 ]; then
-    exit 0
-fi
-
-SUDO=""
-if [ "$(id -u)" != 0 ]; then
-    if ! command -v sudo >/dev/null 2>&1; then
-        echo "the tests need: ${missing[*]} (Debian packages); install them as root" >&2
-        exit 1
+if [ ${#missing[@]} -gt 0 ]; then
+    SUDO=""
+    if [ "$(id -u)" != 0 ]; then
+        if ! command -v sudo >/dev/null 2>&1; then
+            echo "the tests need: ${missing[*]} (Debian packages); install them as root" >&2
+            exit 1
+        fi
+        SUDO="sudo"
     fi
-    SUDO="sudo"
+    echo "installing ${missing[*]} (the tests need them)"
+    $SUDO apt-get update
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 fi
-echo "installing ${missing[*]} (the tests need them)"
-$SUDO apt-get update
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+
+make --no-print-directory web

@@ -26,12 +26,24 @@ last button. The screenshots are taken over the same connection
 ``table-<game>-960.png`` for the first, ``lobby-400.png`` (the thread and the
 hand DM are photographed by ``tools/screenshot_screens.py``). The AI seats are
 seeded: the same games every run.
+
+``--decisions`` measures the other turns instead: every game id is played, deal
+after deal (up to :data:`DECISION_DEALS`), and each time alice meets a decision
+of a kind she has not met yet in that game (a turn whose legal actions are not
+only cards to play: an auction call, a bid, naming trumps or the direction, the
+kitty, the ruff, laying out, Can-ye, declaring a ruff or a rub), her DM's height
+at 400 px is measured the same way (target <= 400 px) and, for the photographed
+families, shot as ``decision-<game>-<decision>-400.png``. To meet as many as she
+can, alice takes the boldest choice on offer (the last button that is not a pass
+or a decline), so she wins auctions and names trumps. The table printed: game
+id, decision, height.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 import tempfile
 from collections.abc import Awaitable
@@ -47,7 +59,13 @@ from bot.app.client import create_bot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.present.drawing import font  # noqa: E402
 from engine import game_ids, make_rules  # noqa: E402
-from tools.preview_browser import DESKTOP, PHONE, Browser, open_preview  # noqa: E402
+from tools.preview_browser import (  # noqa: E402
+    DESKTOP,
+    MEASURE_JS,
+    PHONE,
+    Browser,
+    open_preview,
+)
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screens"
 SHOWN = 300  # the narrowest width the picture is shown at on a phone
@@ -155,6 +173,12 @@ async def _dm_height(
         Browser(width, height) as browser,
     ):
         boxes = await browser.open(url)
+        # a loaded machine may still be fetching the text's web fonts: Chromium then lays
+        # the text out invisible (and the photograph shows gaps), so wait for them
+        await browser.send(
+            "Runtime.evaluate", expression="document.fonts.ready.then(() => 1)", awaitPromise=True
+        )
+        boxes = json.loads(await browser.evaluate(MEASURE_JS))
         box = next(b for b in boxes if b["id"] == str(dm_msg.id))
         if shot is not None:
             await browser.shoot(shot, bottom=box["bottom"] + 16)
@@ -257,21 +281,147 @@ async def _play_one(
     )
 
 
+# --------------------------------------------------------------- decision turns
+
+DECISION_DEALS = 6  # deals played per game id looking for alice's decisions
+
+
+def _decision(game: Any) -> str:
+    """The kind of decision alice faces now (the phase's name; ``play+honours`` for
+    an honours call offered beside the cards), or "" when she has none."""
+    g = game.game
+    if g.is_over or g.to_act() != 0:
+        return ""
+    legal = g.legal_actions(0)
+    if g.phase != "play":
+        return str(g.phase) if legal else ""
+    if any(a.verb not in ("play", "claim") for a in legal):
+        return "play+honours"
+    return ""
+
+
+async def _decide(alice: Any) -> bool:
+    """alice's decision, the boldest one: the last option of a menu of choices (the
+    highest call or bid), else the last live choice button that is not a pass or a
+    decline (green), else what :func:`_act` does."""
+    dm = alice.user.dm_channel.last_message if alice.user.dm_channel else None
+    if dm is None:
+        return False
+    menu = next(
+        (
+            c
+            for row in dm.components
+            for c in getattr(row, "children", ()) or ()
+            if c.type.value == 3 and not c.disabled and (c.custom_id or "").startswith("rh:c:")
+        ),
+        None,
+    )
+    if menu is not None:
+        await alice.user.select(dm, [menu.options[-1].value])
+        return True
+    bold = [
+        c
+        for row in dm.components
+        for c in getattr(row, "children", ()) or ()
+        if c.type.value == 2
+        and not c.disabled
+        and ":a:" in (c.custom_id or "")
+        and c.style.value == 3  # success: not a pass, a decline or a card
+        and not any(s in (c.label or "") for s in "♠♥♦♣")
+        and getattr(c, "emoji", None) is None
+    ]
+    if bold:
+        await alice.user.click(dm, custom_id=bold[-1].custom_id)
+        return True
+    return await _act(alice)
+
+
+@dataclass
+class Decision:
+    game_id: str
+    decision: str
+    height: float
+
+
+async def _decisions_of(
+    env: Any, bot: Any, guild: Any, n: int, game_id: str, out: Path | None
+) -> list[Decision]:
+    """Every kind of decision alice meets in up to :data:`DECISION_DEALS` deals of
+    ``game_id``, each measured (and photographed into ``out``) the first time."""
+    rules = make_rules(game_id)
+    channel = guild.create_text_channel(f"{game_id}-decisions")
+    alice = guild.add_member(env.create_user(f"alice{n}" if n else "alice"))
+    await _calmly(env, alice.slash(channel, "ruff new", game=game_id))
+    for _ in range(rules.players - 1):
+        await _calmly(env, alice.click(channel.last_message, label="Add AI (easy)"))
+    await _calmly(env, alice.click(channel.last_message, label="Start"))
+    tid = max(bot.manager.tables)
+    game = bot.manager.tables[tid]
+    found: list[Decision] = []
+    seen: set[str] = set()
+    for _ in range(400 * DECISION_DEALS):
+        g = game.game
+        if g.is_over or g.deal_no > DECISION_DEALS:
+            break
+        kind = _decision(game)
+        if kind and kind not in seen:
+            await _settle(env)
+            await bot.manager.services.notifier.flush()
+            await env.settle()
+            if _decision(game) == kind:
+                seen.add(kind)
+                shot = out / f"decision-{_slug(game_id)}-{kind}-400.png" if out else None
+                found.append(Decision(game_id, kind, await _dm_height(env, alice, PHONE, shot)))
+        try:
+            step = _decide(alice) if kind else _act(alice)
+            if not await step:
+                await env.advance_time(1)
+        except TimeoutError:
+            await asyncio.sleep(0.5)
+    return found
+
+
+async def decisions(out: Path, games: list[str]) -> list[Decision]:
+    """Measure every game id's decision DMs at 400 px and print the table."""
+    out.mkdir(parents=True, exist_ok=True)
+    results: list[Decision] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        bot = create_bot(_settings(tmp))
+        try:
+            async with simcord.run(bot) as env:
+                guild = env.create_guild(name="Card Room")
+                for n, game_id in enumerate(games):
+                    shots = out if game_id in PHOTOGRAPHED else None
+                    results.extend(await _decisions_of(env, bot, guild, n, game_id, shots))
+                    print(f"# {game_id}: {len(results)} decisions so far", flush=True)
+        finally:
+            await bot.close()
+    print(f"{'game':<22} {'decision':<14} {'dm@400':>7}")
+    for d in results:
+        flag = "" if d.height <= 400 else "  over 400"
+        print(f"{d.game_id:<22} {d.decision:<14} {d.height:>5.0f}px{flag}")
+    print("target: a decision DM <= 400 px at 400 px, from its author line to its last button")
+    return results
+
+
+def _settings(tmp: str) -> Settings:
+    return Settings(
+        database=str(Path(tmp) / "ruff.db"),
+        ai_delay=0.0,
+        turn_timeout=90.0,
+        lobby_timeout=0.0,
+        table_edit_interval=0.0,
+        ai_mode="inline",
+        ai_worlds=16,
+        seed=5,
+    )
+
+
 async def main(out: Path, games: list[str]) -> list[Measured]:
     out.mkdir(parents=True, exist_ok=True)
     results: list[Measured] = []
     with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            database=str(Path(tmp) / "ruff.db"),
-            ai_delay=0.0,
-            turn_timeout=90.0,
-            lobby_timeout=0.0,
-            table_edit_interval=0.0,
-            ai_mode="inline",
-            ai_worlds=16,
-            seed=5,
-        )
-        bot = create_bot(settings)
+        bot = create_bot(_settings(tmp))
         try:
             async with simcord.run(bot) as env:
                 guild = env.create_guild(name="Card Room")
@@ -306,10 +456,14 @@ if __name__ == "__main__":
     parser.add_argument(
         "--game", action="append", choices=game_ids(), help="only this game id (repeatable)"
     )
+    parser.add_argument(
+        "--decisions", action="store_true", help="measure the decision DMs instead of play turns"
+    )
     args = parser.parse_args()
     chosen = args.game or list(GAMES)
+    run = decisions if args.decisions else main
     if args.no_save:
         with tempfile.TemporaryDirectory() as folder:
-            asyncio.run(main(Path(folder), chosen))
+            asyncio.run(run(Path(folder), chosen))
     else:
-        asyncio.run(main(args.out, chosen))
+        asyncio.run(run(args.out, chosen))

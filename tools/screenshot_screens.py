@@ -12,11 +12,17 @@ photographs and measures the table message and the hand DM of every game.
 Needs simcord's preview extras (``pip install -e ".[screens]"``) and a
 ``chromium`` binary on the PATH; the AI seats are seeded, so the game is the same
 every run.
+
+``--texts`` photographs, instead, the longer texts a player reads on a phone, each
+DMed to alice and shot at 400 px: a deal's review (``review-400.png``, from a sample
+review of eight costly decisions, three of them mistakes) and the day's standings
+(``standings-400.png``: a tie, a player still playing). It prints each one's height.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 import tempfile
 from pathlib import Path
@@ -24,11 +30,23 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from fractions import Fraction  # noqa: E402
+
 import simcord  # noqa: E402
 
 from bot.app.client import create_bot  # noqa: E402
 from bot.config import Settings  # noqa: E402
-from tools.preview_browser import DESKTOP, PHONE, Browser, photograph  # noqa: E402
+from bot.present.render.daily import standings_text  # noqa: E402
+from bot.present.render.review import review_text  # noqa: E402
+from engine import make_rules  # noqa: E402
+from tools.preview_browser import (  # noqa: E402
+    DESKTOP,
+    MEASURE_JS,
+    PHONE,
+    Browser,
+    open_preview,
+    photograph,
+)
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screens"
 WIDTHS = (DESKTOP, PHONE)
@@ -159,5 +177,102 @@ async def main(out: Path) -> None:
         print(path)
 
 
+def sample_review() -> dict[str, Any]:
+    """A Long Whist deal's review (``DealReview.to_json``'s shape) as the coach's
+    issue showed it: eight costly cards, three of them flagged, the side on 5 tricks."""
+
+    def card(trick: int, played: str, best: str, cost: float, flagged: bool) -> dict[str, Any]:
+        return {
+            "kind": "card",
+            "trick": trick,
+            "played": played,
+            "best": best,
+            "cost": cost,
+            "error": 0.23,
+            "flagged": flagged,
+            "dd_cost": cost + 0.2,
+            "unit": "tricks",
+        }
+
+    decisions = [
+        card(2, "QH", "2H", 1.8, True),
+        card(4, "3C", "KC", 1.4, True),
+        card(7, "9S", "AS", 1.1, True),
+        card(5, "4D", "8D", 0.4, False),
+        card(9, "2S", "5S", 0.3, False),
+        card(10, "JH", "6H", 0.1, False),
+        card(11, "7C", "8C", 0.1, False),
+        card(12, "5D", "6D", 0.05, False),
+        *(card(t, "2C", "2C", 0.0, False) for t in (1, 3, 6, 8, 13)),
+    ]
+    return {
+        "unit": "tricks",
+        "result_unit": "tricks",
+        "result": 5,
+        "deal": 1,
+        "game_id": "whist-long",
+        "decisions": decisions,
+        "par": 6.0,
+        "average": 5.2,
+    }
+
+
+def sample_standings() -> str:
+    rows = [
+        (1, "alice", 4, Fraction(625, 10)),
+        (1, "bob", 4, Fraction(625, 10)),
+        (3, "carol", 4, Fraction(51)),
+        (4, "dave", 2, Fraction(70)),
+    ]
+    me = (Fraction(625, 10), Fraction(50))
+    return standings_text(
+        make_rules("whist-5"), "today", "2026-11-28", rows, me, True, boards_today=4, compared=4
+    )
+
+
+async def _shoot_text(env: Any, reader: Any, path: Path) -> float:
+    """Photograph ``reader``'s DM at 400 px, its web fonts loaded; the message's height."""
+    channel = reader.user.dm_channel
+    async with (
+        open_preview(env, channel, reader.user, PHONE, 1400) as url,
+        Browser(PHONE, 1400) as browser,
+    ):
+        await browser.open(url)
+        await browser.send(
+            "Runtime.evaluate", expression="document.fonts.ready.then(() => 1)", awaitPromise=True
+        )
+        box = json.loads(await browser.evaluate(MEASURE_JS))[-1]
+        await browser.shoot(path, bottom=box["bottom"] + 16)
+        return float(box["bottom"] - box["top"])
+
+
+async def texts(out: Path) -> None:
+    """The review and the standings, DMed to alice and photographed at 400 px."""
+    out.mkdir(parents=True, exist_ok=True)
+    shown = {
+        "review": review_text(sample_review(), 1, "North", show_double_dummy=True),
+        "standings": sample_standings(),
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(
+            database=str(Path(tmp) / "ruff.db"), ai_delay=0.0, ai_mode="inline", seed=5
+        )
+        bot = create_bot(settings)
+        try:
+            async with simcord.run(bot) as env:
+                guild = env.create_guild(name="Card Room")
+                for name, text in shown.items():
+                    reader = guild.add_member(env.create_user(f"alice-{name}"))
+                    await bot.manager.services.notifier.dm(reader.user.id, text)
+                    await bot.manager.services.notifier.flush()
+                    path = out / f"{name}-{PHONE}.png"
+                    height = await _shoot_text(env, reader, path)
+                    print(f"{path}: {height:.0f} px high at {PHONE} px", flush=True)
+        finally:
+            await bot.close()
+
+
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT))
+    args = [a for a in sys.argv[1:] if a != "--texts"]
+    folder = Path(args[0]) if args else OUT
+    asyncio.run(texts(folder) if "--texts" in sys.argv[1:] else main(folder))

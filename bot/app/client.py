@@ -18,6 +18,7 @@ from bot.present.components import RHButton, RHSelect
 from bot.present.i18n import _
 from bot.present.locales import CommandTranslator, arrive
 from bot.store import Database
+from bot.web.server import WebTable
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,7 @@ class RuffBot(commands.Bot):
         self.settings = settings
         self.sync_commands = sync_commands
         self._db: Database | None = None
+        self.web: WebTable | None = None  # the web table (RH_WEB_PORT), started with the bot
 
     async def setup_hook(self) -> None:
         self.db = self._db = await Database.open(
@@ -72,6 +74,16 @@ class RuffBot(commands.Bot):
                 synced = await self.tree.sync()
             log.info("synced %d application command(s)", len(synced))
         await self.manager.resume()
+        if self.settings.web_port is not None:
+            from bot.app.web_door import ManagerDoor
+
+            self.web = WebTable(
+                self.manager.services,
+                self.settings,
+                ManagerDoor(self.manager),
+                bot_token=self.settings.token,
+            )
+            await self.web.start()
 
     async def _on_tree_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -91,6 +103,9 @@ class RuffBot(commands.Bot):
             pass
 
     async def close(self) -> None:
+        if self.web is not None:
+            await self.web.close()
+            self.web = None
         manager = getattr(self, "manager", None)
         if manager is not None:
             await manager.close()

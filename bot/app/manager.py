@@ -42,24 +42,26 @@ from bot.commands.daily import DailyStandings
 from bot.commands.info import Info
 from bot.commands.records import Records
 from bot.config import Settings
-from bot.present.locales import UserLocales
+from bot.discord_ui.challenge import Challenges
+from bot.discord_ui.claims import VERBS as CLAIM_VERBS
+from bot.discord_ui.claims import ClaimButtons
+from bot.discord_ui.daily import Daily
+from bot.discord_ui.hints import Hints
+from bot.discord_ui.lessons import Lessons
+from bot.discord_ui.lobby import Lobby
+from bot.discord_ui.options import options_command, settings_command
+from bot.discord_ui.play import Play
+from bot.discord_ui.presenter import Presenter
+from bot.discord_ui.services import DiscordServices
 from bot.present.replies import refuse
 from bot.store import Database
 from bot.tables.aipool import AIPool
-from bot.tables.challenge import Challenges
-from bot.tables.claims import VERBS as CLAIM_VERBS
-from bot.tables.claims import ClaimButtons
-from bot.tables.daily import Daily
 from bot.tables.drivers import Drivers
-from bot.tables.hints import Hints
-from bot.tables.lessons import Lessons
-from bot.tables.lobby import Lobby
-from bot.tables.play import Play
-from bot.tables.presenter import Presenter
 from bot.tables.resume import Resume
-from bot.tables.services import Services, TableRegistry
+from bot.tables.services import TableRegistry
 from bot.tables.sync import OneProcess
 from bot.tables.table import Table, parse_options, preset_choices
+from bot.tables.user_locales import UserLocales
 from engine import Action
 
 __all__ = ["GameManager", "Table", "parse_options", "preset_choices"]
@@ -84,10 +86,12 @@ class GameManager:
                 fixed_worlds=settings.daily_worlds,
             )
         )
-        self.services = svc = Services(client, db, settings, pool)
+        self.services = svc = DiscordServices(client, db, settings, pool)
         self.presenter = Presenter(svc)
         self.drivers = Drivers(svc, self.presenter)
-        svc.outlet.subscribe(self.drivers.committed)  # every commit: shown, then the next turn
+        # every commit: shown (the Discord front), then the next turn armed
+        svc.feed.subscribe(self.presenter.committed)
+        svc.feed.subscribe(self.drivers.committed)
         self.play = Play(svc, self.presenter, self.drivers)
         self.lobby = Lobby(svc, self.presenter, self.drivers)
         self.claims = ClaimButtons(svc, self.presenter, self.play)
@@ -96,7 +100,7 @@ class GameManager:
         self.hints = Hints(svc)
         self.lessons = Lessons(svc)
         self.daily = Daily(svc, self.presenter, self.drivers)  # /ruff daily: boards played alone
-        svc.outlet.subscribe(self.daily.committed)
+        svc.feed.subscribe(self.daily.committed)
         self.daily_standings = DailyStandings(svc, self.daily)
         self.challenges = Challenges(svc, self.daily)  # /ruff challenge: the same boards for two
         self.coach = Coach(svc, "process" if pool.mode == "process" else "thread")
@@ -208,8 +212,8 @@ class GameManager:
         pictures: bool | None,
         language: str | None = None,
     ) -> None:
-        changed = await self.services.server_settings.settings_command(
-            interaction, pictures, language
+        changed = await settings_command(
+            self.services.server_settings, interaction, pictures, language
         )
         if changed and interaction.guild is not None:
             # the server's tables speak the new language from their next change
@@ -222,7 +226,7 @@ class GameManager:
     async def options_command(
         self, interaction: discord.Interaction[Any], auto_play: bool | None
     ) -> None:
-        await self.services.player_options.options_command(interaction, auto_play)
+        await options_command(self.services.player_options, interaction, auto_play)
 
     # ------------------------------------------------------------ clicks (bot/handlers.ClickHandler)
 
@@ -306,6 +310,11 @@ class GameManager:
         self, interaction: discord.Interaction[Any], table_id: int | None, deal: int | None
     ) -> None:
         await self.coach.review(interaction, table_id, deal)
+
+    async def on_review_details(
+        self, interaction: discord.Interaction[Any], table_id: int, deal: int
+    ) -> None:
+        await self.coach.review(interaction, table_id, deal, details=True)
 
     async def puzzle_command(self, interaction: discord.Interaction[Any]) -> None:
         await self.coach.puzzle(interaction)

@@ -59,7 +59,6 @@ import contextlib
 import json
 import logging
 import secrets
-import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -347,7 +346,7 @@ class Cluster:
         hand" copies we showed): replay, show, re-arm."""
         try:
             await self.catch_up(table)
-        except (StoreError, sqlite3.Error, IllegalAction):
+        except (StoreError, IllegalAction):
             log.warning("table %s: could not follow a change", table.id, exc_info=True)
 
     # ================================================================ leases
@@ -496,7 +495,7 @@ class Cluster:
                 async with table.lock:
                     await self.refresh(table)
                     self.life.arm(table, None)
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             log.warning("table %s: could not claim it", table.id, exc_info=True)
         finally:
             self.claiming.discard(table.id)
@@ -564,7 +563,7 @@ class Cluster:
                     )
                     await self.svc.db.execute("SELECT pg_notify(?, ?)", (LEASES_CHANNEL, self.name))
             self.owned.clear()
-        except (StoreError, sqlite3.Error, OSError):
+        except (StoreError, OSError):
             log.warning("could not give the leases up (they run out by themselves)", exc_info=True)
         if self._listener is not None:
             with contextlib.suppress(Exception):

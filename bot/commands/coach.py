@@ -41,7 +41,8 @@ from typing import Any, Final
 import discord
 
 from bot.commands.review_pool import ReviewPool
-from bot.present.coach_components import answer_view, next_view
+from bot.discord_ui.services import DiscordServices
+from bot.present.coach_components import answer_view, details_view, next_view
 from bot.present.i18n import _, ngettext
 from bot.present.notify import DMClosed
 from bot.present.render import review as words
@@ -49,7 +50,6 @@ from bot.present.render.common import seat_names
 from bot.present.replies import refuse, reply
 from bot.store import CoachRepo, HumanSeat, PuzzleRow, TableRow
 from bot.tables.privacy import deal_visible_to
-from bot.tables.services import Services
 from engine.ai import REVIEW_BUDGET
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ class _Refused(Exception):
 class Coach:
     """Reviews and puzzles (see the module docstring)."""
 
-    def __init__(self, svc: Services, mode: str = "process") -> None:
+    def __init__(self, svc: DiscordServices, mode: str = "process") -> None:
         self.svc = svc
         self.repo = CoachRepo(svc.db)
         self.pool = ReviewPool(mode)
@@ -79,9 +79,14 @@ class Coach:
     # ------------------------------------------------------------ review
 
     async def review(
-        self, interaction: discord.Interaction[Any], table_id: int | None, deal: int | None
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int | None,
+        deal: int | None,
+        details: bool = False,
     ) -> None:
-        """``/ruff review [table] [deal]`` and the Review button: privately, to a player."""
+        """``/ruff review [table] [deal]`` and the Review button: privately, to a player;
+        with ``details`` (its **Details** button) the figures behind it."""
         started = time.monotonic()
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
@@ -94,7 +99,12 @@ class Coach:
             return
         if body is None:
             return  # answered by DM
-        await reply(interaction, self._text(row, seat, body))
+        if details:
+            await reply(interaction, words.review_details(body, self._show_dd(row, body)))
+            return
+        await reply(
+            interaction, self._text(row, seat, body), details_view(row.id, int(body["deal"]))
+        )
 
     async def _player_table(
         self, interaction: discord.Interaction[Any], table_id: int | None
@@ -212,10 +222,13 @@ class Coach:
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
 
+    def _show_dd(self, row: TableRow, body: dict[str, Any]) -> bool:
+        """Whether the figures with every hand known may be shown (the record shows them)."""
+        return row.status == "finished" or bool(body.get("complete", True))
+
     def _text(self, row: TableRow, seat: int, body: dict[str, Any]) -> str:
         names = seat_names(len(row.seats))
-        show_dd = row.status == "finished" or bool(body.get("complete", True))
-        return words.review_text(body, row.id, names[seat], show_dd)
+        return words.review_text(body, row.id, names[seat], self._show_dd(row, body))
 
     # ------------------------------------------------------------ puzzles
 

@@ -13,14 +13,14 @@ from typing import Any
 
 import discord
 
+from bot.competition.duplicate import matchpoints, percentile, standings
+from bot.discord_ui.daily import DEFAULT_GAME, Daily, week_to
 from bot.present.i18n import _
 from bot.present.installs import home
 from bot.present.render import daily as text
 from bot.present.replies import refuse, reply
-from bot.store.daily import matchpoints, percentile, standings
-from bot.tables.daily import DEFAULT_GAME, Daily, week_to
 from bot.tables.services import Services
-from engine import RulesError, make_rules
+from engine import RulesError, boards_of, make_rules
 
 __all__ = ["DailyStandings"]
 
@@ -61,5 +61,16 @@ class DailyStandings:
         rows = [(r.rank, r.name, r.boards, r.score) for r in shown]
         await reply(
             interaction,
-            text.standings_text(rules, period, day, rows, me, guild_id is not None),
+            text.standings_text(
+                rules,
+                period,
+                day,
+                rows,
+                me,
+                guild_id is not None,
+                boards_today=len(boards_of(rules.game_id, rules.preset, day))
+                if period == "today"
+                else None,
+                compared=len(scores),
+            ),
         )

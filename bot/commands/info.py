@@ -4,7 +4,7 @@ to the lobby).
 
 The leaderboard and the stats show ratings (:mod:`bot.store.ratings`): per server and
 game id, ranked by the conservative value μ − 3σ, players ranked once they have
-:data:`~bot.store.ratings.MIN_GAMES` rated games (the others listed after, "not yet
+:data:`~bot.competition.ratings.MIN_GAMES` rated games (the others listed after, "not yet
 ranked"), AI levels among them. ``/ruff leaderboard`` without a game shows the
 server's most played game and names the others.
 """
@@ -16,6 +16,9 @@ from typing import Any
 
 import discord
 
+from bot.competition.ratings import AI_PREFIX, MIN_GAMES, is_ai
+from bot.discord_ui.lobby import Lobby
+from bot.discord_ui.presenter import Presenter
 from bot.present import components as ui
 from bot.present import render
 from bot.present.i18n import _, ngettext, number, percent, using
@@ -24,9 +27,6 @@ from bot.present.notify import release_view
 from bot.present.render.refusals import reason_text
 from bot.present.replies import refuse, reply
 from bot.store import RatingChange, RatingRow
-from bot.store.ratings import AI_PREFIX, MIN_GAMES, is_ai
-from bot.tables.lobby import Lobby
-from bot.tables.presenter import Presenter
 from bot.tables.services import Services
 from bot.tables.table import LEADERBOARD_PAGE
 from engine import RulesError, game_ids, make_rules

@@ -4,6 +4,7 @@ Their ids have a prefix of their own (``rc:``), so the table's buttons
 (``rh:``, :mod:`bot.present.components`) never see them:
 
 * ``rc:v:<table>:<deal>`` — review my cards in that deal (1-based at the table);
+* ``rc:d:<table>:<deal>`` — the figures behind that review (**Details**);
 * ``rc:p:<puzzle>:<card>`` — answer a puzzle with a card (``10H``);
 * ``rc:s:<puzzle>`` — show that puzzle's solution;
 * ``rc:n:<puzzle>`` — the next puzzle after that one (``rc:n``: any next one, on
@@ -33,12 +34,14 @@ __all__ = [
     "CoachButton",
     "CoachHandler",
     "answer_view",
+    "details_view",
     "next_view",
     "review_id",
     "review_view",
 ]
 
 _REVIEW_RE = re.compile(r"v:(\d{1,19}):(\d{1,6})")
+_DETAILS_RE = re.compile(r"d:(\d{1,19}):(\d{1,6})")
 _ANSWER_RE = re.compile(r"p:(\d{1,19}):([0-9AJQKLSHDCB]{2,3}|o\d{1,2})")
 _SOLUTION_RE = re.compile(r"s:(\d{1,19})")
 _NEXT_RE = re.compile(r"n(?::(\d{1,19}))?")
@@ -49,6 +52,10 @@ class CoachHandler(Protocol):
     """The coach's side of its buttons (the manager)."""
 
     async def on_review_button(
+        self, interaction: discord.Interaction[Any], table_id: int, deal: int
+    ) -> None: ...
+
+    async def on_review_details(
         self, interaction: discord.Interaction[Any], table_id: int, deal: int
     ) -> None: ...
 
@@ -125,6 +132,9 @@ async def _route(interaction: discord.Interaction[Any], rest: str) -> None:
     if m := _REVIEW_RE.fullmatch(rest):
         await handler.on_review_button(interaction, int(m.group(1)), int(m.group(2)))
         return
+    if m := _DETAILS_RE.fullmatch(rest):
+        await handler.on_review_details(interaction, int(m.group(1)), int(m.group(2)))
+        return
     if m := _ANSWER_RE.fullmatch(rest):
         choice = m.group(2)
         if not choice.startswith("o"):
@@ -149,6 +159,13 @@ def review_view(table_id: int, deal: int) -> discord.ui.View:
     """The Review button under a deal summary."""
     view = discord.ui.View(timeout=None)
     view.add_item(CoachButton(review_id(table_id, deal), _("Review my play"), row=0))
+    return view
+
+
+def details_view(table_id: int, deal: int) -> discord.ui.View:
+    """Under a review: **Details**, the figures behind it."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(CoachButton(f"rc:d:{table_id}:{deal}", _("Details"), row=0))
     return view
 
 

@@ -67,7 +67,13 @@ from bot.present.components import (
     table_id_for,
 )
 from bot.present.i18n import _, ngettext
-from bot.present.render import action_label, card_label, featured_choices
+from bot.present.render import (
+    CALLS_IN_TEXT,
+    action_label,
+    card_label,
+    choice_note,
+    featured_choices,
+)
 from bot.present.render.bidwhist import view_sorted
 from bot.present.render.common import rank_label, suit_name
 from engine import CLAIM, CONCEDE, Action, Card, Claim, Play, SeatView, sort_hand
@@ -311,6 +317,9 @@ def hand_controls(
                     row=ROWS - 1,
                 )
         return ui
+    if sum(1 for c in choices if choice_note(c)) > CALLS_IN_TEXT:
+        _described_menu(ui, table_id, version, view, choices)
+        return ui
     if len(choices) > MAX_CHOICE_BUTTONS:
         rows = _choice_rows(choices)
         if len(rows) > ROWS:
@@ -501,7 +510,9 @@ def _find_card_buttons(
     extra = view_sorted(view, [c for c in legal_plays if c not in view.hand and c not in layout])
     shown = list(hand) + layout + extra
     room = card_rows_free * card_width()
-    if len(shown) > room and not legal_plays:
+    if choices and not legal_plays:
+        shown = []  # a decision (a call, the ruff, naming trumps): the hand is a line of text
+    elif len(shown) > room and not legal_plays:
         shown = []  # e.g. bidding with a full hand: the calls get the rows, the text shows the hand
     elif len(shown) > room:  # keep every legal card, then as many others as fit, in hand order
         keep = set([c for c in shown if c in legal_plays][:room])
@@ -518,6 +529,8 @@ def hand_in_buttons(view: SeatView, away: bool = False) -> bool:
     plays, picks, choices = _split(view)
     if picks or len(choices) > MAX_CHOICE_BUTTONS or not (plays or choices):
         return False
+    if sum(1 for c in choices if choice_note(c)) > CALLS_IN_TEXT:
+        return False  # the calls' menu: the hand is in the text
     shown, _ = _card_buttons(view, plays, choices)
     return set(view.hand) <= set(shown)
 
@@ -539,6 +552,29 @@ def _choice_rows(choices: Sequence[Action]) -> list[list[Action]]:
         if number is not None:
             key = number
     return rows
+
+
+def _described_menu(
+    ui: Rows, table_id: int, version: int, view: SeatView, choices: Sequence[Action]
+) -> None:
+    """Choices whose names need a word of explanation (Solo Whist's calls, Bid Whist's
+    bids): the pass
+    as a button, the others in one menu, each option with what it undertakes under
+    its name, so the message needs no paragraph about them (the hand stays in the
+    text)."""
+    passes = [a for a in choices if not choice_note(a)]
+    for action in passes[:ROW_WIDTH]:
+        cid = action_id(table_id, version, view.seat, action)
+        ui.button(cid, action_label(action, view.rules), _choice_style(action), row=0)
+    row = 1 if passes else 0
+    noted = [a for a in choices if choice_note(a)]
+    for k in range(ROWS - row):
+        part = noted[k * MENU_OPTIONS : (k + 1) * MENU_OPTIONS]
+        if not part:
+            break
+        options = [(action_label(a, view.rules), a.encode(), choice_note(a)) for a in part]
+        placeholder = f"{action_label(part[0], view.rules)} … {action_label(part[-1], view.rules)}"
+        ui.menu(choice_id(table_id, version, view.seat, k), options, 1, placeholder, row=row + k)
 
 
 def _choice_menus(

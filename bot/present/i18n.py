@@ -15,7 +15,7 @@ How it works
   (:func:`enter`, called by the command tree and by every button), and whoever
   writes for somebody else says so with :func:`using` — the public table in the
   server's language (``/ruff settings language:``), a hand DM in its player's
-  stored language (:class:`bot.present.locales.UserLocales`). Unset, it is English.
+  stored language (:class:`bot.tables.user_locales.UserLocales`). Unset, it is English.
 
 The functions to use
 --------------------

@@ -5,7 +5,7 @@ everything the table shows), or, where there is no picture (pictures switched
 off, not drawn yet, the lobby), a compact text table in its place; then at most
 three short lines; then the buttons. What else the table knows (the last
 trick, every trick of the deal, the scores) is one button away and answered
-privately (:mod:`bot.tables.claims`).
+privately (:mod:`bot.discord_ui.claims`).
 
 A V2 message has no ``content`` and no embeds, and keeps its V2 flag for good:
 every later edit of it is a layout too (:func:`text_layout` for a table that

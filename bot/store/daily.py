@@ -1,18 +1,18 @@
 """The boards played alone (``/ruff daily``): who started which board, and each
 finished board's result; the AI's par of each board. Read by ``bot.commands.daily``
-(standings) and ``bot.tables.daily`` (travellers), written by ``bot.tables.daily``
+(standings) and ``bot.discord_ui.daily`` (travellers), written by ``bot.discord_ui.daily``
 (a start) and ``bot.tables.commit`` (a result, with the board's last move).
 
-One SQL for both backends. A player starts a board once (the primary key); a
+Their scoring (matchpoints, standings, percentiles) is ``bot.competition.duplicate``:
+the store only stores. One SQL for both backends. A player starts a board once (the primary key); a
 result is written once (only over a NULL), so a move replayed, a second process
 or a retry never writes it twice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from bot.store.db import Row
 from bot.store.rows import CHUNK, Repository
@@ -23,10 +23,6 @@ __all__ = [
     "Challenge",
     "ChallengeRepo",
     "DailyRepo",
-    "Standing",
-    "matchpoints",
-    "percentile",
-    "standings",
 ]
 
 _COLUMNS = (
@@ -338,90 +334,3 @@ class ChallengeRepo(Repository):
             (self.db.clock(), challenge_id),
         )
         return changed > 0
-
-
-# -------------------------------------------------------------------- scoring (pure)
-
-
-def matchpoints(
-    entries: Sequence[BoardEntry], par: Mapping[str, int]
-) -> dict[tuple[str, int], Fraction]:
-    """Each finished entry's matchpoints on its board, as a percentage: against every
-    other finished result on that board and the board's par (the AI in the same seat),
-    a better result 1, an equal one ½, over how many they are (50 when none)."""
-    by_board: dict[str, list[BoardEntry]] = {}
-    for entry in entries:
-        if entry.result is not None:
-            by_board.setdefault(entry.board, []).append(entry)
-    out: dict[tuple[str, int], Fraction] = {}
-    for board, played in by_board.items():
-        results = [e.result for e in played if e.result is not None]
-        known = par.get(board)
-        for entry in played:
-            mine = entry.result
-            assert mine is not None
-            field = [r for e, r in zip(played, results, strict=True) if e is not entry]
-            if known is not None:
-                field.append(known)
-            if not field:
-                out[(board, entry.user_id)] = Fraction(50)
-                continue
-            points = sum(
-                Fraction(2) if mine > r else Fraction(1) if mine == r else Fraction(0)
-                for r in field
-            )
-            out[(board, entry.user_id)] = points * Fraction(50, len(field))
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """One player's line in a period's standings."""
-
-    rank: int
-    user_id: int
-    name: str
-    boards: int
-    score: Fraction  # the average of their boards' matchpoints, in percent
-
-
-def standings(
-    entries: Sequence[BoardEntry],
-    points: Mapping[tuple[str, int], Fraction],
-    guild_id: int | None = None,
-) -> list[Standing]:
-    """The players' average matchpoints over their finished boards among ``entries``
-    (those played in ``guild_id`` only, when given), best first; ties share a rank."""
-    mine: dict[int, list[Fraction]] = {}
-    names: dict[int, tuple[float, str]] = {}
-    for entry in entries:
-        if entry.result is None or (guild_id is not None and entry.guild_id != guild_id):
-            continue
-        mine.setdefault(entry.user_id, []).append(points[(entry.board, entry.user_id)])
-        latest = names.get(entry.user_id)
-        if latest is None or entry.started_at >= latest[0]:
-            names[entry.user_id] = (entry.started_at, entry.name)
-    rows = sorted(
-        ((sum(v, Fraction(0)) / len(v), len(v), user) for user, v in mine.items()),
-        key=lambda r: (-r[0], -r[1], r[2]),
-    )
-    out: list[Standing] = []
-    for i, (score, boards, user) in enumerate(rows):
-        rank = out[-1].rank if out and out[-1].score == score else i + 1
-        out.append(Standing(rank, user, names[user][1], boards, score))
-    return out
-
-
-def percentile(scores: Mapping[int, Fraction], user_id: int) -> Fraction | None:
-    """Where ``user_id``'s score stands among everyone's (all servers), in percent: the
-    share of the others they beat, a tie counting half (100 when alone)."""
-    mine = scores.get(user_id)
-    if mine is None:
-        return None
-    others = [s for u, s in scores.items() if u != user_id]
-    if not others:
-        return Fraction(100)
-    points = sum(
-        Fraction(2) if mine > s else Fraction(1) if mine == s else Fraction(0) for s in others
-    )
-    return points * Fraction(50, len(others))

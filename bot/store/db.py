@@ -18,10 +18,10 @@ between the dialects:
   the task on PostgreSQL), and :attr:`Database.for_update` is the row-locking
   clause (``FOR UPDATE`` on PostgreSQL, nothing on SQLite);
 * a violated constraint raises :class:`IntegrityError` on both (on SQLite it is also
-  a ``sqlite3.IntegrityError``, as it always was); any other PostgreSQL failure
-  raises :class:`DatabaseError`. Both are :class:`StoreError`, so the bot's
-  ``except (StoreError, sqlite3.Error)`` catches every failure of either backend.
-  SQLite's other errors stay the plain ``sqlite3`` ones.
+  a ``sqlite3.IntegrityError``, as it always was); any other failure raises
+  :class:`DatabaseError` (on SQLite also the ``sqlite3.Error`` it was). Both are
+  :class:`StoreError`, so the bot's ``except StoreError`` catches every failure of
+  either backend, and nothing above the store names a backend's errors.
 
 ``INSERT ... ON CONFLICT (...) DO UPDATE SET x = excluded.x`` is the same in both
 dialects and is written as is. The schema history (``migrations.py``) carries each
@@ -153,14 +153,30 @@ def _sqlite_integrity(exc: sqlite3.IntegrityError) -> _SQLiteIntegrityError:
     return err
 
 
+class _SQLiteError(DatabaseError, sqlite3.Error):
+    """Any other failure of SQLite (a locked or full database, a disk error): a store
+    :class:`DatabaseError` that is still the ``sqlite3.Error`` it was, same message."""
+
+
+def _sqlite_error(exc: sqlite3.Error) -> _SQLiteError:
+    err = _SQLiteError(str(exc))
+    for attr in ("sqlite_errorcode", "sqlite_errorname"):
+        if hasattr(exc, attr):
+            setattr(err, attr, getattr(exc, attr))
+    return err
+
+
 @contextmanager
 def _sqlite_errors() -> Iterator[None]:
+    """SQLite's errors as the store's: one error type above the store for both backends."""
     try:
         yield
-    except _SQLiteIntegrityError:
+    except StoreError:
         raise
     except sqlite3.IntegrityError as exc:
         raise _sqlite_integrity(exc) from exc
+    except sqlite3.Error as exc:
+        raise _sqlite_error(exc) from exc
 
 
 # -- rows ---------------------------------------------------------------------------------

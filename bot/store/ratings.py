@@ -47,6 +47,10 @@ is written is rated. Should working out the teams fail (a bug, never a
 database error), the game still finishes unrated and the next rebuild rates it
 by replaying its move log.
 
+**The maths** (the model, the teams' JSON, what one event does to its players) is
+``bot.competition.ratings``, pure; this module turns games into rating events and
+stores what the maths computes.
+
 **Rebuild.** ``python -m bot.store.ratings rebuild [--database RH_DATABASE] [--dry-run]``
 replays every stored rating event in the order the games finished, from the
 starting rating, and replaces the ratings and the history with the result (one
@@ -71,8 +75,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from openskill.models import PlackettLuce
-
+from bot.competition.ratings import (
+    MODEL,
+    Entrant,
+    Skill,
+    Team,
+    ai_key,
+    ranked,
+    rate_teams,
+    teams_from_json,
+    teams_to_json,
+)
 from bot.store import (
     ActionRepo,
     AISeat,
@@ -94,64 +107,18 @@ from engine import Game, make_rules, replay
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "AI_PREFIX",
-    "MIN_GAMES",
-    "MODEL",
-    "Entrant",
     "Outcome",
     "RebuildReport",
-    "Team",
-    "ai_key",
     "entrant_of",
-    "is_ai",
     "rate",
     "rebuild",
     "record",
     "teams_from_game",
-    "teams_from_json",
     "teams_from_results",
-    "teams_to_json",
 ]
-
-MODEL: Final = PlackettLuce(limit_sigma=True)
-"""The rating model (Plackett-Luce, default mu 25 and sigma 25/3; sigma never grows)."""
-
-MIN_GAMES: Final = 3
-"""Rated games a player needs to be ranked on a leaderboard."""
-
-AI_PREFIX: Final = "ai:"
-"""Player keys of AI levels: ``ai:easy``, ``ai:normal``, ``ai:hard``."""
 
 EMPTY_SEAT_LEVEL: Final = "normal"
 """The AI level that plays a seat left empty when the game started."""
-
-
-@dataclass(frozen=True, slots=True)
-class Entrant:
-    """One seat's player in a rating event."""
-
-    key: str
-    """A person's decimal user id, or ``ai:<level>``."""
-    name: str
-    seat: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class Team:
-    """Players who share a result, and the rank of that result (0 = won)."""
-
-    rank: int
-    players: tuple[Entrant, ...]
-
-
-def ai_key(level: str) -> str:
-    """The player key of an AI level."""
-    return f"{AI_PREFIX}{level}"
-
-
-def is_ai(key: str) -> bool:
-    """True for the key of an AI level."""
-    return key.startswith(AI_PREFIX)
 
 
 def entrant_of(seat_no: int, seat: Seat | None) -> Entrant:
@@ -160,12 +127,6 @@ def entrant_of(seat_no: int, seat: Seat | None) -> Entrant:
         return Entrant(str(seat.user_id), seat.name, seat_no)
     level = seat.ai if isinstance(seat, AISeat) else EMPTY_SEAT_LEVEL
     return Entrant(ai_key(level), f"AI {level}", seat_no)
-
-
-def _ranked(groups: Sequence[tuple[tuple[Any, ...], tuple[Entrant, ...]]]) -> list[Team]:
-    """Teams from (sort key, players): best key first, equal keys share a rank."""
-    keys = sorted({k for k, _ in groups}, reverse=True)
-    return [Team(keys.index(k), players) for k, players in groups]
 
 
 def teams_from_game(seats: Sequence[Seat | None], game: Game) -> list[Team]:
@@ -200,7 +161,7 @@ def teams_from_game(seats: Sequence[Seat | None], game: Game) -> list[Team]:
             members.setdefault(rules.side_of(seat), []).append(seat)
         for side, side_seats in sorted(members.items()):
             groups.append((side_key(side), tuple(entrants[s] for s in side_seats)))
-    return _ranked(groups)
+    return ranked(groups)
 
 
 def teams_from_results(row: TableRow, results: Sequence[ResultRow]) -> list[Team]:
@@ -243,34 +204,7 @@ def teams_from_results(row: TableRow, results: Sequence[ResultRow]) -> list[Team
             members.setdefault(r.side, []).append(Entrant(str(r.user_id), r.name, None))
     if len(members) < 2:
         return []
-    return _ranked([(standing[side], tuple(players)) for side, players in sorted(members.items())])
-
-
-def teams_to_json(teams: Sequence[Team]) -> list[dict[str, Any]]:
-    """The JSON form stored in ``rating_events.teams``."""
-    return [
-        {
-            "rank": t.rank,
-            "players": [{"key": e.key, "name": e.name, "seat": e.seat} for e in t.players],
-        }
-        for t in teams
-    ]
-
-
-def teams_from_json(data: Sequence[Mapping[str, Any]]) -> list[Team]:
-    """Parse ``rating_events.teams``."""
-    return [
-        Team(
-            int(t["rank"]),
-            tuple(
-                Entrant(
-                    str(p["key"]), str(p["name"]), None if p.get("seat") is None else int(p["seat"])
-                )
-                for p in t["players"]
-            ),
-        )
-        for t in data
-    ]
+    return ranked([(standing[side], tuple(players)) for side, players in sorted(members.items())])
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,37 +244,22 @@ def rate(
                     if found is not None
                     else _fresh(event.guild_id, event.game_id, e.key, e.name, stamp)
                 )
-    rated = MODEL.rate(
-        [
-            [MODEL.rating(mu=before[e.key].mu, sigma=before[e.key].sigma) for e in t.players]
-            for t in teams
-        ],
-        ranks=[float(t.rank) for t in teams],
-    )
-    delta: dict[str, float] = {}
-    sigma: dict[str, float] = {}
-    won: dict[str, bool] = {}
-    best = min(t.rank for t in teams)
-    for team, new in zip(teams, rated, strict=True):
-        for e, r in zip(team.players, new, strict=True):
-            delta[e.key] = delta.get(e.key, 0.0) + (r.mu - before[e.key].mu)
-            sigma[e.key] = min(sigma.get(e.key, r.sigma), r.sigma)
-            won[e.key] = won.get(e.key, True) and team.rank == best
+    new = rate_teams(teams, {k: Skill(r.mu, r.sigma) for k, r in before.items()})
     ratings: list[RatingRow] = []
     changes: list[RatingChange] = []
     for key in sorted(before):
         old = before[key]
-        mu_after = old.mu + delta[key]
+        after = new[key]
         ratings.append(
             RatingRow(
                 guild_id=event.guild_id,
                 game_id=event.game_id,
                 player=key,
                 name=names[key],
-                mu=mu_after,
-                sigma=sigma[key],
+                mu=after.mu,
+                sigma=after.sigma,
                 games=old.games + 1,
-                wins=old.wins + int(won[key]),
+                wins=old.wins + int(after.won),
                 updated_at=stamp,
             )
         )
@@ -350,11 +269,11 @@ def rate(
                 player=key,
                 guild_id=event.guild_id,
                 game_id=event.game_id,
-                won=won[key],
+                won=after.won,
                 mu_before=old.mu,
                 sigma_before=old.sigma,
-                mu_after=mu_after,
-                sigma_after=sigma[key],
+                mu_after=after.mu,
+                sigma_after=after.sigma,
                 finished_at=event.finished_at,
             )
         )

@@ -95,7 +95,7 @@ Status: TypeAlias = Literal["lobby", "active", "finished", "cancelled"]
 AILevel: TypeAlias = Literal["easy", "normal", "hard", "fixed"]  # fixed: a board's AI
 
 OPEN_STATUSES: tuple[Status, ...] = ("lobby", "active")
-_TRANSITIONS: dict[str, frozenset[str]] = {
+TRANSITIONS: dict[str, frozenset[str]] = {  # the statuses a table may move to from each
     "lobby": frozenset({"active", "cancelled"}),
     "active": frozenset({"finished", "cancelled"}),
     "finished": frozenset(),
@@ -147,7 +147,7 @@ def dump_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-def _dump_seats(seats: Sequence[Seat | None]) -> str:
+def dump_seats(seats: Sequence[Seat | None]) -> str:
     if not 2 <= len(seats) <= 4:
         raise ValueError(f"a table has 2 to 4 seats, got {len(seats)}")
     return dump_json([seat_to_json(s) for s in seats])

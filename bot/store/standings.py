@@ -145,7 +145,7 @@ class ResultRepo(Repository):
 
 @dataclass(frozen=True, slots=True)
 class RatingRow:
-    """One player's rating in one server and game id (``bot.store.ratings`` computes it).
+    """One player's rating in one server and game id (``bot.competition.ratings`` computes it).
 
     ``player`` is the player's key: a person's decimal user id, or ``ai:<level>``.
     ``rank`` is the 1-based place on the game's leaderboard when the query ranks
@@ -291,7 +291,8 @@ def _change_params(c: RatingChange) -> tuple[Any, ...]:
 class RatingRepo(Repository):
     """Ratings per server, game id and player; their history; the rating events.
 
-    The arithmetic lives in :mod:`bot.store.ratings`; this class stores and ranks.
+    The arithmetic lives in :mod:`bot.competition.ratings` (games become events in
+    :mod:`bot.store.ratings`); this class stores and ranks.
     """
 
     async def lock(

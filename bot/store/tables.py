@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.store.db import IntegrityError, TransactionRequired
 from bot.store.rows import (
-    _TRANSITIONS,
+    TRANSITIONS,
     ChannelBusy,
     InvalidTransition,
     Repository,
@@ -17,8 +17,8 @@ from bot.store.rows import (
     TableNotFound,
     TableRow,
     VersionConflict,
-    _dump_seats,
     dump_json,
+    dump_seats,
 )
 from engine import RECORD_VERSION
 
@@ -62,7 +62,7 @@ class TableRepo(Repository):
                     dump_json(dict(overrides or {})),
                     seed,
                     first_dealer,
-                    _dump_seats(seats),
+                    dump_seats(seats),
                     dump_json(dict(settings or {})),
                     now,
                     now,
@@ -162,7 +162,7 @@ class TableRepo(Repository):
         expected_version: int | None = None,
     ) -> int:
         """Replace the seat list and bump the version; returns the new version."""
-        return await self._bump(table_id, expected_version, "seats = ?", (_dump_seats(seats),))
+        return await self._bump(table_id, expected_version, "seats = ?", (dump_seats(seats),))
 
     async def update_settings(
         self,
@@ -191,7 +191,7 @@ class TableRepo(Repository):
         """
         async with self.db.atomic():
             table = await self.lock(table_id)
-            if status not in _TRANSITIONS[table.status]:
+            if status not in TRANSITIONS[table.status]:
                 raise InvalidTransition(table_id, table.status, status)
             if first_dealer is None:
                 return await self._bump(table_id, expected_version, "status = ?", (status,))

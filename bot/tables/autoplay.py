@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 
-from bot.present import render
-from bot.present.i18n import _, using
 from bot.store import StoreError
 from bot.tables import commit
-from bot.tables.hands import Hands
+from bot.tables.front import Front
 from bot.tables.services import Services
 from bot.tables.sync import TableBehind
 from bot.tables.table import Table
@@ -41,9 +38,9 @@ def single_card(view: SeatView) -> Play | None:
 class AutoPlay:
     """Plays a lone legal card for the players who asked for it."""
 
-    def __init__(self, svc: Services, hands: Hands) -> None:
+    def __init__(self, svc: Services, front: Front) -> None:
         self.svc = svc
-        self.hands = hands
+        self.front = front
 
     def arm(self, table: Table, seat: int) -> None:
         """Called when ``seat`` (a human's) is to act: plays for them later if they
@@ -81,12 +78,8 @@ class AutoPlay:
                 return
             try:
                 await commit.commit(self.svc, table, seat, [action], user_id)
-            except (IllegalAction, TableBehind, StoreError, sqlite3.Error) as exc:
+            except (IllegalAction, TableBehind, StoreError) as exc:
                 # nothing was played: the player still has their turn and their button
                 log.info("table %s: auto-play for seat %s not made: %r", table.id, seat, exc)
                 return
-            with using(self.hands.language_of_seat(table, seat)):
-                table.shown.played_for[seat] = _(
-                    "▶ Auto-play: **{card}** was your only legal card, so it was played for you "
-                    "(`/ruff options` to turn this off)."
-                ).format(card=render.action_label(action, game.rules))
+            self.front.auto_played(table, seat, action)

@@ -6,17 +6,17 @@ Each function is called under the table's lock (except where a table is being
 made), touches the engine and the database only (never Discord), and changes the
 in-memory table only after the database write succeeded — so a failed write
 leaves both exactly as they were. :func:`commit`, the moves of a game, then
-publishes the events through the services' outlet.
+publishes the events through the feed (``bot.tables.feed``).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from collections.abc import Awaitable, Callable, Mapping, Sequence, Set
 from dataclasses import replace
 
+from bot.competition.ratings import Team
 from bot.store import (
     Deadline,
     HumanSeat,
@@ -75,7 +75,7 @@ async def commit(
     timed_out: bool = False,
 ) -> list[Event]:
     """Check ``actions`` on a copy of the game, write them durably, adopt the copy,
-    then publish the events (:attr:`Services.outlet`: the table message, the hands,
+    then publish the events (:attr:`Services.feed`: the table message, the hands,
     the next turn) — no caller fans out by itself.
 
     Raises :class:`~engine.IllegalAction` (nothing written) or a store error
@@ -159,7 +159,7 @@ async def commit(
         table.settings = afk
     if trial.is_over:
         table.status = "finished"
-    svc.outlet.publish(table, events)
+    svc.feed.publish(table, events)
     return events
 
 
@@ -204,7 +204,7 @@ def _afk_settings(table: Table, away: Set[int], misses: Mapping[int, int]) -> Ta
     return None if settings == table.settings else settings
 
 
-def _rating_teams(table: Table, game: Game) -> list[ratings.Team]:
+def _rating_teams(table: Table, game: Game) -> list[Team]:
     """The finished game's rating teams; none (the game finishes unrated, and the next
     ``python -m bot.store.ratings rebuild`` rates it from its move log) if working them
     out fails — a rating must never keep a game from finishing."""
@@ -257,7 +257,7 @@ async def mark_cancelled(svc: Services, table: Table) -> bool:
         async with svc.db.transaction():
             version = await svc.table_repo.set_status(table.id, "cancelled")
             await svc.deadline_repo.clear(table.id)
-    except (StoreError, sqlite3.Error):
+    except StoreError:
         log.exception("table %s: could not cancel", table.id)
         return False
     table.db_version = version
@@ -353,7 +353,7 @@ async def open_board(
     settings: TableSettings,
     then: Callable[[int], Awaitable[None]],
 ) -> Table:
-    """A board played alone (``bot.tables.daily``), started at once in its player's DM
+    """A board played alone (``bot.discord_ui.daily``), started at once in its player's DM
     channel: the table, its start and ``then(table id)`` (the board's own row) in one
     transaction. Raises :class:`~bot.store.ChannelBusy` if that DM has a board in play,
     :class:`~bot.store.IntegrityError` if ``then`` finds the board started before."""
@@ -425,7 +425,7 @@ async def keep_thread(svc: Services, table: Table, thread_id: int) -> None:
     settings = replace(table.settings, thread_id=thread_id)
     try:
         table.db_version = await svc.table_repo.update_settings(table.id, settings.to_json())
-    except (StoreError, sqlite3.Error):
+    except StoreError:
         log.warning("table %s: could not store its thread", table.id, exc_info=True)
     table.settings = settings
 
@@ -440,7 +440,7 @@ async def keep_notices(svc: Services, table: Table) -> None:
     settings = replace(table.settings, notices=tuple(table.shown.notices))
     try:
         table.db_version = await svc.table_repo.update_settings(table.id, settings.to_json())
-    except (StoreError, sqlite3.Error):
+    except StoreError:
         log.info("table %s: could not store its turn notices", table.id, exc_info=True)
         return
     table.settings = settings
@@ -470,7 +470,7 @@ async def mark_set_aside(svc: Services, row: TableRow, mark: str) -> bool:
         await svc.table_repo.update_settings(
             row.id, replace(settings, set_aside_notice=mark).to_json()
         )
-    except (StoreError, sqlite3.Error):
+    except StoreError:
         log.warning("table %s: could not record the set-aside notice", row.id, exc_info=True)
         return False
     return True

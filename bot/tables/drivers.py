@@ -3,29 +3,24 @@ absent player, the lobby's expiry — all supervised, so a failed step (a locked
 database, a crashed AI worker) is retried with backoff and the table always
 moves on.
 
-:meth:`Drivers.committed` is the one thing every commit is followed by (a
-click's, the AI's, a timer's): the presenter shows the events, then the next
-turn is armed — the AI for an AI seat, the turn timer for a human.
+:meth:`Drivers.committed` is the feed's listener that follows every commit (a
+click's, the AI's, a timer's) once the front has shown it: the next turn is
+armed — the AI for an AI seat, the turn timer for a human. What happens between
+moves (a ping, a warning, a turn the AI played for an absent player, an expired
+lobby) is told to the front that shows the table (``bot.tables.front``), which
+words it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import sqlite3
 from typing import Any
 
-import discord
-
-from bot.present import layout, render
-from bot.present.i18n import _, ngettext, using
-from bot.present.notify import MessageGone
-from bot.present.render import seat_names
 from bot.store import Deadline, StoreError
 from bot.tables import commit
 from bot.tables.autoplay import AutoPlay
-from bot.tables.presenter import Presenter
+from bot.tables.front import Front
 from bot.tables.services import Services
 from bot.tables.table import TURN_WARNING_LEFT, TURN_WARNING_MIN, Table, retry_backoff
 from engine import (
@@ -64,30 +59,26 @@ def acting_seat(table: Table, game: Game) -> int | None:
 class Drivers:
     """AI moves and timers, one set per table, owned by the table's tasks."""
 
-    def __init__(self, svc: Services, presenter: Presenter) -> None:
+    def __init__(self, svc: Services, front: Front) -> None:
         self.svc = svc
-        self.presenter = presenter
-        self.autoplay = AutoPlay(svc, presenter.hands)
+        self.front = front
+        self.autoplay = AutoPlay(svc, front)
 
     # ================================================================ after every commit
 
-    def committed(self, table: Table, events: list[Event], actor_seat: int | None = None) -> None:
-        """Fan the commit's events out, then arm what the next turn needs (or wind
-        the table down if the game is over). The outlet's listener (subscribed by the
-        wiring): called under the table's lock for every commit, whoever made it."""
-        if not self.svc.sync.may_drive(table):
-            # several processes: the table's owner shows this commit and arms the next turn
-            if table.status == "finished":
-                table.stop_tasks(keep_ai=asyncio.current_task() is table.drive.ai_task)
-                self.svc.tables.retire(table)
-            return
-        self.presenter.after(table, events, actor_seat)
+    def committed(self, table: Table, events: list[Event]) -> None:
+        """Arm what the next turn needs, or wind the table down if the game is over.
+        A listener of the feed (subscribed by the wiring after the presenter, which has
+        shown the move by then): called under the table's lock for every commit,
+        whoever made it."""
         if table.status == "finished":
             # never cancel the task we run in (the AI driver commits through here too)
             table.stop_tasks(keep_ai=asyncio.current_task() is table.drive.ai_task)
             self.svc.tables.retire(table)
             return
-        self.kick(table)
+        if self.svc.sync.may_drive(table):
+            # several processes: the table's owner arms the next turn
+            self.kick(table)
 
     def kick(self, table: Table, due: float | None = None) -> None:
         """After every turn change: run the AI for an AI seat, else arm the human's turn timer."""
@@ -108,7 +99,7 @@ class Drivers:
             self.arm_turn_timer(table, seat, due)
             timeout = self.turn_timeout(table)
             if due is None and timeout > 0:
-                due = discord.utils.utcnow().timestamp() + timeout
+                due = self.svc.now() + timeout
             self._ping_later(table, seat, due)
             self.autoplay.arm(table, seat)  # a lone legal card, for those who chose it
 
@@ -146,14 +137,14 @@ class Drivers:
         if delay < 0:
             return  # pings switched off
         if delay == 0:
-            self.presenter.notices.ping(table, seat, due)
+            self.front.ping(table, seat, due)
             return
         version = table.version
 
         async def later() -> None:
             await asyncio.sleep(delay)
             if self._turn_is(table, seat, version):
-                self.presenter.notices.ping(table, seat, due, waited=True)
+                self.front.ping(table, seat, due, waited=True)
 
         table.drive.ping_task = asyncio.create_task(later(), name=f"ping-{table.id}")
 
@@ -181,7 +172,7 @@ class Drivers:
                     exc,
                     delay,
                     failures,
-                    exc_info=not isinstance(exc, (sqlite3.Error, StoreError)),
+                    exc_info=not isinstance(exc, StoreError),
                 )
                 await asyncio.sleep(delay)
 
@@ -299,8 +290,8 @@ class Drivers:
         if not stored_already:
             # a turn not begun by a move (a game's first, after a start or a take-back):
             # its hand message was drawn before the deadline was known; it shows it now
-            table.drive.deadline = due if due is not None else self._now() + timeout
-            self.presenter.hands.refresh(table)
+            table.drive.deadline = due if due is not None else self.svc.now() + timeout
+            self.front.deadline_known(table)
 
     async def _turn_timer(
         self,
@@ -311,27 +302,23 @@ class Drivers:
         due: float | None,
         store: bool = True,
     ) -> None:
-        now = discord.utils.utcnow().timestamp()
+        now = self.svc.now()
         if due is None:
             due = table.drive.deadline if table.drive.deadline is not None else now + timeout
         if store:
             try:
                 await commit.set_deadline(self.svc, table, "turn", due, seat)
-            except (StoreError, sqlite3.Error):
+            except StoreError:
                 log.warning("table %s: could not store the turn deadline", table.id, exc_info=True)
         table.drive.deadline = due
         left = timeout * TURN_WARNING_LEFT
         if timeout >= TURN_WARNING_MIN and due - now > left:
             await asyncio.sleep(due - left - now)
             if self._turn_is(table, seat, version):
-                self.presenter.notices.warning(table, seat, version, due)
-        await asyncio.sleep(max(0.0, due - discord.utils.utcnow().timestamp()))
+                self.front.warning(table, seat, version, due)
+        await asyncio.sleep(max(0.0, due - self.svc.now()))
         # Shielded: cancelling the timer (a click arrived) must never cut a commit in half.
         await asyncio.shield(self._turn_expired(table, seat, version))
-
-    @staticmethod
-    def _now() -> float:
-        return discord.utils.utcnow().timestamp()
 
     @staticmethod
     def _turn_is(table: Table, seat: int, version: int) -> bool:
@@ -357,13 +344,9 @@ class Drivers:
                 if table.game is not game or not self._turn_is(table, seat, version):
                     return
                 await commit.commit(self.svc, table, seat, actions, None, timed_out=True)
-                # what the player's hand says next (drawn when its edit goes out)
-                with using(self.presenter.hands.language_of_seat(table, seat)):
-                    played = ", ".join(render.action_label(a, game.rules) for a in actions)
-                    table.shown.played_for[seat] = _(
-                        "⏰ Your time ran out: the AI played **{played}** for you."
-                    ).format(played=played)
-                self._note_timeout(table, seat, table.misses.get(seat, 0), seat in table.away)
+                self.front.timed_out(
+                    table, seat, actions, table.misses.get(seat, 0), seat in table.away
+                )
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -376,42 +359,12 @@ class Drivers:
                 type(exc).__name__,
                 exc,
                 delay,
-                exc_info=not isinstance(exc, (sqlite3.Error, StoreError)),
+                exc_info=not isinstance(exc, StoreError),
             )
             if self._turn_is(table, seat, version) and not self.svc.closing:
-                self.arm_turn_timer(table, seat, due=discord.utils.utcnow().timestamp() + delay)
+                self.arm_turn_timer(table, seat, due=self.svc.now() + delay)
         else:
             table.drive.timer_failures = 0
-
-    def _note_timeout(self, table: Table, seat: int, misses: int, takeover: bool) -> None:
-        """Say on the table (and, for a takeover, in the channel) that the AI played."""
-        if table.status != "active":
-            return
-        with using(table.language):  # public: the server's language
-            self._say_timeout(table, seat, misses, takeover)
-
-    def _say_timeout(self, table: Table, seat: int, misses: int, takeover: bool) -> None:
-        human = table.human(seat)
-        who = human.name if human else seat_names(len(table.seats))[seat]
-        if takeover:
-            table.shown.recent.append(_("⏰ {who} is away: the AI plays for them.").format(who=who))
-            mention = f"<@{human.user_id}>" if human else who
-            self.svc.own(
-                self.presenter.post_quietly(
-                    table,
-                    ngettext(
-                        "⏰ {player} missed {n} turn in a row: the AI plays for them until they "
-                        "press **Take my seat back** on table #{table}.",
-                        "⏰ {player} missed {n} turns in a row: the AI plays for them until they "
-                        "press **Take my seat back** on table #{table}.",
-                        misses,
-                    ).format(player=mention, n=misses, table=table.id),
-                )
-            )
-        else:
-            table.shown.recent.append(
-                _("⏰ {who} ran out of time: the AI played for them.").format(who=who)
-            )
 
     # ================================================================ the lobby timer
 
@@ -429,28 +382,18 @@ class Drivers:
 
     async def _lobby_timer(self, table: Table, timeout: float, due: float | None) -> None:
         if due is None:
-            due = discord.utils.utcnow().timestamp() + timeout
+            due = self.svc.now() + timeout
             try:
                 await commit.set_deadline(self.svc, table, "lobby", due)
-            except (StoreError, sqlite3.Error):
+            except StoreError:
                 log.warning("table %s: could not store the lobby deadline", table.id, exc_info=True)
-        await asyncio.sleep(max(0.0, due - discord.utils.utcnow().timestamp()))
+        await asyncio.sleep(max(0.0, due - self.svc.now()))
         async with table.lock:
             if table.status != "lobby":
                 return
             if not await commit.mark_cancelled(self.svc, table):
                 return
-        if table.message_id:
-            with using(table.language):
-                text = (
-                    render.header(table.info())
-                    + "\n"
-                    + _("⌛ This table expired before it started.")
-                )
-            with contextlib.suppress(MessageGone, discord.HTTPException):
-                await self.svc.notifier.edit(
-                    table.channel_id, table.message_id, text, layout.text_layout(text)
-                )
+        await self.front.lobby_expired(table)
 
     # ================================================================ shutting down
 

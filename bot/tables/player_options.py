@@ -2,7 +2,7 @@
 :class:`~bot.store.PlayerOptionsRepo` and cached in memory. They follow the
 player to every table and survive a restart.
 
-One option today:
+One option today (the command is ``bot.discord_ui.options``):
 
 * ``auto_play`` — when the player has exactly one legal card, it is played for
   them after a short visible pause (``RH_AUTO_PLAY_DELAY``), through the same
@@ -13,14 +13,9 @@ One option today:
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from typing import Any
 
-import discord
-
-from bot.present.i18n import _
-from bot.present.replies import refuse, reply
 from bot.store import PlayerOptionsRepo, StoreError
 
 log = logging.getLogger(__name__)
@@ -47,7 +42,7 @@ class PlayerOptions:
             return cached[1]
         try:
             stored = await self.repo.get(user_id)
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             log.warning("could not read the options of user %s", user_id, exc_info=True)
             return {}
         if len(self._cache) >= CACHED:
@@ -59,31 +54,8 @@ class PlayerOptions:
         """Whether ``user_id`` chose to have a single legal card played for them."""
         return bool((await self.get(user_id)).get("auto_play", False))
 
-    async def options_command(
-        self, interaction: discord.Interaction[Any], auto_play: bool | None
-    ) -> None:
-        """``/ruff options [auto_play:on|off]``: show or change the clicker's own options."""
-        user_id = interaction.user.id
-        if auto_play is not None:
-            try:
-                # off is the default: no entry
-                stored = await self.repo.update(user_id, {"auto_play": True if auto_play else None})
-            except (StoreError, sqlite3.Error):
-                log.exception("could not save the options of user %s", user_id)
-                await refuse(
-                    interaction,
-                    _("Your options could not be saved — nothing changed. Please try again."),
-                )
-                return
-            self._cache[user_id] = (time.monotonic(), stored)
-        on = await self.auto_play(user_id)
-        text = _(
-            "⚙️ Your options (at every table) — auto-play a single legal card: **{auto_play}**"
-        ).format(auto_play=_("on") if on else _("off"))
-        if auto_play is not None:
-            text += (
-                _(" — from now on, your only legal card is played for you after a short pause.")
-                if on
-                else _(" — you play every card yourself.")
-            )
-        await reply(interaction, text)
+    async def set_auto_play(self, user_id: int, on: bool) -> None:
+        """Turn ``user_id``'s auto-play on or off (off is the default: no entry).
+        Raises a store error when it could not be saved (nothing changed)."""
+        stored = await self.repo.update(user_id, {"auto_play": True if on else None})
+        self._cache[user_id] = (time.monotonic(), stored)

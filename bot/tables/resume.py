@@ -24,13 +24,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sqlite3
 from collections.abc import Sequence
 
-import discord
-
-from bot.present.i18n import _, using
-from bot.present.notify import DMClosed, MessageGone
 from bot.store import (
     ActionRow,
     Deadline,
@@ -43,7 +38,7 @@ from bot.store import (
 )
 from bot.tables import commit
 from bot.tables.drivers import Drivers
-from bot.tables.presenter import Presenter
+from bot.tables.front import Front
 from bot.tables.services import Services
 from bot.tables.table import MOVES_KEPT, SET_ASIDE_MARK, Table
 from engine import Event, Game, IllegalAction, RecordError, RulesError, decode_action
@@ -107,9 +102,9 @@ class Resume:
     """Loads unfinished tables at start-up; the :class:`~bot.tables.sync.TableLife` a
     sync calls back into (a table taken over, moves made by another process)."""
 
-    def __init__(self, svc: Services, presenter: Presenter, drivers: Drivers) -> None:
+    def __init__(self, svc: Services, front: Front, drivers: Drivers) -> None:
         self.svc = svc
-        self.presenter = presenter
+        self.front = front
         self.drivers = drivers
         self.set_aside: dict[int, str] = {}  # tables this version could not load: why
 
@@ -162,10 +157,7 @@ class Resume:
     def redraw(self, table: Table) -> None:
         """Bring a table just loaded to what it shows: its table message (reposted if it
         went while we were down), its hands, and no ping of a turn that passed."""
-        self.presenter.schedule_table_edit(table)
-        if table.status == "active" and table.game is not None:
-            self.presenter.hands.refresh(table, force=True)
-            self.presenter.notices.clear(table)
+        self.front.redraw(table)
 
     async def bring_back(
         self,
@@ -230,20 +222,19 @@ class Resume:
     # ================================================================ for a sync
 
     def publish(self, table: Table, events: list[Event]) -> None:
-        """Moves another process made: through the same outlet as this process's own."""
-        self.svc.outlet.publish(table, events)
+        """Moves another process made: through the same feed as this process's own."""
+        self.svc.feed.publish(table, events)
 
     def changed(self, table: Table) -> None:
         """Seats or settings (who is away) changed in another process."""
-        self.presenter.schedule_table_edit(table)
+        self.front.changed(table)
         if table.game is not None:
-            self.presenter.hands.refresh(table)
             self.drivers.kick(table)  # the AI plays for a seat now away, or stops
 
     def follow_copies(self, table: Table) -> None:
         """Moves another process made at a table this one does not run: only the "My
         hand" copies this process showed are edited (the owner shows everything else)."""
-        self.presenter.hands.refresh_copies(table)
+        self.front.follow_copies(table)
 
     def rearm(self, table: Table) -> None:
         """Start the AI or the turn timer a waiting turn needs, if it is not running."""
@@ -270,7 +261,7 @@ class Resume:
             if not await self.svc.rating_repo.unrated_tables():
                 return 0
             report = await ratings.rebuild(self.svc.db)
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             log.exception("could not rate the games finished before ratings")
             return 0
         log.info(
@@ -312,17 +303,4 @@ class Resume:
             exc,
         )
         if await commit.mark_set_aside(self.svc, row, SET_ASIDE_MARK):
-            self.svc.own(self._tell_set_aside(row))
-
-    async def _tell_set_aside(self, row: TableRow) -> None:
-        with using(await self.svc.server_settings.language(row.guild_id)):
-            text = _(
-                "⚠️ Table #{table} is set aside: this version of the bot cannot load its game. "
-                "Nothing is lost — the game is kept as it was and comes back when the bot is updated."
-            ).format(table=row.id)
-        try:
-            await self.svc.notifier.post(row.channel_id, text)
-        except (discord.HTTPException, DMClosed, MessageGone):
-            log.warning(
-                "table %s: could not tell the channel it was set aside", row.id, exc_info=True
-            )
+            self.svc.own(self.front.set_aside(row))

@@ -11,21 +11,18 @@ Two switches:
   ``de``. Private texts follow each player's own Discord language instead
   (bot/present/locales.py).
 
-Only members with *Manage Server* may change a switch.
+Only members with *Manage Server* may change a switch (the command is
+``bot.discord_ui.options``).
 """
 
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
-import discord
-
 from bot.config import Settings
-from bot.present.i18n import DEFAULT, LANGUAGES, _
-from bot.present.replies import refuse, reply
+from bot.present.i18n import DEFAULT, LANGUAGES
 from bot.store import GuildSettingsRepo, StoreError
 
 log = logging.getLogger(__name__)
@@ -49,7 +46,7 @@ class ServerSettings:
             return cached
         try:
             stored = await self.repo.get(guild_id)
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             log.warning(
                 "could not read the settings of server %s; using the defaults",
                 guild_id,
@@ -69,7 +66,7 @@ class ServerSettings:
             return
         try:
             self._cache.update(await self.repo.get_many(missing))
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             log.warning("could not read the servers' settings; read one by one", exc_info=True)
 
     async def pictures(self, guild_id: int) -> bool:
@@ -83,67 +80,7 @@ class ServerSettings:
         language = str((await self.get(guild_id)).get("language", DEFAULT))
         return language if language in LANGUAGES else DEFAULT
 
-    async def settings_command(
-        self,
-        interaction: discord.Interaction[Any],
-        pictures: bool | None,
-        language: str | None = None,
-    ) -> bool:
-        """``/ruff settings [pictures:on|off] [language:en|de]``: show or change this
-        server's switches. Returns True when a switch was changed."""
-        guild = interaction.guild
-        if guild is None:
-            await refuse(interaction, _("Settings are per server — use this in a server channel."))
-            return False
-        if language is not None and language not in LANGUAGES:
-            choices = ", ".join(f"`{code}`" for code in LANGUAGES)
-            await refuse(
-                interaction,
-                _("I don't speak `{language}` — choose one of {choices}.").format(
-                    language=language[:20], choices=choices
-                ),
-            )
-            return False
-        changes: dict[str, Any] = {}
-        if pictures is not None:
-            changes["pictures"] = pictures
-        if language is not None:
-            changes["language"] = (
-                None if language == DEFAULT else language
-            )  # the default is no entry
-        perms = getattr(interaction.user, "guild_permissions", None)
-        if changes and not (perms is not None and perms.manage_guild):
-            await refuse(
-                interaction,
-                _("Only members with **Manage Server** can change this server's settings."),
-            )
-            return False
-        if changes:
-            try:
-                stored = await self.repo.update(guild.id, changes)
-            except (StoreError, sqlite3.Error):
-                log.exception("could not save the settings of server %s", guild.id)
-                await refuse(
-                    interaction,
-                    _("The settings could not be saved — nothing changed. Please try again."),
-                )
-                return False
-            self._cache[guild.id] = stored
-        on = await self.pictures(guild.id)
-        lang = await self.language(guild.id)
-        text = _("⚙️ Settings of **{server}** — pictures: **{pictures}**").format(
-            server=guild.name, pictures=_("on") if on else _("off")
-        )
-        if not self.settings.pictures:
-            text += _(" (turned off for the whole bot by its host: `RH_PICTURES=off`)")
-        elif pictures is not None:
-            text += (
-                _(" — from the next change of each table.")
-                if on
-                else _(" — tables show text only from their next change.")
-            )
-        text += _(" · table language: **{language}**").format(language=LANGUAGES[lang])
-        if language is not None:
-            text += _(" — the tables here speak it from their next change.")
-        await reply(interaction, text)
-        return bool(changes)
+    async def change(self, guild_id: int, changes: dict[str, Any]) -> None:
+        """Change this server's switches (a value of None: back to the default). Raises
+        a store error when they could not be saved (nothing changed)."""
+        self._cache[guild_id] = await self.repo.update(guild_id, changes)

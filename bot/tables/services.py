@@ -1,9 +1,10 @@
 """What every part of the bot shares: the database and its repositories, the
-notifier, the AI pool, the registry of tables in memory and the owner of
-background tasks.
+AI pool, the painter, the feed, the registry of tables in memory and the owner
+of background tasks. Nothing here speaks Discord: the Discord front's own
+(client, notifier) are added by ``bot.discord_ui.services.DiscordServices``.
 
-``GameManager`` builds one :class:`Services` and hands it to each part (lobby,
-play, drivers, presenter, resume); none of them builds its own.
+``GameManager`` builds one and hands it to each part (lobby, play, drivers,
+presenter, resume); none of them builds its own.
 """
 
 from __future__ import annotations
@@ -16,11 +17,7 @@ from collections import deque
 from collections.abc import Callable, Coroutine, Iterator
 from typing import TYPE_CHECKING, Any
 
-import discord
-
 from bot.config import Settings
-from bot.present.locales import UserLocales
-from bot.present.notify import Notifier
 from bot.present.painter import Painter
 from bot.store import (
     ActionRepo,
@@ -38,17 +35,18 @@ from bot.store import (
     UserLocaleRepo,
 )
 from bot.tables.aipool import AIPool
+from bot.tables.feed import Feed
 from bot.tables.player_options import PlayerOptions
 from bot.tables.server_settings import ServerSettings
 from bot.tables.table import ACK_SAMPLES, Table
-from engine import Event
+from bot.tables.user_locales import UserLocales
 
 if TYPE_CHECKING:
     from bot.tables.sync import TableSync
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Outlet", "Services", "TableRegistry", "TaskOwner"]
+__all__ = ["Services", "TableRegistry", "TaskOwner"]
 
 
 class TaskOwner:
@@ -174,33 +172,10 @@ class TableRegistry:
             del self._tables[table_id]
 
 
-Listener = Callable[[Table, list[Event]], None]
-
-
-class Outlet:
-    """Where every commit's events go (:func:`bot.tables.commit.commit` publishes them):
-    the one fan-out, so no writer has to remember one. The wiring subscribes the
-    listeners (the drivers: show the events, then arm the next turn); each is called
-    under the table's lock and must not block (it schedules what it sends)."""
-
-    def __init__(self) -> None:
-        self._listeners: list[Listener] = []
-
-    def subscribe(self, listener: Listener) -> None:
-        self._listeners.append(listener)
-
-    def publish(self, table: Table, events: list[Event]) -> None:
-        for listener in self._listeners:
-            listener(table, events)
-
-
 class Services:
     """The shared parts, built once per bot."""
 
-    def __init__(
-        self, client: discord.Client, db: Database, settings: Settings, ai: AIPool
-    ) -> None:
-        self.client = client
+    def __init__(self, db: Database, settings: Settings, ai: AIPool) -> None:
         self.db = db
         self.settings = settings
         self.ai = ai
@@ -222,9 +197,8 @@ class Services:
         self.server_settings = ServerSettings(self.guild_settings, settings)
         self.user_locales = UserLocales(UserLocaleRepo(db))
         self.player_options = PlayerOptions(PlayerOptionsRepo(db))
-        self.notifier = Notifier(client, settings.table_edit_interval)
         self.tasks = TaskOwner()
-        self.outlet = Outlet()
+        self.feed = Feed()
         self.tables = TableRegistry(self.tasks, settings.ended_kept)
         self.seed_rng: random.Random = (
             random.SystemRandom() if settings.seed is None else random.Random(settings.seed)
@@ -234,6 +208,9 @@ class Services:
         # how copies of tables keep in step with the database (bot/tables/sync.py): set
         # by the wiring (bot/app) before the first table, one process or several
         self.sync: TableSync
+        # the clock the turn and lobby timers run by (epoch seconds): the front's, set
+        # by the wiring (a simulated Discord drives its own), else the system's
+        self.now: Callable[[], float] = time.time
 
     def own(self, coro: Coroutine[Any, Any, None], name: str | None = None) -> asyncio.Task[None]:
         return self.tasks.own(coro, name)

@@ -15,10 +15,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-import discord
-
 from bot.present.i18n import _
 from bot.present.picture import PictureCache
+from bot.present.projection import TableFrame, seat_state, table_state
 from bot.present.render import SeatInfo, TableInfo
 from bot.present.render.common import ai_name
 from bot.store import (
@@ -44,33 +43,10 @@ TURN_WARNING_LEFT = 1 / 3  # remind the player when this share of the turn time 
 TURN_WARNING_MIN = 15.0  # no reminder for turn timeouts shorter than this (seconds)
 TAKEOVER_LEVEL = "normal"  # the AI that plays an absent human's turns
 HAND_COPIES = 3  # ephemeral "My hand" copies kept up to date per seat (older ones are let go)
-HAND_COPY_MARGIN = 10.0  # stop editing a copy this long before its token expires (seconds)
 
 
 class Refusal(Exception):
     """A request we answer with a short ephemeral message and no change."""
-
-
-@dataclass
-class HandCopy:
-    """A player's ephemeral "My hand" copy: just what editing it later takes.
-
-    Not the ``discord.Interaction``: the follow-up webhook (application id and
-    token), the message id and when the token expires (epoch seconds).
-    """
-
-    webhook: discord.Webhook
-    message_id: int
-    expires: float
-    sig: str = ""  # what it shows now (see ``hand_signature``)
-    task: asyncio.Task[None] | None = None  # the edit in flight, if any
-
-    @classmethod
-    def of(cls, interaction: discord.Interaction[Any], message_id: int, sig: str) -> HandCopy:
-        return cls(interaction.followup, message_id, interaction.expires_at.timestamp(), sig)
-
-    def expired(self) -> bool:
-        return discord.utils.utcnow().timestamp() >= self.expires - HAND_COPY_MARGIN
 
 
 @dataclass(frozen=True)
@@ -92,7 +68,7 @@ class TableSettings:
     notices: tuple[Notice, ...] = ()  # the turn's short-lived posts, deleted once it passes
     set_aside_notice: str = ""  # the channel was told this version could not load the table
     hints: bool = False  # the Hint button in the hand DMs (``hints:on``); the game is then unrated
-    board: str = ""  # a board played alone (bot.tables.daily): its name; never rated
+    board: str = ""  # a board played alone (bot.discord_ui.daily): its name; never rated
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -195,7 +171,7 @@ class Drive:
 
 @dataclass
 class Shown:
-    """What the table's messages show beside the game (``bot.tables.presenter``): caches
+    """What the table's messages show beside the game (``bot.discord_ui.presenter``): caches
     and message ids, rebuilt or re-read after a restart."""
 
     # the language of everything public about the table (its message, thread posts,
@@ -209,8 +185,9 @@ class Shown:
         default_factory=dict
     )  # seat -> what its DM shows (``hand_signature``)
     dm_closed: set[int] = field(default_factory=set)
-    # seat -> message id -> the live ephemeral "My hand" copies (newest last, bounded)
-    fallback: dict[int, dict[int, HandCopy]] = field(default_factory=dict)
+    # seat -> message id -> the live private "My hand" copies (newest last, bounded): the
+    # front's own records of them (the Discord front's ``bot.discord_ui.hands.HandCopy``)
+    fallback: dict[int, dict[int, Any]] = field(default_factory=dict)
     pictures: PictureCache = field(
         default_factory=PictureCache
     )  # the table message's picture, by its key
@@ -225,7 +202,7 @@ class Shown:
     pinged: tuple[int, int] | None = None  # (seat, version) of the last turn ping sent
     # the seats' views of the game as it stands (Table.view): the game they are of, its
     # version, and seat -> view; a move (a new game object or version) starts them over
-    # seat -> its hand message as last drawn, and what it was drawn from (bot.tables.hands)
+    # seat -> its hand message as last drawn, and what it was drawn from (bot.discord_ui.hands)
     hands_drawn: dict[int, tuple[Any, str, str, SeatView, bool]] = field(default_factory=dict)
     views: tuple[Game | None, int, dict[int, SeatView]] = field(
         default_factory=lambda: (None, -1, {})
@@ -364,6 +341,38 @@ class Table:
             names.hints,
         )
 
+    def frame(self) -> TableFrame:
+        """What the JSON projection needs beside the game: seats, status, version, and
+        the deadline running now (the lobby's, or the turn's)."""
+        return TableFrame(
+            self.id,
+            self.game_id,
+            self.preset,
+            self.status,
+            self.version,
+            self.creator_id,
+            self.info().seats,
+            self.settings.hints,
+            self._deadline(),
+        )
+
+    def _deadline(self) -> float | None:
+        """The deadline running now: the lobby's, or the turn's of the seat to act."""
+        if self.status == "lobby":
+            return self.drive.deadline
+        seat = self.game.to_act() if self.game is not None else None
+        return None if seat is None else turn_deadline(self, seat)
+
+    def public_state(self) -> dict[str, Any]:
+        """The public table as JSON (``bot.present.projection.table_state``)."""
+        views = [self.view(s) for s in range(len(self.seats))] if self.game else []
+        return table_state(self.frame(), views)
+
+    def seat_state(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know of the table, as JSON (``seat_state``); before the
+        game starts, the lobby (``you`` is then None)."""
+        return seat_state(self.frame(), seat, self.view(seat) if self.game else None)
+
     @property
     def thread_id(self) -> int | None:
         """The thread started from the table message (None: none, the channel is used)."""
@@ -401,6 +410,18 @@ ACK_SAMPLES = 10_000  # click-to-ack latencies kept (the most recent), for bench
 
 def first_free(seats: Sequence[Seat | None]) -> int | None:
     return next((i for i, s in enumerate(seats) if s is None), None)
+
+
+def turn_deadline(table: Table, seat: int) -> float | None:
+    """When the turn timer plays ``seat``'s turn now waiting (epoch seconds), if it runs."""
+    game = table.game
+    if game is None or game.to_act() != seat:
+        return None
+    due = table.drive.turn_due
+    if due is not None and due[:2] == (game.version, seat):
+        return due[2]  # stored with the move that began the turn
+    running = table.drive.timer_task is not None and not table.drive.timer_task.done()
+    return table.drive.deadline if running else None
 
 
 def hand_signature(table: Table, seat: int, content: str) -> str:

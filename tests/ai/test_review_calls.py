@@ -64,7 +64,7 @@ def test_a_planted_bad_bid_is_flagged_and_shown() -> None:
     body = review.to_json()
     text = words.review_text(body, 1, "North", show_double_dummy=True)
     assert "⚠️ Before the play: you chose Misère" in text, text
-    assert "decision" in text.split("**Summary:**")[1]
+    assert text.splitlines()[1].startswith("1 mistake — "), text  # the headline
 
 
 def test_the_best_bid_is_not_flagged() -> None:

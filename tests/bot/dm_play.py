@@ -1,8 +1,9 @@
 """Driving the games with auctions, ruff contests and layouts from the players' DMs.
 
-Every click goes through the real bot's buttons and menus: a call by its plain
-label ("Solo", "Trumps: ♠"), a layout card by its "▲" label, a ruff value
-by the featured button or from a menu.
+Every click goes through the real bot's buttons and menus: a choice by its plain
+label ("Pass", "Trumps: ♠"), a Solo call or a Bid Whist bid from the menu that says
+what each undertakes, a layout card by its "▲" label, a ruff value by the featured
+button or from a menu.
 """
 
 from __future__ import annotations
@@ -113,7 +114,11 @@ def check_dm(game: Game, seat: int, message: discord.Message) -> None:
         return
     if any(isinstance(a, Discard) for a in legal):
         return
-    assert live == {label_of(view, a) for a in legal}, (live, legal)
+    # calls and bids that need a word of explanation are options of a menu (with it)
+    offered = {
+        o.label for m in selects(message) if str(m.custom_id).startswith("rh:c:") for o in m.options
+    }
+    assert live | offered == {label_of(view, a) for a in legal}, (live, offered, legal)
 
 
 async def act(member: Any, game: Game, seat: int, actions: list[Action]) -> Any:
@@ -133,6 +138,11 @@ async def act(member: Any, game: Game, seat: int, actions: list[Action]) -> Any:
             m for m in selects(message) if any(o.value == first.encode() for o in m.options)
         )
         return await choose_cards(user, message, [first.encode()], custom_id=menu.custom_id)
+    offered = next(
+        (m for m in selects(message) if any(o.value == first.encode() for o in m.options)), None
+    )
+    if offered is not None:  # a call or a bid from the menu that says what each undertakes
+        return await choose_cards(user, message, [first.encode()], custom_id=offered.custom_id)
     return await user.click(message, label=label_of(view, first))
 
 

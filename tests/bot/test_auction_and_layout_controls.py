@@ -70,15 +70,19 @@ def test_choice_menu_ids_round_trip() -> None:
 
 
 def test_solo_auction_offers_exactly_the_legal_calls_by_name() -> None:
+    """Pass is a button; every call is an option of one menu, named, with what it
+    undertakes as its description; the hand is in the text (no grey card buttons)."""
     game, _ = new_game(rules=make_rules("solo-whist"), seed=3)
     seat = game.to_act()
     view = game.observe(seat)
     items = _items(hand_controls(1, game.version, view))
-    live = [i.label for i in items if not i.disabled]
-    assert live == [LABELS[a.call] for a in view.legal]  # type: ignore[attr-defined]
-    assert all(
-        i.disabled for i in items if i.label not in LABELS.values()
-    )  # the hand, shown but dead
+    assert [i.label for i in items if not hasattr(i, "options")] == ["Pass"]
+    (menu,) = [i for i in items if hasattr(i, "options")]
+    offered = ["Pass"] + [o.label for o in menu.options]
+    assert offered == [LABELS[a.call] for a in view.legal]  # type: ignore[attr-defined]
+    assert all(o.description for o in menu.options)
+    assert [o.value for o in menu.options] == [a.encode() for a in view.legal][1:]
+    assert menu.min_values == menu.max_values == 1 and menu.row == 1
     other = game.observe((seat + 1) % 4)
     assert not [i for i in _items(hand_controls(1, game.version, other)) if not i.disabled]
 

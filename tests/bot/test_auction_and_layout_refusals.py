@@ -75,7 +75,7 @@ async def test_solo_whist_bad_calls_are_refused(simcord_env: Any, db_path: Path)
         assert_refused(res, "not your hand")
 
     # the first caller bids Abundance; the others pass: the auction moves on
-    await players[first].user.click(hand_message(players[first]), label="Abundance")
+    await players[first].user.select(hand_message(players[first]), ["bid:abund"])  # the menu
     assert table.game.version == start + 1
     for k in (1, 2):
         seat = (first + k) % 4

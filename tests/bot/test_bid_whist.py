@@ -80,15 +80,19 @@ def _bid_whist_checks(channel: Any, players: list[Any], seen: dict[str, Any]) ->
         if public.auction:
             line = "Auction: " + " · ".join(f"{NAMES[s]} {bid_label(c)}" for s, c in public.auction)
             assert line in text.splitlines()
-            for dm in dms:  # until a turn to play, where the contract says it
+            for seat, dm in enumerate(dms):  # until a turn to play, where the contract says it
+                deciding = game.to_act() == seat and bool(public.contract)  # so does a decision
                 if not (game.phase == "play" and dm.content.startswith("🟢 **Your turn")):
-                    assert line in dm.content.splitlines()
+                    assert (line in dm.content.splitlines()) != deciding, dm.content
         if game.phase == "bidding":
             seat = game.to_act()
             assert f"▶ **{SEATS[4][seat]}** — <@{players[seat].id}> to bid" in text
             assert "Trumps: **none yet — the bidding decides**" in text
             dm = dms[seat]
-            labels = [b.label for b in buttons(dm) if not b.disabled]
+            labels = [  # Pass, and the bids in their menu
+                getattr(b, "label", None) for b in buttons(dm) if not hasattr(b, "options")
+            ]
+            labels += [o.label for b in buttons(dm) if hasattr(b, "options") for o in b.options]
             assert all(
                 re.fullmatch(r"Pass|[3-7] (uptown|downtown|no trump)", lab) for lab in labels
             ), labels

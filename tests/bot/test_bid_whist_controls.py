@@ -1,5 +1,6 @@
-"""Bid Whist's controls and texts from engine states (no Discord needed): a button per
-bid, grouped a row per number; the declarer's naming buttons; the kitty menu; jokers
+"""Bid Whist's controls and texts from engine states (no Discord needed): Pass as a
+button and every bid in one menu that says its books and what its mode means; the
+declarer's naming buttons; the kitty menu; jokers
 by name; hands in the contract's rank order."""
 
 from __future__ import annotations
@@ -37,26 +38,29 @@ def _info(game: Game) -> TableInfo:
 
 
 def _live(view: Any) -> list[Any]:
-    return [i for i in _items(hand_controls(1, 0, view)) if not getattr(i, "disabled", False)]
+    """The live choices: the buttons, then the menu's options (with a ``label``)."""
+    out = []
+    for i in _items(hand_controls(1, 0, view)):
+        if hasattr(i, "options"):
+            out.extend(i.options)
+        elif not getattr(i, "disabled", False):
+            out.append(i)
+    return out
 
 
-def test_first_bidder_gets_a_button_per_bid_a_row_per_number() -> None:
+def test_first_bidder_gets_pass_and_a_menu_of_every_bid_in_books() -> None:
     game = _game(3)
     seat = game.to_act()
     items = _items(hand_controls(1, game.version, game.observe(seat)))
-    assert all(not i.disabled and not hasattr(i, "options") for i in items)  # no cards, no menus
-    labels = [i.label for i in items]
-    assert labels == ["Pass"] + [f"{n} {m}" for n in range(3, 8) for m in MODES]
-    rows = {}
-    for i in items:
-        rows.setdefault(i.row, []).append(i.label)
-    assert rows[0] == ["Pass", "3 uptown", "3 downtown", "3 no trump"]
-    assert [rows[k] for k in range(1, 5)] == [[f"{n} {m}" for m in MODES] for n in range(4, 8)]
-    assert [i.custom_id.rsplit(":", 2)[-2:] for i in items[1:4]] == [
-        ["bid", "3u"],
-        ["bid", "3d"],
-        ["bid", "3n"],
-    ]
+    assert [(i.row, i.label) for i in items if not hasattr(i, "options")] == [(0, "Pass")]
+    (menu,) = [i for i in items if hasattr(i, "options")]
+    assert menu.row == 1 and menu.min_values == menu.max_values == 1
+    assert [o.label for o in menu.options] == [f"{n} {m}" for n in range(3, 8) for m in MODES]
+    assert [o.value for o in menu.options[:3]] == ["bid:3u", "bid:3d", "bid:3n"]
+    notes = {o.label: o.description for o in menu.options}
+    assert notes["3 uptown"] == "9 books of 13 (6 + the bid) · high cards win"
+    assert notes["5 downtown"] == "11 books of 13 (6 + the bid) · low cards win"
+    assert notes["7 no trump"].startswith("13 books of 13") and "direction" in notes["7 no trump"]
     assert not _live(game.observe((seat + 1) % 4))  # nothing live out of turn
 
 

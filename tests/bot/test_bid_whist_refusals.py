@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from .dm_play import open_table, selects
-from .helpers import choose_cards, enabled_labels, forged_click, hand_message
+from .helpers import choose_cards, enabled_labels, find_select, forged_click, hand_message
 from .test_auction_and_layout_refusals import _cid
 from .test_refusals import Unchanged, assert_refused
 
@@ -63,9 +63,10 @@ async def test_bid_whist_bad_bids_names_and_kitty_are_refused(
         )
         assert_refused(res, "not your hand")
 
-    res = await players[first].user.click(dm(first), label="4 downtown")
+    res = await players[first].user.select(dm(first), ["bid:4d"])  # from the menu of bids
     assert not res.ephemeral and table.game.version == start + 1
-    assert enabled_labels(dm(second))[:3] == [
+    offered = [o.label for o in find_select(dm(second)).options]
+    assert enabled_labels(dm(second)) + offered[:2] == [
         "Pass",
         "4 no trump",
         "5 uptown",
@@ -155,10 +156,11 @@ async def test_no_trump_declarer_lays_out_his_jokers_first(simcord_env: Any, db_
     while table.game.phase == "bidding":
         seat = table.game.to_act()
         jokers = [c for c in table.game.hand(seat) if c.is_joker]
-        label = "Pass"
         if holder is None and (jokers or "Pass" not in enabled_labels(hand_message(players[seat]))):
-            holder, label = seat, "3 no trump"
-        await players[seat].user.click(hand_message(players[seat]), label=label)
+            holder = seat  # bids 3 no trump, from the menu of bids
+            await players[seat].user.select(hand_message(players[seat]), ["bid:3n"])
+        else:
+            await players[seat].user.click(hand_message(players[seat]), label="Pass")
     assert holder is not None and table.game.to_act() == holder
     await players[holder].user.click(
         hand_message(players[holder]), label="Downtown (low cards win)"

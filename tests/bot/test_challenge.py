@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from simcord.builders import UserHandle
 
+from bot.discord_ui.challenge import DEADLINE
 from bot.store import ChallengeRepo, DailyRepo, TableRepo
-from bot.tables.challenge import DEADLINE
 
 from .daily_play import board_table, dm_messages, play_board
 

@@ -5,6 +5,7 @@ strangers and forged ids refused, reviews and puzzles kept in the database."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from .helpers import (
     enabled_cards,
     enabled_labels,
     feed,
+    find_select,
     forged_click,
     hand_message,
     raw_buttons,
@@ -77,9 +79,13 @@ async def test_review_and_puzzle_end_to_end(simcord_env: Any, db_path: Path) -> 
     assert res.ephemeral and res.acknowledged
     text = res.response.content
     assert "Review of table #1, deal 1" in text and "North" in text, text
-    assert "Your side took" in text and "**Summary:**" in text
-    flagged = sum(line.startswith("⚠️ ") for line in text.splitlines())
-    assert flagged >= 1, text  # the careless player's costly cards (the seed fixes the deal)
+    headline = text.splitlines()[1]  # "2 mistakes, 1 inaccuracy — your side took 5 tricks of 13."
+    assert "your side took" in headline and "of 13." in headline, text
+    counted = re.match(r"(\d+) mistakes?\b", headline)
+    assert counted is not None, text  # the careless player's costly cards (the seed fixes the deal)
+    flagged = int(counted[1])
+    shown = sum(line.startswith("⚠️ ") for line in text.splitlines())
+    assert flagged >= 1 and shown == min(flagged, 3), text  # at most three spelled out
     stored = _rows(db_path, "SELECT table_id, deal, seat FROM deal_reviews")
     assert stored == [(1, 1, 0)]
     assert len(_rows(db_path, "SELECT id FROM puzzles WHERE user_id <> 0")) == flagged
@@ -87,6 +93,11 @@ async def test_review_and_puzzle_end_to_end(simcord_env: Any, db_path: Path) -> 
     # the same review by command: from the database, the same words
     res = await alice.slash(channel, "ruff review", table=1, deal=1)
     assert res.ephemeral and res.response.content == text
+    # the figures behind it, one tap away (not in the review itself)
+    assert "±" not in text
+    assert [b["custom_id"] for b in raw_buttons(res.response.components)] == ["rc:d:1:1"]
+    res = await alice.click(res.response, custom_id="rc:d:1:1")
+    assert res.ephemeral and "±" in res.response.content, res.response.content
 
     # ---- the deal in play is refused, for its player too, and shows nothing of it
     res = await alice.slash(channel, "ruff review", table=1, deal=2)
@@ -163,7 +174,7 @@ async def test_a_review_that_could_outlast_the_token_comes_by_dm(
     res = await alice.slash(channel, "ruff review", table=1, deal=1)
     assert res.ephemeral and "will come by direct message" in res.response.content
     dm = hand_message(alice)  # the bot's latest DM to alice
-    assert "Review of table #1, deal 1" in dm.content and "**Summary:**" in dm.content
+    assert "Review of table #1, deal 1" in dm.content and "your side took" in dm.content
 
 
 async def _bid_misere_and_play(env: Any, channel: Any, alice: Any) -> Any:
@@ -183,8 +194,10 @@ async def _bid_misere_and_play(env: Any, channel: Any, alice: Any) -> Any:
             break  # each deal is a game: the deal is over
         hand = hand_message(alice)
         labels = enabled_labels(hand)
-        if not called and "Misère" in labels:
-            await alice.user.click(hand, label="Misère")
+        menu = find_select(hand)  # the calls' menu, each call with what it undertakes
+        offered = [o.value for o in menu.options] if menu is not None else []
+        if not called and "bid:mis" in offered:
+            await alice.user.select(hand, ["bid:mis"])
             called = True
             continue
         if not called and "Pass" in labels:  # someone bid above Misère already: pass, deal again

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from bot.discord_ui.daily import day_of
 from bot.store import ChallengeRepo, DailyRepo, ResultRepo, TableRepo
-from bot.tables.daily import day_of
 from engine import board, game_ids
 
 from .daily_play import board_table, dm_messages, play_board
@@ -115,7 +115,10 @@ async def test_daily_from_the_bots_dm_counts_across_servers_only(simcord_env: An
     here = await alice.slash(channel, "ruff daily", game="whist-5", standings="today")
     assert "No finished boards yet." in here.response.content  # not this server's
     everywhere = await alice.user.slash("ruff daily", game="whist-5", standings="today")
-    assert "1. alice" in everywhere.response.content and "You: " in everywhere.response.content
+    shown = everywhere.response.content
+    # counted everywhere; today's ranks wait for every board, so alice is still playing
+    assert "Still playing:\n· alice — " in shown and "after 1 of 6 boards" in shown, shown
+    assert "You: " in shown
 
 
 async def test_bad_challenges_are_refused_privately_and_change_nothing(simcord_env: Any) -> None:

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
+from bot.competition.duplicate import matchpoints, standings
+from bot.discord_ui.daily import day_of
 from bot.present.render.common import hand_text
 from bot.store import DailyRepo
-from bot.store.daily import matchpoints, standings
-from bot.tables.daily import day_of
 from engine import game_log
 
 from .conftest import make_settings, restart

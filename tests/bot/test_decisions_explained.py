@@ -1,5 +1,5 @@
 """Each decision explains itself where it is made: Solo Whist's calls with what they
-undertake, Bid Whist's bid in books, Ruffe and Trump's automatic ruff and "cards over
+undertake (in the menu of calls), Bid Whist's bid in books, Ruffe and Trump's automatic ruff and "cards over
 par", Turnover Bridge's goal in tricks."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from bot.present.layout import layout_text as message_text
 
 from .dm_play import open_table
-from .helpers import feed, hand_message, table_message
+from .helpers import buttons, feed, hand_message, table_message
 from .test_text_style_suits import _act
 
 pytestmark = pytest.mark.parametrize("bot_settings", [{"seed": 7}])
@@ -31,10 +31,13 @@ async def test_solo_calls_say_what_they_undertake(simcord_env: Any) -> None:
     env = simcord_env
     _, _, (alice,) = await open_table(env, 1, "solo-whist", ai=3)
     await _until(env, alice, lambda g: g.phase == "auction" and g.to_act() == 0)
-    first = hand_message(alice).content.splitlines()[0]
-    assert first.startswith("🟢 **Your call:**"), first
-    assert "Solo: 5 tricks alone" in first and "Misère: no trick, no trumps" in first, first
-    assert "Abundance: 9 tricks alone, you name trumps" in first, first
+    dm = hand_message(alice)
+    first = dm.content.splitlines()[0]
+    assert first.startswith("🟢 **Your call:**") and "menu" in first, first
+    menu = next(b for b in buttons(dm) if str(getattr(b, "custom_id", "")).startswith("rh:c:"))
+    said = {o.label: o.description for o in menu.options}
+    assert said["Solo"] == "5 tricks alone" and said["Misère"] == "no trick, no trumps", said
+    assert said["Abundance"] == "9 tricks alone, you name trumps", said
 
 
 async def test_a_bid_whist_bid_is_said_in_books(simcord_env: Any) -> None:

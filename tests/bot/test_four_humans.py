@@ -62,11 +62,15 @@ def check_hands(table: Any, players: list[Any]) -> None:
             )
         if game.phase == "discard" and seat == to_act:
             continue  # the hand is replaced by the discard menu (checked by the caller)
-        if seat != to_act:  # off turn: the hand is the text line, no card buttons
+        legal = game.legal_actions(seat) if seat == to_act else []
+        # off turn, and on a decision (the ruff, Can-ye): the hand is the text line, the
+        # buttons are the choices alone
+        if seat != to_act or not any(isinstance(a, Play) for a in legal):
             assert listed and card_labels(msg) == []
-            continue
-        assert sorted(card_labels(msg)) == sorted(card_label(c) for c in own)
-        legal = game.legal_actions(seat)
+            if seat != to_act:
+                continue
+        else:
+            assert sorted(card_labels(msg)) == sorted(card_label(c) for c in own)
         if seat == to_act:
             assert "Your turn" in content
             want = {card_label(a.card) for a in legal if isinstance(a, Play)}

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
+from bot.discord_ui.daily import day_of
 from bot.present.render import card_text
-from bot.tables.daily import day_of
 from engine import Card, board, start_board
 
 from .daily_play import board_table, latest_board, play_board

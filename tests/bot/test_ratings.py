@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from bot.commands.info import leaderboard_text, plural, stats_text
+from bot.competition.ratings import MIN_GAMES, MODEL, Entrant, Team, teams_to_json
 from bot.store import AISeat, HumanSeat, RatingChange, RatingEventRow, RatingRow, Seat, ratings
-from bot.store.ratings import MIN_GAMES, MODEL, Entrant, Team, rate, teams_from_game, teams_to_json
+from bot.store.ratings import rate, teams_from_game
 from engine import Game, make_rules
 from engine.game import new_game
 

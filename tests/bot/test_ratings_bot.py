@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from bot.competition.ratings import MIN_GAMES
 from bot.present.layout import layout_text as message_text
 from bot.store import AISeat, HumanSeat, PlayerResult, RatingRepo, ResultRepo, TableRepo, ratings
-from bot.store.ratings import MIN_GAMES
 
 from .conftest import make_settings, restart
 from .dm_play import lowest_card, open_table, play_out

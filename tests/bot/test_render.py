@@ -118,10 +118,11 @@ def test_hand_message_on_turn_names_what_to_do() -> None:
     seat = game.to_act()
     assert game.phase == "ruff"
     text = render.hand_message(info, game.observe(seat))
-    first, place = text.splitlines()[:2]
+    first = text.splitlines()[0]
     assert (
         first.startswith("🟢 **Your turn:**") and "Take the four stock cards" in first
     )  # line 1: what to do
+    place = next(line for line in text.splitlines() if "table #7" in line)
     assert "[table #7](https://discord.com/channels/1/2/3)" in place  # the link says where
     assert (
         f"You are **{render.SEAT_NAMES[seat]}**, partner {render.SEAT_NAMES[(seat + 2) % 4]}"

@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 import simcord.interactions
 
+from bot.discord_ui.daily import day_of
 from bot.store import ChallengeRepo, DailyRepo
-from bot.tables.daily import day_of
 
 from .daily_play import board_table, dm_messages, play_board
 

@@ -10,8 +10,8 @@ import discord
 import pytest
 from simcord.backend.errors import SetupError
 
+from bot.competition.ratings import Entrant, Team
 from bot.store import HumanSeat, PlayerResult, RatingRepo, ResultRepo, TableRepo, ratings
-from bot.store.ratings import Entrant, Team
 
 from .helpers import act, dump, forge, hand_message, is_my_turn, open_table, table_message
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.competition.ratings import Entrant, Team
 from bot.store import (
     ActionRepo,
     AISeat,
@@ -31,7 +32,6 @@ from bot.store import (
     ratings,
 )
 from bot.store.copy import TargetNotEmpty, copy_database, run
-from bot.store.ratings import Entrant, Team
 
 from .conftest import FakeClock
 

@@ -9,8 +9,8 @@ from fractions import Fraction
 
 import pytest
 
+from bot.competition.duplicate import matchpoints, percentile, standings
 from bot.store import ChallengeRepo, DailyRepo, Database, HumanSeat, IntegrityError, TableRepo
-from bot.store.daily import matchpoints, percentile, standings
 
 from .conftest import FakeClock
 

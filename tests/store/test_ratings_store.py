@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.competition.ratings import MIN_GAMES, MODEL, teams_from_json
 from bot.store import (
     ActionRepo,
     AISeat,
@@ -27,7 +28,6 @@ from bot.store import (
     TransactionRequired,
     ratings,
 )
-from bot.store.ratings import MIN_GAMES, MODEL
 from bot.tables.commit import results
 from bot.tables.table import Table
 from engine import Game, make_rules
@@ -173,7 +173,7 @@ async def test_a_rating_is_written_with_the_result_or_not_at_all(
     assert stored["ai:hard"].wins == 0 and stored["ai:hard"].name == "AI hard"
     event = await repo.event(row.id)
     assert event is not None and event.source == "game" and event.finished_at == clock.now
-    assert ratings.teams_from_json(event.teams) == teams
+    assert teams_from_json(event.teams) == teams
     changes = await repo.for_table(row.id)
     assert [(c.player, c.won) for c in changes] == [
         ("1", False),
@@ -272,7 +272,7 @@ async def test_rebuild_rates_games_finished_before_ratings(db: Database, clock: 
     # from results: the people and the AI on its side by the rules, winners first
     event = await repo.event(lost.id)
     assert event is not None
-    teams = {t.rank: sorted(e.key for e in t.players) for t in ratings.teams_from_json(event.teams)}
+    teams = {t.rank: sorted(e.key for e in t.players) for t in teams_from_json(event.teams)}
     assert teams == {0: ["1", "3"], 1: ["4", "ai:hard"]}
     # rebuilding again changes nothing
     again = await ratings.rebuild(db)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.present.locales import UserLocales
 from bot.store import Database, UserLocaleRepo
+from bot.tables.user_locales import UserLocales
 
 
 async def test_user_locales_are_stored_replaced_and_read_back(db: Database) -> None:

@@ -45,7 +45,9 @@ from bot.present.render.common import (
     terms,
 )
 from bot.present.render.hand import (
+    CALLS_IN_TEXT,
     action_label,
+    choice_note,
     featured_choices,
     hand_message,
 )
@@ -84,6 +86,7 @@ from bot.present.render.turnover import layout_lines, layout_text
 
 __all__ = [
     "AI_LEVELS",
+    "CALLS_IN_TEXT",
     "CALL_NAMES",
     "MESSAGE_LIMIT",
     "SEAT_NAMES",
@@ -95,6 +98,7 @@ __all__ = [
     "TableInfo",
     "Terms",
     "action_label",
+    "choice_note",
     "alt_text",
     "compact_table",
     "scores_text",

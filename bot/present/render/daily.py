@@ -3,7 +3,7 @@ the whole deal (only to a player who has finished it), the day's result and the 
 to share, the note in the channel, and the standings.
 
 Pure: values in, text out, in the language of the moment. Scores are matchpoint
-percentages (``bot.store.daily``); a board's result is the player's margin
+percentages (``bot.competition.duplicate``); a board's result is the player's margin
 (``engine.board_result``), shown signed.
 """
 
@@ -21,6 +21,7 @@ __all__ = [
     "ABOVE",
     "AT",
     "BELOW",
+    "FEWEST_COMPARED",
     "UNPLAYED",
     "BoardLine",
     "TravellerLine",
@@ -31,12 +32,16 @@ __all__ = [
     "finished_post",
     "mark",
     "percent",
+    "rank_labels",
     "share_line",
     "standings_text",
     "started_text",
 ]
 
 ABOVE, AT, BELOW, UNPLAYED = "🟩", "🟨", "🟥", "⬜"
+FEWEST_COMPARED = 5
+"""A place among fewer players than this ("better than 50% of the players") says
+nothing worth saying, so it is not said."""
 
 
 def percent(value: Fraction | float) -> str:
@@ -183,9 +188,12 @@ def day_text(
     place: Fraction | None,
     hour: int,
     done: bool,
+    compared: int | None = None,
 ) -> str:
     """The player's day so far: each board's result, the day's score, where it stands
-    among everyone, the line to share."""
+    among everyone, the line to share. ``place`` (the share of today's other players
+    beaten) is said only when ``compared``, the number of today's players it is among,
+    is :data:`FEWEST_COMPARED` or more; not told, it is not said."""
     played = sum(1 for b in boards if b.result is not None)
     if done:
         head = _("🏁 You have played all {total} of today's {title} deals ({day}).")
@@ -203,7 +211,7 @@ def day_text(
         )
     if score is not None:
         text = _("Your score today: **{score}**").format(score=percent(score))
-        if place is not None:
+        if place is not None and (compared or 0) >= FEWEST_COMPARED:
             text += _(" · better than {place} of today's players everywhere").format(
                 place=percent(place)
             )
@@ -230,6 +238,16 @@ PERIODS = ("today", "week", "all")
 SHOWN = 30  # players a standings message lists
 
 
+def rank_labels(scores: Sequence[Fraction]) -> list[str]:
+    """The ranks of ``scores`` (best first): ``1``, ``=2``, ``=2``, ``4`` — a shared
+    rank marked ``=``, as a results table writes it (never ``2.``, which Discord's
+    Markdown renumbers 1, 2, 3)."""
+    ranks: list[int] = []
+    for i, score in enumerate(scores):
+        ranks.append(ranks[-1] if i and scores[i - 1] == score else i + 1)
+    return [f"={r}" if ranks.count(r) > 1 else str(r) for r in ranks]
+
+
 def standings_text(
     rules: Rules,
     period: str,
@@ -237,9 +255,19 @@ def standings_text(
     rows: Sequence[tuple[int, str, int, Fraction]],
     me: tuple[Fraction, Fraction | None] | None,
     in_server: bool,
+    boards_today: int | None = None,
+    compared: int | None = None,
 ) -> str:
-    """The standings of a period: rank, name, boards, score; and the reader's own
-    score with its place among everyone (every server)."""
+    """The standings of a period: rank, name, score, boards; and the reader's own
+    score with its place among everyone (every server).
+
+    ``rows`` come best first. Today's standings (``boards_today``: the day's number
+    of boards) rank only the players who have played them all; the others follow,
+    unranked, as still playing, with their boards so far. Ties share a rank, written
+    ``=1``. ``compared``: how many players the reader's place is among (everyone's,
+    every server); it is said only among :data:`FEWEST_COMPARED` or more. Not told,
+    the rows listed stand for that count (they are never more than everyone).
+    Without ``boards_today`` every row is ranked."""
     title = {
         "today": _("today ({day})").format(day=day),
         "week": _("the 7 days to {day}").format(day=day),
@@ -253,19 +281,37 @@ def standings_text(
     ]
     if not rows:
         lines.append(_("No finished boards yet."))
-    for rank, name, boards, score in rows[:SHOWN]:
+    whole = boards_today if period == "today" and boards_today else None
+    ranked = [r for r in rows if whole is None or r[2] >= whole]
+    playing = [r for r in rows if whole is not None and r[2] < whole]
+    if rows and not ranked:
+        lines.append(_("Nobody has played all of today's boards yet."))
+    for label, (_rank, name, boards, score) in zip(
+        rank_labels([r[3] for r in ranked]), ranked[:SHOWN], strict=False
+    ):
         lines.append(
-            _("{rank}. {name} — {score} ({boards})").format(
-                rank=rank,
+            _("{rank} · {name} — {score} ({boards})").format(
+                rank=label,
                 name=name,
                 score=percent(score),
                 boards=ngettext("{n} board", "{n} boards", boards).format(n=boards),
             )
         )
+    room = SHOWN - min(len(ranked), SHOWN)
+    if playing and room:
+        lines.append(_("Still playing:"))
+        for _rank, name, boards, score in playing[:room]:
+            lines.append(
+                _("· {name} — {score} after {boards} of {total} boards").format(
+                    name=name, score=percent(score), boards=boards, total=whole
+                )
+            )
     if me is not None:
         score, place = me
         text = _("You: {score}").format(score=percent(score))
-        if place is not None:
+        # not told how many: the rows listed are at least as many as everyone's
+        known = compared if compared is not None else len(rows)
+        if place is not None and known >= FEWEST_COMPARED:
             text += _(" · better than {place} of the players everywhere").format(
                 place=percent(place)
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.present.i18n import N_, _, ngettext
 from bot.present.render import bidwhist, solo
+from bot.present.render.claims import claim_lines
 from bot.present.render.common import (
     CALL_NAMES,
     SIDE_NAMES,
@@ -17,6 +18,7 @@ from bot.present.render.common import (
     terms,
 )
 from bot.present.render.lines import (
+    auction_line,
     contract_name,
     play_sides,
     score_line,
@@ -24,12 +26,13 @@ from bot.present.render.lines import (
     trump_line,
     waiting_line,
 )
-from bot.present.render.ruffe_trump import measure_how, measure_name
+from bot.present.render.ruffe_trump import contest_lines, measure_how, measure_name
 from bot.present.render.solo import exposed_lines
 from bot.present.render.table import (
     game_lines,
     short_trumps_line,
 )
+from bot.present.render.turnover import layout_lines as turnover_layout_lines
 from bot.present.render.turnover import layout_text
 from engine import (
     AcceptClaim,
@@ -120,6 +123,33 @@ def action_label(action: Action, rules: Rules | None = None) -> str:
     }
     label = labels.get(type(action))
     return _(label) if label is not None else action.encode()
+
+
+def choice_note(action: Action) -> str:
+    """What a choice undertakes, in a few words, where its name alone does not say
+    (a Solo Whist call: ``5 tricks alone``; a Bid Whist bid: ``9 books of 13``); ""
+    otherwise. A menu shows it under
+    the choice's name (:func:`bot.present.controls.hand_controls`)."""
+    if isinstance(action, SoloBid):
+        return solo.undertakes(action.call)
+    code = getattr(action, "code", None)
+    if isinstance(code, str) and bidwhist.is_bid(code):  # Bid Whist: a bid in books
+        books = _("{books} books of 13 (6 + the bid)").format(books=bidwhist.books_needed(code))
+        return f"{books} · {_(_BID_MODES[code[-1]])}"
+    return ""
+
+
+# i18n: what a Bid Whist bid's mode means, beside its books in the menu of bids
+_BID_MODES = {
+    "u": N_("high cards win"),
+    "d": N_("low cards win"),
+    "n": N_("no trumps, you name the direction"),
+}
+
+
+CALLS_IN_TEXT = 1
+"""Calls or bids (besides a pass) line 1 may explain itself; more go in a menu whose
+options say what each undertakes, so the DM stays a phone's screen high."""
 
 
 def featured_choices(view: SeatView) -> list[tuple[Action, str]]:
@@ -228,6 +258,8 @@ def hand_message(
         first = _waiting_line(info, view)
     if view.my_turn and not away and view.phase != "over" and _card_to_play(view):
         return _play_turn_message(info, view, first, note, in_buttons)
+    if view.my_turn and not away and view.phase != "over" and view.legal:
+        return _decision_message(info, view, first, note, in_buttons)
     lines = [first, _place(info)]
     lines.append(_seat_line(info, view))
     lines.append(trump_line(info, view) + " · " + score_line(info, view))
@@ -410,6 +442,62 @@ def _play_turn_message(
     return fit(lines)
 
 
+def _decision_message(
+    info: TableInfo, view: SeatView, first: str, note: str, in_buttons: bool
+) -> str:
+    """The hand message on a decision (a call, a bid, naming trumps, the ruff or the
+    rub, laying out, Can-ye, answering a claim), made to fit a phone's screen with
+    its buttons like a turn to play (:func:`_play_turn_message`): line 1 says what to
+    decide; the lines the decision rests on follow (the auction until there is a
+    contract, the kitty, the ruff's count, a hand face up, a claim, the layouts);
+    then two small lines: trumps (what the turn-up or the bidding decides, in an
+    auction) with the contract and what it needs, and the table, the seat and the
+    score; the cards from the stock or kitty and those laid out;
+    the hand (in the text: the buttons are the choices)."""
+    lines = [first]
+    lines.extend(contest_lines(info, view, explain=False))
+    if not view.contract:  # until there is a contract, the auction; then the contract line
+        lines.append(auction_line(info, view))
+    if view.phase != "kitty":  # laying out the kitty: line 1 says it
+        lines.append(bidwhist.kitty_line(info, view, view.seat))
+    lines.extend(exposed_lines(info, view, skip=view.seat))
+    lines.extend(claim_lines(info, view))
+    lines.extend(turnover_layout_lines(info, view, view.seat))
+    lines = [x for x in lines if x]
+    if view.phase == "auction":  # what the turn-up decides (a bid's mode is in its menu)
+        lines.append("-# " + trump_line(info, view))
+    else:
+        short = view.contract or bidwhist.is_bid_whist(view)  # else the turn-up with trumps
+        trumps = short_trumps_line(info, view) if short else trump_line(info, view)
+        context = [trumps, _contract_need(info, view)]
+        context.append(_sides_words(info, view))
+        lines.append("-# " + " · ".join(x for x in context if x))
+    place = _place(info) + " · " + _short_seat(info, view)
+    rules = info.rules
+    if rules.deal_won_at and rules.target_score <= 1:  # one deal is the game
+        lines.append("-# " + place + " · " + target_text(rules))
+    else:
+        lines.append("-# " + place + " · " + score_line(info, view))
+    if not in_buttons:
+        lines.append(
+            _("Your hand ({count}): {cards}").format(
+                count=len(view.hand), cards=bidwhist.view_hand_text(view)
+            )
+        )
+    if view.stock_taken and not view.completed_tricks:
+        lines.append(
+            _("From the {stock}: {cards}").format(
+                stock=_(terms(info.rules).stock),
+                cards=cards_text(bidwhist.view_sorted(view, view.stock_taken)),
+            )
+        )
+    if view.my_discards and not view.completed_tricks:
+        lines.append(_("Laid out: {cards}").format(cards=cards_text(view.my_discards)))
+    if note:
+        lines.append(note)
+    return fit(lines)
+
+
 def _player(info: TableInfo, seat: int) -> str:
     """``East (bob)``, or ``you`` is left to the caller: a seat by name and player."""
     return info.seat_name(seat)
@@ -511,6 +599,10 @@ def _your_turn_line(info: TableInfo, view: SeatView) -> str:
         ).format(score=view.start_scores[view.side])
     if phase == "auction":
         calls = [a.call for a in view.legal if isinstance(a, SoloBid)]
+        if sum(1 for a in view.legal if choice_note(a)) > CALLS_IN_TEXT:
+            return _(
+                "🟢 **Your call:** pass, or a call from the menu (it says what each undertakes)."
+            )
         return _("🟢 **Your call:** {calls}.").format(calls=solo.call_choices(calls))
     if phase == "trumps":
         return _("🟢 **Your turn:** name trumps for your {contract}.").format(

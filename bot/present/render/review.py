@@ -1,10 +1,14 @@
 """The coach's words: a deal's review and a puzzle, from their stored JSON (pure).
 
-A review (:func:`review_text`) lists each card of the seat that cost something
-by what the seat could know (single dummy: the mean over deals of the unseen
-cards, with its standard error), marks the flagged ones, gives the double-dummy
-figure (every hand known) where the record may show it, and ends with the
-split of the deal's result into "decisions" and "the cards" (docs/coach.md).
+A review (:func:`review_text`) reads like a chess site's game report: a headline
+(how many mistakes and inaccuracies, what the side took), the costliest flagged
+decisions in plain words, the rest counted in one line. A decision's cost is
+judged by what the seat could know (single dummy: the mean over deals of the
+unseen cards); a mistake is a flagged one (a cost beyond chance), an inaccuracy a
+smaller cost still worth a word (:data:`INACCURACY`). The figures — each cost with
+its standard error, the double-dummy figure (every hand known) where the record
+may show it, the split of the deal's result into "decisions" and "the cards"
+(docs/coach.md) — are :func:`review_details`, for a button.
 A puzzle (:func:`puzzle_text`) shows only what its seat knew at that moment;
 :func:`answer_text` judges a chosen card against the best, with the reason.
 """
@@ -26,6 +30,7 @@ __all__ = [
     "puzzle_choices",
     "puzzle_text",
     "reason_text",
+    "review_details",
     "review_text",
     "solution_text",
 ]
@@ -74,60 +79,173 @@ def _amount(value: float, unit: str) -> str:
     return ngettext("{n} trick", "{n} tricks", 2).format(n=f"{value:.1f}")
 
 
+def _about(value: float, unit: str) -> str:
+    """A cost in plain words: ``about 2 tricks``, ``less than a trick``."""
+    n = round(value)
+    if unit == "points":
+        if n < 1:
+            return _("less than a point")
+        return ngettext("about {n} point", "about {n} points", n).format(n=n)
+    if n < 1:
+        return _("less than a trick")
+    return ngettext("about {n} trick", "about {n} tricks", n).format(n=n)
+
+
+INACCURACY = {"tricks": 0.25, "points": 0.5}
+"""A cost not beyond chance but this large (in its unit) is an inaccuracy; smaller
+costs are as good as the seat could know."""
+FLAGGED_SHOWN = 3  # flagged decisions a review spells out; the rest are counted
+
+
+def _unit(d: Mapping[str, Any], unit: str) -> str:
+    return str(d.get("unit") or unit)
+
+
+def _is_inaccuracy(d: Mapping[str, Any], unit: str) -> bool:
+    return not d["flagged"] and float(d["cost"]) >= INACCURACY.get(_unit(d, unit), 0.25)
+
+
+def _decision_line(d: Mapping[str, Any], game_id: str, cost: str) -> str:
+    """One decision: when, what was chosen, what was best, and ``cost``."""
+    kind = str(d.get("kind", "card"))
+    if kind == "card":
+        return _("Trick {trick}: you played {played}, {best} was best — {cost}").format(
+            trick=d["trick"], played=_card(d["played"]), best=_card(d["best"]), cost=cost
+        )
+    return _("{when}: you chose {played}, {best} was best — {cost}").format(
+        when=_when(d),
+        played=choice_text(str(d["played"]), kind, game_id),
+        best=choice_text(str(d["best"]), kind, game_id),
+        cost=cost,
+    )
+
+
+def _result(body: Mapping[str, Any]) -> str:
+    """``your side took 5 tricks of 13`` / ``you scored 3 points``."""
+    result = float(body["result"])
+    shown = f"{result:g}"
+    count = int(abs(result)) if result.is_integer() else 2  # 1.5 points: the plural
+    if body.get("result_unit", "tricks") == "points":
+        return ngettext(
+            "you scored {n} point in this deal", "you scored {n} points in this deal", count
+        ).format(n=shown)
+    try:
+        total = make_rules(str(body.get("game_id", ""))).tricks_per_deal
+    except ValueError:
+        total = 0
+    if total:
+        return ngettext(
+            "your side took {n} trick of {total}", "your side took {n} tricks of {total}", count
+        ).format(n=shown, total=total)
+    return ngettext("your side took {n} trick", "your side took {n} tricks", count).format(n=shown)
+
+
+def _counts(mistakes: int, inaccuracies: int) -> str:
+    """``2 mistakes, 1 inaccuracy`` (the headline's verdict)."""
+    if not mistakes and not inaccuracies:
+        return _("No mistakes")
+    parts = []
+    if mistakes:
+        parts.append(ngettext("{n} mistake", "{n} mistakes", mistakes).format(n=mistakes))
+    if inaccuracies:
+        parts.append(
+            ngettext("{n} inaccuracy", "{n} inaccuracies", inaccuracies).format(n=inaccuracies)
+        )
+    return ", ".join(parts)
+
+
 def review_text(
     body: Mapping[str, Any], table_id: int, seat_name: str, show_double_dummy: bool
 ) -> str:
-    """The review of one seat's cards in one deal (``body``: ``DealReview.to_json``)."""
+    """The review of one seat's decisions in one deal (``body``: ``DealReview.to_json``),
+    read at a glance: a headline (``2 mistakes, 1 inaccuracy — your side took 5 tricks
+    of 13``), the costliest mistakes (at most :data:`FLAGGED_SHOWN`) in plain words, the
+    rest counted in one line. The figures behind it (each cost with its margin, every
+    hand known, the lie of the cards) are :func:`review_details`, for a button.
+    ``show_double_dummy`` is for the details; the main text never shows the hidden hands'
+    figures."""
     unit = str(body["unit"])
     decisions: Sequence[Mapping[str, Any]] = body["decisions"]
     game_id = str(body.get("game_id", ""))
+    flagged = sorted((d for d in decisions if d["flagged"]), key=lambda d: -float(d["cost"]))
+    inaccuracies = [d for d in decisions if _is_inaccuracy(d, unit)]
     lines = [
         _("**Review of table #{table}, deal {deal}** — {seat}").format(
             table=table_id, deal=body["deal"], seat=seat_name
-        )
+        ),
+        _("{verdict} — {result}.").format(
+            verdict=_counts(len(flagged), len(inaccuracies)), result=_result(body)
+        ),
     ]
-    if body.get("result_unit", "tricks") == "points":
-        lines.append(_("You scored {n} points in this deal.").format(n=f"{body['result']:g}"))
-    else:
-        lines.append(_("Your side took {n} tricks in this deal.").format(n=f"{body['result']:g}"))
-    costly = [d for d in decisions if d["cost"] > 0 or d["flagged"]]
-    costly.sort(key=lambda d: (not d["flagged"], -d["cost"]))
-    for d in costly[:MAX_LISTED]:
-        mark = "⚠️ " if d["flagged"] else "· "
-        kind = str(d.get("kind", "card"))
-        its_unit = str(d.get("unit") or unit)
-        if kind == "card":
-            line = _(
-                "Trick {trick}: you played {played}, {best} was best — it cost {cost} ± {error}"
-            ).format(
-                trick=d["trick"],
-                played=_card(d["played"]),
-                best=_card(d["best"]),
-                cost=_amount(d["cost"], its_unit),
-                error=f"{d['error']:.2f}",
-            )
-        else:
-            line = _(
-                "{when}: you chose {played}, {best} was best — it cost {cost} ± {error}"
-            ).format(
-                when=_when(d),
-                played=choice_text(str(d["played"]), kind, game_id),
-                best=choice_text(str(d["best"]), kind, game_id),
-                cost=_amount(d["cost"], its_unit),
-                error=f"{d['error']:.2f}",
-            )
-        if show_double_dummy and d["dd_cost"] is not None:
-            line += _(" (all hands known: {cost})").format(cost=_amount(d["dd_cost"], its_unit))
-        lines.append(mark + line)
-    rest = len(decisions) - len(costly[:MAX_LISTED])
+    shown = flagged[:FLAGGED_SHOWN]
+    for d in shown:
+        cost = _("it cost {amount}").format(amount=_about(float(d["cost"]), _unit(d, unit)))
+        lines.append("⚠️ " + _decision_line(d, game_id, cost) + ".")
+    rest = len(decisions) - len(shown)
     if rest:
-        lines.append(
-            ngettext(
-                "{n} other decision was the best you could know.",
-                "{n} other decisions were the best you could know.",
+        lines.append(_rest_line(rest, len(flagged) - len(shown), len(inaccuracies), bool(shown)))
+    if flagged:
+        lines.append(_("Your mistakes are now puzzles: `/ruff puzzle`."))
+    return "\n".join(lines)
+
+
+def _rest_line(rest: int, mistakes: int, inaccuracies: int, after_shown: bool) -> str:
+    """The ``rest`` decisions not spelled out, in one line: how many were mistakes or
+    inaccuracies, and that the others were as good as the seat could know."""
+    found = []
+    if mistakes:
+        found.append(ngettext("{n} more mistake", "{n} more mistakes", mistakes).format(n=mistakes))
+    if inaccuracies:
+        found.append(
+            ngettext("{n} inaccuracy", "{n} inaccuracies", inaccuracies).format(n=inaccuracies)
+        )
+    fine = rest - mistakes - inaccuracies
+    if not found:
+        if after_shown:
+            return ngettext(
+                "Your other decision was as good as you could know.",
+                "Your other {n} decisions were as good as you could know.",
                 rest,
             ).format(n=rest)
+        return ngettext(
+            "Your one decision was as good as you could know.",
+            "All {n} of your decisions were as good as you could know.",
+            rest,
+        ).format(n=rest)
+    if after_shown:
+        head = ngettext(
+            "Your other decision: {found}", "Your other {n} decisions: {found}", rest
+        ).format(n=rest, found=", ".join(found))
+    else:
+        head = ngettext("Your decision: {found}", "Your {n} decisions: {found}", rest).format(
+            n=rest, found=", ".join(found)
         )
+    if fine:
+        head += ngettext(
+            "; {n} as good as you could know", "; {n} as good as you could know", fine
+        ).format(n=fine)
+    return head + "."
+
+
+def review_details(body: Mapping[str, Any], show_double_dummy: bool) -> str:
+    """The figures behind :func:`review_text`, for those who want them (a **Details**
+    button): each costly decision's cost with its margin (and, where the record may
+    show it, with every hand known), the split of the result into decisions and the
+    lie of the cards, and how the figures are made."""
+    unit = str(body["unit"])
+    decisions: Sequence[Mapping[str, Any]] = body["decisions"]
+    game_id = str(body.get("game_id", ""))
+    costly = [d for d in decisions if d["cost"] > 0 or d["flagged"]]
+    costly.sort(key=lambda d: (not d["flagged"], -d["cost"]))
+    lines = []
+    for d in costly[:MAX_LISTED]:
+        its_unit = _unit(d, unit)
+        cost = _("it cost {cost} ± {error}").format(
+            cost=_amount(float(d["cost"]), its_unit), error=f"{d['error']:.2f}"
+        )
+        if show_double_dummy and d["dd_cost"] is not None:
+            cost += _(" (all hands known: {cost})").format(cost=_amount(d["dd_cost"], its_unit))
+        lines.append(("⚠️ " if d["flagged"] else "· ") + _decision_line(d, game_id, cost))
     lines.append(summary_line(body, show_double_dummy))
     if unit == "points":
         lines.append(

@@ -27,8 +27,9 @@ def par_words(info: TableInfo) -> str:
     )
 
 
-def contest_lines(info: TableInfo, view: SeatView) -> list[str]:
-    """Ruffe and Trump's ruff (the strongest suit), from the deal's public notes."""
+def contest_lines(info: TableInfo, view: SeatView, explain: bool = True) -> list[str]:
+    """Ruffe and Trump's ruff (the strongest suit), from the deal's public notes;
+    ``explain``: with how a suit is counted (a decision's DM leaves it to the table)."""
     lines: list[str] = []
     contest = view.ruff_contest
     if contest is None:
@@ -37,11 +38,14 @@ def contest_lines(info: TableInfo, view: SeatView) -> list[str]:
     unit = measure_name(info)
     if contest.values is not None:
         each = " · ".join(f"{info.short[s]} {v}" for s, v in enumerate(contest.values))
-        lines.append(
-            _("Ruff ({unit}): {values} — each hand's strongest suit counted for it ({how})").format(
-                unit=unit, values=each, how=measure_how(info)
+        if explain:
+            lines.append(
+                _(
+                    "Ruff ({unit}): {values} — each hand's strongest suit counted for it ({how})"
+                ).format(unit=unit, values=each, how=measure_how(info))
             )
-        )
+        else:
+            lines.append(_("Ruff ({unit}): {values}").format(unit=unit, values=each))
     elif contest.claims is not None:
         each = " · ".join(f"{info.short[s]} {v}" for s, v in contest.claims)
         lines.append(

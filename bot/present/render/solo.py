@@ -40,15 +40,20 @@ _UNDERTAKES = TextMap(
 )
 
 
+def undertakes(call: str) -> str:
+    """What ``call`` undertakes, in a few words (``5 tricks alone``); "" for a pass."""
+    words = _UNDERTAKES.get(call, "")
+    return words.format(n=TARGETS.get("prop" if call == "accept" else call, 0)) if words else ""
+
+
 def call_choices(calls: Sequence[str]) -> str:
     """The calls one may make now, each with what it undertakes:
-    ``Pass · Solo: 5 tricks alone · Misère: no trick, no trumps``."""
+    ``Pass · Accept: 8 tricks with the proposer``."""
     parts: list[str] = []
     for call in calls:
         name = CALL_NAMES.get(call, call)
-        undertakes = _UNDERTAKES.get(call, "")
-        target = TARGETS.get("prop" if call == "accept" else call, 0)
-        parts.append(f"{name}: {undertakes.format(n=target)}" if undertakes else name)
+        words = undertakes(call)
+        parts.append(f"{name}: {words}" if words else name)
     return " · ".join(parts)
 
 

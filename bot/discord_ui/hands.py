@@ -14,12 +14,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot.discord_ui.services import DiscordServices
 from bot.present import render
 from bot.present.controls import hand_controls, hand_in_buttons, hint_button
 from bot.present.i18n import _, current, using
@@ -27,8 +28,7 @@ from bot.present.notify import DMClosed, MessageGone, call, release_view
 from bot.present.replies import refuse
 from bot.store import StoreError
 from bot.tables import commit
-from bot.tables.services import Services
-from bot.tables.table import HAND_COPIES, HandCopy, Table, hand_signature
+from bot.tables.table import HAND_COPIES, Table, hand_signature, turn_deadline
 from engine import Card, SeatView
 
 log = logging.getLogger(__name__)
@@ -39,22 +39,35 @@ COPY_STOPS_BEFORE = 60.0  # a My hand copy says it stopped this long before its 
 COPY_EDIT_WAIT = 5.0  # seconds to let an edit in flight finish before saying it stopped
 
 
-def turn_deadline(table: Table, seat: int) -> float | None:
-    """When the turn timer plays ``seat``'s turn now waiting (epoch seconds), if it runs."""
-    game = table.game
-    if game is None or game.to_act() != seat:
-        return None
-    due = table.drive.turn_due
-    if due is not None and due[:2] == (game.version, seat):
-        return due[2]  # stored with the move that began the turn
-    running = table.drive.timer_task is not None and not table.drive.timer_task.done()
-    return table.drive.deadline if running else None
+HAND_COPY_MARGIN = 10.0  # stop editing a copy this long before its token expires (seconds)
+
+
+@dataclass
+class HandCopy:
+    """A player's ephemeral "My hand" copy: just what editing it later takes.
+
+    Not the ``discord.Interaction``: the follow-up webhook (application id and
+    token), the message id and when the token expires (epoch seconds).
+    """
+
+    webhook: discord.Webhook
+    message_id: int
+    expires: float
+    sig: str = ""  # what it shows now (see ``hand_signature``)
+    task: asyncio.Task[None] | None = None  # the edit in flight, if any
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction[Any], message_id: int, sig: str) -> HandCopy:
+        return cls(interaction.followup, message_id, interaction.expires_at.timestamp(), sig)
+
+    def expired(self) -> bool:
+        return discord.utils.utcnow().timestamp() >= self.expires - HAND_COPY_MARGIN
 
 
 class Hands:
     """Sends every player's hand and keeps each copy of it current."""
 
-    def __init__(self, svc: Services) -> None:
+    def __init__(self, svc: DiscordServices) -> None:
         self.svc = svc
         self.notifier = svc.notifier
         # each tracked My hand copy's timer to say it stopped (by message id)
@@ -259,7 +272,7 @@ class Hands:
                 del table.shown.hand_msgs[seat]
                 try:
                     await self._send_hand(table, seat)
-                except (StoreError, sqlite3.Error, discord.HTTPException) as exc:
+                except (StoreError, discord.HTTPException) as exc:
                     log.warning(
                         "table %s: could not resend seat %s's hand: %r", table.id, seat, exc
                     )

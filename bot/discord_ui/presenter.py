@@ -13,25 +13,26 @@ without touching the game. What it keeps (message ids, the thread) it asks
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
 
+from bot.discord_ui.hands import Hands
+from bot.discord_ui.notices import Notices
+from bot.discord_ui.services import DiscordServices
 from bot.present import layout, render
 from bot.present.coach_components import review_view
-from bot.present.i18n import LANGUAGES, _, using
+from bot.present.i18n import LANGUAGES, _, ngettext, using
 from bot.present.layout import TableLayout
-from bot.present.notify import MessageGone, PictureArg
+from bot.present.notify import DMClosed, MessageGone, PictureArg
 from bot.present.picture import Picture, picture_key
-from bot.store import HumanSeat
+from bot.store import HumanSeat, TableRow
 from bot.tables import commit
-from bot.tables.hands import Hands
-from bot.tables.notices import Notices
-from bot.tables.services import Services
 from bot.tables.table import Table, first_free
-from engine import DealScored, DealStarted, Event, Game, SeatView, TrickWon
+from engine import Action, DealScored, DealStarted, Event, Game, SeatView, TrickWon
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ bot the pictures of busy tables skip states instead of taking the AI's CPU."""
 class Presenter:
     """Renders tables and hands and keeps every message that shows them current."""
 
-    def __init__(self, svc: Services) -> None:
+    def __init__(self, svc: DiscordServices) -> None:
         self.svc = svc
         self.notifier = svc.notifier
         self.hands = Hands(svc)  # the players' hand messages
@@ -59,6 +60,113 @@ class Presenter:
         self._rested_at = 0.0  # loop time from which the next picture may be drawn
 
     # ================================================================ the fan-out
+
+    # ================================================================ the table layer's Front
+
+    def ping(self, table: Table, seat: int, due: float | None, waited: bool = False) -> None:
+        self.notices.ping(table, seat, due, waited=waited)
+
+    def warning(self, table: Table, seat: int, version: int, due: float) -> None:
+        self.notices.warning(table, seat, version, due)
+
+    def deadline_known(self, table: Table) -> None:
+        self.hands.refresh(table)
+
+    def timed_out(
+        self, table: Table, seat: int, actions: Sequence[Action], misses: int, takeover: bool
+    ) -> None:
+        """What the player's hand says next (drawn when its edit goes out), and the
+        table's line (a takeover also in the channel)."""
+        game = table.game
+        with using(self.hands.language_of_seat(table, seat)):
+            played = ", ".join(
+                render.action_label(a, game.rules if game else None) for a in actions
+            )
+            table.shown.played_for[seat] = _(
+                "⏰ Your time ran out: the AI played **{played}** for you."
+            ).format(played=played)
+        if table.status != "active":
+            return
+        with using(table.language):  # public: the server's language
+            self._say_timeout(table, seat, misses, takeover)
+
+    def _say_timeout(self, table: Table, seat: int, misses: int, takeover: bool) -> None:
+        human = table.human(seat)
+        who = human.name if human else render.seat_names(len(table.seats))[seat]
+        if takeover:
+            table.shown.recent.append(_("⏰ {who} is away: the AI plays for them.").format(who=who))
+            mention = f"<@{human.user_id}>" if human else who
+            self.svc.own(
+                self.post_quietly(
+                    table,
+                    ngettext(
+                        "⏰ {player} missed {n} turn in a row: the AI plays for them until they "
+                        "press **Take my seat back** on table #{table}.",
+                        "⏰ {player} missed {n} turns in a row: the AI plays for them until they "
+                        "press **Take my seat back** on table #{table}.",
+                        misses,
+                    ).format(player=mention, n=misses, table=table.id),
+                )
+            )
+        else:
+            table.shown.recent.append(
+                _("⏰ {who} ran out of time: the AI played for them.").format(who=who)
+            )
+
+    def auto_played(self, table: Table, seat: int, action: Action) -> None:
+        game = table.game
+        with using(self.hands.language_of_seat(table, seat)):
+            table.shown.played_for[seat] = _(
+                "▶ Auto-play: **{card}** was your only legal card, so it was played for you "
+                "(`/ruff options` to turn this off)."
+            ).format(card=render.action_label(action, game.rules if game else None))
+
+    async def lobby_expired(self, table: Table) -> None:
+        if not table.message_id:
+            return
+        with using(table.language):
+            text = (
+                render.header(table.info()) + "\n" + _("⌛ This table expired before it started.")
+            )
+        with contextlib.suppress(MessageGone, discord.HTTPException):
+            await self.notifier.edit(
+                table.channel_id, table.message_id, text, layout.text_layout(text)
+            )
+
+    def redraw(self, table: Table) -> None:
+        self.schedule_table_edit(table)
+        if table.status == "active" and table.game is not None:
+            self.hands.refresh(table, force=True)
+            self.notices.clear(table)
+
+    def changed(self, table: Table) -> None:
+        self.schedule_table_edit(table)
+        if table.game is not None:
+            self.hands.refresh(table)
+
+    def follow_copies(self, table: Table) -> None:
+        self.hands.refresh_copies(table)
+
+    async def set_aside(self, row: TableRow) -> None:
+        with using(await self.svc.server_settings.language(row.guild_id)):
+            text = _(
+                "⚠️ Table #{table} is set aside: this version of the bot cannot load its game. "
+                "Nothing is lost — the game is kept as it was and comes back when the bot is updated."
+            ).format(table=row.id)
+        try:
+            await self.notifier.post(row.channel_id, text)
+        except (discord.HTTPException, DMClosed, MessageGone):
+            log.warning(
+                "table %s: could not tell the channel it was set aside", row.id, exc_info=True
+            )
+
+    # ================================================================ the feed
+
+    def committed(self, table: Table, events: list[Event]) -> None:
+        """A listener of the feed: show every commit of a table this process drives
+        (several processes: the table's owner shows it, once)."""
+        if self.svc.sync.may_drive(table):
+            self.after(table, events, None)
 
     def after(self, table: Table, events: list[Event], actor_seat: int | None) -> None:
         """Show the events of one commit: public lines, summaries, hand messages and

@@ -24,6 +24,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_ui.services import DiscordServices
 from bot.present import components as ui
 from bot.present.i18n import _
 from bot.present.render import SeatInfo, TableInfo
@@ -37,7 +38,6 @@ from bot.present.render.lessons import (
 from bot.present.replies import refuse, reply
 from bot.store import LessonRepo, LessonRow
 from bot.tables.lesson_scripts import LESSONS, Lesson, lesson_named
-from bot.tables.services import Services
 from bot.tables.table import AI_NAMES
 from engine import Action, Game, decode_action
 
@@ -94,7 +94,7 @@ def _learner_steps(lesson: Lesson, before: int | None = None) -> int:
 class Lessons:
     """Starts, resumes and answers the lessons."""
 
-    def __init__(self, svc: Services) -> None:
+    def __init__(self, svc: DiscordServices) -> None:
         self.svc = svc
         self.repo = LessonRepo(svc.db)
         self._locks: dict[int, asyncio.Lock] = {}

@@ -16,10 +16,10 @@ from typing import Any
 
 import discord
 
+from bot.discord_ui.services import DiscordServices
 from bot.present.i18n import _
 from bot.present.render.coach import hint_text
 from bot.present.replies import refuse, reply
-from bot.tables.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ __all__ = ["Hints"]
 class Hints:
     """Answers the Hint button."""
 
-    def __init__(self, svc: Services) -> None:
+    def __init__(self, svc: DiscordServices) -> None:
         self.svc = svc
 
     async def on_hint(

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import sqlite3
 import time
 from typing import Any
 
 import discord
 
+from bot.discord_ui.presenter import Presenter
+from bot.discord_ui.services import DiscordServices
 from bot.present import layout, render
 from bot.present.i18n import _, using
 from bot.present.notify import MessageGone, call, release_view
@@ -25,8 +26,6 @@ from bot.present.replies import refuse, reply
 from bot.store import AISeat, ChannelBusy, HumanSeat, StoreError, TableRow, VersionConflict
 from bot.tables import commit
 from bot.tables.drivers import Drivers
-from bot.tables.presenter import Presenter
-from bot.tables.services import Services
 from bot.tables.sync import CATCH_UP_TRIES
 from bot.tables.table import (
     AI_NAMES,
@@ -55,7 +54,7 @@ def jump(row: TableRow | Table) -> str:
 class Lobby:
     """Opens tables and handles the buttons on the table message."""
 
-    def __init__(self, svc: Services, presenter: Presenter, drivers: Drivers) -> None:
+    def __init__(self, svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> None:
         self.svc = svc
         self.presenter = presenter
         self.drivers = drivers
@@ -200,7 +199,9 @@ class Lobby:
     async def _lobby_change(
         self, interaction: discord.Interaction[Any], table: Table, verb: str
     ) -> None:
-        refusal = await self._change_seats(table, interaction.user, verb)
+        refusal = await self.change_seats(
+            table, interaction.user.id, interaction.user.display_name, verb
+        )
         # Discord calls only after the lock: a slow answer never holds the table up
         if refusal is not None:
             await refuse(interaction, refusal)
@@ -219,36 +220,37 @@ class Lobby:
         finally:
             release_view(lobby_view)
 
-    async def _change_seats(self, table: Table, user: discord.abc.User, verb: str) -> str | None:
-        """Join, leave or add an AI under the lock, durably; the refusal, if any. A copy
+    async def change_seats(self, table: Table, user_id: int, name: str, verb: str) -> str | None:
+        """Join, leave or add an AI (``verb``) for ``user_id`` (seated as ``name``) under
+        the lock, durably; the refusal, if any — for every front. A copy
         that lost a race to another process catches up and the change is decided again
         on the table as it is now (as a click in play is)."""
         for _try in range(CATCH_UP_TRIES):
             try:
-                return await self._change_seats_once(table, user, verb)
+                return await self._change_seats_once(table, user_id, name, verb)
             except VersionConflict:
                 await self.svc.sync.catch_up(table)
         return _("The table changed meanwhile — try again.")
 
     async def _change_seats_once(
-        self, table: Table, user: discord.abc.User, verb: str
+        self, table: Table, user_id: int, name: str, verb: str
     ) -> str | None:
         async with table.lock:
             if table.status != "lobby":
                 return _("The game has already started.")
             seats = list(table.seats)
-            mine = table.seat_of(user.id)
+            mine = table.seat_of(user_id)
             if verb == "join":
                 if mine is not None:
                     return _("You already sit {seat}.").format(seat=seat_names(len(seats))[mine])
                 free = first_free(seats)
                 if free is None:
                     return _("The table is full.")
-                seats[free] = HumanSeat(user.id, user.display_name)
+                seats[free] = HumanSeat(user_id, name)
             elif verb == "leave":
                 if mine is None:
                     return _("You are not at this table.")
-                if user.id == table.creator_id:
+                if user_id == table.creator_id:
                     return _("You opened this table: use Cancel to close it.")
                 seats[mine] = None
             elif verb.startswith("ai-"):
@@ -277,7 +279,7 @@ class Lobby:
 
     async def _start(self, interaction: discord.Interaction[Any], table: Table) -> None:
         user = interaction.user
-        refusal = await self._begin(table, user.id)
+        refusal = await self.begin(table, user.id)
         # Discord calls only after the lock: the game is durable and its AI may move meanwhile
         if refusal is not None:
             await refuse(interaction, refusal)
@@ -304,9 +306,9 @@ class Lobby:
             )
         self.drivers.kick(table)
 
-    async def _begin(self, table: Table, user_id: int) -> str | None:
+    async def begin(self, table: Table, user_id: int) -> str | None:
         """Fill empty seats with AI and start the game, under the lock, durably; the
-        refusal, if any. A copy that lost a race catches up and decides again."""
+        refusal, if any — for every front. A copy that lost a race catches up and decides again."""
         for _try in range(CATCH_UP_TRIES):
             try:
                 return await self._begin_once(table, user_id)
@@ -446,7 +448,7 @@ class Lobby:
             if was_away:
                 try:
                     await commit.reclaim(self.svc, table, seat)
-                except (StoreError, sqlite3.Error):
+                except StoreError:
                     log.exception("table %s: could not give seat %s back", table.id, seat)
                     saved = False
                 else:

@@ -6,7 +6,7 @@ One tap never shows a hand or ends a game: each asks privately first.
   play, where the engine offers a claim): answers privately "Claim all N tricks?
   Your hand will be shown to everyone." with **Confirm** (the engine's
   ``claim:N``, an ordinary version-stamped action button, so the claim itself
-  takes the path of every card, :mod:`bot.tables.play`) and **Keep playing**.
+  takes the path of every card, :mod:`bot.discord_ui.play`) and **Keep playing**.
 * **Claim…** (``rh:t:<table>:claims``): answers privately with one button per
   number of tricks you may claim (each a version-stamped ``claim:N``) and
   **Keep playing**.
@@ -17,7 +17,7 @@ One tap never shows a hand or ends a game: each asks privately first.
   what it means ("Concede the game? It ends now and counts as a loss.", or the
   proposal to one's partner) and **Confirm** (``concede-yes``) / **Keep playing**;
   the confirmation proposes to concede (at two players, concedes) through
-  :meth:`bot.tables.play.Play.on_table_action`, the same lock → engine → store →
+  :meth:`bot.discord_ui.play.Play.on_table_action`, the same lock → engine → store →
   fan-out as a card. A concession the engine would refuse now is refused at the
   first tap.
 * **Keep playing** (``rh:t:<table>:keep``): closes the private question; nothing
@@ -45,15 +45,15 @@ from typing import Any
 
 import discord
 
+from bot.discord_ui.play import Play
+from bot.discord_ui.presenter import Presenter
+from bot.discord_ui.services import DiscordServices
 from bot.present.controls import claim_confirm, claim_menu, concede_confirm
 from bot.present.i18n import _, ngettext
 from bot.present.render.claims import last_trick_text
 from bot.present.render.refusals import reason_text
 from bot.present.render.table import scores_text, this_deal_text
 from bot.present.replies import refuse, reply, settle
-from bot.tables.play import Play
-from bot.tables.presenter import Presenter
-from bot.tables.services import Services
 from bot.tables.table import Table
 from engine import Claim, Concede, IllegalAction
 
@@ -70,7 +70,7 @@ LOOKS = frozenset({"last", "deal", "scores"})  # public information, answered to
 class ClaimButtons:
     """Answers the table buttons of claims, concessions and the last trick."""
 
-    def __init__(self, svc: Services, presenter: Presenter, play: Play) -> None:
+    def __init__(self, svc: DiscordServices, presenter: Presenter, play: Play) -> None:
         self.svc = svc
         self.presenter = presenter
         self.play = play

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from fractions import Fraction
@@ -34,18 +33,19 @@ from typing import Any
 
 import discord
 
+from bot.competition.duplicate import matchpoints, percentile, standings
+from bot.discord_ui.presenter import Presenter
+from bot.discord_ui.services import DiscordServices
 from bot.present.i18n import _, using
 from bot.present.installs import home
 from bot.present.notify import DMClosed, MessageGone
 from bot.present.render import daily as text
 from bot.present.replies import refuse, reply
 from bot.store import AISeat, BoardEntry, ChannelBusy, HumanSeat, IntegrityError, StoreError
-from bot.store.daily import CHALLENGE, matchpoints, percentile, standings
+from bot.store.daily import CHALLENGE
 from bot.tables import commit
 from bot.tables.aipool import FIXED
 from bot.tables.drivers import Drivers
-from bot.tables.presenter import Presenter
-from bot.tables.services import Services
 from bot.tables.table import AI_NAMES, Table, TableSettings
 from engine import (
     BOARDS_PER_DAY,
@@ -94,13 +94,13 @@ def board_of_key(key: str) -> Board:
 class Daily:
     """Starts and resumes a player's boards, and follows each to its end."""
 
-    def __init__(self, svc: Services, presenter: Presenter, drivers: Drivers) -> None:
+    def __init__(self, svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> None:
         self.svc = svc
         self.presenter = presenter
         self.drivers = drivers
         self.clock = time.time  # the day's clock (tests move it)
         self._par_tasks: dict[str, asyncio.Task[None]] = {}
-        # a challenge's board ended (bot.tables.challenge sets it)
+        # a challenge's board ended (bot.discord_ui.challenge sets it)
         self.challenge_board_done: Callable[[Table, BoardEntry], Awaitable[None]] | None = None
 
     def today(self) -> str:
@@ -295,13 +295,13 @@ class Daily:
                 except IllegalAction:
                     game.apply(seat, view.legal[0])
             await svc.daily_repo.set_par(the_board.key, board_result(game, the_board.seat))
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             log.exception("board %s: could not keep its par", the_board.key)
 
     # ================================================================ a board ends
 
     def committed(self, table: Table, events: list[Event]) -> None:
-        """The outlet's listener: a board that just ended is summed up for its player."""
+        """The feed's listener: a board that just ended is summed up for its player."""
         if (
             table.settings.board
             and table.status == "finished"
@@ -371,7 +371,7 @@ class Daily:
         """The day is done: the channel where it began hears that, and the score."""
         if not entry.channel_id:
             return
-        score, _place, _boards = await self.day_score(entry.user_id, rules, entry.series)
+        score, _place, _boards, _compared = await self.day_score(entry.user_id, rules, entry.series)
         if score is None:
             return
         with using(await self.svc.server_settings.language(entry.guild_id)):
@@ -392,9 +392,10 @@ class Daily:
 
     async def day_score(
         self, user_id: int, rules: Rules, day: str
-    ) -> tuple[Fraction | None, Fraction | None, list[text.BoardLine]]:
+    ) -> tuple[Fraction | None, Fraction | None, list[text.BoardLine], int]:
         """The player's score of ``day`` (the mean of their boards' matchpoints), where
-        it stands among everyone's, and a line per board."""
+        it stands among everyone's, a line per board, and how many players' scores it
+        was compared with (the player's included)."""
         svc = self.svc
         keys = [b.key for b in boards_of(rules.game_id, rules.preset, day)]
         entries = await svc.daily_repo.of_series(rules.game_id, [day])
@@ -416,9 +417,11 @@ class Daily:
                     points.get((key, user_id)) if result is not None else None,
                 )
             )
-        return scores.get(user_id), percentile(scores, user_id), lines
+        return scores.get(user_id), percentile(scores, user_id), lines, len(scores)
 
     async def day_text(self, user_id: int, rules: Rules, day: str) -> str:
-        score, place, lines = await self.day_score(user_id, rules, day)
+        score, place, lines, compared = await self.day_score(user_id, rules, day)
         done = all(line.result is not None for line in lines)
-        return text.day_text(rules, day, lines, score, place, ROLLOVER_HOUR, done)
+        return text.day_text(
+            rules, day, lines, score, place, ROLLOVER_HOUR, done, compared=compared
+        )

@@ -3,7 +3,7 @@ deadline, compared board by board.
 
 A challenge's boards are ``engine.boards`` boards of the series
 ``challenge-<id>``, dealt and played exactly as the daily deals are
-(:mod:`bot.tables.daily`: a board table in each player's DM, the fixed AI, one
+(:mod:`bot.discord_ui.daily`: a board table in each player's DM, the fixed AI, one
 attempt each, the result written with the board's last move). The challenger's
 first board is dealt at once; the other player is told by DM; each next board
 is dealt by ``/ruff challenge`` (no opponent). An opponent may be the bot itself: the AI, whose
@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 import time
 from typing import Any
 
 import discord
 
+from bot.discord_ui.daily import DEFAULT_GAME, Daily, board_of_key
+from bot.discord_ui.services import DiscordServices
 from bot.present.i18n import _, using
 from bot.present.installs import home
 from bot.present.notify import DMClosed, MessageGone
@@ -36,8 +37,6 @@ from bot.store import BoardEntry, Challenge, StoreError
 from bot.store.daily import CHALLENGE
 from bot.tables import commit
 from bot.tables.aipool import FIXED
-from bot.tables.daily import DEFAULT_GAME, Daily, board_of_key
-from bot.tables.services import Services
 from bot.tables.table import Table
 from engine import IllegalAction, RulesError, board, board_result, game_log, make_rules
 
@@ -54,7 +53,7 @@ DEFAULT_BOARDS = 5
 class Challenges:
     """Makes challenges, deals their boards, settles them."""
 
-    def __init__(self, svc: Services, daily: Daily) -> None:
+    def __init__(self, svc: DiscordServices, daily: Daily) -> None:
         self.svc = svc
         self.daily = daily
         self.clock = time.time  # tests move it
@@ -326,7 +325,7 @@ class Challenges:
             try:
                 await self._finish_by_ai(challenge)
                 settled += await self.settle(challenge, force=True)
-            except (StoreError, sqlite3.Error):
+            except StoreError:
                 log.exception("challenge %s: could not settle it at its deadline", challenge.id)
         return settled
 

@@ -10,10 +10,10 @@ import logging
 
 import discord
 
+from bot.discord_ui.services import DiscordServices
 from bot.present.i18n import _, using
 from bot.present.notify import MessageGone
 from bot.tables import commit
-from bot.tables.services import Services
 from bot.tables.table import Notice, Table
 
 log = logging.getLogger(__name__)
@@ -24,7 +24,7 @@ __all__ = ["Notices"]
 class Notices:
     """The turn's short-lived posts."""
 
-    def __init__(self, svc: Services) -> None:
+    def __init__(self, svc: DiscordServices) -> None:
         self.svc = svc
         self.notifier = svc.notifier
 

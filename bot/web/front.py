@@ -1,0 +1,413 @@
+"""The web table's connections: one WebSocket per page, the feed in, actions out.
+
+A page's socket opens with a ``hello`` frame carrying its session (who, and the
+channel the Activity was launched in, both found out by the server at sign-in).
+From then on:
+
+* the server sends ``state`` frames: the seat's projection (``rh.seat/1``) to a
+  seated player, the public table (``rh.table/1``) to anybody else, after every
+  commit the feed publishes, after every lobby change, and when the page asks
+  (``sync``, a reconnect). A state is built under the table's lock, for each
+  kind of viewer once, and only from :meth:`Table.seat_state` or
+  :meth:`Table.public_state`: no frame carries a card its receiver may not know;
+* the page sends ``act`` (an action id and the version it was chosen at): it goes
+  through :func:`bot.tables.act.act`, the same refusals and the same durable
+  commit as a Discord button, and the page gets an ``outcome`` frame;
+* in the lobby, ``lobby`` frames join, leave, add an AI or start, through the
+  :class:`LobbyDoor` the wiring gives (the table layer's own seat rules);
+* anything else, malformed, too frequent or with an expired session, gets an
+  ``error`` frame and changes nothing.
+
+The lobby does not go through the feed (only moves do), so each connection also
+looks at its table once a second and sends the state when it changed (seats, a
+start made from Discord, a new table opened in the channel after this one ended).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from aiohttp import WSMsgType, web
+
+from bot.present.i18n import _
+from bot.tables.act import act, outcome_text
+from bot.tables.services import Services
+from bot.tables.table import Table
+from bot.web.session import Session, SessionError, Signer
+from engine import Action, ActionParseError, Event, decode_action
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Connection", "Front", "LobbyDoor"]
+
+LOBBY_VERBS = frozenset({"join", "leave", "ai-easy", "ai-normal", "ai-hard", "start"})
+MAX_ACTIONS = 16  # the longest lay-out is a handful of cards; a claim is one action
+MAX_ACTION_TEXT = 24
+HELLO_WAIT = 10.0  # seconds a socket may stay silent before its hello
+LOOK_EVERY = 1.0  # seconds between a connection's looks at its table (the lobby, a new table)
+QUEUE_KEPT = 64  # frames waiting for a slow page; the oldest go first (each state is whole)
+STRIKES = 50  # rate-limited frames after which the connection is closed
+
+CLOSE_SESSION = 4001  # the session is forged or expired: sign in again
+CLOSE_ABUSE = 4008  # too many frames
+
+
+class LobbyDoor(Protocol):
+    """The lobby's seat rules, without Discord (the wiring passes the table layer's)."""
+
+    async def seats(self, table: Table, user_id: int, name: str, verb: str) -> str | None:
+        """Join, leave or add an AI (``ai-<level>``); the refusal in words, or None."""
+
+    async def start(self, table: Table, user_id: int) -> str | None:
+        """Start the game, empty seats filled with AI; the refusal in words, or None."""
+
+
+def signature(table: Table) -> tuple[Any, ...]:
+    """What changes when a connection must be sent the table again."""
+    return (
+        table.id,
+        table.status,
+        table.db_version,
+        table.version,
+        table.drive.deadline,
+        tuple(table.seats),
+        table.away,
+    )
+
+
+class Bucket:
+    """A token bucket: ``rate`` frames a second, bursts of twice that."""
+
+    def __init__(self, rate: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.room = 2 * rate
+        self.tokens = self.room
+        self.clock = clock
+        self.at = clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.room, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    """One page's socket: its player, its table, what waits to be sent."""
+
+    def __init__(self, front: Front, ws: web.WebSocketResponse, session: Session) -> None:
+        self.front = front
+        self.ws = ws
+        self.session = session
+        self.table: Table | None = None
+        self.sent: tuple[Any, ...] | None = None  # the signature of the last state sent
+        self.queue: deque[str] = deque(maxlen=QUEUE_KEPT)
+        self.wake = asyncio.Event()
+        self.bucket = Bucket(front.rate)
+        self.strikes = 0
+
+    @property
+    def user_id(self) -> int:
+        return self.session.user_id
+
+    def seat(self) -> int | None:
+        return None if self.table is None else self.table.seat_of(self.user_id)
+
+    def send(self, frame: str) -> None:
+        self.queue.append(frame)
+        self.wake.set()
+
+    def send_json(self, frame: dict[str, Any]) -> None:
+        self.send(json.dumps(frame, separators=(",", ":")))
+
+    def error(self, code: str, text: str, ref: object = None) -> None:
+        self.send_json({"type": "error", "code": code, "text": text, "ref": _ref(ref)})
+
+    async def wake_and_close(self, code: int, message: bytes) -> None:
+        """Send what waits (the error that says why), then close."""
+        while self.queue and not self.ws.closed:
+            await self.ws.send_str(self.queue.popleft())
+        await self.ws.close(code=code, message=message)
+
+    async def writer(self) -> None:
+        while not self.ws.closed:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.queue and not self.ws.closed:
+                await self.ws.send_str(self.queue.popleft())
+
+
+def _ref(value: object) -> int | None:
+    """The page's number for a request, echoed in the answer (ignored if not a small int)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31:
+        return value
+    return None
+
+
+class Front:
+    """Every open page, grouped by the table each looks at (one feed watcher a table)."""
+
+    def __init__(
+        self,
+        svc: Services,
+        door: LobbyDoor | None,
+        signer: Signer,
+        *,
+        rate: float,
+    ) -> None:
+        self.svc = svc
+        self.door = door
+        self.signer = signer
+        self.rate = rate
+        self.connections: set[Connection] = set()
+        self._by_table: dict[int, set[Connection]] = {}
+        self._stops: dict[int, Callable[[], None]] = {}
+
+    # ------------------------------------------------------------ the feed
+
+    def _heard(self, table: Table, events: list[Event]) -> None:
+        """A feed watcher: the table committed; every page on it gets its state."""
+        self.push(table)
+
+    def push(self, table: Table) -> None:
+        """Send ``table``'s state to every page on it: each kind of viewer built once."""
+        built: dict[int | None, str] = {}
+        sig = signature(table)
+        for conn in tuple(self._by_table.get(table.id, ())):
+            conn.table = table
+            seat = conn.seat()
+            frame = built.get(seat)
+            if frame is None:
+                frame = built[seat] = self._state_frame(table, seat)
+            conn.sent = sig
+            conn.send(frame)
+
+    @staticmethod
+    def _state_frame(table: Table, seat: int | None) -> str:
+        state = table.public_state() if seat is None else table.seat_state(seat)
+        return json.dumps({"type": "state", "seat": seat, "state": state}, separators=(",", ":"))
+
+    def _attach(self, conn: Connection, table: Table | None) -> None:
+        """Move ``conn`` to ``table`` (watching its feed while any page looks at it)."""
+        old = conn.table
+        if old is not None and (table is None or old.id != table.id):
+            group = self._by_table.get(old.id)
+            if group is not None:
+                group.discard(conn)
+                if not group:
+                    del self._by_table[old.id]
+                    self._stops.pop(old.id)()
+        conn.table = table
+        conn.sent = None
+        if table is not None:
+            group = self._by_table.setdefault(table.id, set())
+            group.add(conn)
+            if table.id not in self._stops:
+                self._stops[table.id] = self.svc.feed.watch(table.id, self._heard)
+
+    def _find(self, conn: Connection) -> Table | None:
+        """The table a page looks at: the channel's open one, else the one it had."""
+        tables = self.svc.tables
+        open_now = tables.open_in_channel(conn.session.channel_id)
+        if open_now is not None:
+            return open_now
+        if conn.table is not None:
+            return tables.get(conn.table.id) or conn.table  # ended: its final state
+        return None
+
+    def look(self, conn: Connection, *, force: bool = False) -> None:
+        """Send ``conn`` its table's state if it changed since the last one sent."""
+        table = self._find(conn)
+        if table is not conn.table:
+            self._attach(conn, table)
+        if table is None:
+            if force or conn.sent != ("none",):
+                conn.sent = ("none",)
+                conn.send_json({"type": "state", "seat": None, "state": None})
+            return
+        sig = signature(table)
+        if force or sig != conn.sent:
+            conn.sent = sig
+            conn.send(self._state_frame(table, conn.seat()))
+
+    # ------------------------------------------------------------ a socket
+
+    async def serve(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=4096)
+        await ws.prepare(request)
+        try:
+            first = await ws.receive(timeout=HELLO_WAIT)
+        except TimeoutError:
+            await ws.close(code=CLOSE_SESSION, message=b"no hello")
+            return ws
+        session = await self._hello(ws, first)
+        if session is None:
+            return ws
+        conn = Connection(self, ws, session)
+        self.connections.add(conn)
+        writer = asyncio.create_task(conn.writer(), name="web-writer")
+        looker = asyncio.create_task(self._keep_looking(conn), name="web-look")
+        try:
+            conn.send_json(
+                {
+                    "type": "welcome",
+                    "user_id": str(session.user_id),
+                    "name": session.name,
+                    "expires_at": session.expires_at,
+                }
+            )
+            self.look(conn, force=True)
+            async for msg in ws:
+                if msg.type is not WSMsgType.TEXT:
+                    conn.error("bad_frame", _("Frames are JSON text."))
+                    continue
+                await self._frame(conn, msg.data)
+        finally:
+            looker.cancel()
+            self._attach(conn, None)
+            self.connections.discard(conn)
+            conn.wake.set()
+            writer.cancel()
+        return ws
+
+    async def _hello(self, ws: web.WebSocketResponse, msg: Any) -> Session | None:
+        """The session the first frame carries, or None (the socket answered and closed)."""
+        code = "bad_session"
+        if msg.type is WSMsgType.TEXT:
+            try:
+                frame = json.loads(msg.data)
+                if not isinstance(frame, dict) or frame.get("type") != "hello":
+                    raise SessionError("bad_session")
+                return self.signer.check(frame.get("session"))
+            except SessionError as exc:
+                code = exc.code
+            except ValueError:
+                pass
+        await self._close_with(ws, code)
+        return None
+
+    async def _close_with(self, ws: web.WebSocketResponse, code: str) -> None:
+        text = (
+            _("Your session has expired — signing in again.")
+            if code == "session_expired"
+            else _("That session is not valid — signing in again.")
+        )
+        await ws.send_str(json.dumps({"type": "error", "code": code, "text": text, "ref": None}))
+        await ws.close(code=CLOSE_SESSION, message=code.encode())
+
+    async def _keep_looking(self, conn: Connection) -> None:
+        while not conn.ws.closed:
+            await asyncio.sleep(LOOK_EVERY)
+            self.look(conn)
+
+    # ------------------------------------------------------------ a frame from a page
+
+    async def _frame(self, conn: Connection, data: str) -> None:
+        if not conn.bucket.take():
+            conn.strikes += 1
+            if conn.strikes >= STRIKES:
+                await conn.ws.close(code=CLOSE_ABUSE, message=b"too many frames")
+            else:
+                conn.error("rate_limited", _("Too many messages — slow down."))
+            return
+        try:
+            frame = json.loads(data)
+        except ValueError:
+            frame = None
+        if not isinstance(frame, dict):
+            conn.error("bad_frame", _("That message could not be read."))
+            return
+        ref = frame.get("ref")
+        if conn.session.expires_at <= time.time():
+            conn.error("session_expired", _("Your session has expired — signing in again."), ref)
+            await conn.wake_and_close(CLOSE_SESSION, b"session_expired")
+            return
+        kind = frame.get("type")
+        if kind == "act":
+            await self._act(conn, frame, ref)
+        elif kind == "lobby":
+            await self._lobby(conn, frame, ref)
+        elif kind == "sync":
+            self.look(conn, force=True)
+        else:
+            conn.error("bad_frame", _("That message could not be read."), ref)
+
+    async def _act(self, conn: Connection, frame: dict[str, Any], ref: object) -> None:
+        version, seat, ids = frame.get("version"), frame.get("seat"), frame.get("actions")
+        if (
+            not _small_int(version)
+            or not _small_int(seat)
+            or not isinstance(ids, list)
+            or not 1 <= len(ids) <= MAX_ACTIONS
+            or not all(isinstance(i, str) and 0 < len(i) <= MAX_ACTION_TEXT for i in ids)
+        ):
+            conn.error("bad_frame", _("That message could not be read."), ref)
+            return
+        try:
+            actions: list[Action] = [decode_action(i) for i in ids]
+        except (ActionParseError, ValueError):
+            conn.error("bad_action", _("That is not an action of this game."), ref)
+            return
+        table = conn.table
+        if table is None:
+            conn.error("no_table", _("There is no table in this channel."), ref)
+            return
+        assert isinstance(version, int) and isinstance(seat, int)
+        outcome = await act(self.svc, table.id, conn.user_id, version, seat, actions)
+        conn.send_json(
+            {
+                "type": "outcome",
+                "ref": _ref(ref),
+                "kind": outcome.kind,
+                "reason": None if outcome.reason is None else outcome.reason.value,
+                "text": outcome_text(outcome),
+                "version": outcome.version,
+            }
+        )
+        if not outcome.applied:
+            self.look(conn, force=True)  # what the table is now, whatever the page thought
+
+    async def _lobby(self, conn: Connection, frame: dict[str, Any], ref: object) -> None:
+        verb = frame.get("verb")
+        if not isinstance(verb, str) or verb not in LOBBY_VERBS:
+            conn.error("bad_frame", _("That message could not be read."), ref)
+            return
+        table = conn.table
+        refusal: str | None
+        if self.door is None:
+            refusal = _("Seats are taken on Discord for this table.")
+        elif table is None or table.status != "lobby":
+            refusal = _("The game has already started.")
+        elif verb == "start":
+            refusal = await self.door.start(table, conn.user_id)
+        else:
+            refusal = await self.door.seats(table, conn.user_id, conn.session.name, verb)
+        conn.send_json(
+            {
+                "type": "outcome",
+                "ref": _ref(ref),
+                "kind": "refused" if refusal else "applied",
+                "reason": "lobby" if refusal else None,
+                "text": refusal or "",
+                "version": 0 if table is None else table.version,
+            }
+        )
+        if table is not None:
+            self.push(table)  # the lobby is not on the feed: every page on it now
+
+    async def close(self) -> None:
+        for conn in tuple(self.connections):
+            await conn.ws.close(code=1001, message=b"the bot is restarting")
+
+
+def _small_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31

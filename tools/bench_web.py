@@ -1,0 +1,245 @@
+"""The web table under load: commit → every subscribed socket, and the loop's lag.
+
+``python -m tools.bench_web --tables N --moves M`` opens N whist tables (four human
+seats each, SQLite in a temporary folder) and plays M moves on each through
+``act()``, every table at once, a short pause between moves. It runs twice:
+
+* **web on**: the web table serves on loopback and 2N sockets watch (seat 0 of every
+  table and a spectator), held by a separate client process; each move is timed
+  from just before ``act()`` (in the bot's process) to the moment each socket has
+  read the state frame of the new version (in the client process; both read the
+  system's monotonic clock);
+* **web off**: the same moves with no web table at all.
+
+Both runs sample the bot loop's lag (a 10 ms sleep's overshoot) the whole time
+and print p50/p99/max.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from bot.config import Settings
+from bot.store import Database, HumanSeat
+from bot.tables import commit
+from bot.tables.act import act
+from bot.tables.aipool import AIPool
+from bot.tables.services import Services
+from bot.tables.sync import OneProcess
+from bot.tables.table import Table
+from bot.web.server import WebTable
+from engine import decode_action, make_rules
+
+GAME = "whist-long"
+PAUSE = 0.02  # seconds between two moves of one table
+
+
+class _NoResume:
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"the bench's sync asked for {name}")
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def lag_sampler(samples: list[float], stop: asyncio.Event) -> None:
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        start = loop.time()
+        await asyncio.sleep(0.01)
+        samples.append(loop.time() - start - 0.01)
+
+
+async def open_tables(svc: Services, n: int) -> list[Table]:
+    tables = []
+    for i in range(n):
+        rules = make_rules(GAME)
+        seats = [HumanSeat(1000 * (i + 1) + s, f"P{s}") for s in range(rules.players)]
+        table = await commit.open_lobby(
+            svc,
+            guild_id=1,
+            channel_id=10_000 + i,
+            creator=seats[0],
+            rules=rules,
+            guild_name="g",
+            channel_name=f"c{i}",
+        )
+        await commit.start(svc, table, seats)
+        svc.tables.add(table)
+        tables.append(table)
+    return tables
+
+
+def clients_main(
+    base: str,
+    sessions: list[tuple[int, str]],
+    ready: Any,
+    stop: Any,
+    out: Any,
+) -> None:
+    """The client process: one socket per session, each frame's version timed."""
+    asyncio.run(_clients(base, sessions, ready, stop, out))
+
+
+async def _clients(
+    base: str, sessions: list[tuple[int, str]], ready: Any, stop: Any, out: Any
+) -> None:
+    seen: list[dict[int, float]] = [{} for _ in sessions]
+    async with aiohttp.ClientSession() as http:
+        sockets = []
+        for _table_id, session in sessions:
+            ws = await http.ws_connect(f"{base}/ws", headers={"Origin": base})
+            await ws.send_str(json.dumps({"type": "hello", "session": session}))
+            sockets.append(ws)
+
+        async def read(i: int, ws: aiohttp.ClientWebSocketResponse) -> None:
+            async for msg in ws:
+                if msg.type is aiohttp.WSMsgType.TEXT:
+                    frame = json.loads(msg.data)
+                    if frame["type"] == "state" and frame["state"]:
+                        seen[i].setdefault(frame["state"]["version"], time.monotonic())
+
+        readers = [asyncio.create_task(read(i, ws)) for i, ws in enumerate(sockets)]
+        while not all(seen):  # every socket has its first state
+            await asyncio.sleep(0.01)
+        ready.set()
+        while not stop.is_set():
+            await asyncio.sleep(0.05)
+        for ws in sockets:
+            await ws.close()
+        await asyncio.gather(*readers)
+    out.put([(table_id, s) for (table_id, _session), s in zip(sessions, seen, strict=True)])
+
+
+async def run(n: int, moves: int, web_on: bool, seed: int) -> dict[str, list[float]]:
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(
+            database=str(Path(tmp) / "bench.db"),
+            turn_timeout=0.0,
+            lobby_timeout=0.0,
+            ai_mode="inline",
+            web_port=0,
+            web_mock_auth=True,
+            web_rate=1000.0,
+        )
+        db = await Database.open(settings.database)
+        svc = Services(db, settings, AIPool(1, mode="inline"))
+        svc.sync = OneProcess(_NoResume())  # type: ignore[arg-type]
+        tables = await open_tables(svc, n)
+        web: WebTable | None = None
+        context = multiprocessing.get_context("spawn")
+        ready, done, out = context.Event(), context.Event(), context.Queue()
+        client: Any = None
+        if web_on:
+            web = WebTable(svc, settings, None)
+            await web.start()
+            sessions = [
+                (table.id, web.signer.issue(user, "bench", 10_000 + i)[0])
+                for i, table in enumerate(tables)
+                for user in (1000 * (i + 1), 999_999)  # seat 0, and a spectator
+            ]
+            client = context.Process(
+                target=clients_main,
+                args=(f"http://127.0.0.1:{web.port}", sessions, ready, done, out),
+            )
+            client.start()
+            while not ready.is_set():
+                await asyncio.sleep(0.05)
+        started: dict[tuple[int, int], float] = {}
+        stop = asyncio.Event()
+        lag: list[float] = []
+        sampler = asyncio.create_task(lag_sampler(lag, stop))
+        delivery: list[float] = []
+        acts: list[float] = []
+        rng = random.Random(seed)
+
+        async def drive(table: Table) -> None:
+            for _ in range(moves):
+                game = table.game
+                if game is None or game.is_over:
+                    return
+                seat = game.to_act()
+                assert seat is not None
+                legal = table.seat_state(seat)["you"]["actions"]
+                choice = decode_action(rng.choice([a["id"] for a in legal if a["kind"] == "legal"]))
+                user = table.seats[seat].user_id  # type: ignore[union-attr]
+                start = time.monotonic()
+                outcome = await act(svc, table.id, user, game.version, seat, [choice])
+                acts.append(time.monotonic() - start)
+                assert outcome.applied, outcome
+                started[(table.id, outcome.version)] = start
+                await asyncio.sleep(PAUSE)
+
+        began = time.perf_counter()
+        await asyncio.gather(*(drive(t) for t in tables))
+        took = time.perf_counter() - began
+        stop.set()
+        await sampler
+        if client is not None:
+            await asyncio.sleep(0.5)  # the last frames on their way
+            done.set()
+            for table_id, seen in await asyncio.to_thread(out.get):
+                for version, at in seen.items():
+                    start = started.get((table_id, version))
+                    if start is not None:
+                        delivery.append(at - start)
+            await asyncio.to_thread(client.join)
+        if web is not None:
+            await web.close()
+        await db.close()
+        return {"delivery": delivery, "act": acts, "lag": lag, "took": [took]}
+
+
+def show(label: str, values: list[float]) -> str:
+    if not values:
+        return f"{label:>28}: -"
+    ms = [v * 1000 for v in values]
+    return (
+        f"{label:>28}: p50 {pct(ms, 0.5):7.2f} ms   p99 {pct(ms, 0.99):7.2f} ms"
+        f"   max {max(ms):7.2f} ms   (n={len(ms)}, mean {statistics.fmean(ms):.2f})"
+    )
+
+
+async def main_async(n: int, moves: int, seed: int) -> None:
+    print(
+        f"{n} tables of {GAME}, {moves} moves each; web on: {2 * n} sockets "
+        "(loopback, in a client process of their own)"
+    )
+    on = await run(n, moves, True, seed)
+    off = await run(n, moves, False, seed)
+    print(f"\nweb on  ({on['took'][0]:.1f} s)")
+    print(show("commit -> every socket", on["delivery"]))
+    print(show("act() (the commit)", on["act"]))
+    print(show("loop lag", on["lag"]))
+    print(f"\nweb off ({off['took'][0]:.1f} s)")
+    print(show("act() (the commit)", off["act"]))
+    print(show("loop lag", off["lag"]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.bench_web")
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--moves", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    asyncio.run(main_async(args.tables, args.moves, args.seed))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,106 @@
+// The table's socket: hello with the session, frames in, frames out; signs in
+// again when the session is refused, reconnects (and is sent the table again)
+// when the connection drops or the bot restarts.
+
+import { signIn, Signed, SignInFailed } from "./signin";
+import type { ServerFrame } from "./types";
+
+const CLOSE_SESSION = 4001;
+
+export interface Handlers {
+  frame(frame: ServerFrame): void;
+  status(text: string, ok: boolean): void;
+  signedIn(who: Signed): void;
+}
+
+export class Link {
+  private ws: WebSocket | null = null;
+  private signed: Signed | null = null;
+  private retry = 0;
+  private nextRef = 1;
+
+  constructor(private readonly on: Handlers) {}
+
+  async start(): Promise<void> {
+    try {
+      this.signed = await signIn();
+      this.on.signedIn(this.signed);
+    } catch (err) {
+      const code = err instanceof SignInFailed ? err.message : "unreachable";
+      this.on.status(signInWords(code), false);
+      if (code === "unreachable" || code === "discord_unreachable") this.later();
+      return;
+    }
+    this.open();
+  }
+
+  private open(): void {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const base = location.pathname.replace(/[^/]*$/, "");
+    const ws = new WebSocket(`${scheme}://${location.host}${base}ws`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      ws.send(JSON.stringify({ type: "hello", session: this.signed?.session }));
+      this.on.status("Connected", true);
+    };
+    ws.onmessage = (event: MessageEvent) => {
+      if (typeof event.data !== "string") return;
+      let frame: ServerFrame;
+      try {
+        frame = JSON.parse(event.data) as ServerFrame;
+      } catch {
+        return;
+      }
+      this.on.frame(frame);
+    };
+    ws.onclose = (event: CloseEvent) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (event.code === CLOSE_SESSION) {
+        this.on.status("Signing in again…", false);
+        void this.start();
+        return;
+      }
+      this.on.status("Connection lost — reconnecting…", false);
+      this.later();
+    };
+  }
+
+  private later(): void {
+    const wait = Math.min(10000, 500 * 2 ** this.retry);
+    this.retry += 1;
+    window.setTimeout(() => {
+      if (this.signed === null) void this.start();
+      else this.open();
+    }, wait);
+  }
+
+  send(frame: Record<string, unknown>): number {
+    const ref = this.nextRef++;
+    if (this.ws !== null && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify({ ...frame, ref }));
+    }
+    return ref;
+  }
+
+  /** Drop the connection (tests and the "reconnect" control): it comes back by itself. */
+  drop(): void {
+    this.ws?.close();
+  }
+}
+
+function signInWords(code: string): string {
+  switch (code) {
+    case "mock_off":
+      return "Open this page from Discord (or from the link `make demo` prints).";
+    case "bad_request":
+      return "This link does not say who you are: open the link `make demo` prints.";
+    case "not_in_instance":
+      return "You are not in this Activity.";
+    case "not_configured":
+      return "The web table is not configured for Discord sign-in (docs/web-table.md).";
+    default:
+      return `Could not sign in (${code}) — retrying…`;
+  }
+}
