@@ -50,6 +50,7 @@ from engine.claims import (
     RefuseConcession,
     RejectClaim,
     answering,
+    can_concede,
 )
 from engine.events import (
     AllPassed,
@@ -232,6 +233,7 @@ __all__ = [
     "TrumpFixed",
     "TrumpNamed",
     "answering",
+    "can_concede",
     "best_suit",
     "bid",
     "deal_seats",

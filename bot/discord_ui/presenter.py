@@ -32,7 +32,7 @@ from bot.present.picture import Picture, picture_key
 from bot.store import HumanSeat, TableRow
 from bot.tables import commit
 from bot.tables.table import Table, first_free
-from engine import Action, DealScored, DealStarted, Event, Game, SeatView, TrickWon
+from engine import Action, DealScored, DealStarted, Event, Game, SeatView, TrickWon, can_concede
 
 log = logging.getLogger(__name__)
 
@@ -321,7 +321,11 @@ class Presenter:
             )
         return TableLayout(
             lines=tuple(render.table_lines(info, view, recent, self._deadline(table))),
-            buttons=layout.play_buttons(table.id, show_reclaim=bool(table.away)),
+            buttons=layout.play_buttons(
+                table.id,
+                show_reclaim=bool(table.away),
+                show_concede=table.game is not None and can_concede(table.game),
+            ),
             picture=picture,
             alt=render.alt_text(info, view, recent),
             # shown only where there is no picture: not drawn for every edit that has one
