@@ -102,6 +102,9 @@ async def test_concede_asks_first_and_the_result_says_who_conceded(simcord_env: 
     said = "\n".join(m.content for m in feed(channel))
     for text in (final, said, hand_message(alice).content, hand_message(bob).content):
         assert "wins with" not in text and "scored in no deal" not in text, text
+        assert "won 0–0" not in text, text  # a concession is not a score
+    assert "🏆 The game is over — you won: bob conceded." in hand_message(alice).content
+    assert "🏁 The game is over — you lost: bob conceded." in hand_message(bob).content
 
 
 async def _play_two(env: Any) -> tuple[Any, Any, list[Any]]:

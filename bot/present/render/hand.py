@@ -560,6 +560,16 @@ def _result_line(info: TableInfo, view: SeatView) -> str:
         if info.partnerships
         else f"{info.names[w]} ({info.who(w)})"
     )
+    conceded = view.conceded
+    if conceded is not None:  # not won by scoring: a score such as 0–0 would read wrong
+        loser = (
+            f"{SIDE_NAMES[conceded.side]} ({info.side_players(conceded.side)})"
+            if info.partnerships
+            else info.who(conceded.seat)
+        )
+        if mine:
+            return _("🏆 The game is over — you won: {loser} conceded.").format(loser=loser)
+        return _("🏁 The game is over — you lost: {loser} conceded.").format(loser=loser)
     if mine:
         return _("🏆 The game is over — you won: {who} won {score}–{other}.").format(
             who=who, score=view.scores[w], other=others
