@@ -365,11 +365,12 @@ async def test_one_player_on_the_web_page_and_one_in_dms_at_the_same_table(
             return False
         version = table.version
         # the page's move reached bob's DM through the feed; its edit is the simulator's
-        # to deliver (virtual time)
-        for _ in range(40):
-            if dm_ready(bob, version):
-                break
+        # to deliver (virtual time), sent from the web handler's task (real time: a loaded
+        # machine takes seconds, so the wait is bounded in real time, not in steps)
+        deadline = time.monotonic() + 30.0
+        while not dm_ready(bob, version) and time.monotonic() < deadline:
             await env.advance_time(0.25)
+            await asyncio.sleep(0.05)
         dm = bob.user.dm_channel
         assert dm_ready(bob, version), [m.content[:90] for m in dm.history()] if dm else None
         await act_on(bob.user, hand_message(bob), choose(table.view(bob_seat)))
