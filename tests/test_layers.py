@@ -43,6 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.cluster",),
     ("bot.discord_ui",),
     ("bot.commands",),
+    ("bot.features",),
     ("bot.web",),
     ("bot.app",),
     ("bot.__main__",),
@@ -300,7 +301,7 @@ def test_a_planted_discord_import_in_the_table_layer_is_caught(module: str, sour
     )
 
 
-@pytest.mark.parametrize("module", ["bot.helpers", "bot.mobile", "bot.features.daily", "bots.x"])
+@pytest.mark.parametrize("module", ["bot.helpers", "bot.mobile", "bot.feature.daily", "bots.x"])
 def test_a_module_in_no_layer_is_caught(module: str) -> None:
     """A planted module outside every layer (a new top-level module or folder) fails."""
     with pytest.raises(AssertionError, match="in no layer"):

@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.app.cog import RuffCog
 from bot.app.manager import GameManager
 from bot.config import Settings
+from bot.features import Feature, install
 from bot.present import suit_emojis
 from bot.present.coach_components import CoachButton
 from bot.present.components import RHButton, RHSelect
@@ -61,7 +62,12 @@ class RuffBot(commands.Bot):
         else:
             suit_emojis.clear()
         self.manager = GameManager(self, self.db, self.settings)
-        await self.add_cog(RuffCog(self.manager))
+        cog = RuffCog(self.manager)
+        self.features: list[Feature] = self.manager.features()
+        group = cog.app_command
+        assert group is not None  # a GroupCog always has its group
+        install(self, self.tree, group, self.features)
+        await self.add_cog(cog)
         self.add_dynamic_items(RHButton, RHSelect, CoachButton)
         self.tree.error(self._on_tree_error)
         await self.tree.set_translator(CommandTranslator())
@@ -74,6 +80,8 @@ class RuffBot(commands.Bot):
                 synced = await self.tree.sync()
             log.info("synced %d application command(s)", len(synced))
         await self.manager.resume()
+        for feature in self.features:
+            await feature.start()
         if self.settings.web_port is not None:
             from bot.app.web_door import ManagerDoor
 
@@ -106,6 +114,11 @@ class RuffBot(commands.Bot):
         if self.web is not None:
             await self.web.close()
             self.web = None
+        for feature in reversed(getattr(self, "features", [])):
+            try:
+                await feature.close()
+            except Exception:
+                log.exception("closing the feature %s failed", feature.name)
         manager = getattr(self, "manager", None)
         if manager is not None:
             await manager.close()

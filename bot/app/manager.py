@@ -53,6 +53,7 @@ from bot.discord_ui.options import options_command, settings_command
 from bot.discord_ui.play import Play
 from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
+from bot.features import Feature
 from bot.present.replies import refuse
 from bot.store import Database
 from bot.tables.aipool import AIPool
@@ -126,6 +127,11 @@ class GameManager:
     @property
     def set_aside(self) -> dict[int, str]:
         return self._resume.set_aside
+
+    def features(self) -> list[Feature]:
+        """The features that are packages of their own (``bot/features/``), built from
+        this manager's parts; the client adds their commands and buttons."""
+        return []
 
     # ------------------------------------------------------------ lifecycle
 
