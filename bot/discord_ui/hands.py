@@ -121,7 +121,7 @@ class Hands:
         def controls() -> discord.ui.View:
             with using(language):
                 ui = hand_controls(table.id, version, view, away=away, chosen=chosen)
-                if table.settings.hints and view.my_turn and not away:
+                if table.kind.rules.hint_button and view.my_turn and not away:
                     hint_button(ui, table.id, version, seat)  # a table with hints, your turn
                 return ui
 

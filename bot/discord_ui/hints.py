@@ -40,7 +40,7 @@ class Hints:
         if table is None or table.status != "active" or table.game is None:
             await refuse(interaction, _("This table has ended."))
             return
-        if not table.settings.hints:
+        if not table.kind.rules.hint_button:
             await refuse(interaction, _("Hints are off at this table."))
             return
         if table.seat_of(interaction.user.id) != seat:

@@ -26,6 +26,7 @@ from bot.present.replies import refuse, reply
 from bot.store import AISeat, ChannelBusy, HumanSeat, StoreError, TableRow, VersionConflict
 from bot.tables import commit
 from bot.tables.drivers import Drivers
+from bot.tables.kinds import TableKind, TableSpec
 from bot.tables.sync import CATCH_UP_TRIES
 from bot.tables.table import (
     AI_NAMES,
@@ -113,15 +114,18 @@ class Lobby:
         svc.tables.forget_ended()
         user = interaction.user
         try:
-            table = await commit.open_lobby(
+            table = await commit.open_table(
                 svc,
-                guild_id=interaction.guild.id,
-                channel_id=interaction.channel.id,
-                creator=HumanSeat(user.id, user.display_name),
-                rules=rules,
-                guild_name=interaction.guild.name,
-                channel_name=getattr(interaction.channel, "name", ""),
-                hints=hints,
+                TableSpec(
+                    kind=TableKind.HINTS if hints else TableKind.ORDINARY,
+                    rules=rules,
+                    guild_id=interaction.guild.id,
+                    channel_id=interaction.channel.id,
+                    creator_id=user.id,
+                    seats=[HumanSeat(user.id, user.display_name)] + [None] * (rules.players - 1),
+                    guild_name=interaction.guild.name,
+                    channel_name=getattr(interaction.channel, "name", ""),
+                ),
             )
         except ChannelBusy:
             existing = await svc.table_repo.get_open_by_channel(interaction.channel.id)
@@ -412,7 +416,7 @@ class Lobby:
             )
             return
         try:
-            table = await commit.open_rematch(svc, row, interaction.user.id)
+            table = await commit.open_table(svc, commit.rematch_spec(row, interaction.user.id))
         except ChannelBusy:
             await refuse(interaction, _("This channel already has a table."))
             return

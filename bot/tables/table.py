@@ -26,6 +26,7 @@ from bot.store import (
     Seat,
     TableRow,
 )
+from bot.tables.kinds import TableKind, kind_of
 from engine import (
     RECORD_VERSION,
     Game,
@@ -67,13 +68,15 @@ class TableSettings:
     misses: Mapping[int, int] = field(default_factory=dict)  # seat -> turns missed in a row
     notices: tuple[Notice, ...] = ()  # the turn's short-lived posts, deleted once it passes
     set_aside_notice: str = ""  # the channel was told this version could not load the table
-    hints: bool = False  # the Hint button in the hand DMs (``hints:on``); the game is then unrated
-    board: str = ""  # a board played alone (bot.discord_ui.daily): its name; never rated
+    # what the table is (bot.tables.kinds): rated or not, its end, timers, the Hint button
+    kind: TableKind = TableKind.ORDINARY
+    board: str = ""  # the key of the board a ``board`` table plays (bot.discord_ui.daily)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableSettings:
-        known = {f for f in cls.__dataclass_fields__ if f != "extra"}
+        # "hints": the flag rows older than "kind" were told a hints table by (kind_of)
+        known = {f for f in cls.__dataclass_fields__ if f != "extra"} | {"hints"}
         timeout = data.get("turn_timeout")
         thread = data.get("thread_id")
         return cls(
@@ -85,7 +88,7 @@ class TableSettings:
             misses={int(k): int(v) for k, v in dict(data.get("misses", {})).items() if v},
             notices=tuple(Notice(*(int(x) for x in n)) for n in data.get("notices", ())),
             set_aside_notice=str(data.get("set_aside_notice", "")),
-            hints=data.get("hints") is True,
+            kind=kind_of(data),
             board=str(data.get("board", "")),
             extra={k: v for k, v in data.items() if k not in known},
         )
@@ -108,8 +111,10 @@ class TableSettings:
             out["notices"] = [list(n) for n in self.notices]
         if self.set_aside_notice:
             out["set_aside_notice"] = self.set_aside_notice
-        if self.hints:
-            out["hints"] = True
+        if self.kind is not TableKind.ORDINARY:
+            out["kind"] = self.kind.value
+        if self.kind is TableKind.HINTS:
+            out["hints"] = True  # the standings' SQL leaves these games unrated by it
         if self.board:
             out["board"] = self.board
         return out
@@ -273,6 +278,11 @@ class Table:
         return self.settings.misses
 
     @property
+    def kind(self) -> TableKind:
+        """What the table is (:class:`~bot.tables.kinds.TableKind`)."""
+        return self.settings.kind
+
+    @property
     def language(self) -> str:
         return self.shown.language
 
@@ -338,7 +348,7 @@ class Table:
             names.channel_name,
             jump,
             self.language,
-            names.hints,
+            self.kind.rules.hint_button,
         )
 
     def frame(self) -> TableFrame:
@@ -352,7 +362,7 @@ class Table:
             self.version,
             self.creator_id,
             self.info().seats,
-            self.settings.hints,
+            self.kind.rules.hint_button,
             self._deadline(),
         )
 
