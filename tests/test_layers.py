@@ -493,3 +493,32 @@ def test_every_table_is_opened_by_one_constructor() -> None:
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("open_")
     ]
     assert openers == ["open_table"]
+
+
+def render_imports_of_the_chart(module: str, source: str, is_package: bool = False) -> list[str]:
+    """The imports of ``bot.present.chart`` by the text package (even for types only):
+    the chart draws with the text's names, so the text must not need the chart."""
+    if not (module == "bot.present.render" or module.startswith("bot.present.render.")):
+        return []
+    return [
+        f"{module}:{line} imports {target}"
+        for line, target in imports(module, source, is_package)
+        if target == "bot.present.chart" or target.startswith("bot.present.chart.")
+    ]
+
+
+def test_the_text_and_the_chart_are_no_import_cycle() -> None:
+    bad = [e for path in bot_modules() for e in render_imports_of_the_chart(*source_of(path))]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from bot.present.chart import DealPoint\n",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.present.chart import DealPoint\n",
+        "import bot.present.chart\n",
+    ],
+)
+def test_a_planted_chart_import_in_the_text_is_caught(source: str) -> None:
+    assert render_imports_of_the_chart("bot.present.render.summary", source)
