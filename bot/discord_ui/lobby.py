@@ -341,6 +341,15 @@ class Lobby:
 
     # ================================================================ cancel
 
+    async def cancel_command(self, interaction: discord.Interaction[Any]) -> None:
+        """``/ruff cancel``: end this channel's table (opener or Manage Server)."""
+        channel_id = interaction.channel.id if interaction.channel else None
+        table = self.svc.tables.open_in_channel(channel_id)
+        if table is None:
+            await refuse(interaction, _("There is no open table in this channel."))
+            return
+        await self.cancel(interaction, table, respond_by_edit=False)
+
     async def cancel(
         self, interaction: discord.Interaction[Any], table: Table, respond_by_edit: bool
     ) -> None:

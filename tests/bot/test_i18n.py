@@ -15,7 +15,7 @@ import simcord.interactions
 from discord import app_commands
 
 import bot
-from bot.commands.info import plural
+from bot.features.info.info import plural
 from bot.present import i18n
 from bot.present.i18n import _, ngettext, number, percent, signed, using
 from bot.present.layout import layout_text as message_text
