@@ -522,3 +522,44 @@ def test_the_text_and_the_chart_are_no_import_cycle() -> None:
 )
 def test_a_planted_chart_import_in_the_text_is_caught(source: str) -> None:
     assert render_imports_of_the_chart("bot.present.render.summary", source)
+
+
+def app_lookups(module: str, source: str, is_package: bool = False) -> list[str]:
+    """Where ``module`` finds the app on the client (``getattr(x.client, "manager")``,
+    ``interaction.client.manager``) instead of being handed what it needs."""
+    del is_package
+    bad = []
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "getattr"
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and node.args[1].value == "manager"
+            and not (isinstance(node.args[0], ast.Name) and node.args[0].id == "self")
+        ) or (
+            isinstance(node, ast.Attribute)
+            and node.attr == "manager"
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "client"
+        ):
+            bad.append(f"{module}:{node.lineno} looks the app up on the client")
+    return bad
+
+
+def test_nothing_looks_the_app_up_on_the_client() -> None:
+    bad = [e for path in bot_modules() for e in app_lookups(*source_of(path))]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'h = getattr(interaction.client, "manager")\n',
+        'm = getattr(getattr(interaction, "client", None), "manager", None)\n',
+        "m = interaction.client.manager\n",
+    ],
+)
+def test_a_planted_app_lookup_is_caught(source: str) -> None:
+    assert app_lookups("bot.present.components", source)
