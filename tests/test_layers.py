@@ -563,3 +563,26 @@ def test_nothing_looks_the_app_up_on_the_client() -> None:
 )
 def test_a_planted_app_lookup_is_caught(source: str) -> None:
     assert app_lookups("bot.present.components", source)
+
+
+def test_the_table_layer_keeps_no_discord_front_state() -> None:
+    """What the Discord front shows beside the game (pictures, notices, hand copies,
+    public lines) is the front's (``bot.discord_ui.shown``): no module of the table
+    layer or the cluster reads a table's ``shown`` state or names those caches."""
+    bad = []
+    for path in bot_modules():
+        module = module_name(path)
+        if layer_of(module) > layer_of("bot.cluster"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr == "shown":
+                inner = node.value
+                if isinstance(inner, ast.Name) and inner.id in ("table", "existing", "self"):
+                    bad.append(f"{module}:{node.lineno} reads .shown")
+            if isinstance(node, ast.ClassDef) and node.name == "Shown":
+                bad.append(f"{module}:{node.lineno} defines Shown")
+            if isinstance(node, ast.ImportFrom) and any(
+                a.name == "PictureCache" for a in node.names
+            ):
+                bad.append(f"{module}:{node.lineno} imports PictureCache")
+    assert not bad, "\n".join(bad)

@@ -291,7 +291,7 @@ class Cluster:
         if existing is not None:  # loaded meanwhile by another click
             return existing
         for hm in await self.svc.hand_repo.list(table_id):
-            table.shown.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
+            table.hand_messages[hm.seat] = (hm.channel_id, hm.message_id)
         await self.life.speak(table)  # the table's and its players' languages
         self.svc.tables.add(table)
         return table
@@ -528,7 +528,7 @@ class Cluster:
                 async with existing.lock:
                     await self.refresh(existing)
                     for hm in hands.get(row.id, []):
-                        existing.shown.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
+                        existing.hand_messages[hm.seat] = (hm.channel_id, hm.message_id)
                     actions = logs.get(row.id, [])
                     self.life.arm(
                         existing, deadlines.get(row.id), actions[-1].created_at if actions else 0.0

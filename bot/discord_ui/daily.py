@@ -221,7 +221,7 @@ class Daily:
             )
         except (ChannelBusy, IntegrityError):
             return None
-        table.shown.language = language
+        table.language = language
         svc.tables.add(table)
         await self.presenter.hands.send_all(table)
         self.drivers.kick(table)

@@ -17,6 +17,7 @@ import discord
 
 from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
+from bot.discord_ui.shown import shown
 from bot.present import layout, render
 from bot.present.i18n import _, using
 from bot.present.notify import MessageGone, call, release_view
@@ -136,7 +137,7 @@ class Lobby:
                 else _("This channel already has a table."),
             )
             return
-        table.shown.language = await svc.server_settings.language(interaction.guild.id)
+        table.language = await svc.server_settings.language(interaction.guild.id)
         svc.tables.add(table)
         self.drivers.arm_lobby_timer(
             table
@@ -429,7 +430,7 @@ class Lobby:
         except ChannelBusy:
             await refuse(interaction, _("This channel already has a table."))
             return
-        table.shown.language = await svc.server_settings.language(row.guild_id)
+        table.language = await svc.server_settings.language(row.guild_id)
         svc.tables.add(table)
         # The game is durable now: every Discord call below may fail without stalling it.
         with contextlib.suppress(discord.HTTPException):
@@ -497,7 +498,7 @@ class Lobby:
                 return
             finally:
                 release_view(view)
-            table.shown.hand_sig[seat] = hand_signature(table, seat, content)
+            shown(table).hand_sig[seat] = hand_signature(table, seat, content)
             self.presenter.hands.refresh(table, skip=seat)
             return
         self.presenter.hands.refresh(table)  # the hand DM goes back from "away" to the live hand

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Final
 
 from PIL import Image, ImageDraw
@@ -56,6 +56,7 @@ __all__ = [
     "draw_chart",
     "score_chart",
 ]
+
 
 def deal_history(record: Mapping[str, Any]) -> tuple[DealPoint, ...]:
     """Replay a game record and collect its deals (scores and how they were won)."""

@@ -31,7 +31,7 @@ from bot.store import (
 )
 from bot.tables.kinds import TableSpec
 from bot.tables.services import Services
-from bot.tables.table import Table, TableSettings
+from bot.tables.table import Notice, Table, TableSettings
 from engine import Action, Event, Game, board_result, make_rules, new_game
 
 log = logging.getLogger(__name__)
@@ -402,14 +402,12 @@ async def keep_thread(svc: Services, table: Table, thread_id: int) -> None:
     table.settings = settings
 
 
-async def keep_notices(svc: Services, table: Table) -> None:
-    """Keep the turn's live notices with the table, so a restart can still delete them
-    once their turn passes; best effort."""
-    if table.status not in ("active", "finished") or table.settings.notices == tuple(
-        table.shown.notices
-    ):
+async def keep_notices(svc: Services, table: Table, notices: Sequence[Notice]) -> None:
+    """Keep the turn's live ``notices`` with the table, so a restart can still delete
+    them once their turn passes; best effort."""
+    if table.status not in ("active", "finished") or table.settings.notices == tuple(notices):
         return
-    settings = replace(table.settings, notices=tuple(table.shown.notices))
+    settings = replace(table.settings, notices=tuple(notices))
     try:
         table.db_version = await svc.table_repo.update_settings(table.id, settings.to_json())
     except StoreError:

@@ -15,6 +15,7 @@ import pytest
 from bot.app.manager import GameManager
 from bot.cluster.sync import LeaseLost
 from bot.config import Settings
+from bot.discord_ui.shown import shown as shown_of
 from bot.store import Database
 from bot.tables.aipool import AIPool
 from bot.tables.commit import commit
@@ -288,19 +289,19 @@ async def test_a_my_hand_copy_shown_by_a_process_that_does_not_own_the_table_fol
     edits: list[str] = []
     interaction = b.interaction(watcher, guild_on_shard(0), 77)
 
-    async def shown(content: str, **_: Any) -> Any:
+    async def sent(content: str, **_: Any) -> Any:
         return _Stub(message_id=9_001)
 
     async def edit_message(message_id: int, **kw: Any) -> None:
         assert message_id == 9_001
         edits.append(str(kw.get("content", "")))
 
-    interaction.response.send_message = shown
+    interaction.response.send_message = sent
     interaction.followup = _Stub(send=None, edit_message=edit_message)
     interaction.expires_at = discord_now() + datetime.timedelta(minutes=15)
     await b.manager.on_table_button(interaction, table_id, "hand")
     b_table = b.manager.tables[table_id]
-    assert b_table.shown.fallback[seat] and not b.manager.cluster.owns(table_id)  # type: ignore[union-attr]
+    assert shown_of(b_table).fallback[seat] and not b.manager.cluster.owns(table_id)  # type: ignore[union-attr]
 
     # the owner's player moves: the copy shown by b is edited to the hand as it is now
     mover = a_table.game.to_act()

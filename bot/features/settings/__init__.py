@@ -56,7 +56,7 @@ def build(svc: Services, presenter: Presenter) -> Feature:
             language_now = await svc.server_settings.language(interaction.guild.id)
             for table in svc.tables.values():
                 if table.guild_id == interaction.guild.id and table.language != language_now:
-                    table.shown.language = language_now
+                    table.language = language_now
                     presenter.schedule_table_edit(table)
 
     @app_commands.command(
