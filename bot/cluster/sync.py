@@ -224,6 +224,8 @@ class Cluster:
                 return
             if not self.owns(table.id):
                 self.life.follow_copies(table)  # the "My hand" copies this process showed
+                if events:  # and whatever watches the table here (a web page)
+                    self.svc.feed.follow(table, events)
                 return
             if events:
                 self.life.publish(table, events)
@@ -328,6 +330,7 @@ class Cluster:
             self.owns(table.id)
             or status in ("finished", "cancelled")
             or table.shows_hand_copies()  # a "My hand" copy shown here follows the game
+            or self.svc.feed.watched(table.id)  # so does a page watching the table here
         ):
             self.svc.own(self._follow(table), name=f"follow-{table.id}")
 

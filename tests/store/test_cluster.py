@@ -361,3 +361,51 @@ def discord_now() -> Any:
     import discord
 
     return discord.utils.utcnow()
+
+
+async def test_a_watcher_in_a_process_that_does_not_run_the_table_hears_its_moves(
+    two: list[Process],
+) -> None:
+    """A web page open on a table in process b, which a runs: b holds a copy, watches
+    its feed (as ``bot.web.front`` does), and hears every move a makes — with the
+    public state as it is after each, and no hand but its own seat's."""
+    a, b = two
+    table_id = await _open(a, [61, 62, 63, 64])  # four humans: no AI, no timers
+    assert a.manager.cluster is not None and a.manager.cluster.owns(table_id)
+    b_svc = b.manager.services
+    b_table = await b_svc.current_table(table_id)  # a copy, as a page opening loads it
+    assert b_table is not None and not b.manager.cluster.owns(table_id)  # type: ignore[union-attr]
+    heard: list[tuple[int, int, dict[str, Any]]] = []
+    stop = b_svc.feed.watch(
+        table_id,
+        lambda t, events: heard.append((t.version, len(events), t.public_state())),
+    )
+    a_table = a.manager.tables[table_id]
+    for n in range(1, 4):
+        mover = a_table.game.to_act()
+        async with a_table.lock:
+            await commit(
+                a.manager.services,
+                a_table,
+                mover,
+                policy(a_table.game.observe(mover))[:1],
+                61 + mover,
+            )
+        for _ in range(300):
+            if len(heard) >= n:
+                break
+            await asyncio.sleep(0.01)
+        assert [v for v, _count, _state in heard] == list(range(1, n + 1)), heard
+    version, count, state = heard[-1]
+    assert count > 0 and state["version"] == a_table.version == b_table.version == 3
+    assert state["game"]["trick"] == a_table.public_state()["game"]["trick"]
+    assert b_table.game.state_key() == a_table.game.state_key()
+    stop()
+    # no page watches any more: b no longer follows the table by itself
+    mover = a_table.game.to_act()
+    async with a_table.lock:
+        await commit(
+            a.manager.services, a_table, mover, policy(a_table.game.observe(mover))[:1], 61 + mover
+        )
+    await asyncio.sleep(0.3)
+    assert len(heard) == 3 and b_table.version == 3
