@@ -215,6 +215,16 @@ class Cluster:
                 await self.refresh(table)
         return table
 
+    async def in_channel(self, channel_id: int, here: Table | None) -> Table | None:
+        """The channel's open table: this process's copy, else one loaded of the table
+        another process runs there (a web page in this process looks at it)."""
+        if here is not None:
+            return here
+        row = await self.svc.table_repo.get_open_by_channel(channel_id)
+        if row is None:
+            return None
+        return await self.current(row.id, self.svc.tables.get(row.id))
+
     async def catch_up(self, table: Table) -> None:
         """After :class:`TableBehind`: bring the copy up to date (and present it, if ours)."""
         async with table.lock:

@@ -227,6 +227,12 @@ class Services:
     def new_seed(self) -> int:
         return self.seed_rng.randrange(1, 2**53)
 
+    async def table_in_channel(self, channel_id: int) -> Table | None:
+        """The channel's open table for a front looking at the channel: this process's
+        copy, else (several processes) a copy of the one another process runs, loaded
+        and followed from then on while something watches it."""
+        return await self.sync.in_channel(channel_id, self.tables.open_in_channel(channel_id))
+
     async def current_table(self, table_id: int) -> Table | None:
         """The table a click is about: this process's copy, as :attr:`sync` brings it
         (loaded if another process runs it, caught up if it is known to be behind)."""

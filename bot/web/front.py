@@ -36,6 +36,7 @@ from typing import Any, Protocol
 from aiohttp import WSMsgType, web
 
 from bot.present.i18n import _
+from bot.store import StoreError
 from bot.tables.act import act, outcome_text
 from bot.tables.services import Services
 from bot.tables.table import Table
@@ -51,6 +52,9 @@ MAX_ACTIONS = 16  # the longest lay-out is a handful of cards; a claim is one ac
 MAX_ACTION_TEXT = 24
 HELLO_WAIT = 10.0  # seconds a socket may stay silent before its hello
 LOOK_EVERY = 1.0  # seconds between a connection's looks at its table (the lobby, a new table)
+# seconds between a tableless page's asks whether another process runs a table in its
+# channel (several processes; one process holds every table and asks nothing)
+FETCH_EVERY = 5.0
 QUEUE_KEPT = 64  # frames waiting for a slow page; the oldest go first (each state is whole)
 STRIKES = 50  # rate-limited frames after which the connection is closed
 
@@ -114,6 +118,7 @@ class Connection:
         self.wake = asyncio.Event()
         self.bucket = Bucket(front.rate)
         self.strikes = 0
+        self.fetched_at = float("-inf")  # when it last asked for a table run elsewhere
 
     @property
     def user_id(self) -> int:
@@ -265,6 +270,7 @@ class Front:
                     "expires_at": session.expires_at,
                 }
             )
+            await self.fetch(conn)
             self.look(conn, force=True)
             async for msg in ws:
                 if msg.type is not WSMsgType.TEXT:
@@ -307,7 +313,24 @@ class Front:
     async def _keep_looking(self, conn: Connection) -> None:
         while not conn.ws.closed:
             await asyncio.sleep(LOOK_EVERY)
+            await self.fetch(conn)
             self.look(conn)
+
+    async def fetch(self, conn: Connection) -> None:
+        """A page whose channel has no table here: load a copy of the one another
+        process runs there, if any (at most every :data:`FETCH_EVERY` seconds); the
+        page then watches its feed, and this process follows it (``bot.cluster``)."""
+        channel_id = conn.session.channel_id
+        if self.svc.tables.open_in_channel(channel_id) is not None:
+            return
+        now = time.monotonic()
+        if now - conn.fetched_at < FETCH_EVERY:
+            return
+        conn.fetched_at = now
+        try:
+            await self.svc.table_in_channel(channel_id)
+        except StoreError:
+            log.warning("channel %s: could not look for its table", channel_id, exc_info=True)
 
     # ------------------------------------------------------------ a frame from a page
 

@@ -409,3 +409,48 @@ async def test_a_watcher_in_a_process_that_does_not_run_the_table_hears_its_move
         )
     await asyncio.sleep(0.3)
     assert len(heard) == 3 and b_table.version == 3
+
+
+async def test_a_web_page_served_by_a_process_that_does_not_run_the_table_follows_it(
+    two: list[Process],
+) -> None:
+    """The web table served by process b, a page opened on the channel whose table
+    process a runs: b loads a copy for the page, and every move a makes reaches the
+    page as the public state after it."""
+    import aiohttp
+
+    from bot.web.server import WebTable
+    from tests.bot.test_web_front import base_of, open_page, session_for, web_settings
+
+    a, b = two
+    table_id = await _open(a, [71, 72, 73, 74])  # four humans: no AI, no timers
+    assert b.manager.tables.get(table_id) is None  # b has never seen it
+    server = WebTable(b.manager.services, web_settings(), None)
+    await server.start()
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        base = base_of(server)
+        async with aiohttp.ClientSession() as http:
+            page = await open_page(http, base, await session_for(base, 999, 77), tasks)
+            assert page.state is not None and page.state["table_id"] == table_id
+            assert page.state["version"] == 0 and page.seat is None  # a spectator
+            a_table = a.manager.tables[table_id]
+            for n in range(1, 4):
+                mark = len(page.frames)
+                mover = a_table.game.to_act()
+                async with a_table.lock:
+                    await commit(
+                        a.manager.services,
+                        a_table,
+                        mover,
+                        policy(a_table.game.observe(mover))[:1],
+                        71 + mover,
+                    )
+                frame = await page.next("state", mark)
+                assert frame["state"]["version"] == n, frame
+            assert page.state["game"]["trick"] == a_table.public_state()["game"]["trick"]
+            await page.ws.close()
+        for task in tasks:
+            await task
+    finally:
+        await server.close()
