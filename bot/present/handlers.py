@@ -1,7 +1,7 @@
 """What the components hand a click over to: a small Protocol.
 
 ``bot.present.components`` parses a ``custom_id`` and calls one of these methods on
-the handler the wiring bound its classes to (``components.routed(manager)``); it
+the handler the wiring bound to the client (``components.bind(client, manager)``); it
 never imports the manager itself, so the two modules do not depend on each other
 (the manager builds views from components).
 """
