@@ -1,7 +1,8 @@
-"""Slash commands: ``/ruff new | daily | challenge | hand | cancel | rules | leaderboard | stats | settings | options | record | replay | review | puzzle | lesson``.
+"""Slash commands: ``/ruff new | hand | cancel | rules | leaderboard | stats | settings | options | record | replay | review | puzzle | lesson``.
 
 Thin by design: each command validates its options' shape and hands over to
-the :class:`~bot.app.manager.GameManager`.
+the :class:`~bot.app.manager.GameManager`. The features that are packages of their
+own (``/ruff daily``, ``/ruff challenge``: ``bot/features/``) add theirs to this group.
 """
 
 from __future__ import annotations
@@ -86,49 +87,6 @@ class RuffCog(
             for p in preset_choices(game)
             if current.lower() in p.lower()
         ][:25]
-
-    @app_commands.command(
-        name="daily",
-        description=N_("Today's deals: the same boards for everyone, played alone in your DMs"),
-    )
-    @app_commands.describe(
-        game=N_("Which game (default: Ruff and Honours)"),
-        standings=N_("Show the standings instead of playing"),
-    )
-    @app_commands.choices(
-        game=_game_choices(),
-        standings=[
-            app_commands.Choice(name=N_("today"), value="today"),
-            app_commands.Choice(name=N_("this week"), value="week"),
-            app_commands.Choice(name=N_("all time"), value="all"),
-        ],
-    )
-    async def daily(
-        self,
-        interaction: discord.Interaction[Any],
-        game: str | None = None,
-        standings: str | None = None,
-    ) -> None:
-        await self.manager.daily_command(interaction, game, standings)
-
-    @app_commands.command(
-        name="challenge",
-        description=N_("The same boards for you and someone else, each played alone, compared"),
-    )
-    @app_commands.describe(
-        opponent=N_("Whom to challenge (me: the AI); empty: play your next challenge board"),
-        game=N_("Which game (default: Ruff and Honours)"),
-        boards=N_("How many boards (default 5)"),
-    )
-    @app_commands.choices(game=_game_choices())
-    async def challenge(
-        self,
-        interaction: discord.Interaction[Any],
-        opponent: discord.User | None = None,
-        game: str | None = None,
-        boards: app_commands.Range[int, 1, 6] | None = None,
-    ) -> None:
-        await self.manager.challenge_command(interaction, opponent, game, boards)
 
     @app_commands.command(
         name="hand", description=N_("Show your hand here (if your DMs are closed)")

@@ -22,7 +22,7 @@ import discord
 
 from bot.discord_ui.services import DiscordServices
 from bot.present import render
-from bot.present.controls import hand_controls, hand_in_buttons, hint_button
+from bot.present.controls import hand_controls, hand_in_buttons, hint_button, look_buttons
 from bot.present.i18n import _, current, using
 from bot.present.notify import DMClosed, MessageGone, call, release_view
 from bot.present.replies import refuse
@@ -123,6 +123,8 @@ class Hands:
                 ui = hand_controls(table.id, version, view, away=away, chosen=chosen)
                 if table.settings.hints and view.my_turn and not away:
                     hint_button(ui, table.id, version, seat)  # a table with hints, your turn
+                if table.settings.board and view.phase != "over":  # no table message: here
+                    look_buttons(ui, table.id)
                 return ui
 
         return content, sig, controls
@@ -132,6 +134,8 @@ class Hands:
         assert table.game is not None
         view = table.view(seat)
         away = seat in table.away and view.phase != "over"
+        if view.phase == "over" and table.settings.board:  # its result message follows
+            return _("🏁 The board is over — its result follows."), view, False
         if view.phase == "over" and not note:
             note = table.shown.how_won_in.get(current(), table.shown.how_won)
         played_for = table.shown.played_for.get(seat)
@@ -231,8 +235,8 @@ class Hands:
         """Edit hand messages whose content changed (turn arrived, hand changed): the
         DM and every live "My hand" copy. ``skip``: a seat whose DM was just answered
         in place (its copies are still brought up to date)."""
-        if table.game is None:
-            return
+        if table.game is None or (table.settings.board and table.status == "finished"):
+            return  # a finished board's DM is its result message now (bot/features/daily)
         for seat in range(len(table.seats)):
             if table.human(seat) is None:
                 continue

@@ -179,7 +179,8 @@ class Presenter:
     def _after(
         self, table: Table, info: render.TableInfo, events: list[Event], actor_seat: int | None
     ) -> None:
-        if any(isinstance(e, render.SUMMARY_EVENTS) for e in events):
+        # a board played alone ends in one message of its own (bot/features/daily)
+        if not table.settings.board and any(isinstance(e, render.SUMMARY_EVENTS) for e in events):
             over = table.game is not None and table.game.is_over
             tied = table.game.observe(0).tied if over and table.game is not None else ()
             summary = render.deal_summary(info, events, tied)

@@ -353,7 +353,7 @@ async def open_board(
     settings: TableSettings,
     then: Callable[[int], Awaitable[None]],
 ) -> Table:
-    """A board played alone (``bot.discord_ui.daily``), started at once in its player's DM
+    """A board played alone (``bot.features.daily.boards``), started at once in its player's DM
     channel: the table, its start and ``then(table id)`` (the board's own row) in one
     transaction. Raises :class:`~bot.store.ChannelBusy` if that DM has a board in play,
     :class:`~bot.store.IntegrityError` if ``then`` finds the board started before."""

@@ -68,7 +68,7 @@ class TableSettings:
     notices: tuple[Notice, ...] = ()  # the turn's short-lived posts, deleted once it passes
     set_aside_notice: str = ""  # the channel was told this version could not load the table
     hints: bool = False  # the Hint button in the hand DMs (``hints:on``); the game is then unrated
-    board: str = ""  # a board played alone (bot.discord_ui.daily): its name; never rated
+    board: str = ""  # a board played alone (bot.features.daily.boards): its name; never rated
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod

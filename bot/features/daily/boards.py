@@ -24,6 +24,7 @@ that they finished, and their score, nothing more.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import logging
 import time
@@ -33,14 +34,15 @@ from typing import Any
 
 import discord
 
+from bot.commands.coach import Coach, _Refused  # the coach's refusals carry their words
 from bot.competition.duplicate import matchpoints, percentile, standings
 from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
-from bot.present.i18n import _, using
+from bot.present.i18n import _, ngettext, using
 from bot.present.installs import home
 from bot.present.notify import DMClosed, MessageGone
 from bot.present.render import daily as text
-from bot.present.replies import refuse, reply
+from bot.present.replies import refuse, reply, settle
 from bot.store import AISeat, BoardEntry, ChannelBusy, HumanSeat, IntegrityError, StoreError
 from bot.store.daily import CHALLENGE
 from bot.tables import commit
@@ -85,6 +87,40 @@ def week_to(day: str) -> list[str]:
     return [(last - dt.timedelta(days=k)).isoformat() for k in range(7)]
 
 
+DAILY_TEMPLATE = r"dy:(?P<verb>next|deal|review|share|post):(?P<table>\d{1,19})"
+"""The buttons of a finished board's message: ``dy:<verb>:<table>`` (the board's table)."""
+
+
+def daily_id(verb: str, table_id: int) -> str:
+    return f"dy:{verb}:{table_id}"
+
+
+def dm_url(channel_id: int, message_id: int) -> str:
+    """The jump link of a message in a DM."""
+    return f"https://discord.com/channels/@me/{channel_id}/{message_id}"
+
+
+def end_view(
+    table_id: int, next_label: str | None, next_id: str | None = None, share: bool = True
+) -> discord.ui.View:
+    """The buttons of a finished board's message: the next board (when there is one),
+    the deal, the review, and sharing (a daily board's)."""
+    view = discord.ui.View(timeout=None)
+    if next_label is not None:
+        view.add_item(
+            discord.ui.Button(
+                label=next_label,
+                style=discord.ButtonStyle.primary,
+                custom_id=next_id or daily_id("next", table_id),
+            )
+        )
+    view.add_item(discord.ui.Button(label=_("The deal"), custom_id=daily_id("deal", table_id)))
+    view.add_item(discord.ui.Button(label=_("Review"), custom_id=daily_id("review", table_id)))
+    if share:
+        view.add_item(discord.ui.Button(label=_("Share"), custom_id=daily_id("share", table_id)))
+    return view
+
+
 def board_of_key(key: str) -> Board:
     """The board named ``game/preset/series/number`` (``Board.key``)."""
     game_id, preset, series, number = key.rsplit("/", 3)
@@ -99,8 +135,9 @@ class Daily:
         self.presenter = presenter
         self.drivers = drivers
         self.clock = time.time  # the day's clock (tests move it)
+        self._shared: set[int] = set()  # boards posted to a channel (by table id), once each
         self._par_tasks: dict[str, asyncio.Task[None]] = {}
-        # a challenge's board ended (bot.discord_ui.challenge sets it)
+        # a challenge's board ended (bot.features.challenge.challenges sets it)
         self.challenge_board_done: Callable[[Table, BoardEntry], Awaitable[None]] | None = None
 
     def today(self) -> str:
@@ -117,25 +154,43 @@ class Daily:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         user = interaction.user
-        svc = self.svc
         try:
             dm = user.dm_channel or await user.create_dm()
         except discord.HTTPException:
             await reply(interaction, _("I can't open a DM with you, so I can't deal you a board."))
             return
-        open_row = await svc.table_repo.get_open_by_channel(dm.id)
+        guild_id, channel_id = home(interaction)  # 0: the cross-server standings only
+        answer, _table = await self.deal_next(
+            user.id, user.display_name, rules, guild_id, channel_id, dm.id, check_dm=True
+        )
+        await reply(interaction, answer)
+
+    async def deal_next(
+        self,
+        user_id: int,
+        name: str,
+        rules: Rules,
+        guild_id: int,
+        channel_id: int,
+        dm_id: int,
+        *,
+        check_dm: bool,
+    ) -> tuple[str, Table | None]:
+        """Resume the board in play in the player's DM, else deal the next of today's
+        boards of ``rules``' game; the words that say what happened (with a link to
+        the board) and the table dealt, if one was. ``check_dm``: first make sure the DM takes a message (a board in a
+        closed DM is never dealt); a click in the DM itself needs no such check."""
+        svc = self.svc
+        open_row = await svc.table_repo.get_open_by_channel(dm_id)
         if open_row is not None:
-            await self.resume(interaction, open_row.id)
-            return
+            return await self.resume(open_row.id, user_id), None
         day = self.today()
-        started = {e.number for e in await svc.daily_repo.of_player(user.id, rules.game_id, day)}
+        started = {e.number for e in await svc.daily_repo.of_player(user_id, rules.game_id, day)}
         number = next((n for n in range(1, BOARDS_PER_DAY + 1) if n not in started), None)
         if number is None:
-            await reply(interaction, await self.day_text(user.id, rules, day))
-            return
-        guild_id, channel_id = home(interaction)  # 0: the cross-server standings only
+            return await self.day_text(user_id, rules, day), None
         the_board = board(rules.game_id, rules.preset, day, number)
-        language = svc.user_locales.language(user.id)
+        language = svc.user_locales.language(user_id)
         with using(language):
             intro = text.started_text(
                 the_board.rules,
@@ -146,22 +201,27 @@ class Daily:
                 ROLLOVER_HOUR,
                 resumed=False,
             )
-        try:  # the board lives in the DM: a closed DM deals nothing
-            await svc.notifier.dm(user.id, intro)
-        except (DMClosed, MessageGone, discord.HTTPException):
-            await reply(
-                interaction,
-                _(
+        if check_dm:  # the board lives in the DM: a closed DM deals nothing
+            try:
+                await svc.notifier.dm(user_id, intro)
+            except (DMClosed, MessageGone, discord.HTTPException):
+                return _(
                     "I can't DM you, and the daily deals are played in DMs. Allow direct "
                     "messages from this server's members (or add the app), then try again."
-                ),
-            )
-            return
-        table = await self.open(the_board, user.id, user.display_name, guild_id, channel_id, dm.id)
+                ), None
+        table = await self.open(the_board, user_id, name, guild_id, channel_id, dm_id)
         if table is None:
-            await reply(interaction, _("That board has just been dealt to you — see your DMs."))
-            return
-        await reply(interaction, intro)
+            return _("That board has just been dealt to you — see your DMs."), None
+        return intro + self.link(table, user_id), table
+
+    @staticmethod
+    def link(table: Table, user_id: int) -> str:
+        """A line with the jump link to the player's board DM (none if it was not sent)."""
+        seat = table.seat_of(user_id)
+        target = table.shown.hand_msgs.get(seat) if seat is not None else None
+        if target is None:
+            return ""
+        return "\n" + _("[Go to the board ↗]({url})").format(url=dm_url(*target))
 
     async def open(
         self,
@@ -226,25 +286,23 @@ class Daily:
         svc.own(self._par_quietly(the_board), name=f"par-{the_board.key}")
         return table
 
-    async def resume(self, interaction: discord.Interaction[Any], table_id: int) -> None:
-        """The player's board in play: its hand DM again, and where it stands."""
+    async def resume(self, table_id: int, user_id: int) -> str:
+        """The player's board in play: its hand DM again; the words saying where it stands."""
         table = await self.svc.current_table(table_id)
         if table is None or table.game is None or not table.settings.board:
-            await reply(interaction, _("You have a game in play in your DMs — finish it first."))
-            return
+            return _("You have a game in play in your DMs — finish it first.")
         the_board = board_of_key(table.settings.board)
         await self.presenter.hands.send_all(table)
         self.drivers.rearm(table)
+        link = self.link(table, user_id)
         if the_board.series.startswith(CHALLENGE):
-            await reply(
-                interaction,
+            return (
                 _("⚔️ Your challenge's board {number} is in your DMs.").format(
                     number=the_board.number
-                ),
+                )
+                + link
             )
-            return
-        await reply(
-            interaction,
+        return (
             text.started_text(
                 the_board.rules,
                 the_board.series,
@@ -253,7 +311,8 @@ class Daily:
                 the_board.seat,
                 ROLLOVER_HOUR,
                 resumed=True,
-            ),
+            )
+            + link
         )
 
     # ================================================================ the par
@@ -311,8 +370,10 @@ class Daily:
             self.svc.own(self.board_done(table), name=f"board-done-{table.id}")
 
     async def board_done(self, table: Table) -> None:
-        """Tell the player how the board went (traveller, matchpoints, the deal); then
-        the next board, or the day's result and a note in the channel."""
+        """The board's DM becomes its one result message: the result against par, the
+        traveller of the player's server, and buttons for the next board, the deal, the
+        review and sharing; after the day's last board, the day's line instead of the
+        next board, and a note in the channel."""
         svc = self.svc
         the_board = board_of_key(table.settings.board)
         entry = await svc.daily_repo.of_table(table.id)
@@ -328,7 +389,17 @@ class Daily:
         points = matchpoints(entries, pars)
         mine = points[(the_board.key, entry.user_id)]
         language = svc.user_locales.language(entry.user_id)
-        deal = game_log(table.game.to_record()).deals[0]
+        day_boards = await svc.daily_repo.of_player(entry.user_id, entry.game_id, entry.series)
+        rules = the_board.rules
+        today = entry.series == self.today()
+        day_done = len(day_boards) == BOARDS_PER_DAY and all(e.finished for e in day_boards)
+        after: list[str] = []
+        if day_done:
+            score, _place, boards, _compared = await self.day_score(
+                entry.user_id, rules, entry.series
+            )
+            with using(language):
+                after.append(text.day_line(rules, boards, score))
         with using(language):
             lines = [
                 text.TravellerLine(
@@ -341,31 +412,54 @@ class Daily:
                 lines.append(text.TravellerLine("", par, None))
                 lines.sort(key=lambda line: -line.result)
             field = sum(1 for e in entries if e.result is not None) - 1 + (par is not None)
-            body = text.board_done_text(
-                the_board.rules,
-                the_board.series,
-                the_board.number,
-                BOARDS_PER_DAY,
-                entry.result,
-                mine,
-                par,
-                lines,
-                text.deal_text(deal, the_board.rules, the_board.start_scores),
-                field,
+            headline = _("**Board {number}/{total}**").format(
+                number=the_board.number, total=BOARDS_PER_DAY
             )
-        await self.post(table.channel_id, body)
-        day_boards = await svc.daily_repo.of_player(entry.user_id, entry.game_id, entry.series)
-        if len(day_boards) < BOARDS_PER_DAY and entry.series == self.today():
+            context = _("{title} · deals of {day} · against {field}").format(
+                title=rules.title,
+                day=entry.series,
+                field=ngettext("{n} other result", "{n} other results", field).format(n=field),
+            )
+            body = text.board_end_text(headline, context, entry.result, mine, par, lines, after)
+            next_label: str | None = None
+            if not day_done and len(day_boards) < BOARDS_PER_DAY:
+                next_label = (
+                    _("▶ Board {number}").format(number=len(day_boards) + 1)
+                    if today
+                    else _("▶ Today's boards")
+                )
+
+        def view() -> discord.ui.View:
             with using(language):
-                hint = text.next_board(len(day_boards) + 1, BOARDS_PER_DAY, "/ruff daily")
-            await self.post(table.channel_id, hint)
-            return
-        rules = the_board.rules
-        with using(language):
-            summary = await self.day_text(entry.user_id, rules, entry.series)
-        await self.post(table.channel_id, summary)
-        if len(day_boards) == BOARDS_PER_DAY and all(e.finished for e in day_boards):
+                return end_view(table.id, next_label)
+
+        await self.end_message(table, entry.user_id, body, view)
+        if day_done:
             await self._tell_channel(entry, rules)
+
+    async def end_message(
+        self,
+        table: Table,
+        user_id: int,
+        body: str,
+        view: Callable[[], discord.ui.View],
+    ) -> None:
+        """Edit the board's DM (its hand message) into ``body`` with ``view``'s buttons:
+        one message per board. Where that message is gone, a new one says it."""
+        seat = table.seat_of(user_id)
+        target = table.shown.hand_msgs.get(seat) if seat is not None else None
+
+        async def post() -> None:
+            await self.post(table.channel_id, body, view())
+
+        if target is None:
+            await post()
+            return
+
+        def make() -> tuple[str, discord.ui.View]:
+            return body, view()
+
+        self.svc.notifier.schedule_edit(target[0], target[1], make, post)
 
     async def _tell_channel(self, entry: BoardEntry, rules: Rules) -> None:
         """The day is done: the channel where it began hears that, and the score."""
@@ -381,12 +475,192 @@ class Daily:
         except (MessageGone, discord.HTTPException) as exc:
             log.info("could not tell channel %s a day was finished: %s", entry.channel_id, exc)
 
-    async def post(self, channel_id: int, body: str) -> None:
+    async def post(self, channel_id: int, body: str, view: discord.ui.View | None = None) -> None:
         """Post in a player's DM channel; a failure is logged, never raised."""
         try:
-            await self.svc.notifier.post(channel_id, body)
+            await self.svc.notifier.post(channel_id, body, view)
         except (MessageGone, discord.HTTPException) as exc:
             log.info("could not DM a board's result: %s", exc)
+
+    # ================================================================ a finished board's buttons
+
+    async def finished_board(
+        self, interaction: discord.Interaction[Any], table_id: int
+    ) -> BoardEntry | None:
+        """The clicker's finished board at ``table_id``; else a short private answer."""
+        entry = await self.svc.daily_repo.of_table(table_id)
+        if entry is None or entry.user_id != interaction.user.id:
+            await refuse(interaction, _("That is not your board."))
+            return None
+        if entry.result is None:
+            await refuse(interaction, _("That board is still being played."))
+            return None
+        return entry
+
+    async def on_next(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """**▶ Board N**: deal the next of today's boards (or resume the one in play)
+        with no command typed; the button is spent, the board's other buttons stay."""
+        entry = await self.finished_board(interaction, table_id)
+        if entry is None:
+            return
+        if entry.series.startswith(CHALLENGE):
+            await refuse(
+                interaction, _("That button is not recognised — it may be from an older message.")
+            )
+            return
+        the_board = board_of_key(entry.board)
+        rules = make_rules(the_board.game_id, the_board.preset)
+        await interaction.response.defer()
+        user = interaction.user
+        dm = user.dm_channel or await user.create_dm()
+        answer, dealt = await self.deal_next(
+            user.id,
+            user.display_name,
+            rules,
+            entry.guild_id,
+            entry.channel_id,
+            dm.id,
+            check_dm=False,
+        )
+        try:
+            await interaction.edit_original_response(view=end_view(table_id, None))
+        except discord.HTTPException as exc:
+            log.info("could not spend the next-board button of table %s: %s", table_id, exc)
+        if dealt is None:  # nothing new below the message: say what happened instead
+            await interaction.followup.send(answer, ephemeral=True)
+
+    async def on_deal(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """**The deal**: the whole deal as dealt, privately, to the board's player."""
+        entry = await self.finished_board(interaction, table_id)
+        if entry is None:
+            return
+        row = await self.svc.table_repo.get(table_id)
+        if row is None:
+            await refuse(interaction, _("That board is gone."))
+            return
+        record = row.record(await self.svc.action_repo.list(row.id))
+        deal = game_log(record).deals[0]
+        the_board = board_of_key(entry.board)
+        lines = text.deal_text(deal, the_board.rules, the_board.start_scores)
+        await reply(interaction, "\n".join(lines))
+
+    async def on_review(
+        self, interaction: discord.Interaction[Any], table_id: int, coach: Coach
+    ) -> None:
+        """**Review**: the coach's review of the board, answered here in the DM (a board
+        belongs to no server's tables; its puzzles are its player's alone)."""
+        started = time.monotonic()
+        entry = await self.finished_board(interaction, table_id)
+        if entry is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        row = await self.svc.table_repo.get(table_id)
+        seat = (
+            None
+            if row is None
+            else next(
+                (
+                    i
+                    for i, s in enumerate(row.seats)
+                    if isinstance(s, HumanSeat) and s.user_id == entry.user_id
+                ),
+                None,
+            )
+        )
+        if row is None or seat is None:
+            await reply(interaction, _("That board is gone."))
+            return
+        record = row.record(await self.svc.action_repo.list(row.id))
+        private = dataclasses.replace(row, guild_id=0)  # no server's puzzle pool gets its cards
+        try:
+            body = await coach._review((row.id, 1, seat), record, 1, private, interaction, started)
+        except _Refused as exc:
+            await reply(interaction, str(exc))
+            return
+        if body is not None:  # None: many reviews wait, it comes by DM
+            await reply(interaction, coach._text(row, seat, body))
+
+    async def on_share(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """**Share**: the board's line (its matchpoints and mark, nothing of its cards),
+        and the day's once it is done, to copy; and a button to post it in the channel
+        where the day began, when there is one."""
+        entry = await self.finished_board(interaction, table_id)
+        if entry is None or entry.result is None:
+            return
+        the_board = board_of_key(entry.board)
+        rules = make_rules(the_board.game_id, the_board.preset)
+        score, _place, boards, _compared = await self.day_score(entry.user_id, rules, entry.series)
+        mine = next((b for b in boards if b.number == entry.number), None)
+        lines = self.share_lines(rules, entry, boards, score, mine)
+        body = "\n".join(
+            [_("Copy it anywhere — it gives nothing of the cards away:")]
+            + [f"```\n{line}\n```" for line in lines]
+        )
+        view = None
+        if entry.channel_id and table_id not in self._shared:
+            view = discord.ui.View(timeout=None)
+            view.add_item(
+                discord.ui.Button(
+                    label=_("Post it in the server"),
+                    style=discord.ButtonStyle.primary,
+                    custom_id=daily_id("post", table_id),
+                )
+            )
+        await reply(interaction, body, view)
+
+    @staticmethod
+    def share_lines(
+        rules: Rules,
+        entry: BoardEntry,
+        boards: list[text.BoardLine],
+        score: Fraction | None,
+        mine: text.BoardLine | None,
+    ) -> list[str]:
+        assert entry.result is not None
+        lines = [
+            text.board_share_line(
+                rules,
+                entry.series,
+                entry.number,
+                BOARDS_PER_DAY,
+                mine.points if mine is not None else None,
+                entry.result,
+                mine.par if mine is not None else None,
+            )
+        ]
+        if all(b.result is not None for b in boards):
+            lines.append(text.share_line(rules, entry.series, boards, score))
+        return lines
+
+    async def on_post(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """**Post it in the server**: the share lines with the player's name, once, in the
+        channel where they typed ``/ruff daily``."""
+        entry = await self.finished_board(interaction, table_id)
+        if entry is None or entry.result is None:
+            return
+        if not entry.channel_id:
+            await refuse(
+                interaction, _("This board was started outside a server: copy the line instead.")
+            )
+            return
+        if table_id in self._shared:
+            await refuse(interaction, _("Already posted."))
+            return
+        self._shared.add(table_id)
+        the_board = board_of_key(entry.board)
+        rules = make_rules(the_board.game_id, the_board.preset)
+        score, _place, boards, _compared = await self.day_score(entry.user_id, rules, entry.series)
+        mine = next((b for b in boards if b.number == entry.number), None)
+        with using(await self.svc.server_settings.language(entry.guild_id)):
+            lines = self.share_lines(rules, entry, boards, score, mine)
+        note = f"**{entry.name}**: " + "\n".join(lines)
+        try:
+            await self.svc.notifier.post(entry.channel_id, note)
+        except (MessageGone, discord.HTTPException):
+            self._shared.discard(table_id)
+            await refuse(interaction, _("I could not post there — copy the line instead."))
+            return
+        await settle(interaction, _("Posted in <#{channel}>.").format(channel=entry.channel_id))
 
     # ================================================================ the day
 
