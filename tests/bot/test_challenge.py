@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from simcord.builders import UserHandle
 
-from bot.discord_ui.challenge import DEADLINE
+from bot.features.challenge.challenges import DEADLINE
 from bot.store import ChallengeRepo, DailyRepo, TableRepo
 
 from .daily_play import board_table, dm_messages, play_board

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.discord_ui.daily import day_of
+from bot.features.daily.boards import day_of
 from bot.store import ChallengeRepo, DailyRepo, ResultRepo, TableRepo
 from engine import board, game_ids
 

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 import simcord.interactions
 
-from bot.discord_ui.daily import day_of
+from bot.features.daily.boards import day_of
 from bot.store import ChallengeRepo, DailyRepo
 
 from .daily_play import board_table, dm_messages, play_board

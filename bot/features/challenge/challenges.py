@@ -315,7 +315,11 @@ class Challenges:
                 answer, table = await self._deal(
                     challenge, user.id, user.display_name, number, dm.id
                 )
-        await _spend(interaction, challenge_id_of("play" if invitation else "next", challenge.id))
+        if invitation:  # answered: neither Play nor Decline is left on it
+            spent = [challenge_id_of(v, challenge.id) for v in ("play", "decline")]
+        else:
+            spent = [challenge_id_of("next", challenge.id)]
+        await _spend(interaction, *spent)
         if table is None:  # nothing new below: say what happened instead
             await interaction.followup.send(answer, ephemeral=True)
 
@@ -606,14 +610,14 @@ class Challenges:
             await asyncio.sleep(self.svc.settings.challenge_check_every)
 
 
-async def _spend(interaction: discord.Interaction[Any], custom_id: str) -> None:
-    """The message of a button just used loses that button (the others stay)."""
+async def _spend(interaction: discord.Interaction[Any], *custom_ids: str) -> None:
+    """The message of a button just used loses it (and ``custom_ids``' others; the rest stay)."""
     message = interaction.message
     if message is None:
         return
     view = discord.ui.View.from_message(message, timeout=None)
     for item in list(view.children):
-        if getattr(item, "custom_id", None) == custom_id:
+        if getattr(item, "custom_id", None) in custom_ids:
             view.remove_item(item)
     try:
         await interaction.edit_original_response(view=view if view.children else None)
