@@ -520,7 +520,7 @@ def challenge_result(
         b_text = signed(b.second) + ("*" if b.second_ai else "")
         table.append(f"{b.number:<2} {a_text:>{width}} {a_mark} {b_text:>{width}} {b_mark}")
     out.append("```\n" + "\n".join(table) + "\n```")
-    notes = [_("◀ won the board")]
+    notes = [_("`◀` won the board")]
     if any(b.first_ai or b.second_ai for b in lines):
         notes.append(_("* played by the AI"))
     out.append("-# " + " · ".join(notes))
