@@ -407,12 +407,10 @@ def _play_turn_message(
     trick = named_trick_line(info, view) or named_last_trick_line(info, view)
     if trick:
         lines.append(trick)
-    won = last_winner_line(info, view)
-    if won:
-        lines.append("-# " + won)
     context = [short_trumps_line(info, view), _contract_need(info, view), _sides_words(info, view)]
     if view.completed_tricks or view.trick:
         context.append(_("Tricks: {tricks}").format(tricks=tricks_line(info, view, bare=True)))
+    context.append(last_winner_line(info, view))  # the trick before, once the next began
     lines.append("-# " + " · ".join(x for x in context if x))
     rules = info.rules
     place = _place(info) + " · " + _short_seat(info, view)
