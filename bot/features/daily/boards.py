@@ -202,18 +202,27 @@ class Daily:
                 ROLLOVER_HOUR,
                 resumed=False,
             )
+        probe: discord.Message | None = None
         if check_dm:  # the board lives in the DM: a closed DM deals nothing
             try:
-                await svc.notifier.dm(user_id, intro)
+                probe = await svc.notifier.dm(user_id, intro)
             except (DMClosed, MessageGone, discord.HTTPException):
                 return _(
                     "I can't DM you, and the daily deals are played in DMs. Allow direct "
                     "messages from this server's members (or add the app), then try again."
                 ), None
         table = await self.open(the_board, user_id, name, guild_id, channel_id, dm_id)
+        if probe is not None:  # it did its job: the board's DM is its one message
+            svc.own(self._delete_quietly(probe), name=f"delete-probe-{probe.id}")
         if table is None:
             return _("That board has just been dealt to you — see your DMs."), None
         return intro + self.link(table, user_id), table
+
+    async def _delete_quietly(self, message: discord.Message) -> None:
+        try:
+            await self.svc.notifier.delete(message.channel.id, message.id)
+        except (MessageGone, discord.HTTPException) as exc:
+            log.info("could not delete a board's first DM: %s", exc)
 
     @staticmethod
     def link(table: Table, user_id: int) -> str:
@@ -523,12 +532,14 @@ class Daily:
             dm.id,
             check_dm=False,
         )
+        if dealt is None:  # nothing new below the message (a board in play, the day
+            # done): say what happened; the button stays for later
+            await interaction.followup.send(answer, ephemeral=True)
+            return
         try:
             await interaction.edit_original_response(view=end_view(table_id, None))
         except discord.HTTPException as exc:
             log.info("could not spend the next-board button of table %s: %s", table_id, exc)
-        if dealt is None:  # nothing new below the message: say what happened instead
-            await interaction.followup.send(answer, ephemeral=True)
 
     async def on_deal(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """**The deal**: the whole deal as dealt, privately, to the board's player."""
@@ -625,6 +636,9 @@ class Daily:
         entry = await self.finished_board(interaction, table_id)
         if entry is None or entry.result is None:
             return
+        if entry.series.startswith(CHALLENGE):  # between two players: nothing to share
+            await refuse(interaction, _("That is not one of today's boards."))
+            return
         the_board = board_of_key(entry.board)
         rules = make_rules(the_board.game_id, the_board.preset)
         score, _place, boards, _compared = await self.day_score(entry.user_id, rules, entry.series)
@@ -675,6 +689,9 @@ class Daily:
         channel where they typed ``/ruff daily``."""
         entry = await self.finished_board(interaction, table_id)
         if entry is None or entry.result is None:
+            return
+        if entry.series.startswith(CHALLENGE):
+            await refuse(interaction, _("That is not one of today's boards."))
             return
         if not entry.channel_id:
             await refuse(
