@@ -3,11 +3,13 @@
 
 The real bot against simcord: alice plays today's first Whist 5-Point board from
 her DM (the first card button each turn), then she and bob (his last card
-button) play a two-board challenge the same way, every board dealt by its button. The board's result
-message (its DM, edited) and the challenge's comparison are then each DMed again,
-as they are with their buttons, to a reader of their own and photographed at 400 px
-through :mod:`tools.preview_browser` (``board-end-400.png``,
-``challenge-result-400.png``); each one's height is printed.
+button) play a two-board challenge the same way, every board dealt by its button. Alice's board DM on
+her first turn after an AI's lead (``board-play-400.png``), the board's result
+message (its DM, edited: ``board-end-400.png``), bob's invitation
+(``challenge-invite-400.png``) and the challenge's comparison
+(``challenge-result-400.png``) are then each DMed again, as they were with their
+buttons, to a reader of their own and photographed at 400 px through
+:mod:`tools.preview_browser`; each one's height is printed.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ from tools.preview_browser import MEASURE_JS, PHONE, Browser, open_preview  # no
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screens"
 
+Shot = tuple[str, discord.ui.View]
+"""A message to photograph: its text and its buttons."""
+
 
 def _board(bot: Any, user_id: int) -> Any:
     tables = [
@@ -40,18 +45,36 @@ def _board(bot: Any, user_id: int) -> Any:
     return max(tables, key=lambda t: t.id)
 
 
+def _shot(message: discord.Message) -> Shot:
+    return message.content, discord.ui.View.from_message(message, timeout=None)
+
+
 def _message(member: Any, message_id: int) -> discord.Message:
     return next(m for m in member.user.dm_channel.history() if m.id == message_id)
 
 
-async def _play(env: Any, bot: Any, member: Any, pick: int = 0) -> discord.Message:
-    """Play the member's latest board to its end by its ``pick``-th card button; its DM."""
+async def _play(
+    env: Any, bot: Any, member: Any, pick: int = 0, seen: list[Shot] | None = None
+) -> discord.Message:
+    """Play the member's latest board to its end by its ``pick``-th card button; its DM.
+    ``seen`` gets the DM as it was on the first turn after an AI's lead, once the
+    first trick was done (the winner line, Last trick and This deal)."""
     table = _board(bot, member.id)
     seat = table.seat_of(member.id)
     for _ in range(200):
         if table.status != "active":
             break
         hand = _message(member, table.shown.hand_msgs[seat][1])
+        view = table.game.observe(seat)
+        if (
+            seen is not None
+            and not seen
+            and view.my_turn
+            and view.trick
+            and view.completed_tricks
+            and view.trick[0][0] != seat
+        ):
+            seen.append((hand.content, discord.ui.View.from_message(hand, timeout=None)))
         ids = [
             c.custom_id
             for row in hand.components
@@ -68,9 +91,9 @@ async def _play(env: Any, bot: Any, member: Any, pick: int = 0) -> discord.Messa
     return _message(member, table.shown.hand_msgs[seat][1])
 
 
-async def _shoot(env: Any, bot: Any, reader: Any, message: discord.Message, path: Path) -> float:
-    view = discord.ui.View.from_message(message, timeout=None)
-    await bot.manager.services.notifier.dm(reader.user.id, message.content, view)
+async def _shoot(env: Any, bot: Any, reader: Any, shot: Shot, path: Path) -> float:
+    content, view = shot
+    await bot.manager.services.notifier.dm(reader.user.id, content, view)
     await bot.manager.services.notifier.flush()
     channel = reader.user.dm_channel
     async with (
@@ -109,13 +132,15 @@ async def main(out: Path) -> None:
                 await bob.slash(channel, "ruff daily", game="whist-5")
                 await _play(env, bot, bob)  # a traveller with two results
                 await alice.slash(channel, "ruff daily", game="whist-5")
-                board_end = await _play(env, bot, alice)
+                seen: list[Shot] = []
+                board_end = await _play(env, bot, alice, seen=seen)
                 await alice.slash(
                     channel, "ruff challenge", opponent=bob.user, game="whist-5", boards=2
                 )
                 invite = next(
                     m for m in bob.user.dm_channel.history() if "challenges you" in m.content
                 )
+                invitation = (invite.content, discord.ui.View.from_message(invite, timeout=None))
                 await bob.user.click(invite, label="▶ Play")
                 await env.settle()
                 for member, pick in ((alice, 0), (bob, -1)):
@@ -129,10 +154,16 @@ async def main(out: Path) -> None:
                     for m in alice.user.dm_channel.history()
                     if m.content.startswith("🏁 Challenge #1")
                 )
-                for name, message in (("board-end", board_end), ("challenge-result", result)):
+                shots = {
+                    "board-play": seen[0],
+                    "board-end": _shot(board_end),
+                    "challenge-invite": invitation,
+                    "challenge-result": _shot(result),
+                }
+                for name, shot in shots.items():
                     reader = guild.add_member(env.create_user(f"reader-{name}"))
                     path = out / f"{name}-{PHONE}.png"
-                    height = await _shoot(env, bot, reader, message, path)
+                    height = await _shoot(env, bot, reader, shot, path)
                     print(f"{path}: {height:.0f} px high at {PHONE} px", flush=True)
         finally:
             await bot.close()
