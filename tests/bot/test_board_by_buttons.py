@@ -23,6 +23,8 @@ from .helpers import forged_click
 
 pytestmark = pytest.mark.slow  # whole boards through the simulator
 
+SETTLE = 60.0  # seconds a settle may wait: the boards' AI searches on a loaded machine
+
 NOT_ON_A_BOARD = ("game is over", "AI fixed", "Review my play", "How ", "Deal 1 of game")
 
 
@@ -43,6 +45,7 @@ def board_message(member: Any, table: Any) -> discord.Message:
 @pytest.mark.parametrize("bot_settings", [{"daily_worlds": 8}])
 async def test_a_whole_day_by_buttons_one_message_per_board(simcord_env: Any) -> None:
     env = simcord_env
+    env.settle_timeout = SETTLE
     guild = env.create_guild(name="Card Room")
     channel = guild.create_text_channel("cards")
     alice = guild.add_member(env.create_user("alice"))
@@ -76,7 +79,7 @@ async def test_a_whole_day_by_buttons_one_message_per_board(simcord_env: Any) ->
             answer = review.response.content
             assert review.ephemeral and "per server" not in answer, answer
             assert "Review of table" in answer or "no decision worth judging" in answer, answer
-            env.settle_timeout = 5.0
+            env.settle_timeout = SETTLE
             share = await alice.user.click(done, label="Share")
             assert share.ephemeral and "board 1/6" in share.response.content
             assert "♠" not in share.response.content and "+" not in share.response.content
@@ -111,6 +114,7 @@ async def test_a_boards_dm_shows_the_tricks_after_an_ai_lead(simcord_env: Any) -
     """Once an AI leads, the trick before is named (who won it) and Last trick on the
     board's DM shows its cards."""
     env = simcord_env
+    env.settle_timeout = SETTLE
     guild = env.create_guild(name="Card Room")
     channel = guild.create_text_channel("cards")
     alice = guild.add_member(env.create_user("alice"))
@@ -157,6 +161,7 @@ class _Member:
 @pytest.mark.parametrize("bot_settings", [{"daily_worlds": 8}])
 async def test_a_challenge_by_buttons_declined_and_rematched(simcord_env: Any) -> None:
     env = simcord_env
+    env.settle_timeout = SETTLE
     guild = env.create_guild(name="Card Room")
     channel = guild.create_text_channel("cards")
     alice = guild.add_member(env.create_user("alice"))

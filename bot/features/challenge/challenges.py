@@ -315,13 +315,14 @@ class Challenges:
                 answer, table = await self._deal(
                     challenge, user.id, user.display_name, number, dm.id
                 )
+        if table is None:  # nothing new below: say what happened; the button stays
+            await interaction.followup.send(answer, ephemeral=True)
+            return
         if invitation:  # answered: neither Play nor Decline is left on it
             spent = [challenge_id_of(v, challenge.id) for v in ("play", "decline")]
         else:
             spent = [challenge_id_of("next", challenge.id)]
         await _spend(interaction, *spent)
-        if table is None:  # nothing new below: say what happened instead
-            await interaction.followup.send(answer, ephemeral=True)
 
     async def on_decline(self, interaction: discord.Interaction[Any], challenge_id: int) -> None:
         """**Decline**: only the invited player, before playing a board of it; the
