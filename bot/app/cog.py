@@ -1,7 +1,7 @@
-"""Slash commands: ``/ruff new | daily | challenge | cancel | review | puzzle | lesson``;
-the features with a package of their own (``bot/features/``: ``hand``, ``rules``,
-``leaderboard``, ``stats``, ``settings``, ``options``, ``record``, ``replay``) add
-theirs to the same ``/ruff`` group, guarded by this cog's check.
+"""Slash commands: ``/ruff new | cancel | review | puzzle | lesson``; the features
+with a package of their own (``bot/features/``: ``daily``, ``challenge``, ``hand``, ``rules``,
+``leaderboard``, ``stats``, ``settings``, ``options``, ``record``, ``replay``) add theirs to
+the same ``/ruff`` group, guarded by this cog's check.
 
 Thin by design: each command validates its options' shape and hands over to
 the :class:`~bot.app.manager.GameManager`.
@@ -84,49 +84,6 @@ class RuffCog(
             for p in preset_choices(game)
             if current.lower() in p.lower()
         ][:25]
-
-    @app_commands.command(
-        name="daily",
-        description=N_("Today's deals: the same boards for everyone, played alone in your DMs"),
-    )
-    @app_commands.describe(
-        game=N_("Which game (default: Ruff and Honours)"),
-        standings=N_("Show the standings instead of playing"),
-    )
-    @app_commands.choices(
-        game=_game_choices(),
-        standings=[
-            app_commands.Choice(name=N_("today"), value="today"),
-            app_commands.Choice(name=N_("this week"), value="week"),
-            app_commands.Choice(name=N_("all time"), value="all"),
-        ],
-    )
-    async def daily(
-        self,
-        interaction: discord.Interaction[Any],
-        game: str | None = None,
-        standings: str | None = None,
-    ) -> None:
-        await self.manager.daily_command(interaction, game, standings)
-
-    @app_commands.command(
-        name="challenge",
-        description=N_("The same boards for you and someone else, each played alone, compared"),
-    )
-    @app_commands.describe(
-        opponent=N_("Whom to challenge (me: the AI); empty: play your next challenge board"),
-        game=N_("Which game (default: Ruff and Honours)"),
-        boards=N_("How many boards (default 5)"),
-    )
-    @app_commands.choices(game=_game_choices())
-    async def challenge(
-        self,
-        interaction: discord.Interaction[Any],
-        opponent: discord.User | None = None,
-        game: str | None = None,
-        boards: app_commands.Range[int, 1, 6] | None = None,
-    ) -> None:
-        await self.manager.challenge_command(interaction, opponent, game, boards)
 
     @app_commands.command(
         name="cancel", description=N_("End this channel's table (opener or Manage Server)")

@@ -40,12 +40,9 @@ import discord
 from bot.app import heap
 from bot.cluster.sync import Cluster
 from bot.commands.coach import Coach
-from bot.commands.daily import DailyStandings
 from bot.config import Settings
-from bot.discord_ui.challenge import Challenges
 from bot.discord_ui.claims import VERBS as CLAIM_VERBS
 from bot.discord_ui.claims import ClaimButtons
-from bot.discord_ui.daily import Daily
 from bot.discord_ui.hints import Hints
 from bot.discord_ui.lessons import Lessons
 from bot.discord_ui.lobby import Lobby
@@ -53,7 +50,12 @@ from bot.discord_ui.play import Play
 from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
 from bot.features import Feature, info, records
+from bot.features import challenge as challenge_feature
+from bot.features import daily as daily_feature
 from bot.features import settings as settings_feature
+from bot.features.challenge.challenges import Challenges
+from bot.features.daily.boards import Daily
+from bot.features.daily.standings import DailyStandings
 from bot.present.replies import refuse
 from bot.store import Database
 from bot.tables.aipool import AIPool
@@ -132,6 +134,8 @@ class GameManager:
         buttons)."""
         svc = self.services
         return [
+            daily_feature.build(self.daily, self.daily_standings, self.coach),
+            challenge_feature.build(self.challenges),
             records.build(svc),
             info.build(svc, self.presenter),
             settings_feature.build(svc, self.presenter),
@@ -174,23 +178,6 @@ class GameManager:
         options: str | None,
     ) -> None:
         await self.lobby.new_table(interaction, game_id, preset, target, options)
-
-    async def daily_command(
-        self, interaction: discord.Interaction[Any], game_id: str | None, standings: str | None
-    ) -> None:
-        if standings is None:
-            await self.daily.command(interaction, game_id)
-        else:
-            await self.daily_standings.standings(interaction, game_id, standings)
-
-    async def challenge_command(
-        self,
-        interaction: discord.Interaction[Any],
-        opponent: discord.abc.User | None,
-        game_id: str | None,
-        boards: int | None,
-    ) -> None:
-        await self.challenges.command(interaction, opponent, game_id, boards)
 
     async def cancel_command(self, interaction: discord.Interaction[Any]) -> None:
         await self.lobby.cancel_command(interaction)

@@ -23,12 +23,13 @@ import discord
 from bot.discord_ui.services import DiscordServices
 from bot.discord_ui.shown import shown
 from bot.present import render
-from bot.present.controls import hand_controls, hand_in_buttons, hint_button
+from bot.present.controls import hand_controls, hand_in_buttons, hint_button, look_buttons
 from bot.present.i18n import _, current, using
 from bot.present.notify import DMClosed, MessageGone, call, release_view
 from bot.present.replies import refuse
 from bot.store import StoreError
 from bot.tables import commit
+from bot.tables.kinds import TableKind
 from bot.tables.table import HAND_COPIES, Table, hand_signature, turn_deadline
 from engine import Card, SeatView
 
@@ -124,6 +125,8 @@ class Hands:
                 ui = hand_controls(table.id, version, view, away=away, chosen=chosen)
                 if table.kind.rules.hint_button and view.my_turn and not away:
                     hint_button(ui, table.id, version, seat)  # a table with hints, your turn
+                if table.kind is TableKind.BOARD and view.phase != "over":  # no table message: here
+                    look_buttons(ui, table.id)
                 return ui
 
         return content, sig, controls
@@ -133,6 +136,8 @@ class Hands:
         assert table.game is not None
         view = table.view(seat)
         away = seat in table.away and view.phase != "over"
+        if view.phase == "over" and table.kind is TableKind.BOARD:  # its result message follows
+            return _("🏁 The board is over — its result follows."), view, False
         if view.phase == "over" and not note:
             note = shown(table).how_won_in.get(current(), shown(table).how_won)
         played_for = shown(table).played_for.get(seat)
@@ -232,8 +237,8 @@ class Hands:
         """Edit hand messages whose content changed (turn arrived, hand changed): the
         DM and every live "My hand" copy. ``skip``: a seat whose DM was just answered
         in place (its copies are still brought up to date)."""
-        if table.game is None:
-            return
+        if table.game is None or (table.kind is TableKind.BOARD and table.status == "finished"):
+            return  # a finished board's DM is its result message now (bot/features/daily)
         for seat in range(len(table.seats)):
             if table.human(seat) is None:
                 continue

@@ -32,6 +32,7 @@ from bot.present.notify import DMClosed, MessageGone, PictureArg
 from bot.present.picture import Picture, picture_key
 from bot.store import HumanSeat, TableRow
 from bot.tables import commit
+from bot.tables.kinds import TableKind
 from bot.tables.table import Table, first_free
 from engine import Action, DealScored, DealStarted, Event, Game, SeatView, TrickWon, can_concede
 
@@ -182,7 +183,10 @@ class Presenter:
     def _after(
         self, table: Table, info: render.TableInfo, events: list[Event], actor_seat: int | None
     ) -> None:
-        if any(isinstance(e, render.SUMMARY_EVENTS) for e in events):
+        # a board played alone ends in one message of its own (bot/features/daily)
+        if table.kind is not TableKind.BOARD and any(
+            isinstance(e, render.SUMMARY_EVENTS) for e in events
+        ):
             over = table.game is not None and table.game.is_over
             tied = table.game.observe(0).tied if over and table.game is not None else ()
             summary = render.deal_summary(info, events, tied)

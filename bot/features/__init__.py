@@ -22,7 +22,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
-__all__ = ["Command", "Feature", "install"]
+from bot.present.i18n import _
+from bot.present.locales import arrive
+
+__all__ = ["Command", "Feature", "answered", "install"]
 
 Command = app_commands.Command[Any, ..., Any] | app_commands.Group
 """A ``/ruff`` subcommand, or a subgroup (``/ruff event create`` ...)."""
@@ -30,6 +33,27 @@ Command = app_commands.Command[Any, ..., Any] | app_commands.Group
 
 async def _nothing() -> None:
     return None
+
+
+async def answered(
+    interaction: discord.Interaction[Any],
+    click: Callable[[discord.Interaction[Any]], Awaitable[None]],
+) -> None:
+    """Run a feature's button ``click`` in the clicker's language; an error still gets
+    a short private answer (and is reported through the client's error hook)."""
+    try:
+        await arrive(interaction)
+        await click(interaction)
+    except Exception:
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.send_message(
+                    _("Something went wrong — nothing was changed. Please try again."),
+                    ephemeral=True,
+                )
+            except discord.HTTPException:
+                pass
+        await interaction.client.on_error("component", interaction)
 
 
 @dataclass(frozen=True, slots=True)

@@ -374,6 +374,22 @@ def hint_button(ui: discord.ui.View, table_id: int, version: int, seat: int) -> 
         )
 
 
+def look_buttons(ui: discord.ui.View, table_id: int) -> None:
+    """**Last trick** and **This deal** on a hand that no table message accompanies (a
+    board played alone in a DM): the tricks before an AI's lead stay one tap away.
+    On a row with room (none when every row is full)."""
+    if not isinstance(ui, Rows):
+        return
+    row = ui.free_row()
+    if row is None:
+        return
+    for verb, label in (("last", _("Last trick")), ("deal", _("This deal"))):
+        try:
+            ui.button(table_id_for(table_id, verb), label, discord.ButtonStyle.secondary, row=row)
+        except ValueError:  # the row is full
+            return
+
+
 ANSWER_PHASES = (CLAIM, CONCEDE)
 
 

@@ -1,6 +1,6 @@
 """The boards played alone (``/ruff daily``): who started which board, and each
-finished board's result; the AI's par of each board. Read by ``bot.commands.daily``
-(standings) and ``bot.discord_ui.daily`` (travellers), written by ``bot.discord_ui.daily``
+finished board's result; the AI's par of each board. Read by ``bot.features.daily.standings``
+(standings) and ``bot.features.daily.boards`` (travellers), written by ``bot.features.daily.boards``
 (a start) and ``bot.tables.commit`` (a result, with the board's last move).
 
 Their scoring (matchpoints, standings, percentiles) is ``bot.competition.duplicate``:

@@ -21,7 +21,7 @@ A decision is ``random.Random(seed)`` in the worker, so it is reproducible given
 the budget (exactly so with ``worlds=``, which bounds the search by worlds
 instead of time: tests).
 
-The level :data:`FIXED` (the AI of the boards played alone, ``bot.discord_ui.daily``)
+The level :data:`FIXED` (the AI of the boards played alone, ``bot.features.daily.boards``)
 never depends on time or load: ``normal``'s search bounded by ``fixed_worlds``
 sampled deals a decision whatever the queue, so the same view and seed give the
 same move in any process on any machine (a pool failure's easy answer aside).

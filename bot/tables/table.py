@@ -69,7 +69,7 @@ class TableSettings:
     set_aside_notice: str = ""  # the channel was told this version could not load the table
     # what the table is (bot.tables.kinds): rated or not, its end, timers, the Hint button
     kind: TableKind = TableKind.ORDINARY
-    board: str = ""  # the key of the board a ``board`` table plays (bot.discord_ui.daily)
+    board: str = ""  # the key of the board a ``board`` table plays (bot.features.daily.boards)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from simcord.builders import UserHandle
 
-from bot.discord_ui.challenge import DEADLINE
+from bot.features.challenge.challenges import DEADLINE
 from bot.store import ChallengeRepo, DailyRepo, TableRepo
 
 from .daily_play import board_table, dm_messages, play_board
@@ -31,7 +31,7 @@ async def test_two_players_play_the_same_boards_and_are_compared(simcord_env: An
     channel, alice, bob = _setup(env)
     res = await alice.slash(channel, "ruff challenge", opponent=bob.user, game="whist-5", boards=2)
     assert "Challenge #1 against bob: board 1 of 2" in res.response.content, res.response.content
-    assert any("alice challenges you to 2 boards" in m.content for m in dm_messages(bob))
+    assert any("**alice** challenges you: 2 boards" in m.content for m in dm_messages(bob))
     res = await bob.slash(channel, "ruff daily", game="whist-5")  # the daily deals are apart
     assert "Board 1 of 6" in res.response.content
     await play_board(env, bob, random.Random(9))
@@ -42,7 +42,9 @@ async def test_two_players_play_the_same_boards_and_are_compared(simcord_env: An
     assert first[0].settings.board.endswith("/challenge-1/1")
     assert second[0].settings.board.endswith("/challenge-1/2")
     assert any(
-        "⏳ You have played every board of challenge #1" in m.content for m in dm_messages(alice)
+        m.content.startswith("✅ **Board 2/2**")
+        and "⏳ You have played every board of challenge #1" in m.content
+        for m in dm_messages(alice)
     )
     res = await alice.slash(channel, "ruff challenge")
     assert "No challenge waits for you" in res.response.content
@@ -61,7 +63,10 @@ async def test_two_players_play_the_same_boards_and_are_compared(simcord_env: An
         assert len(told) == 1
         for n in (1, 2):
             a, b = results[(alice.id, n)], results[(bob.id, n)]
-            assert f"Board {n}: alice {a:+d} · bob {b:+d}" in told[0]
+            assert a is not None and b is not None
+            row = next(line for line in told[0].splitlines() if line.startswith(f"{n} "))
+            cells = row.split()
+            assert cells[1] == f"{a:+d}" and f"{b:+d}" in cells[2:4], row
     challenge = await ChallengeRepo(env.bot.db).get(1)
     assert challenge is not None and challenge.settled_at is not None
     # the challenge's boards are not in the daily standings
@@ -105,5 +110,5 @@ async def test_at_the_deadline_the_ai_plays_what_was_left(simcord_env: Any) -> N
     assert row is not None and row.status == "cancelled"
     for member in (alice, bob):
         told = [m.content for m in dm_messages(member) if m.content.startswith("🏁 Challenge #1")]
-        assert len(told) == 1 and "(played by the AI)" in told[0]
+        assert len(told) == 1 and "* played by the AI" in told[0]
     assert await manager.challenges.expire_once() == 0  # settled once

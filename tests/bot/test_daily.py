@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.discord_ui.daily import day_of
+from bot.features.daily.boards import day_of
 from bot.store import ChallengeRepo, DailyRepo, ResultRepo, TableRepo
 from engine import board, game_ids
 
@@ -32,10 +32,10 @@ async def test_a_board_is_dealt_in_the_dms_played_and_scored(
     assert table.seat_of(alice.id) == one.seat and table.seed == one.seed
     await play_board(env, alice, random.Random(1))
     await env.settle()
-    texts = [m.content for m in dm_messages(alice)]
-    done = next(t for t in texts if t.startswith("✅ Board 1 of 6"))
-    assert "alice (you)" in done and "par (the AI in your seat)" in done and "**The deal**" in done
-    assert any("▶ Board 2 of 6 is next: `/ruff daily` deals it." in t for t in texts)
+    done = next(m for m in dm_messages(alice) if m.content.startswith("✅ **Board 1/6**"))
+    assert "alice (you)" in done.content and "par (the AI in your seat)" in done.content
+    buttons = [c.label for row in done.components for c in getattr(row, "children", [])]
+    assert buttons == ["▶ Board 2", "The deal", "Review", "Share"], buttons
     assert board_table(env, alice.id) is None  # dealt when asked for, not before
     entries = await DailyRepo(env.bot.db).of_player(alice.id, "whist-5", day)
     assert [e.number for e in entries] == [1] and entries[0].result is not None

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bot.competition.duplicate import matchpoints, standings
-from bot.discord_ui.daily import day_of
+from bot.features.daily.boards import day_of
 from bot.present.render.common import hand_text
 from bot.store import DailyRepo
 from engine import game_log

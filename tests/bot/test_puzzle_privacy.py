@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot.discord_ui.daily import day_of
+from bot.features.daily.boards import day_of
 from bot.present.render import card_text
 from engine import Card, board, start_board
 

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 import simcord.interactions
 
-from bot.discord_ui.daily import day_of
+from bot.features.daily.boards import day_of
 from bot.store import ChallengeRepo, DailyRepo
 
 from .daily_play import board_table, dm_messages, play_board
@@ -82,7 +82,7 @@ async def test_the_daily_from_a_user_install_counts_across_servers_only(
     table = board_table(env, alice.id)
     assert table is not None and table.channel_id == alice.user.dm_channel.id
     await play_board(env, alice, random.Random(3))
-    assert any(m.content.startswith("✅ Board 1 of 6") for m in dm_messages(alice))
+    assert any(m.content.startswith("✅ **Board 1/6**") for m in dm_messages(alice))
     day = day_of(env.bot.manager.daily.clock())
     [entry] = await DailyRepo(env.bot.db).of_player(alice.id, "whist-5", day)
     # counted for no server (the cross-server standings), no channel to tell at the day's end
@@ -140,7 +140,7 @@ async def test_a_challenge_from_a_user_install(
     assert res.ephemeral and "Challenge #1 against bob: board 1 of 1" in res.response.content, res
     challenge = await ChallengeRepo(env.bot.db).get(1)
     assert challenge is not None and challenge.guild_id == 0 and challenge.channel_id == 0
-    assert any("alice challenges you to 1 board" in m.content for m in dm_messages(bob))
+    assert any("**alice** challenges you: 1 board" in m.content for m in dm_messages(bob))
     table = board_table(env, alice.id)
     assert table is not None and table.channel_id == alice.user.dm_channel.id
     assert list(there.history()) == []

@@ -53,6 +53,8 @@ AI_LEVELS = TextMap({"easy": N_("easy"), "normal": N_("normal"), "hard": N_("har
 
 def ai_name(name: str, level: str) -> str:
     """An AI player as every text names it, the way the records do: ``Cotton, AI easy``."""
+    if level not in AI_LEVELS:  # the boards' fixed AI: its level is no player's business
+        return _("{name}, AI").format(name=name)
     return _("{name}, AI {level}").format(name=name, level=AI_LEVELS.get(level, level))
 
 

@@ -26,6 +26,9 @@ __all__ = [
     "BoardLine",
     "TravellerLine",
     "board_done_text",
+    "board_end_text",
+    "board_share_line",
+    "day_line",
     "board_label",
     "day_text",
     "deal_text",
@@ -159,6 +162,71 @@ def board_done_text(
         lines.append(_("(the par is still being worked out)"))
     lines.extend(deal)
     return fit(lines)
+
+
+def board_end_text(
+    headline: str,
+    context: str,
+    mine: int,
+    points: Fraction | None,
+    par: int | None,
+    traveller: Sequence[TravellerLine],
+    after: Sequence[str] = (),
+) -> str:
+    """A finished board as its one message (the board's DM, edited): the result line
+    ("✅ **Board 1/6** · **−7** · 50% · par −7"), a small line of what it was, the
+    traveller, then ``after`` (the day's line after the last board). The deal is
+    behind a button: the message stays short on a phone."""
+    parts = [headline, f"**{signed(mine)}**"]
+    if points is not None:
+        parts.append(percent(points))
+    parts.append(
+        _("par {result}").format(result=signed(par)) if par is not None else _("par to come")
+    )
+    lines = ["✅ " + " · ".join(parts), "-# " + context]
+    if traveller:
+        lines.append(_("**Traveller** (this server):"))
+    for line in traveller:
+        if line.points is None:
+            lines.append(
+                _("`{result:>4}` par (the AI in your seat)").format(result=signed(line.result))
+            )
+        else:
+            who = _("{name} (you)").format(name=line.name) if line.you else line.name
+            lines.append(f"`{signed(line.result):>4}` {who} — {percent(line.points)}")
+    lines.extend(after)
+    return fit(lines)
+
+
+def board_share_line(
+    rules: Rules,
+    day: str,
+    number: int,
+    total: int,
+    points: Fraction | None,
+    result: int,
+    par: int | None,
+) -> str:
+    """One board's line to paste anywhere: nothing of its cards or its score, only the
+    matchpoints and the mark against par, so it spoils the board for nobody."""
+    shown = percent(points) if points is not None else "—"
+    return _("🃏 {title} · deals of {day} · board {number}/{total}: {score} {mark}").format(
+        title=rules.title,
+        day=day,
+        number=number,
+        total=total,
+        score=shown,
+        mark=mark(result, par),
+    )
+
+
+def day_line(rules: Rules, boards: Sequence[BoardLine], score: Fraction | None) -> str:
+    """The day's standing in one line, under the last board: the score and the strip."""
+    strip = "".join(mark(b.result, b.par) for b in boards)
+    shown = percent(score) if score is not None else "—"
+    return _("🏁 Day done: **{score}** {strip} · `/ruff daily standings:today`").format(
+        score=shown, strip=strip
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,17 +428,23 @@ def challenge_board_text(
 def challenge_invite(
     rules: Rules, challenge_id: int, challenger: str, boards: int, deadline: float
 ) -> str:
-    """The DM to the challenged player."""
-    return _(
-        "⚔️ {challenger} challenges you to {boards} ({title}), challenge #{challenge}: the same boards "
-        "for you both, each played alone against the AI, compared board by board. Play them by "
-        "{deadline} with `/ruff challenge` (boards not played by then are played by the AI)."
-    ).format(
-        challenger=challenger,
-        boards=ngettext("{n} board", "{n} boards", boards).format(n=boards),
-        title=rules.title,
-        challenge=challenge_id,
-        deadline=f"<t:{int(deadline)}:f>",
+    """The DM to the challenged player, above its **Play** and **Decline** buttons."""
+    return "\n".join(
+        (
+            _(
+                "⚔️ **{challenger}** challenges you: {boards} of {title} (challenge #{challenge})."
+            ).format(
+                challenger=challenger,
+                boards=ngettext("{n} board", "{n} boards", boards).format(n=boards),
+                title=rules.title,
+                challenge=challenge_id,
+            ),
+            "-# "
+            + _(
+                "The same boards for you both, each played alone against the AI, compared "
+                "board by board. Play by {deadline}; the AI plays what is left then."
+            ).format(deadline=f"<t:{int(deadline)}:f>"),
+        )
     )
 
 
@@ -420,41 +494,34 @@ class ChallengeLine:
 def challenge_result(
     rules: Rules, challenge_id: int, first: str, second: str, lines: Sequence[ChallengeLine]
 ) -> str:
-    """The challenge compared board by board, the boards won each, who won."""
+    """The challenge compared board by board, side by side: each board's two results
+    and who won it (◀), the boards won each, who won."""
     won = sum(1 for b in lines if b.first > b.second)
     lost = sum(1 for b in lines if b.first < b.second)
-    tied = len(lines) - won - lost
     if won > lost:
-        verdict = _("{name} wins").format(name=first)
+        verdict = _("**{name}** wins").format(name=first)
     elif lost > won:
-        verdict = _("{name} wins").format(name=second)
+        verdict = _("**{name}** wins").format(name=second)
     else:
         verdict = _("a draw")
     out = [
-        _(
-            "🏁 Challenge #{challenge} · {title}: {first} {won}–{lost} {second} ({tied}) — {verdict}"
-        ).format(
-            challenge=challenge_id,
-            title=rules.title,
-            first=first,
-            second=second,
-            won=won,
-            lost=lost,
-            tied=ngettext("{n} board tied", "{n} boards tied", tied).format(n=tied),
-            verdict=verdict,
-        )
+        _("🏁 Challenge #{challenge} · {title}").format(challenge=challenge_id, title=rules.title),
+        _("{first} {won}–{lost} {second} — {verdict}").format(
+            first=first, won=won, lost=lost, second=second, verdict=verdict
+        ),
     ]
-    ai = _(" (played by the AI)")
+    a_name, b_name = first[:9], second[:9]
+    width = max(len(a_name), len(b_name), 4)
+    table = [f"{'#':<2} {a_name:>{width}}   {b_name:>{width}}"]
     for b in lines:
-        out.append(
-            _("Board {number}: {first} {a}{a_ai} · {second} {b}{b_ai}").format(
-                number=b.number,
-                first=first,
-                a=signed(b.first),
-                a_ai=ai if b.first_ai else "",
-                second=second,
-                b=signed(b.second),
-                b_ai=ai if b.second_ai else "",
-            )
-        )
-    return fit(out)
+        a_mark = "◀" if b.first > b.second else " "
+        b_mark = "◀" if b.second > b.first else ("=" if b.first == b.second else " ")
+        a_text = signed(b.first) + ("*" if b.first_ai else "")
+        b_text = signed(b.second) + ("*" if b.second_ai else "")
+        table.append(f"{b.number:<2} {a_text:>{width}} {a_mark} {b_text:>{width}} {b_mark}")
+    out.append("```\n" + "\n".join(table) + "\n```")
+    notes = [_("`◀` won the board")]
+    if any(b.first_ai or b.second_ai for b in lines):
+        notes.append(_("* played by the AI"))
+    out.append("-# " + " · ".join(notes))
+    return "\n".join(out)

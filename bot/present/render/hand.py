@@ -277,6 +277,9 @@ def hand_message(
     last = named_last_trick_line(info, view) if not view.trick else ""  # until the next begins
     if last:
         lines.append(last)
+    won = last_winner_line(info, view)
+    if won:
+        lines.append("-# " + won)
     if view.phase == "play" or view.completed_tricks:
         lines.append(tricks_line(info, view))
     if not in_buttons:
@@ -407,6 +410,7 @@ def _play_turn_message(
     context = [short_trumps_line(info, view), _contract_need(info, view), _sides_words(info, view)]
     if view.completed_tricks or view.trick:
         context.append(_("Tricks: {tricks}").format(tricks=tricks_line(info, view, bare=True)))
+    context.append(last_winner_line(info, view))  # the trick before, once the next began
     lines.append("-# " + " · ".join(x for x in context if x))
     rules = info.rules
     place = _place(info) + " · " + _short_seat(info, view)
@@ -535,6 +539,16 @@ def named_last_trick_line(info: TableInfo, view: SeatView) -> str:
     return _("Last trick ({number}): won by **{who}** — {cards}").format(
         number=len(view.completed_tricks), who=who, cards=order
     )
+
+
+def last_winner_line(info: TableInfo, view: SeatView) -> str:
+    """Once the next trick has begun, who won the one before (its cards: **Last
+    trick**): after an AI's lead the trick before is not gone without a word."""
+    if not view.trick or not view.completed_tricks:
+        return ""
+    _leader, _cards, winner = view.completed_tricks[-1]
+    who = _("you") if winner == view.seat else info.names[winner]
+    return _("Trick {number} won by {who}").format(number=len(view.completed_tricks), who=who)
 
 
 def _waiting_line(info: TableInfo, view: SeatView) -> str:

@@ -3,7 +3,7 @@ deadline, compared board by board.
 
 A challenge's boards are ``engine.boards`` boards of the series
 ``challenge-<id>``, dealt and played exactly as the daily deals are
-(:mod:`bot.discord_ui.daily`: a board table in each player's DM, the fixed AI, one
+(:mod:`bot.features.daily.boards`: a board table in each player's DM, the fixed AI, one
 attempt each, the result written with the board's last move). The challenger's
 first board is dealt at once; the other player is told by DM; each next board
 is dealt by ``/ruff challenge`` (no opponent). An opponent may be the bot itself: the AI, whose
@@ -26,19 +26,19 @@ from typing import Any
 
 import discord
 
-from bot.discord_ui.daily import DEFAULT_GAME, Daily, board_of_key
 from bot.discord_ui.services import DiscordServices
+from bot.features.daily.boards import DEFAULT_GAME, Daily, board_of_key, end_view
 from bot.present.i18n import _, using
 from bot.present.installs import home
 from bot.present.notify import DMClosed, MessageGone
 from bot.present.render import daily as text
-from bot.present.replies import refuse, reply
+from bot.present.replies import refuse, reply, settle
 from bot.store import BoardEntry, Challenge, StoreError
 from bot.store.daily import CHALLENGE
 from bot.tables import commit
 from bot.tables.aipool import FIXED
 from bot.tables.table import Table
-from engine import IllegalAction, RulesError, board, board_result, game_log, make_rules
+from engine import IllegalAction, RulesError, board, board_result, make_rules
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,32 @@ DEADLINE = 3 * 24 * 3600.0
 
 DEFAULT_BOARDS = 5
 
+CHALLENGE_TEMPLATE = r"ch:(?P<verb>play|decline|next|rematch):(?P<challenge>\d{1,19})"
+"""A challenge's buttons: ``ch:<verb>:<challenge>``: the invitation's Play and Decline,
+the next board under a finished one, Rematch under the comparison."""
+
+
+def challenge_id_of(verb: str, challenge: int) -> str:
+    return f"ch:{verb}:{challenge}"
+
+
+def _button(label: str, custom_id: str, style: discord.ButtonStyle) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+    return view
+
+
+def invite_view(challenge: int) -> discord.ui.View:
+    view = _button(_("▶ Play"), challenge_id_of("play", challenge), discord.ButtonStyle.primary)
+    view.add_item(
+        discord.ui.Button(
+            label=_("Decline"),
+            style=discord.ButtonStyle.secondary,
+            custom_id=challenge_id_of("decline", challenge),
+        )
+    )
+    return view
+
 
 class Challenges:
     """Makes challenges, deals their boards, settles them."""
@@ -57,6 +83,7 @@ class Challenges:
         self.svc = svc
         self.daily = daily
         self.clock = time.time  # tests move it
+        self._rematched: set[int] = set()  # challenges a rematch was made of
         daily.challenge_board_done = self.board_done
 
     # ================================================================ /ruff challenge
@@ -97,32 +124,57 @@ class Challenges:
         them = (0, _("the AI")) if ai else (opponent.id, opponent.display_name)
         if await self._dm_of(interaction, them[1]) is None:
             return
-        deadline = self.clock() + DEADLINE
         guild_id, channel_id = home(interaction)
+        answer, _table = await self.create(
+            rules.game_id,
+            rules.preset,
+            count,
+            guild_id,
+            channel_id,
+            (me.id, me.display_name),
+            them,
+            dm.id,
+        )
+        await reply(interaction, answer)
+
+    async def create(
+        self,
+        game_id: str,
+        preset: str,
+        count: int,
+        guild_id: int,
+        channel_id: int,
+        me: tuple[int, str],
+        them: tuple[int, str],
+        dm_id: int,
+    ) -> tuple[str, Table | None]:
+        """Make a challenge, deal its first board to ``me`` and invite ``them`` (0: the
+        AI) with Play and Decline; the words saying so and the table dealt."""
+        deadline = self.clock() + DEADLINE
         challenge = await self.svc.challenge_repo.create(
-            game_id=rules.game_id,
-            preset=rules.preset,
+            game_id=game_id,
+            preset=preset,
             boards=count,
             guild_id=guild_id,
             channel_id=channel_id,
-            challenger=(me.id, me.display_name),
+            challenger=me,
             opponent=them,
             deadline_at=deadline,
         )
-        intro = await self._deal(challenge, me.id, me.display_name, 1, dm.id)
+        intro, table = await self._deal(challenge, me[0], me[1], 1, dm_id)
         note = ""
-        if not ai:
-            with using(self.svc.user_locales.language(opponent.id)):
-                invite = text.challenge_invite(
-                    rules, challenge.id, me.display_name, count, deadline
-                )
+        if them[0]:
+            rules = make_rules(game_id, preset)
+            with using(self.svc.user_locales.language(them[0])):
+                invite = text.challenge_invite(rules, challenge.id, me[1], count, deadline)
+                buttons = invite_view(challenge.id)
             try:
-                await self.svc.notifier.dm(opponent.id, invite)
+                await self.svc.notifier.dm(them[0], invite, buttons)
             except (DMClosed, MessageGone, discord.HTTPException):
                 note = "\n" + _(
                     "I could not DM {name}: they can still play with `/ruff challenge`."
-                ).format(name=opponent.display_name)
-        await reply(interaction, intro + note)
+                ).format(name=them[1])
+        return intro + note, table
 
     async def _dm_of(
         self, interaction: discord.Interaction[Any], opponent: str
@@ -154,17 +206,17 @@ class Challenges:
         dm = user.dm_channel or await user.create_dm()
         open_row = await self.svc.table_repo.get_open_by_channel(dm.id)
         if open_row is not None:
-            await self.daily.resume(interaction, open_row.id)
+            await reply(interaction, await self.daily.resume(open_row.id, user.id))
             return
         for challenge in await self.svc.challenge_repo.open_of(user.id):
             if challenge.deadline_at <= self.clock():
                 continue
             number = await self._next_number(challenge, user.id)
             if number is not None:
-                await reply(
-                    interaction,
-                    await self._deal(challenge, user.id, user.display_name, number, dm.id),
+                intro, _table = await self._deal(
+                    challenge, user.id, user.display_name, number, dm.id
                 )
+                await reply(interaction, intro)
                 return
         await reply(
             interaction,
@@ -182,8 +234,9 @@ class Challenges:
 
     async def _deal(
         self, challenge: Challenge, user_id: int, name: str, number: int, dm_id: int
-    ) -> str:
-        """Deal board ``number`` of ``challenge`` to ``user_id``; the text saying so."""
+    ) -> tuple[str, Table | None]:
+        """Deal board ``number`` of ``challenge`` to ``user_id``; the text saying so (with
+        a link to the board) and the table (None if it was dealt already)."""
         the_board = board(challenge.game_id, challenge.preset, challenge.series, number)
         opponent = self._other(challenge, user_id)
         with using(self.svc.user_locales.language(user_id)):
@@ -197,7 +250,7 @@ class Challenges:
                 opponent,
                 challenge.deadline_at,
             )
-        await self.daily.open(
+        table = await self.daily.open(
             the_board,
             user_id,
             name,
@@ -206,7 +259,144 @@ class Challenges:
             dm_id,
             label=label,
         )
-        return intro
+        if table is None:
+            return intro, None
+        return intro + self.daily.link(table, user_id), table
+
+    # ================================================================ the buttons
+
+    async def _mine(
+        self, interaction: discord.Interaction[Any], challenge_id: int
+    ) -> Challenge | None:
+        """The challenge of a button, if the clicker plays in it and it is still on;
+        else a short private answer."""
+        challenge = await self.svc.challenge_repo.get(challenge_id)
+        user = interaction.user.id
+        if challenge is None or user not in (challenge.challenger_id, challenge.opponent_id):
+            await refuse(interaction, _("That challenge is not yours."))
+            return None
+        if challenge.settled_at is not None:
+            await refuse(
+                interaction, _("Challenge #{challenge} is over.").format(challenge=challenge.id)
+            )
+            return None
+        if challenge.deadline_at <= self.clock():
+            await refuse(
+                interaction,
+                _("Challenge #{challenge}'s time is up.").format(challenge=challenge.id),
+            )
+            return None
+        return challenge
+
+    async def on_next(
+        self, interaction: discord.Interaction[Any], challenge_id: int, invitation: bool
+    ) -> None:
+        """**▶ Play** on the invitation, **▶ Board N** under a finished board: deal the
+        clicker's next board of the challenge; the button is spent."""
+        challenge = await self._mine(interaction, challenge_id)
+        if challenge is None:
+            return
+        await interaction.response.defer()
+        user = interaction.user
+        dm = user.dm_channel or await user.create_dm()
+        open_row = await self.svc.table_repo.get_open_by_channel(dm.id)
+        if open_row is not None:
+            answer, table = await self.daily.resume(open_row.id, user.id), None
+        else:
+            number = await self._next_number(challenge, user.id)
+            if number is None:
+                answer, table = (
+                    _("You have played every board of challenge #{challenge}.").format(
+                        challenge=challenge.id
+                    ),
+                    None,
+                )
+            else:
+                answer, table = await self._deal(
+                    challenge, user.id, user.display_name, number, dm.id
+                )
+        if table is None:  # nothing new below: say what happened; the button stays
+            await interaction.followup.send(answer, ephemeral=True)
+            return
+        if invitation:  # answered: neither Play nor Decline is left on it
+            spent = [challenge_id_of(v, challenge.id) for v in ("play", "decline")]
+        else:
+            spent = [challenge_id_of("next", challenge.id)]
+        await _spend(interaction, *spent)
+
+    async def on_decline(self, interaction: discord.Interaction[Any], challenge_id: int) -> None:
+        """**Decline**: only the invited player, before playing a board of it; the
+        challenge ends (settled, with nothing to compare) and its challenger is told."""
+        challenge = await self._mine(interaction, challenge_id)
+        if challenge is None:
+            return
+        if interaction.user.id != challenge.opponent_id:
+            await refuse(interaction, _("Only the invited player can decline a challenge."))
+            return
+        if await self.svc.daily_repo.of_player(
+            challenge.opponent_id, challenge.game_id, challenge.series
+        ):
+            await refuse(interaction, _("You have begun its boards: play it out."))
+            return
+        if not await self.svc.challenge_repo.settle(challenge.id):
+            await refuse(
+                interaction, _("Challenge #{challenge} is over.").format(challenge=challenge.id)
+            )
+            return
+        await settle(
+            interaction,
+            _("You declined {name}'s challenge #{challenge}.").format(
+                name=challenge.challenger_name, challenge=challenge.id
+            ),
+        )
+        with using(self.svc.user_locales.language(challenge.challenger_id)):
+            note = _("⚔️ {name} declined your challenge #{challenge}.").format(
+                name=challenge.opponent_name, challenge=challenge.id
+            )
+        try:
+            await self.svc.notifier.dm(challenge.challenger_id, note)
+        except (DMClosed, MessageGone, discord.HTTPException) as exc:
+            log.info("challenge %s: could not tell its challenger: %s", challenge.id, exc)
+
+    async def on_rematch(self, interaction: discord.Interaction[Any], challenge_id: int) -> None:
+        """**Rematch** under a comparison: the same two (or the AI), the same game and
+        number of boards, new boards; the clicker's first board is dealt, the other
+        invited. Once per challenge."""
+        old = await self.svc.challenge_repo.get(challenge_id)
+        user = interaction.user
+        if old is None or user.id not in (old.challenger_id, old.opponent_id):
+            await refuse(interaction, _("That challenge is not yours."))
+            return
+        if old.settled_at is None:
+            await refuse(interaction, _("That challenge is still being played."))
+            return
+        if old.id in self._rematched:
+            await refuse(interaction, _("That rematch has been made already."))
+            return
+        dm = user.dm_channel or await user.create_dm()
+        if await self.svc.table_repo.get_open_by_channel(dm.id) is not None:
+            await refuse(interaction, _("Finish the board in your DMs first."))
+            return
+        self._rematched.add(old.id)
+        await interaction.response.defer()
+        if user.id == old.challenger_id:
+            them = (old.opponent_id, old.opponent_name)
+        else:
+            them = (old.challenger_id, old.challenger_name)
+        if not them[0]:
+            them = (0, _("the AI"))
+        answer, _table = await self.create(
+            old.game_id,
+            old.preset,
+            old.boards,
+            old.guild_id,
+            old.channel_id,
+            (user.id, user.display_name),
+            them,
+            dm.id,
+        )
+        await _spend(interaction, challenge_id_of("rematch", old.id))
+        await interaction.followup.send(answer, ephemeral=True)
 
     @staticmethod
     def _other(challenge: Challenge, user_id: int) -> str:
@@ -238,31 +428,50 @@ class Challenges:
             ),
             None,
         )
-        deal = game_log(table.game.to_record()).deals[0]
-        with using(self.svc.user_locales.language(entry.user_id)):
-            body = text.challenge_board_done(
-                the_board.rules,
-                challenge.id,
-                entry.number,
-                challenge.boards,
-                entry.result,
-                par,
-                theirs,
-                text.deal_text(deal, the_board.rules, the_board.start_scores),
-            )
-        await self.daily.post(table.channel_id, body)
         number = await self._next_number(challenge, entry.user_id)
-        if number is not None and self.clock() < challenge.deadline_at:
-            with using(self.svc.user_locales.language(entry.user_id)):
-                hint = text.next_board(number, challenge.boards, "/ruff challenge")
-            await self.daily.post(table.channel_id, hint)
-            return
-        if number is None and not await self._complete(challenge):
-            with using(self.svc.user_locales.language(entry.user_id)):
-                waiting = text.challenge_waiting(
-                    challenge.id, self._other(challenge, entry.user_id), challenge.deadline_at
+        live = challenge.settled_at is None  # not declined
+        more = number is not None and live and self.clock() < challenge.deadline_at
+        complete = number is None and await self._complete(challenge)
+        language = self.svc.user_locales.language(entry.user_id)
+        with using(language):
+            opponent = self._other(challenge, entry.user_id)
+            context = [
+                _("Challenge #{challenge} against {opponent} · {title}").format(
+                    challenge=challenge.id, opponent=opponent, title=the_board.rules.title
                 )
-            await self.daily.post(table.channel_id, waiting)
+            ]
+            if theirs is not None:
+                context.append(
+                    _("{name}: {result}").format(name=theirs[0], result=text.signed(theirs[1]))
+                )
+            elif not live:
+                context.append(_("declined"))
+            elif challenge.opponent_id:
+                context.append(_("{name} has not played it yet").format(name=opponent))
+            after = []
+            if number is None and not complete and live:
+                after.append(text.challenge_waiting(challenge.id, opponent, challenge.deadline_at))
+            body = text.board_end_text(
+                _("**Board {number}/{total}**").format(number=entry.number, total=challenge.boards),
+                " · ".join(context),
+                entry.result,
+                None,
+                par,
+                [],
+                after,
+            )
+            next_label = _("▶ Board {number}").format(number=number) if more else None
+
+        def view() -> discord.ui.View:
+            with using(language):
+                return end_view(
+                    table.id,
+                    next_label,
+                    challenge_id_of("next", challenge.id),
+                    share=False,
+                )
+
+        await self.daily.end_message(table, entry.user_id, body, view)
         await self.settle(challenge, force=False)
 
     async def _complete(self, challenge: Challenge) -> bool:
@@ -311,8 +520,13 @@ class Challenges:
                 body = text.challenge_result(
                     rules, challenge.id, challenge.challenger_name, second, lines
                 )
+                again = _button(
+                    _("Rematch"),
+                    challenge_id_of("rematch", challenge.id),
+                    discord.ButtonStyle.primary,
+                )
             try:
-                await self.svc.notifier.dm(user_id, body)
+                await self.svc.notifier.dm(user_id, body, again)
             except (DMClosed, MessageGone, discord.HTTPException) as exc:
                 log.info("challenge %s: could not tell %s: %s", challenge.id, user_id, exc)
         return True
@@ -395,3 +609,18 @@ class Challenges:
             except Exception:
                 log.exception("could not settle the challenges past their deadline")
             await asyncio.sleep(self.svc.settings.challenge_check_every)
+
+
+async def _spend(interaction: discord.Interaction[Any], *custom_ids: str) -> None:
+    """The message of a button just used loses it (and ``custom_ids``' others; the rest stay)."""
+    message = interaction.message
+    if message is None:
+        return
+    view = discord.ui.View.from_message(message, timeout=None)
+    for item in list(view.children):
+        if getattr(item, "custom_id", None) in custom_ids:
+            view.remove_item(item)
+    try:
+        await interaction.edit_original_response(view=view if view.children else None)
+    except discord.HTTPException as exc:
+        log.info("could not spend a challenge's button: %s", exc)

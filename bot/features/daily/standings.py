@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.competition.duplicate import matchpoints, percentile, standings
-from bot.discord_ui.daily import DEFAULT_GAME, Daily, week_to
+from bot.features.daily.boards import DEFAULT_GAME, Daily, week_to
 from bot.present.i18n import _
 from bot.present.installs import home
 from bot.present.render import daily as text

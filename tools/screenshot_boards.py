@@ -1,0 +1,173 @@
+"""Screenshots of a daily board's end and of a challenge's comparison at 400 px:
+``python -m tools.screenshot_boards [out_dir]`` (default ``docs/screens``).
+
+The real bot against simcord: alice plays today's first Whist 5-Point board from
+her DM (the first card button each turn), then she and bob (his last card
+button) play a two-board challenge the same way, every board dealt by its button. Alice's board DM on
+her first turn after an AI's lead (``board-play-400.png``), the board's result
+message (its DM, edited: ``board-end-400.png``), bob's invitation
+(``challenge-invite-400.png``) and the challenge's comparison
+(``challenge-result-400.png``) are then each DMed again, as they were with their
+buttons, to a reader of their own and photographed at 400 px through
+:mod:`tools.preview_browser`; each one's height is printed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import discord  # noqa: E402
+import simcord  # noqa: E402
+
+from bot.app.client import create_bot  # noqa: E402
+from bot.config import Settings  # noqa: E402
+from tools.preview_browser import MEASURE_JS, PHONE, Browser, open_preview  # noqa: E402
+
+OUT = Path(__file__).resolve().parents[1] / "docs" / "screens"
+
+Shot = tuple[str, discord.ui.View]
+"""A message to photograph: its text and its buttons."""
+
+
+def _board(bot: Any, user_id: int) -> Any:
+    tables = [
+        t
+        for t in bot.manager.tables.values()
+        if t.settings.board and t.seat_of(user_id) is not None
+    ]
+    return max(tables, key=lambda t: t.id)
+
+
+def _shot(message: discord.Message) -> Shot:
+    return message.content, discord.ui.View.from_message(message, timeout=None)
+
+
+def _message(member: Any, message_id: int) -> discord.Message:
+    return next(m for m in member.user.dm_channel.history() if m.id == message_id)
+
+
+async def _play(
+    env: Any, bot: Any, member: Any, pick: int = 0, seen: list[Shot] | None = None
+) -> discord.Message:
+    """Play the member's latest board to its end by its ``pick``-th card button; its DM.
+    ``seen`` gets the DM as it was on the first turn after an AI's lead, once the
+    first trick was done (the winner line, Last trick and This deal)."""
+    table = _board(bot, member.id)
+    seat = table.seat_of(member.id)
+    for _ in range(200):
+        if table.status != "active":
+            break
+        hand = _message(member, table.shown.hand_msgs[seat][1])
+        view = table.game.observe(seat)
+        if (
+            seen is not None
+            and not seen
+            and view.my_turn
+            and view.trick
+            and view.completed_tricks
+            and view.trick[0][0] != seat
+        ):
+            seen.append((hand.content, discord.ui.View.from_message(hand, timeout=None)))
+        ids = [
+            c.custom_id
+            for row in hand.components
+            for c in getattr(row, "children", [])
+            if isinstance(c, discord.Button)
+            and c.custom_id
+            and c.custom_id.startswith("rh:a:")
+            and not c.disabled
+        ]
+        if ids:
+            await member.user.click(hand, custom_id=ids[pick])
+        await env.settle()
+    await env.settle()
+    return _message(member, table.shown.hand_msgs[seat][1])
+
+
+async def _shoot(env: Any, bot: Any, reader: Any, shot: Shot, path: Path) -> float:
+    content, view = shot
+    await bot.manager.services.notifier.dm(reader.user.id, content, view)
+    await bot.manager.services.notifier.flush()
+    channel = reader.user.dm_channel
+    async with (
+        open_preview(env, channel, reader.user, PHONE, 1400) as url,
+        Browser(PHONE, 1400) as browser,
+    ):
+        await browser.open(url)
+        await browser.send(
+            "Runtime.evaluate", expression="document.fonts.ready.then(() => 1)", awaitPromise=True
+        )
+        box = json.loads(await browser.evaluate(MEASURE_JS))[-1]
+        await browser.shoot(path, bottom=box["bottom"] + 16)
+        return float(box["bottom"] - box["top"])
+
+
+async def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(
+            database=str(Path(tmp) / "ruff.db"),
+            ai_delay=0.0,
+            ai_mode="inline",
+            seed=5,
+            turn_timeout=0.0,
+            turn_ping_delay=3600.0,
+            daily_worlds=8,
+            card_emojis=False,
+        )
+        bot = create_bot(settings)
+        try:
+            async with simcord.run(bot) as env:
+                guild = env.create_guild(name="Card Room")
+                channel = guild.create_text_channel("cards")
+                alice = guild.add_member(env.create_user("alice"))
+                bob = guild.add_member(env.create_user("bob"))
+                await bob.slash(channel, "ruff daily", game="whist-5")
+                await _play(env, bot, bob)  # a traveller with two results
+                await alice.slash(channel, "ruff daily", game="whist-5")
+                seen: list[Shot] = []
+                board_end = await _play(env, bot, alice, seen=seen)
+                await alice.slash(
+                    channel, "ruff challenge", opponent=bob.user, game="whist-5", boards=2
+                )
+                invite = next(
+                    m for m in bob.user.dm_channel.history() if "challenges you" in m.content
+                )
+                invitation = (invite.content, discord.ui.View.from_message(invite, timeout=None))
+                await bob.user.click(invite, label="▶ Play")
+                await env.settle()
+                for member, pick in ((alice, 0), (bob, -1)):
+                    done = await _play(env, bot, member, pick)
+                    await member.user.click(done, label="▶ Board 2")
+                    await env.settle()
+                    await _play(env, bot, member, pick)
+                await env.settle()
+                result = next(
+                    m
+                    for m in alice.user.dm_channel.history()
+                    if m.content.startswith("🏁 Challenge #1")
+                )
+                shots = {
+                    "board-play": seen[0],
+                    "board-end": _shot(board_end),
+                    "challenge-invite": invitation,
+                    "challenge-result": _shot(result),
+                }
+                for name, shot in shots.items():
+                    reader = guild.add_member(env.create_user(f"reader-{name}"))
+                    path = out / f"{name}-{PHONE}.png"
+                    height = await _shoot(env, bot, reader, shot, path)
+                    print(f"{path}: {height:.0f} px high at {PHONE} px", flush=True)
+        finally:
+            await bot.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT))
