@@ -14,7 +14,7 @@ from bot.app.manager import GameManager
 from bot.config import Settings
 from bot.features import Feature, install
 from bot.present import suit_emojis
-from bot.present.coach_components import CoachButton
+from bot.present.coach_components import CoachButton, CoachSelect
 from bot.present.components import RHButton, RHSelect
 from bot.present.i18n import _
 from bot.present.locales import CommandTranslator, arrive
@@ -68,7 +68,7 @@ class RuffBot(commands.Bot):
         assert group is not None  # a GroupCog always has its group
         install(self, self.tree, group, self.features)
         await self.add_cog(cog)
-        self.add_dynamic_items(RHButton, RHSelect, CoachButton)
+        self.add_dynamic_items(RHButton, RHSelect, CoachButton, CoachSelect)
         self.tree.error(self._on_tree_error)
         await self.tree.set_translator(CommandTranslator())
         if self.sync_commands:

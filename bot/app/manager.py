@@ -344,3 +344,8 @@ class GameManager:
         self, interaction: discord.Interaction[Any], puzzle_id: int
     ) -> None:
         await self.coach.solution(interaction, puzzle_id)
+
+    async def on_puzzle_pick(
+        self, interaction: discord.Interaction[Any], puzzle_id: int, cards: Sequence[str]
+    ) -> None:
+        await self.coach.pick(interaction, puzzle_id, cards)

@@ -539,14 +539,14 @@ class Rows(discord.ui.View):
             }
         )
 
-    def free_row(self) -> int | None:
-        """A row with room for one more button: a new row while there is one, else the
-        last row of buttons with room; None when every row is full."""
+    def free_row(self, room: int = 1) -> int | None:
+        """A row with room for ``room`` more buttons: a new row while there is one, else
+        the last row of buttons with room; None when every row is full."""
         if len(self._rows) < ROWS:
             return len(self._rows)
         for i in reversed(range(len(self._rows))):
             items = self._rows[i]
-            if len(items) < ROW_WIDTH and all(c["type"] == 2 for c in items):
+            if len(items) + room <= ROW_WIDTH and all(c["type"] == 2 for c in items):
                 return i
         return None
 
