@@ -400,6 +400,15 @@ class Coach:
         code, kept = choice, choice
         if found.body.get("kind", "card") != "card":
             named = _chosen_code(found.body, legal, choice)
+            size = len(legal[0].split()) if legal else 0
+            if choice.startswith("k") and len(choice[1:].split()) != size:
+                await refuse(
+                    interaction,
+                    ngettext("Choose exactly {n} card.", "Choose exactly {n} cards.", size).format(
+                        n=size
+                    ),
+                )
+                return
             if named is None and choice.startswith("k"):  # a lay-out the coach did not measure
                 await reply(
                     interaction,
