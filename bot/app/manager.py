@@ -307,8 +307,10 @@ class GameManager:
         lesson: str,
         step: int,
         action: Action | None,
+        cards: Sequence[str] = (),
+        confirmed: bool = False,
     ) -> None:
-        await self.lessons.on_lesson(interaction, lesson, step, action)
+        await self.lessons.on_lesson(interaction, lesson, step, action, cards, confirmed)
 
     # ------------------------------------------------------------ the coach (bot/commands/coach.py)
 

@@ -31,7 +31,12 @@ Every component is a :class:`discord.ui.DynamicItem`, registered once in
 * ``rh:h:<table>:<version>:<seat>`` — the Hint button of a hand at a table with
   hints, stamped like a card (a hint for an earlier turn is stale);
 * ``rh:l:<lesson>:<step>:<action>`` — a lesson's answer at its step (the engine's
-  encoding of the action), ``rh:l:<lesson>:start`` — start (or resume) a lesson.
+  encoding of the action), ``rh:l:<lesson>:start`` — start (or resume) a lesson;
+  ``rh:ld:<lesson>:<step>`` — a lesson's menu of cards to lay out (choosing shows the
+  choice with **Confirm**), ``rh:lk:<lesson>:<step>:<card>.<card>...`` — that
+  **Confirm**, ``rh:lc:<lesson>:<step>:<k>`` — a lesson's ``k``-th menu of choices
+  (each option's value the engine's encoding). A lesson shows the game's own
+  controls (:func:`bot.present.controls.hand_controls` with :class:`LessonIds`).
 
 The builders here are pure functions of an engine view; the callbacks only
 parse the id and hand over to the :class:`~bot.present.handlers.ClickHandler` (the manager).
@@ -91,7 +96,7 @@ class ParsedId:
     step: int = 0  # a replay's step (r)
     game: str = ""  # the game id of a leaderboard page (lb); "" = the default
     lesson: str = ""  # a lesson's name (l)
-    cards: tuple[str, ...] = ()  # the chosen cards' codes (k)
+    cards: tuple[str, ...] = ()  # the chosen cards' codes (k, lk)
 
 
 class BadCustomId(ValueError):
@@ -111,6 +116,11 @@ _REPLAY_DEAL_RE = re.compile(r"s:(\d{1,19})")
 _HINT_RE = re.compile(r"h:(\d{1,19}):(\d{1,9}):([0-3])")
 _LESSON_RE = re.compile(r"l:([a-z0-9-]{1,24}):(\d{1,4}):([a-z]{1,10}(?::[0-9A-Za-z-]{1,16})?)")
 _LESSON_START_RE = re.compile(r"l:([a-z0-9-]{1,24}):start")
+_LESSON_PICK_RE = re.compile(r"ld:([a-z0-9-]{1,24}):(\d{1,4})")
+_LESSON_CONFIRM_RE = re.compile(
+    r"lk:([a-z0-9-]{1,24}):(\d{1,4}):([0-9A-Z]{2,3}(?:\.[0-9A-Z]{2,3}){0,11})"
+)
+_LESSON_CHOICE_RE = re.compile(r"lc:([a-z0-9-]{1,24}):(\d{1,4}):(\d)")
 
 
 def parse_custom_id(rest: str) -> ParsedId:
@@ -170,6 +180,14 @@ def parse_custom_id(rest: str) -> ParsedId:
         return ParsedId("l", lesson=m.group(1), step=int(m.group(2)), action=action)
     if m := _REPLAY_DEAL_RE.fullmatch(rest):
         return ParsedId("s", table_id=int(m.group(1)))
+    if m := _LESSON_PICK_RE.fullmatch(rest):
+        return ParsedId("ld", lesson=m.group(1), step=int(m.group(2)))
+    if m := _LESSON_CONFIRM_RE.fullmatch(rest):
+        return ParsedId(
+            "lk", lesson=m.group(1), step=int(m.group(2)), cards=tuple(m.group(3).split("."))
+        )
+    if m := _LESSON_CHOICE_RE.fullmatch(rest):
+        return ParsedId("lc", lesson=m.group(1), step=int(m.group(2)))
     raise BadCustomId(rest)
 
 
@@ -226,12 +244,37 @@ def lesson_id(lesson: str, step: int | None = None, action: Action | None = None
     return cid
 
 
+@dataclass(frozen=True, slots=True)
+class LessonIds:
+    """The ids of a lesson step's controls (:class:`bot.present.controls.ControlIds`):
+    the game's buttons and menus, answering the lesson at ``step``. No claims."""
+
+    lesson: str
+    step: int
+    claims: bool = False
+
+    def action(self, action: Action) -> str:
+        return lesson_id(self.lesson, self.step, action)
+
+    def pick(self, verb: str) -> str:
+        return f"rh:ld:{self.lesson}:{self.step}"
+
+    def confirm(self, verb: str, codes: Sequence[str]) -> str:
+        cid = f"rh:lk:{self.lesson}:{self.step}:" + ".".join(codes)
+        assert len(cid) <= _ID_LIMIT
+        return cid
+
+    def choice(self, k: int) -> str:
+        return f"rh:lc:{self.lesson}:{self.step}:{k}"
+
+
 def _manager(interaction: discord.Interaction[Any]) -> ClickHandler:
     return handler_of(interaction)
 
 
 class RHButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P<rest>(?![dcs]:)[^\s]{1,97})"
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rh:(?P<rest>(?![dcs]:|l[dc]:)[^\s]{1,97})",
 ):
     """Every button of the bot. The callback routes by the id's kind."""
 
@@ -267,7 +310,8 @@ class RHButton(
 
 
 class RHSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>[dcs]:[^\s]{1,95})"
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"rh:(?P<rest>(?:[dcs]|l[dc]):[^\s]{1,94})",
 ):
     """Every select menu of the bot: cards to lay out (the ruff's discards, a kitty),
     or one choice of many (a declared ruff value)."""
@@ -381,6 +425,29 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
         await manager.on_hint(interaction, parsed.table_id, parsed.version, parsed.seat)
     elif parsed.kind == "l":
         await manager.on_lesson(interaction, parsed.lesson, parsed.step, parsed.action)
+    elif parsed.kind in ("ld", "lk"):
+        cards = values if parsed.kind == "ld" else parsed.cards
+        if not cards:
+            await manager.refuse(interaction, _("That is not one of the choices."))
+            return
+        await manager.on_lesson(
+            interaction,
+            parsed.lesson,
+            parsed.step,
+            None,
+            cards=cards,
+            confirmed=parsed.kind == "lk",
+        )
+    elif parsed.kind == "lc":
+        chosen: Action | None = None
+        try:
+            chosen = decode_action(values[0]) if len(values) == 1 else None
+        except ActionParseError:
+            chosen = None
+        if chosen is None:
+            await manager.refuse(interaction, _("That is not one of the choices."))
+            return
+        await manager.on_lesson(interaction, parsed.lesson, parsed.step, chosen)
     elif parsed.kind == "s":
         if len(values) != 1 or not values[0].isdigit() or len(values[0]) > 6:
             await manager.refuse(interaction, _("That is not one of the choices."))
