@@ -79,6 +79,7 @@ from bot.present.render import (
 from bot.present.render.bidwhist import view_sorted
 from bot.present.render.common import rank_label, suit_name
 from engine import CLAIM, CONCEDE, Action, Card, Claim, Play, SeatView, sort_hand
+from engine.ai.strategies.claims import certain_claim
 
 __all__ = [
     "CARD_ROWS",
@@ -440,29 +441,38 @@ ANSWER_PHASES = (CLAIM, CONCEDE)
 
 
 def claim_controls(ui: Rows, table_id: int, version: int, view: SeatView, row: int) -> None:
-    """Where the engine offers a claim, on the first free row: **Claim all (n)** and
-    **Claim…**, both asking privately first (:func:`claim_confirm`, :func:`claim_menu`),
-    so one tap never shows the hand. Nothing when no row is free or no claim may be
-    made."""
+    """Where the engine offers a claim, on the first free row: **Claim all (n)** only
+    where it would surely hold (:func:`~engine.ai.strategies.claims.certain_claim`: on
+    lead, every card left a winner from what the seat can see), not "Claim all (11)"
+    at the second trick; **Claim…** (a number of tricks, all of them included) where
+    more than one count may be claimed or all of them are not sure. Both ask
+    privately first (:func:`claim_confirm`, :func:`claim_menu`), so one tap never
+    shows the hand. A misère declarer's claim (to take no more tricks) keeps its own
+    button. Nothing when no row is free or no claim may be made."""
     claims = [a for a in view.claims if isinstance(a, Claim)]
-    if row >= ROWS:
+    if row >= ROWS or not claims:
         return
-    if claims:
-        best = claims[0]  # all the tricks left come first
-        # a misère declarer's claim is to take no more tricks (claim:0)
-        label = (
-            _("Claim all ({n})").format(n=best.tricks) if best.tricks else _("Claim no more tricks")
-        )
+    best = claims[0]  # all the tricks left come first
+    if not best.tricks:  # a misère declarer's claim: to take no more tricks (claim:0)
         ui.button(
-            table_id_for(table_id, "claim-all"), label, discord.ButtonStyle.secondary, row=row
+            table_id_for(table_id, "claim-all"),
+            _("Claim no more tricks"),
+            discord.ButtonStyle.secondary,
+            row=row,
         )
-        if len(claims) > 1:
-            ui.button(
-                table_id_for(table_id, "claims"),
-                _("Claim…"),
-                discord.ButtonStyle.secondary,
-                row=row,
-            )
+        return
+    sure = certain_claim(view) is not None
+    if sure:
+        ui.button(
+            table_id_for(table_id, "claim-all"),
+            _("Claim all ({n})").format(n=best.tricks),
+            discord.ButtonStyle.secondary,
+            row=row,
+        )
+    if len(claims) > 1 or not sure:
+        ui.button(
+            table_id_for(table_id, "claims"), _("Claim…"), discord.ButtonStyle.secondary, row=row
+        )
 
 
 def _keep_playing(ui: Rows, table_id: int, row: int) -> None:
