@@ -363,3 +363,17 @@ def test_under_the_picture_the_turn_then_one_small_line_of_trumps_and_the_last_e
     assert small.startswith("-# Trumps: **") and "turned up" not in small, small
     assert small.endswith(f" · {info.names[leader]} led {card_text(view.trick[0][1])}."), small
     assert f"({names[leader]})" not in small
+
+
+def test_a_table_with_hints_says_so_on_the_table_not_only_in_the_alt_text() -> None:
+    """issue #37: "Hints on · unrated" was only in the picture's alt text."""
+    from bot.present.render import table_lines
+
+    for game, view in play(Form("whist-5"), 1, max_deals=1):
+        if view.phase == "play" and view.trick_no >= 2:
+            break
+    info = dataclasses.replace(table_info(game), hints=True)
+    lines = table_lines(info, view)
+    assert lines[1].startswith("-# 💡 Hints on · unrated · Trumps:"), lines
+    plain = table_lines(table_info(game), view)
+    assert "Hints on" not in "\n".join(plain)
