@@ -369,9 +369,7 @@ def test_a_table_with_hints_says_so_on_the_table_not_only_in_the_alt_text() -> N
     """issue #37: "Hints on · unrated" was only in the picture's alt text."""
     from bot.present.render import table_lines
 
-    for game, view in play(Form("whist-5"), 1, max_deals=1):
-        if view.phase == "play" and view.trick_no >= 2:
-            break
+    game, view = next((g, v) for g, v in play(Form("whist-5"), 1, max_deals=1) if v.phase == "play")
     info = dataclasses.replace(table_info(game), hints=True)
     lines = table_lines(info, view)
     assert lines[1].startswith("-# 💡 Hints on · unrated · Trumps:"), lines
