@@ -338,11 +338,14 @@ class Coach:
         if view is None:
             return None
         n = game.rules.players
-        names = seat_names(n)
-        seats = tuple(
-            SeatInfo(_("You") if s == seat else names[s], 0 if s == seat else None)
-            for s in range(n)
-        )
+        sides = game.observe(seat).sides or tuple(s % 2 for s in range(n))
+
+        def who(s: int) -> str:  # the other players are not named: who they were to you
+            if s == seat:
+                return _("You")
+            return _("Partner") if sides[s] == sides[seat] else _("Opponent")
+
+        seats = tuple(SeatInfo(who(s), 0 if s == seat else None) for s in range(n))
         info = TableInfo(row.id, game.rules, seats, language=current())
         picture: Picture | None
         try:
