@@ -12,11 +12,11 @@ the first family, 960 px, and the script prints, per game:
 * ``table@400``: the height at 400 px of the table message, from the top of its
   message (author line) to the bottom of its last button (target <= 450 px);
 * ``dm@400``: the same for alice's hand DM on her turn (target <= 400 px);
-* ``picture``: the width the picture is shown at in that 400 px page, and, with
-  the picture scaled to 300 px wide, its smallest text (the font's pixel size;
-  and the height of a capital H at that size) and its trick cards' width, from
-  the sizes the picture module drew with (``Picture.smallest_text``,
-  ``Picture.trick_card_w``, ``Picture.layout_card_w``).
+* ``picture``: the width the picture is shown at in that 400 px page, and, at
+  that width, its smallest text (the font's pixel size; and the height of a
+  capital H at that size) and its trick cards' width, from the sizes the picture
+  module drew with (``Picture.smallest_text``, ``Picture.trick_card_w``,
+  ``Picture.layout_card_w``): targets text >= 12 px, trick cards >= 48 px.
 
 Heights come from the DOM: the script drives Chromium over the DevTools protocol
 (a websocket, through aiohttp), waits for the page and its images to load, and
@@ -69,7 +69,6 @@ from tools.preview_browser import (  # noqa: E402
 )
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screens"
-SHOWN = 300  # the narrowest width the picture is shown at on a phone
 # one game id of each family is photographed (the first also at 960 px); every game id
 # is measured, the families first
 PHOTOGRAPHED = (
@@ -266,7 +265,7 @@ async def _play_one(
     dm_mid = await _dm_height(env, alice, PHONE, None)
     picture = shown_of(game).pictures.last
     assert picture is not None, "the table shows no picture"
-    scale = SHOWN / picture.width
+    scale = shown_w / picture.width  # the sizes as the 400 px page shows them
     cap = font(picture.smallest_text).getbbox("H")
     return Measured(
         game_id,
@@ -435,17 +434,18 @@ async def main(out: Path, games: list[str]) -> list[Measured]:
             await bot.close()
     print(
         f"{'game':<22} {'table@400':>9} {'dm@400 full':>11} {'dm@400 mid':>10} {'pic shown':>9}"
-        f" {'text@300':>8} {'H@300':>6} {'card@300':>8} {'layout@300':>10}"
+        f" {'text@shown':>10} {'H@shown':>7} {'card@shown':>10} {'layout@shown':>12}"
     )
     for m in results:
         print(
             f"{m.game_id:<22} {m.table_h:>7.0f}px {m.dm_full_h:>9.0f}px {m.dm_mid_h:>8.0f}px"
-            f" {m.shown_w:>7.0f}px {m.smallest:>6.2f}px {m.cap:>4.1f}px {m.trick_w:>6.1f}px"
-            f" {m.layout_w:>8.1f}px" + ("" if m.layout_w else " (none)")
+            f" {m.shown_w:>7.0f}px {m.smallest:>8.2f}px {m.cap:>5.1f}px {m.trick_w:>8.1f}px"
+            f" {m.layout_w:>10.1f}px" + ("" if m.layout_w else " (none)")
         )
     print(
         "targets: table <= 450 px, DM <= 400 px (full: alice's first card, a full hand; mid: "
-        "trick 2 or later), text >= 9 px, trick cards >= 40 px at 300 px"
+        "trick 2 or later), text >= 12 px, trick cards >= 48 px at the width the 400 px page"
+        " shows the picture"
     )
     return results
 

@@ -233,8 +233,10 @@ class GameManager:
         lesson: str,
         step: int,
         action: Action | None,
+        cards: Sequence[str] = (),
+        confirmed: bool = False,
     ) -> None:
-        await self.lessons.on_lesson(interaction, lesson, step, action)
+        await self.lessons.on_lesson(interaction, lesson, step, action, cards, confirmed)
 
     # ------------------------------------------------------------ the coach (bot/commands/coach.py)
 
@@ -270,3 +272,8 @@ class GameManager:
         self, interaction: discord.Interaction[Any], puzzle_id: int
     ) -> None:
         await self.coach.solution(interaction, puzzle_id)
+
+    async def on_puzzle_pick(
+        self, interaction: discord.Interaction[Any], puzzle_id: int, cards: Sequence[str]
+    ) -> None:
+        await self.coach.pick(interaction, puzzle_id, cards)

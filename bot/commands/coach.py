@@ -25,32 +25,52 @@ judged by :func:`engine.ai.review_deal` in the review worker
 **Puzzles**: each flagged decision of a review becomes a puzzle (its seat's
 view of the position and the verdict). ``/ruff puzzle`` serves the asker's
 oldest unsolved one, else one of the server's they have not tried (from a game
-that is over: its record is public then, so the hand shown reveals nothing), with the
-legal cards as buttons; an answer is judged against the best card, with the
-figures and a reason, and counted (solved / unsolved per player).
+that is over: its record is public then, so the hand shown reveals nothing). The
+position is shown as the table shows it: the table picture of that moment (drawn
+from the seat's view: the trick, trumps, scores), and the choices as the game's own
+controls — the hand message's card buttons, its lay-out menu and **Confirm**, its
+call buttons and menus (:func:`~bot.present.coach_components.puzzle_controls`, from
+the game replayed to that moment). An answer is judged against the best choice, with
+the figures and a reason, and counted (solved / unsolved per player); under every
+answer are **Show the solution** and **Next puzzle**. A lay-out the coach did not
+measure is said to be so, and not counted.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 import discord
 
 from bot.commands.review_pool import ReviewPool
 from bot.discord_ui.services import DiscordServices
-from bot.present.coach_components import answer_view, details_view, next_view
-from bot.present.i18n import _, ngettext
+from bot.present.coach_components import (
+    answer_view,
+    details_view,
+    next_view,
+    puzzle_controls,
+    puzzle_view,
+)
+from bot.present.controls import hand_in_buttons
+from bot.present.drawing import Picture
+from bot.present.i18n import _, current, ngettext
 from bot.present.notify import DMClosed
+from bot.present.render import SeatInfo, TableInfo
 from bot.present.render import review as words
 from bot.present.render.common import seat_names
 from bot.present.replies import refuse, reply
+from bot.present.scene import scene_of
 from bot.store import CoachRepo, HumanSeat, PuzzleRow, TableRow
 from bot.tables.privacy import deal_visible_to
-from engine.ai import REVIEW_BUDGET
+from engine import Card, SeatView
+from engine.ai import REVIEW_BUDGET, position_before
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +78,15 @@ __all__ = ["TOKEN_MARGIN", "Coach"]
 
 TOKEN_MARGIN: Final = 13 * 60.0  # seconds: past this an answer goes by DM (tokens last 15 min)
 CACHE_SIZE: Final = 64
+
+
+@dataclass(frozen=True, slots=True)
+class _Position:
+    """A puzzle's moment as the table showed it to its seat: the view with only the
+    puzzle's choices live, and the table picture of it (None: pictures failed)."""
+
+    view: SeatView
+    picture: Picture | None
 
 
 class _Refused(Exception):
@@ -257,15 +286,94 @@ class Coach:
 
     async def _show(self, interaction: discord.Interaction[Any], found: PuzzleRow) -> None:
         solved, unsolved, left = await self.repo.tally(found.guild_id, interaction.user.id)
-        text = words.puzzle_text(found.body, found.id, found.user_id == interaction.user.id)
+        position = await self._position(found)
+        hand_shown = position is not None and hand_in_buttons(position.view)
+        text = words.puzzle_text(
+            found.body, found.id, found.user_id == interaction.user.id, hand_shown=hand_shown
+        )
         text += "\n" + _("Your puzzles: {solved} solved, {unsolved} not yet, {left} new.").format(
             solved=solved, unsolved=unsolved, left=left
         )
-        legal = list(found.body["legal"])
-        labels = (
-            None if found.body.get("kind", "card") == "card" else words.puzzle_choices(found.body)
-        )
-        await reply(interaction, text, answer_view(found.id, legal, labels))
+        if position is None:  # the game's record is gone: the puzzle's own buttons
+            legal = list(found.body["legal"])
+            labels = (
+                None
+                if found.body.get("kind", "card") == "card"
+                else words.puzzle_choices(found.body)
+            )
+            await reply(interaction, text, answer_view(found.id, legal, labels))
+            return
+        ui = puzzle_controls(found.id, position.view, found.body)
+        kwargs: dict[str, Any] = {"view": ui, "ephemeral": True}
+        if position.picture is not None:
+            picture = position.picture
+            kwargs["file"] = discord.File(
+                io.BytesIO(picture.png), "puzzle.png", description=picture.description[:1000]
+            )
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, **kwargs)
+            else:
+                await interaction.response.send_message(text, **kwargs)
+        except discord.HTTPException as exc:
+            log.info("could not show puzzle %s: HTTP %s", found.id, exc.status)
+
+    async def _position(self, found: PuzzleRow) -> _Position | None:
+        """The puzzle's moment replayed from its game's record (None when the record is
+        gone or no longer replays), with the table picture of it."""
+        row = await self.svc.table_repo.get(found.table_id)
+        if row is None:
+            return None
+        try:
+            record = row.record(await self.svc.action_repo.list(row.id))
+            game, seat = await asyncio.to_thread(
+                position_before, record, int(found.body.get("index", -1))
+            )
+        except Exception:
+            log.info("puzzle %s: its position could not be replayed", found.id, exc_info=True)
+            return None
+        if seat != int(found.body["seat"]):
+            return None
+        view = puzzle_view(game.observe(seat), found.body)
+        if view is None:
+            return None
+        n = game.rules.players
+        sides = game.observe(seat).sides or tuple(s % 2 for s in range(n))
+
+        def who(s: int) -> str:  # the other players are not named: who they were to you
+            if s == seat:
+                return _("You")
+            return _("Partner") if sides[s] == sides[seat] else _("Opponent")
+
+        seats = tuple(SeatInfo(who(s), 0 if s == seat else None) for s in range(n))
+        info = TableInfo(row.id, game.rules, seats, language=current())
+        picture: Picture | None
+        try:
+            picture = await self.svc.painter.table(scene_of(info, view, [s.name for s in seats]))
+        except Exception:
+            log.warning("puzzle %s: its picture failed", found.id, exc_info=True)
+            picture = None
+        return _Position(view, picture)
+
+    async def pick(
+        self, interaction: discord.Interaction[Any], puzzle_id: int, cards: Sequence[str]
+    ) -> None:
+        """Cards chosen in a puzzle's lay-out menu: the menu shows them chosen, with
+        **Confirm** under it (nothing is judged yet), as at the table."""
+        found = await self._visible(interaction, puzzle_id)
+        if found is None:
+            await refuse(interaction, _("That puzzle is not here any more."))
+            return
+        position = await self._position(found)
+        if position is None:
+            await refuse(interaction, _("That puzzle is not here any more."))
+            return
+        chosen = [Card.parse(c) for c in cards]
+        ui = puzzle_controls(found.id, position.view, found.body, chosen)
+        try:
+            await interaction.response.edit_message(view=ui)
+        except discord.HTTPException as exc:
+            log.info("could not show the chosen cards of puzzle %s: HTTP %s", found.id, exc.status)
 
     async def _visible(
         self, interaction: discord.Interaction[Any], puzzle_id: int
@@ -291,11 +399,28 @@ class Coach:
         if found is None:
             await refuse(interaction, _("That puzzle is not here any more."))
             return
-        legal = list(found.body["legal"])
+        legal = [str(c) for c in found.body["legal"]]
         code, kept = choice, choice
         if found.body.get("kind", "card") != "card":
-            n = int(choice[1:]) if choice.startswith("o") and choice[1:].isdigit() else -1
-            code = legal[n] if 0 <= n < len(legal) else ""
+            named = _chosen_code(found.body, legal, choice)
+            size = len(legal[0].split()) if legal else 0
+            if choice.startswith("k") and len(choice[1:].split()) != size:
+                await refuse(
+                    interaction,
+                    ngettext("Choose exactly {n} card.", "Choose exactly {n} cards.", size).format(
+                        n=size
+                    ),
+                )
+                return
+            if named is None and choice.startswith("k"):  # a lay-out the coach did not measure
+                await reply(
+                    interaction,
+                    words.unmeasured_text(found.body, choice[1:].split()),
+                    next_view(found.id, solution=True),
+                )
+                return
+            code = named or ""
+            n = legal.index(code) if code in legal else -1
             kept = f"o{n}"  # a lay-out's cards or a bid are longer than an answer's column
         if code not in legal:
             await refuse(interaction, _("That was not one of the choices."))
@@ -306,7 +431,7 @@ class Coach:
         await reply(
             interaction,
             words.answer_text(found.body, code, threshold),
-            next_view(found.id, solution=not correct),
+            next_view(found.id, solution=True),
         )
 
     async def solution(self, interaction: discord.Interaction[Any], puzzle_id: int) -> None:
@@ -321,6 +446,24 @@ class Coach:
 
     async def next_puzzle(self, interaction: discord.Interaction[Any], after: int | None) -> None:
         await self.puzzle(interaction, after)
+
+
+def _chosen_code(body: dict[str, Any], legal: list[str], choice: str) -> str | None:
+    """The puzzle's choice ``choice`` names: ``o<n>``, the ``n``-th of ``legal``; ``a<code>``,
+    a call chosen in a menu (the engine's encoding); ``k<cards>``, the cards confirmed in
+    the lay-out menu (a lay-out as one set, in any order; a kitty card). None: none of
+    the choices."""
+    if choice.startswith("o") and choice[1:].isdigit():
+        n = int(choice[1:])
+        return legal[n] if 0 <= n < len(legal) else None
+    if choice.startswith("a"):
+        return choice[1:] if choice[1:] in legal else None
+    if choice.startswith("k"):
+        wanted = sorted(choice[1:].split())
+        for code in legal:
+            if sorted(code.split()) == wanted:
+                return code
+    return None
 
 
 def _user_of(row: TableRow, seat: int) -> int:

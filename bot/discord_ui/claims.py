@@ -22,6 +22,13 @@ One tap never shows a hand or ends a game: each asks privately first.
   first tap.
 * **Keep playing** (``rh:t:<table>:keep``): closes the private question; nothing
   changes.
+* **A claim's question expires**: once its moment passes (a card is played, the turn
+  moves on, the game ends) the private question is edited to say so, without its
+  buttons, and so is one left open until just before its interaction's token lapses
+  (15 minutes); a Confirm pressed on a question that could not be edited (the same
+  moment passed) is answered the same way, never "Already played"
+  (:func:`bot.discord_ui.play.claim_passed_text`). **Claim all** is offered only where
+  the claim surely holds (:func:`bot.present.controls.claim_controls`).
 * **This deal** (``rh:t:<table>:deal``) and **Scores** (``rh:t:<table>:scores``),
   on the table: every trick of the deal so far (who led, what each played, who
   won) and the scores, privately, to anyone; public information only.
@@ -40,12 +47,14 @@ answer at once (they are driven before a human asked at the same time).
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final
 
 import discord
 
-from bot.discord_ui.play import Play
+from bot.discord_ui.play import Play, claim_passed_text
 from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
 from bot.present.controls import claim_confirm, claim_menu, concede_confirm
@@ -55,7 +64,7 @@ from bot.present.render.refusals import reason_text
 from bot.present.render.table import scores_text, this_deal_text
 from bot.present.replies import refuse, reply, settle
 from bot.tables.table import Table
-from engine import Claim, Concede, IllegalAction
+from engine import Claim, ClaimMade, Concede, Event, IllegalAction
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +74,17 @@ VERBS = frozenset(
     {"claims", "claim-all", "last", "deal", "scores", "concede", "concede-yes", "keep"}
 )
 LOOKS = frozenset({"last", "deal", "scores"})  # public information, answered to anyone
+EXPIRES: Final = 14 * 60.0  # seconds: a question is closed before its token's 15 minutes
+
+
+@dataclass(slots=True)
+class _Asked:
+    """A claim's private question still open: where it was asked, at which version."""
+
+    interaction: discord.Interaction[Any]
+    seat: int
+    version: int
+    timer: asyncio.TimerHandle | None
 
 
 class ClaimButtons:
@@ -74,11 +94,70 @@ class ClaimButtons:
         self.svc = svc
         self.presenter = presenter
         self.play = play
+        self._asked: dict[tuple[int, int], _Asked] = {}  # (table, user): the open question
+        svc.feed.subscribe(self._moved)
+
+    # ------------------------------------------------------------ open claim questions
+
+    async def _ask(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        seat: int,
+        text: str,
+        view: discord.ui.View,
+    ) -> None:
+        """Ask a claim's question privately, and remember it until its moment passes."""
+        game = table.game
+        assert game is not None
+        await reply(interaction, text, view)
+        key = (table.id, interaction.user.id)
+        self._close(key, claim_passed_text())  # an older question of the same player
+        loop = asyncio.get_running_loop()
+        timer = loop.call_later(EXPIRES, self._expire, key)
+        self._asked[key] = _Asked(interaction, seat, game.version, timer)
+
+    def _moved(self, table: Table, events: list[Event]) -> None:
+        """The feed's listener: a question whose table moved on is closed. A claim made
+        from it is answered by its Confirm (the question becomes the hand), not here."""
+        if not self._asked:
+            return
+        game = table.game
+        for key in [k for k in self._asked if k[0] == table.id]:
+            asked = self._asked[key]
+            if game is not None and table.status == "active" and game.version == asked.version:
+                continue
+            claimed = any(isinstance(e, ClaimMade) and e.seat == asked.seat for e in events)
+            self._close(key, None if claimed else claim_passed_text())
+
+    def _expire(self, key: tuple[int, int]) -> None:
+        self._close(
+            key,
+            _("⌛ This claim question expired — claim again from your hand if you still want to."),
+        )
+
+    def _close(self, key: tuple[int, int], text: str | None) -> None:
+        """Forget the question of ``key``; with ``text``, edit it to say so, without buttons."""
+        asked = self._asked.pop(key, None)
+        if asked is None:
+            return
+        if asked.timer is not None:
+            asked.timer.cancel()
+        if text is not None:
+            self.svc.own(self._edit(asked.interaction, text), name="claim-question-closed")
+
+    @staticmethod
+    async def _edit(interaction: discord.Interaction[Any], text: str) -> None:
+        try:
+            await interaction.edit_original_response(content=text, view=None)
+        except discord.HTTPException as exc:  # dismissed, or its token lapsed
+            log.info("could not close a claim question (HTTP %s)", exc.status)
 
     async def on_table_button(
         self, interaction: discord.Interaction[Any], table_id: int, verb: str
     ) -> None:
         if verb == "keep":  # only closes the private question, whatever the table's state
+            self._close((table_id, interaction.user.id), None)
             await settle(interaction, _("You keep playing."))
             return
         table = await self.svc.current_table(
@@ -117,12 +196,16 @@ class ClaimButtons:
                     if n
                     else _("Claim to take no more tricks? Your hand will be shown to everyone.")
                 )
-                await reply(interaction, text, claim_confirm(table.id, game.version, view))
+                await self._ask(
+                    interaction, table, seat, text, claim_confirm(table.id, game.version, view)
+                )
                 return
             text = _(
                 "How many of the remaining tricks do you claim? Your hand will be shown to everyone; your opponents accept or reject."
             )
-            await reply(interaction, text, claim_menu(table.id, game.version, view))
+            await self._ask(
+                interaction, table, seat, text, claim_menu(table.id, game.version, view)
+            )
             return
         partnered = game.rules.concession_asks_partner
         if verb == "concede":

@@ -1,8 +1,11 @@
 """``/ruff lesson``: a short scripted deal played in the learner's DMs.
 
 A lesson (:mod:`bot.tables.lesson_scripts`) is a stacked deal and its steps. The
-learner's steps ask a question with one button per choice; the other seats'
-steps are played by the script, each with a line of explanation. A right answer
+learner's steps ask a question with the game's own controls (the hand DM's card
+buttons with their suit marks, ▲ on a face-up layout card, the call buttons and
+menus, the lay-out menu and **Confirm**: :func:`bot.present.controls.hand_controls`
+with the lesson's ids); the other seats' steps are played by the script, each with
+a line of explanation. A right answer
 is played, the script runs on to the learner's next step, the progress is stored
 (:class:`~bot.store.LessonRepo`, before the message changes) and the message is
 edited in place; a wrong answer gets the explanation privately and changes
@@ -19,17 +22,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
 
 from bot.discord_ui.services import DiscordServices
 from bot.present import components as ui
-from bot.present.i18n import _
+from bot.present.controls import hand_controls, hand_in_buttons
+from bot.present.i18n import _, ngettext
 from bot.present.render import SeatInfo, TableInfo
 from bot.present.render.lessons import (
-    choice_label,
     lesson_done_text,
     lesson_list_text,
     lesson_text,
@@ -39,7 +43,7 @@ from bot.present.replies import refuse, reply
 from bot.store import LessonRepo, LessonRow
 from bot.tables.lesson_scripts import LESSONS, Lesson, lesson_named
 from bot.tables.table import AI_NAMES
-from engine import Action, Game, decode_action
+from engine import Action, Card, CardParseError, Game, SeatView, decode_action
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +62,19 @@ class _Place:
     @property
     def finished(self) -> bool:
         return self.step >= len(self.lesson.steps)
+
+    @property
+    def view(self) -> SeatView:
+        """The learner's view with only the step's choices live (a lay-out: its count)."""
+        lesson, game = self.lesson, self.game
+        view = game.observe(lesson.learner)
+        if self.finished:
+            return view
+        step = lesson.steps[self.step]
+        live = tuple(Lessons.choices(self))
+        if step.count > 1:
+            return replace(view, legal=live, claims=(), to_lay_out=step.count)
+        return replace(view, legal=live, claims=())
 
 
 def _run_script(lesson: Lesson, game: Game, step: int, actions: list[str]) -> int:
@@ -144,16 +161,22 @@ class Lessons:
         name: str,
         step: int,
         action: Action | None,
+        cards: Sequence[str] = (),
+        confirmed: bool = False,
     ) -> None:
-        """A lesson's button: start (or resume) it, or answer its step."""
+        """A lesson's button or menu: start (or resume) it, answer its step, or choose
+        (then confirm) the cards of its lay-out."""
         lesson = lesson_named(name)
         if lesson is None:
             await refuse(interaction, _("That lesson no longer exists. `/ruff lesson` lists them."))
             return
+        if cards:
+            await self._lay_out(interaction, lesson, step, cards, confirmed)
+            return
         if action is None:
             await self._start(interaction, lesson)
             return
-        await self._answer(interaction, lesson, step, action)
+        await self._answer(interaction, lesson, step, (action,))
 
     # ------------------------------------------------------------------ the steps
 
@@ -190,7 +213,7 @@ class Lessons:
         if row is None or row.finished:
             return None
         learner_due = row.step < len(lesson.steps) and lesson.steps[row.step].seat == lesson.learner
-        if len(row.actions) != row.step or not learner_due:
+        if len(row.actions) != lesson.actions_before(row.step) or not learner_due:
             return None  # the script changed under a stored lesson: start it again
         try:
             game = lesson.replay(row.actions)
@@ -199,8 +222,60 @@ class Lessons:
             return None
         return _Place(lesson, game, row.step, row.actions)
 
+    async def _lay_out(
+        self,
+        interaction: discord.Interaction[Any],
+        lesson: Lesson,
+        step: int,
+        codes: Sequence[str],
+        confirmed: bool,
+    ) -> None:
+        """The lay-out menu: a choice shows itself with **Confirm** (nothing is judged
+        yet); the Confirm answers the step with every card at once."""
+        wanted = lesson.steps[step] if 0 <= step < len(lesson.steps) else None
+        try:
+            cards = [Card.parse(c) for c in codes]
+        except CardParseError:
+            cards = []
+        if wanted is None or wanted.count < 2 or not cards:
+            await refuse(interaction, _("That is not one of the choices."))
+            return
+        verb = decode_action(wanted.answers[0]).verb  # the lay-out's action: discard ...
+        actions = tuple(decode_action(f"{verb}:{c}") for c in cards)
+        if len(set(cards)) != wanted.count:
+            await refuse(
+                interaction,
+                ngettext(
+                    "Choose exactly {n} card.", "Choose exactly {n} cards.", wanted.count
+                ).format(n=wanted.count),
+            )
+            return
+        if confirmed:
+            await self._answer(interaction, lesson, step, actions)
+            return
+        user = interaction.user
+        async with self._lock(user.id):
+            place = self._resume(lesson, await self.repo.get(user.id, lesson.name))
+        if place is None or place.step != step:
+            await refuse(
+                interaction, _("That step is done — carry on from the lesson's latest message.")
+            )
+            return
+        if any(a not in self.choices(place) for a in actions):
+            await refuse(interaction, _("That is not one of the choices."))
+            return
+        content, view = self._message(place, user, chosen=cards)
+        try:
+            await interaction.response.edit_message(content=content, view=view)
+        except discord.HTTPException as exc:
+            log.info("could not show a lesson's chosen cards (HTTP %s)", exc.status)
+
     async def _answer(
-        self, interaction: discord.Interaction[Any], lesson: Lesson, step: int, action: Action
+        self,
+        interaction: discord.Interaction[Any],
+        lesson: Lesson,
+        step: int,
+        actions: tuple[Action, ...],
     ) -> None:
         user = interaction.user
         async with self._lock(user.id):
@@ -213,17 +288,20 @@ class Lessons:
                 )
                 return
             wanted = lesson.steps[step]
-            if action not in self._choices(place):
+            choices = self.choices(place)
+            if len(actions) != wanted.count or any(a not in choices for a in actions):
                 await refuse(interaction, _("That is not one of the choices."))
                 return
-            if action.encode() not in wanted.answers:
+            if any(a.encode() not in wanted.answers for a in actions):
                 await reply(interaction, wrong_text(_(wanted.why)))
                 return
             game = place.game
-            game.apply(lesson.learner, action)
-            actions = [*place.actions, action.encode()]
-            reached = _run_script(lesson, game, step + 1, actions)
-            place = _Place(lesson, game, reached, tuple(actions))
+            played = list(place.actions)
+            for action in actions:
+                game.apply(lesson.learner, action)
+                played.append(action.encode())
+            reached = _run_script(lesson, game, step + 1, played)
+            place = _Place(lesson, game, reached, tuple(played))
             await self.repo.put(user.id, lesson.name, reached, place.actions, place.finished)
         content, view = self._message(place, user)
         try:
@@ -235,7 +313,7 @@ class Lessons:
     # ------------------------------------------------------------------ what is shown
 
     @staticmethod
-    def _choices(place: _Place) -> list[Action]:
+    def choices(place: _Place) -> list[Action]:
         """The learner's choices at the step: the step's offer, else every legal action."""
         lesson, game = place.lesson, place.game
         legal = game.legal_actions(lesson.learner)
@@ -245,9 +323,11 @@ class Lessons:
             return [a for a in wanted if a in legal]
         return list(legal)
 
-    def _message(self, place: _Place, user: discord.abc.User) -> tuple[str, discord.ui.View]:
+    def _message(
+        self, place: _Place, user: discord.abc.User, chosen: Sequence[Card] = ()
+    ) -> tuple[str, discord.ui.View]:
         lesson, game = place.lesson, place.game
-        view = game.observe(lesson.learner)
+        view = place.view
         n = game.rules.players
         seats = tuple(
             SeatInfo(user.display_name, user.id) if s == lesson.learner else SeatInfo(AI_NAMES[s])
@@ -271,6 +351,8 @@ class Lessons:
             _learner_steps(lesson),
             said,
             _(lesson.steps[place.step].text),
+            hand_shown=hand_in_buttons(view),
+            chosen=chosen,
         )
-        choices = [(a, choice_label(view, a)) for a in self._choices(place)]
-        return text, ui.lesson_view(lesson.name, place.step, choices)
+        ids = ui.LessonIds(lesson.name, place.step)
+        return text, hand_controls(0, 0, view, chosen=chosen, ids=ids)

@@ -29,15 +29,34 @@ from bot.present.i18n import _, ngettext, using
 from bot.present.notify import release_view
 from bot.present.render.common import cards_text
 from bot.present.render.refusals import reason_text
-from bot.present.replies import refuse, reply
+from bot.present.replies import refuse, reply, settle
 from bot.tables.act import Decided, Outcome, Reason, act, outcome_text
 from bot.tables.drivers import Drivers
 from bot.tables.table import ACK_WITHIN, Table
-from engine import Action, ActionParseError, Card, CardParseError, IllegalAction, decode_action
+from engine import (
+    Action,
+    ActionParseError,
+    Card,
+    CardParseError,
+    Claim,
+    IllegalAction,
+    decode_action,
+)
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Play"]
+__all__ = ["PASSED", "Play", "claim_passed_text"]
+
+PASSED = frozenset({Reason.ALREADY_PLAYED, Reason.AI_PLAYED, Reason.STALE, Reason.MOVED_ON})
+"""Why a claim's Confirm comes too late: the moment its question was asked has passed."""
+
+
+def claim_passed_text() -> str:
+    """What a claim's private question says once its moment has passed."""
+    return _(
+        "⌛ That claim question has passed — the play moved on since. Nothing was claimed;"
+        " claim again from your hand if you still want to."
+    )
 
 
 class Play:
@@ -61,6 +80,7 @@ class Play:
         hand, or the outcome's words."""
         started = time.perf_counter()
         hand: list[tuple[str, discord.ui.View]] = []
+        claim = any(isinstance(a, Claim) for a in actions)
         work = asyncio.ensure_future(
             act(
                 self.svc,
@@ -69,7 +89,7 @@ class Play:
                 version,
                 seat,
                 actions,
-                decided=self._answer_with_hand(interaction, seat, hand),
+                decided=self._answer_with_hand(interaction, seat, hand, claim),
             )
         )
         try:
@@ -80,6 +100,15 @@ class Play:
                 await interaction.response.defer()
             deferred = True
             outcome = await work
+        if not hand and claim and outcome.reason in PASSED:
+            # a claim's Confirm from a question whose moment has passed (a card was
+            # played since, or the turn moved on): the question closes, saying so
+            message = interaction.message
+            if message is not None and message.flags.ephemeral:
+                await settle(interaction, claim_passed_text())
+            else:  # not from the private question (a forged id on another message)
+                await refuse(interaction, claim_passed_text())
+            return
         if not hand:
             await refuse(interaction, outcome_text(outcome))
             return
@@ -103,6 +132,7 @@ class Play:
         interaction: discord.Interaction[Any],
         seat: int,
         hand: list[tuple[str, discord.ui.View]],
+        claim: bool = False,
     ) -> Decided:
         """What :func:`act` calls under the lock when the click is to be answered with
         the hand (applied, or stale on the player's own turn): the hand is drawn and
@@ -110,6 +140,8 @@ class Play:
         (every other copy follows by signature)."""
 
         def decided(table: Table, outcome: Outcome) -> None:
+            if claim and not outcome.applied:
+                return  # a claim's private question is closed, not turned into the hand
             hands = self.presenter.hands
             if outcome.applied:
                 shown(table).played_for.pop(seat, None)  # a timed-out turn's note is seen

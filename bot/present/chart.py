@@ -160,8 +160,19 @@ class _Collector:
 # ------------------------------------------------------------------ drawing
 
 SERIES: Final = ((96, 160, 255), (255, 112, 96), (110, 210, 130), (240, 180, 70))
-WIDTH: Final = 720
-HEIGHT: Final = 420
+WIDTH: Final = 400
+"""Drawn for a phone: a 400 px phone shows an attachment about 304 px wide, so every
+text is at least :data:`SMALL` px (12.2 px there) and the legend goes under the plot,
+where the whole width is free."""
+SMALL: Final = 16  # the smallest text: axis labels, the legend's words
+PLOT_H: Final = 210  # the plot's height
+ROW: Final = 24  # one legend row
+
+
+def worth_a_chart(points: Sequence[DealPoint]) -> bool:
+    """Whether a finished game's score chart says anything: two deals or more, and a
+    point scored (a one-deal board or a game conceded at 0–0 has no curve to show)."""
+    return len(points) >= 2 and any(v for p in points for v in p.scores)
 
 
 def _labels(info: TableInfo, n_series: int, n_seats: int) -> list[str]:
@@ -208,6 +219,39 @@ def draw_chart(info: TableInfo, points: Sequence[DealPoint], n_seats: int | None
         return _draw_chart(info, points, n_seats)
 
 
+def _keys(points: Sequence[DealPoint]) -> list[tuple[str, str]]:
+    """The markers the legend explains: those the chart shows (tricks always)."""
+    out = []
+    for how, words in (
+        ("tricks", _("tricks")),
+        ("honours", _("honours")),
+        ("call", _("Can-ye / shown")),
+        ("ruff", _("the ruff")),
+        ("contract", _("contract")),
+    ):
+        if how == "tricks" or any(how in p.how for p in points):
+            out.append((how, words))
+    if any(p.game_winner is not None for p in points):
+        won = _("shared first place") if points and points[-1].tied else _("won the game")
+        out.append(("won", won))
+    return out
+
+
+def _key_rows(keys: Sequence[tuple[str, str]], width: int) -> list[list[tuple[str, str]]]:
+    """The legend's markers flowed into rows of ``width`` px."""
+    small = font(SMALL)
+    rows: list[list[tuple[str, str]]] = [[]]
+    used = 0.0
+    for how, words in keys:
+        need = 22 + small.getlength(words) + 14
+        if rows[-1] and used + need > width:
+            rows.append([])
+            used = 0.0
+        rows[-1].append((how, words))
+        used += need
+    return rows
+
+
 def _draw_chart(
     info: TableInfo, points: Sequence[DealPoint], n_seats: int | None = None
 ) -> Picture:
@@ -215,31 +259,37 @@ def _draw_chart(
     seats = n_seats or rules.players
     n_series = len(points[0].scores) if points else 2
     labels = _labels(info, n_series, seats)
-    im = Image.new("RGB", (WIDTH, HEIGHT), BG)
+    small = font(SMALL)
+    bold = font(SMALL, bold=True)
+    title_font = font(19, bold=True)
+    keys = _keys(points)
+    key_rows = _key_rows(keys, WIDTH - 24)
+    top = 44
+    bottom = top + PLOT_H
+    legend_y = bottom + 54
+    height = legend_y + ROW * n_series + 6 + ROW * len(key_rows) + 8
+    im = Image.new("RGB", (WIDTH, height), BG)
     d = ImageDraw.Draw(im)
+    table_no = _("Table #{table}").format(table=info.table_id)
+    title_room = WIDTH - 24 - small.getlength(table_no) - 10
     d.text(
-        (14, 10),
-        fit(_("{title} — score by deal").format(title=rules.title), font(20, bold=True), 560),
-        font=font(20, bold=True),
+        (12, 10),
+        fit(rules.title, title_font, title_room),
+        font=title_font,
         fill=TEXT,
     )
-    d.text(
-        (WIDTH - 14, 14),
-        _("Table #{table}").format(table=info.table_id),
-        font=font(13),
-        fill=MUTED,
-        anchor="ra",
-    )
+    d.text((WIDTH - 12, 13), table_no, font=small, fill=MUTED, anchor="ra")
 
-    left, top, right, bottom = 56, 52, WIDTH - 200, HEIGHT - 70
-    d.rounded_rectangle(
-        [left - 8, top - 8, right + 8, bottom + 8], radius=8, fill=PANEL, outline=PANEL_EDGE
-    )
     target = max(0, rules.target_score)
     values = [v for p in points for v in p.scores] + [0, target]
     lo, hi = min(values), max(values)
     hi += max(1, round((hi - lo) * 0.1))  # headroom above the target and the top score
     span = hi - lo
+    tick_w = max(small.getlength(str(v)) for v in (lo, hi))
+    left, right = int(12 + tick_w + 12), WIDTH - 14
+    d.rounded_rectangle(
+        [left - 8, top - 8, right + 8, bottom + 8], radius=8, fill=PANEL, outline=PANEL_EDGE
+    )
 
     def ypos(v: float) -> float:
         return bottom - (v - lo) / span * (bottom - top)
@@ -256,26 +306,27 @@ def _draw_chart(
         return left + i * (right - left) / count
 
     # grid and axis labels
-    step = max(1, round(span / 6))
+    step = max(1, round(span / 5))
     tick: float = (lo // step) * step
-    small = font(11)
     while tick <= hi:
         y = ypos(tick)
-        d.line([(left, y), (right, y)], fill=PANEL_EDGE, width=1)
-        d.text((left - 12, y), str(tick), font=small, fill=MUTED, anchor="rm")
+        if y >= top - 1:
+            d.line([(left, y), (right, y)], fill=PANEL_EDGE, width=1)
+            d.text((left - 12, y), str(tick), font=small, fill=MUTED, anchor="rm")
         tick += step
     if target:
         y = ypos(target)
         for dash in range(left, right, 12):
             d.line([(dash, y), (min(dash + 6, right), y)], fill=GOLD, width=2)
-        d.text(
-            (right - 2, y - 3),
+        d.text(  # under the line: the games' names are above it
+            (right - 14, y + 5),
             _("target {target}").format(target=target),
             font=small,
             fill=GOLD,
-            anchor="rb",
+            anchor="ra",
         )
-    every = max(1, len(slots) // 16)
+    label_w = small.getlength("88") + 6
+    every = max(1, int(len(slots) * label_w // max(1, right - left)) + 1)
     for i, (game_no, slot) in enumerate(slots):
         x = xpos(i)
         if slot is None:
@@ -283,14 +334,14 @@ def _draw_chart(
                 d.line([(x, top - 6), (x, bottom + 6)], fill=MUTED, width=1)
             if len(points) and points[-1].game_no > 1:
                 d.text(
-                    (x + 4, bottom - 16),
+                    (x + 4, top - 4),
                     _("Game {game}").format(game=game_no),
                     font=small,
                     fill=MUTED,
                 )
         elif i % every == 0 or i == len(slots) - 1:
             d.text((x, bottom + 12), str(slot.deal_no), font=small, fill=MUTED, anchor="ma")
-    d.text(((left + right) / 2, bottom + 28), "deal", font=small, fill=MUTED, anchor="ma")
+    d.text(((left + right) / 2, bottom + 31), _("deal"), font=small, fill=MUTED, anchor="ma")
 
     # the lines, then the markers on top
     for side in range(n_series):
@@ -314,47 +365,33 @@ def _draw_chart(
             if side in slot.tied or (not slot.tied and slot.game_winner == side):
                 d.ellipse([x - 11, y - 11, x + 11, y + 11], outline=GOLD, width=2)
 
-    # legend: sides, then markers
-    lx, ly = right + 22, top
-    label_font = font(13, bold=True)
+    # the legend under the plot: a row per side (its final score at the right), then the marks
     final = points[-1].scores if points else ()
+    ly = legend_y
     for side, label in enumerate(labels):
         colour = SERIES[side % len(SERIES)]
-        d.rectangle([lx, ly + 4, lx + 14, ly + 14], fill=colour)
-        shown = fit(
-            drawable(label, label_font) or _("Side {number}").format(number=side + 1),
-            label_font,
-            150,
-        )
-        d.text((lx + 20, ly + 1), shown, font=label_font, fill=TEXT)
-        if side < len(final):
-            d.text(
-                (lx + 20, ly + 18),
-                _("final {score}").format(score=final[side]),
-                font=small,
-                fill=MUTED,
-            )
-        ly += 40
+        d.rectangle([12, ly + 5, 26, ly + 19], fill=colour)
+        score = _("final {score}").format(score=final[side]) if side < len(final) else ""
+        room = WIDTH - 24 - 22 - small.getlength(score) - 10
+        shown = fit(drawable(label, bold) or _("Side {number}").format(number=side + 1), bold, room)
+        d.text((34, ly + 2), shown, font=bold, fill=TEXT)
+        if score:
+            d.text((WIDTH - 12, ly + 2), score, font=small, fill=MUTED, anchor="ra")
+        ly += ROW
     ly += 6
-    for how, words in (
-        ("tricks", _("tricks")),
-        ("honours", _("honours")),
-        ("call", _("Can-ye / shown")),
-        ("ruff", _("the ruff")),
-        ("contract", _("contract")),
-    ):
-        if not any(how in p.how for p in points) and how != "tricks":
-            continue
-        _marker(d, how, lx + 7, ly + 8, TEXT)
-        d.text((lx + 20, ly + 1), words, font=small, fill=TEXT)
-        ly += 20
-    if any(p.game_winner is not None for p in points):
-        d.ellipse([lx, ly + 1, lx + 14, ly + 15], outline=GOLD, width=2)
-        won = _("shared first place") if points and points[-1].tied else _("won the game")
-        d.text((lx + 20, ly + 1), won, font=small, fill=TEXT)
+    for row in key_rows:
+        lx = 12.0
+        for how, words in row:
+            if how == "won":
+                d.ellipse([lx, ly + 4, lx + 14, ly + 18], outline=GOLD, width=2)
+            else:
+                _marker(d, how, lx + 7, ly + 11, TEXT)
+            d.text((lx + 22, ly + 2), words, font=small, fill=TEXT)
+            lx += 22 + small.getlength(words) + 14
+        ly += ROW
 
     description = describe_chart(rules.title, labels, points, target)
-    return Picture(to_png(im), description, tuple(points), WIDTH, HEIGHT, filename="score.png")
+    return Picture(to_png(im), description, tuple(points), WIDTH, height, filename="score.png")
 
 
 # i18n: how a side scored in a deal, in the chart's alt text

@@ -5,10 +5,22 @@ Their ids have a prefix of their own (``rc:``), so the table's buttons
 
 * ``rc:v:<table>:<deal>`` — review my cards in that deal (1-based at the table);
 * ``rc:d:<table>:<deal>`` — the figures behind that review (**Details**);
-* ``rc:p:<puzzle>:<card>`` — answer a puzzle with a card (``10H``);
+* ``rc:p:<puzzle>:<card>`` — answer a puzzle with a card (``10H``), or ``o<n>``: its
+  ``n``-th choice (a call, trumps);
+* ``rc:m:<puzzle>`` — a puzzle's menu of cards to lay out (the game's own menu):
+  choosing only shows the choice, with **Confirm** under it;
+* ``rc:k:<puzzle>:<card>.<card>...`` — **Confirm** the cards chosen in that menu: the
+  answer;
+* ``rc:c:<puzzle>:<k>`` — a puzzle's ``k``-th menu of choices (calls described in the
+  options, as the game shows them); each option's value is the engine's encoding;
 * ``rc:s:<puzzle>`` — show that puzzle's solution;
 * ``rc:n:<puzzle>`` — the next puzzle after that one (``rc:n``: any next one, on
   messages from before the puzzle's number was in the id).
+
+A puzzle's choices are the game's own controls (:func:`puzzle_controls`: the hand
+message's card buttons with their suit marks, its lay-out menu and Confirm, its
+call buttons and menus), built by :func:`bot.present.controls.hand_controls` from the
+seat's view at the puzzle with these ids (:class:`PuzzleIds`).
 
 The callbacks parse the id and hand over to the handler the wiring binds the class
 to (:func:`bind_coach`: the manager, a :class:`CoachHandler`); a malformed id is
@@ -20,24 +32,31 @@ from __future__ import annotations
 import logging
 import re
 import weakref
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import discord
 
+from bot.present.components import Rows
+from bot.present.controls import hand_controls
 from bot.present.i18n import _
 from bot.present.locales import Remembers, arrive
 from bot.present.render.common import card_label
 from bot.present.replies import refuse
-from engine import Card, CardParseError
+from engine import Action, Card, CardParseError, Play, SeatView
 
 log = logging.getLogger(__name__)
 
 __all__ = [
     "CoachButton",
     "CoachHandler",
+    "CoachSelect",
+    "PuzzleIds",
     "answer_view",
     "details_view",
     "next_view",
+    "puzzle_controls",
     "review_id",
     "review_view",
     "bind_coach",
@@ -47,6 +66,9 @@ _REVIEW_RE = re.compile(r"v:(\d{1,19}):(\d{1,6})")
 _DETAILS_RE = re.compile(r"d:(\d{1,19}):(\d{1,6})")
 _ANSWER_RE = re.compile(r"p:(\d{1,19}):([0-9AJQKLSHDCB]{2,3}|o\d{1,2})")
 _SOLUTION_RE = re.compile(r"s:(\d{1,19})")
+_CONFIRM_RE = re.compile(r"k:(\d{1,19}):([0-9AJQKLSHDCB]{2,3}(?:\.[0-9AJQKLSHDCB]{2,3}){0,11})")
+_PICK_RE = re.compile(r"m:(\d{1,19})")
+_CHOICE_RE = re.compile(r"c:(\d{1,19}):(\d)")
 _NEXT_RE = re.compile(r"n(?::(\d{1,19}))?")
 _ID_LIMIT = 100
 
@@ -83,6 +105,12 @@ class CoachHandler(Protocol):
         self, interaction: discord.Interaction[Any], puzzle_id: int
     ) -> None: ...
 
+    async def on_puzzle_pick(
+        self, interaction: discord.Interaction[Any], puzzle_id: int, cards: Sequence[str]
+    ) -> None:
+        """Cards chosen in a puzzle's lay-out menu: shown chosen, with **Confirm**."""
+        ...
+
 
 def review_id(table_id: int, deal: int) -> str:
     cid = f"rc:v:{table_id}:{deal}"
@@ -91,7 +119,8 @@ def review_id(table_id: int, deal: int) -> str:
 
 
 class CoachButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rc:(?P<rest>[^\s]{1,97})"
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rc:(?P<rest>(?![mc]:)[^\s]{1,97})",
 ):
     """Every button of the coach, routed to the handler bound to the client (:func:`bind_coach`)."""
 
@@ -146,14 +175,87 @@ def bind_coach(client: discord.Client, handler: CoachHandler) -> None:
     _HANDLERS[client] = handler
 
 
-async def _route(handler: CoachHandler, interaction: discord.Interaction[Any], rest: str) -> None:
-    if m := _REVIEW_RE.fullmatch(rest):
+class CoachSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rc:(?P<rest>[mc]:[^\s]{1,95})"
+):
+    """A puzzle's menus: the cards to lay out, or one call of many."""
+
+    def __init__(self, custom_id: str) -> None:
+        super().__init__(
+            discord.ui.Select(custom_id=custom_id, options=[discord.SelectOption(label="·")])
+        )
+        self.rest = custom_id[3:]
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> CoachSelect:
+        select = cls(str(getattr(item, "custom_id", "")))
+        select.rest = match["rest"]
+        return select
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = tuple(str(v) for v in self.item.values)
+        try:
+            handler = _HANDLERS.get(interaction.client)
+            if handler is None:
+                raise RuntimeError("no coach handler is bound to this client (bind_coach)")
+            await arrive(interaction, handler.user_locales)
+            await _route(handler, interaction, self.rest, values)
+        except Exception:
+            if not interaction.response.is_done():
+                try:
+                    await interaction.response.send_message(
+                        _("Something went wrong — nothing was changed. Please try again."),
+                        ephemeral=True,
+                    )
+                except discord.HTTPException:
+                    pass
+            await interaction.client.on_error("component", interaction)
+
+
+def _card_codes(codes: Sequence[str]) -> list[str] | None:
+    """``codes`` as cards' codes (``10H``), or None when one is not a card."""
+    out: list[str] = []
+    for code in codes:
+        try:
+            out.append(str(Card.parse(code)))
+        except CardParseError:
+            return None
+    return out
+
+
+async def _route(
+    handler: CoachHandler,
+    interaction: discord.Interaction[Any],
+    rest: str,
+    values: tuple[str, ...] = (),
+) -> None:
+    if m := _PICK_RE.fullmatch(rest):
+        cards = _card_codes(values)
+        if cards is not None and cards and len(set(cards)) == len(cards):
+            await handler.on_puzzle_pick(interaction, int(m.group(1)), cards)
+            return
+    elif m := _CHOICE_RE.fullmatch(rest):
+        if len(values) == 1:
+            await handler.on_puzzle_answer(interaction, int(m.group(1)), "a" + values[0][:40])
+            return
+    elif m := _CONFIRM_RE.fullmatch(rest):
+        cards = _card_codes(m.group(2).split("."))
+        if cards is not None and len(set(cards)) == len(cards):
+            await handler.on_puzzle_answer(interaction, int(m.group(1)), "k" + " ".join(cards))
+            return
+    elif m := _REVIEW_RE.fullmatch(rest):
         await handler.on_review_button(interaction, int(m.group(1)), int(m.group(2)))
         return
-    if m := _DETAILS_RE.fullmatch(rest):
+    elif m := _DETAILS_RE.fullmatch(rest):
         await handler.on_review_details(interaction, int(m.group(1)), int(m.group(2)))
         return
-    if m := _ANSWER_RE.fullmatch(rest):
+    elif m := _ANSWER_RE.fullmatch(rest):
         choice = m.group(2)
         if not choice.startswith("o"):
             try:
@@ -207,8 +309,85 @@ def answer_view(
     return view
 
 
+@dataclass(frozen=True, slots=True)
+class PuzzleIds:
+    """The ids of a puzzle's controls (:class:`bot.present.controls.ControlIds`): a card
+    by its code, another choice by its place in the puzzle's ``legal`` list, the lay-out
+    menu and its Confirm by the puzzle's number. No claims."""
+
+    puzzle_id: int
+    legal: tuple[str, ...]
+    claims: bool = False
+
+    def action(self, action: Action) -> str:
+        if isinstance(action, Play):
+            return f"rc:p:{self.puzzle_id}:{action.card}"
+        code = action.encode()
+        n = self.legal.index(code) if code in self.legal else 99
+        return f"rc:p:{self.puzzle_id}:o{n}"
+
+    def pick(self, verb: str) -> str:
+        return f"rc:m:{self.puzzle_id}"
+
+    def confirm(self, verb: str, codes: Sequence[str]) -> str:
+        cid = f"rc:k:{self.puzzle_id}:" + ".".join(codes)
+        assert len(cid) <= _ID_LIMIT
+        return cid
+
+    def choice(self, k: int) -> str:
+        return f"rc:c:{self.puzzle_id}:{k}"
+
+
+def puzzle_view(view: SeatView, body: Mapping[str, Any]) -> SeatView | None:
+    """``view`` (the seat's at the puzzle) with only the puzzle's choices live, as the
+    hand message would offer them: the legal cards; the cards of the lay-outs judged
+    (the menu asks for as many as a lay-out holds); a kitty card (one at a time, as
+    the coach judges it); the calls judged. None when the choices do not match the
+    view's legal actions (then the puzzle's own buttons are used)."""
+    kind = str(body.get("decision_kind", "card"))
+    legal = [str(c) for c in body["legal"]]
+    live: tuple[Action, ...]
+    if body.get("kind", "card") == "card":
+        wanted = set(legal)
+        live = tuple(a for a in view.legal if isinstance(a, Play) and str(a.card) in wanted)
+        if len(live) != len(wanted):
+            return None
+        return replace(view, legal=live, claims=())
+    if kind in ("lay-out", "kitty"):
+        sets = [code.split() for code in legal]
+        cards = {c for each in sets for c in each}
+        live = tuple(
+            a
+            for a in view.legal
+            if not isinstance(a, Play) and str(getattr(a, "card", "")) in cards
+        )
+        size = {len(each) for each in sets}
+        if len(size) != 1 or len({str(getattr(a, "card", "")) for a in live}) != len(cards):
+            return None
+        return replace(view, legal=live, claims=(), to_lay_out=size.pop())
+    wanted_calls = set(legal)
+    live = tuple(a for a in view.legal if a.encode() in wanted_calls)
+    if len(live) != len(wanted_calls):
+        return None
+    return replace(view, legal=live, claims=())
+
+
+def puzzle_controls(
+    puzzle_id: int, view: SeatView, body: Mapping[str, Any], chosen: Sequence[Card] = ()
+) -> Rows:
+    """A puzzle's choices as the game shows them on a hand message (``view``: from
+    :func:`puzzle_view`), then **Show the solution** and **Next puzzle**."""
+    ids = PuzzleIds(puzzle_id, tuple(str(c) for c in body["legal"]))
+    ui = hand_controls(0, 0, view, chosen=chosen, ids=ids)
+    row = ui.free_row(2)
+    if row is not None:
+        ui.button(f"rc:s:{puzzle_id}", _("Show the solution"), row=row)
+        ui.button(f"rc:n:{puzzle_id}", _("Next puzzle"), discord.ButtonStyle.success, row=row)
+    return ui
+
+
 def next_view(puzzle_id: int, solution: bool) -> discord.ui.View:
-    """Under an answer: **Show the solution** (after a wrong one) and **Next puzzle**."""
+    """Under an answer: **Show the solution** and **Next puzzle**."""
     view = discord.ui.View(timeout=None)
     _add_solution_and_next(view, puzzle_id, 0, solution=solution)
     return view

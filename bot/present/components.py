@@ -24,7 +24,12 @@ Every component is a :class:`discord.ui.DynamicItem`, registered once in
 * ``rh:h:<table>:<version>:<seat>`` — the Hint button of a hand at a table with
   hints, stamped like a card (a hint for an earlier turn is stale);
 * ``rh:l:<lesson>:<step>:<action>`` — a lesson's answer at its step (the engine's
-  encoding of the action), ``rh:l:<lesson>:start`` — start (or resume) a lesson.
+  encoding of the action), ``rh:l:<lesson>:start`` — start (or resume) a lesson;
+  ``rh:ld:<lesson>:<step>`` — a lesson's menu of cards to lay out (choosing shows the
+  choice with **Confirm**), ``rh:lk:<lesson>:<step>:<card>.<card>...`` — that
+  **Confirm**, ``rh:lc:<lesson>:<step>:<k>`` — a lesson's ``k``-th menu of choices
+  (each option's value the engine's encoding). A lesson shows the game's own
+  controls (:func:`bot.present.controls.hand_controls` with :class:`LessonIds`).
 
 Ids of the same ``rh:`` prefix that features own (``bot/features/``) are theirs
 and never match the classes here: ``rh:lb:`` (leaderboard pages,
@@ -88,7 +93,7 @@ class ParsedId:
     action: Action | None = None
     step: int = 0  # a lesson's step (l)
     lesson: str = ""  # a lesson's name (l)
-    cards: tuple[str, ...] = ()  # the chosen cards' codes (k)
+    cards: tuple[str, ...] = ()  # the chosen cards' codes (k, lk)
 
 
 class BadCustomId(ValueError):
@@ -105,6 +110,11 @@ _CHOICE_RE = re.compile(r"c:(\d{1,19}):(\d{1,9}):([0-3]):(\d)")
 _HINT_RE = re.compile(r"h:(\d{1,19}):(\d{1,9}):([0-3])")
 _LESSON_RE = re.compile(r"l:([a-z0-9-]{1,24}):(\d{1,4}):([a-z]{1,10}(?::[0-9A-Za-z-]{1,16})?)")
 _LESSON_START_RE = re.compile(r"l:([a-z0-9-]{1,24}):start")
+_LESSON_PICK_RE = re.compile(r"ld:([a-z0-9-]{1,24}):(\d{1,4})")
+_LESSON_CONFIRM_RE = re.compile(
+    r"lk:([a-z0-9-]{1,24}):(\d{1,4}):([0-9A-Z]{2,3}(?:\.[0-9A-Z]{2,3}){0,11})"
+)
+_LESSON_CHOICE_RE = re.compile(r"lc:([a-z0-9-]{1,24}):(\d{1,4}):(\d)")
 
 
 def parse_custom_id(rest: str) -> ParsedId:
@@ -158,6 +168,14 @@ def parse_custom_id(rest: str) -> ParsedId:
         except ActionParseError:
             raise BadCustomId(rest) from None
         return ParsedId("l", lesson=m.group(1), step=int(m.group(2)), action=action)
+    if m := _LESSON_PICK_RE.fullmatch(rest):
+        return ParsedId("ld", lesson=m.group(1), step=int(m.group(2)))
+    if m := _LESSON_CONFIRM_RE.fullmatch(rest):
+        return ParsedId(
+            "lk", lesson=m.group(1), step=int(m.group(2)), cards=tuple(m.group(3).split("."))
+        )
+    if m := _LESSON_CHOICE_RE.fullmatch(rest):
+        return ParsedId("lc", lesson=m.group(1), step=int(m.group(2)))
     raise BadCustomId(rest)
 
 
@@ -209,9 +227,33 @@ def lesson_id(lesson: str, step: int | None = None, action: Action | None = None
     return cid
 
 
+@dataclass(frozen=True, slots=True)
+class LessonIds:
+    """The ids of a lesson step's controls (:class:`bot.present.controls.ControlIds`):
+    the game's buttons and menus, answering the lesson at ``step``. No claims."""
+
+    lesson: str
+    step: int
+    claims: bool = False
+
+    def action(self, action: Action) -> str:
+        return lesson_id(self.lesson, self.step, action)
+
+    def pick(self, verb: str) -> str:
+        return f"rh:ld:{self.lesson}:{self.step}"
+
+    def confirm(self, verb: str, codes: Sequence[str]) -> str:
+        cid = f"rh:lk:{self.lesson}:{self.step}:" + ".".join(codes)
+        assert len(cid) <= _ID_LIMIT
+        return cid
+
+    def choice(self, k: int) -> str:
+        return f"rh:lc:{self.lesson}:{self.step}:{k}"
+
+
 class RHButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rh:(?P<rest>(?![dcs]:|lb:|r:)[^\s]{1,97})",
+    template=r"rh:(?P<rest>(?![dcs]:|lb:|r:|l[dc]:)[^\s]{1,97})",
 ):
     """Every button of the bot's tables. The callback routes by the id's kind to the
     click handler the wiring bound to the client (:func:`bind`)."""
@@ -248,7 +290,8 @@ class RHButton(
 
 
 class RHSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>[dc]:[^\s]{1,95})"
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"rh:(?P<rest>(?:[dc]|l[dc]):[^\s]{1,94})",
 ):
     """Every select menu of the bot's tables: cards to lay out (the ruff's discards, a
     kitty), or one choice of many (a declared ruff value); routed as :class:`RHButton`."""
@@ -377,9 +420,33 @@ async def _route(
         await manager.on_action(interaction, parsed.table_id, parsed.version, parsed.seat, [action])
     elif parsed.kind == "h":
         await manager.on_hint(interaction, parsed.table_id, parsed.version, parsed.seat)
-    else:
-        assert parsed.kind == "l"
+    elif parsed.kind == "l":
         await manager.on_lesson(interaction, parsed.lesson, parsed.step, parsed.action)
+    elif parsed.kind in ("ld", "lk"):
+        cards = values if parsed.kind == "ld" else parsed.cards
+        if not cards:
+            await manager.refuse(interaction, _("That is not one of the choices."))
+            return
+        await manager.on_lesson(
+            interaction,
+            parsed.lesson,
+            parsed.step,
+            None,
+            cards=cards,
+            confirmed=parsed.kind == "lk",
+        )
+    elif parsed.kind == "lc":
+        chosen: Action | None = None
+        try:
+            chosen = decode_action(values[0]) if len(values) == 1 else None
+        except ActionParseError:
+            chosen = None
+        if chosen is None:
+            await manager.refuse(interaction, _("That is not one of the choices."))
+            return
+        await manager.on_lesson(interaction, parsed.lesson, parsed.step, chosen)
+    else:
+        raise AssertionError(f"unrouted custom_id kind {parsed.kind!r}")
 
 
 # ------------------------------------------------------------------ view builders
@@ -501,14 +568,14 @@ class Rows(discord.ui.View):
             }
         )
 
-    def free_row(self) -> int | None:
-        """A row with room for one more button: a new row while there is one, else the
-        last row of buttons with room; None when every row is full."""
+    def free_row(self, room: int = 1) -> int | None:
+        """A row with room for ``room`` more buttons: a new row while there is one, else
+        the last row of buttons with room; None when every row is full."""
         if len(self._rows) < ROWS:
             return len(self._rows)
         for i in reversed(range(len(self._rows))):
             items = self._rows[i]
-            if len(items) < ROW_WIDTH and all(c["type"] == 2 for c in items):
+            if len(items) + room <= ROW_WIDTH and all(c["type"] == 2 for c in items):
                 return i
         return None
 

@@ -51,6 +51,8 @@ not both fit, the choices win (the hand is in the message text anyway).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
 import discord
 
@@ -77,9 +79,12 @@ from bot.present.render import (
 from bot.present.render.bidwhist import view_sorted
 from bot.present.render.common import rank_label, suit_name
 from engine import CLAIM, CONCEDE, Action, Card, Claim, Play, SeatView, sort_hand
+from engine.ai.strategies.claims import certain_claim
 
 __all__ = [
     "CARD_ROWS",
+    "ControlIds",
+    "TableIds",
     "card_note",
     "card_rows",
     "claim_confirm",
@@ -97,6 +102,59 @@ MENU_OPTIONS = 25  # Discord's limit on a select menu's options
 MAX_CHOICE_BUTTONS = (
     2 * ROW_WIDTH
 )  # more choices than this go in menus (with the hand kept in text)
+
+
+class ControlIds(Protocol):
+    """What a hand's controls are called: the table's (:class:`TableIds`), or those of a
+    message that shows the same controls for another purpose (a puzzle, a lesson step),
+    so a learner meets the game's own buttons and menus, routed to their own handler."""
+
+    @property
+    def claims(self) -> bool:
+        """Whether the claim buttons belong here (a table's hand: yes; a puzzle: no)."""
+        ...
+
+    def action(self, action: Action) -> str:
+        """A button that takes ``action`` (a card, a call)."""
+        ...
+
+    def pick(self, verb: str) -> str:
+        """The menu of cards to lay out with ``verb``."""
+        ...
+
+    def confirm(self, verb: str, codes: Sequence[str]) -> str:
+        """**Confirm** the cards ``codes`` chosen in that menu."""
+        ...
+
+    def choice(self, k: int) -> str:
+        """The ``k``-th menu of choices (each option's value: the action's encoding)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class TableIds:
+    """The ids of a seat's controls at a table, stamped with the engine ``version``."""
+
+    table_id: int
+    version: int
+    seat: int
+    claims: bool = True
+
+    def action(self, action: Action) -> str:
+        return action_id(self.table_id, self.version, self.seat, action)
+
+    def pick(self, verb: str) -> str:
+        return pick_id(self.table_id, self.version, self.seat, verb)
+
+    def confirm(self, verb: str, codes: Sequence[str]) -> str:
+        return confirm_id(self.table_id, self.version, self.seat, verb, codes)
+
+    def choice(self, k: int) -> str:
+        return choice_id(self.table_id, self.version, self.seat, k)
+
+
+def _table_ids(table_id: int, version: int, seat: int) -> ControlIds:
+    return TableIds(table_id, version, seat)
 
 
 def split_actions(
@@ -267,15 +325,19 @@ def hand_controls(
     view: SeatView,
     away: bool = False,
     chosen: Sequence[Card] = (),
-) -> discord.ui.View:
+    ids: ControlIds | None = None,
+) -> Rows:
     """The controls of ``view.seat``'s hand message at engine ``version``.
 
     ``away``: the AI plays this seat, so every card is shown disabled and the
     only live button takes the seat back. ``chosen``: the cards just chosen in the
     menu of cards to lay out, shown chosen, with **Confirm** under the menu.
+    ``ids``: what the controls are called (the table's by default; a puzzle's or a
+    lesson's show the same controls for their own handler).
     """
     ui = Rows()  # plain component data: this is built for nearly every move (see Rows)
-    seat = view.seat
+    if ids is None:
+        ids = _table_ids(table_id, version, view.seat)
     if away:  # the hand is in the text; the one thing to do is take the seat back
         ui.button(
             table_id_for(table_id, "reclaim"),
@@ -299,7 +361,7 @@ def hand_controls(
             codes = [c.code for c in chosen if c in cards]
             marks = {c.code: m for c in cards if (m := suit_emojis.mark(c)) is not None}
             ui.menu(
-                pick_id(table_id, version, seat, verb),
+                ids.pick(verb),
                 options,
                 need,
                 placeholder,
@@ -309,7 +371,7 @@ def hand_controls(
             )
             if len(codes) == need:  # chosen: laid out only on Confirm
                 ui.button(
-                    confirm_id(table_id, version, seat, verb, codes),
+                    ids.confirm(verb, codes),
                     ngettext(
                         "Confirm: lay out {n} card", "Confirm: lay out {n} cards", need
                     ).format(n=need),
@@ -318,16 +380,16 @@ def hand_controls(
                 )
         return ui
     if sum(1 for c in choices if choice_note(c)) > CALLS_IN_TEXT:
-        _described_menu(ui, table_id, version, view, choices)
+        _described_menu(ui, ids, view, choices)
         return ui
     if len(choices) > MAX_CHOICE_BUTTONS:
         rows = _choice_rows(choices)
         if len(rows) > ROWS:
-            _choice_menus(ui, table_id, version, view, choices)
+            _choice_menus(ui, ids, view, choices)
             return ui
         for row, actions in enumerate(rows):  # the hand stays in the text
             for choice in actions:
-                cid = action_id(table_id, version, seat, choice)
+                cid = ids.action(choice)
                 ui.button(cid, action_label(choice, view.rules), _choice_style(choice), row=row)
         return ui
     shown, card_rows_free = _card_buttons(view, plays, choices)
@@ -349,17 +411,18 @@ def hand_controls(
             label = card_face(card)
             if card not in view.hand:  # a face-up layout card (Turnover Bridge)
                 label = LAYOUT_MARK + label
-            cid = action_id(table_id, version, seat, Play(card))
+            cid = ids.action(Play(card))
             ui.button(
                 cid, label, _card_style(enabled), not enabled, row=row, emoji=suit_emojis.mark(card)
             )
     first = len(card_lines)
     for i, choice in enumerate(choices[: (ROWS - first) * ROW_WIDTH]):
-        cid = action_id(table_id, version, seat, choice)
+        cid = ids.action(choice)
         ui.button(
             cid, action_label(choice, view.rules), _choice_style(choice), row=first + i // ROW_WIDTH
         )
-    claim_controls(ui, table_id, version, view, first + -(-len(choices) // ROW_WIDTH))
+    if ids.claims:
+        claim_controls(ui, table_id, version, view, first + -(-len(choices) // ROW_WIDTH))
     return ui
 
 
@@ -394,29 +457,38 @@ ANSWER_PHASES = (CLAIM, CONCEDE)
 
 
 def claim_controls(ui: Rows, table_id: int, version: int, view: SeatView, row: int) -> None:
-    """Where the engine offers a claim, on the first free row: **Claim all (n)** and
-    **Claim…**, both asking privately first (:func:`claim_confirm`, :func:`claim_menu`),
-    so one tap never shows the hand. Nothing when no row is free or no claim may be
-    made."""
+    """Where the engine offers a claim, on the first free row: **Claim all (n)** only
+    where it would surely hold (:func:`~engine.ai.strategies.claims.certain_claim`: on
+    lead, every card left a winner from what the seat can see), not "Claim all (11)"
+    at the second trick; **Claim…** (a number of tricks, all of them included) where
+    more than one count may be claimed or all of them are not sure. Both ask
+    privately first (:func:`claim_confirm`, :func:`claim_menu`), so one tap never
+    shows the hand. A misère declarer's claim (to take no more tricks) keeps its own
+    button. Nothing when no row is free or no claim may be made."""
     claims = [a for a in view.claims if isinstance(a, Claim)]
-    if row >= ROWS:
+    if row >= ROWS or not claims:
         return
-    if claims:
-        best = claims[0]  # all the tricks left come first
-        # a misère declarer's claim is to take no more tricks (claim:0)
-        label = (
-            _("Claim all ({n})").format(n=best.tricks) if best.tricks else _("Claim no more tricks")
-        )
+    best = claims[0]  # all the tricks left come first
+    if not best.tricks:  # a misère declarer's claim: to take no more tricks (claim:0)
         ui.button(
-            table_id_for(table_id, "claim-all"), label, discord.ButtonStyle.secondary, row=row
+            table_id_for(table_id, "claim-all"),
+            _("Claim no more tricks"),
+            discord.ButtonStyle.secondary,
+            row=row,
         )
-        if len(claims) > 1:
-            ui.button(
-                table_id_for(table_id, "claims"),
-                _("Claim…"),
-                discord.ButtonStyle.secondary,
-                row=row,
-            )
+        return
+    sure = certain_claim(view) is not None
+    if sure:
+        ui.button(
+            table_id_for(table_id, "claim-all"),
+            _("Claim all ({n})").format(n=best.tricks),
+            discord.ButtonStyle.secondary,
+            row=row,
+        )
+    if len(claims) > 1 or not sure:
+        ui.button(
+            table_id_for(table_id, "claims"), _("Claim…"), discord.ButtonStyle.secondary, row=row
+        )
 
 
 def _keep_playing(ui: Rows, table_id: int, row: int) -> None:
@@ -570,9 +642,7 @@ def _choice_rows(choices: Sequence[Action]) -> list[list[Action]]:
     return rows
 
 
-def _described_menu(
-    ui: Rows, table_id: int, version: int, view: SeatView, choices: Sequence[Action]
-) -> None:
+def _described_menu(ui: Rows, ids: ControlIds, view: SeatView, choices: Sequence[Action]) -> None:
     """Choices whose names need a word of explanation (Solo Whist's calls, Bid Whist's
     bids): the pass
     as a button, the others in one menu, each option with what it undertakes under
@@ -580,7 +650,7 @@ def _described_menu(
     text)."""
     passes = [a for a in choices if not choice_note(a)]
     for action in passes[:ROW_WIDTH]:
-        cid = action_id(table_id, version, view.seat, action)
+        cid = ids.action(action)
         ui.button(cid, action_label(action, view.rules), _choice_style(action), row=0)
     row = 1 if passes else 0
     noted = [a for a in choices if choice_note(a)]
@@ -590,20 +660,16 @@ def _described_menu(
             break
         options = [(action_label(a, view.rules), a.encode(), choice_note(a)) for a in part]
         placeholder = f"{action_label(part[0], view.rules)} … {action_label(part[-1], view.rules)}"
-        ui.menu(choice_id(table_id, version, view.seat, k), options, 1, placeholder, row=row + k)
+        ui.menu(ids.choice(k), options, 1, placeholder, row=row + k)
 
 
-def _choice_menus(
-    ui: Rows, table_id: int, version: int, view: SeatView, choices: Sequence[Action]
-) -> None:
+def _choice_menus(ui: Rows, ids: ControlIds, view: SeatView, choices: Sequence[Action]) -> None:
     """More choices than buttons fit (a ruff value from 0 to 95): the featured ones as
     buttons on the first row (a pass only there), the others in menus of up to 25 on
     the rows after."""
     featured = featured_choices(view)[:ROW_WIDTH]
     for action, label in featured:
-        ui.button(
-            action_id(table_id, version, view.seat, action), label, _choice_style(action), row=0
-        )
+        ui.button(ids.action(action), label, _choice_style(action), row=0)
     row = 1 if featured else 0
     buttons = {a for a, _ in featured if a.verb == "pass" or a.encode().endswith(":pass")}
     choices = [a for a in choices if a not in buttons]  # a pass is a button, not an option
@@ -614,4 +680,4 @@ def _choice_menus(
             break
         options = [(action_label(a, view.rules), a.encode()) for a in part]
         placeholder = f"{action_label(part[0], view.rules)} … {action_label(part[-1], view.rules)}"
-        ui.menu(choice_id(table_id, version, view.seat, k), options, 1, placeholder, row=row + k)
+        ui.menu(ids.choice(k), options, 1, placeholder, row=row + k)

@@ -199,9 +199,9 @@ def star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB) -> N
     d.polygon(points, fill=fill)
 
 
-CARD_TEXT_MIN: Final = 13
-"""The smallest index on a card face (px): 9.75 px high when a 400 px picture is shown
-300 px wide, however small the card."""
+CARD_TEXT_MIN: Final = 16
+"""The smallest index on a card face (px): 12.2 px when a 400 px picture is shown 304 px
+wide (a 400 px phone), however small the card."""
 
 
 def card_text_size(card: Card, w: int) -> int:

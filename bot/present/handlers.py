@@ -63,4 +63,10 @@ class ClickHandler(Protocol):
         lesson: str,
         step: int,
         action: Action | None,
-    ) -> None: ...
+        cards: Sequence[str] = (),
+        confirmed: bool = False,
+    ) -> None:
+        """A lesson's button or menu: start it (no ``action``, no ``cards``), answer its
+        step with ``action``, or with the lay-out's ``cards`` (chosen in the menu, then
+        ``confirmed``)."""
+        ...

@@ -1,9 +1,11 @@
 """The public table message as one Components V2 layout, made for a phone.
 
-One container: the picture first (a media gallery whose alt text says
-everything the table shows), or, where there is no picture (pictures switched
-off, not drawn yet, the lobby), a compact text table in its place; then at most
-three short lines; then the buttons. What else the table knows (the last
+The picture first (a media gallery whose alt text says everything the table
+shows), above the container rather than inside it, so a phone shows it the full
+width of the message column (about 304 px on a 400 px phone, not 275 inside the
+container's padding); then one container: where there is no picture (pictures
+switched off, not drawn yet, the lobby) a compact text table, then at most three
+short lines, then the buttons. What else the table knows (the last
 trick, every trick of the deal, the scores) is one button away and answered
 privately (:mod:`bot.discord_ui.claims`).
 
@@ -74,11 +76,12 @@ class TableLayout:
 
     def view(self) -> discord.ui.LayoutView:
         """The ``LayoutView`` to send (release it once sent)."""
+        view = discord.ui.LayoutView(timeout=None)
         box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
             accent_colour=ACCENT
         )
-        if self.picture is not None:
-            box.add_item(
+        if self.picture is not None:  # the full column's width, outside the container
+            view.add_item(
                 discord.ui.MediaGallery(
                     discord.MediaGalleryItem(
                         f"attachment://{self.picture.filename}",
@@ -98,7 +101,6 @@ class TableLayout:
                 for button in row:
                     action_row.add_item(button)
                 box.add_item(action_row)
-        view = discord.ui.LayoutView(timeout=None)
         view.add_item(box)
         return view
 

@@ -33,7 +33,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, TypeVar
 
-from bot.present.chart import DealPoint, deal_history, draw_chart
+from bot.present.chart import DealPoint, deal_history, draw_chart, worth_a_chart
 from bot.present.picture import Picture, Scene, draw_table
 from bot.present.render.common import TableInfo
 from bot.workers import shutdown_now, worker_context
@@ -67,9 +67,11 @@ def _warm() -> int:
 def _chart(
     record: Mapping[str, Any], info: TableInfo, n_seats: int, draw: bool
 ) -> tuple[tuple[DealPoint, ...], Picture | None]:
-    """Replay a finished game's record for its deal-by-deal points, and draw its chart."""
+    """Replay a finished game's record for its deal-by-deal points, and draw its chart
+    where it says something (:func:`~bot.present.chart.worth_a_chart`: two deals or
+    more, a point scored)."""
     points = deal_history(record)
-    return points, (draw_chart(info, points, n_seats) if draw else None)
+    return points, (draw_chart(info, points, n_seats) if draw and worth_a_chart(points) else None)
 
 
 class Painter:

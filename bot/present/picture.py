@@ -73,26 +73,33 @@ __all__ = [
 ]
 
 WIDTH: Final = 400
-"""Drawn for a phone: shown 300-400 px wide there, so drawn 400 px wide (a desktop
-shows it at about this size, sharp). Every size below is in the picture's pixels;
-at 300 px shown width they are three quarters of that."""
-SHOWN_ON_PHONE: Final = 300  # the narrowest width the picture is designed for
-MIN_TEXT: Final = 13  # px: the smallest text drawn (9.75 px high at 300 px shown width)
-CARD_W: Final = 56  # a trick card (42 px wide at 300 px)
-CARD_H: Final = 78
-SIDE_DROP: Final = 28  # how far the left and right cards sit below the top card
-LAYOUT_W: Final = 34  # a Turnover layout card (25.5 px wide at 300 px, its index 9.75 px high)
-LAYOUT_H: Final = 48
+"""The picture's width in its own pixels. A phone of 400 px shows it about 304 px wide
+(the message column: the picture stands above the table's container, not inside its
+padding, :mod:`bot.present.layout`), a desktop at about this size, sharp. Every size
+below is in the picture's pixels, chosen so that at that shown width its text is at
+least 12 px and its trick cards at least 48 px wide (``tests/bot/test_picture.py``)."""
+SHOWN_ON_PHONE: Final = (
+    304  # the width a 400 px phone shows it at (measured, tools.measure_screens)
+)
+MIN_TEXT: Final = 16  # px: the smallest text drawn (12.2 px at 304 px shown width)
+NAME_TEXT: Final = 18  # a player's name, a count, trumps: as large as they fit, down to MIN_TEXT
+NAME_SIZES: Final = (NAME_TEXT, 17, MIN_TEXT)
+CARD_W: Final = 64  # a trick card (48.6 px wide at 304 px)
+CARD_H: Final = 86
+SIDE_DROP: Final = 18  # how far the left and right cards sit below the top card
+LAYOUT_W: Final = 34  # a Turnover layout card: five a row (its index 16 px: 12.2 px at 304 px)
+LAYOUT_H: Final = 50
 SPREAD_W: Final = 28  # a card of a hand laid face up (Spread Misère): 13 fit in a row
 SPREAD_H: Final = 40
-TURN_UP_W: Final = 30
-TURN_UP_H: Final = 42
+TURN_UP_W: Final = 34
+TURN_UP_H: Final = 48
 MARGIN: Final = 6
-STRIP_H: Final = 56  # the row of boxes at the top: trumps, score, tricks
-KEY_H: Final = 22  # the bottom row: the key (whose turn, the badges) and the title
-WIDE_PLATE_W: Final = 236  # the top and bottom seats
-SIDE_PLATE_W: Final = 110  # the left and right seats
-LINE: Final = 17  # the height of one line of plate text
+STRIP_H: Final = 62  # the row of boxes at the top: trumps, score, tricks
+KEY_H: Final = 28  # the bottom row: the key (whose turn, the badges) and the title
+WIDE_PLATE_W: Final = 256  # the top and bottom seats
+SIDE_PLATE_W: Final = 96  # the left and right seats
+LINE: Final = 21  # the height of one line of plate text
+BADGE: Final = 22  # a badge's circle (D, C)
 DEALER_COLOUR: Final = (70, 110, 200)
 DECLARER_COLOUR: Final = (170, 60, 150)
 
@@ -207,20 +214,20 @@ def _plate_lines(scene: Scene, seat: int, w: int, wide: bool) -> tuple[str, list
     info = scene.calls[seat] or cards
     badges = _badges(scene, seat)
     label = scene.seat_labels[seat]
-    name = drawable(scene.names[seat], font(15, bold=True)) or label
+    name = drawable(scene.names[seat], font(NAME_TEXT, bold=True)) or label
     if wide:
-        room = w - 16 - 22 * len(badges)
+        room = w - 16 - (BADGE + 3) * len(badges)
         one_row = (
             font(MIN_TEXT).getlength(f"{label}  ")
-            + font(15, bold=True).getlength(name)
+            + font(NAME_TEXT, bold=True).getlength(name)
             + font(MIN_TEXT).getlength(f"  {info}")
         )
         if one_row <= room:
-            return label, [], 15, info
-        names, size = wrap(name, w - 16, (15, 14, MIN_TEXT), 1)
+            return label, [], NAME_TEXT, info
+        names, size = wrap(name, w - 16, NAME_SIZES, 1)
         return label, names, size, info
-    room = w - 12 - 22 * len(badges)
-    names, size = wrap(name, w - 12, (15, 14, MIN_TEXT), 2)
+    room = w - 12 - (BADGE + 3) * len(badges)
+    names, size = wrap(name, w - 12, NAME_SIZES, 2)
     if font(MIN_TEXT).getlength(label) > room:
         label = label[:1]  # the seat's initial, as the score and tricks boxes name it
     return label, names, size, info
@@ -258,21 +265,26 @@ def _plate(pen: _Pen, scene: Scene, seat: int, x: int, y: int, w: int, slot: str
     )
     pad = 8 if wide else 6
     badges = _badges(scene, seat)
-    bx = x + w - 24
+    bx = x + w - BADGE - 5
     for letter, colour in badges:
-        d.ellipse([bx, y + 4, bx + 19, y + 23], fill=colour, outline=(255, 255, 255))
+        d.ellipse([bx, y + 4, bx + BADGE, y + 4 + BADGE], fill=colour, outline=(255, 255, 255))
         pen.text(
-            (bx + 9.5, y + 13.5), letter, MIN_TEXT, bold=True, fill=(255, 255, 255), anchor="mm"
+            (bx + BADGE / 2, y + 4 + BADGE / 2),
+            letter,
+            MIN_TEXT,
+            bold=True,
+            fill=(255, 255, 255),
+            anchor="mm",
         )
-        bx -= 22
+        bx -= BADGE + 3
     if wide:
         pen.text((x + pad, y + 6), head, MIN_TEXT, fill=PLATE_TEXT)
-        right = x + w - 8 - 22 * len(badges)
+        right = x + w - 8 - (BADGE + 3) * len(badges)
         pen.text((right, y + 6), info, MIN_TEXT, fill=PLATE_TEXT, anchor="ra")
         if not names:  # one row: seat, name, hand
-            name = drawable(scene.names[seat], font(15, bold=True)) or head
+            name = drawable(scene.names[seat], font(NAME_TEXT, bold=True)) or head
             nx = x + pad + font(MIN_TEXT).getlength(f"{head}  ")
-            pen.text((nx, y + 4), name, 15, bold=True, fill=PLATE_TEXT)
+            pen.text((nx, y + 4), name, NAME_TEXT, bold=True, fill=PLATE_TEXT)
         for i, line in enumerate(names):
             pen.text((x + pad, y + 4 + LINE * (i + 1)), line, size, bold=True, fill=PLATE_TEXT)
     else:
@@ -292,6 +304,24 @@ def _plate(pen: _Pen, scene: Scene, seat: int, x: int, y: int, w: int, slot: str
     return h
 
 
+def _trumps_beside(scene: Scene, box_w: int) -> bool:
+    """Whether the trump suit's name fits beside its pip in a box ``box_w`` wide (else it
+    goes under the pip, on a second line the strip makes room for)."""
+    if scene.trump is None or scene.trumps_state:
+        return True
+    right = box_w - 6 - (TURN_UP_W + 4 if scene.turn_up is not None else 0)
+    name = suit_name(scene.trump).capitalize()
+    lines, _size = wrap(name, right - 42, NAME_SIZES, 1)
+    return len(lines) == 1 and not _broken(lines, name)
+
+
+def _trumps_lines(scene: Scene, box_w: int) -> int:
+    """The rows of words the trumps box shows under its title (one or two)."""
+    if scene.trump is not None and not scene.trumps_state:
+        return 1 if _trumps_beside(scene, box_w) and not scene.order else 2
+    return 2 if scene.order else 1
+
+
 def _trumps_box(pen: _Pen, scene: Scene, box: tuple[int, int, int, int]) -> None:
     """Trumps, or what decides them (bidding, to be named), the rank order where it is
     downtown, and the turn-up card."""
@@ -303,29 +333,43 @@ def _trumps_box(pen: _Pen, scene: Scene, box: tuple[int, int, int, int]) -> None
         pen.card(scene.turn_up, right, y - LINE + 4, TURN_UP_W, TURN_UP_H)
         right -= 4
     room = right - (x0 + 8)
+    second = y + 2 + 28 + 4  # the row under the pip
     if scene.trump is not None and not scene.trumps_state:
         d = pen.d
-        d.rounded_rectangle([x0 + 8, y + 1, x0 + 32, y + 25], radius=5, fill=CARD_FACE)
-        draw_pip(pen.im, scene.trump, x0 + 11, y + 4, 18)
+        d.rounded_rectangle([x0 + 8, y + 1, x0 + 36, y + 29], radius=5, fill=CARD_FACE)
+        draw_pip(pen.im, scene.trump, x0 + 11, y + 4, 22)
         name = suit_name(scene.trump).capitalize()
-        lines, size = wrap(name, right - (x0 + 38), (15, 14, MIN_TEXT), 1)
-        if len(lines) == 1 and not _broken(lines, name):
-            pen.text((x0 + 38, y + 4), lines[0], size, bold=True)
+        if _trumps_beside(scene, x1 - x0):
+            lines, size = wrap(name, right - (x0 + 42), NAME_SIZES, 1)
+            pen.text((x0 + 42, y + 5), lines[0], size, bold=True)
             words = [_("downtown")] if scene.order else []
         else:  # a long name: under the pip, where the box is wider
-            pen.text((x0 + 8, y + 2 + LINE + 8), name, MIN_TEXT, bold=True)
+            pen.text((x0 + 8, second), name, MIN_TEXT, bold=True)
             words = []
     else:
         state = {
             "bidding": _("Bidding"),
             "to_name": _("To be named"),
         }.get(scene.trumps_state, _("No trumps"))
-        lines, size = wrap(state, room, (15, 14, MIN_TEXT), 2)
-        for i, line in enumerate(lines[:2]):
-            pen.text((x0 + 8, y + 2 + i * LINE), line, size, bold=True)
+        lines, size = wrap(state, room, NAME_SIZES, 1)
+        pen.text((x0 + 8, y + 2), lines[0], size, bold=True)
+        for i, line in enumerate(lines[1:2]):
+            pen.text((x0 + 8, second + i * LINE), line, MIN_TEXT, bold=True)
         words = [_("downtown")] if scene.order and len(lines) < 2 else []
     if words:
-        pen.text((x0 + 8, y + 2 + LINE + 10), words[0], MIN_TEXT, fill=GOLD)
+        pen.text((x0 + 8, second), words[0], MIN_TEXT, fill=GOLD)
+
+
+def _count_need(rows: Sequence[Row], title: str) -> int:
+    """The width a box of ``rows`` (one or two columns) and its ``title`` need."""
+    columns = 1 if len(rows) <= 2 else 2
+    label = max(
+        (font(MIN_TEXT).getlength(r.label.split(" ", 1)[0] if r.label else "?") for r in rows),
+        default=0.0,
+    )
+    value = max((font(NAME_TEXT, bold=True).getlength(str(r.value)) for r in rows), default=0.0)
+    body = columns * (label + 6 + value + 10) + 12
+    return int(max(body, font(MIN_TEXT, bold=True).getlength(title.upper()) + 18))
 
 
 def _count_box(pen: _Pen, rows: Sequence[Row], title: str, box: tuple[int, int, int, int]) -> None:
@@ -339,7 +383,7 @@ def _count_box(pen: _Pen, rows: Sequence[Row], title: str, box: tuple[int, int, 
         cy = y + (i // columns) * LINE
         label = drawable(row.label.split(" ", 1)[0] if row.label else "?", font(MIN_TEXT)) or "?"
         pen.text((cx, cy), label, MIN_TEXT)
-        pen.text((cx + col_w - 8, cy - 1), str(row.value), 15, bold=True, anchor="ra")
+        pen.text((cx + col_w - 8, cy - 1), str(row.value), NAME_TEXT, bold=True, anchor="ra")
 
 
 def _legend(scene: Scene) -> list[tuple[str, RGB | None, str]]:
@@ -352,6 +396,23 @@ def _legend(scene: Scene) -> list[tuple[str, RGB | None, str]]:
     if scene.contract and scene.declarer is not None:
         out.append((_("C"), DECLARER_COLOUR, _("declarer")))
     return out
+
+
+def _draw_legend(
+    pen: _Pen, legend: Sequence[tuple[str, RGB | None, str]], x: float, base: float
+) -> float:
+    """The key's entries from ``x`` on the line whose middle is ``base``; where it ends."""
+    d = pen.d
+    for letter, colour, meaning in legend:
+        if letter:
+            d.ellipse([x, base - 10, x + 20, base + 10], fill=colour, outline=(255, 255, 255))
+            pen.text((x + 10, base), letter, MIN_TEXT, bold=True, fill=(255, 255, 255), anchor="mm")
+        else:
+            d.rounded_rectangle([x, base - 9, x + 20, base + 9], radius=3, fill=colour)
+        x += 24
+        pen.text((x, base), meaning, MIN_TEXT, fill=TEXT, anchor="lm")
+        x += int(font(MIN_TEXT).getlength(meaning)) + 12
+    return x
 
 
 def _layout_rows(pen: _Pen, piles: Sequence[PileView], x: int, y: int, width: int) -> int:
@@ -413,6 +474,8 @@ def _draw_table(scene: Scene) -> Picture:
         side_h = max((_plate_height(scene, s, SIDE_PLATE_W, False) for s in side_seats), default=0)
         middle = 4 + top_h + 5 + max(cross, side_h) + 5 + bottom_h + 4
     notes = list(scene.notes[-3:])
+    if scene.trick and scene.trick_winner is not None:  # under the felt, never on a plate
+        notes.insert(0, _("{who} won the trick").format(who=scene.seat_labels[scene.trick_winner]))
     if scene.contract:
         by = f" · {scene.seat_labels[scene.declarer]}" if scene.declarer is not None else ""
         notes.insert(0, _("Contract: {contract}").format(contract=scene.contract + by))
@@ -424,16 +487,44 @@ def _draw_table(scene: Scene) -> Picture:
         )[0]
     ]
     spread_h = sum(LINE + SPREAD_H + 8 for _seat, cards in scene.exposed if cards)
+    status_lines: list[str] = []
+    status_size = NAME_TEXT
+    if scene.to_act is None and scene.status:  # the result, whole: wrapped, never cut off
+        status_lines, status_size = wrap(scene.status, WIDTH - 2 * MARGIN - 4, NAME_SIZES, 3)
+    legend = _legend(scene)
+    legend_w = sum(24 + int(font(MIN_TEXT).getlength(m)) + 12 for _l, _c, m in legend) - 12
+    # the key beside the last note where it fits (a row saved on a phone), else a row
+    merged = bool(
+        not status_lines
+        and note_lines
+        and font(MIN_TEXT).getlength(note_lines[-1]) + 16 + legend_w <= WIDTH - 2 * MARGIN - 6
+    )
+    key_h = 0 if merged else max(KEY_H, LINE * len(status_lines) + 8)
+    # the strip: the score's and the tricks' boxes as wide as they need, trumps the rest
+    tricks_title = _("Tricks {number}/{total}").format(
+        number=scene.trick_no, total=scene.tricks_per_deal
+    )
+    score_w = _count_need(scene.scores, _("Score"))
+    tricks_w = _count_need(scene.tricks, tricks_title)
+    trumps_w = WIDTH - 4 * MARGIN - score_w - tricks_w
+    spare = trumps_w - 170  # beyond what a long suit name and a turn-up need
+    if spare > 0:  # shared out: the boxes no wider than they look right
+        trumps_w -= spare * 2 // 3
+        score_w += spare // 3
+        tricks_w += spare - spare * 2 // 3 - spare // 3
+    score_x = MARGIN * 2 + trumps_w
+    tricks_x = score_x + score_w + MARGIN
+    strip_h = STRIP_H if _trumps_lines(scene, trumps_w) == 1 else STRIP_H + 16
     height = (
         MARGIN
-        + STRIP_H
+        + strip_h
         + 6
         + middle
         + 6
         + spread_h
         + LINE * len(note_lines)
         + (4 if note_lines else 0)
-        + KEY_H
+        + key_h
     )
     im = Image.new("RGB", (WIDTH, height), BG)
     pen = _Pen(im)
@@ -442,20 +533,10 @@ def _draw_table(scene: Scene) -> Picture:
 
     # trumps, score, tricks
     y = MARGIN
-    third = (WIDTH - 4 * MARGIN) // 3
-    trumps_w = third + 30
-    score_x = MARGIN * 2 + trumps_w
-    rest = (WIDTH - score_x - 2 * MARGIN) // 2
-    _trumps_box(pen, scene, (MARGIN, y, MARGIN + trumps_w, y + STRIP_H))
-    _count_box(pen, scene.scores, _("Score"), (score_x, y, score_x + rest, y + STRIP_H))
-    tricks_x = score_x + rest + MARGIN
-    _count_box(
-        pen,
-        scene.tricks,
-        _("Tricks {number}/{total}").format(number=scene.trick_no, total=scene.tricks_per_deal),
-        (tricks_x, y, WIDTH - MARGIN, y + STRIP_H),
-    )
-    y += STRIP_H + 6
+    _trumps_box(pen, scene, (MARGIN, y, MARGIN + trumps_w, y + strip_h))
+    _count_box(pen, scene.scores, _("Score"), (score_x, y, score_x + score_w, y + strip_h))
+    _count_box(pen, scene.tricks, tricks_title, (tricks_x, y, WIDTH - MARGIN, y + strip_h))
+    y += strip_h + 6
 
     # the felt
     felt = (MARGIN, y, WIDTH - MARGIN, y + middle)
@@ -508,26 +589,6 @@ def _draw_table(scene: Scene) -> Picture:
                 [x - 3, cy - 3, x + CARD_W + 2, cy + CARD_H + 2], radius=8, fill=GOLD
             )
         pen.card(card, x, cy, CARD_W, CARD_H)
-    caption = ""
-    if scene.trick and scene.trick_winner is not None:
-        caption = _("{who} won").format(who=scene.seat_labels[scene.trick_winner])
-    if caption:
-        if with_layouts:
-            pen.text(  # beside the trick, right of its second card
-                (cx + 6 + CARD_W + 8, y + middle - 8 - LINE),
-                caption,
-                MIN_TEXT,
-                bold=True,
-                fill=(220, 240, 225),
-            )
-        else:  # under the right-hand card, clear of the plates
-            rx, ry = spots["right"]
-            lines, size = wrap(caption, SIDE_PLATE_W, (MIN_TEXT,), 2)
-            top = ry + CARD_H + 4
-            if n >= 3:  # the right seat's plate is there: beside the bottom card instead
-                top = spots["bottom"][1] + CARD_H - LINE * len(lines)
-            for i, line in enumerate(lines):
-                pen.text((rx, top + i * LINE), line, size, bold=True, fill=(220, 240, 225))
     y += middle + 6
 
     # a hand laid face up (Spread Misère)
@@ -547,35 +608,31 @@ def _draw_table(scene: Scene) -> Picture:
         y += LINE + SPREAD_H + 8
 
     # notes
+    last_note = y
     for line in note_lines:
         pen.text((MARGIN + 4, y), line, MIN_TEXT, fill=TEXT)
+        last_note = y
         y += LINE
     if note_lines:
         y += 4
 
     # the key: whose turn (the gold plate), the badges; or the result; and the title
-    d.rectangle([0, height - KEY_H, WIDTH, height], fill=PANEL)
-    x = MARGIN + 2
-    base = height - KEY_H // 2
-    if scene.to_act is None and scene.status:
-        pen.text((x, base), scene.status, 14, bold=True, fill=GOLD, anchor="lm")
+    if merged:
+        _draw_legend(pen, legend, WIDTH - MARGIN - 2 - legend_w, last_note + LINE // 2 - 1)
     else:
-        for letter, colour, meaning in _legend(scene):
-            if letter:
-                d.ellipse([x, base - 8, x + 16, base + 8], fill=colour, outline=(255, 255, 255))
+        d.rectangle([0, height - key_h, WIDTH, height], fill=PANEL)
+        base = height - KEY_H // 2
+        if status_lines:
+            top = height - key_h + 4
+            for i, line in enumerate(status_lines):
+                pen.text((MARGIN + 2, top + i * LINE), line, status_size, bold=True, fill=GOLD)
+        else:
+            end = _draw_legend(pen, legend, MARGIN + 2, base)
+            title = scene.title
+            if font(MIN_TEXT, bold=True).getlength(title) <= WIDTH - MARGIN - end:
                 pen.text(
-                    (x + 8, base), letter, MIN_TEXT, bold=True, fill=(255, 255, 255), anchor="mm"
+                    (WIDTH - MARGIN - 2, base), title, MIN_TEXT, bold=True, fill=MUTED, anchor="rm"
                 )
-            else:
-                d.rounded_rectangle([x, base - 7, x + 16, base + 7], radius=3, fill=colour)
-            x += 20
-            pen.text((x, base), meaning, MIN_TEXT, fill=TEXT, anchor="lm")
-            x += int(font(MIN_TEXT).getlength(meaning)) + 12
-        title = scene.title
-        if font(MIN_TEXT, bold=True).getlength(title) <= WIDTH - MARGIN - x:
-            pen.text(
-                (WIDTH - MARGIN - 2, base), title, MIN_TEXT, bold=True, fill=MUTED, anchor="rm"
-            )
 
     return Picture(
         to_png(im),

@@ -5,8 +5,10 @@ stock or head, the layouts: :func:`engine.stacked_deck`), the scores it starts
 from and the learner's seat; its :class:`Step` s are played in order. A step of
 the learner's asks a question (``text``) and accepts any of its ``answers``; the
 explanation (``why``) follows a right answer, and a wrong one gets it too, with a
-retry. A step of another seat plays its first answer and says ``text``. The words
-are marked for translation (``N_``) and translated when shown.
+retry. A lay-out is one step of ``count`` cards chosen at once, as the game's menu
+and **Confirm** lay them out (each one of the ``answers``). A step of another seat
+plays its first answer and says ``text``. The words are marked for translation
+(``N_``) and translated when shown.
 
 Every number the words name is checked against the engine (tests/bot/test_lesson_scripts.py).
 """
@@ -33,6 +35,7 @@ class Step:
     text: str  # the learner's question, or what another seat's action means
     why: str = ""  # the learner's step: why its answer is right
     offer: tuple[str, ...] = ()  # the learner's step: only these choices (else every legal one)
+    count: int = 1  # the learner's lay-out: this many cards at once, each one of ``answers``
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,11 +72,21 @@ class Lesson:
         return game
 
     def replay(self, actions: tuple[str, ...]) -> Game:
-        """The deal after ``actions`` (as stored with the progress), the steps in order."""
+        """The deal after ``actions`` (as stored with the progress), the steps in order
+        (a lay-out step's ``count`` actions in a row)."""
         game = self.new_game()
-        for step, code in zip(self.steps, actions, strict=False):
-            game.apply(step.seat, decode_action(code))
+        k = 0
+        for step in self.steps:
+            for code in actions[k : k + step.count]:
+                game.apply(step.seat, decode_action(code))
+            k += step.count
+            if k >= len(actions):
+                break
         return game
+
+    def actions_before(self, step: int) -> int:
+        """How many actions the steps before ``step`` play."""
+        return sum(s.count for s in self.steps[:step])
 
 
 def _cards(text: str) -> tuple[str, ...]:
@@ -124,12 +137,10 @@ RUFF_AND_HONOURS = Lesson(
         Step(
             0,
             _LOW_SIDE_CARDS,
-            N_("You hold 16 cards and lay out four, face down. Which card goes first?"),
+            N_("You hold 16 cards and lay out four, face down. Which four?"),
             _LAY_OUT_WHY,
+            count=4,
         ),
-        Step(0, _LOW_SIDE_CARDS, N_("Lay out a second card."), _LAY_OUT_WHY),
-        Step(0, _LOW_SIDE_CARDS, N_("Lay out a third card."), _LAY_OUT_WHY),
-        Step(0, _LOW_SIDE_CARDS, N_("Lay out the last card."), _LAY_OUT_WHY),
         Step(
             0,
             ("canye",),
@@ -196,32 +207,12 @@ RUFFE_AND_TRUMP = Lesson(
         Step(
             0,
             ("discard:2C", "discard:3C", "discard:5D", "discard:4S"),
-            N_("Lay out four cards. Which first?"),
+            N_("Lay out four cards. Which four?"),
             N_(
                 "Lay out the cards least likely to win, the 2♣, 3♣, 5♦ and 4♠, and keep your "
                 "hearts: you show them after the rub to prove your ruff."
             ),
-        ),
-        Step(
-            0,
-            ("discard:2C", "discard:3C", "discard:5D", "discard:4S"),
-            N_("Lay out a second card."),
-            N_("Again one of the 2♣, 3♣, 5♦ and 4♠: your hearts prove your ruff."),
-        ),
-        Step(
-            0,
-            ("discard:2C", "discard:3C", "discard:5D", "discard:4S"),
-            N_("Lay out a third card."),
-            N_("Again one of the 2♣, 3♣, 5♦ and 4♠: your hearts prove your ruff."),
-        ),
-        Step(
-            0,
-            ("discard:2C", "discard:3C", "discard:5D", "discard:4S"),
-            N_("Lay out the last card."),
-            N_(
-                "Done: you show your hearts, your ruff of 47 is proved, and North–South score "
-                "12 before a card is played."
-            ),
+            count=4,
         ),
     ),
     learned=N_(

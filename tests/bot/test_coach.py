@@ -123,22 +123,37 @@ async def test_review_and_puzzle_end_to_end(simcord_env: Any, db_path: Path) -> 
     assert res.ephemeral
     puzzle = res.response
     assert "**Puzzle #" in puzzle.content and "(from one of your games)" in puzzle.content
-    assert "Your hand:" in puzzle.content and "**Which card?**" in puzzle.content
+    assert "**Which card?**" in puzzle.content
     assert "0 solved, 0 not yet" in puzzle.content
     pid, body = _rows(db_path, "SELECT id, body FROM puzzles ORDER BY id LIMIT 1")[0]
     position = json.loads(body)
+    # the position as the table showed it: its picture, and the hand as the hand DM's
+    # card buttons (every card; the legal ones green and live), so not listed in the text
+    assert [a.filename for a in puzzle.attachments] == ["puzzle.png"]
+    assert "Your hand:" not in puzzle.content
+    cards = [b for b in raw_buttons(puzzle.components) if b["custom_id"].startswith("rc:p:")]
+    assert sorted(b["custom_id"] for b in cards) == sorted(
+        f"rc:p:{pid}:{c}" for c in position["hand"]
+    )
+    live = {b["custom_id"] for b in cards if not b["disabled"]}
+    assert live == {f"rc:p:{pid}:{c}" for c in position["legal"]}
     ids = [b["custom_id"] for b in raw_buttons(puzzle.components)]
-    assert ids == [*(f"rc:p:{pid}:{c}" for c in position["legal"]), f"rc:s:{pid}", f"rc:n:{pid}"]
+    assert ids[-2:] == [f"rc:s:{pid}", f"rc:n:{pid}"]
     # a wrong card (the one played in the game) is judged with the figures and counted
     played = Card.parse(position["played"])
     res = await alice.click(puzzle, custom_id=f"rc:p:{pid}:{played}")
     verdict = res.response.content
     assert res.ephemeral and "❌" in verdict and "more on average than" in verdict, verdict
     assert card_text(Card.parse(position["best"])) in verdict
+    answered = [b["custom_id"] for b in raw_buttons(res.response.components)]
+    assert answered == [f"rc:s:{pid}", f"rc:n:{pid}"]
     assert _rows(db_path, "SELECT solved FROM puzzle_attempts") == [(0,)]
     # the best card solves it
     res = await alice.click(puzzle, custom_id=f"rc:p:{pid}:{position['best']}")
     assert "✅" in res.response.content
+    # a right answer too offers the solution (the why) and the next puzzle
+    answered = [b["custom_id"] for b in raw_buttons(res.response.components)]
+    assert answered == [f"rc:s:{pid}", f"rc:n:{pid}"]
     assert _rows(db_path, "SELECT solved FROM puzzle_attempts") == [(1,)]
     # a card not among the choices is refused and changes nothing
     other = next(
@@ -227,26 +242,35 @@ async def test_a_bad_call_is_reviewed_and_becomes_a_puzzle(simcord_env: Any, db_
     assert res.ephemeral and "Before the play: you chose Misère" in text, text
     assert text.splitlines()[2].startswith("⚠️ "), text  # the costliest, flagged first
     assert not any(card_text(Card.parse(c)) in text for c in in_play)
-    # ---- the call is a puzzle: the choices are the calls, answered by their place
+    # ---- the call is a puzzle: the calls as the auction DM shows them (the pass a
+    # button, the calls in the menu with what each undertakes), answered from there
     res = await alice.slash(channel, "ruff puzzle")
     puzzle = res.response
     assert "Before the play" in puzzle.content and "What do you choose?" in puzzle.content
     pid, body = _rows(db_path, "SELECT id, body FROM puzzles ORDER BY id LIMIT 1")[0]
     position = json.loads(body)
     assert position["played"] == "bid:mis" and position["kind"] == "call"
+    menu = next(b for b in raw_buttons(puzzle.components) if b["type"] == 3)
+    assert menu["custom_id"] == f"rc:c:{pid}:0"
+    offered = [o["value"] for o in menu["options"]]
     shown = [b for b in raw_buttons(puzzle.components) if b["custom_id"].startswith("rc:p:")]
-    assert [b["custom_id"] for b in shown] == [
-        f"rc:p:{pid}:o{i}" for i in range(len(position["legal"]))
-    ]
-    assert "Misère" in [b["label"] for b in shown]
-    mis = position["legal"].index("bid:mis")
-    res = await alice.click(puzzle, custom_id=f"rc:p:{pid}:o{mis}")
+    assert sorted(
+        offered + [position["legal"][int(b["custom_id"].rsplit("o", 1)[1])] for b in shown]
+    ) == sorted(position["legal"])
+    assert "Misère" in [o["label"] for o in menu["options"]]
+    assert all(o.get("description") for o in menu["options"])  # what each call undertakes
+    res = await alice.select(puzzle, ["bid:mis"], custom_id=f"rc:c:{pid}:0")
     assert "❌" in res.response.content and "Misère" in res.response.content
-    best = position["legal"].index(position["best"])
-    res = await alice.click(puzzle, custom_id=f"rc:p:{pid}:o{best}")
+    answered = [b["custom_id"] for b in raw_buttons(res.response.components)]
+    assert answered == [f"rc:s:{pid}", f"rc:n:{pid}"]
+    best = position["best"]
+    if best in offered:
+        res = await alice.select(puzzle, [best], custom_id=f"rc:c:{pid}:0")
+    else:
+        res = await alice.click(puzzle, custom_id=f"rc:p:{pid}:o{position['legal'].index(best)}")
     assert "✅" in res.response.content
     assert _rows(db_path, "SELECT solved FROM puzzle_attempts") == [(1,)]
     # a place past the choices is refused and changes nothing
-    res = await forged_click(env, alice, puzzle.message, f"rc:p:{pid}:o{len(shown)}")
+    res = await forged_click(env, alice, puzzle.message, f"rc:p:{pid}:o{len(position['legal'])}")
     _refused(res, "not one of the choices")
     assert _rows(db_path, "SELECT solved FROM puzzle_attempts") == [(1,)]

@@ -26,9 +26,10 @@ def _through(lesson: Lesson) -> Game:
     """The lesson's deal after every step, each the first of its answers still legal."""
     game = lesson.new_game()
     for step in lesson.steps:
-        legal = game.legal_actions(step.seat)
-        code = next(c for c in step.answers if decode_action(c) in legal)
-        game.apply(step.seat, decode_action(code))
+        for _ in range(step.count):
+            legal = game.legal_actions(step.seat)
+            code = next(c for c in step.answers if decode_action(c) in legal)
+            game.apply(step.seat, decode_action(code))
     return game
 
 
@@ -53,8 +54,16 @@ def test_every_step_is_legal_and_every_answer_plays(lesson: Lesson) -> None:
         if step.seat == lesson.learner:
             wrong = [a for a in legal if a.encode() not in step.answers]
             assert wrong or len(legal) == 1 or step.offer, k  # a wrong answer is possible
-        game.apply(step.seat, decode_action(legal_answers[0]))
-        played.append(legal_answers[0])
+        else:
+            assert step.count == 1, k  # the script plays one action a step
+        if step.count > 1:  # a lay-out: every card at once, as the game's menu and Confirm
+            assert game.observe(step.seat).to_lay_out == step.count, k
+            assert len(step.answers) >= step.count, k
+        for _ in range(step.count):
+            legal = game.legal_actions(step.seat)
+            code = next(c for c in step.answers if decode_action(c) in legal)
+            game.apply(step.seat, decode_action(code))
+            played.append(code)
     assert lesson.replay(tuple(played)).state_key() == game.state_key()
     assert len({lesson.name for lesson in LESSONS}) == len(LESSONS)
 

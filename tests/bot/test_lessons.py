@@ -12,14 +12,11 @@ from typing import Any
 import pytest
 import simcord
 
-from bot.present.i18n import using
-from bot.present.render.lessons import choice_label
 from bot.store import LessonRepo, RatingRepo
 from bot.tables.lesson_scripts import LESSONS, Lesson, lesson_named
-from engine import decode_action
 
 from .conftest import make_settings, restart
-from .helpers import button_labels, db_dump, forged_click, hand_message
+from .helpers import button_labels, buttons, db_dump, forged_click, hand_message, raw_buttons
 
 
 def _member(env: Any, name: str = "alice") -> tuple[Any, Any]:
@@ -28,15 +25,64 @@ def _member(env: Any, name: str = "alice") -> tuple[Any, Any]:
     return guild.add_member(env.create_user(name)), channel
 
 
-def _label(lesson: Lesson, step: int, actions: list[str], code: str, language: str = "en") -> str:
+def _components(message: Any) -> list[dict[str, Any]]:
+    """A message's components as raw dicts (a DM or a private answer alike)."""
+    if isinstance(message.components, list) and all(
+        isinstance(c, dict) for c in message.components
+    ):
+        return raw_buttons(message.components)
+    return [
+        {
+            "custom_id": b.custom_id,
+            "type": int(b.type.value),
+            "label": getattr(b, "label", None),
+            "options": [{"value": o.value, "label": o.label} for o in getattr(b, "options", [])],
+            "disabled": getattr(b, "disabled", False),
+        }
+        for b in buttons(message)
+    ]
+
+
+async def _answer(member: Any, message: Any, lesson: Lesson, k: int, codes: list[str]) -> Any:
+    """Answer step ``k`` of ``lesson`` with ``codes`` through the game's own controls on
+    ``message``: a card or call button, a call in the menu of calls, or the lay-out
+    menu then its Confirm."""
+    ids = {str(c["custom_id"]): c for c in _components(message)}
+    if len(codes) > 1:  # a lay-out: the menu, then Confirm
+        cards = [code.split(":", 1)[1] for code in codes]
+        menu = f"rh:ld:{lesson.name}:{k}"
+        assert menu in ids, list(ids)
+        res = await member.select(message, cards, custom_id=menu)
+        assert res.acknowledged and not res.ephemeral, res
+        shown = res.response
+        confirm = f"rh:lk:{lesson.name}:{k}:" + ".".join(cards)
+        assert confirm in {str(c["custom_id"]) for c in _components(shown)}
+        assert "press **Confirm**" in shown.content
+        return await member.click(shown, custom_id=confirm)
+    (code,) = codes
+    button = f"rh:l:{lesson.name}:{k}:{code}"
+    if button in ids:
+        assert not ids[button].get("disabled"), button
+        return await member.click(message, custom_id=button)
+    menu = next(
+        cid
+        for cid, c in ids.items()
+        if cid.startswith(f"rh:lc:{lesson.name}:{k}:")
+        and code in [o["value"] for o in c.get("options", [])]
+    )
+    return await member.select(message, [code], custom_id=menu)
+
+
+def _right(lesson: Lesson, k: int, actions: list[str]) -> list[str]:
+    """A right answer to step ``k`` after ``actions``: the first answers still legal."""
+    step = lesson.steps[k]
     game = lesson.replay(tuple(actions))
-    view = game.observe(lesson.learner)
-    with using(language):
-        return choice_label(view, decode_action(code))
+    legal = {a.encode() for a in game.legal_actions(lesson.learner)}
+    return [a for a in step.answers if a in legal][: step.count]
 
 
-async def _play(env: Any, member: Any, lesson: Lesson, language: str = "en") -> None:
-    """Answer every step of the learner's rightly from the DM, checking each message."""
+async def _play(env: Any, member: Any, lesson: Lesson) -> None:
+    """Answer every step of the learner's rightly from the DM, with the game's controls."""
     actions: list[str] = []
     for k, step in enumerate(lesson.steps):
         if step.seat != lesson.learner:
@@ -44,15 +90,10 @@ async def _play(env: Any, member: Any, lesson: Lesson, language: str = "en") -> 
             continue
         dm = hand_message(member)
         assert "❓ " in dm.content, dm.content
-        # the first right answer still on offer (a lay-out's cards go one by one)
-        game = lesson.replay(tuple(actions))
-        legal = game.legal_actions(lesson.learner)
-        code = next(a for a in step.answers if decode_action(a) in legal)
-        label = _label(lesson, k, actions, code, language)
-        assert label in button_labels(dm), (label, button_labels(dm))
-        res = await member.user.click(dm, label=label)
+        codes = _right(lesson, k, actions)
+        res = await _answer(member.user, dm, lesson, k, codes)
         assert res.acknowledged and not res.ephemeral, res
-        actions.append(code)
+        actions.extend(codes)
 
 
 @pytest.mark.parametrize("bot_settings", [{"seed": 3}])
@@ -68,12 +109,14 @@ async def test_a_lesson_end_to_end_with_a_wrong_answer_and_a_restart(
     dm = hand_message(alice)
     assert dm.content.startswith("🎓 **Turnover Bridge: the layouts** · step 1 of 3")
     assert "Which card of your layout wins this trick for sure?" in dm.content
-    ace = _label(lesson, 0, [], "play:AH")
-    assert ace == "A♥\ufe0e (layout)" and ace in button_labels(dm)
+    # the game's own card buttons: the layout's face-up cards marked ▲, as at the table
+    ace = next(c for c in _components(dm) if c["custom_id"] == "rh:l:turnover-layouts:0:play:AH")
+    assert str(ace["label"]).startswith("▲"), ace
+    assert "Your hand" not in dm.content  # every card is a button below, as in a hand DM
 
     # a wrong answer: the explanation, privately, and nothing changes
     before = db_dump(db_path)
-    res = await alice.user.click(dm, label=_label(lesson, 0, [], "play:KC"))
+    res = await _answer(alice.user, dm, lesson, 0, ["play:KC"])
     assert res.ephemeral
     text = res.response.content
     assert text.startswith("❌ Not this one. The A♥: a face-up layout card plays like a card")
@@ -82,7 +125,7 @@ async def test_a_lesson_end_to_end_with_a_wrong_answer_and_a_restart(
     assert hand_message(alice).content == dm.content
 
     # the right answer: the explanation, South's answer, the next question, in place
-    res = await alice.user.click(dm, label=ace)
+    res = await _answer(alice.user, dm, lesson, 0, ["play:AH"])
     assert not res.ephemeral
     dm = hand_message(alice)
     assert "step 2 of 3" in dm.content
@@ -107,12 +150,13 @@ async def test_a_lesson_end_to_end_with_a_wrong_answer_and_a_restart(
     res = await alice.slash(channel, "ruff lesson", name=lesson.name)
     dm = hand_message(alice)
     assert "step 2 of 3" in dm.content and "Lead the 2♥" in dm.content
-    await alice.user.click(dm, label=_label(lesson, 2, ["play:AH", "play:JH"], "play:2H"))
+    await _answer(alice.user, dm, lesson, 2, ["play:2H"])
     dm = hand_message(alice)
     assert "step 3 of 3" in dm.content
     assert "• South trumps with the 2♠" in dm.content and "• South leads the 5♣." in dm.content
     done = ["play:AH", "play:JH", "play:2H", "play:2S", "play:5C"]
-    await alice.user.click(dm, label=_label(lesson, 5, done, "play:6C"))
+    assert lesson.replay(tuple(done)).to_act() == 0
+    await _answer(alice.user, dm, lesson, 5, ["play:6C"])
     dm = hand_message(alice)
     assert "🎓 **Turnover Bridge: the layouts** · done" in dm.content
     assert "**What you learned:**" in dm.content and "14 of the 26 tricks" in dm.content
@@ -142,7 +186,7 @@ async def test_the_list_of_lessons_and_an_unknown_name(simcord_env: Any) -> None
     res = await alice.click(res.response, label=LESSONS[0].title)
     assert res.ephemeral and "in your DMs" in res.response.content
     dm = hand_message(alice)
-    assert dm.content.startswith(f"🎓 **{LESSONS[0].title}** · step 1 of 6")
+    assert dm.content.startswith(f"🎓 **{LESSONS[0].title}** · step 1 of 3")
     res = await forged_click(env, alice.user, dm, "rh:l:no-such-lesson:start")
     assert res.ephemeral and "no longer exists" in res.response.content
 
@@ -173,10 +217,9 @@ async def test_a_german_learner_reads_german(simcord_env: Any, german: set[int])
     dm = hand_message(alice)
     assert dm.content.startswith("🎓 **Die Auktion im Solo-Whist** · Schritt 1 von 2"), dm.content
     assert "Im Solo-Whist spielt jeder für sich" in dm.content
-    wrong = _label(lesson, 0, [], "bid:pass", "de")
-    res = await alice.user.click(dm, label=wrong)  # wrong: the explanation in German
+    res = await _answer(alice.user, dm, lesson, 0, ["bid:pass"])  # wrong: in German
     assert res.ephemeral and res.response.content.startswith("❌ Nicht diese. Solo: du übernimmst")
-    await _play(env, alice, lesson, "de")
+    await _play(env, alice, lesson)
     dm = hand_message(alice)
     assert "**Was du gelernt hast:**" in dm.content
 
@@ -216,7 +259,45 @@ async def test_a_learner_with_closed_dms_plays_the_lesson_privately_in_the_chann
     notes = [res.response, *res.followups]
     shown = next(n for n in notes if n.content.startswith("🎓 **The Solo Whist auction**"))
     assert shown.ephemeral and "step 1 of 2" in shown.content
-    res = await alice.click(shown, label="Solo")
+    res = await _answer(alice, shown, lesson, 0, ["bid:solo"])
     assert res.acknowledged
     row = await LessonRepo(env.bot.db).get(alice.user.id, lesson.name)
     assert row is not None and row.step == 4  # Solo, then East, South and West
+
+
+async def test_the_lay_out_is_the_games_menu_and_confirm(simcord_env: Any, db_path: Path) -> None:
+    """Cotton's ruff in a lesson: the four cards chosen at once in the hand DM's menu and
+    confirmed (not four one-card questions); a wrong lay-out gets the explanation once,
+    privately, and changes nothing; the right one moves on with it said once."""
+    env = simcord_env
+    alice, channel = _member(env)
+    lesson = lesson_named("ruff-and-honours")
+    assert lesson is not None
+    await alice.slash(channel, "ruff lesson", name=lesson.name)
+    await _answer(alice.user, hand_message(alice), lesson, 0, ["take"])
+    dm = hand_message(alice)
+    assert "step 2 of 3" in dm.content and "Which four?" in dm.content, dm.content
+    (menu,) = [c for c in _components(dm) if c["type"] == 3]
+    assert menu["custom_id"] == f"rh:ld:{lesson.name}:1"
+    assert len(menu["options"]) == 16  # the whole hand with the stock, as at the table
+    assert not [c for c in _components(dm) if str(c["custom_id"]).startswith("rh:l:")]
+
+    before = db_dump(db_path)
+    res = await _answer(
+        alice.user, dm, lesson, 1, ["discard:2C", "discard:3C", "discard:4C", "discard:AD"]
+    )
+    assert res.ephemeral and res.response.content.startswith("❌ Not this one."), (
+        res.response.content
+    )
+    assert res.response.content.count("A low card of a side suit") == 1
+    assert db_dump(db_path) == before
+
+    res = await _answer(
+        alice.user, dm, lesson, 1, ["discard:2C", "discard:3C", "discard:4C", "discard:2S"]
+    )
+    assert not res.ephemeral
+    dm = hand_message(alice)
+    assert "step 3 of 3" in dm.content and "Can-ye" in dm.content, dm.content
+    assert dm.content.count("A low card of a side suit") == 1
+    row = await LessonRepo(env.bot.db).get(alice.user.id, lesson.name)
+    assert row is not None and row.step == 2 and len(row.actions) == 5

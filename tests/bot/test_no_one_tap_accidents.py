@@ -9,6 +9,7 @@ import pytest
 
 from bot.present.layout import layout_text as message_text
 from bot.store import ActionRepo
+from engine.ai.strategies.claims import certain_claim
 from engine.claims import remaining_tricks
 
 from .dm_play import act, lowest_card, open_table
@@ -43,8 +44,25 @@ async def test_claim_all_asks_privately_and_is_not_offered_at_the_first_lead(
     assert remaining_tricks(game) == 26
     assert _claims(hand_message(players[leader])) == []  # nothing is known yet: no claim
 
-    # once the cards leave a row for it (a full hand and layout take all five)
+    # later, a claim that could fail: asked by number only, never "Claim all" (issue #37)
     await _play_until(table, players, lambda g: g.trick_no >= 9 and not g.trick)
+    game = table.game
+    seat = game.to_act()
+    assert certain_claim(game.observe(seat)) is None
+    assert _claims(hand_message(players[seat])) == ["Claim…"]
+
+
+async def test_claim_all_where_it_surely_holds_asks_privately(simcord_env: Any) -> None:
+    env = simcord_env
+    _, _channel, players = await open_table(env, 4, "whist-short-classic")
+    table = env.bot.manager.tables[1]
+
+    # once every card left is a winner for the player on lead: Claim all
+    def sure(g: Any) -> bool:
+        seat = g.to_act()
+        return g.phase == "play" and seat is not None and certain_claim(g.observe(seat)) is not None
+
+    await _play_until(table, players, sure)
     game = table.game
     seat = game.to_act()
     left = remaining_tricks(game)

@@ -1,9 +1,11 @@
 """A table made for the phone: the table message is one Components V2 layout (the
-picture first, at most three short lines, then the buttons); Last trick, This
-deal and Scores answer privately with public information only; with pictures
-off the layout carries a compact text table; a table message from before the
-layout still answers its buttons and is redrawn as a layout; the picture is drawn
-for a 300-400 px display (text, trick cards, layout cards) and cuts no name."""
+picture first, above the container, then at most three short lines and the buttons);
+Last trick, This deal and Scores answer privately with public information only; with
+pictures off the layout carries a compact text table; a table message from before the
+layout still answers its buttons and is redrawn as a layout; the picture is drawn for
+the width a 400 px phone shows it at (304 px, measured in simcord's preview by
+tools.measure_screens): text at least 12 px and trick cards at least 48 px there, and
+it cuts no name."""
 
 from __future__ import annotations
 
@@ -68,12 +70,14 @@ async def _act(member: Any) -> bool:
 
 
 def _layout(message: discord.Message) -> list[Any]:
-    """The children of the message's one container, in order."""
+    """The picture (when there is one, above the container: the full column's width),
+    then the children of the message's one container, in order."""
     assert message.flags.components_v2, "the table message is a Components V2 layout"
     assert message.content == "" and not message.embeds
-    (box,) = message.components
+    *top, box = message.components
     assert box.type is discord.ComponentType.container
-    return list(box.children)
+    assert all(c.type is discord.ComponentType.media_gallery for c in top) and len(top) <= 1
+    return [*top, *box.children]
 
 
 @pytest.mark.parametrize("bot_settings", [{"turn_timeout": 90.0}])
@@ -227,15 +231,16 @@ def _mid_trick(form: Form) -> tuple[Any, Any]:
 
 
 @pytest.mark.parametrize("form", FAMILIES, ids=lambda f: f.label)
-def test_at_300_px_the_pictures_text_is_9_px_and_its_trick_cards_40_px(form: Form) -> None:
+def test_at_the_width_a_phone_shows_it_text_is_12_px_and_trick_cards_48_px(form: Form) -> None:
     game, view = _mid_trick(form)
     picture = pic.table_picture(table_info(game), view)
     assert picture.width == pic.WIDTH and picture.texts
+    assert ON_PHONE == 304  # a 400 px phone's message column (tools.measure_screens)
     # measured while drawing: the smallest font drawn, card indices included
-    assert picture.shown_at(ON_PHONE, picture.smallest_text) >= 9, picture.smallest_text
-    assert picture.shown_at(ON_PHONE, picture.trick_card_w) >= 40, picture.trick_card_w
-    # shown 300 px wide, a phone shows it at most about this tall
-    assert picture.shown_at(ON_PHONE, picture.height) <= 300, picture.height
+    assert picture.shown_at(ON_PHONE, picture.smallest_text) >= 12, picture.smallest_text
+    assert picture.shown_at(ON_PHONE, picture.trick_card_w) >= 48, picture.trick_card_w
+    # shown 304 px wide, a phone shows it at most about this tall
+    assert picture.shown_at(ON_PHONE, picture.height) <= 370, picture.height
     if view.layouts:  # Turnover Bridge: the layout cards are drawn, their indices readable
         assert picture.shown_at(ON_PHONE, picture.layout_card_w) >= 25
     image_size = pic.draw_table(pic.scene_of(table_info(game), view))
@@ -266,7 +271,7 @@ def test_no_name_is_cut_at_any_table_size(players: int) -> None:
         whole = name.replace(" ", "")
         # a line break inside a long word is marked with a hyphen: read through it
         assert whole in joined or whole in joined.replace("-", ""), (name, drawn)
-    assert picture.shown_at(ON_PHONE, picture.smallest_text) >= 9
+    assert picture.shown_at(ON_PHONE, picture.smallest_text) >= 12
 
 
 def _first(form: Form, seeds: range, wanted: Any) -> tuple[Any, Any] | None:
@@ -314,7 +319,7 @@ def test_a_spread_hand_is_drawn_face_up_and_every_badge_is_in_the_key() -> None:
     label = f"{scene.seat_labels[scene.declarer]}'s hand, face up"
     assert label in spread.texts
     assert spread.height > pic.draw_table(scene).height  # the row of face-up cards is added
-    assert spread.shown_at(ON_PHONE, spread.smallest_text) >= 9
+    assert spread.shown_at(ON_PHONE, spread.smallest_text) >= 12
 
 
 def test_the_second_line_names_trumps_the_contract_and_a_no_trump_bids_direction() -> None:
@@ -358,3 +363,15 @@ def test_under_the_picture_the_turn_then_one_small_line_of_trumps_and_the_last_e
     assert small.startswith("-# Trumps: **") and "turned up" not in small, small
     assert small.endswith(f" · {info.names[leader]} led {card_text(view.trick[0][1])}."), small
     assert f"({names[leader]})" not in small
+
+
+def test_a_table_with_hints_says_so_on_the_table_not_only_in_the_alt_text() -> None:
+    """issue #37: "Hints on · unrated" was only in the picture's alt text."""
+    from bot.present.render import table_lines
+
+    game, view = next((g, v) for g, v in play(Form("whist-5"), 1, max_deals=1) if v.phase == "play")
+    info = dataclasses.replace(table_info(game), hints=True)
+    lines = table_lines(info, view)
+    assert lines[1].startswith("-# 💡 Hints on · unrated · Trumps:"), lines
+    plain = table_lines(table_info(game), view)
+    assert "Hints on" not in "\n".join(plain)

@@ -162,11 +162,13 @@ async def test_the_final_post_has_the_score_chart_and_says_who_won_and_how(
     simcord_env: Any,
 ) -> None:
     env = simcord_env
-    _, channel, alice, _ = await _seat_alice_with_ai(env, target=2)
+    _, channel, alice, _ = await _seat_alice_with_ai(env, target=5)
     await _play_to_the_end(env, channel, alice)
     await env.settle()
     feed = [m for c in [channel, *channel.threads] for m in c.history()]
     final = next(m for m in feed if m.content.startswith("🃏 Table #") and "How " in m.content)
+    deals = sum(1 for m in feed if "**Deal " in m.content and " of game " in m.content)
+    assert deals >= 2, deals  # a game of several deals: its curve is worth a chart
     assert [a.filename for a in final.attachments] == ["score.png"]
     assert "score chart" in (final.attachments[0].description or "")
     assert "scored in" in final.content
@@ -176,6 +178,22 @@ async def test_the_final_post_has_the_score_chart_and_says_who_won_and_how(
     assert "Rematch" in button_labels(table)
     dm = hand_message(alice).content
     assert "The game is over — you " in dm and "How " in dm
+
+
+async def test_a_one_deal_game_ends_without_a_score_chart(simcord_env: Any) -> None:
+    """A game decided in its first deal has no curve to show: the final post says who
+    won and how, with no chart (issue #37: a one-deal chart of 5 px text)."""
+    env = simcord_env
+    _, channel, alice, _ = await _seat_alice_with_ai(env, target=1)
+    await _play_to_the_end(env, channel, alice)
+    await env.settle()
+    feed = [m for c in [channel, *channel.threads] for m in c.history()]
+    final = next(m for m in feed if m.content.startswith("🃏 Table #") and "How " in m.content)
+    deals = sum(1 for m in feed if "**Deal " in m.content and " of game " in m.content)
+    assert deals == 1, deals
+    assert final.attachments == [], [a.filename for a in final.attachments]
+    assert "scored in" in final.content
+    assert not any(a.filename == "score.png" for m in feed for a in m.attachments)
 
 
 async def test_each_table_gets_a_thread_where_summaries_go_and_the_table_stays_current(

@@ -9,27 +9,18 @@ from collections.abc import Sequence
 
 from bot.present.i18n import _
 from bot.present.render.bidwhist import view_hand_text, view_sorted
-from bot.present.render.common import TableInfo, card_label, cards_text, fit
-from bot.present.render.hand import action_label, named_last_trick_line, named_trick_line
+from bot.present.render.common import TableInfo, cards_text, fit
+from bot.present.render.hand import named_last_trick_line, named_trick_line
 from bot.present.render.lines import score_line, tricks_line, trump_line
 from bot.present.render.table import game_lines
-from engine import Action, Play, SeatView
+from engine import Card, SeatView
 
 __all__ = [
-    "choice_label",
     "lesson_done_text",
     "lesson_list_text",
     "lesson_text",
     "wrong_text",
 ]
-
-
-def choice_label(view: SeatView, action: Action) -> str:
-    """A lesson button's label: a card (``(layout)`` when it lies on the layout), or a
-    choice in words."""
-    if isinstance(action, Play) and action.card not in view.hand:
-        return _("{card} (layout)").format(card=card_label(action.card))
-    return action_label(action, view.rules)
 
 
 def lesson_text(
@@ -40,9 +31,13 @@ def lesson_text(
     steps: int,
     said: Sequence[str],
     ask: str,
+    hand_shown: bool = False,
+    chosen: Sequence[Card] = (),
 ) -> str:
     """The lesson's message at a step of the learner's: what happened since the last
-    answer (``said``), the deal as the learner sees it, and the question."""
+    answer (``said``), the deal as the learner sees it, and the question. ``hand_shown``:
+    every card of the hand is a button below, so the text does not list it (as a hand
+    DM); ``chosen``: the cards chosen in the lay-out menu, to be confirmed."""
     lines = ["🎓 **" + title + "** · " + _("step {k} of {n}").format(k=step, n=steps)]
     lines.extend(said)
     lines.append(trump_line(info, view) + " · " + score_line(info, view))
@@ -55,9 +50,12 @@ def lesson_text(
         lines.append(last)
     if view.completed_tricks:
         lines.append(tricks_line(info, view))
-    lines.append(
-        _("Your hand ({count}): {cards}").format(count=len(view.hand), cards=view_hand_text(view))
-    )
+    if not hand_shown:
+        lines.append(
+            _("Your hand ({count}): {cards}").format(
+                count=len(view.hand), cards=view_hand_text(view)
+            )
+        )
     if view.stock_taken:
         lines.append(
             _("Taken in: {cards}").format(cards=cards_text(view_sorted(view, view.stock_taken)))
@@ -65,6 +63,10 @@ def lesson_text(
     if view.my_discards:
         lines.append(_("Laid out: {cards}").format(cards=cards_text(view.my_discards)))
     lines.append("❓ " + ask)
+    if chosen:
+        lines.append(
+            _("Chosen: {cards} — press **Confirm**.").format(cards=cards_text(list(chosen)))
+        )
     return fit(lines)
 
 

@@ -297,8 +297,11 @@ def summary_line(body: Mapping[str, Any], show_double_dummy: bool) -> str:
     ).format(head=head, cards=cards, par=f"{float(par):.1f}", average=f"{float(average):.1f}")
 
 
-def puzzle_text(body: Mapping[str, Any], puzzle_id: int, own: bool) -> str:
-    """The position of a puzzle as its seat saw it, and the question."""
+def puzzle_text(
+    body: Mapping[str, Any], puzzle_id: int, own: bool, hand_shown: bool = False
+) -> str:
+    """The position of a puzzle as its seat saw it, and the question; ``hand_shown``:
+    the hand is on the card buttons below, so the text does not list it again."""
     n = int(body["n_seats"])
     names = seat_names(n)
     seat = int(body["seat"])
@@ -337,9 +340,10 @@ def puzzle_text(body: Mapping[str, Any], puzzle_id: int, own: bool) -> str:
         lines.append(_("This trick: {cards}").format(cards=played))
     else:
         lines.append(_("You are to lead."))
-    lines.append(
-        _("Your hand: {cards}").format(cards=cards_text([Card.parse(c) for c in body["hand"]]))
-    )
+    if not hand_shown:
+        lines.append(
+            _("Your hand: {cards}").format(cards=cards_text([Card.parse(c) for c in body["hand"]]))
+        )
     lines.append(_("**Which card?**"))
     return "\n".join(lines)
 
@@ -450,6 +454,17 @@ def answer_text(body: Mapping[str, Any], card: str, threshold: float) -> str:
         "Measured over {n} deals of the cards you could not see. In the game, {played} was chosen."
     ).format(n=worlds, played=choice_text(played, kind, game_id))
     return head + "\n" + tail
+
+
+def unmeasured_text(body: Mapping[str, Any], cards: Sequence[str]) -> str:
+    """A lay-out chosen that the coach did not measure at this position: said so (not
+    counted), with how many were measured."""
+    game_id = str(body.get("game_id", ""))
+    code = " ".join(cards)
+    return _(
+        "The coach did not measure {choice} here: it weighed the {n} likeliest lay-outs."
+        " Choose again, or see the solution."
+    ).format(choice=choice_text(code, "lay-out", game_id), n=len(body["legal"]))
 
 
 def solution_text(body: Mapping[str, Any]) -> str:

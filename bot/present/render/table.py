@@ -224,7 +224,8 @@ def table_lines(
 ) -> list[str]:
     """The short lines under the picture: whose turn (with its deadline) in full size,
     then, in Discord's small "-#" text, trumps and the contract and the last event on
-    one line (two lines' words on one: on a phone each would wrap half empty)."""
+    one line (two lines' words on one: on a phone each would wrap half empty), after
+    "💡 Hints on · unrated" at a table with hints."""
     small = short_trumps_line(info, view)
     last = recent[-1] if recent else ""
     if not last and view.completed_tricks:
@@ -236,6 +237,8 @@ def table_lines(
         for seat in range(info.n):
             last = last.replace(info.seat_name(seat), info.names[seat])
         small = f"{small} · {last}" if small else last
+    if info.hints:  # on the table itself, not only in the picture's alt text
+        small = _("💡 Hints on · unrated") + (f" · {small}" if small else "")
     return [x for x in (turn_line(info, view, deadline), f"-# {small}" if small else "") if x]
 
 

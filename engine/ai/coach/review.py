@@ -70,6 +70,7 @@ __all__ = [
     "decision_seed",
     "played_seats",
     "puzzle_position",
+    "position_before",
     "rank_options",
     "review_deal",
     "review_position",
@@ -684,6 +685,18 @@ def _result(game: Game, seat: int, sides: tuple[int, ...], events: list[Any]) ->
         if sides[winner] == side:
             won += 1
     return float(won), "tricks"
+
+
+def position_before(record: Mapping[str, Any], index: int) -> tuple[Game, int]:
+    """The game before the ``index``-th action of ``record``, and the seat to take it: what
+    a puzzle's picture and controls are drawn from (that seat's view only)."""
+    entries = _entries(record)
+    if not 0 <= index < len(entries):
+        raise ValueError(f"no action {index} in this record")
+    game = start_of(record)
+    for s, text in entries[:index]:
+        game.apply(s, decode_action(text))
+    return game, entries[index][0]
 
 
 def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
