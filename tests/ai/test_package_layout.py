@@ -25,9 +25,9 @@ def test_no_player_strategy_search_or_coach_module_imports_the_baselines() -> No
         AI / "players.py",
         AI / "levels.py",
         AI / "explain.py",
-        *(AI / "strategies").glob("*.py"),
-        *(AI / "search").glob("*.py"),
-        *(AI / "coach").glob("*.py"),
+        *(AI / "strategies").rglob("*.py"),
+        *(AI / "search").rglob("*.py"),
+        *(AI / "coach").rglob("*.py"),
     ]
     assert len(modules) > 20
     for path in modules:
