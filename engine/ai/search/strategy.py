@@ -20,7 +20,8 @@ has time for; the coach (:mod:`engine.ai.coach`) asks the same strategy, built w
 The decisions that are not cards (bids, calls, trumps, lay-outs) speak the same three
 questions as a :class:`CallStrategy`, whose choices are codes (``"bid:4u"``, ``"take"``,
 a lay-out's cards): :func:`engine.ai.strategies.calls.call_strategy` picks one for a
-decision, and the coach (:mod:`engine.ai.coach.calls`) judges by it.
+decision; the coach (:mod:`engine.ai.coach.calls`) judges by it, and the Bid Whist
+player bids and lays out its kitty by it.
 
 The card implementations: :class:`engine.ai.strategies.partnership.PartnershipStrategy`,
 :class:`engine.ai.search.open_search.OpenStrategy`,

@@ -12,6 +12,7 @@ from typing import Final
 from engine.actions import Action, Discard, Pass, Play, play
 from engine.ai.search import clock
 from engine.ai.search.bitmasks import card_indices
+from engine.ai.search.strategy import CallStrategy
 from engine.ai.strategies.bid_whist.contracts import (
     contract_candidates,
     contract_model,
@@ -88,6 +89,7 @@ class ContractPlayer:
     def _bid(
         self, view: SeatView, legal: Sequence[Action], rng: random.Random, start: float
     ) -> Action:
+        from engine.ai.strategies.calls.bid_whist import BidStrategy
         from engine.phases.auction import Bid
 
         rules = view.rules
@@ -98,15 +100,13 @@ class ContractPlayer:
         multiplier = rules.nt_multiplier
         made_rule = rules.made_score
         values: dict[str, float] = {}
-        books = self._sample_contract_books(view, cands, rng, start) if self.search else None
+        # with search: each bid's mean points over sampled deals, as the coach measures a
+        # bid (the same strategy: each mode played out as declarer in each world)
+        means = self._means(BidStrategy(view, legal), rng, start) if self.search else None
         for b in bids:
             cand = next(c for c in cands if c[0] == b.mode)
-            if books is not None and books[b.mode]:
-                outcomes = books[b.mode]
-                values[b.code] = sum(
-                    contract_points(made_rule, multiplier, b.number, b.no_trump, x)
-                    for x in outcomes
-                ) / len(outcomes)
+            if means is not None:
+                values[b.code] = means[b.encode()]
             else:
                 est = round(cand[2] + PARTNER_BOOKS + KITTY_BOOKS)
                 values[b.code] = contract_points(made_rule, multiplier, b.number, b.no_trump, est)
@@ -124,29 +124,26 @@ class ContractPlayer:
             return next(a for a in legal if isinstance(a, Pass))
         return best
 
-    def _sample_contract_books(
-        self,
-        view: SeatView,
-        cands: list[tuple[str, Suit | str, float]],
-        rng: random.Random,
-        start: float,
-    ) -> dict[str, list[int]]:
-        """Books I would take as declarer of each candidate, over sampled deals."""
-        assert view.rules is not None
-        out: dict[str, list[int]] = {mode: [] for mode, _, _ in cands}
-        models = {mode: contract_model(view, mode, choice) for mode, choice, _ in cands}
-        k = knowledge_of(view, models["u"])
+    def _means(
+        self, strategy: CallStrategy[list[int]], rng: random.Random, start: float
+    ) -> dict[str, float] | None:
+        """Each of ``strategy``'s choices' mean value over the sampled worlds there is time
+        for; ``None`` when not one world could be sampled."""
+        codes = strategy.candidates()
+        totals = dict.fromkeys(codes, 0.0)
+        worlds = 0
         deadline = self._deadline(start)
-        first_declarer = view.rules.first_leader == "declarer"
+        sampler = strategy.worlds(rng)
         for _ in range(self.max_worlds):
-            world = sample_world(k, rng)
-            if world is None:
+            sampled = next(sampler, None)
+            if sampled is None:
                 break
-            for mode, m in models.items():
-                out[mode].append(self.declare_books(view, m, world, first_declarer))
-            if self._stop(start, deadline, len(out["u"])):
+            for code, value in strategy.evaluate(sampled[0], codes, math.inf).items():
+                totals[code] += value
+            worlds += 1
+            if self._stop(start, deadline, worlds):
                 break
-        return out
+        return {code: total / worlds for code, total in totals.items()} if worlds else None
 
     def declare_books(self, view: SeatView, m: DealModel, world: list[int], leads: bool) -> int:
         """Books (kitty included) I take as declarer in ``world``: take the kitty, lay out, play."""
@@ -218,7 +215,9 @@ class ContractPlayer:
     ) -> Action:
         """The next card to lay out: the lowest keep value (easy); with search, the
         best of the few lowest by books over sampled deals, the rest of the
-        lay-out by keep value."""
+        lay-out by keep value (the kitty's strategy, as the coach measures it)."""
+        from engine.ai.strategies.calls.bid_whist import KittyStrategy
+
         assert view.rules is not None
         m = model_of(view.trump, view.rank_order)
         hand = mask_of(view.hand)
@@ -229,31 +228,12 @@ class ContractPlayer:
         )
         if not self.search or len(options) == 1:
             return options[0]
-        cands = options[:DISCARD_CANDIDATES]
-        k = knowledge_of(view, m)
-        leads = view.rules.first_leader == "declarer"
-        sides = view.sides or (0, 1, 0, 1)
-        totals = dict.fromkeys(cands, 0.0)
-        worlds = 0
-        deadline = self._deadline(start)
-        for _ in range(self.max_worlds):
-            world = sample_world(k, rng)
-            if world is None:
-                break
-            for a in cands:
-                hands = world[:4]
-                rest = hands[view.seat] & ~a.card.bit
-                extra = rest.bit_count() - view.rules.hand_size
-                hands[view.seat] = self.lay_out(m, rest, extra, view)
-                leader = view.seat if leads else view.eldest
-                tricks = playout(m, hands, [], leader, sides, [0] * (max(sides) + 1))
-                totals[a] += tricks[sides[view.seat]]
-            worlds += 1
-            if self._stop(start, deadline, worlds):
-                break
-        if not worlds:
+        strategy = KittyStrategy(view, legal)
+        means = self._means(strategy, rng, start)
+        if means is None:
             return options[0]
-        return max(cands, key=lambda a: (totals[a], -cands.index(a)))
+        cands = options[:DISCARD_CANDIDATES]
+        return max(cands, key=lambda a: (means[str(a.card)], -cands.index(a)))
 
     # -- card play
 

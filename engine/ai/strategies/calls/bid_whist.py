@@ -10,6 +10,11 @@ evaluates it when it makes that decision:
   player's tie-break by the quick count;
 * **the kitty lay-out**, card by card: the lowest keep values, each laid out and the
   rest of the lay-out by keep value, in the books the side takes.
+
+The searching player bids and lays out by :class:`BidStrategy` and
+:class:`KittyStrategy` themselves (the mean over the worlds it has time for), so the
+coach's measure of those decisions is the player's; it names trumps by the mean books
+(the coach by the contract's points, with the same tie-break).
 """
 
 from __future__ import annotations
