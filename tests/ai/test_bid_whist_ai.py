@@ -12,13 +12,13 @@ from engine.actions import Discard, Pass
 from engine.ai import EasyPlayer, get_player
 from engine.ai.strategies.bid_whist import (
     ContractPlayer,
-    _voids,
     applies,
     knowledge_of,
     legal_mask,
     model_of,
     rule_card,
     sample_world,
+    shown_voids,
 )
 from engine.cards import (
     DOWNTOWN,
@@ -218,7 +218,7 @@ def test_sampled_worlds_agree_with_the_view(overrides: dict[str, object]) -> Non
             )
             assert world[4].bit_count() == hidden
             if game.phase == "play":  # a seat shown void holds none of that suit
-                for s, suits in _voids(m, view).items():
+                for s, suits in shown_voids(m, view).items():
                     for card in cards_from_mask(world[s]):
                         assert not suits >> m.suit[card.index] & 1 or m.suit[card.index] == 4
             game.apply(seat, player.choose(view, view.legal, rng))

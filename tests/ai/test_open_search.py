@@ -13,6 +13,7 @@ from engine.actions import Play
 from engine.ai import get_player
 from engine.ai.search import open_search as o
 from engine.ai.search.bitmasks import SUIT_BITS, trick_winner_pos
+from engine.ai.search.open_search import strategy as open_strategy
 from engine.ai.strategies.open_tables import generic_card
 from engine.cards import mask_of
 
@@ -225,15 +226,15 @@ def test_the_search_finds_a_trick_the_maxims_miss(level: str) -> None:
 def _solves_in(view: SeatView, monkeypatch: pytest.MonkeyPatch) -> int:
     """How many worlds hard solves exactly for this decision."""
     calls: list[int] = []
-    real = o.solve
+    real = open_strategy.solve
 
     def counting(*args: object, **kwargs: object) -> object:
         calls.append(1)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(o, "solve", counting)
+    monkeypatch.setattr(open_strategy, "solve", counting)
     get_player("hard", budget=0.02, cap=0.5).choose(view, view.legal, random.Random(0))
-    monkeypatch.setattr(o, "solve", real)
+    monkeypatch.setattr(open_strategy, "solve", real)
     return len(calls)
 
 

@@ -25,9 +25,9 @@ def test_no_player_strategy_search_or_coach_module_imports_the_baselines() -> No
         AI / "players.py",
         AI / "levels.py",
         AI / "explain.py",
-        *(AI / "strategies").glob("*.py"),
-        *(AI / "search").glob("*.py"),
-        *(AI / "coach").glob("*.py"),
+        *(AI / "strategies").rglob("*.py"),
+        *(AI / "search").rglob("*.py"),
+        *(AI / "coach").rglob("*.py"),
     ]
     assert len(modules) > 20
     for path in modules:
@@ -39,3 +39,27 @@ def test_the_coach_measures_cards_by_the_strategies_not_a_model_of_its_own() -> 
     assert "engine.ai.strategies.tables.card_strategy" in cards
     # no sampler, solver or playout of its own for the cards
     assert not any(m.startswith("engine.ai.search.") for m in cards if "strategy" not in m)
+
+
+def test_the_coach_judges_calls_by_the_strategies_not_a_model_of_its_own() -> None:
+    # the coach's other decisions (bids, calls, trumps, lay-outs) come from the call
+    # strategies, as its cards come from the card strategies: no sampler, solver,
+    # playout or player of its own in any module of the coach
+    for path in (AI / "coach").rglob("*.py"):
+        found = _imports(path)
+        search = {
+            m
+            for m in found
+            if m.startswith("engine.ai.search.")
+            and not m.startswith(("engine.ai.search.strategy", "engine.ai.search.bitmasks"))
+        }
+        assert not search, (path.name, search)
+        strategies = {
+            m
+            for m in found
+            if m.startswith("engine.ai.strategies")
+            and not m.startswith(("engine.ai.strategies.tables", "engine.ai.strategies.calls"))
+        }
+        assert not strategies, (path.name, strategies)
+    calls = _imports(AI / "coach" / "calls.py")
+    assert "engine.ai.strategies.calls.call_strategy" in calls

@@ -7,5 +7,6 @@
   strategy for the table (:mod:`engine.ai.search.strategy`): the coach has no card
   model of its own;
 * :mod:`~engine.ai.coach.calls`: the decisions that are not cards (bids, calls,
-  trumps, the ruff and its lay-out, the kitty).
+  trumps, the ruff and its lay-out, the kitty), measured by the hard AI's strategy for
+  the decision (:mod:`engine.ai.strategies.calls`): no model of its own either.
 """

@@ -40,7 +40,8 @@ the log, so a review of the same record is the same review.
 
 The seat's other decisions (bids, calls, trumps, the ruff and its lay-out, the
 kitty) are judged by the same rule (:func:`measure`, :func:`judge_call`) with
-the models of :mod:`engine.ai.coach.calls`: see ``docs/coach.md``.
+the strategies of :mod:`engine.ai.strategies.calls` (:mod:`engine.ai.coach.calls`):
+see ``docs/coach.md``.
 """
 
 from __future__ import annotations

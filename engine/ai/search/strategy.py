@@ -17,7 +17,13 @@ has time for; the coach (:mod:`engine.ai.coach`) asks the same strategy, built w
 ``hard``'s profile, over more worlds and in the deal as it lay
 (:meth:`~TableStrategy.true_world`), so it judges by the AI that plays, not a copy.
 
-The implementations: :class:`engine.ai.strategies.partnership.PartnershipStrategy`,
+The decisions that are not cards (bids, calls, trumps, lay-outs) speak the same three
+questions as a :class:`CallStrategy`, whose choices are codes (``"bid:4u"``, ``"take"``,
+a lay-out's cards): :func:`engine.ai.strategies.calls.call_strategy` picks one for a
+decision; the coach (:mod:`engine.ai.coach.calls`) judges by it, and the Bid Whist
+player bids and lays out its kitty by it.
+
+The card implementations: :class:`engine.ai.strategies.partnership.PartnershipStrategy`,
 :class:`engine.ai.search.open_search.OpenStrategy`,
 :class:`engine.ai.strategies.solo_whist.SoloStrategy` and
 :class:`engine.ai.strategies.bid_whist.BidWhistStrategy`;
@@ -32,7 +38,7 @@ from typing import Protocol, TypeVar
 
 from engine.game import Game
 
-__all__ = ["TableStrategy", "Weighted"]
+__all__ = ["CallStrategy", "TableStrategy", "Weighted"]
 
 W = TypeVar("W")
 
@@ -61,6 +67,33 @@ class TableStrategy(Protocol[W]):
     def evaluate(self, world: W, cands: list[int], deadline: float) -> dict[int, float]:
         """The deal's value to the seat after each card of ``cands`` in ``world``
         (``deadline`` on the AI's clock for a timed search; ``math.inf``: untimed)."""
+        ...
+
+    def true_world(self, game: Game) -> W:
+        """The deal as it lies in ``game``, in this strategy's form of a world."""
+        ...
+
+
+class CallStrategy(Protocol[W]):
+    """One seat's decision that is not a card (see the module docstring): its choices are
+    codes, its worlds unweighted deals of what the seat cannot see."""
+
+    kind: str  # "call", "trump", "lay-out", "kitty"
+    unit: str  # what evaluate's values count: "points" or "tricks"
+    table: str  # "solo" (Solo Whist's contracts, valued on their own scale), or the table's kind
+    count: int  # the seat's actions one choice stands for (a lay-out's cards; else 1)
+
+    def candidates(self) -> list[str]:
+        """The choices worth telling apart, as codes."""
+        ...
+
+    def worlds(self, rng: random.Random) -> Iterator[tuple[W, float]]:
+        """Sampled worlds with their weights, until no consistent world can be found."""
+        ...
+
+    def evaluate(self, world: W, cands: list[str], deadline: float) -> dict[str, float]:
+        """The value to the seat of each choice of ``cands`` in ``world`` (untimed:
+        ``deadline`` is read by none of them yet)."""
         ...
 
     def true_world(self, game: Game) -> W:
