@@ -53,7 +53,7 @@ from bot.discord_ui.options import options_command, settings_command
 from bot.discord_ui.play import Play
 from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
-from bot.features import Feature
+from bot.features import Feature, events
 from bot.present.replies import refuse
 from bot.store import Database
 from bot.tables.aipool import AIPool
@@ -131,7 +131,7 @@ class GameManager:
     def features(self) -> list[Feature]:
         """The features that are packages of their own (``bot/features/``), built from
         this manager's parts; the client adds their commands and buttons."""
-        return []
+        return [events.build(self.services, self.presenter, self.drivers)]
 
     # ------------------------------------------------------------ lifecycle
 

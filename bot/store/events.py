@@ -507,3 +507,13 @@ class EventRepo(Repository):
             (ns_thinking, ew_thinking, self.db.clock(), event_id, round_no, table_no, board),
         )
         return changed > 0
+
+    async def void_board(self, table_id: int, ns_thinking: float, ew_thinking: float) -> bool:
+        """The board's table ended with no result (cancelled): the board is ruled as
+        skipped; False if it had a result already."""
+        changed = await self.db.execute(
+            "UPDATE event_boards SET skipped = 1, ns_thinking = ?, ew_thinking = ?,"
+            " finished_at = ? WHERE table_id = ? AND finished_at IS NULL",
+            (ns_thinking, ew_thinking, self.db.clock(), table_id),
+        )
+        return changed > 0

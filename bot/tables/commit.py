@@ -91,12 +91,9 @@ async def commit(
     for action in actions:
         events.extend(trial.apply(seat, action))  # IllegalAction: nothing written
     entries = [NewAction(seat, a.encode(), actor_id) for a in actions]
-    # a table with hints, and a board played alone, are not rated
-    teams = (
-        _rating_teams(table, trial)
-        if trial.is_over and not table.settings.hints and not table.settings.board
-        else []
-    )
+    # a table with hints, a board played alone and an event's board are not rated
+    unrated = table.settings.hints or table.settings.board or table.settings.event
+    teams = _rating_teams(table, trial) if trial.is_over and not unrated else []
     timeout = turn_timeout(svc, table)
     following = None if trial.is_over else trial.to_act()
     away, misses = set(table.away), dict(table.misses)
@@ -130,6 +127,8 @@ async def commit(
                 version = await svc.table_repo.set_status(table.id, "finished", version)
                 if table.settings.board:  # a board played alone: its own result, never rated
                     await svc.daily_repo.finish(table.id, _board_result(table, trial))
+                elif table.settings.event:  # an event's board: north-south's result, kept
+                    await svc.event_repo.finish_board(table.id, board_result(trial, 0))
                 else:
                     await svc.result_repo.record_game(
                         table.id, table.guild_id, results(table, trial)

@@ -69,6 +69,9 @@ class TableSettings:
     set_aside_notice: str = ""  # the channel was told this version could not load the table
     hints: bool = False  # the Hint button in the hand DMs (``hints:on``); the game is then unrated
     board: str = ""  # a board played alone (bot.discord_ui.daily): its name; never rated
+    event: str = (
+        ""  # a board of an event (bot/tables/events.py): "event/round/table/board"; never rated
+    )
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -87,6 +90,7 @@ class TableSettings:
             set_aside_notice=str(data.get("set_aside_notice", "")),
             hints=data.get("hints") is True,
             board=str(data.get("board", "")),
+            event=str(data.get("event", "")),
             extra={k: v for k, v in data.items() if k not in known},
         )
 
@@ -112,6 +116,8 @@ class TableSettings:
             out["hints"] = True
         if self.board:
             out["board"] = self.board
+        if self.event:
+            out["event"] = self.event
         return out
 
 
