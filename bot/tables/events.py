@@ -86,9 +86,13 @@ __all__ = [
     "StandingsView",
     "event_key",
     "parse_event_key",
+    "swiss_seeding",
 ]
 
 MIN_ENTRANTS = 2  # players (individual) or pairs
+MIN_COMPLETION = Fraction(1, 2)
+"""An entrant who played fewer than this share of their boards themselves (the AI
+played the rest) is listed after the ranked ones, unranked."""
 SWEEP_SLACK = 1.0  # seconds after a round's last start that its tables are swept
 
 
@@ -463,7 +467,7 @@ class Director:
             seating = seat_pairs(field, history, seed)
         else:
             matches, percent = await self._swiss_record(event, entries, round_no)
-            order = _seeding(event, field)
+            order = swiss_seeding(event, field)
             pairing = pair_round(order, matches, percent)
             seating = Round(
                 round_no,
@@ -742,11 +746,11 @@ class Director:
             return (entrant, partner[entrant])
 
         scores = await self._scores(event, through)
-        table: tuple[Standing, ...] = standings(scores)
+        table: tuple[Standing, ...] = standings(scores, MIN_COMPLETION)
         lines: list[Line]
         if event.format == "swiss":
             matches, percent = await self._swiss_record(event, entries, through + 1)
-            seeding = _seeding(event, [min(a, b) for a, b in _pairs(entries)])
+            seeding = swiss_seeding(event, [min(a, b) for a, b in _pairs(entries)])
             completion = {s.entrant: s.completion for s in table}
             swiss: tuple[SwissStanding, ...] = swiss_standings(seeding, matches, percent)
             lines = [
@@ -893,7 +897,7 @@ def _entrant_seats(
     return ns, ew, ns, ew
 
 
-def _seeding(event: EventRow, pairs: Sequence[int]) -> list[int]:
+def swiss_seeding(event: EventRow, pairs: Sequence[int]) -> list[int]:
     """The Swiss seeding order: a draw seeded by the event."""
     order = sorted(pairs)
     random.Random(f"swiss:{event.seed}").shuffle(order)

@@ -217,11 +217,13 @@ async def test_an_event_runs_itself_from_registration_to_final_results(
     posts = [m.content for m in channel.history()]
     final = next(p for p in posts if p.startswith("🏁 **Event #1: final results**"))
     expected = _independent_standings(db_path)
-    shown = {}
+    shown: dict[str, tuple[float, int]] = {}
+    labels: dict[str, str] = {}
     for line in final.splitlines()[1:]:
-        match = re.match(r"`\s*(=?\d+)` (\w+) — ([\d.]+)% · (\d+)% played", line)
+        match = re.match(r"`\s*(=?\d+|-)` (\w+) — ([\d.]+)% · (\d+)% played", line)
         if match:
             shown[match[2]] = (float(match[3]), int(match[4]))
+            labels[match[2]] = match[1]
     assert set(shown) == {m.user.name for m in members}, final
     for user, (score, completion) in expected.items():
         name = by_id[user].user.name
@@ -229,8 +231,11 @@ async def test_an_event_runs_itself_from_registration_to_final_results(
             name,
             final,
         )
-    order = [name for name in shown]
-    assert order == sorted(order, key=lambda n: -shown[n][0])
+    # ranked by score; who played under half their boards (the no-shows) unranked, last
+    ranked = [n for n in shown if labels[n] != "-"]
+    assert ranked == sorted(ranked, key=lambda n: -shown[n][0])
+    unranked = {n.user.name for n in no_shows}
+    assert {n for n in shown if labels[n] == "-"} == set(list(shown)[-2:]) == unranked
     # nobody saw a card of a board they did not play: every hand DM is of their own seat
     hand_dms = {
         message_id: (t.id, seat)
