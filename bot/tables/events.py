@@ -570,18 +570,8 @@ class Director:
     async def _deal(
         self, event: EventRow, table: EventTable, board_no: int, boards: Sequence[EventBoard]
     ) -> None:
+        await self._came_back(event, table, boards)
         entries = {e.user_id: e for e in await self.repo.entries(event.id)}
-        # whoever took their seat back from the AI on the board before is here
-        before = [b for b in boards if b.done and b.table_id is not None]
-        if before:
-            last = self.svc.tables.get(before[-1].table_id or 0)
-            if last is not None:
-                for seat in table.ai_for - last.away:
-                    user = table.seats[seat]
-                    if user is not None and not entries[user].checked_in:
-                        await self.repo.check_in(event.id, user)
-                        await self.repo.take_back(event.id, table.round, table.number, seat)
-                entries = {e.user_id: e for e in await self.repo.entries(event.id)}
         away = frozenset(
             s
             for s, user in enumerate(table.seats)
@@ -594,6 +584,25 @@ class Director:
             return
         await self.front.board_opened(event, opened)
         self.kick(opened)
+
+    async def _came_back(
+        self, event: EventRow, table: EventTable, boards: Sequence[EventBoard]
+    ) -> None:
+        """Whoever took their seat back from the AI (the table's **Take my seat back**)
+        on the table's last board is here: checked in."""
+        if not table.ai_for:
+            return
+        before = [b for b in boards if b.done and b.table_id is not None]
+        if not before:
+            return
+        row = await self.svc.table_repo.get(before[-1].table_id or 0)
+        if row is None:
+            return
+        away = TableSettings.from_json(row.settings).away
+        for seat in sorted(table.ai_for - away):
+            user = table.seats[seat]
+            if user is not None and await self.repo.check_in(event.id, user):
+                await self.repo.take_back(event.id, table.round, table.number, seat)
 
     async def _thinking(self, boards: Sequence[EventBoard]) -> tuple[float, float]:
         """Each side's thinking time at a table in the round so far: the time before
@@ -625,6 +634,9 @@ class Director:
             elif not await self.repo.score_round(event_id, round_no):
                 return
             self._disarm(event_id)
+            boards = await self.repo.boards(event_id, round_no)
+            for t in await self.repo.tables(event_id, round_no):
+                await self._came_back(event, t, [b for b in boards if b.table_no == t.number])
             view = await self.standings(event_id)
         await self.front.round_scored(view)
         if last:
