@@ -495,8 +495,26 @@ class Director:
         names = await self._names(event)
         await self.front.round_begun(event, round_no, tables, names)
         self._arm_sweep(event, round_no)
-        for t in tables:
+        try:
+            await self._deal_first_boards(event_id, round_no)
+        except (StoreError, RulesError):
+            log.exception("event %s: round %s's first boards not all dealt", event_id, round_no)
+        for t in tables:  # any table the batch could not deal (the sweep is the last net)
             await self._advance_quietly(event_id, round_no, t.number)
+
+    async def _deal_first_boards(self, event_id: int, round_no: int) -> None:
+        """Deal the first board at every table of a round just begun, reading the
+        round once (not once per table: a round change stays short at 50 tables)."""
+        async with self._locks[event_id]:
+            event = await self.repo.get(event_id)
+            if event is None or event.state != "running" or event.round != round_no:
+                return
+            boards = await self.repo.boards(event_id, round_no)
+            entries = await self.repo.entries(event_id)
+            for t in await self.repo.tables(event_id, round_no):
+                mine = [b for b in boards if b.table_no == t.number]
+                if mine and all(b.table_id is None and not b.done for b in mine):
+                    await self._deal(event, t, mine[0].board, mine, entries)
 
     async def _names(self, event: EventRow) -> dict[int, str]:
         return {e.user_id: e.name for e in await self.repo.entries(event.id)}
@@ -568,10 +586,17 @@ class Director:
             await self.front.boards_skipped(event, table, skipped)
 
     async def _deal(
-        self, event: EventRow, table: EventTable, board_no: int, boards: Sequence[EventBoard]
+        self,
+        event: EventRow,
+        table: EventTable,
+        board_no: int,
+        boards: Sequence[EventBoard],
+        known: Sequence[EventEntry] | None = None,
     ) -> None:
-        await self._came_back(event, table, boards)
-        entries = {e.user_id: e for e in await self.repo.entries(event.id)}
+        if known is None or any(b.done for b in boards):
+            await self._came_back(event, table, boards)
+            known = await self.repo.entries(event.id)
+        entries = {e.user_id: e for e in known}
         away = frozenset(
             s
             for s, user in enumerate(table.seats)

@@ -29,7 +29,7 @@ from bot.tables.aipool import AIPool
 from bot.tables.events import Director, Outcome, StandingsView, swiss_seeding
 from bot.tables.services import Services
 from bot.tables.sync import OneProcess
-from bot.tables.table import Table
+from bot.tables.table import Table, TableSettings
 
 from .conftest import FakeClock
 
@@ -63,6 +63,7 @@ class Boards:
                 preset=event.preset,
                 seed=board_no,
                 seats=[HumanSeat(u, str(u)) if u is not None else None for u in table.seats],
+                settings=TableSettings(away=away).to_json(),  # the AI plays for the absent
             )
             await repo.set_status(row.id, "active", row.version)
             await self.svc.event_repo.set_board_table(
