@@ -461,14 +461,16 @@ class Director:
         field = self._field(event, entries, round_no)
         history = await self._history(event, round_no)
         seed = event.seed
+        # the matchings are pure and take a large field a few hundred ms: in a thread,
+        # so the loop keeps answering clicks meanwhile
         if event.format == "individual":
-            seating = seat_individual(field, history, seed)
+            seating = await asyncio.to_thread(seat_individual, field, history, seed)
         elif event.format == "pairs":
-            seating = seat_pairs(field, history, seed)
+            seating = await asyncio.to_thread(seat_pairs, field, history, seed)
         else:
             matches, percent = await self._swiss_record(event, entries, round_no)
             order = swiss_seeding(event, field)
-            pairing = pair_round(order, matches, percent)
+            pairing = await asyncio.to_thread(pair_round, order, matches, percent)
             seating = Round(
                 round_no,
                 tuple(

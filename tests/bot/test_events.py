@@ -254,3 +254,45 @@ async def test_an_event_runs_itself_from_registration_to_final_results(
                 table_id, seat = hand_dms[dm.id]
                 table = env.bot.manager.tables.get(table_id)
                 assert table is None or table.seat_of(m.id) == seat
+
+
+async def test_pairs_form_when_both_partners_choose_each_other(simcord_env: Any) -> None:
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    ann, bob, cat, dan = (
+        guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cat", "dan")
+    )
+    await mod.slash(
+        channel, "ruff event create", game="whist-5", format="pairs", rounds=2, boards=1
+    )
+    res = await ann.click(_registration(channel), label="Join")
+    assert "choose your partner" in res.response.content
+    res = await ann.select(res.response, [bob])  # bob has not joined
+    assert "not registered" in res.response.content
+    res = await bob.click(_registration(channel), label="Join")
+    res = await bob.select(res.response, [ann])
+    assert "the pair plays once they choose you too" in res.response.content
+    assert "bob (asked ann)" in _registration(channel).content
+    res = await ann.click(_registration(channel), label="Choose partner")
+    res = await ann.select(res.response, [ann])
+    assert "someone else" in res.response.content
+    res = await ann.click(_registration(channel), label="Choose partner")
+    res = await ann.select(res.response, [bob])
+    assert "You are a pair now" in res.response.content
+    menus = [(await m.click(_registration(channel), label="Join")).response for m in (cat, dan)]
+    await cat.select(menus[0], [dan])
+    await dan.select(menus[1], [cat])
+    await env.settle()
+    text = _registration(channel).content
+    assert "Registered (4): ann & bob, cat & dan" in text, text
+    await mod.slash(channel, "ruff event start")
+    await env.settle()
+    tables = await EventRepo(env.bot.db).tables(1, 1)
+    assert len(tables) == 1
+    seats = tables[0].seats
+    assert {seats[0], seats[2]} in ({ann.id, bob.id}, {cat.id, dan.id})  # partners opposite
+    assert {seats[1], seats[3]} in ({ann.id, bob.id}, {cat.id, dan.id})
+    assert tables[0].ai_for == {0, 1, 2, 3}  # nobody checked in: the AI plays every seat
