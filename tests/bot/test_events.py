@@ -242,6 +242,14 @@ async def test_an_event_runs_itself_from_registration_to_final_results(
     assert ranked == sorted(ranked, key=lambda n: -shown[n][0])
     # hal never came: listed last, unranked; gus, back from his first board on, ranked
     assert [n for n in shown if labels[n] == "-"] == list(shown)[-1:] == ["hal"]
+    res = await hal.slash(channel, "ruff event standings")
+    assert res.ephemeral and res.response.content == final
+    res = await members[0].slash(channel, "ruff event cancel", event=1)
+    assert res.ephemeral and "creator or Manage Server" in res.response.content
+    res = await director.slash(channel, "ruff event cancel", event=1)
+    assert "not open for that" in res.response.content  # a finished event stays finished
+    res = await director.slash(channel, "ruff event cancel")
+    assert "no event for that" in res.response.content
     # nobody saw a card of a board they did not play: every hand DM is of their own seat
     hand_dms = {
         message_id: (t.id, seat)
