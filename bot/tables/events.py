@@ -49,6 +49,7 @@ from bot.competition.events import (
     Standing,
     SwissStanding,
     TableResult,
+    matchpoints,
     pair_round,
     score_round,
     seat_individual,
@@ -84,6 +85,8 @@ __all__ = [
     "Line",
     "Outcome",
     "StandingsView",
+    "Traveller",
+    "TravellerRow",
     "event_key",
     "parse_event_key",
     "swiss_seeding",
@@ -134,11 +137,31 @@ class Line:
 
 
 @dataclass(frozen=True, slots=True)
+class TravellerRow:
+    """One table's result on a board: who sat north-south and east-west, north-south's
+    points less east-west's (None: skipped by the time rule) and its matchpoints."""
+
+    table: int
+    ns: str
+    ew: str
+    result: int | None
+    ns_percent: Fraction | None
+
+
+@dataclass(frozen=True, slots=True)
+class Traveller:
+    round: int
+    board: int
+    rows: tuple[TravellerRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class StandingsView:
     event: EventRow
     through: int  # the last scored round (0: none)
     lines: tuple[Line, ...]
     final: bool
+    travellers: tuple[Traveller, ...] = ()  # every board's, once the event is finished
 
 
 class EventTables(Protocol):
@@ -809,7 +832,48 @@ class Director:
                 Line(s.label, name(s.entrant), s.percent, None, s.completion, members(s.entrant))
                 for s in table
             ]
-        return StandingsView(event, through, tuple(lines), event.state == "finished")
+        final = event.state == "finished"
+        travellers = await self._travellers(event, names) if final else ()
+        return StandingsView(event, through, tuple(lines), final, travellers)
+
+    async def _travellers(self, event: EventRow, names: Mapping[int, str]) -> tuple[Traveller, ...]:
+        """Every board's results at every table (shown once the event is over)."""
+        tables = {(t.round, t.number): t for t in await self.repo.tables(event.id)}
+        by_board: dict[tuple[int, int], list[EventBoard]] = defaultdict(list)
+        for b in await self.repo.boards(event.id):
+            by_board[(b.round, b.board)].append(b)
+
+        def side(t: EventTable, s: int) -> str:
+            who = [t.seats[s], t.seats[s + 2]]
+            return "–".join(names.get(u, "?") if u is not None else "AI" for u in who)
+
+        out = []
+        for (round_no, board_no), rows in sorted(by_board.items()):
+            played = [b for b in rows if not b.skipped and b.ns_result is not None]
+            percent = dict(
+                zip(
+                    (b.table_no for b in played),
+                    matchpoints([b.ns_result or 0 for b in played]),
+                    strict=True,
+                )
+            )
+            out.append(
+                Traveller(
+                    round_no,
+                    board_no,
+                    tuple(
+                        TravellerRow(
+                            b.table_no,
+                            side(tables[(round_no, b.table_no)], 0),
+                            side(tables[(round_no, b.table_no)], 1),
+                            None if b.skipped else b.ns_result,
+                            percent.get(b.table_no),
+                        )
+                        for b in sorted(rows, key=lambda b: b.table_no)
+                    ),
+                )
+            )
+        return tuple(out)
 
     # ================================================================ timers, restarts
 

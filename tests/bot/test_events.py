@@ -9,7 +9,7 @@ import json
 import random
 import re
 import sqlite3
-from collections import defaultdict
+from collections import Counter, defaultdict
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -242,6 +242,27 @@ async def test_an_event_runs_itself_from_registration_to_final_results(
     assert ranked == sorted(ranked, key=lambda n: -shown[n][0])
     # hal never came: listed last, unranked; gus, back from his first board on, ranked
     assert [n for n in shown if labels[n] == "-"] == list(shown)[-1:] == ["hal"]
+    # the movement gave nobody the same partner twice (9 players, 3 rounds allow it)
+    partners = Counter(
+        frozenset((t.seats[s], t.seats[s + 2]))
+        for t in await EventRepo(env.bot.db).tables(1)
+        for s in (0, 1)
+        if None not in (t.seats[s], t.seats[s + 2])
+    )
+    assert max(partners.values()) == 1, partners
+    # every board's traveller, after the final results: each table's result on it
+    board_rows = {
+        (r["board"], r["table_no"]): r["ns_result"]
+        for r in sqlite3.connect(db_path)
+        .execute("SELECT board, table_no, ns_result FROM event_boards WHERE event_id = 1")
+        .fetchall()
+        for r in [dict(zip(("board", "table_no", "ns_result"), r, strict=True))]
+    }
+    travellers = "\n".join(p for p in posts if p.startswith("📋 **Event #1"))
+    for (board_no, table_no), result in board_rows.items():
+        assert f"**Board {board_no}** (round {(board_no + 1) // 2})" in travellers
+        shown_result = re.escape(f"{result:+d}")
+        assert re.search(rf"`T{table_no}` [^\n]*: \*\*{shown_result}\*\* · NS", travellers)
     res = await hal.slash(channel, "ruff event standings")
     assert res.ephemeral and res.response.content == final
     res = await members[0].slash(channel, "ruff event cancel", event=1)
@@ -296,6 +317,8 @@ async def test_pairs_form_when_both_partners_choose_each_other(simcord_env: Any)
     await env.settle()
     text = _registration(channel).content
     assert "Registered (4): ann & bob, cat & dan" in text, text
+    for member in (ann, bob, cat, dan):
+        await member.click(_registration(channel), label="Check in")
     await mod.slash(channel, "ruff event start")
     await env.settle()
     tables = await EventRepo(env.bot.db).tables(1, 1)
@@ -303,4 +326,4 @@ async def test_pairs_form_when_both_partners_choose_each_other(simcord_env: Any)
     seats = tables[0].seats
     assert {seats[0], seats[2]} in ({ann.id, bob.id}, {cat.id, dan.id})  # partners opposite
     assert {seats[1], seats[3]} in ({ann.id, bob.id}, {cat.id, dan.id})
-    assert tables[0].ai_for == {0, 1, 2, 3}  # nobody checked in: the AI plays every seat
+    assert tables[0].ai_for == frozenset()  # all four here: the board waits for them

@@ -300,7 +300,8 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Featu
         if row is None:
             return
         view = await director.standings(row.id)
-        await reply(interaction, text.standings(view))
+        for part in text.pieces(text.standings(view)):
+            await reply(interaction, part)
 
     return Feature(
         name="events",

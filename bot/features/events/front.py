@@ -132,7 +132,11 @@ class DiscordEventFront:
     async def round_scored(self, view: StandingsView) -> None:
         with using(await self._language(view.event)):
             body = text.standings(view)
-        await self._post(view.event.channel_id, body)
+            travellers = text.travellers(view) if view.travellers else []
+        # the standings (in pieces for a large field), then once the event is over every
+        # board's results
+        for part in [*text.pieces(body), *travellers]:
+            await self._post(view.event.channel_id, part)
 
     async def not_started(self, event: EventRow, registered: int) -> None:
         with using(await self._language(event)):

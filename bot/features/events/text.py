@@ -221,3 +221,53 @@ def answer(outcome: Outcome, what: str) -> str:
         Outcome.SELF: _("Choose someone else as your partner."),
         Outcome.PARTNER_WAITING: _("Partner chosen; the pair plays once they choose you too."),
     }.get(outcome, _("Done."))
+
+
+def travellers(view: StandingsView, limit: int = 1900) -> list[str]:
+    """Every board's traveller, as messages of at most ``limit`` characters: for each
+    table, who sat north-south against whom, north-south's result and matchpoints."""
+    messages: list[str] = []
+    lines: list[str] = [_("📋 **Event #{id}: every board's traveller**").format(id=view.event.id)]
+    size = len(lines[0])
+    for traveller in view.travellers:
+        block = [
+            _("**Board {board}** (round {round})").format(
+                board=traveller.board, round=traveller.round
+            )
+        ]
+        for row in traveller.rows:
+            if row.result is None:
+                result = _("⏱️ skipped")
+            else:
+                result = _("**{result}** · NS {percent}").format(
+                    result=f"{row.result:+d}", percent=_percent(row.ns_percent)
+                )
+            block.append(
+                _("`T{table}` {ns} v {ew}: {result}").format(
+                    table=row.table, ns=row.ns, ew=row.ew, result=result
+                )
+            )
+        text = "\n".join(block)
+        if size + len(text) + 1 > limit and lines:
+            messages.append("\n".join(lines))
+            lines, size = [], 0
+        lines.append(text)
+        size += len(text) + 1
+    if lines:
+        messages.append("\n".join(lines))
+    return messages
+
+
+def pieces(text: str, limit: int = 1900) -> list[str]:
+    """``text`` cut at line ends into messages of at most ``limit`` characters (the
+    standings of a large field)."""
+    out: list[str] = []
+    current = ""
+    for line in text.splitlines():
+        if current and len(current) + 1 + len(line) > limit:
+            out.append(current)
+            current = ""
+        current = f"{current}\n{line}" if current else line[:limit]
+    if current:
+        out.append(current)
+    return out
