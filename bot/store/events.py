@@ -517,3 +517,10 @@ class EventRepo(Repository):
             (ns_thinking, ew_thinking, self.db.clock(), table_id),
         )
         return changed > 0
+
+    async def set_substituted(self, table_id: int, seats: frozenset[int]) -> None:
+        """The seats the AI played for their absent player on the board at ``table_id``."""
+        await self.db.execute(
+            "UPDATE event_boards SET substituted = ? WHERE table_id = ?",
+            (json.dumps(sorted(seats)), table_id),
+        )

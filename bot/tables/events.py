@@ -678,6 +678,14 @@ class Director:
             if event is None or event.state != "running" or event.round != round_no:
                 return
             last = round_no >= event.rounds
+            # who the AI played for on each board, from the move logs, kept with the
+            # board once (the standings then read no log)
+            tables = {t.number: t for t in await self.repo.tables(event_id, round_no)}
+            for b in await self.repo.boards(event_id, round_no):
+                if b.table_id is not None and not b.skipped:
+                    seats = await self._substituted(b, tables[b.table_no])
+                    if seats != b.substituted:
+                        await self.repo.set_substituted(b.table_id, seats)
             if last:
                 if not await self.repo.finish(event_id, round_no):
                     return
@@ -733,7 +741,6 @@ class Director:
             if not mine:
                 continue
             seating = Round(n, tuple(Seating(t.number, _entrant_seats(event, t)) for t in mine))
-            by_no = {t.number: t for t in mine}
             results = []
             for b in boards:
                 if b.round != n:
@@ -743,7 +750,7 @@ class Director:
                         board=b.board,
                         table=b.table_no,
                         ns_result=None if b.skipped else b.ns_result,
-                        substituted=await self._substituted(b, by_no[b.table_no]),
+                        substituted=b.substituted,  # kept when the round closed
                         ns_thinking=b.ns_thinking,
                         ew_thinking=b.ew_thinking,
                     )
