@@ -68,6 +68,9 @@ class QuietFront:
     async def not_started(self, event: EventRow, registered: int) -> None:
         return None
 
+    async def remind(self, event: EventRow, users: Sequence[int]) -> None:
+        return None
+
 
 async def run(location: str, tables: int, boards: int) -> None:
     db = await Database.open(location)

@@ -84,6 +84,7 @@ __all__ = [
     "EventTables",
     "Line",
     "Outcome",
+    "REMIND_BEFORE",
     "StandingsView",
     "Traveller",
     "TravellerRow",
@@ -96,6 +97,7 @@ MIN_ENTRANTS = 2  # players (individual) or pairs
 MIN_COMPLETION = Fraction(1, 2)
 """An entrant who played fewer than this share of their boards themselves (the AI
 played the rest) is listed after the ranked ones, unranked."""
+REMIND_BEFORE = 600.0  # seconds before the start the not-yet-checked-in are reminded
 SWEEP_SLACK = 1.0  # seconds after a round's last start that its tables are swept
 
 
@@ -208,6 +210,11 @@ class EventFront(Protocol):
 
     async def not_started(self, event: EventRow, registered: int) -> None:
         """The start time came with too few entrants (the event waits)."""
+        ...
+
+    async def remind(self, event: EventRow, users: Sequence[int]) -> None:
+        """The start is :data:`REMIND_BEFORE` away: ``users`` registered and have not
+        checked in."""
         ...
 
 
@@ -921,6 +928,19 @@ class Director:
                 await self.front.not_started(event, registered)
 
         self._arm(event.id, "start", at_start())
+        if self.clock() < event.start_at:
+            self._arm(event.id, "remind", self._remind_later(event))
+
+    async def _remind_later(self, event: EventRow) -> None:
+        """Remind who registered and has not checked in, :data:`REMIND_BEFORE` before
+        the start (at once when the start is nearer; never after it)."""
+        await asyncio.sleep(max(0.0, event.start_at - REMIND_BEFORE - self.clock()))
+        current = await self.repo.get(event.id)
+        if current is None or current.state != "registering":
+            return
+        absent = [e.user_id for e in await self.repo.entries(event.id) if not e.checked_in]
+        if absent:
+            await self.front.remind(current, absent)
 
     def _arm_sweep(self, event: EventRow, round_no: int) -> None:
         """At the round's last start: every table that may start no board has what is

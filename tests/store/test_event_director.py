@@ -6,6 +6,7 @@ two boards."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 from collections import Counter
@@ -26,7 +27,7 @@ from bot.store import (
     NewAction,
 )
 from bot.tables.aipool import AIPool
-from bot.tables.events import Director, Outcome, StandingsView, swiss_seeding
+from bot.tables.events import REMIND_BEFORE, Director, Outcome, StandingsView, swiss_seeding
 from bot.tables.services import Services
 from bot.tables.sync import OneProcess
 from bot.tables.table import Table, TableSettings
@@ -77,6 +78,7 @@ class Front:
     def __init__(self) -> None:
         self.scored: list[StandingsView] = []
         self.skipped: list[tuple[int, tuple[int, ...]]] = []
+        self.reminded: list[tuple[int, tuple[int, ...]]] = []
 
     async def table_channel(self, event: EventRow, table: EventTable, names: Any) -> int:
         return 0
@@ -100,6 +102,9 @@ class Front:
 
     async def not_started(self, event: EventRow, registered: int) -> None:
         return None
+
+    async def remind(self, event: EventRow, users: Sequence[int]) -> None:
+        self.reminded.append((event.id, tuple(users)))
 
 
 def _director(db: Database) -> tuple[Director, Boards, Front, Services]:
@@ -308,3 +313,45 @@ async def test_a_restart_between_boards_deals_the_next_one(db: Database) -> None
     assert front2.scored and front2.scored[-1].final
     await director.close()
     await again.close()
+
+
+async def test_who_has_not_checked_in_is_reminded_before_the_start(db: Database) -> None:
+    director, tables, front, svc = _director(db)
+    event = await director.create(
+        guild_id=1,
+        channel_id=2,
+        creator_id=3,
+        game_id="whist-5",
+        preset=None,
+        format="individual",
+        boards_per_round=1,
+        rounds=1,
+        minutes_per_board=5,
+        start_at=director.clock() + REMIND_BEFORE + 3600,  # the reminder is an hour away
+    )
+    await asyncio.sleep(0)
+    assert front.reminded == []  # an hour before the reminder: nothing yet
+    for u in (10, 11, 12):
+        await director.join(event.id, u, f"u{u}")
+    await director.check_in(event.id, 11)
+    await director.close()
+    near = await director.create(
+        guild_id=1,
+        channel_id=2,
+        creator_id=3,
+        game_id="whist-5",
+        preset=None,
+        format="individual",
+        boards_per_round=1,
+        rounds=1,
+        minutes_per_board=5,
+        start_at=director.clock() + REMIND_BEFORE / 2,  # nearer than the reminder's lead
+    )
+    for u in (10, 11, 12):
+        await director.join(near.id, u, f"u{u}")
+    await director.check_in(near.id, 11)
+    director._arm_start(near)  # re-armed (as at a restart): the reminder is due at once
+    await asyncio.wait_for(director._timers[(near.id, "remind")], 10)
+    assert front.reminded[-1] == (near.id, (10, 12))  # 11 checked in: not reminded
+    assert all(event_id == near.id for event_id, _users in front.reminded)
+    await director.close()

@@ -142,3 +142,8 @@ class DiscordEventFront:
         with using(await self._language(event)):
             body = text.not_started(event, registered)
         await self._post(event.channel_id, body)
+
+    async def remind(self, event: EventRow, users: Sequence[int]) -> None:
+        with using(await self._language(event)):
+            body = text.reminder(event, users)
+        await self._post(event.channel_id, body)

@@ -271,3 +271,11 @@ def pieces(text: str, limit: int = 1900) -> list[str]:
     if current:
         out.append(current)
     return out
+
+
+def reminder(event: EventRow, users: Sequence[int]) -> str:
+    """Before the start: who registered and has not checked in, mentioned."""
+    return _(
+        "⏰ Event #{id} starts <t:{at}:R>. {players}: press **Check in** on the "
+        "registration message, or the AI plays your seat until you do."
+    ).format(id=event.id, at=int(event.start_at), players=" ".join(f"<@{u}>" for u in users))
