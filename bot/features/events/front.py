@@ -78,11 +78,17 @@ class DiscordEventFront:
         self.svc.notifier.schedule_edit(current.channel_id, current.message_id, render)
 
     async def _post(self, channel_id: int, content: str) -> discord.Message | None:
-        try:
-            return await self.svc.notifier.post(channel_id, content)
-        except (MessageGone, discord.HTTPException) as exc:
-            log.warning("event: could not post in %s: %s", channel_id, exc)
-            return None
+        """Post ``content`` (in pieces when long: a large field's seating, standings,
+        reminder); the first message, or None if the channel is unusable."""
+        first: discord.Message | None = None
+        for part in text.pieces(content):
+            try:
+                message = await self.svc.notifier.post(channel_id, part)
+            except (MessageGone, discord.HTTPException) as exc:
+                log.warning("event: could not post in %s: %s", channel_id, exc)
+                return first
+            first = first or message
+        return first
 
     # ------------------------------------------------------------ EventFront
 
@@ -135,7 +141,7 @@ class DiscordEventFront:
             travellers = text.travellers(view) if view.travellers else []
         # the standings (in pieces for a large field), then once the event is over every
         # board's results
-        for part in [*text.pieces(body), *travellers]:
+        for part in [body, *travellers]:
             await self._post(view.event.channel_id, part)
 
     async def not_started(self, event: EventRow, registered: int) -> None:

@@ -12,6 +12,7 @@ from bot.tables.events import Outcome, StandingsView
 from engine import make_rules
 
 SEAT_LETTERS = ("N", "E", "S", "W")
+NAMES_ROOM = 1200  # characters of names on the registration message (Discord's limit: 2000)
 
 
 def format_name(fmt: str) -> str:
@@ -82,7 +83,17 @@ def registration(event: EventRow, entries: Sequence[EventEntry]) -> str:
                 )
             else:
                 who.append(_("{name} (no partner yet)").format(name=e.name))
-    lines.append(_("Registered ({n}): {names}").format(n=len(active), names=", ".join(who) or "–"))
+    shown: list[str] = []
+    room = NAMES_ROOM
+    for name in who:  # a large field: the first names, then how many more
+        room -= len(name) + 2
+        if room < 0:
+            shown.append(_("+{n} more").format(n=len(who) - len(shown)))
+            break
+        shown.append(name)
+    lines.append(
+        _("Registered ({n}): {names}").format(n=len(active), names=", ".join(shown) or "–")
+    )
     if event.state in ("registering", "running"):
         if event.format == "individual":
             lines.append(_("**Join** to play."))
@@ -278,4 +289,11 @@ def reminder(event: EventRow, users: Sequence[int]) -> str:
     return _(
         "⏰ Event #{id} starts <t:{at}:R>. {players}: press **Check in** on the "
         "registration message, or the AI plays your seat until you do."
-    ).format(id=event.id, at=int(event.start_at), players=" ".join(f"<@{u}>" for u in users))
+    ).format(
+        id=event.id,
+        at=int(event.start_at),
+        # forty mentions a line: a large field's reminder is cut at line ends
+        players="\n".join(
+            " ".join(f"<@{u}>" for u in users[i : i + 40]) for i in range(0, len(users), 40)
+        ),
+    )
