@@ -64,7 +64,7 @@ async def _play(
     for _ in range(200):
         if table.status != "active":
             break
-        hand = _message(member, table.shown.hand_msgs[seat][1])
+        hand = _message(member, table.hand_messages[seat][1])
         view = table.game.observe(seat)
         if (
             seen is not None
@@ -88,7 +88,7 @@ async def _play(
             await member.user.click(hand, custom_id=ids[pick])
         await env.settle()
     await env.settle()
-    return _message(member, table.shown.hand_msgs[seat][1])
+    return _message(member, table.hand_messages[seat][1])
 
 
 async def _shoot(env: Any, bot: Any, reader: Any, shot: Shot, path: Path) -> float:

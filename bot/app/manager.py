@@ -49,7 +49,7 @@ from bot.discord_ui.lobby import Lobby
 from bot.discord_ui.play import Play
 from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
-from bot.features import Feature, info, records
+from bot.features import Feature, events, info, records
 from bot.features import challenge as challenge_feature
 from bot.features import daily as daily_feature
 from bot.features import settings as settings_feature
@@ -139,6 +139,7 @@ class GameManager:
             records.build(svc),
             info.build(svc, self.presenter),
             settings_feature.build(svc, self.presenter),
+            events.build(svc, self.presenter, self.drivers),
         ]
 
     # ------------------------------------------------------------ lifecycle

@@ -16,6 +16,7 @@ from bot.store.db import (
     is_postgresql_url,
 )
 from bot.store.deadlines import DeadlineRepo
+from bot.store.events import EventBoard, EventEntry, EventRepo, EventRound, EventRow, EventTable
 from bot.store.hands import HandMessageRepo
 from bot.store.lessons import LessonRepo, LessonRow
 from bot.store.moves import ActionRepo, Snapshot, SnapshotRepo
@@ -57,6 +58,12 @@ __all__ = [
     "Challenge",
     "ChallengeRepo",
     "DailyRepo",
+    "EventBoard",
+    "EventEntry",
+    "EventRepo",
+    "EventRound",
+    "EventRow",
+    "EventTable",
     "ActionRepo",
     "ActionRow",
     "ChannelBusy",

@@ -125,7 +125,7 @@ async def commit(
                 version = await svc.table_repo.set_status(table.id, "finished", version)
                 if kind.board_result:  # a board played alone: its own result
                     await svc.daily_repo.finish(table.id, _board_result(table, trial))
-                else:
+                elif kind.game_result:
                     await svc.result_repo.record_game(
                         table.id, table.guild_id, results(table, trial)
                     )
@@ -300,7 +300,8 @@ async def open_table(svc: Services, spec: TableSpec) -> Table:
         channel_name=spec.channel_name,
         kind=spec.kind,
         board=spec.board,
-        away=frozenset(),  # AFK state belongs to a game, never carried over
+        event=spec.event,
+        away=spec.away,  # AFK state belongs to a game, never carried over
         misses={},
     )
     if not kind.thread:

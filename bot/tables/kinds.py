@@ -14,10 +14,11 @@ settings. The kinds (``docs/table-state.md``, "Kinds of table"):
   alone in its player's DM against the fixed AI: started at once, no timer, no
   thread, its result is the board's own (matchpoints), never rated, and its cards
   are its player's only (``bot.tables.privacy``);
-* ``event`` — a table of a tournament (an event's round): plays as an ordinary
-  table, rated, its result recorded as a game; the event's own end (its round
-  result) is written in the same transaction by the writer the events feature
-  registers for the kind (:meth:`bot.tables.services.Services.on_end`).
+* ``event`` — one board of a tournament's table (an event's round), dealt in the
+  thread the event opened for that table: starts seated (absent players' seats
+  played by the AI, marked away), on the turn timer, never rated; its result is
+  the event's, written in the same transaction by the end the event director
+  registers for the kind (``Services.ends``, ``bot.tables.events``).
 
 The kind is stored in the table's settings (``"kind"``); rows written before it
 existed are read by their old flags (``"board"``: a board, ``"hints"``: hints).
@@ -44,6 +45,9 @@ class KindRules:
     """Its finished game changes the players' ratings."""
     board_result: bool
     """Its end writes the board's own result (``DailyRepo.finish``), not a game result."""
+    game_result: bool
+    """Its end records the game among the server's results (stats, the leaderboard's
+    games); an event's board is kept by the event instead (its kind's end)."""
     hint_button: bool
     """Its hand DMs offer the Hint button."""
     timers: bool
@@ -69,16 +73,43 @@ class TableKind(StrEnum):
 
 _RULES: dict[TableKind, KindRules] = {
     TableKind.ORDINARY: KindRules(
-        rated=True, board_result=False, hint_button=False, timers=True, thread=True, lobby=True
+        rated=True,
+        board_result=False,
+        game_result=True,
+        hint_button=False,
+        timers=True,
+        thread=True,
+        lobby=True,
     ),
     TableKind.HINTS: KindRules(
-        rated=False, board_result=False, hint_button=True, timers=True, thread=True, lobby=True
+        rated=False,
+        board_result=False,
+        game_result=True,
+        hint_button=True,
+        timers=True,
+        thread=True,
+        lobby=True,
     ),
     TableKind.BOARD: KindRules(
-        rated=False, board_result=True, hint_button=False, timers=False, thread=False, lobby=False
+        rated=False,
+        board_result=True,
+        game_result=False,
+        hint_button=False,
+        timers=False,
+        thread=False,
+        lobby=False,
     ),
+    # an event's board: played in the thread the event opened for its table (so no
+    # thread of its own), on the turn timer, never rated (issue #39: events leave
+    # ratings as they are); its result is the event's, written by its kind's end
     TableKind.EVENT: KindRules(
-        rated=True, board_result=False, hint_button=False, timers=True, thread=True, lobby=False
+        rated=False,
+        board_result=False,
+        game_result=False,
+        hint_button=False,
+        timers=True,
+        thread=False,
+        lobby=False,
     ),
 }
 
@@ -127,6 +158,11 @@ class TableSpec:
     seed: int | None = None
     first_dealer: int | None = None
     board: str = ""
+    event: str = ""
+    """The key of the event board an ``event`` table plays (``bot.tables.events``)."""
+    away: frozenset[int] = frozenset()
+    """Seats the AI plays for from the start until their player takes them back (an
+    event's no-shows)."""
     turn_timeout: float | None = None
     """Seconds a human has for a turn (None: the bot's default; a kind without timers: 0)."""
     keep: Mapping[str, Any] = field(default_factory=dict)

@@ -70,6 +70,7 @@ class TableSettings:
     # what the table is (bot.tables.kinds): rated or not, its end, timers, the Hint button
     kind: TableKind = TableKind.ORDINARY
     board: str = ""  # the key of the board a ``board`` table plays (bot.features.daily.boards)
+    event: str = ""  # the key of the board an ``event`` table plays (bot.tables.events)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -89,6 +90,7 @@ class TableSettings:
             set_aside_notice=str(data.get("set_aside_notice", "")),
             kind=kind_of(data),
             board=str(data.get("board", "")),
+            event=str(data.get("event", "")),
             extra={k: v for k, v in data.items() if k not in known},
         )
 
@@ -116,6 +118,8 @@ class TableSettings:
             out["hints"] = True  # the standings' SQL leaves these games unrated by it
         if self.board:
             out["board"] = self.board
+        if self.event:
+            out["event"] = self.event
         return out
 
 

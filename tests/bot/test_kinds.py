@@ -88,7 +88,10 @@ def test_rows_from_before_the_kind_are_read_by_their_flags() -> None:
 
 def test_what_each_kind_does() -> None:
     ordinary, hints, board, event = (k.rules for k in TableKind)
-    assert ordinary.rated and event.rated and not hints.rated and not board.rated
+    assert ordinary.rated and not event.rated and not hints.rated and not board.rated
+    # an event's board is the event's: not among the server's games, in the event's thread
+    assert ordinary.game_result and hints.game_result
+    assert not board.game_result and not event.game_result and not event.thread
     assert hints.hint_button and not ordinary.hint_button
     assert board.board_result and not board.timers and not board.thread
     assert ordinary.lobby and hints.lobby and not board.lobby and not event.lobby
@@ -136,8 +139,8 @@ async def test_an_event_table_writes_its_own_end_with_the_last_move(svc: Service
     assert table.status == "active"  # an event's table starts seated
     await play_out(svc, table)
     assert ended == [(table.id, True)]
-    assert await svc.rating_repo.event(table.id) is not None  # rated
-    assert len(await svc.result_repo.for_table(table.id)) == 4
+    assert await svc.rating_repo.event(table.id) is None  # events leave ratings as they are
+    assert await svc.result_repo.for_table(table.id) == []  # its result is the event's
 
 
 async def test_an_event_end_that_fails_leaves_the_game_unfinished(svc: Services) -> None:

@@ -1,0 +1,155 @@
+"""The events' Discord front: the registration message and its buttons, a thread per
+table each round, the round's seating and standings in the event's channel. What it
+shows, the director (``bot/tables/events.py``) decides; this module only says it."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import discord
+
+from bot.discord_ui.presenter import Presenter
+from bot.discord_ui.services import DiscordServices
+from bot.present.i18n import _, using
+from bot.present.notify import MessageGone
+from bot.store import EventRow, EventTable
+from bot.tables.events import StandingsView
+from bot.tables.table import Table
+
+from . import text
+
+log = logging.getLogger(__name__)
+
+__all__ = ["DiscordEventFront", "PREFIX"]
+
+PREFIX = "ev"
+"""The feature's custom_id prefix: ``ev:<event>:<verb>``."""
+
+ButtonMaker = Callable[[int, str, str, discord.ButtonStyle], discord.ui.Item[Any]]
+
+
+class DiscordEventFront:
+    """:class:`~bot.tables.events.EventFront` on Discord."""
+
+    def __init__(self, svc: DiscordServices, presenter: Presenter, button: ButtonMaker) -> None:
+        self.svc = svc
+        self.presenter = presenter
+        self.button = button  # the feature's DynamicItem (made in build)
+
+    async def _language(self, event: EventRow) -> str:
+        return await self.svc.server_settings.language(event.guild_id)
+
+    def view(self, event: EventRow) -> discord.ui.View | None:
+        """The registration message's buttons (none once the event is over)."""
+        if event.state not in ("registering", "running"):
+            return None
+        view = discord.ui.View(timeout=None)
+        view.add_item(self.button(event.id, "join", _("Join"), discord.ButtonStyle.success))
+        view.add_item(self.button(event.id, "checkin", _("Check in"), discord.ButtonStyle.primary))
+        if event.format != "individual":
+            view.add_item(
+                self.button(event.id, "partner", _("Choose partner"), discord.ButtonStyle.secondary)
+            )
+        view.add_item(self.button(event.id, "leave", _("Leave"), discord.ButtonStyle.secondary))
+        return view
+
+    async def registration_message(self, event: EventRow) -> tuple[str, discord.ui.View | None]:
+        entries = await self.svc.event_repo.entries(event.id)
+        with using(await self._language(event)):
+            return text.registration(event, entries), self.view(event)
+
+    async def post_registration(self, event: EventRow) -> int:
+        content, view = await self.registration_message(event)
+        message = await self.svc.notifier.post(event.channel_id, content, view)
+        await self.svc.event_repo.set_message(event.id, message.id)
+        return message.id
+
+    async def registration_changed(self, event: EventRow) -> None:
+        current = await self.svc.event_repo.get(event.id)
+        if current is None or current.message_id is None:
+            return
+
+        async def render() -> tuple[str, discord.ui.View | None]:
+            latest = await self.svc.event_repo.get(event.id)
+            return await self.registration_message(latest or current)
+
+        self.svc.notifier.schedule_edit(current.channel_id, current.message_id, render)
+
+    async def _post(self, channel_id: int, content: str) -> discord.Message | None:
+        """Post ``content`` (in pieces when long: a large field's seating, standings,
+        reminder); the first message, or None if the channel is unusable."""
+        first: discord.Message | None = None
+        for part in text.pieces(content):
+            try:
+                message = await self.svc.notifier.post(channel_id, part)
+            except (MessageGone, discord.HTTPException) as exc:
+                log.warning("event: could not post in %s: %s", channel_id, exc)
+                return first
+            first = first or message
+        return first
+
+    # ------------------------------------------------------------ EventFront
+
+    async def table_channel(
+        self, event: EventRow, table: EventTable, names: Mapping[int, str]
+    ) -> int:
+        """A thread for the round's table, started from a message naming its seats;
+        the event's channel where threads cannot be made (then one table at a time can
+        play there: the others wait for the sweep)."""
+        with using(await self._language(event)):
+            post, name = text.table_post(event, table, names), text.thread_name(event, table)
+        message = await self._post(event.channel_id, post)
+        if message is None:
+            return event.channel_id
+        try:
+            thread = await self.svc.notifier.create_thread(event.channel_id, message.id, name)
+        except (MessageGone, discord.HTTPException) as exc:
+            log.warning("event %s: no thread for table %s: %s", event.id, table.number, exc)
+            return event.channel_id
+        await self.svc.event_repo.set_thread(event.id, table.round, table.number, thread)
+        return thread
+
+    async def board_opened(self, event: EventRow, table: Table) -> None:
+        table.language = await self._language(event)
+        await self.presenter.repost_table(table)
+        await self.presenter.hands.send_all(table)
+
+    async def round_begun(
+        self,
+        event: EventRow,
+        round_no: int,
+        tables: Sequence[EventTable],
+        names: Mapping[int, str],
+    ) -> None:
+        with using(await self._language(event)):
+            body = text.round_begun(event, round_no, tables, names)
+        await self._post(event.channel_id, body)
+        await self.registration_changed(event)
+
+    async def boards_skipped(
+        self, event: EventRow, table: EventTable, boards: Sequence[int]
+    ) -> None:
+        with using(await self._language(event)):
+            body = text.skipped(boards)
+        await self._post(table.thread_id or event.channel_id, body)
+
+    async def round_scored(self, view: StandingsView) -> None:
+        with using(await self._language(view.event)):
+            body = text.standings(view)
+            travellers = text.travellers(view) if view.travellers else []
+        # the standings (in pieces for a large field), then once the event is over every
+        # board's results
+        for part in [body, *travellers]:
+            await self._post(view.event.channel_id, part)
+
+    async def not_started(self, event: EventRow, registered: int) -> None:
+        with using(await self._language(event)):
+            body = text.not_started(event, registered)
+        await self._post(event.channel_id, body)
+
+    async def remind(self, event: EventRow, users: Sequence[int]) -> None:
+        with using(await self._language(event)):
+            body = text.reminder(event, users)
+        await self._post(event.channel_id, body)

@@ -1,0 +1,1041 @@
+"""The events' director (issue #39): runs a server's event with nobody directing it,
+for every front (it imports no discord).
+
+An event is registered for, started (at its start time or by ``/ruff event start``),
+played round by round and finished, by rule (``bot/competition/events``, stated in
+docs/events.md):
+
+* **Rounds.** A round seats the field by the event's format — barometer individual
+  (``seat_individual``) or pairs (``seat_pairs``), or Swiss pairs (``pair_round``) —
+  and every table plays the round's boards, the same at every table, one after the
+  other. A board is an ordinary table of the table layer (one deal, the board's start
+  scores, ``TableSettings.event`` naming it), opened through :class:`EventTables`, so
+  it has the table pipeline's durability, timers, stale clicks and restarts; its last
+  move writes its result (``bot.tables.commit``), in the same transaction.
+* **Absent players.** Round 1 seats everyone registered; a player who has not checked
+  in has the AI play their seat (``away``: marked, the existing *Take my seat back*
+  gives it back; checking in does too). From round 2 on only the checked-in are
+  seated. A late joiner enters at the next round.
+* **The clock.** A board is dealt only while the time rule allows
+  (``RoundClock.may_start``); when it does not, the table's remaining boards are
+  skipped and scored 60/40 by the two sides' thinking time at that table.
+* **The round advances** when every board of every table is played or skipped: the
+  round is scored, the standings told (:class:`EventFront`), and the next round
+  seated, or the event finished.
+
+What must happen once (a round begun, a board dealt, a result, a round scored) is a
+conditional write of the store (``bot/store/events.py``), so a retry, a restart or a
+second process never does it twice. :meth:`Director.resume` re-arms everything from
+the store at start-up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections import defaultdict
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any, Protocol
+
+from bot.competition.events import (
+    BoardScore,
+    Match,
+    Round,
+    RoundClock,
+    Standing,
+    SwissStanding,
+    TableResult,
+    matchpoints,
+    pair_round,
+    score_round,
+    seat_individual,
+    seat_pairs,
+    standings,
+    swiss_standings,
+)
+from bot.competition.events import Table as Seating
+from bot.store import (
+    AISeat,
+    EventBoard,
+    EventEntry,
+    EventRow,
+    EventTable,
+    HumanSeat,
+    IntegrityError,
+    StoreError,
+)
+from bot.store.events import Format
+from bot.tables import commit
+from bot.tables.aipool import FIXED
+from bot.tables.kinds import TableKind, TableSpec
+from bot.tables.services import Services
+from bot.tables.table import AI_NAMES, Table, TableSettings
+from engine import Event, Game, MatchOver, RulesError, board, board_result, make_rules
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "BoardTables",
+    "Director",
+    "EventFront",
+    "EventTables",
+    "Line",
+    "Outcome",
+    "REMIND_BEFORE",
+    "StandingsView",
+    "Traveller",
+    "TravellerRow",
+    "event_key",
+    "parse_event_key",
+    "swiss_seeding",
+]
+
+MIN_ENTRANTS = 2  # players (individual) or pairs
+MIN_COMPLETION = Fraction(1, 2)
+"""An entrant who played fewer than this share of their boards themselves (the AI
+played the rest) is listed after the ranked ones, unranked."""
+REMIND_BEFORE = 600.0  # seconds before the start the not-yet-checked-in are reminded
+SWEEP_SLACK = 1.0  # seconds after a round's last start that its tables are swept
+
+
+def event_key(event_id: int, round_no: int, table_no: int, board_no: int) -> str:
+    """``TableSettings.event`` of a board's table."""
+    return f"{event_id}/{round_no}/{table_no}/{board_no}"
+
+
+def parse_event_key(key: str) -> tuple[int, int, int, int]:
+    event_id, round_no, table_no, board_no = (int(x) for x in key.split("/"))
+    return event_id, round_no, table_no, board_no
+
+
+class Outcome(StrEnum):
+    """What a request to the director came to (the front words it)."""
+
+    DONE = "done"
+    LATE = "late"  # joined a running event: plays from the next round
+    NO_EVENT = "no_event"
+    NOT_OPEN = "not_open"  # finished or cancelled (or not registering, for a start)
+    ALREADY = "already"
+    NOT_IN = "not_in"
+    TOO_FEW = "too_few"
+    NOT_PAIRS = "not_pairs"  # a partner asked in an individual event
+    SELF = "self"  # one's own partner
+    PARTNER_WAITING = "partner_waiting"  # chosen; the partner has not chosen back
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the standings as a front shows it."""
+
+    label: str  # "1", "=2", "-"
+    name: str  # a player, or "ann & bob"
+    percent: Fraction | None
+    score: Fraction | None  # Swiss: match points
+    completion: Fraction
+    members: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TravellerRow:
+    """One table's result on a board: who sat north-south and east-west, north-south's
+    points less east-west's (None: skipped by the time rule) and its matchpoints."""
+
+    table: int
+    ns: str
+    ew: str
+    result: int | None
+    ns_percent: Fraction | None
+
+
+@dataclass(frozen=True, slots=True)
+class Traveller:
+    round: int
+    board: int
+    rows: tuple[TravellerRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsView:
+    event: EventRow
+    through: int  # the last scored round (0: none)
+    lines: tuple[Line, ...]
+    final: bool
+    travellers: tuple[Traveller, ...] = ()  # every board's, once the event is finished
+
+
+class EventTables(Protocol):
+    """The table layer's side of an event: deal one board at one table of a round."""
+
+    async def open(
+        self,
+        event: EventRow,
+        table: EventTable,
+        board_no: int,
+        channel_id: int,
+        away: frozenset[int],
+        names: Mapping[int, str],
+    ) -> Table | None:
+        """The board dealt at a new table in ``channel_id`` (the seats of ``table``, the
+        AI playing ``away``); None if it was dealt already (a retry, another process)."""
+        ...
+
+
+class EventFront(Protocol):
+    """What the director tells a front (Discord: bot/features/events)."""
+
+    async def table_channel(
+        self, event: EventRow, table: EventTable, names: Mapping[int, str]
+    ) -> int:
+        """Where a round's table plays (its thread, made once: ``thread_id`` kept)."""
+        ...
+
+    async def board_opened(self, event: EventRow, table: Table) -> None:
+        """A board was dealt: show its table and the hands."""
+        ...
+
+    async def round_begun(
+        self, event: EventRow, round_no: int, tables: Sequence[EventTable], names: Mapping[int, str]
+    ) -> None: ...
+
+    async def boards_skipped(
+        self, event: EventRow, table: EventTable, boards: Sequence[int]
+    ) -> None: ...
+
+    async def round_scored(self, view: StandingsView) -> None: ...
+
+    async def registration_changed(self, event: EventRow) -> None: ...
+
+    async def not_started(self, event: EventRow, registered: int) -> None:
+        """The start time came with too few entrants (the event waits)."""
+        ...
+
+    async def remind(self, event: EventRow, users: Sequence[int]) -> None:
+        """The start is :data:`REMIND_BEFORE` away: ``users`` registered and have not
+        checked in."""
+        ...
+
+
+class BoardTables:
+    """:class:`EventTables` by the table layer's one opening (``commit.open_table``, an
+    ``event`` kind): the table, its start and the board's row in one transaction."""
+
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
+
+    async def open(
+        self,
+        event: EventRow,
+        table: EventTable,
+        board_no: int,
+        channel_id: int,
+        away: frozenset[int],
+        names: Mapping[int, str],
+    ) -> Table | None:
+        svc = self.svc
+        the_board = board(event.game_id, event.preset, f"event-{event.id}", board_no)
+        ai_names = iter(AI_NAMES)
+        seats: list[HumanSeat | AISeat | None] = [
+            HumanSeat(user, names.get(user, str(user)))
+            if user is not None
+            else AISeat(FIXED, next(ai_names))
+            for user in table.seats
+        ]
+
+        async def row(table_id: int) -> None:
+            await svc.event_repo.set_board_table(
+                event.id, table.round, table.number, board_no, table_id
+            )
+
+        try:
+            opened = await commit.open_table(
+                svc,
+                TableSpec(
+                    kind=TableKind.EVENT,  # the table's thread is its channel already
+                    rules=the_board.rules,
+                    guild_id=event.guild_id,
+                    channel_id=channel_id,
+                    creator_id=event.creator_id,
+                    seats=seats,
+                    guild_name=names.get(0, ""),
+                    seed=the_board.seed,
+                    first_dealer=the_board.first_dealer,
+                    event=event_key(event.id, table.round, table.number, board_no),
+                    away=frozenset(away),
+                    then=row,
+                ),
+            )
+        except IntegrityError:
+            return None
+        svc.tables.add(opened)
+        return opened
+
+
+class Director:
+    """Runs every event of this bot (see the module's doc)."""
+
+    def __init__(
+        self,
+        svc: Services,
+        tables: EventTables,
+        front: EventFront,
+        kick: Callable[[Table], None],
+    ) -> None:
+        self.svc = svc
+        self.repo = svc.event_repo
+        self.tables = tables
+        self.front = front
+        self.kick = kick  # the drivers: the board's first turn (AI or timer)
+        # an event table's end: its board's result, written with its last move
+        svc.ends[TableKind.EVENT] = self._board_ended
+        self.clock: Callable[[], float] = svc.db.clock
+        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._timers: dict[tuple[int, str], asyncio.Task[None]] = {}
+
+    # ================================================================ registration
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        game_id: str,
+        preset: str | None,
+        format: Format,
+        boards_per_round: int,
+        rounds: int,
+        minutes_per_board: float,
+        start_at: float,
+    ) -> EventRow:
+        """A new event, registering; its start armed. Raises ``RulesError`` for a game
+        an event cannot be played in (four seats in two partnerships)."""
+        rules = make_rules(game_id, preset)
+        if rules.players != 4 or rules.sides != 2:
+            raise RulesError("an event needs a game of four in two partnerships")
+        event = await self.repo.create(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            creator_id=creator_id,
+            game_id=rules.game_id,
+            preset=rules.preset,
+            format=format,
+            boards_per_round=boards_per_round,
+            rounds=rounds,
+            minutes_per_board=minutes_per_board,
+            start_at=start_at,
+            seed=random.SystemRandom().randrange(1 << 53),
+        )
+        self._arm_start(event)
+        return event
+
+    async def join(self, event_id: int, user_id: int, name: str) -> Outcome:
+        """Register; after the start a late joiner plays from the next round (checked in:
+        they are here)."""
+        async with self._locks[event_id]:
+            event = await self.repo.get(event_id)
+            if event is None:
+                return Outcome.NO_EVENT
+            if event.state not in ("registering", "running"):
+                return Outcome.NOT_OPEN
+            running = event.state == "running"
+            if running and event.round >= event.rounds:
+                return Outcome.NOT_OPEN  # the last round is under way
+            first = event.round + 1 if running else 1
+            if not await self.repo.register(event_id, user_id, name, first, running):
+                entry = await self.repo.entry(event_id, user_id)
+                if entry is not None and entry.left_round is not None and running:
+                    return Outcome.NOT_OPEN  # who left stays out
+                return Outcome.ALREADY
+        await self.front.registration_changed(event)
+        return Outcome.LATE if running else Outcome.DONE
+
+    async def leave(self, event_id: int, user_id: int) -> Outcome:
+        """Before the start: unregister. After: out from the next round (the current
+        round's seat is played to its end, by the player or, once they miss their
+        turns, the AI)."""
+        async with self._locks[event_id]:
+            event = await self.repo.get(event_id)
+            if event is None:
+                return Outcome.NO_EVENT
+            if event.state == "registering":
+                done = await self.repo.unregister(event_id, user_id)
+            elif event.state == "running":
+                done = await self.repo.leave(event_id, user_id, event.round + 1)
+            else:
+                return Outcome.NOT_OPEN
+        if not done:
+            return Outcome.NOT_IN
+        await self.front.registration_changed(event)
+        return Outcome.DONE
+
+    async def choose_partner(self, event_id: int, user_id: int, partner_id: int) -> Outcome:
+        """A pairs or Swiss event: ``user_id`` names their partner (both must be
+        registered); the pair stands once the partner names them back."""
+        async with self._locks[event_id]:
+            event = await self.repo.get(event_id)
+            if event is None:
+                return Outcome.NO_EVENT
+            if event.format == "individual":
+                return Outcome.NOT_PAIRS
+            if event.state == "running":
+                mine = await self.repo.entry(event_id, user_id)
+                if mine is not None and mine.joined_round <= event.round:
+                    return Outcome.NOT_OPEN  # a pair that played stays together
+            elif event.state != "registering":
+                return Outcome.NOT_OPEN
+            if partner_id == user_id:
+                return Outcome.SELF
+            mine = await self.repo.entry(event_id, user_id)
+            theirs = await self.repo.entry(event_id, partner_id)
+            if mine is None or theirs is None:
+                return Outcome.NOT_IN
+            await self.repo.choose_partner(event_id, user_id, partner_id)
+        await self.front.registration_changed(event)
+        return Outcome.DONE if theirs.partner_id == user_id else Outcome.PARTNER_WAITING
+
+    async def check_in(self, event_id: int, user_id: int) -> Outcome:
+        """The player is here: seated from now on; a seat the AI plays for them in the
+        current round is theirs again."""
+        async with self._locks[event_id]:
+            event = await self.repo.get(event_id)
+            if event is None:
+                return Outcome.NO_EVENT
+            if event.state not in ("registering", "running"):
+                return Outcome.NOT_OPEN
+            entry = await self.repo.entry(event_id, user_id)
+            if entry is None:
+                return Outcome.NOT_IN
+            if not await self.repo.check_in(event_id, user_id):
+                return Outcome.ALREADY
+            if event.state == "running":
+                await self._take_back(event, user_id)
+        await self.front.registration_changed(event)
+        return Outcome.DONE
+
+    async def _take_back(self, event: EventRow, user_id: int) -> None:
+        for t in await self.repo.tables(event.id, event.round):
+            if user_id not in t.seats:
+                continue
+            seat = t.seats.index(user_id)
+            await self.repo.take_back(event.id, t.round, t.number, seat)
+            for b in await self.repo.boards(event.id, event.round):
+                if b.table_no != t.number or b.table_id is None or b.done:
+                    continue
+                table = await self.svc.current_table(b.table_id)
+                if table is None:
+                    continue
+                async with table.lock:
+                    if table.status == "active":
+                        await commit.reclaim(self.svc, table, seat)
+                self.kick(table)
+
+    # ================================================================ start, cancel
+
+    async def start(self, event_id: int) -> Outcome:
+        """Round 1 begins now (the start time, or an admin's ``/ruff event start``)."""
+        async with self._locks[event_id]:
+            event = await self.repo.get(event_id)
+            if event is None:
+                return Outcome.NO_EVENT
+            if event.state != "registering":
+                return Outcome.NOT_OPEN
+            entries = await self.repo.entries(event_id)
+            if len(self._field(event, entries, 1)) < MIN_ENTRANTS:
+                return Outcome.TOO_FEW
+            begun = await self._begin_round(event, 1, entries)
+        if begun:
+            await self._after_round_begun(event.id, 1)
+        return Outcome.DONE
+
+    async def cancel(self, event_id: int) -> Outcome:
+        """The event stops; boards in play are played out but count for nothing."""
+        async with self._locks[event_id]:
+            event = await self.repo.get(event_id)
+            if event is None:
+                return Outcome.NO_EVENT
+            for state in ("registering", "running"):
+                if event.state == state and await self.repo.set_state(event_id, state, "cancelled"):
+                    break
+            else:
+                return Outcome.NOT_OPEN
+        self._disarm(event_id)
+        await self.front.registration_changed(event)
+        return Outcome.DONE
+
+    # ================================================================ rounds
+
+    def _field(self, event: EventRow, entries: Sequence[EventEntry], round_no: int) -> list[int]:
+        """Who is seated in round ``round_no``: players (individual) or pairs (their
+        lower id), in registration order. Round 1 seats every registered player (the AI
+        plays for who has not checked in); later rounds the checked-in only."""
+        playing = [e for e in entries if e.plays(round_no) and (round_no == 1 or e.checked_in)]
+        if event.format == "individual":
+            return [e.user_id for e in playing]
+        return [min(a, b) for a, b in _pairs(playing)]
+
+    async def _history(self, event: EventRow, before: int) -> list[Round]:
+        by_round: dict[int, list[EventTable]] = defaultdict(list)
+        for t in await self.repo.tables(event.id):
+            if t.round < before:
+                by_round[t.round].append(t)
+        return [
+            Round(n, tuple(Seating(t.number, _entrant_seats(event, t)) for t in ts))
+            for n, ts in sorted(by_round.items())
+        ]
+
+    async def _begin_round(self, event: EventRow, round_no: int, entries: list[EventEntry]) -> bool:
+        """Seat round ``round_no`` and keep it (its tables and boards); False if it was
+        begun already. Called under the event's lock."""
+        field = self._field(event, entries, round_no)
+        history = await self._history(event, round_no)
+        seed = event.seed
+        # the matchings are pure and take a large field a few hundred ms: in a thread,
+        # so the loop keeps answering clicks meanwhile
+        if event.format == "individual":
+            seating = await asyncio.to_thread(seat_individual, field, history, seed)
+        elif event.format == "pairs":
+            seating = await asyncio.to_thread(seat_pairs, field, history, seed)
+        else:
+            matches, percent = await self._swiss_record(event, entries, round_no)
+            order = swiss_seeding(event, field)
+            pairing = await asyncio.to_thread(pair_round, order, matches, percent)
+            seating = Round(
+                round_no,
+                tuple(
+                    Seating(i, (ns, ew, ns, ew))
+                    for i, (ns, ew) in enumerate(pairing.tables, start=1)
+                ),
+            )
+        partner = _partners(entries)
+        here = {e.user_id for e in entries if e.checked_in}
+        tables: list[tuple[list[int | None], frozenset[int]]] = []
+        for t in seating.tables:
+            seats = _user_seats(t.seats, partner) if event.format != "individual" else list(t.seats)
+            ai_for = frozenset(s for s, u in enumerate(seats) if u is not None and u not in here)
+            tables.append((seats, ai_for))
+        return await self.repo.start_round(
+            event.id, round_no, tables, list(event.boards_of(round_no))
+        )
+
+    async def _after_round_begun(self, event_id: int, round_no: int) -> None:
+        event = await self.repo.get(event_id)
+        if event is None:
+            return
+        tables = await self.repo.tables(event_id, round_no)
+        names = await self._names(event)
+        await self.front.round_begun(event, round_no, tables, names)
+        self._arm_sweep(event, round_no)
+        try:
+            await self._deal_first_boards(event_id, round_no)
+        except (StoreError, RulesError):
+            log.exception("event %s: round %s's first boards not all dealt", event_id, round_no)
+        for t in tables:  # any table the batch could not deal (the sweep is the last net)
+            await self._advance_quietly(event_id, round_no, t.number)
+
+    async def _deal_first_boards(self, event_id: int, round_no: int) -> None:
+        """Deal the first board at every table of a round just begun, reading the
+        round once (not once per table: a round change stays short at 50 tables)."""
+        async with self._locks[event_id]:
+            event = await self.repo.get(event_id)
+            if event is None or event.state != "running" or event.round != round_no:
+                return
+            boards = await self.repo.boards(event_id, round_no)
+            entries = await self.repo.entries(event_id)
+            for t in await self.repo.tables(event_id, round_no):
+                mine = [b for b in boards if b.table_no == t.number]
+                if mine and all(b.table_id is None and not b.done for b in mine):
+                    await self._deal(event, t, mine[0].board, mine, entries)
+
+    async def _names(self, event: EventRow) -> dict[int, str]:
+        return {e.user_id: e.name for e in await self.repo.entries(event.id)}
+
+    # ================================================================ boards
+
+    async def _board_ended(self, table: Table, game: Game) -> None:
+        """The kind's end (``bot.tables.commit``, in the finishing transaction): the
+        board's result for north-south, kept by the event."""
+        await self.svc.event_repo.finish_board(table.id, board_result(game, 0))
+
+    def committed(self, table: Table, events: list[Event]) -> None:
+        """The feed's listener: an event's board that just ended moves its table on."""
+        if (
+            table.kind is TableKind.EVENT
+            and table.status == "finished"
+            and any(isinstance(e, MatchOver) for e in events)
+            and self.svc.sync.may_drive(table)
+        ):
+            event_id, round_no, table_no, _board = parse_event_key(table.settings.event)
+            self.svc.own(
+                self._advance_quietly(event_id, round_no, table_no),
+                name=f"event-{event_id}-table-{table_no}",
+            )
+
+    async def _advance_quietly(self, event_id: int, round_no: int, table_no: int) -> None:
+        try:
+            await self.advance(event_id, round_no, table_no)
+        except (StoreError, RulesError):
+            log.exception(
+                "event %s: table %s of round %s did not move on", event_id, table_no, round_no
+            )
+
+    async def advance(self, event_id: int, round_no: int, table_no: int) -> None:
+        """Move a round's table on: deal its next board if the clock allows, else skip
+        what is left; then, if the round is over, score it and begin the next."""
+        async with self._locks[event_id]:
+            event = await self.repo.get(event_id)
+            if event is None or event.state != "running" or event.round != round_no:
+                return
+            await self._advance_table(event, round_no, table_no)
+            over = await self._round_over(event, round_no)
+        if over:
+            await self._close_round(event_id, round_no)
+
+    async def _advance_table(self, event: EventRow, round_no: int, table_no: int) -> None:
+        boards = [b for b in await self.repo.boards(event.id, round_no) if b.table_no == table_no]
+        for b in boards:
+            if b.table_id is not None and not b.done:
+                row = await self.svc.table_repo.get(b.table_id)
+                if row is not None and row.is_open:
+                    return  # a board under way: played to its end
+                # the board's table was cancelled: the board is ruled as skipped
+                ns, ew = await self._thinking(boards)
+                await self.repo.void_board(b.table_id, ns, ew)
+        boards = [b for b in await self.repo.boards(event.id, round_no) if b.table_no == table_no]
+        pending = [b for b in boards if not b.done]
+        if not pending:
+            return
+        rounds = {r.number: r for r in await self.repo.rounds(event.id)}
+        clock = RoundClock(rounds[round_no].started_at, event.minutes_per_board, len(boards))
+        tables = {t.number: t for t in await self.repo.tables(event.id, round_no)}
+        table = tables[table_no]
+        if clock.may_start(self.clock()):
+            await self._deal(event, table, pending[0].board, boards)
+            return
+        ns, ew = await self._thinking(boards)
+        skipped = [
+            b.board
+            for b in pending
+            if await self.repo.skip_board(event.id, round_no, table_no, b.board, ns, ew)
+        ]
+        if skipped:
+            await self.front.boards_skipped(event, table, skipped)
+
+    async def _deal(
+        self,
+        event: EventRow,
+        table: EventTable,
+        board_no: int,
+        boards: Sequence[EventBoard],
+        known: Sequence[EventEntry] | None = None,
+    ) -> None:
+        if known is None or any(b.done for b in boards):
+            await self._came_back(event, table, boards)
+            known = await self.repo.entries(event.id)
+        entries = {e.user_id: e for e in known}
+        away = frozenset(
+            s
+            for s, user in enumerate(table.seats)
+            if user is not None and not entries[user].checked_in
+        )
+        names = {u: e.name for u, e in entries.items()}
+        channel = table.thread_id or await self.front.table_channel(event, table, names)
+        opened = await self.tables.open(event, table, board_no, channel, away, names)
+        if opened is None:
+            return
+        await self.front.board_opened(event, opened)
+        self.kick(opened)
+
+    async def _came_back(
+        self, event: EventRow, table: EventTable, boards: Sequence[EventBoard]
+    ) -> None:
+        """Whoever took their seat back from the AI (the table's **Take my seat back**)
+        on the table's last board is here: checked in."""
+        if not table.ai_for:
+            return
+        before = [b for b in boards if b.done and b.table_id is not None]
+        if not before:
+            return
+        row = await self.svc.table_repo.get(before[-1].table_id or 0)
+        if row is None:
+            return
+        away = TableSettings.from_json(row.settings).away
+        for seat in sorted(table.ai_for - away):
+            user = table.seats[seat]
+            if user is not None and await self.repo.check_in(event.id, user):
+                await self.repo.take_back(event.id, table.round, table.number, seat)
+
+    async def _thinking(self, boards: Sequence[EventBoard]) -> tuple[float, float]:
+        """Each side's thinking time at a table in the round so far: the time before
+        each of its moves, over the boards played there."""
+        time = [0.0, 0.0]
+        for b in boards:
+            if b.table_id is None:
+                continue
+            previous: float | None = None
+            for action in await self.svc.action_repo.list(b.table_id):
+                if previous is not None:
+                    time[action.seat % 2] += max(0.0, action.created_at - previous)
+                previous = action.created_at
+        return time[0], time[1]
+
+    async def _round_over(self, event: EventRow, round_no: int) -> bool:
+        boards = await self.repo.boards(event.id, round_no)
+        return bool(boards) and all(b.done for b in boards)
+
+    async def _close_round(self, event_id: int, round_no: int) -> None:
+        async with self._locks[event_id]:
+            event = await self.repo.get(event_id)
+            if event is None or event.state != "running" or event.round != round_no:
+                return
+            last = round_no >= event.rounds
+            # who the AI played for on each board, from the move logs, kept with the
+            # board once (the standings then read no log)
+            tables = {t.number: t for t in await self.repo.tables(event_id, round_no)}
+            for b in await self.repo.boards(event_id, round_no):
+                if b.table_id is not None and not b.skipped:
+                    seats = await self._substituted(b, tables[b.table_no])
+                    if seats != b.substituted:
+                        await self.repo.set_substituted(b.table_id, seats)
+            if last:
+                if not await self.repo.finish(event_id, round_no):
+                    return
+            elif not await self.repo.score_round(event_id, round_no):
+                return
+            self._disarm(event_id)
+            boards = await self.repo.boards(event_id, round_no)
+            for t in await self.repo.tables(event_id, round_no):
+                await self._came_back(event, t, [b for b in boards if b.table_no == t.number])
+            view = await self.standings(event_id)
+        await self.front.round_scored(view)
+        if last:
+            await self.front.registration_changed(view.event)
+            return
+        async with self._locks[event_id]:
+            event = await self.repo.get(event_id)
+            if event is None or event.state != "running":
+                return
+            entries = await self.repo.entries(event_id)
+            field = self._field(event, entries, round_no + 1)
+            if len(field) < MIN_ENTRANTS:  # everyone left: the event ends here
+                await self.repo.set_state(event_id, "running", "finished")
+                finished = await self.standings(event_id)
+                begun = False
+            else:
+                begun = await self._begin_round(event, round_no + 1, entries)
+        if len(field) < MIN_ENTRANTS:
+            await self.front.round_scored(finished)
+            await self.front.registration_changed(finished.event)
+        elif begun:
+            await self._after_round_begun(event_id, round_no + 1)
+
+    # ================================================================ scoring
+
+    async def _substituted(self, b: EventBoard, table: EventTable) -> frozenset[int]:
+        """The seats of players whose cards the AI played on the board (absent, or
+        out of time)."""
+        if b.table_id is None:
+            return frozenset()
+        out = set()
+        for action in await self.svc.action_repo.list(b.table_id):
+            if action.actor_id is None and table.seats[action.seat] is not None:
+                out.add(action.seat)
+        return frozenset(out)
+
+    async def _scores(self, event: EventRow, through: int) -> list[BoardScore]:
+        """Every entrant's board scores in the scored rounds up to ``through``."""
+        tables = await self.repo.tables(event.id)
+        boards = await self.repo.boards(event.id)
+        out: list[BoardScore] = []
+        for n in range(1, through + 1):
+            mine = [t for t in tables if t.round == n]
+            if not mine:
+                continue
+            seating = Round(n, tuple(Seating(t.number, _entrant_seats(event, t)) for t in mine))
+            results = []
+            for b in boards:
+                if b.round != n:
+                    continue
+                results.append(
+                    TableResult(
+                        board=b.board,
+                        table=b.table_no,
+                        ns_result=None if b.skipped else b.ns_result,
+                        substituted=b.substituted,  # kept when the round closed
+                        ns_thinking=b.ns_thinking,
+                        ew_thinking=b.ew_thinking,
+                    )
+                )
+            out.extend(score_round(seating, results))
+        return out
+
+    async def _swiss_record(
+        self, event: EventRow, entries: Sequence[EventEntry], before: int
+    ) -> tuple[list[Match], dict[int, Fraction]]:
+        """The Swiss matches of the rounds before ``before`` (byes included) and each
+        pair's average board percentage."""
+        tables = await self.repo.tables(event.id)
+        boards = await self.repo.boards(event.id)
+        matches: list[Match] = []
+        pairs_of = {min(a, b) for a, b in _pairs(entries)}
+        for n in range(1, before):
+            seated = set()
+            for t in (t for t in tables if t.round == n):
+                ns, ew = _entrant_seats(event, t)[:2]
+                assert ns is not None and ew is not None
+                seated |= {ns, ew}
+                net = sum(
+                    b.ns_result or 0
+                    for b in boards
+                    if b.round == n and b.table_no == t.number and not b.skipped
+                )
+                matches.append(Match(n, ns, ew, net))
+            for p in sorted(pairs_of - seated):
+                entry = next(e for e in entries if e.user_id == p)
+                partner = next((e for e in entries if e.user_id == entry.partner_id), None)
+                if (
+                    entry.plays(n)
+                    and partner is not None
+                    and partner.plays(n)
+                    and (n == 1 or entry.checked_in or partner.checked_in)
+                ):
+                    matches.append(Match(n, p, None))  # the bye
+        scores = await self._scores(event, before - 1)
+        percent = {s.entrant: s.percent for s in standings(scores)}
+        return matches, percent
+
+    async def standings(self, event_id: int) -> StandingsView:
+        """The standings after the last scored round (the final results once finished)."""
+        event = await self.repo.get(event_id)
+        assert event is not None
+        rounds = await self.repo.rounds(event_id)
+        through = max((r.number for r in rounds if r.state == "scored"), default=0)
+        entries = await self.repo.entries(event_id)
+        names = {e.user_id: e.name for e in entries}
+        partner = _partners(entries)
+
+        def name(entrant: int) -> str:
+            if event.format == "individual":
+                return names.get(entrant, str(entrant))
+            other = partner.get(entrant)
+            return " & ".join(names.get(u, str(u)) for u in (entrant, other) if u is not None)
+
+        def members(entrant: int) -> tuple[int, ...]:
+            if event.format == "individual" or entrant not in partner:
+                return (entrant,)
+            return (entrant, partner[entrant])
+
+        scores = await self._scores(event, through)
+        table: tuple[Standing, ...] = standings(scores, MIN_COMPLETION)
+        lines: list[Line]
+        if event.format == "swiss":
+            matches, percent = await self._swiss_record(event, entries, through + 1)
+            seeding = swiss_seeding(event, [min(a, b) for a, b in _pairs(entries)])
+            completion = {s.entrant: s.completion for s in table}
+            swiss: tuple[SwissStanding, ...] = swiss_standings(seeding, matches, percent)
+            lines = [
+                Line(
+                    s.label,
+                    name(s.pair),
+                    s.percent,
+                    s.score,
+                    completion.get(s.pair, Fraction(0)),
+                    members(s.pair),
+                )
+                for s in swiss
+                if s.played or s.byes
+            ]
+        else:
+            lines = [
+                Line(s.label, name(s.entrant), s.percent, None, s.completion, members(s.entrant))
+                for s in table
+            ]
+        final = event.state == "finished"
+        travellers = await self._travellers(event, names) if final else ()
+        return StandingsView(event, through, tuple(lines), final, travellers)
+
+    async def _travellers(self, event: EventRow, names: Mapping[int, str]) -> tuple[Traveller, ...]:
+        """Every board's results at every table (shown once the event is over)."""
+        tables = {(t.round, t.number): t for t in await self.repo.tables(event.id)}
+        by_board: dict[tuple[int, int], list[EventBoard]] = defaultdict(list)
+        for b in await self.repo.boards(event.id):
+            by_board[(b.round, b.board)].append(b)
+
+        def side(t: EventTable, s: int) -> str:
+            who = [t.seats[s], t.seats[s + 2]]
+            return "–".join(names.get(u, "?") if u is not None else "AI" for u in who)
+
+        out = []
+        for (round_no, board_no), rows in sorted(by_board.items()):
+            played = [b for b in rows if not b.skipped and b.ns_result is not None]
+            percent = dict(
+                zip(
+                    (b.table_no for b in played),
+                    matchpoints([b.ns_result or 0 for b in played]),
+                    strict=True,
+                )
+            )
+            out.append(
+                Traveller(
+                    round_no,
+                    board_no,
+                    tuple(
+                        TravellerRow(
+                            b.table_no,
+                            side(tables[(round_no, b.table_no)], 0),
+                            side(tables[(round_no, b.table_no)], 1),
+                            None if b.skipped else b.ns_result,
+                            percent.get(b.table_no),
+                        )
+                        for b in sorted(rows, key=lambda b: b.table_no)
+                    ),
+                )
+            )
+        return tuple(out)
+
+    # ================================================================ timers, restarts
+
+    async def resume(self) -> None:
+        """At start-up: arm every registering event's start; move every running event's
+        tables on (a board that ended while the bot was down, a board not yet dealt) and
+        arm its round's sweep."""
+        for event in await self.repo.unfinished():
+            if event.state == "registering":
+                self._arm_start(event)
+                continue
+            rounds = {r.number: r for r in await self.repo.rounds(event.id)}
+            current = rounds.get(event.round)
+            if current is None:
+                continue
+            if current.state == "scored":  # the bot stopped between two rounds
+                async with self._locks[event.id]:
+                    entries = await self.repo.entries(event.id)
+                    begun = await self._begin_round(event, event.round + 1, entries)
+                if begun:
+                    await self._after_round_begun(event.id, event.round + 1)
+                continue
+            self._arm_sweep(event, event.round)
+            for t in await self.repo.tables(event.id, event.round):
+                await self._advance_quietly(event.id, event.round, t.number)
+            # an open board whose table resumed: nothing to do, its end moves it on
+
+    async def close(self) -> None:
+        for key in list(self._timers):
+            self._timers.pop(key).cancel()
+
+    def _arm_start(self, event: EventRow) -> None:
+        async def at_start() -> None:
+            await asyncio.sleep(max(0.0, event.start_at - self.clock()))
+            outcome = await self.start(event.id)
+            if outcome is Outcome.TOO_FEW:
+                registered = len(await self.repo.entries(event.id))
+                await self.front.not_started(event, registered)
+
+        self._arm(event.id, "start", at_start())
+        if self.clock() < event.start_at:
+            self._arm(event.id, "remind", self._remind_later(event))
+
+    async def _remind_later(self, event: EventRow) -> None:
+        """Remind who registered and has not checked in, :data:`REMIND_BEFORE` before
+        the start (at once when the start is nearer; never after it)."""
+        await asyncio.sleep(max(0.0, event.start_at - REMIND_BEFORE - self.clock()))
+        current = await self.repo.get(event.id)
+        if current is None or current.state != "registering":
+            return
+        absent = [e.user_id for e in await self.repo.entries(event.id) if not e.checked_in]
+        if absent:
+            await self.front.remind(current, absent)
+
+    def _arm_sweep(self, event: EventRow, round_no: int) -> None:
+        """At the round's last start: every table that may start no board has what is
+        left skipped (a table between boards, one whose dealing failed)."""
+
+        async def sweep() -> None:
+            rounds = {r.number: r for r in await self.repo.rounds(event.id)}
+            if round_no not in rounds:
+                return
+            clock = RoundClock(
+                rounds[round_no].started_at, event.minutes_per_board, event.boards_per_round
+            )
+            await asyncio.sleep(max(0.0, clock.last_start - self.clock()) + SWEEP_SLACK)
+            for t in await self.repo.tables(event.id, round_no):
+                await self._advance_quietly(event.id, round_no, t.number)
+
+        self._arm(event.id, f"sweep-{round_no}", sweep())
+
+    def _arm(self, event_id: int, what: str, coro: Coroutine[Any, Any, None]) -> None:
+        key = (event_id, what)
+        old = self._timers.pop(key, None)
+        if old is not None:
+            old.cancel()
+        task = self.svc.own(coro, name=f"event-{event_id}-{what}")
+        self._timers[key] = task
+
+        def done(t: asyncio.Task[None]) -> None:
+            if self._timers.get(key) is t:
+                del self._timers[key]
+
+        task.add_done_callback(done)
+
+    def _disarm(self, event_id: int) -> None:
+        for key in [k for k in self._timers if k[0] == event_id]:
+            task = self._timers.pop(key)
+            if task is not asyncio.current_task():
+                task.cancel()
+
+
+# ==================================================================== helpers
+
+
+def _pairs(entries: Sequence[EventEntry]) -> list[tuple[int, int]]:
+    """The confirmed partnerships (each named the other), in registration order."""
+    chosen = {e.user_id: e.partner_id for e in entries}
+    out = []
+    seen: set[int] = set()
+    for e in entries:
+        p = e.partner_id
+        if p is None or e.user_id in seen or chosen.get(p) != e.user_id:
+            continue
+        seen |= {e.user_id, p}
+        out.append((e.user_id, p))
+    return out
+
+
+def _partners(entries: Sequence[EventEntry]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for a, b in _pairs(entries):
+        out[a], out[b] = b, a
+    return out
+
+
+def _user_seats(seats: Sequence[int | None], partner: Mapping[int, int]) -> list[int | None]:
+    """A pairs table's seats (a pair's id at both seats of its side) as players: the
+    pair's lower id at seat 0 or 1, the partner opposite."""
+    out: list[int | None] = [None] * 4
+    for side in (0, 1):
+        pair = seats[side]
+        if pair is not None:
+            out[side], out[side + 2] = pair, partner[pair]
+    return out
+
+
+def _entrant_seats(
+    event: EventRow, table: EventTable
+) -> tuple[int | None, int | None, int | None, int | None]:
+    """A kept table's seats as the scoring's entrants: players, or pairs (lower id)."""
+    s = table.seats
+    if event.format == "individual":
+        return s[0], s[1], s[2], s[3]
+    ns = None if s[0] is None or s[2] is None else min(s[0], s[2])
+    ew = None if s[1] is None or s[3] is None else min(s[1], s[3])
+    return ns, ew, ns, ew
+
+
+def swiss_seeding(event: EventRow, pairs: Sequence[int]) -> list[int]:
+    """The Swiss seeding order: a draw seeded by the event."""
+    order = sorted(pairs)
+    random.Random(f"swiss:{event.seed}").shuffle(order)
+    return order

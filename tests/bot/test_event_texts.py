@@ -1,0 +1,43 @@
+"""The events' words stay within Discord's 2000 characters a message for a field of
+300: the registration message names the first players and counts the rest, and
+the seating, standings and reminder are cut into pieces at line ends."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from bot.features.events import text
+from bot.store import EventEntry, EventRow, EventTable
+from bot.tables.events import Line, StandingsView
+
+EVENT = EventRow(
+    1, 1, 2, 3, "whist-5", "default", "individual", 2, 3, 8.0, 0.0, "registering", 0, None, 1, 0.0
+)
+FIELD = [EventEntry(1, i, f"player{i:03d}", None, i % 2 == 0, 1, None, 0.0) for i in range(300)]
+
+
+def test_a_large_field_fits_in_messages() -> None:
+    registration = text.registration(EVENT, FIELD)
+    assert len(registration) <= 2000
+    assert "Registered (300): player000 ✅, player001," in registration
+    assert "more" in registration
+    names = {e.user_id: e.name for e in FIELD}
+    tables = [
+        EventTable(1, 1, n, (4 * n - 4, 4 * n - 3, 4 * n - 2, 4 * n - 1), frozenset(), 0)
+        for n in range(1, 76)
+    ]
+    seating = text.round_begun(EVENT, 1, tables, names)
+    view = StandingsView(
+        EVENT,
+        1,
+        tuple(
+            Line(str(i + 1), e.name, Fraction(50), None, Fraction(1), (e.user_id,))
+            for i, e in enumerate(FIELD)
+        ),
+        False,
+    )
+    reminder = text.reminder(EVENT, [e.user_id for e in FIELD])
+    for long in (seating, text.standings(view), reminder):
+        parts = text.pieces(long)
+        assert len(parts) > 1 and all(len(p) <= 1900 for p in parts)
+        assert "\n".join(parts) == long  # nothing lost, cut only at line ends

@@ -1,0 +1,329 @@
+"""``/ruff event``: a server runs a tournament with nobody directing it. Members join
+and check in with buttons, the rounds' tables are dealt in threads, no-shows' seats
+are played by the AI and marked, a late joiner enters at the next round, the bot
+restarts mid-round, and the standings posted equal an independent scorer's."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sqlite3
+from collections import Counter, defaultdict
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.store import EventRepo
+from bot.tables.table import Table
+
+from .conftest import make_settings, restart
+from .daily_play import _answering, _Member, random_actions
+from .dm_play import act
+from .helpers import DECISIONS, forged_click, table_message
+
+pytestmark = pytest.mark.slow  # whole boards through the simulator
+
+CLICKS = 3000  # an event of this size takes far fewer clicks
+
+
+def _registration(channel: Any) -> discord.Message:
+    return next(m for m in channel.history() if m.content.startswith("🏆 **Event #1**"))
+
+
+def _event_tables(env: Any) -> list[Table]:
+    return [t for t in env.bot.manager.tables.values() if t.settings.event]
+
+
+async def _play_some(env: Any, members: dict[int, Any], rng: random.Random, limit: int) -> int:
+    """Every human whose turn it is at an event's board clicks a random legal action
+    from their hand DM, until no one can or ``limit`` clicks; the clicks made."""
+    clicks = 0
+    while clicks < limit:
+        moved = False
+        for table in _event_tables(env):
+            game = table.game
+            if table.status != "active" or game is None:
+                continue
+            waiting = set(_answering(game))
+            to_act = game.to_act()
+            if to_act is not None:
+                waiting.add(to_act)
+            for seat in sorted(waiting):
+                human = table.human(seat)
+                if human is None or seat in table.away or human.user_id not in members:
+                    continue
+                member = members[human.user_id]
+                channel_id, message_id = table.hand_messages[seat]
+                hand = next(m for m in member.user.dm_channel.history() if m.id == message_id)
+                actions = random_actions(game, seat, rng)
+                if type(actions[0]) in DECISIONS:
+                    res = await member.user.click(hand, label=DECISIONS[type(actions[0])])
+                else:
+                    res = await act(_Member(member, hand), game, seat, actions)
+                assert res.acknowledged and not res.ephemeral, res
+                clicks += 1
+                moved = True
+                break
+            if moved:
+                break
+        await env.settle()
+        if not moved:
+            return clicks
+    return clicks
+
+
+def _independent_standings(db_path: Path) -> dict[int, tuple[Fraction, Fraction]]:
+    """Each player's score and completion from the stored tables, boards and move log,
+    by docs/events.md's rules, written here without the bot's code."""
+    con = sqlite3.connect(db_path)
+    con.row_factory = sqlite3.Row
+    seats = {
+        (r["round"], r["number"]): json.loads(r["seats"])
+        for r in con.execute("SELECT * FROM event_tables WHERE event_id = 1")
+    }
+    boards = list(con.execute("SELECT * FROM event_boards WHERE event_id = 1"))
+    ai_played: dict[int, set[int]] = defaultdict(set)
+    for r in con.execute("SELECT table_id, seat FROM actions WHERE actor_id IS NULL"):
+        ai_played[r["table_id"]].add(r["seat"])
+    percents: dict[int, list[Fraction]] = defaultdict(list)
+    played: dict[int, int] = defaultdict(int)
+    first_round: dict[int, int] = {}
+    by_board: dict[int, list[sqlite3.Row]] = defaultdict(list)
+    for b in boards:
+        by_board[b["board"]].append(b)
+    boards_of_round: dict[int, set[int]] = defaultdict(set)
+    for number, rows in by_board.items():
+        for b in rows:
+            boards_of_round[b["round"]].add(number)
+            who = seats[(b["round"], b["table_no"])]
+            others = [o for o in rows if o is not b and not o["skipped"]]
+            if b["skipped"]:
+                raise AssertionError("no board is skipped in this event")
+            points = sum(
+                Fraction(1)
+                if b["ns_result"] > o["ns_result"]
+                else Fraction(1, 2)
+                if b["ns_result"] == o["ns_result"]
+                else Fraction(0)
+                for o in others
+            )
+            ns = Fraction(100) * points / len(others) if others else Fraction(50)
+            for seat, user in enumerate(who):
+                if user is None:
+                    continue
+                first_round[user] = min(first_round.get(user, 99), b["round"])
+                mine = ns if seat % 2 == 0 else 100 - ns
+                if seat in ai_played[b["table_id"]]:
+                    percents[user].append(min(mine, Fraction(50)))
+                else:
+                    percents[user].append(mine)
+                    played[user] += 1
+    out = {}
+    for user, values in percents.items():
+        possible = sum(len(b) for r, b in boards_of_round.items() if r >= first_round[user])
+        out[user] = (sum(values, Fraction(0)) / len(values), Fraction(played[user], possible))
+    return out
+
+
+async def test_an_event_runs_itself_from_registration_to_final_results(
+    simcord_env: Any, db_path: Path, more_bots: list[Any]
+) -> None:
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    director = guild.add_member(env.create_user("tess"), roles=[mods])
+    names = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy"]
+    members = [guild.add_member(env.create_user(n)) for n in names]
+    by_id = {m.id: m for m in members}
+    late, no_shows = members[8], members[6:8]
+
+    res = await members[0].slash(
+        channel, "ruff event create", game="whist-5", rounds=3, boards=2, minutes=60, starts_in=600
+    )
+    assert res.ephemeral and "Manage Server" in res.response.content  # nothing created
+    res = await director.slash(
+        channel, "ruff event create", game="whist-5", rounds=3, boards=2, minutes=60, starts_in=600
+    )
+    assert "Event #1 is open" in res.response.content, res.response.content
+    message = _registration(channel)
+    assert "individual, barometer · 3 rounds × 2 boards · 60 min a board" in message.content
+
+    for m in members[:8]:
+        res = await m.click(_registration(channel), label="Join")
+        assert res.ephemeral and "You are registered" in res.response.content
+    res = await members[0].click(_registration(channel), label="Join")
+    assert res.ephemeral and "nothing changed" in res.response.content
+    for m in members[:6]:
+        res = await m.click(_registration(channel), label="Check in")
+        assert "Checked in" in res.response.content
+    res = await late.click(_registration(channel), label="Check in")
+    assert "not registered" in res.response.content
+    before = await EventRepo(env.bot.db).entries(1)
+    res = await forged_click(env, members[0], _registration(channel), "ev:999:leave")
+    assert res.ephemeral and "no such event" in res.response.content
+    res = await members[1].slash(channel, "ruff event start")
+    assert res.ephemeral and "creator or Manage Server" in res.response.content
+    assert await EventRepo(env.bot.db).entries(1) == before  # the refusals changed nothing
+    text = _registration(channel).content
+    assert "Registered (8): ann ✅, bob ✅, cat ✅, dan ✅, eve ✅, fay ✅, gus, hal" in text
+
+    res = await director.slash(channel, "ruff event start")
+    assert "round 1 is being dealt" in res.response.content, res.response.content
+    await env.settle()
+    posts = [m.content for m in channel.history()]
+    assert any(p.startswith("**Round 1 of 3**") for p in posts), posts
+    round1 = await EventRepo(env.bot.db).tables(1, 1)
+    assert len(round1) == 2 and all(None not in t.seats for t in round1)
+    for t in round1:  # the no-shows' seats are the AI's, marked
+        assert t.ai_for == {s for s, u in enumerate(t.seats) if u in {n.id for n in no_shows}}
+    assert len(channel.threads) == 2
+    tables = _event_tables(env)
+    assert len(tables) == 2 and {t.channel_id for t in tables} == {th.id for th in channel.threads}
+    for t in tables:
+        assert t.away == next(
+            r.ai_for
+            for r in round1
+            if set(r.seats) == {s.user_id for s in t.seats if hasattr(s, "user_id")}
+        )
+    round_post = next(p for p in posts if p.startswith("**Round 1 of 3**"))
+    assert "gus 🤖" in round_post and "hal 🤖" in round_post
+
+    res = await late.click(_registration(channel), label="Join")
+    assert "from the next round" in res.response.content
+    # gus turns up after all and takes his seat back from the AI on his table
+    gus, hal = no_shows
+    gus_table = next(t for t in _event_tables(env) if t.seat_of(gus.id) is not None)
+    thread = next(th for th in channel.threads if th.id == gus_table.channel_id)
+    res = await gus.click(table_message(thread), label="Take my seat back")
+    assert res.acknowledged and gus_table.seat_of(gus.id) not in gus_table.away
+
+    rng = random.Random(39)
+    clicks = await _play_some(env, by_id, rng, CLICKS)
+    assert clicks > 0
+    posts = [m.content for m in channel.history()]
+    assert any("standings after round 1 of 3" in p for p in posts), posts[-3:]
+    round2 = await EventRepo(env.bot.db).tables(1, 2)
+    seated2 = {u for t in round2 for u in t.seats if u is not None}
+    assert late.id in seated2 and gus.id in seated2 and hal.id not in seated2
+    assert len(seated2) == 8 and all(not t.ai_for for t in round2)
+
+    # the bot restarts in the middle of round 2
+    await _play_some(env, by_id, rng, 5)
+    settings = make_settings(db_path)
+    await restart(env, more_bots, settings)
+    await env.settle()
+    clicks += await _play_some(env, by_id, rng, CLICKS)
+    event = await EventRepo(env.bot.db).get(1)
+    assert event is not None and event.state == "finished", event
+    posts = [m.content for m in channel.history()]
+    final = next(p for p in posts if p.startswith("🏁 **Event #1: final results**"))
+    expected = _independent_standings(db_path)
+    shown: dict[str, tuple[float, int]] = {}
+    labels: dict[str, str] = {}
+    for line in final.splitlines()[1:]:
+        match = re.match(r"`\s*(=?\d+|-)` (\w+) — ([\d.]+)% · (\d+)% played", line)
+        if match:
+            shown[match[2]] = (float(match[3]), int(match[4]))
+            labels[match[2]] = match[1]
+    assert set(shown) == {m.user.name for m in members}, final
+    for user, (score, completion) in expected.items():
+        name = by_id[user].user.name
+        assert shown[name] == (round(float(score), 1), round(float(completion) * 100)), (
+            name,
+            final,
+        )
+    # ranked by score; who played under half their boards (the no-shows) unranked, last
+    ranked = [n for n in shown if labels[n] != "-"]
+    assert ranked == sorted(ranked, key=lambda n: -shown[n][0])
+    # hal never came: listed last, unranked; gus, back from his first board on, ranked
+    assert [n for n in shown if labels[n] == "-"] == list(shown)[-1:] == ["hal"]
+    # the movement gave nobody the same partner twice (9 players, 3 rounds allow it)
+    partners = Counter(
+        frozenset((t.seats[s], t.seats[s + 2]))
+        for t in await EventRepo(env.bot.db).tables(1)
+        for s in (0, 1)
+        if None not in (t.seats[s], t.seats[s + 2])
+    )
+    assert max(partners.values()) == 1, partners
+    # every board's traveller, after the final results: each table's result on it
+    board_rows = {
+        (r["board"], r["table_no"]): r["ns_result"]
+        for r in sqlite3.connect(db_path)
+        .execute("SELECT board, table_no, ns_result FROM event_boards WHERE event_id = 1")
+        .fetchall()
+        for r in [dict(zip(("board", "table_no", "ns_result"), r, strict=True))]
+    }
+    travellers = "\n".join(p for p in posts if p.startswith("📋 **Event #1"))
+    for (board_no, table_no), result in board_rows.items():
+        assert f"**Board {board_no}** (round {(board_no + 1) // 2})" in travellers
+        shown_result = re.escape(f"{result:+d}")
+        assert re.search(rf"`T{table_no}` [^\n]*: \*\*{shown_result}\*\* · NS", travellers)
+    res = await hal.slash(channel, "ruff event standings")
+    assert res.ephemeral and res.response.content == final
+    res = await members[0].slash(channel, "ruff event cancel", event=1)
+    assert res.ephemeral and "creator or Manage Server" in res.response.content
+    res = await director.slash(channel, "ruff event cancel", event=1)
+    assert "not open for that" in res.response.content  # a finished event stays finished
+    res = await director.slash(channel, "ruff event cancel")
+    assert "no event for that" in res.response.content
+    # nobody saw a card of a board they did not play: every hand DM is of their own seat
+    hand_dms = {
+        message_id: (t.id, seat)
+        for t in _event_tables(env)
+        for seat, (_channel, message_id) in t.hand_messages.items()
+    }
+    for m in members:
+        for dm in m.user.dm_channel.history():
+            if dm.id in hand_dms:
+                table_id, seat = hand_dms[dm.id]
+                table = env.bot.manager.tables.get(table_id)
+                assert table is None or table.seat_of(m.id) == seat
+
+
+async def test_pairs_form_when_both_partners_choose_each_other(simcord_env: Any) -> None:
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    ann, bob, cat, dan = (
+        guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cat", "dan")
+    )
+    await mod.slash(
+        channel, "ruff event create", game="whist-5", format="pairs", rounds=2, boards=1
+    )
+    res = await ann.click(_registration(channel), label="Join")
+    assert "choose your partner" in res.response.content
+    res = await ann.select(res.response, [bob])  # bob has not joined
+    assert "not registered" in res.response.content
+    res = await bob.click(_registration(channel), label="Join")
+    res = await bob.select(res.response, [ann])
+    assert "the pair plays once they choose you too" in res.response.content
+    assert "bob (asked ann)" in _registration(channel).content
+    res = await ann.click(_registration(channel), label="Choose partner")
+    res = await ann.select(res.response, [ann])
+    assert "someone else" in res.response.content
+    res = await ann.click(_registration(channel), label="Choose partner")
+    res = await ann.select(res.response, [bob])
+    assert "You are a pair now" in res.response.content
+    menus = [(await m.click(_registration(channel), label="Join")).response for m in (cat, dan)]
+    await cat.select(menus[0], [dan])
+    await dan.select(menus[1], [cat])
+    await env.settle()
+    text = _registration(channel).content
+    assert "Registered (4): ann & bob, cat & dan" in text, text
+    for member in (ann, bob, cat, dan):
+        await member.click(_registration(channel), label="Check in")
+    await mod.slash(channel, "ruff event start")
+    await env.settle()
+    tables = await EventRepo(env.bot.db).tables(1, 1)
+    assert len(tables) == 1
+    seats = tables[0].seats
+    assert {seats[0], seats[2]} in ({ann.id, bob.id}, {cat.id, dan.id})  # partners opposite
+    assert {seats[1], seats[3]} in ({ann.id, bob.id}, {cat.id, dan.id})
+    assert tables[0].ai_for == frozenset()  # all four here: the board waits for them

@@ -1,0 +1,357 @@
+"""The events' director on both backends, its boards played by a stand-in for the
+table layer (each board's table row made and finished with a chosen result): Swiss
+pairs over five rounds paired as networkx's optimum with no rematch and fair byes; a
+pairs barometer event; the time rule skipping what cannot start; a restart between
+two boards."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import networkx as nx
+import pytest
+
+from bot.competition.events import Match, plan_round
+from bot.config import Settings
+from bot.store import (
+    Database,
+    EventRow,
+    EventTable,
+    HumanSeat,
+    NewAction,
+)
+from bot.tables.aipool import AIPool
+from bot.tables.events import REMIND_BEFORE, Director, Outcome, StandingsView, swiss_seeding
+from bot.tables.services import Services
+from bot.tables.sync import OneProcess
+from bot.tables.table import Table, TableSettings
+
+from .conftest import FakeClock
+
+_CHANNELS = itertools.count(50_000)
+
+
+class Boards:
+    """:class:`EventTables` that deals a board as a bare table row (no game): the test
+    finishes it with a result of its choosing."""
+
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
+        self.open_boards: dict[int, tuple[int, int, int, int]] = {}  # table id -> key
+
+    async def open(
+        self,
+        event: EventRow,
+        table: EventTable,
+        board_no: int,
+        channel_id: int,
+        away: frozenset[int],
+        names: Mapping[int, str],
+    ) -> Table | None:
+        repo = self.svc.table_repo
+        async with self.svc.db.transaction():
+            row = await repo.create_lobby(
+                guild_id=event.guild_id,
+                channel_id=next(_CHANNELS),
+                creator_id=event.creator_id,
+                game_id=event.game_id,
+                preset=event.preset,
+                seed=board_no,
+                seats=[HumanSeat(u, str(u)) if u is not None else None for u in table.seats],
+                settings=TableSettings(away=away).to_json(),  # the AI plays for the absent
+            )
+            await repo.set_status(row.id, "active", row.version)
+            await self.svc.event_repo.set_board_table(
+                event.id, table.round, table.number, board_no, row.id
+            )
+        self.open_boards[row.id] = (event.id, table.round, table.number, board_no)
+        return Table.from_row(row)
+
+
+class Front:
+    def __init__(self) -> None:
+        self.scored: list[StandingsView] = []
+        self.skipped: list[tuple[int, tuple[int, ...]]] = []
+        self.reminded: list[tuple[int, tuple[int, ...]]] = []
+
+    async def table_channel(self, event: EventRow, table: EventTable, names: Any) -> int:
+        return 0
+
+    async def board_opened(self, event: EventRow, table: Table) -> None:
+        return None
+
+    async def round_begun(self, *args: Any) -> None:
+        return None
+
+    async def boards_skipped(
+        self, event: EventRow, table: EventTable, boards: Sequence[int]
+    ) -> None:
+        self.skipped.append((table.number, tuple(boards)))
+
+    async def round_scored(self, view: StandingsView) -> None:
+        self.scored.append(view)
+
+    async def registration_changed(self, event: EventRow) -> None:
+        return None
+
+    async def not_started(self, event: EventRow, registered: int) -> None:
+        return None
+
+    async def remind(self, event: EventRow, users: Sequence[int]) -> None:
+        self.reminded.append((event.id, tuple(users)))
+
+
+def _director(db: Database) -> tuple[Director, Boards, Front, Services]:
+    svc = Services(db, Settings(database="unused.db"), AIPool(1, mode="inline"))
+    svc.sync = OneProcess(None)  # type: ignore[arg-type]  # no table is resumed here
+    tables, front = Boards(svc), Front()
+    return Director(svc, tables, front, lambda table: None), tables, front, svc
+
+
+async def _finish(
+    svc: Services, director: Director, tables: Boards, table_id: int, result: int
+) -> None:
+    event_id, round_no, table_no, _board = tables.open_boards.pop(table_id)
+    row = await svc.table_repo.require(table_id)
+    await svc.event_repo.finish_board(table_id, result)
+    await svc.table_repo.set_status(table_id, "finished", row.version)
+    await director.advance(event_id, round_no, table_no)
+
+
+async def _create(director: Director, fmt: str, rounds: int, boards: int, minutes: float) -> int:
+    event = await director.create(
+        guild_id=1,
+        channel_id=2,
+        creator_id=3,
+        game_id="whist-5",
+        preset=None,
+        format=fmt,  # type: ignore[arg-type]
+        boards_per_round=boards,
+        rounds=rounds,
+        minutes_per_board=minutes,
+        start_at=director.clock() + 3600,
+    )
+    return event.id
+
+
+async def _register_pairs(director: Director, event_id: int, pairs: int) -> list[tuple[int, int]]:
+    out = []
+    for p in range(pairs):
+        a, b = 100 + 2 * p, 101 + 2 * p
+        for u in (a, b):
+            assert await director.join(event_id, u, f"p{u}") is Outcome.DONE
+            assert await director.check_in(event_id, u) is Outcome.DONE
+        assert await director.choose_partner(event_id, a, b) is Outcome.PARTNER_WAITING
+        assert await director.choose_partner(event_id, b, a) is Outcome.DONE
+        out.append((a, b))
+    return out
+
+
+@pytest.mark.parametrize("pairs", [12, 11])
+async def test_swiss_pairs_meet_no_one_twice_and_are_paired_as_the_optimum(
+    db: Database, pairs: int
+) -> None:
+    director, tables, front, svc = _director(db)
+    event_id = await _create(director, "swiss", 5, 2, 30)
+    await _register_pairs(director, event_id, pairs)
+    assert await director.start(event_id) is Outcome.DONE
+    rng = random.Random(pairs)
+    met: Counter[tuple[int, int]] = Counter()
+    byes: Counter[int] = Counter()
+    matches: list[Match] = []
+    event = await svc.event_repo.get(event_id)
+    assert event is not None
+    field = [min(100 + 2 * p, 101 + 2 * p) for p in range(pairs)]
+    order = swiss_seeding(event, field)
+    for round_no in range(1, 6):
+        # the pairing the director made is the matching of most weight
+        # with each pair's board percentage as the last standings showed it
+        percent: dict[int, Fraction] = {}
+        if front.scored:
+            percent = {
+                min(line.members): line.percent
+                for line in front.scored[-1].lines
+                if line.percent is not None
+            }
+        plan = plan_round(order, matches, percent)
+        graph: nx.Graph[int] = nx.Graph()
+        for (a, b), w in plan.weights.items():
+            graph.add_edge(a, b, weight=w)
+        best = nx.max_weight_matching(graph, maxcardinality=True)
+        best_weight = sum(
+            plan.weights[(a, b) if (a, b) in plan.weights else (b, a)] for a, b in best
+        )
+        seated = await svc.event_repo.tables(event_id, round_no)
+        made = [(min(t.seats[0], t.seats[2]), min(t.seats[1], t.seats[3])) for t in seated]  # type: ignore[type-var]
+        weight = sum(plan.weights[(a, b) if (a, b) in plan.weights else (b, a)] for a, b in made)
+        assert weight == best_weight
+        assert len(made) == pairs // 2
+        in_round = {p for m in made for p in m}
+        bye = set(field) - in_round
+        assert len(bye) == pairs % 2 and bye == ({plan.bye} if plan.bye else set())
+        for p in bye:
+            byes[p] += 1
+            matches.append(Match(round_no, p, None))
+        nets: dict[tuple[int, int], int] = Counter()
+        # play the round: each table's boards, one after the other
+        while this_round := [t for t, k in tables.open_boards.items() if k[1] == round_no]:
+            table_id = this_round[0]
+            _e, _r, table_no, _b = tables.open_boards[table_id]
+            result = rng.choice([-2, -1, 0, 1, 2, 3])
+            nets[made[table_no - 1]] += result
+            await _finish(svc, director, tables, table_id, result)
+        for ns, ew in made:
+            met[(min(ns, ew), max(ns, ew))] += 1
+            matches.append(Match(round_no, ns, ew, nets[(ns, ew)]))
+        # the next plan is checked with the percentages the director used
+        view = front.scored[-1]
+        assert view.through == round_no
+    assert max(met.values()) == 1  # no rematch
+    assert all(n <= 1 for n in byes.values()) and sum(byes.values()) == 5 * (pairs % 2)
+    final = front.scored[-1]
+    assert final.final and len(final.lines) == pairs
+    points = [line.score for line in final.lines]
+    assert points == sorted(points, reverse=True)  # type: ignore[type-var]
+    assert sum(points, Fraction(0)) == Fraction(5 * (pairs // 2) + 5 * (pairs % 2))  # type: ignore[arg-type]
+    event = await svc.event_repo.get(event_id)
+    assert event is not None and event.state == "finished"
+
+
+async def test_the_time_rule_skips_what_cannot_start_and_scores_it_by_thinking_time(
+    db: Database, clock: FakeClock
+) -> None:
+    director, tables, front, svc = _director(db)
+    event_id = await _create(director, "individual", 1, 3, 1.0)  # 3 boards, 1 minute each
+    for u in (10, 11, 12, 13, 14, 15, 16, 17):
+        await director.join(event_id, u, f"u{u}")
+        await director.check_in(event_id, u)
+    assert await director.start(event_id) is Outcome.DONE
+    assert len(tables.open_boards) == 2  # board 1 at both tables
+    first = sorted(tables.open_boards)
+    # table 1's board 1: east-west think longer (10 s a move against 2 s)
+    row = await svc.table_repo.require(first[0])
+    version = row.version
+    for seat, wait in ((0, 2), (1, 10), (2, 2), (3, 10)):
+        clock.tick(wait)
+        version = await svc.action_repo.append(first[0], version, [NewAction(seat, "p:AS", 1)])
+    clock.tick(60)  # 74 s in: board 2 may still start (the last start is at 132 s)
+    await _finish(svc, director, tables, first[0], 1)
+    assert len(tables.open_boards) == 2  # board 2 dealt at table 1
+    clock.tick(70)  # 144 s: too late for any board to start
+    second = max(tables.open_boards)
+    await _finish(svc, director, tables, second, 2)  # table 1's board 2
+    assert front.skipped == [(1, (3,))]
+    await _finish(svc, director, tables, first[1], -1)  # table 2's board 1
+    assert front.skipped == [(1, (3,)), (2, (2, 3))]
+    view = front.scored[-1]
+    assert view.final
+    boards = await svc.event_repo.boards(event_id, 1)
+    skipped = {(b.table_no, b.board): (b.ns_thinking, b.ew_thinking) for b in boards if b.skipped}
+    # the time before each move (the first has none): north-south 2 s, east-west 10 + 10 s
+    assert skipped[(1, 3)] == (2.0, 20.0)
+    assert skipped[(2, 2)] == skipped[(2, 3)] == (0.0, 0.0)  # nobody thought: 50/50
+
+
+async def test_a_late_join_a_leave_and_refusals_change_only_what_they_should(db: Database) -> None:
+    director, tables, front, svc = _director(db)
+    event_id = await _create(director, "individual", 2, 1, 30)
+    assert await director.start(event_id) is Outcome.TOO_FEW
+    for u in (10, 11, 12, 13, 14):
+        assert await director.join(event_id, u, f"u{u}") is Outcome.DONE
+    assert await director.join(event_id, 10, "u10") is Outcome.ALREADY
+    assert await director.choose_partner(event_id, 10, 11) is Outcome.NOT_PAIRS
+    assert await director.leave(event_id, 14) is Outcome.DONE
+    assert await director.leave(event_id, 14) is Outcome.NOT_IN
+    assert await director.check_in(event_id, 99) is Outcome.NOT_IN
+    assert await director.start(999) is Outcome.NO_EVENT
+    assert await director.start(event_id) is Outcome.DONE
+    assert await director.start(event_id) is Outcome.NOT_OPEN
+    assert await director.join(event_id, 20, "late") is Outcome.LATE
+    round1 = await svc.event_repo.tables(event_id, 1)
+    assert {u for t in round1 for u in t.seats if u is not None} == {10, 11, 12, 13}
+    assert all(t.ai_for == {s for s, u in enumerate(t.seats) if u is not None} for t in round1)
+    for u in (10, 11, 12):
+        assert await director.check_in(event_id, u) is Outcome.DONE
+    assert await director.leave(event_id, 12) is Outcome.DONE  # out from round 2
+    for table_id in list(tables.open_boards):
+        await _finish(svc, director, tables, table_id, 0)
+    round2 = await svc.event_repo.tables(event_id, 2)
+    assert {u for t in round2 for u in t.seats if u is not None} == {10, 11, 20}
+    assert await director.join(event_id, 21, "too late") is Outcome.NOT_OPEN  # the last round
+    assert await director.cancel(event_id) is Outcome.DONE
+    assert await director.cancel(event_id) is Outcome.NOT_OPEN
+
+
+async def test_a_restart_between_boards_deals_the_next_one(db: Database) -> None:
+    director, tables, front, svc = _director(db)
+    event_id = await _create(director, "pairs", 1, 2, 30)
+    await _register_pairs(director, event_id, 3)  # odd: an AI pair at the last table
+    assert await director.start(event_id) is Outcome.DONE
+    seated = await svc.event_repo.tables(event_id, 1)
+    assert len(seated) == 2 and seated[-1].seats.count(None) == 2
+    assert len(tables.open_boards) == 2
+    # a board ends while the bot is down: its result is kept, its table not moved on
+    table_id = next(iter(tables.open_boards))
+    row = await svc.table_repo.require(table_id)
+    await svc.event_repo.finish_board(table_id, 3)
+    await svc.table_repo.set_status(table_id, "finished", row.version)
+    tables.open_boards.pop(table_id)
+    again, tables2, front2, svc2 = _director(db)
+    again.tables = tables2
+    tables2.open_boards = {}
+    await again.resume()
+    assert len(tables2.open_boards) == 1  # the next board, dealt at start-up
+    while tables.open_boards or tables2.open_boards:
+        which = tables if tables.open_boards else tables2
+        await _finish(svc2, again, which, next(iter(which.open_boards)), 1)
+    assert front2.scored and front2.scored[-1].final
+    await director.close()
+    await again.close()
+
+
+async def test_who_has_not_checked_in_is_reminded_before_the_start(db: Database) -> None:
+    director, tables, front, svc = _director(db)
+    event = await director.create(
+        guild_id=1,
+        channel_id=2,
+        creator_id=3,
+        game_id="whist-5",
+        preset=None,
+        format="individual",
+        boards_per_round=1,
+        rounds=1,
+        minutes_per_board=5,
+        start_at=director.clock() + REMIND_BEFORE + 3600,  # the reminder is an hour away
+    )
+    await asyncio.sleep(0)
+    assert front.reminded == []  # an hour before the reminder: nothing yet
+    for u in (10, 11, 12):
+        await director.join(event.id, u, f"u{u}")
+    await director.check_in(event.id, 11)
+    await director.close()
+    near = await director.create(
+        guild_id=1,
+        channel_id=2,
+        creator_id=3,
+        game_id="whist-5",
+        preset=None,
+        format="individual",
+        boards_per_round=1,
+        rounds=1,
+        minutes_per_board=5,
+        start_at=director.clock() + REMIND_BEFORE / 2,  # nearer than the reminder's lead
+    )
+    for u in (10, 11, 12):
+        await director.join(near.id, u, f"u{u}")
+    await director.check_in(near.id, 11)
+    director._arm_start(near)  # re-armed (as at a restart): the reminder is due at once
+    await asyncio.wait_for(director._timers[(near.id, "remind")], 10)
+    assert front.reminded[-1] == (near.id, (10, 12))  # 11 checked in: not reminded
+    assert all(event_id == near.id for event_id, _users in front.reminded)
+    await director.close()

@@ -1,0 +1,166 @@
+"""How long an event's round change takes: ``python -m tools.bench_events [--tables 50]
+[--boards 2] [--database PATH]``.
+
+The director (``bot/tables/events.py``) on a real SQLite file (or a PostgreSQL URL)
+with the real table layer (``BoardTables``: ``commit.open_table``, an ``event`` kind): ``4 x tables``
+players register and check in, round 1 is dealt, and every board of every table is
+played to its end by random legal moves through ``commit.commit`` (each move one
+durable write, as a click's). The figure is the round change: from the last board
+of round 1 ending to every table of round 2 dealt — the round closed, scored from
+the store (every board's move log read for AI-played seats and thinking time), the
+standings worked out, round 2 seated by the movement and ``tables`` new tables
+opened. No Discord: the front's posts (the seating, the threads, the table messages
+and hand DMs) are not in the figure; they are queued Discord calls after it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.config import Settings  # noqa: E402
+from bot.store import Database, EventRow, EventTable  # noqa: E402
+from bot.tables import commit  # noqa: E402
+from bot.tables.aipool import AIPool  # noqa: E402
+from bot.tables.events import BoardTables, Director, StandingsView  # noqa: E402
+from bot.tables.services import Services  # noqa: E402
+from bot.tables.sync import OneProcess  # noqa: E402
+from bot.tables.table import Table  # noqa: E402
+
+
+class QuietFront:
+    """The director's front with nothing to show (no Discord in the figure)."""
+
+    def __init__(self) -> None:
+        self.scored: list[StandingsView] = []
+
+    async def table_channel(
+        self, event: EventRow, table: EventTable, names: Mapping[int, str]
+    ) -> int:
+        return 1_000_000 * table.round + table.number  # a channel of its own per table
+
+    async def board_opened(self, event: EventRow, table: Table) -> None:
+        return None
+
+    async def round_begun(self, *args: Any) -> None:
+        return None
+
+    async def boards_skipped(
+        self, event: EventRow, table: EventTable, boards: Sequence[int]
+    ) -> None:
+        return None
+
+    async def round_scored(self, view: StandingsView) -> None:
+        self.scored.append(view)
+
+    async def registration_changed(self, event: EventRow) -> None:
+        return None
+
+    async def not_started(self, event: EventRow, registered: int) -> None:
+        return None
+
+    async def remind(self, event: EventRow, users: Sequence[int]) -> None:
+        return None
+
+
+async def run(location: str, tables: int, boards: int) -> None:
+    db = await Database.open(location)
+    svc = Services(db, Settings(database=location), AIPool(1, mode="inline"))
+    svc.sync = OneProcess(None)  # type: ignore[arg-type]  # nothing to resume
+    front = QuietFront()
+    director = Director(svc, BoardTables(svc), front, lambda table: None)
+    rng = random.Random(39)
+    try:
+        event = await director.create(
+            guild_id=1,
+            channel_id=2,
+            creator_id=3,
+            game_id="whist-5",
+            preset=None,
+            format="individual",
+            boards_per_round=boards,
+            rounds=2,
+            minutes_per_board=60.0,
+            start_at=time.time() + 3600,
+        )
+        players = [10_000 + i for i in range(4 * tables)]
+        for user in players:
+            await director.join(event.id, user, f"p{user}")
+            await director.check_in(event.id, user)
+        started = time.perf_counter()
+        await director.start(event.id)
+        opened = time.perf_counter() - started
+        moves = 0
+        change = change_cpu = 0.0
+        while True:
+            live = [
+                t
+                for t in svc.tables.values()
+                if t.settings.event
+                and t.status == "active"
+                and t.settings.event.split("/")[1] == "1"
+            ]
+            if not live:
+                break
+            for table in live:
+                game = table.game
+                assert game is not None
+                while not game.is_over:
+                    seat = game.to_act()
+                    assert seat is not None
+                    legal = [a for a in game.legal_actions(seat) if type(a).__name__ != "Concede"]
+                    human = table.human(seat)
+                    await commit.commit(
+                        svc, table, seat, [rng.choice(legal)], human.user_id if human else None
+                    )
+                    moves += 1
+                    game = table.game
+                    assert game is not None
+                event_id, round_no, table_no, _board = (
+                    int(x) for x in table.settings.event.split("/")
+                )
+                t0, c0 = time.perf_counter(), time.process_time()
+                await director.advance(event_id, round_no, table_no)
+                spent, cpu = time.perf_counter() - t0, time.process_time() - c0
+                if front.scored:  # this board's end closed the round
+                    change, change_cpu = spent, cpu
+                    break
+            if front.scored:
+                break
+        dealt = [b for b in await svc.event_repo.boards(event.id, 2) if b.table_id is not None]
+        print(f"tables: {tables} ({4 * tables} players), boards per round: {boards}")
+        print(f"round 1 dealt (start): {opened:.3f} s")
+        print(f"moves played in round 1: {moves}")
+        print(
+            f"round change (close, score, seat, open {len(dealt)} tables): {change:.3f} s"
+            f" (CPU {change_cpu:.3f} s, this process's threads included)"
+        )
+    finally:
+        await director.close()
+        await svc.ai.close()
+        await svc.painter.close()
+        await db.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--boards", type=int, default=2)
+    parser.add_argument("--database", default=None)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        location = args.database or str(Path(tmp) / "bench.db")
+        asyncio.run(run(location, args.tables, args.boards))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,126 @@
+"""Screenshots of an event as its players see it, at 400 px (a phone) and 960 px:
+``python -m tools.screenshot_events [out_dir]`` (default ``docs/screens``).
+
+The real bot against the offline Discord simulator (simcord): a mod creates an
+individual event in #events, eight members join, six check in (two no-shows, whose
+seats the AI plays), the mod starts it, and every human move is a random legal
+action through the table layer's ``act()`` (the path every front's click takes)
+until the standings after round 1 are posted; then the event's channel and one
+table's thread are photographed. Needs simcord's preview extras and ``chromium``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import discord  # noqa: E402
+import simcord  # noqa: E402
+
+from bot.app.client import create_bot  # noqa: E402
+from bot.config import Settings  # noqa: E402
+from bot.tables.act import act  # noqa: E402
+from tools.preview_browser import DESKTOP, PHONE, photograph  # noqa: E402
+
+OUT = Path(__file__).resolve().parents[1] / "docs" / "screens"
+NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal")
+
+
+async def play_humans(env: Any, bot: Any, rng: random.Random, until: Any) -> int:
+    """Random legal moves for every human at an event's board (not away) until
+    ``until()``; the moves made."""
+    moves = 0
+    svc = bot.manager.services
+    for _ in range(5000):
+        if until():
+            return moves
+        moved = False
+        for table in list(bot.manager.tables.values()):
+            game = table.game
+            if not table.settings.event or table.status != "active" or game is None:
+                continue
+            seat = game.to_act()
+            if seat is None or table.ai_plays(seat):
+                continue
+            human = table.human(seat)
+            assert human is not None
+            legal = [a for a in game.legal_actions(seat) if type(a).__name__ != "Concede"]
+            outcome = await act(
+                svc, table.id, human.user_id, game.version, seat, [rng.choice(legal)]
+            )
+            moves += 1
+            moved = moved or outcome.applied
+        await env.settle()
+        if not moved:
+            await env.advance_time(1)
+    raise RuntimeError("the round did not end")
+
+
+async def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(
+            database=str(Path(tmp) / "ruff.db"),
+            ai_delay=0.0,
+            turn_timeout=0.0,
+            lobby_timeout=0.0,
+            table_edit_interval=0.0,
+            ai_mode="inline",
+            ai_worlds=16,
+            daily_worlds=16,
+            seed=5,
+        )
+        bot = create_bot(settings)
+        try:
+            async with simcord.run(bot) as env:
+                guild = env.create_guild(name="Card Room")
+                channel = guild.create_text_channel("events")
+                mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+                mod = guild.add_member(env.create_user("tess"), roles=[mods])
+                members = [guild.add_member(env.create_user(n)) for n in NAMES]
+                await mod.slash(
+                    channel,
+                    "ruff event create",
+                    game="whist-5",
+                    rounds=3,
+                    boards=2,
+                    minutes=8,
+                    starts_in=20,
+                )
+                registration = next(m for m in channel.history() if "Event #1" in m.content)
+                for m in members:
+                    await m.click(registration, label="Join")
+                for m in members[:6]:
+                    await m.click(registration, label="Check in")
+                await env.settle()
+                await photograph(
+                    env, channel, members[0], PHONE, 1200, out / "event-registration-400.png"
+                )
+                await mod.slash(channel, "ruff event start")
+                await env.settle()
+
+                def scored() -> bool:
+                    return any("standings after round 1" in m.content for m in channel.history())
+
+                await play_humans(env, bot, random.Random(5), scored)
+                await env.settle()
+                await bot.manager.services.notifier.flush()
+                for width in (PHONE, DESKTOP):
+                    await photograph(
+                        env, channel, members[0], width, 1700, out / f"event-channel-{width}.png"
+                    )
+                await photograph(
+                    env, channel.threads[-1], members[0], PHONE, 1700, out / "event-thread-400.png"
+                )
+        finally:
+            await bot.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT))
