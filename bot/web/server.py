@@ -24,11 +24,13 @@ import aiohttp
 from aiohttp import web
 
 from bot.config import Settings
+from bot.present.i18n import language_of
 from bot.tables.services import Services
 from bot.web.cards import card_svg, is_card_code
 from bot.web.front import Front, LobbyDoor
 from bot.web.session import Signer
 from bot.web.signin import Identity, SignInError, mock_identity, sign_in
+from bot.web.texts import page_texts
 
 log = logging.getLogger(__name__)
 
@@ -148,13 +150,16 @@ class WebTable:
         )
 
     async def _config(self, request: web.Request) -> web.StreamResponse:
-        """What the page needs before signing in: the application's id (for the SDK), and
-        whether the offline mock is on."""
+        """What the page needs before signing in: the application's id (for the SDK),
+        whether the offline mock is on, and its words in the browser's language."""
         client_id = self.settings.client_id
+        language = language_of(request.query.get("lang", ""))
         return web.json_response(
             {
                 "client_id": None if client_id is None else str(client_id),
                 "mock": self.settings.web_mock_auth,
+                "language": language,
+                "texts": page_texts(language),  # the browser's, until the player's is known
             }
         )
 

@@ -15,6 +15,7 @@ import concurrent.futures
 import shutil
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,7 +29,15 @@ from bot.tables.table import Table
 from bot.web.server import STATIC, WebTable
 
 from .conftest import make_settings, restart
-from .helpers import act_on, choose, hand_message, replay_from_db, table_message
+from .helpers import (
+    act_on,
+    choose,
+    hand_message,
+    is_table_message,
+    message_text,
+    replay_from_db,
+    table_message,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -234,7 +243,9 @@ async def play_to_the_end(
         if table.view(seat).legal:
             version = table.version
             done = await browser.run(take_turn, page)
-            assert done != "end"
+            if done == "end":  # the AI's last cards (or a claim) ended it meanwhile
+                assert table.status != "active"
+                break
             # a click the table refused (it had moved on meanwhile) is made again
             if await moved(lambda v=version: table.version > v or table.status != "active", 10):
                 moves += 1
@@ -492,3 +503,102 @@ async def test_an_expired_session_is_refused_and_the_page_signs_in_again(
         await until(lambda: table.version > refused_before, 20)
     finally:
         await short.stop()
+
+
+# ------------------------------------------------------------------ the table's controls
+
+
+def say(page: Any) -> str:
+    return str(page.inner_text("#say"))
+
+
+def said(page: Any, text: str) -> None:
+    page.wait_for_function(
+        "t => document.querySelector('#say').textContent.includes(t)", arg=text, timeout=30000
+    )
+
+
+@pytest.mark.slow
+async def test_lobby_hint_take_back_rematch_and_cancel_from_the_web_page(
+    site: Site, browser: Browser
+) -> None:
+    """The lobby changes on both pages as it happens (pushed, not polled); a refusal is
+    the Discord button's own words; Hint, Take my seat back, Rematch and Cancel work
+    from the page through the calls the Discord buttons make, durably."""
+    env = site.env
+    bot = env.bot
+    svc = bot.manager.services
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    await alice.slash(channel, "ruff new", game="whist-5", target=1, options="hints:on")
+    table = the_table(env, channel)
+    page = await browser.page(site.url(alice.user, channel))
+    other = await browser.page(site.url(bob.user, channel), 360, 640)
+    await browser.run(lambda: other.click("[data-verb=join]"))
+    # bob's seat shows on alice's page at once (the feed's change, not a poll)
+    await browser.run(
+        lambda: page.wait_for_selector(".lobby-seats li[data-seat='1']:text('bob')", timeout=900)
+    )
+    # bob is not the opener: Cancel is refused in the Discord button's own words
+    await browser.run(lambda: other.click("[data-table=cancel]"))
+    await browser.run(lambda: other.click("[data-confirm=cancel]"))
+    await browser.run(said, other, "Only the table's opener or someone with Manage Server")
+    assert table.status == "lobby"
+    await browser.run(lambda: other.click("[data-verb=leave]"))
+    await browser.run(
+        lambda: page.wait_for_selector(".lobby-seats li[data-seat='1']:text('empty')", timeout=900)
+    )
+    await browser.run(lambda: page.click("[data-verb=start]"))
+    await until(lambda: table.status == "active")
+    # Hint, on alice's turn: the hard AI's advice, the text the Discord button gives
+    await until(lambda: table.game is not None and table.game.to_act() == 0, 30)
+    version = table.version
+    await browser.run(lambda: page.click("[data-table=hint]"))
+    expected = await bot.manager.hints.think(table, version, 0)
+    await browser.run(said, page, expected.splitlines()[0][:40])
+    assert table.version == version  # a hint changes nothing
+    # the AI took alice's seat (her time ran out): Take my seat back, from the page
+    async with table.lock:
+        settings = replace(table.settings, away=frozenset({0}))
+        table.db_version = await svc.table_repo.update_settings(table.id, settings.to_json())
+        table.settings = settings
+    svc.feed.changed(table)
+    await browser.run(lambda: page.click("[data-table=reclaim]"))
+    await until(lambda: not table.away)
+    row = await svc.table_repo.get(table.id)
+    assert row is not None and not row.settings.get("away")  # durable
+    await browser.run(lambda: page.wait_for_selector("[data-table=reclaim]", state="detached"))
+    # play the deal out (the game is to 1 point), then Rematch from the end screen
+    await play_to_the_end(browser, page, table, 0)
+    assert table.status == "finished"
+    await browser.run(lambda: page.click("[data-table=rematch]"))
+    await until(lambda: env.bot.manager.tables.open_in_channel(channel.id) is not None, 30)
+    again = the_table(env, channel)
+    assert again.id != table.id and again.status == "active"
+    assert [getattr(s, "user_id", None) for s in again.seats][0] == alice.user.id
+    await browser.run(
+        lambda: page.wait_for_function(
+            "id => document.querySelector('#title').textContent.includes('#' + id)",
+            arg=again.id,
+            timeout=10000,
+        )
+    )
+    title = await browser.run(lambda: page.inner_text("#title"))
+    assert title.startswith("Whist 5-Point"), title  # the game's name, not its id
+    # Cancel (with its confirm) by the opener: durable, and the table message says so
+    await browser.run(lambda: page.click("[data-table=cancel]"))
+    await browser.run(lambda: page.click("[data-confirm=cancel]"))
+    await until(lambda: again.status == "cancelled")
+    row = await svc.table_repo.get(again.id)
+    assert row is not None and row.status == "cancelled"
+    await browser.run(lambda: page.wait_for_selector(".turnline:text('This table was cancelled.')"))
+    await until(
+        lambda: any(
+            "❌ Cancelled by alice" in message_text(m)
+            for m in channel.history()
+            if is_table_message(m)
+        ),
+        20,
+    )

@@ -4,6 +4,7 @@
 // playground mocks them. Either way the server decides who and where we are.
 
 import { DiscordSDK } from "@discord/embedded-app-sdk";
+import { setTexts } from "./i18n";
 
 export interface Signed {
   session: string;
@@ -18,6 +19,8 @@ export class SignInFailed extends Error {}
 interface Config {
   client_id: string | null;
   mock: boolean;
+  language: string;
+  texts: Record<string, string>;
 }
 
 let sdk: DiscordSDK | null = null;
@@ -46,7 +49,9 @@ async function post(body: object): Promise<Signed> {
 }
 
 export async function signIn(): Promise<Signed> {
-  const config = (await (await fetch("api/config")).json()) as Config;
+  const lang = encodeURIComponent(navigator.language || "en");
+  const config = (await (await fetch(`api/config?lang=${lang}`)).json()) as Config;
+  setTexts(config.texts, config.language);
   if (inDiscord()) {
     if (config.client_id === null) throw new SignInFailed("not_configured");
     if (sdk === null) {
