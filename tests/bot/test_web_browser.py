@@ -602,3 +602,115 @@ async def test_lobby_hint_take_back_rematch_and_cancel_from_the_web_page(
         ),
         20,
     )
+
+
+# ------------------------------------------------------------------ accessibility
+
+AXE = Path(__file__).resolve().parents[2] / "web" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_problems(page: Any, screen: str) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is (axe injected from
+    web/node_modules, pinned by web/package-lock.json: no network)."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        # evaluated through the DevTools protocol: the page's own CSP (rightly) refuses
+        # any script but its bundle, and the test must not loosen it
+        page.evaluate("source => { (0, eval)(source); }", AXE.read_text(encoding="utf-8"))
+    found = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
+        ".map(v => v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3)"
+        ".map(n => n.target.join(' ')).join(', '))"
+    )
+    return [f"{screen}: {problem}" for problem in found]
+
+
+def tab_to(page: Any, selector: str, presses: int = 60) -> None:
+    """Press Tab until the focus is on an element matching ``selector`` (a keyboard user)."""
+    for _press in range(presses):
+        if page.evaluate("s => document.activeElement?.matches(s) ?? false", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def keyboard_turn(page: Any) -> str:
+    """One turn by keyboard alone: Tab into the hand (or to a decision), the arrow keys
+    to a card that lifts, Enter."""
+    page.wait_for_selector(LIVE, timeout=30000)
+    if page.query_selector(".end") is not None:
+        return "end"
+    decision = ".actions button[data-action]:not(.claim):not([data-action=lay-out])"
+    if page.query_selector(decision) is not None:
+        tab_to(page, decision)
+        page.keyboard.press("Enter")
+        return "decision"
+    tab_to(page, ".hand .cardbtn")
+    for _step in range(20):
+        if page.evaluate("document.activeElement.classList.contains('legal')"):
+            code = page.evaluate("document.activeElement.dataset.card")
+            page.keyboard.press("Enter")
+            return f"play {code}"
+        page.keyboard.press("ArrowRight")
+    raise AssertionError("no card lifts")
+
+
+@pytest.mark.slow
+async def test_axe_finds_nothing_serious_and_a_whole_deal_plays_by_keyboard(
+    site: Site, browser: Browser
+) -> None:
+    """axe-core on the lobby, a turn, a trick on the table, a decision and the end:
+    no serious or critical violation. The deal (a game to 1 point) is played with
+    Tab, the arrow keys and Enter alone, from the lobby's Start on."""
+    env = site.env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    await alice.slash(channel, "ruff new", game="whist-5", target=1)
+    table = the_table(env, channel)
+    page = await browser.page(site.url(alice.user, channel), 360, 640)
+    await browser.run(lambda: page.wait_for_selector(".lobby [data-verb=start]"))
+    problems = await browser.run(axe_problems, page, "lobby")
+
+    def start_by_keyboard() -> None:
+        tab_to(page, "[data-verb=start]")
+        page.keyboard.press("Enter")
+
+    await browser.run(start_by_keyboard)
+    await until(lambda: table.status == "active")
+    seen_trick = False
+    turns = 0
+    deadline = time.monotonic() + 600
+    while table.status == "active":
+        assert time.monotonic() < deadline, "the deal did not end"
+        if not table.view(0).legal:
+            await asyncio.sleep(0.05)
+            continue
+        await browser.run(lambda: page.wait_for_selector(LIVE, timeout=30000))
+        if turns == 0:
+            problems += await browser.run(axe_problems, page, "turn")
+        if not seen_trick and await browser.run(lambda: page.query_selector(".trick .card")):
+            problems += await browser.run(axe_problems, page, "trick")
+            seen_trick = True
+        version = table.version
+        done = await browser.run(keyboard_turn, page)
+        if done == "end":
+            break
+        if await moved(lambda v=version: table.version > v or table.status != "active", 10):
+            turns += 1
+    assert table.status == "finished" and turns >= 10 and seen_trick
+    await browser.run(lambda: page.wait_for_selector(".end [data-table=rematch]"))
+    problems += await browser.run(axe_problems, page, "end")
+    # a decision: a Bid Whist auction, on the desktop size
+    await browser.run(lambda: page.set_viewport_size({"width": 1280, "height": 720}))
+    bob = guild.add_member(env.create_user("bob"))
+    room = guild.create_text_channel("auction")
+    await bob.slash(room, "ruff new", game="bid-whist")
+    auction = await browser.page(site.url(bob.user, room))
+    await browser.run(lambda: auction.wait_for_selector(".lobby [data-verb=start]"))
+    await browser.run(lambda: auction.click("[data-verb=start]"))
+    await browser.run(
+        lambda: auction.wait_for_selector(".you .actions button[data-action]", timeout=30000)
+    )
+    problems += await browser.run(axe_problems, auction, "decision")
+    assert not problems, "\n".join(problems)
