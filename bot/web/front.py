@@ -7,8 +7,11 @@ From then on:
 * the server sends ``state`` frames: the seat's projection (``rh.seat/1``) to a
   seated player, the public table (``rh.table/1``) to anybody else, after every
   commit the feed publishes, after every lobby change, and when the page asks
-  (``sync``, a reconnect). A state is built under the table's lock, for each
-  kind of viewer once, and only from :meth:`Table.seat_state` or
+  (``sync``, a reconnect). The feed only marks each page's state owed (under the
+  table's lock nothing else is done); the page's writer builds it off the lock from
+  the table as it is then — whole, so a burst of commits costs one build and one
+  send — once per kind of viewer and language between two changes of the table,
+  shared by every page on it, and only from :meth:`Table.seat_state` or
   :meth:`Table.public_state`: no frame carries a card its receiver may not know;
 * the page sends ``act`` (an action id and the version it was chosen at): it goes
   through :func:`bot.tables.act.act`, the same refusals and the same durable
@@ -57,8 +60,10 @@ TABLE_VERBS = frozenset({"cancel", "reclaim", "rematch"})
 MAX_ACTIONS = 16  # the longest lay-out is a handful of cards; a claim is one action
 MAX_ACTION_TEXT = 24
 HELLO_WAIT = 10.0  # seconds a socket may stay silent before its hello
-QUEUE_KEPT = 64  # frames waiting for a slow page; the oldest go first (each state is whole)
+QUEUE_KEPT = 64  # answers waiting for a slow page; the oldest go first
 STRIKES = 50  # rate-limited frames after which the connection is closed
+
+NO_TABLE = json.dumps({"type": "state", "seat": None, "state": None}, separators=(",", ":"))
 
 CLOSE_SESSION = 4001  # the session is forged or expired: sign in again
 CLOSE_ABUSE = 4008  # too many frames
@@ -121,7 +126,13 @@ class Bucket:
 
 
 class Connection:
-    """One page's socket: its player, its table, what waits to be sent."""
+    """One page's socket: its player, its table, what waits to be sent.
+
+    Answers and errors wait in :attr:`queue`, in order. The table's state is not
+    queued: :meth:`owe` marks it owed, and the writer builds it when it gets to send
+    (:meth:`Front.state_for`), after the table's lock is released and once however
+    many commits came meanwhile — each state is whole, the latest one says it all.
+    """
 
     def __init__(self, front: Front, ws: web.WebSocketResponse, session: Session) -> None:
         self.front = front
@@ -129,6 +140,7 @@ class Connection:
         self.session = session
         self.table: Table | None = None
         self.sent: tuple[Any, ...] | None = None  # the signature of the last state sent
+        self.owed = False  # the table's state is to be sent
         self.queue: deque[str] = deque(maxlen=QUEUE_KEPT)
         self.wake = asyncio.Event()
         self.bucket = Bucket(front.rate)
@@ -150,6 +162,11 @@ class Connection:
         self.queue.append(frame)
         self.wake.set()
 
+    def owe(self) -> None:
+        """The table's state, as it is when the writer gets to it, is to be sent."""
+        self.owed = True
+        self.wake.set()
+
     def send_json(self, frame: dict[str, Any]) -> None:
         self.send(json.dumps(frame, separators=(",", ":")))
 
@@ -166,8 +183,12 @@ class Connection:
         while not self.ws.closed:
             await self.wake.wait()
             self.wake.clear()
-            while self.queue and not self.ws.closed:
-                await self.ws.send_str(self.queue.popleft())
+            while (self.queue or self.owed) and not self.ws.closed:
+                if self.queue:
+                    await self.ws.send_str(self.queue.popleft())
+                else:
+                    self.owed = False
+                    await self.ws.send_str(self.front.state_for(self))
 
 
 def _ref(value: object) -> int | None:
@@ -196,42 +217,46 @@ class Front:
         self._by_table: dict[int, set[Connection]] = {}
         self._by_channel: dict[int, set[Connection]] = {}
         self._stops: dict[int, Callable[[], None]] = {}
+        self._built: dict[int, dict[tuple[int | None, str], str]] = {}  # table -> its frames
         self._stop_changes = svc.feed.on_change(self._changed)
 
     # ------------------------------------------------------------ the feed
 
     def _heard(self, table: Table, events: list[Event]) -> None:
-        """A feed watcher: the table committed; every page on it gets its state."""
+        """A feed watcher: the table committed; every page on it is owed its state."""
         self.push(table)
 
     def _changed(self, table: Table) -> None:
         """The feed's changes: ``table`` changed without a move (or entered memory):
         every page on it, and every page launched in its channel, looks again."""
-        built: dict[tuple[int, int | None, str], str] = {}
+        self._built.pop(table.id, None)
         conns = set(self._by_table.get(table.id, ()))
         conns.update(self._by_channel.get(table.channel_id, ()))
         for conn in conns:
-            self.look(conn, built=built)
+            self.look(conn)
 
     def push(self, table: Table) -> None:
-        """Send ``table``'s state to every page on it: each kind of viewer built once."""
-        built: dict[tuple[int, int | None, str], str] = {}
-        sig = signature(table)
+        """Every page on ``table`` is owed its state (built when its writer sends it)."""
+        self._built.pop(table.id, None)
         for conn in tuple(self._by_table.get(table.id, ())):
             conn.table = table
-            conn.sent = sig
-            conn.send(self._frame_for(table, conn, built))
+            conn.owe()
 
-    def _frame_for(
-        self, table: Table, conn: Connection, built: dict[tuple[int, int | None, str], str]
-    ) -> str:
-        """``conn``'s state frame: built and encoded once per seat and language."""
+    def state_for(self, conn: Connection) -> str:
+        """``conn``'s state frame as the table is now: built and encoded once per seat
+        and language between two changes of the table, for every page on it."""
+        table = conn.table
+        if table is None:
+            conn.sent = ("none",)
+            return NO_TABLE
+        built = self._built.setdefault(table.id, {})
         seat = conn.seat()
-        key = (table.id, seat, conn.language)
+        key = (seat, conn.language)
         frame = built.get(key)
         if frame is None:
-            with using(key[2]):
+            with using(key[1]):
                 frame = built[key] = self._state_frame(table, seat)
+        conn.sent = signature(table)
         return frame
 
     @staticmethod
@@ -251,6 +276,7 @@ class Front:
                 group.discard(conn)
                 if not group:
                     del self._by_table[old.id]
+                    self._built.pop(old.id, None)
                     self._stops.pop(old.id)()
         conn.table = table
         conn.sent = None
@@ -270,26 +296,20 @@ class Front:
             return tables.get(conn.table.id) or conn.table  # ended: its final state
         return None
 
-    def look(
-        self,
-        conn: Connection,
-        *,
-        force: bool = False,
-        built: dict[tuple[int, int | None, str], str] | None = None,
-    ) -> None:
-        """Send ``conn`` its table's state if it changed since the last one sent."""
+    def look(self, conn: Connection, *, force: bool = False) -> None:
+        """Owe ``conn`` its table's state if it changed since the last one sent
+        (``force``: whatever was sent, and built afresh)."""
         table = self._find(conn)
         if table is not conn.table:
             self._attach(conn, table)
         if table is None:
             if force or conn.sent != ("none",):
-                conn.sent = ("none",)
-                conn.send_json({"type": "state", "seat": None, "state": None})
+                conn.owe()
             return
-        sig = signature(table)
-        if force or sig != conn.sent:
-            conn.sent = sig
-            conn.send(self._frame_for(table, conn, {} if built is None else built))
+        if force:
+            self._built.pop(table.id, None)
+        if force or signature(table) != conn.sent:
+            conn.owe()
 
     # ------------------------------------------------------------ a socket
 
@@ -518,8 +538,12 @@ class Front:
         if refusal:
             self.look(conn, force=True)  # what the table is now, whatever the page thought
 
-    async def close(self) -> None:
+    def stop(self) -> None:
+        """Stop hearing the feed's changes (the web table is closing)."""
         self._stop_changes()
+
+    async def close(self) -> None:
+        """Close every page's socket (each page reconnects by itself)."""
         for conn in tuple(self.connections):
             await conn.ws.close(code=1001, message=b"the bot is restarting")
 

@@ -90,6 +90,7 @@ class WebTable:
         log.info("web table on http://%s:%d/", self.settings.web_host, self.port)
 
     async def close(self) -> None:
+        self.front.stop()
         await self.front.close()
         if self._runner is not None:
             await self._runner.cleanup()

@@ -269,7 +269,7 @@ def open_a_claim_and_cancel(page: Any) -> str:
     page.click(".claims button.claim")
     question = str(page.inner_text(".actions .ask"))
     assert page.query_selector(".actions button[data-confirm]") is not None
-    page.click(".actions button:text('Cancel')")
+    page.click(".you .actions button:text-is('Cancel')")
     page.wait_for_selector(".claim-toggle")
     return question
 

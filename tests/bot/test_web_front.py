@@ -24,7 +24,6 @@ from bot.tables import commit
 from bot.tables.services import Services
 from bot.tables.table import Table
 from bot.web.cards import card_svg
-from bot.web.front import signature
 from bot.web.server import WebTable
 from bot.web.session import SessionError, Signer
 from bot.web.texts import PAGE
@@ -581,15 +580,15 @@ async def test_a_lobby_change_and_a_new_table_reach_every_page_at_once(
         )
         svc.tables.add(table)
         conns = {c.user_id: c for c in server.front.connections}
-        # sent with the change itself: already waiting on the socket
-        assert conns[USERS[0]].sent == signature(table)
+        # owed with the change itself: the page's writer sends it at its next turn
+        assert conns[USERS[0]].owed
         watcher = await open_page(http, base, await session_for(base, SPECTATOR), tasks)
         assert watcher.state is not None and watcher.state["status"] == "lobby"
         conns = {c.user_id: c for c in server.front.connections}
         mark = len(watcher.frames)
         seats: list[Seat | None] = [creator, HumanSeat(USERS[1], "P1"), None, None]
         await commit.change_seats(svc, table, seats)
-        assert conns[SPECTATOR].sent == signature(table) == conns[USERS[0]].sent
+        assert conns[SPECTATOR].owed and conns[USERS[0]].owed
         frame = await watcher.next("state", mark, timeout=0.5)
         assert [s["name"] for s in frame["state"]["seats"]][:2] == ["P0", "P1"]
         mark = len(early.frames)
