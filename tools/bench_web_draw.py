@@ -33,7 +33,8 @@ from tools.bench_web import _NoResume, open_tables
 
 CHROMIUM = "/usr/bin/chromium"
 SIZES = ((360, 640), (1280, 720))
-DRAWN = "document.querySelector('#table[data-status=active] .hand .cardbtn') && performance.now()"
+DRAWN = "#table[data-status=active] .hand .cardbtn"
+MARK = "performance.getEntriesByName('rh:first-table')[0].startTime"  # set by web/src/main.ts
 
 
 async def first_draw(
@@ -46,8 +47,8 @@ async def first_draw(
         cdp = await context.new_cdp_session(page)
         await cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
         await page.goto(url, wait_until="commit")
-        drawn = await page.wait_for_function(DRAWN, polling="raf", timeout=60000)
-        at = float(await drawn.json_value())
+        await page.wait_for_selector(DRAWN, timeout=60000)
+        at = float(await page.evaluate(MARK))
         await page.wait_for_load_state("load")
         load = float(
             await page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
@@ -105,13 +106,14 @@ async def main_async(runs: int, throttle: float) -> None:
         finally:
             await web.close()
             await db.close()
-    bundle = (STATIC / "app.js").read_bytes()
-    style = (STATIC / "app.css").read_bytes()
-    print(
-        f"\nbundle app.js {len(bundle) / 1024:.1f} KB ({len(gzip.compress(bundle, 9)) / 1024:.1f} KB"
-        f" gzipped), app.css {len(style) / 1024:.1f} KB ({len(gzip.compress(style, 9)) / 1024:.1f}"
-        " KB gzipped)"
-    )
+    print()
+    files = [STATIC / "app.js", STATIC / "app.css", *sorted((STATIC / "chunks").glob("*.js"))]
+    for path in files:
+        data = path.read_bytes()
+        print(
+            f"{path.relative_to(STATIC)}: {len(data) / 1024:.1f} KB"
+            f" ({len(gzip.compress(data, 9)) / 1024:.1f} KB gzipped)"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,6 +3,7 @@
 ========================  ====================================================
 ``GET /``                 the page (``static/index.html``)
 ``GET /app.js``, ``/app.css``  the bundle built from ``web/`` and its style
+``GET /chunks/{name}.js``  the bundle's chunks (the Discord SDK's)
 ``GET /cards/{2|4}/{code}.svg``  a card face (:mod:`bot.web.cards`)
 ``POST /api/token``       sign-in (:mod:`bot.web.signin`): a session and, in
                           Discord, the access token for the SDK's authenticate
@@ -17,6 +18,7 @@ carries a content security policy that allows nothing from elsewhere.
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,7 @@ log = logging.getLogger(__name__)
 __all__ = ["STATIC", "WebTable"]
 
 STATIC = Path(__file__).resolve().parent / "static"
+CHUNK = re.compile(r"[A-Za-z0-9_-]+\.js")  # esbuild's chunk names: chunks/<name>-<hash>.js
 
 _CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -72,6 +75,7 @@ class WebTable:
         app.router.add_get("/", self._page)
         app.router.add_get("/app.js", self._static("app.js", "text/javascript"))
         app.router.add_get("/app.css", self._static("app.css", "text/css"))
+        app.router.add_get("/chunks/{name}", self._chunk)
         app.router.add_get("/cards/{deck}/{code}.svg", self._card)
         app.router.add_get("/api/config", self._config)
         app.router.add_post("/api/token", self._token)
@@ -139,6 +143,21 @@ class WebTable:
             return web.FileResponse(path, headers={"Content-Type": f"{kind}; charset=utf-8"})
 
         return serve
+
+    async def _chunk(self, request: web.Request) -> web.StreamResponse:
+        """A chunk of the bundle (the Discord SDK's, loaded inside Discord only); its
+        name carries its content's hash, so it may be kept."""
+        name = request.match_info["name"]
+        path = STATIC / "chunks" / name
+        if not CHUNK.fullmatch(name) or not path.is_file():
+            raise web.HTTPNotFound()
+        return web.FileResponse(
+            path,
+            headers={
+                "Content-Type": "text/javascript; charset=utf-8",
+                "Cache-Control": "public, max-age=31536000, immutable",
+            },
+        )
 
     async def _card(self, request: web.Request) -> web.StreamResponse:
         deck, code = request.match_info["deck"], request.match_info["code"]

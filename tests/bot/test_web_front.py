@@ -24,7 +24,7 @@ from bot.tables import commit
 from bot.tables.services import Services
 from bot.tables.table import Table
 from bot.web.cards import card_svg
-from bot.web.server import WebTable
+from bot.web.server import STATIC, WebTable
 from bot.web.session import SessionError, Signer
 from bot.web.texts import PAGE
 from engine import Card, Game, make_rules, new_game
@@ -649,3 +649,22 @@ async def test_a_german_player_reads_the_page_in_german(svc: Services, server: W
             task.cancel()
     async with aiohttp.ClientSession() as http, http.get(f"{base}/api/config?lang=de-DE") as got:
         assert (await got.json())["texts"]["Four colours"] == "Vier Farben"
+
+
+async def test_the_discord_sdk_is_a_chunk_of_its_own_served_from_our_origin(
+    server: WebTable,
+) -> None:
+    """The page's own code is small; the SDK (needed inside Discord only) is a chunk the
+    page imports there, served by us with the bundle; nothing else is served as one."""
+    chunks = sorted((STATIC / "chunks").glob("*.js"))
+    sdk = max(chunks, key=lambda p: p.stat().st_size)
+    assert (STATIC / "app.js").stat().st_size < sdk.stat().st_size
+    assert sdk.name in (STATIC / "app.js").read_text(encoding="utf-8")  # imported by name
+    base = base_of(server)
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{base}/chunks/{sdk.name}") as got:
+            assert got.status == 200 and got.content_type == "text/javascript"
+            assert "immutable" in got.headers["Cache-Control"]
+        for forged in ("..%2Fapp.js", "nope.js", "x.svg"):
+            async with http.get(f"{base}/chunks/{forged}") as got:
+                assert got.status == 404, forged
