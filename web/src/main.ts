@@ -267,6 +267,10 @@ class TableView {
     main.append(this.drawControls(state, you));
     if (you !== null) main.append(this.drawYou(state, game, you));
     else main.append(el("p", { class: "watching" }, t("You are watching: the public table only.")));
+    // cancelling is for the opener and rare: at the foot, away from the cards
+    if (you !== null && state.status === "active") {
+      main.append(el("div", { class: "actions foot", role: "group", "aria-label": t("The table") }, this.drawCancel()));
+    }
     if (state.status === "finished" || game.winner !== null) main.append(this.drawEnd(game, state, names));
     this.drawLast(game, names);
     this.tick(); // the deadline's seconds at once, not a second later
@@ -611,8 +615,8 @@ class TableView {
     items[next]?.focus();
   }
 
-  /** Hint (a table with hints, your turn), Take my seat back (the AI plays for you),
-   * Cancel the table (with a confirm: the server says who may). */
+  /** Hint (a table with hints, your turn) and Take my seat back (the AI plays for you);
+   * Cancel the table (with a confirm: the server says who may) is at the foot. */
   private drawControls(state: TableState, you: You | null): HTMLElement {
     const bar = el("div", { class: "actions controls", role: "group", "aria-label": t("Table controls") });
     if (you === null || state.status !== "active") return bar;
@@ -627,7 +631,6 @@ class TableView {
       b.addEventListener("click", () => this.tableVerb("reclaim"));
       bar.append(b);
     }
-    bar.append(this.drawCancel());
     return bar;
   }
 
