@@ -71,6 +71,7 @@ class TableView {
   private sentAt = -1;
   private seat: number | null = null;
   private title = "";
+  private linkOk = false;
   private cancelling = false;
   private link: Link;
 
@@ -146,6 +147,7 @@ class TableView {
   }
 
   private status(text: string, ok: boolean): void {
+    this.linkOk = ok;
     const node = byId("link");
     node.textContent = text;
     node.className = ok ? "ok" : "bad";
@@ -186,6 +188,7 @@ class TableView {
     byId("who").setAttribute("aria-label", t("Signed in as"));
     byId("deck-label").textContent = t("Four colours");
     byId("last").textContent = t("Last trick");
+    if (this.linkOk) byId("link").textContent = t("Connected"); // it said so before the words came
     if (byId("table").dataset.status === undefined) {
       byId("table").replaceChildren(el("p", { class: "empty" }, t("Loading the table…")));
     } else this.draw();
