@@ -400,3 +400,189 @@ def test_a_planted_backend_import_above_the_store_is_caught(module: str, source:
 
 def test_the_store_itself_may_name_its_backends() -> None:
     assert backend_imports("bot.store.db", "import sqlite3\nimport aiosqlite\n") == []
+
+
+# what a table is, is its kind (bot.tables.kinds): only these read the flags old rows
+# were told apart by, to work the kind out
+KIND_READERS = ("bot.tables.kinds", "bot.tables.table")
+KIND_FLAGS = ("hints", "board")
+
+
+def _settings_flag(node: ast.AST) -> str | None:
+    """``<x>.settings.hints`` / ``.board``, or ``<x>.settings.get("hints")`` ..."""
+    if isinstance(node, ast.Attribute) and node.attr in KIND_FLAGS:
+        inner = node.value
+        if isinstance(inner, ast.Attribute) and inner.attr == "settings":
+            return node.attr
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and node.args[0].value in KIND_FLAGS
+    ):
+        return str(node.args[0].value)
+    return None
+
+
+def kind_flag_reads(module: str, source: str, is_package: bool = False) -> list[str]:
+    """Where ``module`` decides what a table is by a flag of its settings instead of
+    its kind: the ``hints`` flag read at all (it is the ``hints`` kind), the ``board``
+    key tested for truth (a board is the ``board`` kind; its key says which board)."""
+    del is_package
+    if module in KIND_READERS or not module.startswith("bot."):
+        return []
+    tree = ast.parse(source)
+    bad = []
+    tested: list[ast.AST] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            tested.append(node.test)
+        elif isinstance(node, ast.BoolOp):
+            tested.extend(node.values)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            tested.append(node.operand)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "bool"
+            and node.args
+        ):
+            tested.append(node.args[0])
+        flag = _settings_flag(node)
+        if flag == "hints":
+            bad.append(f"{module}:{getattr(node, 'lineno', 0)} reads the hints flag")
+    for test in tested:
+        flag = _settings_flag(test)
+        if flag is not None and flag != "hints":
+            bad.append(f"{module}:{getattr(test, 'lineno', 0)} tests the {flag} flag")
+    return bad
+
+
+def test_what_a_table_is_is_asked_of_its_kind() -> None:
+    bad = [edge for path in bot_modules() for edge in kind_flag_reads(*source_of(path))]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    ("module", "source"),
+    [
+        ("bot.tables.commit", "if table.settings.hints:\n    pass\n"),
+        ("bot.tables.commit", "rated = not t.settings.hints and not t.settings.board\n"),
+        ("bot.discord_ui.daily", "if table is None or not table.settings.board:\n    pass\n"),
+        ("bot.discord_ui.hands", "x = table.settings.board and table.status == 'finished'\n"),
+        ("bot.tables.privacy", "def f(row):\n    return bool(row.settings.get('board'))\n"),
+        ("bot.discord_ui.hints", "on = table.settings.hints\n"),
+    ],
+)
+def test_a_planted_flag_read_is_caught(module: str, source: str) -> None:
+    assert kind_flag_reads(module, source), f"{source.strip()} in {module} went unnoticed"
+
+
+def test_the_board_key_may_be_read_as_data() -> None:
+    source = "the_board = board_of_key(table.settings.board)\nif table.kind is BOARD:\n    pass\n"
+    assert kind_flag_reads("bot.discord_ui.daily", source) == []
+
+
+def test_every_table_is_opened_by_one_constructor() -> None:
+    tree = ast.parse((ROOT / "bot" / "tables" / "commit.py").read_text())
+    openers = [
+        n.name
+        for n in tree.body
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("open_")
+    ]
+    assert openers == ["open_table"]
+
+
+def render_imports_of_the_chart(module: str, source: str, is_package: bool = False) -> list[str]:
+    """The imports of ``bot.present.chart`` by the text package (even for types only):
+    the chart draws with the text's names, so the text must not need the chart."""
+    if not (module == "bot.present.render" or module.startswith("bot.present.render.")):
+        return []
+    return [
+        f"{module}:{line} imports {target}"
+        for line, target in imports(module, source, is_package)
+        if target == "bot.present.chart" or target.startswith("bot.present.chart.")
+    ]
+
+
+def test_the_text_and_the_chart_are_no_import_cycle() -> None:
+    bad = [e for path in bot_modules() for e in render_imports_of_the_chart(*source_of(path))]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from bot.present.chart import DealPoint\n",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.present.chart import DealPoint\n",
+        "import bot.present.chart\n",
+    ],
+)
+def test_a_planted_chart_import_in_the_text_is_caught(source: str) -> None:
+    assert render_imports_of_the_chart("bot.present.render.summary", source)
+
+
+def app_lookups(module: str, source: str, is_package: bool = False) -> list[str]:
+    """Where ``module`` finds the app on the client (``getattr(x.client, "manager")``,
+    ``interaction.client.manager``) instead of being handed what it needs."""
+    del is_package
+    bad = []
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "getattr"
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and node.args[1].value == "manager"
+            and not (isinstance(node.args[0], ast.Name) and node.args[0].id == "self")
+        ) or (
+            isinstance(node, ast.Attribute)
+            and node.attr == "manager"
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "client"
+        ):
+            bad.append(f"{module}:{node.lineno} looks the app up on the client")
+    return bad
+
+
+def test_nothing_looks_the_app_up_on_the_client() -> None:
+    bad = [e for path in bot_modules() for e in app_lookups(*source_of(path))]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'h = getattr(interaction.client, "manager")\n',
+        'm = getattr(getattr(interaction, "client", None), "manager", None)\n',
+        "m = interaction.client.manager\n",
+    ],
+)
+def test_a_planted_app_lookup_is_caught(source: str) -> None:
+    assert app_lookups("bot.present.components", source)
+
+
+def test_the_table_layer_keeps_no_discord_front_state() -> None:
+    """What the Discord front shows beside the game (pictures, notices, hand copies,
+    public lines) is the front's (``bot.discord_ui.shown``): no module of the table
+    layer or the cluster reads a table's ``shown`` state or names those caches."""
+    bad = []
+    for path in bot_modules():
+        module = module_name(path)
+        if layer_of(module) > layer_of("bot.cluster"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr == "shown":
+                inner = node.value
+                if isinstance(inner, ast.Name) and inner.id in ("table", "existing", "self"):
+                    bad.append(f"{module}:{node.lineno} reads .shown")
+            if isinstance(node, ast.ClassDef) and node.name == "Shown":
+                bad.append(f"{module}:{node.lineno} defines Shown")
+            if isinstance(node, ast.ImportFrom) and any(
+                a.name == "PictureCache" for a in node.names
+            ):
+                bad.append(f"{module}:{node.lineno} imports PictureCache")
+    assert not bad, "\n".join(bad)

@@ -38,6 +38,7 @@ from bot.store import Database, HumanSeat
 from bot.tables import commit
 from bot.tables.act import act
 from bot.tables.aipool import AIPool
+from bot.tables.kinds import TableKind, TableSpec
 from bot.tables.services import Services
 from bot.tables.sync import OneProcess
 from bot.tables.table import Table
@@ -75,14 +76,18 @@ async def open_tables(svc: Services, n: int) -> list[Table]:
     for i in range(n):
         rules = make_rules(GAME)
         seats = [HumanSeat(1000 * (i + 1) + s, f"P{s}") for s in range(rules.players)]
-        table = await commit.open_lobby(
+        table = await commit.open_table(
             svc,
-            guild_id=1,
-            channel_id=10_000 + i,
-            creator=seats[0],
-            rules=rules,
-            guild_name="g",
-            channel_name=f"c{i}",
+            TableSpec(
+                kind=TableKind.ORDINARY,
+                rules=rules,
+                guild_id=1,
+                channel_id=10_000 + i,
+                creator_id=seats[0].user_id,
+                seats=[seats[0]] + [None] * (rules.players - 1),
+                guild_name="g",
+                channel_name=f"c{i}",
+            ),
         )
         await commit.start(svc, table, seats)
         svc.tables.add(table)

@@ -57,6 +57,7 @@ import simcord  # noqa: E402
 
 from bot.app.client import create_bot  # noqa: E402
 from bot.config import Settings  # noqa: E402
+from bot.discord_ui.shown import shown as shown_of
 from bot.present.drawing import font  # noqa: E402
 from engine import game_ids, make_rules  # noqa: E402
 from tools.preview_browser import (  # noqa: E402
@@ -263,7 +264,7 @@ async def _play_one(
             if out is not None:
                 await browser.shoot(out / f"table-{slug}-{width}.png")
     dm_mid = await _dm_height(env, alice, PHONE, None)
-    picture = game.shown.pictures.last
+    picture = shown_of(game).pictures.last
     assert picture is not None, "the table shows no picture"
     scale = SHOWN / picture.width
     cap = font(picture.smallest_text).getbbox("H")

@@ -14,10 +14,10 @@ from bot.app.manager import GameManager
 from bot.config import Settings
 from bot.features import Feature, install
 from bot.present import suit_emojis
-from bot.present.coach_components import CoachButton
-from bot.present.components import RHButton, RHSelect
+from bot.present.coach_components import CoachButton, bind_coach
+from bot.present.components import RHButton, RHSelect, bind
 from bot.present.i18n import _
-from bot.present.locales import CommandTranslator, arrive
+from bot.present.locales import CommandTranslator, Remembers, arrive
 from bot.store import Database
 from bot.web.server import WebTable
 
@@ -26,10 +26,13 @@ log = logging.getLogger(__name__)
 
 class RuffTree(app_commands.CommandTree[Any]):
     """The command tree: every slash command first sets the language of its answer
-    (the user's Discord locale) and remembers that locale for the user's DMs."""
+    (the user's Discord locale) and remembers that locale for the user's DMs
+    (``locales``, the manager's, set by the client once it is built)."""
+
+    locales: Remembers | None = None
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        await arrive(interaction)
+        await arrive(interaction, self.locales)
         return True
 
 
@@ -62,12 +65,16 @@ class RuffBot(commands.Bot):
         else:
             suit_emojis.clear()
         self.manager = GameManager(self, self.db, self.settings)
+        if isinstance(self.tree, RuffTree):
+            self.tree.locales = self.manager.user_locales
         cog = RuffCog(self.manager)
         self.features: list[Feature] = self.manager.features()
         group = cog.app_command
         assert group is not None  # a GroupCog always has its group
-        install(self, self.tree, group, self.features)
+        install(self, self.tree, group, self.features, check=cog.interaction_check)
         await self.add_cog(cog)
+        bind(self, self.manager)  # the clicks' handler, injected (not looked up on the client)
+        bind_coach(self, self.manager)
         self.add_dynamic_items(RHButton, RHSelect, CoachButton)
         self.tree.error(self._on_tree_error)
         await self.tree.set_translator(CommandTranslator())

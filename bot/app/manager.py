@@ -10,12 +10,14 @@ It builds the bot's parts and hands each request to the part whose job it is:
 ``drivers``        AI moves and timers, supervised; what follows every commit
 ``presenter``      events → table message, hand messages, summaries
 ``resume``         start-up: load, set aside what fails, re-arm timers
-``info``           the read-only commands (rules, leaderboard, stats, hand)
-``records``        hand records and replays of finished games (record, replay)
 ``hints``          the Hint button of a table with hints
 ``lessons``        ``/ruff lesson``: scripted deals played in DMs
 ``coach``          deal reviews and puzzles (review, puzzle, their buttons)
 =================  ============================================================
+
+Features with a package of their own (``bot/features/``: records and replays, the
+read-only info commands, settings and options) are built by :meth:`features`; the
+client installs their commands and buttons, and no forward here serves them.
 
 Invariants, kept by those parts:
 
@@ -39,8 +41,6 @@ from bot.app import heap
 from bot.cluster.sync import Cluster
 from bot.commands.coach import Coach
 from bot.commands.daily import DailyStandings
-from bot.commands.info import Info
-from bot.commands.records import Records
 from bot.config import Settings
 from bot.discord_ui.challenge import Challenges
 from bot.discord_ui.claims import VERBS as CLAIM_VERBS
@@ -49,11 +49,11 @@ from bot.discord_ui.daily import Daily
 from bot.discord_ui.hints import Hints
 from bot.discord_ui.lessons import Lessons
 from bot.discord_ui.lobby import Lobby
-from bot.discord_ui.options import options_command, settings_command
 from bot.discord_ui.play import Play
 from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
-from bot.features import Feature
+from bot.features import Feature, info, records
+from bot.features import settings as settings_feature
 from bot.present.replies import refuse
 from bot.store import Database
 from bot.tables.aipool import AIPool
@@ -96,8 +96,6 @@ class GameManager:
         self.play = Play(svc, self.presenter, self.drivers)
         self.lobby = Lobby(svc, self.presenter, self.drivers)
         self.claims = ClaimButtons(svc, self.presenter, self.play)
-        self.info = Info(svc, self.presenter, self.lobby)
-        self.records = Records(svc)
         self.hints = Hints(svc)
         self.lessons = Lessons(svc)
         self.daily = Daily(svc, self.presenter, self.drivers)  # /ruff daily: boards played alone
@@ -130,8 +128,14 @@ class GameManager:
 
     def features(self) -> list[Feature]:
         """The features that are packages of their own (``bot/features/``), built from
-        this manager's parts; the client adds their commands and buttons."""
-        return []
+        this manager's parts (called once, by the client, which adds their commands and
+        buttons)."""
+        svc = self.services
+        return [
+            records.build(svc),
+            info.build(svc, self.presenter),
+            settings_feature.build(svc, self.presenter),
+        ]
 
     # ------------------------------------------------------------ lifecycle
 
@@ -189,50 +193,7 @@ class GameManager:
         await self.challenges.command(interaction, opponent, game_id, boards)
 
     async def cancel_command(self, interaction: discord.Interaction[Any]) -> None:
-        await self.info.cancel_command(interaction)
-
-    async def hand_command(self, interaction: discord.Interaction[Any]) -> None:
-        await self.info.hand_command(interaction)
-
-    async def rules_command(
-        self, interaction: discord.Interaction[Any], game_id: str | None, preset: str | None
-    ) -> None:
-        await self.info.rules_command(interaction, game_id, preset)
-
-    async def leaderboard(
-        self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None
-    ) -> None:
-        await self.info.leaderboard(interaction, page, game_id)
-
-    async def stats(
-        self,
-        interaction: discord.Interaction[Any],
-        user: discord.abc.User | None,
-        game_id: str | None = None,
-    ) -> None:
-        await self.info.stats(interaction, user, game_id)
-
-    async def settings_command(
-        self,
-        interaction: discord.Interaction[Any],
-        pictures: bool | None,
-        language: str | None = None,
-    ) -> None:
-        changed = await settings_command(
-            self.services.server_settings, interaction, pictures, language
-        )
-        if changed and interaction.guild is not None:
-            # the server's tables speak the new language from their next change
-            language_now = await self.services.server_settings.language(interaction.guild.id)
-            for table in self.tables.values():
-                if table.guild_id == interaction.guild.id and table.language != language_now:
-                    table.shown.language = language_now
-                    self.presenter.schedule_table_edit(table)
-
-    async def options_command(
-        self, interaction: discord.Interaction[Any], auto_play: bool | None
-    ) -> None:
-        await options_command(self.services.player_options, interaction, auto_play)
+        await self.lobby.cancel_command(interaction)
 
     # ------------------------------------------------------------ clicks (bot/handlers.ClickHandler)
 
@@ -268,28 +229,6 @@ class GameManager:
         confirmed: bool = False,
     ) -> None:
         await self.play.on_pick(interaction, table_id, version, seat, verb, values, confirmed)
-
-    async def on_leaderboard_page(
-        self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None
-    ) -> None:
-        await self.info.on_leaderboard_page(interaction, page, game_id)
-
-    # ------------------------------------------------------------ records and replays (bot/commands/records.py)
-
-    async def record_command(
-        self, interaction: discord.Interaction[Any], table_id: int | None
-    ) -> None:
-        await self.records.record_command(interaction, table_id)
-
-    async def replay_command(
-        self, interaction: discord.Interaction[Any], table_id: int | None
-    ) -> None:
-        await self.records.replay_command(interaction, table_id)
-
-    async def on_replay_step(
-        self, interaction: discord.Interaction[Any], table_id: int, step: int
-    ) -> None:
-        await self.records.on_replay_step(interaction, table_id, step)
 
     # ------------------------------------------------------------ hints and lessons (bot/tables/hints.py, lessons.py)
 

@@ -215,6 +215,16 @@ class Cluster:
                 await self.refresh(table)
         return table
 
+    async def in_channel(self, channel_id: int, here: Table | None) -> Table | None:
+        """The channel's open table: this process's copy, else one loaded of the table
+        another process runs there (a web page in this process looks at it)."""
+        if here is not None:
+            return here
+        row = await self.svc.table_repo.get_open_by_channel(channel_id)
+        if row is None:
+            return None
+        return await self.current(row.id, self.svc.tables.get(row.id))
+
     async def catch_up(self, table: Table) -> None:
         """After :class:`TableBehind`: bring the copy up to date (and present it, if ours)."""
         async with table.lock:
@@ -224,6 +234,8 @@ class Cluster:
                 return
             if not self.owns(table.id):
                 self.life.follow_copies(table)  # the "My hand" copies this process showed
+                if events:  # and whatever watches the table here (a web page)
+                    self.svc.feed.follow(table, events)
                 return
             if events:
                 self.life.publish(table, events)
@@ -291,7 +303,7 @@ class Cluster:
         if existing is not None:  # loaded meanwhile by another click
             return existing
         for hm in await self.svc.hand_repo.list(table_id):
-            table.shown.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
+            table.hand_messages[hm.seat] = (hm.channel_id, hm.message_id)
         await self.life.speak(table)  # the table's and its players' languages
         self.svc.tables.add(table)
         return table
@@ -328,6 +340,7 @@ class Cluster:
             self.owns(table.id)
             or status in ("finished", "cancelled")
             or table.shows_hand_copies()  # a "My hand" copy shown here follows the game
+            or self.svc.feed.watched(table.id)  # so does a page watching the table here
         ):
             self.svc.own(self._follow(table), name=f"follow-{table.id}")
 
@@ -528,7 +541,7 @@ class Cluster:
                 async with existing.lock:
                     await self.refresh(existing)
                     for hm in hands.get(row.id, []):
-                        existing.shown.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
+                        existing.hand_messages[hm.seat] = (hm.channel_id, hm.message_id)
                     actions = logs.get(row.id, [])
                     self.life.arm(
                         existing, deadlines.get(row.id), actions[-1].created_at if actions else 0.0

@@ -7,7 +7,7 @@ clicks for free. What makes it a board is its row: the board's rules (one deal,
 the start scores), seed and first dealer; its player in the board's seat and the
 :data:`~bot.tables.aipool.FIXED` AI (a fixed search, seeded by the board and the
 move count) in the others; no turn timer, no thread, no table message; and
-``TableSettings.board``, so its end writes the board's result
+``TableKind.BOARD``, so its end writes the board's result
 (``bot.tables.commit``) instead of a rated game.
 
 One attempt per board and player (``daily_results``' key): ``/ruff daily`` resumes
@@ -46,7 +46,8 @@ from bot.store.daily import CHALLENGE
 from bot.tables import commit
 from bot.tables.aipool import FIXED
 from bot.tables.drivers import Drivers
-from bot.tables.table import AI_NAMES, Table, TableSettings
+from bot.tables.kinds import TableKind, TableSpec
+from bot.tables.table import AI_NAMES, Table
 from engine import (
     BOARDS_PER_DAY,
     Board,
@@ -187,9 +188,6 @@ class Daily:
         if label is None:
             with using(language):
                 label = text.board_label(the_board.number, BOARDS_PER_DAY, the_board.series)
-        settings = TableSettings(
-            turn_timeout=0.0, guild_name=label, thread_id=0, board=the_board.key
-        )
 
         async def row(table_id: int) -> None:
             await svc.daily_repo.start(
@@ -205,21 +203,25 @@ class Daily:
             )
 
         try:
-            table = await commit.open_board(
+            table = await commit.open_table(
                 svc,
-                guild_id=guild_id,
-                channel_id=dm_id,
-                creator_id=user_id,
-                rules=rules,
-                seed=the_board.seed,
-                first_dealer=the_board.first_dealer,
-                seats=seats,
-                settings=settings,
-                then=row,
+                TableSpec(
+                    kind=TableKind.BOARD,
+                    rules=rules,
+                    guild_id=guild_id,
+                    channel_id=dm_id,
+                    creator_id=user_id,
+                    seats=seats,
+                    guild_name=label,
+                    seed=the_board.seed,
+                    first_dealer=the_board.first_dealer,
+                    board=the_board.key,
+                    then=row,
+                ),
             )
         except (ChannelBusy, IntegrityError):
             return None
-        table.shown.language = language
+        table.language = language
         svc.tables.add(table)
         await self.presenter.hands.send_all(table)
         self.drivers.kick(table)
@@ -229,7 +231,7 @@ class Daily:
     async def resume(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """The player's board in play: its hand DM again, and where it stands."""
         table = await self.svc.current_table(table_id)
-        if table is None or table.game is None or not table.settings.board:
+        if table is None or table.game is None or table.kind is not TableKind.BOARD:
             await reply(interaction, _("You have a game in play in your DMs — finish it first."))
             return
         the_board = board_of_key(table.settings.board)
@@ -303,7 +305,7 @@ class Daily:
     def committed(self, table: Table, events: list[Event]) -> None:
         """The feed's listener: a board that just ended is summed up for its player."""
         if (
-            table.settings.board
+            table.kind is TableKind.BOARD
             and table.status == "finished"
             and any(isinstance(e, MatchOver) for e in events)
             and self.svc.sync.may_drive(table)

@@ -21,6 +21,7 @@ from typing import Any
 import discord
 
 from bot.discord_ui.services import DiscordServices
+from bot.discord_ui.shown import shown
 from bot.present import render
 from bot.present.controls import hand_controls, hand_in_buttons, hint_button
 from bot.present.i18n import _, current, using
@@ -104,11 +105,11 @@ class Hands:
             language,
             note,
             table.away,
-            table.shown.played_for.get(seat),
+            shown(table).played_for.get(seat),
             table.message_id,
             turn_deadline(table, seat),  # a turn's deadline may be known after its move
         )
-        drawn = table.shown.hands_drawn.get(seat)
+        drawn = shown(table).hands_drawn.get(seat)
         if drawn is not None and drawn[0] == key:
             _key, content, sig, view, away = drawn
         else:
@@ -116,12 +117,12 @@ class Hands:
                 content, view, away = self._hand_text(table, seat, note)
                 sig = hand_signature(table, seat, content)
             if view.phase != "over":
-                table.shown.hands_drawn[seat] = (key, content, sig, view, away)
+                shown(table).hands_drawn[seat] = (key, content, sig, view, away)
 
         def controls() -> discord.ui.View:
             with using(language):
                 ui = hand_controls(table.id, version, view, away=away, chosen=chosen)
-                if table.settings.hints and view.my_turn and not away:
+                if table.kind.rules.hint_button and view.my_turn and not away:
                     hint_button(ui, table.id, version, seat)  # a table with hints, your turn
                 return ui
 
@@ -133,8 +134,8 @@ class Hands:
         view = table.view(seat)
         away = seat in table.away and view.phase != "over"
         if view.phase == "over" and not note:
-            note = table.shown.how_won_in.get(current(), table.shown.how_won)
-        played_for = table.shown.played_for.get(seat)
+            note = shown(table).how_won_in.get(current(), shown(table).how_won)
+        played_for = shown(table).played_for.get(seat)
         if played_for and view.phase != "over":
             note = f"{played_for}\n{note}" if note else played_for
         text = render.hand_message(
@@ -198,12 +199,12 @@ class Hands:
         human = table.human(seat)
         assert human is not None
         content, sig, controls = self._hand_now(table, seat)
-        old = table.shown.hand_msgs.get(seat)
+        old = table.hand_messages.get(seat)
         try:
             message = await self.notifier.dm(human.user_id, content, controls())
         except DMClosed:
-            if seat not in table.shown.dm_closed:
-                table.shown.dm_closed.add(seat)
+            if seat not in shown(table).dm_closed:
+                shown(table).dm_closed.add(seat)
                 with using(table.language):
                     warning = _(
                         "⚠️ {player}, I can't DM you your hand (DMs closed). Press **My hand** on table #{table} to play."
@@ -213,9 +214,9 @@ class Hands:
             self._refresh_copies(table, seat)
             return False
         self._refresh_copies(table, seat)
-        table.shown.dm_closed.discard(seat)
-        table.shown.hand_msgs[seat] = (message.channel.id, message.id)
-        table.shown.hand_sig[seat] = sig
+        shown(table).dm_closed.discard(seat)
+        table.hand_messages[seat] = (message.channel.id, message.id)
+        shown(table).hand_sig[seat] = sig
         await commit.keep_hand_message(self.svc, table, seat, message.channel.id, message.id)
         if old is not None and old[1] != message.id:  # the deal before: gone, not a stub
             self.svc.own(self._delete_quietly(*old), name=f"delete-hand-{old[1]}")
@@ -239,11 +240,11 @@ class Hands:
             self._refresh_copies(table, seat)
             if seat == skip:
                 continue
-            target = table.shown.hand_msgs.get(seat)
+            target = table.hand_messages.get(seat)
             if target is None:
                 continue
             if force:
-                table.shown.hand_sig.pop(seat, None)  # shown again whatever it showed
+                shown(table).hand_sig.pop(seat, None)  # shown again whatever it showed
 
             tries = [0]
 
@@ -260,16 +261,16 @@ class Hands:
                     return None
                 tries[0] += 1
                 content, sig, controls = self._hand_now(table, seat)
-                if tries[0] == 1 and table.shown.hand_sig.get(seat) == sig:
+                if tries[0] == 1 and shown(table).hand_sig.get(seat) == sig:
                     return None
-                table.shown.hand_sig[seat] = sig
+                shown(table).hand_sig[seat] = sig
                 return content, controls()
 
             async def gone(seat: int = seat, target: tuple[int, int] = target) -> None:
                 # The DM hand message is unreachable (deleted, or the DM channel reset): send a new one.
-                if table.shown.hand_msgs.get(seat) != target or table.status != "active":
+                if table.hand_messages.get(seat) != target or table.status != "active":
                     return
-                del table.shown.hand_msgs[seat]
+                del table.hand_messages[seat]
                 try:
                     await self._send_hand(table, seat)
                 except (StoreError, discord.HTTPException) as exc:
@@ -282,7 +283,7 @@ class Hands:
     def track_copy(self, table: Table, seat: int, copy: HandCopy) -> None:
         """Keep ``copy`` (a hand just shown or answered ephemerally) up to date from now on,
         until a minute before its token expires: then it says it stopped (:meth:`_stop_later`)."""
-        copies = table.shown.fallback.setdefault(seat, {})
+        copies = shown(table).fallback.setdefault(seat, {})
         old = copies.pop(copy.message_id, None)
         if old is not None:
             copy.task = old.task  # an edit in flight renders the latest state when it loops
@@ -305,12 +306,12 @@ class Hands:
         await asyncio.sleep(max(0.0, copy.expires - COPY_STOPS_BEFORE - now))
         if self._stoppers.get(copy.message_id) is asyncio.current_task():
             del self._stoppers[copy.message_id]
-        copies = table.shown.fallback.get(seat, {})
+        copies = shown(table).fallback.get(seat, {})
         if copies.get(copy.message_id) is not copy:
             return  # replaced by a fresher copy of the same message, or let go already
         del copies[copy.message_id]
         if not copies:
-            table.shown.fallback.pop(seat, None)
+            shown(table).fallback.pop(seat, None)
         await self._say_stopped(table, seat, copy)
 
     async def _say_stopped(self, table: Table, seat: int, copy: HandCopy) -> None:
@@ -346,9 +347,9 @@ class Hands:
         if message is None:
             return
         sig = hand_signature(table, seat, content)
-        dm = table.shown.hand_msgs.get(seat)
+        dm = table.hand_messages.get(seat)
         if dm is not None and dm[1] == message.id:
-            table.shown.hand_sig[seat] = sig
+            shown(table).hand_sig[seat] = sig
         elif message.flags.ephemeral:
             self.track_copy(
                 table, seat, HandCopy.of(interaction, message.id, sig)
@@ -359,22 +360,22 @@ class Hands:
         message = interaction.message
         if message is None:
             return
-        dm = table.shown.hand_msgs.get(seat)
+        dm = table.hand_messages.get(seat)
         if dm is not None and dm[1] == message.id:
-            table.shown.hand_sig.pop(seat, None)
+            shown(table).hand_sig.pop(seat, None)
         else:
-            table.shown.fallback.get(seat, {}).pop(message.id, None)
+            shown(table).fallback.get(seat, {}).pop(message.id, None)
         self.refresh(table)
 
     def refresh_copies(self, table: Table) -> None:
         """Bring every live "My hand" copy this process showed up to date (and nothing
         else: the DMs and the table message are the owning process's)."""
-        for seat in list(table.shown.fallback):
+        for seat in list(shown(table).fallback):
             self._refresh_copies(table, seat)
 
     def _refresh_copies(self, table: Table, seat: int) -> None:
         """Bring ``seat``'s live "My hand" copies up to date; forget expired ones."""
-        copies = table.shown.fallback.get(seat)
+        copies = shown(table).fallback.get(seat)
         if not copies:
             return
         for message_id, copy in list(copies.items()):
@@ -383,7 +384,7 @@ class Hands:
             elif copy.task is None or copy.task.done():
                 copy.task = self.svc.own(self._edit_copy(table, seat, copy))
         if not copies:
-            del table.shown.fallback[seat]
+            del shown(table).fallback[seat]
 
     @staticmethod
     def _copy_edit(
@@ -419,6 +420,6 @@ class Hands:
             finally:
                 release_view(view)
             copy.sig = sig
-        copies = table.shown.fallback.get(seat, {})
+        copies = shown(table).fallback.get(seat, {})
         if copies.get(copy.message_id) is copy:
             del copies[copy.message_id]

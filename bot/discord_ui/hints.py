@@ -52,7 +52,7 @@ class Hints:
         """Why ``user_id`` gets no hint for ``seat`` at ``version``, or None — for every front."""
         if table is None or table.status != "active" or table.game is None:
             return _("This table has ended.")
-        if not table.settings.hints:
+        if not table.kind.rules.hint_button:
             return _("Hints are off at this table.")
         if table.seat_of(user_id) != seat:
             return _("That is not your hand.")

@@ -17,6 +17,7 @@ import discord
 
 from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
+from bot.discord_ui.shown import shown
 from bot.present import layout, render
 from bot.present.i18n import _, using
 from bot.present.notify import MessageGone, call, release_view
@@ -26,6 +27,7 @@ from bot.present.replies import refuse, reply
 from bot.store import AISeat, ChannelBusy, HumanSeat, StoreError, TableRow, VersionConflict
 from bot.tables import commit
 from bot.tables.drivers import Drivers
+from bot.tables.kinds import TableKind, TableSpec
 from bot.tables.sync import CATCH_UP_TRIES
 from bot.tables.table import (
     AI_NAMES,
@@ -113,15 +115,18 @@ class Lobby:
         svc.tables.forget_ended()
         user = interaction.user
         try:
-            table = await commit.open_lobby(
+            table = await commit.open_table(
                 svc,
-                guild_id=interaction.guild.id,
-                channel_id=interaction.channel.id,
-                creator=HumanSeat(user.id, user.display_name),
-                rules=rules,
-                guild_name=interaction.guild.name,
-                channel_name=getattr(interaction.channel, "name", ""),
-                hints=hints,
+                TableSpec(
+                    kind=TableKind.HINTS if hints else TableKind.ORDINARY,
+                    rules=rules,
+                    guild_id=interaction.guild.id,
+                    channel_id=interaction.channel.id,
+                    creator_id=user.id,
+                    seats=[HumanSeat(user.id, user.display_name)] + [None] * (rules.players - 1),
+                    guild_name=interaction.guild.name,
+                    channel_name=getattr(interaction.channel, "name", ""),
+                ),
             )
         except ChannelBusy:
             existing = await svc.table_repo.get_open_by_channel(interaction.channel.id)
@@ -132,7 +137,7 @@ class Lobby:
                 else _("This channel already has a table."),
             )
             return
-        table.shown.language = await svc.server_settings.language(interaction.guild.id)
+        table.language = await svc.server_settings.language(interaction.guild.id)
         svc.tables.add(table)
         self.drivers.arm_lobby_timer(
             table
@@ -337,6 +342,15 @@ class Lobby:
 
     # ================================================================ cancel
 
+    async def cancel_command(self, interaction: discord.Interaction[Any]) -> None:
+        """``/ruff cancel``: end this channel's table (opener or Manage Server)."""
+        channel_id = interaction.channel.id if interaction.channel else None
+        table = self.svc.tables.open_in_channel(channel_id)
+        if table is None:
+            await refuse(interaction, _("There is no open table in this channel."))
+            return
+        await self.cancel(interaction, table, respond_by_edit=False)
+
     async def cancel(
         self, interaction: discord.Interaction[Any], table: Table, respond_by_edit: bool
     ) -> None:
@@ -429,10 +443,10 @@ class Lobby:
         if existing is not None:
             return None, _("This channel already has a table: {table}").format(table=jump(existing))
         try:
-            table = await commit.open_rematch(svc, row, user_id)
+            table = await commit.open_table(svc, commit.rematch_spec(row, user_id))
         except ChannelBusy:
             return None, _("This channel already has a table.")
-        table.shown.language = await svc.server_settings.language(row.guild_id)
+        table.language = await svc.server_settings.language(row.guild_id)
         svc.tables.add(table)
         return table, None
 
@@ -479,7 +493,7 @@ class Lobby:
                 return
             finally:
                 release_view(view)
-            table.shown.hand_sig[seat] = hand_signature(table, seat, content)
+            shown(table).hand_sig[seat] = hand_signature(table, seat, content)
             self.presenter.hands.refresh(table, skip=seat)
             return
         self.presenter.hands.refresh(table)  # the hand DM goes back from "away" to the live hand

@@ -11,6 +11,7 @@ import logging
 import discord
 
 from bot.discord_ui.services import DiscordServices
+from bot.discord_ui.shown import shown
 from bot.present.i18n import _, using
 from bot.present.notify import MessageGone
 from bot.tables import commit
@@ -47,11 +48,11 @@ class Notices:
         human = table.human(seat)
         if human is None or table.game is None:
             return
-        if table.shown.pinged == (seat, table.version) or any(
-            n[:2] == (seat, table.version) for n in table.shown.notices
+        if shown(table).pinged == (seat, table.version) or any(
+            n[:2] == (seat, table.version) for n in shown(table).notices
         ):
             return  # pinged already (before a restart, too)
-        table.shown.pinged = (seat, table.version)
+        shown(table).pinged = (seat, table.version)
         if (
             not waited
             and table.moves
@@ -86,9 +87,9 @@ class Notices:
         if message is None:
             return
         notice = Notice(seat, version, message.channel.id, message.id)
-        table.shown.notices.append(notice)
+        shown(table).notices.append(notice)
         self.clear(table)  # the turn may have passed while the post was on its way
-        if notice in table.shown.notices:
+        if notice in shown(table).notices:
             self.svc.own(self._save_notices(table))
 
     def clear(self, table: Table) -> None:
@@ -97,21 +98,21 @@ class Notices:
         game = table.game
         live = table.status == "active" and game is not None and not game.is_over
         keep: list[Notice] = []
-        for notice in table.shown.notices:
+        for notice in shown(table).notices:
             seat, version, channel_id, message_id = notice
             if live and game is not None and game.version == version and game.to_act() == seat:
                 keep.append(notice)
             else:
                 self.svc.own(self._delete_quietly(channel_id, message_id))
-        if len(keep) != len(table.shown.notices):
-            table.shown.notices[:] = keep
+        if len(keep) != len(shown(table).notices):
+            shown(table).notices[:] = keep
             self.svc.own(self._save_notices(table))
 
     async def _save_notices(self, table: Table) -> None:
         """Keep the live notices' ids with the table (its settings), so a restart can
         still delete them once their turn passes; best effort."""
         async with table.lock:
-            await commit.keep_notices(self.svc, table)
+            await commit.keep_notices(self.svc, table, shown(table).notices)
 
     async def _delete_quietly(self, channel_id: int, message_id: int) -> None:
         try:

@@ -24,6 +24,7 @@ import discord
 
 from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
+from bot.discord_ui.shown import shown
 from bot.present.i18n import _, ngettext, using
 from bot.present.notify import release_view
 from bot.present.render.common import cards_text
@@ -111,7 +112,7 @@ class Play:
         def decided(table: Table, outcome: Outcome) -> None:
             hands = self.presenter.hands
             if outcome.applied:
-                table.shown.played_for.pop(seat, None)  # a timed-out turn's note is seen
+                shown(table).played_for.pop(seat, None)  # a timed-out turn's note is seen
                 content, view = hands.hand(table, seat)
             else:
                 with using(hands.language_of_seat(table, seat)):

@@ -23,6 +23,7 @@ import discord
 from bot.discord_ui.hands import Hands
 from bot.discord_ui.notices import Notices
 from bot.discord_ui.services import DiscordServices
+from bot.discord_ui.shown import shown
 from bot.present import layout, render
 from bot.present.coach_components import review_view
 from bot.present.i18n import LANGUAGES, _, ngettext, using
@@ -82,7 +83,7 @@ class Presenter:
             played = ", ".join(
                 render.action_label(a, game.rules if game else None) for a in actions
             )
-            table.shown.played_for[seat] = _(
+            shown(table).played_for[seat] = _(
                 "⏰ Your time ran out: the AI played **{played}** for you."
             ).format(played=played)
         if table.status != "active":
@@ -94,7 +95,9 @@ class Presenter:
         human = table.human(seat)
         who = human.name if human else render.seat_names(len(table.seats))[seat]
         if takeover:
-            table.shown.recent.append(_("⏰ {who} is away: the AI plays for them.").format(who=who))
+            shown(table).recent.append(
+                _("⏰ {who} is away: the AI plays for them.").format(who=who)
+            )
             mention = f"<@{human.user_id}>" if human else who
             self.svc.own(
                 self.post_quietly(
@@ -109,14 +112,14 @@ class Presenter:
                 )
             )
         else:
-            table.shown.recent.append(
+            shown(table).recent.append(
                 _("⏰ {who} ran out of time: the AI played for them.").format(who=who)
             )
 
     def auto_played(self, table: Table, seat: int, action: Action) -> None:
         game = table.game
         with using(self.hands.language_of_seat(table, seat)):
-            table.shown.played_for[seat] = _(
+            shown(table).played_for[seat] = _(
                 "▶ Auto-play: **{card}** was your only legal card, so it was played for you "
                 "(`/ruff options` to turn this off)."
             ).format(card=render.action_label(action, game.rules if game else None))
@@ -193,8 +196,8 @@ class Presenter:
         # deal that ended in it.
         new_deal = max((i for i, e in enumerate(events) if isinstance(e, DealStarted)), default=-1)
         if new_deal >= 0 or any(isinstance(e, TrickWon) for e in events):
-            table.shown.recent.clear()
-        table.shown.recent.extend(render.event_lines(info, events[new_deal + 1 :]))
+            shown(table).recent.clear()
+        shown(table).recent.extend(render.event_lines(info, events[new_deal + 1 :]))
         if table.status != "finished" and new_deal >= 0:
             self.svc.own(self.hands.send_all_quietly(table))
         else:
@@ -244,11 +247,13 @@ class Presenter:
             )
             for language in LANGUAGES:  # the table's, and each hand DM's in its player's language
                 with using(language):
-                    table.shown.how_won_in[language] = render.how_won(info, game.observe(0), points)
-            how = table.shown.how_won_in.get(table.language, "")
+                    shown(table).how_won_in[language] = render.how_won(
+                        info, game.observe(0), points
+                    )
+            how = shown(table).how_won_in.get(table.language, "")
         except Exception:
             log.exception("table %s: could not sum up the finished game", table.id)
-        table.shown.how_won = how
+        shown(table).how_won = how
         text = "\n".join(x for x in (summary, how) if x and not (x == how and how in summary))
         if text:
             with using(table.language):
@@ -310,9 +315,9 @@ class Presenter:
             )
         info = table.info()
         view = table.view(0)
-        recent = list(table.shown.recent)
+        recent = list(shown(table).recent)
         if game.is_over or table.status != "active":
-            final = render.final_text(info, view, table.shown.how_won).splitlines()
+            final = render.final_text(info, view, shown(table).how_won).splitlines()
             return TableLayout(
                 lines=tuple(final),
                 buttons=layout.finished_buttons(table.id) if table.status == "finished" else (),
@@ -398,7 +403,7 @@ class Presenter:
             return None
         info = table.info()
         view = game.observe(0) if game is not table.game else table.view(0)
-        last = table.shown.pictures.last
+        last = shown(table).pictures.last
         if last is not None and last.key == picture_key(info, view, info.names):
             return last
         if self._drawing.locked() or asyncio.get_running_loop().time() < self._rested_at:
@@ -416,7 +421,7 @@ class Presenter:
                 return await self._draw(table, info, view)
         except Exception:
             log.exception("table %s: could not draw its picture", table.id)
-            return table.shown.pictures.last
+            return shown(table).pictures.last
 
     async def _draw(self, table: Table, info: render.TableInfo, view: SeatView) -> Picture:
         """Draw (in the painter's process), then set the rest that keeps pictures
@@ -424,7 +429,7 @@ class Presenter:
         loop = asyncio.get_running_loop()
         started = loop.time()
         try:
-            return await table.shown.pictures.get(info, view, info.names, self.svc.painter.table)
+            return await shown(table).pictures.get(info, view, info.names, self.svc.painter.table)
         finally:
             took = loop.time() - started
             if self.svc.painter.mode == "process":  # threads (tests, demo): nothing to share
@@ -469,7 +474,7 @@ class Presenter:
         """Replace every hand DM of ``table`` with ``text`` (the table was cancelled);
         a callable is called in each player's language (the texts of bot/present/i18n.py)."""
         self.notices.clear(table)
-        for seat, (channel_id, message_id) in list(table.shown.hand_msgs.items()):
+        for seat, (channel_id, message_id) in list(table.hand_messages.items()):
             with using(self.hands.language_of_seat(table, seat)):
                 shown = text() if callable(text) else text
             self.notifier.schedule_edit(channel_id, message_id, self._fixed(shown))

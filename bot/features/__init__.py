@@ -15,7 +15,7 @@ feature's own objects by closure, not by looking the app up on the client.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,8 +53,13 @@ def install(
     tree: app_commands.CommandTree[Any],
     group: app_commands.Group,
     features: Sequence[Feature],
+    check: Callable[[discord.Interaction[Any]], Coroutine[Any, Any, bool]] | None = None,
 ) -> None:
     """Add every feature's commands under ``group`` and register its buttons.
+
+    ``check`` (the ``/ruff`` cog's ``interaction_check``: where the bot is not, only
+    some commands run) guards every feature command as it guards the cog's own:
+    discord.py runs a cog's check only for the commands the cog defines.
 
     Two features may not share a command name: that is a wiring error, raised here
     at start-up rather than found by a player."""
@@ -65,6 +70,15 @@ def install(
             if command.name in taken:
                 raise ValueError(f"/ruff {command.name} of {feature.name!r} is taken")
             taken.add(command.name)
+            if check is not None:
+                leaves = (
+                    command.walk_commands()
+                    if isinstance(command, app_commands.Group)
+                    else [command]
+                )
+                for leaf in leaves:
+                    if isinstance(leaf, app_commands.Command):
+                        leaf.add_check(check)
             group.add_command(command)
         if feature.items:
             add = getattr(client, "add_dynamic_items", None)

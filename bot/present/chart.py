@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Final
 
 from PIL import Image, ImageDraw
@@ -35,6 +35,7 @@ from bot.present.drawing import (
 )
 from bot.present.i18n import N_, TextMap, _, ngettext, using
 from bot.present.render import SEAT_NAMES, SIDE_SHORT, TableInfo
+from bot.present.render.points import HOW_MARKS, DealPoint
 from engine import (
     CanYeCalled,
     DealScored,
@@ -47,6 +48,7 @@ from engine import (
 )
 
 __all__ = [
+    "HOW_MARKS",
     "DealPoint",
     "chart_off_loop",
     "deal_history",
@@ -54,24 +56,6 @@ __all__ = [
     "draw_chart",
     "score_chart",
 ]
-
-HOW_MARKS: Final = ("tricks", "honours", "call", "ruff", "contract")
-"""How a side scored in a deal, in the order a marker shows it (the last that applies wins):
-``tricks``, ``honours`` (held), ``call`` (Can-ye answered or honours shown at the
-call point), ``ruff`` (Ruffe and Trump's ruff), ``contract`` (a contract settled)."""
-
-
-@dataclass(frozen=True, slots=True)
-class DealPoint:
-    """One deal of a finished game: where each side stood after it and how it scored."""
-
-    game_no: int
-    deal_no: int
-    scores: tuple[int, ...]
-    how: tuple[str, ...]  # per side: one of HOW_MARKS, or "" when it gained nothing
-    game_winner: int | None = None  # the side that won the game with this deal
-    game_how: str = ""  # how that game ended (GameOver.how: tricks, set, concession ...)
-    tied: tuple[int, ...] = ()  # the sides sharing first place when the game ended tied
 
 
 def deal_history(record: Mapping[str, Any]) -> tuple[DealPoint, ...]:

@@ -10,20 +10,22 @@ Their ids have a prefix of their own (``rc:``), so the table's buttons
 * ``rc:n:<puzzle>`` — the next puzzle after that one (``rc:n``: any next one, on
   messages from before the puzzle's number was in the id).
 
-The callbacks parse the id and hand over to the manager (:class:`CoachHandler`);
-a malformed id is answered privately and changes nothing.
+The callbacks parse the id and hand over to the handler the wiring binds the class
+to (:func:`bind_coach`: the manager, a :class:`CoachHandler`); a malformed id is
+answered privately and changes nothing.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import weakref
 from typing import Any, Protocol
 
 import discord
 
 from bot.present.i18n import _
-from bot.present.locales import arrive
+from bot.present.locales import Remembers, arrive
 from bot.present.render.common import card_label
 from bot.present.replies import refuse
 from engine import Card, CardParseError
@@ -38,6 +40,7 @@ __all__ = [
     "next_view",
     "review_id",
     "review_view",
+    "bind_coach",
 ]
 
 _REVIEW_RE = re.compile(r"v:(\d{1,19}):(\d{1,6})")
@@ -50,6 +53,11 @@ _ID_LIMIT = 100
 
 class CoachHandler(Protocol):
     """The coach's side of its buttons (the manager)."""
+
+    @property
+    def user_locales(self) -> Remembers:
+        """Each player's language, remembered from their clicks."""
+        ...
 
     async def on_review_button(
         self, interaction: discord.Interaction[Any], table_id: int, deal: int
@@ -85,7 +93,7 @@ def review_id(table_id: int, deal: int) -> str:
 class CoachButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rc:(?P<rest>[^\s]{1,97})"
 ):
-    """Every button of the coach."""
+    """Every button of the coach, routed to the handler bound to the client (:func:`bind_coach`)."""
 
     def __init__(
         self,
@@ -113,8 +121,11 @@ class CoachButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            await arrive(interaction)
-            await _route(interaction, self.rest)
+            handler = _HANDLERS.get(interaction.client)
+            if handler is None:
+                raise RuntimeError("no coach handler is bound to this client (bind_coach)")
+            await arrive(interaction, handler.user_locales)
+            await _route(handler, interaction, self.rest)
         except Exception:
             if not interaction.response.is_done():
                 try:
@@ -127,8 +138,15 @@ class CoachButton(
             await interaction.client.on_error("component", interaction)
 
 
-async def _route(interaction: discord.Interaction[Any], rest: str) -> None:
-    handler: CoachHandler = getattr(interaction.client, "manager")  # noqa: B009 - set in setup_hook
+_HANDLERS: weakref.WeakKeyDictionary[discord.Client, CoachHandler] = weakref.WeakKeyDictionary()
+
+
+def bind_coach(client: discord.Client, handler: CoachHandler) -> None:
+    """Hand ``client``'s coach clicks to ``handler`` (the manager), once, from the wiring."""
+    _HANDLERS[client] = handler
+
+
+async def _route(handler: CoachHandler, interaction: discord.Interaction[Any], rest: str) -> None:
     if m := _REVIEW_RE.fullmatch(rest):
         await handler.on_review_button(interaction, int(m.group(1)), int(m.group(2)))
         return

@@ -21,33 +21,32 @@ Every component is a :class:`discord.ui.DynamicItem`, registered once in
 * ``rh:c:<table>:<version>:<seat>:<k>`` — the ``k``-th menu of choices (when
   there are more than buttons fit, e.g. a ruff value 0-95); each option's value
   is the engine's encoding of one action (``ruffval:47``);
-* ``rh:lb:<page>[:<game>]`` — leaderboard paging (the game id the page shows; an
-  id without one, from before ratings, shows the server's most played game);
-* ``rh:r:<table>:<step>[:d]`` — a replay of a finished game at trick ``step``
-  (from 0; ``/ruff replay``, :mod:`bot.present.replay`); a step past the end clamps;
-  ``:d`` marks the buttons that jump by deal (two buttons may lead to one step);
-* ``rh:s:<table>`` — a replay's menu of deals; each option's value is the step of
-  that deal's first trick.
 * ``rh:h:<table>:<version>:<seat>`` — the Hint button of a hand at a table with
   hints, stamped like a card (a hint for an earlier turn is stale);
 * ``rh:l:<lesson>:<step>:<action>`` — a lesson's answer at its step (the engine's
   encoding of the action), ``rh:l:<lesson>:start`` — start (or resume) a lesson.
 
+Ids of the same ``rh:`` prefix that features own (``bot/features/``) are theirs
+and never match the classes here: ``rh:lb:`` (leaderboard pages,
+``bot.features.info``), ``rh:r:`` and ``rh:s:`` (replays, ``bot.features.records``).
+
 The builders here are pure functions of an engine view; the callbacks only
-parse the id and hand over to the :class:`~bot.present.handlers.ClickHandler` (the manager).
+parse the id and hand over to the :class:`~bot.present.handlers.ClickHandler`
+the wiring binds the classes to (:func:`routed`).
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from bot.present.handlers import ClickHandler, handler_of
+from bot.present.handlers import ClickHandler
 from bot.present.i18n import _, ngettext
 from bot.present.locales import arrive
 from engine import Action, ActionParseError, decode_action
@@ -81,15 +80,13 @@ _ID_LIMIT = 100
 
 @dataclass(frozen=True, slots=True)
 class ParsedId:
-    kind: str  # t | a | d | k | c | lb | r | s | h | l
+    kind: str  # t | a | d | k | c | h | l
     table_id: int = 0
     verb: str = ""  # the table verb (t) or the laid-out cards' action verb (d)
     version: int = 0
     seat: int = 0
     action: Action | None = None
-    page: int = 0
-    step: int = 0  # a replay's step (r)
-    game: str = ""  # the game id of a leaderboard page (lb); "" = the default
+    step: int = 0  # a lesson's step (l)
     lesson: str = ""  # a lesson's name (l)
     cards: tuple[str, ...] = ()  # the chosen cards' codes (k)
 
@@ -105,9 +102,6 @@ _CONFIRM_RE = re.compile(
     r"k:(\d{1,19}):(\d{1,9}):([0-3]):([a-z]{1,10}):([0-9A-Z]{2,3}(?:\.[0-9A-Z]{2,3}){0,11})"
 )
 _CHOICE_RE = re.compile(r"c:(\d{1,19}):(\d{1,9}):([0-3]):(\d)")
-_LB_RE = re.compile(r"lb:(\d{1,4})(?::([a-z0-9-]{1,60}))?")
-_REPLAY_RE = re.compile(r"r:(\d{1,19}):(\d{1,6})(?::d)?")
-_REPLAY_DEAL_RE = re.compile(r"s:(\d{1,19})")
 _HINT_RE = re.compile(r"h:(\d{1,19}):(\d{1,9}):([0-3])")
 _LESSON_RE = re.compile(r"l:([a-z0-9-]{1,24}):(\d{1,4}):([a-z]{1,10}(?::[0-9A-Za-z-]{1,16})?)")
 _LESSON_START_RE = re.compile(r"l:([a-z0-9-]{1,24}):start")
@@ -152,10 +146,6 @@ def parse_custom_id(rest: str) -> ParsedId:
         return ParsedId(
             "c", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3))
         )
-    if m := _LB_RE.fullmatch(rest):
-        return ParsedId("lb", page=int(m.group(1)), game=m.group(2) or "")
-    if m := _REPLAY_RE.fullmatch(rest):
-        return ParsedId("r", table_id=int(m.group(1)), step=int(m.group(2)))
     if m := _HINT_RE.fullmatch(rest):
         return ParsedId(
             "h", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3))
@@ -168,8 +158,6 @@ def parse_custom_id(rest: str) -> ParsedId:
         except ActionParseError:
             raise BadCustomId(rest) from None
         return ParsedId("l", lesson=m.group(1), step=int(m.group(2)), action=action)
-    if m := _REPLAY_DEAL_RE.fullmatch(rest):
-        return ParsedId("s", table_id=int(m.group(1)))
     raise BadCustomId(rest)
 
 
@@ -197,11 +185,6 @@ def confirm_id(table_id: int, version: int, seat: int, verb: str, codes: Sequenc
     return cid
 
 
-def replay_deal_id(table_id: int) -> str:
-    """The id of a replay's menu of deals."""
-    return f"rh:s:{table_id}"
-
-
 def choice_id(table_id: int, version: int, seat: int, k: int) -> str:
     """The id of the ``k``-th menu of choices (0-9) on a hand message."""
     cid = f"rh:c:{table_id}:{version}:{seat}:{k}"
@@ -226,14 +209,12 @@ def lesson_id(lesson: str, step: int | None = None, action: Action | None = None
     return cid
 
 
-def _manager(interaction: discord.Interaction[Any]) -> ClickHandler:
-    return handler_of(interaction)
-
-
 class RHButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rh:(?P<rest>(?![dcs]:)[^\s]{1,97})"
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rh:(?P<rest>(?![dcs]:|lb:|r:)[^\s]{1,97})",
 ):
-    """Every button of the bot. The callback routes by the id's kind."""
+    """Every button of the bot's tables. The callback routes by the id's kind to the
+    click handler the wiring bound to the client (:func:`bind`)."""
 
     def __init__(
         self,
@@ -267,10 +248,10 @@ class RHButton(
 
 
 class RHSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>[dcs]:[^\s]{1,95})"
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rh:(?P<rest>[dc]:[^\s]{1,95})"
 ):
-    """Every select menu of the bot: cards to lay out (the ruff's discards, a kitty),
-    or one choice of many (a declared ruff value)."""
+    """Every select menu of the bot's tables: cards to lay out (the ruff's discards, a
+    kitty), or one choice of many (a declared ruff value); routed as :class:`RHButton`."""
 
     def __init__(
         self,
@@ -311,12 +292,27 @@ class RHSelect(
         await _dispatch(interaction, self.rest, values=tuple(str(v) for v in self.item.values))
 
 
+_HANDLERS: weakref.WeakKeyDictionary[discord.Client, ClickHandler] = weakref.WeakKeyDictionary()
+
+
+def bind(client: discord.Client, handler: ClickHandler) -> None:
+    """Hand ``client``'s clicks on :class:`RHButton` and :class:`RHSelect` to ``handler``
+    (the manager): the wiring injects it once, in ``setup_hook``. (The classes are
+    registered once per client, and discord.py re-registers a sent item's own class,
+    so the handler cannot ride on a class of its own.)"""
+    _HANDLERS[client] = handler
+
+
 async def _dispatch(
     interaction: discord.Interaction[Any], rest: str, values: tuple[str, ...]
 ) -> None:
     try:
-        await arrive(interaction)  # answer in the clicker's language; remember it for their DMs
-        await _route(interaction, rest, values)
+        handler = _HANDLERS.get(interaction.client)
+        if handler is None:
+            raise RuntimeError("no click handler is bound to this client (components.bind)")
+        # answer in the clicker's language; remember it for their DMs
+        await arrive(interaction, handler.user_locales)
+        await _route(handler, interaction, rest, values)
     except Exception:
         # discord.py only logs errors raised in dynamic items; answer the user and
         # report through the client's error hook so nothing fails silently.
@@ -331,8 +327,12 @@ async def _dispatch(
         await interaction.client.on_error("component", interaction)
 
 
-async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple[str, ...]) -> None:
-    manager = _manager(interaction)
+async def _route(
+    manager: ClickHandler,
+    interaction: discord.Interaction[Any],
+    rest: str,
+    values: tuple[str, ...],
+) -> None:
     try:
         parsed = parse_custom_id(rest)
     except BadCustomId:
@@ -375,19 +375,11 @@ async def _route(interaction: discord.Interaction[Any], rest: str, values: tuple
             await manager.refuse(interaction, _("That is not one of the choices."))
             return
         await manager.on_action(interaction, parsed.table_id, parsed.version, parsed.seat, [action])
-    elif parsed.kind == "r":
-        await manager.on_replay_step(interaction, parsed.table_id, parsed.step)
     elif parsed.kind == "h":
         await manager.on_hint(interaction, parsed.table_id, parsed.version, parsed.seat)
-    elif parsed.kind == "l":
-        await manager.on_lesson(interaction, parsed.lesson, parsed.step, parsed.action)
-    elif parsed.kind == "s":
-        if len(values) != 1 or not values[0].isdigit() or len(values[0]) > 6:
-            await manager.refuse(interaction, _("That is not one of the choices."))
-            return
-        await manager.on_replay_step(interaction, parsed.table_id, int(values[0]))
     else:
-        await manager.on_leaderboard_page(interaction, parsed.page, parsed.game or None)
+        assert parsed.kind == "l"
+        await manager.on_lesson(interaction, parsed.lesson, parsed.step, parsed.action)
 
 
 # ------------------------------------------------------------------ view builders
@@ -419,36 +411,6 @@ def lesson_view(
     for i, (name, label) in enumerate(starts[: (ROWS - first) * ROW_WIDTH]):
         ui.button(lesson_id(name), label, discord.ButtonStyle.primary, row=first + i // ROW_WIDTH)
     return ui
-
-
-def leaderboard_id(page: int, game_id: str | None = None) -> str:
-    """The id of a leaderboard page button (``rh:lb:<page>[:<game>]``)."""
-    cid = f"rh:lb:{page}" + (f":{game_id}" if game_id else "")
-    assert len(cid) <= _ID_LIMIT
-    return cid
-
-
-def leaderboard_view(page: int, pages: int, game_id: str | None = None) -> discord.ui.View | None:
-    if pages <= 1:
-        return None
-    view = new_view()
-    view.add_item(
-        RHButton(
-            leaderboard_id(max(page - 1, 0), game_id),
-            _("◀ Previous"),
-            discord.ButtonStyle.secondary,
-            disabled=page <= 0,
-        )
-    )
-    view.add_item(
-        RHButton(
-            leaderboard_id(min(page + 1, pages - 1), game_id),
-            _("Next ▶"),
-            discord.ButtonStyle.secondary,
-            disabled=page >= pages - 1,
-        )
-    )
-    return view
 
 
 class Rows(discord.ui.View):

@@ -1,8 +1,9 @@
 """What the components hand a click over to: a small Protocol.
 
-``bot.present.components`` parses a ``custom_id`` and calls one of these methods on the
-client's ``manager``; it never imports the manager itself, so the two modules
-do not depend on each other (the manager builds views from components).
+``bot.present.components`` parses a ``custom_id`` and calls one of these methods on
+the handler the wiring bound to the client (``components.bind(client, manager)``); it
+never imports the manager itself, so the two modules do not depend on each other
+(the manager builds views from components).
 """
 
 from __future__ import annotations
@@ -12,13 +13,19 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.present.locales import Remembers
 from engine import Action
 
-__all__ = ["ClickHandler", "handler_of"]
+__all__ = ["ClickHandler"]
 
 
 class ClickHandler(Protocol):
     """The game side of every button and menu the bot sends."""
+
+    @property
+    def user_locales(self) -> Remembers:
+        """Each player's language, remembered from their clicks."""
+        ...
 
     async def refuse(self, interaction: discord.Interaction[Any], text: str) -> None: ...
 
@@ -46,14 +53,6 @@ class ClickHandler(Protocol):
         confirmed: bool = False,
     ) -> None: ...
 
-    async def on_leaderboard_page(
-        self, interaction: discord.Interaction[Any], page: int, game_id: str | None = None
-    ) -> None: ...
-
-    async def on_replay_step(
-        self, interaction: discord.Interaction[Any], table_id: int, step: int
-    ) -> None: ...
-
     async def on_hint(
         self, interaction: discord.Interaction[Any], table_id: int, version: int, seat: int
     ) -> None: ...
@@ -65,9 +64,3 @@ class ClickHandler(Protocol):
         step: int,
         action: Action | None,
     ) -> None: ...
-
-
-def handler_of(interaction: discord.Interaction[Any]) -> ClickHandler:
-    """The handler the running bot registered as ``client.manager``."""
-    handler: ClickHandler = getattr(interaction.client, "manager")  # noqa: B009 - set in setup_hook
-    return handler

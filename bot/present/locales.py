@@ -6,7 +6,7 @@ commands' translator."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -15,19 +15,21 @@ from bot.present.i18n import DEFAULT, enter, language_of, translations
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CommandTranslator", "arrive"]
+__all__ = ["CommandTranslator", "Remembers", "arrive"]
 
 
-async def arrive(interaction: Any) -> str:
+class Remembers(Protocol):
+    """What keeps each user's locale (``bot.tables.user_locales.UserLocales``)."""
+
+    async def enter(self, interaction: Any) -> str: ...
+
+
+async def arrive(interaction: Any, locales: Remembers | None = None) -> str:
     """The first step of every interaction (the command tree's check, every button and
-    menu): its user's language becomes the language of the moment, and the running
-    bot's ``UserLocales`` (``client.manager.user_locales``, bot/tables/user_locales.py)
-    remembers the locale."""
-    manager = getattr(getattr(interaction, "client", None), "manager", None)
-    remember = getattr(getattr(manager, "user_locales", None), "enter", None)
-    if remember is not None:
-        language: str = await remember(interaction)
-        return language
+    menu): its user's language becomes the language of the moment, and ``locales``
+    (the running bot's ``UserLocales``, handed in by the wiring) remembers the locale."""
+    if locales is not None:
+        return await locales.enter(interaction)
     return enter(interaction)
 
 

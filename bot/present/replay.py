@@ -6,10 +6,10 @@ deal number, dealer, trumps, the exchange or contract, on its first trick), who 
 each seat's card, who won, the running tricks of the deal and the score, and the
 hands as they stood before the trick. The deal's last trick adds the deal's result
 and what ended (a game, the match). Every hand is shown because the game is over;
-:mod:`bot.commands.records` refuses to replay a table that is not finished.
+:mod:`bot.features.records` refuses to replay a table that is not finished.
 
 :func:`replay_view` builds the ◀ ▶ buttons: ``rh:r:<table>:<step>`` ids
-(:mod:`bot.present.components`), the step each button leads to; a game of several
+(the records feature's, :mod:`bot.features.records`), the step each button leads to; a game of several
 deals also gets ⏮ ⏭ (the start of this deal or the one before, the next deal's)
 and a menu of its deals (``rh:s:<table>``, each option the step of a deal's first
 trick), so a deal is one tap away, not a trick at a time. A button that cannot
@@ -43,6 +43,7 @@ __all__ = [
     "deal_name",
     "deal_starts",
     "hand_line",
+    "replay_deal_id",
     "replay_id",
     "replay_view",
     "step_text",
@@ -55,6 +56,11 @@ SHORT = SEAT_SHORT
 def clamp_step(step: int, total: int) -> int:
     """A requested step brought into ``0 .. total - 1`` (a stale or forged step clamps)."""
     return max(0, min(step, total - 1))
+
+
+def replay_deal_id(table_id: int) -> str:
+    """The id of a replay's menu of deals."""
+    return f"rh:s:{table_id}"
 
 
 def replay_id(table_id: int, step: int) -> str:
@@ -328,7 +334,7 @@ def replay_view(
             for i in shown
         ]
         view.menu(
-            ui.replay_deal_id(table_id),
+            replay_deal_id(table_id),
             options,
             1,
             _("Jump to a deal"),

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import replace
 
 from bot.competition.ratings import Team
 from bot.store import (
     Deadline,
-    HumanSeat,
     LeaseNotHeld,
     NewAction,
     PlayerResult,
@@ -30,9 +29,10 @@ from bot.store import (
     VersionConflict,
     ratings,
 )
+from bot.tables.kinds import TableSpec
 from bot.tables.services import Services
-from bot.tables.table import Table, TableSettings
-from engine import Action, Event, Game, Rules, board_result, new_game
+from bot.tables.table import Notice, Table, TableSettings
+from engine import Action, Event, Game, board_result, make_rules, new_game
 
 log = logging.getLogger(__name__)
 
@@ -47,10 +47,9 @@ __all__ = [
     "keep_thread",
     "mark_cancelled",
     "mark_set_aside",
-    "open_board",
-    "open_lobby",
-    "open_rematch",
+    "open_table",
     "reclaim",
+    "rematch_spec",
     "results",
     "set_deadline",
     "set_message",
@@ -91,12 +90,8 @@ async def commit(
     for action in actions:
         events.extend(trial.apply(seat, action))  # IllegalAction: nothing written
     entries = [NewAction(seat, a.encode(), actor_id) for a in actions]
-    # a table with hints, and a board played alone, are not rated
-    teams = (
-        _rating_teams(table, trial)
-        if trial.is_over and not table.settings.hints and not table.settings.board
-        else []
-    )
+    kind = table.kind.rules  # rated or not, and what its end writes
+    teams = _rating_teams(table, trial) if trial.is_over and kind.rated else []
     timeout = turn_timeout(svc, table)
     following = None if trial.is_over else trial.to_act()
     away, misses = set(table.away), dict(table.misses)
@@ -128,12 +123,15 @@ async def commit(
             version = await _append(svc, table, entries, snapshot, deadline, lease)
             if trial.is_over:
                 version = await svc.table_repo.set_status(table.id, "finished", version)
-                if table.settings.board:  # a board played alone: its own result, never rated
+                if kind.board_result:  # a board played alone: its own result
                     await svc.daily_repo.finish(table.id, _board_result(table, trial))
                 else:
                     await svc.result_repo.record_game(
                         table.id, table.guild_id, results(table, trial)
                     )
+                end = svc.ends.get(table.kind)
+                if end is not None:  # the kind's own end (an event's round result)
+                    await end(table, trial)
                 await svc.deadline_repo.clear(table.id)
                 await svc.snapshot_repo.delete(table.id)
                 if teams:  # the rating lands with the result or not at all
@@ -280,110 +278,84 @@ async def reclaim(svc: Services, table: Table, seat: int) -> bool:
     return True
 
 
-async def open_lobby(
-    svc: Services,
-    *,
-    guild_id: int,
-    channel_id: int,
-    creator: HumanSeat,
-    rules: Rules,
-    guild_name: str,
-    channel_name: str,
-    hints: bool = False,
-) -> Table:
-    """A new table in the lobby with its opener in the first seat (``hints``: with the
-    Hint button, unrated). Raises :class:`~bot.store.ChannelBusy` if the channel has an
-    open table."""
-    settings = TableSettings(
-        turn_timeout=svc.settings.turn_timeout,
-        guild_name=guild_name,
-        channel_name=channel_name,
-        hints=hints,
+async def open_table(svc: Services, spec: TableSpec) -> Table:
+    """Open a table of any kind — the one way a table comes to be.
+
+    A kind that opens as a lobby (``ordinary``, ``hints``) is made with ``spec``'s
+    seats and waits for players, unless ``spec.start`` (a rematch); any other (a
+    board, an event's table) starts at once with them. The table row, its start and
+    ``spec.then(table id)`` (the rows that belong with it) are one transaction:
+    nothing is half made. What the kind says is set here too: no timer and no
+    thread for a kind without them. Raises :class:`~bot.store.ChannelBusy` if the
+    channel has an open table, or whatever ``then`` raises (nothing is written)."""
+    rules = spec.rules
+    kind = spec.kind.rules
+    timeout = spec.turn_timeout
+    if not kind.timers:
+        timeout = 0.0
+    elif timeout is None:
+        timeout = svc.settings.turn_timeout
+    settings = replace(
+        TableSettings.from_json(spec.keep),
+        turn_timeout=timeout,
+        guild_name=spec.guild_name,
+        channel_name=spec.channel_name,
+        kind=spec.kind,
+        board=spec.board,
+        away=frozenset(),  # AFK state belongs to a game, never carried over
+        misses={},
     )
-    row = await svc.table_repo.create_lobby(
-        guild_id=guild_id,
-        channel_id=channel_id,
-        creator_id=creator.user_id,
-        game_id=rules.game_id,
-        preset=rules.preset,
-        seed=svc.new_seed(),
-        seats=[creator] + [None] * (rules.players - 1),
-        overrides=dict(rules.overrides),
-        settings=settings.to_json(),
-    )
-    return Table.from_row(row)
-
-
-async def open_rematch(svc: Services, row: TableRow, creator_id: int) -> Table:
-    """A new game of finished ``row``'s players in its channel, started at once (the
-    table and its start are one transaction: no half-made rematch). Raises
-    :class:`~bot.store.ChannelBusy` if the channel has an open table."""
-    old = TableSettings.from_json(row.settings)
-    settings = replace(old, away=frozenset(), misses={})  # AFK state belongs to the old game
-    async with svc.db.transaction():
-        new_row = await svc.table_repo.create_lobby(
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            creator_id=creator_id,
-            game_id=row.game_id,
-            preset=row.preset,
-            seed=svc.new_seed(),
-            seats=list(row.seats),
-            overrides=row.overrides,
-            settings=settings.to_json(),
-        )
-        version = await svc.table_repo.set_status(new_row.id, "active", new_row.version)
-    table = Table.from_row(new_row)
-    table.game, _deal = new_game(
-        rules=table.rules, seed=table.seed, record_version=table.record_version
-    )
-    table.db_version = version
-    table.status = "active"
-    return table
-
-
-async def open_board(
-    svc: Services,
-    *,
-    guild_id: int,
-    channel_id: int,
-    creator_id: int,
-    rules: Rules,
-    seed: int,
-    first_dealer: int,
-    seats: Sequence[Seat | None],
-    settings: TableSettings,
-    then: Callable[[int], Awaitable[None]],
-) -> Table:
-    """A board played alone (``bot.discord_ui.daily``), started at once in its player's DM
-    channel: the table, its start and ``then(table id)`` (the board's own row) in one
-    transaction. Raises :class:`~bot.store.ChannelBusy` if that DM has a board in play,
-    :class:`~bot.store.IntegrityError` if ``then`` finds the board started before."""
+    if not kind.thread:
+        settings = replace(settings, thread_id=0)
+    starts = spec.start or not kind.lobby
     async with svc.db.transaction():
         row = await svc.table_repo.create_lobby(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            creator_id=creator_id,
+            guild_id=spec.guild_id,
+            channel_id=spec.channel_id,
+            creator_id=spec.creator_id,
             game_id=rules.game_id,
             preset=rules.preset,
-            seed=seed,
-            first_dealer=first_dealer,
-            seats=list(seats),
+            seed=svc.new_seed() if spec.seed is None else spec.seed,
+            first_dealer=spec.first_dealer,
+            seats=list(spec.seats),
             overrides=dict(rules.overrides),
             settings=settings.to_json(),
         )
-        version = await svc.table_repo.set_status(row.id, "active", row.version)
-        await then(row.id)
+        version = row.version
+        if starts:
+            version = await svc.table_repo.set_status(row.id, "active", version)
+        await spec.then(row.id)
     table = Table.from_row(row)
-    table.game, _deal = new_game(
-        rules=table.rules,
-        seed=table.seed,
-        first_dealer=table.first_dealer,
-        record_version=table.record_version,
-    )
-    table.db_version = version
-    table.status = "active"
+    if starts:
+        table.game, _deal = new_game(
+            rules=table.rules,
+            seed=table.seed,
+            first_dealer=table.first_dealer,
+            record_version=table.record_version,
+        )
+        table.db_version = version
+        table.status = "active"
     return table
+
+
+def rematch_spec(row: TableRow, creator_id: int) -> TableSpec:
+    """A new game of finished ``row``'s players in its channel, of its kind and with
+    its settings (its timeout, its names), started at once (``open_table``)."""
+    settings = TableSettings.from_json(row.settings)
+    return TableSpec(
+        kind=settings.kind,
+        rules=make_rules(row.game_id, row.preset, row.overrides),
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        creator_id=creator_id,
+        seats=list(row.seats),
+        guild_name=settings.guild_name,
+        channel_name=settings.channel_name,
+        board=settings.board,
+        turn_timeout=settings.turn_timeout,
+        keep=row.settings,
+        start=True,
+    )
 
 
 async def change_seats(svc: Services, table: Table, seats: Sequence[Seat | None]) -> None:
@@ -434,14 +406,12 @@ async def keep_thread(svc: Services, table: Table, thread_id: int) -> None:
     table.settings = settings
 
 
-async def keep_notices(svc: Services, table: Table) -> None:
-    """Keep the turn's live notices with the table, so a restart can still delete them
-    once their turn passes; best effort."""
-    if table.status not in ("active", "finished") or table.settings.notices == tuple(
-        table.shown.notices
-    ):
+async def keep_notices(svc: Services, table: Table, notices: Sequence[Notice]) -> None:
+    """Keep the turn's live ``notices`` with the table, so a restart can still delete
+    them once their turn passes; best effort."""
+    if table.status not in ("active", "finished") or table.settings.notices == tuple(notices):
         return
-    settings = replace(table.settings, notices=tuple(table.shown.notices))
+    settings = replace(table.settings, notices=tuple(notices))
     try:
         table.db_version = await svc.table_repo.update_settings(table.id, settings.to_json())
     except StoreError:

@@ -11,7 +11,10 @@ Two kinds of listener:
   subscribed them (the Discord front's presenter first, then the drivers that arm
   the next turn, then the features that follow their tables);
 * one table's, :meth:`Feed.watch` (a web page open on that table): called after the
-  bot-wide ones, so what they read (the next turn's deadline) is already armed.
+  bot-wide ones, so what they read (the next turn's deadline) is already armed. They
+  hear the table wherever it runs: a process that holds a copy of a table another
+  process runs follows it while anything watches it (:meth:`watched`) and hands the
+  moves it replays to its watchers (:meth:`follow`).
 
 What changes a table without a move — a lobby's seats, its start, a cancel, a seat
 taken back from the AI, a turn's deadline now known, a table that enters memory
@@ -71,6 +74,13 @@ class Feed:
     def publish(self, table: Table, events: list[Event]) -> None:
         for listener in self._listeners:
             listener(table, events)  # the wiring's own: a failure is the commit's
+        self.follow(table, events)
+
+    def follow(self, table: Table, events: list[Event]) -> None:
+        """Moves another process made at a table this one does not run (several
+        processes, ``bot.cluster``): only the table's own watchers hear them. The
+        bot-wide listeners (the Discord front, the drivers) hear the tables this process
+        runs: their owner shows and drives the others."""
         for watcher in tuple(self._watchers.get(table.id, ())):
             try:
                 watcher(table, events)

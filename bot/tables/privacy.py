@@ -3,7 +3,7 @@
 Records, replays, reviews and puzzles all ask :func:`deal_visible_to` (the store's
 puzzle query asks the same in SQL, :meth:`bot.store.CoachRepo.next_puzzle`):
 
-* a **board** (a daily board, a challenge board: ``settings["board"]``) is dealt
+* a **board** (a daily board, a challenge board: its kind, ``bot.tables.kinds``) is dealt
   to many players, each alone; its cards are its own player's and nobody else's,
   ever — whoever else has not played the board yet must not see it, and whoever
   has sees it in their own result;
@@ -15,13 +15,14 @@ puzzle query asks the same in SQL, :meth:`bot.store.CoachRepo.next_puzzle`):
 from __future__ import annotations
 
 from bot.store import HumanSeat, TableRow
+from bot.tables.kinds import TableKind, kind_of
 
 __all__ = ["deal_visible_to", "is_board", "plays_at"]
 
 
 def is_board(row: TableRow) -> bool:
     """A table that plays one board of a series (daily deals, a challenge)."""
-    return bool(row.settings.get("board"))
+    return kind_of(row.settings) is TableKind.BOARD
 
 
 def plays_at(row: TableRow, user_id: int) -> bool:

@@ -186,7 +186,7 @@ class Resume:
         self.svc.tables.add(table)
         if table.status == "active" and table.game is not None:
             for hm in hand_msgs:
-                table.shown.hand_msgs[hm.seat] = (hm.channel_id, hm.message_id)
+                table.hand_messages[hm.seat] = (hm.channel_id, hm.message_id)
         if redraw:
             self.redraw(table)
         if table.status == "lobby":
@@ -201,7 +201,7 @@ class Resume:
     async def speak(self, table: Table) -> None:
         """Set the languages of a table loaded from the database: its server's for the
         table, and its players' stored ones for their DMs (a DM carries no locale)."""
-        table.shown.language = await self.svc.server_settings.language(table.guild_id)
+        table.language = await self.svc.server_settings.language(table.guild_id)
         await self.svc.user_locales.load(s.user_id for s in table.seats if isinstance(s, HumanSeat))
 
     def load_table(
@@ -287,7 +287,6 @@ class Resume:
             # process that loads the table for it
             for move in actions[-(table.moves.maxlen or 0) :]:
                 table.moves.append((move.seq, move.seat, move.actor_id))
-            table.shown.notices = list(table.settings.notices)
         return table
 
     async def _set_aside(self, row: TableRow, exc: Exception) -> None:

@@ -14,7 +14,7 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from typing import TYPE_CHECKING, Any
 
 from bot.config import Settings
@@ -36,10 +36,12 @@ from bot.store import (
 )
 from bot.tables.aipool import AIPool
 from bot.tables.feed import Feed
+from bot.tables.kinds import TableKind
 from bot.tables.player_options import PlayerOptions
 from bot.tables.server_settings import ServerSettings
 from bot.tables.table import ACK_SAMPLES, Table
 from bot.tables.user_locales import UserLocales
+from engine import Game
 
 if TYPE_CHECKING:
     from bot.tables.sync import TableSync
@@ -215,6 +217,9 @@ class Services:
         # the clock the turn and lobby timers run by (epoch seconds): the front's, set
         # by the wiring (a simulated Discord drives its own), else the system's
         self.now: Callable[[], float] = time.time
+        # a kind's own end, written in the finishing move's transaction after the game's
+        # result (bot.tables.commit): registered by the feature that owns the kind
+        self.ends: dict[TableKind, Callable[[Table, Game], Awaitable[None]]] = {}
 
     def own(self, coro: Coroutine[Any, Any, None], name: str | None = None) -> asyncio.Task[None]:
         return self.tasks.own(coro, name)
@@ -225,6 +230,12 @@ class Services:
 
     def new_seed(self) -> int:
         return self.seed_rng.randrange(1, 2**53)
+
+    async def table_in_channel(self, channel_id: int) -> Table | None:
+        """The channel's open table for a front looking at the channel: this process's
+        copy, else (several processes) a copy of the one another process runs, loaded
+        and followed from then on while something watches it."""
+        return await self.sync.in_channel(channel_id, self.tables.open_in_channel(channel_id))
 
     async def current_table(self, table_id: int) -> Table | None:
         """The table a click is about: this process's copy, as :attr:`sync` brings it

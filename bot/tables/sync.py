@@ -107,6 +107,11 @@ class TableSync(Protocol):
     async def current(self, table_id: int, table: Table | None) -> Table | None:
         """The table a click is about: this process's copy, loaded or brought up to date."""
 
+    async def in_channel(self, channel_id: int, here: Table | None) -> Table | None:
+        """The open table of a channel, for a front that looks at the channel: ``here``
+        (this process's copy of it, if any), else a copy of the one another process
+        runs, loaded (None: the channel has no open table)."""
+
     def fence(self, table: Table, actor_id: int | None) -> str | None:
         """The lease holder a commit by ``actor_id`` (None: the AI or a timer) is written
         under: the store writes the move only while this holder has the table's lease,
@@ -140,6 +145,9 @@ class OneProcess:
 
     async def current(self, table_id: int, table: Table | None) -> Table | None:
         return table
+
+    async def in_channel(self, channel_id: int, here: Table | None) -> Table | None:
+        return here  # this process runs every table: none is anywhere else
 
     def fence(self, table: Table, actor_id: int | None) -> str | None:
         return None

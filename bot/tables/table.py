@@ -13,10 +13,9 @@ import random
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from bot.present.i18n import _
-from bot.present.picture import PictureCache
 from bot.present.projection import TableFrame, seat_state, table_state
 from bot.present.render import SeatInfo, TableInfo
 from bot.present.render.common import ai_name
@@ -26,6 +25,7 @@ from bot.store import (
     Seat,
     TableRow,
 )
+from bot.tables.kinds import TableKind, kind_of
 from engine import (
     RECORD_VERSION,
     Game,
@@ -67,13 +67,15 @@ class TableSettings:
     misses: Mapping[int, int] = field(default_factory=dict)  # seat -> turns missed in a row
     notices: tuple[Notice, ...] = ()  # the turn's short-lived posts, deleted once it passes
     set_aside_notice: str = ""  # the channel was told this version could not load the table
-    hints: bool = False  # the Hint button in the hand DMs (``hints:on``); the game is then unrated
-    board: str = ""  # a board played alone (bot.discord_ui.daily): its name; never rated
+    # what the table is (bot.tables.kinds): rated or not, its end, timers, the Hint button
+    kind: TableKind = TableKind.ORDINARY
+    board: str = ""  # the key of the board a ``board`` table plays (bot.discord_ui.daily)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableSettings:
-        known = {f for f in cls.__dataclass_fields__ if f != "extra"}
+        # "hints": the flag rows older than "kind" were told a hints table by (kind_of)
+        known = {f for f in cls.__dataclass_fields__ if f != "extra"} | {"hints"}
         timeout = data.get("turn_timeout")
         thread = data.get("thread_id")
         return cls(
@@ -85,7 +87,7 @@ class TableSettings:
             misses={int(k): int(v) for k, v in dict(data.get("misses", {})).items() if v},
             notices=tuple(Notice(*(int(x) for x in n)) for n in data.get("notices", ())),
             set_aside_notice=str(data.get("set_aside_notice", "")),
-            hints=data.get("hints") is True,
+            kind=kind_of(data),
             board=str(data.get("board", "")),
             extra={k: v for k, v in data.items() if k not in known},
         )
@@ -108,8 +110,10 @@ class TableSettings:
             out["notices"] = [list(n) for n in self.notices]
         if self.set_aside_notice:
             out["set_aside_notice"] = self.set_aside_notice
-        if self.hints:
-            out["hints"] = True
+        if self.kind is not TableKind.ORDINARY:
+            out["kind"] = self.kind.value
+        if self.kind is TableKind.HINTS:
+            out["hints"] = True  # the standings' SQL leaves these games unrated by it
         if self.board:
             out["board"] = self.board
         return out
@@ -169,51 +173,23 @@ class Drive:
             self.ai_task.cancel()
 
 
-@dataclass
-class Shown:
-    """What the table's messages show beside the game (``bot.discord_ui.presenter``): caches
-    and message ids, rebuilt or re-read after a restart."""
+class FrontState(Protocol):
+    """What the front that shows a table keeps with it (the Discord front's
+    ``bot.discord_ui.shown.Shown``: its caches, notices and private copies), opaque
+    to the table layer but for one question."""
 
-    # the language of everything public about the table (its message, thread posts,
-    # summaries): the server's ``/ruff settings language:``, kept current by ServerSettings
-    language: str = "en"
-    recent: deque[str] = field(default_factory=lambda: deque(maxlen=3))  # the latest public lines
-    hand_msgs: dict[int, tuple[int, int]] = field(
-        default_factory=dict
-    )  # seat -> (channel, message) of its DM
-    hand_sig: dict[int, str] = field(
-        default_factory=dict
-    )  # seat -> what its DM shows (``hand_signature``)
-    dm_closed: set[int] = field(default_factory=set)
-    # seat -> message id -> the live private "My hand" copies (newest last, bounded): the
-    # front's own records of them (the Discord front's ``bot.discord_ui.hands.HandCopy``)
-    fallback: dict[int, dict[int, Any]] = field(default_factory=dict)
-    pictures: PictureCache = field(
-        default_factory=PictureCache
-    )  # the table message's picture, by its key
-    how_won: str = ""  # the end of the game: who won and how (set once the match is over)
-    how_won_in: dict[str, str] = field(
-        default_factory=dict
-    )  # how_won in each language (the hand DMs')
-    played_for: dict[int, str] = field(
-        default_factory=dict
-    )  # seat -> what the AI played on its timed-out turn
-    notices: list[Notice] = field(default_factory=list)  # the turn's live notices
-    pinged: tuple[int, int] | None = None  # (seat, version) of the last turn ping sent
-    # the seats' views of the game as it stands (Table.view): the game they are of, its
-    # version, and seat -> view; a move (a new game object or version) starts them over
-    # seat -> its hand message as last drawn, and what it was drawn from (bot.discord_ui.hands)
-    hands_drawn: dict[int, tuple[Any, str, str, SeatView, bool]] = field(default_factory=dict)
-    views: tuple[Game | None, int, dict[int, SeatView]] = field(
-        default_factory=lambda: (None, -1, {})
-    )
+    def follows(self) -> bool:
+        """Whether this process shows something of the table that must follow its
+        moves, also those another process makes (a private copy of a hand)."""
+        ...
 
 
 @dataclass
 class Table:
     """One table in memory, by concern: what its row stores (written only by
-    ``bot.tables.commit``), the game, what drives it (:class:`Drive`) and what its
-    messages show (:class:`Shown`). The database row is the durable truth."""
+    ``bot.tables.commit``), the game, what drives it (:class:`Drive`) and what the
+    front that shows it keeps with it (``front``, opaque here: :class:`FrontState`).
+    The database row is the durable truth."""
 
     id: int
     guild_id: int
@@ -239,7 +215,18 @@ class Table:
         default_factory=lambda: deque(maxlen=MOVES_KEPT)
     )
     drive: Drive = field(default_factory=Drive)
-    shown: Shown = field(default_factory=Shown)
+    # the language of everything public about the table (its message, thread posts,
+    # summaries): the server's ``/ruff settings language:``, kept current by ServerSettings
+    language: str = "en"
+    # seat -> (channel, message) of its hand DM: loaded with the table (start-up, another
+    # process's copy), then as the front sends them (it stores each, commit.keep_hand_message)
+    hand_messages: dict[int, tuple[int, int]] = field(default_factory=dict)
+    # the seats' views of the game as it stands (:meth:`view`): the game they are of, its
+    # version, and seat -> view; a move (a new game object or version) starts them over
+    seen: tuple[Game | None, int, dict[int, SeatView]] = field(
+        default_factory=lambda: (None, -1, {})
+    )
+    front: FrontState | None = None  # the front's own state of the table (opaque here)
 
     @classmethod
     def from_row(cls, row: TableRow) -> Table:
@@ -273,8 +260,9 @@ class Table:
         return self.settings.misses
 
     @property
-    def language(self) -> str:
-        return self.shown.language
+    def kind(self) -> TableKind:
+        """What the table is (:class:`~bot.tables.kinds.TableKind`)."""
+        return self.settings.kind
 
     # ------------------------------------------------------------ queries
 
@@ -285,8 +273,9 @@ class Table:
         return None
 
     def shows_hand_copies(self) -> bool:
-        """True while this process keeps an ephemeral "My hand" copy of a seat current."""
-        return any(self.shown.fallback.values())
+        """True while this process's front shows something of the table that follows
+        its moves (a "My hand" copy kept current)."""
+        return self.front is not None and self.front.follows()
 
     def human(self, seat: int) -> HumanSeat | None:
         occupant = self.seats[seat]
@@ -297,10 +286,10 @@ class Table:
         per move: the hand DMs, the table message, its picture and the AI all ask."""
         game = self.game
         assert game is not None
-        memo_game, memo_version, views = self.shown.views
+        memo_game, memo_version, views = self.seen
         if memo_game is not game or memo_version != game.version:
             views = {}
-            self.shown.views = (game, game.version, views)
+            self.seen = (game, game.version, views)
         found = views.get(seat)
         if found is None:
             found = views[seat] = game.observe(seat)
@@ -338,7 +327,7 @@ class Table:
             names.channel_name,
             jump,
             self.language,
-            names.hints,
+            self.kind.rules.hint_button,
         )
 
     def frame(self) -> TableFrame:
@@ -352,7 +341,7 @@ class Table:
             self.version,
             self.creator_id,
             self.info().seats,
-            self.settings.hints,
+            self.kind.rules.hint_button,
             self._deadline(),
         )
 

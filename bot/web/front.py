@@ -44,6 +44,7 @@ from typing import Any, Protocol
 from aiohttp import WSMsgType, web
 
 from bot.present.i18n import _, using
+from bot.store import StoreError
 from bot.tables.act import act, outcome_text
 from bot.tables.services import Services
 from bot.tables.table import Table
@@ -60,6 +61,9 @@ TABLE_VERBS = frozenset({"cancel", "reclaim", "rematch"})
 MAX_ACTIONS = 16  # the longest lay-out is a handful of cards; a claim is one action
 MAX_ACTION_TEXT = 24
 HELLO_WAIT = 10.0  # seconds a socket may stay silent before its hello
+# seconds between a tableless page's asks whether another process runs a table in its
+# channel (several processes; one process holds every table and asks nothing)
+FETCH_EVERY = 5.0
 QUEUE_KEPT = 64  # answers waiting for a slow page; the oldest go first
 STRIKES = 50  # rate-limited frames after which the connection is closed
 
@@ -145,6 +149,7 @@ class Connection:
         self.wake = asyncio.Event()
         self.bucket = Bucket(front.rate)
         self.strikes = 0
+        self.fetched_at = float("-inf")  # when it last asked for a table run elsewhere
 
     @property
     def user_id(self) -> int:
@@ -328,6 +333,7 @@ class Front:
         self.connections.add(conn)
         self._by_channel.setdefault(session.channel_id, set()).add(conn)
         writer = asyncio.create_task(conn.writer(), name="web-writer")
+        fetcher = asyncio.create_task(self._keep_fetching(conn), name="web-fetch")
         try:
             language = conn.language
             conn.send_json(
@@ -340,6 +346,7 @@ class Front:
                     "texts": page_texts(language),
                 }
             )
+            await self.fetch(conn)
             self.look(conn, force=True)
             async for msg in ws:
                 if msg.type is not WSMsgType.TEXT:
@@ -347,6 +354,7 @@ class Front:
                     continue
                 await self._frame(conn, msg.data)
         finally:
+            fetcher.cancel()
             self._attach(conn, None)
             channel = self._by_channel.get(session.channel_id)
             if channel is not None:
@@ -382,6 +390,32 @@ class Front:
         )
         await ws.send_str(json.dumps({"type": "error", "code": code, "text": text, "ref": None}))
         await ws.close(code=CLOSE_SESSION, message=code.encode())
+
+    async def _keep_fetching(self, conn: Connection) -> None:
+        """Several processes: a page whose channel has no table in this process asks,
+        every :data:`FETCH_EVERY` seconds, whether another process runs one there (a
+        table of this process reaches it through the feed's changes; nothing is polled)."""
+        while not conn.ws.closed:
+            await asyncio.sleep(FETCH_EVERY)
+            if self.svc.tables.open_in_channel(conn.session.channel_id) is None:
+                await self.fetch(conn)
+                self.look(conn)
+
+    async def fetch(self, conn: Connection) -> None:
+        """A page whose channel has no table here: load a copy of the one another
+        process runs there, if any (at most every :data:`FETCH_EVERY` seconds); the
+        page then watches its feed, and this process follows it (``bot.cluster``)."""
+        channel_id = conn.session.channel_id
+        if self.svc.tables.open_in_channel(channel_id) is not None:
+            return
+        now = time.monotonic()
+        if now - conn.fetched_at < FETCH_EVERY:
+            return
+        conn.fetched_at = now
+        try:
+            await self.svc.table_in_channel(channel_id)
+        except StoreError:
+            log.warning("channel %s: could not look for its table", channel_id, exc_info=True)
 
     # ------------------------------------------------------------ a frame from a page
 

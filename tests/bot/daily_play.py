@@ -48,7 +48,7 @@ def latest_board(env: Any, user_id: int) -> Table | None:
 
 
 def hand_of(member: Any, table: Table, seat: int) -> discord.Message:
-    channel_id, message_id = table.shown.hand_msgs[seat]
+    channel_id, message_id = table.hand_messages[seat]
     return next(m for m in member.user.dm_channel.history() if m.id == message_id)
 
 

@@ -20,6 +20,7 @@ from bot.store import Database, HumanSeat
 from bot.tables import commit
 from bot.tables.act import Outcome, Reason, act, outcome_text
 from bot.tables.aipool import AIPool
+from bot.tables.kinds import TableKind, TableSpec
 from bot.tables.services import Services
 from bot.tables.sync import OneProcess
 from bot.tables.table import Table
@@ -51,14 +52,18 @@ async def svc(tmp_path: Path) -> AsyncIterator[Services]:
 async def seated_table(svc: Services, game_id: str) -> Table:
     rules = make_rules(game_id)
     seats = [HumanSeat(u, f"P{u}") for u in USERS[: rules.players]]
-    table = await commit.open_lobby(
+    table = await commit.open_table(
         svc,
-        guild_id=1,
-        channel_id=2,
-        creator=seats[0],
-        rules=rules,
-        guild_name="g",
-        channel_name="c",
+        TableSpec(
+            kind=TableKind.ORDINARY,
+            rules=rules,
+            guild_id=1,
+            channel_id=2,
+            creator_id=seats[0].user_id,
+            seats=[seats[0]] + [None] * (rules.players - 1),
+            guild_name="g",
+            channel_name="c",
+        ),
     )
     await commit.start(svc, table, seats)
     svc.tables.add(table)

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.features.info.info import PAGE_PREFIX, leaderboard_id, parse_page
 from bot.present import components as ui
 from bot.present.controls import hand_controls
 from bot.present.render import card_label
@@ -87,12 +88,12 @@ def test_discard_and_leaderboard_ids_round_trip() -> None:
         BIG_VERSION,
         3,
     )
-    parsed = ui.parse_custom_id("lb:7")  # sent before ratings: the default game
-    assert (parsed.kind, parsed.page, parsed.game) == ("lb", 7, "")
-    cid = ui.leaderboard_id(3, "ruff-trump-willughby")
-    assert BUTTON_RE.fullmatch(cid) and len(cid) <= 100
-    parsed = ui.parse_custom_id(_rest(cid))
-    assert (parsed.kind, parsed.page, parsed.game) == ("lb", 3, "ruff-trump-willughby")
+    # the leaderboard's pages are the info feature's (bot/features/info), never the tables'
+    assert parse_page("7") == (7, None)  # sent before ratings: the default game
+    cid = leaderboard_id(3, "ruff-trump-willughby")
+    assert len(cid) <= 100 and not BUTTON_RE.fullmatch(cid) and not SELECT_RE.fullmatch(cid)
+    assert parse_page(cid.removeprefix(PAGE_PREFIX)) == (3, "ruff-trump-willughby")
+    assert parse_page("-1") is None and parse_page("abc") is None
 
 
 @pytest.mark.parametrize(
@@ -106,7 +107,6 @@ def test_discard_and_leaderboard_ids_round_trip() -> None:
         "a:1:2:0:fly",  # not an action
         "a:1:x:0:play:AS",
         "d:1:2",
-        "lb:-1",
         "a:" + "9" * 20 + ":0:0:pass",  # a table id longer than any rowid
     ],
 )

@@ -12,6 +12,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.discord_ui.shown import shown as shown_of
 from bot.present.layout import layout_text as message_text
 from bot.present.render import card_label
 from engine.actions import Play
@@ -125,7 +126,7 @@ async def test_dm_and_my_hand_copy_both_follow_every_action(simcord_env: Any) ->
     res = await alice.click(table_message(channel), label="My hand")
     mine = res.response
     assert mine.ephemeral and "You are **North**" in mine.content
-    assert not any(isinstance(x, discord.Interaction) for x in _held(table.shown.fallback)), (
+    assert not any(isinstance(x, discord.Interaction) for x in _held(shown_of(table).fallback)), (
         "an Interaction is kept"
     )
 
@@ -158,7 +159,7 @@ async def test_dm_and_my_hand_copy_both_follow_every_action(simcord_env: Any) ->
             await act_on(alice.user, hand_message(alice), choose(game.observe(0)))
             from_dm += 1
         both_current(f"after {from_copy} plays from the copy and {from_dm} from the DM")
-        assert not any(isinstance(x, discord.Interaction) for x in _held(table.shown.fallback))
+        assert not any(isinstance(x, discord.Interaction) for x in _held(shown_of(table).fallback))
         deals.add(table.game.observe(0).deal_no)
         assert from_copy + from_dm < 200
     assert from_copy > 3 and from_dm > 3 and len(deals) > 1  # both ways, across deals
@@ -190,12 +191,12 @@ async def test_my_hand_copy_is_dropped_when_its_token_expires(simcord_env: Any) 
         raise AssertionError("alice never got to play")
 
     old = (await alice.click(table_message(channel), label="My hand")).response
-    assert old.ephemeral and table.shown.fallback.get(0)
+    assert old.ephemeral and shown_of(table).fallback.get(0)
     await env.advance_time(16 * 60)  # past the interaction token's 15 minutes
     requests = len(env.http_requests)
     await play_until_alice_played()
     await play_until_alice_played()
-    assert not table.shown.fallback.get(0), "an expired copy is forgotten"
+    assert not shown_of(table).fallback.get(0), "an expired copy is forgotten"
     _assert_current(
         "DM",
         hand_message(alice).content,

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from bot.discord_ui.shown import shown as shown_of
+
 from .helpers import raw_buttons, table_message
 
 MIN = 60.0
@@ -54,4 +56,4 @@ async def test_my_hand_copy_says_it_stopped_before_its_token_expires(simcord_env
     assert "This copy of your hand has stopped updating" in stopped.content
     assert "/ruff hand" in stopped.content
     assert raw_buttons(stopped.components) == []
-    assert not table.shown.fallback.get(0), "no longer edited"
+    assert not shown_of(table).fallback.get(0), "no longer edited"

@@ -12,6 +12,7 @@ import pytest
 import simcord
 
 from bot.store import RatingRepo, ratings
+from bot.tables.kinds import TableKind
 
 from .conftest import make_settings, restart
 from .dm_play import label_of, lowest_card, open_table, play_out
@@ -67,7 +68,7 @@ async def test_a_hint_is_private_changes_nothing_and_the_game_is_unrated(
         await alice.click(table_message(channel), label="Add AI (easy)")
     await alice.click(table_message(channel), label="Start")
     table = env.bot.manager.tables[1]
-    assert table.settings.hints
+    assert table.kind is TableKind.HINTS
     assert "💡 Hints on · unrated" in message_text(table_message(channel))
 
     await _alice_to_act(env, table, alice)
@@ -216,7 +217,7 @@ async def test_hints_survive_a_restart(
     alice = players[0]
     await restart(env, more_bots, make_settings(db_path, seed=7))
     table = env.bot.manager.tables[1]
-    assert table.settings.hints
+    assert table.kind is TableKind.HINTS
     assert "💡 Hints on · unrated" in message_text(table_message(channel))
     res = await alice.user.click(hand_message(alice), label=HINT)
     assert res.ephemeral and _answer(res).startswith("💡 Hint: play **")

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from bot.commands.info import leaderboard_text, plural, stats_text
 from bot.competition.ratings import MIN_GAMES, MODEL, Entrant, Team, teams_to_json
+from bot.features.info.info import leaderboard_text, plural, stats_text
 from bot.store import AISeat, HumanSeat, RatingChange, RatingEventRow, RatingRow, Seat, ratings
 from bot.store.ratings import rate, teams_from_game
 from engine import Game, make_rules

@@ -6,8 +6,9 @@ import random
 
 import pytest
 
+from bot.features.records import parse_step
 from bot.present import replay
-from bot.present.components import BadCustomId, parse_custom_id
+from bot.present.components import RHButton, RHSelect
 from bot.present.render.common import card_text
 from engine import Game, game_ids, new_game
 from engine.export import game_log
@@ -82,13 +83,19 @@ def test_replay_buttons_lead_to_the_neighbouring_steps_with_distinct_ids() -> No
     assert replay.replay_view(9, 0, 1) is None
 
 
+BUTTON_RE = RHButton.__discord_ui_compiled_template__  # type: ignore[attr-defined]
+SELECT_RE = RHSelect.__discord_ui_compiled_template__  # type: ignore[attr-defined]
+
+
 def test_replay_ids_parse_and_forged_ones_do_not() -> None:
-    parsed = parse_custom_id("r:1234567890123456789:123456")
-    assert (parsed.kind, parsed.table_id, parsed.step) == ("r", 1234567890123456789, 123456)
+    # the replay's buttons are the records feature's (bot/features/records)
+    assert parse_step("1234567890123456789:123456") == (1234567890123456789, 123456)
+    assert parse_step("5:3:d") == (5, 3)  # a deal button: the same step
     assert len(replay.replay_id(2**63 - 1, 999_999)) <= 100
-    for forged in ("r:1:-1", "r:1:x", "r:1", "r:1:2:3", "r::1", "r:1:1234567"):
-        with pytest.raises(BadCustomId):
-            parse_custom_id(forged)
+    for forged in ("1:-1", "1:x", "1", "1:2:3", ":1", "1:1234567"):
+        assert parse_step(forged) is None
+    for cid in (replay.replay_id(9, 3), replay.replay_deal_id(9)):
+        assert not BUTTON_RE.fullmatch(cid) and not SELECT_RE.fullmatch(cid), cid
 
 
 def test_the_last_step_of_a_claimed_deal_says_who_claimed_what() -> None:

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.discord_ui.shown import shown as shown_of
 from bot.present import render
 from bot.present.controls import card_rows, hand_controls
 from bot.present.layout import layout_text as message_text
@@ -240,7 +241,7 @@ async def test_a_turn_ping_with_a_relative_deadline_is_removed_once_you_play(
     await env.advance_time(6)
     pings = [m for m in thread.history() if m.content.startswith("🔔")]
     assert len(pings) == 1, [
-        (m.content, table.game.version, table.game.to_act(), table.shown.notices) for m in pings
+        (m.content, table.game.version, table.game.to_act(), shown_of(table).notices) for m in pings
     ]
     ping = pings[0].content
     assert f"<@{alice.id}>" in ping and "your turn at table #1" in ping
@@ -479,7 +480,7 @@ async def test_pictures_that_wait_for_the_painter_are_drawn_once_each_of_the_lat
     assert table is not None
     loop = asyncio.get_running_loop()
     presenter._rested_at = loop.time() + 3600  # resting after a long picture
-    first = table.shown.pictures.last
+    first = shown_of(table).pictures.last
     moved = 0
     while (
         moved < 2 and not table.game.is_over
@@ -487,7 +488,7 @@ async def test_pictures_that_wait_for_the_painter_are_drawn_once_each_of_the_lat
         moved += await _act(alice)
         await env.settle()
     assert moved == 2
-    assert table.shown.pictures.last is first  # nothing drawn yet
+    assert shown_of(table).pictures.last is first  # nothing drawn yet
     assert list(presenter._redraw) == [table.id]  # once, however many changes
     assert presenter._redrawing is not None
     presenter._redrawing.cancel()  # the resting worker: its work is done below, in the test's time
@@ -497,9 +498,12 @@ async def test_pictures_that_wait_for_the_painter_are_drawn_once_each_of_the_lat
     await presenter._draw_waiting()
     assert not presenter._redraw
     info = table.info()
-    assert table.shown.pictures.last is not None
-    assert table.shown.pictures.last.key == picture_key(
+    assert shown_of(table).pictures.last is not None
+    assert shown_of(table).pictures.last.key == picture_key(
         info, table.game.observe(0), info.names
     )  # the latest
     await env.settle()
-    assert _pictures(table_message(channel))[0].description == table.shown.pictures.last.description
+    assert (
+        _pictures(table_message(channel))[0].description
+        == shown_of(table).pictures.last.description
+    )

@@ -21,6 +21,7 @@ from aiohttp import web
 from bot.config import Settings
 from bot.store import AISeat, HumanSeat, Seat
 from bot.tables import commit
+from bot.tables.kinds import TableKind, TableSpec
 from bot.tables.services import Services
 from bot.tables.table import Table
 from bot.web.cards import card_svg
@@ -569,14 +570,18 @@ async def test_a_lobby_change_and_a_new_table_reach_every_page_at_once(
         assert early.state is None  # no table in the channel yet
         rules = make_rules("whist-5")
         creator = HumanSeat(USERS[0], "P0")
-        table = await commit.open_lobby(
+        table = await commit.open_table(
             svc,
-            guild_id=1,
-            channel_id=CHANNEL,
-            creator=creator,
-            rules=rules,
-            guild_name="g",
-            channel_name="c",
+            TableSpec(
+                kind=TableKind.ORDINARY,
+                rules=rules,
+                guild_id=1,
+                channel_id=CHANNEL,
+                creator_id=creator.user_id,
+                seats=[creator, None, None, None],
+                guild_name="g",
+                channel_name="c",
+            ),
         )
         svc.tables.add(table)
         conns = {c.user_id: c for c in server.front.connections}

@@ -15,6 +15,7 @@ import pytest
 from bot.app.manager import GameManager
 from bot.cluster.sync import LeaseLost
 from bot.config import Settings
+from bot.discord_ui.shown import shown as shown_of
 from bot.store import Database
 from bot.tables.aipool import AIPool
 from bot.tables.commit import commit
@@ -288,19 +289,19 @@ async def test_a_my_hand_copy_shown_by_a_process_that_does_not_own_the_table_fol
     edits: list[str] = []
     interaction = b.interaction(watcher, guild_on_shard(0), 77)
 
-    async def shown(content: str, **_: Any) -> Any:
+    async def sent(content: str, **_: Any) -> Any:
         return _Stub(message_id=9_001)
 
     async def edit_message(message_id: int, **kw: Any) -> None:
         assert message_id == 9_001
         edits.append(str(kw.get("content", "")))
 
-    interaction.response.send_message = shown
+    interaction.response.send_message = sent
     interaction.followup = _Stub(send=None, edit_message=edit_message)
     interaction.expires_at = discord_now() + datetime.timedelta(minutes=15)
     await b.manager.on_table_button(interaction, table_id, "hand")
     b_table = b.manager.tables[table_id]
-    assert b_table.shown.fallback[seat] and not b.manager.cluster.owns(table_id)  # type: ignore[union-attr]
+    assert shown_of(b_table).fallback[seat] and not b.manager.cluster.owns(table_id)  # type: ignore[union-attr]
 
     # the owner's player moves: the copy shown by b is edited to the hand as it is now
     mover = a_table.game.to_act()
@@ -360,3 +361,96 @@ def discord_now() -> Any:
     import discord
 
     return discord.utils.utcnow()
+
+
+async def test_a_watcher_in_a_process_that_does_not_run_the_table_hears_its_moves(
+    two: list[Process],
+) -> None:
+    """A web page open on a table in process b, which a runs: b holds a copy, watches
+    its feed (as ``bot.web.front`` does), and hears every move a makes — with the
+    public state as it is after each, and no hand but its own seat's."""
+    a, b = two
+    table_id = await _open(a, [61, 62, 63, 64])  # four humans: no AI, no timers
+    assert a.manager.cluster is not None and a.manager.cluster.owns(table_id)
+    b_svc = b.manager.services
+    b_table = await b_svc.current_table(table_id)  # a copy, as a page opening loads it
+    assert b_table is not None and not b.manager.cluster.owns(table_id)  # type: ignore[union-attr]
+    heard: list[tuple[int, int, dict[str, Any]]] = []
+    stop = b_svc.feed.watch(
+        table_id,
+        lambda t, events: heard.append((t.version, len(events), t.public_state())),
+    )
+    a_table = a.manager.tables[table_id]
+    for n in range(1, 4):
+        mover = a_table.game.to_act()
+        async with a_table.lock:
+            await commit(
+                a.manager.services,
+                a_table,
+                mover,
+                policy(a_table.game.observe(mover))[:1],
+                61 + mover,
+            )
+        for _ in range(300):
+            if len(heard) >= n:
+                break
+            await asyncio.sleep(0.01)
+        assert [v for v, _count, _state in heard] == list(range(1, n + 1)), heard
+    version, count, state = heard[-1]
+    assert count > 0 and state["version"] == a_table.version == b_table.version == 3
+    assert state["game"]["trick"] == a_table.public_state()["game"]["trick"]
+    assert b_table.game.state_key() == a_table.game.state_key()
+    stop()
+    # no page watches any more: b no longer follows the table by itself
+    mover = a_table.game.to_act()
+    async with a_table.lock:
+        await commit(
+            a.manager.services, a_table, mover, policy(a_table.game.observe(mover))[:1], 61 + mover
+        )
+    await asyncio.sleep(0.3)
+    assert len(heard) == 3 and b_table.version == 3
+
+
+async def test_a_web_page_served_by_a_process_that_does_not_run_the_table_follows_it(
+    two: list[Process],
+) -> None:
+    """The web table served by process b, a page opened on the channel whose table
+    process a runs: b loads a copy for the page, and every move a makes reaches the
+    page as the public state after it."""
+    import aiohttp
+
+    from bot.web.server import WebTable
+    from tests.bot.test_web_front import base_of, open_page, session_for, web_settings
+
+    a, b = two
+    table_id = await _open(a, [71, 72, 73, 74])  # four humans: no AI, no timers
+    assert b.manager.tables.get(table_id) is None  # b has never seen it
+    server = WebTable(b.manager.services, web_settings(), None)
+    await server.start()
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        base = base_of(server)
+        async with aiohttp.ClientSession() as http:
+            page = await open_page(http, base, await session_for(base, 999, 77), tasks)
+            assert page.state is not None and page.state["table_id"] == table_id
+            assert page.state["version"] == 0 and page.seat is None  # a spectator
+            a_table = a.manager.tables[table_id]
+            for n in range(1, 4):
+                mark = len(page.frames)
+                mover = a_table.game.to_act()
+                async with a_table.lock:
+                    await commit(
+                        a.manager.services,
+                        a_table,
+                        mover,
+                        policy(a_table.game.observe(mover))[:1],
+                        71 + mover,
+                    )
+                frame = await page.next("state", mark)
+                assert frame["state"]["version"] == n, frame
+            assert page.state["game"]["trick"] == a_table.public_state()["game"]["trick"]
+            await page.ws.close()
+        for task in tasks:
+            await task
+    finally:
+        await server.close()

@@ -22,6 +22,7 @@ from bot.present.render.common import (
     terms,
 )
 from bot.present.render.lines import contract_name
+from bot.present.render.points import DealPoint
 from engine import (
     AllPassed,
     CanYeCalled,
@@ -45,7 +46,6 @@ from engine import (
 )
 
 if TYPE_CHECKING:
-    from bot.present.chart import DealPoint
     from engine import SeatView
 
 
@@ -288,7 +288,7 @@ def _game_over_text(info: TableInfo, ev: GameOver, tied: Sequence[int] = ()) -> 
     )
 
 
-# how a side scored in a deal (bot.present.chart.HOW_MARKS), in words
+# how a side scored in a deal (bot.present.render.points.HOW_MARKS), in words
 _HOW_WORDS = TextMap(
     {
         "tricks": N_("on tricks"),

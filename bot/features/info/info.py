@@ -1,6 +1,5 @@
 """The slash commands that read rather than play: ``/ruff hand``, ``rules``,
-``leaderboard`` and ``stats`` (``/ruff cancel`` finds the table and hands over
-to the lobby).
+``leaderboard`` and ``stats``, and the leaderboard's page buttons.
 
 The leaderboard and the stats show ratings (:mod:`bot.store.ratings`): per server and
 game id, ranked by the conservative value μ − 3σ, players ranked once they have
@@ -11,16 +10,16 @@ server's most played game and names the others.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
 
 from bot.competition.ratings import AI_PREFIX, MIN_GAMES, is_ai
-from bot.discord_ui.lobby import Lobby
 from bot.discord_ui.presenter import Presenter
-from bot.present import components as ui
 from bot.present import render
+from bot.present.components import Rows
 from bot.present.i18n import _, ngettext, number, percent, using
 from bot.present.i18n import signed as signed_number
 from bot.present.notify import release_view
@@ -31,27 +30,27 @@ from bot.tables.services import Services
 from bot.tables.table import LEADERBOARD_PAGE
 from engine import RulesError, game_ids, make_rules
 
-__all__ = ["Info", "leaderboard_text", "plural", "stats_text"]
+__all__ = [
+    "PAGE_PREFIX",
+    "Info",
+    "leaderboard_id",
+    "leaderboard_text",
+    "leaderboard_view",
+    "parse_page",
+    "plural",
+    "stats_text",
+]
 
 
 class Info:
     """Answers the read-only commands."""
 
-    def __init__(self, svc: Services, presenter: Presenter, lobby: Lobby) -> None:
+    def __init__(self, svc: Services, presenter: Presenter) -> None:
         self.svc = svc
         self.presenter = presenter
-        self.lobby = lobby
 
     def _channel_id(self, interaction: discord.Interaction[Any]) -> int | None:
         return interaction.channel.id if interaction.channel else None
-
-    async def cancel_command(self, interaction: discord.Interaction[Any]) -> None:
-        """``/ruff cancel``: end this channel's table (opener or Manage Server)."""
-        table = self.svc.tables.open_in_channel(self._channel_id(interaction))
-        if table is None:
-            await refuse(interaction, _("There is no open table in this channel."))
-            return
-        await self.lobby.cancel(interaction, table, respond_by_edit=False)
 
     async def hand_command(self, interaction: discord.Interaction[Any]) -> None:
         """``/ruff hand``: show my hand ephemerally (the fallback for closed DMs)."""
@@ -162,7 +161,7 @@ class Info:
             more,
             [g for g in played if g[0] != game_id],
         )
-        return text, ui.leaderboard_view(page, pages, game_id)
+        return text, leaderboard_view(page, pages, game_id)
 
     async def stats(
         self,
@@ -204,6 +203,49 @@ class Info:
             guild_id, key, game_id if len(rows) == 1 else None, HISTORY_SHOWN
         )
         await reply(interaction, stats_text(name, interaction.guild.name, rows, ranked, history))
+
+
+# ---------------------------------------------------------------- the page buttons
+
+PAGE_PREFIX = "rh:lb:"
+"""The leaderboard's page buttons: ``rh:lb:<page>[:<game>]`` (the game id the page
+shows; an id without one, from before ratings, shows the server's most played game)."""
+_PAGE_RE = re.compile(r"(\d{1,4})(?::([a-z0-9-]{1,60}))?")
+_ID_LIMIT = 100
+
+
+def leaderboard_id(page: int, game_id: str | None = None) -> str:
+    """The id of a leaderboard page button (``rh:lb:<page>[:<game>]``)."""
+    cid = f"{PAGE_PREFIX}{page}" + (f":{game_id}" if game_id else "")
+    assert len(cid) <= _ID_LIMIT
+    return cid
+
+
+def parse_page(rest: str) -> tuple[int, str | None] | None:
+    """``(page, game id or None)`` of a page button's id after ``rh:lb:``; None if
+    malformed."""
+    m = _PAGE_RE.fullmatch(rest)
+    return None if m is None else (int(m.group(1)), m.group(2) or None)
+
+
+def leaderboard_view(page: int, pages: int, game_id: str | None = None) -> discord.ui.View | None:
+    """◀ Previous and Next ▶ under a page (none for a single page)."""
+    if pages <= 1:
+        return None
+    view = Rows()
+    view.button(
+        leaderboard_id(max(page - 1, 0), game_id),
+        _("◀ Previous"),
+        discord.ButtonStyle.secondary,
+        disabled=page <= 0,
+    )
+    view.button(
+        leaderboard_id(min(page + 1, pages - 1), game_id),
+        _("Next ▶"),
+        discord.ButtonStyle.secondary,
+        disabled=page >= pages - 1,
+    )
+    return view
 
 
 # ---------------------------------------------------------------- text (pure)

@@ -1,0 +1,135 @@
+"""What a table *is*: its :class:`TableKind`, and :class:`TableSpec`, what
+:func:`bot.tables.commit.open_table` opens.
+
+Every table is opened by ``open_table(svc, spec)`` and what differs between
+tables (rated or not, a result of its own, timers, a thread, the Hint button) is
+asked of its kind (:attr:`TableKind.rules`), never read off flags of its
+settings. The kinds (``docs/table-state.md``, "Kinds of table"):
+
+* ``ordinary`` — a table opened with ``/ruff new`` (or its rematch): a lobby in a
+  server channel, turn timers, a thread, rated, its result on the leaderboard;
+* ``hints`` — the same with ``options: hints:on``: the Hint button in the hand
+  DMs, and therefore never rated (its result is kept, marked unrated);
+* ``board`` — one board of a series (a daily board, a challenge board) played
+  alone in its player's DM against the fixed AI: started at once, no timer, no
+  thread, its result is the board's own (matchpoints), never rated, and its cards
+  are its player's only (``bot.tables.privacy``);
+* ``event`` — a table of a tournament (an event's round): plays as an ordinary
+  table, rated, its result recorded as a game; the event's own end (its round
+  result) is written in the same transaction by the writer the events feature
+  registers for the kind (:meth:`bot.tables.services.Services.on_end`).
+
+The kind is stored in the table's settings (``"kind"``); rows written before it
+existed are read by their old flags (``"board"``: a board, ``"hints"``: hints).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from bot.store import Seat
+from engine import Rules
+
+__all__ = ["KindRules", "TableKind", "TableSpec", "kind_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class KindRules:
+    """What a kind of table does differently."""
+
+    rated: bool
+    """Its finished game changes the players' ratings."""
+    board_result: bool
+    """Its end writes the board's own result (``DailyRepo.finish``), not a game result."""
+    hint_button: bool
+    """Its hand DMs offer the Hint button."""
+    timers: bool
+    """A human's turn runs on the turn timer (else the table waits for its player)."""
+    thread: bool
+    """Its public message gets a thread for the deal summaries and pings."""
+    lobby: bool
+    """It opens as a lobby that players join (else it starts at once, seated)."""
+
+
+class TableKind(StrEnum):
+    """The kind of a table (the value is what its settings store)."""
+
+    ORDINARY = "ordinary"
+    HINTS = "hints"
+    BOARD = "board"
+    EVENT = "event"
+
+    @property
+    def rules(self) -> KindRules:
+        return _RULES[self]
+
+
+_RULES: dict[TableKind, KindRules] = {
+    TableKind.ORDINARY: KindRules(
+        rated=True, board_result=False, hint_button=False, timers=True, thread=True, lobby=True
+    ),
+    TableKind.HINTS: KindRules(
+        rated=False, board_result=False, hint_button=True, timers=True, thread=True, lobby=True
+    ),
+    TableKind.BOARD: KindRules(
+        rated=False, board_result=True, hint_button=False, timers=False, thread=False, lobby=False
+    ),
+    TableKind.EVENT: KindRules(
+        rated=True, board_result=False, hint_button=False, timers=True, thread=True, lobby=False
+    ),
+}
+
+
+def kind_of(settings: Mapping[str, Any]) -> TableKind:
+    """The kind of a table from its stored settings (JSON); rows older than the
+    ``"kind"`` key by their flags."""
+    stored = settings.get("kind")
+    if stored:
+        try:
+            return TableKind(str(stored))
+        except ValueError:
+            pass  # a kind of a later version: treated as the nearest we know below
+    if settings.get("board"):
+        return TableKind.BOARD
+    if settings.get("hints") is True:
+        return TableKind.HINTS
+    return TableKind.ORDINARY
+
+
+async def _nothing(_table_id: int) -> None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """A table to open (``bot.tables.commit.open_table``): what it is, where, whose.
+
+    ``seats`` are the seats it opens with (a lobby: its opener and empty seats);
+    a kind that does not open as a lobby starts at once with them. ``seed``: None
+    draws a new one. ``names`` are the guild and channel names its hand DMs show
+    (a board: its label). ``board``: the key of the board a ``board`` table plays.
+    ``then(table id)`` writes the rows that belong with the table (a board's row,
+    an event's pairing) in the same transaction; it may raise to open nothing.
+    ``keep``: stored settings carried over (a rematch keeps its table's thread).
+    """
+
+    kind: TableKind
+    rules: Rules
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    seats: Sequence[Seat | None]
+    guild_name: str = ""
+    channel_name: str = ""
+    seed: int | None = None
+    first_dealer: int | None = None
+    board: str = ""
+    turn_timeout: float | None = None
+    """Seconds a human has for a turn (None: the bot's default; a kind without timers: 0)."""
+    keep: Mapping[str, Any] = field(default_factory=dict)
+    start: bool = False
+    """Start a lobby kind's game at once with ``seats`` (a rematch)."""
+    then: Callable[[int], Awaitable[None]] = _nothing
