@@ -1,4 +1,4 @@
-# The web table's bundle (bot/web/static/app.js), built from web/ as `make web` does
+# The web table's bundle (bot/web/static/app.js and its chunks/), built from web/ as `make web` does
 FROM node:20-slim AS web
 WORKDIR /web
 COPY web/package.json web/package-lock.json ./
@@ -6,7 +6,8 @@ RUN npm ci --no-audit --no-fund
 COPY web/tsconfig.json ./
 COPY web/src ./src
 RUN npx tsc --noEmit \
-    && npx esbuild src/main.ts --bundle --minify --format=esm --target=es2020 --outfile=/out/app.js
+    && npx esbuild src/main.ts --bundle --minify --format=esm --target=es2020 --splitting \
+       --outdir=/out --entry-names=app --chunk-names=chunks/[name]-[hash]
 
 FROM python:3.11-slim
 
@@ -29,6 +30,7 @@ COPY pyproject.toml LICENSE ./
 COPY engine ./engine
 COPY bot ./bot
 COPY --from=web /out/app.js ./bot/web/static/app.js
+COPY --from=web /out/chunks ./bot/web/static/chunks
 RUN pip install '.[ai]'
 
 USER bot

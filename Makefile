@@ -20,7 +20,7 @@ $(WEB_NPM): web/package.json web/package-lock.json
 	touch $(WEB_NPM)
 
 $(WEB_BUNDLE): $(WEB_NPM) web/tsconfig.json $(wildcard web/src/*.ts)
-	cd web && npm run --silent check && npm run --silent build
+	cd web && npm run --silent check && rm -rf ../bot/web/static/chunks && npm run --silent build
 
 
 # Re-install only when pyproject.toml changes; otherwise `make venv` is a no-op.

@@ -6,9 +6,10 @@ seats each, SQLite in a temporary folder) and plays M moves on each through
 
 * **web on**: the web table serves on loopback and 2N sockets watch (seat 0 of every
   table and a spectator), held by a separate client process; each move is timed
-  from just before ``act()`` (in the bot's process) to the moment each socket has
-  read the state frame of the new version (in the client process; both read the
-  system's monotonic clock);
+  from its commit (the moment the feed publishes it, in the bot's process) to the
+  moment each socket has read a state of that version or a later one (in the
+  client process; both read the system's monotonic clock; every state is whole, so
+  a later one carries the move too), and from just before ``act()`` likewise;
 * **web off**: the same moves with no web table at all.
 
 Both runs sample the bot loop's lag (a 10 ms sleep's overshoot) the whole time
@@ -19,9 +20,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import json
 import multiprocessing
 import random
+import re
 import statistics
 import tempfile
 import time
@@ -43,7 +46,9 @@ from bot.web.server import WebTable
 from engine import decode_action, make_rules
 
 GAME = "whist-long"
-PAUSE = 0.02  # seconds between two moves of one table
+STATE = '{"type":"state"'
+VERSION = re.compile(r'"schema":"rh\.(?:seat|table)/1","table_id":\d+,[^{}]*?"version":(\d+)')
+PAUSE = 0.02  # seconds between two moves of one table (--pause)
 
 
 class _NoResume:
@@ -104,8 +109,9 @@ def clients_main(
 async def _clients(
     base: str, sessions: list[tuple[int, str]], ready: Any, stop: Any, out: Any
 ) -> None:
-    seen: list[dict[int, float]] = [{} for _ in sessions]
-    async with aiohttp.ClientSession() as http:
+    seen: list[list[tuple[int, float]]] = [[] for _ in sessions]  # (version, when read)
+    # no pool limit: 2N sockets at once (aiohttp's default of 100 would queue the rest)
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
         sockets = []
         for _table_id, session in sessions:
             ws = await http.ws_connect(f"{base}/ws", headers={"Origin": base})
@@ -115,9 +121,12 @@ async def _clients(
         async def read(i: int, ws: aiohttp.ClientWebSocketResponse) -> None:
             async for msg in ws:
                 if msg.type is aiohttp.WSMsgType.TEXT:
-                    frame = json.loads(msg.data)
-                    if frame["type"] == "state" and frame["state"]:
-                        seen[i].setdefault(frame["state"]["version"], time.monotonic())
+                    at = time.monotonic()
+                    # the state's version, without parsing the whole frame (the client
+                    # process shares the machine's cores with the bot's)
+                    found = VERSION.search(msg.data) if msg.data.startswith(STATE) else None
+                    if found is not None:
+                        seen[i].append((int(found.group(1)), at))
 
         readers = [asyncio.create_task(read(i, ws)) for i, ws in enumerate(sockets)]
         while not all(seen):  # every socket has its first state
@@ -131,7 +140,9 @@ async def _clients(
     out.put([(table_id, s) for (table_id, _session), s in zip(sessions, seen, strict=True)])
 
 
-async def run(n: int, moves: int, web_on: bool, seed: int) -> dict[str, list[float]]:
+async def run(
+    n: int, moves: int, web_on: bool, seed: int, pause: float = PAUSE
+) -> dict[str, list[float]]:
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(
             database=str(Path(tmp) / "bench.db"),
@@ -166,10 +177,16 @@ async def run(n: int, moves: int, web_on: bool, seed: int) -> dict[str, list[flo
             while not ready.is_set():
                 await asyncio.sleep(0.05)
         started: dict[tuple[int, int], float] = {}
+        committed: dict[tuple[int, int], float] = {}
+        svc.feed.subscribe(
+            lambda table, _events: committed.setdefault((table.id, table.version), time.monotonic())
+        )
         stop = asyncio.Event()
         lag: list[float] = []
         sampler = asyncio.create_task(lag_sampler(lag, stop))
         delivery: list[float] = []
+        delivery_commit: list[float] = []
+        missed: list[int] = []
         acts: list[float] = []
         rng = random.Random(seed)
 
@@ -188,7 +205,7 @@ async def run(n: int, moves: int, web_on: bool, seed: int) -> dict[str, list[flo
                 acts.append(time.monotonic() - start)
                 assert outcome.applied, outcome
                 started[(table.id, outcome.version)] = start
-                await asyncio.sleep(PAUSE)
+                await asyncio.sleep(pause)
 
         began = time.perf_counter()
         await asyncio.gather(*(drive(t) for t in tables))
@@ -199,15 +216,28 @@ async def run(n: int, moves: int, web_on: bool, seed: int) -> dict[str, list[flo
             await asyncio.sleep(0.5)  # the last frames on their way
             done.set()
             for table_id, seen in await asyncio.to_thread(out.get):
-                for version, at in seen.items():
-                    start = started.get((table_id, version))
-                    if start is not None:
-                        delivery.append(at - start)
+                versions = [v for v, _at in seen]
+                for (tid, version), start in started.items():
+                    if tid != table_id:
+                        continue
+                    k = bisect.bisect_left(versions, version)  # the first state that has it
+                    if k < len(seen):
+                        delivery.append(seen[k][1] - start)
+                        delivery_commit.append(seen[k][1] - committed[(tid, version)])
+                    else:
+                        missed.append(version)
             await asyncio.to_thread(client.join)
         if web is not None:
             await web.close()
         await db.close()
-        return {"delivery": delivery, "act": acts, "lag": lag, "took": [took]}
+        return {
+            "delivery": delivery,
+            "commit": delivery_commit,
+            "missed": [float(len(missed))],
+            "act": acts,
+            "lag": lag,
+            "took": [took],
+        }
 
 
 def show(label: str, values: list[float]) -> str:
@@ -220,15 +250,17 @@ def show(label: str, values: list[float]) -> str:
     )
 
 
-async def main_async(n: int, moves: int, seed: int) -> None:
+async def main_async(n: int, moves: int, seed: int, pause: float) -> None:
     print(
-        f"{n} tables of {GAME}, {moves} moves each; web on: {2 * n} sockets "
-        "(loopback, in a client process of their own)"
+        f"{n} tables of {GAME}, {moves} moves each, {pause * 1000:.0f} ms between two moves "
+        f"of a table; web on: {2 * n} sockets (loopback, in a client process of their own)"
     )
-    on = await run(n, moves, True, seed)
-    off = await run(n, moves, False, seed)
+    on = await run(n, moves, True, seed, pause)
+    off = await run(n, moves, False, seed, pause)
     print(f"\nweb on  ({on['took'][0]:.1f} s)")
-    print(show("commit -> every socket", on["delivery"]))
+    print(show("commit -> every socket", on["commit"]))
+    print(show("act() start -> every socket", on["delivery"]))
+    print(f"{'states never delivered':>28}: {on['missed'][0]:.0f}")
     print(show("act() (the commit)", on["act"]))
     print(show("loop lag", on["lag"]))
     print(f"\nweb off ({off['took'][0]:.1f} s)")
@@ -241,8 +273,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--pause",
+        type=float,
+        default=PAUSE,
+        help="seconds between two moves of one table (0.02: as fast as the store allows)",
+    )
     args = parser.parse_args(argv)
-    asyncio.run(main_async(args.tables, args.moves, args.seed))
+    asyncio.run(main_async(args.tables, args.moves, args.seed, args.pause))
     return 0
 
 

@@ -20,6 +20,7 @@ from bot.discord_ui.services import DiscordServices
 from bot.present.i18n import _
 from bot.present.render.coach import hint_text
 from bot.present.replies import refuse, reply
+from bot.tables.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -37,30 +38,40 @@ class Hints:
     ) -> None:
         started = time.perf_counter()
         table = await self.svc.current_table(table_id)
+        refusal = self.refusal(table, interaction.user.id, version, seat)
+        if refusal is not None:
+            await refuse(interaction, refusal)
+            return
+        assert table is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await reply(interaction, await self.think(table, version, seat))
+        elapsed = time.perf_counter() - started
+        log.debug("table %s: hint for seat %s in %.0f ms", table.id, seat, elapsed * 1000)
+
+    def refusal(self, table: Table | None, user_id: int, version: int, seat: int) -> str | None:
+        """Why ``user_id`` gets no hint for ``seat`` at ``version``, or None — for every front."""
         if table is None or table.status != "active" or table.game is None:
-            await refuse(interaction, _("This table has ended."))
-            return
+            return _("This table has ended.")
         if not table.kind.rules.hint_button:
-            await refuse(interaction, _("Hints are off at this table."))
-            return
-        if table.seat_of(interaction.user.id) != seat:
-            await refuse(interaction, _("That is not your hand."))
-            return
+            return _("Hints are off at this table.")
+        if table.seat_of(user_id) != seat:
+            return _("That is not your hand.")
         game = table.game
         if game.version != version or game.to_act() != seat or seat in table.away:
-            await refuse(interaction, _("That hand has moved on — a hint is for your own turn."))
-            return
+            return _("That hand has moved on — a hint is for your own turn.")
+        if not game.legal_actions(seat):
+            return _("That hand has moved on — a hint is for your own turn.")
+        return None
+
+    async def think(self, table: Table, version: int, seat: int) -> str:
+        """The hint in words, for a turn :meth:`refusal` let through (off the loop, no lock)."""
+        game = table.game
+        legal = [] if game is None or game.version != version else game.legal_actions(seat)
+        if game is None or not legal:  # it moved on meanwhile
+            return _("That hand has moved on — a hint is for your own turn.")
         view = game.observe(seat)
-        legal = game.legal_actions(seat)
-        if not legal:
-            await refuse(interaction, _("That hand has moved on — a hint is for your own turn."))
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             action, reason = await self.svc.ai.hint(view, legal, f"{table.seed}:hint:{version}")
         except RuntimeError:  # the AI pool is closed: the bot is shutting down
-            await reply(interaction, _("No hint right now — please try again in a moment."))
-            return
-        await reply(interaction, hint_text(action, reason, table.rules))
-        elapsed = time.perf_counter() - started
-        log.debug("table %s: hint for seat %s in %.0f ms", table.id, seat, elapsed * 1000)
+            return _("No hint right now — please try again in a moment.")
+        return hint_text(action, reason, table.rules)

@@ -357,31 +357,14 @@ class Lobby:
         """Cancel ``table`` (its opener or Manage Server), from its button or ``/ruff cancel``."""
         user = interaction.user
         perms = getattr(user, "guild_permissions", None)
-        if user.id != table.creator_id and not (perms is not None and perms.manage_guild):
-            await refuse(
-                interaction,
-                _("Only the table's opener or someone with Manage Server can cancel it."),
-            )
-            return
-        async with table.lock:
-            ended = table.status not in ("lobby", "active")
-            saved = not ended and await commit.mark_cancelled(self.svc, table)
+        refusal = await self.cancel_by(
+            table, user.id, manages=perms is not None and perms.manage_guild
+        )
         # Discord calls only after the lock
-        if ended:
-            await refuse(interaction, _("This table has already ended."))
+        if refusal is not None:
+            await refuse(interaction, refusal)
             return
-        if not saved:
-            await refuse(
-                interaction,
-                _("Something went wrong saving that — the table is still open, please try again."),
-            )
-            return
-        with using(table.language):  # the table message: the server's language
-            text = (
-                render.header(table.info())
-                + "\n"
-                + _("❌ Cancelled by {user}.").format(user=user.display_name)
-            )
+        text = self.cancelled_text(table, user.display_name)
         if respond_by_edit:
             try:
                 # a cancelled table shows no picture of a game that is not played
@@ -402,41 +385,74 @@ class Lobby:
             table, lambda: _("Table #{table} was cancelled.").format(table=table.id)
         )
 
+    async def cancel_by(self, table: Table, user_id: int, manages: bool) -> str | None:
+        """Cancel ``table`` for ``user_id`` (``manages``: they have Manage Server) under
+        the lock, durably; the refusal, if any — for every front."""
+        if user_id != table.creator_id and not manages:
+            return _("Only the table's opener or someone with Manage Server can cancel it.")
+        async with table.lock:
+            ended = table.status not in ("lobby", "active")
+            saved = not ended and await commit.mark_cancelled(self.svc, table)
+        if ended:
+            return _("This table has already ended.")
+        if not saved:
+            return _(
+                "Something went wrong saving that — the table is still open, please try again."
+            )
+        return None
+
+    def cancelled_text(self, table: Table, name: str) -> str:
+        """The table message of a table ``name`` cancelled, in the server's language."""
+        with using(table.language):
+            return (
+                render.header(table.info()) + "\n" + _("❌ Cancelled by {user}.").format(user=name)
+            )
+
     # ================================================================ rematch
 
     async def _rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
-        svc = self.svc
-        row = await svc.table_repo.get(table_id)
-        if row is None or row.status != "finished":
-            await refuse(interaction, _("A rematch needs a finished game."))
-            return
-        if interaction.guild is None or interaction.guild.id != row.guild_id:
+        row = await self.svc.table_repo.get(table_id)
+        if (
+            row is not None
+            and row.status == "finished"
+            and (interaction.guild is None or interaction.guild.id != row.guild_id)
+        ):
             await refuse(interaction, _("That table belongs to another server."))
             return
-        if not any(
-            isinstance(s, HumanSeat) and s.user_id == interaction.user.id for s in row.seats
-        ):
-            await refuse(interaction, _("Only players of that game can start a rematch."))
+        table, refusal = await self.open_rematch(table_id, interaction.user.id)
+        if table is None:
+            await refuse(interaction, refusal or _("A rematch needs a finished game."))
             return
-        existing = await svc.table_repo.get_open_by_channel(row.channel_id)
-        if existing is not None:
-            await refuse(
-                interaction,
-                _("This channel already has a table: {table}").format(table=jump(existing)),
-            )
-            return
-        try:
-            table = await commit.open_table(svc, commit.rematch_spec(row, interaction.user.id))
-        except ChannelBusy:
-            await refuse(interaction, _("This channel already has a table."))
-            return
-        table.language = await svc.server_settings.language(row.guild_id)
-        svc.tables.add(table)
         # The game is durable now: every Discord call below may fail without stalling it.
         with contextlib.suppress(discord.HTTPException):
             await interaction.response.edit_message(
                 view=layout.without_buttons(interaction.message)
             )
+        await self.show_rematch(table)
+
+    async def open_rematch(self, table_id: int, user_id: int) -> tuple[Table | None, str | None]:
+        """A new game of finished ``table_id``'s players in its channel, for one of them,
+        durably and in memory; (the table, None) or (None, the refusal) — for every front."""
+        svc = self.svc
+        row = await svc.table_repo.get(table_id)
+        if row is None or row.status != "finished":
+            return None, _("A rematch needs a finished game.")
+        if not any(isinstance(s, HumanSeat) and s.user_id == user_id for s in row.seats):
+            return None, _("Only players of that game can start a rematch.")
+        existing = await svc.table_repo.get_open_by_channel(row.channel_id)
+        if existing is not None:
+            return None, _("This channel already has a table: {table}").format(table=jump(existing))
+        try:
+            table = await commit.open_table(svc, commit.rematch_spec(row, user_id))
+        except ChannelBusy:
+            return None, _("This channel already has a table.")
+        table.language = await svc.server_settings.language(row.guild_id)
+        svc.tables.add(table)
+        return table, None
+
+    async def show_rematch(self, table: Table) -> None:
+        """Post a rematch's table message, open its thread, send the hands, let it play."""
+        svc = self.svc
         try:
             text, view = self.presenter.table_message(table)
             message = await svc.notifier.post(table.channel_id, text, view)
@@ -453,33 +469,12 @@ class Lobby:
     # ================================================================ take my seat back
 
     async def _reclaim(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        refusal = await self.reclaim(table, interaction.user.id)
+        if refusal is not None:
+            await refuse(interaction, refusal)
+            return
         seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            await refuse(interaction, _("You are not playing at this table."))
-            return
-        async with table.lock:
-            was_away = seat in table.away
-            if was_away:
-                try:
-                    await commit.reclaim(self.svc, table, seat)
-                except StoreError:
-                    log.exception("table %s: could not give seat %s back", table.id, seat)
-                    saved = False
-                else:
-                    saved = True
-        if was_away and not saved:
-            await refuse(
-                interaction,
-                _("Something went wrong saving that — nothing changed, please try again."),
-            )
-            return
-        if not was_away:
-            await refuse(interaction, _("Your seat is already yours — play on!"))
-            return
-        self.presenter.schedule_table_edit(table)
-        self.drivers.kick(
-            table
-        )  # before answering: the turn timer must run even if the answer fails
+        assert seat is not None
         with using(
             self.presenter.hands.language_of_seat(table, seat)
         ):  # a hand message: the player's language
@@ -503,3 +498,30 @@ class Lobby:
             return
         self.presenter.hands.refresh(table)  # the hand DM goes back from "away" to the live hand
         await self.presenter.hands.show(interaction, table, note=note)
+
+    async def reclaim(self, table: Table, user_id: int) -> str | None:
+        """Give ``user_id`` their seat back from the AI, under the lock, durably, and let
+        the table go on (its message redrawn, the turn's timer armed); the refusal, if
+        any — for every front."""
+        seat = table.seat_of(user_id)
+        if seat is None:
+            return _("You are not playing at this table.")
+        async with table.lock:
+            was_away = seat in table.away
+            if was_away:
+                try:
+                    await commit.reclaim(self.svc, table, seat)
+                except StoreError:
+                    log.exception("table %s: could not give seat %s back", table.id, seat)
+                    saved = False
+                else:
+                    saved = True
+        if was_away and not saved:
+            return _("Something went wrong saving that — nothing changed, please try again.")
+        if not was_away:
+            return _("Your seat is already yours — play on!")
+        self.presenter.schedule_table_edit(table)
+        self.drivers.kick(
+            table
+        )  # before answering: the turn timer must run even if the answer fails
+        return None

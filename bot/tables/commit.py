@@ -262,6 +262,7 @@ async def mark_cancelled(svc: Services, table: Table) -> bool:
     table.status = "cancelled"
     table.stop_tasks()
     svc.tables.retire(table)
+    svc.feed.changed(table)
     return True
 
 
@@ -273,6 +274,7 @@ async def reclaim(svc: Services, table: Table, seat: int) -> bool:
         return False
     table.db_version = await svc.table_repo.update_settings(table.id, settings.to_json())
     table.settings = settings
+    svc.feed.changed(table)
     return True
 
 
@@ -362,6 +364,7 @@ async def change_seats(svc: Services, table: Table, seats: Sequence[Seat | None]
     :class:`~bot.store.VersionConflict` if the table changed meanwhile."""
     table.db_version = await svc.table_repo.update_seats(table.id, seats, table.db_version)
     table.seats = list(seats)
+    svc.feed.changed(table)
 
 
 async def start(svc: Services, table: Table, seats: Sequence[Seat | None]) -> None:
@@ -384,6 +387,7 @@ async def start(svc: Services, table: Table, seats: Sequence[Seat | None]) -> No
     table.status = "active"
     table.game = game
     table.drive.cancel_timer()
+    svc.feed.changed(table)
 
 
 async def set_message(svc: Services, table: Table, message_id: int) -> None:

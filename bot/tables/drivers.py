@@ -292,6 +292,7 @@ class Drivers:
             # its hand message was drawn before the deadline was known; it shows it now
             table.drive.deadline = due if due is not None else self.svc.now() + timeout
             self.front.deadline_known(table)
+            self.svc.feed.changed(table)
 
     async def _turn_timer(
         self,

@@ -16,6 +16,12 @@ Two kinds of listener:
   process runs follows it while anything watches it (:meth:`watched`) and hands the
   moves it replays to its watchers (:meth:`follow`).
 
+What changes a table without a move — a lobby's seats, its start, a cancel, a seat
+taken back from the AI, a turn's deadline now known, a table that enters memory
+(opened, a rematch, loaded) or that another process changed — is told through
+:meth:`Feed.changed` to the :meth:`Feed.on_change` listeners (the web table, whose
+pages show the lobby as it changes).
+
 Every listener is called under the table's lock and must not block: it schedules
 what it sends. A watcher that fails is logged and the others still hear the move;
 the wiring's listeners are the bot's own, and their failure is the commit's.
@@ -31,9 +37,10 @@ from engine import Event
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Feed", "Listener"]
+__all__ = ["ChangeListener", "Feed", "Listener"]
 
 Listener = Callable[[Table, list[Event]], None]
+ChangeListener = Callable[[Table], None]
 
 
 class Feed:
@@ -42,6 +49,7 @@ class Feed:
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
         self._watchers: dict[int, list[Listener]] = {}
+        self._changes: list[ChangeListener] = []
 
     def subscribe(self, listener: Listener) -> None:
         """Hear every table's moves (the wiring's listeners)."""
@@ -78,3 +86,17 @@ class Feed:
                 watcher(table, events)
             except Exception:
                 log.exception("table %s: a watcher of its feed failed", table.id)
+
+    def on_change(self, listener: ChangeListener) -> Callable[[], None]:
+        """Hear every change of a table that is not a move (see the module's text);
+        returns what stops it (call it once)."""
+        self._changes.append(listener)
+        return lambda: self._changes.remove(listener)
+
+    def changed(self, table: Table) -> None:
+        """``table`` changed without a move, durably: tell who listens (never raises)."""
+        for listener in tuple(self._changes):
+            try:
+                listener(table)
+            except Exception:
+                log.exception("table %s: a listener of its changes failed", table.id)

@@ -228,6 +228,7 @@ class Resume:
     def changed(self, table: Table) -> None:
         """Seats or settings (who is away) changed in another process."""
         self.front.changed(table)
+        self.svc.feed.changed(table)
         if table.game is not None:
             self.drivers.kick(table)  # the AI plays for a seat now away, or stops
 

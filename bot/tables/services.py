@@ -94,6 +94,7 @@ class TableRegistry:
             deque()
         )  # (loop time due, table id), oldest first
         self._sweeper: asyncio.Task[None] | None = None
+        self.on_add: Callable[[Table], None] | None = None
 
     # mapping-like access (tests and benchmarks read ``manager.tables``)
     def __getitem__(self, table_id: int) -> Table:
@@ -119,6 +120,8 @@ class TableRegistry:
 
     def add(self, table: Table) -> None:
         self._tables[table.id] = table
+        if self.on_add is not None:
+            self.on_add(table)  # the feed's changes: a page on its channel shows it
 
     def open_in_channel(self, channel_id: int | None) -> Table | None:
         """The lobby or game running in ``channel_id``, if any."""
@@ -204,6 +207,7 @@ class Services:
         self.tasks = TaskOwner()
         self.feed = Feed()
         self.tables = TableRegistry(self.tasks, settings.ended_kept)
+        self.tables.on_add = self.feed.changed
         self.seed_rng: random.Random = (
             random.SystemRandom() if settings.seed is None else random.Random(settings.seed)
         )

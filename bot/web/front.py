@@ -7,20 +7,28 @@ From then on:
 * the server sends ``state`` frames: the seat's projection (``rh.seat/1``) to a
   seated player, the public table (``rh.table/1``) to anybody else, after every
   commit the feed publishes, after every lobby change, and when the page asks
-  (``sync``, a reconnect). A state is built under the table's lock, for each
-  kind of viewer once, and only from :meth:`Table.seat_state` or
+  (``sync``, a reconnect). The feed only marks each page's state owed (under the
+  table's lock nothing else is done); the page's writer builds it off the lock from
+  the table as it is then — whole, so a burst of commits costs one build and one
+  send — once per kind of viewer and language between two changes of the table,
+  shared by every page on it, and only from :meth:`Table.seat_state` or
   :meth:`Table.public_state`: no frame carries a card its receiver may not know;
 * the page sends ``act`` (an action id and the version it was chosen at): it goes
   through :func:`bot.tables.act.act`, the same refusals and the same durable
   commit as a Discord button, and the page gets an ``outcome`` frame;
-* in the lobby, ``lobby`` frames join, leave, add an AI or start, through the
-  :class:`LobbyDoor` the wiring gives (the table layer's own seat rules);
+* in the lobby, ``lobby`` frames join, leave, add an AI or start; at any time a
+  ``table`` frame cancels the table, takes a seat back from the AI or opens a
+  rematch of a finished game, and a ``hint`` frame asks for a hint at a table with
+  hints: all through the :class:`LobbyDoor` the wiring gives, the very calls the
+  Discord buttons make (the same refusals, in the player's language);
 * anything else, malformed, too frequent or with an expired session, gets an
   ``error`` frame and changes nothing.
 
-The lobby does not go through the feed (only moves do), so each connection also
-looks at its table once a second and sends the state when it changed (seats, a
-start made from Discord, a new table opened in the channel after this one ended).
+What changes a table without a move (a lobby's seats, its start, a cancel, a seat
+taken back, a new table opened in the channel, a rematch) reaches the pages through
+the feed's changes (:meth:`bot.tables.feed.Feed.on_change`) as moves do: pushed,
+never polled. Every text is written in the player's language, the one their DMs use
+(:class:`bot.tables.user_locales.UserLocales`).
 """
 
 from __future__ import annotations
@@ -35,12 +43,13 @@ from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-from bot.present.i18n import _
+from bot.present.i18n import _, using
 from bot.store import StoreError
 from bot.tables.act import act, outcome_text
 from bot.tables.services import Services
 from bot.tables.table import Table
 from bot.web.session import Session, SessionError, Signer
+from bot.web.texts import page_texts
 from engine import Action, ActionParseError, Event, decode_action
 
 log = logging.getLogger(__name__)
@@ -48,28 +57,43 @@ log = logging.getLogger(__name__)
 __all__ = ["Connection", "Front", "LobbyDoor"]
 
 LOBBY_VERBS = frozenset({"join", "leave", "ai-easy", "ai-normal", "ai-hard", "start"})
+TABLE_VERBS = frozenset({"cancel", "reclaim", "rematch"})
 MAX_ACTIONS = 16  # the longest lay-out is a handful of cards; a claim is one action
 MAX_ACTION_TEXT = 24
 HELLO_WAIT = 10.0  # seconds a socket may stay silent before its hello
-LOOK_EVERY = 1.0  # seconds between a connection's looks at its table (the lobby, a new table)
 # seconds between a tableless page's asks whether another process runs a table in its
 # channel (several processes; one process holds every table and asks nothing)
 FETCH_EVERY = 5.0
-QUEUE_KEPT = 64  # frames waiting for a slow page; the oldest go first (each state is whole)
+QUEUE_KEPT = 64  # answers waiting for a slow page; the oldest go first
 STRIKES = 50  # rate-limited frames after which the connection is closed
+
+NO_TABLE = json.dumps({"type": "state", "seat": None, "state": None}, separators=(",", ":"))
 
 CLOSE_SESSION = 4001  # the session is forged or expired: sign in again
 CLOSE_ABUSE = 4008  # too many frames
 
 
 class LobbyDoor(Protocol):
-    """The lobby's seat rules, without Discord (the wiring passes the table layer's)."""
+    """A table's life outside play, without Discord: the wiring passes the table
+    layer's own calls, the ones the Discord buttons make (the same refusals)."""
 
     async def seats(self, table: Table, user_id: int, name: str, verb: str) -> str | None:
         """Join, leave or add an AI (``ai-<level>``); the refusal in words, or None."""
 
     async def start(self, table: Table, user_id: int) -> str | None:
         """Start the game, empty seats filled with AI; the refusal in words, or None."""
+
+    async def cancel(self, table: Table, user_id: int, name: str) -> str | None:
+        """Cancel the table (its opener, or someone with Manage Server); the refusal, or None."""
+
+    async def reclaim(self, table: Table, user_id: int) -> str | None:
+        """Take ``user_id``'s seat back from the AI; the refusal, or None."""
+
+    async def rematch(self, table_id: int, user_id: int) -> str | None:
+        """A new game of finished ``table_id``'s players in its channel; the refusal, or None."""
+
+    async def hint(self, table: Table, user_id: int, version: int, seat: int) -> tuple[bool, str]:
+        """A hint for ``seat``'s turn at ``version``: (True, the hint) or (False, the refusal)."""
 
 
 def signature(table: Table) -> tuple[Any, ...]:
@@ -106,7 +130,13 @@ class Bucket:
 
 
 class Connection:
-    """One page's socket: its player, its table, what waits to be sent."""
+    """One page's socket: its player, its table, what waits to be sent.
+
+    Answers and errors wait in :attr:`queue`, in order. The table's state is not
+    queued: :meth:`owe` marks it owed, and the writer builds it when it gets to send
+    (:meth:`Front.state_for`), after the table's lock is released and once however
+    many commits came meanwhile — each state is whole, the latest one says it all.
+    """
 
     def __init__(self, front: Front, ws: web.WebSocketResponse, session: Session) -> None:
         self.front = front
@@ -114,6 +144,7 @@ class Connection:
         self.session = session
         self.table: Table | None = None
         self.sent: tuple[Any, ...] | None = None  # the signature of the last state sent
+        self.owed = False  # the table's state is to be sent
         self.queue: deque[str] = deque(maxlen=QUEUE_KEPT)
         self.wake = asyncio.Event()
         self.bucket = Bucket(front.rate)
@@ -124,11 +155,21 @@ class Connection:
     def user_id(self) -> int:
         return self.session.user_id
 
+    @property
+    def language(self) -> str:
+        """The player's language: the one their DMs are written in."""
+        return self.front.svc.user_locales.language(self.session.user_id)
+
     def seat(self) -> int | None:
         return None if self.table is None else self.table.seat_of(self.user_id)
 
     def send(self, frame: str) -> None:
         self.queue.append(frame)
+        self.wake.set()
+
+    def owe(self) -> None:
+        """The table's state, as it is when the writer gets to it, is to be sent."""
+        self.owed = True
         self.wake.set()
 
     def send_json(self, frame: dict[str, Any]) -> None:
@@ -147,8 +188,12 @@ class Connection:
         while not self.ws.closed:
             await self.wake.wait()
             self.wake.clear()
-            while self.queue and not self.ws.closed:
-                await self.ws.send_str(self.queue.popleft())
+            while (self.queue or self.owed) and not self.ws.closed:
+                if self.queue:
+                    await self.ws.send_str(self.queue.popleft())
+                else:
+                    self.owed = False
+                    await self.ws.send_str(self.front.state_for(self))
 
 
 def _ref(value: object) -> int | None:
@@ -175,31 +220,57 @@ class Front:
         self.rate = rate
         self.connections: set[Connection] = set()
         self._by_table: dict[int, set[Connection]] = {}
+        self._by_channel: dict[int, set[Connection]] = {}
         self._stops: dict[int, Callable[[], None]] = {}
+        self._built: dict[int, dict[tuple[int | None, str], str]] = {}  # table -> its frames
+        self._stop_changes = svc.feed.on_change(self._changed)
 
     # ------------------------------------------------------------ the feed
 
     def _heard(self, table: Table, events: list[Event]) -> None:
-        """A feed watcher: the table committed; every page on it gets its state."""
+        """A feed watcher: the table committed; every page on it is owed its state."""
         self.push(table)
 
+    def _changed(self, table: Table) -> None:
+        """The feed's changes: ``table`` changed without a move (or entered memory):
+        every page on it, and every page launched in its channel, looks again."""
+        self._built.pop(table.id, None)
+        conns = set(self._by_table.get(table.id, ()))
+        conns.update(self._by_channel.get(table.channel_id, ()))
+        for conn in conns:
+            self.look(conn)
+
     def push(self, table: Table) -> None:
-        """Send ``table``'s state to every page on it: each kind of viewer built once."""
-        built: dict[int | None, str] = {}
-        sig = signature(table)
+        """Every page on ``table`` is owed its state (built when its writer sends it)."""
+        self._built.pop(table.id, None)
         for conn in tuple(self._by_table.get(table.id, ())):
             conn.table = table
-            seat = conn.seat()
-            frame = built.get(seat)
-            if frame is None:
-                frame = built[seat] = self._state_frame(table, seat)
-            conn.sent = sig
-            conn.send(frame)
+            conn.owe()
+
+    def state_for(self, conn: Connection) -> str:
+        """``conn``'s state frame as the table is now: built and encoded once per seat
+        and language between two changes of the table, for every page on it."""
+        table = conn.table
+        if table is None:
+            conn.sent = ("none",)
+            return NO_TABLE
+        built = self._built.setdefault(table.id, {})
+        seat = conn.seat()
+        key = (seat, conn.language)
+        frame = built.get(key)
+        if frame is None:
+            with using(key[1]):
+                frame = built[key] = self._state_frame(table, seat)
+        conn.sent = signature(table)
+        return frame
 
     @staticmethod
     def _state_frame(table: Table, seat: int | None) -> str:
         state = table.public_state() if seat is None else table.seat_state(seat)
-        return json.dumps({"type": "state", "seat": seat, "state": state}, separators=(",", ":"))
+        return json.dumps(
+            {"type": "state", "seat": seat, "title": table.rules.title, "state": state},
+            separators=(",", ":"),
+        )
 
     def _attach(self, conn: Connection, table: Table | None) -> None:
         """Move ``conn`` to ``table`` (watching its feed while any page looks at it)."""
@@ -210,6 +281,7 @@ class Front:
                 group.discard(conn)
                 if not group:
                     del self._by_table[old.id]
+                    self._built.pop(old.id, None)
                     self._stops.pop(old.id)()
         conn.table = table
         conn.sent = None
@@ -230,19 +302,19 @@ class Front:
         return None
 
     def look(self, conn: Connection, *, force: bool = False) -> None:
-        """Send ``conn`` its table's state if it changed since the last one sent."""
+        """Owe ``conn`` its table's state if it changed since the last one sent
+        (``force``: whatever was sent, and built afresh)."""
         table = self._find(conn)
         if table is not conn.table:
             self._attach(conn, table)
         if table is None:
             if force or conn.sent != ("none",):
-                conn.sent = ("none",)
-                conn.send_json({"type": "state", "seat": None, "state": None})
+                conn.owe()
             return
-        sig = signature(table)
-        if force or sig != conn.sent:
-            conn.sent = sig
-            conn.send(self._state_frame(table, conn.seat()))
+        if force:
+            self._built.pop(table.id, None)
+        if force or signature(table) != conn.sent:
+            conn.owe()
 
     # ------------------------------------------------------------ a socket
 
@@ -259,15 +331,19 @@ class Front:
             return ws
         conn = Connection(self, ws, session)
         self.connections.add(conn)
+        self._by_channel.setdefault(session.channel_id, set()).add(conn)
         writer = asyncio.create_task(conn.writer(), name="web-writer")
-        looker = asyncio.create_task(self._keep_looking(conn), name="web-look")
+        fetcher = asyncio.create_task(self._keep_fetching(conn), name="web-fetch")
         try:
+            language = conn.language
             conn.send_json(
                 {
                     "type": "welcome",
                     "user_id": str(session.user_id),
                     "name": session.name,
                     "expires_at": session.expires_at,
+                    "language": language,
+                    "texts": page_texts(language),
                 }
             )
             await self.fetch(conn)
@@ -278,8 +354,13 @@ class Front:
                     continue
                 await self._frame(conn, msg.data)
         finally:
-            looker.cancel()
+            fetcher.cancel()
             self._attach(conn, None)
+            channel = self._by_channel.get(session.channel_id)
+            if channel is not None:
+                channel.discard(conn)
+                if not channel:
+                    del self._by_channel[session.channel_id]
             self.connections.discard(conn)
             conn.wake.set()
             writer.cancel()
@@ -310,11 +391,15 @@ class Front:
         await ws.send_str(json.dumps({"type": "error", "code": code, "text": text, "ref": None}))
         await ws.close(code=CLOSE_SESSION, message=code.encode())
 
-    async def _keep_looking(self, conn: Connection) -> None:
+    async def _keep_fetching(self, conn: Connection) -> None:
+        """Several processes: a page whose channel has no table in this process asks,
+        every :data:`FETCH_EVERY` seconds, whether another process runs one there (a
+        table of this process reaches it through the feed's changes; nothing is polled)."""
         while not conn.ws.closed:
-            await asyncio.sleep(LOOK_EVERY)
-            await self.fetch(conn)
-            self.look(conn)
+            await asyncio.sleep(FETCH_EVERY)
+            if self.svc.tables.open_in_channel(conn.session.channel_id) is None:
+                await self.fetch(conn)
+                self.look(conn)
 
     async def fetch(self, conn: Connection) -> None:
         """A page whose channel has no table here: load a copy of the one another
@@ -355,10 +440,20 @@ class Front:
             await conn.wake_and_close(CLOSE_SESSION, b"session_expired")
             return
         kind = frame.get("type")
+        with using(conn.language):
+            await self._kind(conn, kind, frame, ref)
+
+    async def _kind(
+        self, conn: Connection, kind: object, frame: dict[str, Any], ref: object
+    ) -> None:
         if kind == "act":
             await self._act(conn, frame, ref)
         elif kind == "lobby":
             await self._lobby(conn, frame, ref)
+        elif kind == "table":
+            await self._table(conn, frame, ref)
+        elif kind == "hint":
+            await self._hint(conn, frame, ref)
         elif kind == "sync":
             self.look(conn, force=True)
         else:
@@ -414,6 +509,56 @@ class Front:
             refusal = await self.door.start(table, conn.user_id)
         else:
             refusal = await self.door.seats(table, conn.user_id, conn.session.name, verb)
+        self._answer(conn, ref, refusal, table)
+
+    async def _table(self, conn: Connection, frame: dict[str, Any], ref: object) -> None:
+        """Cancel, take my seat back, rematch: the table message's and hand DM's buttons."""
+        verb = frame.get("verb")
+        if not isinstance(verb, str) or verb not in TABLE_VERBS:
+            conn.error("bad_frame", _("That message could not be read."), ref)
+            return
+        table = conn.table
+        refusal: str | None
+        if table is None:
+            refusal = _("There is no table in this channel.")
+        elif self.door is None:
+            refusal = _("Seats are taken on Discord for this table.")
+        elif verb == "rematch":
+            refusal = await self.door.rematch(table.id, conn.user_id)
+        elif table.status not in ("lobby", "active"):
+            refusal = _("This table has ended.")
+        elif verb == "cancel":
+            refusal = await self.door.cancel(table, conn.user_id, conn.session.name)
+        else:
+            refusal = await self.door.reclaim(table, conn.user_id)
+        self._answer(conn, ref, refusal, table)
+
+    async def _hint(self, conn: Connection, frame: dict[str, Any], ref: object) -> None:
+        """A hint at a table with hints: private, changes nothing."""
+        version, seat = frame.get("version"), frame.get("seat")
+        if not _small_int(version) or not _small_int(seat):
+            conn.error("bad_frame", _("That message could not be read."), ref)
+            return
+        assert isinstance(version, int) and isinstance(seat, int)
+        table = conn.table
+        if table is None or self.door is None:
+            ok, text = False, _("This table has ended.")
+        else:
+            ok, text = await self.door.hint(table, conn.user_id, version, seat)
+        conn.send_json(
+            {
+                "type": "outcome",
+                "ref": _ref(ref),
+                "kind": "hint" if ok else "refused",
+                "reason": None if ok else "hint",
+                "text": text,
+                "version": 0 if table is None else table.version,
+            }
+        )
+
+    def _answer(
+        self, conn: Connection, ref: object, refusal: str | None, table: Table | None
+    ) -> None:
         conn.send_json(
             {
                 "type": "outcome",
@@ -424,10 +569,15 @@ class Front:
                 "version": 0 if table is None else table.version,
             }
         )
-        if table is not None:
-            self.push(table)  # the lobby is not on the feed: every page on it now
+        if refusal:
+            self.look(conn, force=True)  # what the table is now, whatever the page thought
+
+    def stop(self) -> None:
+        """Stop hearing the feed's changes (the web table is closing)."""
+        self._stop_changes()
 
     async def close(self) -> None:
+        """Close every page's socket (each page reconnects by itself)."""
         for conn in tuple(self.connections):
             await conn.ws.close(code=1001, message=b"the bot is restarting")
 

@@ -3,6 +3,7 @@
 ========================  ====================================================
 ``GET /``                 the page (``static/index.html``)
 ``GET /app.js``, ``/app.css``  the bundle built from ``web/`` and its style
+``GET /chunks/{name}.js``  the bundle's chunks (the Discord SDK's)
 ``GET /cards/{2|4}/{code}.svg``  a card face (:mod:`bot.web.cards`)
 ``POST /api/token``       sign-in (:mod:`bot.web.signin`): a session and, in
                           Discord, the access token for the SDK's authenticate
@@ -17,6 +18,7 @@ carries a content security policy that allows nothing from elsewhere.
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -24,17 +26,20 @@ import aiohttp
 from aiohttp import web
 
 from bot.config import Settings
+from bot.present.i18n import language_of
 from bot.tables.services import Services
 from bot.web.cards import card_svg, is_card_code
 from bot.web.front import Front, LobbyDoor
 from bot.web.session import Signer
 from bot.web.signin import Identity, SignInError, mock_identity, sign_in
+from bot.web.texts import page_texts
 
 log = logging.getLogger(__name__)
 
 __all__ = ["STATIC", "WebTable"]
 
 STATIC = Path(__file__).resolve().parent / "static"
+CHUNK = re.compile(r"[A-Za-z0-9_-]+\.js")  # esbuild's chunk names: chunks/<name>-<hash>.js
 
 _CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -70,6 +75,7 @@ class WebTable:
         app.router.add_get("/", self._page)
         app.router.add_get("/app.js", self._static("app.js", "text/javascript"))
         app.router.add_get("/app.css", self._static("app.css", "text/css"))
+        app.router.add_get("/chunks/{name}", self._chunk)
         app.router.add_get("/cards/{deck}/{code}.svg", self._card)
         app.router.add_get("/api/config", self._config)
         app.router.add_post("/api/token", self._token)
@@ -88,6 +94,7 @@ class WebTable:
         log.info("web table on http://%s:%d/", self.settings.web_host, self.port)
 
     async def close(self) -> None:
+        self.front.stop()
         await self.front.close()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -137,6 +144,21 @@ class WebTable:
 
         return serve
 
+    async def _chunk(self, request: web.Request) -> web.StreamResponse:
+        """A chunk of the bundle (the Discord SDK's, loaded inside Discord only); its
+        name carries its content's hash, so it may be kept."""
+        name = request.match_info["name"]
+        path = STATIC / "chunks" / name
+        if not CHUNK.fullmatch(name) or not path.is_file():
+            raise web.HTTPNotFound()
+        return web.FileResponse(
+            path,
+            headers={
+                "Content-Type": "text/javascript; charset=utf-8",
+                "Cache-Control": "public, max-age=31536000, immutable",
+            },
+        )
+
     async def _card(self, request: web.Request) -> web.StreamResponse:
         deck, code = request.match_info["deck"], request.match_info["code"]
         if deck not in ("2", "4") or not is_card_code(code):
@@ -148,13 +170,16 @@ class WebTable:
         )
 
     async def _config(self, request: web.Request) -> web.StreamResponse:
-        """What the page needs before signing in: the application's id (for the SDK), and
-        whether the offline mock is on."""
+        """What the page needs before signing in: the application's id (for the SDK),
+        whether the offline mock is on, and its words in the browser's language."""
         client_id = self.settings.client_id
+        language = language_of(request.query.get("lang", ""))
         return web.json_response(
             {
                 "client_id": None if client_id is None else str(client_id),
                 "mock": self.settings.web_mock_auth,
+                "language": language,
+                "texts": page_texts(language),  # the browser's, until the player's is known
             }
         )
 

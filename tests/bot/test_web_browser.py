@@ -15,6 +15,7 @@ import concurrent.futures
 import shutil
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,7 +29,15 @@ from bot.tables.table import Table
 from bot.web.server import STATIC, WebTable
 
 from .conftest import make_settings, restart
-from .helpers import act_on, choose, hand_message, replay_from_db, table_message
+from .helpers import (
+    act_on,
+    choose,
+    hand_message,
+    is_table_message,
+    message_text,
+    replay_from_db,
+    table_message,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -234,7 +243,9 @@ async def play_to_the_end(
         if table.view(seat).legal:
             version = table.version
             done = await browser.run(take_turn, page)
-            assert done != "end"
+            if done == "end":  # the AI's last cards (or a claim) ended it meanwhile
+                assert table.status != "active"
+                break
             # a click the table refused (it had moved on meanwhile) is made again
             if await moved(lambda v=version: table.version > v or table.status != "active", 10):
                 moves += 1
@@ -258,7 +269,7 @@ def open_a_claim_and_cancel(page: Any) -> str:
     page.click(".claims button.claim")
     question = str(page.inner_text(".actions .ask"))
     assert page.query_selector(".actions button[data-confirm]") is not None
-    page.click(".actions button:text('Cancel')")
+    page.click(".you .actions button:text-is('Cancel')")
     page.wait_for_selector(".claim-toggle")
     return question
 
@@ -492,3 +503,214 @@ async def test_an_expired_session_is_refused_and_the_page_signs_in_again(
         await until(lambda: table.version > refused_before, 20)
     finally:
         await short.stop()
+
+
+# ------------------------------------------------------------------ the table's controls
+
+
+def say(page: Any) -> str:
+    return str(page.inner_text("#say"))
+
+
+def said(page: Any, text: str) -> None:
+    page.wait_for_function(
+        "t => document.querySelector('#say').textContent.includes(t)", arg=text, timeout=30000
+    )
+
+
+@pytest.mark.slow
+async def test_lobby_hint_take_back_rematch_and_cancel_from_the_web_page(
+    site: Site, browser: Browser
+) -> None:
+    """The lobby changes on both pages as it happens (pushed, not polled); a refusal is
+    the Discord button's own words; Hint, Take my seat back, Rematch and Cancel work
+    from the page through the calls the Discord buttons make, durably."""
+    env = site.env
+    bot = env.bot
+    svc = bot.manager.services
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    await alice.slash(channel, "ruff new", game="whist-5", target=1, options="hints:on")
+    table = the_table(env, channel)
+    page = await browser.page(site.url(alice.user, channel))
+    other = await browser.page(site.url(bob.user, channel), 360, 640)
+    await browser.run(lambda: other.click("[data-verb=join]"))
+    # bob's seat shows on alice's page at once (the feed's change, not a poll)
+    await browser.run(
+        lambda: page.wait_for_selector(".lobby-seats li[data-seat='1']:text('bob')", timeout=900)
+    )
+    # bob is not the opener: Cancel is refused in the Discord button's own words
+    await browser.run(lambda: other.click("[data-table=cancel]"))
+    await browser.run(lambda: other.click("[data-confirm=cancel]"))
+    await browser.run(said, other, "Only the table's opener or someone with Manage Server")
+    assert table.status == "lobby"
+    await browser.run(lambda: other.click("[data-verb=leave]"))
+    await browser.run(
+        lambda: page.wait_for_selector(".lobby-seats li[data-seat='1']:text('empty')", timeout=900)
+    )
+    await browser.run(lambda: page.click("[data-verb=start]"))
+    await until(lambda: table.status == "active")
+    # Hint, on alice's turn: the hard AI's advice, the text the Discord button gives
+    await until(lambda: table.game is not None and table.game.to_act() == 0, 30)
+    version = table.version
+    await browser.run(lambda: page.click("[data-table=hint]"))
+    expected = await bot.manager.hints.think(table, version, 0)
+    await browser.run(said, page, expected.splitlines()[0][:40])
+    assert table.version == version  # a hint changes nothing
+    # the AI took alice's seat (her time ran out): Take my seat back, from the page
+    async with table.lock:
+        settings = replace(table.settings, away=frozenset({0}))
+        table.db_version = await svc.table_repo.update_settings(table.id, settings.to_json())
+        table.settings = settings
+    svc.feed.changed(table)
+    await browser.run(lambda: page.click("[data-table=reclaim]"))
+    await until(lambda: not table.away)
+    row = await svc.table_repo.get(table.id)
+    assert row is not None and not row.settings.get("away")  # durable
+    await browser.run(lambda: page.wait_for_selector("[data-table=reclaim]", state="detached"))
+    # play the deal out (the game is to 1 point), then Rematch from the end screen
+    await play_to_the_end(browser, page, table, 0)
+    assert table.status == "finished"
+    await browser.run(lambda: page.click("[data-table=rematch]"))
+    await until(lambda: env.bot.manager.tables.open_in_channel(channel.id) is not None, 30)
+    again = the_table(env, channel)
+    assert again.id != table.id and again.status == "active"
+    assert [getattr(s, "user_id", None) for s in again.seats][0] == alice.user.id
+    await browser.run(
+        lambda: page.wait_for_function(
+            "id => document.querySelector('#title').textContent.includes('#' + id)",
+            arg=again.id,
+            timeout=10000,
+        )
+    )
+    title = await browser.run(lambda: page.inner_text("#title"))
+    assert title.startswith("Whist 5-Point"), title  # the game's name, not its id
+    # Cancel (with its confirm) by the opener: durable, and the table message says so
+    await browser.run(lambda: page.click("[data-table=cancel]"))
+    await browser.run(lambda: page.click("[data-confirm=cancel]"))
+    await until(lambda: again.status == "cancelled")
+    row = await svc.table_repo.get(again.id)
+    assert row is not None and row.status == "cancelled"
+    await browser.run(lambda: page.wait_for_selector(".turnline:text('This table was cancelled.')"))
+    await until(
+        lambda: any(
+            "❌ Cancelled by alice" in message_text(m)
+            for m in channel.history()
+            if is_table_message(m)
+        ),
+        20,
+    )
+
+
+# ------------------------------------------------------------------ accessibility
+
+AXE = Path(__file__).resolve().parents[2] / "web" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_problems(page: Any, screen: str) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is (axe injected from
+    web/node_modules, pinned by web/package-lock.json: no network)."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        # evaluated through the DevTools protocol: the page's own CSP (rightly) refuses
+        # any script but its bundle, and the test must not loosen it
+        page.evaluate("source => { (0, eval)(source); }", AXE.read_text(encoding="utf-8"))
+    found = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
+        ".map(v => v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3)"
+        ".map(n => n.target.join(' ')).join(', '))"
+    )
+    return [f"{screen}: {problem}" for problem in found]
+
+
+def tab_to(page: Any, selector: str, presses: int = 60) -> None:
+    """Press Tab until the focus is on an element matching ``selector`` (a keyboard user)."""
+    for _press in range(presses):
+        if page.evaluate("s => document.activeElement?.matches(s) ?? false", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def keyboard_turn(page: Any) -> str:
+    """One turn by keyboard alone: Tab into the hand (or to a decision), the arrow keys
+    to a card that lifts, Enter."""
+    page.wait_for_selector(LIVE, timeout=30000)
+    if page.query_selector(".end") is not None:
+        return "end"
+    decision = ".actions button[data-action]:not(.claim):not([data-action=lay-out])"
+    if page.query_selector(decision) is not None:
+        tab_to(page, decision)
+        page.keyboard.press("Enter")
+        return "decision"
+    tab_to(page, ".hand .cardbtn")
+    for _step in range(20):
+        if page.evaluate("document.activeElement.classList.contains('legal')"):
+            code = page.evaluate("document.activeElement.dataset.card")
+            page.keyboard.press("Enter")
+            return f"play {code}"
+        page.keyboard.press("ArrowRight")
+    raise AssertionError("no card lifts")
+
+
+@pytest.mark.slow
+async def test_axe_finds_nothing_serious_and_a_whole_deal_plays_by_keyboard(
+    site: Site, browser: Browser
+) -> None:
+    """axe-core on the lobby, a turn, a trick on the table, a decision and the end:
+    no serious or critical violation. The deal (a game to 1 point) is played with
+    Tab, the arrow keys and Enter alone, from the lobby's Start on."""
+    env = site.env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    await alice.slash(channel, "ruff new", game="whist-5", target=1)
+    table = the_table(env, channel)
+    page = await browser.page(site.url(alice.user, channel), 360, 640)
+    await browser.run(lambda: page.wait_for_selector(".lobby [data-verb=start]"))
+    problems = await browser.run(axe_problems, page, "lobby")
+
+    def start_by_keyboard() -> None:
+        tab_to(page, "[data-verb=start]")
+        page.keyboard.press("Enter")
+
+    await browser.run(start_by_keyboard)
+    await until(lambda: table.status == "active")
+    seen_trick = False
+    turns = 0
+    deadline = time.monotonic() + 600
+    while table.status == "active":
+        assert time.monotonic() < deadline, "the deal did not end"
+        if not table.view(0).legal:
+            await asyncio.sleep(0.05)
+            continue
+        await browser.run(lambda: page.wait_for_selector(LIVE, timeout=30000))
+        if turns == 0:
+            problems += await browser.run(axe_problems, page, "turn")
+        if not seen_trick and await browser.run(lambda: page.query_selector(".trick .card")):
+            problems += await browser.run(axe_problems, page, "trick")
+            seen_trick = True
+        version = table.version
+        done = await browser.run(keyboard_turn, page)
+        if done == "end":
+            break
+        if await moved(lambda v=version: table.version > v or table.status != "active", 10):
+            turns += 1
+    assert table.status == "finished" and turns >= 10 and seen_trick
+    await browser.run(lambda: page.wait_for_selector(".end [data-table=rematch]"))
+    problems += await browser.run(axe_problems, page, "end")
+    # a decision: a Bid Whist auction, on the desktop size
+    await browser.run(lambda: page.set_viewport_size({"width": 1280, "height": 720}))
+    bob = guild.add_member(env.create_user("bob"))
+    room = guild.create_text_channel("auction")
+    await bob.slash(room, "ruff new", game="bid-whist")
+    auction = await browser.page(site.url(bob.user, room))
+    await browser.run(lambda: auction.wait_for_selector(".lobby [data-verb=start]"))
+    await browser.run(lambda: auction.click("[data-verb=start]"))
+    await browser.run(
+        lambda: auction.wait_for_selector(".you .actions button[data-action]", timeout=30000)
+    )
+    problems += await browser.run(axe_problems, auction, "decision")
+    assert not problems, "\n".join(problems)

@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -17,16 +19,21 @@ import pytest
 from aiohttp import web
 
 from bot.config import Settings
+from bot.store import AISeat, HumanSeat, Seat
+from bot.tables import commit
+from bot.tables.kinds import TableKind, TableSpec
 from bot.tables.services import Services
 from bot.tables.table import Table
 from bot.web.cards import card_svg
-from bot.web.server import WebTable
+from bot.web.server import STATIC, WebTable
 from bot.web.session import SessionError, Signer
-from engine import Card, Game, new_game
+from bot.web.texts import PAGE
+from engine import Card, Game, make_rules, new_game
 from tests.bot import test_act
 from tests.bot.test_act import USERS, seated_table
 from tests.bot.test_projection import cards_in_json, cards_in_view
 
+WEB_SRC = Path(__file__).resolve().parents[2] / "web" / "src"
 CHANNEL = 2  # the channel of tests.bot.test_act's tables
 svc = test_act.svc  # its fixture: Services without Discord
 SPECTATOR = 555
@@ -545,3 +552,124 @@ async def test_the_scan_catches_a_planted_leak(svc: Services, server: WebTable) 
         }
 
     assert set(cards_in_json(leaky())) - known_cards(game, None)
+
+
+# ---------------------------------------------------------------- the lobby, pushed
+
+
+async def test_a_lobby_change_and_a_new_table_reach_every_page_at_once(
+    svc: Services, server: WebTable
+) -> None:
+    """Pages on a channel hear its lobby as moves are heard: the moment the change is
+    durable (the feed's changes), not at a page's next look. A table opened in the
+    channel reaches a page that had none, and its start reaches both."""
+    base = base_of(server)
+    tasks: list[asyncio.Task[None]] = []
+    async with aiohttp.ClientSession() as http:
+        early = await open_page(http, base, await session_for(base, USERS[0]), tasks)
+        assert early.state is None  # no table in the channel yet
+        rules = make_rules("whist-5")
+        creator = HumanSeat(USERS[0], "P0")
+        table = await commit.open_table(
+            svc,
+            TableSpec(
+                kind=TableKind.ORDINARY,
+                rules=rules,
+                guild_id=1,
+                channel_id=CHANNEL,
+                creator_id=creator.user_id,
+                seats=[creator, None, None, None],
+                guild_name="g",
+                channel_name="c",
+            ),
+        )
+        svc.tables.add(table)
+        conns = {c.user_id: c for c in server.front.connections}
+        # owed with the change itself: the page's writer sends it at its next turn
+        assert conns[USERS[0]].owed
+        watcher = await open_page(http, base, await session_for(base, SPECTATOR), tasks)
+        assert watcher.state is not None and watcher.state["status"] == "lobby"
+        conns = {c.user_id: c for c in server.front.connections}
+        mark = len(watcher.frames)
+        seats: list[Seat | None] = [creator, HumanSeat(USERS[1], "P1"), None, None]
+        await commit.change_seats(svc, table, seats)
+        assert conns[SPECTATOR].owed and conns[USERS[0]].owed
+        frame = await watcher.next("state", mark, timeout=0.5)
+        assert [s["name"] for s in frame["state"]["seats"]][:2] == ["P0", "P1"]
+        mark = len(early.frames)
+        await commit.start(
+            svc, table, [*seats[:2], AISeat("easy", "Hoyle"), AISeat("easy", "Cotton")]
+        )
+        frame = await early.next("state", mark, timeout=0.5)
+        assert frame["state"]["status"] == "active" and frame["state"]["you"]["hand"]
+        assert frame["title"] == "Whist 5-Point"  # the game's name for the page's title
+        for task in tasks:
+            task.cancel()
+
+
+# ---------------------------------------------------------------- the page's words
+
+
+def test_every_text_of_the_page_is_in_the_catalogue_list() -> None:
+    """Each t("…")/N("…") of web/src is listed in bot.web.texts (so it is translated)."""
+    used: set[str] = set()
+    for source in sorted(WEB_SRC.glob("*.ts")):
+        text = source.read_text(encoding="utf-8")
+        used.update(re.findall(r'\b[tN]\(\s*"((?:[^"\\]|\\.)*)"', text))
+        # t(cond ? "a" : "b", …): each branch is a text too
+        for inner in re.findall(r"\bt\(([^()]*\?[^()]*)", text):
+            used.update(re.findall(r'"((?:[^"\\]|\\.)*)"', inner))
+    missing = sorted(u for u in used - set(PAGE) if re.search("[A-Za-z]", u))
+    assert not missing, missing
+
+
+async def test_a_german_player_reads_the_page_in_german(svc: Services, server: WebTable) -> None:
+    """The page follows the player's language, the one their DMs use; the table's
+    words (its actions) too. An English player at the same table reads English."""
+    table = await seated_table(svc, "whist-5")
+    svc.user_locales.remember(USERS[0], "de")
+    base = base_of(server)
+    tasks: list[asyncio.Task[None]] = []
+    async with aiohttp.ClientSession() as http:
+        german = await open_page(http, base, await session_for(base, USERS[0]), tasks)
+        english = await open_page(http, base, await session_for(base, USERS[1]), tasks)
+        welcome = await german.next("welcome")
+        assert welcome["language"] == "de"
+        texts = welcome["texts"]
+        assert set(texts) == set(PAGE)
+        same = {"normal", "Ruff and Honours", "{choice}?", "⏱ {seconds} s", " & "}  # German too
+        untranslated = [t for t in PAGE if texts[t] == t and t not in same]
+        assert not untranslated, untranslated
+        assert texts["Your turn"] == "Du bist dran"
+        assert (await english.next("welcome"))["texts"]["Your turn"] == "Your turn"
+        # a refusal comes in the player's language too
+        mark = await german.send({"type": "table", "verb": "cancel"})
+        answer = await german.next("outcome", mark)
+        assert (
+            answer["kind"] == "refused"
+            and answer["text"] != "Seats are taken on Discord for this table."
+        )
+        assert table.status == "active"
+        for task in tasks:
+            task.cancel()
+    async with aiohttp.ClientSession() as http, http.get(f"{base}/api/config?lang=de-DE") as got:
+        assert (await got.json())["texts"]["Four colours"] == "Vier Farben"
+
+
+async def test_the_discord_sdk_is_a_chunk_of_its_own_served_from_our_origin(
+    server: WebTable,
+) -> None:
+    """The page's own code is small; the SDK (needed inside Discord only) is a chunk the
+    page imports there, served by us with the bundle; nothing else is served as one."""
+    chunks = sorted((STATIC / "chunks").glob("*.js"))
+    sdk = max(chunks, key=lambda p: p.stat().st_size)
+    assert (STATIC / "app.js").stat().st_size < sdk.stat().st_size
+    assert sdk.name in (STATIC / "app.js").read_text(encoding="utf-8")  # imported by name
+    base = base_of(server)
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{base}/chunks/{sdk.name}") as got:
+            assert got.status == 200 and got.content_type == "text/javascript"
+            assert "immutable" in got.headers["Cache-Control"]
+        for forged in ("..%2Fapp.js", "nope.js", "x.svg"):
+            async with http.get(f"{base}/chunks/{forged}") as got:
+                assert got.status == 404, forged

@@ -3,28 +3,32 @@
 // with the version it was chosen at). It knows no rules: what may be played is
 // what the projection lists.
 
+import { t, setTexts } from "./i18n";
 import { Link } from "./net";
 import type { ActionInfo, Game, SeatInfo, ServerFrame, TableState, You } from "./types";
 
 const SUITS: Record<string, string> = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const SUIT_NAMES: Record<string, string> = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-const RANK_NAMES: Record<string, string> = { A: "ace", K: "king", Q: "queen", J: "jack" };
+// N(): a text to translate where it is shown (t()), not where it is written
+const N = (message: string): string => message;
+const SUIT_NAMES: Record<string, string> = { S: N("spades"), H: N("hearts"), D: N("diamonds"), C: N("clubs") };
+const RANK_NAMES: Record<string, string> = { A: N("ace"), K: N("king"), Q: N("queen"), J: N("jack") };
+const AI_LEVELS: Record<string, string> = { easy: N("easy"), normal: N("normal"), hard: N("hard") };
 const PHASES: Record<string, string> = {
-  deal: "Dealing",
-  ruff: "The ruff",
-  discard: "Laying out",
-  can_ye: "Honours",
-  bidding: "Bidding",
-  name: "Naming trumps",
-  kitty: "The kitty",
-  auction: "Auction",
-  trumps: "Naming trumps",
-  contest: "The contest",
-  play: "Play",
-  score: "Scoring",
-  claim: "A claim",
-  concede: "A concession",
-  over: "Game over",
+  deal: N("Dealing"),
+  ruff: N("The ruff"),
+  discard: N("Laying out"),
+  can_ye: N("Honours"),
+  bidding: N("Bidding"),
+  name: N("Naming trumps"),
+  kitty: N("The kitty"),
+  auction: N("Auction"),
+  trumps: N("Naming trumps"),
+  contest: N("The contest"),
+  play: N("Play"),
+  score: N("Scoring"),
+  claim: N("A claim"),
+  concede: N("A concession"),
+  over: N("Game over"),
 };
 
 function el<K extends keyof HTMLElementTagNameMap>(
@@ -45,11 +49,16 @@ function byId(id: string): HTMLElement {
 }
 
 export function cardName(code: string): string {
-  if (code === "LJ") return "little joker";
-  if (code === "BJ") return "big joker";
+  if (code === "LJ") return t("little joker");
+  if (code === "BJ") return t("big joker");
   const rank = code.slice(0, -1);
   const suit = code.slice(-1);
-  return `${RANK_NAMES[rank] ?? rank} of ${SUIT_NAMES[suit] ?? suit}`;
+  const rankName = RANK_NAMES[rank];
+  const suitName = SUIT_NAMES[suit];
+  return t("{rank} of {suit}", {
+    rank: rankName === undefined ? rank : t(rankName),
+    suit: suitName === undefined ? suit : t(suitName),
+  });
 }
 
 class TableView {
@@ -61,15 +70,20 @@ class TableView {
   private fourColour = localStorage.getItem("rh.deck") === "4";
   private sentAt = -1;
   private seat: number | null = null;
+  private title = "";
+  private linkOk = false;
+  private cancelling = false;
   private link: Link;
 
   constructor() {
+    this.staticTexts();
     this.link = new Link({
       frame: (frame) => this.frame(frame),
       status: (text, ok) => this.status(text, ok),
       signedIn: (who) => {
         byId("who").textContent = who.name;
         byId("who").dataset.user = who.userId;
+        this.staticTexts(); // the browser's language until the socket says the player's
       },
     });
     const deck = byId("deck") as HTMLInputElement;
@@ -92,6 +106,8 @@ class TableView {
   private frame(frame: ServerFrame): void {
     switch (frame.type) {
       case "welcome":
+        setTexts(frame.texts, frame.language);
+        this.staticTexts();
         this.sentAt = -1; // a new connection: whatever was sent before is answered or lost
         byId("who").textContent = frame.name;
         byId("who").dataset.user = frame.user_id;
@@ -101,13 +117,19 @@ class TableView {
           this.selected.clear();
           this.confirming = null;
         }
+        if (this.state?.table_id !== frame.state?.table_id) this.cancelling = false;
         this.state = frame.state;
         this.seat = frame.seat;
+        this.title = frame.title ?? "";
         this.draw();
         break;
       case "outcome":
-        if (frame.kind !== "applied") {
-          this.say(frame.text || "That was not accepted.");
+        if (frame.kind === "hint") {
+          this.say(frame.text);
+          this.sentAt = -1;
+          this.draw();
+        } else if (frame.kind !== "applied") {
+          this.say(frame.text || t("That was not accepted."));
           this.sentAt = -1;
           this.draw();
         }
@@ -125,6 +147,7 @@ class TableView {
   }
 
   private status(text: string, ok: boolean): void {
+    this.linkOk = ok;
     const node = byId("link");
     node.textContent = text;
     node.className = ok ? "ok" : "bad";
@@ -145,6 +168,32 @@ class TableView {
     this.link.send({ type: "lobby", verb });
   }
 
+  /** Cancel, take my seat back, rematch: the table message's buttons. */
+  private tableVerb(verb: string): void {
+    this.say("");
+    this.cancelling = false;
+    this.link.send({ type: "table", verb });
+  }
+
+  private hint(): void {
+    const state = this.state;
+    const you = state?.you;
+    if (!state || !you) return;
+    this.say(t("Thinking about a hint…"));
+    this.link.send({ type: "hint", version: state.version, seat: you.seat });
+  }
+
+  /** The page's own words (index.html), in the player's language once it is known. */
+  private staticTexts(): void {
+    byId("who").setAttribute("aria-label", t("Signed in as"));
+    byId("deck-label").textContent = t("Four colours");
+    byId("last").textContent = t("Last trick");
+    if (this.linkOk) byId("link").textContent = t("Connected"); // it said so before the words came
+    if (byId("table").dataset.status === undefined) {
+      byId("table").replaceChildren(el("p", { class: "empty" }, t("Loading the table…")));
+    } else this.draw();
+  }
+
   // ------------------------------------------------------------ drawing
 
   private card(code: string, extra: Record<string, string> = {}): HTMLImageElement {
@@ -159,7 +208,7 @@ class TableView {
 
   private names(seats: SeatInfo[]): string[] {
     return seats.map((s, i) =>
-      s.occupant === "empty" ? `Seat ${i + 1} (empty)` : (s.name ?? `Seat ${i + 1}`),
+      s.occupant === "empty" ? t("Seat {n} (empty)", { n: i + 1 }) : (s.name ?? t("Seat {n}", { n: i + 1 })),
     );
   }
 
@@ -185,18 +234,21 @@ class TableView {
     main.dataset.version = state === null ? "" : String(state.version);
     main.dataset.status = state === null ? "none" : state.status;
     if (state === null) {
-      byId("title").textContent = "Ruff and Honours";
+      byId("title").textContent = t("Ruff and Honours");
+      document.title = t("Ruff and Honours — the table");
       main.append(
         el(
           "p",
           { class: "empty" },
-          "There is no table in this channel yet. Open one with /ruff new — it shows here at once.",
+          t("There is no table in this channel yet. Open one with /ruff new — it shows here at once."),
         ),
       );
       byId("lastbox").replaceChildren();
       return;
     }
-    byId("title").textContent = `${state.game_id} · table #${state.table_id}`;
+    const title = t("{game} · table #{table}", { game: this.title || state.game_id, table: state.table_id });
+    byId("title").textContent = title;
+    document.title = title;
     if (state.status === "lobby" || state.game === null) {
       main.append(this.drawLobby(state));
       byId("lastbox").replaceChildren();
@@ -208,18 +260,25 @@ class TableView {
     const bottom = you?.seat ?? 0;
     const names = this.names(state.seats);
     main.append(this.drawScores(state, game, names));
-    const felt = el("section", { class: `felt seats${n}`, "aria-label": "The table" });
+    const felt = el("section", { class: `felt seats${n}`, "aria-label": t("The table") });
     for (const seat of state.seats) {
       felt.append(this.drawSeat(state, game, seat, names, this.place(seat.seat, n, bottom), you));
     }
     felt.append(this.drawTrick(game, n, bottom, names));
     main.append(felt);
     main.append(this.drawTurn(state, game, names, you));
+    main.append(this.drawControls(state, you));
     if (you !== null) main.append(this.drawYou(state, game, you));
-    else main.append(el("p", { class: "watching" }, "You are watching: the public table only."));
+    else main.append(el("p", { class: "watching" }, t("You are watching: the public table only.")));
+    // cancelling is for the opener and rare: at the foot, away from the cards
+    if (you !== null && state.status === "active") {
+      main.append(el("div", { class: "actions foot", role: "group", "aria-label": t("The table") }, this.drawCancel()));
+    }
     if (state.status === "finished" || game.winner !== null) main.append(this.drawEnd(game, state, names));
     this.drawLast(game, names);
     this.tick(); // the deadline's seconds at once, not a second later
+    // the first table on screen, for tools/bench_web_draw.py (and the browser's own tools)
+    if (performance.getEntriesByName("rh:first-table").length === 0) performance.mark("rh:first-table");
     if (focused !== null) {
       const again = main.querySelector<HTMLElement>(`[data-card="${focused}"]`);
       again?.focus();
@@ -227,11 +286,11 @@ class TableView {
   }
 
   private drawLobby(state: TableState): HTMLElement {
-    const box = el("section", { class: "lobby", "aria-label": "The lobby" });
-    box.append(el("h2", {}, "Waiting to start"));
+    const box = el("section", { class: "lobby", "aria-label": t("The lobby") });
+    box.append(el("h2", {}, t("Waiting to start")));
     const list = el("ol", { class: "lobby-seats" });
     state.seats.forEach((seat, i) => {
-      const who = seat.occupant === "empty" ? "— empty —" : (seat.name ?? "?");
+      const who = seat.occupant === "empty" ? t("— empty —") : (seat.name ?? "?");
       list.append(el("li", { "data-seat": String(i) }, who));
     });
     box.append(list);
@@ -243,15 +302,16 @@ class TableView {
       b.addEventListener("click", () => this.lobby(verb));
       buttons.append(b);
     };
-    if (!mine && open > 0) add("Join the table", "join");
+    if (!mine && open > 0) add(t("Join the table"), "join");
     if (mine && open > 0) {
-      add("Add AI (easy)", "ai-easy");
-      add("Add AI (normal)", "ai-normal");
-      add("Add AI (hard)", "ai-hard");
+      add(t("Add AI (easy)"), "ai-easy");
+      add(t("Add AI (normal)"), "ai-normal");
+      add(t("Add AI (hard)"), "ai-hard");
     }
-    if (mine) add(open > 0 ? "Start (AI fills the empty seats)" : "Start", "start");
-    if (mine && state.lobby?.creator_id !== byId("who").dataset.user) add("Leave", "leave");
+    if (mine) add(open > 0 ? t("Start (AI fills the empty seats)") : t("Start"), "start");
+    if (mine && state.lobby?.creator_id !== byId("who").dataset.user) add(t("Leave"), "leave");
     box.append(buttons);
+    if (mine) box.append(this.drawCancel());
     return box;
   }
 
@@ -260,12 +320,12 @@ class TableView {
     if (count === n) return names.map((name) => this.short(name));
     // partnerships: the scoring side i is seats i and i + 2
     return Array.from({ length: count }, (_, side) =>
-      names.filter((_, seat) => seat % count === side).map((n) => this.short(n)).join(" & "),
-    ).map((label, i) => (game.sides.length ? label : `Side ${i + 1}`));
+      names.filter((_, seat) => seat % count === side).map((n) => this.short(n)).join(t(" & ")),
+    ).map((label, i) => (game.sides.length ? label : t("Side {n}", { n: i + 1 })));
   }
 
   private drawScores(state: TableState, game: Game, names: string[]): HTMLElement {
-    const bar = el("section", { class: "scores", "aria-label": "Scores" });
+    const bar = el("section", { class: "scores", "aria-label": t("Scores") });
     const sides = this.sideNames(state, game, names, game.scores.length);
     game.scores.forEach((score, i) => {
       const won = game.games_won[i] ?? 0;
@@ -273,16 +333,24 @@ class TableView {
         el(
           "div",
           { class: "score" },
-          el("span", { class: "side" }, sides[i] ?? `Side ${i + 1}`),
+          el("span", { class: "side" }, sides[i] ?? t("Side {n}", { n: i + 1 })),
           el("strong", {}, ` ${score}`),
-          won ? el("span", { class: "games" }, ` · games ${won}`) : "",
+          won ? el("span", { class: "games" }, " · " + t("games {n}", { n: won })) : "",
         ),
       );
     });
-    const info: string[] = [`Game ${game.game_no}, deal ${game.deal_no}`, `to ${game.target}`];
-    info.push(game.trump ? `Trumps ${SUITS[game.trump] ?? game.trump} ${SUIT_NAMES[game.trump] ?? ""}` : "No trumps yet");
-    if (game.contract?.name) info.push(`Contract: ${game.contract.name}`);
-    info.push(PHASES[game.phase] ?? game.phase);
+    const info: string[] = [
+      t("Game {game}, deal {deal}", { game: game.game_no, deal: game.deal_no }),
+      t("to {target}", { target: game.target }),
+    ];
+    const suit = game.trump ? SUIT_NAMES[game.trump] : undefined;
+    info.push(
+      game.trump
+        ? t("Trumps {symbol} {suit}", { symbol: SUITS[game.trump] ?? game.trump, suit: suit ? t(suit) : "" })
+        : t("No trumps yet"),
+    );
+    if (game.contract?.name) info.push(t("Contract: {name}", { name: game.contract.name }));
+    info.push(t(PHASES[game.phase] ?? game.phase));
     bar.append(el("div", { class: "info" }, info.join(" · ")));
     return bar;
   }
@@ -302,38 +370,40 @@ class TableView {
     const box = el("div", {
       class: `seat ${where}${turn ? " turn" : ""}`,
       "data-seat": String(i),
-      "aria-label": `${names[i]}${turn ? ", to play" : ""}`,
+      "aria-label": turn ? t("{name}, to play", { name: names[i] ?? "" }) : (names[i] ?? ""),
     });
     const badges: string[] = [];
-    if (game.dealer === i) badges.push("dealer");
-    if (seat.occupant === "ai") badges.push(`AI ${seat.ai ?? ""}`.trim());
-    if (seat.away) badges.push("AI playing for them");
-    if (you !== null && you.partner === i) badges.push("partner");
+    if (game.dealer === i) badges.push(t("dealer"));
+    if (seat.occupant === "ai") badges.push(t("AI {level}", { level: seat.ai ? t(AI_LEVELS[seat.ai] ?? seat.ai) : "" }).trim());
+    if (seat.away) badges.push(t("AI playing for them"));
+    if (you !== null && you.partner === i) badges.push(t("partner"));
     box.append(
       el("div", { class: "name" }, `${turn ? "▶ " : ""}${this.short(names[i] ?? "")}`),
       el(
         "div",
         { class: "meta" },
-        `${game.hand_sizes[i] ?? 0} cards · tricks ${tricks}${badges.length ? ` · ${badges.join(", ")}` : ""}`,
+        t("{cards} cards · tricks {tricks}", { cards: game.hand_sizes[i] ?? 0, tricks }) +
+          (badges.length ? ` · ${badges.join(", ")}` : ""),
       ),
     );
     const exposed = game.exposed.find((e) => e.seat === i);
     if (exposed && (you === null || you.seat !== i)) {
-      const row = el("div", { class: "mini", "aria-label": `${names[i]}'s hand, face up` });
+      const row = el("div", { class: "mini", "aria-label": t("{name}'s hand, face up", { name: names[i] ?? "" }) });
       exposed.cards.forEach((c) => row.append(this.card(c)));
       box.append(row);
     }
     const claim = game.notes.claim as { seat: number; hand: string[]; tricks: number } | undefined;
     if (claim && claim.seat === i && (you === null || you.seat !== i)) {
-      const row = el("div", { class: "mini", "aria-label": `${names[i]}'s hand, shown with the claim` });
+      const row = el("div", { class: "mini", "aria-label": t("{name}'s hand, shown with the claim", { name: names[i] ?? "" }) });
       claim.hand.forEach((c) => row.append(this.card(c)));
       box.append(row);
     }
     const layouts = game.layouts?.[i];
-    if (layouts && (you === null || you.seat !== i)) box.append(this.drawLayouts(layouts, null, names[i] ?? ""));
+    if (layouts && (you === null || you.seat !== i))
+      box.append(this.drawLayouts(layouts, null, t("{name}'s layout", { name: names[i] ?? "" })));
     const honours = game.shown_honours.filter((h) => h.seat === i);
     if (honours.length) {
-      const row = el("div", { class: "mini", "aria-label": `${names[i]} showed honours` });
+      const row = el("div", { class: "mini", "aria-label": t("{name} showed honours", { name: names[i] ?? "" }) });
       honours.forEach((h) => row.append(this.card(h.card)));
       box.append(row);
     }
@@ -348,7 +418,7 @@ class TableView {
     playable: Map<string, string> | null,
     who: string,
   ): HTMLElement {
-    const row = el("div", { class: "layouts", role: "group", "aria-label": `${who} layout` });
+    const row = el("div", { class: "layouts", role: "group", "aria-label": who });
     for (const pos of layouts) {
       const pile = el("div", { class: "pile" });
       if (pos.up !== null) {
@@ -358,7 +428,7 @@ class TableView {
             type: "button",
             class: "cardbtn legal",
             "data-card": pos.up,
-            "aria-label": `Play ${cardName(pos.up)} from your layout`,
+            "aria-label": t("Play {card} from your layout", { card: cardName(pos.up) }),
           });
           b.append(this.card(pos.up));
           b.addEventListener("click", () => this.send([id]));
@@ -374,7 +444,7 @@ class TableView {
   }
 
   private drawTrick(game: Game, n: number, bottom: number, names: string[]): HTMLElement {
-    const centre = el("div", { class: "trick", "aria-label": "The trick", role: "group" });
+    const centre = el("div", { class: "trick", "aria-label": t("The trick"), role: "group" });
     const cards = game.trick?.cards ?? [];
     for (const played of cards) {
       const where = this.place(played.seat, n, bottom);
@@ -386,10 +456,10 @@ class TableView {
       );
     }
     if (game.turn_up && cards.length === 0 && game.phase !== "play") {
-      centre.append(el("div", { class: "turnup" }, this.card(game.turn_up.card), el("span", {}, "turned up")));
+      centre.append(el("div", { class: "turnup" }, this.card(game.turn_up.card), el("span", {}, t("turned up"))));
     }
     if (game.kitty.length) {
-      const row = el("div", { class: "mini", "aria-label": "The kitty" });
+      const row = el("div", { class: "mini", "aria-label": t("The kitty") });
       game.kitty.forEach((c) => row.append(this.card(c)));
       centre.append(row);
     }
@@ -399,12 +469,12 @@ class TableView {
   private drawTurn(state: TableState, game: Game, names: string[], you: You | null): HTMLElement {
     const line = el("p", { class: "turnline", id: "turnline" });
     if (state.status !== "active") {
-      line.textContent = state.status === "finished" ? "The game is over." : "This table was cancelled.";
+      line.textContent = state.status === "finished" ? t("The game is over.") : t("This table was cancelled.");
     } else if (you?.my_turn) {
-      line.textContent = "Your turn";
+      line.textContent = t("Your turn");
       line.classList.add("mine");
     } else if (game.to_act !== null) {
-      line.textContent = `Waiting for ${names[game.to_act] ?? "?"}`;
+      line.textContent = t("Waiting for {name}", { name: names[game.to_act] ?? "?" });
     }
     if (game.deadline && state.status === "active") {
       line.append(" ", el("span", { class: "clock", "data-at": String(game.deadline.at) }, ""));
@@ -419,7 +489,7 @@ class TableView {
   }
 
   private drawYou(state: TableState, game: Game, you: You): HTMLElement {
-    const box = el("section", { class: "you", "aria-label": "Your hand and choices" });
+    const box = el("section", { class: "you", "aria-label": t("Your hand and choices") });
     const plays = new Map<string, string>();
     const discards = new Map<string, string>();
     const others: ActionInfo[] = [];
@@ -430,19 +500,19 @@ class TableView {
     }
     const layingOut = discards.size > 0;
     const need = Math.max(1, you.to_lay_out);
-    const buttons = el("div", { class: "actions", role: "group", "aria-label": "Your choices" });
+    const buttons = el("div", { class: "actions", role: "group", "aria-label": t("Your choices") });
     const waiting = this.sentAt === state.version;
     if (waiting) {
       buttons.append(el("span", { class: "ask" }, "…"));
     } else if (this.confirming !== null) {
       const a = this.confirming;
-      buttons.append(el("span", { class: "ask" }, `${a.label}?`));
-      const yes = el("button", { type: "button", class: "primary", "data-confirm": a.id }, "Confirm");
+      buttons.append(el("span", { class: "ask" }, t("{choice}?", { choice: a.label })));
+      const yes = el("button", { type: "button", class: "primary", "data-confirm": a.id }, t("Confirm"));
       yes.addEventListener("click", () => {
         this.confirming = null;
         this.send([a.id]);
       });
-      const no = el("button", { type: "button" }, "Cancel");
+      const no = el("button", { type: "button" }, t("Cancel"));
       no.addEventListener("click", () => {
         this.confirming = null;
         this.draw();
@@ -459,7 +529,7 @@ class TableView {
         const toggle = el(
           "button",
           { type: "button", class: "claim-toggle", "aria-expanded": this.showClaims ? "true" : "false" },
-          this.showClaims ? "Hide claims" : "Claim or concede…",
+          this.showClaims ? t("Hide claims") : t("Claim or concede…"),
         );
         toggle.addEventListener("click", () => {
           this.showClaims = !this.showClaims;
@@ -467,7 +537,7 @@ class TableView {
         });
         buttons.append(toggle);
         if (this.showClaims) {
-          const panel = el("div", { class: "claims", role: "group", "aria-label": "Claims and concessions" });
+          const panel = el("div", { class: "claims", role: "group", "aria-label": t("Claims and concessions") });
           for (const a of claims) {
             const b = el("button", { type: "button", "data-action": a.id, class: "claim" }, a.label);
             b.addEventListener("click", () => {
@@ -485,21 +555,21 @@ class TableView {
         const go = el(
           "button",
           { type: "button", class: "primary", "data-action": "lay-out" },
-          `Lay out ${chosen.length}/${need}`,
+          t("Lay out {chosen}/{need}", { chosen: chosen.length, need }),
         );
         if (chosen.length !== need) go.setAttribute("disabled", "");
         go.addEventListener("click", () => this.send(chosen.map((c) => discards.get(c) ?? "")));
-        buttons.append(el("span", { class: "ask" }, `Choose ${need} card${need === 1 ? "" : "s"} to lay out`), go);
+        buttons.append(el("span", { class: "ask" }, need === 1 ? t("Choose 1 card to lay out") : t("Choose {n} cards to lay out", { n: need })), go);
       }
     }
     box.append(buttons);
     if (you.stock_seen.length) {
-      const row = el("div", { class: "mini", "aria-label": "Stock cards you have seen" });
-      row.append(el("span", {}, "Seen from the stock: "));
+      const row = el("div", { class: "mini", "aria-label": t("Stock cards you have seen") });
+      row.append(el("span", {}, t("Seen from the stock:") + " "));
       you.stock_seen.forEach((c) => row.append(this.card(c)));
       box.append(row);
     }
-    const hand = el("div", { class: "hand", role: "group", "aria-label": "Your hand (arrow keys to choose, Enter to play)" });
+    const hand = el("div", { class: "hand", role: "group", "aria-label": t("Your hand (arrow keys to choose, Enter to play)") });
     hand.style.setProperty("--n", String(you.hand.length));
     you.hand.forEach((code, index) => {
       const playId = plays.get(code);
@@ -511,8 +581,8 @@ class TableView {
         "data-card": code,
         tabindex: index === 0 ? "0" : "-1",
         "aria-label": live
-          ? `${layingOut ? (picked ? "Keep" : "Lay out") : "Play"} ${cardName(code)}`
-          : `${cardName(code)} (not playable now)`,
+          ? t(layingOut ? (picked ? "Keep {card}" : "Lay out {card}") : "Play {card}", { card: cardName(code) })
+          : t("{card} (not playable now)", { card: cardName(code) }),
       });
       if (layingOut) b.setAttribute("aria-pressed", picked ? "true" : "false");
       if (!live) b.setAttribute("aria-disabled", "true");
@@ -530,7 +600,7 @@ class TableView {
     });
     box.append(hand);
     const layouts = game.layouts?.[you.seat];
-    if (layouts) box.append(this.drawLayouts(layouts, waiting ? null : plays, "Your"));
+    if (layouts) box.append(this.drawLayouts(layouts, waiting ? null : plays, t("Your layout")));
     return box;
   }
 
@@ -548,14 +618,62 @@ class TableView {
     items[next]?.focus();
   }
 
+  /** Hint (a table with hints, your turn) and Take my seat back (the AI plays for you);
+   * Cancel the table (with a confirm: the server says who may) is at the foot. */
+  private drawControls(state: TableState, you: You | null): HTMLElement {
+    const bar = el("div", { class: "actions controls", role: "group", "aria-label": t("Table controls") });
+    if (you === null || state.status !== "active") return bar;
+    const waiting = this.sentAt === state.version;
+    if (state.hints && you.my_turn && !waiting && !state.seats[you.seat]?.away) {
+      const b = el("button", { type: "button", "data-table": "hint" }, t("Hint"));
+      b.addEventListener("click", () => this.hint());
+      bar.append(b);
+    }
+    if (state.seats[you.seat]?.away) {
+      const b = el("button", { type: "button", class: "primary", "data-table": "reclaim" }, t("Take my seat back"));
+      b.addEventListener("click", () => this.tableVerb("reclaim"));
+      bar.append(b);
+    }
+    return bar;
+  }
+
+  private drawCancel(): HTMLElement {
+    const box = el("span", { class: "cancel" });
+    if (!this.cancelling) {
+      const b = el("button", { type: "button", "data-table": "cancel" }, t("Cancel the table"));
+      b.addEventListener("click", () => {
+        this.cancelling = true;
+        this.draw();
+        document.querySelector<HTMLElement>("[data-confirm=cancel]")?.focus();
+      });
+      box.append(b);
+      return box;
+    }
+    const yes = el("button", { type: "button", class: "danger", "data-confirm": "cancel" }, t("Yes, cancel it"));
+    yes.addEventListener("click", () => this.tableVerb("cancel"));
+    const no = el("button", { type: "button" }, t("Keep playing"));
+    no.addEventListener("click", () => {
+      this.cancelling = false;
+      this.draw();
+    });
+    box.append(el("span", { class: "ask" }, t("Cancel the table for everyone?")), yes, no);
+    return box;
+  }
+
   private drawEnd(game: Game, state: TableState, names: string[]): HTMLElement {
     const sides = this.sideNames(state, game, names, game.scores.length);
-    const winner = game.winner === null ? "Nobody" : (sides[game.winner] ?? `Side ${game.winner + 1}`);
+    const winner =
+      game.winner === null ? t("Nobody") : (sides[game.winner] ?? t("Side {n}", { n: game.winner + 1 }));
     const box = el("section", { class: "end", role: "status" });
     box.append(
-      el("h2", {}, `${winner} won`),
+      el("h2", {}, t("{winner} won", { winner })),
       el("p", {}, game.scores.map((s, i) => `${sides[i] ?? ""}: ${s}`).join(" · ")),
     );
+    if (state.status === "finished" && state.you) {
+      const again = el("button", { type: "button", class: "primary", "data-table": "rematch" }, t("Rematch"));
+      again.addEventListener("click", () => this.tableVerb("rematch"));
+      box.append(el("div", { class: "actions" }, again));
+    }
     return box;
   }
 
@@ -567,23 +685,23 @@ class TableView {
     if (!this.showLast) return;
     const last = game.last_trick;
     if (last === null) {
-      box.append(el("p", {}, "No trick has been played yet."));
+      box.append(el("p", {}, t("No trick has been played yet.")));
       return;
     }
     const n = game.hand_sizes.length;
-    const row = el("div", { class: "mini", "aria-label": "The last trick" });
+    const row = el("div", { class: "mini", "aria-label": t("The last trick") });
     last.cards.forEach((c, k) => {
       const seat = (last.leader + k) % n;
       row.append(el("figure", {}, this.card(c), el("figcaption", {}, this.short(names[seat] ?? ""))));
     });
-    box.append(row, el("p", {}, `Won by ${this.short(names[last.winner] ?? "?")}`));
+    box.append(row, el("p", {}, t("Won by {name}", { name: this.short(names[last.winner] ?? "?") })));
   }
 
   private tick(): void {
     const now = Date.now() / 1000;
     document.querySelectorAll<HTMLElement>(".clock").forEach((node) => {
       const left = Math.max(0, Math.round(Number(node.dataset.at) - now));
-      node.textContent = `⏱ ${left} s`;
+      node.textContent = t("⏱ {seconds} s", { seconds: left });
       node.classList.toggle("late", left <= 10);
     });
   }

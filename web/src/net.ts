@@ -3,6 +3,7 @@
 // when the connection drops or the bot restarts.
 
 import { signIn, Signed, SignInFailed } from "./signin";
+import { t } from "./i18n";
 import type { ServerFrame } from "./types";
 
 const CLOSE_SESSION = 4001;
@@ -42,7 +43,7 @@ export class Link {
     ws.onopen = () => {
       this.retry = 0;
       ws.send(JSON.stringify({ type: "hello", session: this.signed?.session }));
-      this.on.status("Connected", true);
+      this.on.status(t("Connected"), true);
     };
     ws.onmessage = (event: MessageEvent) => {
       if (typeof event.data !== "string") return;
@@ -58,11 +59,11 @@ export class Link {
       if (this.ws !== ws) return;
       this.ws = null;
       if (event.code === CLOSE_SESSION) {
-        this.on.status("Signing in again…", false);
+        this.on.status(t("Signing in again…"), false);
         void this.start();
         return;
       }
-      this.on.status("Connection lost — reconnecting…", false);
+      this.on.status(t("Connection lost — reconnecting…"), false);
       this.later();
     };
   }
@@ -93,14 +94,14 @@ export class Link {
 function signInWords(code: string): string {
   switch (code) {
     case "mock_off":
-      return "Open this page from Discord (or from the link `make demo` prints).";
+      return t("Open this page from Discord (or from the link `make demo` prints).");
     case "bad_request":
-      return "This link does not say who you are: open the link `make demo` prints.";
+      return t("This link does not say who you are: open the link `make demo` prints.");
     case "not_in_instance":
-      return "You are not in this Activity.";
+      return t("You are not in this Activity.");
     case "not_configured":
-      return "The web table is not configured for Discord sign-in (docs/web-table.md).";
+      return t("The web table is not configured for Discord sign-in (docs/web-table.md).");
     default:
-      return `Could not sign in (${code}) — retrying…`;
+      return t("Could not sign in ({code}) — retrying…", { code });
   }
 }

@@ -3,7 +3,8 @@
 // demo) the page's ?user_id=&channel_id= stand in for the SDK, as Discord's
 // playground mocks them. Either way the server decides who and where we are.
 
-import { DiscordSDK } from "@discord/embedded-app-sdk";
+import type { DiscordSDK } from "@discord/embedded-app-sdk";
+import { setTexts } from "./i18n";
 
 export interface Signed {
   session: string;
@@ -18,6 +19,8 @@ export class SignInFailed extends Error {}
 interface Config {
   client_id: string | null;
   mock: boolean;
+  language: string;
+  texts: Record<string, string>;
 }
 
 let sdk: DiscordSDK | null = null;
@@ -25,6 +28,10 @@ let sdk: DiscordSDK | null = null;
 export function inDiscord(): boolean {
   return new URLSearchParams(location.search).has("frame_id");
 }
+
+// The SDK is a chunk of its own (most of the code): fetched at once inside Discord,
+// beside the sign-in's first request, and never outside it (the offline demo).
+const sdkModule = inDiscord() ? import("@discord/embedded-app-sdk") : null;
 
 async function post(body: object): Promise<Signed> {
   const answer = await fetch("api/token", {
@@ -46,30 +53,41 @@ async function post(body: object): Promise<Signed> {
 }
 
 export async function signIn(): Promise<Signed> {
-  const config = (await (await fetch("api/config")).json()) as Config;
-  if (inDiscord()) {
-    if (config.client_id === null) throw new SignInFailed("not_configured");
-    if (sdk === null) {
-      sdk = new DiscordSDK(config.client_id);
-      await sdk.ready();
-    }
-    const { code } = await sdk.commands.authorize({
-      client_id: config.client_id,
-      response_type: "code",
-      state: "",
-      prompt: "none",
-      scope: ["identify"],
-    });
-    const signed = await post({ code, instance_id: sdk.instanceId });
-    await sdk.commands.authenticate({ access_token: signed.accessToken });
+  const lang = encodeURIComponent(navigator.language || "en");
+  const configured = fetch(`api/config?lang=${lang}`).then((r) => r.json() as Promise<Config>);
+  if (!inDiscord()) {
+    // the offline demo: the mock sign-in needs nothing from the config, so both go at
+    // once (the server refuses the mock, "mock_off", where it is not allowed)
+    const query = new URLSearchParams(location.search);
+    const [config, signed] = await Promise.all([
+      configured,
+      post({
+        mock: true,
+        user_id: query.get("user_id") ?? "",
+        channel_id: query.get("channel_id") ?? "",
+        name: query.get("name") ?? "",
+      }),
+    ]);
+    setTexts(config.texts, config.language);
     return signed;
   }
-  const query = new URLSearchParams(location.search);
-  if (!config.mock) throw new SignInFailed("mock_off");
-  return post({
-    mock: true,
-    user_id: query.get("user_id") ?? "",
-    channel_id: query.get("channel_id") ?? "",
-    name: query.get("name") ?? "",
+  const config = await configured;
+  setTexts(config.texts, config.language);
+  if (config.client_id === null) throw new SignInFailed("not_configured");
+  if (sdk === null) {
+    if (sdkModule === null) throw new SignInFailed("not_configured");
+    const { DiscordSDK } = await sdkModule;
+    sdk = new DiscordSDK(config.client_id);
+    await sdk.ready();
+  }
+  const { code } = await sdk.commands.authorize({
+    client_id: config.client_id,
+    response_type: "code",
+    state: "",
+    prompt: "none",
+    scope: ["identify"],
   });
+  const signed = await post({ code, instance_id: sdk.instanceId });
+  await sdk.commands.authenticate({ access_token: signed.accessToken });
+  return signed;
 }

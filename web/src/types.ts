@@ -98,8 +98,15 @@ export interface TableState {
 }
 
 export type ServerFrame =
-  | { type: "welcome"; user_id: string; name: string; expires_at: number }
-  | { type: "state"; seat: number | null; state: TableState | null }
+  | {
+      type: "welcome";
+      user_id: string;
+      name: string;
+      expires_at: number;
+      language: string;
+      texts: Record<string, string>;
+    }
+  | { type: "state"; seat: number | null; title?: string; state: TableState | null }
   | {
       type: "outcome";
       ref: number | null;

@@ -1,0 +1,147 @@
+"""The web page's words, for the translators' catalogue and for the page.
+
+The page (web/src) writes its texts in English as ``t("…")`` (or ``N("…")`` where
+the text is translated later); each of them is listed here, marked with
+:func:`~bot.present.i18n.N_`, so ``python -m bot.present.i18n update`` puts it in
+the catalogue. The server sends them, translated into the player's language, in
+the socket's ``welcome`` frame (and for the browser's language before sign-in, in
+``/api/config``); ``tests/bot/test_web_front.py`` checks that every text the page
+uses is listed and that a German player gets German.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from bot.present.i18n import N_, _, using
+
+__all__ = ["PAGE", "page_texts"]
+
+PAGE: tuple[str, ...] = (
+    N_("spades"),
+    N_("hearts"),
+    N_("diamonds"),
+    N_("clubs"),
+    N_("ace"),
+    N_("king"),
+    N_("queen"),
+    N_("jack"),
+    N_("easy"),
+    N_("normal"),
+    N_("hard"),
+    N_("Dealing"),
+    N_("The ruff"),
+    N_("Laying out"),
+    N_("Honours"),
+    N_("Bidding"),
+    N_("Naming trumps"),
+    N_("The kitty"),
+    N_("Auction"),
+    N_("The contest"),
+    N_("Play"),
+    N_("Scoring"),
+    N_("A claim"),
+    N_("A concession"),
+    N_("Game over"),
+    N_("little joker"),
+    N_("big joker"),
+    N_("{rank} of {suit}"),
+    N_("That was not accepted."),
+    N_("Thinking about a hint…"),
+    N_("Signed in as"),
+    N_("Four colours"),
+    N_("Last trick"),
+    N_("Loading the table…"),
+    N_("Seat {n} (empty)"),
+    N_("Seat {n}"),
+    N_("Ruff and Honours"),
+    N_("Ruff and Honours — the table"),
+    N_("There is no table in this channel yet. Open one with /ruff new — it shows here at once."),
+    N_("{game} · table #{table}"),
+    N_("The table"),
+    N_("You are watching: the public table only."),
+    N_("The lobby"),
+    N_("Waiting to start"),
+    N_("— empty —"),
+    N_("Join the table"),
+    N_("Add AI (easy)"),
+    N_("Add AI (normal)"),
+    N_("Add AI (hard)"),
+    N_("Start (AI fills the empty seats)"),
+    N_("Start"),
+    N_("Leave"),
+    N_(" & "),
+    N_("Side {n}"),
+    N_("Scores"),
+    N_("games {n}"),
+    N_("Game {game}, deal {deal}"),
+    N_("to {target}"),
+    N_("Trumps {symbol} {suit}"),
+    N_("No trumps yet"),
+    N_("Contract: {name}"),
+    N_("{name}, to play"),
+    N_("dealer"),
+    N_("AI {level}"),
+    N_("AI playing for them"),
+    N_("partner"),
+    N_("{cards} cards · tricks {tricks}"),
+    N_("{name}'s hand, face up"),
+    N_("{name}'s hand, shown with the claim"),
+    N_("{name}'s layout"),
+    N_("{name} showed honours"),
+    N_("Play {card} from your layout"),
+    N_("The trick"),
+    N_("turned up"),
+    N_("The game is over."),
+    N_("This table was cancelled."),
+    N_("Your turn"),
+    N_("Waiting for {name}"),
+    N_("Your hand and choices"),
+    N_("Your choices"),
+    N_("{choice}?"),
+    N_("Confirm"),
+    N_("Cancel"),
+    N_("Hide claims"),
+    N_("Claim or concede…"),
+    N_("Claims and concessions"),
+    N_("Lay out {chosen}/{need}"),
+    N_("Choose 1 card to lay out"),
+    N_("Choose {n} cards to lay out"),
+    N_("Stock cards you have seen"),
+    N_("Seen from the stock:"),
+    N_("Your hand (arrow keys to choose, Enter to play)"),
+    N_("{card} (not playable now)"),
+    N_("Your layout"),
+    N_("Table controls"),
+    N_("Hint"),
+    N_("Take my seat back"),
+    N_("Cancel the table"),
+    N_("Yes, cancel it"),
+    N_("Keep playing"),
+    N_("Cancel the table for everyone?"),
+    N_("Nobody"),
+    N_("{winner} won"),
+    N_("Rematch"),
+    N_("No trick has been played yet."),
+    N_("The last trick"),
+    N_("Won by {name}"),
+    N_("⏱ {seconds} s"),
+    N_("Connected"),
+    N_("Signing in again…"),
+    N_("Connection lost — reconnecting…"),
+    N_("Open this page from Discord (or from the link `make demo` prints)."),
+    N_("This link does not say who you are: open the link `make demo` prints."),
+    N_("You are not in this Activity."),
+    N_("The web table is not configured for Discord sign-in (docs/web-table.md)."),
+    N_("Could not sign in ({code}) — retrying…"),
+    N_("Keep {card}"),
+    N_("Lay out {card}"),
+    N_("Play {card}"),
+)
+
+
+@functools.cache
+def page_texts(language: str) -> dict[str, str]:
+    """Every text of the page, in ``language`` (English: the page's own words)."""
+    with using(language):
+        return {text: _(text) for text in PAGE}

@@ -1,0 +1,129 @@
+"""The web table's first draw in Chromium with the CPU slowed down, and the bundle's size.
+
+``python -m tools.bench_web_draw [--runs N] [--throttle 4]`` serves a table of whist
+(four seats, the game started) on loopback with the demo's mock sign-in, then opens
+the page in Debian's headless chromium (``/usr/bin/chromium``, through Playwright:
+no browser download) ``--runs`` times, each in a fresh context (nothing cached),
+with the CPU slowed ``--throttle`` times by the DevTools protocol
+(``Emulation.setCPUThrottlingRate``), at a phone's 360x640 and a desktop's
+1280x720. It prints, in milliseconds from the navigation's start, when the page
+had its first table drawn (the player's hand on the felt: the sign-in, the socket,
+the first state and its drawing all done) and its load event, p50 and max; then
+the bundle's size, raw and gzipped. The issue's goal: the first table ≤ 1500 ms at
+4× throttling.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import statistics
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from bot.config import Settings
+from bot.store import Database
+from bot.tables.aipool import AIPool
+from bot.tables.services import Services
+from bot.tables.sync import OneProcess
+from bot.web.server import STATIC, WebTable
+from tools.bench_web import _NoResume, open_tables
+
+CHROMIUM = "/usr/bin/chromium"
+SIZES = ((360, 640), (1280, 720))
+DRAWN = "#table[data-status=active] .hand .cardbtn"
+MARK = "performance.getEntriesByName('rh:first-table')[0].startTime"  # set by web/src/main.ts
+
+
+async def first_draw(
+    browser: Any, url: str, size: tuple[int, int], throttle: float
+) -> tuple[float, float]:
+    """(first table drawn, load event) in ms from the navigation's start, in a fresh context."""
+    context = await browser.new_context(viewport={"width": size[0], "height": size[1]})
+    try:
+        page = await context.new_page()
+        cdp = await context.new_cdp_session(page)
+        await cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+        await page.goto(url, wait_until="commit")
+        await page.wait_for_selector(DRAWN, timeout=60000)
+        at = float(await page.evaluate(MARK))
+        await page.wait_for_load_state("load")
+        load = float(
+            await page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
+        )
+        return at, load
+    finally:
+        await context.close()
+
+
+def show(label: str, values: list[float]) -> str:
+    return f"{label:>34}: p50 {statistics.median(values):7.0f} ms   max {max(values):7.0f} ms   (n={len(values)})"
+
+
+async def main_async(runs: int, throttle: float) -> None:
+    from playwright.async_api import async_playwright
+
+    if not (STATIC / "app.js").exists():
+        raise SystemExit("the bundle is not built: run `make web`")
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(
+            database=str(Path(tmp) / "draw.db"),
+            turn_timeout=0.0,
+            lobby_timeout=0.0,
+            ai_mode="inline",
+            web_port=0,
+            web_mock_auth=True,
+        )
+        db = await Database.open(settings.database)
+        svc = Services(db, settings, AIPool(1, mode="inline"))
+        svc.sync = OneProcess(_NoResume())  # type: ignore[arg-type]
+        [table] = await open_tables(svc, 1)
+        web = WebTable(svc, settings, None)
+        await web.start()
+        user = table.seats[0].user_id  # type: ignore[union-attr]
+        url = f"http://127.0.0.1:{web.port}/?user_id={user}&channel_id={table.channel_id}&name=P0"
+        try:
+            async with async_playwright() as pw:
+                browser = await pw.chromium.launch(
+                    executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+                )
+                print(f"first table drawn, chromium {browser.version}, {runs} cold loads each")
+                for rate in (1.0, throttle):
+                    for size in SIZES:
+                        drawn: list[float] = []
+                        loads: list[float] = []
+                        await first_draw(browser, url, size, rate)  # chromium itself warmed
+                        for _run in range(runs):
+                            at, load = await first_draw(browser, url, size, rate)
+                            drawn.append(at)
+                            loads.append(load)
+                        label = f"{rate:g}x CPU, {size[0]}x{size[1]}"
+                        print(show(f"{label}: table drawn", drawn))
+                        print(show(f"{label}: load event", loads))
+                await browser.close()
+        finally:
+            await web.close()
+            await db.close()
+    print()
+    files = [STATIC / "app.js", STATIC / "app.css", *sorted((STATIC / "chunks").glob("*.js"))]
+    for path in files:
+        data = path.read_bytes()
+        print(
+            f"{path.relative_to(STATIC)}: {len(data) / 1024:.1f} KB"
+            f" ({len(gzip.compress(data, 9)) / 1024:.1f} KB gzipped)"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.bench_web_draw")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--throttle", type=float, default=4.0)
+    args = parser.parse_args(argv)
+    asyncio.run(main_async(args.runs, args.throttle))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
