@@ -67,6 +67,9 @@ async def _act(member: Any) -> bool:
     return True
 
 
+# fixed table seeds: a deal that ends before its third trick (a Solo Whist misère lost
+# at once) would leave nothing to look back on, and the test asserts every kind of post
+@pytest.mark.parametrize("bot_settings", [{"seed": 11}])
 @pytest.mark.parametrize(("game_id", "target", "ai"), FAMILIES)
 async def test_no_bare_spade_or_club_in_anything_sent(
     simcord_env: Any, game_id: str, target: int | None, ai: int
