@@ -12,6 +12,12 @@ seats each, SQLite in a temporary folder) and plays M moves on each through
   a later one carries the move too), and from just before ``act()`` likewise;
 * **web off**: the same moves with no web table at all.
 
+"commit -> every server write" times the same in the bot's process alone: from the
+commit to the moment the server's ``send_str`` has handed each socket's frame to the
+kernel (the client's reading left out). ``--deflate on`` (the default): the clients
+offer permessage-deflate as browsers do; ``--client-nice 19``: the client process
+never preempts the bot on a machine of few cores.
+
 Both runs sample the bot loop's lag (a 10 ms sleep's overshoot) the whole time
 and print p50/p99/max.
 """
