@@ -12,6 +12,12 @@ seats each, SQLite in a temporary folder) and plays M moves on each through
   a later one carries the move too), and from just before ``act()`` likewise;
 * **web off**: the same moves with no web table at all.
 
+"commit -> every server write" times the same in the bot's process alone: from the
+commit to the moment the server's ``send_str`` has handed each socket's frame to the
+kernel (the client's reading left out). ``--deflate on`` (the default): the clients
+offer permessage-deflate as browsers do; ``--client-nice 19``: the client process
+never preempts the bot on a machine of few cores.
+
 Both runs sample the bot loop's lag (a 10 ms sleep's overshoot) the whole time
 and print p50/p99/max.
 """
@@ -23,6 +29,7 @@ import asyncio
 import bisect
 import json
 import multiprocessing
+import os
 import random
 import re
 import statistics
@@ -32,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+from aiohttp import web
 
 from bot.config import Settings
 from bot.store import Database, HumanSeat
@@ -48,6 +56,9 @@ from engine import decode_action, make_rules
 GAME = "whist-long"
 STATE = '{"type":"state"'
 VERSION = re.compile(r'"schema":"rh\.(?:seat|table)/1","table_id":\d+,[^{}]*?"version":(\d+)')
+TABLE_VERSION = re.compile(
+    r'"schema":"rh\.(?:seat|table)/1","table_id":(\d+),[^{}]*?"version":(\d+)'
+)
 PAUSE = 0.02  # seconds between two moves of one table (--pause)
 
 
@@ -101,20 +112,29 @@ def clients_main(
     ready: Any,
     stop: Any,
     out: Any,
+    deflate: bool = True,
+    nice: int = 0,
 ) -> None:
-    """The client process: one socket per session, each frame's version timed."""
-    asyncio.run(_clients(base, sessions, ready, stop, out))
+    """The client process: one socket per session, each frame's version timed (at
+    ``nice``: a positive one keeps the client's reading from preempting the bot on a
+    machine of few cores, as pages on other machines would not)."""
+    if nice:
+        os.nice(nice)
+    asyncio.run(_clients(base, sessions, ready, stop, out, deflate))
 
 
 async def _clients(
-    base: str, sessions: list[tuple[int, str]], ready: Any, stop: Any, out: Any
+    base: str, sessions: list[tuple[int, str]], ready: Any, stop: Any, out: Any, deflate: bool
 ) -> None:
     seen: list[list[tuple[int, float]]] = [[] for _ in sessions]  # (version, when read)
     # no pool limit: 2N sockets at once (aiohttp's default of 100 would queue the rest)
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
         sockets = []
         for _table_id, session in sessions:
-            ws = await http.ws_connect(f"{base}/ws", headers={"Origin": base})
+            # deflate: offer permessage-deflate as browsers and Discord's proxy do
+            ws = await http.ws_connect(
+                f"{base}/ws", headers={"Origin": base}, compress=15 if deflate else 0
+            )
             await ws.send_str(json.dumps({"type": "hello", "session": session}))
             sockets.append(ws)
 
@@ -140,8 +160,35 @@ async def _clients(
     out.put([(table_id, s) for (table_id, _session), s in zip(sessions, seen, strict=True)])
 
 
+def time_writes(written: dict[int, list[tuple[int, int, float]]]) -> Any:
+    """Record, in the bot's process, when each server socket hands a state frame to the
+    kernel (``send_str`` returns: written, or queued in the transport if the socket is
+    full): (table, version, when) per socket. Returns what undoes it."""
+    original = web.WebSocketResponse.send_str
+
+    async def send_str(self: web.WebSocketResponse, data: str, compress: int | None = None) -> None:
+        await original(self, data, compress)
+        found = TABLE_VERSION.search(data) if data.startswith(STATE) else None
+        if found is not None:
+            at = time.monotonic()
+            written.setdefault(id(self), []).append((int(found[1]), int(found[2]), at))
+
+    web.WebSocketResponse.send_str = send_str  # type: ignore[method-assign]
+
+    def undo() -> None:
+        web.WebSocketResponse.send_str = original  # type: ignore[method-assign]
+
+    return undo
+
+
 async def run(
-    n: int, moves: int, web_on: bool, seed: int, pause: float = PAUSE
+    n: int,
+    moves: int,
+    web_on: bool,
+    seed: int,
+    pause: float = PAUSE,
+    deflate: bool = True,
+    nice: int = 0,
 ) -> dict[str, list[float]]:
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(
@@ -161,6 +208,8 @@ async def run(
         context = multiprocessing.get_context("spawn")
         ready, done, out = context.Event(), context.Event(), context.Queue()
         client: Any = None
+        written: dict[int, list[tuple[int, int, float]]] = {}
+        undo = time_writes(written)
         if web_on:
             web = WebTable(svc, settings, None)
             await web.start()
@@ -171,7 +220,7 @@ async def run(
             ]
             client = context.Process(
                 target=clients_main,
-                args=(f"http://127.0.0.1:{web.port}", sessions, ready, done, out),
+                args=(f"http://127.0.0.1:{web.port}", sessions, ready, done, out, deflate, nice),
             )
             client.start()
             while not ready.is_set():
@@ -186,6 +235,7 @@ async def run(
         sampler = asyncio.create_task(lag_sampler(lag, stop))
         delivery: list[float] = []
         delivery_commit: list[float] = []
+        delivery_server: list[float] = []
         missed: list[int] = []
         acts: list[float] = []
         rng = random.Random(seed)
@@ -227,12 +277,26 @@ async def run(
                     else:
                         missed.append(version)
             await asyncio.to_thread(client.join)
+            for frames in written.values():
+                by_table: dict[int, list[tuple[int, float]]] = {}
+                for tid, version, at in frames:
+                    by_table.setdefault(tid, []).append((version, at))
+                for tid, got in by_table.items():
+                    versions = [v for v, _at in got]
+                    for (t, version), when in committed.items():
+                        if t != tid or (t, version) not in started:
+                            continue
+                        k = bisect.bisect_left(versions, version)
+                        if k < len(got):
+                            delivery_server.append(got[k][1] - when)
+        undo()
         if web is not None:
             await web.close()
         await db.close()
         return {
             "delivery": delivery,
             "commit": delivery_commit,
+            "server": delivery_server,
             "missed": [float(len(missed))],
             "act": acts,
             "lag": lag,
@@ -250,15 +314,20 @@ def show(label: str, values: list[float]) -> str:
     )
 
 
-async def main_async(n: int, moves: int, seed: int, pause: float) -> None:
+async def main_async(
+    n: int, moves: int, seed: int, pause: float, deflate: bool, nice: int = 0
+) -> None:
     print(
         f"{n} tables of {GAME}, {moves} moves each, {pause * 1000:.0f} ms between two moves "
-        f"of a table; web on: {2 * n} sockets (loopback, in a client process of their own)"
+        f"of a table; web on: {2 * n} sockets (loopback, in a client process of their own"
+        f"{', offering permessage-deflate as browsers do' if deflate else ', no deflate'}"
+        f"{f', at nice {nice}' if nice else ''})"
     )
-    on = await run(n, moves, True, seed, pause)
+    on = await run(n, moves, True, seed, pause, deflate, nice)
     off = await run(n, moves, False, seed, pause)
     print(f"\nweb on  ({on['took'][0]:.1f} s)")
     print(show("commit -> every socket", on["commit"]))
+    print(show("commit -> every server write", on["server"]))
     print(show("act() start -> every socket", on["delivery"]))
     print(f"{'states never delivered':>28}: {on['missed'][0]:.0f}")
     print(show("act() (the commit)", on["act"]))
@@ -279,8 +348,24 @@ def main(argv: list[str] | None = None) -> int:
         default=PAUSE,
         help="seconds between two moves of one table (0.02: as fast as the store allows)",
     )
+    parser.add_argument(
+        "--deflate",
+        choices=("on", "off"),
+        default="on",
+        help="whether the clients offer permessage-deflate (browsers and Discord's proxy do)",
+    )
+    parser.add_argument(
+        "--client-nice",
+        type=int,
+        default=0,
+        help="the client process's niceness (19: it never preempts the bot, as remote pages)",
+    )
     args = parser.parse_args(argv)
-    asyncio.run(main_async(args.tables, args.moves, args.seed, args.pause))
+    asyncio.run(
+        main_async(
+            args.tables, args.moves, args.seed, args.pause, args.deflate == "on", args.client_nice
+        )
+    )
     return 0
 
 
