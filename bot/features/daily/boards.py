@@ -137,7 +137,6 @@ class Daily:
         self.presenter = presenter
         self.drivers = drivers
         self.clock = time.time  # the day's clock (tests move it)
-        self._shared: set[int] = set()  # boards posted to a channel (by table id), once each
         self._par_tasks: dict[str, asyncio.Task[None]] = {}
         # a challenge's board ended (bot.features.challenge.challenges sets it)
         self.challenge_board_done: Callable[[Table, BoardEntry], Awaitable[None]] | None = None
@@ -651,7 +650,7 @@ class Daily:
             + [f"```\n{line}\n```" for line in lines]
         )
         view = None
-        if entry.channel_id and table_id not in self._shared:
+        if entry.channel_id and entry.shared_at is None:
             view = discord.ui.View(timeout=None)
             view.add_item(
                 discord.ui.Button(
@@ -700,10 +699,10 @@ class Daily:
                 interaction, _("This board was started outside a server: copy the line instead.")
             )
             return
-        if table_id in self._shared:
+        # marked first, in the store (a click, another process, a restart: one post)
+        if not await self.svc.daily_repo.share(table_id):
             await refuse(interaction, _("Already posted."))
             return
-        self._shared.add(table_id)
         the_board = board_of_key(entry.board)
         rules = make_rules(the_board.game_id, the_board.preset)
         score, _place, boards, _compared = await self.day_score(entry.user_id, rules, entry.series)
@@ -714,7 +713,7 @@ class Daily:
         try:
             await self.svc.notifier.post(entry.channel_id, note)
         except (MessageGone, discord.HTTPException):
-            self._shared.discard(table_id)
+            await self.svc.daily_repo.unshare(table_id)
             await refuse(interaction, _("I could not post there — copy the line instead."))
             return
         await settle(interaction, _("Posted in <#{channel}>.").format(channel=entry.channel_id))
