@@ -106,20 +106,34 @@ def end_view(
     table_id: int, next_label: str | None, next_id: str | None = None, share: bool = True
 ) -> discord.ui.View:
     """The buttons of a finished board's message: the next board (when there is one),
-    the deal, the review, and sharing (a daily board's)."""
+    the deal, the review, and sharing (a daily board's).
+
+    Laid out for a phone on purpose: the next board, the one thing to do, alone on
+    the first row; the deal, the review and sharing on one row under it (four
+    buttons in a row take ~330 px, more than a 400 px phone gives a message, so the
+    last would wrap onto a row of its own)."""
     view = discord.ui.View(timeout=None)
+    row = 0
     if next_label is not None:
         view.add_item(
             discord.ui.Button(
                 label=next_label,
                 style=discord.ButtonStyle.primary,
                 custom_id=next_id or daily_id("next", table_id),
+                row=0,
             )
         )
-    view.add_item(discord.ui.Button(label=_("The deal"), custom_id=daily_id("deal", table_id)))
-    view.add_item(discord.ui.Button(label=_("Review"), custom_id=daily_id("review", table_id)))
+        row = 1
+    view.add_item(
+        discord.ui.Button(label=_("The deal"), custom_id=daily_id("deal", table_id), row=row)
+    )
+    view.add_item(
+        discord.ui.Button(label=_("Review"), custom_id=daily_id("review", table_id), row=row)
+    )
     if share:
-        view.add_item(discord.ui.Button(label=_("Share"), custom_id=daily_id("share", table_id)))
+        view.add_item(
+            discord.ui.Button(label=_("Share"), custom_id=daily_id("share", table_id), row=row)
+        )
     return view
 
 

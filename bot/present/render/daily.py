@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from bot.present.i18n import _, current, ngettext, number
 from bot.present.render.common import fit, hand_text, seat_names
-from engine import DealLog, Rules
+from engine import BOARDS_PER_DAY, DealLog, Rules
 
 __all__ = [
     "ABOVE",
@@ -76,6 +76,18 @@ def board_label(number: int, total: int, day: str) -> str:
     return _("Today's deals {day} · board {number} of {total}").format(
         day=day, number=number, total=total
     )
+
+
+def board_turn(key: str) -> str:
+    """The turn ping in a board's DM, named by the board (a board has no table for its
+    player): ``Board 2/6: your turn`` (a day's), ``Challenge #3 · board 2: your turn``;
+    ``key`` is the board's ``game/preset/series/number``."""
+    series, number = key.rsplit("/", 2)[1:]
+    if series.startswith("challenge-"):
+        return _("🔔 Challenge #{challenge} · board {number}: your turn.").format(
+            challenge=series.removeprefix("challenge-"), number=number
+        )
+    return _("🔔 Board {number}/{total}: your turn.").format(number=number, total=BOARDS_PER_DAY)
 
 
 def started_text(
