@@ -117,7 +117,7 @@ async def test_daily_from_the_bots_dm_counts_across_servers_only(simcord_env: An
     everywhere = await alice.user.slash("ruff daily", game="whist-5", standings="today")
     shown = everywhere.response.content
     # counted everywhere; today's ranks wait for every board, so alice is still playing
-    assert "Still playing:\n· alice — " in shown and "after 1 of 6 boards" in shown, shown
+    assert "Still playing (boards so far):\n· alice — " in shown and " · 1/6\n" in shown, shown
     assert "You: " in shown
 
 

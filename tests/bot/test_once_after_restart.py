@@ -69,8 +69,10 @@ async def test_a_post_and_a_rematch_happen_once_across_a_restart(
         await play_board(env, member, rng)
     await env.settle()
     assert labels(comparison(alice)) == labels(comparison(bob)) == ["Rematch"]
-    await bob.user.click(comparison(bob), label="Rematch")
+    asked = await bob.user.click(comparison(bob), label="Rematch")
     await env.settle()
+    told = asked.followups[0].content
+    assert "Challenge #2 against alice" in told and "alice has your invitation" in told, told
     assert (await ChallengeRepo(env.bot.db).get(2)) is not None  # the rematch
 
     await restart(env, more_bots, make_settings(db_path, **bot_settings))

@@ -171,6 +171,9 @@ class Challenges:
             with using(self.svc.user_locales.language(them[0])):
                 invite = text.challenge_invite(rules, challenge.id, me[1], count, deadline)
                 buttons = invite_view(challenge.id)
+            note = "\n" + _("{name} has your invitation, with ▶ Play and Decline.").format(
+                name=them[1]
+            )
             try:
                 await self.svc.notifier.dm(them[0], invite, buttons)
             except (DMClosed, MessageGone, discord.HTTPException):

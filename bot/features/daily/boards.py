@@ -108,10 +108,11 @@ def end_view(
     """The buttons of a finished board's message: the next board (when there is one),
     the deal, the review, and sharing (a daily board's).
 
-    Laid out for a phone on purpose: the next board, the one thing to do, alone on
-    the first row; the deal, the review and sharing on one row under it (four
-    buttons in a row take ~330 px, more than a 400 px phone gives a message, so the
-    last would wrap onto a row of its own)."""
+    Laid out for a phone on purpose: four buttons in a row take ~330 px, more than a
+    400 px phone gives a message (~312 px), so the last would wrap onto a row of its
+    own; with four, the next board (the one thing to do) has the first row and the
+    deal, the review and sharing share the second. Three (a challenge's board, the
+    day done) fit one row (~265 px)."""
     view = discord.ui.View(timeout=None)
     row = 0
     if next_label is not None:
@@ -123,7 +124,7 @@ def end_view(
                 row=0,
             )
         )
-        row = 1
+        row = 1 if share else 0
     view.add_item(
         discord.ui.Button(label=_("The deal"), custom_id=daily_id("deal", table_id), row=row)
     )

@@ -369,6 +369,11 @@ def standings_text(
     for label, (_rank, name, boards, score) in zip(
         rank_labels([r[3] for r in ranked]), ranked[:SHOWN], strict=False
     ):
+        if whole is not None:  # today's ranked all played every board: no count to say
+            lines.append(
+                _("{rank} · {name} — {score}").format(rank=label, name=name, score=percent(score))
+            )
+            continue
         lines.append(
             _("{rank} · {name} — {score} ({boards})").format(
                 rank=label,
@@ -379,10 +384,12 @@ def standings_text(
         )
     room = SHOWN - min(len(ranked), SHOWN)
     if playing and room:
-        lines.append(_("Still playing:"))
+        # one short line each (a phone's line holds ~40 characters): the score so far
+        # and the boards played of the day's, under a heading that says what they are
+        lines.append(_("Still playing (boards so far):"))
         for _rank, name, boards, score in playing[:room]:
             lines.append(
-                _("· {name} — {score} after {boards} of {total} boards").format(
+                _("· {name} — {score} · {boards}/{total}").format(
                     name=name, score=percent(score), boards=boards, total=whole
                 )
             )
