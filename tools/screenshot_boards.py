@@ -207,14 +207,14 @@ async def main(out: Path) -> None:
                 result = next(
                     m
                     for m in alice.user.dm_channel.history()
-                    if m.content.startswith("🏁 Challenge #1")
+                    if m.content.startswith("🏁 **Challenge #1**")
                 )
                 compared = _shot(result)
                 # the rematch: bob asks it, alice is invited, alice's own Rematch says so
                 theirs = next(
                     m
                     for m in bob.user.dm_channel.history()
-                    if m.content.startswith("🏁 Challenge #1")
+                    if m.content.startswith("🏁 **Challenge #1**")
                 )
                 asked = await bob.user.click(theirs, label="Rematch")
                 await env.settle()

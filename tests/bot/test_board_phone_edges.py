@@ -14,7 +14,8 @@ import pytest
 
 from bot.features.daily.boards import end_view
 from bot.present.i18n import using
-from bot.present.render.daily import board_turn
+from bot.present.render.daily import ChallengeLine, board_turn, challenge_result
+from engine import make_rules
 
 from .daily_play import dm_messages, hand_of, latest_board, random_actions
 from .dm_play import act
@@ -87,3 +88,20 @@ async def test_a_boards_turn_ping_says_board_not_table(simcord_env: Any) -> None
         await env.settle()
     assert pings, "no turn ping met on this board"
     assert pings[0] == "🔔 Board 1/6: your turn.", pings
+
+
+def test_a_challenges_comparison_reads_on_a_phone() -> None:
+    """The comparison's headline is bold like a board's, and beside the two results
+    each board's par: whether a board was played well, not only who won it (not
+    against the AI, whose column is the par); every line fits a phone's code block."""
+    rules = make_rules("whist-5")
+    lines = [ChallengeLine(1, -4, False, -6, False, -3), ChallengeLine(2, -5, False, -4, True, -4)]
+    text = challenge_result(rules, 1, "alice", "bob", lines)
+    assert text.startswith("🏁 **Challenge #1** · Whist 5-Point\n"), text
+    table = text.split("```\n")[1].split("\n```")[0].splitlines()
+    assert table[0].split() == ["#", "alice", "bob", "par"], table
+    assert table[1].split() == ["1", "-4", "◀", "-6", "-3"], table
+    assert table[1].index("-3") + 2 == len(table[0]) == len(table[1]), table  # aligned
+    assert all(len(line) <= 34 for line in table), table
+    ai = [ChallengeLine(1, -4, False, -6, False)]  # the AI: its column is the par
+    assert "par" not in challenge_result(rules, 1, "alice", "the AI", ai)

@@ -31,7 +31,7 @@ def labels(message: discord.Message) -> list[str]:
 
 
 def comparison(member: Any) -> discord.Message:
-    return next(m for m in dm_messages(member) if m.content.startswith("🏁 Challenge #1"))
+    return next(m for m in dm_messages(member) if m.content.startswith("🏁 **Challenge #1**"))
 
 
 @pytest.mark.parametrize("bot_settings", [{"daily_worlds": 8}])

@@ -528,6 +528,8 @@ class Challenges:
                     a is None or a.by_ai,
                     b_result,
                     bool(challenge.opponent_id) and (b is None or b.by_ai),
+                    # against the AI its column is the par already
+                    pars.get(key) if challenge.opponent_id else None,
                 )
             )
         rules = make_rules(challenge.game_id, challenge.preset)

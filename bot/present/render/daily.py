@@ -508,6 +508,7 @@ class ChallengeLine:
     first_ai: bool
     second: int
     second_ai: bool
+    par: int | None = None  # the AI's own result in the seat (None: not worked out)
 
 
 def challenge_result(
@@ -524,20 +525,29 @@ def challenge_result(
     else:
         verdict = _("a draw")
     out = [
-        _("🏁 Challenge #{challenge} · {title}").format(challenge=challenge_id, title=rules.title),
+        _("🏁 **Challenge #{challenge}** · {title}").format(
+            challenge=challenge_id, title=rules.title
+        ),
         _("{first} {won}–{lost} {second} — {verdict}").format(
             first=first, won=won, lost=lost, second=second, verdict=verdict
         ),
     ]
     a_name, b_name = first[:9], second[:9]
     width = max(len(a_name), len(b_name), 4)
-    table = [f"{'#':<2} {a_name:>{width}}   {b_name:>{width}}"]
+    # the par beside them: whether a board was played well, not only who won it
+    pars = any(b.par is not None for b in lines)
+    par_word = _("par")
+    par_head = f" {par_word:>4}" if pars else ""
+    table = [f"{'#':<2} {a_name:>{width}}   {b_name:>{width}}  {par_head}".rstrip()]
     for b in lines:
         a_mark = "◀" if b.first > b.second else " "
         b_mark = "◀" if b.second > b.first else ("=" if b.first == b.second else " ")
         a_text = signed(b.first) + ("*" if b.first_ai else "")
         b_text = signed(b.second) + ("*" if b.second_ai else "")
-        table.append(f"{b.number:<2} {a_text:>{width}} {a_mark} {b_text:>{width}} {b_mark}")
+        par = f" {signed(b.par) if b.par is not None else '':>4}" if pars else ""
+        table.append(
+            f"{b.number:<2} {a_text:>{width}} {a_mark} {b_text:>{width}} {b_mark}{par}".rstrip()
+        )
     out.append("```\n" + "\n".join(table) + "\n```")
     notes = [_("`◀` won the board")]
     if any(b.first_ai or b.second_ai for b in lines):
