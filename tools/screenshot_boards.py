@@ -1,15 +1,21 @@
-"""Screenshots of a daily board's end and of a challenge's comparison at 400 px:
-``python -m tools.screenshot_boards [out_dir]`` (default ``docs/screens``).
+"""Screenshots of a daily board's end, a challenge from invitation to rematch and
+today's standings at 400 px: ``python -m tools.screenshot_boards [out_dir]``
+(default ``docs/screens``).
 
 The real bot against simcord: alice plays today's first Whist 5-Point board from
 her DM (the first card button each turn), then she and bob (his last card
-button) play a two-board challenge the same way, every board dealt by its button. Alice's board DM on
-her first turn after an AI's lead (``board-play-400.png``), the board's result
-message (its DM, edited: ``board-end-400.png``), bob's invitation
-(``challenge-invite-400.png``) and the challenge's comparison
-(``challenge-result-400.png``) are then each DMed again, as they were with their
-buttons, to a reader of their own and photographed at 400 px through
-:mod:`tools.preview_browser`; each one's height is printed.
+button) play a two-board challenge the same way, every board dealt by its button;
+bob presses **Rematch** under the comparison and alice's own Rematch is pressed
+after it; five more players' results are written to the store and alice reads
+today's standings. Alice's board DM on her first turn after an AI's lead
+(``board-play``), the board's result message (its DM, edited: ``board-end``),
+bob's invitation (``challenge-invite``), alice's first challenge board's result
+(``challenge-board-end``), the comparison (``challenge-result``), bob's answer
+to Rematch (``challenge-rematch``), alice's invitation to it
+(``challenge-rematch-invite``) and the standings (``standings-today``) are then
+each DMed again, as they were with their buttons, to a reader of their own and
+photographed at 400 px through :mod:`tools.preview_browser`; each one's height is
+printed, and the rows its buttons are drawn on, with their widths.
 """
 
 from __future__ import annotations
@@ -177,6 +183,7 @@ async def main(out: Path) -> None:
         bot = create_bot(settings)
         try:
             async with simcord.run(bot) as env:
+                env.settle_timeout = 60.0  # the boards' AI searches on a loaded machine
                 guild = env.create_guild(name="Card Room")
                 channel = guild.create_text_channel("cards")
                 alice = guild.add_member(env.create_user("alice"))
