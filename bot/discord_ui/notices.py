@@ -14,7 +14,9 @@ from bot.discord_ui.services import DiscordServices
 from bot.discord_ui.shown import shown
 from bot.present.i18n import _, using
 from bot.present.notify import MessageGone
+from bot.present.render.daily import board_turn
 from bot.tables import commit
+from bot.tables.kinds import TableKind
 from bot.tables.table import Notice, Table
 
 log = logging.getLogger(__name__)
@@ -66,9 +68,12 @@ class Notices:
                 if deadline
                 else ""
             )
-            text = _("🔔 {player}, your turn at table #{table}{when}.").format(
-                player=f"<@{human.user_id}>", table=table.id, when=when
-            )
+            if table.kind is TableKind.BOARD:  # in its player's DM, where no table is seen
+                text = board_turn(table.settings.board)
+            else:
+                text = _("🔔 {player}, your turn at table #{table}{when}.").format(
+                    player=f"<@{human.user_id}>", table=table.id, when=when
+                )
         self.svc.own(self._post_notice(table, seat, table.version, text))
 
     def warning(self, table: Table, seat: int, version: int, deadline: float) -> None:

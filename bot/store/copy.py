@@ -108,6 +108,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "by_ai",
         "started_at",
         "finished_at",
+        "shared_at",
     ),
     "daily_par": ("board", "result"),
     "daily_challenges": (
@@ -124,6 +125,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "created_at",
         "deadline_at",
         "settled_at",
+        "rematch_of",
     ),
 }
 """Every table of the schema, parents before children, with its columns."""

@@ -29,6 +29,7 @@ _COLUMNS = (
     "board, user_id, game_id, series, number, guild_id, channel_id, name, table_id,"
     " result, by_ai, started_at, finished_at"
 )
+_READ = _COLUMNS + ", shared_at"  # and what a finished board did once
 CHALLENGE = "challenge-"  # the series of a challenge's boards: challenge-<id>
 
 
@@ -49,6 +50,7 @@ class BoardEntry:
     by_ai: bool  # finished by the AI (a challenge's board abandoned at its deadline)
     started_at: float
     finished_at: float | None
+    shared_at: float | None = None  # when its share line was posted in its server
 
     @property
     def finished(self) -> bool:
@@ -73,6 +75,7 @@ def _entry(row: Row) -> BoardEntry:
         by_ai=bool(row["by_ai"]),
         started_at=float(row["started_at"]),
         finished_at=None if finished is None else float(finished),
+        shared_at=None if row["shared_at"] is None else float(row["shared_at"]),
     )
 
 
@@ -143,16 +146,33 @@ class DailyRepo(Repository):
         )
         return changed > 0
 
+    async def share(self, table_id: int) -> bool:
+        """Mark the finished board at ``table_id`` as posted in its server: True for the
+        one caller that marked it (it posts), False if it was marked before (another
+        click, another process, before a restart)."""
+        changed = await self.db.execute(
+            "UPDATE daily_results SET shared_at = ?"
+            " WHERE table_id = ? AND result IS NOT NULL AND shared_at IS NULL",
+            (self.db.clock(), table_id),
+        )
+        return changed > 0
+
+    async def unshare(self, table_id: int) -> None:
+        """The post could not be made: the board may be posted again."""
+        await self.db.execute(
+            "UPDATE daily_results SET shared_at = NULL WHERE table_id = ?", (table_id,)
+        )
+
     async def of_table(self, table_id: int) -> BoardEntry | None:
         row = await self.db.fetchone(
-            f"SELECT {_COLUMNS} FROM daily_results WHERE table_id = ?", (table_id,)
+            f"SELECT {_READ} FROM daily_results WHERE table_id = ?", (table_id,)
         )
         return None if row is None else _entry(row)
 
     async def of_player(self, user_id: int, game_id: str, series: str) -> list[BoardEntry]:
         """``user_id``'s boards of ``series``, by number."""
         rows = await self.db.fetchall(
-            f"SELECT {_COLUMNS} FROM daily_results WHERE user_id = ? AND game_id = ? AND series = ?"
+            f"SELECT {_READ} FROM daily_results WHERE user_id = ? AND game_id = ? AND series = ?"
             " ORDER BY number",
             (user_id, game_id, series),
         )
@@ -166,7 +186,7 @@ class DailyRepo(Repository):
             chunk = names[start : start + CHUNK]
             marks = ", ".join("?" for _ in chunk)
             rows = await self.db.fetchall(
-                f"SELECT {_COLUMNS} FROM daily_results WHERE game_id = ? AND series IN ({marks})"
+                f"SELECT {_READ} FROM daily_results WHERE game_id = ? AND series IN ({marks})"
                 " ORDER BY board, user_id",
                 (game_id, *chunk),
             )
@@ -177,7 +197,7 @@ class DailyRepo(Repository):
         """Every attempt at every day's board of ``game_id`` (all-time standings; not
         the challenges')."""
         rows = await self.db.fetchall(
-            f"SELECT {_COLUMNS} FROM daily_results WHERE game_id = ? AND series NOT LIKE ?"
+            f"SELECT {_READ} FROM daily_results WHERE game_id = ? AND series NOT LIKE ?"
             " ORDER BY board, user_id",
             (game_id, CHALLENGE + "%"),
         )
@@ -186,7 +206,7 @@ class DailyRepo(Repository):
     async def of_board(self, board: str) -> list[BoardEntry]:
         """Every attempt at ``board``."""
         rows = await self.db.fetchall(
-            f"SELECT {_COLUMNS} FROM daily_results WHERE board = ? ORDER BY user_id", (board,)
+            f"SELECT {_READ} FROM daily_results WHERE board = ? ORDER BY user_id", (board,)
         )
         return [_entry(r) for r in rows]
 
@@ -215,7 +235,7 @@ class DailyRepo(Repository):
 
 _CHALLENGE_COLUMNS = (
     "id, game_id, preset, boards, guild_id, channel_id, challenger_id, challenger_name,"
-    " opponent_id, opponent_name, created_at, deadline_at, settled_at"
+    " opponent_id, opponent_name, created_at, deadline_at, settled_at, rematch_of"
 )
 
 
@@ -236,6 +256,7 @@ class Challenge:
     created_at: float
     deadline_at: float
     settled_at: float | None
+    rematch_of: int | None = None  # the challenge this one is the rematch of
 
     @property
     def series(self) -> str:
@@ -264,6 +285,7 @@ def _challenge(row: Row) -> Challenge:
         created_at=float(row["created_at"]),
         deadline_at=float(row["deadline_at"]),
         settled_at=None if settled is None else float(settled),
+        rematch_of=None if row["rematch_of"] is None else int(row["rematch_of"]),
     )
 
 
@@ -281,10 +303,14 @@ class ChallengeRepo(Repository):
         challenger: tuple[int, str],
         opponent: tuple[int, str],
         deadline_at: float,
+        rematch_of: int | None = None,
     ) -> Challenge:
+        """A new challenge; ``rematch_of``: the settled challenge it is the rematch of,
+        raising :class:`~bot.store.IntegrityError` if that one has its rematch already
+        (two clicks, two processes, a click before a restart: one rematch)."""
         new_id = await self.db.execute_insert(
             f"INSERT INTO daily_challenges ({_CHALLENGE_COLUMNS.split(', ', 1)[1]})"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)",
             (
                 game_id,
                 preset,
@@ -297,6 +323,7 @@ class ChallengeRepo(Repository):
                 opponent[1],
                 self.db.clock(),
                 deadline_at,
+                rematch_of,
             ),
         )
         found = await self.get(new_id)
@@ -306,6 +333,14 @@ class ChallengeRepo(Repository):
     async def get(self, challenge_id: int) -> Challenge | None:
         row = await self.db.fetchone(
             f"SELECT {_CHALLENGE_COLUMNS} FROM daily_challenges WHERE id = ?", (challenge_id,)
+        )
+        return None if row is None else _challenge(row)
+
+    async def rematch_of(self, challenge_id: int) -> Challenge | None:
+        """The rematch made of ``challenge_id``, if one was."""
+        row = await self.db.fetchone(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM daily_challenges WHERE rematch_of = ?",
+            (challenge_id,),
         )
         return None if row is None else _challenge(row)
 

@@ -786,6 +786,23 @@ CREATE TABLE event_boards (
 """
 
 
+V13 = """
+-- What a finished board or a settled challenge did once, kept so a restart or a
+-- second process never does it twice (bot.features.daily, bot.features.challenge):
+-- when a board's share line was posted in its server (NULL: never), and of which
+-- challenge a challenge is the rematch (one rematch per challenge: the unique index).
+ALTER TABLE daily_results ADD COLUMN shared_at REAL;
+ALTER TABLE daily_challenges ADD COLUMN rematch_of INTEGER REFERENCES daily_challenges (id);
+CREATE UNIQUE INDEX daily_challenges_rematch ON daily_challenges (rematch_of);
+"""
+
+V13_POSTGRESQL = """
+ALTER TABLE daily_results ADD COLUMN shared_at double precision;
+ALTER TABLE daily_challenges ADD COLUMN rematch_of bigint REFERENCES daily_challenges (id);
+CREATE UNIQUE INDEX daily_challenges_rematch ON daily_challenges (rematch_of);
+"""
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     """One numbered step of the schema history, in every dialect."""
@@ -828,6 +845,7 @@ MIGRATIONS: list[Migration] = [
     Migration(10, sqlite=V10, postgresql=V10_POSTGRESQL),
     Migration(11, sqlite=V11, postgresql=V11_POSTGRESQL),
     Migration(12, sqlite=V12, postgresql=V12_POSTGRESQL),
+    Migration(13, sqlite=V13, postgresql=V13_POSTGRESQL),
 ]
 """The schema history, versions 1, 2, 3... in order."""
 

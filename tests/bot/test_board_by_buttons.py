@@ -198,7 +198,7 @@ async def test_a_challenge_by_buttons_declined_and_rematched(simcord_env: Any) -
     entries = await DailyRepo(env.bot.db).of_series("whist-5", ["challenge-1"])
     results = {(e.user_id, e.number): e.result for e in entries}
     for member in (alice, bob):
-        result = [m for m in dm_messages(member) if m.content.startswith("🏁 Challenge #1")]
+        result = [m for m in dm_messages(member) if m.content.startswith("🏁 **Challenge #1**")]
         assert len(result) == 1
         shown = result[0].content
         assert "```" in shown and "alice" in shown and "bob" in shown
@@ -209,7 +209,7 @@ async def test_a_challenge_by_buttons_declined_and_rematched(simcord_env: Any) -
             assert f"{a:+d}" in row and f"{b:+d}" in row
             assert ("◀" in row) == (a != b)
         assert labels(result[0]) == ["Rematch"]
-    comparison = next(m for m in dm_messages(bob) if m.content.startswith("🏁 Challenge #1"))
+    comparison = next(m for m in dm_messages(bob) if m.content.startswith("🏁 **Challenge #1**"))
     refused = await forged_click(env, carol.user, dm_messages(carol)[0], "ch:rematch:1")
     assert refused.ephemeral and "not yours" in refused.response.content
     res = await bob.user.click(comparison, label="Rematch")
@@ -218,7 +218,7 @@ async def test_a_challenge_by_buttons_declined_and_rematched(simcord_env: Any) -
     assert again is not None and again.challenger_id == bob.id and again.opponent_id == alice.id
     board = latest_board(env, bob.id)
     assert board is not None and board.settings.board.endswith("/challenge-2/1")
-    mine = next(m for m in dm_messages(alice) if m.content.startswith("🏁 Challenge #1"))
+    mine = next(m for m in dm_messages(alice) if m.content.startswith("🏁 **Challenge #1**"))
     twice = await alice.user.click(mine, label="Rematch")
     assert twice.ephemeral and "already" in twice.response.content
     invite = next(m for m in dm_messages(alice) if "challenge #2" in m.content)

@@ -59,7 +59,9 @@ async def test_two_players_play_the_same_boards_and_are_compared(simcord_env: An
     results = {(e.user_id, e.number): e.result for e in entries}
     assert len(results) == 4 and not any(e.by_ai for e in entries)
     for member in (alice, bob):
-        told = [m.content for m in dm_messages(member) if m.content.startswith("🏁 Challenge #1")]
+        told = [
+            m.content for m in dm_messages(member) if m.content.startswith("🏁 **Challenge #1**")
+        ]
         assert len(told) == 1
         for n in (1, 2):
             a, b = results[(alice.id, n)], results[(bob.id, n)]
@@ -81,7 +83,7 @@ async def test_a_challenge_against_the_ai_is_settled_when_played(simcord_env: An
     res = await alice.slash(channel, "ruff challenge", opponent=me, game="whist-5", boards=1)
     assert "against the AI" in res.response.content, res.response.content
     await play_board(env, alice, random.Random(5))
-    told = [m.content for m in dm_messages(alice) if m.content.startswith("🏁 Challenge #1")]
+    told = [m.content for m in dm_messages(alice) if m.content.startswith("🏁 **Challenge #1**")]
     assert len(told) == 1 and "the AI" in told[0]
 
 
@@ -109,6 +111,8 @@ async def test_at_the_deadline_the_ai_plays_what_was_left(simcord_env: Any) -> N
     row = await TableRepo(env.bot.db).get(in_play.id)
     assert row is not None and row.status == "cancelled"
     for member in (alice, bob):
-        told = [m.content for m in dm_messages(member) if m.content.startswith("🏁 Challenge #1")]
+        told = [
+            m.content for m in dm_messages(member) if m.content.startswith("🏁 **Challenge #1**")
+        ]
         assert len(told) == 1 and "* played by the AI" in told[0]
     assert await manager.challenges.expire_once() == 0  # settled once

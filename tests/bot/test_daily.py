@@ -117,7 +117,7 @@ async def test_daily_from_the_bots_dm_counts_across_servers_only(simcord_env: An
     everywhere = await alice.user.slash("ruff daily", game="whist-5", standings="today")
     shown = everywhere.response.content
     # counted everywhere; today's ranks wait for every board, so alice is still playing
-    assert "Still playing:\n· alice — " in shown and "after 1 of 6 boards" in shown, shown
+    assert "Still playing (boards so far):\n· alice — " in shown and " · 1/6\n" in shown, shown
     assert "You: " in shown
 
 
@@ -135,3 +135,36 @@ async def test_bad_challenges_are_refused_privately_and_change_nothing(simcord_e
     assert res.ephemeral and "No challenge waits for you" in res.response.content
     assert await ChallengeRepo(env.bot.db).open_of(alice.id) == []
     assert board_table(env, alice.id) is None and list(channel.history()) == []
+
+
+async def test_todays_place_is_only_among_those_who_played_every_board(
+    simcord_env: Any,
+) -> None:
+    """A one-board score is not level with a whole day's: among six players who
+    finished the day, one who played a single board sees their score and no place;
+    one who finished the day sees theirs (six players: enough to say one)."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    repo = DailyRepo(env.bot.db)
+    day = day_of(env.bot.manager.daily.clock())
+    played = {bob.id: 6, alice.id: 1, **{900 + k: 6 for k in range(5)}}
+    for k, (user_id, count) in enumerate(played.items()):
+        for number in range(1, count + 1):
+            the_board = board("whist-5", "default", day, number)
+            await repo.by_ai(
+                board=the_board.key,
+                user_id=user_id,
+                game_id="whist-5",
+                series=day,
+                number=number,
+                guild_id=guild.id,
+                name=f"p{k}",
+                result=(k * 3 + number) % 5 - 2,
+            )
+    mine = (await alice.slash(channel, "ruff daily", game="whist-5", standings="today")).response
+    assert "You: " in mine.content and "better than" not in mine.content, mine.content
+    theirs = (await bob.slash(channel, "ruff daily", game="whist-5", standings="today")).response
+    assert "better than" in theirs.content, theirs.content

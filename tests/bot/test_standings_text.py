@@ -29,10 +29,10 @@ def test_ties_share_a_rank_written_with_an_equals_sign() -> None:
 
 def test_today_ranks_only_whole_days_and_lists_the_others_as_still_playing() -> None:
     text = standings_text(RULES, "today", "2026-11-28", ROWS, None, True, boards_today=4)
-    assert "=1 · alice — 60.0% (4 boards)" in text, text
-    assert "3 · carol — 50.0% (4 boards)" in text, text
-    still = text.split("Still playing:")[1]
-    assert "dave — 45.0% after 2 of 4 boards" in still and "4 · dave" not in text, text
+    # the ranked played every board: no count repeated on each line
+    assert "=1 · alice — 60.0%\n" in text and "3 · carol — 50.0%\n" in text, text
+    still = text.split("Still playing (boards so far):\n")[1]
+    assert still.startswith("· dave — 45.0% · 2/4") and "4 · dave" not in text, text
     early = standings_text(RULES, "today", "2026-11-28", ROWS[3:], None, True, boards_today=4)
     assert "Nobody has played all of today's boards yet." in early, early
 
@@ -50,3 +50,12 @@ def test_a_place_is_said_only_among_five_players_or_more() -> None:
     assert "better than" not in alone, alone
     crowd = day_text(RULES, "2026-11-28", boards, Fraction(60), Fraction(80), 6, True, 9)
     assert "better than 80.0% of today's players everywhere" in crowd, crowd
+
+
+def test_still_playing_lines_fit_a_phones_line() -> None:
+    """A phone's line holds ~40 characters: a still-playing line with a short name
+    fits one (it used to run to ~37 for "dave" alone, and wrap for any longer name)."""
+    rows = [(1, "alice", 6, Fraction(60)), (2, "frederica", 3, Fraction(66.7))]
+    text = standings_text(RULES, "today", "2026-11-28", rows, None, True, boards_today=6)
+    line = text.split("Still playing (boards so far):\n")[1].splitlines()[0]
+    assert line == "· frederica — 66.7% · 3/6" and len(line) <= 30, text

@@ -131,3 +131,48 @@ async def test_a_challenge_is_settled_once_and_the_ai_fills_boards_never_started
     assert await repo.settle(made.id) and not await repo.settle(made.id)
     assert await repo.open_of(2) == [] and await repo.due(clock.now) == []
     assert await daily.of_game("whist-5") == []  # a challenge's boards are not the days'
+
+
+async def test_a_board_is_posted_once_and_a_challenge_rematched_once(
+    db: Database, clock: FakeClock
+) -> None:
+    """The marks a restart or a second process must see: two racing shares of a
+    finished board, one wins; a post that failed may be tried again; two rematches of
+    one challenge, one is made."""
+    repo = DailyRepo(db)
+    table_id = await _start(db, 1)
+    assert not await repo.share(table_id)  # still being played: nothing to post
+    await repo.finish(table_id, 3)
+    first, second = await asyncio.gather(repo.share(table_id), repo.share(table_id))
+    assert sorted([first, second]) == [False, True]
+    entry = await repo.of_table(table_id)
+    assert entry is not None and entry.shared_at == clock()
+    await repo.unshare(table_id)  # the post failed
+    assert await repo.share(table_id) and not await repo.share(table_id)
+
+    challenges = ChallengeRepo(db)
+
+    async def make(rematch_of: int | None) -> int:
+        made = await challenges.create(
+            game_id="whist-5",
+            preset="default",
+            boards=2,
+            guild_id=1,
+            channel_id=5,
+            challenger=(1, "p1"),
+            opponent=(2, "p2"),
+            deadline_at=clock() + 60,
+            rematch_of=rematch_of,
+        )
+        return made.id
+
+    old = await make(None)
+    assert await challenges.rematch_of(old) is None
+    outcomes = await asyncio.gather(make(old), make(old), return_exceptions=True)
+    made = [o for o in outcomes if isinstance(o, int)]
+    assert len(made) == 1 and sum(isinstance(o, IntegrityError) for o in outcomes) == 1
+    rematch = await challenges.rematch_of(old)
+    assert rematch is not None and rematch.id == made[0] and rematch.rematch_of == old
+    assert (await challenges.get(old)) is not None and (
+        await challenges.get(old)
+    ).rematch_of is None  # type: ignore[union-attr]

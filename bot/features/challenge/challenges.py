@@ -33,7 +33,7 @@ from bot.present.installs import home
 from bot.present.notify import DMClosed, MessageGone
 from bot.present.render import daily as text
 from bot.present.replies import refuse, reply, settle
-from bot.store import BoardEntry, Challenge, StoreError
+from bot.store import BoardEntry, Challenge, IntegrityError, StoreError
 from bot.store.daily import CHALLENGE
 from bot.tables import commit
 from bot.tables.aipool import FIXED
@@ -83,7 +83,6 @@ class Challenges:
         self.svc = svc
         self.daily = daily
         self.clock = time.time  # tests move it
-        self._rematched: set[int] = set()  # challenges a rematch was made of
         daily.challenge_board_done = self.board_done
 
     # ================================================================ /ruff challenge
@@ -147,9 +146,12 @@ class Challenges:
         me: tuple[int, str],
         them: tuple[int, str],
         dm_id: int,
+        rematch_of: int | None = None,
     ) -> tuple[str, Table | None]:
         """Make a challenge, deal its first board to ``me`` and invite ``them`` (0: the
-        AI) with Play and Decline; the words saying so and the table dealt."""
+        AI) with Play and Decline; the words saying so and the table dealt.
+        ``rematch_of``: the challenge it is the rematch of (raises
+        :class:`~bot.store.IntegrityError`, nothing made, if it has one)."""
         deadline = self.clock() + DEADLINE
         challenge = await self.svc.challenge_repo.create(
             game_id=game_id,
@@ -160,6 +162,7 @@ class Challenges:
             challenger=me,
             opponent=them,
             deadline_at=deadline,
+            rematch_of=rematch_of,
         )
         intro, table = await self._deal(challenge, me[0], me[1], 1, dm_id)
         note = ""
@@ -168,6 +171,9 @@ class Challenges:
             with using(self.svc.user_locales.language(them[0])):
                 invite = text.challenge_invite(rules, challenge.id, me[1], count, deadline)
                 buttons = invite_view(challenge.id)
+            note = "\n" + _("{name} has your invitation, with ▶ Play and Decline.").format(
+                name=them[1]
+            )
             try:
                 await self.svc.notifier.dm(them[0], invite, buttons)
             except (DMClosed, MessageGone, discord.HTTPException):
@@ -370,14 +376,14 @@ class Challenges:
         if old.settled_at is None:
             await refuse(interaction, _("That challenge is still being played."))
             return
-        if old.id in self._rematched:
-            await refuse(interaction, _("That rematch has been made already."))
+        made = await self.svc.challenge_repo.rematch_of(old.id)
+        if made is not None:
+            await refuse(interaction, self._rematched(made))
             return
         dm = user.dm_channel or await user.create_dm()
         if await self.svc.table_repo.get_open_by_channel(dm.id) is not None:
             await refuse(interaction, _("Finish the board in your DMs first."))
             return
-        self._rematched.add(old.id)
         await interaction.response.defer()
         if user.id == old.challenger_id:
             them = (old.opponent_id, old.opponent_name)
@@ -385,18 +391,29 @@ class Challenges:
             them = (old.challenger_id, old.challenger_name)
         if not them[0]:
             them = (0, _("the AI"))
-        answer, _table = await self.create(
-            old.game_id,
-            old.preset,
-            old.boards,
-            old.guild_id,
-            old.channel_id,
-            (user.id, user.display_name),
-            them,
-            dm.id,
-        )
+        try:  # the store's unique rematch: two clicks or two processes make one
+            answer, _table = await self.create(
+                old.game_id,
+                old.preset,
+                old.boards,
+                old.guild_id,
+                old.channel_id,
+                (user.id, user.display_name),
+                them,
+                dm.id,
+                rematch_of=old.id,
+            )
+        except IntegrityError:
+            made = await self.svc.challenge_repo.rematch_of(old.id)
+            answer = self._rematched(made) if made is not None else _("Please try again.")
         await _spend(interaction, challenge_id_of("rematch", old.id))
         await interaction.followup.send(answer, ephemeral=True)
+
+    @staticmethod
+    def _rematched(made: Challenge) -> str:
+        return _("That rematch has been made already: challenge #{challenge}.").format(
+            challenge=made.id
+        )
 
     @staticmethod
     def _other(challenge: Challenge, user_id: int) -> str:
@@ -511,6 +528,8 @@ class Challenges:
                     a is None or a.by_ai,
                     b_result,
                     bool(challenge.opponent_id) and (b is None or b.by_ai),
+                    # against the AI its column is the par already
+                    pars.get(key) if challenge.opponent_id else None,
                 )
             )
         rules = make_rules(challenge.game_id, challenge.preset)

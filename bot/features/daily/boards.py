@@ -106,20 +106,35 @@ def end_view(
     table_id: int, next_label: str | None, next_id: str | None = None, share: bool = True
 ) -> discord.ui.View:
     """The buttons of a finished board's message: the next board (when there is one),
-    the deal, the review, and sharing (a daily board's)."""
+    the deal, the review, and sharing (a daily board's).
+
+    Laid out for a phone on purpose: four buttons in a row take ~330 px, more than a
+    400 px phone gives a message (~312 px), so the last would wrap onto a row of its
+    own; with four, the next board (the one thing to do) has the first row and the
+    deal, the review and sharing share the second. Three (a challenge's board, the
+    day done) fit one row (~265 px)."""
     view = discord.ui.View(timeout=None)
+    row = 0
     if next_label is not None:
         view.add_item(
             discord.ui.Button(
                 label=next_label,
                 style=discord.ButtonStyle.primary,
                 custom_id=next_id or daily_id("next", table_id),
+                row=0,
             )
         )
-    view.add_item(discord.ui.Button(label=_("The deal"), custom_id=daily_id("deal", table_id)))
-    view.add_item(discord.ui.Button(label=_("Review"), custom_id=daily_id("review", table_id)))
+        row = 1 if share else 0
+    view.add_item(
+        discord.ui.Button(label=_("The deal"), custom_id=daily_id("deal", table_id), row=row)
+    )
+    view.add_item(
+        discord.ui.Button(label=_("Review"), custom_id=daily_id("review", table_id), row=row)
+    )
     if share:
-        view.add_item(discord.ui.Button(label=_("Share"), custom_id=daily_id("share", table_id)))
+        view.add_item(
+            discord.ui.Button(label=_("Share"), custom_id=daily_id("share", table_id), row=row)
+        )
     return view
 
 
@@ -137,7 +152,6 @@ class Daily:
         self.presenter = presenter
         self.drivers = drivers
         self.clock = time.time  # the day's clock (tests move it)
-        self._shared: set[int] = set()  # boards posted to a channel (by table id), once each
         self._par_tasks: dict[str, asyncio.Task[None]] = {}
         # a challenge's board ended (bot.features.challenge.challenges sets it)
         self.challenge_board_done: Callable[[Table, BoardEntry], Awaitable[None]] | None = None
@@ -651,7 +665,7 @@ class Daily:
             + [f"```\n{line}\n```" for line in lines]
         )
         view = None
-        if entry.channel_id and table_id not in self._shared:
+        if entry.channel_id and entry.shared_at is None:
             view = discord.ui.View(timeout=None)
             view.add_item(
                 discord.ui.Button(
@@ -700,10 +714,10 @@ class Daily:
                 interaction, _("This board was started outside a server: copy the line instead.")
             )
             return
-        if table_id in self._shared:
+        # marked first, in the store (a click, another process, a restart: one post)
+        if not await self.svc.daily_repo.share(table_id):
             await refuse(interaction, _("Already posted."))
             return
-        self._shared.add(table_id)
         the_board = board_of_key(entry.board)
         rules = make_rules(the_board.game_id, the_board.preset)
         score, _place, boards, _compared = await self.day_score(entry.user_id, rules, entry.series)
@@ -714,7 +728,7 @@ class Daily:
         try:
             await self.svc.notifier.post(entry.channel_id, note)
         except (MessageGone, discord.HTTPException):
-            self._shared.discard(table_id)
+            await self.svc.daily_repo.unshare(table_id)
             await refuse(interaction, _("I could not post there — copy the line instead."))
             return
         await settle(interaction, _("Posted in <#{channel}>.").format(channel=entry.channel_id))

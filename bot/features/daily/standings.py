@@ -55,9 +55,16 @@ class DailyStandings:
         everyone = standings(entries, points)
         guild_id = home(interaction)[0] or None  # a server the bot is in, or everyone
         shown = standings(entries, points, guild_id) if guild_id is not None else everyone
-        scores = {row.user_id: row.score for row in everyone}
+        boards_today = (
+            len(boards_of(rules.game_id, rules.preset, day)) if period == "today" else None
+        )
+        # today's place is among those who played every board (a one-board score is
+        # not level with a whole day's); the reader still playing has only a score
+        placed = [r for r in everyone if boards_today is None or r.boards >= boards_today]
+        scores = {row.user_id: row.score for row in placed}
         user = interaction.user.id
-        me = (scores[user], percentile(scores, user)) if user in scores else None
+        mine = next((row.score for row in everyone if row.user_id == user), None)
+        me = None if mine is None else (mine, percentile(scores, user))
         rows = [(r.rank, r.name, r.boards, r.score) for r in shown]
         await reply(
             interaction,
@@ -68,9 +75,7 @@ class DailyStandings:
                 rows,
                 me,
                 guild_id is not None,
-                boards_today=len(boards_of(rules.game_id, rules.preset, day))
-                if period == "today"
-                else None,
+                boards_today=boards_today,
                 compared=len(scores),
             ),
         )

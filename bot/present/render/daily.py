@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from bot.present.i18n import _, current, ngettext, number
 from bot.present.render.common import fit, hand_text, seat_names
-from engine import DealLog, Rules
+from engine import BOARDS_PER_DAY, DealLog, Rules
 
 __all__ = [
     "ABOVE",
@@ -76,6 +76,18 @@ def board_label(number: int, total: int, day: str) -> str:
     return _("Today's deals {day} · board {number} of {total}").format(
         day=day, number=number, total=total
     )
+
+
+def board_turn(key: str) -> str:
+    """The turn ping in a board's DM, named by the board (a board has no table for its
+    player): ``Board 2/6: your turn`` (a day's), ``Challenge #3 · board 2: your turn``;
+    ``key`` is the board's ``game/preset/series/number``."""
+    series, number = key.rsplit("/", 2)[1:]
+    if series.startswith("challenge-"):
+        return _("🔔 Challenge #{challenge} · board {number}: your turn.").format(
+            challenge=series.removeprefix("challenge-"), number=number
+        )
+    return _("🔔 Board {number}/{total}: your turn.").format(number=number, total=BOARDS_PER_DAY)
 
 
 def started_text(
@@ -357,6 +369,11 @@ def standings_text(
     for label, (_rank, name, boards, score) in zip(
         rank_labels([r[3] for r in ranked]), ranked[:SHOWN], strict=False
     ):
+        if whole is not None:  # today's ranked all played every board: no count to say
+            lines.append(
+                _("{rank} · {name} — {score}").format(rank=label, name=name, score=percent(score))
+            )
+            continue
         lines.append(
             _("{rank} · {name} — {score} ({boards})").format(
                 rank=label,
@@ -367,10 +384,12 @@ def standings_text(
         )
     room = SHOWN - min(len(ranked), SHOWN)
     if playing and room:
-        lines.append(_("Still playing:"))
+        # one short line each (a phone's line holds ~40 characters): the score so far
+        # and the boards played of the day's, under a heading that says what they are
+        lines.append(_("Still playing (boards so far):"))
         for _rank, name, boards, score in playing[:room]:
             lines.append(
-                _("· {name} — {score} after {boards} of {total} boards").format(
+                _("· {name} — {score} · {boards}/{total}").format(
                     name=name, score=percent(score), boards=boards, total=whole
                 )
             )
@@ -489,6 +508,7 @@ class ChallengeLine:
     first_ai: bool
     second: int
     second_ai: bool
+    par: int | None = None  # the AI's own result in the seat (None: not worked out)
 
 
 def challenge_result(
@@ -505,20 +525,29 @@ def challenge_result(
     else:
         verdict = _("a draw")
     out = [
-        _("🏁 Challenge #{challenge} · {title}").format(challenge=challenge_id, title=rules.title),
+        _("🏁 **Challenge #{challenge}** · {title}").format(
+            challenge=challenge_id, title=rules.title
+        ),
         _("{first} {won}–{lost} {second} — {verdict}").format(
             first=first, won=won, lost=lost, second=second, verdict=verdict
         ),
     ]
     a_name, b_name = first[:9], second[:9]
     width = max(len(a_name), len(b_name), 4)
-    table = [f"{'#':<2} {a_name:>{width}}   {b_name:>{width}}"]
+    # the par beside them: whether a board was played well, not only who won it
+    pars = any(b.par is not None for b in lines)
+    par_word = _("par")
+    par_head = f" {par_word:>4}" if pars else ""
+    table = [f"{'#':<2} {a_name:>{width}}   {b_name:>{width}}  {par_head}".rstrip()]
     for b in lines:
         a_mark = "◀" if b.first > b.second else " "
         b_mark = "◀" if b.second > b.first else ("=" if b.first == b.second else " ")
         a_text = signed(b.first) + ("*" if b.first_ai else "")
         b_text = signed(b.second) + ("*" if b.second_ai else "")
-        table.append(f"{b.number:<2} {a_text:>{width}} {a_mark} {b_text:>{width}} {b_mark}")
+        par = f" {signed(b.par) if b.par is not None else '':>4}" if pars else ""
+        table.append(
+            f"{b.number:<2} {a_text:>{width}} {a_mark} {b_text:>{width}} {b_mark}{par}".rstrip()
+        )
     out.append("```\n" + "\n".join(table) + "\n```")
     notes = [_("`◀` won the board")]
     if any(b.first_ai or b.second_ai for b in lines):
