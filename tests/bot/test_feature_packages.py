@@ -15,8 +15,8 @@ import discord
 from bot.app.cog import RuffCog
 from bot.app.manager import GameManager
 from bot.present import coach_components, components
-from bot.present.handlers import ClickHandler
 from bot.present.components import RHButton, RHSelect
+from bot.present.handlers import ClickHandler
 
 from .conftest import make_settings, restart
 from .helpers import forged_click

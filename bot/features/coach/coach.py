@@ -204,14 +204,20 @@ class Coach:
         self, interaction: discord.Interaction[Any], table_id: int | None
     ) -> tuple[TableRow, int] | None:
         """Outside a server: a finished board (a daily or challenge board, played in
-        the DM) of the asker's and their seat, else None (its review is its player's)."""
+        the DM) of the asker's and their seat; None when ``table_id`` is no board. A
+        board of someone else's, or one still in play, is refused: its cards are its
+        player's alone (:mod:`bot.tables.privacy`)."""
         if table_id is None:
             return None
         row = await self.svc.table_repo.get(table_id)
-        if row is None or not is_board(row) or row.status != "finished":
+        if row is None or not is_board(row):
             return None
         seat = _seat_of(row, interaction.user.id)
-        return None if seat is None else (row, seat)
+        if seat is None:
+            raise _Refused(_("That is not your board."))
+        if row.status != "finished":
+            raise _Refused(_("That board is still being played."))
+        return row, seat
 
     async def _review(
         self,
