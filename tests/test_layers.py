@@ -11,7 +11,7 @@ below it)::
     bot.tables                              act, commit (the one writer), the feed; loads no discord
     bot.cluster                             several processes on PostgreSQL (a TableSync)
     bot.discord_ui                          the Discord front: the feed shown, clicks answered
-    bot.commands                            read-only slash commands
+    bot.features                            features as packages (daily, coach, records ...)
     bot.web                                 the web table (the Activity front)
     bot.app                                 client, cog, the wiring
     bot.__main__                            the entry point
@@ -42,7 +42,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.tables",),
     ("bot.cluster",),
     ("bot.discord_ui",),
-    ("bot.commands",),
     ("bot.features",),
     ("bot.web",),
     ("bot.app",),
@@ -127,7 +126,7 @@ def test_every_layer_is_a_folder_of_its_own() -> None:
         p.name for p in (ROOT / "bot").iterdir() if p.is_dir() and (p / "__init__.py").exists()
     }
     named = {name.split(".")[1] for names in LAYERS for name in names if name.count(".") == 1}
-    assert {"store", "present", "tables", "cluster", "discord_ui", "commands", "app"} <= folders
+    assert {"store", "present", "tables", "cluster", "discord_ui", "features", "app"} <= folders
     assert folders <= named, f"a folder in bot/ that is no layer: {sorted(folders - named)}"
 
 
@@ -138,7 +137,7 @@ def test_every_layer_is_a_folder_of_its_own() -> None:
         ("bot.store.tables", "from bot.present import render\n"),  # store -> present
         ("bot.tables.commit", "from bot.cluster.sync import Cluster\n"),  # tables -> cluster
         ("bot.tables.play", "from ..cluster import sync\n"),  # relative, up
-        ("bot.commands.info", "import bot.app.manager\n"),  # commands -> app
+        ("bot.features.info", "import bot.app.manager\n"),  # features -> app
         ("bot.config", "from bot.store import Database\n"),  # the foundation -> store
         ("bot.app.manager", "from tools.bench import open_table\n"),  # a package -> a tool
     ],

@@ -14,7 +14,6 @@ from bot.app.manager import GameManager
 from bot.config import Settings
 from bot.features import Feature, install
 from bot.present import suit_emojis
-from bot.present.coach_components import CoachButton, CoachSelect, bind_coach
 from bot.present.components import RHButton, RHSelect, bind
 from bot.present.i18n import _
 from bot.present.locales import CommandTranslator, Remembers, arrive
@@ -74,8 +73,7 @@ class RuffBot(commands.Bot):
         install(self, self.tree, group, self.features, check=cog.interaction_check)
         await self.add_cog(cog)
         bind(self, self.manager)  # the clicks' handler, injected (not looked up on the client)
-        bind_coach(self, self.manager)
-        self.add_dynamic_items(RHButton, RHSelect, CoachButton, CoachSelect)
+        self.add_dynamic_items(RHButton, RHSelect)
         self.tree.error(self._on_tree_error)
         await self.tree.set_translator(CommandTranslator())
         if self.sync_commands:

@@ -1,6 +1,7 @@
-"""Slash commands: ``/ruff new | cancel | review | puzzle | lesson``; the features
+"""Slash commands: ``/ruff new | cancel``; the features
 with a package of their own (``bot/features/``: ``daily``, ``challenge``, ``hand``, ``rules``,
-``leaderboard``, ``stats``, ``settings``, ``options``, ``record``, ``replay``) add theirs to
+``leaderboard``, ``stats``, ``settings``, ``options``, ``record``, ``replay``, ``review``,
+``puzzle``, ``lesson``) add theirs to
 the same ``/ruff`` group, guarded by this cog's check.
 
 Thin by design: each command validates its options' shape and hands over to
@@ -20,7 +21,6 @@ from bot.features.choices import game_choices as _game_choices
 from bot.present.i18n import N_, _
 from bot.present.installs import bot_away
 from bot.present.replies import refuse
-from bot.tables.lesson_scripts import LESSONS
 
 ANYWHERE = frozenset({"daily", "challenge", "rules", "options"})
 """The commands a player's own install of the app may use where the bot is not
@@ -90,34 +90,3 @@ class RuffCog(
     )
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         await self.manager.cancel_command(interaction)
-
-    @app_commands.command(
-        name="lesson", description=N_("A short lesson on a rule newcomers ask about, in your DMs")
-    )
-    @app_commands.describe(name=N_("Which lesson (default: the list of lessons)"))
-    @app_commands.choices(
-        name=[app_commands.Choice(name=lesson.title, value=lesson.name) for lesson in LESSONS]
-    )
-    async def lesson(self, interaction: discord.Interaction[Any], name: str | None = None) -> None:
-        await self.manager.lesson_command(interaction, name)
-
-    @app_commands.command(
-        name="review", description=N_("Which of your cards cost you in a finished deal (private)")
-    )
-    @app_commands.describe(
-        table=N_("Table number (default: your table in this channel, else your last game)"),
-        deal=N_("Deal number at that table (default: the last finished one)"),
-    )
-    async def review(
-        self,
-        interaction: discord.Interaction[Any],
-        table: app_commands.Range[int, 1, 2**53] | None = None,
-        deal: app_commands.Range[int, 1, 10000] | None = None,
-    ) -> None:
-        await self.manager.review_command(interaction, table, deal)
-
-    @app_commands.command(
-        name="puzzle", description=N_("Replay a position where a card cost you (or a server mate)")
-    )
-    async def puzzle(self, interaction: discord.Interaction[Any]) -> None:
-        await self.manager.puzzle_command(interaction)

@@ -10,13 +10,13 @@ It builds the bot's parts and hands each request to the part whose job it is:
 ``drivers``        AI moves and timers, supervised; what follows every commit
 ``presenter``      events → table message, hand messages, summaries
 ``resume``         start-up: load, set aside what fails, re-arm timers
-``hints``          the Hint button of a table with hints
+``hints``          the Hint button of a table with hints (also the web table's)
 ``lessons``        ``/ruff lesson``: scripted deals played in DMs
-``coach``          deal reviews and puzzles (review, puzzle, their buttons)
+``coach``          deal reviews and puzzles (also the daily boards')
 =================  ============================================================
 
 Features with a package of their own (``bot/features/``: records and replays, the
-read-only info commands, settings and options) are built by :meth:`features`; the
+read-only info commands, settings and options; the coach, its lessons and hints) are built by :meth:`features`; the
 client installs their commands and buttons, and no forward here serves them.
 
 Invariants, kept by those parts:
@@ -39,21 +39,22 @@ import discord
 
 from bot.app import heap
 from bot.cluster.sync import Cluster
-from bot.commands.coach import Coach
 from bot.config import Settings
 from bot.discord_ui.claims import VERBS as CLAIM_VERBS
 from bot.discord_ui.claims import ClaimButtons
-from bot.discord_ui.hints import Hints
-from bot.discord_ui.lessons import Lessons
 from bot.discord_ui.lobby import Lobby
 from bot.discord_ui.play import Play
 from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
 from bot.features import Feature, events, info, records
 from bot.features import challenge as challenge_feature
+from bot.features import coach as coach_feature
 from bot.features import daily as daily_feature
 from bot.features import settings as settings_feature
 from bot.features.challenge.challenges import Challenges
+from bot.features.coach.coach import Coach
+from bot.features.coach.hints import Hints
+from bot.features.coach.lessons import Lessons
 from bot.features.daily.boards import Daily
 from bot.features.daily.standings import DailyStandings
 from bot.present.replies import refuse
@@ -140,6 +141,7 @@ class GameManager:
             info.build(svc, self.presenter),
             settings_feature.build(svc, self.presenter),
             events.build(svc, self.presenter, self.drivers),
+            coach_feature.build(self.coach, self.hints, self.lessons, svc.user_locales),
         ]
 
     # ------------------------------------------------------------ lifecycle
@@ -217,64 +219,3 @@ class GameManager:
         confirmed: bool = False,
     ) -> None:
         await self.play.on_pick(interaction, table_id, version, seat, verb, values, confirmed)
-
-    # ------------------------------------------------------------ hints and lessons (bot/tables/hints.py, lessons.py)
-
-    async def on_hint(
-        self, interaction: discord.Interaction[Any], table_id: int, version: int, seat: int
-    ) -> None:
-        await self.hints.on_hint(interaction, table_id, version, seat)
-
-    async def lesson_command(self, interaction: discord.Interaction[Any], name: str | None) -> None:
-        await self.lessons.command(interaction, name)
-
-    async def on_lesson(
-        self,
-        interaction: discord.Interaction[Any],
-        lesson: str,
-        step: int,
-        action: Action | None,
-        cards: Sequence[str] = (),
-        confirmed: bool = False,
-    ) -> None:
-        await self.lessons.on_lesson(interaction, lesson, step, action, cards, confirmed)
-
-    # ------------------------------------------------------------ the coach (bot/commands/coach.py)
-
-    async def review_command(
-        self, interaction: discord.Interaction[Any], table_id: int | None, deal: int | None
-    ) -> None:
-        await self.coach.review(interaction, table_id, deal)
-
-    async def on_review_details(
-        self, interaction: discord.Interaction[Any], table_id: int, deal: int
-    ) -> None:
-        await self.coach.review(interaction, table_id, deal, details=True)
-
-    async def puzzle_command(self, interaction: discord.Interaction[Any]) -> None:
-        await self.coach.puzzle(interaction)
-
-    async def on_review_button(
-        self, interaction: discord.Interaction[Any], table_id: int, deal: int
-    ) -> None:
-        await self.coach.review(interaction, table_id, deal)
-
-    async def on_puzzle_answer(
-        self, interaction: discord.Interaction[Any], puzzle_id: int, choice: str
-    ) -> None:
-        await self.coach.answer(interaction, puzzle_id, choice)
-
-    async def on_next_puzzle(
-        self, interaction: discord.Interaction[Any], after: int | None
-    ) -> None:
-        await self.coach.next_puzzle(interaction, after)
-
-    async def on_puzzle_solution(
-        self, interaction: discord.Interaction[Any], puzzle_id: int
-    ) -> None:
-        await self.coach.solution(interaction, puzzle_id)
-
-    async def on_puzzle_pick(
-        self, interaction: discord.Interaction[Any], puzzle_id: int, cards: Sequence[str]
-    ) -> None:
-        await self.coach.pick(interaction, puzzle_id, cards)

@@ -2,7 +2,7 @@
 the very calls the Discord buttons make, and what the Discord front shows after each.
 
 The lobby (bot/discord_ui/lobby.py: ``change_seats``, ``begin``, ``cancel_by``,
-``reclaim``, ``open_rematch``) and the hints (bot/discord_ui/hints.py: ``refusal``,
+``reclaim``, ``open_rematch``) and the hints (bot/features/coach/hints.py: ``refusal``,
 ``think``) decide under the table's lock without Discord; only their answers are
 Discord's. A change made from the web page is shown on the table message as a
 button's would be: a start opens the thread and sends every player their hand, as

@@ -329,7 +329,11 @@ class Presenter:
                 alt=render.alt_text(info, view, recent),
             )
         return TableLayout(
-            lines=tuple(render.table_lines(info, view, recent, self._deadline(table))),
+            lines=tuple(
+                render.table_lines(
+                    info, view, recent, self._deadline(table), pictured=picture is not None
+                )
+            ),
             buttons=layout.play_buttons(
                 table.id,
                 show_reclaim=bool(table.away),

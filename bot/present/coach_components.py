@@ -22,36 +22,26 @@ message's card buttons with their suit marks, its lay-out menu and Confirm, its
 call buttons and menus), built by :func:`bot.present.controls.hand_controls` from the
 seat's view at the puzzle with these ids (:class:`PuzzleIds`).
 
-The callbacks parse the id and hand over to the handler the wiring binds the class
-to (:func:`bind_coach`: the manager, a :class:`CoachHandler`); a malformed id is
-answered privately and changes nothing.
+This module only draws them; the coach feature (:mod:`bot.features.coach`) owns the
+prefix: its button class parses an id and answers it, and a malformed id is answered
+privately and changes nothing.
 """
 
 from __future__ import annotations
 
-import logging
-import re
-import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
 from bot.present.components import Rows
 from bot.present.controls import hand_controls
 from bot.present.i18n import _
-from bot.present.locales import Remembers, arrive
 from bot.present.render.common import card_label
-from bot.present.replies import refuse
-from engine import Action, Card, CardParseError, Play, SeatView
-
-log = logging.getLogger(__name__)
+from engine import Action, Card, Play, SeatView
 
 __all__ = [
-    "CoachButton",
-    "CoachHandler",
-    "CoachSelect",
     "PuzzleIds",
     "answer_view",
     "details_view",
@@ -59,57 +49,9 @@ __all__ = [
     "puzzle_controls",
     "review_id",
     "review_view",
-    "bind_coach",
 ]
 
-_REVIEW_RE = re.compile(r"v:(\d{1,19}):(\d{1,6})")
-_DETAILS_RE = re.compile(r"d:(\d{1,19}):(\d{1,6})")
-_ANSWER_RE = re.compile(r"p:(\d{1,19}):([0-9AJQKLSHDCB]{2,3}|o\d{1,2})")
-_SOLUTION_RE = re.compile(r"s:(\d{1,19})")
-_CONFIRM_RE = re.compile(r"k:(\d{1,19}):([0-9AJQKLSHDCB]{2,3}(?:\.[0-9AJQKLSHDCB]{2,3}){0,11})")
-_PICK_RE = re.compile(r"m:(\d{1,19})")
-_CHOICE_RE = re.compile(r"c:(\d{1,19}):(\d)")
-_NEXT_RE = re.compile(r"n(?::(\d{1,19}))?")
 _ID_LIMIT = 100
-
-
-class CoachHandler(Protocol):
-    """The coach's side of its buttons (the manager)."""
-
-    @property
-    def user_locales(self) -> Remembers:
-        """Each player's language, remembered from their clicks."""
-        ...
-
-    async def on_review_button(
-        self, interaction: discord.Interaction[Any], table_id: int, deal: int
-    ) -> None: ...
-
-    async def on_review_details(
-        self, interaction: discord.Interaction[Any], table_id: int, deal: int
-    ) -> None: ...
-
-    async def on_puzzle_answer(
-        self, interaction: discord.Interaction[Any], puzzle_id: int, choice: str
-    ) -> None:
-        """``choice``: a card's code, or ``o<n>``: the puzzle's ``n``-th choice (a call)."""
-        ...
-
-    async def on_next_puzzle(
-        self, interaction: discord.Interaction[Any], after: int | None
-    ) -> None:
-        """Another puzzle than ``after`` (the one on the message), where one is left."""
-        ...
-
-    async def on_puzzle_solution(
-        self, interaction: discord.Interaction[Any], puzzle_id: int
-    ) -> None: ...
-
-    async def on_puzzle_pick(
-        self, interaction: discord.Interaction[Any], puzzle_id: int, cards: Sequence[str]
-    ) -> None:
-        """Cards chosen in a puzzle's lay-out menu: shown chosen, with **Confirm**."""
-        ...
 
 
 def review_id(table_id: int, deal: int) -> str:
@@ -118,174 +60,29 @@ def review_id(table_id: int, deal: int) -> str:
     return cid
 
 
-class CoachButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rc:(?P<rest>(?![mc]:)[^\s]{1,97})",
-):
-    """Every button of the coach, routed to the handler bound to the client (:func:`bind_coach`)."""
-
-    def __init__(
-        self,
-        custom_id: str,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(label=label or "·", style=style, custom_id=custom_id, row=row)
-        )
-        self.rest = custom_id[3:]
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> CoachButton:
-        button = cls(str(getattr(item, "custom_id", "")))
-        button.rest = match["rest"]
-        return button
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            handler = _HANDLERS.get(interaction.client)
-            if handler is None:
-                raise RuntimeError("no coach handler is bound to this client (bind_coach)")
-            await arrive(interaction, handler.user_locales)
-            await _route(handler, interaction, self.rest)
-        except Exception:
-            if not interaction.response.is_done():
-                try:
-                    await interaction.response.send_message(
-                        _("Something went wrong — nothing was changed. Please try again."),
-                        ephemeral=True,
-                    )
-                except discord.HTTPException:
-                    pass
-            await interaction.client.on_error("component", interaction)
-
-
-_HANDLERS: weakref.WeakKeyDictionary[discord.Client, CoachHandler] = weakref.WeakKeyDictionary()
-
-
-def bind_coach(client: discord.Client, handler: CoachHandler) -> None:
-    """Hand ``client``'s coach clicks to ``handler`` (the manager), once, from the wiring."""
-    _HANDLERS[client] = handler
-
-
-class CoachSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rc:(?P<rest>[mc]:[^\s]{1,95})"
-):
-    """A puzzle's menus: the cards to lay out, or one call of many."""
-
-    def __init__(self, custom_id: str) -> None:
-        super().__init__(
-            discord.ui.Select(custom_id=custom_id, options=[discord.SelectOption(label="·")])
-        )
-        self.rest = custom_id[3:]
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> CoachSelect:
-        select = cls(str(getattr(item, "custom_id", "")))
-        select.rest = match["rest"]
-        return select
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = tuple(str(v) for v in self.item.values)
-        try:
-            handler = _HANDLERS.get(interaction.client)
-            if handler is None:
-                raise RuntimeError("no coach handler is bound to this client (bind_coach)")
-            await arrive(interaction, handler.user_locales)
-            await _route(handler, interaction, self.rest, values)
-        except Exception:
-            if not interaction.response.is_done():
-                try:
-                    await interaction.response.send_message(
-                        _("Something went wrong — nothing was changed. Please try again."),
-                        ephemeral=True,
-                    )
-                except discord.HTTPException:
-                    pass
-            await interaction.client.on_error("component", interaction)
-
-
-def _card_codes(codes: Sequence[str]) -> list[str] | None:
-    """``codes`` as cards' codes (``10H``), or None when one is not a card."""
-    out: list[str] = []
-    for code in codes:
-        try:
-            out.append(str(Card.parse(code)))
-        except CardParseError:
-            return None
-    return out
-
-
-async def _route(
-    handler: CoachHandler,
-    interaction: discord.Interaction[Any],
-    rest: str,
-    values: tuple[str, ...] = (),
-) -> None:
-    if m := _PICK_RE.fullmatch(rest):
-        cards = _card_codes(values)
-        if cards is not None and cards and len(set(cards)) == len(cards):
-            await handler.on_puzzle_pick(interaction, int(m.group(1)), cards)
-            return
-    elif m := _CHOICE_RE.fullmatch(rest):
-        if len(values) == 1:
-            await handler.on_puzzle_answer(interaction, int(m.group(1)), "a" + values[0][:40])
-            return
-    elif m := _CONFIRM_RE.fullmatch(rest):
-        cards = _card_codes(m.group(2).split("."))
-        if cards is not None and len(set(cards)) == len(cards):
-            await handler.on_puzzle_answer(interaction, int(m.group(1)), "k" + " ".join(cards))
-            return
-    elif m := _REVIEW_RE.fullmatch(rest):
-        await handler.on_review_button(interaction, int(m.group(1)), int(m.group(2)))
-        return
-    elif m := _DETAILS_RE.fullmatch(rest):
-        await handler.on_review_details(interaction, int(m.group(1)), int(m.group(2)))
-        return
-    elif m := _ANSWER_RE.fullmatch(rest):
-        choice = m.group(2)
-        if not choice.startswith("o"):
-            try:
-                choice = str(Card.parse(choice))
-            except CardParseError:
-                choice = ""
-        if choice:
-            await handler.on_puzzle_answer(interaction, int(m.group(1)), choice)
-            return
-    elif m := _NEXT_RE.fullmatch(rest):
-        await handler.on_next_puzzle(interaction, None if m.group(1) is None else int(m.group(1)))
-        return
-    elif m := _SOLUTION_RE.fullmatch(rest):
-        await handler.on_puzzle_solution(interaction, int(m.group(1)))
-        return
-    log.debug("refused malformed coach custom_id %r from user %s", rest, interaction.user.id)
-    await refuse(interaction, _("That button is not recognised — it may be from an older message."))
+def _button(
+    custom_id: str,
+    label: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    row: int | None = None,
+) -> discord.ui.Button[Any]:
+    """A coach's button: plain component data whose click the coach feature's ``rc:``
+    class answers (:mod:`bot.features.coach`)."""
+    assert len(custom_id) <= _ID_LIMIT
+    return discord.ui.Button(label=label or "·", style=style, custom_id=custom_id, row=row)
 
 
 def review_view(table_id: int, deal: int) -> discord.ui.View:
     """The Review button under a deal summary."""
     view = discord.ui.View(timeout=None)
-    view.add_item(CoachButton(review_id(table_id, deal), _("Review my play"), row=0))
+    view.add_item(_button(review_id(table_id, deal), _("Review my play"), row=0))
     return view
 
 
 def details_view(table_id: int, deal: int) -> discord.ui.View:
     """Under a review: **Details**, the figures behind it."""
     view = discord.ui.View(timeout=None)
-    view.add_item(CoachButton(f"rc:d:{table_id}:{deal}", _("Details"), row=0))
+    view.add_item(_button(f"rc:d:{table_id}:{deal}", _("Details"), row=0))
     return view
 
 
@@ -303,7 +100,7 @@ def answer_view(
         else:
             cid = f"rc:p:{puzzle_id}:o{i}"
             label = labels[i][:80]
-        view.add_item(CoachButton(cid, label, discord.ButtonStyle.primary, row=i // 5))
+        view.add_item(_button(cid, label, discord.ButtonStyle.primary, row=i // 5))
     row = min(4, (min(len(cards), 20) + 4) // 5)
     _add_solution_and_next(view, puzzle_id, row, solution=True)
     return view
@@ -397,7 +194,7 @@ def _add_solution_and_next(
     view: discord.ui.View, puzzle_id: int, row: int, *, solution: bool
 ) -> None:
     if solution:
-        view.add_item(CoachButton(f"rc:s:{puzzle_id}", _("Show the solution"), row=row))
+        view.add_item(_button(f"rc:s:{puzzle_id}", _("Show the solution"), row=row))
     view.add_item(
-        CoachButton(f"rc:n:{puzzle_id}", _("Next puzzle"), discord.ButtonStyle.success, row=row)
+        _button(f"rc:n:{puzzle_id}", _("Next puzzle"), discord.ButtonStyle.success, row=row)
     )

@@ -20,20 +20,15 @@ Every component is a :class:`discord.ui.DynamicItem`, registered once in
   chosen in that menu (one ``<verb>:<card>`` action each, committed together);
 * ``rh:c:<table>:<version>:<seat>:<k>`` — the ``k``-th menu of choices (when
   there are more than buttons fit, e.g. a ruff value 0-95); each option's value
-  is the engine's encoding of one action (``ruffval:47``);
-* ``rh:h:<table>:<version>:<seat>`` — the Hint button of a hand at a table with
-  hints, stamped like a card (a hint for an earlier turn is stale);
-* ``rh:l:<lesson>:<step>:<action>`` — a lesson's answer at its step (the engine's
-  encoding of the action), ``rh:l:<lesson>:start`` — start (or resume) a lesson;
-  ``rh:ld:<lesson>:<step>`` — a lesson's menu of cards to lay out (choosing shows the
-  choice with **Confirm**), ``rh:lk:<lesson>:<step>:<card>.<card>...`` — that
-  **Confirm**, ``rh:lc:<lesson>:<step>:<k>`` — a lesson's ``k``-th menu of choices
-  (each option's value the engine's encoding). A lesson shows the game's own
-  controls (:func:`bot.present.controls.hand_controls` with :class:`LessonIds`).
+  is the engine's encoding of one action (``ruffval:47``).
 
 Ids of the same ``rh:`` prefix that features own (``bot/features/``) are theirs
 and never match the classes here: ``rh:lb:`` (leaderboard pages,
-``bot.features.info``), ``rh:r:`` and ``rh:s:`` (replays, ``bot.features.records``).
+``bot.features.info``), ``rh:r:`` and ``rh:s:`` (replays, ``bot.features.records``),
+``rh:h:`` (the Hint button) and the lessons' ``rh:l:``, ``rh:ld:``, ``rh:lk:``,
+``rh:lc:`` (``bot.features.coach``, whose docstring has their grammar). Their ids
+are drawn here (:func:`hint_id`, :func:`lesson_id`, :class:`LessonIds`): the hand's
+and a lesson's controls are this module's.
 
 The builders here are pure functions of an engine view; the callbacks only
 parse the id and hand over to the :class:`~bot.present.handlers.ClickHandler`
@@ -85,15 +80,13 @@ _ID_LIMIT = 100
 
 @dataclass(frozen=True, slots=True)
 class ParsedId:
-    kind: str  # t | a | d | k | c | h | l
+    kind: str  # t | a | d | k | c
     table_id: int = 0
     verb: str = ""  # the table verb (t) or the laid-out cards' action verb (d)
     version: int = 0
     seat: int = 0
     action: Action | None = None
-    step: int = 0  # a lesson's step (l)
-    lesson: str = ""  # a lesson's name (l)
-    cards: tuple[str, ...] = ()  # the chosen cards' codes (k, lk)
+    cards: tuple[str, ...] = ()  # the chosen cards' codes (k)
 
 
 class BadCustomId(ValueError):
@@ -107,14 +100,6 @@ _CONFIRM_RE = re.compile(
     r"k:(\d{1,19}):(\d{1,9}):([0-3]):([a-z]{1,10}):([0-9A-Z]{2,3}(?:\.[0-9A-Z]{2,3}){0,11})"
 )
 _CHOICE_RE = re.compile(r"c:(\d{1,19}):(\d{1,9}):([0-3]):(\d)")
-_HINT_RE = re.compile(r"h:(\d{1,19}):(\d{1,9}):([0-3])")
-_LESSON_RE = re.compile(r"l:([a-z0-9-]{1,24}):(\d{1,4}):([a-z]{1,10}(?::[0-9A-Za-z-]{1,16})?)")
-_LESSON_START_RE = re.compile(r"l:([a-z0-9-]{1,24}):start")
-_LESSON_PICK_RE = re.compile(r"ld:([a-z0-9-]{1,24}):(\d{1,4})")
-_LESSON_CONFIRM_RE = re.compile(
-    r"lk:([a-z0-9-]{1,24}):(\d{1,4}):([0-9A-Z]{2,3}(?:\.[0-9A-Z]{2,3}){0,11})"
-)
-_LESSON_CHOICE_RE = re.compile(r"lc:([a-z0-9-]{1,24}):(\d{1,4}):(\d)")
 
 
 def parse_custom_id(rest: str) -> ParsedId:
@@ -156,26 +141,6 @@ def parse_custom_id(rest: str) -> ParsedId:
         return ParsedId(
             "c", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3))
         )
-    if m := _HINT_RE.fullmatch(rest):
-        return ParsedId(
-            "h", table_id=int(m.group(1)), version=int(m.group(2)), seat=int(m.group(3))
-        )
-    if m := _LESSON_START_RE.fullmatch(rest):
-        return ParsedId("l", lesson=m.group(1), step=-1)
-    if m := _LESSON_RE.fullmatch(rest):
-        try:
-            action = decode_action(m.group(3))
-        except ActionParseError:
-            raise BadCustomId(rest) from None
-        return ParsedId("l", lesson=m.group(1), step=int(m.group(2)), action=action)
-    if m := _LESSON_PICK_RE.fullmatch(rest):
-        return ParsedId("ld", lesson=m.group(1), step=int(m.group(2)))
-    if m := _LESSON_CONFIRM_RE.fullmatch(rest):
-        return ParsedId(
-            "lk", lesson=m.group(1), step=int(m.group(2)), cards=tuple(m.group(3).split("."))
-        )
-    if m := _LESSON_CHOICE_RE.fullmatch(rest):
-        return ParsedId("lc", lesson=m.group(1), step=int(m.group(2)))
     raise BadCustomId(rest)
 
 
@@ -253,7 +218,7 @@ class LessonIds:
 
 class RHButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rh:(?P<rest>(?![dcs]:|lb:|r:|l[dc]:)[^\s]{1,97})",
+    template=r"rh:(?P<rest>(?![dcshr]:|l[bdkc]?:)[^\s]{1,97})",
 ):
     """Every button of the bot's tables. The callback routes by the id's kind to the
     click handler the wiring bound to the client (:func:`bind`)."""
@@ -291,7 +256,7 @@ class RHButton(
 
 class RHSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"rh:(?P<rest>(?:[dc]|l[dc]):[^\s]{1,94})",
+    template=r"rh:(?P<rest>[dc]:[^\s]{1,94})",
 ):
     """Every select menu of the bot's tables: cards to lay out (the ruff's discards, a
     kitty), or one choice of many (a declared ruff value); routed as :class:`RHButton`."""
@@ -418,33 +383,6 @@ async def _route(
             await manager.refuse(interaction, _("That is not one of the choices."))
             return
         await manager.on_action(interaction, parsed.table_id, parsed.version, parsed.seat, [action])
-    elif parsed.kind == "h":
-        await manager.on_hint(interaction, parsed.table_id, parsed.version, parsed.seat)
-    elif parsed.kind == "l":
-        await manager.on_lesson(interaction, parsed.lesson, parsed.step, parsed.action)
-    elif parsed.kind in ("ld", "lk"):
-        cards = values if parsed.kind == "ld" else parsed.cards
-        if not cards:
-            await manager.refuse(interaction, _("That is not one of the choices."))
-            return
-        await manager.on_lesson(
-            interaction,
-            parsed.lesson,
-            parsed.step,
-            None,
-            cards=cards,
-            confirmed=parsed.kind == "lk",
-        )
-    elif parsed.kind == "lc":
-        chosen: Action | None = None
-        try:
-            chosen = decode_action(values[0]) if len(values) == 1 else None
-        except ActionParseError:
-            chosen = None
-        if chosen is None:
-            await manager.refuse(interaction, _("That is not one of the choices."))
-            return
-        await manager.on_lesson(interaction, parsed.lesson, parsed.step, chosen)
     else:
         raise AssertionError(f"unrouted custom_id kind {parsed.kind!r}")
 

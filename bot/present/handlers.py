@@ -52,21 +52,3 @@ class ClickHandler(Protocol):
         values: Sequence[str],
         confirmed: bool = False,
     ) -> None: ...
-
-    async def on_hint(
-        self, interaction: discord.Interaction[Any], table_id: int, version: int, seat: int
-    ) -> None: ...
-
-    async def on_lesson(
-        self,
-        interaction: discord.Interaction[Any],
-        lesson: str,
-        step: int,
-        action: Action | None,
-        cards: Sequence[str] = (),
-        confirmed: bool = False,
-    ) -> None:
-        """A lesson's button or menu: start it (no ``action``, no ``cards``), answer its
-        step with ``action``, or with the lay-out's ``cards`` (chosen in the menu, then
-        ``confirmed``)."""
-        ...

@@ -1,7 +1,7 @@
 """The coach's data: deal reviews kept with the game, puzzles, and who solved them
 (``deal_reviews``, ``puzzles``, ``puzzle_attempts``).
 
-A review is computed once (``bot/commands/coach.py``) and kept: a finished deal
+A review is computed once (``bot/features/coach/coach.py``) and kept: a finished deal
 never changes, so the stored body is the answer to every later request. A
 puzzle is one flagged decision of a review: the position as its seat saw it and
 the verdict, as JSON the presenter reads (``bot/present/render/review.py``).

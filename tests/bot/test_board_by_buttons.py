@@ -231,3 +231,41 @@ async def test_a_challenge_by_buttons_declined_and_rematched(simcord_env: Any) -
     assert again_click.ephemeral and "is over" in again_click.response.content
     assert latest_board(env, alice.id) is not None
     assert not (latest_board(env, alice.id).settings.board or "").endswith("/challenge-2/1")  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("bot_settings", [{"daily_worlds": 8}])
+async def test_a_boards_review_in_the_dm_is_the_coachs_with_details(simcord_env: Any) -> None:
+    """A board's **Review** is the coach's one review (as at a server table): the same
+    words, and **Details** under it that answers in the DM (no "per server"); nobody
+    else gets a board's review or its figures, even with a forged id."""
+    env = simcord_env
+    env.settle_timeout = SETTLE
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("cards")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    await alice.slash(channel, "ruff daily", game="whist-5")
+    table, _clicks = await play_board(env, alice, random.Random(7))
+    await env.settle()
+    done = board_message(alice, table)
+    env.settle_timeout = 120.0  # a review takes seconds of CPU in its worker
+    review = await alice.user.click(done, label="Review")
+    answer = review.response.content
+    assert review.ephemeral and f"Review of table #{table.id}" in answer, answer
+    under = [c["label"] for row in review.response.components for c in row["components"]]
+    assert under == ["Details"], under
+    details = await alice.user.click(review.response, label="Details")
+    figures = details.response.content
+    assert details.ephemeral and "per server" not in figures, figures
+    assert "Single dummy:" in figures, figures
+    # its puzzles are alice's alone: in no server's pool
+    rows = await env.bot.db.fetchall(
+        "SELECT guild_id, user_id FROM puzzles WHERE table_id = ?", (table.id,)
+    )
+    assert all(g == 0 and u == alice.id for g, u in rows), rows
+    # bob, in his own DM, may not read alice's board's review or its figures
+    await bob.slash(channel, "ruff daily", game="whist-5")
+    bobs = dm_messages(bob)[0]
+    for cid in (f"rc:d:{table.id}:1", f"rc:v:{table.id}:1"):
+        refused = await forged_click(env, bob.user, bobs, cid)
+        assert refused.ephemeral and "not your board" in refused.response.content, cid

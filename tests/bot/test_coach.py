@@ -178,7 +178,7 @@ async def test_a_review_that_could_outlast_the_token_comes_by_dm(
 ) -> None:
     """When the queue could keep a review past the interaction's 15-minute token, the
     asker is told at once and the review comes by direct message."""
-    import bot.commands.coach as coach
+    import bot.features.coach.coach as coach
 
     env = simcord_env
     guild = env.create_guild(name="Card Room")

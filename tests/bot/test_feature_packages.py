@@ -1,5 +1,6 @@
-"""Features as packages, in the running bot: records, the info commands and the
-settings answer from ``bot/features/`` (their commands under ``/ruff``, their
+"""Features as packages, in the running bot: records, the info commands, the
+settings and the coach (reviews, puzzles, lessons, hints) answer from
+``bot/features/`` (their commands under ``/ruff``, their
 buttons with their own prefixes), the hubs keep no trace of them, and a feature's
 button drawn before a restart still works after it."""
 
@@ -13,15 +14,27 @@ import discord
 
 from bot.app.cog import RuffCog
 from bot.app.manager import GameManager
-from bot.present import components
-from bot.present.coach_components import CoachButton
+from bot.present import coach_components, components
 from bot.present.components import RHButton, RHSelect
+from bot.present.handlers import ClickHandler
 
 from .conftest import make_settings, restart
 from .helpers import forged_click
 from .test_records import _play_to_the_end, _replay_buttons
 
-MOVED = ("hand", "rules", "leaderboard", "stats", "settings", "options", "record", "replay")
+MOVED = (
+    "hand",
+    "rules",
+    "leaderboard",
+    "stats",
+    "settings",
+    "options",
+    "record",
+    "replay",
+    "review",
+    "puzzle",
+    "lesson",
+)
 
 # one id of every kind the bot draws (and one of the features' that old messages carry)
 IDS = (
@@ -37,7 +50,15 @@ IDS = (
     "rh:r:1:0",
     "rh:r:1:3:d",
     "rh:s:1",
+    "rh:ld:trumps:2",
+    "rh:lk:trumps:2:AS.KS",
+    "rh:lc:trumps:2:0",
+    "rh:l:trumps:2:play:AS",
     "rc:v:1:1",
+    "rc:d:1:1",
+    "rc:m:4",
+    "rc:c:4:0",
+    "rc:n:4",
 )
 
 
@@ -46,7 +67,7 @@ async def test_the_features_are_installed_and_the_hubs_keep_none_of_them(
 ) -> None:
     bot = simcord_env.bot
     names = {f.name: f for f in bot.features}
-    assert {"records", "info", "settings"} <= set(names)
+    assert {"records", "info", "settings", "coach"} <= set(names)
     group = bot.get_cog("RuffCog").app_command
     under_ruff = {c.name for c in group.commands}
     assert set(MOVED) <= under_ruff
@@ -64,12 +85,26 @@ async def test_the_features_are_installed_and_the_hubs_keep_none_of_them(
         "hand_command",
         "settings_command",
         "options_command",
+        "review_command",
+        "puzzle_command",
+        "lesson_command",
+        "on_hint",
+        "on_lesson",
+        "on_review_button",
+        "on_review_details",
+        "on_puzzle_answer",
+        "on_next_puzzle",
+        "on_puzzle_solution",
+        "on_puzzle_pick",
     ):
         assert not hasattr(GameManager, forward), forward
     source = inspect.getsource(components)
     assert "on_replay_step" not in source and "on_leaderboard_page" not in source
+    assert "on_hint" not in source and "on_lesson" not in source
+    assert not hasattr(ClickHandler, "on_hint") and not hasattr(ClickHandler, "on_lesson")
+    assert not hasattr(coach_components, "CoachButton")  # the coach's ids are the feature's
     # exactly one registered class owns each id: a feature's own prefix, never two
-    classes: list[type[discord.ui.DynamicItem[Any]]] = [RHButton, RHSelect, CoachButton]
+    classes: list[type[discord.ui.DynamicItem[Any]]] = [RHButton, RHSelect]
     for feature in bot.features:
         classes.extend(feature.items)
     owner = {}
@@ -80,6 +115,10 @@ async def test_the_features_are_installed_and_the_hubs_keep_none_of_them(
     records_items = set(names["records"].items)
     assert owner["rh:r:1:0"] in records_items and owner["rh:s:1"] in records_items
     assert owner["rh:lb:0"] in set(names["info"].items)
+    coach_items = set(names["coach"].items)
+    for cid in IDS:
+        if cid.startswith(("rc:", "rh:h:", "rh:l:", "rh:ld:", "rh:lk:", "rh:lc:")):
+            assert owner[cid] in coach_items, cid
 
 
 async def test_a_replay_drawn_before_a_restart_steps_after_it(

@@ -118,6 +118,9 @@ async def test_no_hint_button_without_hints_and_a_forged_hint_is_refused(
     before = world_state(env, db_path)
     res = await forged_click(env, alice.user, dm, f"rh:h:1:{table.game.version}:0")
     assert res.ephemeral and "Hints are off at this table." in _answer(res)
+    # a malformed id of the coach feature's hint prefix: refused, nothing changed
+    res = await forged_click(env, alice.user, dm, "rh:h:1:x:0")
+    assert res.ephemeral and "not recognised" in _answer(res)
     assert world_state(env, db_path) == before
 
 

@@ -99,7 +99,8 @@ async def test_the_table_message_is_a_layout_picture_first_then_three_lines_then
     lines = text.content.splitlines()
     assert 1 <= len(lines) <= 3, lines
     assert lines[0].startswith("▶ **North** — <@") and "<t:" in lines[0] and ":R>" in lines[0]
-    assert "Trumps: **" in lines[1]
+    # trumps are the picture's (its Trumps box, its alt text): not a wrapped line again
+    assert lines[1].startswith("-# ") and "Trumps" not in lines[1], lines
     assert all(row.type is discord.ComponentType.action_row for row in rows)
     assert button_labels(message) == ["My hand", "Last trick", "This deal", "Scores", "Concede"]
 

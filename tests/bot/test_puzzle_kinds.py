@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot.commands.review_pool import puzzle_of
+from bot.features.coach.review_pool import puzzle_of
 from bot.store import CoachRepo
 from engine import new_game
 from engine.ai import ReviewBudget, get_player, review_deal

@@ -15,8 +15,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.commands.coach import Coach
 from bot.features import Feature, answered
+from bot.features.coach.coach import Coach
 from bot.features.daily.boards import DAILY_TEMPLATE, Daily
 from bot.features.daily.standings import DailyStandings
 from bot.present.i18n import N_

@@ -33,16 +33,14 @@ from typing import Any
 
 import discord
 
-from bot.commands.coach import TOKEN_MARGIN, Coach
 from bot.competition.duplicate import matchpoints, percentile, standings
 from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
+from bot.features.coach.coach import Coach
 from bot.present.i18n import _, ngettext, using
 from bot.present.installs import home
 from bot.present.notify import DMClosed, MessageGone
 from bot.present.render import daily as text
-from bot.present.render import review as review_words
-from bot.present.render.common import seat_names
 from bot.present.replies import refuse, reply, settle
 from bot.store import AISeat, BoardEntry, ChannelBusy, HumanSeat, IntegrityError, StoreError
 from bot.store.daily import CHALLENGE
@@ -575,7 +573,8 @@ class Daily:
     async def on_review(
         self, interaction: discord.Interaction[Any], table_id: int, coach: Coach
     ) -> None:
-        """**Review**: the coach's review of the board, answered here in the DM (a board
+        """**Review**: the coach's review of the board (:meth:`Coach.review_seat`, the
+        same as a server table's, with **Details**), answered here in the DM (a board
         belongs to no server's tables; its puzzles are its player's alone)."""
         started = time.monotonic()
         entry = await self.finished_board(interaction, table_id)
@@ -598,52 +597,7 @@ class Daily:
         if row is None or seat is None:
             await reply(interaction, _("That board is gone."))
             return
-        key = (row.id, 1, seat)  # a board is one deal
-        body = await coach.repo.review(*key)
-        to: discord.Interaction[Any] | None = interaction  # None: the answer goes by DM
-        if body is None:
-            if time.monotonic() - started + coach.pool.wait_estimate() > TOKEN_MARGIN:
-                await reply(interaction, _("Many reviews are waiting: yours will come here."))
-                to = None
-            record = row.record(await self.svc.action_repo.list(row.id))
-            try:
-                result = await coach.pool.review(key, record, 1, seat)
-            except Exception:
-                log.exception("board table %s: its review failed", table_id)
-                await self._answer(
-                    to,
-                    entry.user_id,
-                    _("The review could not be finished — please try again."),
-                )
-                return
-            if result.get("error") == "no-cards":
-                await self._answer(
-                    to,
-                    entry.user_id,
-                    _("You made no decision worth judging in this board."),
-                )
-                return
-            body = dict(result["review"])
-            # the board's puzzles are its player's alone: no server's pool (guild 0)
-            await coach.repo.keep_review(
-                *key,
-                body,
-                [(0, entry.user_id, int(p["index"]), p) for p in result.get("puzzles", [])],
-            )
-        name = seat_names(len(row.seats))[seat]
-        await self._answer(to, entry.user_id, review_words.review_text(body, row.id, name, True))
-
-    async def _answer(
-        self, interaction: discord.Interaction[Any] | None, user_id: int, body: str
-    ) -> None:
-        """A deferred click's private answer; by DM when its token would not last."""
-        if interaction is not None:
-            await reply(interaction, body)
-            return
-        try:
-            await self.svc.notifier.dm(user_id, body)
-        except (DMClosed, MessageGone, discord.HTTPException):
-            log.info("a board's review for user %s: DMs closed", user_id)
+        await coach.review_seat(interaction, row, seat, 1, started=started)  # one deal
 
     async def on_share(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """**Share**: the board's line (its matchpoints and mark, nothing of its cards),

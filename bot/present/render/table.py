@@ -220,13 +220,20 @@ def turn_line(info: TableInfo, view: SeatView, deadline: float | None = None) ->
 
 
 def table_lines(
-    info: TableInfo, view: SeatView, recent: Sequence[str] = (), deadline: float | None = None
+    info: TableInfo,
+    view: SeatView,
+    recent: Sequence[str] = (),
+    deadline: float | None = None,
+    pictured: bool = False,
 ) -> list[str]:
     """The short lines under the picture: whose turn (with its deadline) in full size,
     then, in Discord's small "-#" text, trumps and the contract and the last event on
     one line (two lines' words on one: on a phone each would wrap half empty), after
-    "💡 Hints on · unrated" at a table with hints."""
-    small = short_trumps_line(info, view)
+    "💡 Hints on · unrated" at a table with hints. Under a picture (``pictured``)
+    trumps and the contract are left out: the picture's Trumps box and its Contract
+    note show them (and its alt text says them), and on a phone each is a wrapped
+    line more under a picture that already makes the message tall."""
+    small = "" if pictured else short_trumps_line(info, view)
     last = recent[-1] if recent else ""
     if not last and view.completed_tricks:
         _leader, _cards, winner = view.completed_tricks[-1]

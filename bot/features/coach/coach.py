@@ -2,7 +2,7 @@
 
 **Review** (:meth:`Coach.review`): one seat's cards in one finished deal,
 judged by :func:`engine.ai.review_deal` in the review worker
-(:mod:`bot.commands.review_pool`), answered privately to the asker.
+(:mod:`bot.features.coach.review_pool`), answered privately to the asker.
 
 * Who: only a player of the table, for the seat they played. Anyone else
   (a spectator, a player of another table) is refused: the table's record
@@ -49,8 +49,8 @@ from typing import Any, Final
 
 import discord
 
-from bot.commands.review_pool import ReviewPool
 from bot.discord_ui.services import DiscordServices
+from bot.features.coach.review_pool import ReviewPool
 from bot.present.coach_components import (
     answer_view,
     details_view,
@@ -61,14 +61,14 @@ from bot.present.coach_components import (
 from bot.present.controls import hand_in_buttons
 from bot.present.drawing import Picture
 from bot.present.i18n import _, current, ngettext
-from bot.present.notify import DMClosed
+from bot.present.notify import DMClosed, MessageGone
 from bot.present.render import SeatInfo, TableInfo
 from bot.present.render import review as words
 from bot.present.render.common import seat_names
 from bot.present.replies import refuse, reply
 from bot.present.scene import scene_of
 from bot.store import CoachRepo, HumanSeat, PuzzleRow, TableRow
-from bot.tables.privacy import deal_visible_to
+from bot.tables.privacy import deal_visible_to, is_board
 from engine import Card, SeatView
 from engine.ai import REVIEW_BUDGET, position_before
 
@@ -114,12 +114,36 @@ class Coach:
         deal: int | None,
         details: bool = False,
     ) -> None:
-        """``/ruff review [table] [deal]`` and the Review button: privately, to a player;
-        with ``details`` (its **Details** button) the figures behind it."""
+        """``/ruff review [table] [deal]``, the Review button and **Details**: privately,
+        to a player of the table (a daily board's in its DM: :meth:`review_seat`)."""
         started = time.monotonic()
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             row, seat = await self._player_table(interaction, table_id)
+        except _Refused as exc:
+            await refuse(interaction, str(exc))
+            return
+        await self.review_seat(interaction, row, seat, deal, details=details, started=started)
+
+    async def review_seat(
+        self,
+        interaction: discord.Interaction[Any],
+        row: TableRow,
+        seat: int,
+        deal: int | None,
+        *,
+        details: bool = False,
+        started: float | None = None,
+    ) -> None:
+        """The review of ``seat`` (the asker's) in ``deal`` of ``row`` (None: its last
+        finished deal), answered to ``interaction`` (deferred privately by the caller)
+        with **Details** under it; with ``details``, the figures behind it. The one way
+        a review is given: a server's table (:meth:`review`) and a daily board in its DM
+        (``bot.features.daily``) both come here. A review waited for too long comes by
+        DM; a board's puzzles are its player's alone (in no server's pool)."""
+        if started is None:
+            started = time.monotonic()
+        try:
             record = row.record(await self.svc.action_repo.list(row.id))
             key = (row.id, deal or 0, seat)
             body = await self._review(key, record, deal, row, interaction, started)
@@ -140,6 +164,9 @@ class Coach:
     ) -> tuple[TableRow, int]:
         guild = interaction.guild
         if guild is None:
+            board = await self._board_here(interaction, table_id)
+            if board is not None:
+                return board
             raise _Refused(_("Reviews are per server — use this in a server channel."))
         user = interaction.user.id
         if table_id is None:
@@ -173,6 +200,25 @@ class Coach:
             )
         return row, seats[0]
 
+    async def _board_here(
+        self, interaction: discord.Interaction[Any], table_id: int | None
+    ) -> tuple[TableRow, int] | None:
+        """Outside a server: a finished board (a daily or challenge board, played in
+        the DM) of the asker's and their seat; None when ``table_id`` is no board. A
+        board of someone else's, or one still in play, is refused: its cards are its
+        player's alone (:mod:`bot.tables.privacy`)."""
+        if table_id is None:
+            return None
+        row = await self.svc.table_repo.get(table_id)
+        if row is None or not is_board(row):
+            return None
+        seat = _seat_of(row, interaction.user.id)
+        if seat is None:
+            raise _Refused(_("That is not your board."))
+        if row.status != "finished":
+            raise _Refused(_("That board is still being played."))
+        return row, seat
+
     async def _review(
         self,
         key: tuple[int, int, int],
@@ -200,7 +246,9 @@ class Coach:
         if by_dm:
             await reply(
                 interaction,
-                _("Many reviews are waiting: yours will come by direct message."),
+                _("Many reviews are waiting: yours will come here.")
+                if interaction.guild is None
+                else _("Many reviews are waiting: yours will come by direct message."),
             )
         try:
             result = await self.pool.review(key, record, deal, seat)
@@ -224,10 +272,12 @@ class Coach:
             )
         if error == "no-cards":
             raise _Refused(
-                _("You made no decision worth judging in deal {deal}.").format(deal=deal)
+                _("You made no decision worth judging in this board.")
+                if is_board(row)
+                else _("You made no decision worth judging in deal {deal}.").format(deal=deal)
             )
         body: dict[str, Any] = result["review"]
-        guild_id = row.guild_id
+        guild_id = 0 if is_board(row) else row.guild_id  # a board's puzzles: its player's
         user = _user_of(row, seat)
         await self.repo.keep_review(
             table_id,
@@ -240,7 +290,7 @@ class Coach:
         if by_dm or time.monotonic() - started > TOKEN_MARGIN:
             try:
                 await self.svc.notifier.dm(interaction.user.id, self._text(row, seat, body))
-            except (DMClosed, discord.HTTPException):
+            except (DMClosed, MessageGone, discord.HTTPException):
                 log.info("review for user %s: DMs closed", interaction.user.id)
             return None
         return body
@@ -464,6 +514,14 @@ def _chosen_code(body: dict[str, Any], legal: list[str], choice: str) -> str | N
             if sorted(code.split()) == wanted:
                 return code
     return None
+
+
+def _seat_of(row: TableRow, user_id: int) -> int | None:
+    """The seat ``user_id`` holds at ``row`` (the first), or None."""
+    return next(
+        (i for i, s in enumerate(row.seats) if isinstance(s, HumanSeat) and s.user_id == user_id),
+        None,
+    )
 
 
 def _user_of(row: TableRow, seat: int) -> int:
