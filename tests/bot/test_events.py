@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 import pytest
+from simcord.backend.access import can_access_channel
 
 from bot.store import EventRepo
 from bot.tables.table import Table
@@ -23,7 +24,7 @@ from bot.tables.table import Table
 from .conftest import make_settings, restart
 from .daily_play import _answering, _Member, random_actions
 from .dm_play import act
-from .helpers import DECISIONS, forged_click, table_message
+from .helpers import DECISIONS, forged_click, is_table_message, table_message
 
 pytestmark = pytest.mark.slow  # whole boards through the simulator
 
@@ -74,6 +75,28 @@ async def _play_some(env: Any, members: dict[int, Any], rng: random.Random, limi
         if not moved:
             return clicks
     return clicks
+
+
+async def _only_own_tables_seen(env: Any, channel: Any, members: list[Any]) -> int:
+    """Read every message each member can see in the event's channel and its threads:
+    a table's play (its table message, which shows the cards played) only in the thread
+    of a table they sit at, so no one sees another table's play of a board they have
+    still to play. Returns the threads checked."""
+    repo = EventRepo(env.bot.db)
+    seated_at = {t.thread_id: set(t.seats) for t in await repo.tables(1) if t.thread_id}
+    threads = channel.threads
+    for member in members:
+        for m in channel.history(viewer=member):
+            assert not is_table_message(m), (member.user.name, m.content)
+        for thread in threads:
+            seen = can_access_channel(env, thread.id, member, history=True)
+            assert seen == (member.id in seated_at.get(thread.id, set())), (
+                member.user.name,
+                thread.name,
+            )
+            if seen:
+                assert thread.history(viewer=member)  # their table's messages are there
+    return len(threads)
 
 
 def _independent_standings(db_path: Path) -> dict[int, tuple[Fraction, Fraction]]:
@@ -190,6 +213,10 @@ async def test_an_event_runs_itself_from_registration_to_final_results(
             for r in round1
             if set(r.seats) == {s.user_id for s in t.seats if hasattr(s, "user_id")}
         )
+    # every table plays boards 1-2 now: each member sees only their own table's thread
+    assert await _only_own_tables_seen(env, channel, [director, *members]) == 2
+    for th in channel.threads:  # each thread opens with its seats, saying it is private
+        assert "🔒 Only this table's players see this thread" in th.history()[0].content
     round_post = next(p for p in posts if p.startswith("**Round 1 of 3**"))
     assert "gus 🤖" in round_post and "hal 🤖" in round_post
 
@@ -214,6 +241,7 @@ async def test_an_event_runs_itself_from_registration_to_final_results(
 
     # the bot restarts in the middle of round 2
     await _play_some(env, by_id, rng, 5)
+    assert await _only_own_tables_seen(env, channel, [director, *members]) >= 4
     settings = make_settings(db_path)
     await restart(env, more_bots, settings)
     await env.settle()
@@ -271,6 +299,7 @@ async def test_an_event_runs_itself_from_registration_to_final_results(
     assert "not open for that" in res.response.content  # a finished event stays finished
     res = await director.slash(channel, "ruff event cancel")
     assert "no event for that" in res.response.content
+    assert await _only_own_tables_seen(env, channel, [director, *members]) == 6
     # nobody saw a card of a board they did not play: every hand DM is of their own seat
     hand_dms = {
         message_id: (t.id, seat)
