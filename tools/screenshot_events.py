@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import discord  # noqa: E402
 import simcord  # noqa: E402
+from simcord.backend.access import can_access_channel  # noqa: E402
 
 from bot.app.client import create_bot  # noqa: E402
 from bot.config import Settings  # noqa: E402
@@ -115,9 +116,14 @@ async def main(out: Path) -> None:
                     await photograph(
                         env, channel, members[0], width, 1700, out / f"event-channel-{width}.png"
                     )
-                await photograph(
-                    env, channel.threads[-1], members[0], PHONE, 1700, out / "event-thread-400.png"
+                # the last thread members[0] may open: a table's thread is private to its
+                # players
+                thread = next(
+                    th
+                    for th in reversed(channel.threads)
+                    if can_access_channel(env, th.id, members[0], history=True)
                 )
+                await photograph(env, thread, members[0], PHONE, 1700, out / "event-thread-400.png")
         finally:
             await bot.close()
 

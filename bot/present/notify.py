@@ -26,11 +26,12 @@ gallery names. Once V2, always V2: Discord keeps the flag, and every edit sends 
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import io
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Final, Literal, TypeAlias, TypeVar
@@ -370,6 +371,41 @@ class Notifier:
             raise
         self.stats.sends += 1
         return int(thread["id"])
+
+    async def create_private_thread(
+        self, channel_id: int, name: str, members: Iterable[int]
+    ) -> int:
+        """Start a private thread in a channel (no one may invite others) and add
+        ``members`` to it; returns the thread's id. Only its members, and who may
+        manage threads, can see it.
+
+        Raises :class:`MessageGone` when the bot may not (no *Create Private
+        Threads*, or no *Send Messages in Threads* to add a member)."""
+        http = self.client.http
+        try:
+            thread = await call(
+                lambda: http.start_thread_without_message(
+                    channel_id,
+                    name=name[:100],
+                    auto_archive_duration=1440,
+                    type=discord.ChannelType.private_thread.value,
+                    invitable=False,
+                ),
+                f"private thread in {channel_id}",
+            )
+            thread_id = int(thread["id"])
+            for user_id in members:
+                await call(
+                    functools.partial(http.add_user_to_thread, thread_id, user_id),
+                    f"add {user_id} to {thread_id}",
+                )
+        except discord.HTTPException as exc:
+            self.stats.failures += 1
+            if exc.status in (400, 403, 404):
+                raise MessageGone(str(exc)) from exc
+            raise
+        self.stats.sends += 1
+        return thread_id
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         """Delete a message of the bot's; a message already gone is not an error."""

@@ -529,26 +529,46 @@ class Director:
         names = await self._names(event)
         await self.front.round_begun(event, round_no, tables, names)
         self._arm_sweep(event, round_no)
+        # each table's thread, made outside the event's lock (Discord calls: a join or a
+        # check-in must not wait for fifty of them); kept with the table, so dealing
+        # under the lock only reads it
+        for t in tables:
+            if not t.thread_id:
+                await self.front.table_channel(event, t, names)
+        opened: list[Table] = []
         try:
-            await self._deal_first_boards(event_id, round_no)
+            opened = await self._deal_first_boards(event_id, round_no)
         except (StoreError, RulesError):
             log.exception("event %s: round %s's first boards not all dealt", event_id, round_no)
+        for table in opened:
+            await self._show(event, table)
         for t in tables:  # any table the batch could not deal (the sweep is the last net)
             await self._advance_quietly(event_id, round_no, t.number)
 
-    async def _deal_first_boards(self, event_id: int, round_no: int) -> None:
+    async def _deal_first_boards(self, event_id: int, round_no: int) -> list[Table]:
         """Deal the first board at every table of a round just begun, reading the
-        round once (not once per table: a round change stays short at 50 tables)."""
+        round once (not once per table: a round change stays short at 50 tables); the
+        tables opened, to be shown once the lock is released."""
+        opened: list[Table] = []
         async with self._locks[event_id]:
             event = await self.repo.get(event_id)
             if event is None or event.state != "running" or event.round != round_no:
-                return
+                return opened
             boards = await self.repo.boards(event_id, round_no)
             entries = await self.repo.entries(event_id)
             for t in await self.repo.tables(event_id, round_no):
                 mine = [b for b in boards if b.table_no == t.number]
                 if mine and all(b.table_id is None and not b.done for b in mine):
-                    await self._deal(event, t, mine[0].board, mine, entries)
+                    table = await self._deal(event, t, mine[0].board, mine, entries)
+                    if table is not None:
+                        opened.append(table)
+        return opened
+
+    async def _show(self, event: EventRow, table: Table) -> None:
+        """A board just dealt (durable already): its table and hands on the front, then
+        the AI's turn if it is first. Outside the event's lock."""
+        await self.front.board_opened(event, table)
+        self.kick(table)
 
     async def _names(self, event: EventRow) -> dict[int, str]:
         return {e.user_id: e.name for e in await self.repo.entries(event.id)}
@@ -589,32 +609,35 @@ class Director:
             event = await self.repo.get(event_id)
             if event is None or event.state != "running" or event.round != round_no:
                 return
-            await self._advance_table(event, round_no, table_no)
+            opened = await self._advance_table(event, round_no, table_no)
             over = await self._round_over(event, round_no)
+        if opened is not None:
+            await self._show(event, opened)
         if over:
             await self._close_round(event_id, round_no)
 
-    async def _advance_table(self, event: EventRow, round_no: int, table_no: int) -> None:
+    async def _advance_table(self, event: EventRow, round_no: int, table_no: int) -> Table | None:
+        """The table's next board dealt (returned, to be shown after the lock), or its
+        remaining boards skipped by the clock."""
         boards = [b for b in await self.repo.boards(event.id, round_no) if b.table_no == table_no]
         for b in boards:
             if b.table_id is not None and not b.done:
                 row = await self.svc.table_repo.get(b.table_id)
                 if row is not None and row.is_open:
-                    return  # a board under way: played to its end
+                    return None  # a board under way: played to its end
                 # the board's table was cancelled: the board is ruled as skipped
                 ns, ew = await self._thinking(boards)
                 await self.repo.void_board(b.table_id, ns, ew)
         boards = [b for b in await self.repo.boards(event.id, round_no) if b.table_no == table_no]
         pending = [b for b in boards if not b.done]
         if not pending:
-            return
+            return None
         rounds = {r.number: r for r in await self.repo.rounds(event.id)}
         clock = RoundClock(rounds[round_no].started_at, event.minutes_per_board, len(boards))
         tables = {t.number: t for t in await self.repo.tables(event.id, round_no)}
         table = tables[table_no]
         if clock.may_start(self.clock()):
-            await self._deal(event, table, pending[0].board, boards)
-            return
+            return await self._deal(event, table, pending[0].board, boards)
         ns, ew = await self._thinking(boards)
         skipped = [
             b.board
@@ -623,6 +646,7 @@ class Director:
         ]
         if skipped:
             await self.front.boards_skipped(event, table, skipped)
+        return None
 
     async def _deal(
         self,
@@ -631,7 +655,9 @@ class Director:
         board_no: int,
         boards: Sequence[EventBoard],
         known: Sequence[EventEntry] | None = None,
-    ) -> None:
+    ) -> Table | None:
+        """Open the board's table (durable); the caller shows it once the event's lock
+        is released."""
         if known is None or any(b.done for b in boards):
             await self._came_back(event, table, boards)
             known = await self.repo.entries(event.id)
@@ -643,11 +669,7 @@ class Director:
         )
         names = {u: e.name for u, e in entries.items()}
         channel = table.thread_id or await self.front.table_channel(event, table, names)
-        opened = await self.tables.open(event, table, board_no, channel, away, names)
-        if opened is None:
-            return
-        await self.front.board_opened(event, opened)
-        self.kick(opened)
+        return await self.tables.open(event, table, board_no, channel, away, names)
 
     async def _came_back(
         self, event: EventRow, table: EventTable, boards: Sequence[EventBoard]

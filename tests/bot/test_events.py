@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 import pytest
+from simcord.backend.access import can_access_channel
 
 from bot.store import EventRepo
 from bot.tables.table import Table
@@ -23,7 +24,7 @@ from bot.tables.table import Table
 from .conftest import make_settings, restart
 from .daily_play import _answering, _Member, random_actions
 from .dm_play import act
-from .helpers import DECISIONS, forged_click, table_message
+from .helpers import DECISIONS, forged_click, is_table_message, table_message
 
 pytestmark = pytest.mark.slow  # whole boards through the simulator
 
@@ -74,6 +75,28 @@ async def _play_some(env: Any, members: dict[int, Any], rng: random.Random, limi
         if not moved:
             return clicks
     return clicks
+
+
+async def _only_own_tables_seen(env: Any, channel: Any, members: list[Any]) -> int:
+    """Read every message each member can see in the event's channel and its threads:
+    a table's play (its table message, which shows the cards played) only in the thread
+    of a table they sit at, so no one sees another table's play of a board they have
+    still to play. Returns the threads checked."""
+    repo = EventRepo(env.bot.db)
+    seated_at = {t.thread_id: set(t.seats) for t in await repo.tables(1) if t.thread_id}
+    threads = channel.threads
+    for member in members:
+        for m in channel.history(viewer=member):
+            assert not is_table_message(m), (member.user.name, m.content)
+        for thread in threads:
+            seen = can_access_channel(env, thread.id, member, history=True)
+            assert seen == (member.id in seated_at.get(thread.id, set())), (
+                member.user.name,
+                thread.name,
+            )
+            if seen:
+                assert thread.history(viewer=member)  # their table's messages are there
+    return len(threads)
 
 
 def _independent_standings(db_path: Path) -> dict[int, tuple[Fraction, Fraction]]:
@@ -190,6 +213,10 @@ async def test_an_event_runs_itself_from_registration_to_final_results(
             for r in round1
             if set(r.seats) == {s.user_id for s in t.seats if hasattr(s, "user_id")}
         )
+    # every table plays boards 1-2 now: each member sees only their own table's thread
+    assert await _only_own_tables_seen(env, channel, [director, *members]) == 2
+    for th in channel.threads:  # each thread opens with its seats, saying it is private
+        assert "🔒 Only this table's players see this thread" in th.history()[0].content
     round_post = next(p for p in posts if p.startswith("**Round 1 of 3**"))
     assert "gus 🤖" in round_post and "hal 🤖" in round_post
 
@@ -214,6 +241,7 @@ async def test_an_event_runs_itself_from_registration_to_final_results(
 
     # the bot restarts in the middle of round 2
     await _play_some(env, by_id, rng, 5)
+    assert await _only_own_tables_seen(env, channel, [director, *members]) >= 4
     settings = make_settings(db_path)
     await restart(env, more_bots, settings)
     await env.settle()
@@ -271,6 +299,7 @@ async def test_an_event_runs_itself_from_registration_to_final_results(
     assert "not open for that" in res.response.content  # a finished event stays finished
     res = await director.slash(channel, "ruff event cancel")
     assert "no event for that" in res.response.content
+    assert await _only_own_tables_seen(env, channel, [director, *members]) == 6
     # nobody saw a card of a board they did not play: every hand DM is of their own seat
     hand_dms = {
         message_id: (t.id, seat)
@@ -327,3 +356,88 @@ async def test_pairs_form_when_both_partners_choose_each_other(simcord_env: Any)
     assert {seats[0], seats[2]} in ({ann.id, bob.id}, {cat.id, dan.id})  # partners opposite
     assert {seats[1], seats[3]} in ({ann.id, bob.id}, {cat.id, dan.id})
     assert tables[0].ai_for == frozenset()  # all four here: the board waits for them
+
+
+async def test_sixteen_members_four_rounds_no_shows_late_joiner_and_a_restart(
+    simcord_env: Any, db_path: Path, more_bots: list[Any]
+) -> None:
+    """The issue's event: 16 members over 4 rounds (of 2 boards: 4 a round would take
+    this shared machine over 5 minutes; the movement and the scoring do not depend on
+    it), 2 no-shows, 1 late joiner, the bot restarted mid-round, no director."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    director = guild.add_member(env.create_user("tess"), roles=[mods])
+    members = [guild.add_member(env.create_user(f"p{i:02d}")) for i in range(16)]
+    by_id = {m.id: m for m in members}
+    no_shows, late = members[13:15], members[15]
+    res = await director.slash(
+        channel, "ruff event create", game="whist-5", rounds=4, boards=2, minutes=60, starts_in=600
+    )
+    assert "Event #1 is open" in res.response.content, res.response.content
+    for m in members[:15]:
+        res = await m.click(_registration(channel), label="Join")
+        assert "You are registered" in res.response.content
+    for m in members[:13]:
+        res = await m.click(_registration(channel), label="Check in")
+        assert "Checked in" in res.response.content
+    res = await director.slash(channel, "ruff event start")
+    assert "round 1 is being dealt" in res.response.content, res.response.content
+    await env.settle()
+    repo = EventRepo(env.bot.db)
+    round1 = await repo.tables(1, 1)
+    assert len(round1) == 4
+    assert {u for t in round1 for s in t.ai_for for u in [t.seats[s]]} == {n.id for n in no_shows}
+    res = await late.click(_registration(channel), label="Join")
+    assert "from the next round" in res.response.content
+    assert await _only_own_tables_seen(env, channel, [director, *members]) == 4
+
+    rng = random.Random(1639)
+    restarted = False
+    while not restarted:  # play on until a board of round 2 is over, the rest not
+        assert await _play_some(env, by_id, rng, 1) == 1
+        done2 = [b for b in await repo.boards(1, 2) if b.finished_at is not None]
+        if done2 and len(done2) < len(await repo.boards(1, 2)):
+            assert await _only_own_tables_seen(env, channel, [director, *members]) == 8
+            await restart(env, more_bots, make_settings(db_path))
+            await env.settle()
+            restarted = True
+    await _play_some(env, by_id, rng, CLICKS)
+    repo = EventRepo(env.bot.db)
+    event = await repo.get(1)
+    assert event is not None and event.state == "finished", event
+    assert await _only_own_tables_seen(env, channel, [director, *members]) == 16
+    boards = await repo.boards(1)
+    assert len(boards) == 4 * 4 * 2  # 4 rounds, 4 tables, 2 boards
+    assert all(b.ns_result is not None or b.skipped for b in boards)  # scored or ruled
+    tables = await repo.tables(1)
+    for t in tables[4:]:  # from round 2: the 13 who came and the late joiner
+        assert set(t.seats) - {None} <= {m.id for m in members} - {n.id for n in no_shows}
+    assert late.id in {u for t in tables[4:8] for u in t.seats}
+    # no one partnered or opposed anyone twice: 4 rounds allow it for this field
+    partners: Counter[frozenset[int]] = Counter()
+    opponents: Counter[frozenset[int]] = Counter()
+    for t in tables:
+        for s in range(4):
+            a, b, c = t.seats[s], t.seats[(s + 2) % 4], t.seats[(s + 1) % 4]
+            if s < 2 and a is not None and b is not None:
+                partners[frozenset((a, b))] += 1
+            if a is not None and c is not None:
+                opponents[frozenset((a, c))] += 1
+    assert max(partners.values()) == 1, partners.most_common(3)
+    assert max(opponents.values()) == 1, opponents.most_common(3)
+    posts = [m.content for m in channel.history()]
+    for r in range(1, 4):
+        assert any(f"standings after round {r} of 4" in p for p in posts), r
+    final = next(p for p in posts if p.startswith("🏁 **Event #1: final results**"))
+    shown: dict[str, tuple[float, int]] = {}
+    for line in final.splitlines()[1:]:
+        match = re.match(r"`\s*(=?\d+|-)` (\w+) — ([\d.]+)% · (\d+)% played", line)
+        if match:
+            shown[match[2]] = (float(match[3]), int(match[4]))
+    expected = _independent_standings(db_path)
+    assert set(shown) == {by_id[u].user.name for u in expected} == {m.user.name for m in members}
+    for user, (score, completion) in expected.items():
+        name = by_id[user].user.name
+        assert shown[name] == (round(float(score), 1), round(float(completion) * 100)), name

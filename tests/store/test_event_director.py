@@ -355,3 +355,49 @@ async def test_who_has_not_checked_in_is_reminded_before_the_start(db: Database)
     assert front.reminded[-1] == (near.id, (10, 12))  # 11 checked in: not reminded
     assert all(event_id == near.id for event_id, _users in front.reminded)
     await director.close()
+
+
+class SlowFront(Front):
+    """A front whose posts of a dealt board hang until let go (Discord slow, rate
+    limited, fifty tables to show)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hold = False
+        self.shown: list[int] = []
+        self.go = asyncio.Event()
+
+    async def board_opened(self, event: EventRow, table: Table) -> None:
+        if self.hold:
+            await self.go.wait()
+        self.shown.append(table.id)
+
+
+async def test_a_join_does_not_wait_for_a_round_change_s_posts(db: Database) -> None:
+    svc = Services(db, Settings(database="unused.db"), AIPool(1, mode="inline"))
+    svc.sync = OneProcess(None)  # type: ignore[arg-type]  # no table is resumed here
+    tables, front = Boards(svc), SlowFront()
+    director = Director(svc, tables, front, lambda table: None)
+    event_id = await _create(director, "individual", 3, 1, 30)
+    for u in range(10, 18):
+        assert await director.join(event_id, u, f"u{u}") is Outcome.DONE
+        assert await director.check_in(event_id, u) is Outcome.DONE
+    assert await director.start(event_id) is Outcome.DONE
+    await asyncio.sleep(0)
+    first, last = list(tables.open_boards)
+    await _finish(svc, director, tables, first, 10)
+    front.hold = True  # round 2's tables are shown slowly
+    change = asyncio.create_task(_finish(svc, director, tables, last, -10))
+    for _ in range(500):  # round 2 being dealt, its posts hanging
+        if any(key[1] == 2 for key in tables.open_boards.values()):
+            break
+        await asyncio.sleep(0.01)
+    assert not change.done()
+    try:  # a late joiner and a check-in are answered meanwhile (they wait for no post)
+        assert await asyncio.wait_for(director.join(event_id, 30, "late"), 5) is Outcome.LATE
+        assert await asyncio.wait_for(director.check_in(event_id, 30), 5) is Outcome.ALREADY
+    finally:
+        front.go.set()
+        await change
+    assert len(tables.open_boards) == 2  # round 2's two boards dealt
+    assert len(front.shown) == 4  # every dealt board shown in the end

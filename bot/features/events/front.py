@@ -95,11 +95,31 @@ class DiscordEventFront:
     async def table_channel(
         self, event: EventRow, table: EventTable, names: Mapping[int, str]
     ) -> int:
-        """A thread for the round's table, started from a message naming its seats;
-        the event's channel where threads cannot be made (then one table at a time can
-        play there: the others wait for the sweep)."""
+        """A private thread for the round's table with only its players (and the bot)
+        in it: every table of a round plays the same boards at once, so another
+        table's play must stay unseen until the board is over for everyone. Where the
+        bot may not make private threads, a public thread started from a message naming
+        the seats; the event's channel where it may make no thread at all (then one
+        table at a time can play there: the others wait for the sweep)."""
         with using(await self._language(event)):
             post, name = text.table_post(event, table, names), text.thread_name(event, table)
+            private_note = text.private_note()
+        players = sorted({u for u in table.seats if u is not None})
+        try:
+            thread = await self.svc.notifier.create_private_thread(event.channel_id, name, players)
+        except (MessageGone, discord.HTTPException) as exc:
+            log.warning(
+                "event %s: no private thread for table %s (%s); a public one",
+                event.id,
+                table.number,
+                exc,
+            )
+            return await self._public_thread(event, table, post, name)
+        await self.svc.event_repo.set_thread(event.id, table.round, table.number, thread)
+        await self._post(thread, f"{post}\n{private_note}")
+        return thread
+
+    async def _public_thread(self, event: EventRow, table: EventTable, post: str, name: str) -> int:
         message = await self._post(event.channel_id, post)
         if message is None:
             return event.channel_id

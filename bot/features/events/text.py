@@ -122,7 +122,7 @@ def seats_line(table: EventTable, names: Mapping[int, str]) -> str:
 
 
 def table_post(event: EventRow, table: EventTable, names: Mapping[int, str]) -> str:
-    """The message a table's thread starts from."""
+    """The first message of a table's thread: who sits where, which boards."""
     boards = event.boards_of(table.round)
     lines = [
         _("Event #{id} · round {round} · table {table}").format(
@@ -140,6 +140,11 @@ def table_post(event: EventRow, table: EventTable, names: Mapping[int, str]) -> 
             )
         )
     return "\n".join(lines)
+
+
+def private_note() -> str:
+    """Said at the top of a table's private thread."""
+    return _("🔒 Only this table's players see this thread: the other tables play the same boards.")
 
 
 def thread_name(event: EventRow, table: EventTable) -> str:
