@@ -1,7 +1,7 @@
 """How long an event's round change takes: ``python -m tools.bench_events [--tables 50]
 [--boards 2] [--database PATH]``.
 
-The director (``bot/tables/events.py``) on a real SQLite file (or a PostgreSQL URL)
+The director (``bot/tables/events/``) on a real SQLite file (or a PostgreSQL URL)
 with the real table layer (``BoardTables``: ``commit.open_table``, an ``event`` kind): ``4 x tables``
 players register and check in, round 1 is dealt, and every board of every table is
 played to its end by random legal moves through ``commit.commit`` (each move one

@@ -1,6 +1,6 @@
 """Events with no director (issue #39): an event, who registered, its rounds, the
 tables of each round and every board each table plays. Read and written by the
-director (``bot/tables/events.py``); the rules they follow (seating, matchpoints,
+director (``bot/tables/events/``); the rules they follow (seating, matchpoints,
 the time rule) are ``bot/competition/events``: the store only stores.
 
 One SQL for both backends. What must happen once is written with a condition: an

@@ -199,7 +199,7 @@ class Services:
         self.deadline_repo = DeadlineRepo(db)
         self.daily_repo = DailyRepo(db)
         self.challenge_repo = ChallengeRepo(db)
-        self.event_repo = EventRepo(db)  # events (bot/tables/events.py)
+        self.event_repo = EventRepo(db)  # events (bot/tables/events/)
         self.guild_settings = GuildSettingsRepo(db)
         self.server_settings = ServerSettings(self.guild_settings, settings)
         self.user_locales = UserLocales(UserLocaleRepo(db))

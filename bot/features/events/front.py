@@ -1,6 +1,6 @@
 """The events' Discord front: the registration message and its buttons, a thread per
 table each round, the round's seating and standings in the event's channel. What it
-shows, the director (``bot/tables/events.py``) decides; this module only says it."""
+shows, the director (``bot/tables/events/``) decides; this module only says it."""
 
 from __future__ import annotations
 

@@ -1,33 +1,5 @@
-"""The events' director (issue #39): runs a server's event with nobody directing it,
-for every front (it imports no discord).
-
-An event is registered for, started (at its start time or by ``/ruff event start``),
-played round by round and finished, by rule (``bot/competition/events``, stated in
-docs/events.md):
-
-* **Rounds.** A round seats the field by the event's format — barometer individual
-  (``seat_individual``) or pairs (``seat_pairs``), or Swiss pairs (``pair_round``) —
-  and every table plays the round's boards, the same at every table, one after the
-  other. A board is an ordinary table of the table layer (one deal, the board's start
-  scores, ``TableSettings.event`` naming it), opened through :class:`EventTables`, so
-  it has the table pipeline's durability, timers, stale clicks and restarts; its last
-  move writes its result (``bot.tables.commit``), in the same transaction.
-* **Absent players.** Round 1 seats everyone registered; a player who has not checked
-  in has the AI play their seat (``away``: marked, the existing *Take my seat back*
-  gives it back; checking in does too). From round 2 on only the checked-in are
-  seated. A late joiner enters at the next round.
-* **The clock.** A board is dealt only while the time rule allows
-  (``RoundClock.may_start``); when it does not, the table's remaining boards are
-  skipped and scored 60/40 by the two sides' thinking time at that table.
-* **The round advances** when every board of every table is played or skipped: the
-  round is scored, the standings told (:class:`EventFront`), and the next round
-  seated, or the event finished.
-
-What must happen once (a round begun, a board dealt, a result, a round scored) is a
-conditional write of the store (``bot/store/events.py``), so a retry, a restart or a
-second process never does it twice. :meth:`Director.resume` re-arms everything from
-the store at start-up.
-"""
+"""The director: an event's registration, rounds, boards, scoring and timers (see the
+package's doc, ``bot/tables/events/__init__.py``)."""
 
 from __future__ import annotations
 
@@ -36,10 +8,8 @@ import logging
 import random
 from collections import defaultdict
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any
 
 from bot.competition.events import (
     BoardScore,
@@ -59,219 +29,40 @@ from bot.competition.events import (
 )
 from bot.competition.events import Table as Seating
 from bot.store import (
-    AISeat,
     EventBoard,
     EventEntry,
     EventRow,
     EventTable,
-    HumanSeat,
-    IntegrityError,
     StoreError,
 )
 from bot.store.events import Format
 from bot.tables import commit
-from bot.tables.aipool import FIXED
-from bot.tables.kinds import TableKind, TableSpec
+from bot.tables.events.ports import EventFront, EventTables
+from bot.tables.events.seating import (
+    confirmed_pairs,
+    entrant_seats,
+    partners_of,
+    swiss_seeding,
+    user_seats,
+)
+from bot.tables.events.views import (
+    MIN_COMPLETION,
+    MIN_ENTRANTS,
+    REMIND_BEFORE,
+    SWEEP_SLACK,
+    Line,
+    Outcome,
+    StandingsView,
+    Traveller,
+    TravellerRow,
+    parse_event_key,
+)
+from bot.tables.kinds import TableKind
 from bot.tables.services import Services
-from bot.tables.table import AI_NAMES, Table, TableSettings
-from engine import Event, Game, MatchOver, RulesError, board, board_result, make_rules
+from bot.tables.table import Table, TableSettings
+from engine import Event, Game, MatchOver, RulesError, board_result, make_rules
 
 log = logging.getLogger(__name__)
-
-__all__ = [
-    "BoardTables",
-    "Director",
-    "EventFront",
-    "EventTables",
-    "Line",
-    "Outcome",
-    "REMIND_BEFORE",
-    "StandingsView",
-    "Traveller",
-    "TravellerRow",
-    "event_key",
-    "parse_event_key",
-    "swiss_seeding",
-]
-
-MIN_ENTRANTS = 2  # players (individual) or pairs
-MIN_COMPLETION = Fraction(1, 2)
-"""An entrant who played fewer than this share of their boards themselves (the AI
-played the rest) is listed after the ranked ones, unranked."""
-REMIND_BEFORE = 600.0  # seconds before the start the not-yet-checked-in are reminded
-SWEEP_SLACK = 1.0  # seconds after a round's last start that its tables are swept
-
-
-def event_key(event_id: int, round_no: int, table_no: int, board_no: int) -> str:
-    """``TableSettings.event`` of a board's table."""
-    return f"{event_id}/{round_no}/{table_no}/{board_no}"
-
-
-def parse_event_key(key: str) -> tuple[int, int, int, int]:
-    event_id, round_no, table_no, board_no = (int(x) for x in key.split("/"))
-    return event_id, round_no, table_no, board_no
-
-
-class Outcome(StrEnum):
-    """What a request to the director came to (the front words it)."""
-
-    DONE = "done"
-    LATE = "late"  # joined a running event: plays from the next round
-    NO_EVENT = "no_event"
-    NOT_OPEN = "not_open"  # finished or cancelled (or not registering, for a start)
-    ALREADY = "already"
-    NOT_IN = "not_in"
-    TOO_FEW = "too_few"
-    NOT_PAIRS = "not_pairs"  # a partner asked in an individual event
-    SELF = "self"  # one's own partner
-    PARTNER_WAITING = "partner_waiting"  # chosen; the partner has not chosen back
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One line of the standings as a front shows it."""
-
-    label: str  # "1", "=2", "-"
-    name: str  # a player, or "ann & bob"
-    percent: Fraction | None
-    score: Fraction | None  # Swiss: match points
-    completion: Fraction
-    members: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class TravellerRow:
-    """One table's result on a board: who sat north-south and east-west, north-south's
-    points less east-west's (None: skipped by the time rule) and its matchpoints."""
-
-    table: int
-    ns: str
-    ew: str
-    result: int | None
-    ns_percent: Fraction | None
-
-
-@dataclass(frozen=True, slots=True)
-class Traveller:
-    round: int
-    board: int
-    rows: tuple[TravellerRow, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class StandingsView:
-    event: EventRow
-    through: int  # the last scored round (0: none)
-    lines: tuple[Line, ...]
-    final: bool
-    travellers: tuple[Traveller, ...] = ()  # every board's, once the event is finished
-
-
-class EventTables(Protocol):
-    """The table layer's side of an event: deal one board at one table of a round."""
-
-    async def open(
-        self,
-        event: EventRow,
-        table: EventTable,
-        board_no: int,
-        channel_id: int,
-        away: frozenset[int],
-        names: Mapping[int, str],
-    ) -> Table | None:
-        """The board dealt at a new table in ``channel_id`` (the seats of ``table``, the
-        AI playing ``away``); None if it was dealt already (a retry, another process)."""
-        ...
-
-
-class EventFront(Protocol):
-    """What the director tells a front (Discord: bot/features/events)."""
-
-    async def table_channel(
-        self, event: EventRow, table: EventTable, names: Mapping[int, str]
-    ) -> int:
-        """Where a round's table plays (its thread, made once: ``thread_id`` kept)."""
-        ...
-
-    async def board_opened(self, event: EventRow, table: Table) -> None:
-        """A board was dealt: show its table and the hands."""
-        ...
-
-    async def round_begun(
-        self, event: EventRow, round_no: int, tables: Sequence[EventTable], names: Mapping[int, str]
-    ) -> None: ...
-
-    async def boards_skipped(
-        self, event: EventRow, table: EventTable, boards: Sequence[int]
-    ) -> None: ...
-
-    async def round_scored(self, view: StandingsView) -> None: ...
-
-    async def registration_changed(self, event: EventRow) -> None: ...
-
-    async def not_started(self, event: EventRow, registered: int) -> None:
-        """The start time came with too few entrants (the event waits)."""
-        ...
-
-    async def remind(self, event: EventRow, users: Sequence[int]) -> None:
-        """The start is :data:`REMIND_BEFORE` away: ``users`` registered and have not
-        checked in."""
-        ...
-
-
-class BoardTables:
-    """:class:`EventTables` by the table layer's one opening (``commit.open_table``, an
-    ``event`` kind): the table, its start and the board's row in one transaction."""
-
-    def __init__(self, svc: Services) -> None:
-        self.svc = svc
-
-    async def open(
-        self,
-        event: EventRow,
-        table: EventTable,
-        board_no: int,
-        channel_id: int,
-        away: frozenset[int],
-        names: Mapping[int, str],
-    ) -> Table | None:
-        svc = self.svc
-        the_board = board(event.game_id, event.preset, f"event-{event.id}", board_no)
-        ai_names = iter(AI_NAMES)
-        seats: list[HumanSeat | AISeat | None] = [
-            HumanSeat(user, names.get(user, str(user)))
-            if user is not None
-            else AISeat(FIXED, next(ai_names))
-            for user in table.seats
-        ]
-
-        async def row(table_id: int) -> None:
-            await svc.event_repo.set_board_table(
-                event.id, table.round, table.number, board_no, table_id
-            )
-
-        try:
-            opened = await commit.open_table(
-                svc,
-                TableSpec(
-                    kind=TableKind.EVENT,  # the table's thread is its channel already
-                    rules=the_board.rules,
-                    guild_id=event.guild_id,
-                    channel_id=channel_id,
-                    creator_id=event.creator_id,
-                    seats=seats,
-                    guild_name=names.get(0, ""),
-                    seed=the_board.seed,
-                    first_dealer=the_board.first_dealer,
-                    event=event_key(event.id, table.round, table.number, board_no),
-                    away=frozenset(away),
-                    then=row,
-                ),
-            )
-        except IntegrityError:
-            return None
-        svc.tables.add(opened)
-        return opened
 
 
 class Director:
@@ -475,7 +266,7 @@ class Director:
         playing = [e for e in entries if e.plays(round_no) and (round_no == 1 or e.checked_in)]
         if event.format == "individual":
             return [e.user_id for e in playing]
-        return [min(a, b) for a, b in _pairs(playing)]
+        return [min(a, b) for a, b in confirmed_pairs(playing)]
 
     async def _history(self, event: EventRow, before: int) -> list[Round]:
         by_round: dict[int, list[EventTable]] = defaultdict(list)
@@ -483,7 +274,7 @@ class Director:
             if t.round < before:
                 by_round[t.round].append(t)
         return [
-            Round(n, tuple(Seating(t.number, _entrant_seats(event, t)) for t in ts))
+            Round(n, tuple(Seating(t.number, entrant_seats(event, t)) for t in ts))
             for n, ts in sorted(by_round.items())
         ]
 
@@ -510,11 +301,11 @@ class Director:
                     for i, (ns, ew) in enumerate(pairing.tables, start=1)
                 ),
             )
-        partner = _partners(entries)
+        partner = partners_of(entries)
         here = {e.user_id for e in entries if e.checked_in}
         tables: list[tuple[list[int | None], frozenset[int]]] = []
         for t in seating.tables:
-            seats = _user_seats(t.seats, partner) if event.format != "individual" else list(t.seats)
+            seats = user_seats(t.seats, partner) if event.format != "individual" else list(t.seats)
             ai_for = frozenset(s for s, u in enumerate(seats) if u is not None and u not in here)
             tables.append((seats, ai_for))
         return await self.repo.start_round(
@@ -776,7 +567,7 @@ class Director:
             mine = [t for t in tables if t.round == n]
             if not mine:
                 continue
-            seating = Round(n, tuple(Seating(t.number, _entrant_seats(event, t)) for t in mine))
+            seating = Round(n, tuple(Seating(t.number, entrant_seats(event, t)) for t in mine))
             results = []
             for b in boards:
                 if b.round != n:
@@ -802,11 +593,11 @@ class Director:
         tables = await self.repo.tables(event.id)
         boards = await self.repo.boards(event.id)
         matches: list[Match] = []
-        pairs_of = {min(a, b) for a, b in _pairs(entries)}
+        pairs_of = {min(a, b) for a, b in confirmed_pairs(entries)}
         for n in range(1, before):
             seated = set()
             for t in (t for t in tables if t.round == n):
-                ns, ew = _entrant_seats(event, t)[:2]
+                ns, ew = entrant_seats(event, t)[:2]
                 assert ns is not None and ew is not None
                 seated |= {ns, ew}
                 net = sum(
@@ -837,7 +628,7 @@ class Director:
         through = max((r.number for r in rounds if r.state == "scored"), default=0)
         entries = await self.repo.entries(event_id)
         names = {e.user_id: e.name for e in entries}
-        partner = _partners(entries)
+        partner = partners_of(entries)
 
         def name(entrant: int) -> str:
             if event.format == "individual":
@@ -855,7 +646,7 @@ class Director:
         lines: list[Line]
         if event.format == "swiss":
             matches, percent = await self._swiss_record(event, entries, through + 1)
-            seeding = swiss_seeding(event, [min(a, b) for a, b in _pairs(entries)])
+            seeding = swiss_seeding(event, [min(a, b) for a, b in confirmed_pairs(entries)])
             completion = {s.entrant: s.completion for s in table}
             swiss: tuple[SwissStanding, ...] = swiss_standings(seeding, matches, percent)
             lines = [
@@ -1007,57 +798,3 @@ class Director:
             task = self._timers.pop(key)
             if task is not asyncio.current_task():
                 task.cancel()
-
-
-# ==================================================================== helpers
-
-
-def _pairs(entries: Sequence[EventEntry]) -> list[tuple[int, int]]:
-    """The confirmed partnerships (each named the other), in registration order."""
-    chosen = {e.user_id: e.partner_id for e in entries}
-    out = []
-    seen: set[int] = set()
-    for e in entries:
-        p = e.partner_id
-        if p is None or e.user_id in seen or chosen.get(p) != e.user_id:
-            continue
-        seen |= {e.user_id, p}
-        out.append((e.user_id, p))
-    return out
-
-
-def _partners(entries: Sequence[EventEntry]) -> dict[int, int]:
-    out: dict[int, int] = {}
-    for a, b in _pairs(entries):
-        out[a], out[b] = b, a
-    return out
-
-
-def _user_seats(seats: Sequence[int | None], partner: Mapping[int, int]) -> list[int | None]:
-    """A pairs table's seats (a pair's id at both seats of its side) as players: the
-    pair's lower id at seat 0 or 1, the partner opposite."""
-    out: list[int | None] = [None] * 4
-    for side in (0, 1):
-        pair = seats[side]
-        if pair is not None:
-            out[side], out[side + 2] = pair, partner[pair]
-    return out
-
-
-def _entrant_seats(
-    event: EventRow, table: EventTable
-) -> tuple[int | None, int | None, int | None, int | None]:
-    """A kept table's seats as the scoring's entrants: players, or pairs (lower id)."""
-    s = table.seats
-    if event.format == "individual":
-        return s[0], s[1], s[2], s[3]
-    ns = None if s[0] is None or s[2] is None else min(s[0], s[2])
-    ew = None if s[1] is None or s[3] is None else min(s[1], s[3])
-    return ns, ew, ns, ew
-
-
-def swiss_seeding(event: EventRow, pairs: Sequence[int]) -> list[int]:
-    """The Swiss seeding order: a draw seeded by the event."""
-    order = sorted(pairs)
-    random.Random(f"swiss:{event.seed}").shuffle(order)
-    return order
