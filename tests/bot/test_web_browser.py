@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import re
 import shutil
 import time
 from collections.abc import AsyncIterator, Callable
@@ -224,6 +225,29 @@ def _take_turn(page: Any) -> str:
     return f"play {code}"
 
 
+# The page's blocks (the scores, the felt, the turn line, your hand and buttons) as
+# drawn: pairs of neighbours whose boxes overlap, and the info line's text.
+OVERLAPS_JS = """() => {
+  const hits = [];
+  for (const parent of document.querySelectorAll('main, .you')) {
+    const boxes = [...parent.children]
+      .filter((e) => e.offsetParent !== null)
+      .map((e) => [e.className || e.tagName, e.getBoundingClientRect()]);
+    for (let i = 1; i < boxes.length; i++) {
+      const [a, ra] = boxes[i - 1], [b, rb] = boxes[i];
+      if (ra.bottom > rb.top + 1 && ra.top < rb.bottom && ra.left < rb.right && rb.left < ra.right)
+        hits.push(a + ' / ' + b);
+    }
+  }
+  const info = document.querySelector('.scores .info');
+  return {hits, info: info ? info.textContent : ''};
+}"""
+
+
+def laid_out(page: Any) -> dict[str, Any]:
+    return dict(page.evaluate(OVERLAPS_JS))
+
+
 async def play_to_the_end(
     browser: Browser,
     page: Any,
@@ -231,6 +255,7 @@ async def play_to_the_end(
     seat: int,
     others: Callable[[], Any] | None = None,
     seconds: float = 600.0,
+    look: Callable[[], Any] | None = None,
 ) -> int:
     """The page's seat plays until the game ends (its turns, and its answers to a claim);
     ``others`` moves any other human."""
@@ -242,6 +267,8 @@ async def play_to_the_end(
         assert game is not None
         if table.view(seat).legal:
             version = table.version
+            if look is not None:
+                await look()
             done = await browser.run(take_turn, page)
             if done == "end":  # the AI's last cards (or a claim) ended it meanwhile
                 assert table.status != "active"
@@ -340,8 +367,22 @@ async def test_every_kind_of_table_plays_to_its_end_from_the_web_page(
     await browser.run(lambda: page.click("[data-verb=start]"))
     table = the_table(env, channel)
     await until(lambda: table.status == "active")
-    moves = await play_to_the_end(browser, page, table, 0)
+    seen: list[dict[str, Any]] = []
+
+    async def look() -> None:
+        # at a phone's width nothing is drawn over anything else (a long line of
+        # calls once wrapped under the Claim button), and the info line reads as words
+        seen.append(await browser.run(laid_out, page))
+
+    moves = await play_to_the_end(browser, page, table, 0, look=look)
     assert table.status == "finished" and moves > 5
+    assert seen and all(not s["hits"] for s in seen), [s["hits"] for s in seen if s["hits"]]
+    assert not any(" to 0 " in f" {s['info']} " for s in seen), seen[0]["info"]
+    if game_id == "bid-whist":  # the contract in words: "4 uptown", never "4u"
+        named = [s["info"] for s in seen if "Contract:" in s["info"]]
+        assert named and all(
+            re.search(r"Contract: [1-7] (uptown|downtown|no trump)", i) for i in named
+        ), named
     await browser.run(lambda: page.wait_for_selector(".end h2"))
     game = table.game
     assert game is not None

@@ -48,6 +48,16 @@ function byId(id: string): HTMLElement {
   return node;
 }
 
+const BID_MODES: Record<string, string> = { u: N("uptown"), d: N("downtown"), n: N("no trump") };
+
+/** A call as players say it: Bid Whist's ``4d`` is "4 downtown"; other calls are words already. */
+export function callName(code: string): string {
+  const bid = /^([1-7])([udn])$/.exec(code);
+  const mode = bid === null ? undefined : BID_MODES[bid[2] ?? ""];
+  if (bid === null || mode === undefined) return code;
+  return t("{n} {mode}", { n: bid[1] ?? "", mode: t(mode) });
+}
+
 export function cardName(code: string): string {
   if (code === "LJ") return t("little joker");
   if (code === "BJ") return t("big joker");
@@ -341,15 +351,15 @@ class TableView {
     });
     const info: string[] = [
       t("Game {game}, deal {deal}", { game: game.game_no, deal: game.deal_no }),
-      t("to {target}", { target: game.target }),
     ];
+    if (game.target > 0) info.push(t("to {target}", { target: game.target }));
     const suit = game.trump ? SUIT_NAMES[game.trump] : undefined;
     info.push(
       game.trump
         ? t("Trumps {symbol} {suit}", { symbol: SUITS[game.trump] ?? game.trump, suit: suit ? t(suit) : "" })
         : t("No trumps yet"),
     );
-    if (game.contract?.name) info.push(t("Contract: {name}", { name: game.contract.name }));
+    if (game.contract?.name) info.push(t("Contract: {name}", { name: callName(game.contract.name) }));
     info.push(t(PHASES[game.phase] ?? game.phase));
     bar.append(el("div", { class: "info" }, info.join(" · ")));
     return bar;
@@ -376,7 +386,11 @@ class TableView {
     if (game.dealer === i) badges.push(t("dealer"));
     if (seat.occupant === "ai") badges.push(t("AI {level}", { level: seat.ai ? t(AI_LEVELS[seat.ai] ?? seat.ai) : "" }).trim());
     if (seat.away) badges.push(t("AI playing for them"));
-    if (you !== null && you.partner === i) badges.push(t("partner"));
+    if (you !== null && i !== you.seat && game.sides.length && game.sides[i] === game.sides[you.seat]) {
+      // a partner at a fixed partnership; against a soloist the three defenders are one side
+      const side = game.sides.filter((s) => s === game.sides[you.seat]).length;
+      badges.push(side > 2 ? t("on your side") : t("partner"));
+    } else if (you !== null && !game.sides.length && you.partner === i) badges.push(t("partner"));
     box.append(
       el("div", { class: "name" }, `${turn ? "▶ " : ""}${this.short(names[i] ?? "")}`),
       el(
@@ -437,7 +451,14 @@ class TableView {
           pile.append(this.card(pos.up, { class: `card${pos.fresh ? " fresh" : ""}` }));
         }
       }
-      if (pos.down > 0) pile.append(el("span", { class: "down" }, `+${pos.down}`));
+      if (pos.down > 0)
+        pile.append(
+          el(
+            "span",
+            { class: "down", title: t("{n} face down under it", { n: pos.down }) },
+            `+${pos.down}`,
+          ),
+        );
       row.append(pile);
     }
     return row;
@@ -482,7 +503,7 @@ class TableView {
     const calls = [...(game.contract?.auction ?? []), ...game.calls].slice(-4);
     if (calls.length) {
       line.append(
-        el("span", { class: "calls" }, ` · ${calls.map((c) => `${names[c.seat] ?? "?"}: ${c.call}`).join(", ")}`),
+        el("span", { class: "calls" }, ` · ${calls.map((c) => `${this.short(names[c.seat] ?? "?")}: ${callName(c.call)}`).join(", ")}`),
       );
     }
     return line;
