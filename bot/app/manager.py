@@ -135,8 +135,8 @@ class GameManager:
         buttons)."""
         svc = self.services
         return [
-            daily_feature.build(self.daily, self.daily_standings, self.coach),
-            challenge_feature.build(self.challenges),
+            daily_feature.build(self.daily, self.daily_standings, self.coach, svc.user_locales),
+            challenge_feature.build(self.challenges, svc.user_locales),
             records.build(svc),
             info.build(svc, self.presenter),
             settings_feature.build(svc, self.presenter),

@@ -13,7 +13,9 @@ One tap never shows a hand or ends a game: each asks privately first.
 * **Accept** / **Reject** (a claim) and **Agree** / **Play on** (a
   concession) are the engine's legal actions of the seats asked, shown on
   their hands like any choice (:mod:`bot.present.controls`).
-* **Concede** (``rh:t:<table>:concede``, on the table): answers privately with
+* **Concede** (``rh:t:<table>:concede``, under This deal's private answer for a
+  player whose side may concede; on the table itself in messages drawn before the
+  table kept one row of buttons): answers privately with
   what it means ("Concede the game? It ends now and counts as a loss.", or the
   proposal to one's partner) and **Confirm** (``concede-yes``) / **Keep playing**;
   the confirmation proposes to concede (at two players, concedes) through
@@ -29,9 +31,10 @@ One tap never shows a hand or ends a game: each asks privately first.
   moment passed) is answered the same way, never "Already played"
   (:func:`bot.discord_ui.play.claim_passed_text`). **Claim all** is offered only where
   the claim surely holds (:func:`bot.present.controls.claim_controls`).
-* **This deal** (``rh:t:<table>:deal``) and **Scores** (``rh:t:<table>:scores``),
-  on the table: every trick of the deal so far (who led, what each played, who
-  won) and the scores, privately, to anyone; public information only.
+* **This deal** (``rh:t:<table>:deal``, on the table): every trick of the deal so
+  far (who led, what each played, who won) and the scores, privately, to anyone;
+  public information only. **Scores** (``rh:t:<table>:scores``, on older table
+  messages) answers the scores alone.
 * **Last trick** (``rh:t:<table>:last``, on the table and the hand): the last
   completed trick of the deal in play, privately, by player name, with its
   winner. It is read from the game, which a restart rebuilds from the store,
@@ -57,7 +60,7 @@ import discord
 from bot.discord_ui.play import Play, claim_passed_text
 from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
-from bot.present.controls import claim_confirm, claim_menu, concede_confirm
+from bot.present.controls import claim_confirm, claim_menu, concede_button, concede_confirm
 from bot.present.i18n import _, ngettext
 from bot.present.render.claims import last_trick_text
 from bot.present.render.refusals import reason_text
@@ -235,10 +238,28 @@ class ClaimButtons:
         await refuse(interaction, _("That button is not recognised."))
 
     async def _look(self, interaction: discord.Interaction[Any], table: Table, verb: str) -> None:
-        """Last trick, This deal or Scores: a private answer of public information
-        (read from the view of a seat whose hand is never shown), to players and
-        onlookers alike."""
+        """Last trick, This deal (with the scores) or Scores (an older message's): a
+        private answer of public information (read from the view of a seat whose hand
+        is never shown), to players and onlookers alike. This deal carries **Concede**
+        for a player whose side may concede now (it asks first, as ever), at a table
+        with a table message (not a board played in a DM, which never offered it)."""
         game = table.game
         assert game is not None
         look = {"last": last_trick_text, "deal": this_deal_text, "scores": scores_text}[verb]
-        await reply(interaction, look(table.info(), game.observe(0)))  # the clicker's language
+        text = look(table.info(), game.observe(0))  # the clicker's language
+        seat = table.seat_of(interaction.user.id)
+        # the table message's Concede moved here; a board played alone in a DM had none
+        if (
+            verb == "deal"
+            and seat is not None
+            and table.status == "active"
+            and not table.settings.board
+        ):
+            try:
+                game.check(seat, Concede())
+            except IllegalAction:
+                pass
+            else:
+                await reply(interaction, text, concede_button(table.id))
+                return
+        await reply(interaction, text)

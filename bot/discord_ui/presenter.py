@@ -34,7 +34,7 @@ from bot.store import HumanSeat, TableRow
 from bot.tables import commit
 from bot.tables.kinds import TableKind
 from bot.tables.table import Table, first_free
-from engine import Action, DealScored, DealStarted, Event, Game, SeatView, TrickWon, can_concede
+from engine import Action, DealScored, DealStarted, Event, Game, SeatView, TrickWon
 
 log = logging.getLogger(__name__)
 
@@ -334,11 +334,7 @@ class Presenter:
                     info, view, recent, self._deadline(table), pictured=picture is not None
                 )
             ),
-            buttons=layout.play_buttons(
-                table.id,
-                show_reclaim=bool(table.away),
-                show_concede=table.game is not None and can_concede(table.game),
-            ),
+            buttons=layout.play_buttons(table.id, show_reclaim=bool(table.away)),
             picture=picture,
             alt=render.alt_text(info, view, recent),
             # shown only where there is no picture: not drawn for every edit that has one

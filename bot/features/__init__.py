@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 
 from bot.present.i18n import _
-from bot.present.locales import arrive
+from bot.present.locales import Remembers, arrive
 
 __all__ = ["Command", "Feature", "answered", "install"]
 
@@ -38,11 +38,14 @@ async def _nothing() -> None:
 async def answered(
     interaction: discord.Interaction[Any],
     click: Callable[[discord.Interaction[Any]], Awaitable[None]],
+    locales: Remembers | None = None,
 ) -> None:
-    """Run a feature's button ``click`` in the clicker's language; an error still gets
-    a short private answer (and is reported through the client's error hook)."""
+    """Run a feature's button ``click`` in the clicker's language (``locales``, the
+    bot's, remembers it); an error still gets a short private answer (and is reported
+    through the client's error hook: discord.py only logs errors raised in dynamic
+    items)."""
     try:
-        await arrive(interaction)
+        await arrive(interaction, locales)
         await click(interaction)
     except Exception:
         if not interaction.response.is_done():

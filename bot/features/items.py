@@ -1,32 +1,40 @@
 """A feature's buttons and menus: one :class:`discord.ui.DynamicItem` class per
 ``custom_id`` prefix, made by :func:`item_class` inside the feature's ``build``.
 
-The class matches every id that starts with its prefix (so an old or forged id of
-that prefix reaches the feature, which refuses it privately when it cannot read
-it), hands the rest of the id and the chosen values of a menu to the feature's
-callback (a closure over the feature's own objects), answers in the clicker's
-language, and turns a failure into a short private answer and the client's error
-hook, as every component of the bot does.
+The class matches every id that starts with its prefix, so an old or forged id of
+that prefix reaches the feature. The rest of the id is read against the feature's
+routes (the shapes of the ids it draws, each with its callback, a closure over the
+feature's own objects): the first shape the rest matches whole is called with the
+match and the chosen values of a menu; a rest no shape matches is answered
+privately (:func:`not_recognised`) and changes nothing. The click is answered in
+the clicker's language, and a failure becomes a short private answer and the
+client's error hook (:func:`bot.features.answered`), as every component of the bot
+does.
 """
 
 from __future__ import annotations
 
+import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import discord
 
+from bot.features import answered
 from bot.present.i18n import _
-from bot.present.locales import Remembers, arrive
+from bot.present.locales import Remembers
 from bot.present.replies import refuse
 
-__all__ = ["Click", "item_class", "not_recognised"]
+__all__ = ["Click", "item_class", "not_recognised", "numbers"]
+
+log = logging.getLogger(__name__)
 
 ID_LIMIT = 100
 
-Click = Callable[[discord.Interaction[Any], str, Sequence[str]], Awaitable[None]]
-"""A feature's callback: (the interaction, the id after the prefix, a menu's values)."""
+Click = Callable[[discord.Interaction[Any], re.Match[str], Sequence[str]], Awaitable[None]]
+"""A route's callback: (the interaction, the id after the prefix matched against the
+route's shape, a menu's chosen values)."""
 
 
 async def not_recognised(interaction: discord.Interaction[Any]) -> None:
@@ -34,14 +42,38 @@ async def not_recognised(interaction: discord.Interaction[Any]) -> None:
     await refuse(interaction, _("That button is not recognised — it may be from an older message."))
 
 
+def numbers(act: Callable[..., Awaitable[None]]) -> Click:
+    """The route of a shape whose every group is a number (a table, a step ...):
+    ``act(interaction, *the numbers)``."""
+
+    async def click(
+        interaction: discord.Interaction[Any], m: re.Match[str], values: Sequence[str]
+    ) -> None:
+        await act(interaction, *(int(g) for g in m.groups()))
+
+    return click
+
+
 def item_class(
-    name: str, prefix: str, on_click: Click, locales: Remembers
+    name: str, prefix: str, routes: Mapping[str, Click], locales: Remembers
 ) -> type[discord.ui.DynamicItem[discord.ui.Item[Any]]]:
-    """A DynamicItem class for the buttons and menus whose ``custom_id`` is
-    ``prefix`` + the rest (at most 100 characters in all); ``locales`` remembers each
-    clicker's language. The prefixes of two classes must not overlap: discord.py runs
-    every class whose template matches."""
+    """A DynamicItem class for the buttons and menus whose ``custom_id`` is ``prefix``
+    + the rest (at most 100 characters in all). ``routes`` maps each shape of the
+    rest (a regular expression, matched whole, tried in order) to its callback;
+    ``locales`` remembers each clicker's language. The prefixes of two classes must
+    not overlap: discord.py runs every class whose template matches."""
     template = re.escape(prefix) + rf"(?P<rest>\S{{0,{ID_LIMIT - len(prefix)}}})"
+    shapes = [(re.compile(shape), click) for shape, click in routes.items()]
+
+    async def route(
+        interaction: discord.Interaction[Any], rest: str, values: Sequence[str]
+    ) -> None:
+        for shape, click in shapes:
+            if m := shape.fullmatch(rest):
+                await click(interaction, m, values)
+                return
+        log.debug("refused unreadable id %r from user %s", prefix + rest, interaction.user.id)
+        await not_recognised(interaction)
 
     class FeatureItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=template):
         def __init__(self, item: discord.ui.Item[Any]) -> None:
@@ -61,21 +93,7 @@ def item_class(
 
         async def callback(self, interaction: discord.Interaction[Any]) -> None:
             values = tuple(str(v) for v in getattr(self.item, "values", ()))
-            try:
-                await arrive(interaction, locales)  # the clicker's language
-                await on_click(interaction, self.rest, values)
-            except Exception:
-                # discord.py only logs errors raised in dynamic items: answer the user
-                # and report through the client's error hook
-                if not interaction.response.is_done():
-                    try:
-                        await interaction.response.send_message(
-                            _("Something went wrong — nothing was changed. Please try again."),
-                            ephemeral=True,
-                        )
-                    except discord.HTTPException:
-                        pass
-                await interaction.client.on_error("component", interaction)
+            await answered(interaction, lambda i: route(i, self.rest, values), locales)
 
     FeatureItem.__name__ = FeatureItem.__qualname__ = name
     return FeatureItem

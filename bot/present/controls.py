@@ -90,6 +90,7 @@ __all__ = [
     "claim_confirm",
     "claim_controls",
     "claim_menu",
+    "concede_button",
     "concede_confirm",
     "hand_controls",
     "hint_button",
@@ -506,6 +507,14 @@ def claim_confirm(table_id: int, version: int, view: SeatView) -> discord.ui.Vie
         action_id(table_id, version, view.seat, best), _("Confirm"), discord.ButtonStyle.danger
     )
     _keep_playing(ui, table_id, 0)
+    return ui
+
+
+def concede_button(table_id: int) -> discord.ui.View:
+    """**Concede** under This deal's private answer, for a player whose side may concede
+    (the table message keeps one row of buttons for a phone): it asks first."""
+    ui = Rows()
+    ui.button(table_id_for(table_id, "concede"), _("Concede"), discord.ButtonStyle.secondary)
     return ui
 
 

@@ -140,26 +140,21 @@ def _button(table_id: int, verb: str, label: str, style: discord.ButtonStyle) ->
     return RHButton(table_id_for(table_id, verb), label, style)
 
 
-def play_buttons(
-    table_id: int, show_reclaim: bool, show_concede: bool = True
-) -> tuple[tuple[RHButton, ...], ...]:
-    """My hand and what is one tap away (Last trick, This deal), then Scores and
-    Concede (it asks first; only where the rules let a side concede: not where
-    everyone plays for himself) and, for a player the AI stands in for, Take my seat
-    back: two rows, each fits one line of a phone."""
+def play_buttons(table_id: int, show_reclaim: bool) -> tuple[tuple[RHButton, ...], ...]:
+    """My hand and what is one tap away (Last trick; This deal: every trick of the deal,
+    the scores and, for a player whose side may concede, **Concede**): one row, which
+    fits a phone's line (a second row of Scores and Concede made the message taller
+    than a phone's screen). For a player the AI stands in for, **Take my seat back**
+    on a row of its own."""
     first = (
         _button(table_id, "hand", _("My hand"), discord.ButtonStyle.primary),
         _button(table_id, "last", _("Last trick"), discord.ButtonStyle.secondary),
         _button(table_id, "deal", _("This deal"), discord.ButtonStyle.secondary),
     )
-    second = [_button(table_id, "scores", _("Scores"), discord.ButtonStyle.secondary)]
-    if show_concede:
-        second.append(_button(table_id, "concede", _("Concede"), discord.ButtonStyle.secondary))
-    if show_reclaim:
-        second.insert(
-            0, _button(table_id, "reclaim", _("Take my seat back"), discord.ButtonStyle.success)
-        )
-    return first, tuple(second)
+    if not show_reclaim:
+        return (first,)
+    reclaim = _button(table_id, "reclaim", _("Take my seat back"), discord.ButtonStyle.success)
+    return first, (reclaim,)
 
 
 def lobby_buttons(table_id: int, full: bool = False) -> tuple[tuple[RHButton, ...], ...]:

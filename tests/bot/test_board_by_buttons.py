@@ -19,7 +19,7 @@ from engine import BOARDS_PER_DAY
 
 from .daily_play import dm_messages, hand_of, latest_board, play_board, random_actions
 from .dm_play import act
-from .helpers import forged_click
+from .helpers import forged_click, labels_of
 
 pytestmark = pytest.mark.slow  # whole boards through the simulator
 
@@ -141,6 +141,9 @@ async def test_a_boards_dm_shows_the_tricks_after_an_ai_lead(simcord_env: Any) -
             assert all(str(c.rank.label) in shown for c in cards), shown
             whole = await alice.user.click(hand, label="This deal")
             assert whole.ephemeral and whole.response.content
+            # with the scores, but no Concede: a board played alone never offers it
+            assert "Score:" in whole.response.content
+            assert "Concede" not in labels_of(whole.response.components)
             checked = True
             break
         actions = random_actions(game, seat, rng)

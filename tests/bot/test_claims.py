@@ -150,7 +150,10 @@ async def test_a_human_rejects_and_bad_inputs_change_nothing(
             env, carol.user, hand_message(carol), f"rh:a:{table.id}:{pending}:2:accept"
         )
         assert_refused(res, "opponents")  # the claimer's partner has no say
-        res = await alice.click(table_message(channel), label="Concede")
+        # no Concede under This deal while the claim waits; an older message's is refused
+        res = await alice.click(table_message(channel), label="This deal")
+        assert "Concede" not in labels_of(res.response.components)
+        res = await forged_click(env, alice, table_message(channel), f"rh:t:{table.id}:concede")
         assert_refused(res, "claim is waiting")
     old_hand = hand_message(bob)
     # East (bob) and West (dave) are asked; one rejection is enough
@@ -188,7 +191,8 @@ async def test_concede_by_both_partners_and_the_last_trick(simcord_env: Any) -> 
     assert names[winner] in text.split("\n")[0]
     for i, card in enumerate(cards):
         assert card_text(card) in text and names[(leader + i) % 4] in text
-    asked = await alice.click(table_message(channel), label="Concede")
+    deal = await alice.click(table_message(channel), label="This deal")  # Concede is under it
+    asked = await alice.click(deal.response, label="Concede")
     res = await alice.click(asked.response, label="Confirm")
     assert res.response.ephemeral and "proposed to concede" in res.response.content
     assert table.game.phase == "concede" and table.game.to_act() == 2

@@ -1,6 +1,7 @@
-"""The table message offers Concede only where the rules let a side concede: at a
-partnership or two-handed table, never where everyone plays for himself (Solo Whist),
-where the button could only be refused (issue #37, finding 10)."""
+"""Concede is offered only where the rules let a side concede: at a partnership or
+two-handed table, never where everyone plays for himself (Solo Whist), where the
+button could only be refused (issue #37, finding 10). It is under This deal's private
+answer, for a player (the table message keeps one row of buttons for a phone)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import button_labels, forged_click, table_message, world_state
+from .helpers import button_labels, forged_click, labels_of, table_message, world_state
 
 
 @pytest.mark.parametrize(
@@ -27,8 +28,14 @@ async def test_concede_is_offered_only_where_a_side_may_concede(
         await alice.click(table_message(channel), label="Add AI (easy)")
     await alice.click(table_message(channel), label="Start")
     labels = button_labels(table_message(channel))
-    assert "Scores" in labels, labels
-    assert ("Concede" in labels) is offered, labels
+    assert labels == ["My hand", "Last trick", "This deal"], labels
+    deal = await alice.click(table_message(channel), label="This deal")
+    assert deal.ephemeral and "Score:" in deal.response.content
+    offers = labels_of(deal.response.components)
+    assert offers == (["Concede"] if offered else []), offers
+    if offered:  # it asks first, as it did from the table
+        asked = await alice.click(deal.response, label="Concede")
+        assert asked.ephemeral and "Confirm" in labels_of(asked.response.components)
     if not offered:
         # an old or forged Concede button: a short private refusal, nothing changed
         before = world_state(env, db_path)

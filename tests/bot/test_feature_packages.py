@@ -59,6 +59,10 @@ IDS = (
     "rc:m:4",
     "rc:c:4:0",
     "rc:n:4",
+    "dy:next:1",
+    "dy:post:1",
+    "ch:play:1",
+    "ch:rematch:1",
 )
 
 
@@ -67,7 +71,7 @@ async def test_the_features_are_installed_and_the_hubs_keep_none_of_them(
 ) -> None:
     bot = simcord_env.bot
     names = {f.name: f for f in bot.features}
-    assert {"records", "info", "settings", "coach"} <= set(names)
+    assert {"records", "info", "settings", "coach", "daily", "challenge"} <= set(names)
     group = bot.get_cog("RuffCog").app_command
     under_ruff = {c.name for c in group.commands}
     assert set(MOVED) <= under_ruff
@@ -115,6 +119,8 @@ async def test_the_features_are_installed_and_the_hubs_keep_none_of_them(
     records_items = set(names["records"].items)
     assert owner["rh:r:1:0"] in records_items and owner["rh:s:1"] in records_items
     assert owner["rh:lb:0"] in set(names["info"].items)
+    assert owner["dy:next:1"] in set(names["daily"].items)
+    assert owner["ch:play:1"] in set(names["challenge"].items)
     coach_items = set(names["coach"].items)
     for cid in IDS:
         if cid.startswith(("rc:", "rh:h:", "rh:l:", "rh:ld:", "rh:lk:", "rh:lc:")):
@@ -143,5 +149,12 @@ async def test_a_replay_drawn_before_a_restart_steps_after_it(
     res = await forged_click(env, alice, res.response.message, "rh:lb:0:whist-5")
     assert "Leaderboard — Card Room" in res.response.content
     # and a malformed id of a feature's prefix is refused privately, changing nothing
-    res = await forged_click(env, alice, res.response.message, "rh:r:1:x")
+    shown = res.response.message
+    before = env.backend.get_message(shown.channel.id, shown.id).content
+    res = await forged_click(env, alice, shown, "rh:r:1:x")
     assert res.ephemeral and "not recognised" in res.response.content
+    # so is one of the daily boards' or the challenges' prefix with a verb they lack
+    for forged in ("dy:undo:1", "dy:next:x", "ch:accept:1", "ch:play:"):
+        res = await forged_click(env, alice, shown, forged)
+        assert res.ephemeral and "not recognised" in res.response.content, forged
+    assert env.backend.get_message(shown.channel.id, shown.id).content == before

@@ -37,7 +37,8 @@ def test_a_sent_table_layout_leaves_nothing_for_the_collector() -> None:
                 alt="the table in words",
             )
             view = shown.view()
-            assert len(list(view.walk_children())) > 10  # container, gallery, rows, buttons
+            # gallery, container, text, two rows, four buttons (the reclaim row too)
+            assert len(list(view.walk_children())) >= 9
             release_view(view)
             del view, shown
         gc.collect()

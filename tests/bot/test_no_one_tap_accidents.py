@@ -102,7 +102,8 @@ async def test_concede_asks_first_and_the_result_says_who_conceded(simcord_env: 
     table = env.bot.manager.tables[1]
     version = table.game.version
 
-    asked = await bob.click(table_message(channel), label="Concede")
+    deal = await bob.click(table_message(channel), label="This deal")  # Concede is under it
+    asked = await bob.click(deal.response, label="Concede")
     assert asked.response.ephemeral
     assert asked.response.content == "Concede the game? It ends now and counts as a loss."
     assert labels_of(asked.response.components) == ["Confirm", "Keep playing"]
@@ -110,7 +111,8 @@ async def test_concede_asks_first_and_the_result_says_who_conceded(simcord_env: 
     await bob.click(asked.response, label="Keep playing")
     assert not table.game.is_over and table.game.version == version
 
-    asked = await bob.click(table_message(channel), label="Concede")
+    deal = await bob.click(table_message(channel), label="This deal")
+    asked = await bob.click(deal.response, label="Concede")
     await bob.click(asked.response, label="Confirm")
     assert table.game.is_over and table.status == "finished"
     final = message_text(table_message(channel))

@@ -1,6 +1,7 @@
 """A table made for the phone: the table message is one Components V2 layout (the
-picture first, above the container, then at most three short lines and the buttons);
-Last trick, This deal and Scores answer privately with public information only; with
+picture first, above the container, then two short lines and one row of buttons);
+Last trick and This deal (with the scores; an older message's Scores too) answer
+privately with public information only; with
 pictures off the layout carries a compact text table; a table message from before the
 layout still answers its buttons and is redrawn as a layout; the picture is drawn for
 the width a 400 px phone shows it at (304 px, measured in simcord's preview by
@@ -21,7 +22,15 @@ from bot.present.render import SeatInfo, TableInfo, card_text
 from engine import Card, make_rules, new_game
 from tools.bench_picture import Form, play, table_info
 
-from .helpers import button_labels, buttons, choose_cards, hand_message, table_message
+from .helpers import (
+    button_labels,
+    buttons,
+    choose_cards,
+    forged_click,
+    hand_message,
+    labels_of,
+    table_message,
+)
 
 ON_PHONE = pic.SHOWN_ON_PHONE  # px: the narrowest the picture is shown at
 
@@ -97,12 +106,17 @@ async def test_the_table_message_is_a_layout_picture_first_then_three_lines_then
     assert [a.filename for a in message.attachments] == ["table.png"]
     assert text.type is discord.ComponentType.text_display
     lines = text.content.splitlines()
-    assert 1 <= len(lines) <= 3, lines
-    assert lines[0].startswith("▶ **North** — <@") and "<t:" in lines[0] and ":R>" in lines[0]
+    # two lines: whose turn (alone: with its deadline it wrapped on a phone), then one
+    # small line of the deadline and the last event
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("▶ **North** — <@") and "<t:" not in lines[0], lines
+    assert re.match(r"-# ⏱ <t:\d+:R> · ", lines[1]), lines
     # trumps are the picture's (its Trumps box, its alt text): not a wrapped line again
-    assert lines[1].startswith("-# ") and "Trumps" not in lines[1], lines
-    assert all(row.type is discord.ComponentType.action_row for row in rows)
-    assert button_labels(message) == ["My hand", "Last trick", "This deal", "Scores", "Concede"]
+    assert "Trumps" not in lines[1], lines
+    # one row of buttons, which fits a phone's line: the scores and Concede are behind
+    # This deal
+    assert len(rows) == 1 and rows[0].type is discord.ComponentType.action_row
+    assert button_labels(message) == ["My hand", "Last trick", "This deal"]
 
 
 def _played_and_unplayed(table: Any) -> tuple[set[Card], set[Card]]:
@@ -130,10 +144,17 @@ async def test_last_trick_this_deal_and_scores_answer_privately_with_public_info
     before = table.game.state_key()
     answers: dict[str, list[str]] = {}
     for who in (alice, bob):  # a player and an onlooker see the same
-        for label in ("Last trick", "This deal", "Scores"):
+        for label in ("Last trick", "This deal"):
             res = await who.click(table_message(channel), label=label)
             assert res.ephemeral, label
             answers.setdefault(label, []).append(res.response.content)
+            if label == "This deal":  # Concede for alice (a player), nothing for bob
+                offered = labels_of(res.response.components)
+                assert offered == (["Concede"] if who is alice else []), offered
+    # an older table message's Scores still answers
+    old = await forged_click(env, bob, table_message(channel), "rh:t:1:scores")
+    assert old.ephemeral
+    answers["Scores"] = [old.response.content, old.response.content]
     for label, (to_alice, to_bob) in answers.items():
         assert to_alice == to_bob, label
         assert not _cards_named(to_alice, in_hands), f"{label} names a card still in a hand"
@@ -145,6 +166,8 @@ async def test_last_trick_this_deal_and_scores_answer_privately_with_public_info
         assert _cards_named(line, set(cards)) == set(cards), line
         assert f"→ **{('North', 'East', 'South', 'West')[winner]} (" in line, line
     assert _cards_named(deal, played) == played, "every card played this deal is listed"
+    # This deal says the scores too (the table has no Scores button any more)
+    assert "Score:" in deal and "Tricks this deal:" in deal and "Dealer:" in deal
     assert "Score:" in answers["Scores"][0] and "Tricks this deal:" in answers["Scores"][0]
     assert table.game.state_key() == before, "looking changes nothing"
 
@@ -343,9 +366,9 @@ def test_the_second_line_names_trumps_the_contract_and_a_no_trump_bids_direction
 
 
 def test_under_the_picture_the_turn_then_one_small_line_of_trumps_and_the_last_event() -> None:
-    """A phone's table message: the turn line, then trumps (the card turned up is in the
-    picture) and the last event by seat alone (the picture names each seat's player)
-    on one small line."""
+    """A phone's table message: the turn line, then the turn's deadline, trumps (the
+    card turned up is in the picture) and the last event by seat alone (the picture
+    names each seat's player) on one small line."""
     from bot.present.render import table_lines
 
     game, _ = new_game(rules=make_rules("whist-long"), seed=3)
@@ -359,9 +382,11 @@ def test_under_the_picture_the_turn_then_one_small_line_of_trumps_and_the_last_e
     leader = view.trick[0][0]
     event = f"{info.seat_name(leader)} led {card_text(view.trick[0][1])}."
     lines = table_lines(info, view, [event], deadline=1_900_000_000.0)
-    assert len(lines) == 2 and "<t:1900000000:R>" in lines[0], lines
+    assert len(lines) == 2 and "<t:" not in lines[0], lines
     small = lines[1]
-    assert small.startswith("-# Trumps: **") and "turned up" not in small, small
+    # the deadline first (it is the turn's), then trumps, then the last event
+    assert small.startswith("-# ⏱ <t:1900000000:R> · Trumps: **"), small
+    assert "turned up" not in small, small
     assert small.endswith(f" · {info.names[leader]} led {card_text(view.trick[0][1])}."), small
     assert f"({names[leader]})" not in small
 

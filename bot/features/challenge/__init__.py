@@ -5,21 +5,22 @@ under a finished board, **Rematch** under the comparison. The challenges themsel
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.features import Feature, answered
-from bot.features.challenge.challenges import CHALLENGE_TEMPLATE, Challenges
-from bot.features.daily import game_choices
+from bot.features import Feature
+from bot.features.challenge.challenges import CHALLENGE_PREFIX, Challenges
+from bot.features.choices import game_choices
+from bot.features.items import item_class, numbers
 from bot.present.i18n import N_
+from bot.present.locales import Remembers
 
 __all__ = ["build"]
 
 
-def build(challenges: Challenges) -> Feature:
+def build(challenges: Challenges, locales: Remembers) -> Feature:
     """The challenge feature over its :class:`Challenges` (made by the manager)."""
 
     @app_commands.command(
@@ -40,35 +41,15 @@ def build(challenges: Challenges) -> Feature:
     ) -> None:
         await challenges.command(interaction, opponent, game, boards)
 
-    class ChallengeButton(
-        discord.ui.DynamicItem[discord.ui.Button[Any]], template=CHALLENGE_TEMPLATE
-    ):
-        """A challenge's button; its id names the verb and the challenge."""
-
-        def __init__(self, verb: str, challenge_id: int) -> None:
-            super().__init__(discord.ui.Button(custom_id=f"ch:{verb}:{challenge_id}"))
-            self.verb = verb
-            self.challenge_id = challenge_id
-
-        @classmethod
-        async def from_custom_id(
-            cls,
-            interaction: discord.Interaction[Any],
-            item: discord.ui.Item[Any],
-            match: re.Match[str],
-            /,
-        ) -> ChallengeButton:
-            return cls(match["verb"], int(match["challenge"]))
-
-        async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            await answered(interaction, self._click)
-
-        async def _click(self, interaction: discord.Interaction[Any]) -> None:
-            if self.verb in ("play", "next"):
-                await challenges.on_next(interaction, self.challenge_id, self.verb == "play")
-            elif self.verb == "decline":
-                await challenges.on_decline(interaction, self.challenge_id)
-            else:
-                await challenges.on_rematch(interaction, self.challenge_id)
-
-    return Feature(name="challenge", commands=[challenge_command], items=[ChallengeButton])
+    challenge = r"(\d{1,19})"  # the challenge's buttons: ch:<verb>:<challenge>
+    routes = {
+        rf"play:{challenge}": numbers(lambda i, c: challenges.on_next(i, c, True)),
+        rf"next:{challenge}": numbers(lambda i, c: challenges.on_next(i, c, False)),
+        rf"decline:{challenge}": numbers(challenges.on_decline),
+        rf"rematch:{challenge}": numbers(challenges.on_rematch),
+    }
+    return Feature(
+        name="challenge",
+        commands=[challenge_command],
+        items=[item_class("ChallengeButton", CHALLENGE_PREFIX, routes, locales)],
+    )

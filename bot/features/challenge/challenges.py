@@ -49,13 +49,14 @@ DEADLINE = 3 * 24 * 3600.0
 
 DEFAULT_BOARDS = 5
 
-CHALLENGE_TEMPLATE = r"ch:(?P<verb>play|decline|next|rematch):(?P<challenge>\d{1,19})"
-"""A challenge's buttons: ``ch:<verb>:<challenge>``: the invitation's Play and Decline,
-the next board under a finished one, Rematch under the comparison."""
+CHALLENGE_PREFIX = "ch:"
+"""A challenge's buttons: ``ch:<verb>:<challenge>``: the invitation's Play and Decline
+(play, decline), the next board under a finished one (next), Rematch under the
+comparison (rematch)."""
 
 
 def challenge_id_of(verb: str, challenge: int) -> str:
-    return f"ch:{verb}:{challenge}"
+    return f"{CHALLENGE_PREFIX}{verb}:{challenge}"
 
 
 def _button(label: str, custom_id: str, style: discord.ButtonStyle) -> discord.ui.View:

@@ -31,7 +31,6 @@ nothing.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -43,38 +42,26 @@ from bot.features import Feature
 from bot.features.coach.coach import Coach
 from bot.features.coach.hints import Hints
 from bot.features.coach.lessons import Lessons
-from bot.features.items import item_class, not_recognised
+from bot.features.items import item_class, not_recognised, numbers
 from bot.present.i18n import N_, _
 from bot.present.locales import Remembers
 from bot.present.replies import refuse
 from bot.tables.lesson_scripts import LESSONS
 from engine import Action, ActionParseError, Card, CardParseError, decode_action
 
-log = logging.getLogger(__name__)
-
 __all__ = ["COACH_PREFIX", "HINT_PREFIX", "LESSON_PREFIXES", "build"]
+
+Interaction = discord.Interaction[Any]
 
 COACH_PREFIX = "rc:"
 HINT_PREFIX = "rh:h:"
 LESSON_PREFIXES = ("rh:l:", "rh:ld:", "rh:lk:", "rh:lc:")
 
-_REVIEW_RE = re.compile(r"v:(\d{1,19}):(\d{1,6})")
-_DETAILS_RE = re.compile(r"d:(\d{1,19}):(\d{1,6})")
-_ANSWER_RE = re.compile(r"p:(\d{1,19}):([0-9AJQKLSHDCB]{2,3}|o\d{1,2})")
-_SOLUTION_RE = re.compile(r"s:(\d{1,19})")
-_CONFIRM_RE = re.compile(r"k:(\d{1,19}):([0-9AJQKLSHDCB]{2,3}(?:\.[0-9AJQKLSHDCB]{2,3}){0,11})")
-_PICK_RE = re.compile(r"m:(\d{1,19})")
-_CHOICE_RE = re.compile(r"c:(\d{1,19}):(\d)")
-_NEXT_RE = re.compile(r"n(?::(\d{1,19}))?")
-
-_HINT_RE = re.compile(r"(\d{1,19}):(\d{1,9}):([0-3])")
-_LESSON_RE = re.compile(r"([a-z0-9-]{1,24}):(\d{1,4}):([a-z]{1,10}(?::[0-9A-Za-z-]{1,16})?)")
-_LESSON_START_RE = re.compile(r"([a-z0-9-]{1,24}):start")
-_LESSON_PICK_RE = re.compile(r"([a-z0-9-]{1,24}):(\d{1,4})")
-_LESSON_CONFIRM_RE = re.compile(
-    r"([a-z0-9-]{1,24}):(\d{1,4}):([0-9A-Z]{2,3}(?:\.[0-9A-Z]{2,3}){0,11})"
-)
-_LESSON_CHOICE_RE = re.compile(r"([a-z0-9-]{1,24}):(\d{1,4}):(\d)")
+_ID = r"(\d{1,19})"  # a table or a puzzle
+_CARDS = r"([0-9AJQKLSHDCB]{2,3}(?:\.[0-9AJQKLSHDCB]{2,3}){0,11})"
+_LESSON = r"([a-z0-9-]{1,24})"
+_STEP = r"(\d{1,4})"
+_LESSON_CARDS = r"([0-9A-Z]{2,3}(?:\.[0-9A-Z]{2,3}){0,11})"
 
 
 def _card_codes(codes: Sequence[str]) -> list[str] | None:
@@ -132,130 +119,123 @@ def build(coach: Coach, hints: Hints, lessons: Lessons, locales: Remembers) -> F
     async def lesson(interaction: discord.Interaction[Any], name: str | None = None) -> None:
         await lessons.command(interaction, name)
 
-    async def on_coach(
-        interaction: discord.Interaction[Any], rest: str, values: Sequence[str]
-    ) -> None:
-        """Every ``rc:`` button and menu: reviews and puzzles."""
-        if m := _PICK_RE.fullmatch(rest):
-            cards = _card_codes(values)
-            if cards and len(set(cards)) == len(cards):
-                await coach.pick(interaction, int(m.group(1)), cards)
-                return
-        elif m := _CHOICE_RE.fullmatch(rest):
-            if len(values) == 1:
-                await coach.answer(interaction, int(m.group(1)), "a" + values[0][:40])
-                return
-        elif m := _CONFIRM_RE.fullmatch(rest):
-            cards = _card_codes(m.group(2).split("."))
-            if cards is not None and len(set(cards)) == len(cards):
-                await coach.answer(interaction, int(m.group(1)), "k" + " ".join(cards))
-                return
-        elif m := _REVIEW_RE.fullmatch(rest):
-            await coach.review(interaction, int(m.group(1)), int(m.group(2)))
-            return
-        elif m := _DETAILS_RE.fullmatch(rest):
-            await coach.review(interaction, int(m.group(1)), int(m.group(2)), details=True)
-            return
-        elif m := _ANSWER_RE.fullmatch(rest):
-            choice = m.group(2)
-            if not choice.startswith("o"):
-                try:
-                    choice = str(Card.parse(choice))
-                except CardParseError:
-                    choice = ""
-            if choice:
-                await coach.answer(interaction, int(m.group(1)), choice)
-                return
-        elif m := _NEXT_RE.fullmatch(rest):
-            await coach.next_puzzle(interaction, None if m.group(1) is None else int(m.group(1)))
-            return
-        elif m := _SOLUTION_RE.fullmatch(rest):
-            await coach.solution(interaction, int(m.group(1)))
-            return
-        log.debug("refused malformed coach custom_id %r from user %s", rest, interaction.user.id)
-        await not_recognised(interaction)
+    # rc: reviews and puzzles
+    async def on_details(i: Interaction, table: int, deal: int) -> None:
+        await coach.review(i, table, deal, details=True)
 
-    async def on_hint(
-        interaction: discord.Interaction[Any], rest: str, values: Sequence[str]
-    ) -> None:
-        m = _HINT_RE.fullmatch(rest)
-        if m is None:
-            await not_recognised(interaction)
-            return
-        await hints.on_hint(interaction, int(m.group(1)), int(m.group(2)), int(m.group(3)))
-
-    async def on_lesson(
-        interaction: discord.Interaction[Any], rest: str, values: Sequence[str]
-    ) -> None:
-        """``rh:l:``: start a lesson, or answer its step with a button's action."""
-        if m := _LESSON_START_RE.fullmatch(rest):
-            await lessons.on_lesson(interaction, m.group(1), -1, None)
-            return
-        m = _LESSON_RE.fullmatch(rest)
-        action: Action | None = None
-        if m is not None:
+    async def on_answer(i: Interaction, m: re.Match[str], values: Sequence[str]) -> None:
+        choice = m.group(2)
+        if not choice.startswith("o"):
             try:
-                action = decode_action(m.group(3))
-            except ActionParseError:
-                action = None
-        if m is None or action is None:
-            await not_recognised(interaction)
-            return
-        await lessons.on_lesson(interaction, m.group(1), int(m.group(2)), action)
+                choice = str(Card.parse(choice))
+            except CardParseError:
+                await not_recognised(i)
+                return
+        await coach.answer(i, int(m.group(1)), choice)
 
-    async def on_lesson_pick(
-        interaction: discord.Interaction[Any], rest: str, values: Sequence[str]
-    ) -> None:
-        """``rh:ld:``: cards chosen in a lesson's lay-out menu (shown with Confirm)."""
-        m = _LESSON_PICK_RE.fullmatch(rest)
-        if m is None:
-            await not_recognised(interaction)
+    async def on_pick(i: Interaction, m: re.Match[str], values: Sequence[str]) -> None:
+        cards = _card_codes(values)
+        if not cards or len(set(cards)) != len(cards):
+            await not_recognised(i)
             return
+        await coach.pick(i, int(m.group(1)), cards)
+
+    async def on_confirm(i: Interaction, m: re.Match[str], values: Sequence[str]) -> None:
+        cards = _card_codes(m.group(2).split("."))
+        if cards is None or len(set(cards)) != len(cards):
+            await not_recognised(i)
+            return
+        await coach.answer(i, int(m.group(1)), "k" + " ".join(cards))
+
+    async def on_choice(i: Interaction, m: re.Match[str], values: Sequence[str]) -> None:
+        if len(values) != 1:
+            await not_recognised(i)
+            return
+        await coach.answer(i, int(m.group(1)), "a" + values[0][:40])
+
+    async def on_next(i: Interaction, m: re.Match[str], values: Sequence[str]) -> None:
+        await coach.next_puzzle(i, None if m.group(1) is None else int(m.group(1)))
+
+    # rh:l: (rh:ld:, rh:lk:, rh:lc:) a lesson's controls
+    async def on_start(i: Interaction, m: re.Match[str], values: Sequence[str]) -> None:
+        await lessons.on_lesson(i, m.group(1), -1, None)
+
+    async def on_step(i: Interaction, m: re.Match[str], values: Sequence[str]) -> None:
+        try:
+            action = decode_action(m.group(3))
+        except ActionParseError:
+            await not_recognised(i)
+            return
+        await lessons.on_lesson(i, m.group(1), int(m.group(2)), action)
+
+    async def on_lesson_pick(i: Interaction, m: re.Match[str], values: Sequence[str]) -> None:
+        """Cards chosen in a lesson's lay-out menu (shown with Confirm)."""
         if not values:
-            await refuse(interaction, _("That is not one of the choices."))
+            await refuse(i, _("That is not one of the choices."))
             return
-        await lessons.on_lesson(interaction, m.group(1), int(m.group(2)), None, cards=values)
+        await lessons.on_lesson(i, m.group(1), int(m.group(2)), None, cards=values)
 
-    async def on_lesson_confirm(
-        interaction: discord.Interaction[Any], rest: str, values: Sequence[str]
-    ) -> None:
-        """``rh:lk:``: **Confirm** under a lesson's lay-out menu."""
-        m = _LESSON_CONFIRM_RE.fullmatch(rest)
-        if m is None:
-            await not_recognised(interaction)
-            return
-        await lessons.on_lesson(
-            interaction,
-            m.group(1),
-            int(m.group(2)),
-            None,
-            cards=tuple(m.group(3).split(".")),
-            confirmed=True,
-        )
+    async def on_lesson_confirm(i: Interaction, m: re.Match[str], values: Sequence[str]) -> None:
+        """**Confirm** under a lesson's lay-out menu."""
+        cards = tuple(m.group(3).split("."))
+        await lessons.on_lesson(i, m.group(1), int(m.group(2)), None, cards=cards, confirmed=True)
 
-    async def on_lesson_choice(
-        interaction: discord.Interaction[Any], rest: str, values: Sequence[str]
-    ) -> None:
-        """``rh:lc:``: one choice of a lesson's menu (the engine's encoding)."""
-        m = _LESSON_CHOICE_RE.fullmatch(rest)
-        if m is None:
-            await not_recognised(interaction)
-            return
+    async def on_lesson_choice(i: Interaction, m: re.Match[str], values: Sequence[str]) -> None:
+        """One choice of a lesson's menu (the engine's encoding)."""
         chosen = _one_action(values)
         if chosen is None:
-            await refuse(interaction, _("That is not one of the choices."))
+            await refuse(i, _("That is not one of the choices."))
             return
-        await lessons.on_lesson(interaction, m.group(1), int(m.group(2)), chosen)
+        await lessons.on_lesson(i, m.group(1), int(m.group(2)), chosen)
 
     return Feature(
         name="coach",
         commands=[lesson, review, puzzle],
         items=[
-            item_class("CoachItem", COACH_PREFIX, on_coach, locales),
-            item_class("HintButton", HINT_PREFIX, on_hint, locales),
-            item_class("LessonButton", LESSON_PREFIXES[0], on_lesson, locales),
-            item_class("LessonPick", LESSON_PREFIXES[1], on_lesson_pick, locales),
-            item_class("LessonConfirm", LESSON_PREFIXES[2], on_lesson_confirm, locales),
-            item_class("LessonChoice", LESSON_PREFIXES[3], on_lesson_choice, locales),
+            item_class(
+                "CoachItem",
+                COACH_PREFIX,
+                {
+                    rf"v:{_ID}:(\d{{1,6}})": numbers(coach.review),
+                    rf"d:{_ID}:(\d{{1,6}})": numbers(on_details),
+                    rf"p:{_ID}:([0-9AJQKLSHDCB]{{2,3}}|o\d{{1,2}})": on_answer,
+                    rf"m:{_ID}": on_pick,
+                    rf"k:{_ID}:{_CARDS}": on_confirm,
+                    rf"c:{_ID}:(\d)": on_choice,
+                    rf"s:{_ID}": numbers(coach.solution),
+                    rf"n(?::{_ID})?": on_next,
+                },
+                locales,
+            ),
+            item_class(
+                "HintButton",
+                HINT_PREFIX,
+                {r"(\d{1,19}):(\d{1,9}):([0-3])": numbers(hints.on_hint)},
+                locales,
+            ),
+            item_class(
+                "LessonButton",
+                LESSON_PREFIXES[0],
+                {
+                    rf"{_LESSON}:start": on_start,
+                    rf"{_LESSON}:{_STEP}:([a-z]{{1,10}}(?::[0-9A-Za-z-]{{1,16}})?)": on_step,
+                },
+                locales,
+            ),
+            item_class(
+                "LessonPick", LESSON_PREFIXES[1], {rf"{_LESSON}:{_STEP}": on_lesson_pick}, locales
+            ),
+            item_class(
+                "LessonConfirm",
+                LESSON_PREFIXES[2],
+                {rf"{_LESSON}:{_STEP}:{_LESSON_CARDS}": on_lesson_confirm},
+                locales,
+            ),
+            item_class(
+                "LessonChoice",
+                LESSON_PREFIXES[3],
+                {rf"{_LESSON}:{_STEP}:(\d)": on_lesson_choice},
+                locales,
+            ),
         ],
     )

@@ -9,27 +9,24 @@ review, sharing and posting the share line).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.features import Feature, answered
+from bot.features import Feature
+from bot.features.choices import game_choices
 from bot.features.coach.coach import Coach
-from bot.features.daily.boards import DAILY_TEMPLATE, Daily
+from bot.features.daily.boards import DAILY_PREFIX, Daily
 from bot.features.daily.standings import DailyStandings
+from bot.features.items import item_class, numbers
 from bot.present.i18n import N_
-from engine import game_ids, make_rules
+from bot.present.locales import Remembers
 
-__all__ = ["build", "game_choices"]
-
-
-def game_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=make_rules(g).title + f" ({g})", value=g) for g in game_ids()]
+__all__ = ["build"]
 
 
-def build(daily: Daily, reader: DailyStandings, coach: Coach) -> Feature:
+def build(daily: Daily, reader: DailyStandings, coach: Coach, locales: Remembers) -> Feature:
     """The daily feature over its parts (made by the manager: the feed follows them)."""
 
     @app_commands.command(
@@ -58,37 +55,16 @@ def build(daily: Daily, reader: DailyStandings, coach: Coach) -> Feature:
         else:
             await reader.standings(interaction, game, standings)
 
-    class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DAILY_TEMPLATE):
-        """A button of a finished board's message; its id names the verb and the table."""
-
-        def __init__(self, verb: str, table_id: int) -> None:
-            super().__init__(discord.ui.Button(custom_id=f"dy:{verb}:{table_id}"))
-            self.verb = verb
-            self.table_id = table_id
-
-        @classmethod
-        async def from_custom_id(
-            cls,
-            interaction: discord.Interaction[Any],
-            item: discord.ui.Item[Any],
-            match: re.Match[str],
-            /,
-        ) -> BoardButton:
-            return cls(match["verb"], int(match["table"]))
-
-        async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            await answered(interaction, self._click)
-
-        async def _click(self, interaction: discord.Interaction[Any]) -> None:
-            if self.verb == "next":
-                await daily.on_next(interaction, self.table_id)
-            elif self.verb == "deal":
-                await daily.on_deal(interaction, self.table_id)
-            elif self.verb == "review":
-                await daily.on_review(interaction, self.table_id, coach)
-            elif self.verb == "share":
-                await daily.on_share(interaction, self.table_id)
-            else:
-                await daily.on_post(interaction, self.table_id)
-
-    return Feature(name="daily", commands=[daily_command], items=[BoardButton])
+    table = r"(\d{1,19})"  # a finished board's buttons: dy:<verb>:<the board's table>
+    routes = {
+        rf"next:{table}": numbers(daily.on_next),
+        rf"deal:{table}": numbers(daily.on_deal),
+        rf"review:{table}": numbers(lambda i, t: daily.on_review(i, t, coach)),
+        rf"share:{table}": numbers(daily.on_share),
+        rf"post:{table}": numbers(daily.on_post),
+    }
+    return Feature(
+        name="daily",
+        commands=[daily_command],
+        items=[item_class("BoardButton", DAILY_PREFIX, routes, locales)],
+    )

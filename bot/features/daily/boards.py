@@ -87,12 +87,13 @@ def week_to(day: str) -> list[str]:
     return [(last - dt.timedelta(days=k)).isoformat() for k in range(7)]
 
 
-DAILY_TEMPLATE = r"dy:(?P<verb>next|deal|review|share|post):(?P<table>\d{1,19})"
-"""The buttons of a finished board's message: ``dy:<verb>:<table>`` (the board's table)."""
+DAILY_PREFIX = "dy:"
+"""The buttons of a finished board's message: ``dy:<verb>:<table>`` (the board's table;
+the verbs: next, deal, review, share, post)."""
 
 
 def daily_id(verb: str, table_id: int) -> str:
-    return f"dy:{verb}:{table_id}"
+    return f"{DAILY_PREFIX}{verb}:{table_id}"
 
 
 def dm_url(channel_id: int, message_id: int) -> str:

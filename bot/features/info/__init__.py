@@ -7,6 +7,7 @@ answers them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,8 +17,8 @@ from discord import app_commands
 from bot.discord_ui.presenter import Presenter
 from bot.features import Feature
 from bot.features.choices import game_choices
-from bot.features.info.info import PAGE_PREFIX, Info, parse_page
-from bot.features.items import item_class, not_recognised
+from bot.features.info.info import PAGE_PREFIX, PAGE_SHAPE, Info
+from bot.features.items import item_class
 from bot.present.i18n import N_
 from bot.tables.services import Services
 
@@ -76,15 +77,13 @@ def build(svc: Services, presenter: Presenter) -> Feature:
     ) -> None:
         await info.stats(interaction, user, game)
 
-    async def page(interaction: discord.Interaction[Any], rest: str, values: Sequence[str]) -> None:
-        found = parse_page(rest)
-        if found is None:
-            await not_recognised(interaction)
-            return
-        await info.on_leaderboard_page(interaction, *found)
+    async def page(
+        interaction: discord.Interaction[Any], m: re.Match[str], values: Sequence[str]
+    ) -> None:
+        await info.on_leaderboard_page(interaction, int(m.group(1)), m.group(2) or None)
 
     return Feature(
         name="info",
         commands=[hand, rules, leaderboard, stats],
-        items=[item_class("LeaderboardPage", PAGE_PREFIX, page, svc.user_locales)],
+        items=[item_class("LeaderboardPage", PAGE_PREFIX, {PAGE_SHAPE: page}, svc.user_locales)],
     )

@@ -32,6 +32,7 @@ from engine import RulesError, game_ids, make_rules
 
 __all__ = [
     "PAGE_PREFIX",
+    "PAGE_SHAPE",
     "Info",
     "leaderboard_id",
     "leaderboard_text",
@@ -210,7 +211,8 @@ class Info:
 PAGE_PREFIX = "rh:lb:"
 """The leaderboard's page buttons: ``rh:lb:<page>[:<game>]`` (the game id the page
 shows; an id without one, from before ratings, shows the server's most played game)."""
-_PAGE_RE = re.compile(r"(\d{1,4})(?::([a-z0-9-]{1,60}))?")
+PAGE_SHAPE = r"(\d{1,4})(?::([a-z0-9-]{1,60}))?"
+"""A page button's id after ``rh:lb:``: the page (from 0) and the game, if named."""
 _ID_LIMIT = 100
 
 
@@ -224,7 +226,7 @@ def leaderboard_id(page: int, game_id: str | None = None) -> str:
 def parse_page(rest: str) -> tuple[int, str | None] | None:
     """``(page, game id or None)`` of a page button's id after ``rh:lb:``; None if
     malformed."""
-    m = _PAGE_RE.fullmatch(rest)
+    m = re.fullmatch(PAGE_SHAPE, rest)
     return None if m is None else (int(m.group(1)), m.group(2) or None)
 
 

@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 
 from bot.features import Feature
-from bot.features.items import item_class, not_recognised
+from bot.features.items import item_class, numbers
 from bot.features.records.records import Records
 from bot.present.i18n import N_, _
 from bot.present.replies import refuse
@@ -33,13 +33,13 @@ __all__ = ["DEALS_PREFIX", "STEP_PREFIX", "build", "parse_step"]
 
 STEP_PREFIX = "rh:r:"
 DEALS_PREFIX = "rh:s:"
-_STEP_RE = re.compile(r"(\d{1,19}):(\d{1,6})(?::d)?")
-_DEALS_RE = re.compile(r"(\d{1,19})")
+STEP_SHAPE = r"(\d{1,19}):(\d{1,6})(?::d)?"
+"""A replay button's id after ``rh:r:``: the table and the step."""
 
 
 def parse_step(rest: str) -> tuple[int, int] | None:
     """``(table, step)`` of a replay button's id after ``rh:r:``; None if malformed."""
-    m = _STEP_RE.fullmatch(rest)
+    m = re.fullmatch(STEP_SHAPE, rest)
     return None if m is None else (int(m.group(1)), int(m.group(2)))
 
 
@@ -71,18 +71,9 @@ def build(svc: Services) -> Feature:
     ) -> None:
         await records.replay_command(interaction, table)
 
-    async def step(interaction: discord.Interaction[Any], rest: str, values: Sequence[str]) -> None:
-        found = parse_step(rest)
-        if found is None:
-            await not_recognised(interaction)
-            return
-        await records.on_replay_step(interaction, *found)
-
-    async def deal(interaction: discord.Interaction[Any], rest: str, values: Sequence[str]) -> None:
-        m = _DEALS_RE.fullmatch(rest)
-        if m is None:
-            await not_recognised(interaction)
-            return
+    async def deal(
+        interaction: discord.Interaction[Any], m: re.Match[str], values: Sequence[str]
+    ) -> None:
         if len(values) != 1 or not values[0].isdigit() or len(values[0]) > 6:
             await refuse(interaction, _("That is not one of the choices."))
             return
@@ -92,7 +83,12 @@ def build(svc: Services) -> Feature:
         name="records",
         commands=[record, replay],
         items=[
-            item_class("ReplayStep", STEP_PREFIX, step, svc.user_locales),
-            item_class("ReplayDeals", DEALS_PREFIX, deal, svc.user_locales),
+            item_class(
+                "ReplayStep",
+                STEP_PREFIX,
+                {STEP_SHAPE: numbers(records.on_replay_step)},
+                svc.user_locales,
+            ),
+            item_class("ReplayDeals", DEALS_PREFIX, {r"(\d{1,19})": deal}, svc.user_locales),
         ],
     )

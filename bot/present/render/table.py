@@ -205,18 +205,10 @@ def rules_text(rules: Rules) -> str:
 # The table message is a Components V2 layout (bot/present/layout.py): the picture
 # first, then at most three short lines, then the buttons. What the old text said
 # besides goes into the picture's alt text (:func:`alt_text`) or behind a button
-# (:func:`this_deal_text`, :func:`scores_text`, the last trick); with pictures off,
+# (:func:`this_deal_text` with the scores, the last trick); with pictures off,
 # :func:`compact_table` stands where the picture would.
 
 ALT_TEXT_LIMIT = 1024  # Discord: a media gallery item's description
-
-
-def turn_line(info: TableInfo, view: SeatView, deadline: float | None = None) -> str:
-    """Whose turn, and when the AI plays it for them (a Discord relative time)."""
-    line = waiting_line(info, view)
-    if line and deadline:
-        line += f" · ⏱ <t:{int(deadline)}:R>"
-    return line
 
 
 def table_lines(
@@ -226,14 +218,20 @@ def table_lines(
     deadline: float | None = None,
     pictured: bool = False,
 ) -> list[str]:
-    """The short lines under the picture: whose turn (with its deadline) in full size,
-    then, in Discord's small "-#" text, trumps and the contract and the last event on
-    one line (two lines' words on one: on a phone each would wrap half empty), after
-    "💡 Hints on · unrated" at a table with hints. Under a picture (``pictured``)
-    trumps and the contract are left out: the picture's Trumps box and its Contract
-    note show them (and its alt text says them), and on a phone each is a wrapped
-    line more under a picture that already makes the message tall."""
-    small = "" if pictured else short_trumps_line(info, view)
+    """The short lines under the picture: whose turn in full size, then, in Discord's
+    small "-#" text, one line of the rest: "💡 Hints on · unrated" at a table with
+    hints, the turn's deadline, trumps and the contract, the last event. On a phone
+    the turn line with its deadline wrapped onto a second line, and each small line
+    wrapped half empty: the words of three lines on two. Under a picture
+    (``pictured``) trumps and the contract are left out: the picture's Trumps box and
+    its Contract note show them (and its alt text says them)."""
+    parts = []
+    if info.hints:  # on the table itself, not only in the picture's alt text
+        parts.append(_("💡 Hints on · unrated"))
+    if deadline and view.to_act is not None:  # when the AI plays it (Discord's relative time)
+        parts.append(f"⏱ <t:{int(deadline)}:R>")
+    if not pictured:
+        parts.append(short_trumps_line(info, view))
     last = recent[-1] if recent else ""
     if not last and view.completed_tricks:
         _leader, _cards, winner = view.completed_tricks[-1]
@@ -243,10 +241,9 @@ def table_lines(
     if last:  # by seat alone: the picture names each seat's player, and a phone's line is short
         for seat in range(info.n):
             last = last.replace(info.seat_name(seat), info.names[seat])
-        small = f"{small} · {last}" if small else last
-    if info.hints:  # on the table itself, not only in the picture's alt text
-        small = _("💡 Hints on · unrated") + (f" · {small}" if small else "")
-    return [x for x in (turn_line(info, view, deadline), f"-# {small}" if small else "") if x]
+        parts.append(last)
+    small = " · ".join(x for x in parts if x)
+    return [x for x in (waiting_line(info, view), f"-# {small}" if small else "") if x]
 
 
 def short_trumps_line(info: TableInfo, view: SeatView) -> str:
@@ -338,7 +335,8 @@ def alt_text(info: TableInfo, view: SeatView, recent: Sequence[str] = ()) -> str
 
 def this_deal_text(info: TableInfo, view: SeatView) -> str:
     """Every trick of the deal so far, who led it, what each played and who won it
-    (public: only cards that were played), then the trick on the table."""
+    (public: only cards that were played), then the trick on the table, then the
+    scores and what else counts (:func:`scores_text`)."""
     n = info.n
     lines = [
         _("**This deal** (game {game}, deal {deal}) · {trumps}").format(
@@ -366,11 +364,17 @@ def this_deal_text(info: TableInfo, view: SeatView) -> str:
         )
     if len(lines) == 1:
         lines.append(_("No card has been played in this deal yet."))
-    lines.append(tricks_line(info, view))
-    return fit(lines)
+    # a blank line ends the numbered tricks: the scores under them, not in the last one
+    return fit([*lines, "", *_score_lines(info, view)])
 
 
 def scores_text(info: TableInfo, view: SeatView) -> str:
+    """The scores, the tricks of this deal and what else counts (public): the answer to
+    the **Scores** button of a table message drawn before This deal said them too."""
+    return fit(_score_lines(info, view))
+
+
+def _score_lines(info: TableInfo, view: SeatView) -> list[str]:
     """The scores, the tricks of this deal and what else counts (public)."""
     lines = [score_line(info, view), tricks_line(info, view)]
     ruff = ruff_line(info, view)
@@ -390,4 +394,4 @@ def scores_text(info: TableInfo, view: SeatView) -> str:
             dealer=info.seat_name(view.dealer), seats=seats_line(info, view)
         )
     )
-    return fit(lines)
+    return lines
