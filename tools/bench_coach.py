@@ -376,6 +376,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hard-budget", type=float, default=0.05)
     parser.add_argument("--plant-worlds", type=int, default=64)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--skip", type=int, default=0, help="leave out the first N deals")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--dump", default="", help="write every deal's figures here (JSON lines)")
     parser.add_argument(
@@ -398,7 +399,7 @@ def main(argv: list[str] | None = None) -> None:
         seat = (i // len(games)) % probe.n_players
         tasks.append((gid, args.seed * 100_000 + i, seat, args.hard_budget, args.plant_worlds))
     known = _read_played(args.played)
-    pairs = [(t, known.get(tuple(t))) for t in tasks]
+    pairs = [(t, known.get(tuple(t))) for t in tasks[args.skip :]]
     print(f"deals read from {args.played}: {sum(p is not None for _, p in pairs)}", flush=True)
     results: list[dict[str, Any]] = []
     started = time.monotonic()
