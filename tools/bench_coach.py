@@ -1,7 +1,7 @@
 """The coach's review measured: planted blunders found, hard's own decisions spared, time.
 
     nice -n 10 python -m tools.bench_coach [--deals 288] [--games all] [--jobs 2]
-        [--hard-budget 0.05] [--seed 1] [--plant-worlds 64]
+        [--hard-budget 0.05] [--seed 1] [--plant-worlds 64] [--played FILE] [--dump FILE]
 
 For each seeded deal (the games taken in turn, the reviewed seat in turn), the
 hard AI plays every seat (CPU-time budget ``--hard-budget`` a decision, so the
@@ -33,6 +33,13 @@ The default 288 deals are 24 a game id, so a game's p95 is its second-slowest
 deal, not its slowest. ``--jobs N`` shares the deals among N processes (each figure is CPU time of its
 own process, so the split changes no figure). The machine's load is printed
 before and after.
+
+Hard plays on the CPU clock, so two runs do not play the same cards. ``--played
+FILE`` keeps the played deals (one JSON line a deal: its task and the game's record):
+when FILE holds a deal's line, that deal is not played again but read, so a second
+run (another coach, the same bench) reviews the very same decisions. ``--dump
+FILE`` writes every deal's figures as they come (one JSON line a deal), with each
+of hard's flagged decisions (its cost, error, worlds, double-dummy cost, options).
 """
 
 from __future__ import annotations
@@ -216,15 +223,31 @@ def _plant_call(
     return again is not None and again[0].decision.flagged
 
 
-def one_deal(args: tuple[str, int, int, float, int]) -> dict[str, Any] | None:
-    """Everything measured on one seeded deal (see the module docstring)."""
-    gid, game_seed, seat, hard_budget, plant_worlds = args
+Task = tuple[str, int, int, float, int]
+
+
+def play_task(task: Task) -> dict[str, Any]:
+    """Play one task's deal: the task with the game's record and the deal's number
+    (``record`` None: no deal of the task's seat with six cards in six deals)."""
+    gid, game_seed, seat, hard_budget, _ = task
     clock.use("cpu")
     found = play_until_deal(gid, game_seed, seat, hard_budget)
-    if found is None:
+    played: dict[str, Any] = {"task": list(task), "record": None, "deal": 0}
+    if found is not None:
+        game, deal = found
+        played.update(record=game.to_record(), deal=deal)
+    return played
+
+
+def one_deal(task: Task, played: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """Everything measured on one seeded deal (see the module docstring); ``played``:
+    the deal as :func:`play_task` played it (else it is played here)."""
+    gid, game_seed, seat, _, plant_worlds = task
+    clock.use("cpu")
+    played = played or play_task(task)
+    if played["record"] is None:
         return None
-    game, deal = found
-    record = game.to_record()
+    record, deal = played["record"], int(played["deal"])
     t0 = time.process_time()
     review = review_deal(record, deal, seat, REVIEW_BUDGET)
     out: dict[str, Any] = {
@@ -235,6 +258,26 @@ def one_deal(args: tuple[str, int, int, float, int]) -> dict[str, Any] | None:
         "calls": sum(d.kind != "card" for d in review.decisions),
         "calls_flagged": sum(d.kind != "card" and d.flagged for d in review.decisions),
         "hints": [],
+        "seed": game_seed,
+        "seat": seat,
+        "deal": deal,
+        "hard_flags": [
+            {
+                "index": d.index,
+                "kind": d.kind,
+                "trick": d.trick,
+                "played": d.played,
+                "best": d.best,
+                "cost": d.cost,
+                "error": d.error,
+                "worlds": d.worlds,
+                "exact": d.exact,
+                "dd_cost": d.dd_cost,
+                "options": [[o.choice, o.value, o.dd] for o in d.options],
+            }
+            for d in review.decisions
+            if d.flagged
+        ],
     }
     rng = random.Random(game_seed)
     cards = [d for d in review.decisions if d.kind == "card"]
@@ -307,6 +350,25 @@ def report(results: list[dict[str, Any]], games: list[str]) -> None:
     )
 
 
+def _run(pair: tuple[Task, dict[str, Any] | None]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    task, played = pair
+    played = played or play_task(task)
+    return played, one_deal(task, played)
+
+
+def _read_played(path: str) -> dict[tuple[Any, ...], dict[str, Any]]:
+    out: dict[tuple[Any, ...], dict[str, Any]] = {}
+    if path and os.path.exists(path):
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                try:
+                    played = json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # a line cut short by a stopped run
+                out[tuple(played["task"])] = played
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=288)
@@ -314,10 +376,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hard-budget", type=float, default=0.05)
     parser.add_argument("--plant-worlds", type=int, default=64)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--skip", type=int, default=0, help="leave out the first N deals")
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--dump", default="", help="write every deal's figures to this JSON file")
+    parser.add_argument("--dump", default="", help="write every deal's figures here (JSON lines)")
+    parser.add_argument(
+        "--report", default="", help="only print the table of a --dump file (its deals so far)"
+    )
+    parser.add_argument(
+        "--played", default="", help="read the played deals from here, write new ones here"
+    )
     args = parser.parse_args(argv)
     games = game_ids() if args.games == "all" else args.games.split(",")
+    if args.report:
+        with open(args.report, encoding="utf-8") as fh:
+            report([json.loads(line) for line in fh if line.strip()], games)
+        return
     print(f"load before: {os.getloadavg()}", flush=True)
     tasks = []
     for i in range(args.deals):
@@ -325,23 +398,36 @@ def main(argv: list[str] | None = None) -> None:
         probe, _ = new_game(gid, seed=args.seed * 100_000 + i)
         seat = (i // len(games)) % probe.n_players
         tasks.append((gid, args.seed * 100_000 + i, seat, args.hard_budget, args.plant_worlds))
+    known = _read_played(args.played)
+    pairs = [(t, known.get(tuple(t))) for t in tasks[args.skip :]]
+    print(f"deals read from {args.played}: {sum(p is not None for _, p in pairs)}", flush=True)
     results: list[dict[str, Any]] = []
     started = time.monotonic()
+    keep = open(args.played, "a", encoding="utf-8") if args.played else None  # noqa: SIM115
+    dump = open(args.dump, "w", encoding="utf-8") if args.dump else None  # noqa: SIM115
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for n, r in enumerate(pool.map(one_deal, tasks), 1):
+        for n, ((_, old), (played, r)) in enumerate(
+            zip(pairs, pool.map(_run, pairs), strict=True), 1
+        ):
+            if keep is not None and old is None:
+                keep.write(json.dumps(played) + "\n")
+                keep.flush()
             if r is None:
                 continue
             results.append(r)
+            if dump is not None:
+                dump.write(json.dumps(r) + "\n")
+                dump.flush()
             print(
                 f"{n:4d} {r['game']:22s} {r['time']:6.2f}s card {r.get('card_plant')} "
                 f"call {r.get('call_plant')}",
                 flush=True,
             )
+    for fh in (keep, dump):
+        if fh is not None:
+            fh.close()
     print(f"load after: {os.getloadavg()}; {time.monotonic() - started:.0f} s wall")
     report(results, games)
-    if args.dump:
-        with open(args.dump, "w") as f:
-            json.dump(results, f)
 
 
 if __name__ == "__main__":

@@ -120,3 +120,56 @@ def test_the_arena_table_reads_each_levels_matches_where_they_are(tmp_path: Path
     assert "| hard | 2 |" in text and "| rules | 2 |" in text
     assert "No plays yet." in text  # cotton1674
     assert "Plays read: hard-vs-rules 1 plays." in text
+
+
+def _board(seed: int, a: str, b: str) -> list[dict[str, object]]:
+    """Both seatings of one board of ``a`` against ``b``, played by the maxims throughout
+    (the labels are what a play's levels say)."""
+    rules = arena_player("rules")
+    game, _ = _deal("whist-5", seed, [rules] * 4)
+    record = game.to_record()
+    return [
+        {"seed": seed, "levels": [a, b, a, b], "record": record},
+        {"seed": seed, "levels": [b, a, b, a], "record": record},
+    ]
+
+
+def test_paired_compares_two_levels_on_the_boards_both_seatings_played() -> None:
+    from tools.dd_regret import goal_verdict, paired, paired_table, seat_deals_of_plays
+
+    plays = [*_board(3, "hard", "pimc"), *_board(4, "hard", "pimc")]
+    # a board with one seating only: its cards do not cancel out, it is left out
+    plays.append(_board(5, "hard", "pimc")[0])
+    per_play = seat_deals_of_plays(plays)
+    pair = paired(plays, per_play, "hard", "pimc")
+    assert pair.boards == 2
+    # the same cards in both seatings: each level held every seat of the board once
+    assert pair.tricks["hard"] == pair.tricks["pimc"]
+    assert len(pair.tallies["hard"].per_deal) == 4 * 2
+    assert pair.difference() == (0.0, 0.0)
+    share, low, high = pair.reduction()
+    assert share == low == high == 0.0
+    rows = paired_table(pair)
+    assert rows[2].startswith("| hard | 2 | 8 |") and rows[3].startswith("| pimc | 2 | 8 |")
+    assert "**0%** below pimc's" in rows[-1]
+    assert goal_verdict(pair).startswith("does not hold")
+
+
+def test_the_arena_table_compares_hard_and_pimc_or_says_their_match_has_not_started(
+    tmp_path: Path,
+) -> None:
+    from tools.dd_regret import arena_table
+
+    runs = tmp_path / "runs"
+    (runs / "plays").mkdir(parents=True)
+    lines = _board(6, "hard", "pimc")
+    (runs / "plays" / "whist-5-hard-vs-pimc.jsonl").write_text(
+        "".join(json.dumps(x) + "\n" for x in lines)
+    )
+    text = "\n".join(arena_table(root=tmp_path, runs=runs))
+    whist, cotton = text.split("#### cotton1674")
+    assert "| pimc | 4 |" in whist  # the pooled table's row: both seatings' pimc seats
+    assert "##### hard and pimc on the same boards (whist-5)" in whist
+    assert "| hard | 1 | 4 |" in whist and "| pimc | 1 | 4 |" in whist
+    assert "at least 25% below pimc's" in whist
+    assert "No hard-vs-pimc plays of cotton1674 yet (its match has not started)" in cotton

@@ -96,3 +96,35 @@ def test_the_options_ranked_in_a_deal_in_play_never_look_at_the_hidden_hands() -
     assert unit == "points" and worlds >= BUDGET.worlds
     assert str(options[0].card) == "AH" and options[0].value > options[-1].value
     assert all(o.dd is None for o in options)
+
+
+def _measured(low: float, high: float) -> tuple[float, float, bool]:
+    """measure() on worlds where the card played loses ``low`` and ``high`` in turn
+    against the other card: its cost, error and flag under the production budget."""
+    from engine.ai import REVIEW_BUDGET
+    from engine.ai.coach.review import measure
+
+    drawn = [0]
+
+    def sample(rng: random.Random) -> int:
+        drawn[0] += 1
+        return drawn[0]
+
+    def evaluate(world: int, cands: list[int]) -> dict[int, float]:
+        return {c: (high if world % 2 else low) if c == 0 else 0.0 for c in cands}
+
+    found = measure(sample, evaluate, [0, 1], 1, 0.3, random.Random(0), REVIEW_BUDGET)
+    assert found is not None and found.best == 0
+    flagged = REVIEW_BUDGET.flags(found.cost, found.error, 0.3)
+    return found.cost, found.error, flagged
+
+
+def test_a_cost_its_own_sampling_error_could_bring_to_the_threshold_is_not_flagged() -> None:
+    # 0.32 a deal on average, with an error of about 0.05: above the threshold, and more
+    # than three errors above zero, yet within one error of the threshold
+    cost, error, flagged = _measured(0.0, 0.64)
+    assert 0.3 <= cost < 0.3 + error and cost > 3 * error
+    assert not flagged
+    # 0.6 on average: the threshold is several errors below it
+    cost, error, flagged = _measured(0.2, 1.0)
+    assert cost - error >= 0.3 and flagged

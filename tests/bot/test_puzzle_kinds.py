@@ -57,8 +57,11 @@ def _puzzle(game_id: str, kind: str) -> dict[str, Any]:
             except ValueError:
                 continue
             for d in review.decisions:
+                # the best choice's value less the worst's (an answer is judged against
+                # the best: bot.present.render.review.is_correct)
                 values = [o.value for o in d.options]
-                gap = max(values) - min(values) if values else 0.0
+                best = [o.value for o in d.options if o.choice == d.best]
+                gap = best[0] - min(values) if values and best else 0.0
                 if d.kind == kind and gap > (d.threshold or review.threshold):
                     return puzzle_of(record, review, d)
     raise AssertionError(f"no {kind} decision found in {game_id}")

@@ -17,7 +17,9 @@ the seat played there, asks two questions of every card it could have played:
 * **double-dummy value**: the same evaluation in the deal as it really lay.
 
 A decision is **flagged** when its single-dummy cost is at least
-``threshold`` and ``sigmas`` standard errors above zero. The unit is what the
+``threshold`` plus ``above`` standard errors, and ``sigmas`` standard errors above
+zero (:meth:`ReviewBudget.flags`): a cost the sampling error of its own evaluation,
+on the same worlds, could bring down to the threshold is not flagged. The unit is what the
 hard AI itself plays for, so that a card is not blamed for a trick that could
 change nothing: **points** — at the partnership tables the deal's points for the
 seat's side less the other side's, a game won or lost counting
@@ -94,7 +96,14 @@ class ReviewBudget:
     exact_cards: int = 3  # ... and the seat holds at most this many cards
     threshold: float = 0.3  # a flagged decision costs at least this (tricks, or points)
     sigmas: float = 3.0  # ... and this many standard errors above zero
+    above: float = 1.0  # ... and this many standard errors above the threshold
     solo_threshold: float = 3.0  # the threshold in points (Solo Whist)
+
+    def flags(self, cost: float, error: float, threshold: float) -> bool:
+        """Whether a decision of this ``cost`` (with its standard ``error``) is flagged: a
+        cost that the sampling error of its own evaluation cannot bring below
+        ``threshold`` (``above`` errors) nor to zero (``sigmas`` errors)."""
+        return cost - self.above * error >= threshold and cost > self.sigmas * error
 
 
 DEFAULT_BUDGET: Final = ReviewBudget()
@@ -321,8 +330,9 @@ def measure(
     """Score every choice of ``cands`` (``chosen`` among them) on the same worlds.
 
     ``budget.worlds`` worlds first; while the verdict on ``chosen`` is in doubt (its
-    cost within ``budget.doubt`` errors of ``threshold``, or above it but not yet
-    ``budget.sigmas`` errors from zero), twice as many, up to ``budget.more_worlds``;
+    cost less ``budget.above`` errors within ``budget.doubt`` errors of ``threshold``:
+    :meth:`ReviewBudget.flags`; or above it but not yet ``budget.sigmas`` errors from
+    zero), twice as many, up to ``budget.more_worlds``;
     no more once the verdict is plain, or once the error is already small enough
     (``budget.settled`` of the threshold) that more worlds could only move a cost
     that sits on the threshold itself; a cost at or above the threshold is confirmed
@@ -354,7 +364,8 @@ def measure(
         contenders = cands
         while samples and len(samples) < budget.more_worlds:
             cost, err = _cost(samples, contenders, chosen)
-            doubtful = cost > 0 and abs(cost - threshold) < (
+            # the verdict's boundary: the cost less ``above`` errors at the threshold
+            doubtful = cost > 0 and abs(cost - budget.above * err - threshold) < (
                 budget.doubt * err + budget.doubt_margin * threshold
             )
             doubtful = doubtful or (cost >= threshold and cost <= budget.sigmas * err)
@@ -443,7 +454,7 @@ def review_position(
         return None
     truth = model.evaluate(model.true_world, cands) if double_dummy else {}
     dd_best = max(truth.values()) if truth else None
-    flagged = found.cost >= threshold and found.cost > budget.sigmas * found.error
+    flagged = budget.flags(found.cost, found.error, threshold)
     options = tuple(
         Option(str(Card.from_index(c)), round(found.means[c], 3), truth.get(c))
         for c in sorted(cands, key=lambda c: -found.means[c])
@@ -562,7 +573,7 @@ def judge_call(
         return None
     truth = model.evaluate(model.true_world, model.cands) if double_dummy else {}
     dd_best = max(truth.values()) if truth else None
-    flagged = found.cost >= model.threshold and found.cost > budget.sigmas * found.error
+    flagged = budget.flags(found.cost, found.error, model.threshold)
     options = tuple(
         Option(c, round(found.means[c], 3), None if c not in truth else round(truth[c], 3))
         for c in sorted(model.cands, key=lambda c: -found.means[c])
