@@ -43,7 +43,7 @@ from bot.present.notify import DMClosed, MessageGone
 from bot.present.render import daily as text
 from bot.present.replies import refuse, reply, settle
 from bot.store import AISeat, BoardEntry, ChannelBusy, HumanSeat, IntegrityError, StoreError
-from bot.store.daily import CHALLENGE
+from bot.store.daily import CHALLENGE, EVENT, event_of_series
 from bot.tables import commit
 from bot.tables.aipool import FIXED
 from bot.tables.drivers import Drivers
@@ -153,6 +153,8 @@ class Daily:
         self._par_tasks: dict[str, asyncio.Task[None]] = {}
         # a challenge's board ended (bot.features.challenge.challenges sets it)
         self.challenge_board_done: Callable[[Table, BoardEntry], Awaitable[None]] | None = None
+        # an asynchronous event's board ended (bot.features.events sets it)
+        self.event_board_done: Callable[[Table, BoardEntry], Awaitable[None]] | None = None
 
     def today(self) -> str:
         return day_of(self.clock())
@@ -255,9 +257,11 @@ class Daily:
         channel_id: int,
         dm_id: int,
         label: str | None = None,
+        par: bool = True,
     ) -> Table | None:
         """Deal ``the_board`` to its player at a new table in their DM; None if it was
-        started already (a double command, another process)."""
+        started already (a double command, another process). ``par``: work out the
+        board's par meanwhile (an event's boards are compared with the field only)."""
         svc = self.svc
         rules = the_board.rules
         seats: list[HumanSeat | AISeat | None] = []
@@ -307,7 +311,8 @@ class Daily:
         svc.tables.add(table)
         await self.presenter.hands.send_all(table)
         self.drivers.kick(table)
-        svc.own(self._par_quietly(the_board), name=f"par-{the_board.key}")
+        if par:
+            svc.own(self._par_quietly(the_board), name=f"par-{the_board.key}")
         return table
 
     async def resume(self, table_id: int, user_id: int) -> str:
@@ -319,6 +324,14 @@ class Daily:
         await self.presenter.hands.send_all(table)
         self.drivers.rearm(table)
         link = self.link(table, user_id)
+        event_id = event_of_series(the_board.series)
+        if event_id is not None:
+            return (
+                _("🏆 Your board {number} of event #{event} is in your DMs.").format(
+                    number=the_board.number, event=event_id
+                )
+                + link
+            )
         if the_board.series.startswith(CHALLENGE):
             return (
                 _("⚔️ Your challenge's board {number} is in your DMs.").format(
@@ -406,6 +419,10 @@ class Daily:
         if entry.series.startswith(CHALLENGE):
             if self.challenge_board_done is not None:
                 await self.challenge_board_done(table, entry)
+            return
+        if entry.series.startswith(EVENT):  # its result stays hidden until the event closes
+            if self.event_board_done is not None:
+                await self.event_board_done(table, entry)
             return
         par = await self.ensure_par(the_board)
         entries = await svc.daily_repo.of_board(the_board.key)
