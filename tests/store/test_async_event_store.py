@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 
 from bot.config import Settings
-from bot.store import Database, DailyRepo, EventRepo, HumanSeat, IntegrityError, TableRepo
+from bot.store import DailyRepo, Database, EventRepo, HumanSeat, IntegrityError, TableRepo
 from bot.store.daily import event_series
 from bot.store.migrations import MIGRATIONS
 from bot.tables.aipool import AIPool
@@ -222,9 +222,7 @@ async def test_results_hidden_until_the_deadline_closes_it_once(
         "eve": Fraction(25),
     }
     assert [line.label for line in view.lines][0] == "1"
-    assert view.travellers[1].unplayed == 4 and [r.name for r in view.travellers[1].rows] == [
-        "ann"
-    ]
+    assert view.travellers[1].unplayed == 4 and [r.name for r in view.travellers[1].rows] == ["ann"]
     event_row = await EventRepo(db).get(event.id)
     assert event_row is not None and event_row.state == "finished"
     assert event_series(event.id, event.seed).startswith(f"event-{event.id}-")

@@ -207,19 +207,16 @@ class AsyncEvents:
                     interaction, _("Finish the board in your DMs first (`/ruff daily` resumes it).")
                 )
                 return
-        if in_guild:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            if busy is None and not await self._dm_open(event, user.id):
-                await reply(
-                    interaction,
-                    _(
-                        "I can't DM you, and the event's boards are played in DMs. Allow direct "
-                        "messages from this server's members, then try again."
-                    ),
-                )
-                return
-        else:
-            await interaction.response.defer()
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if in_guild and busy is None and not await self._dm_open(event, user.id):
+            await reply(
+                interaction,
+                _(
+                    "I can't DM you, and the event's boards are played in DMs. Allow direct "
+                    "messages from this server's members, then try again."
+                ),
+            )
+            return
         dealt = await self.director.play(
             event.id, user.id, user.display_name, dm.id, enter=in_guild
         )
@@ -234,11 +231,10 @@ class AsyncEvents:
                 async_text.step(dealt.event, dealt.step), ephemeral=True
             )
             return
-        if in_guild:
-            words = async_text.dealt(event, dealt.number, table.seat_of(user.id) or 0, False)
-            await reply(interaction, words + self.daily.link(table, user.id))
-            return
-        await self._spend(interaction, play_id(event.id))
+        words = async_text.dealt(event, dealt.number, table.seat_of(user.id) or 0, False)
+        await reply(interaction, words + self.daily.link(table, user.id))
+        if not in_guild:  # under a finished board: its ▶ is spent
+            await self._spend(interaction, play_id(event.id))
 
     async def _dm_open(self, event: EventRow, user_id: int) -> bool:
         """Say in the player's DM that the event's boards come here (a closed DM deals
@@ -261,7 +257,7 @@ class AsyncEvents:
             if getattr(item, "custom_id", None) == custom_id:
                 view.remove_item(item)
         try:
-            await interaction.edit_original_response(view=view if view.children else None)
+            await message.edit(view=view if view.children else None)
         except discord.HTTPException as exc:
             log.info("could not spend an event's next-board button: %s", exc)
 
