@@ -185,7 +185,7 @@ async def test_an_async_event_from_creation_to_the_deadline(
     # before the close: who has played, no score; nobody sees anyone else's result
     res = await dan.slash(channel, "ruff event standings")
     before = res.response.content
-    assert "3 entrants: 1 played all 2 boards, 1 begun, 1 not yet." in before, before
+    assert "3 entrants · all 2 boards played: 1 · begun: 1 · not begun: 1" in before, before
     assert "ann 2/2 · bob 1/2 · cat 0/2" in before and "%" not in before
     names = {m.id: m.user.name for m in (ann, bob, cat)}
     results = {

@@ -191,7 +191,7 @@ def standings(view: AsyncStandings) -> str:
                 id=event.id, start=_when(event.start_at, "R")
             ),
             _(
-                "{entrants}: {finished} played all {boards}, {started} begun, {none} not yet."
+                "{entrants} · all {boards} played: {finished} · begun: {started} · not begun: {none}"
             ).format(
                 entrants=ngettext("{n} entrant", "{n} entrants", view.entrants).format(
                     n=view.entrants
