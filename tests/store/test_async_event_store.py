@@ -17,7 +17,7 @@ from bot.store import DailyRepo, Database, EventRepo, HumanSeat, IntegrityError,
 from bot.store.daily import event_series
 from bot.store.migrations import MIGRATIONS
 from bot.tables.aipool import AIPool
-from bot.tables.events import AsyncDirector, AsyncStandings, Outcome, Step
+from bot.tables.events import AsyncDirector, AsyncStandings, Outcome, Step, parse_deadline
 from bot.tables.services import Services
 from bot.tables.sync import OneProcess
 from bot.tables.table import Table
@@ -229,3 +229,42 @@ async def test_results_hidden_until_the_deadline_closes_it_once(
     assert await director.join(event.id, 15, "fay") is Outcome.NOT_OPEN
     await director.close_timers()
     assert await TableRepo(db).get(tables[(10, 1)]) is not None
+
+
+def test_a_deadline_is_read_from_hours_and_days() -> None:
+    assert parse_deadline("24h") == 24 * 3600
+    assert parse_deadline("3d") == 3 * 86400
+    assert parse_deadline("1d 12h") == 36 * 3600
+    assert parse_deadline("1d12h30m") == 36 * 3600 + 1800
+    assert parse_deadline("90 min") == 5400
+    assert parse_deadline("36") == 36 * 3600  # a bare number: hours
+    assert parse_deadline("1,5d") == 36 * 3600
+    for bad in ("", "soon", "24x", "h", "3d tomorrow", "-2h", "1d-2h"):
+        assert parse_deadline(bad) is None, bad
+
+
+async def test_a_cancelled_async_event_stops_and_ranks_nothing(
+    db: Database, clock: FakeClock
+) -> None:
+    director, _boards, front, _svc = _director(db)
+    event = await director.create(
+        guild_id=1,
+        channel_id=2,
+        creator_id=3,
+        game_id="whist-5",
+        preset=None,
+        boards=1,
+        start_at=clock(),
+        deadline=7200,
+    )
+    assert await director.start(event.id) is Outcome.DONE
+    assert await director.start(event.id) is Outcome.NOT_OPEN  # opened once
+    assert (await director.play(event.id, 10, "ann", 1, enter=True)).step is Step.DEALT
+    assert await director.cancel(event.id) is Outcome.DONE
+    assert await director.cancel(event.id) is Outcome.NOT_OPEN
+    assert not director._timers  # its close is disarmed
+    assert (await director.play(event.id, 10, "ann", 1, enter=True)).step is Step.CLOSED
+    clock.tick(7200)
+    assert not await director.close(event.id) and front.closes == []
+    row = await EventRepo(db).get(event.id)
+    assert row is not None and row.state == "cancelled"

@@ -133,7 +133,7 @@ def label(event: EventRow, board_no: int) -> str:
     )
 
 
-def board_end(event: EventRow, board_no: int, result: int, done: int, closed: bool) -> str:
+def board_end(event: EventRow, board_no: int, result: int, done: int) -> str:
     """A board of the event finished: the player's own result only (the others' and the
     matchpoints come when the event closes)."""
     rules = make_rules(event.game_id, event.preset)
@@ -151,7 +151,9 @@ def board_end(event: EventRow, board_no: int, result: int, done: int, closed: bo
             id=event.id, title=rules.title
         ),
     ]
-    if closed:
+    if event.state == "cancelled":
+        lines.append(_("Event #{id} was cancelled: nothing is ranked.").format(id=event.id))
+    elif event.state == "finished":
         lines.append(
             _("Event #{id} has closed: the results are in its channel.").format(id=event.id)
         )

@@ -157,9 +157,7 @@ class AsyncEvents:
         open_now = event.state == "running" and self.director.now() < (event.deadline_at or 0)
         language = self.svc.user_locales.language(entry.user_id)
         with using(language):
-            body = async_text.board_end(
-                event, entry.number, entry.result, done, event.state == "finished"
-            )
+            body = async_text.board_end(event, entry.number, entry.result, done)
             next_label = (
                 _("▶ Board {number}").format(number=nxt) if nxt is not None and open_now else None
             )
@@ -208,7 +206,13 @@ class AsyncEvents:
                 )
                 return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        if in_guild and busy is None and not await self._dm_open(event, user.id):
+        _done, nxt = await self.director.progress(event, user.id)
+        if (
+            in_guild
+            and busy is None
+            and nxt is not None
+            and not await self._dm_open(event, user.id)
+        ):
             await reply(
                 interaction,
                 _(

@@ -67,7 +67,7 @@ MIN_DEADLINE: Final = 3600.0  # an hour
 MAX_DEADLINE: Final = 14 * 86400.0  # two weeks
 DEFAULT_DEADLINE: Final = 86400.0  # a day, as Funbridge's tournaments
 
-_PART = re.compile(r"(\d+(?:[.,]\d+)?)\s*(d|days?|h|hours?|hrs?|m|min|mins|minutes?)", re.I)
+_PART = re.compile(r"(\d+(?:[.,]\d+)?)\s*(days?|d|hours?|hrs?|h|minutes?|mins?|m)", re.I)
 _UNIT = {"d": 86400.0, "h": 3600.0, "m": 60.0}
 
 
