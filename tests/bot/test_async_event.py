@@ -182,6 +182,9 @@ async def test_an_async_event_from_creation_to_the_deadline(
     res = await forged_click(env, cat, _event_message(channel), "ev:1:checkin")
     assert "no check-in" in res.response.content
 
+    entrants = {e.user_id for e in await EventRepo(env.bot.db).entries(1)}
+    assert entrants == {ann.id, bob.id, cat.id}  # the refusals entered nobody
+
     # before the close: who has played, no score; nobody sees anyone else's result
     res = await dan.slash(channel, "ruff event standings")
     before = res.response.content
@@ -209,6 +212,14 @@ async def test_an_async_event_from_creation_to_the_deadline(
         for other_id, name in names.items():
             if other_id != member.id:
                 assert not any(name in t for t in own), (member.user.name, name)
+
+    # every board's cards went only to its own player's DM
+    for table in env.bot.manager.tables.values():
+        if not table.settings.board:
+            continue
+        (player,) = [s.user_id for s in table.seats if hasattr(s, "user_id")]
+        dm = {ann.id: ann, bob.id: bob}[player].user.dm_channel
+        assert {channel_id for channel_id, _m in table.hand_messages.values()} == {dm.id}
 
     # a restart, then the deadline passes: the event closes by itself
     new = await restart(env, more_bots, make_settings(db_path, **FAST))
