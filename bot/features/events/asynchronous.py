@@ -226,7 +226,8 @@ class AsyncEvents:
         )
         table = dealt.table
         if dealt.step is Step.IN_PLAY and table is not None:
-            await self.presenter.hands.send_all(table)
+            await self.presenter.hands.send_all(table)  # its hand again, at the bottom
+            self.daily.drivers.rearm(table)
             words = async_text.dealt(event, dealt.number, table.seat_of(user.id) or 0, True)
             await interaction.followup.send(words + self.daily.link(table, user.id), ephemeral=True)
             return
