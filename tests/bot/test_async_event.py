@@ -139,6 +139,9 @@ async def test_an_async_event_from_creation_to_the_deadline(
     done = next(m for m in dm_messages(ann) if m.content.startswith("✅ **Board 1/2**"))
     assert _buttons(done) == ["▶ Board 2", "The deal", "Review"]
     assert "the others' results when it closes" in done.content
+    for verb in ("share", "post", "next"):  # the daily boards' buttons, forged: refused
+        res = await forged_click(env, ann.user, done, f"dy:{verb}:{first.id}")
+        assert res.ephemeral and "%" not in res.response.content, res.response.content
     res = await ann.user.click(done, label="▶ Board 2")
     assert res.acknowledged
     second, _clicks = await play_board(env, ann, random.Random(2))

@@ -544,7 +544,7 @@ class Daily:
         entry = await self.finished_board(interaction, table_id)
         if entry is None:
             return
-        if entry.series.startswith(CHALLENGE):
+        if entry.series.startswith((CHALLENGE, EVENT)):
             await refuse(
                 interaction, _("That button is not recognised — it may be from an older message.")
             )
@@ -623,7 +623,7 @@ class Daily:
         entry = await self.finished_board(interaction, table_id)
         if entry is None or entry.result is None:
             return
-        if entry.series.startswith(CHALLENGE):  # between two players: nothing to share
+        if entry.series.startswith((CHALLENGE, EVENT)):  # between players: nothing to share
             await refuse(interaction, _("That is not one of today's boards."))
             return
         the_board = board_of_key(entry.board)
@@ -677,7 +677,7 @@ class Daily:
         entry = await self.finished_board(interaction, table_id)
         if entry is None or entry.result is None:
             return
-        if entry.series.startswith(CHALLENGE):
+        if entry.series.startswith((CHALLENGE, EVENT)):
             await refuse(interaction, _("That is not one of today's boards."))
             return
         if not entry.channel_id:
