@@ -140,7 +140,7 @@ class GameManager:
             records.build(svc),
             info.build(svc, self.presenter),
             settings_feature.build(svc, self.presenter),
-            events.build(svc, self.presenter, self.drivers),
+            events.build(svc, self.presenter, self.drivers, self.daily),
             coach_feature.build(self.coach, self.hints, self.lessons, svc.user_locales),
         ]
 

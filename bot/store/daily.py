@@ -19,6 +19,7 @@ from bot.store.rows import CHUNK, Repository
 
 __all__ = [
     "CHALLENGE",
+    "EVENT",
     "BoardEntry",
     "Challenge",
     "ChallengeRepo",
@@ -31,6 +32,21 @@ _COLUMNS = (
 )
 _READ = _COLUMNS + ", shared_at"  # and what a finished board did once
 CHALLENGE = "challenge-"  # the series of a challenge's boards: challenge-<id>
+EVENT = "event-"  # an asynchronous event's boards: event-<id>-<seed in hex>
+
+
+def event_series(event_id: int, seed: int) -> str:
+    """The series of an asynchronous event's boards: named by the event and its secret
+    seed, so a board's cards cannot be worked out from the event's number."""
+    return f"{EVENT}{event_id}-{seed:x}"
+
+
+def event_of_series(series: str) -> int | None:
+    """The event whose boards ``series`` names (None: not an event's)."""
+    if not series.startswith(EVENT):
+        return None
+    head = series[len(EVENT) :].split("-", 1)[0]
+    return int(head) if head.isdigit() else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,11 +211,12 @@ class DailyRepo(Repository):
 
     async def of_game(self, game_id: str) -> list[BoardEntry]:
         """Every attempt at every day's board of ``game_id`` (all-time standings; not
-        the challenges')."""
+        the challenges', nor an asynchronous event's: its results are hidden until it
+        closes and ranked there)."""
         rows = await self.db.fetchall(
             f"SELECT {_READ} FROM daily_results WHERE game_id = ? AND series NOT LIKE ?"
-            " ORDER BY board, user_id",
-            (game_id, CHALLENGE + "%"),
+            " AND series NOT LIKE ? ORDER BY board, user_id",
+            (game_id, CHALLENGE + "%", EVENT + "%"),
         )
         return [_entry(r) for r in rows]
 

@@ -29,12 +29,12 @@ __all__ = [
     "Format",
 ]
 
-Format = Literal["individual", "pairs", "swiss"]
+Format = Literal["individual", "pairs", "swiss", "async"]
 EventState = Literal["registering", "running", "finished", "cancelled"]
 
 _EVENT = (
     "id, guild_id, channel_id, creator_id, game_id, preset, format, boards_per_round, rounds,"
-    " minutes_per_board, start_at, state, round, message_id, seed, created_at"
+    " minutes_per_board, start_at, state, round, message_id, seed, created_at, deadline_at"
 )
 _ENTRY = "event_id, user_id, name, partner_id, checked_in, joined_round, left_round, created_at"
 _BOARD = (
@@ -61,6 +61,7 @@ class EventRow:
     message_id: int | None  # the registration message
     seed: int
     created_at: float
+    deadline_at: float | None = None  # an asynchronous event's close (None: a live format)
 
     def boards_of(self, round_no: int) -> range:
         """The event's board numbers of round ``round_no`` (every table plays them)."""
@@ -141,7 +142,7 @@ def _event(row: Row) -> EventRow:
         creator_id=int(row["creator_id"]),
         game_id=str(row["game_id"]),
         preset=str(row["preset"]),
-        format=str(row["format"]),  # type: ignore[arg-type]  # the CHECK keeps it one of three
+        format=str(row["format"]),  # type: ignore[arg-type]  # the CHECK keeps it one of four
         boards_per_round=int(row["boards_per_round"]),
         rounds=int(row["rounds"]),
         minutes_per_board=float(row["minutes_per_board"]),
@@ -151,6 +152,7 @@ def _event(row: Row) -> EventRow:
         message_id=None if message is None else int(message),
         seed=int(row["seed"]),
         created_at=float(row["created_at"]),
+        deadline_at=None if row["deadline_at"] is None else float(row["deadline_at"]),
     )
 
 
@@ -204,11 +206,14 @@ class EventRepo(Repository):
         minutes_per_board: float,
         start_at: float,
         seed: int,
+        deadline_at: float | None = None,
     ) -> EventRow:
+        """A new event, registering (``deadline_at``: an asynchronous event's close)."""
         event_id = await self.db.execute_insert(
             "INSERT INTO events (guild_id, channel_id, creator_id, game_id, preset, format,"
             " boards_per_round, rounds, minutes_per_board, start_at, state, round, seed,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'registering', 0, ?, ?)",
+            " created_at, deadline_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'registering', 0, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -222,6 +227,7 @@ class EventRepo(Repository):
                 start_at,
                 seed,
                 self.db.clock(),
+                deadline_at,
             ),
         )
         event = await self.get(event_id)

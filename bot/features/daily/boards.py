@@ -43,7 +43,7 @@ from bot.present.notify import DMClosed, MessageGone
 from bot.present.render import daily as text
 from bot.present.replies import refuse, reply, settle
 from bot.store import AISeat, BoardEntry, ChannelBusy, HumanSeat, IntegrityError, StoreError
-from bot.store.daily import CHALLENGE
+from bot.store.daily import CHALLENGE, EVENT, event_of_series
 from bot.tables import commit
 from bot.tables.aipool import FIXED
 from bot.tables.drivers import Drivers
@@ -154,6 +154,8 @@ class Daily:
         self._par_tasks: dict[str, asyncio.Task[None]] = {}
         # a challenge's board ended (bot.features.challenge.challenges sets it)
         self.challenge_board_done: Callable[[Table, BoardEntry], Awaitable[None]] | None = None
+        # an asynchronous event's board ended (bot.features.events sets it)
+        self.event_board_done: Callable[[Table, BoardEntry], Awaitable[None]] | None = None
 
     def today(self) -> str:
         return day_of(self.clock())
@@ -256,9 +258,11 @@ class Daily:
         channel_id: int,
         dm_id: int,
         label: str | None = None,
+        par: bool = True,
     ) -> Table | None:
         """Deal ``the_board`` to its player at a new table in their DM; None if it was
-        started already (a double command, another process)."""
+        started already (a double command, another process). ``par``: work out the
+        board's par meanwhile (an event's boards are compared with the field only)."""
         svc = self.svc
         rules = the_board.rules
         seats: list[HumanSeat | AISeat | None] = []
@@ -308,7 +312,8 @@ class Daily:
         svc.tables.add(table)
         await self.presenter.hands.send_all(table)
         self.drivers.kick(table)
-        svc.own(self._par_quietly(the_board), name=f"par-{the_board.key}")
+        if par:
+            svc.own(self._par_quietly(the_board), name=f"par-{the_board.key}")
         return table
 
     async def resume(self, table_id: int, user_id: int) -> str:
@@ -320,6 +325,14 @@ class Daily:
         await self.presenter.hands.send_all(table)
         self.drivers.rearm(table)
         link = self.link(table, user_id)
+        event_id = event_of_series(the_board.series)
+        if event_id is not None:
+            return (
+                _("🏆 Your board {number} of event #{event} is in your DMs.").format(
+                    number=the_board.number, event=event_id
+                )
+                + link
+            )
         if the_board.series.startswith(CHALLENGE):
             return (
                 _("⚔️ Your challenge's board {number} is in your DMs.").format(
@@ -407,6 +420,10 @@ class Daily:
         if entry.series.startswith(CHALLENGE):
             if self.challenge_board_done is not None:
                 await self.challenge_board_done(table, entry)
+            return
+        if entry.series.startswith(EVENT):  # its result stays hidden until the event closes
+            if self.event_board_done is not None:
+                await self.event_board_done(table, entry)
             return
         par = await self.ensure_par(the_board)
         entries = await svc.daily_repo.of_board(the_board.key)
@@ -528,7 +545,7 @@ class Daily:
         entry = await self.finished_board(interaction, table_id)
         if entry is None:
             return
-        if entry.series.startswith(CHALLENGE):
+        if entry.series.startswith((CHALLENGE, EVENT)):
             await refuse(
                 interaction, _("That button is not recognised — it may be from an older message.")
             )
@@ -607,7 +624,7 @@ class Daily:
         entry = await self.finished_board(interaction, table_id)
         if entry is None or entry.result is None:
             return
-        if entry.series.startswith(CHALLENGE):  # between two players: nothing to share
+        if entry.series.startswith((CHALLENGE, EVENT)):  # between players: nothing to share
             await refuse(interaction, _("That is not one of today's boards."))
             return
         the_board = board_of_key(entry.board)
@@ -661,7 +678,7 @@ class Daily:
         entry = await self.finished_board(interaction, table_id)
         if entry is None or entry.result is None:
             return
-        if entry.series.startswith(CHALLENGE):
+        if entry.series.startswith((CHALLENGE, EVENT)):
             await refuse(interaction, _("That is not one of today's boards."))
             return
         if not entry.channel_id:

@@ -1,7 +1,8 @@
 """Events (issue #39): a server runs a tournament with nobody directing it.
 
 ``/ruff event create`` (Manage Server) posts a registration message with **Join**,
-**Check in**, **Leave** (and **Choose partner** for pairs); ``/ruff event start`` and
+**Check in**, **Leave** (and **Choose partner** for pairs; an asynchronous event:
+**Join**, then **▶ Play**, :mod:`.asynchronous`); ``/ruff event start`` and
 ``/ruff event cancel`` (Manage Server or the event's creator); ``/ruff event
 standings``. The director (``bot/tables/events/``) runs the rounds; this package is
 its Discord front (:mod:`.front`) and its words (:mod:`.text`). Buttons are
@@ -20,19 +21,29 @@ from discord import app_commands
 from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
 from bot.features import Feature
+from bot.features.daily.boards import Daily
 from bot.present.i18n import N_, _
 from bot.present.replies import refuse, reply
 from bot.store import EventRow
 from bot.tables.drivers import Drivers
-from bot.tables.events import BoardTables, Director, Outcome
+from bot.tables.events import (
+    DEFAULT_DEADLINE,
+    MAX_DEADLINE,
+    MIN_DEADLINE,
+    BoardTables,
+    Director,
+    Outcome,
+    parse_deadline,
+)
 from engine import RulesError, game_ids, make_rules
 
-from . import text
+from . import async_text, text
+from .asynchronous import AsyncEvents
 from .front import PREFIX, DiscordEventFront
 
 __all__ = ["build", "event_games"]
 
-VERBS = ("join", "leave", "checkin", "partner")
+VERBS = ("join", "leave", "checkin", "partner", "play")
 
 
 def event_games() -> list[str]:
@@ -58,12 +69,12 @@ def _may_direct(interaction: discord.Interaction[Any], event: EventRow | None) -
     return event is not None and interaction.user.id == event.creator_id
 
 
-def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Feature:
+def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers, daily: Daily) -> Feature:
     """The events feature: its director on the feed, its commands and buttons."""
 
     class EventButton(
         discord.ui.DynamicItem[discord.ui.Button[Any]],
-        template=rf"{PREFIX}:(?P<event>[0-9]{{1,18}}):(?P<verb>join|leave|checkin|partner)",
+        template=rf"{PREFIX}:(?P<event>[0-9]{{1,18}}):(?P<verb>join|leave|checkin|partner|play)",
     ):
         def __init__(
             self,
@@ -90,6 +101,9 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Featu
 
         async def callback(self, interaction: discord.Interaction[Any]) -> None:
             await svc.user_locales.enter(interaction)
+            if self.verb == "play":  # an asynchronous event's board (also from a DM)
+                await asyncs.on_play(interaction, self.event_id)
+                return
             await clicked(interaction, self.event_id, self.verb)
 
     class PartnerSelect(
@@ -141,6 +155,7 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Featu
     front = DiscordEventFront(svc, presenter, button)
     director = Director(svc, BoardTables(svc), front, drivers.kick)
     svc.feed.subscribe(director.committed)
+    asyncs = AsyncEvents(svc, presenter, daily, button)  # the asynchronous format
 
     async def same_guild(interaction: discord.Interaction[Any], event_id: int) -> EventRow | None:
         """The event, if it is this server's (a forged id is answered and goes no further)."""
@@ -155,6 +170,9 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Featu
         if event is None:
             return
         user = interaction.user
+        if event.format == "async":
+            await asyncs.on_registration(interaction, event, verb)
+            return
         if verb == "partner":
             if event.format == "individual":
                 await refuse(interaction, text.answer(Outcome.NOT_PAIRS, verb))
@@ -186,12 +204,13 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Featu
     @group.command(name="create", description=N_("Create an event in this channel (Manage Server)"))
     @app_commands.describe(
         game=N_("Which game"),
-        format=N_("Individual or pairs barometer, or Swiss pairs"),
-        rounds=N_("How many rounds"),
-        boards=N_("Boards per round (every table plays the same)"),
-        minutes=N_("Minutes per board"),
-        starts_in=N_("Minutes from now until the start"),
+        format=N_("Individual or pairs barometer, Swiss pairs, or asynchronous"),
+        rounds=N_("How many rounds (not for asynchronous)"),
+        boards=N_("Boards per round (every table plays the same); asynchronous: boards"),
+        minutes=N_("Minutes per board (not for asynchronous)"),
+        starts_in=N_("Minutes from now until the start (asynchronous: default now)"),
         preset=N_("Rule preset (default: the game's standard)"),
+        deadline=N_("Asynchronous: open for, e.g. 24h, 3d, 1d12h (1 hour to 14 days)"),
     )
     @app_commands.choices(
         game=_choices(),
@@ -199,6 +218,7 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Featu
             app_commands.Choice(name=N_("Individual (barometer)"), value="individual"),
             app_commands.Choice(name=N_("Pairs (barometer)"), value="pairs"),
             app_commands.Choice(name=N_("Swiss pairs"), value="swiss"),
+            app_commands.Choice(name=N_("Asynchronous (alone against the AI)"), value="async"),
         ],
     )
     async def create(
@@ -208,8 +228,9 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Featu
         rounds: app_commands.Range[int, 1, 20] = 4,
         boards: app_commands.Range[int, 1, 12] = 4,
         minutes: app_commands.Range[int, 1, 60] = 8,
-        starts_in: app_commands.Range[int, 1, 10080] = 30,
+        starts_in: app_commands.Range[int, 1, 10080] | None = None,
         preset: app_commands.Range[str, 1, 40] | None = None,
+        deadline: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
         await svc.user_locales.enter(interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
@@ -218,9 +239,17 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Featu
         if not _may_direct(interaction, None):
             await refuse(interaction, _("Creating an event needs Manage Server."))
             return
-        if format not in ("individual", "pairs", "swiss"):
+        if format not in ("individual", "pairs", "swiss", "async"):
             await refuse(interaction, _("There is no such format."))
             return
+        if format == "async":
+            await create_async(interaction, game, preset, boards, starts_in, deadline)
+            return
+        if deadline is not None:
+            await refuse(interaction, _("A deadline is for an asynchronous event only."))
+            return
+        if starts_in is None:
+            starts_in = 30
         try:
             event = await director.create(
                 guild_id=interaction.guild_id,
@@ -242,6 +271,56 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Featu
         await interaction.response.defer(ephemeral=True, thinking=True)
         await front.post_registration(event)
         await reply(interaction, _("Event #{id} is open for registration.").format(id=event.id))
+
+    async def create_async(
+        interaction: discord.Interaction[Any],
+        game: str,
+        preset: str | None,
+        boards: int,
+        starts_in: int | None,
+        deadline: str | None,
+    ) -> None:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        seconds = DEFAULT_DEADLINE if deadline is None else parse_deadline(deadline)
+        if seconds is None:
+            await refuse(
+                interaction,
+                _("I can't read the deadline {given!r}: write it like 24h, 3d or 1d12h.").format(
+                    given=deadline
+                ),
+            )
+            return
+        if not MIN_DEADLINE <= seconds <= MAX_DEADLINE:
+            await refuse(
+                interaction,
+                _("The deadline must be from 1 hour to 14 days; {given!r} is not.").format(
+                    given=deadline
+                ),
+            )
+            return
+        now = director.clock()
+        try:
+            event = await asyncs.director.create(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                creator_id=interaction.user.id,
+                game_id=game,
+                preset=preset,
+                boards=boards,
+                start_at=now + 60.0 * (starts_in or 0),
+                deadline=seconds,
+            )
+        except RulesError:
+            await refuse(
+                interaction, _("An event needs a game of four players in two partnerships.")
+            )
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if starts_in is None:  # open at once
+            await asyncs.director.start(event.id)
+            event = await svc.event_repo.get(event.id) or event
+        await asyncs.post_registration(event)
+        await reply(interaction, async_text.created(event))
 
     async def chosen(
         interaction: discord.Interaction[Any], event_id: int | None, open_only: bool
@@ -272,6 +351,11 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Featu
             await refuse(interaction, _("Only the event's creator or Manage Server can start it."))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if row.format == "async":
+            outcome = await asyncs.director.start(row.id)
+            own = async_text.answer(outcome.value, "start")
+            await reply(interaction, own or text.answer(outcome, "start"))
+            return
         outcome = await director.start(row.id)
         await reply(interaction, text.answer(outcome, "start"))
 
@@ -287,7 +371,10 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Featu
         if not _may_direct(interaction, row):
             await refuse(interaction, _("Only the event's creator or Manage Server can cancel it."))
             return
-        outcome = await director.cancel(row.id)
+        if row.format == "async":
+            outcome = await asyncs.director.cancel(row.id)
+        else:
+            outcome = await director.cancel(row.id)
         await reply(interaction, text.answer(outcome, "cancel"))
 
     @group.command(name="standings", description=N_("An event's standings"))
@@ -299,14 +386,25 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Featu
         row = await chosen(interaction, event, False)
         if row is None:
             return
-        view = await director.standings(row.id)
-        for part in text.pieces(text.standings(view)):
+        if row.format == "async":  # before the close: who has played, never a score
+            shown = async_text.standings(await asyncs.director.standings(row.id))
+        else:
+            shown = text.standings(await director.standings(row.id))
+        for part in text.pieces(shown):
             await reply(interaction, part)
+
+    async def resume() -> None:
+        await director.resume()
+        await asyncs.start()
+
+    async def stop() -> None:
+        await asyncs.close()
+        await director.close()
 
     return Feature(
         name="events",
         commands=[group],
         items=[EventButton, PartnerSelect],
-        start=director.resume,
-        close=director.close,
+        start=resume,
+        close=stop,
     )

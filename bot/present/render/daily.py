@@ -83,6 +83,10 @@ def board_turn(key: str) -> str:
     player): ``Board 2/6: your turn`` (a day's), ``Challenge #3 · board 2: your turn``;
     ``key`` is the board's ``game/preset/series/number``."""
     series, number = key.rsplit("/", 2)[1:]
+    if series.startswith("event-"):  # event-<id>-<seed>
+        return _("🔔 Event #{event} · board {number}: your turn.").format(
+            event=series.removeprefix("event-").split("-", 1)[0], number=number
+        )
     if series.startswith("challenge-"):
         return _("🔔 Challenge #{challenge} · board {number}: your turn.").format(
             challenge=series.removeprefix("challenge-"), number=number

@@ -27,10 +27,25 @@ What must happen once (a round begun, a board dealt, a result, a round scored) i
 conditional write of the store (``bot/store/events.py``), so a retry, a restart or a
 second process never does it twice. :meth:`Director.resume` re-arms everything from
 the store at start-up.
+
+The asynchronous format (each entrant alone against the AI until a deadline) is run
+by :class:`AsyncDirector` (``asynchronous.py``), beside the director.
 """
 
 from __future__ import annotations
 
+from bot.tables.events.asynchronous import (
+    DEFAULT_DEADLINE,
+    MAX_DEADLINE,
+    MIN_DEADLINE,
+    AsyncBoards,
+    AsyncDirector,
+    AsyncFront,
+    AsyncStandings,
+    Dealt,
+    Step,
+    parse_deadline,
+)
 from bot.tables.events.director import Director
 from bot.tables.events.ports import BoardTables, EventFront, EventTables
 from bot.tables.events.seating import swiss_seeding
@@ -49,6 +64,16 @@ from bot.tables.events.views import (
 )
 
 __all__ = [
+    "DEFAULT_DEADLINE",
+    "MAX_DEADLINE",
+    "MIN_DEADLINE",
+    "AsyncBoards",
+    "AsyncDirector",
+    "AsyncFront",
+    "AsyncStandings",
+    "Dealt",
+    "Step",
+    "parse_deadline",
     "MIN_COMPLETION",
     "MIN_ENTRANTS",
     "SWEEP_SLACK",

@@ -716,6 +716,8 @@ class Director:
         tables on (a board that ended while the bot was down, a board not yet dealt) and
         arm its round's sweep."""
         for event in await self.repo.unfinished():
+            if event.format == "async":  # AsyncDirector's (asynchronous.py)
+                continue
             if event.state == "registering":
                 self._arm_start(event)
                 continue

@@ -1,0 +1,270 @@
+"""The asynchronous event on both backends: migration 14 widens the format in place
+(an event made before it is kept), the director's close happens once at the deadline
+(re-armed from the store as at a restart), results stay hidden before it, a board not
+finished by then scores 25%, and a board finished after the deadline does not count."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Sequence
+from fractions import Fraction
+
+import pytest
+
+from bot.config import Settings
+from bot.store import DailyRepo, Database, EventRepo, HumanSeat, IntegrityError, TableRepo
+from bot.store.daily import event_series
+from bot.store.migrations import MIGRATIONS
+from bot.tables.aipool import AIPool
+from bot.tables.events import AsyncDirector, AsyncStandings, Outcome, Step, parse_deadline
+from bot.tables.services import Services
+from bot.tables.sync import OneProcess
+from bot.tables.table import Table
+from engine import Board
+
+from .conftest import FakeClock
+
+_CHANNELS = itertools.count(70_000)
+
+
+class Boards:
+    """Deals a board as a bare table row and its daily_results row (no game): the test
+    finishes it with a result of its choosing."""
+
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
+        self.dealt: list[tuple[int, int, int]] = []  # user, board number, table id
+
+    async def deal(
+        self, event: object, the_board: Board, user_id: int, name: str, where: int
+    ) -> Table | None:
+        async with self.svc.db.transaction():
+            row = await self.svc.table_repo.create_lobby(
+                guild_id=1,
+                channel_id=next(_CHANNELS),
+                creator_id=user_id,
+                game_id="whist-5",
+                preset="default",
+                seed=the_board.seed,
+                seats=[HumanSeat(user_id, name), None, None, None],
+            )
+            await self.svc.daily_repo.start(
+                board=the_board.key,
+                user_id=user_id,
+                game_id=the_board.game_id,
+                series=the_board.series,
+                number=the_board.number,
+                guild_id=1,
+                channel_id=2,
+                name=name,
+                table_id=row.id,
+            )
+        self.dealt.append((user_id, the_board.number, row.id))
+        return Table.from_row(row)
+
+
+class Front:
+    def __init__(self) -> None:
+        self.closes: list[AsyncStandings] = []
+        self.opens: list[tuple[int, ...]] = []
+
+    async def registration_changed(self, event: object) -> None:
+        return None
+
+    async def opened(self, event: object, users: Sequence[int]) -> None:
+        self.opens.append(tuple(users))
+
+    async def board_stopped(self, event: object, table: Table) -> None:
+        return None
+
+    async def closed(self, view: AsyncStandings) -> None:
+        self.closes.append(view)
+
+
+def _director(db: Database) -> tuple[AsyncDirector, Boards, Front, Services]:
+    svc = Services(db, Settings(database="unused.db"), AIPool(1, mode="inline"))
+    svc.sync = OneProcess(None)  # type: ignore[arg-type]  # no table is resumed here
+    boards, front = Boards(svc), Front()
+    return AsyncDirector(svc, boards, front), boards, front, svc  # type: ignore[arg-type]
+
+
+async def test_migration_14_widens_the_format_and_keeps_an_older_event(
+    location: str, clock: FakeClock
+) -> None:
+    old = await Database.open(location, migrations=MIGRATIONS[:13], clock=clock)
+    try:
+        with pytest.raises(IntegrityError):  # version 13: three formats
+            await EventRepo(old).db.execute(
+                "INSERT INTO events (guild_id, channel_id, creator_id, game_id, preset, format,"
+                " boards_per_round, rounds, minutes_per_board, start_at, state, round, seed,"
+                " created_at) VALUES (1, 2, 3, 'whist-5', 'default', 'async', 2, 1, 60, 0,"
+                " 'registering', 0, 5, 0)"
+            )
+        await old.execute(
+            "INSERT INTO events (guild_id, channel_id, creator_id, game_id, preset, format,"
+            " boards_per_round, rounds, minutes_per_board, start_at, state, round, seed,"
+            " created_at) VALUES (1, 2, 3, 'whist-5', 'default', 'pairs', 2, 3, 8, 0,"
+            " 'registering', 0, 5, 0)"
+        )
+        kept_id = int(await old.fetchval("SELECT id FROM events WHERE format = 'pairs'"))
+        await old.execute(
+            "INSERT INTO event_entries (event_id, user_id, name, checked_in, joined_round,"
+            " created_at) VALUES (?, 10, 'ann', 0, 1, 0)",
+            (kept_id,),
+        )
+    finally:
+        await old.close()
+    db = await Database.open(location, clock=clock)
+    try:
+        repo = EventRepo(db)
+        kept = await repo.get(kept_id)
+        assert kept is not None and kept.format == "pairs" and kept.deadline_at is None
+        assert [e.name for e in await repo.entries(kept_id)] == ["ann"]  # no cascade lost it
+        made = await repo.create(
+            guild_id=1,
+            channel_id=2,
+            creator_id=3,
+            game_id="whist-5",
+            preset="default",
+            format="async",
+            boards_per_round=3,
+            rounds=1,
+            minutes_per_board=60,
+            start_at=clock(),
+            seed=9,
+            deadline_at=clock() + 3600,
+        )
+        assert made.format == "async" and made.deadline_at == clock() + 3600
+        with pytest.raises(IntegrityError) as caught:  # still four formats only
+            await db.execute("UPDATE events SET format = 'teams' WHERE id = ?", (made.id,))
+        assert caught.value.kind == "check"
+    finally:
+        await db.close()
+
+
+async def test_results_hidden_until_the_deadline_closes_it_once(
+    db: Database, clock: FakeClock
+) -> None:
+    director, boards, front, svc = _director(db)
+    event = await director.create(
+        guild_id=1,
+        channel_id=2,
+        creator_id=3,
+        game_id="whist-5",
+        preset=None,
+        boards=2,
+        start_at=clock() + 600,
+        deadline=3600,
+    )
+    assert event.format == "async" and event.deadline_at == clock() + 600 + 3600
+    with pytest.raises(ValueError):
+        await director.create(
+            guild_id=1,
+            channel_id=2,
+            creator_id=3,
+            game_id="whist-5",
+            preset=None,
+            boards=2,
+            start_at=clock(),
+            deadline=60,
+        )
+    assert await director.join(event.id, 10, "ann") is Outcome.DONE
+    assert await director.join(event.id, 10, "ann") is Outcome.ALREADY
+    assert (await director.play(event.id, 10, "ann", 1, enter=True)).step is Step.NOT_YET
+    clock.tick(600)
+    await director.resume()  # as at a restart: the opening is due at once
+    await asyncio.wait_for(director._timers[(event.id, "start")], 5)
+    assert front.opens == [(10,)]
+    assert (await director.play(event.id, 11, "bob", 1, enter=False)).step is Step.NOT_IN
+    for user, name in ((10, "ann"), (11, "bob"), (12, "cat"), (13, "dan")):
+        dealt = await director.play(event.id, user, name, 1, enter=True)
+        assert dealt.step is Step.DEALT and dealt.number == 1
+    assert await director.leave(event.id, 13) is Outcome.ALREADY  # begun: stays in
+    assert await director.join(event.id, 14, "eve") is Outcome.DONE  # enters, plays none
+    tables = {(u, n): t for u, n, t in boards.dealt}
+    daily = DailyRepo(db)
+    for user, result in ((10, 3), (11, 1), (12, 1)):
+        assert await daily.finish(tables[(user, 1)], result)
+    for user, name in ((10, "ann"), (11, "bob")):
+        dealt = await director.play(event.id, user, name, 1, enter=False)
+        assert dealt.step is Step.DEALT and dealt.number == 2
+    tables = {(u, n): t for u, n, t in boards.dealt}
+    assert await daily.finish(tables[(10, 2)], -2)
+    assert (await director.play(event.id, 10, "ann", 1, enter=False)).step is Step.ALL_PLAYED
+    before = await director.standings(event.id)
+    assert not before.closed and before.travellers == ()
+    assert all(line.percent is None and line.label == "" for line in before.lines)
+    assert {line.name: line.done for line in before.lines} == {
+        "ann": 2,
+        "bob": 1,
+        "cat": 1,
+        "dan": 0,
+        "eve": 0,
+    }
+    assert not await director.close(event.id)  # not yet
+    clock.tick(3600)
+    assert (await director.play(event.id, 11, "bob", 1, enter=False)).step is Step.CLOSED
+    assert await daily.finish(tables[(11, 2)], 5)  # after the deadline: does not count
+    await director.resume()
+    await asyncio.wait_for(director._timers.get((event.id, "close")) or asyncio.sleep(0), 5)
+    assert len(front.closes) == 1
+    assert not await director.close(event.id)  # once
+    view = front.closes[0]
+    percent = {line.name: line.percent for line in view.lines}
+    # board 1: ann +3 beats 2; bob and cat +1 tie, beat nobody else; dan, eve 25%
+    # board 2: ann alone (50); bob's came after the deadline: 25%, like cat, dan, eve
+    assert percent == {
+        "ann": (Fraction(100) + Fraction(50)) / 2,
+        "bob": (Fraction(25) + Fraction(25)) / 2,
+        "cat": (Fraction(25) + Fraction(25)) / 2,
+        "dan": Fraction(25),
+        "eve": Fraction(25),
+    }
+    assert [line.label for line in view.lines][0] == "1"
+    assert view.travellers[1].unplayed == 4 and [r.name for r in view.travellers[1].rows] == ["ann"]
+    event_row = await EventRepo(db).get(event.id)
+    assert event_row is not None and event_row.state == "finished"
+    assert event_series(event.id, event.seed).startswith(f"event-{event.id}-")
+    assert await director.join(event.id, 15, "fay") is Outcome.NOT_OPEN
+    await director.close_timers()
+    assert await TableRepo(db).get(tables[(10, 1)]) is not None
+
+
+def test_a_deadline_is_read_from_hours_and_days() -> None:
+    assert parse_deadline("24h") == 24 * 3600
+    assert parse_deadline("3d") == 3 * 86400
+    assert parse_deadline("1d 12h") == 36 * 3600
+    assert parse_deadline("1d12h30m") == 36 * 3600 + 1800
+    assert parse_deadline("90 min") == 5400
+    assert parse_deadline("36") == 36 * 3600  # a bare number: hours
+    assert parse_deadline("1,5d") == 36 * 3600
+    for bad in ("", "soon", "24x", "h", "3d tomorrow", "-2h", "1d-2h"):
+        assert parse_deadline(bad) is None, bad
+
+
+async def test_a_cancelled_async_event_stops_and_ranks_nothing(
+    db: Database, clock: FakeClock
+) -> None:
+    director, _boards, front, _svc = _director(db)
+    event = await director.create(
+        guild_id=1,
+        channel_id=2,
+        creator_id=3,
+        game_id="whist-5",
+        preset=None,
+        boards=1,
+        start_at=clock(),
+        deadline=7200,
+    )
+    assert await director.start(event.id) is Outcome.DONE
+    assert await director.start(event.id) is Outcome.NOT_OPEN  # opened once
+    assert (await director.play(event.id, 10, "ann", 1, enter=True)).step is Step.DEALT
+    assert await director.cancel(event.id) is Outcome.DONE
+    assert await director.cancel(event.id) is Outcome.NOT_OPEN
+    assert not director._timers  # its close is disarmed
+    assert (await director.play(event.id, 10, "ann", 1, enter=True)).step is Step.CLOSED
+    clock.tick(7200)
+    assert not await director.close(event.id) and front.closes == []
+    row = await EventRepo(db).get(event.id)
+    assert row is not None and row.state == "cancelled"
