@@ -55,9 +55,12 @@ from engine import decode_action, make_rules
 
 GAME = "whist-long"
 STATE = '{"type":"state"'
-VERSION = re.compile(r'"schema":"rh\.(?:seat|table)/1","table_id":\d+,[^{}]*?"version":(\d+)')
+DELTA = '{"type":"delta"'
 TABLE_VERSION = re.compile(
     r'"schema":"rh\.(?:seat|table)/1","table_id":(\d+),[^{}]*?"version":(\d+)'
+)
+DELTA_VERSION = re.compile(
+    r'^\{"type":"delta","seat":(?:null|\d+),"table_id":(\d+),"version":(\d+)'
 )
 PAUSE = 0.02  # seconds between two moves of one table (--pause)
 
@@ -65,6 +68,19 @@ PAUSE = 0.02  # seconds between two moves of one table (--pause)
 class _NoResume:
     def __getattr__(self, name: str) -> Any:
         raise AssertionError(f"the bench's sync asked for {name}")
+
+
+def version_of(data: str) -> tuple[int, int] | None:
+    """(table, version) of a state frame, whole or a delta, without parsing the whole
+    frame (the client process shares the machine's cores with the bot's); None for
+    any other frame."""
+    if data.startswith(STATE):
+        found = TABLE_VERSION.search(data)
+    elif data.startswith(DELTA):
+        found = DELTA_VERSION.match(data)
+    else:
+        return None
+    return None if found is None else (int(found[1]), int(found[2]))
 
 
 def pct(values: list[float], q: float) -> float:
@@ -142,11 +158,9 @@ async def _clients(
             async for msg in ws:
                 if msg.type is aiohttp.WSMsgType.TEXT:
                     at = time.monotonic()
-                    # the state's version, without parsing the whole frame (the client
-                    # process shares the machine's cores with the bot's)
-                    found = VERSION.search(msg.data) if msg.data.startswith(STATE) else None
+                    found = version_of(msg.data)
                     if found is not None:
-                        seen[i].append((int(found.group(1)), at))
+                        seen[i].append((found[1], at))
 
         readers = [asyncio.create_task(read(i, ws)) for i, ws in enumerate(sockets)]
         while not all(seen):  # every socket has its first state
@@ -168,10 +182,10 @@ def time_writes(written: dict[int, list[tuple[int, int, float]]]) -> Any:
 
     async def send_str(self: web.WebSocketResponse, data: str, compress: int | None = None) -> None:
         await original(self, data, compress)
-        found = TABLE_VERSION.search(data) if data.startswith(STATE) else None
+        found = version_of(data)
         if found is not None:
             at = time.monotonic()
-            written.setdefault(id(self), []).append((int(found[1]), int(found[2]), at))
+            written.setdefault(id(self), []).append((found[0], found[1], at))
 
     web.WebSocketResponse.send_str = send_str  # type: ignore[method-assign]
 

@@ -69,6 +69,7 @@ class TableView {
   private showClaims = false;
   private fourColour = localStorage.getItem("rh.deck") === "4";
   private sentAt = -1;
+  private rev = -1; // the revision of the document held (a delta applies to it alone)
   private seat: number | null = null;
   private title = "";
   private linkOk = false;
@@ -109,20 +110,29 @@ class TableView {
         setTexts(frame.texts, frame.language);
         this.staticTexts();
         this.sentAt = -1; // a new connection: whatever was sent before is answered or lost
+        this.rev = -1; // and it is sent the whole table first
         byId("who").textContent = frame.name;
         byId("who").dataset.user = frame.user_id;
         break;
       case "state":
-        if (this.state?.version !== frame.state?.version) {
-          this.selected.clear();
-          this.confirming = null;
-        }
-        if (this.state?.table_id !== frame.state?.table_id) this.cancelling = false;
-        this.state = frame.state;
-        this.seat = frame.seat;
+        this.rev = frame.rev ?? -1;
         this.title = frame.title ?? "";
-        this.draw();
+        this.show(frame.state, frame.seat);
         break;
+      case "delta": {
+        const held = this.state;
+        if (held === null || this.rev !== frame.base || held.table_id !== frame.table_id) {
+          this.rev = -1;
+          this.link.send({ type: "sync" }); // a gap: the whole document again
+          break;
+        }
+        const next: TableState = { ...held, ...frame.state };
+        if (frame.game !== null && held.game) next.game = { ...held.game, ...frame.game };
+        if (frame.you !== null && held.you) next.you = { ...held.you, ...frame.you };
+        this.rev = frame.rev;
+        this.show(next, frame.seat);
+        break;
+      }
       case "outcome":
         if (frame.kind === "hint") {
           this.say(frame.text);
@@ -140,6 +150,17 @@ class TableView {
         this.draw();
         break;
     }
+  }
+
+  private show(state: TableState | null, seat: number | null): void {
+    if (this.state?.version !== state?.version) {
+      this.selected.clear();
+      this.confirming = null;
+    }
+    if (this.state?.table_id !== state?.table_id) this.cancelling = false;
+    this.state = state;
+    this.seat = seat;
+    this.draw();
   }
 
   private say(text: string): void {
