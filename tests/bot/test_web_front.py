@@ -30,7 +30,7 @@ from bot.web.session import SessionError, Signer
 from bot.web.texts import PAGE
 from engine import Card, Game, make_rules, new_game
 from tests.bot import test_act
-from tests.bot.test_act import USERS, seated_table
+from tests.bot.test_act import USERS, seated_table, turn_of
 from tests.bot.test_projection import cards_in_json, cards_in_view
 
 WEB_SRC = Path(__file__).resolve().parents[2] / "web" / "src"
@@ -576,6 +576,50 @@ async def test_the_scan_catches_a_planted_leak(svc: Services, server: WebTable) 
         }
 
     assert set(cards_in_json(leaky())) - known_cards(game, None)
+
+
+async def test_a_move_comes_as_a_small_delta_and_a_sync_as_the_whole_table(
+    svc: Services, server: WebTable
+) -> None:
+    """After the first whole state, a move reaches each page as the fields it changed
+    (the trick's card, the hand, whose turn), applied to the document the page holds;
+    a page that asks again (``sync``) is sent the whole table, and deltas go on from it."""
+    table = await seated_table(svc, "whist-5")
+    base = base_of(server)
+    tasks: list[asyncio.Task[None]] = []
+    async with aiohttp.ClientSession() as http:
+        game, seat = turn_of(table)
+        me = await open_page(http, base, await session_for(base, USERS[seat]), tasks)
+        watcher = await open_page(http, base, await session_for(base, SPECTATOR), tasks)
+        assert me.state is not None and watcher.state is not None
+        whole = len(json.dumps(me.frames[-1]))
+        card = next(a for a in me.state["you"]["actions"] if a["kind"] == "legal")
+        mark, seen = len(me.frames), len(watcher.frames)
+        await me.send(
+            {"type": "act", "version": game.version, "seat": seat, "actions": [card["id"]]}
+        )
+        delta = await me.next("delta", mark)
+        assert delta["version"] == table.version and delta["game"]["trick"]["cards"]
+        assert len(json.dumps(delta)) < whole / 2  # the fields that changed, not the table
+        assert card["card"] not in me.state["you"]["hand"]  # applied to what the page held
+        assert me.state == table.seat_state(seat)
+        await watcher.next("delta", seen)
+        assert watcher.state == table.public_state()
+        mark = await watcher.send({"type": "sync"})
+        again = await watcher.next("state", mark)
+        assert again["state"] == table.public_state() and again["rev"] == watcher.rev
+        game, seat = turn_of(table)
+        other = await open_page(http, base, await session_for(base, USERS[seat]), tasks)
+        assert other.state is not None
+        legal = [a["id"] for a in other.state["you"]["actions"] if a["kind"] == "legal"]
+        mark = len(watcher.frames)
+        await other.send(
+            {"type": "act", "version": game.version, "seat": seat, "actions": legal[:1]}
+        )
+        after = await watcher.next("delta", mark)
+        assert after["base"] == again["rev"] and watcher.state == table.public_state()
+    for task in tasks:
+        task.cancel()
 
 
 # ---------------------------------------------------------------- the lobby, pushed

@@ -87,6 +87,7 @@ class TableView {
         this.staticTexts(); // the browser's language until the socket says the player's
       },
     });
+    void this.link.start(); // the sign-in and the socket first: the rest waits on them
     const deck = byId("deck") as HTMLInputElement;
     deck.checked = this.fourColour;
     deck.addEventListener("change", () => {
@@ -99,7 +100,6 @@ class TableView {
       this.draw();
     });
     window.setInterval(() => this.tick(), 1000);
-    void this.link.start();
   }
 
   // ------------------------------------------------------------ frames
@@ -729,6 +729,7 @@ class TableView {
 }
 
 function boot(): void {
+  performance.mark("rh:boot");
   const view = new TableView();
   (window as unknown as { rhView: TableView }).rhView = view;
 }
