@@ -155,12 +155,15 @@ async def _clients(
             sockets.append(ws)
 
         async def read(i: int, ws: aiohttp.ClientWebSocketResponse) -> None:
-            async for msg in ws:
-                if msg.type is aiohttp.WSMsgType.TEXT:
-                    at = time.monotonic()
-                    found = version_of(msg.data)
-                    if found is not None:
-                        seen[i].append((found[1], at))
+            try:
+                async for msg in ws:
+                    if msg.type is aiohttp.WSMsgType.TEXT:
+                        at = time.monotonic()
+                        found = version_of(msg.data)
+                        if found is not None:
+                            seen[i].append((found[1], at))
+            except aiohttp.ClientConnectionResetError:
+                pass  # a heartbeat's pong while the socket closes, at the end
 
         readers = [asyncio.create_task(read(i, ws)) for i, ws in enumerate(sockets)]
         while not all(seen):  # every socket has its first state
