@@ -19,7 +19,9 @@ offer permessage-deflate as browsers do; ``--client-nice 19``: the client proces
 never preempts the bot on a machine of few cores.
 
 Both runs sample the bot loop's lag (a 10 ms sleep's overshoot) the whole time
-and print p50/p99/max.
+and print p50/p99/max, and the bot process's CPU time over the moves (every thread):
+on a shared machine the latencies swing with the load, the CPU a move far less.
+Frames are read as the page reads them: a ``delta`` carries its version too.
 """
 
 from __future__ import annotations
@@ -275,8 +277,10 @@ async def run(
                 await asyncio.sleep(pause)
 
         began = time.perf_counter()
+        cpu = time.process_time()
         await asyncio.gather(*(drive(t) for t in tables))
         took = time.perf_counter() - began
+        cpu = time.process_time() - cpu
         stop.set()
         await sampler
         if client is not None:
@@ -318,7 +322,15 @@ async def run(
             "act": acts,
             "lag": lag,
             "took": [took],
+            "cpu": [cpu],
         }
+
+
+def cpu_line(result: dict[str, list[float]], moves: int) -> str:
+    """The bot process's CPU time over the moves (every thread: the loop and the store's),
+    a figure that a shared machine's load disturbs far less than the latencies."""
+    cpu = result["cpu"][0]
+    return f"{'bot process CPU':>28}: {cpu:7.2f} s   ({cpu / moves * 1000:.2f} ms a move)"
 
 
 def show(label: str, values: list[float]) -> str:
@@ -343,6 +355,7 @@ async def main_async(
     on = await run(n, moves, True, seed, pause, deflate, nice)
     off = await run(n, moves, False, seed, pause)
     print(f"\nweb on  ({on['took'][0]:.1f} s)")
+    print(cpu_line(on, n * moves))
     print(show("commit -> every socket", on["commit"]))
     print(show("commit -> every server write", on["server"]))
     print(show("act() start -> every socket", on["delivery"]))
@@ -350,6 +363,7 @@ async def main_async(
     print(show("act() (the commit)", on["act"]))
     print(show("loop lag", on["lag"]))
     print(f"\nweb off ({off['took'][0]:.1f} s)")
+    print(cpu_line(off, n * moves))
     print(show("act() (the commit)", off["act"]))
     print(show("loop lag", off["lag"]))
 

@@ -168,10 +168,18 @@ class TableView {
   }
 
   private status(text: string, ok: boolean): void {
+    const was = this.linkOk;
     this.linkOk = ok;
     const node = byId("link");
     node.textContent = text;
     node.className = ok ? "ok" : "bad";
+    if (was !== ok && this.state !== null) this.draw(); // nothing is live while offline
+  }
+
+  /** Whether the page's choices are held: a move sent and not yet answered, or no
+   * connection (a click then would be lost: the table comes back with the socket). */
+  private busy(state: TableState): boolean {
+    return this.sentAt === state.version || !this.linkOk;
   }
 
   private send(actions: string[]): void {
@@ -522,7 +530,7 @@ class TableView {
     const layingOut = discards.size > 0;
     const need = Math.max(1, you.to_lay_out);
     const buttons = el("div", { class: "actions", role: "group", "aria-label": t("Your choices") });
-    const waiting = this.sentAt === state.version;
+    const waiting = this.busy(state);
     if (waiting) {
       buttons.append(el("span", { class: "ask" }, "…"));
     } else if (this.confirming !== null) {
@@ -644,7 +652,7 @@ class TableView {
   private drawControls(state: TableState, you: You | null): HTMLElement {
     const bar = el("div", { class: "actions controls", role: "group", "aria-label": t("Table controls") });
     if (you === null || state.status !== "active") return bar;
-    const waiting = this.sentAt === state.version;
+    const waiting = this.busy(state);
     if (state.hints && you.my_turn && !waiting && !state.seats[you.seat]?.away) {
       const b = el("button", { type: "button", "data-table": "hint" }, t("Hint"));
       b.addEventListener("click", () => this.hint());
