@@ -63,7 +63,9 @@ class TableFrame:
 
 def table_state(frame: TableFrame, views: Sequence[SeatView]) -> Json:
     """The public table: ``views`` are every seat's views of the game (empty before
-    it starts); only what all of them show is projected."""
+    it starts); only what all of them show is projected. The first is read, the
+    others only where a kitty lies taken (so a caller may observe them as read:
+    ``bot.web.front.SeatViews``)."""
     out = _frame(frame, TABLE_SCHEMA)
     if views:
         first = views[0]
