@@ -3,11 +3,9 @@ FROM node:20-slim AS web
 WORKDIR /web
 COPY web/package.json web/package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY web/tsconfig.json ./
+COPY web/tsconfig.json web/build.mjs ./
 COPY web/src ./src
-RUN npx tsc --noEmit \
-    && npx esbuild src/main.ts --bundle --minify --format=esm --target=es2020 --splitting \
-       --outdir=/out --entry-names=app --chunk-names=chunks/[name]-[hash]
+RUN npx tsc --noEmit && node build.mjs /out
 
 FROM python:3.11-slim
 

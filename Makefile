@@ -19,7 +19,7 @@ $(WEB_NPM): web/package.json web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
 	touch $(WEB_NPM)
 
-$(WEB_BUNDLE): $(WEB_NPM) web/tsconfig.json $(wildcard web/src/*.ts)
+$(WEB_BUNDLE): $(WEB_NPM) web/tsconfig.json web/build.mjs $(wildcard web/src/*.ts)
 	cd web && npm run --silent check && rm -rf ../bot/web/static/chunks && npm run --silent build
 
 

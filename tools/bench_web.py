@@ -19,7 +19,9 @@ offer permessage-deflate as browsers do; ``--client-nice 19``: the client proces
 never preempts the bot on a machine of few cores.
 
 Both runs sample the bot loop's lag (a 10 ms sleep's overshoot) the whole time
-and print p50/p99/max.
+and print p50/p99/max, and the bot process's CPU time over the moves (every thread):
+on a shared machine the latencies swing with the load, the CPU a move far less.
+Frames are read as the page reads them: a ``delta`` carries its version too.
 """
 
 from __future__ import annotations
@@ -55,9 +57,12 @@ from engine import decode_action, make_rules
 
 GAME = "whist-long"
 STATE = '{"type":"state"'
-VERSION = re.compile(r'"schema":"rh\.(?:seat|table)/1","table_id":\d+,[^{}]*?"version":(\d+)')
+DELTA = '{"type":"delta"'
 TABLE_VERSION = re.compile(
     r'"schema":"rh\.(?:seat|table)/1","table_id":(\d+),[^{}]*?"version":(\d+)'
+)
+DELTA_VERSION = re.compile(
+    r'^\{"type":"delta","seat":(?:null|\d+),"table_id":(\d+),"version":(\d+)'
 )
 PAUSE = 0.02  # seconds between two moves of one table (--pause)
 
@@ -65,6 +70,19 @@ PAUSE = 0.02  # seconds between two moves of one table (--pause)
 class _NoResume:
     def __getattr__(self, name: str) -> Any:
         raise AssertionError(f"the bench's sync asked for {name}")
+
+
+def version_of(data: str) -> tuple[int, int] | None:
+    """(table, version) of a state frame, whole or a delta, without parsing the whole
+    frame (the client process shares the machine's cores with the bot's); None for
+    any other frame."""
+    if data.startswith(STATE):
+        found = TABLE_VERSION.search(data)
+    elif data.startswith(DELTA):
+        found = DELTA_VERSION.match(data)
+    else:
+        return None
+    return None if found is None else (int(found[1]), int(found[2]))
 
 
 def pct(values: list[float], q: float) -> float:
@@ -139,14 +157,15 @@ async def _clients(
             sockets.append(ws)
 
         async def read(i: int, ws: aiohttp.ClientWebSocketResponse) -> None:
-            async for msg in ws:
-                if msg.type is aiohttp.WSMsgType.TEXT:
-                    at = time.monotonic()
-                    # the state's version, without parsing the whole frame (the client
-                    # process shares the machine's cores with the bot's)
-                    found = VERSION.search(msg.data) if msg.data.startswith(STATE) else None
-                    if found is not None:
-                        seen[i].append((int(found.group(1)), at))
+            try:
+                async for msg in ws:
+                    if msg.type is aiohttp.WSMsgType.TEXT:
+                        at = time.monotonic()
+                        found = version_of(msg.data)
+                        if found is not None:
+                            seen[i].append((found[1], at))
+            except aiohttp.ClientConnectionResetError:
+                pass  # a heartbeat's pong while the socket closes, at the end
 
         readers = [asyncio.create_task(read(i, ws)) for i, ws in enumerate(sockets)]
         while not all(seen):  # every socket has its first state
@@ -168,10 +187,10 @@ def time_writes(written: dict[int, list[tuple[int, int, float]]]) -> Any:
 
     async def send_str(self: web.WebSocketResponse, data: str, compress: int | None = None) -> None:
         await original(self, data, compress)
-        found = TABLE_VERSION.search(data) if data.startswith(STATE) else None
+        found = version_of(data)
         if found is not None:
             at = time.monotonic()
-            written.setdefault(id(self), []).append((int(found[1]), int(found[2]), at))
+            written.setdefault(id(self), []).append((found[0], found[1], at))
 
     web.WebSocketResponse.send_str = send_str  # type: ignore[method-assign]
 
@@ -258,8 +277,10 @@ async def run(
                 await asyncio.sleep(pause)
 
         began = time.perf_counter()
+        cpu = time.process_time()
         await asyncio.gather(*(drive(t) for t in tables))
         took = time.perf_counter() - began
+        cpu = time.process_time() - cpu
         stop.set()
         await sampler
         if client is not None:
@@ -301,7 +322,15 @@ async def run(
             "act": acts,
             "lag": lag,
             "took": [took],
+            "cpu": [cpu],
         }
+
+
+def cpu_line(result: dict[str, list[float]], moves: int) -> str:
+    """The bot process's CPU time over the moves (every thread: the loop and the store's),
+    a figure that a shared machine's load disturbs far less than the latencies."""
+    cpu = result["cpu"][0]
+    return f"{'bot process CPU':>28}: {cpu:7.2f} s   ({cpu / moves * 1000:.2f} ms a move)"
 
 
 def show(label: str, values: list[float]) -> str:
@@ -326,6 +355,7 @@ async def main_async(
     on = await run(n, moves, True, seed, pause, deflate, nice)
     off = await run(n, moves, False, seed, pause)
     print(f"\nweb on  ({on['took'][0]:.1f} s)")
+    print(cpu_line(on, n * moves))
     print(show("commit -> every socket", on["commit"]))
     print(show("commit -> every server write", on["server"]))
     print(show("act() start -> every socket", on["delivery"]))
@@ -333,6 +363,7 @@ async def main_async(
     print(show("act() (the commit)", on["act"]))
     print(show("loop lag", on["lag"]))
     print(f"\nweb off ({off['took'][0]:.1f} s)")
+    print(cpu_line(off, n * moves))
     print(show("act() (the commit)", off["act"]))
     print(show("loop lag", off["lag"]))
 

@@ -11,6 +11,13 @@ had its first table drawn (the player's hand on the felt: the sign-in, the socke
 the first state and its drawing all done) and its load event, p50 and max; then
 the bundle's size, raw and gzipped. The issue's goal: the first table ≤ 1500 ms at
 4× throttling.
+
+``--compare DIR`` measures another build of the page too (``DIR`` holds its
+``index.html``, ``app.js``, ``app.css`` and ``chunks/``, e.g. built from an earlier
+commit), served by the same server, the two loaded in turn run by run: before and
+after side by side on a machine whose load changes from one minute to the next.
+It also prints when each load's marks fell (``rh:boot``, ``rh:signed-in``,
+``rh:socket-open``, ``rh:first-frame``, set by web/src), p50: where the time goes.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from bot.store import Database
 from bot.tables.aipool import AIPool
 from bot.tables.services import Services
 from bot.tables.sync import OneProcess
+from bot.web import server
 from bot.web.server import STATIC, WebTable
 from tools.bench_web import _NoResume, open_tables
 
@@ -37,10 +45,18 @@ DRAWN = "#table[data-status=active] .hand .cardbtn"
 MARK = "performance.getEntriesByName('rh:first-table')[0].startTime"  # set by web/src/main.ts
 
 
+STEPS = ("rh:boot", "rh:signed-in", "rh:socket-open", "rh:first-frame")
+STEPS_JS = (
+    "(names) => names.map((n) => { const m = performance.getEntriesByName(n)[0];"
+    " return m === undefined ? null : m.startTime; })"
+)
+
+
 async def first_draw(
-    browser: Any, url: str, size: tuple[int, int], throttle: float
+    browser: Any, url: str, size: tuple[int, int], throttle: float, steps: list[list[float]]
 ) -> tuple[float, float]:
-    """(first table drawn, load event) in ms from the navigation's start, in a fresh context."""
+    """(first table drawn, load event) in ms from the navigation's start, in a fresh
+    context; each of :data:`STEPS`' times appended to ``steps`` (where the page has it)."""
     context = await browser.new_context(viewport={"width": size[0], "height": size[1]})
     try:
         page = await context.new_page()
@@ -49,6 +65,9 @@ async def first_draw(
         await page.goto(url, wait_until="commit")
         await page.wait_for_selector(DRAWN, timeout=60000)
         at = float(await page.evaluate(MARK))
+        for k, when in enumerate(await page.evaluate(STEPS_JS, list(STEPS))):
+            if when is not None:
+                steps[k].append(float(when))
         await page.wait_for_load_state("load")
         load = float(
             await page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
@@ -62,11 +81,16 @@ def show(label: str, values: list[float]) -> str:
     return f"{label:>34}: p50 {statistics.median(values):7.0f} ms   max {max(values):7.0f} ms   (n={len(values)})"
 
 
-async def main_async(runs: int, throttle: float) -> None:
+async def main_async(runs: int, throttle: float, compare: Path | None = None) -> None:
     from playwright.async_api import async_playwright
 
     if not (STATIC / "app.js").exists():
         raise SystemExit("the bundle is not built: run `make web`")
+    builds = {"this": STATIC}
+    if compare is not None:
+        if not (compare / "app.js").exists() or not (compare / "index.html").exists():
+            raise SystemExit(f"{compare} holds no built page (index.html, app.js)")
+        builds["compared"] = compare
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(
             database=str(Path(tmp) / "draw.db"),
@@ -92,36 +116,60 @@ async def main_async(runs: int, throttle: float) -> None:
                 print(f"first table drawn, chromium {browser.version}, {runs} cold loads each")
                 for rate in (1.0, throttle):
                     for size in SIZES:
-                        drawn: list[float] = []
-                        loads: list[float] = []
-                        await first_draw(browser, url, size, rate)  # chromium itself warmed
+                        drawn: dict[str, list[float]] = {name: [] for name in builds}
+                        loads: dict[str, list[float]] = {name: [] for name in builds}
+                        steps: dict[str, list[list[float]]] = {
+                            name: [[] for _ in STEPS] for name in builds
+                        }
+                        for root in builds.values():  # chromium itself warmed
+                            server.STATIC = root
+                            await first_draw(browser, url, size, rate, [[] for _ in STEPS])
                         for _run in range(runs):
-                            at, load = await first_draw(browser, url, size, rate)
-                            drawn.append(at)
-                            loads.append(load)
+                            for name, root in builds.items():  # in turn, run by run
+                                server.STATIC = root
+                                at, load = await first_draw(browser, url, size, rate, steps[name])
+                                drawn[name].append(at)
+                                loads[name].append(load)
+                        server.STATIC = STATIC
                         label = f"{rate:g}x CPU, {size[0]}x{size[1]}"
-                        print(show(f"{label}: table drawn", drawn))
-                        print(show(f"{label}: load event", loads))
+                        for name in builds:
+                            tag = f"{label}{f' ({name})' if compare is not None else ''}"
+                            print(show(f"{tag}: table drawn", drawn[name]))
+                            print(show(f"{tag}: load event", loads[name]))
+                            marks = ", ".join(
+                                f"{step[3:]} {statistics.median(times):.0f}"
+                                for step, times in zip(STEPS, steps[name], strict=True)
+                                if times
+                            )
+                            print(f"{'':>36}marks p50 (ms): {marks}")
                 await browser.close()
         finally:
+            server.STATIC = STATIC
             await web.close()
             await db.close()
     print()
-    files = [STATIC / "app.js", STATIC / "app.css", *sorted((STATIC / "chunks").glob("*.js"))]
-    for path in files:
-        data = path.read_bytes()
-        print(
-            f"{path.relative_to(STATIC)}: {len(data) / 1024:.1f} KB"
-            f" ({len(gzip.compress(data, 9)) / 1024:.1f} KB gzipped)"
-        )
+    for name, root in builds.items():
+        files = [root / "app.js", root / "app.css", *sorted((root / "chunks").glob("*.js"))]
+        for path in files:
+            data = path.read_bytes()
+            print(
+                f"{name + ': ' if compare is not None else ''}{path.relative_to(root)}: "
+                f"{len(data) / 1024:.1f} KB ({len(gzip.compress(data, 9)) / 1024:.1f} KB gzipped)"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.bench_web_draw")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--throttle", type=float, default=4.0)
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        default=None,
+        help="another built page (index.html, app.js, app.css, chunks/) measured in turn",
+    )
     args = parser.parse_args(argv)
-    asyncio.run(main_async(args.runs, args.throttle))
+    asyncio.run(main_async(args.runs, args.throttle, args.compare))
     return 0
 
 

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from bot.present.i18n import current
 from bot.present.render.common import SeatInfo
 from bot.present.render.hand import action_label
 from engine import Action, Card, Discard, Play, SeatView, Suit
@@ -62,7 +63,9 @@ class TableFrame:
 
 def table_state(frame: TableFrame, views: Sequence[SeatView]) -> Json:
     """The public table: ``views`` are every seat's views of the game (empty before
-    it starts); only what all of them show is projected."""
+    it starts); only what all of them show is projected. The first is read, the
+    others only where a kitty lies taken (so a caller may observe them as read:
+    ``bot.web.front.SeatViews``)."""
     out = _frame(frame, TABLE_SCHEMA)
     if views:
         first = views[0]
@@ -87,12 +90,14 @@ def seat_state(frame: TableFrame, seat: int, view: SeatView | None) -> Json:
     game["kitty"] = []  # what this seat has seen of the stock is under ``you``
     out["game"] = game
     seat = view.seat
-    actions = [_action(a, "legal") for a in view.legal]
-    actions += [_action(a, "claim") for a in view.claims]
+    language = current()
+    actions = [_action(a, "legal", language) for a in view.legal]
+    actions += [_action(a, "claim", language) for a in view.claims]
+    partner = view.partner
     out["you"] = {
         "seat": seat,
         "side": view.seat_sides[seat],
-        "partner": view.partner if view.partner != seat else None,
+        "partner": partner if partner != seat else None,
         "hand": _cards(view.hand),
         "stock_seen": _cards(view.stock_taken),
         "laid_out": _cards(view.my_discards),
@@ -262,15 +267,27 @@ def _notes(view: SeatView) -> Json:
     }
 
 
-def _action(action: Action, kind: str) -> Json:
-    card = action.card if isinstance(action, (Play, Discard)) else None
-    return {
-        "id": action.encode(),
-        "kind": kind,
-        "verb": action.verb,
-        "card": None if card is None else card.code,
-        "label": action_label(action),
-    }
+_ACTIONS: dict[tuple[Action, str], tuple[str, str, str | None, str]] = {}
+"""An action's id, verb, card and label in a language: the same for every seat and
+move, worked out once (a seat's every state lists its legal actions)."""
+_ACTIONS_KEPT = 4096
+
+
+def _action(action: Action, kind: str, language: str) -> Json:
+    key = (action, language)
+    known = _ACTIONS.get(key)
+    if known is None:
+        if len(_ACTIONS) >= _ACTIONS_KEPT:
+            _ACTIONS.clear()
+        card = action.card if isinstance(action, (Play, Discard)) else None
+        known = _ACTIONS[key] = (
+            action.encode(),
+            action.verb,
+            None if card is None else card.code,
+            action_label(action),
+        )
+    action_id, verb, card_code, label = known
+    return {"id": action_id, "kind": kind, "verb": verb, "card": card_code, "label": label}
 
 
 def _cards(cards: Sequence[Card]) -> list[str]:

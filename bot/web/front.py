@@ -10,9 +10,15 @@ From then on:
   (``sync``, a reconnect). The feed only marks each page's state owed (under the
   table's lock nothing else is done); the page's writer builds it off the lock from
   the table as it is then — whole, so a burst of commits costs one build and one
-  send — once per kind of viewer and language between two changes of the table,
-  shared by every page on it, and only from :meth:`Table.seat_state` or
-  :meth:`Table.public_state`: no frame carries a card its receiver may not know;
+  send — once per kind of viewer and language between two changes of the table
+  (a *revision*), shared by every page on it, and only from the projection of
+  :mod:`bot.present.projection` over the table's own seat views: no frame carries a
+  card its receiver may not know. The public table reads one seat's view (every
+  seat's only where a kitty lies taken). A page that holds the previous document
+  of its kind is sent a ``delta`` frame instead: the changed fields of that
+  document (the top level, ``game`` and ``you`` each one level deep), with the
+  revision it applies to (``base``) and the one it makes (``rev``); a page whose
+  document is not that ``base`` asks for the whole (``sync``);
 * the page sends ``act`` (an action id and the version it was chosen at): it goes
   through :func:`bot.tables.act.act`, the same refusals and the same durable
   commit as a Discord button, and the page gets an ``outcome`` frame;
@@ -38,19 +44,20 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol, overload
 
 from aiohttp import WSMsgType, web
 
 from bot.present.i18n import _, using
+from bot.present.projection import TableFrame, seat_state, table_state
 from bot.store import StoreError
 from bot.tables.act import act, outcome_text
 from bot.tables.services import Services
 from bot.tables.table import Table
 from bot.web.session import Session, SessionError, Signer
 from bot.web.texts import page_texts
-from engine import Action, ActionParseError, Event, decode_action
+from engine import Action, ActionParseError, Event, SeatView, decode_action
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +75,7 @@ QUEUE_KEPT = 64  # answers waiting for a slow page; the oldest go first
 STRIKES = 50  # rate-limited frames after which the connection is closed
 
 NO_TABLE = json.dumps({"type": "state", "seat": None, "state": None}, separators=(",", ":"))
+PARTS = ("game", "you")  # a document's parts a delta diffs one level deeper
 
 CLOSE_SESSION = 4001  # the session is forged or expired: sign in again
 CLOSE_ABUSE = 4008  # too many frames
@@ -144,6 +152,9 @@ class Connection:
         self.session = session
         self.table: Table | None = None
         self.sent: tuple[Any, ...] | None = None  # the signature of the last state sent
+        # the last document sent: (table, seat, language, revision); None: none the
+        # page is known to hold whole (a delta needs it)
+        self.doc: tuple[int, int | None, str, int] | None = None
         self.owed = False  # the table's state is to be sent
         self.queue: deque[str] = deque(maxlen=QUEUE_KEPT)
         self.wake = asyncio.Event()
@@ -196,6 +207,134 @@ class Connection:
                     await self.ws.send_str(self.front.state_for(self))
 
 
+class SeatViews(Sequence[SeatView]):
+    """Every seat's view of a table's game, each observed when first read (the
+    table keeps them for the version): the public table reads the first, and the
+    others only where a kitty lies taken (:func:`bot.present.projection.table_state`)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def __len__(self) -> int:
+        return len(self.table.seats)
+
+    @overload
+    def __getitem__(self, index: int) -> SeatView: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[SeatView]: ...
+
+    def __getitem__(self, index: int | slice) -> SeatView | Sequence[SeatView]:
+        if isinstance(index, slice):
+            return [self.table.view(s) for s in range(len(self))[index]]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        return self.table.view(index % len(self))
+
+    def __iter__(self) -> Iterator[SeatView]:
+        return (self.table.view(s) for s in range(len(self)))
+
+
+class Doc:
+    """One kind of viewer's document at one revision of a table, encoded once."""
+
+    __slots__ = ("_delta", "_diffed", "_full", "base", "before", "rev", "seat", "state")
+
+    def __init__(
+        self, rev: int, seat: int | None, state: dict[str, Any], before: Doc | None
+    ) -> None:
+        self.rev = rev
+        self.seat = seat
+        self.state = state
+        self.before = before  # the document of this kind sent before, a delta's base
+        self.base = None if before is None else before.rev
+        self._full: str | None = None
+        self._delta: str | None = None
+        self._diffed = False  # whether _delta is worked out
+
+    def full_frame(self, title: str) -> str:
+        if self._full is None:
+            self._full = json.dumps(
+                {
+                    "type": "state",
+                    "seat": self.seat,
+                    "rev": self.rev,
+                    "title": title,
+                    "state": self.state,
+                },
+                separators=(",", ":"),
+            )
+        return self._full
+
+    def delta_frame(self, table_id: int) -> str | None:
+        """The fields changed since :attr:`before` (None: not expressible as a delta)."""
+        if not self._diffed:
+            self._diffed = True
+            if self.before is not None:
+                changed = delta(self.before.state, self.state)
+                if changed is not None:
+                    self._delta = json.dumps(
+                        {
+                            "type": "delta",
+                            "seat": self.seat,
+                            "table_id": table_id,
+                            "version": self.state["version"],
+                            "base": self.base,
+                            "rev": self.rev,
+                            **changed,
+                        },
+                        separators=(",", ":"),
+                    )
+            self.before = None  # worked out: the old document may go
+        return self._delta
+
+
+def delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any] | None:
+    """What turns document ``old`` into ``new``: ``state``, the changed top-level fields
+    but the parts; each part (``game``, ``you``) None if unchanged, else its changed
+    fields. None where a part appears, goes or changes shape (the page is sent the whole)."""
+    if old.keys() != new.keys():
+        return None
+    out: dict[str, Any] = {
+        "state": {k: v for k, v in new.items() if k not in PARTS and old[k] != v}
+    }
+    for part in PARTS:
+        was, now = old.get(part), new.get(part)
+        if was is None and now is None:
+            out[part] = None
+        elif isinstance(was, dict) and isinstance(now, dict) and was.keys() == now.keys():
+            changed = {k: v for k, v in now.items() if was[k] != v}
+            out[part] = changed or None
+        else:
+            return None
+    return out
+
+
+class Built:
+    """A table's documents at its current revision, and each kind's last one built."""
+
+    __slots__ = ("docs", "frame", "last", "rev")
+
+    def __init__(self, rev: int) -> None:
+        self.rev = rev
+        self.frame: TableFrame | None = None  # the table's frame at this revision
+        self.docs: dict[tuple[int | None, str], Doc] = {}
+        self.last: dict[tuple[int | None, str], Doc] = {}
+
+    def new_revision(self, rev: int) -> None:
+        self.rev = rev
+        self.frame = None
+        self.docs = {}
+
+    def add(self, key: tuple[int | None, str], state: dict[str, Any]) -> Doc:
+        previous = self.last.get(key)
+        if previous is not None:
+            previous.before = None  # no page is sent it any more: its own base may go
+        doc = Doc(self.rev, key[0], state, previous)
+        self.docs[key] = self.last[key] = doc
+        return doc
+
+
 def _ref(value: object) -> int | None:
     """The page's number for a request, echoed in the answer (ignored if not a small int)."""
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31:
@@ -222,7 +361,8 @@ class Front:
         self._by_table: dict[int, set[Connection]] = {}
         self._by_channel: dict[int, set[Connection]] = {}
         self._stops: dict[int, Callable[[], None]] = {}
-        self._built: dict[int, dict[tuple[int | None, str], str]] = {}  # table -> its frames
+        self._built: dict[int, Built] = {}  # table -> its documents
+        self._rev = 0  # the last revision given (one count for every table)
         self._stop_changes = svc.feed.on_change(self._changed)
 
     # ------------------------------------------------------------ the feed
@@ -234,7 +374,7 @@ class Front:
     def _changed(self, table: Table) -> None:
         """The feed's changes: ``table`` changed without a move (or entered memory):
         every page on it, and every page launched in its channel, looks again."""
-        self._built.pop(table.id, None)
+        self._bump(table.id)
         conns = set(self._by_table.get(table.id, ()))
         conns.update(self._by_channel.get(table.channel_id, ()))
         for conn in conns:
@@ -242,35 +382,57 @@ class Front:
 
     def push(self, table: Table) -> None:
         """Every page on ``table`` is owed its state (built when its writer sends it)."""
-        self._built.pop(table.id, None)
+        self._bump(table.id)
         for conn in tuple(self._by_table.get(table.id, ())):
             conn.table = table
             conn.owe()
 
+    def _bump(self, table_id: int) -> None:
+        """``table`` changed: a new revision (its documents are built again when sent)."""
+        built = self._built.get(table_id)
+        if built is not None:
+            self._rev += 1
+            built.new_revision(self._rev)
+
     def state_for(self, conn: Connection) -> str:
-        """``conn``'s state frame as the table is now: built and encoded once per seat
-        and language between two changes of the table, for every page on it."""
+        """``conn``'s state frame as the table is now: built once per seat and language
+        and revision, for every page on it; a delta where the page holds the document
+        it changes, else the whole document."""
         table = conn.table
         if table is None:
             conn.sent = ("none",)
+            conn.doc = None
             return NO_TABLE
-        built = self._built.setdefault(table.id, {})
+        built = self._built.get(table.id)
+        if built is None:
+            self._rev += 1
+            built = self._built[table.id] = Built(self._rev)
         seat = conn.seat()
-        key = (seat, conn.language)
-        frame = built.get(key)
-        if frame is None:
-            with using(key[1]):
-                frame = built[key] = self._state_frame(table, seat)
+        language = conn.language
+        key = (seat, language)
+        doc = built.docs.get(key)
+        if doc is None:
+            with using(language):
+                doc = built.add(key, self._project(table, built, seat))
         conn.sent = signature(table)
-        return frame
+        held, conn.doc = conn.doc, (table.id, seat, language, doc.rev)
+        if doc.base is not None and held == (table.id, seat, language, doc.base):
+            delta = doc.delta_frame(table.id)
+            if delta is not None:
+                return delta
+        return doc.full_frame(table.rules.title)
 
     @staticmethod
-    def _state_frame(table: Table, seat: int | None) -> str:
-        state = table.public_state() if seat is None else table.seat_state(seat)
-        return json.dumps(
-            {"type": "state", "seat": seat, "title": table.rules.title, "state": state},
-            separators=(",", ":"),
-        )
+    def _project(table: Table, built: Built, seat: int | None) -> dict[str, Any]:
+        """The document of ``seat`` (None: the public table) at the table as it is now."""
+        frame = built.frame
+        if frame is None:
+            frame = built.frame = table.frame()
+        if table.game is None:
+            return table_state(frame, ()) if seat is None else seat_state(frame, seat, None)
+        if seat is None:
+            return table_state(frame, SeatViews(table))
+        return seat_state(frame, seat, table.view(seat))
 
     def _attach(self, conn: Connection, table: Table | None) -> None:
         """Move ``conn`` to ``table`` (watching its feed while any page looks at it)."""
@@ -312,7 +474,8 @@ class Front:
                 conn.owe()
             return
         if force:
-            self._built.pop(table.id, None)
+            self._bump(table.id)
+            conn.doc = None  # the page may hold nothing: it is sent the whole
         if force or signature(table) != conn.sent:
             conn.owe()
 

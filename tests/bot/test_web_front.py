@@ -30,7 +30,7 @@ from bot.web.session import SessionError, Signer
 from bot.web.texts import PAGE
 from engine import Card, Game, make_rules, new_game
 from tests.bot import test_act
-from tests.bot.test_act import USERS, seated_table
+from tests.bot.test_act import USERS, seated_table, turn_of
 from tests.bot.test_projection import cards_in_json, cards_in_view
 
 WEB_SRC = Path(__file__).resolve().parents[2] / "web" / "src"
@@ -66,6 +66,7 @@ class Page:
         self.frames: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
         self.seat: int | None = None
+        self.rev: int | None = None  # the revision of the document held
         self.changed = asyncio.Event()
 
     async def read(self) -> None:
@@ -75,7 +76,15 @@ class Page:
             frame = json.loads(msg.data)
             self.frames.append(frame)
             if frame["type"] == "state":
-                self.state, self.seat = frame["state"], frame["seat"]
+                self.state, self.seat, self.rev = frame["state"], frame["seat"], frame.get("rev")
+            elif frame["type"] == "delta":
+                # as the page does: applied to the document it changes, else a sync
+                assert self.state is not None and frame["base"] == self.rev, frame
+                self.state, self.seat, self.rev = (
+                    applied(self.state, frame),
+                    frame["seat"],
+                    frame["rev"],
+                )
             self.changed.set()
 
     async def next(self, kind: str, after: int = 0, timeout: float = 10.0) -> dict[str, Any]:
@@ -92,6 +101,15 @@ class Page:
         mark = len(self.frames)
         await self.ws.send_str(frame if isinstance(frame, str) else json.dumps(frame))
         return mark
+
+
+def applied(state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
+    """A delta frame applied to the document it changes (web/src/main.ts does the same)."""
+    out = {**state, **delta["state"]}
+    for part in ("game", "you"):
+        if delta[part] is not None:
+            out[part] = {**state[part], **delta[part]}
+    return out
 
 
 async def session_for(base: str, user_id: int, channel_id: int = CHANNEL) -> str:
@@ -526,10 +544,16 @@ async def test_no_frame_of_a_whole_game_carries_a_card_its_receiver_may_not_know
     for page, seat in [*((p, s) for s, p in enumerate(pages)), (watcher, None)]:
         states = [f for f in page.frames if f["type"] == "state" and f["state"]["game"]]
         assert states, "the page saw the game"
-        assert states[-1]["state"]["status"] == "finished"
+        # most moves come as deltas, scanned as they are sent, like the whole states
+        assert sum(f["type"] == "delta" for f in page.frames) > len(states)
+        assert page.state is not None and page.state["status"] == "finished"
         for frame in page.frames:
             version = (
-                frame["state"]["version"] if frame["type"] == "state" and frame["state"] else None
+                frame["state"]["version"]
+                if frame["type"] == "state" and frame["state"]
+                else frame["version"]
+                if frame["type"] == "delta"
+                else None
             )
             game = at.get(version) if version is not None else at[max(at)]
             assert game is not None
@@ -552,6 +576,50 @@ async def test_the_scan_catches_a_planted_leak(svc: Services, server: WebTable) 
         }
 
     assert set(cards_in_json(leaky())) - known_cards(game, None)
+
+
+async def test_a_move_comes_as_a_small_delta_and_a_sync_as_the_whole_table(
+    svc: Services, server: WebTable
+) -> None:
+    """After the first whole state, a move reaches each page as the fields it changed
+    (the trick's card, the hand, whose turn), applied to the document the page holds;
+    a page that asks again (``sync``) is sent the whole table, and deltas go on from it."""
+    table = await seated_table(svc, "whist-5")
+    base = base_of(server)
+    tasks: list[asyncio.Task[None]] = []
+    async with aiohttp.ClientSession() as http:
+        game, seat = turn_of(table)
+        me = await open_page(http, base, await session_for(base, USERS[seat]), tasks)
+        watcher = await open_page(http, base, await session_for(base, SPECTATOR), tasks)
+        assert me.state is not None and watcher.state is not None
+        whole = len(json.dumps(me.frames[-1]))
+        card = next(a for a in me.state["you"]["actions"] if a["kind"] == "legal")
+        mark, seen = len(me.frames), len(watcher.frames)
+        await me.send(
+            {"type": "act", "version": game.version, "seat": seat, "actions": [card["id"]]}
+        )
+        delta = await me.next("delta", mark)
+        assert delta["version"] == table.version and delta["game"]["trick"]["cards"]
+        assert len(json.dumps(delta)) < whole / 2  # the fields that changed, not the table
+        assert card["card"] not in me.state["you"]["hand"]  # applied to what the page held
+        assert me.state == table.seat_state(seat)
+        await watcher.next("delta", seen)
+        assert watcher.state == table.public_state()
+        mark = await watcher.send({"type": "sync"})
+        again = await watcher.next("state", mark)
+        assert again["state"] == table.public_state() and again["rev"] == watcher.rev
+        game, seat = turn_of(table)
+        other = await open_page(http, base, await session_for(base, USERS[seat]), tasks)
+        assert other.state is not None
+        legal = [a["id"] for a in other.state["you"]["actions"] if a["kind"] == "legal"]
+        mark = len(watcher.frames)
+        await other.send(
+            {"type": "act", "version": game.version, "seat": seat, "actions": legal[:1]}
+        )
+        after = await watcher.next("delta", mark)
+        assert after["base"] == again["rev"] and watcher.state == table.public_state()
+    for task in tasks:
+        task.cancel()
 
 
 # ---------------------------------------------------------------- the lobby, pushed
@@ -594,8 +662,9 @@ async def test_a_lobby_change_and_a_new_table_reach_every_page_at_once(
         seats: list[Seat | None] = [creator, HumanSeat(USERS[1], "P1"), None, None]
         await commit.change_seats(svc, table, seats)
         assert conns[SPECTATOR].owed and conns[USERS[0]].owed
-        frame = await watcher.next("state", mark, timeout=0.5)
-        assert [s["name"] for s in frame["state"]["seats"]][:2] == ["P0", "P1"]
+        frame = await watcher.next("delta", mark, timeout=0.5)  # the seats alone changed
+        assert set(frame["state"]) == {"seats", "lobby"} and frame["game"] is None
+        assert [s["name"] for s in watcher.state["seats"]][:2] == ["P0", "P1"]
         mark = len(early.frames)
         await commit.start(
             svc, table, [*seats[:2], AISeat("easy", "Hoyle"), AISeat("easy", "Cotton")]

@@ -79,6 +79,7 @@ class TableView {
   private showClaims = false;
   private fourColour = localStorage.getItem("rh.deck") === "4";
   private sentAt = -1;
+  private rev = -1; // the revision of the document held (a delta applies to it alone)
   private seat: number | null = null;
   private title = "";
   private linkOk = false;
@@ -96,6 +97,7 @@ class TableView {
         this.staticTexts(); // the browser's language until the socket says the player's
       },
     });
+    void this.link.start(); // the sign-in and the socket first: the rest waits on them
     const deck = byId("deck") as HTMLInputElement;
     deck.checked = this.fourColour;
     deck.addEventListener("change", () => {
@@ -108,7 +110,6 @@ class TableView {
       this.draw();
     });
     window.setInterval(() => this.tick(), 1000);
-    void this.link.start();
   }
 
   // ------------------------------------------------------------ frames
@@ -119,20 +120,29 @@ class TableView {
         setTexts(frame.texts, frame.language);
         this.staticTexts();
         this.sentAt = -1; // a new connection: whatever was sent before is answered or lost
+        this.rev = -1; // and it is sent the whole table first
         byId("who").textContent = frame.name;
         byId("who").dataset.user = frame.user_id;
         break;
       case "state":
-        if (this.state?.version !== frame.state?.version) {
-          this.selected.clear();
-          this.confirming = null;
-        }
-        if (this.state?.table_id !== frame.state?.table_id) this.cancelling = false;
-        this.state = frame.state;
-        this.seat = frame.seat;
+        this.rev = frame.rev ?? -1;
         this.title = frame.title ?? "";
-        this.draw();
+        this.show(frame.state, frame.seat);
         break;
+      case "delta": {
+        const held = this.state;
+        if (held === null || this.rev !== frame.base || held.table_id !== frame.table_id) {
+          this.rev = -1;
+          this.link.send({ type: "sync" }); // a gap: the whole document again
+          break;
+        }
+        const next: TableState = { ...held, ...frame.state };
+        if (frame.game !== null && held.game) next.game = { ...held.game, ...frame.game };
+        if (frame.you !== null && held.you) next.you = { ...held.you, ...frame.you };
+        this.rev = frame.rev;
+        this.show(next, frame.seat);
+        break;
+      }
       case "outcome":
         if (frame.kind === "hint") {
           this.say(frame.text);
@@ -152,15 +162,34 @@ class TableView {
     }
   }
 
+  private show(state: TableState | null, seat: number | null): void {
+    if (this.state?.version !== state?.version) {
+      this.selected.clear();
+      this.confirming = null;
+    }
+    if (this.state?.table_id !== state?.table_id) this.cancelling = false;
+    this.state = state;
+    this.seat = seat;
+    this.draw();
+  }
+
   private say(text: string): void {
     byId("say").textContent = text;
   }
 
   private status(text: string, ok: boolean): void {
+    const was = this.linkOk;
     this.linkOk = ok;
     const node = byId("link");
     node.textContent = text;
     node.className = ok ? "ok" : "bad";
+    if (was !== ok && this.state !== null) this.draw(); // nothing is live while offline
+  }
+
+  /** Whether the page's choices are held: a move sent and not yet answered, or no
+   * connection (a click then would be lost: the table comes back with the socket). */
+  private busy(state: TableState): boolean {
+    return this.sentAt === state.version || !this.linkOk;
   }
 
   private send(actions: string[]): void {
@@ -522,7 +551,7 @@ class TableView {
     const layingOut = discards.size > 0;
     const need = Math.max(1, you.to_lay_out);
     const buttons = el("div", { class: "actions", role: "group", "aria-label": t("Your choices") });
-    const waiting = this.sentAt === state.version;
+    const waiting = this.busy(state);
     if (waiting) {
       buttons.append(el("span", { class: "ask" }, "…"));
     } else if (this.confirming !== null) {
@@ -644,7 +673,7 @@ class TableView {
   private drawControls(state: TableState, you: You | null): HTMLElement {
     const bar = el("div", { class: "actions controls", role: "group", "aria-label": t("Table controls") });
     if (you === null || state.status !== "active") return bar;
-    const waiting = this.sentAt === state.version;
+    const waiting = this.busy(state);
     if (state.hints && you.my_turn && !waiting && !state.seats[you.seat]?.away) {
       const b = el("button", { type: "button", "data-table": "hint" }, t("Hint"));
       b.addEventListener("click", () => this.hint());
@@ -729,6 +758,7 @@ class TableView {
 }
 
 function boot(): void {
+  performance.mark("rh:boot");
   const view = new TableView();
   (window as unknown as { rhView: TableView }).rhView = view;
 }

@@ -22,17 +22,33 @@ export class Link {
 
   constructor(private readonly on: Handlers) {}
 
+  /** Sign in and open the socket, both at once: the socket's handshake goes beside
+   * the sign-in's requests, and its hello as soon as both are done. */
   async start(): Promise<void> {
+    this.signed = null;
+    const signing = signIn();
+    if (this.ws === null) this.open();
     try {
-      this.signed = await signIn();
+      this.signed = await signing;
+      performance.mark("rh:signed-in");
       this.on.signedIn(this.signed);
     } catch (err) {
       const code = err instanceof SignInFailed ? err.message : "unreachable";
       this.on.status(signInWords(code), false);
+      this.ws?.close(); // not signed in: nothing to say on it (onclose: signed is null)
+      this.ws = null;
       if (code === "unreachable" || code === "discord_unreachable") this.later();
       return;
     }
-    this.open();
+    if (this.ws === null) this.open(); // it closed while the sign-in took its time
+    else this.hello();
+  }
+
+  private hello(): void {
+    const ws = this.ws;
+    if (ws === null || ws.readyState !== WebSocket.OPEN || this.signed === null) return;
+    ws.send(JSON.stringify({ type: "hello", session: this.signed.session }));
+    this.on.status(t("Connected"), true);
   }
 
   private open(): void {
@@ -41,12 +57,13 @@ export class Link {
     const ws = new WebSocket(`${scheme}://${location.host}${base}ws`);
     this.ws = ws;
     ws.onopen = () => {
+      performance.mark("rh:socket-open");
       this.retry = 0;
-      ws.send(JSON.stringify({ type: "hello", session: this.signed?.session }));
-      this.on.status(t("Connected"), true);
+      this.hello(); // or when the sign-in is done
     };
     ws.onmessage = (event: MessageEvent) => {
       if (typeof event.data !== "string") return;
+      if (performance.getEntriesByName("rh:first-frame").length === 0) performance.mark("rh:first-frame");
       let frame: ServerFrame;
       try {
         frame = JSON.parse(event.data) as ServerFrame;
@@ -58,6 +75,7 @@ export class Link {
     ws.onclose = (event: CloseEvent) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      if (this.signed === null) return; // signing in: start() opens it again when done
       if (event.code === CLOSE_SESSION) {
         this.on.status(t("Signing in again…"), false);
         void this.start();

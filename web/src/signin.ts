@@ -29,9 +29,11 @@ export function inDiscord(): boolean {
   return new URLSearchParams(location.search).has("frame_id");
 }
 
-// The SDK is a chunk of its own (most of the code): fetched at once inside Discord,
-// beside the sign-in's first request, and never outside it (the offline demo).
-const sdkModule = inDiscord() ? import("@discord/embedded-app-sdk") : null;
+// The SDK is a module of its own (most of the code; web/build.mjs names it, SDK_URL):
+// fetched at once inside Discord, beside the sign-in's first request, and never
+// outside it (the offline demo).
+declare const SDK_URL: string;
+const sdkModule = inDiscord() ? (import(SDK_URL) as Promise<typeof import("./sdk")>) : null;
 
 async function post(body: object): Promise<Signed> {
   const answer = await fetch("api/token", {

@@ -106,7 +106,19 @@ export type ServerFrame =
       language: string;
       texts: Record<string, string>;
     }
-  | { type: "state"; seat: number | null; title?: string; state: TableState | null }
+  | { type: "state"; seat: number | null; rev?: number; title?: string; state: TableState | null }
+  | {
+      // the fields changed since the document of revision ``base`` (docs/web-table.md)
+      type: "delta";
+      seat: number | null;
+      table_id: number;
+      version: number;
+      base: number;
+      rev: number;
+      state: Partial<TableState>;
+      game: Partial<Game> | null;
+      you: Partial<You> | null;
+    }
   | {
       type: "outcome";
       ref: number | null;
