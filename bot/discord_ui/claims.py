@@ -253,7 +253,7 @@ class ClaimButtons:
             verb == "deal"
             and seat is not None
             and table.status == "active"
-            and not table.settings.board
+            and table.kind.rules.concede
         ):
             try:
                 game.check(seat, Concede())

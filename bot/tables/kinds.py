@@ -56,6 +56,9 @@ class KindRules:
     """Its public message gets a thread for the deal summaries and pings."""
     lobby: bool
     """It opens as a lobby that players join (else it starts at once, seated)."""
+    concede: bool
+    """Its players are offered Concede (under This deal); a board played alone in a DM
+    never offered it: its result is the board's score against the field."""
 
 
 class TableKind(StrEnum):
@@ -80,6 +83,7 @@ _RULES: dict[TableKind, KindRules] = {
         timers=True,
         thread=True,
         lobby=True,
+        concede=True,
     ),
     TableKind.HINTS: KindRules(
         rated=False,
@@ -89,6 +93,7 @@ _RULES: dict[TableKind, KindRules] = {
         timers=True,
         thread=True,
         lobby=True,
+        concede=True,
     ),
     TableKind.BOARD: KindRules(
         rated=False,
@@ -98,6 +103,7 @@ _RULES: dict[TableKind, KindRules] = {
         timers=False,
         thread=False,
         lobby=False,
+        concede=False,
     ),
     # an event's board: played in the thread the event opened for its table (so no
     # thread of its own), on the turn timer, never rated (issue #39: events leave
@@ -110,6 +116,7 @@ _RULES: dict[TableKind, KindRules] = {
         timers=True,
         thread=False,
         lobby=False,
+        concede=True,
     ),
 }
 

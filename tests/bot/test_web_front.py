@@ -706,7 +706,14 @@ async def test_a_german_player_reads_the_page_in_german(svc: Services, server: W
         assert welcome["language"] == "de"
         texts = welcome["texts"]
         assert set(texts) == set(PAGE)
-        same = {"normal", "Ruff and Honours", "{choice}?", "⏱ {seconds} s", " & ", "{n} {mode}"}  # German too
+        same = {
+            "normal",
+            "Ruff and Honours",
+            "{choice}?",
+            "⏱ {seconds} s",
+            " & ",
+            "{n} {mode}",
+        }  # German too
         untranslated = [t for t in PAGE if texts[t] == t and t not in same]
         assert not untranslated, untranslated
         assert texts["Your turn"] == "Du bist dran"
