@@ -400,44 +400,47 @@ class Director:
             event = await self.repo.get(event_id)
             if event is None or event.state != "running" or event.round != round_no:
                 return
-            opened = await self._advance_table(event, round_no, table_no)
+            opened, skipped = await self._advance_table(event, round_no, table_no)
             over = await self._round_over(event, round_no)
+        # the Discord posts after the lock: a join or a check-in waits for none of them
+        if skipped is not None:
+            await self.front.boards_skipped(event, *skipped)
         if opened is not None:
             await self._show(event, opened)
         if over:
             await self._close_round(event_id, round_no)
 
-    async def _advance_table(self, event: EventRow, round_no: int, table_no: int) -> Table | None:
-        """The table's next board dealt (returned, to be shown after the lock), or its
-        remaining boards skipped by the clock."""
+    async def _advance_table(
+        self, event: EventRow, round_no: int, table_no: int
+    ) -> tuple[Table | None, tuple[EventTable, list[int]] | None]:
+        """The table's next board dealt, or its remaining boards skipped by the clock:
+        the table dealt and the boards skipped, to be shown after the lock."""
         boards = [b for b in await self.repo.boards(event.id, round_no) if b.table_no == table_no]
         for b in boards:
             if b.table_id is not None and not b.done:
                 row = await self.svc.table_repo.get(b.table_id)
                 if row is not None and row.is_open:
-                    return None  # a board under way: played to its end
+                    return None, None  # a board under way: played to its end
                 # the board's table was cancelled: the board is ruled as skipped
                 ns, ew = await self._thinking(boards)
                 await self.repo.void_board(b.table_id, ns, ew)
         boards = [b for b in await self.repo.boards(event.id, round_no) if b.table_no == table_no]
         pending = [b for b in boards if not b.done]
         if not pending:
-            return None
+            return None, None
         rounds = {r.number: r for r in await self.repo.rounds(event.id)}
         clock = RoundClock(rounds[round_no].started_at, event.minutes_per_board, len(boards))
         tables = {t.number: t for t in await self.repo.tables(event.id, round_no)}
         table = tables[table_no]
         if clock.may_start(self.clock()):
-            return await self._deal(event, table, pending[0].board, boards)
+            return await self._deal(event, table, pending[0].board, boards), None
         ns, ew = await self._thinking(boards)
         skipped = [
             b.board
             for b in pending
             if await self.repo.skip_board(event.id, round_no, table_no, b.board, ns, ew)
         ]
-        if skipped:
-            await self.front.boards_skipped(event, table, skipped)
-        return None
+        return None, ((table, skipped) if skipped else None)
 
     async def _deal(
         self,
