@@ -34,7 +34,7 @@ EventState = Literal["registering", "running", "finished", "cancelled"]
 
 _EVENT = (
     "id, guild_id, channel_id, creator_id, game_id, preset, format, boards_per_round, rounds,"
-    " minutes_per_board, start_at, state, round, message_id, seed, created_at"
+    " minutes_per_board, start_at, state, round, message_id, seed, created_at, rated"
 )
 _ENTRY = "event_id, user_id, name, partner_id, checked_in, joined_round, left_round, created_at"
 _BOARD = (
@@ -61,6 +61,9 @@ class EventRow:
     message_id: int | None  # the registration message
     seed: int
     created_at: float
+    rated: bool = False
+    """The server chose to rate the event: its boards count for the ratings and the
+    stats as ordinary games do (default: unrated)."""
 
     def boards_of(self, round_no: int) -> range:
         """The event's board numbers of round ``round_no`` (every table plays them)."""
@@ -151,6 +154,7 @@ def _event(row: Row) -> EventRow:
         message_id=None if message is None else int(message),
         seed=int(row["seed"]),
         created_at=float(row["created_at"]),
+        rated=bool(row["rated"]),
     )
 
 
@@ -204,11 +208,13 @@ class EventRepo(Repository):
         minutes_per_board: float,
         start_at: float,
         seed: int,
+        rated: bool = False,
     ) -> EventRow:
         event_id = await self.db.execute_insert(
             "INSERT INTO events (guild_id, channel_id, creator_id, game_id, preset, format,"
             " boards_per_round, rounds, minutes_per_board, start_at, state, round, seed,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'registering', 0, ?, ?)",
+            " created_at, rated)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'registering', 0, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -222,6 +228,7 @@ class EventRepo(Repository):
                 start_at,
                 seed,
                 self.db.clock(),
+                int(rated),
             ),
         )
         event = await self.get(event_id)

@@ -802,6 +802,12 @@ ALTER TABLE daily_challenges ADD COLUMN rematch_of bigint REFERENCES daily_chall
 CREATE UNIQUE INDEX daily_challenges_rematch ON daily_challenges (rematch_of);
 """
 
+V14 = """
+-- An event the server chose to rate (issue #39, bot/store/events.py): its boards count
+-- for the ratings and the stats as ordinary games do. Events made before were unrated.
+ALTER TABLE events ADD COLUMN rated INTEGER NOT NULL DEFAULT 0 CHECK (rated IN (0, 1));
+"""
+
 
 @dataclass(frozen=True, slots=True)
 class Migration:
@@ -846,6 +852,7 @@ MIGRATIONS: list[Migration] = [
     Migration(11, sqlite=V11, postgresql=V11_POSTGRESQL),
     Migration(12, sqlite=V12, postgresql=V12_POSTGRESQL),
     Migration(13, sqlite=V13, postgresql=V13_POSTGRESQL),
+    Migration(14, sqlite=V14),
 ]
 """The schema history, versions 1, 2, 3... in order."""
 

@@ -192,6 +192,7 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Featu
         minutes=N_("Minutes per board"),
         starts_in=N_("Minutes from now until the start"),
         preset=N_("Rule preset (default: the game's standard)"),
+        rated=N_("Count the boards for the server's ratings and stats (default: unrated)"),
     )
     @app_commands.choices(
         game=_choices(),
@@ -210,6 +211,7 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Featu
         minutes: app_commands.Range[int, 1, 60] = 8,
         starts_in: app_commands.Range[int, 1, 10080] = 30,
         preset: app_commands.Range[str, 1, 40] | None = None,
+        rated: bool = False,
     ) -> None:
         await svc.user_locales.enter(interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
@@ -233,6 +235,7 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Featu
                 rounds=rounds,
                 minutes_per_board=float(minutes),
                 start_at=director.clock() + 60.0 * starts_in,
+                rated=rated,
             )
         except RulesError:
             await refuse(

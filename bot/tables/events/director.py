@@ -101,9 +101,12 @@ class Director:
         rounds: int,
         minutes_per_board: float,
         start_at: float,
+        rated: bool = False,
     ) -> EventRow:
-        """A new event, registering; its start armed. Raises ``RulesError`` for a game
-        an event cannot be played in (four seats in two partnerships)."""
+        """A new event, registering; its start armed. ``rated``: its boards count for
+        the server's ratings and stats as ordinary games do (else they leave them as
+        they are). Raises ``RulesError`` for a game an event cannot be played in (four
+        seats in two partnerships)."""
         rules = make_rules(game_id, preset)
         if rules.players != 4 or rules.sides != 2:
             raise RulesError("an event needs a game of four in two partnerships")
@@ -119,6 +122,7 @@ class Director:
             minutes_per_board=minutes_per_board,
             start_at=start_at,
             seed=random.SystemRandom().randrange(1 << 53),
+            rated=rated,
         )
         self._arm_start(event)
         return event

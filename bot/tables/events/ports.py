@@ -127,6 +127,7 @@ class BoardTables:
                     first_dealer=the_board.first_dealer,
                     event=event_key(event.id, table.round, table.number, board_no),
                     away=frozenset(away),
+                    rated=event.rated,  # the server's choice for the event
                     then=row,
                 ),
             )
