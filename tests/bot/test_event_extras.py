@@ -75,3 +75,62 @@ async def test_only_an_event_the_server_chose_to_rate_changes_ratings(simcord_en
         }
     res = await members[0].slash(rated, "ruff stats")
     assert "2 games" in res.response.content  # the stats show the two rated boards
+
+
+def _thread_players(env: Any, thread_id: int) -> set[int]:
+    """Who is in a thread (the bot left out)."""
+    return set(env.backend.get_channel(thread_id).thread_members) - {env.bot.user.id}
+
+
+async def test_a_table_thread_holds_who_plays_at_the_table_now(simcord_env: Any) -> None:
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    members = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cat", "dan", "eve")]
+    by_id = {m.id: m for m in members}
+    bob, eve = members[1], members[4]
+    res = await mod.slash(
+        channel, "ruff event create", game="whist-5", rounds=2, boards=1, minutes=60
+    )
+    assert "Event #1 is open" in res.response.content
+    for m in members:
+        await m.click(_registration(channel, 1), label="Join")
+    for m in members[:4]:  # eve does not check in: a no-show
+        await m.click(_registration(channel, 1), label="Check in")
+    await mod.slash(channel, "ruff event start")
+    await env.settle()
+    repo = EventRepo(env.bot.db)
+    round1 = await repo.tables(1, 1)
+    assert len(round1) == 2
+    for t in round1:  # a thread of who plays there: not eve, whose seat the AI plays
+        players = {u for u in t.seats if u is not None} - {eve.id}
+        assert _thread_players(env, t.thread_id) == players
+    eve_table = next(t for t in round1 if eve.id in t.seats)
+    # eve turns up and checks in: her seat is hers again, and she is in her table's thread
+    res = await eve.click(_registration(channel, 1), label="Check in")
+    assert "Checked in" in res.response.content
+    await env.settle()
+    assert eve.id in _thread_players(env, eve_table.thread_id)
+    # bob leaves: he still plays this round's board, so he stays in its thread for now
+    res = await bob.click(_registration(channel, 1), label="Leave")
+    assert "no longer in this event" in res.response.content
+    bob_table = next(t for t in round1 if bob.id in t.seats)
+    assert bob.id in _thread_players(env, bob_table.thread_id)
+    # round 1 played: everyone sits at a new table in round 2, bob nowhere
+    rng = random.Random(3)
+    while not await repo.tables(1, 2):
+        assert await _play_some(env, by_id, rng, 1) == 1
+    await env.settle()
+    round2 = await repo.tables(1, 2)
+    assert bob.id not in {u for t in round2 for u in t.seats}
+    for t in round1:  # the round's threads lose their players
+        assert _thread_players(env, t.thread_id) == set()
+    for t in round2:  # the new round's threads hold who plays there
+        assert _thread_players(env, t.thread_id) == {u for u in t.seats if u is not None}
+    await _play_some(env, by_id, rng, CLICKS)
+    event = await repo.get(1)
+    assert event is not None and event.state == "finished"
+    for t in round2:  # the last round's threads keep their players: nothing follows
+        assert _thread_players(env, t.thread_id) == {u for u in t.seats if u is not None}

@@ -5,6 +5,7 @@ shows, the director (``bot/tables/events/``) decides; this module only says it."
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -15,7 +16,7 @@ from bot.discord_ui.services import DiscordServices
 from bot.present.i18n import _, using
 from bot.present.notify import MessageGone
 from bot.store import EventRow, EventTable
-from bot.tables.events import StandingsView
+from bot.tables.events import StandingsView, playing
 from bot.tables.table import Table
 
 from . import text
@@ -27,6 +28,8 @@ __all__ = ["DiscordEventFront", "PREFIX"]
 PREFIX = "ev"
 """The feature's custom_id prefix: ``ev:<event>:<verb>``."""
 
+MEMBERS_KEPT = 4096  # threads whose members the front remembers (a round of 50 tables: 50)
+
 ButtonMaker = Callable[[int, str, str, discord.ButtonStyle], discord.ui.Item[Any]]
 
 
@@ -37,6 +40,9 @@ class DiscordEventFront:
         self.svc = svc
         self.presenter = presenter
         self.button = button  # the feature's DynamicItem (made in build)
+        # who the bot put in each table thread it knows (the latest threads): a change
+        # of who plays there adds or removes only the difference
+        self._members: OrderedDict[int, set[int]] = OrderedDict()
 
     async def _language(self, event: EventRow) -> str:
         return await self.svc.server_settings.language(event.guild_id)
@@ -104,7 +110,7 @@ class DiscordEventFront:
         with using(await self._language(event)):
             post, name = text.table_post(event, table, names), text.thread_name(event, table)
             private_note = text.private_note()
-        players = sorted({u for u in table.seats if u is not None})
+        players = sorted(playing(table))  # who the AI plays for joins on taking it back
         try:
             thread = await self.svc.notifier.create_private_thread(event.channel_id, name, players)
         except (MessageGone, discord.HTTPException) as exc:
@@ -116,8 +122,49 @@ class DiscordEventFront:
             )
             return await self._public_thread(event, table, post, name)
         await self.svc.event_repo.set_thread(event.id, table.round, table.number, thread)
+        self._note_members(thread, set(players))
         await self._post(thread, f"{post}\n{private_note}")
         return thread
+
+    def _note_members(self, thread_id: int, members: set[int]) -> None:
+        self._members[thread_id] = members
+        self._members.move_to_end(thread_id)
+        while len(self._members) > MEMBERS_KEPT:
+            self._members.popitem(last=False)
+
+    async def thread_members(
+        self, event: EventRow, table: EventTable, players: frozenset[int]
+    ) -> None:
+        """The table's thread holds exactly ``players`` (and the bot): who plays at
+        the table now joins, who no longer does leaves. Adds and removals are made
+        only where they change something (after a restart, where nobody knows: each
+        player is added or removed once, which changes nothing where it was so)."""
+        thread = table.thread_id
+        if not thread or thread == event.channel_id:
+            return  # no thread: the table plays in the channel
+        known = self._members.get(thread)
+        seated = {u for u in table.seats if u is not None}
+        add = players - known if known is not None else set(players)
+        remove = (known if known is not None else seated) - players
+        kept = set(players)
+        for user, member in [
+            *((u, True) for u in sorted(add)),
+            *((u, False) for u in sorted(remove)),
+        ]:
+            try:
+                await self.svc.notifier.thread_member(thread, user, member)
+            except (MessageGone, discord.HTTPException) as exc:
+                log.warning(
+                    "event %s: %s not %s thread %s: %s",
+                    event.id,
+                    user,
+                    "added to" if member else "removed from",
+                    thread,
+                    exc,
+                )
+                if not member:
+                    kept.add(user)  # still there, as far as anyone knows
+        self._note_members(thread, kept)
 
     async def _public_thread(self, event: EventRow, table: EventTable, post: str, name: str) -> int:
         message = await self._post(event.channel_id, post)

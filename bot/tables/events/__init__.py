@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from bot.tables.events.director import Director
 from bot.tables.events.ports import BoardTables, EventFront, EventTables
-from bot.tables.events.seating import swiss_seeding
+from bot.tables.events.seating import playing, swiss_seeding
 from bot.tables.events.views import (
     MIN_COMPLETION,
     MIN_ENTRANTS,
@@ -64,5 +64,6 @@ __all__ = [
     "TravellerRow",
     "event_key",
     "parse_event_key",
+    "playing",
     "swiss_seeding",
 ]

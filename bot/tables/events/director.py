@@ -8,6 +8,7 @@ import logging
 import random
 from collections import defaultdict
 from collections.abc import Callable, Coroutine, Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -42,6 +43,7 @@ from bot.tables.events.seating import (
     confirmed_pairs,
     entrant_seats,
     partners_of,
+    playing,
     swiss_seeding,
     user_seats,
 )
@@ -85,6 +87,10 @@ class Director:
         self.clock: Callable[[], float] = svc.db.clock
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._timers: dict[tuple[int, str], asyncio.Task[None]] = {}
+        # each open event board's seats the AI played for when last seen: one leaving
+        # it is a no-show who took their seat back (``changed``)
+        self._away: dict[int, frozenset[int]] = {}
+        self._stop_changes: Callable[[], None] | None = svc.feed.on_change(self.changed)
 
     # ================================================================ registration
 
@@ -206,27 +212,34 @@ class Director:
                 return Outcome.NOT_IN
             if not await self.repo.check_in(event_id, user_id):
                 return Outcome.ALREADY
-            if event.state == "running":
-                await self._take_back(event, user_id)
+            back = await self._take_back(event, user_id) if event.state == "running" else []
+        for t in back:  # back in their table's thread (a Discord call: after the lock)
+            await self.front.thread_members(event, t, playing(t))
         await self.front.registration_changed(event)
         return Outcome.DONE
 
-    async def _take_back(self, event: EventRow, user_id: int) -> None:
+    async def _take_back(self, event: EventRow, user_id: int) -> list[EventTable]:
+        """The seat the AI plays for ``user_id`` in the current round is theirs again:
+        the table (as it is now), or none."""
+        back: list[EventTable] = []
         for t in await self.repo.tables(event.id, event.round):
             if user_id not in t.seats:
                 continue
             seat = t.seats.index(user_id)
             await self.repo.take_back(event.id, t.round, t.number, seat)
+            back.append(replace(t, ai_for=t.ai_for - {seat}))
             for b in await self.repo.boards(event.id, event.round):
                 if b.table_no != t.number or b.table_id is None or b.done:
                     continue
                 table = await self.svc.current_table(b.table_id)
                 if table is None:
                     continue
+                self._away[table.id] = table.away - {seat}  # known here: no second look
                 async with table.lock:
                     if table.status == "active":
                         await commit.reclaim(self.svc, table, seat)
                 self.kick(table)
+        return back
 
     # ================================================================ start, cancel
 
@@ -362,6 +375,7 @@ class Director:
     async def _show(self, event: EventRow, table: Table) -> None:
         """A board just dealt (durable already): its table and hands on the front, then
         the AI's turn if it is first. Outside the event's lock."""
+        self._away[table.id] = table.away
         await self.front.board_opened(event, table)
         self.kick(table)
 
@@ -383,11 +397,53 @@ class Director:
             and any(isinstance(e, MatchOver) for e in events)
             and self.svc.sync.may_drive(table)
         ):
+            self._away.pop(table.id, None)
             event_id, round_no, table_no, _board = parse_event_key(table.settings.event)
             self.svc.own(
                 self._advance_quietly(event_id, round_no, table_no),
                 name=f"event-{event_id}-table-{table_no}",
             )
+
+    def changed(self, table: Table) -> None:
+        """The feed's listener of changes without a move: an event board's seat that
+        the AI played for a no-show is theirs again (**Take my seat back**, here or in
+        another process), so they are checked in and back in their table's thread at
+        once (not at the next board)."""
+        if table.kind is not TableKind.EVENT or table.status != "active":
+            return
+        before = self._away.get(table.id)
+        self._away[table.id] = table.away
+        if before is None or not before - table.away:
+            return
+        event_id, round_no, table_no, _board = parse_event_key(table.settings.event)
+        self.svc.own(
+            self._seat_taken_back(event_id, round_no, table_no, before - table.away),
+            name=f"event-{event_id}-back-{table_no}",
+        )
+
+    async def _seat_taken_back(
+        self, event_id: int, round_no: int, table_no: int, seats: frozenset[int]
+    ) -> None:
+        try:
+            async with self._locks[event_id]:
+                event = await self.repo.get(event_id)
+                if event is None or event.state != "running" or event.round != round_no:
+                    return
+                tables = {t.number: t for t in await self.repo.tables(event_id, round_no)}
+                t = tables.get(table_no)
+                if t is None or not seats & t.ai_for:
+                    return  # a player back from missed turns: they never left the thread
+                for seat in sorted(seats & t.ai_for):
+                    user = t.seats[seat]
+                    if user is not None:
+                        await self.repo.check_in(event_id, user)
+                    await self.repo.take_back(event_id, round_no, table_no, seat)
+                t = replace(t, ai_for=t.ai_for - seats)
+        except StoreError:
+            log.exception("event %s: a seat taken back at table %s not kept", event_id, table_no)
+            return
+        await self.front.thread_members(event, t, playing(t))
+        await self.front.registration_changed(event)
 
     async def _advance_quietly(self, event_id: int, round_no: int, table_no: int) -> None:
         try:
@@ -551,6 +607,10 @@ class Director:
             await self.front.registration_changed(finished.event)
         elif begun:
             await self._after_round_begun(event_id, round_no + 1)
+            # everyone plays at a new table (in a new thread) or not at all: the round's
+            # threads lose their players (the last round's keep them: nothing follows)
+            for t in await self.repo.tables(event_id, round_no):
+                await self.front.thread_members(event, t, frozenset())
 
     # ================================================================ scoring
 
@@ -743,6 +803,9 @@ class Director:
             # an open board whose table resumed: nothing to do, its end moves it on
 
     async def close(self) -> None:
+        if self._stop_changes is not None:
+            self._stop_changes()
+            self._stop_changes = None
         for key in list(self._timers):
             self._timers.pop(key).cancel()
 
