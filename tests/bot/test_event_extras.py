@@ -5,6 +5,7 @@ only who plays at its table; the standings picture after each round."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import discord
@@ -28,9 +29,8 @@ async def _run_event(
 ) -> None:
     """Create a one-table event in ``channel``, everyone joins and checks in, it starts
     and is played to its end by random legal clicks."""
-    res = await mod.slash(
-        channel, "ruff event create", game="whist-5", rounds=1, boards=2, minutes=60, **options
-    )
+    options = {"rounds": 1, "boards": 2, **options}
+    res = await mod.slash(channel, "ruff event create", game="whist-5", minutes=60, **options)
     assert f"Event #{event_id} is open" in res.response.content, res.response.content
     for m in members:
         await m.click(_registration(channel, event_id), label="Join")
@@ -134,3 +134,62 @@ async def test_a_table_thread_holds_who_plays_at_the_table_now(simcord_env: Any)
     assert event is not None and event.state == "finished"
     for t in round2:  # the last round's threads keep their players: nothing follows
         assert _thread_players(env, t.thread_id) == {u for u in t.seats if u is not None}
+
+
+def _picture(message: discord.Message) -> discord.Attachment:
+    (attachment,) = message.attachments
+    assert attachment.filename == "standings.png"
+    return attachment
+
+
+def _lines_said(post: str) -> list[tuple[str, str, str, str]]:
+    """The standings text's lines: (label, name, score, played)."""
+    out = []
+    for line in post.splitlines()[1:]:
+        match = re.match(r"`\s*(=?\d+|-)` (\w+) — ([\d.]+%) · (\d+%) played", line)
+        if match:
+            out.append((match[1], match[2], match[3], match[4]))
+    return out
+
+
+async def test_the_standings_come_with_a_picture_after_each_round_and_at_the_end(
+    simcord_env: Any,
+) -> None:
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    names = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal")
+    members = [guild.add_member(env.create_user(n)) for n in names]
+    await _run_event(env, mod, channel, members, 1, rounds=2, boards=2)
+    posts = {m.content.splitlines()[0]: m for m in channel.history()}
+    after1 = posts["📊 **Event #1: standings after round 1 of 2**"]
+    final = posts["🏁 **Event #1: final results**"]
+    for post, heading in ((after1, "Standings after round 1 of 2"), (final, "Final results")):
+        alt = _picture(post).description or ""
+        assert alt.startswith(f"Event #1 · Whist 5-Point. {heading}."), alt
+        said = _lines_said(post.content)
+        assert len(said) == 8
+        # the picture shows what the text says, line by line, in the same order
+        drawn = re.findall(r"(=?\d+|-) (\w+) ([\d.]+%), (\d+%) played", alt)
+        assert drawn == said, (drawn, said)
+    # the final picture says who moved since round 1, as the two rankings give it
+    rank1 = {name: label for label, name, _s, _p in _lines_said(after1.content)}
+    moves = dict(
+        re.findall(
+            r"(\w+) [\d.]+%, \d+% played, ((?:up|down) \d+)",
+            final_alt := (_picture(final).description or ""),
+        )
+    )
+    for label, name, _score, _played in _lines_said(final.content):
+        before, now = rank1[name].lstrip("="), label.lstrip("=")
+        if before.isdigit() and now.isdigit() and before != now:
+            gained = int(before) - int(now)
+            assert moves[name] == (f"up {gained}" if gained > 0 else f"down {-gained}"), final_alt
+        else:
+            assert name not in moves, final_alt
+    # /ruff event standings: the text and the same picture, privately
+    res = await members[2].slash(channel, "ruff event standings")
+    assert res.ephemeral and res.response.content == final.content
+    assert _picture(res.response).description == _picture(final).description

@@ -302,9 +302,12 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers) -> Featu
         row = await chosen(interaction, event, False)
         if row is None:
             return
+        await interaction.response.defer(ephemeral=True, thinking=True)
         view = await director.standings(row.id)
-        for part in text.pieces(text.standings(view)):
-            await reply(interaction, part)
+        picture = await front.standings_picture(view, interaction.user.id)
+        for i, part in enumerate(text.pieces(text.standings(view))):
+            # the picture with the first part, the asker's own line marked on it
+            await reply(interaction, part, picture=picture if i == 0 else None)
 
     return Feature(
         name="events",

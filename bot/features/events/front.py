@@ -15,15 +15,18 @@ from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
 from bot.present.i18n import _, using
 from bot.present.notify import MessageGone
+from bot.present.picture import Picture
+from bot.present.standings_picture import StandingsRow, StandingsScene
 from bot.store import EventRow, EventTable
 from bot.tables.events import StandingsView, playing
 from bot.tables.table import Table
+from engine import make_rules
 
 from . import text
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DiscordEventFront", "PREFIX"]
+__all__ = ["DiscordEventFront", "PREFIX", "standings_scene"]
 
 PREFIX = "ev"
 """The feature's custom_id prefix: ``ev:<event>:<verb>``."""
@@ -31,6 +34,38 @@ PREFIX = "ev"
 MEMBERS_KEPT = 4096  # threads whose members the front remembers (a round of 50 tables: 50)
 
 ButtonMaker = Callable[[int, str, str, discord.ButtonStyle], discord.ui.Item[Any]]
+
+
+def standings_scene(
+    view: StandingsView, language: str, viewer: int | None = None
+) -> StandingsScene:
+    """What the standings picture shows: every line of ``view`` (the picture keeps the
+    top, :mod:`bot.present.standings_picture`), ``viewer``'s own line marked."""
+    event = view.event
+    rows = tuple(
+        StandingsRow(
+            line.label,
+            line.name,
+            None if line.percent is None else float(line.percent),
+            None if line.score is None else float(line.score),
+            float(line.completion),
+            line.moved,
+        )
+        for line in view.lines
+    )
+    mine = next((i for i, line in enumerate(view.lines) if viewer in line.members), None)
+    return StandingsScene(
+        event_id=event.id,
+        game=make_rules(event.game_id, event.preset).title,
+        through=view.through,
+        rounds=event.rounds,
+        final=view.final,
+        pairs=event.format != "individual",
+        swiss=event.format == "swiss",
+        rows=rows,
+        mine=mine,
+        language=language,
+    )
 
 
 class DiscordEventFront:
@@ -83,13 +118,18 @@ class DiscordEventFront:
 
         self.svc.notifier.schedule_edit(current.channel_id, current.message_id, render)
 
-    async def _post(self, channel_id: int, content: str) -> discord.Message | None:
+    async def _post(
+        self, channel_id: int, content: str, picture: Picture | None = None
+    ) -> discord.Message | None:
         """Post ``content`` (in pieces when long: a large field's seating, standings,
-        reminder); the first message, or None if the channel is unusable."""
+        reminder; ``picture`` with the first); the first message, or None if the
+        channel is unusable."""
         first: discord.Message | None = None
         for part in text.pieces(content):
             try:
-                message = await self.svc.notifier.post(channel_id, part)
+                message = await self.svc.notifier.post(
+                    channel_id, part, picture=None if first else picture
+                )
             except (MessageGone, discord.HTTPException) as exc:
                 log.warning("event: could not post in %s: %s", channel_id, exc)
                 return first
@@ -202,13 +242,30 @@ class DiscordEventFront:
             body = text.skipped(boards)
         await self._post(table.thread_id or event.channel_id, body)
 
+    async def standings_picture(
+        self, view: StandingsView, viewer: int | None = None
+    ) -> Picture | None:
+        """The standings as a picture (drawn by the painter, off the loop), ``viewer``'s
+        own line highlighted; None where there is nothing to show or the drawing failed
+        (the text says it all)."""
+        if not view.lines:
+            return None
+        scene = standings_scene(view, await self._language(view.event), viewer)
+        try:
+            return await self.svc.painter.standings(scene)
+        except Exception:  # a picture is a nicety: never what keeps the standings unsaid
+            log.exception("event %s: the standings picture was not drawn", view.event.id)
+            return None
+
     async def round_scored(self, view: StandingsView) -> None:
         with using(await self._language(view.event)):
             body = text.standings(view)
             travellers = text.travellers(view) if view.travellers else []
-        # the standings (in pieces for a large field), then once the event is over every
-        # board's results
-        for part in [body, *travellers]:
+        # the standings, the picture with their first part (in pieces for a large
+        # field), then once the event is over every board's results
+        picture = await self.standings_picture(view)
+        await self._post(view.event.channel_id, body, picture)
+        for part in travellers:
             await self._post(view.event.channel_id, part)
 
     async def not_started(self, event: EventRow, registered: int) -> None:

@@ -57,6 +57,7 @@ from bot.tables.events.views import (
     StandingsView,
     Traveller,
     TravellerRow,
+    moved_since,
     parse_event_key,
 )
 from bot.tables.kinds import TableKind
@@ -708,6 +709,24 @@ class Director:
                 return (entrant,)
             return (entrant, partner[entrant])
 
+        lines = await self._lines(event, entries, through, name, members)
+        if through > 1:  # each line's movement since the round before
+            lines = moved_since(
+                lines, await self._lines(event, entries, through - 1, name, members)
+            )
+        final = event.state == "finished"
+        travellers = await self._travellers(event, names) if final else ()
+        return StandingsView(event, through, tuple(lines), final, travellers)
+
+    async def _lines(
+        self,
+        event: EventRow,
+        entries: Sequence[EventEntry],
+        through: int,
+        name: Callable[[int], str],
+        members: Callable[[int], tuple[int, ...]],
+    ) -> list[Line]:
+        """The standings' lines after round ``through``."""
         scores = await self._scores(event, through)
         table: tuple[Standing, ...] = standings(scores, MIN_COMPLETION)
         lines: list[Line]
@@ -733,9 +752,7 @@ class Director:
                 Line(s.label, name(s.entrant), s.percent, None, s.completion, members(s.entrant))
                 for s in table
             ]
-        final = event.state == "finished"
-        travellers = await self._travellers(event, names) if final else ()
-        return StandingsView(event, through, tuple(lines), final, travellers)
+        return lines
 
     async def _travellers(self, event: EventRow, names: Mapping[int, str]) -> tuple[Traveller, ...]:
         """Every board's results at every table (shown once the event is over)."""
