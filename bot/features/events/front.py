@@ -194,16 +194,18 @@ class DiscordEventFront:
             try:
                 await self.svc.notifier.thread_member(thread, user, member)
             except (MessageGone, discord.HTTPException) as exc:
-                log.warning(
-                    "event %s: %s not %s thread %s: %s",
+                # refused (a public thread, where removing needs Manage Threads) or
+                # gone: the thread's members stay as they are; no more calls for it
+                log.info(
+                    "event %s: thread %s's members left as they are (%s %s: %s)",
                     event.id,
-                    user,
-                    "added to" if member else "removed from",
                     thread,
+                    "adding" if member else "removing",
+                    user,
                     exc,
                 )
-                if not member:
-                    kept.add(user)  # still there, as far as anyone knows
+                kept = set(known if known is not None else seated)
+                break
         self._note_members(thread, kept)
 
     async def _public_thread(self, event: EventRow, table: EventTable, post: str, name: str) -> int:

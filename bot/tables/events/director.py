@@ -410,7 +410,10 @@ class Director:
         the AI played for a no-show is theirs again (**Take my seat back**, here or in
         another process), so they are checked in and back in their table's thread at
         once (not at the next board)."""
-        if table.kind is not TableKind.EVENT or table.status != "active":
+        if table.kind is not TableKind.EVENT:
+            return
+        if table.status != "active":  # over, or cancelled
+            self._away.pop(table.id, None)
             return
         before = self._away.get(table.id)
         self._away[table.id] = table.away
