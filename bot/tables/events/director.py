@@ -435,9 +435,10 @@ class Director:
                     return
                 tables = {t.number: t for t in await self.repo.tables(event_id, round_no)}
                 t = tables.get(table_no)
-                if t is None or not seats & t.ai_for:
-                    return  # a player back from missed turns: they never left the thread
-                for seat in sorted(seats & t.ai_for):
+                if t is None:
+                    return
+                back = seats & t.ai_for  # none: back from missed turns, or kept already
+                for seat in sorted(back):
                     user = t.seats[seat]
                     if user is not None:
                         await self.repo.check_in(event_id, user)
@@ -446,8 +447,11 @@ class Director:
         except StoreError:
             log.exception("event %s: a seat taken back at table %s not kept", event_id, table_no)
             return
+        # in the thread (the front changes only what differs: a player back from missed
+        # turns never left it; one whose next board was dealt first is added now)
         await self.front.thread_members(event, t, playing(t))
-        await self.front.registration_changed(event)
+        if back:
+            await self.front.registration_changed(event)
 
     async def _advance_quietly(self, event_id: int, round_no: int, table_no: int) -> None:
         try:
