@@ -3,7 +3,8 @@
 ``/ruff event create`` (Manage Server) posts a registration message with **Join**,
 **Check in**, **Leave** (and **Choose partner** for pairs); ``/ruff event start`` and
 ``/ruff event cancel`` (Manage Server or the event's creator); ``/ruff event
-standings``. The director (``bot/tables/events/``) runs the rounds; this package is
+standings`` (the text and the standings picture, the asker's line marked);
+``create``'s ``rated`` option lets the event count for the server's ratings. The director (``bot/tables/events/``) runs the rounds; this package is
 its Discord front (:mod:`.front`) and its words (:mod:`.text`). Buttons are
 ``ev:<event>:<verb>``; a forged or stale one changes nothing and is answered
 privately.
