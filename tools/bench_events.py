@@ -51,6 +51,11 @@ class QuietFront:
     async def board_opened(self, event: EventRow, table: Table) -> None:
         return None
 
+    async def thread_members(
+        self, event: EventRow, table: EventTable, players: frozenset[int]
+    ) -> None:
+        return None
+
     async def round_begun(self, *args: Any) -> None:
         return None
 

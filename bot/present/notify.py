@@ -407,6 +407,26 @@ class Notifier:
         self.stats.sends += 1
         return thread_id
 
+    async def thread_member(self, thread_id: int, user_id: int, member: bool) -> None:
+        """Add ``user_id`` to a thread (``member``) or remove them from it; adding a
+        member or removing a non-member changes nothing. Raises :class:`MessageGone`
+        when the bot may not (a private thread's creator may remove its members;
+        another thread needs *Manage Threads*) or the thread is gone."""
+        http = self.client.http
+        if member:
+            request = functools.partial(http.add_user_to_thread, thread_id, user_id)
+        else:
+            request = functools.partial(http.remove_user_from_thread, thread_id, user_id)
+        what = f"{'add' if member else 'remove'} {user_id} {'to' if member else 'from'} {thread_id}"
+        try:
+            await call(request, what)
+        except discord.HTTPException as exc:
+            self.stats.failures += 1
+            if exc.status in (400, 403, 404):
+                raise MessageGone(str(exc)) from exc
+            raise
+        self.stats.edits += 1
+
     async def delete(self, channel_id: int, message_id: int) -> None:
         """Delete a message of the bot's; a message already gone is not an error."""
         partial = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)

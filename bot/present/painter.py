@@ -36,6 +36,7 @@ from typing import Any, Final, TypeVar
 from bot.present.chart import DealPoint, deal_history, draw_chart, worth_a_chart
 from bot.present.picture import Picture, Scene, draw_table
 from bot.present.render.common import TableInfo
+from bot.present.standings_picture import StandingsScene, draw_standings
 from bot.workers import shutdown_now, worker_context
 
 log = logging.getLogger(__name__)
@@ -112,6 +113,10 @@ class Painter:
     async def table(self, scene: Scene) -> Picture:
         """The table picture of ``scene``."""
         return await self._run(draw_table, scene)
+
+    async def standings(self, scene: StandingsScene) -> Picture:
+        """An event's standings picture (:mod:`bot.present.standings_picture`)."""
+        return await self._run(draw_standings, scene)
 
     async def summary(
         self, record: Mapping[str, Any], info: TableInfo, n_seats: int, chart: bool

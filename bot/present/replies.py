@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import Any
 
 import discord
+
+from bot.present.drawing import Picture
 
 log = logging.getLogger(__name__)
 
@@ -15,12 +18,21 @@ MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
 
 
 async def reply(
-    interaction: discord.Interaction[Any], text: str, view: discord.ui.View | None = None
+    interaction: discord.Interaction[Any],
+    text: str,
+    view: discord.ui.View | None = None,
+    *,
+    picture: Picture | None = None,
 ) -> None:
-    """Answer ephemerally; a failed answer is logged, never raised."""
+    """Answer ephemerally (with ``picture`` attached, if given); a failed answer is
+    logged, never raised."""
     kwargs: dict[str, Any] = {"ephemeral": True}
     if view is not None:
         kwargs["view"] = view
+    if picture is not None:
+        kwargs["file"] = discord.File(
+            io.BytesIO(picture.png), filename=picture.filename, description=picture.description
+        )
     if len(text) > MESSAGE_LIMIT:  # an echoed option must not make the answer fail
         text = text[: MESSAGE_LIMIT - 1] + "…"
     try:

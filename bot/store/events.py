@@ -34,7 +34,8 @@ EventState = Literal["registering", "running", "finished", "cancelled"]
 
 _EVENT = (
     "id, guild_id, channel_id, creator_id, game_id, preset, format, boards_per_round, rounds,"
-    " minutes_per_board, start_at, state, round, message_id, seed, created_at, deadline_at"
+    " minutes_per_board, start_at, state, round, message_id, seed, created_at, deadline_at,"
+    " rated"
 )
 _ENTRY = "event_id, user_id, name, partner_id, checked_in, joined_round, left_round, created_at"
 _BOARD = (
@@ -62,6 +63,9 @@ class EventRow:
     seed: int
     created_at: float
     deadline_at: float | None = None  # an asynchronous event's close (None: a live format)
+    rated: bool = False
+    """The server chose to rate the event: its boards count for the ratings and the
+    stats as ordinary games do (default: unrated)."""
 
     def boards_of(self, round_no: int) -> range:
         """The event's board numbers of round ``round_no`` (every table plays them)."""
@@ -153,6 +157,7 @@ def _event(row: Row) -> EventRow:
         seed=int(row["seed"]),
         created_at=float(row["created_at"]),
         deadline_at=None if row["deadline_at"] is None else float(row["deadline_at"]),
+        rated=bool(row["rated"]),
     )
 
 
@@ -207,13 +212,14 @@ class EventRepo(Repository):
         start_at: float,
         seed: int,
         deadline_at: float | None = None,
+        rated: bool = False,
     ) -> EventRow:
         """A new event, registering (``deadline_at``: an asynchronous event's close)."""
         event_id = await self.db.execute_insert(
             "INSERT INTO events (guild_id, channel_id, creator_id, game_id, preset, format,"
             " boards_per_round, rounds, minutes_per_board, start_at, state, round, seed,"
-            " created_at, deadline_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'registering', 0, ?, ?, ?)",
+            " created_at, deadline_at, rated)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'registering', 0, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -228,6 +234,7 @@ class EventRepo(Repository):
                 seed,
                 self.db.clock(),
                 deadline_at,
+                int(rated),
             ),
         )
         event = await self.get(event_id)

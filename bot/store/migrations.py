@@ -802,6 +802,12 @@ ALTER TABLE daily_challenges ADD COLUMN rematch_of bigint REFERENCES daily_chall
 CREATE UNIQUE INDEX daily_challenges_rematch ON daily_challenges (rematch_of);
 """
 
+V15 = """
+-- An event the server chose to rate (issue #39, bot/store/events.py): its boards count
+-- for the ratings and the stats as ordinary games do. Events made before were unrated.
+ALTER TABLE events ADD COLUMN rated INTEGER NOT NULL DEFAULT 0 CHECK (rated IN (0, 1));
+"""
+
 
 V14 = """
 -- The asynchronous event (issue #39, bot/tables/events/asynchronous.py): each entrant
@@ -873,6 +879,7 @@ MIGRATIONS: list[Migration] = [
     Migration(12, sqlite=V12, postgresql=V12_POSTGRESQL),
     Migration(13, sqlite=V13, postgresql=V13_POSTGRESQL),
     Migration(14, sqlite=V14, postgresql=V14_POSTGRESQL),
+    Migration(15, sqlite=V15),
 ]
 """The schema history, versions 1, 2, 3... in order."""
 

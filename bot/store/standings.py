@@ -372,16 +372,24 @@ class RatingRepo(Repository):
 
     async def unrated_tables(self) -> builtins.list[int]:
         """Finished tables without a rating event (finished before ratings existed),
-        not counting the tables played with hints (their settings' ``hints``: never rated)."""
-        hinted = (
-            "COALESCE((t.settings::jsonb ->> 'hints')::boolean, false)"
-            if self.db.dialect == "postgresql"
-            else "COALESCE(json_extract(t.settings, '$.hints'), 0)"
-        )
+        not counting the tables of a kind never rated (``bot.tables.kinds``): played
+        with hints (their settings' ``hints``), a board played alone (``board``), an
+        event's board (``event``) unless the server chose to rate the event
+        (``rated``)."""
+        if self.db.dialect == "postgresql":
+            hinted = "COALESCE((t.settings::jsonb ->> 'hints')::boolean, false)"
+            board = "COALESCE(t.settings::jsonb ->> 'board', '') <> ''"
+            event = "COALESCE(t.settings::jsonb ->> 'event', '') <> ''"
+            rated = "COALESCE((t.settings::jsonb ->> 'rated')::boolean, false)"
+        else:
+            hinted = "COALESCE(json_extract(t.settings, '$.hints'), 0)"
+            board = "COALESCE(json_extract(t.settings, '$.board'), '') <> ''"
+            event = "COALESCE(json_extract(t.settings, '$.event'), '') <> ''"
+            rated = "COALESCE(json_extract(t.settings, '$.rated'), 0)"
         rows = await self.db.fetchall(
             "SELECT id FROM tables t WHERE status = 'finished'"
             " AND NOT EXISTS (SELECT 1 FROM rating_events e WHERE e.table_id = t.id)"
-            f" AND NOT {hinted}"
+            f" AND NOT {hinted} AND NOT {board} AND NOT ({event} AND NOT {rated})"
             " ORDER BY id"
         )
         return [int(r[0]) for r in rows]

@@ -29,7 +29,7 @@ from bot.store import (
     VersionConflict,
     ratings,
 )
-from bot.tables.kinds import TableSpec
+from bot.tables.kinds import TableSpec, rules_of
 from bot.tables.services import Services
 from bot.tables.table import Notice, Table, TableSettings
 from engine import Action, Event, Game, board_result, make_rules, new_game
@@ -90,7 +90,7 @@ async def commit(
     for action in actions:
         events.extend(trial.apply(seat, action))  # IllegalAction: nothing written
     entries = [NewAction(seat, a.encode(), actor_id) for a in actions]
-    kind = table.kind.rules  # rated or not, and what its end writes
+    kind = table.kind_rules  # rated or not, and what its end writes
     teams = _rating_teams(table, trial) if trial.is_over and kind.rated else []
     timeout = turn_timeout(svc, table)
     following = None if trial.is_over else trial.to_act()
@@ -289,7 +289,7 @@ async def open_table(svc: Services, spec: TableSpec) -> Table:
     thread for a kind without them. Raises :class:`~bot.store.ChannelBusy` if the
     channel has an open table, or whatever ``then`` raises (nothing is written)."""
     rules = spec.rules
-    kind = spec.kind.rules
+    kind = rules_of(spec.kind, rated=spec.rated)  # ValueError: a kind no one may rate
     timeout = spec.turn_timeout
     if not kind.timers:
         timeout = 0.0
@@ -303,6 +303,7 @@ async def open_table(svc: Services, spec: TableSpec) -> Table:
         kind=spec.kind,
         board=spec.board,
         event=spec.event,
+        rated=spec.rated,
         away=spec.away,  # AFK state belongs to a game, never carried over
         misses={},
     )

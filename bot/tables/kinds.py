@@ -16,9 +16,12 @@ settings. The kinds (``docs/table-state.md``, "Kinds of table"):
   are its player's only (``bot.tables.privacy``);
 * ``event`` — one board of a tournament's table (an event's round), dealt in the
   thread the event opened for that table: starts seated (absent players' seats
-  played by the AI, marked away), on the turn timer, never rated; its result is
+  played by the AI, marked away), on the turn timer, unrated; its result is
   the event's, written in the same transaction by the end the event director
-  registers for the kind (``Services.ends``, ``bot.tables.events``).
+  registers for the kind (``Services.ends``, ``bot.tables.events``). An event the
+  server chose to rate (``/ruff event create rated:``) opens its boards
+  ``rated`` (:func:`rules_of`): rated and recorded among the server's results as
+  an ordinary game is, its result the event's as well.
 
 The kind is stored in the table's settings (``"kind"``); rows written before it
 existed are read by their old flags (``"board"``: a board, ``"hints"``: hints).
@@ -27,14 +30,14 @@ existed are read by their old flags (``"board"``: a board, ``"hints"``: hints).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
 from bot.store import Seat
 from engine import Rules
 
-__all__ = ["KindRules", "TableKind", "TableSpec", "kind_of"]
+__all__ = ["KindRules", "TableKind", "TableSpec", "kind_of", "rules_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,8 @@ class KindRules:
     concede: bool
     """Its players are offered Concede (under This deal); a board played alone in a DM
     never offered it: its result is the board's score against the field."""
+    may_be_rated: bool = False
+    """Its opener may choose to rate it (an event's boards: the server's choice)."""
 
 
 class TableKind(StrEnum):
@@ -106,8 +111,9 @@ _RULES: dict[TableKind, KindRules] = {
         concede=False,
     ),
     # an event's board: played in the thread the event opened for its table (so no
-    # thread of its own), on the turn timer, never rated (issue #39: events leave
-    # ratings as they are); its result is the event's, written by its kind's end
+    # thread of its own), on the turn timer, unrated unless the server chose to rate
+    # the event (issue #39: "ratings unchanged by events unless the server chooses");
+    # its result is the event's, written by its kind's end
     TableKind.EVENT: KindRules(
         rated=False,
         board_result=False,
@@ -117,8 +123,22 @@ _RULES: dict[TableKind, KindRules] = {
         thread=False,
         lobby=False,
         concede=True,
+        may_be_rated=True,
     ),
 }
+
+
+def rules_of(kind: TableKind, rated: bool = False) -> KindRules:
+    """What a table of ``kind`` does; ``rated`` (a kind that may be rated: an event
+    the server chose to rate) makes its finished game rated and recorded among the
+    server's results, as an ordinary game's is. Raises ``ValueError`` for a kind
+    that may not be rated."""
+    rules = _RULES[kind]
+    if not rated:
+        return rules
+    if not rules.may_be_rated:
+        raise ValueError(f"a {kind.value} table cannot be rated by choice")
+    return replace(rules, rated=True, game_result=True)
 
 
 def kind_of(settings: Mapping[str, Any]) -> TableKind:
@@ -170,6 +190,8 @@ class TableSpec:
     away: frozenset[int] = frozenset()
     """Seats the AI plays for from the start until their player takes them back (an
     event's no-shows)."""
+    rated: bool = False
+    """Rate it, where its kind lets the opener choose (an event the server rates)."""
     turn_timeout: float | None = None
     """Seconds a human has for a turn (None: the bot's default; a kind without timers: 0)."""
     keep: Mapping[str, Any] = field(default_factory=dict)

@@ -25,7 +25,7 @@ from bot.store import (
     Seat,
     TableRow,
 )
-from bot.tables.kinds import TableKind, kind_of
+from bot.tables.kinds import KindRules, TableKind, kind_of, rules_of
 from engine import (
     RECORD_VERSION,
     Game,
@@ -71,6 +71,7 @@ class TableSettings:
     kind: TableKind = TableKind.ORDINARY
     board: str = ""  # the key of the board a ``board`` table plays (bot.features.daily.boards)
     event: str = ""  # the key of the board an ``event`` table plays (bot.tables.events)
+    rated: bool = False  # an event's board the server chose to rate (``KindRules.rated_event``)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -91,6 +92,7 @@ class TableSettings:
             kind=kind_of(data),
             board=str(data.get("board", "")),
             event=str(data.get("event", "")),
+            rated=data.get("rated") is True,
             extra={k: v for k, v in data.items() if k not in known},
         )
 
@@ -120,6 +122,8 @@ class TableSettings:
             out["board"] = self.board
         if self.event:
             out["event"] = self.event
+        if self.rated:
+            out["rated"] = True
         return out
 
 
@@ -267,6 +271,12 @@ class Table:
     def kind(self) -> TableKind:
         """What the table is (:class:`~bot.tables.kinds.TableKind`)."""
         return self.settings.kind
+
+    @property
+    def kind_rules(self) -> KindRules:
+        """What the table does as its kind, an event's choice to rate its boards
+        included (:func:`~bot.tables.kinds.rules_of`)."""
+        return rules_of(self.kind, rated=self.settings.rated)
 
     # ------------------------------------------------------------ queries
 

@@ -19,6 +19,7 @@ import pytest
 from simcord.backend.access import can_access_channel
 
 from bot.store import EventRepo
+from bot.tables.events import playing
 from bot.tables.table import Table
 
 from .conftest import make_settings, restart
@@ -80,10 +81,15 @@ async def _play_some(env: Any, members: dict[int, Any], rng: random.Random, limi
 async def _only_own_tables_seen(env: Any, channel: Any, members: list[Any]) -> int:
     """Read every message each member can see in the event's channel and its threads:
     a table's play (its table message, which shows the cards played) only in the thread
-    of a table they sit at, so no one sees another table's play of a board they have
-    still to play. Returns the threads checked."""
+    of a table they play at now (a no-show the AI plays for is not in it; a round over
+    and followed by another keeps none of its players), so no one sees another table's
+    play of a board they have still to play. Returns the threads checked."""
     repo = EventRepo(env.bot.db)
-    seated_at = {t.thread_id: set(t.seats) for t in await repo.tables(1) if t.thread_id}
+    tables = await repo.tables(1)
+    last = max(t.round for t in tables)
+    seated_at = {
+        t.thread_id: set(playing(t)) if t.round == last else set() for t in tables if t.thread_id
+    }
     threads = channel.threads
     for member in members:
         for m in channel.history(viewer=member):
@@ -226,8 +232,17 @@ async def test_an_event_runs_itself_from_registration_to_final_results(
     gus, hal = no_shows
     gus_table = next(t for t in _event_tables(env) if t.seat_of(gus.id) is not None)
     thread = next(th for th in channel.threads if th.id == gus_table.channel_id)
-    res = await gus.click(table_message(thread), label="Take my seat back")
-    assert res.acknowledged and gus_table.seat_of(gus.id) not in gus_table.away
+    assert not can_access_channel(env, thread.id, gus, history=True)  # not playing there
+    seat = gus_table.seat_of(gus.id)
+    assert seat is not None
+    hand = next(
+        m for m in gus.user.dm_channel.history() if m.id == gus_table.hand_messages[seat][1]
+    )
+    res = await gus.user.click(hand, label="Take my seat back")
+    assert res.acknowledged and seat not in gus_table.away
+    await env.settle()
+    assert can_access_channel(env, thread.id, gus, history=True)  # back in his table's thread
+    assert table_message(thread) is not None
 
     rng = random.Random(39)
     clicks = await _play_some(env, by_id, rng, CLICKS)

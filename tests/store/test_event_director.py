@@ -86,6 +86,11 @@ class Front:
     async def board_opened(self, event: EventRow, table: Table) -> None:
         return None
 
+    async def thread_members(
+        self, event: EventRow, table: EventTable, players: frozenset[int]
+    ) -> None:
+        return None
+
     async def round_begun(self, *args: Any) -> None:
         return None
 
@@ -401,3 +406,47 @@ async def test_a_join_does_not_wait_for_a_round_change_s_posts(db: Database) -> 
         await change
     assert len(tables.open_boards) == 2  # round 2's two boards dealt
     assert len(front.shown) == 4  # every dealt board shown in the end
+
+
+class SlowNoticeFront(Front):
+    """A front whose "boards skipped" notice hangs until let go."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.go = asyncio.Event()
+
+    async def boards_skipped(
+        self, event: EventRow, table: EventTable, boards: Sequence[int]
+    ) -> None:
+        await self.go.wait()
+        await super().boards_skipped(event, table, boards)
+
+
+async def test_a_join_does_not_wait_for_the_boards_skipped_notice(
+    db: Database, clock: FakeClock
+) -> None:
+    svc = Services(db, Settings(database="unused.db"), AIPool(1, mode="inline"))
+    svc.sync = OneProcess(None)  # type: ignore[arg-type]  # no table is resumed here
+    tables, front = Boards(svc), SlowNoticeFront()
+    director = Director(svc, tables, front, lambda table: None)
+    event_id = await _create(director, "individual", 2, 3, 1.0)  # 3 boards, 1 minute each
+    for u in range(10, 18):
+        assert await director.join(event_id, u, f"u{u}") is Outcome.DONE
+        assert await director.check_in(event_id, u) is Outcome.DONE
+    assert await director.start(event_id) is Outcome.DONE
+    first = sorted(tables.open_boards)[0]
+    clock.tick(150)  # past the round's last start: table 1's boards 2 and 3 are skipped
+    notice = asyncio.create_task(_finish(svc, director, tables, first, 1))
+    for _ in range(500):  # the skip written, its notice hanging
+        boards = await svc.event_repo.boards(event_id, 1)
+        if any(b.skipped for b in boards):
+            break
+        await asyncio.sleep(0.01)
+    assert not notice.done()
+    try:  # a late joiner and a check-in are answered meanwhile (they wait for no post)
+        assert await asyncio.wait_for(director.join(event_id, 30, "late"), 5) is Outcome.LATE
+        assert await asyncio.wait_for(director.check_in(event_id, 30), 5) is Outcome.ALREADY
+    finally:
+        front.go.set()
+        await notice
+    assert front.skipped == [(1, (2, 3))]  # the notice was posted in the end

@@ -377,3 +377,33 @@ def test_the_rebuild_command_prints_what_changed(tmp_path: Path) -> None:
     assert done.returncode == 0 and "1 rating changed." in done.stdout
     again = subprocess.run(run, capture_output=True, text=True, cwd=REPO_ROOT, timeout=120)
     assert "0 ratings changed." in again.stdout
+
+
+async def test_a_rebuild_rates_only_the_kinds_that_are_rated(db: Database) -> None:
+    """A daily board and an unrated event's board are never rated, not even by a
+    rebuild; an event the server chose to rate has its boards rated like any game."""
+    from bot.tables.kinds import TableKind
+    from bot.tables.table import TableSettings
+
+    tables = TableRepo(db)
+    made = {}
+    for name, settings in (
+        ("daily", TableSettings(kind=TableKind.BOARD, board="2026-11-29/whist-5/1")),
+        ("event", TableSettings(kind=TableKind.EVENT, event="1/1/1/1")),
+        ("rated event", TableSettings(kind=TableKind.EVENT, event="2/1/1/1", rated=True)),
+        ("ordinary", TableSettings()),
+    ):
+        row = await tables.create_lobby(
+            guild_id=OTHER_GUILD,
+            channel_id=400 + len(made),
+            creator_id=1,
+            game_id="whist-5",
+            preset="default",
+            seed=1,
+            seats=[HumanSeat(1, "user1"), None, None, None],
+            settings=settings.to_json(),
+        )
+        version = await tables.set_status(row.id, "active", row.version)
+        await tables.set_status(row.id, "finished", version)
+        made[name] = row.id
+    assert await RatingRepo(db).unrated_tables() == [made["rated event"], made["ordinary"]]

@@ -4,7 +4,9 @@
 **Check in**, **Leave** (and **Choose partner** for pairs; an asynchronous event:
 **Join**, then **▶ Play**, :mod:`.asynchronous`); ``/ruff event start`` and
 ``/ruff event cancel`` (Manage Server or the event's creator); ``/ruff event
-standings``. The director (``bot/tables/events/``) runs the rounds; this package is
+standings`` (the text and the standings picture, the asker's line marked);
+``create``'s ``rated`` option lets the event count for the server's ratings. The
+director (``bot/tables/events/``) runs the rounds; this package is
 its Discord front (:mod:`.front`) and its words (:mod:`.text`). Buttons are
 ``ev:<event>:<verb>``; a forged or stale one changes nothing and is answered
 privately.
@@ -211,6 +213,7 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers, daily: D
         starts_in=N_("Minutes from now until the start (asynchronous: default now)"),
         preset=N_("Rule preset (default: the game's standard)"),
         deadline=N_("Asynchronous: open for, e.g. 24h, 3d, 1d12h (1 hour to 14 days)"),
+        rated=N_("Count the boards for the server's ratings and stats (default: unrated)"),
     )
     @app_commands.choices(
         game=_choices(),
@@ -231,6 +234,7 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers, daily: D
         starts_in: app_commands.Range[int, 1, 10080] | None = None,
         preset: app_commands.Range[str, 1, 40] | None = None,
         deadline: app_commands.Range[str, 1, 40] | None = None,
+        rated: bool = False,
     ) -> None:
         await svc.user_locales.enter(interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
@@ -241,6 +245,12 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers, daily: D
             return
         if format not in ("individual", "pairs", "swiss", "async"):
             await refuse(interaction, _("There is no such format."))
+            return
+        if format == "async" and rated:
+            await refuse(
+                interaction,
+                _("An asynchronous event is played alone against the AI, so it is never rated."),
+            )
             return
         if format == "async":
             await create_async(interaction, game, preset, boards, starts_in, deadline)
@@ -262,6 +272,7 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers, daily: D
                 rounds=rounds,
                 minutes_per_board=float(minutes),
                 start_at=director.clock() + 60.0 * starts_in,
+                rated=rated,
             )
         except RulesError:
             await refuse(
@@ -388,10 +399,15 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers, daily: D
             return
         if row.format == "async":  # before the close: who has played, never a score
             shown = async_text.standings(await asyncs.director.standings(row.id))
-        else:
-            shown = text.standings(await director.standings(row.id))
-        for part in text.pieces(shown):
-            await reply(interaction, part)
+            for part in text.pieces(shown):
+                await reply(interaction, part)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        view = await director.standings(row.id)
+        picture = await front.standings_picture(view, interaction.user.id)
+        for i, part in enumerate(text.pieces(text.standings(view))):
+            # the picture with the first part, the asker's own line marked on it
+            await reply(interaction, part, picture=picture if i == 0 else None)
 
     async def resume() -> None:
         await director.resume()

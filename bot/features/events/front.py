@@ -5,6 +5,7 @@ shows, the director (``bot/tables/events/``) decides; this module only says it."
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -14,20 +15,57 @@ from bot.discord_ui.presenter import Presenter
 from bot.discord_ui.services import DiscordServices
 from bot.present.i18n import _, using
 from bot.present.notify import MessageGone
+from bot.present.picture import Picture
+from bot.present.standings_picture import StandingsRow, StandingsScene
 from bot.store import EventRow, EventTable
-from bot.tables.events import StandingsView
+from bot.tables.events import StandingsView, playing
 from bot.tables.table import Table
+from engine import make_rules
 
 from . import text
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DiscordEventFront", "PREFIX"]
+__all__ = ["DiscordEventFront", "PREFIX", "standings_scene"]
 
 PREFIX = "ev"
 """The feature's custom_id prefix: ``ev:<event>:<verb>``."""
 
+MEMBERS_KEPT = 4096  # threads whose members the front remembers (a round of 50 tables: 50)
+
 ButtonMaker = Callable[[int, str, str, discord.ButtonStyle], discord.ui.Item[Any]]
+
+
+def standings_scene(
+    view: StandingsView, language: str, viewer: int | None = None
+) -> StandingsScene:
+    """What the standings picture shows: every line of ``view`` (the picture keeps the
+    top, :mod:`bot.present.standings_picture`), ``viewer``'s own line marked."""
+    event = view.event
+    rows = tuple(
+        StandingsRow(
+            line.label,
+            line.name,
+            None if line.percent is None else float(line.percent),
+            None if line.score is None else float(line.score),
+            float(line.completion),
+            line.moved,
+        )
+        for line in view.lines
+    )
+    mine = next((i for i, line in enumerate(view.lines) if viewer in line.members), None)
+    return StandingsScene(
+        event_id=event.id,
+        game=make_rules(event.game_id, event.preset).title,
+        through=view.through,
+        rounds=event.rounds,
+        final=view.final,
+        pairs=event.format != "individual",
+        swiss=event.format == "swiss",
+        rows=rows,
+        mine=mine,
+        language=language,
+    )
 
 
 class DiscordEventFront:
@@ -37,6 +75,9 @@ class DiscordEventFront:
         self.svc = svc
         self.presenter = presenter
         self.button = button  # the feature's DynamicItem (made in build)
+        # who the bot put in each table thread it knows (the latest threads): a change
+        # of who plays there adds or removes only the difference
+        self._members: OrderedDict[int, set[int]] = OrderedDict()
 
     async def _language(self, event: EventRow) -> str:
         return await self.svc.server_settings.language(event.guild_id)
@@ -77,13 +118,18 @@ class DiscordEventFront:
 
         self.svc.notifier.schedule_edit(current.channel_id, current.message_id, render)
 
-    async def _post(self, channel_id: int, content: str) -> discord.Message | None:
+    async def _post(
+        self, channel_id: int, content: str, picture: Picture | None = None
+    ) -> discord.Message | None:
         """Post ``content`` (in pieces when long: a large field's seating, standings,
-        reminder); the first message, or None if the channel is unusable."""
+        reminder; ``picture`` with the first); the first message, or None if the
+        channel is unusable."""
         first: discord.Message | None = None
         for part in text.pieces(content):
             try:
-                message = await self.svc.notifier.post(channel_id, part)
+                message = await self.svc.notifier.post(
+                    channel_id, part, picture=None if first else picture
+                )
             except (MessageGone, discord.HTTPException) as exc:
                 log.warning("event: could not post in %s: %s", channel_id, exc)
                 return first
@@ -104,7 +150,7 @@ class DiscordEventFront:
         with using(await self._language(event)):
             post, name = text.table_post(event, table, names), text.thread_name(event, table)
             private_note = text.private_note()
-        players = sorted({u for u in table.seats if u is not None})
+        players = sorted(playing(table))  # who the AI plays for joins on taking it back
         try:
             thread = await self.svc.notifier.create_private_thread(event.channel_id, name, players)
         except (MessageGone, discord.HTTPException) as exc:
@@ -116,8 +162,51 @@ class DiscordEventFront:
             )
             return await self._public_thread(event, table, post, name)
         await self.svc.event_repo.set_thread(event.id, table.round, table.number, thread)
+        self._note_members(thread, set(players))
         await self._post(thread, f"{post}\n{private_note}")
         return thread
+
+    def _note_members(self, thread_id: int, members: set[int]) -> None:
+        self._members[thread_id] = members
+        self._members.move_to_end(thread_id)
+        while len(self._members) > MEMBERS_KEPT:
+            self._members.popitem(last=False)
+
+    async def thread_members(
+        self, event: EventRow, table: EventTable, players: frozenset[int]
+    ) -> None:
+        """The table's thread holds exactly ``players`` (and the bot): who plays at
+        the table now joins, who no longer does leaves. Adds and removals are made
+        only where they change something (after a restart, where nobody knows: each
+        player is added or removed once, which changes nothing where it was so)."""
+        thread = table.thread_id
+        if not thread or thread == event.channel_id:
+            return  # no thread: the table plays in the channel
+        known = self._members.get(thread)
+        seated = {u for u in table.seats if u is not None}
+        add = players - known if known is not None else set(players)
+        remove = (known if known is not None else seated) - players
+        kept = set(players)
+        for user, member in [
+            *((u, True) for u in sorted(add)),
+            *((u, False) for u in sorted(remove)),
+        ]:
+            try:
+                await self.svc.notifier.thread_member(thread, user, member)
+            except (MessageGone, discord.HTTPException) as exc:
+                # refused (a public thread, where removing needs Manage Threads) or
+                # gone: the thread's members stay as they are; no more calls for it
+                log.info(
+                    "event %s: thread %s's members left as they are (%s %s: %s)",
+                    event.id,
+                    thread,
+                    "adding" if member else "removing",
+                    user,
+                    exc,
+                )
+                kept = set(known if known is not None else seated)
+                break
+        self._note_members(thread, kept)
 
     async def _public_thread(self, event: EventRow, table: EventTable, post: str, name: str) -> int:
         message = await self._post(event.channel_id, post)
@@ -155,13 +244,30 @@ class DiscordEventFront:
             body = text.skipped(boards)
         await self._post(table.thread_id or event.channel_id, body)
 
+    async def standings_picture(
+        self, view: StandingsView, viewer: int | None = None
+    ) -> Picture | None:
+        """The standings as a picture (drawn by the painter, off the loop), ``viewer``'s
+        own line highlighted; None where there is nothing to show or the drawing failed
+        (the text says it all)."""
+        if not view.lines:
+            return None
+        scene = standings_scene(view, await self._language(view.event), viewer)
+        try:
+            return await self.svc.painter.standings(scene)
+        except Exception:  # a picture is a nicety: never what keeps the standings unsaid
+            log.exception("event %s: the standings picture was not drawn", view.event.id)
+            return None
+
     async def round_scored(self, view: StandingsView) -> None:
         with using(await self._language(view.event)):
             body = text.standings(view)
             travellers = text.travellers(view) if view.travellers else []
-        # the standings (in pieces for a large field), then once the event is over every
-        # board's results
-        for part in [body, *travellers]:
+        # the standings, the picture with their first part (in pieces for a large
+        # field), then once the event is over every board's results
+        picture = await self.standings_picture(view)
+        await self._post(view.event.channel_id, body, picture)
+        for part in travellers:
             await self._post(view.event.channel_id, part)
 
     async def not_started(self, event: EventRow, registered: int) -> None:

@@ -47,6 +47,9 @@ def registration(event: EventRow, entries: Sequence[EventEntry]) -> str:
             ),
             minutes=number(event.minutes_per_board, 1).removesuffix(".0").removesuffix(",0"),
         ),
+        _("⭐ Rated: the boards count for the server's ratings and stats.")
+        if event.rated
+        else _("Unrated: ratings and stats stay as they are."),
     ]
     if event.state == "registering":
         lines.append(_("Starts <t:{at}:R> (<t:{at}:t>).").format(at=int(event.start_at)))

@@ -20,8 +20,14 @@ docs/events.md):
   (``RoundClock.may_start``); when it does not, the table's remaining boards are
   skipped and scored 60/40 by the two sides' thinking time at that table.
 * **The round advances** when every board of every table is played or skipped: the
-  round is scored, the standings told (:class:`EventFront`), and the next round
-  seated, or the event finished.
+  round is scored, the standings told (:class:`EventFront`; each line with its
+  movement since the round before), and the next round seated, or the event
+  finished.
+* **Threads.** A table's thread holds who plays there now (:func:`playing`): a no-show
+  joins on taking the seat back; once the next round is seated the round's threads
+  lose their players.
+* **Ratings.** Unrated unless the event was created ``rated``: then its boards open
+  rated (``bot.tables.kinds.rules_of``) and count as ordinary games do.
 
 What must happen once (a round begun, a board dealt, a result, a round scored) is a
 conditional write of the store (``bot/store/events.py``), so a retry, a restart or a
@@ -48,7 +54,7 @@ from bot.tables.events.asynchronous import (
 )
 from bot.tables.events.director import Director
 from bot.tables.events.ports import BoardTables, EventFront, EventTables
-from bot.tables.events.seating import swiss_seeding
+from bot.tables.events.seating import playing, swiss_seeding
 from bot.tables.events.views import (
     MIN_COMPLETION,
     MIN_ENTRANTS,
@@ -89,5 +95,6 @@ __all__ = [
     "TravellerRow",
     "event_key",
     "parse_event_key",
+    "playing",
     "swiss_seeding",
 ]

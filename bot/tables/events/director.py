@@ -8,6 +8,7 @@ import logging
 import random
 from collections import defaultdict
 from collections.abc import Callable, Coroutine, Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -42,6 +43,7 @@ from bot.tables.events.seating import (
     confirmed_pairs,
     entrant_seats,
     partners_of,
+    playing,
     swiss_seeding,
     user_seats,
 )
@@ -55,6 +57,7 @@ from bot.tables.events.views import (
     StandingsView,
     Traveller,
     TravellerRow,
+    moved_since,
     parse_event_key,
 )
 from bot.tables.kinds import TableKind
@@ -85,6 +88,10 @@ class Director:
         self.clock: Callable[[], float] = svc.db.clock
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._timers: dict[tuple[int, str], asyncio.Task[None]] = {}
+        # each open event board's seats the AI played for when last seen: one leaving
+        # it is a no-show who took their seat back (``changed``)
+        self._away: dict[int, frozenset[int]] = {}
+        self._stop_changes: Callable[[], None] | None = svc.feed.on_change(self.changed)
 
     # ================================================================ registration
 
@@ -101,9 +108,12 @@ class Director:
         rounds: int,
         minutes_per_board: float,
         start_at: float,
+        rated: bool = False,
     ) -> EventRow:
-        """A new event, registering; its start armed. Raises ``RulesError`` for a game
-        an event cannot be played in (four seats in two partnerships)."""
+        """A new event, registering; its start armed. ``rated``: its boards count for
+        the server's ratings and stats as ordinary games do (else they leave them as
+        they are). Raises ``RulesError`` for a game an event cannot be played in (four
+        seats in two partnerships)."""
         rules = make_rules(game_id, preset)
         if rules.players != 4 or rules.sides != 2:
             raise RulesError("an event needs a game of four in two partnerships")
@@ -119,6 +129,7 @@ class Director:
             minutes_per_board=minutes_per_board,
             start_at=start_at,
             seed=random.SystemRandom().randrange(1 << 53),
+            rated=rated,
         )
         self._arm_start(event)
         return event
@@ -202,27 +213,34 @@ class Director:
                 return Outcome.NOT_IN
             if not await self.repo.check_in(event_id, user_id):
                 return Outcome.ALREADY
-            if event.state == "running":
-                await self._take_back(event, user_id)
+            back = await self._take_back(event, user_id) if event.state == "running" else []
+        for t in back:  # back in their table's thread (a Discord call: after the lock)
+            await self.front.thread_members(event, t, playing(t))
         await self.front.registration_changed(event)
         return Outcome.DONE
 
-    async def _take_back(self, event: EventRow, user_id: int) -> None:
+    async def _take_back(self, event: EventRow, user_id: int) -> list[EventTable]:
+        """The seat the AI plays for ``user_id`` in the current round is theirs again:
+        the table (as it is now), or none."""
+        back: list[EventTable] = []
         for t in await self.repo.tables(event.id, event.round):
             if user_id not in t.seats:
                 continue
             seat = t.seats.index(user_id)
             await self.repo.take_back(event.id, t.round, t.number, seat)
+            back.append(replace(t, ai_for=t.ai_for - {seat}))
             for b in await self.repo.boards(event.id, event.round):
                 if b.table_no != t.number or b.table_id is None or b.done:
                     continue
                 table = await self.svc.current_table(b.table_id)
                 if table is None:
                     continue
+                self._away[table.id] = table.away - {seat}  # known here: no second look
                 async with table.lock:
                     if table.status == "active":
                         await commit.reclaim(self.svc, table, seat)
                 self.kick(table)
+        return back
 
     # ================================================================ start, cancel
 
@@ -358,6 +376,7 @@ class Director:
     async def _show(self, event: EventRow, table: Table) -> None:
         """A board just dealt (durable already): its table and hands on the front, then
         the AI's turn if it is first. Outside the event's lock."""
+        self._away[table.id] = table.away
         await self.front.board_opened(event, table)
         self.kick(table)
 
@@ -379,11 +398,60 @@ class Director:
             and any(isinstance(e, MatchOver) for e in events)
             and self.svc.sync.may_drive(table)
         ):
+            self._away.pop(table.id, None)
             event_id, round_no, table_no, _board = parse_event_key(table.settings.event)
             self.svc.own(
                 self._advance_quietly(event_id, round_no, table_no),
                 name=f"event-{event_id}-table-{table_no}",
             )
+
+    def changed(self, table: Table) -> None:
+        """The feed's listener of changes without a move: an event board's seat that
+        the AI played for a no-show is theirs again (**Take my seat back**, here or in
+        another process), so they are checked in and back in their table's thread at
+        once (not at the next board)."""
+        if table.kind is not TableKind.EVENT:
+            return
+        if table.status != "active":  # over, or cancelled
+            self._away.pop(table.id, None)
+            return
+        before = self._away.get(table.id)
+        self._away[table.id] = table.away
+        if before is None or not before - table.away:
+            return
+        event_id, round_no, table_no, _board = parse_event_key(table.settings.event)
+        self.svc.own(
+            self._seat_taken_back(event_id, round_no, table_no, before - table.away),
+            name=f"event-{event_id}-back-{table_no}",
+        )
+
+    async def _seat_taken_back(
+        self, event_id: int, round_no: int, table_no: int, seats: frozenset[int]
+    ) -> None:
+        try:
+            async with self._locks[event_id]:
+                event = await self.repo.get(event_id)
+                if event is None or event.state != "running" or event.round != round_no:
+                    return
+                tables = {t.number: t for t in await self.repo.tables(event_id, round_no)}
+                t = tables.get(table_no)
+                if t is None:
+                    return
+                back = seats & t.ai_for  # none: back from missed turns, or kept already
+                for seat in sorted(back):
+                    user = t.seats[seat]
+                    if user is not None:
+                        await self.repo.check_in(event_id, user)
+                    await self.repo.take_back(event_id, round_no, table_no, seat)
+                t = replace(t, ai_for=t.ai_for - seats)
+        except StoreError:
+            log.exception("event %s: a seat taken back at table %s not kept", event_id, table_no)
+            return
+        # in the thread (the front changes only what differs: a player back from missed
+        # turns never left it; one whose next board was dealt first is added now)
+        await self.front.thread_members(event, t, playing(t))
+        if back:
+            await self.front.registration_changed(event)
 
     async def _advance_quietly(self, event_id: int, round_no: int, table_no: int) -> None:
         try:
@@ -400,44 +468,47 @@ class Director:
             event = await self.repo.get(event_id)
             if event is None or event.state != "running" or event.round != round_no:
                 return
-            opened = await self._advance_table(event, round_no, table_no)
+            opened, skipped = await self._advance_table(event, round_no, table_no)
             over = await self._round_over(event, round_no)
+        # the Discord posts after the lock: a join or a check-in waits for none of them
+        if skipped is not None:
+            await self.front.boards_skipped(event, *skipped)
         if opened is not None:
             await self._show(event, opened)
         if over:
             await self._close_round(event_id, round_no)
 
-    async def _advance_table(self, event: EventRow, round_no: int, table_no: int) -> Table | None:
-        """The table's next board dealt (returned, to be shown after the lock), or its
-        remaining boards skipped by the clock."""
+    async def _advance_table(
+        self, event: EventRow, round_no: int, table_no: int
+    ) -> tuple[Table | None, tuple[EventTable, list[int]] | None]:
+        """The table's next board dealt, or its remaining boards skipped by the clock:
+        the table dealt and the boards skipped, to be shown after the lock."""
         boards = [b for b in await self.repo.boards(event.id, round_no) if b.table_no == table_no]
         for b in boards:
             if b.table_id is not None and not b.done:
                 row = await self.svc.table_repo.get(b.table_id)
                 if row is not None and row.is_open:
-                    return None  # a board under way: played to its end
+                    return None, None  # a board under way: played to its end
                 # the board's table was cancelled: the board is ruled as skipped
                 ns, ew = await self._thinking(boards)
                 await self.repo.void_board(b.table_id, ns, ew)
         boards = [b for b in await self.repo.boards(event.id, round_no) if b.table_no == table_no]
         pending = [b for b in boards if not b.done]
         if not pending:
-            return None
+            return None, None
         rounds = {r.number: r for r in await self.repo.rounds(event.id)}
         clock = RoundClock(rounds[round_no].started_at, event.minutes_per_board, len(boards))
         tables = {t.number: t for t in await self.repo.tables(event.id, round_no)}
         table = tables[table_no]
         if clock.may_start(self.clock()):
-            return await self._deal(event, table, pending[0].board, boards)
+            return await self._deal(event, table, pending[0].board, boards), None
         ns, ew = await self._thinking(boards)
         skipped = [
             b.board
             for b in pending
             if await self.repo.skip_board(event.id, round_no, table_no, b.board, ns, ew)
         ]
-        if skipped:
-            await self.front.boards_skipped(event, table, skipped)
-        return None
+        return None, ((table, skipped) if skipped else None)
 
     async def _deal(
         self,
@@ -544,6 +615,10 @@ class Director:
             await self.front.registration_changed(finished.event)
         elif begun:
             await self._after_round_begun(event_id, round_no + 1)
+            # everyone plays at a new table (in a new thread) or not at all: the round's
+            # threads lose their players (the last round's keep them: nothing follows)
+            for t in await self.repo.tables(event_id, round_no):
+                await self.front.thread_members(event, t, frozenset())
 
     # ================================================================ scoring
 
@@ -641,6 +716,24 @@ class Director:
                 return (entrant,)
             return (entrant, partner[entrant])
 
+        lines = await self._lines(event, entries, through, name, members)
+        if through > 1:  # each line's movement since the round before
+            lines = moved_since(
+                lines, await self._lines(event, entries, through - 1, name, members)
+            )
+        final = event.state == "finished"
+        travellers = await self._travellers(event, names) if final else ()
+        return StandingsView(event, through, tuple(lines), final, travellers)
+
+    async def _lines(
+        self,
+        event: EventRow,
+        entries: Sequence[EventEntry],
+        through: int,
+        name: Callable[[int], str],
+        members: Callable[[int], tuple[int, ...]],
+    ) -> list[Line]:
+        """The standings' lines after round ``through``."""
         scores = await self._scores(event, through)
         table: tuple[Standing, ...] = standings(scores, MIN_COMPLETION)
         lines: list[Line]
@@ -666,9 +759,7 @@ class Director:
                 Line(s.label, name(s.entrant), s.percent, None, s.completion, members(s.entrant))
                 for s in table
             ]
-        final = event.state == "finished"
-        travellers = await self._travellers(event, names) if final else ()
-        return StandingsView(event, through, tuple(lines), final, travellers)
+        return lines
 
     async def _travellers(self, event: EventRow, names: Mapping[int, str]) -> tuple[Traveller, ...]:
         """Every board's results at every table (shown once the event is over)."""
@@ -738,6 +829,9 @@ class Director:
             # an open board whose table resumed: nothing to do, its end moves it on
 
     async def close(self) -> None:
+        if self._stop_changes is not None:
+            self._stop_changes()
+            self._stop_changes = None
         for key in list(self._timers):
             self._timers.pop(key).cancel()
 

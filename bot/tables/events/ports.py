@@ -55,6 +55,14 @@ class EventFront(Protocol):
         """Where a round's table plays (its thread, made once: ``thread_id`` kept)."""
         ...
 
+    async def thread_members(
+        self, event: EventRow, table: EventTable, players: frozenset[int]
+    ) -> None:
+        """The table's thread holds exactly ``players``: who plays at the table now
+        (:func:`~bot.tables.events.seating.playing`; none once its round is over and
+        the next one seated)."""
+        ...
+
     async def board_opened(self, event: EventRow, table: Table) -> None:
         """A board was dealt: show its table and the hands."""
         ...
@@ -127,6 +135,7 @@ class BoardTables:
                     first_dealer=the_board.first_dealer,
                     event=event_key(event.id, table.round, table.number, board_no),
                     away=frozenset(away),
+                    rated=event.rated,  # the server's choice for the event
                     then=row,
                 ),
             )

@@ -65,3 +65,12 @@ def swiss_seeding(event: EventRow, pairs: Sequence[int]) -> list[int]:
     order = sorted(pairs)
     random.Random(f"swiss:{event.seed}").shuffle(order)
     return order
+
+
+def playing(table: EventTable) -> frozenset[int]:
+    """The players who play at a round's table themselves: its seated players but
+    those the AI plays for as no-shows (until they take their seat back). Its thread
+    holds them."""
+    return frozenset(
+        u for s, u in enumerate(table.seats) if u is not None and s not in table.ai_for
+    )

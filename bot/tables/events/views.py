@@ -4,7 +4,8 @@ standings and travellers as any front shows them, and the key naming an event's 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 
@@ -58,6 +59,25 @@ class Line:
     score: Fraction | None  # Swiss: match points
     completion: Fraction
     members: tuple[int, ...]
+    moved: int | None = None
+    """Places gained (negative: lost) since the round before; None where there is no
+    rank to compare (the first round, a newcomer, unranked now or then)."""
+
+    @property
+    def rank(self) -> int | None:
+        """The rank as a number ("=2" is 2); None when unranked ("-")."""
+        return int(self.label.lstrip("=")) if self.label.lstrip("=").isdigit() else None
+
+
+def moved_since(lines: Sequence[Line], before: Sequence[Line]) -> list[Line]:
+    """``lines`` with each entrant's movement since ``before`` (the standings a round
+    earlier): its rank then less its rank now, where it was ranked both times."""
+    earlier = {line.members: line.rank for line in before}
+    out = []
+    for line in lines:
+        then, now = earlier.get(line.members), line.rank
+        out.append(replace(line, moved=None if then is None or now is None else then - now))
+    return out
 
 
 @dataclass(frozen=True, slots=True)

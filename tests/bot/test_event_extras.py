@@ -1,0 +1,195 @@
+"""``/ruff event``, what the first events left undone: a rated event (the server's
+choice) changes the ratings and an unrated one does not; a private table thread holds
+only who plays at its table; the standings picture after each round."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import discord
+import pytest
+
+from bot.store import EventRepo, RatingRepo, ResultRepo
+
+from .test_events import _play_some
+
+pytestmark = pytest.mark.slow  # whole boards through the simulator
+
+CLICKS = 3000
+
+
+def _registration(channel: Any, event_id: int) -> discord.Message:
+    return next(m for m in channel.history() if m.content.startswith(f"🏆 **Event #{event_id}**"))
+
+
+async def _run_event(
+    env: Any, mod: Any, channel: Any, members: list[Any], event_id: int, **options: Any
+) -> None:
+    """Create a one-table event in ``channel``, everyone joins and checks in, it starts
+    and is played to its end by random legal clicks."""
+    options = {"rounds": 1, "boards": 2, **options}
+    res = await mod.slash(channel, "ruff event create", game="whist-5", minutes=60, **options)
+    assert f"Event #{event_id} is open" in res.response.content, res.response.content
+    for m in members:
+        await m.click(_registration(channel, event_id), label="Join")
+        await m.click(_registration(channel, event_id), label="Check in")
+    res = await mod.slash(channel, "ruff event start", event=event_id)
+    assert "round 1 is being dealt" in res.response.content, res.response.content
+    await env.settle()
+    await _play_some(env, {m.id: m for m in members}, random.Random(event_id), CLICKS)
+    event = await EventRepo(env.bot.db).get(event_id)
+    assert event is not None and event.state == "finished", event
+
+
+async def test_only_an_event_the_server_chose_to_rate_changes_ratings(simcord_env: Any) -> None:
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    members = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cat", "dan")]
+    db = env.bot.db
+
+    unrated = guild.create_text_channel("friendly")
+    await _run_event(env, mod, unrated, members, 1)  # the default: unrated
+    assert "Unrated: ratings and stats stay as they are." in _registration(unrated, 1).content
+    assert await RatingRepo(db).events() == []
+    assert await RatingRepo(db).all() == []
+    assert await RatingRepo(db).unrated_tables() == []  # nor will a rebuild rate them
+    res = await members[0].slash(unrated, "ruff stats")
+    assert "has not finished a game here yet" in res.response.content
+
+    rated = guild.create_text_channel("ladder")
+    await _run_event(env, mod, rated, members, 2, rated=True)
+    assert "⭐ Rated" in _registration(rated, 2).content
+    boards = await EventRepo(db).boards(2)
+    rated_tables = {e.table_id for e in await RatingRepo(db).events()}
+    assert rated_tables == {b.table_id for b in boards}  # each board rated, once
+    people = {r.player for r in await RatingRepo(db).all() if not r.player.startswith("ai:")}
+    assert people == {str(m.id) for m in members}
+    for b in boards:  # and recorded among the server's games, as an ordinary game is
+        assert b.table_id is not None
+        assert {r.user_id for r in await ResultRepo(db).for_table(b.table_id)} == {
+            m.id for m in members
+        }
+    res = await members[0].slash(rated, "ruff stats")
+    assert "2 games" in res.response.content  # the stats show the two rated boards
+
+
+def _thread_players(env: Any, thread_id: int) -> set[int]:
+    """Who is in a thread (the bot left out)."""
+    return set(env.backend.get_channel(thread_id).thread_members) - {env.bot.user.id}
+
+
+async def test_a_table_thread_holds_who_plays_at_the_table_now(simcord_env: Any) -> None:
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    members = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cat", "dan", "eve")]
+    by_id = {m.id: m for m in members}
+    bob, eve = members[1], members[4]
+    res = await mod.slash(
+        channel, "ruff event create", game="whist-5", rounds=2, boards=1, minutes=60
+    )
+    assert "Event #1 is open" in res.response.content
+    for m in members:
+        await m.click(_registration(channel, 1), label="Join")
+    for m in members[:4]:  # eve does not check in: a no-show
+        await m.click(_registration(channel, 1), label="Check in")
+    await mod.slash(channel, "ruff event start")
+    await env.settle()
+    repo = EventRepo(env.bot.db)
+    round1 = await repo.tables(1, 1)
+    assert len(round1) == 2
+    for t in round1:  # a thread of who plays there: not eve, whose seat the AI plays
+        players = {u for u in t.seats if u is not None} - {eve.id}
+        assert _thread_players(env, t.thread_id) == players
+    eve_table = next(t for t in round1 if eve.id in t.seats)
+    # eve turns up and checks in: her seat is hers again, and she is in her table's thread
+    res = await eve.click(_registration(channel, 1), label="Check in")
+    assert "Checked in" in res.response.content
+    await env.settle()
+    assert eve.id in _thread_players(env, eve_table.thread_id)
+    # bob leaves: he still plays this round's board, so he stays in its thread for now
+    res = await bob.click(_registration(channel, 1), label="Leave")
+    assert "no longer in this event" in res.response.content
+    bob_table = next(t for t in round1 if bob.id in t.seats)
+    assert bob.id in _thread_players(env, bob_table.thread_id)
+    # round 1 played: everyone sits at a new table in round 2, bob nowhere
+    rng = random.Random(3)
+    while not await repo.tables(1, 2):
+        assert await _play_some(env, by_id, rng, 1) == 1
+    await env.settle()
+    round2 = await repo.tables(1, 2)
+    assert bob.id not in {u for t in round2 for u in t.seats}
+    for t in round1:  # the round's threads lose their players
+        assert _thread_players(env, t.thread_id) == set()
+    for t in round2:  # the new round's threads hold who plays there
+        assert _thread_players(env, t.thread_id) == {u for u in t.seats if u is not None}
+    await _play_some(env, by_id, rng, CLICKS)
+    event = await repo.get(1)
+    assert event is not None and event.state == "finished"
+    for t in round2:  # the last round's threads keep their players: nothing follows
+        assert _thread_players(env, t.thread_id) == {u for u in t.seats if u is not None}
+
+
+def _picture(message: discord.Message) -> discord.Attachment:
+    (attachment,) = message.attachments
+    assert attachment.filename == "standings.png"
+    return attachment
+
+
+def _lines_said(post: str) -> list[tuple[str, str, str, str]]:
+    """The standings text's lines: (label, name, score, played)."""
+    out = []
+    for line in post.splitlines()[1:]:
+        match = re.match(r"`\s*(=?\d+|-)` (\w+) — ([\d.]+%) · (\d+%) played", line)
+        if match:
+            out.append((match[1], match[2], match[3], match[4]))
+    return out
+
+
+async def test_the_standings_come_with_a_picture_after_each_round_and_at_the_end(
+    simcord_env: Any,
+) -> None:
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    names = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal")
+    members = [guild.add_member(env.create_user(n)) for n in names]
+    await _run_event(env, mod, channel, members, 1, rounds=2, boards=2)
+    posts = {m.content.splitlines()[0]: m for m in channel.history()}
+    after1 = posts["📊 **Event #1: standings after round 1 of 2**"]
+    final = posts["🏁 **Event #1: final results**"]
+    for post, heading in ((after1, "Standings after round 1 of 2"), (final, "Final results")):
+        alt = _picture(post).description or ""
+        assert alt.startswith(f"Event #1 · Whist 5-Point. {heading}."), alt
+        said = _lines_said(post.content)
+        assert len(said) == 8
+        # the picture shows what the text says, line by line, in the same order
+        drawn = re.findall(r"(=?\d+|-) (\w+) ([\d.]+%), (\d+%) played", alt)
+        assert drawn == said, (drawn, said)
+    # the final picture says who moved since round 1, as the two rankings give it
+    rank1 = {name: label for label, name, _s, _p in _lines_said(after1.content)}
+    moves = dict(
+        re.findall(
+            r"(\w+) [\d.]+%, \d+% played, ((?:up|down) \d+)",
+            final_alt := (_picture(final).description or ""),
+        )
+    )
+    for label, name, _score, _played in _lines_said(final.content):
+        before, now = rank1[name].lstrip("="), label.lstrip("=")
+        if before.isdigit() and now.isdigit() and before != now:
+            gained = int(before) - int(now)
+            assert moves[name] == (f"up {gained}" if gained > 0 else f"down {-gained}"), final_alt
+        else:
+            assert name not in moves, final_alt
+    # /ruff event standings: the text and the same picture, privately
+    res = await members[2].slash(channel, "ruff event standings")
+    assert res.ephemeral and res.response.content == final.content
+    assert _picture(res.response).description == _picture(final).description
