@@ -10,15 +10,13 @@ import asyncio
 import itertools
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
 
 import networkx as nx
 import pytest
 
 from bot.competition.events import Match, plan_round
-from bot.config import Settings
 from bot.store import (
     Database,
     EventRow,
@@ -26,10 +24,9 @@ from bot.store import (
     HumanSeat,
     NewAction,
 )
-from bot.tables.aipool import AIPool
-from bot.tables.events import REMIND_BEFORE, Director, Outcome, StandingsView, swiss_seeding
+from bot.tables.events import REMIND_BEFORE, Director, Outcome, swiss_seeding
+from bot.tables.events.quiet import QuietFront, standalone_director
 from bot.tables.services import Services
-from bot.tables.sync import OneProcess
 from bot.tables.table import Table, TableSettings
 
 from .conftest import FakeClock
@@ -74,44 +71,13 @@ class Boards:
         return Table.from_row(row)
 
 
-class Front:
-    def __init__(self) -> None:
-        self.scored: list[StandingsView] = []
-        self.skipped: list[tuple[int, tuple[int, ...]]] = []
-        self.reminded: list[tuple[int, tuple[int, ...]]] = []
-
-    async def table_channel(self, event: EventRow, table: EventTable, names: Any) -> int:
-        return 0
-
-    async def board_opened(self, event: EventRow, table: Table) -> None:
-        return None
-
-    async def round_begun(self, *args: Any) -> None:
-        return None
-
-    async def boards_skipped(
-        self, event: EventRow, table: EventTable, boards: Sequence[int]
-    ) -> None:
-        self.skipped.append((table.number, tuple(boards)))
-
-    async def round_scored(self, view: StandingsView) -> None:
-        self.scored.append(view)
-
-    async def registration_changed(self, event: EventRow) -> None:
-        return None
-
-    async def not_started(self, event: EventRow, registered: int) -> None:
-        return None
-
-    async def remind(self, event: EventRow, users: Sequence[int]) -> None:
-        self.reminded.append((event.id, tuple(users)))
-
-
-def _director(db: Database) -> tuple[Director, Boards, Front, Services]:
-    svc = Services(db, Settings(database="unused.db"), AIPool(1, mode="inline"))
-    svc.sync = OneProcess(None)  # type: ignore[arg-type]  # no table is resumed here
-    tables, front = Boards(svc), Front()
-    return Director(svc, tables, front, lambda table: None), tables, front, svc
+def _director(
+    db: Database, front: QuietFront | None = None
+) -> tuple[Director, Boards, QuietFront, Services]:
+    front = front or QuietFront()
+    director, svc = standalone_director(db, front, Boards)
+    assert isinstance(director.tables, Boards)
+    return director, director.tables, front, svc
 
 
 async def _finish(
@@ -357,7 +323,7 @@ async def test_who_has_not_checked_in_is_reminded_before_the_start(db: Database)
     await director.close()
 
 
-class SlowFront(Front):
+class SlowFront(QuietFront):
     """A front whose posts of a dealt board hang until let go (Discord slow, rate
     limited, fifty tables to show)."""
 
@@ -374,10 +340,8 @@ class SlowFront(Front):
 
 
 async def test_a_join_does_not_wait_for_a_round_change_s_posts(db: Database) -> None:
-    svc = Services(db, Settings(database="unused.db"), AIPool(1, mode="inline"))
-    svc.sync = OneProcess(None)  # type: ignore[arg-type]  # no table is resumed here
-    tables, front = Boards(svc), SlowFront()
-    director = Director(svc, tables, front, lambda table: None)
+    front = SlowFront()
+    director, tables, _front, svc = _director(db, front)
     event_id = await _create(director, "individual", 3, 1, 30)
     for u in range(10, 18):
         assert await director.join(event_id, u, f"u{u}") is Outcome.DONE
