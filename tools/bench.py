@@ -438,13 +438,22 @@ class StubDiscord:
         self.rng = random.Random(seed)
         self.calls = 0
         self.next_id = 10**12
-        self.http = _Stub(
-            start_thread_with_message=self._start_thread
-        )  # the one raw route the bot calls
+        self.http = _Stub(  # the raw routes the bot calls (threads: the events' tables)
+            start_thread_with_message=self._start_thread,
+            start_thread_without_message=self._start_private_thread,
+            add_user_to_thread=self._add_user_to_thread,
+        )
 
     async def _start_thread(self, channel_id: int, message_id: int, **_: Any) -> dict[str, Any]:
         await self.answer()
         return {"id": str(self.new_id()), "parent_id": str(channel_id)}
+
+    async def _start_private_thread(self, channel_id: int, **_: Any) -> dict[str, Any]:
+        await self.answer()
+        return {"id": str(self.new_id()), "parent_id": str(channel_id)}
+
+    async def _add_user_to_thread(self, thread_id: int, user_id: int) -> None:
+        await self.answer()
 
     async def answer(self) -> None:
         self.calls += 1
@@ -625,6 +634,24 @@ def run_queue_wait() -> Callable[[], float]:
     return read
 
 
+async def watch_lag(
+    lags: list[float], cpu_waits: list[float], measuring: Callable[[], bool], tick: float = 0.05
+) -> None:
+    """The event loop's lag, for ever (cancel it): each ``tick``'s lateness, appended to
+    ``lags`` while ``measuring()``, and of it, to ``cpu_waits``, the time the loop's
+    thread was runnable but waiting for a CPU another process held (the machine's, not
+    the bot's)."""
+    loop = asyncio.get_running_loop()
+    waited = run_queue_wait()
+    while True:
+        before, waited_before = loop.time(), waited()
+        await asyncio.sleep(tick)
+        if measuring():
+            lag = loop.time() - before - tick
+            lags.append(lag)
+            cpu_waits.append(min(lag, max(0.0, waited() - waited_before)))
+
+
 def machine_busy() -> list[int]:
     """The machine's CPU ticks so far, all CPUs: ``[busy, total]`` (/proc/stat; zeros elsewhere)."""
     try:
@@ -763,19 +790,6 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
                         acks.append(interaction.acked_at - interaction.clicked_at)
                         answered.append(interaction.answered_at - interaction.clicked_at)
 
-            async def watch_lag() -> None:
-                loop = asyncio.get_running_loop()
-                waited = run_queue_wait()
-                while True:
-                    before, waited_before = loop.time(), waited()
-                    await asyncio.sleep(0.05)
-                    if measuring:
-                        lag = loop.time() - before - 0.05
-                        lags.append(lag)
-                        # the part of it the loop thread spent runnable, waiting for a
-                        # CPU another process had: the machine's, not the bot's
-                        cpu_waits.append(min(lag, max(0.0, waited() - waited_before)))
-
             # process CPU, wall time, the loop thread's CPU when measuring began
             cpu_from = [0.0, 0.0, 0.0]
 
@@ -843,7 +857,7 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
                     )
 
             gc.callbacks.append(gc_timer)
-            watcher = asyncio.create_task(watch_lag())
+            watcher = asyncio.create_task(watch_lag(lags, cpu_waits, lambda: measuring))
             sampler = asyncio.create_task(sample_machine())
             switch = asyncio.create_task(start_measuring())
             rss_before = rss_mib()
