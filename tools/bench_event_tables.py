@@ -48,6 +48,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
 import os
 import random
 import tempfile
@@ -91,6 +92,7 @@ class Block:
     loads: list[float] = field(default_factory=list)
     humans: int = 0
     ai_seats: int = 0
+    loop_cpu_s: float = 0.0  # the loop thread's CPU time while measured (noise-proof)
 
 
 class Bot:
@@ -267,10 +269,17 @@ async def play_block(
                     block.loads.append(os.getloadavg()[0])
                 await asyncio.sleep(1.0)
 
+        # the loop thread's CPU time: what a profile shows is the bot's work, not the time
+        # other processes on the shared machine took from it
+        profiler = cProfile.Profile(time.thread_time) if args.profile else None
+
         async def switch() -> None:
             nonlocal measuring
             await asyncio.sleep(args.warmup)
             measuring = True
+            block.loop_cpu_s = -time.thread_time()
+            if profiler is not None:
+                profiler.enable()
 
         watchers = [
             asyncio.create_task(watch_lag(block.lags, block.cpu_waits, lambda: measuring)),
@@ -280,9 +289,14 @@ async def play_block(
         try:
             await asyncio.gather(*(player(u) for u in humans))
         finally:
+            if measuring:
+                block.loop_cpu_s += time.thread_time()
             measuring = False
             for task in watchers:
                 task.cancel()
+            if profiler is not None:
+                profiler.disable()
+                profiler.dump_stats(Path(args.profile) / f"{kind}-{number}.pstats")
     return block
 
 
@@ -417,21 +431,24 @@ async def run(args: argparse.Namespace) -> None:
                     blocks.append(b)
                     print(
                         _row(f"{b.kind} #{b.number}", b.acks, b.lags, b.cpu_waits)
-                        + f"; opened in {b.opened_s:.1f} s, {b.humans} humans + {b.ai_seats} AI"
+                        + f"; loop CPU {b.loop_cpu_s * 1000 / max(1, b.moves):.2f} ms a move"
+                        f"; opened in {b.opened_s:.1f} s, {b.humans} humans + {b.ai_seats} AI"
                         f" seats, {b.moves} moves, {b.boards_ended} boards/games over, load "
                         f"{_quantile(b.loads, 0.5):.1f}",
                         flush=True,
                     )
-            print("pooled, side by side:")
-            for kind in ("event", "ordinary"):
+            print("pooled, side by side:" if blocks else "(no blocks: --rounds 0)")
+            for kind in ("event", "ordinary") if blocks else ():
                 mine = [b for b in blocks if b.kind == kind]
+                cpu = sum(b.loop_cpu_s for b in mine) / max(1, sum(b.moves for b in mine))
                 print(
                     _row(
                         kind,
                         [x for b in mine for x in b.acks],
                         [x for b in mine for x in b.lags],
                         [x for b in mine for x in b.cpu_waits],
-                    ),
+                    )
+                    + f"; loop CPU {cpu * 1000:.2f} ms a move",
                     flush=True,
                 )
             if args.no_change:
@@ -457,7 +474,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--tables", type=int, default=50, help="tables of each kind (default 50)")
     parser.add_argument(
-        "--rounds", type=int, default=1, help="E O O E ... pairs of blocks (default 1: E O)"
+        "--rounds",
+        type=int,
+        default=2,
+        help="pairs of blocks, E O then O E ... (default 2: E O O E; 0: the round change only)",
     )
     parser.add_argument("--duration", type=float, default=45.0, help="seconds measured a block")
     parser.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
@@ -472,6 +492,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency-max", type=float, default=150.0, help="... at most (ms)")
     parser.add_argument("--think-min", type=float, default=0.5, help="human think time, s")
     parser.add_argument("--think-max", type=float, default=2.0, help="human think time, s")
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="cProfile the loop's thread in each measured window into DIR/<kind>-<n>.pstats",
+    )
     parser.add_argument("--seed", type=int, default=39)
     asyncio.run(run(parser.parse_args(argv)))
     return 0
