@@ -536,8 +536,8 @@ def policy(view: Any) -> list[Any]:
         if found:
             return found[:1]
     discards = [a.card for a in legal if isinstance(a, Discard)]
-    if discards:
-        return [Discard(c) for c in sort_hand(discards, view.trump)[-4:]]
+    if discards:  # as many as the turn asks for (four unless the view says)
+        return [Discard(c) for c in sort_hand(discards, view.trump)[-(view.to_lay_out or 4) :]]
     return [next(a for a in legal if isinstance(a, Play))]
 
 
@@ -593,7 +593,7 @@ async def click(manager: Any, discord_: StubDiscord, table_id: int, seat: int, u
     if game is None or game.to_act() != seat:
         return interaction  # not their turn any more (a timer played it): no click, never acked
     actions = policy(game.observe(seat))
-    if len(actions) > 1:
+    if all(type(a).__name__ == "Discard" for a in actions):
         # a lay-out as a player makes it: the cards chosen in the menu (the hand shows
         # the choice, nothing moves), then Confirm lays them out: the move's click
         codes = [a.card.code for a in actions]
