@@ -25,6 +25,7 @@ from bot.store import (
     NewAction,
 )
 from bot.tables.events import REMIND_BEFORE, Director, Outcome, swiss_seeding
+from bot.tables.events.director import POSTS_AT_ONCE
 from bot.tables.events.quiet import QuietFront, standalone_director
 from bot.tables.services import Services
 from bot.tables.table import Table, TableSettings
@@ -365,3 +366,48 @@ async def test_a_join_does_not_wait_for_a_round_change_s_posts(db: Database) -> 
         await change
     assert len(tables.open_boards) == 2  # round 2's two boards dealt
     assert len(front.shown) == 4  # every dealt board shown in the end
+
+
+class CountingFront(QuietFront):
+    """A front whose threads and table posts take a while, counting how many are under
+    way at once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.threads = self.shows = 0
+        self.most_threads = self.most_shows = 0
+        self.shown: list[int] = []
+
+    async def table_channel(
+        self, event: EventRow, table: EventTable, names: Mapping[int, str]
+    ) -> int:
+        self.threads += 1
+        self.most_threads = max(self.most_threads, self.threads)
+        await asyncio.sleep(0.01)  # Discord's answer
+        self.threads -= 1
+        return await super().table_channel(event, table, names)
+
+    async def board_opened(self, event: EventRow, table: Table) -> None:
+        self.shows += 1
+        self.most_shows = max(self.most_shows, self.shows)
+        await asyncio.sleep(0.01)
+        self.shows -= 1
+        self.shown.append(table.id)
+
+
+async def test_a_round_s_threads_and_boards_are_posted_a_few_tables_at_a_time(
+    db: Database,
+) -> None:
+    """Fifty tables' threads and posts one after the other kept the last table waiting
+    close to a minute (tools/bench_event_tables.py); a few at a time, never all."""
+    front = CountingFront()
+    director, tables, _front, _svc = _director(db, front)
+    event_id = await _create(director, "individual", 2, 1, 30)
+    for u in range(100, 100 + 4 * 12):  # twelve tables
+        assert await director.join(event_id, u, f"u{u}") is Outcome.DONE
+        assert await director.check_in(event_id, u) is Outcome.DONE
+    assert await director.start(event_id) is Outcome.DONE
+    assert len(tables.open_boards) == 12  # every table dealt ...
+    assert len(front.shown) == 12  # ... and shown once start returned
+    assert front.most_threads == POSTS_AT_ONCE < 12
+    assert front.most_shows == POSTS_AT_ONCE
