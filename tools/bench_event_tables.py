@@ -424,7 +424,8 @@ async def run(args: argparse.Namespace) -> None:
             )
             number = 0
             for r in range(args.rounds):
-                order = ("event", "ordinary") if r % 2 == 0 else ("ordinary", "event")
+                kinds = ("event", "ordinary") if args.first == "event" else ("ordinary", "event")
+                order = kinds if r % 2 == 0 else kinds[::-1]
                 for kind in order:
                     number += 1
                     b = await play_block(kind, number, args, pool, tmp)
@@ -478,6 +479,12 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=2,
         help="pairs of blocks, E O then O E ... (default 2: E O O E; 0: the round change only)",
+    )
+    parser.add_argument(
+        "--first",
+        choices=("event", "ordinary"),
+        default="event",
+        help="the kind of the first block (the process's first block pays its warm-up)",
     )
     parser.add_argument("--duration", type=float, default=45.0, help="seconds measured a block")
     parser.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
