@@ -438,13 +438,22 @@ class StubDiscord:
         self.rng = random.Random(seed)
         self.calls = 0
         self.next_id = 10**12
-        self.http = _Stub(
-            start_thread_with_message=self._start_thread
-        )  # the one raw route the bot calls
+        self.http = _Stub(  # the raw routes the bot calls (threads: the events' tables)
+            start_thread_with_message=self._start_thread,
+            start_thread_without_message=self._start_private_thread,
+            add_user_to_thread=self._add_user_to_thread,
+        )
 
     async def _start_thread(self, channel_id: int, message_id: int, **_: Any) -> dict[str, Any]:
         await self.answer()
         return {"id": str(self.new_id()), "parent_id": str(channel_id)}
+
+    async def _start_private_thread(self, channel_id: int, **_: Any) -> dict[str, Any]:
+        await self.answer()
+        return {"id": str(self.new_id()), "parent_id": str(channel_id)}
+
+    async def _add_user_to_thread(self, thread_id: int, user_id: int) -> None:
+        await self.answer()
 
     async def answer(self) -> None:
         self.calls += 1
@@ -527,8 +536,8 @@ def policy(view: Any) -> list[Any]:
         if found:
             return found[:1]
     discards = [a.card for a in legal if isinstance(a, Discard)]
-    if discards:
-        return [Discard(c) for c in sort_hand(discards, view.trump)[-4:]]
+    if discards:  # as many as the turn asks for (four unless the view says)
+        return [Discard(c) for c in sort_hand(discards, view.trump)[-(view.to_lay_out or 4) :]]
     return [next(a for a in legal if isinstance(a, Play))]
 
 
@@ -584,7 +593,7 @@ async def click(manager: Any, discord_: StubDiscord, table_id: int, seat: int, u
     if game is None or game.to_act() != seat:
         return interaction  # not their turn any more (a timer played it): no click, never acked
     actions = policy(game.observe(seat))
-    if len(actions) > 1:
+    if all(type(a).__name__ == "Discard" for a in actions):
         # a lay-out as a player makes it: the cards chosen in the menu (the hand shows
         # the choice, nothing moves), then Confirm lays them out: the move's click
         codes = [a.card.code for a in actions]
@@ -623,6 +632,24 @@ def run_queue_wait() -> Callable[[], float]:
 
     weakref.finalize(read, stat.close)
     return read
+
+
+async def watch_lag(
+    lags: list[float], cpu_waits: list[float], measuring: Callable[[], bool], tick: float = 0.05
+) -> None:
+    """The event loop's lag, for ever (cancel it): each ``tick``'s lateness, appended to
+    ``lags`` while ``measuring()``, and of it, to ``cpu_waits``, the time the loop's
+    thread was runnable but waiting for a CPU another process held (the machine's, not
+    the bot's)."""
+    loop = asyncio.get_running_loop()
+    waited = run_queue_wait()
+    while True:
+        before, waited_before = loop.time(), waited()
+        await asyncio.sleep(tick)
+        if measuring():
+            lag = loop.time() - before - tick
+            lags.append(lag)
+            cpu_waits.append(min(lag, max(0.0, waited() - waited_before)))
 
 
 def machine_busy() -> list[int]:
@@ -763,19 +790,6 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
                         acks.append(interaction.acked_at - interaction.clicked_at)
                         answered.append(interaction.answered_at - interaction.clicked_at)
 
-            async def watch_lag() -> None:
-                loop = asyncio.get_running_loop()
-                waited = run_queue_wait()
-                while True:
-                    before, waited_before = loop.time(), waited()
-                    await asyncio.sleep(0.05)
-                    if measuring:
-                        lag = loop.time() - before - 0.05
-                        lags.append(lag)
-                        # the part of it the loop thread spent runnable, waiting for a
-                        # CPU another process had: the machine's, not the bot's
-                        cpu_waits.append(min(lag, max(0.0, waited() - waited_before)))
-
             # process CPU, wall time, the loop thread's CPU when measuring began
             cpu_from = [0.0, 0.0, 0.0]
 
@@ -843,7 +857,7 @@ async def run_production(args: argparse.Namespace) -> dict[str, Any]:
                     )
 
             gc.callbacks.append(gc_timer)
-            watcher = asyncio.create_task(watch_lag())
+            watcher = asyncio.create_task(watch_lag(lags, cpu_waits, lambda: measuring))
             sampler = asyncio.create_task(sample_machine())
             switch = asyncio.create_task(start_measuring())
             rss_before = rss_mib()

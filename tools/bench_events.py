@@ -21,68 +21,20 @@ import random
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.config import Settings  # noqa: E402
-from bot.store import Database, EventRow, EventTable  # noqa: E402
+from bot.store import Database  # noqa: E402
 from bot.tables import commit  # noqa: E402
-from bot.tables.aipool import AIPool  # noqa: E402
-from bot.tables.events import BoardTables, Director, StandingsView  # noqa: E402
-from bot.tables.services import Services  # noqa: E402
-from bot.tables.sync import OneProcess  # noqa: E402
-from bot.tables.table import Table  # noqa: E402
-
-
-class QuietFront:
-    """The director's front with nothing to show (no Discord in the figure)."""
-
-    def __init__(self) -> None:
-        self.scored: list[StandingsView] = []
-
-    async def table_channel(
-        self, event: EventRow, table: EventTable, names: Mapping[int, str]
-    ) -> int:
-        return 1_000_000 * table.round + table.number  # a channel of its own per table
-
-    async def board_opened(self, event: EventRow, table: Table) -> None:
-        return None
-
-    async def thread_members(
-        self, event: EventRow, table: EventTable, players: frozenset[int]
-    ) -> None:
-        return None
-
-    async def round_begun(self, *args: Any) -> None:
-        return None
-
-    async def boards_skipped(
-        self, event: EventRow, table: EventTable, boards: Sequence[int]
-    ) -> None:
-        return None
-
-    async def round_scored(self, view: StandingsView) -> None:
-        self.scored.append(view)
-
-    async def registration_changed(self, event: EventRow) -> None:
-        return None
-
-    async def not_started(self, event: EventRow, registered: int) -> None:
-        return None
-
-    async def remind(self, event: EventRow, users: Sequence[int]) -> None:
-        return None
+from bot.tables.events.quiet import QuietFront, standalone_director  # noqa: E402
 
 
 async def run(location: str, tables: int, boards: int) -> None:
     db = await Database.open(location)
-    svc = Services(db, Settings(database=location), AIPool(1, mode="inline"))
-    svc.sync = OneProcess(None)  # type: ignore[arg-type]  # nothing to resume
     front = QuietFront()
-    director = Director(svc, BoardTables(svc), front, lambda table: None)
+    director, svc = standalone_director(db, front, settings=Settings(database=location))
     rng = random.Random(39)
     try:
         event = await director.create(

@@ -12,13 +12,11 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
 
 import networkx as nx
 import pytest
 
 from bot.competition.events import Match, plan_round
-from bot.config import Settings
 from bot.store import (
     Database,
     EventRow,
@@ -26,10 +24,10 @@ from bot.store import (
     HumanSeat,
     NewAction,
 )
-from bot.tables.aipool import AIPool
-from bot.tables.events import REMIND_BEFORE, Director, Outcome, StandingsView, swiss_seeding
+from bot.tables.events import REMIND_BEFORE, Director, Outcome, swiss_seeding
+from bot.tables.events.director import POSTS_AT_ONCE
+from bot.tables.events.quiet import QuietFront, standalone_director
 from bot.tables.services import Services
-from bot.tables.sync import OneProcess
 from bot.tables.table import Table, TableSettings
 
 from .conftest import FakeClock
@@ -74,49 +72,13 @@ class Boards:
         return Table.from_row(row)
 
 
-class Front:
-    def __init__(self) -> None:
-        self.scored: list[StandingsView] = []
-        self.skipped: list[tuple[int, tuple[int, ...]]] = []
-        self.reminded: list[tuple[int, tuple[int, ...]]] = []
-
-    async def table_channel(self, event: EventRow, table: EventTable, names: Any) -> int:
-        return 0
-
-    async def board_opened(self, event: EventRow, table: Table) -> None:
-        return None
-
-    async def thread_members(
-        self, event: EventRow, table: EventTable, players: frozenset[int]
-    ) -> None:
-        return None
-
-    async def round_begun(self, *args: Any) -> None:
-        return None
-
-    async def boards_skipped(
-        self, event: EventRow, table: EventTable, boards: Sequence[int]
-    ) -> None:
-        self.skipped.append((table.number, tuple(boards)))
-
-    async def round_scored(self, view: StandingsView) -> None:
-        self.scored.append(view)
-
-    async def registration_changed(self, event: EventRow) -> None:
-        return None
-
-    async def not_started(self, event: EventRow, registered: int) -> None:
-        return None
-
-    async def remind(self, event: EventRow, users: Sequence[int]) -> None:
-        self.reminded.append((event.id, tuple(users)))
-
-
-def _director(db: Database) -> tuple[Director, Boards, Front, Services]:
-    svc = Services(db, Settings(database="unused.db"), AIPool(1, mode="inline"))
-    svc.sync = OneProcess(None)  # type: ignore[arg-type]  # no table is resumed here
-    tables, front = Boards(svc), Front()
-    return Director(svc, tables, front, lambda table: None), tables, front, svc
+def _director(
+    db: Database, front: QuietFront | None = None
+) -> tuple[Director, Boards, QuietFront, Services]:
+    front = front or QuietFront()
+    director, svc = standalone_director(db, front, Boards)
+    assert isinstance(director.tables, Boards)
+    return director, director.tables, front, svc
 
 
 async def _finish(
@@ -362,7 +324,7 @@ async def test_who_has_not_checked_in_is_reminded_before_the_start(db: Database)
     await director.close()
 
 
-class SlowFront(Front):
+class SlowFront(QuietFront):
     """A front whose posts of a dealt board hang until let go (Discord slow, rate
     limited, fifty tables to show)."""
 
@@ -379,10 +341,8 @@ class SlowFront(Front):
 
 
 async def test_a_join_does_not_wait_for_a_round_change_s_posts(db: Database) -> None:
-    svc = Services(db, Settings(database="unused.db"), AIPool(1, mode="inline"))
-    svc.sync = OneProcess(None)  # type: ignore[arg-type]  # no table is resumed here
-    tables, front = Boards(svc), SlowFront()
-    director = Director(svc, tables, front, lambda table: None)
+    front = SlowFront()
+    director, tables, _front, svc = _director(db, front)
     event_id = await _create(director, "individual", 3, 1, 30)
     for u in range(10, 18):
         assert await director.join(event_id, u, f"u{u}") is Outcome.DONE
@@ -408,7 +368,7 @@ async def test_a_join_does_not_wait_for_a_round_change_s_posts(db: Database) -> 
     assert len(front.shown) == 4  # every dealt board shown in the end
 
 
-class SlowNoticeFront(Front):
+class SlowNoticeFront(QuietFront):
     """A front whose "boards skipped" notice hangs until let go."""
 
     def __init__(self) -> None:
@@ -425,10 +385,8 @@ class SlowNoticeFront(Front):
 async def test_a_join_does_not_wait_for_the_boards_skipped_notice(
     db: Database, clock: FakeClock
 ) -> None:
-    svc = Services(db, Settings(database="unused.db"), AIPool(1, mode="inline"))
-    svc.sync = OneProcess(None)  # type: ignore[arg-type]  # no table is resumed here
-    tables, front = Boards(svc), SlowNoticeFront()
-    director = Director(svc, tables, front, lambda table: None)
+    front = SlowNoticeFront()
+    director, tables, _front, svc = _director(db, front)
     event_id = await _create(director, "individual", 2, 3, 1.0)  # 3 boards, 1 minute each
     for u in range(10, 18):
         assert await director.join(event_id, u, f"u{u}") is Outcome.DONE
@@ -450,3 +408,48 @@ async def test_a_join_does_not_wait_for_the_boards_skipped_notice(
         front.go.set()
         await notice
     assert front.skipped == [(1, (2, 3))]  # the notice was posted in the end
+
+
+class CountingFront(QuietFront):
+    """A front whose threads and table posts take a while, counting how many are under
+    way at once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.threads = self.shows = 0
+        self.most_threads = self.most_shows = 0
+        self.shown: list[int] = []
+
+    async def table_channel(
+        self, event: EventRow, table: EventTable, names: Mapping[int, str]
+    ) -> int:
+        self.threads += 1
+        self.most_threads = max(self.most_threads, self.threads)
+        await asyncio.sleep(0.01)  # Discord's answer
+        self.threads -= 1
+        return await super().table_channel(event, table, names)
+
+    async def board_opened(self, event: EventRow, table: Table) -> None:
+        self.shows += 1
+        self.most_shows = max(self.most_shows, self.shows)
+        await asyncio.sleep(0.01)
+        self.shows -= 1
+        self.shown.append(table.id)
+
+
+async def test_a_round_s_threads_and_boards_are_posted_a_few_tables_at_a_time(
+    db: Database,
+) -> None:
+    """Fifty tables' threads and posts one after the other kept the last table waiting
+    close to a minute (tools/bench_event_tables.py); a few at a time, never all."""
+    front = CountingFront()
+    director, tables, _front, _svc = _director(db, front)
+    event_id = await _create(director, "individual", 2, 1, 30)
+    for u in range(100, 100 + 4 * 12):  # twelve tables
+        assert await director.join(event_id, u, f"u{u}") is Outcome.DONE
+        assert await director.check_in(event_id, u) is Outcome.DONE
+    assert await director.start(event_id) is Outcome.DONE
+    assert len(tables.open_boards) == 12  # every table dealt ...
+    assert len(front.shown) == 12  # ... and shown once start returned
+    assert front.most_threads == POSTS_AT_ONCE < 12
+    assert front.most_shows == POSTS_AT_ONCE

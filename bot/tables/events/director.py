@@ -7,7 +7,7 @@ import asyncio
 import logging
 import random
 from collections import defaultdict
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -66,6 +66,21 @@ from bot.tables.table import Table, TableSettings
 from engine import Event, Game, MatchOver, RulesError, board_result, make_rules
 
 log = logging.getLogger(__name__)
+
+POSTS_AT_ONCE = 8
+"""A round's tables whose threads (and then first boards) are posted at once: Discord's
+global limit is 50 requests a second, and a table's private thread is six of them."""
+
+
+async def _few_at_a_time(calls: Iterable[Awaitable[object]]) -> None:
+    """Await ``calls``, :data:`POSTS_AT_ONCE` at a time."""
+    gate = asyncio.Semaphore(POSTS_AT_ONCE)
+
+    async def one(call: Awaitable[object]) -> None:
+        async with gate:
+            await call
+
+    await asyncio.gather(*(one(c) for c in calls))
 
 
 class Director:
@@ -340,17 +355,17 @@ class Director:
         self._arm_sweep(event, round_no)
         # each table's thread, made outside the event's lock (Discord calls: a join or a
         # check-in must not wait for fifty of them); kept with the table, so dealing
-        # under the lock only reads it
-        for t in tables:
-            if not t.thread_id:
-                await self.front.table_channel(event, t, names)
+        # under the lock only reads it. A few tables at a time: one after the other,
+        # fifty tables' threads and posts took 50 s (tools/bench_event_tables.py)
+        await _few_at_a_time(
+            self.front.table_channel(event, t, names) for t in tables if not t.thread_id
+        )
         opened: list[Table] = []
         try:
             opened = await self._deal_first_boards(event_id, round_no)
         except (StoreError, RulesError):
             log.exception("event %s: round %s's first boards not all dealt", event_id, round_no)
-        for table in opened:
-            await self._show(event, table)
+        await _few_at_a_time(self._show(event, table) for table in opened)
         for t in tables:  # any table the batch could not deal (the sweep is the last net)
             await self._advance_quietly(event_id, round_no, t.number)
 
