@@ -174,7 +174,7 @@ async def test_results_hidden_until_the_deadline_closes_it_once(
     assert (await director.play(event.id, 10, "ann", 1, enter=True)).step is Step.NOT_YET
     clock.tick(600)
     await director.resume()  # as at a restart: the opening is due at once
-    await asyncio.wait_for(director._timers[(event.id, "start")], 5)
+    await asyncio.wait_for(director._timers.task(event.id, "start"), 5)
     assert front.opens == [(10,)]
     assert (await director.play(event.id, 11, "bob", 1, enter=False)).step is Step.NOT_IN
     for user, name in ((10, "ann"), (11, "bob"), (12, "cat"), (13, "dan")):
@@ -207,7 +207,7 @@ async def test_results_hidden_until_the_deadline_closes_it_once(
     assert (await director.play(event.id, 11, "bob", 1, enter=False)).step is Step.CLOSED
     assert await daily.finish(tables[(11, 2)], 5)  # after the deadline: does not count
     await director.resume()
-    await asyncio.wait_for(director._timers.get((event.id, "close")) or asyncio.sleep(0), 5)
+    await asyncio.wait_for(director._timers.task(event.id, "close") or asyncio.sleep(0), 5)
     assert len(front.closes) == 1
     assert not await director.close(event.id)  # once
     view = front.closes[0]

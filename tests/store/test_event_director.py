@@ -318,7 +318,7 @@ async def test_who_has_not_checked_in_is_reminded_before_the_start(db: Database)
         await director.join(near.id, u, f"u{u}")
     await director.check_in(near.id, 11)
     director._arm_start(near)  # re-armed (as at a restart): the reminder is due at once
-    await asyncio.wait_for(director._timers[(near.id, "remind")], 10)
+    await asyncio.wait_for(director._timers.task(near.id, "remind"), 10)
     assert front.reminded[-1] == (near.id, (10, 12))  # 11 checked in: not reminded
     assert all(event_id == near.id for event_id, _users in front.reminded)
     await director.close()

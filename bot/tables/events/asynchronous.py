@@ -30,7 +30,7 @@ import logging
 import random
 import re
 from collections import defaultdict
-from collections.abc import Coroutine, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -40,6 +40,7 @@ from bot.competition.events import AsyncEntry, async_results, matchpoints
 from bot.store import BoardEntry, EventRow, StoreError
 from bot.store.daily import event_series
 from bot.tables import commit
+from bot.tables.events.timers import EventTimers
 from bot.tables.events.views import Outcome
 from bot.tables.services import Services
 from bot.tables.table import Table
@@ -199,7 +200,7 @@ class AsyncDirector:
         self.boards = boards
         self.front = front
         self._locks: dict[tuple[int, int], asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._timers: dict[tuple[int, str], asyncio.Task[None]] = {}
+        self._timers = EventTimers(svc, "async-event")
 
     def now(self) -> float:
         return self.svc.db.clock()
@@ -304,7 +305,7 @@ class AsyncDirector:
             return Outcome.NOT_OPEN
         if not await self.repo.set_state(event_id, "registering", "running"):
             return Outcome.NOT_OPEN
-        self._disarm(event_id, "start")
+        self._timers.disarm(event_id, "start")
         current = await self.repo.get(event_id) or event
         users = [e.user_id for e in await self.repo.entries(event_id)]
         await self.front.opened(current, users)
@@ -321,7 +322,7 @@ class AsyncDirector:
                 break
         else:
             return Outcome.NOT_OPEN
-        self._disarm(event_id)
+        self._timers.disarm(event_id)
         await self.front.registration_changed(event)
         return Outcome.DONE
 
@@ -387,7 +388,7 @@ class AsyncDirector:
             await self.repo.set_state(event_id, "registering", "running")
         if not await self.repo.set_state(event_id, "running", "finished"):
             return False
-        self._disarm(event_id)
+        self._timers.disarm(event_id)
         for entry in await self.svc.daily_repo.of_series(
             event.game_id, [event_series(event.id, event.seed)]
         ):
@@ -477,14 +478,17 @@ class AsyncDirector:
                 self._arm_all(event)
 
     async def close_timers(self) -> None:
-        for key in list(self._timers):
-            self._timers.pop(key).cancel()
+        self._timers.cancel_all()
 
     def _arm_all(self, event: EventRow) -> None:
         if event.state == "registering":
-            self._arm(event.id, "start", self._at(event.start_at, self._start_quietly, event.id))
+            self._timers.arm(
+                event.id, "start", self._at(event.start_at, self._start_quietly, event.id)
+            )
         if event.deadline_at is not None:
-            self._arm(event.id, "close", self._at(event.deadline_at, self._close_quietly, event.id))
+            self._timers.arm(
+                event.id, "close", self._at(event.deadline_at, self._close_quietly, event.id)
+            )
 
     async def _at(self, when: float, what: Any, event_id: int) -> None:
         await asyncio.sleep(max(0.0, when - self.now()))
@@ -503,23 +507,3 @@ class AsyncDirector:
             await self.close(event_id)
         except StoreError:
             log.exception("async event %s: could not close", event_id)
-
-    def _arm(self, event_id: int, what: str, coro: Coroutine[Any, Any, None]) -> None:
-        key = (event_id, what)
-        old = self._timers.pop(key, None)
-        if old is not None:
-            old.cancel()
-        task = self.svc.own(coro, name=f"async-event-{event_id}-{what}")
-        self._timers[key] = task
-
-        def done(t: asyncio.Task[None]) -> None:
-            if self._timers.get(key) is t:
-                del self._timers[key]
-
-        task.add_done_callback(done)
-
-    def _disarm(self, event_id: int, what: str | None = None) -> None:
-        for key in [k for k in self._timers if k[0] == event_id and what in (None, k[1])]:
-            task = self._timers.pop(key)
-            if task is not asyncio.current_task():
-                task.cancel()

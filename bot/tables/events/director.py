@@ -7,10 +7,9 @@ import asyncio
 import logging
 import random
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
 
 from bot.competition.events import (
     BoardScore,
@@ -47,6 +46,7 @@ from bot.tables.events.seating import (
     swiss_seeding,
     user_seats,
 )
+from bot.tables.events.timers import EventTimers
 from bot.tables.events.views import (
     MIN_COMPLETION,
     MIN_ENTRANTS,
@@ -102,7 +102,7 @@ class Director:
         svc.ends[TableKind.EVENT] = self._board_ended
         self.clock: Callable[[], float] = svc.db.clock
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._timers: dict[tuple[int, str], asyncio.Task[None]] = {}
+        self._timers = EventTimers(svc, "event")
         # each open event board's seats the AI played for when last seen: one leaving
         # it is a no-show who took their seat back (``changed``)
         self._away: dict[int, frozenset[int]] = {}
@@ -286,7 +286,7 @@ class Director:
                     break
             else:
                 return Outcome.NOT_OPEN
-        self._disarm(event_id)
+        self._timers.disarm(event_id)
         await self.front.registration_changed(event)
         return Outcome.DONE
 
@@ -604,7 +604,7 @@ class Director:
                     return
             elif not await self.repo.score_round(event_id, round_no):
                 return
-            self._disarm(event_id)
+            self._timers.disarm(event_id)
             boards = await self.repo.boards(event_id, round_no)
             for t in await self.repo.tables(event_id, round_no):
                 await self._came_back(event, t, [b for b in boards if b.table_no == t.number])
@@ -847,8 +847,7 @@ class Director:
         if self._stop_changes is not None:
             self._stop_changes()
             self._stop_changes = None
-        for key in list(self._timers):
-            self._timers.pop(key).cancel()
+        self._timers.cancel_all()
 
     def _arm_start(self, event: EventRow) -> None:
         async def at_start() -> None:
@@ -858,9 +857,9 @@ class Director:
                 registered = len(await self.repo.entries(event.id))
                 await self.front.not_started(event, registered)
 
-        self._arm(event.id, "start", at_start())
+        self._timers.arm(event.id, "start", at_start())
         if self.clock() < event.start_at:
-            self._arm(event.id, "remind", self._remind_later(event))
+            self._timers.arm(event.id, "remind", self._remind_later(event))
 
     async def _remind_later(self, event: EventRow) -> None:
         """Remind who registered and has not checked in, :data:`REMIND_BEFORE` before
@@ -888,24 +887,4 @@ class Director:
             for t in await self.repo.tables(event.id, round_no):
                 await self._advance_quietly(event.id, round_no, t.number)
 
-        self._arm(event.id, f"sweep-{round_no}", sweep())
-
-    def _arm(self, event_id: int, what: str, coro: Coroutine[Any, Any, None]) -> None:
-        key = (event_id, what)
-        old = self._timers.pop(key, None)
-        if old is not None:
-            old.cancel()
-        task = self.svc.own(coro, name=f"event-{event_id}-{what}")
-        self._timers[key] = task
-
-        def done(t: asyncio.Task[None]) -> None:
-            if self._timers.get(key) is t:
-                del self._timers[key]
-
-        task.add_done_callback(done)
-
-    def _disarm(self, event_id: int) -> None:
-        for key in [k for k in self._timers if k[0] == event_id]:
-            task = self._timers.pop(key)
-            if task is not asyncio.current_task():
-                task.cancel()
+        self._timers.arm(event.id, f"sweep-{round_no}", sweep())
