@@ -26,18 +26,12 @@ import argparse
 import asyncio
 import gzip
 import statistics
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from bot.config import Settings
-from bot.store import Database
-from bot.tables.aipool import AIPool
-from bot.tables.services import Services
-from bot.tables.sync import OneProcess
 from bot.web import server
 from bot.web.server import STATIC, WebTable
-from tools.bench_web import _NoResume, open_tables
+from tools.bench_web import bench_services, open_tables
 
 CHROMIUM = "/usr/bin/chromium"
 SIZES = ((360, 640), (1280, 720))
@@ -91,20 +85,9 @@ async def main_async(runs: int, throttle: float, compare: Path | None = None) ->
         if not (compare / "app.js").exists() or not (compare / "index.html").exists():
             raise SystemExit(f"{compare} holds no built page (index.html, app.js)")
         builds["compared"] = compare
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            database=str(Path(tmp) / "draw.db"),
-            turn_timeout=0.0,
-            lobby_timeout=0.0,
-            ai_mode="inline",
-            web_port=0,
-            web_mock_auth=True,
-        )
-        db = await Database.open(settings.database)
-        svc = Services(db, settings, AIPool(1, mode="inline"))
-        svc.sync = OneProcess(_NoResume())  # type: ignore[arg-type]
+    async with bench_services("draw") as svc:
         [table] = await open_tables(svc, 1)
-        web = WebTable(svc, settings, None)
+        web = WebTable(svc, svc.settings, None)
         await web.start()
         user = table.seats[0].user_id  # type: ignore[union-attr]
         url = f"http://127.0.0.1:{web.port}/?user_id={user}&channel_id={table.channel_id}&name=P0"
@@ -146,7 +129,6 @@ async def main_async(runs: int, throttle: float, compare: Path | None = None) ->
         finally:
             server.STATIC = STATIC
             await web.close()
-            await db.close()
     print()
     for name, root in builds.items():
         files = [root / "app.js", root / "app.css", *sorted((root / "chunks").glob("*.js"))]
