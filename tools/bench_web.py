@@ -65,7 +65,7 @@ from bot.tables.services import Services
 from bot.tables.sync import OneProcess
 from bot.tables.table import Table
 from bot.web.server import WebTable
-from engine import decode_action, make_rules
+from engine import make_rules
 
 GAME = "whist-long"
 STATE = '{"type":"state"'
@@ -299,8 +299,9 @@ async def run(
                     return
                 seat = game.to_act()
                 assert seat is not None
-                legal = table.seat_state(seat)["you"]["actions"]
-                choice = decode_action(rng.choice([a["id"] for a in legal if a["kind"] == "legal"]))
+                # a player's choice, made outside the bot (a page holds its actions)
+                legal = list(game.legal_actions(seat))
+                choice = legal[rng.randrange(len(legal))]
                 user = table.seats[seat].user_id  # type: ignore[union-attr]
                 start = time.monotonic()
                 outcome = await act(svc, table.id, user, game.version, seat, [choice])
