@@ -2,7 +2,7 @@
 
 ``python -m tools.bench_web --tables N --moves M`` opens N whist tables (four human
 seats each, SQLite in a temporary folder) and plays M moves on each through
-``act()``, every table at once, a short pause between moves. It runs twice:
+``act()``, every table at once. It runs twice:
 
 * **web on**: the web table serves on loopback and 2N sockets watch (seat 0 of every
   table and a spectator), held by a separate client process; each move is timed
@@ -22,6 +22,16 @@ Both runs sample the bot loop's lag (a 10 ms sleep's overshoot) the whole time
 and print p50/p99/max, and the bot process's CPU time over the moves (every thread):
 on a shared machine the latencies swing with the load, the CPU a move far less.
 Frames are read as the page reads them: a ``delta`` carries its version too.
+
+The pace. By default each table waits ``Settings().ai_delay`` (1 s) between two of
+its moves, and the tables start at random moments within that first second: at the
+production defaults no table moves faster (every AI card waits ``ai_delay`` before
+it is played, and a human takes longer than that), and tables opened by different
+people in different channels do not move in step. It is read from the settings, not
+set here, so that the bench follows the default if it changes. ``--stress`` (the
+same as ``--pause 0.02``, every table starting at once) drives each table fifty
+times faster than any can move in production: the stress run, kept to show what
+gives first when the loop is saturated, not the production figure.
 """
 
 from __future__ import annotations
@@ -37,6 +47,8 @@ import re
 import statistics
 import tempfile
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +65,7 @@ from bot.tables.services import Services
 from bot.tables.sync import OneProcess
 from bot.tables.table import Table
 from bot.web.server import WebTable
-from engine import decode_action, make_rules
+from engine import make_rules
 
 GAME = "whist-long"
 STATE = '{"type":"state"'
@@ -64,12 +76,36 @@ TABLE_VERSION = re.compile(
 DELTA_VERSION = re.compile(
     r'^\{"type":"delta","seat":(?:null|\d+),"table_id":(\d+),"version":(\d+)'
 )
-PAUSE = 0.02  # seconds between two moves of one table (--pause)
+STRESS = 0.02  # seconds between two moves of one table in the stress run (--stress)
 
 
 class _NoResume:
     def __getattr__(self, name: str) -> Any:
         raise AssertionError(f"the bench's sync asked for {name}")
+
+
+@asynccontextmanager
+async def bench_services(name: str, **settings: Any) -> AsyncIterator[Services]:
+    """The table layer of one bot process for a benchmark, in a temporary folder: a
+    SQLite store, the AI inline, one process (nothing resumed), no turn or lobby
+    timeouts, the web table on a free loopback port with the demo's mock sign-in
+    (``settings`` override any of these)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        base: dict[str, Any] = {
+            "database": str(Path(tmp) / f"{name}.db"),
+            "turn_timeout": 0.0,
+            "lobby_timeout": 0.0,
+            "ai_mode": "inline",
+            "web_port": 0,
+            "web_mock_auth": True,
+        }
+        db = await Database.open(base["database"])
+        try:
+            svc = Services(db, Settings(**(base | settings)), AIPool(1, mode="inline"))
+            svc.sync = OneProcess(_NoResume())  # type: ignore[arg-type]
+            yield svc
+        finally:
+            await db.close()
 
 
 def version_of(data: str) -> tuple[int, int] | None:
@@ -205,23 +241,16 @@ async def run(
     moves: int,
     web_on: bool,
     seed: int,
-    pause: float = PAUSE,
+    pause: float | None = None,
     deflate: bool = True,
     nice: int = 0,
 ) -> dict[str, list[float]]:
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            database=str(Path(tmp) / "bench.db"),
-            turn_timeout=0.0,
-            lobby_timeout=0.0,
-            ai_mode="inline",
-            web_port=0,
-            web_mock_auth=True,
-            web_rate=1000.0,
-        )
-        db = await Database.open(settings.database)
-        svc = Services(db, settings, AIPool(1, mode="inline"))
-        svc.sync = OneProcess(_NoResume())  # type: ignore[arg-type]
+    """One run, web on or off; ``pause`` between two moves of a table (None: the
+    production pace, ``Settings().ai_delay``), each table starting at a random moment
+    within the first pause."""
+    gap = Settings().ai_delay if pause is None else pause
+    async with bench_services("bench", web_rate=1000.0) as svc:
+        settings = svc.settings
         tables = await open_tables(svc, n)
         web: WebTable | None = None
         context = multiprocessing.get_context("spawn")
@@ -259,22 +288,27 @@ async def run(
         acts: list[float] = []
         rng = random.Random(seed)
 
+        starts = random.Random(seed + 1)
+        offsets = {table.id: starts.uniform(0.0, gap) for table in tables}
+
         async def drive(table: Table) -> None:
+            await asyncio.sleep(offsets[table.id])  # tables do not move in step
             for _ in range(moves):
                 game = table.game
                 if game is None or game.is_over:
                     return
                 seat = game.to_act()
                 assert seat is not None
-                legal = table.seat_state(seat)["you"]["actions"]
-                choice = decode_action(rng.choice([a["id"] for a in legal if a["kind"] == "legal"]))
+                # a player's choice, made outside the bot (a page holds its actions)
+                legal = list(game.legal_actions(seat))
+                choice = legal[rng.randrange(len(legal))]
                 user = table.seats[seat].user_id  # type: ignore[union-attr]
                 start = time.monotonic()
                 outcome = await act(svc, table.id, user, game.version, seat, [choice])
                 acts.append(time.monotonic() - start)
                 assert outcome.applied, outcome
                 started[(table.id, outcome.version)] = start
-                await asyncio.sleep(pause)
+                await asyncio.sleep(gap)
 
         began = time.perf_counter()
         cpu = time.process_time()
@@ -313,7 +347,6 @@ async def run(
         undo()
         if web is not None:
             await web.close()
-        await db.close()
         return {
             "delivery": delivery,
             "commit": delivery_commit,
@@ -344,11 +377,19 @@ def show(label: str, values: list[float]) -> str:
 
 
 async def main_async(
-    n: int, moves: int, seed: int, pause: float, deflate: bool, nice: int = 0
+    n: int, moves: int, seed: int, pause: float | None, deflate: bool, nice: int = 0
 ) -> None:
+    gap = Settings().ai_delay if pause is None else pause
+    pace = (
+        "the production pace (Settings().ai_delay)"
+        if pause is None
+        else "the stress run"
+        if pause == STRESS
+        else "--pause"
+    )
     print(
-        f"{n} tables of {GAME}, {moves} moves each, {pause * 1000:.0f} ms between two moves "
-        f"of a table; web on: {2 * n} sockets (loopback, in a client process of their own"
+        f"{n} tables of {GAME}, {moves} moves each, {gap * 1000:.0f} ms between two moves "
+        f"of a table ({pace}), each table starting at a random moment within the first; web on: {2 * n} sockets (loopback, in a client process of their own"
         f"{', offering permessage-deflate as browsers do' if deflate else ', no deflate'}"
         f"{f', at nice {nice}' if nice else ''})"
     )
@@ -373,11 +414,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
+    pace = parser.add_mutually_exclusive_group()
+    pace.add_argument(
         "--pause",
         type=float,
-        default=PAUSE,
-        help="seconds between two moves of one table (0.02: as fast as the store allows)",
+        default=None,
+        help="seconds between two moves of one table (default: Settings().ai_delay, the "
+        "fastest any table moves at the production defaults)",
+    )
+    pace.add_argument(
+        "--stress",
+        dest="pause",
+        action="store_const",
+        const=STRESS,
+        help=f"the stress run: --pause {STRESS} (fifty times the production pace)",
     )
     parser.add_argument(
         "--deflate",

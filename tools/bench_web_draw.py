@@ -26,26 +26,25 @@ import argparse
 import asyncio
 import gzip
 import statistics
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from bot.config import Settings
-from bot.store import Database
-from bot.tables.aipool import AIPool
-from bot.tables.services import Services
-from bot.tables.sync import OneProcess
 from bot.web import server
 from bot.web.server import STATIC, WebTable
-from tools.bench_web import _NoResume, open_tables
+from tools.bench_web import bench_services, open_tables, pct
 
 CHROMIUM = "/usr/bin/chromium"
 SIZES = ((360, 640), (1280, 720))
 DRAWN = "#table[data-status=active] .hand .cardbtn"
 MARK = "performance.getEntriesByName('rh:first-table')[0].startTime"  # set by web/src/main.ts
+# the last card face of the first table fetched (its image's response ended)
+FACES = (
+    "Math.max(0, ...performance.getEntriesByType('resource')"
+    ".filter((e) => e.name.includes('/cards/')).map((e) => e.responseEnd))"
+)
 
 
-STEPS = ("rh:boot", "rh:signed-in", "rh:socket-open", "rh:first-frame")
+STEPS = ("rh:boot", "rh:signed-in", "rh:socket-open", "rh:first-frame", "rh:first-state")
 STEPS_JS = (
     "(names) => names.map((n) => { const m = performance.getEntriesByName(n)[0];"
     " return m === undefined ? null : m.startTime; })"
@@ -54,9 +53,10 @@ STEPS_JS = (
 
 async def first_draw(
     browser: Any, url: str, size: tuple[int, int], throttle: float, steps: list[list[float]]
-) -> tuple[float, float]:
-    """(first table drawn, load event) in ms from the navigation's start, in a fresh
-    context; each of :data:`STEPS`' times appended to ``steps`` (where the page has it)."""
+) -> tuple[float, float, float]:
+    """(first table drawn, its card faces fetched, load event) in ms from the
+    navigation's start, in a fresh context; each of :data:`STEPS`' times appended to
+    ``steps`` (where the page has it)."""
     context = await browser.new_context(viewport={"width": size[0], "height": size[1]})
     try:
         page = await context.new_page()
@@ -72,13 +72,17 @@ async def first_draw(
         load = float(
             await page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
         )
-        return at, load
+        await page.wait_for_function(f"{MARK} <= {FACES}", timeout=60000)  # cards fetched
+        return at, max(at, float(await page.evaluate(FACES))), load
     finally:
         await context.close()
 
 
 def show(label: str, values: list[float]) -> str:
-    return f"{label:>34}: p50 {statistics.median(values):7.0f} ms   max {max(values):7.0f} ms   (n={len(values)})"
+    return (
+        f"{label:>34}: p50 {statistics.median(values):7.0f} ms   p90 {pct(values, 0.9):7.0f} ms"
+        f"   max {max(values):7.0f} ms   (n={len(values)})"
+    )
 
 
 async def main_async(runs: int, throttle: float, compare: Path | None = None) -> None:
@@ -91,20 +95,9 @@ async def main_async(runs: int, throttle: float, compare: Path | None = None) ->
         if not (compare / "app.js").exists() or not (compare / "index.html").exists():
             raise SystemExit(f"{compare} holds no built page (index.html, app.js)")
         builds["compared"] = compare
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            database=str(Path(tmp) / "draw.db"),
-            turn_timeout=0.0,
-            lobby_timeout=0.0,
-            ai_mode="inline",
-            web_port=0,
-            web_mock_auth=True,
-        )
-        db = await Database.open(settings.database)
-        svc = Services(db, settings, AIPool(1, mode="inline"))
-        svc.sync = OneProcess(_NoResume())  # type: ignore[arg-type]
+    async with bench_services("draw") as svc:
         [table] = await open_tables(svc, 1)
-        web = WebTable(svc, settings, None)
+        web = WebTable(svc, svc.settings, None)
         await web.start()
         user = table.seats[0].user_id  # type: ignore[union-attr]
         url = f"http://127.0.0.1:{web.port}/?user_id={user}&channel_id={table.channel_id}&name=P0"
@@ -118,6 +111,7 @@ async def main_async(runs: int, throttle: float, compare: Path | None = None) ->
                     for size in SIZES:
                         drawn: dict[str, list[float]] = {name: [] for name in builds}
                         loads: dict[str, list[float]] = {name: [] for name in builds}
+                        faces: dict[str, list[float]] = {name: [] for name in builds}
                         steps: dict[str, list[list[float]]] = {
                             name: [[] for _ in STEPS] for name in builds
                         }
@@ -127,14 +121,18 @@ async def main_async(runs: int, throttle: float, compare: Path | None = None) ->
                         for _run in range(runs):
                             for name, root in builds.items():  # in turn, run by run
                                 server.STATIC = root
-                                at, load = await first_draw(browser, url, size, rate, steps[name])
+                                at, shown, load = await first_draw(
+                                    browser, url, size, rate, steps[name]
+                                )
                                 drawn[name].append(at)
+                                faces[name].append(shown)
                                 loads[name].append(load)
                         server.STATIC = STATIC
                         label = f"{rate:g}x CPU, {size[0]}x{size[1]}"
                         for name in builds:
                             tag = f"{label}{f' ({name})' if compare is not None else ''}"
                             print(show(f"{tag}: table drawn", drawn[name]))
+                            print(show(f"{tag}: its card faces in", faces[name]))
                             print(show(f"{tag}: load event", loads[name]))
                             marks = ", ".join(
                                 f"{step[3:]} {statistics.median(times):.0f}"
@@ -146,7 +144,6 @@ async def main_async(runs: int, throttle: float, compare: Path | None = None) ->
         finally:
             server.STATIC = STATIC
             await web.close()
-            await db.close()
     print()
     for name, root in builds.items():
         files = [root / "app.js", root / "app.css", *sorted((root / "chunks").glob("*.js"))]

@@ -19,21 +19,14 @@ import argparse
 import asyncio
 import random
 import statistics
-import tempfile
 import time
 import zlib
-from pathlib import Path
 from typing import Any
 
-from bot.config import Settings
-from bot.store import Database
 from bot.tables.act import act
-from bot.tables.aipool import AIPool
-from bot.tables.services import Services
-from bot.tables.sync import OneProcess
 from bot.web.front import Connection, Front
 from bot.web.session import Session, Signer
-from tools.bench_web import _NoResume, open_tables
+from tools.bench_web import bench_services, open_tables
 
 SPECTATOR = 999_999
 
@@ -49,18 +42,7 @@ def deflate() -> Any:
 
 
 async def run(n: int, moves: int, seed: int) -> dict[str, float]:
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            database=str(Path(tmp) / "frames.db"),
-            turn_timeout=0.0,
-            lobby_timeout=0.0,
-            ai_mode="inline",
-            web_port=0,
-            web_mock_auth=True,
-        )
-        db = await Database.open(settings.database)
-        svc = Services(db, settings, AIPool(1, mode="inline"))
-        svc.sync = OneProcess(_NoResume())  # type: ignore[arg-type]
+    async with bench_services("frames") as svc:
         tables = await open_tables(svc, n)
         front = Front(svc, None, Signer("bench", 3600.0), rate=1000.0)
         pages: dict[int, list[tuple[Connection, Any]]] = {}
@@ -111,7 +93,6 @@ async def run(n: int, moves: int, seed: int) -> dict[str, float]:
                 outcome = await act(svc, table.id, user, game.version, seat, [choice])
                 assert outcome.applied, outcome
                 write(table.id)
-        await db.close()
         return {
             "cpu": cpu,
             "commits": float(len(per_commit)),

@@ -33,6 +33,7 @@ __all__ = [
     "SEAT_SCHEMA",
     "TABLE_SCHEMA",
     "TableFrame",
+    "game_part",
     "seat_state",
     "table_state",
 ]
@@ -61,15 +62,25 @@ class TableFrame:
     deadline: float | None = None  # epoch seconds: the turn's (active) or the lobby's (lobby)
 
 
-def table_state(frame: TableFrame, views: Sequence[SeatView]) -> Json:
+def game_part(frame: TableFrame, view: SeatView) -> Json:
+    """The ``game`` of every document of the table at this version but its ``kitty``:
+    what every seat sees alike, the same from any seat's view (the public table reads
+    the first seat's). A front that sends several documents of one version builds it
+    once and passes it to :func:`table_state` and :func:`seat_state` (``game=``),
+    which copy it before adding the kitty; nothing else may change it."""
+    return _game(view, frame)
+
+
+def table_state(frame: TableFrame, views: Sequence[SeatView], *, game: Json | None = None) -> Json:
     """The public table: ``views`` are every seat's views of the game (empty before
     it starts); only what all of them show is projected. The first is read, the
     others only where a kitty lies taken (so a caller may observe them as read:
-    ``bot.web.front.SeatViews``)."""
+    ``bot.web.front.SeatViews``). ``game``: :func:`game_part` of this version, if
+    the caller has it."""
     out = _frame(frame, TABLE_SCHEMA)
     if views:
         first = views[0]
-        game = _game(first, frame)
+        game = _game(first, frame) if game is None else dict(game)
         kitty = first.stock_taken
         game["kitty"] = (
             _cards(kitty) if kitty and all(v.stock_taken == kitty for v in views) else []
@@ -78,15 +89,18 @@ def table_state(frame: TableFrame, views: Sequence[SeatView]) -> Json:
     return out
 
 
-def seat_state(frame: TableFrame, seat: int, view: SeatView | None) -> Json:
+def seat_state(
+    frame: TableFrame, seat: int, view: SeatView | None, *, game: Json | None = None
+) -> Json:
     """What ``seat`` may know: the public table as it sees it, and its own part
-    (``you``: None before the game starts, when ``view`` is None)."""
+    (``you``: None before the game starts, when ``view`` is None). ``game``:
+    :func:`game_part` of this version, if the caller has it."""
     out = _frame(frame, SEAT_SCHEMA)
     out["you"] = None
     if view is None:
         return out
     assert view.seat == seat
-    game = _game(view, frame)
+    game = _game(view, frame) if game is None else dict(game)
     game["kitty"] = []  # what this seat has seen of the stock is under ``you``
     out["game"] = game
     seat = view.seat

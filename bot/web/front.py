@@ -50,7 +50,7 @@ from typing import Any, Protocol, overload
 from aiohttp import WSMsgType, web
 
 from bot.present.i18n import _, using
-from bot.present.projection import TableFrame, seat_state, table_state
+from bot.present.projection import TableFrame, game_part, seat_state, table_state
 from bot.store import StoreError
 from bot.tables.act import act, outcome_text
 from bot.tables.services import Services
@@ -313,17 +313,19 @@ def delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any] | None:
 class Built:
     """A table's documents at its current revision, and each kind's last one built."""
 
-    __slots__ = ("docs", "frame", "last", "rev")
+    __slots__ = ("docs", "frame", "game", "last", "rev")
 
     def __init__(self, rev: int) -> None:
         self.rev = rev
         self.frame: TableFrame | None = None  # the table's frame at this revision
+        self.game: dict[str, Any] | None = None  # its documents' shared game part
         self.docs: dict[tuple[int | None, str], Doc] = {}
         self.last: dict[tuple[int | None, str], Doc] = {}
 
     def new_revision(self, rev: int) -> None:
         self.rev = rev
         self.frame = None
+        self.game = None
         self.docs = {}
 
     def add(self, key: tuple[int | None, str], state: dict[str, Any]) -> Doc:
@@ -430,9 +432,12 @@ class Front:
             frame = built.frame = table.frame()
         if table.game is None:
             return table_state(frame, ()) if seat is None else seat_state(frame, seat, None)
+        game = built.game
+        if game is None:  # what every seat sees alike: built once for every document
+            game = built.game = game_part(frame, table.view(0))
         if seat is None:
-            return table_state(frame, SeatViews(table))
-        return seat_state(frame, seat, table.view(seat))
+            return table_state(frame, SeatViews(table), game=game)
+        return seat_state(frame, seat, table.view(seat), game=game)
 
     def _attach(self, conn: Connection, table: Table | None) -> None:
         """Move ``conn`` to ``table`` (watching its feed while any page looks at it)."""

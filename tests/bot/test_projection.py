@@ -22,6 +22,7 @@ from bot.present.projection import (
     SEAT_SCHEMA,
     TABLE_SCHEMA,
     TableFrame,
+    game_part,
     seat_state,
     table_state,
 )
@@ -141,6 +142,29 @@ def test_no_projection_shows_a_card_its_reader_may_not_know(game_id: str) -> Non
         game, _ = new_game(game_id, seed=seed)
         for _step in random_steps(game, random.Random(seed)):
             check_privacy(game)
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_the_game_part_built_once_is_what_every_seat_and_the_public_table_get(
+    game_id: str,
+) -> None:
+    """The web table builds a version's ``game`` once (from the first seat's view)
+    for every document it sends: each seat's document and the public table are then
+    exactly what they are when built from their own views alone."""
+    for seed in (1, 2):
+        game, _ = new_game(game_id, seed=seed)
+        for _step in random_steps(game, random.Random(seed)):
+            views = [game.observe(s) for s in range(game.n_players)]
+            frame = frame_of(game)
+            shared = game_part(frame, views[0])
+            before = json.dumps(shared)
+            assert table_state(frame, views, game=shared) == table_state(frame, views)
+            for seat in range(game.n_players):
+                alone = seat_state(frame, seat, views[seat])
+                assert seat_state(frame, seat, views[seat], game=shared) == alone, (
+                    f"seat {seat}'s game part differs from the shared one (phase {game.phase})"
+                )
+            assert json.dumps(shared) == before  # each document copied it, none changed it
 
 
 def test_the_check_catches_a_hand_shown_to_the_wrong_reader() -> None:

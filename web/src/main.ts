@@ -87,7 +87,6 @@ class TableView {
   private link: Link;
 
   constructor() {
-    this.staticTexts();
     this.link = new Link({
       frame: (frame) => this.frame(frame),
       status: (text, ok) => this.status(text, ok),
@@ -98,6 +97,7 @@ class TableView {
       },
     });
     void this.link.start(); // the sign-in and the socket first: the rest waits on them
+    this.staticTexts();
     const deck = byId("deck") as HTMLInputElement;
     deck.checked = this.fourColour;
     deck.addEventListener("change", () => {
@@ -125,6 +125,8 @@ class TableView {
         byId("who").dataset.user = frame.user_id;
         break;
       case "state":
+        // the first whole table in hand, for tools/bench_web_draw.py: the server's part ends here
+        if (performance.getEntriesByName("rh:first-state").length === 0) performance.mark("rh:first-state");
         this.rev = frame.rev ?? -1;
         this.title = frame.title ?? "";
         this.show(frame.state, frame.seat);
@@ -240,6 +242,10 @@ class TableView {
       src: `cards/${this.fourColour ? 4 : 2}/${code}.svg`,
       alt: cardName(code),
       class: "card",
+      // the face's own size (bot/web/cards.py): its place is laid out when the table is
+      // drawn, not again as each face arrives (a dozen layouts on a slow phone)
+      width: "100",
+      height: "140",
       draggable: "false",
       ...extra,
     });
