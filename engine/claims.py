@@ -73,7 +73,7 @@ single-handed Ruffe and Trump) nobody may concede: the game has no single
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final
 
@@ -145,58 +145,54 @@ class Claim(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class AcceptClaim(Action):
+class _Answer(Action):
+    """An action with no argument: its verb, and its button's fixed ``words``."""
+
+    words: ClassVar[str] = ""
+
+    def describe(self) -> str:
+        """The button's words."""
+        return self.words
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptClaim(_Answer):
     """An opponent accepts the pending claim."""
 
     verb: ClassVar[str] = "accept"
-
-    def describe(self) -> str:
-        """The button's words."""
-        return "accept the claim"
+    words: ClassVar[str] = "accept the claim"
 
 
 @dataclass(frozen=True, slots=True)
-class RejectClaim(Action):
+class RejectClaim(_Answer):
     """An opponent rejects the pending claim: play goes on."""
 
     verb: ClassVar[str] = "reject"
-
-    def describe(self) -> str:
-        """The button's words."""
-        return "reject the claim"
+    words: ClassVar[str] = "reject the claim"
 
 
 @dataclass(frozen=True, slots=True)
-class Concede(Action):
+class Concede(_Answer):
     """Propose to concede the game (alone at a two-player table: concede it)."""
 
     verb: ClassVar[str] = "concede"
-
-    def describe(self) -> str:
-        """The button's words."""
-        return "concede the game"
+    words: ClassVar[str] = "concede the game"
 
 
 @dataclass(frozen=True, slots=True)
-class AgreeConcession(Action):
+class AgreeConcession(_Answer):
     """The proposer's partner agrees: the game is conceded."""
 
     verb: ClassVar[str] = "agree"
-
-    def describe(self) -> str:
-        """The button's words."""
-        return "agree: concede the game"
+    words: ClassVar[str] = "agree: concede the game"
 
 
 @dataclass(frozen=True, slots=True)
-class RefuseConcession(Action):
+class RefuseConcession(_Answer):
     """The proposer's partner refuses: the game goes on."""
 
     verb: ClassVar[str] = "refuse"
-
-    def describe(self) -> str:
-        """The button's words."""
-        return "refuse: play on"
+    words: ClassVar[str] = "refuse: play on"
 
 
 _ACCEPT: Final = AcceptClaim()
@@ -214,7 +210,7 @@ def _decode_claim(arg: str) -> Action:
     return _CLAIMS[n] if n < len(_CLAIMS) else Claim(n)
 
 
-def _simple(action: Action) -> object:
+def _simple(action: _Answer) -> Callable[[str], Action]:
     def decode(arg: str) -> Action:
         if arg:
             raise ActionParseError(f"{action.verb} takes no argument")
@@ -225,7 +221,7 @@ def _simple(action: Action) -> object:
 
 register_action("claim", _decode_claim)
 for _action in (_ACCEPT, _REJECT, _CONCEDE, _AGREE, _REFUSE):
-    register_action(_action.verb, _simple(_action))  # type: ignore[arg-type]
+    register_action(_action.verb, _simple(_action))
 
 
 # --------------------------------------------------------------------------- events
