@@ -502,15 +502,17 @@ def _end_by_concession(game: Game, seat: int, events: list[Event]) -> None:
 # --------------------------------------------------------------------------- the waiting phases
 
 
-class ClaimPhase:
-    """The game waits for the opponents' answers to a claim (see the module docstring)."""
+class _Waiting:
+    """What the two waiting phases share: nobody plays; the seats still to answer
+    (:func:`answering`, the first of them to act) may give one of the two ``answers``."""
 
-    name = CLAIM
-    absent = "There is no claim to answer now."
-    waiting = "A claim is waiting for answers: nobody may play until it is settled."
+    name: str
+    absent: str
+    waiting: str
+    answers: tuple[_Answer, _Answer]  # yes, no
 
     def handles(self, action: Action) -> bool:
-        return isinstance(action, (AcceptClaim, RejectClaim))
+        return any(isinstance(action, type(answer)) for answer in self.answers)
 
     def enter(
         self, game: Game, events: list[Event]
@@ -522,7 +524,19 @@ class ClaimPhase:
         return seats[0] if seats else None
 
     def legal(self, game: Game, seat: int) -> list[Action]:
-        return [_ACCEPT, _REJECT] if seat in answering(game) else []
+        return list(self.answers) if seat in answering(game) else []
+
+    def visible(self, game: Game, seat: int) -> Mapping[str, object]:
+        return NOTHING_PRIVATE
+
+
+class ClaimPhase(_Waiting):
+    """The game waits for the opponents' answers to a claim (see the module docstring)."""
+
+    name = CLAIM
+    absent = "There is no claim to answer now."
+    waiting = "A claim is waiting for answers: nobody may play until it is settled."
+    answers = (_ACCEPT, _REJECT)
 
     def check(self, game: Game, seat: int, action: Action) -> None:
         if not self.handles(action):
@@ -576,31 +590,14 @@ class ClaimPhase:
         events.append(ClaimSettled(claimer, claimed, True, tuple(tricks), tuple(unplayed), left))
         game.enter_next(game.play_phase, events)
 
-    def visible(self, game: Game, seat: int) -> Mapping[str, object]:
-        return NOTHING_PRIVATE
 
-
-class ConcedePhase:
+class ConcedePhase(_Waiting):
     """The game waits for the proposer's partner to agree to concede."""
 
     name = CONCEDE
     absent = "There is no concession to answer now."
     waiting = "A concession is waiting for an answer."
-
-    def handles(self, action: Action) -> bool:
-        return isinstance(action, (AgreeConcession, RefuseConcession))
-
-    def enter(
-        self, game: Game, events: list[Event]
-    ) -> None:  # pragma: no cover - entered by apply_outside
-        game.phase = self.name
-
-    def to_act(self, game: Game) -> int | None:
-        seats = answering(game)
-        return seats[0] if seats else None
-
-    def legal(self, game: Game, seat: int) -> list[Action]:
-        return [_AGREE, _REFUSE] if seat in answering(game) else []
+    answers = (_AGREE, _REFUSE)
 
     def check(self, game: Game, seat: int, action: Action) -> None:
         if not self.handles(action):
@@ -619,9 +616,6 @@ class ConcedePhase:
         game.phase = str(before)
         if agreed:
             _end_by_concession(game, proposer, events)
-
-    def visible(self, game: Game, seat: int) -> Mapping[str, object]:
-        return NOTHING_PRIVATE
 
 
 PHASES: Final[dict[str, PhaseLogic]] = {CLAIM: ClaimPhase(), CONCEDE: ConcedePhase()}
