@@ -73,7 +73,7 @@ single-handed Ruffe and Trump) nobody may concede: the game has no single
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final
 
@@ -145,58 +145,54 @@ class Claim(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class AcceptClaim(Action):
+class _Answer(Action):
+    """An action with no argument: its verb, and its button's fixed ``words``."""
+
+    words: ClassVar[str] = ""
+
+    def describe(self) -> str:
+        """The button's words."""
+        return self.words
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptClaim(_Answer):
     """An opponent accepts the pending claim."""
 
     verb: ClassVar[str] = "accept"
-
-    def describe(self) -> str:
-        """The button's words."""
-        return "accept the claim"
+    words: ClassVar[str] = "accept the claim"
 
 
 @dataclass(frozen=True, slots=True)
-class RejectClaim(Action):
+class RejectClaim(_Answer):
     """An opponent rejects the pending claim: play goes on."""
 
     verb: ClassVar[str] = "reject"
-
-    def describe(self) -> str:
-        """The button's words."""
-        return "reject the claim"
+    words: ClassVar[str] = "reject the claim"
 
 
 @dataclass(frozen=True, slots=True)
-class Concede(Action):
+class Concede(_Answer):
     """Propose to concede the game (alone at a two-player table: concede it)."""
 
     verb: ClassVar[str] = "concede"
-
-    def describe(self) -> str:
-        """The button's words."""
-        return "concede the game"
+    words: ClassVar[str] = "concede the game"
 
 
 @dataclass(frozen=True, slots=True)
-class AgreeConcession(Action):
+class AgreeConcession(_Answer):
     """The proposer's partner agrees: the game is conceded."""
 
     verb: ClassVar[str] = "agree"
-
-    def describe(self) -> str:
-        """The button's words."""
-        return "agree: concede the game"
+    words: ClassVar[str] = "agree: concede the game"
 
 
 @dataclass(frozen=True, slots=True)
-class RefuseConcession(Action):
+class RefuseConcession(_Answer):
     """The proposer's partner refuses: the game goes on."""
 
     verb: ClassVar[str] = "refuse"
-
-    def describe(self) -> str:
-        """The button's words."""
-        return "refuse: play on"
+    words: ClassVar[str] = "refuse: play on"
 
 
 _ACCEPT: Final = AcceptClaim()
@@ -214,7 +210,7 @@ def _decode_claim(arg: str) -> Action:
     return _CLAIMS[n] if n < len(_CLAIMS) else Claim(n)
 
 
-def _simple(action: Action) -> object:
+def _simple(action: _Answer) -> Callable[[str], Action]:
     def decode(arg: str) -> Action:
         if arg:
             raise ActionParseError(f"{action.verb} takes no argument")
@@ -225,7 +221,7 @@ def _simple(action: Action) -> object:
 
 register_action("claim", _decode_claim)
 for _action in (_ACCEPT, _REJECT, _CONCEDE, _AGREE, _REFUSE):
-    register_action(_action.verb, _simple(_action))  # type: ignore[arg-type]
+    register_action(_action.verb, _simple(_action))
 
 
 # --------------------------------------------------------------------------- events
@@ -506,15 +502,17 @@ def _end_by_concession(game: Game, seat: int, events: list[Event]) -> None:
 # --------------------------------------------------------------------------- the waiting phases
 
 
-class ClaimPhase:
-    """The game waits for the opponents' answers to a claim (see the module docstring)."""
+class _Waiting:
+    """What the two waiting phases share: nobody plays; the seats still to answer
+    (:func:`answering`, the first of them to act) may give one of the two ``answers``."""
 
-    name = CLAIM
-    absent = "There is no claim to answer now."
-    waiting = "A claim is waiting for answers: nobody may play until it is settled."
+    name: str
+    absent: str
+    waiting: str
+    answers: tuple[_Answer, _Answer]  # yes, no
 
     def handles(self, action: Action) -> bool:
-        return isinstance(action, (AcceptClaim, RejectClaim))
+        return any(isinstance(action, type(answer)) for answer in self.answers)
 
     def enter(
         self, game: Game, events: list[Event]
@@ -526,7 +524,19 @@ class ClaimPhase:
         return seats[0] if seats else None
 
     def legal(self, game: Game, seat: int) -> list[Action]:
-        return [_ACCEPT, _REJECT] if seat in answering(game) else []
+        return list(self.answers) if seat in answering(game) else []
+
+    def visible(self, game: Game, seat: int) -> Mapping[str, object]:
+        return NOTHING_PRIVATE
+
+
+class ClaimPhase(_Waiting):
+    """The game waits for the opponents' answers to a claim (see the module docstring)."""
+
+    name = CLAIM
+    absent = "There is no claim to answer now."
+    waiting = "A claim is waiting for answers: nobody may play until it is settled."
+    answers = (_ACCEPT, _REJECT)
 
     def check(self, game: Game, seat: int, action: Action) -> None:
         if not self.handles(action):
@@ -580,31 +590,14 @@ class ClaimPhase:
         events.append(ClaimSettled(claimer, claimed, True, tuple(tricks), tuple(unplayed), left))
         game.enter_next(game.play_phase, events)
 
-    def visible(self, game: Game, seat: int) -> Mapping[str, object]:
-        return NOTHING_PRIVATE
 
-
-class ConcedePhase:
+class ConcedePhase(_Waiting):
     """The game waits for the proposer's partner to agree to concede."""
 
     name = CONCEDE
     absent = "There is no concession to answer now."
     waiting = "A concession is waiting for an answer."
-
-    def handles(self, action: Action) -> bool:
-        return isinstance(action, (AgreeConcession, RefuseConcession))
-
-    def enter(
-        self, game: Game, events: list[Event]
-    ) -> None:  # pragma: no cover - entered by apply_outside
-        game.phase = self.name
-
-    def to_act(self, game: Game) -> int | None:
-        seats = answering(game)
-        return seats[0] if seats else None
-
-    def legal(self, game: Game, seat: int) -> list[Action]:
-        return [_AGREE, _REFUSE] if seat in answering(game) else []
+    answers = (_AGREE, _REFUSE)
 
     def check(self, game: Game, seat: int, action: Action) -> None:
         if not self.handles(action):
@@ -623,9 +616,6 @@ class ConcedePhase:
         game.phase = str(before)
         if agreed:
             _end_by_concession(game, proposer, events)
-
-    def visible(self, game: Game, seat: int) -> Mapping[str, object]:
-        return NOTHING_PRIVATE
 
 
 PHASES: Final[dict[str, PhaseLogic]] = {CLAIM: ClaimPhase(), CONCEDE: ConcedePhase()}

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 import tempfile
 from collections.abc import Awaitable
@@ -53,22 +52,19 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import simcord  # noqa: E402
-
-from bot.app.client import create_bot  # noqa: E402
-from bot.config import Settings  # noqa: E402
-from bot.discord_ui.shown import shown as shown_of
+from bot.discord_ui.shown import shown as shown_of  # noqa: E402
 from bot.present.drawing import font  # noqa: E402
 from engine import game_ids, make_rules  # noqa: E402
 from tools.preview_browser import (  # noqa: E402
     DESKTOP,
-    MEASURE_JS,
+    OUT,
     PHONE,
     Browser,
+    loaded_page,
     open_preview,
+    simulated_bot,
 )
 
-OUT = Path(__file__).resolve().parents[1] / "docs" / "screens"
 # one game id of each family is photographed (the first also at 960 px); every game id
 # is measured, the families first
 PHOTOGRAPHED = (
@@ -168,17 +164,10 @@ async def _dm_height(
     """The height of alice's hand DM at ``width``, from its author line to its last
     button; photographed (down to the message's bottom) into ``shot`` if given."""
     dm_msg = alice.user.dm_channel.last_message
-    async with (
-        open_preview(env, alice.user.dm_channel, alice.user, width, height) as url,
-        Browser(width, height) as browser,
+    async with loaded_page(env, alice.user.dm_channel, alice.user, width, height) as (
+        browser,
+        boxes,
     ):
-        boxes = await browser.open(url)
-        # a loaded machine may still be fetching the text's web fonts: Chromium then lays
-        # the text out invisible (and the photograph shows gaps), so wait for them
-        await browser.send(
-            "Runtime.evaluate", expression="document.fonts.ready.then(() => 1)", awaitPromise=True
-        )
-        boxes = json.loads(await browser.evaluate(MEASURE_JS))
         box = next(b for b in boxes if b["id"] == str(dm_msg.id))
         if shot is not None:
             await browser.shoot(shot, bottom=box["bottom"] + 16)
@@ -385,17 +374,11 @@ async def decisions(out: Path, games: list[str]) -> list[Decision]:
     """Measure every game id's decision DMs at 400 px and print the table."""
     out.mkdir(parents=True, exist_ok=True)
     results: list[Decision] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        bot = create_bot(_settings(tmp))
-        try:
-            async with simcord.run(bot) as env:
-                guild = env.create_guild(name="Card Room")
-                for n, game_id in enumerate(games):
-                    shots = out if game_id in PHOTOGRAPHED else None
-                    results.extend(await _decisions_of(env, bot, guild, n, game_id, shots))
-                    print(f"# {game_id}: {len(results)} decisions so far", flush=True)
-        finally:
-            await bot.close()
+    async with simulated_bot(**SETTINGS) as (bot, env, guild):
+        for n, game_id in enumerate(games):
+            shots = out if game_id in PHOTOGRAPHED else None
+            results.extend(await _decisions_of(env, bot, guild, n, game_id, shots))
+            print(f"# {game_id}: {len(results)} decisions so far", flush=True)
     print(f"{'game':<22} {'decision':<14} {'dm@400':>7}")
     for d in results:
         flag = "" if d.height <= 400 else "  over 400"
@@ -404,34 +387,22 @@ async def decisions(out: Path, games: list[str]) -> list[Decision]:
     return results
 
 
-def _settings(tmp: str) -> Settings:
-    return Settings(
-        database=str(Path(tmp) / "ruff.db"),
-        ai_delay=0.0,
-        turn_timeout=90.0,
-        lobby_timeout=0.0,
-        table_edit_interval=0.0,
-        ai_mode="inline",
-        ai_worlds=16,
-        seed=5,
-    )
+SETTINGS: dict[str, Any] = {
+    "turn_timeout": 90.0,
+    "lobby_timeout": 0.0,
+    "table_edit_interval": 0.0,
+    "ai_worlds": 16,
+}
+"""The bot's settings for both measurements, over ``tools.preview_browser.SETTINGS``."""
 
 
 async def main(out: Path, games: list[str]) -> list[Measured]:
     out.mkdir(parents=True, exist_ok=True)
     results: list[Measured] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        bot = create_bot(_settings(tmp))
-        try:
-            async with simcord.run(bot) as env:
-                guild = env.create_guild(name="Card Room")
-                for n, game_id in enumerate(games):
-                    photographed = out if game_id in PHOTOGRAPHED else None
-                    results.append(
-                        await _play_one(env, bot, guild, n, game_id, photographed, n == 0)
-                    )
-        finally:
-            await bot.close()
+    async with simulated_bot(**SETTINGS) as (bot, env, guild):
+        for n, game_id in enumerate(games):
+            photographed = out if game_id in PHOTOGRAPHED else None
+            results.append(await _play_one(env, bot, guild, n, game_id, photographed, n == 0))
     print(
         f"{'game':<22} {'table@400':>9} {'dm@400 full':>11} {'dm@400 mid':>10} {'pic shown':>9}"
         f" {'text@shown':>10} {'H@shown':>7} {'card@shown':>10} {'layout@shown':>12}"

@@ -1,6 +1,11 @@
 """simcord's HTML preview in headless Chromium, as a player would see it: the one
-rendering path of ``tools.measure_screens`` (heights) and ``tools.screenshot_screens``
-(pictures), so what is measured is what is photographed.
+rendering path of ``tools.measure_screens`` (heights) and the ``tools.screenshot_*``
+scripts (pictures), so what is measured is what is photographed, and the setup they
+share.
+
+:func:`simulated_bot` runs the real bot against the offline Discord simulator on a
+fresh database in a temporary folder and hands over the bot, simcord's environment
+and a server to play in; the screenshots go to :data:`OUT` unless told otherwise.
 
 :func:`open_preview` serves simcord's preview of a channel with the bot's suit
 emojis' images (simcord keeps an uploaded application emoji's name, not its
@@ -8,7 +13,9 @@ image: without them every card button would show a broken image of another
 size), and :class:`Browser` drives one Chromium page over the DevTools protocol
 (a websocket, through aiohttp): it loads the page, waits until its messages and
 every image in them have loaded, reads the boxes of the messages
-(:data:`MEASURE_JS`) and takes screenshots.
+(:data:`MEASURE_JS`) and takes screenshots. :func:`photograph` does all of it for one
+channel; :func:`loaded_page` also waits for the text's web fonts and leaves the page
+open to shoot or read more.
 """
 
 from __future__ import annotations
@@ -25,11 +32,15 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import simcord
 from simcord.backend.cdn import CDN_BASE
 
+from bot.app.client import RuffBot, create_bot
+from bot.config import Settings
 from bot.present import suit_emojis
 
 PHONE, DESKTOP = 400, 960
+OUT = Path(__file__).resolve().parents[1] / "docs" / "screens"
 
 MEASURE_JS = r"""
 (() => {
@@ -53,6 +64,32 @@ MEASURE_JS = r"""
   return JSON.stringify(out);
 })()
 """
+
+
+SETTINGS: dict[str, Any] = {"ai_delay": 0.0, "ai_mode": "inline", "seed": 5}
+"""What every screenshot run sets: the AI moves at once, in this process, its seats seeded
+(the same games every run)."""
+
+
+@contextlib.asynccontextmanager
+async def simulated_bot(
+    *, settle_timeout: float | None = None, **settings: Any
+) -> AsyncIterator[tuple[RuffBot, Any, Any]]:
+    """The real bot against simcord, on a fresh SQLite database in a temporary folder:
+    ``(bot, env, guild)``, the guild a server named "Card Room". ``settings`` are the
+    bot's :class:`~bot.config.Settings` but the database, over :data:`SETTINGS`;
+    ``settle_timeout`` (seconds) lets simcord wait longer for the AI on a loaded
+    machine. The bot is closed after."""
+    with tempfile.TemporaryDirectory() as tmp:
+        database = str(Path(tmp) / "ruff.db")
+        bot = create_bot(Settings(database=database, **(SETTINGS | settings)))
+        try:
+            async with simcord.run(bot) as env:
+                if settle_timeout is not None:
+                    env.settle_timeout = settle_timeout
+                yield bot, env, env.create_guild(name="Card Room")
+        finally:
+            await bot.close()
 
 
 def emoji_assets(env: Any) -> dict[str, tuple[str, bytes]]:
@@ -220,3 +257,22 @@ async def photograph(
         boxes = await browser.open(url)
         await browser.shoot(path, bottom=max(b["bottom"] for b in boxes) + 16 if boxes else None)
         return boxes
+
+
+@contextlib.asynccontextmanager
+async def loaded_page(
+    env: Any, channel: Any, viewer: Any, width: int, height: int
+) -> AsyncIterator[tuple[Browser, list[dict[str, Any]]]]:
+    """``channel``'s preview as ``viewer`` sees it at ``width``, loaded, its web fonts
+    too: the browser (to shoot or read more) and the message boxes (:data:`MEASURE_JS`)."""
+    async with (
+        open_preview(env, channel, viewer, width, height) as url,
+        Browser(width, height) as browser,
+    ):
+        await browser.open(url)
+        # a loaded machine may still be fetching the text's web fonts: Chromium then lays
+        # the text out invisible (and the photograph shows gaps), so wait for them
+        await browser.send(
+            "Runtime.evaluate", expression="document.fonts.ready.then(() => 1)", awaitPromise=True
+        )
+        yield browser, json.loads(await browser.evaluate(MEASURE_JS))

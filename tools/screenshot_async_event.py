@@ -15,21 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import discord  # noqa: E402
-import simcord  # noqa: E402
 
-from bot.app.client import create_bot  # noqa: E402
-from bot.config import Settings  # noqa: E402
 from bot.store import EventRepo  # noqa: E402
-from tools.preview_browser import PHONE, photograph  # noqa: E402
-
-OUT = Path(__file__).resolve().parents[1] / "docs" / "screens"
+from tools.preview_browser import OUT, PHONE, photograph, simulated_bot  # noqa: E402
 
 
 async def play_board(env: Any, bot: Any, member: Any) -> None:
@@ -64,79 +58,60 @@ async def play_board(env: Any, bot: Any, member: Any) -> None:
 
 async def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            database=str(Path(tmp) / "ruff.db"),
-            ai_delay=0.0,
-            turn_timeout=0.0,
-            lobby_timeout=0.0,
-            table_edit_interval=0.0,
-            ai_mode="inline",
-            ai_worlds=16,
-            daily_worlds=8,
-            seed=5,
-            turn_ping_delay=3600.0,
-            card_emojis=False,
+    async with simulated_bot(
+        settle_timeout=60.0,  # the boards' AI searches on a loaded machine
+        turn_timeout=0.0,
+        lobby_timeout=0.0,
+        table_edit_interval=0.0,
+        ai_worlds=16,
+        daily_worlds=8,
+        turn_ping_delay=3600.0,
+        card_emojis=False,
+    ) as (bot, env, guild):
+        channel = guild.create_text_channel("events")
+        mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+        mod = guild.add_member(env.create_user("tess"), roles=[mods])
+        ann, bob, cat = (guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cat"))
+        await mod.slash(
+            channel,
+            "ruff event create",
+            game="whist-5",
+            format="async",
+            boards=3,
+            deadline="24h",
+            starts_in=30,
         )
-        bot = create_bot(settings)
-        try:
-            async with simcord.run(bot) as env:
-                env.settle_timeout = 60.0  # the boards' AI searches on a loaded machine
-                guild = env.create_guild(name="Card Room")
-                channel = guild.create_text_channel("events")
-                mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
-                mod = guild.add_member(env.create_user("tess"), roles=[mods])
-                ann, bob, cat = (
-                    guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cat")
-                )
-                await mod.slash(
-                    channel,
-                    "ruff event create",
-                    game="whist-5",
-                    format="async",
-                    boards=3,
-                    deadline="24h",
-                    starts_in=30,
-                )
-                message = next(m for m in channel.history() if "Event #1" in m.content)
-                for m in (ann, bob, cat):
-                    await m.click(message, label="Join")
-                await env.settle()
-                await photograph(
-                    env, channel, ann, PHONE, 900, out / "event-async-registration-400.png"
-                )
-                await mod.slash(channel, "ruff event start")
-                await env.settle()
-                for member in (ann, bob):
-                    message = next(m for m in channel.history() if "Event #1" in m.content)
-                    await member.click(message, label="▶ Play")
-                    await env.settle()
-                    await play_board(env, bot, member)
-                await env.settle()
-                await bot.manager.services.notifier.flush()
-                await photograph(
-                    env,
-                    ann.user.dm_channel,
-                    ann.user,
-                    PHONE,
-                    900,
-                    out / "event-async-board-400.png",
-                )
-                await ann.slash(channel, "ruff event standings")
-                await env.settle()
-                await photograph(
-                    env, channel, ann, PHONE, 1200, out / "event-async-standings-400.png"
-                )
-                event = await EventRepo(bot.db).get(1)
-                assert event is not None and event.deadline_at is not None
-                await env.advance_time(event.deadline_at - env.now().timestamp() + 1)
-                await env.settle()
-                await bot.manager.services.notifier.flush()
-                await photograph(
-                    env, channel, ann, PHONE, 1800, out / "event-async-results-400.png"
-                )
-        finally:
-            await bot.close()
+        message = next(m for m in channel.history() if "Event #1" in m.content)
+        for m in (ann, bob, cat):
+            await m.click(message, label="Join")
+        await env.settle()
+        await photograph(env, channel, ann, PHONE, 900, out / "event-async-registration-400.png")
+        await mod.slash(channel, "ruff event start")
+        await env.settle()
+        for member in (ann, bob):
+            message = next(m for m in channel.history() if "Event #1" in m.content)
+            await member.click(message, label="▶ Play")
+            await env.settle()
+            await play_board(env, bot, member)
+        await env.settle()
+        await bot.manager.services.notifier.flush()
+        await photograph(
+            env,
+            ann.user.dm_channel,
+            ann.user,
+            PHONE,
+            900,
+            out / "event-async-board-400.png",
+        )
+        await ann.slash(channel, "ruff event standings")
+        await env.settle()
+        await photograph(env, channel, ann, PHONE, 1200, out / "event-async-standings-400.png")
+        event = await EventRepo(bot.db).get(1)
+        assert event is not None and event.deadline_at is not None
+        await env.advance_time(event.deadline_at - env.now().timestamp() + 1)
+        await env.settle()
+        await bot.manager.services.notifier.flush()
+        await photograph(env, channel, ann, PHONE, 1800, out / "event-async-results-400.png")
 
 
 if __name__ == "__main__":

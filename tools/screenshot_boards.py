@@ -23,22 +23,16 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import discord  # noqa: E402
-import simcord  # noqa: E402
 
-from bot.app.client import create_bot  # noqa: E402
-from bot.config import Settings  # noqa: E402
 from bot.store import DailyRepo  # noqa: E402
 from engine import boards_of, make_rules  # noqa: E402
-from tools.preview_browser import MEASURE_JS, PHONE, Browser, open_preview  # noqa: E402
-
-OUT = Path(__file__).resolve().parents[1] / "docs" / "screens"
+from tools.preview_browser import OUT, PHONE, loaded_page, simulated_bot  # noqa: E402
 
 Shot = tuple[str, discord.ui.View]
 """A message to photograph: its text and its buttons."""
@@ -119,16 +113,11 @@ async def _shoot(env: Any, bot: Any, reader: Any, shot: Shot, path: Path) -> flo
     content, view = shot
     await bot.manager.services.notifier.dm(reader.user.id, content, view)
     await bot.manager.services.notifier.flush()
-    channel = reader.user.dm_channel
-    async with (
-        open_preview(env, channel, reader.user, PHONE, 1400) as url,
-        Browser(PHONE, 1400) as browser,
+    async with loaded_page(env, reader.user.dm_channel, reader.user, PHONE, 1400) as (
+        browser,
+        boxes,
     ):
-        await browser.open(url)
-        await browser.send(
-            "Runtime.evaluate", expression="document.fonts.ready.then(() => 1)", awaitPromise=True
-        )
-        box = json.loads(await browser.evaluate(MEASURE_JS))[-1]
+        box = boxes[-1]
         rows = json.loads(await browser.evaluate(ROWS_JS))
         if rows:
             print(f"{path.name}: button rows {rows}", flush=True)
@@ -169,88 +158,71 @@ async def _standings(env: Any, bot: Any, guild: Any, reader: Any, channel: Any) 
 
 async def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            database=str(Path(tmp) / "ruff.db"),
-            ai_delay=0.0,
-            ai_mode="inline",
-            seed=5,
-            turn_timeout=0.0,
-            turn_ping_delay=3600.0,
-            daily_worlds=8,
-            card_emojis=False,
+    async with simulated_bot(
+        settle_timeout=60.0,  # the boards' AI searches on a loaded machine
+        turn_timeout=0.0,
+        turn_ping_delay=3600.0,
+        daily_worlds=8,
+        card_emojis=False,
+    ) as (bot, env, guild):
+        channel = guild.create_text_channel("cards")
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+        await bob.slash(channel, "ruff daily", game="whist-5")
+        await _play(env, bot, bob)  # a traveller with two results
+        await alice.slash(channel, "ruff daily", game="whist-5")
+        seen: list[Shot] = []
+        board_end = await _play(env, bot, alice, seen=seen)
+        board_end_shot = _shot(board_end)
+        await alice.slash(channel, "ruff challenge", opponent=bob.user, game="whist-5", boards=2)
+        invite = next(m for m in bob.user.dm_channel.history() if "challenges you" in m.content)
+        invitation = (invite.content, discord.ui.View.from_message(invite, timeout=None))
+        await bob.user.click(invite, label="▶ Play")
+        await env.settle()
+        challenge_end: Shot | None = None
+        for member, pick in ((alice, 0), (bob, -1)):
+            done = await _play(env, bot, member, pick)
+            challenge_end = challenge_end or _shot(done)
+            await member.user.click(done, label="▶ Board 2")
+            await env.settle()
+            await _play(env, bot, member, pick)
+        await env.settle()
+        result = next(
+            m
+            for m in alice.user.dm_channel.history()
+            if m.content.startswith("🏁 **Challenge #1**")
         )
-        bot = create_bot(settings)
-        try:
-            async with simcord.run(bot) as env:
-                env.settle_timeout = 60.0  # the boards' AI searches on a loaded machine
-                guild = env.create_guild(name="Card Room")
-                channel = guild.create_text_channel("cards")
-                alice = guild.add_member(env.create_user("alice"))
-                bob = guild.add_member(env.create_user("bob"))
-                await bob.slash(channel, "ruff daily", game="whist-5")
-                await _play(env, bot, bob)  # a traveller with two results
-                await alice.slash(channel, "ruff daily", game="whist-5")
-                seen: list[Shot] = []
-                board_end = await _play(env, bot, alice, seen=seen)
-                board_end_shot = _shot(board_end)
-                await alice.slash(
-                    channel, "ruff challenge", opponent=bob.user, game="whist-5", boards=2
-                )
-                invite = next(
-                    m for m in bob.user.dm_channel.history() if "challenges you" in m.content
-                )
-                invitation = (invite.content, discord.ui.View.from_message(invite, timeout=None))
-                await bob.user.click(invite, label="▶ Play")
-                await env.settle()
-                challenge_end: Shot | None = None
-                for member, pick in ((alice, 0), (bob, -1)):
-                    done = await _play(env, bot, member, pick)
-                    challenge_end = challenge_end or _shot(done)
-                    await member.user.click(done, label="▶ Board 2")
-                    await env.settle()
-                    await _play(env, bot, member, pick)
-                await env.settle()
-                result = next(
-                    m
-                    for m in alice.user.dm_channel.history()
-                    if m.content.startswith("🏁 **Challenge #1**")
-                )
-                compared = _shot(result)
-                # the rematch: bob asks it, alice is invited, alice's own Rematch says so
-                theirs = next(
-                    m
-                    for m in bob.user.dm_channel.history()
-                    if m.content.startswith("🏁 **Challenge #1**")
-                )
-                asked = await bob.user.click(theirs, label="Rematch")
-                await env.settle()
-                rematch_answer = (asked.followups[0].content, discord.ui.View(timeout=None))
-                rematch_invite = next(
-                    m for m in alice.user.dm_channel.history() if "challenge #2" in m.content
-                )
-                twice = await alice.user.click(result, label="Rematch")
-                print(f"alice's Rematch after bob's: {twice.response.content!r}", flush=True)
-                standings = await _standings(env, bot, guild, alice, channel)
-                shots = {
-                    "board-play": seen[0],
-                    "board-end": board_end_shot,
-                    "challenge-invite": invitation,
-                    "challenge-board-end": challenge_end,
-                    "challenge-result": compared,
-                    "challenge-rematch": rematch_answer,
-                    "challenge-rematch-invite": _shot(rematch_invite),
-                    "standings-today": (standings, discord.ui.View(timeout=None)),
-                }
-                for name, shot in shots.items():
-                    if shot is None:
-                        continue
-                    reader = guild.add_member(env.create_user(f"reader-{name}"))
-                    path = out / f"{name}-{PHONE}.png"
-                    height = await _shoot(env, bot, reader, shot, path)
-                    print(f"{path}: {height:.0f} px high at {PHONE} px", flush=True)
-        finally:
-            await bot.close()
+        compared = _shot(result)
+        # the rematch: bob asks it, alice is invited, alice's own Rematch says so
+        theirs = next(
+            m for m in bob.user.dm_channel.history() if m.content.startswith("🏁 **Challenge #1**")
+        )
+        asked = await bob.user.click(theirs, label="Rematch")
+        await env.settle()
+        rematch_answer = (asked.followups[0].content, discord.ui.View(timeout=None))
+        rematch_invite = next(
+            m for m in alice.user.dm_channel.history() if "challenge #2" in m.content
+        )
+        twice = await alice.user.click(result, label="Rematch")
+        print(f"alice's Rematch after bob's: {twice.response.content!r}", flush=True)
+        standings = await _standings(env, bot, guild, alice, channel)
+        shots = {
+            "board-play": seen[0],
+            "board-end": board_end_shot,
+            "challenge-invite": invitation,
+            "challenge-board-end": challenge_end,
+            "challenge-result": compared,
+            "challenge-rematch": rematch_answer,
+            "challenge-rematch-invite": _shot(rematch_invite),
+            "standings-today": (standings, discord.ui.View(timeout=None)),
+        }
+        for name, shot in shots.items():
+            if shot is None:
+                continue
+            reader = guild.add_member(env.create_user(f"reader-{name}"))
+            path = out / f"{name}-{PHONE}.png"
+            height = await _shoot(env, bot, reader, shot, path)
+            print(f"{path}: {height:.0f} px high at {PHONE} px", flush=True)
 
 
 if __name__ == "__main__":

@@ -14,22 +14,17 @@ from __future__ import annotations
 import asyncio
 import random
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import discord  # noqa: E402
-import simcord  # noqa: E402
 from simcord.backend.access import can_access_channel  # noqa: E402
 
-from bot.app.client import create_bot  # noqa: E402
-from bot.config import Settings  # noqa: E402
 from bot.tables.act import act  # noqa: E402
-from tools.preview_browser import DESKTOP, PHONE, photograph  # noqa: E402
+from tools.preview_browser import DESKTOP, OUT, PHONE, photograph, simulated_bot  # noqa: E402
 
-OUT = Path(__file__).resolve().parents[1] / "docs" / "screens"
 NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal")
 
 
@@ -65,67 +60,54 @@ async def play_humans(env: Any, bot: Any, rng: random.Random, until: Any) -> int
 
 async def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            database=str(Path(tmp) / "ruff.db"),
-            ai_delay=0.0,
-            turn_timeout=0.0,
-            lobby_timeout=0.0,
-            table_edit_interval=0.0,
-            ai_mode="inline",
-            ai_worlds=16,
-            daily_worlds=16,
-            seed=5,
+    async with simulated_bot(
+        turn_timeout=0.0,
+        lobby_timeout=0.0,
+        table_edit_interval=0.0,
+        ai_worlds=16,
+        daily_worlds=16,
+    ) as (bot, env, guild):
+        channel = guild.create_text_channel("events")
+        mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+        mod = guild.add_member(env.create_user("tess"), roles=[mods])
+        members = [guild.add_member(env.create_user(n)) for n in NAMES]
+        await mod.slash(
+            channel,
+            "ruff event create",
+            game="whist-5",
+            rounds=3,
+            boards=2,
+            minutes=8,
+            starts_in=20,
         )
-        bot = create_bot(settings)
-        try:
-            async with simcord.run(bot) as env:
-                guild = env.create_guild(name="Card Room")
-                channel = guild.create_text_channel("events")
-                mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
-                mod = guild.add_member(env.create_user("tess"), roles=[mods])
-                members = [guild.add_member(env.create_user(n)) for n in NAMES]
-                await mod.slash(
-                    channel,
-                    "ruff event create",
-                    game="whist-5",
-                    rounds=3,
-                    boards=2,
-                    minutes=8,
-                    starts_in=20,
-                )
-                registration = next(m for m in channel.history() if "Event #1" in m.content)
-                for m in members:
-                    await m.click(registration, label="Join")
-                for m in members[:6]:
-                    await m.click(registration, label="Check in")
-                await env.settle()
-                await photograph(
-                    env, channel, members[0], PHONE, 1200, out / "event-registration-400.png"
-                )
-                await mod.slash(channel, "ruff event start")
-                await env.settle()
+        registration = next(m for m in channel.history() if "Event #1" in m.content)
+        for m in members:
+            await m.click(registration, label="Join")
+        for m in members[:6]:
+            await m.click(registration, label="Check in")
+        await env.settle()
+        await photograph(env, channel, members[0], PHONE, 1200, out / "event-registration-400.png")
+        await mod.slash(channel, "ruff event start")
+        await env.settle()
 
-                def scored() -> bool:
-                    return any("standings after round 1" in m.content for m in channel.history())
+        def scored() -> bool:
+            return any("standings after round 1" in m.content for m in channel.history())
 
-                await play_humans(env, bot, random.Random(5), scored)
-                await env.settle()
-                await bot.manager.services.notifier.flush()
-                for width in (PHONE, DESKTOP):
-                    await photograph(
-                        env, channel, members[0], width, 1700, out / f"event-channel-{width}.png"
-                    )
-                # the last thread members[0] may open: a table's thread is private to its
-                # players
-                thread = next(
-                    th
-                    for th in reversed(channel.threads)
-                    if can_access_channel(env, th.id, members[0], history=True)
-                )
-                await photograph(env, thread, members[0], PHONE, 1700, out / "event-thread-400.png")
-        finally:
-            await bot.close()
+        await play_humans(env, bot, random.Random(5), scored)
+        await env.settle()
+        await bot.manager.services.notifier.flush()
+        for width in (PHONE, DESKTOP):
+            await photograph(
+                env, channel, members[0], width, 1700, out / f"event-channel-{width}.png"
+            )
+        # the last thread members[0] may open: a table's thread is private to its
+        # players
+        thread = next(
+            th
+            for th in reversed(channel.threads)
+            if can_access_channel(env, th.id, members[0], history=True)
+        )
+        await photograph(env, thread, members[0], PHONE, 1700, out / "event-thread-400.png")
 
 
 if __name__ == "__main__":

@@ -22,9 +22,7 @@ review of eight costly decisions, three of them mistakes) and the day's standing
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -34,21 +32,19 @@ from fractions import Fraction  # noqa: E402
 
 import simcord  # noqa: E402
 
-from bot.app.client import create_bot  # noqa: E402
-from bot.config import Settings  # noqa: E402
 from bot.present.render.daily import standings_text  # noqa: E402
 from bot.present.render.review import review_text  # noqa: E402
 from engine import make_rules  # noqa: E402
 from tools.preview_browser import (  # noqa: E402
     DESKTOP,
-    MEASURE_JS,
+    OUT,
     PHONE,
     Browser,
-    open_preview,
+    loaded_page,
     photograph,
+    simulated_bot,
 )
 
-OUT = Path(__file__).resolve().parents[1] / "docs" / "screens"
 WIDTHS = (DESKTOP, PHONE)
 
 
@@ -133,46 +129,30 @@ async def _act(alice: Any) -> bool:
 async def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     await _suits_on_both_themes(out)
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            database=str(Path(tmp) / "ruff.db"),
-            ai_delay=0.0,
-            turn_timeout=90.0,
-            lobby_timeout=0.0,
-            table_edit_interval=0.0,
-            ai_mode="inline",
-            ai_worlds=16,
-            seed=5,
-        )
-        bot = create_bot(settings)
-        try:
-            async with simcord.run(bot) as env:
-                guild = env.create_guild(name="Card Room")
-                channel = guild.create_text_channel("whist")
-                alice = guild.add_member(env.create_user("alice"))
-                bob = guild.add_member(env.create_user("bob"))  # a spectator
-                await alice.slash(channel, "ruff new")
-                for level in ("easy", "easy", "easy"):
-                    await alice.click(channel.last_message, label=f"Add AI ({level})")
-                await alice.click(channel.last_message, label="Start")
-                game = bot.manager.tables[1]
-                for _ in range(200):
-                    g = game.game
-                    if (
-                        g.phase == "play"
-                        and g.trick_no >= 5
-                        and g.to_act() == 0
-                        and len(g.trick) >= 2
-                    ):
-                        break
-                    if not await _act(alice):
-                        await env.advance_time(1)
-                await env.settle()
-                await bot.manager.services.notifier.flush()
-                await _preview(env, channel.threads[0], bob, "thread", out)
-                await _preview(env, alice.user.dm_channel, alice.user, "dm", out)
-        finally:
-            await bot.close()
+    async with simulated_bot(
+        turn_timeout=90.0,
+        lobby_timeout=0.0,
+        table_edit_interval=0.0,
+        ai_worlds=16,
+    ) as (bot, env, guild):
+        channel = guild.create_text_channel("whist")
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))  # a spectator
+        await alice.slash(channel, "ruff new")
+        for level in ("easy", "easy", "easy"):
+            await alice.click(channel.last_message, label=f"Add AI ({level})")
+        await alice.click(channel.last_message, label="Start")
+        game = bot.manager.tables[1]
+        for _ in range(200):
+            g = game.game
+            if g.phase == "play" and g.trick_no >= 5 and g.to_act() == 0 and len(g.trick) >= 2:
+                break
+            if not await _act(alice):
+                await env.advance_time(1)
+        await env.settle()
+        await bot.manager.services.notifier.flush()
+        await _preview(env, channel.threads[0], bob, "thread", out)
+        await _preview(env, alice.user.dm_channel, alice.user, "dm", out)
     for path in sorted(out.glob("*.png")):
         print(path)
 
@@ -232,16 +212,11 @@ def sample_standings() -> str:
 
 async def _shoot_text(env: Any, reader: Any, path: Path) -> float:
     """Photograph ``reader``'s DM at 400 px, its web fonts loaded; the message's height."""
-    channel = reader.user.dm_channel
-    async with (
-        open_preview(env, channel, reader.user, PHONE, 1400) as url,
-        Browser(PHONE, 1400) as browser,
+    async with loaded_page(env, reader.user.dm_channel, reader.user, PHONE, 1400) as (
+        browser,
+        boxes,
     ):
-        await browser.open(url)
-        await browser.send(
-            "Runtime.evaluate", expression="document.fonts.ready.then(() => 1)", awaitPromise=True
-        )
-        box = json.loads(await browser.evaluate(MEASURE_JS))[-1]
+        box = boxes[-1]
         await browser.shoot(path, bottom=box["bottom"] + 16)
         return float(box["bottom"] - box["top"])
 
@@ -253,23 +228,14 @@ async def texts(out: Path) -> None:
         "review": review_text(sample_review(), 1, "North", show_double_dummy=True),
         "standings": sample_standings(),
     }
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            database=str(Path(tmp) / "ruff.db"), ai_delay=0.0, ai_mode="inline", seed=5
-        )
-        bot = create_bot(settings)
-        try:
-            async with simcord.run(bot) as env:
-                guild = env.create_guild(name="Card Room")
-                for name, text in shown.items():
-                    reader = guild.add_member(env.create_user(f"alice-{name}"))
-                    await bot.manager.services.notifier.dm(reader.user.id, text)
-                    await bot.manager.services.notifier.flush()
-                    path = out / f"{name}-{PHONE}.png"
-                    height = await _shoot_text(env, reader, path)
-                    print(f"{path}: {height:.0f} px high at {PHONE} px", flush=True)
-        finally:
-            await bot.close()
+    async with simulated_bot() as (bot, env, guild):
+        for name, text in shown.items():
+            reader = guild.add_member(env.create_user(f"alice-{name}"))
+            await bot.manager.services.notifier.dm(reader.user.id, text)
+            await bot.manager.services.notifier.flush()
+            path = out / f"{name}-{PHONE}.png"
+            height = await _shoot_text(env, reader, path)
+            print(f"{path}: {height:.0f} px high at {PHONE} px", flush=True)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,8 @@ between the dialects:
   either backend, and nothing above the store names a backend's errors.
 
 ``INSERT ... ON CONFLICT (...) DO UPDATE SET x = excluded.x`` is the same in both
-dialects and is written as is. The schema history (``migrations.py``) carries each
-step in both dialects.
+dialects and is written as is. The schema history (``migrations/``, a module a step)
+carries each step in both dialects.
 """
 
 from __future__ import annotations

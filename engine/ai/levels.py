@@ -76,10 +76,8 @@ class Profile:
 
     # the open tables: 2-3 seats, everyone alone, or layouts (engine.ai.strategies.open_tables)
     open_worlds: int = 0
-    open_exact: tuple[int, int] = (
-        0,
-        0,
-    )  # with layouts: cards a seat (two seats, more) solved exactly
+    # with layouts: at or below these many cards a seat (two seats, more) solved exactly
+    open_exact: tuple[int, int] = (0, 0)
     open_exact_hidden: tuple[int, int] = (0, 0)  # the same without layouts
     sharp: bool = False  # tables of two or three: weigh worlds by the others' plays
     relative: bool = False  # three or more, each alone: a deal's value less the others' mean
