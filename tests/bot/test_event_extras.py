@@ -13,7 +13,9 @@ import pytest
 
 from bot.store import EventRepo, RatingRepo, ResultRepo
 
+from .helpers import buttons, card_labels, enabled_cards
 from .test_events import _play_some
+from .test_hand_copies import _assert_current
 
 pytestmark = pytest.mark.slow  # whole boards through the simulator
 
@@ -193,3 +195,64 @@ async def test_the_standings_come_with_a_picture_after_each_round_and_at_the_end
     res = await members[2].slash(channel, "ruff event standings")
     assert res.ephemeral and res.response.content == final.content
     assert _picture(res.response).description == _picture(final).description
+
+
+async def test_a_no_shows_hand_dm_waits_unedited_and_comes_back_current(
+    simcord_env: Any,
+) -> None:
+    """The AI plays for dan, who did not check in: his hand DM says so once and is not
+    edited as the AI plays his cards (no card of the game reaches it, and nothing is
+    redrawn a move); when he checks in it shows his hand and the turn as they are now."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    members = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cat", "dan")]
+    dan = members[3]
+    await mod.slash(channel, "ruff event create", game="whist-5", rounds=1, boards=1, minutes=60)
+    for m in members:
+        await m.click(_registration(channel, 1), label="Join")
+    for m in members[:3]:
+        await m.click(_registration(channel, 1), label="Check in")
+    await mod.slash(channel, "ruff event start")
+    await env.settle()
+    (table,) = [t for t in env.bot.manager.tables.values() if t.settings.event]
+    seat = table.seat_of(dan.id)
+    assert seat is not None and table.away == {seat}
+    dm_id, message_id = table.hand_messages[seat]
+    dm = next(m for m in dan.user.dm_channel.history() if m.id == message_id)
+    assert "the AI is playing your cards" in dm.content
+    assert not re.search("[♠♥♦♣]", dm.content) and not card_labels(dm)  # no card of the game
+    assert [b.label for b in buttons(dm)] == ["Take my seat back"]
+    before = dm.content
+    requests = len(env.http_requests)
+
+    others = {m.id: m for m in members[:3]}
+    await _play_some(env, others, random.Random(7), 20)
+    game = table.game
+    assert game is not None and not game.is_over
+    ai_moves = [m for m in table.moves if m[1] == seat and m[2] is None]
+    assert len(ai_moves) >= 3, "the AI played dan's cards meanwhile"
+    edits = [
+        r
+        for r in env.http_requests[requests:]
+        if r.method == "PATCH" and r.path == f"/channels/{dm_id}/messages/{message_id}"
+    ]
+    assert edits == [], "his DM is left alone while he is away"
+    dm = next(m for m in dan.user.dm_channel.history() if m.id == message_id)
+    assert dm.content == before
+
+    res = await dan.click(_registration(channel, 1), label="Check in")
+    assert "Checked in" in res.response.content
+    await env.settle()
+    assert table.away == set()
+    dm_id, message_id = table.hand_messages[seat]
+    dm = next(m for m in dan.user.dm_channel.history() if m.id == message_id)
+    assert "AI is playing" not in dm.content
+    _assert_current("dan's DM", dm.content, card_labels(dm), enabled_cards(dm), table, seat)
+    # and it follows the game again: his next turn is live there
+    while table.game is not None and table.game.to_act() != seat and not table.game.is_over:
+        assert await _play_some(env, others, random.Random(8), 1) == 1
+    dm = next(m for m in dan.user.dm_channel.history() if m.id == message_id)
+    _assert_current("dan's DM", dm.content, card_labels(dm), enabled_cards(dm), table, seat)

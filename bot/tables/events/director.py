@@ -239,8 +239,8 @@ class Director:
                     continue
                 self._away[table.id] = table.away - {seat}  # known here: no second look
                 async with table.lock:
-                    if table.status == "active":
-                        await commit.reclaim(self.svc, table, seat)
+                    if table.status == "active" and await commit.reclaim(self.svc, table, seat):
+                        self.front.seats_changed(table)  # their live hand at once
                 self.kick(table)
         return back
 
