@@ -13,7 +13,7 @@ import pytest
 
 from bot.store import EventRepo, RatingRepo, ResultRepo
 
-from .helpers import buttons, card_labels, enabled_cards
+from .helpers import buttons, card_labels, enabled_cards, hand_message, table_message
 from .test_events import _play_some
 from .test_hand_copies import _assert_current
 
@@ -115,11 +115,25 @@ async def test_a_table_thread_holds_who_plays_at_the_table_now(simcord_env: Any)
     assert "Checked in" in res.response.content
     await env.settle()
     assert eve.id in _thread_players(env, eve_table.thread_id)
-    # bob leaves: he still plays this round's board, so he stays in its thread for now
-    res = await bob.click(_registration(channel, 1), label="Leave")
-    assert "no longer in this event" in res.response.content
+    # bob leaves: the AI plays his seat from now on, and he leaves his table's thread
+    # at once (his table's players stay)
     bob_table = next(t for t in round1 if bob.id in t.seats)
     assert bob.id in _thread_players(env, bob_table.thread_id)
+    res = await bob.click(_registration(channel, 1), label="Leave")
+    assert "no longer in this event" in res.response.content
+    await env.settle()
+    assert _thread_players(env, bob_table.thread_id) == {
+        u for u in bob_table.seats if u is not None
+    } - {bob.id}
+    (board,) = [
+        t
+        for t in env.bot.manager.tables.values()
+        if t.settings.event and t.status == "active" and t.seat_of(bob.id) is not None
+    ]
+    assert board.away == {bob_table.seats.index(bob.id)}
+    thread = next(th for th in channel.threads if th.id == bob_table.thread_id)
+    assert "Take my seat back" in [b.label for b in buttons(table_message(thread))]
+    assert "the AI is playing your cards" in hand_message(bob).content
     # round 1 played: everyone sits at a new table in round 2, bob nowhere
     rng = random.Random(3)
     while not await repo.tables(1, 2):
