@@ -126,6 +126,11 @@ class Settings(BaseSettings):
         gt=0,
         description="seconds between two sweeps that settle the challenges past their deadline",
     )
+    event_sweep_every: float = Field(
+        default=60.0,
+        gt=0,
+        description="seconds between two looks for asynchronous events whose close no timer here waits for (made by another process)",
+    )
     afk_takeover_after: int = Field(
         default=2,
         description="timed-out turns in a row after which the AI keeps a silent human's seat",

@@ -2,7 +2,8 @@
 
 A simcord settle waits, in real time, for every sleep of the bot that ends before the
 settle's deadline. The bot's housekeeping sleeps — an ended table's retirement
-(``ended_kept``), the challenges' sweep (``challenge_check_every``) — are minutes
+(``ended_kept``), the challenges' sweep (``challenge_check_every``), the asynchronous
+events' (``event_sweep_every``) — are minutes
 long: a settle timeout as long as one of them made a test sit idle for minutes
 (``test_100_tables_racing_clicks``: settle 120 s = the 120 s retirement, 240–305 s
 idle a run). The fixtures push those sleeps past every settle timeout the tests use;
@@ -42,7 +43,7 @@ def _settle_timeouts() -> dict[str, float]:
 
 
 def _housekeeping(settings: Settings) -> float:
-    return min(settings.ended_kept, settings.challenge_check_every)
+    return min(settings.ended_kept, settings.challenge_check_every, settings.event_sweep_every)
 
 
 def test_every_settle_ends_before_the_first_housekeeping_sleep(tmp_path: Path) -> None:

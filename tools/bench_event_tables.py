@@ -124,8 +124,13 @@ class Bot:
         if self.posts:
             self.features = self.manager.features()
             events = next(f for f in self.features if f.name == "events")
-            director = getattr(events.start, "__self__", None)  # the feature's director
-            assert isinstance(director, Director)
+            # the feature's director: its start (``resume``) closes over it, beside the
+            # asynchronous events' one
+            director = next(
+                c.cell_contents
+                for c in getattr(events.start, "__closure__", None) or ()
+                if isinstance(c.cell_contents, Director)
+            )
         else:  # no feature built (only the events' subscribes to the feed): a director
             # that posts nothing in the events' place
             self.features = []

@@ -6,7 +6,7 @@ individual event in #events, eight members join, six check in (two no-shows, who
 seats the AI plays), the mod starts it, and every human move is a random legal
 action through the table layer's ``act()`` (the path every front's click takes)
 until the standings after round 1 are posted; then the event's channel and one
-table's thread are photographed. Needs simcord's preview extras and ``chromium``.
+table's thread are photographed (and, at the start, a no-show's hand DM). Needs simcord's preview extras and ``chromium``.
 """
 
 from __future__ import annotations
@@ -89,6 +89,11 @@ async def main(out: Path) -> None:
         await photograph(env, channel, members[0], PHONE, 1200, out / "event-registration-400.png")
         await mod.slash(channel, "ruff event start")
         await env.settle()
+        # a no-show's hand DM: the AI plays for them, nothing of the game shown
+        gus = members[6]
+        await photograph(
+            env, gus.user.dm_channel, gus.user, PHONE, 900, out / "event-away-dm-400.png"
+        )
 
         def scored() -> bool:
             return any("standings after round 1" in m.content for m in channel.history())

@@ -98,18 +98,30 @@ class Hands:
         assert game is not None
         language = self.language_of_seat(table, seat)
         version = game.version
-        # the same hand at the same move is drawn once: a click's answer and its DM's
-        # edit, a "My hand" copy and the DM (a game that is over is drawn each time)
-        key = (
-            game,
-            version,
-            language,
-            note,
-            table.away,
-            shown(table).played_for.get(seat),
-            table.message_id,
-            turn_deadline(table, seat),  # a turn's deadline may be known after its move
-        )
+        key: tuple[Any, ...]
+        if seat in table.away and not game.is_over:
+            # the AI plays for its absent player: the message says so and follows nothing
+            # of the game, so it is drawn once for the whole absence, not once a move
+            key = (
+                "away",
+                language,
+                table.away,
+                table.message_id,
+                shown(table).played_for.get(seat),
+            )
+        else:
+            # the same hand at the same move is drawn once: a click's answer and its DM's
+            # edit, a "My hand" copy and the DM (a game that is over is drawn each time)
+            key = (
+                game,
+                version,
+                language,
+                note,
+                table.away,
+                shown(table).played_for.get(seat),
+                table.message_id,
+                turn_deadline(table, seat),  # a turn's deadline may be known after its move
+            )
         drawn = shown(table).hands_drawn.get(seat)
         if drawn is not None and drawn[0] == key:
             _key, content, sig, view, away = drawn
@@ -138,6 +150,12 @@ class Hands:
         away = seat in table.away and view.phase != "over"
         if view.phase == "over" and table.kind is TableKind.BOARD:  # its result message follows
             return _("🏁 The board is over — its result follows."), view, False
+        if away:  # nothing of the game: the AI's moves are not theirs to follow card by card
+            return (
+                render.away_message(table.info(), seat, shown(table).played_for.get(seat, "")),
+                view,
+                True,
+            )
         if view.phase == "over" and not note:
             note = shown(table).how_won_in.get(current(), shown(table).how_won)
         played_for = shown(table).played_for.get(seat)
@@ -250,6 +268,8 @@ class Hands:
                 continue
             if force:
                 shown(table).hand_sig.pop(seat, None)  # shown again whatever it showed
+            elif seat in table.away and self._shows(table, seat):
+                continue  # "the AI plays for you", shown already: a move changes nothing of it
 
             tries = [0]
 
@@ -284,6 +304,12 @@ class Hands:
                     )
 
             self.notifier.schedule_edit(target[0], target[1], make, gone)
+
+    def _shows(self, table: Table, seat: int) -> bool:
+        """Whether ``seat``'s DM shows what its hand message is now (for a seat the AI
+        plays for, a look-up: its message is drawn once for the whole absence)."""
+        _content, sig, _controls = self._hand_now(table, seat)
+        return shown(table).hand_sig.get(seat) == sig
 
     def track_copy(self, table: Table, seat: int, copy: HandCopy) -> None:
         """Keep ``copy`` (a hand just shown or answered ephemerally) up to date from now on,

@@ -443,6 +443,24 @@ class EventRepo(Repository):
             (thread_id, event_id, round_no, table_no),
         )
 
+    async def stand_in(self, event_id: int, round_no: int, table_no: int, seat: int) -> bool:
+        """The AI plays ``seat`` on the boards of the round's table not yet begun (its
+        player left); False if it did already."""
+        row = await self.db.fetchone(
+            "SELECT ai_for FROM event_tables WHERE event_id = ? AND round = ? AND number = ?",
+            (event_id, round_no, table_no),
+        )
+        if row is None:
+            return False
+        ai_for = set(json.loads(str(row["ai_for"])))
+        if seat in ai_for:
+            return False
+        await self.db.execute(
+            "UPDATE event_tables SET ai_for = ? WHERE event_id = ? AND round = ? AND number = ?",
+            (json.dumps(sorted(ai_for | {seat})), event_id, round_no, table_no),
+        )
+        return True
+
     async def take_back(self, event_id: int, round_no: int, table_no: int, seat: int) -> None:
         """The absent player of ``seat`` came back: the AI no longer plays for them on
         the boards not yet begun (the boards it played stay marked)."""

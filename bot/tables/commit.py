@@ -53,6 +53,7 @@ __all__ = [
     "results",
     "set_deadline",
     "set_message",
+    "stand_in",
     "start",
     "turn_timeout",
 ]
@@ -271,6 +272,19 @@ async def reclaim(svc: Services, table: Table, seat: int) -> bool:
     turns. False if it was not away (nothing written); a store error changes nothing."""
     settings = _afk_settings(table, table.away - {seat}, {**table.misses, seat: 0})
     if seat not in table.away or settings is None:
+        return False
+    table.db_version = await svc.table_repo.update_settings(table.id, settings.to_json())
+    table.settings = settings
+    svc.feed.changed(table)
+    return True
+
+
+async def stand_in(svc: Services, table: Table, seat: int) -> bool:
+    """The AI plays ``seat`` from its next turn on, its player gone (an event's leaver),
+    as after missed turns: marked away, **Take my seat back** offered. False if it was
+    away already (nothing written); a store error changes nothing."""
+    settings = _afk_settings(table, table.away | {seat}, table.misses)
+    if seat in table.away or settings is None:
         return False
     table.db_version = await svc.table_repo.update_settings(table.id, settings.to_json())
     table.settings = settings

@@ -13,7 +13,9 @@ import pytest
 
 from bot.store import EventRepo, RatingRepo, ResultRepo
 
+from .helpers import buttons, card_labels, enabled_cards, hand_message, table_message
 from .test_events import _play_some
+from .test_hand_copies import _assert_current
 
 pytestmark = pytest.mark.slow  # whole boards through the simulator
 
@@ -113,11 +115,25 @@ async def test_a_table_thread_holds_who_plays_at_the_table_now(simcord_env: Any)
     assert "Checked in" in res.response.content
     await env.settle()
     assert eve.id in _thread_players(env, eve_table.thread_id)
-    # bob leaves: he still plays this round's board, so he stays in its thread for now
-    res = await bob.click(_registration(channel, 1), label="Leave")
-    assert "no longer in this event" in res.response.content
+    # bob leaves: the AI plays his seat from now on, and he leaves his table's thread
+    # at once (his table's players stay)
     bob_table = next(t for t in round1 if bob.id in t.seats)
     assert bob.id in _thread_players(env, bob_table.thread_id)
+    res = await bob.click(_registration(channel, 1), label="Leave")
+    assert "no longer in this event" in res.response.content
+    await env.settle()
+    assert _thread_players(env, bob_table.thread_id) == {
+        u for u in bob_table.seats if u is not None
+    } - {bob.id}
+    (board,) = [
+        t
+        for t in env.bot.manager.tables.values()
+        if t.settings.event and t.status == "active" and t.seat_of(bob.id) is not None
+    ]
+    assert board.away == {bob_table.seats.index(bob.id)}
+    thread = next(th for th in channel.threads if th.id == bob_table.thread_id)
+    assert "Take my seat back" in [b.label for b in buttons(table_message(thread))]
+    assert "the AI is playing your cards" in hand_message(bob).content
     # round 1 played: everyone sits at a new table in round 2, bob nowhere
     rng = random.Random(3)
     while not await repo.tables(1, 2):
@@ -193,3 +209,64 @@ async def test_the_standings_come_with_a_picture_after_each_round_and_at_the_end
     res = await members[2].slash(channel, "ruff event standings")
     assert res.ephemeral and res.response.content == final.content
     assert _picture(res.response).description == _picture(final).description
+
+
+async def test_a_no_shows_hand_dm_waits_unedited_and_comes_back_current(
+    simcord_env: Any,
+) -> None:
+    """The AI plays for dan, who did not check in: his hand DM says so once and is not
+    edited as the AI plays his cards (no card of the game reaches it, and nothing is
+    redrawn a move); when he checks in it shows his hand and the turn as they are now."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    members = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cat", "dan")]
+    dan = members[3]
+    await mod.slash(channel, "ruff event create", game="whist-5", rounds=1, boards=1, minutes=60)
+    for m in members:
+        await m.click(_registration(channel, 1), label="Join")
+    for m in members[:3]:
+        await m.click(_registration(channel, 1), label="Check in")
+    await mod.slash(channel, "ruff event start")
+    await env.settle()
+    (table,) = [t for t in env.bot.manager.tables.values() if t.settings.event]
+    seat = table.seat_of(dan.id)
+    assert seat is not None and table.away == {seat}
+    dm_id, message_id = table.hand_messages[seat]
+    dm = next(m for m in dan.user.dm_channel.history() if m.id == message_id)
+    assert "the AI is playing your cards" in dm.content
+    assert not re.search("[♠♥♦♣]", dm.content) and not card_labels(dm)  # no card of the game
+    assert [b.label for b in buttons(dm)] == ["Take my seat back"]
+    before = dm.content
+    requests = len(env.http_requests)
+
+    others = {m.id: m for m in members[:3]}
+    await _play_some(env, others, random.Random(7), 20)
+    game = table.game
+    assert game is not None and not game.is_over
+    ai_moves = [m for m in table.moves if m[1] == seat and m[2] is None]
+    assert len(ai_moves) >= 3, "the AI played dan's cards meanwhile"
+    edits = [
+        r
+        for r in env.http_requests[requests:]
+        if r.method == "PATCH" and r.path == f"/channels/{dm_id}/messages/{message_id}"
+    ]
+    assert edits == [], "his DM is left alone while he is away"
+    dm = next(m for m in dan.user.dm_channel.history() if m.id == message_id)
+    assert dm.content == before
+
+    res = await dan.click(_registration(channel, 1), label="Check in")
+    assert "Checked in" in res.response.content
+    await env.settle()
+    assert table.away == set()
+    dm_id, message_id = table.hand_messages[seat]
+    dm = next(m for m in dan.user.dm_channel.history() if m.id == message_id)
+    assert "AI is playing" not in dm.content
+    _assert_current("dan's DM", dm.content, card_labels(dm), enabled_cards(dm), table, seat)
+    # and it follows the game again: his next turn is live there
+    while table.game is not None and table.game.to_act() != seat and not table.game.is_over:
+        assert await _play_some(env, others, random.Random(8), 1) == 1
+    dm = next(m for m in dan.user.dm_channel.history() if m.id == message_id)
+    _assert_current("dan's DM", dm.content, card_labels(dm), enabled_cards(dm), table, seat)

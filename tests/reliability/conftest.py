@@ -39,6 +39,7 @@ def make_settings(db_path: Path, **overrides: Any) -> Settings:
         # every sleep that ends before its deadline (tests/test_idle_settles.py)
         "ended_kept": HOUSEKEEPING,
         "challenge_check_every": HOUSEKEEPING,
+        "event_sweep_every": HOUSEKEEPING,
     }
     base.update(overrides)
     return Settings(**base)

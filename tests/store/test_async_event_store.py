@@ -13,7 +13,15 @@ from fractions import Fraction
 import pytest
 
 from bot.config import Settings
-from bot.store import DailyRepo, Database, EventRepo, HumanSeat, IntegrityError, TableRepo
+from bot.store import (
+    DailyRepo,
+    Database,
+    EventRepo,
+    EventRow,
+    HumanSeat,
+    IntegrityError,
+    TableRepo,
+)
 from bot.store.daily import event_series
 from bot.store.migrations import MIGRATIONS
 from bot.tables.aipool import AIPool
@@ -268,3 +276,67 @@ async def test_a_cancelled_async_event_stops_and_ranks_nothing(
     assert not await director.close(event.id) and front.closes == []
     row = await EventRepo(db).get(event.id)
     assert row is not None and row.state == "cancelled"
+
+
+async def _async_event(director: AsyncDirector, clock: FakeClock) -> EventRow:
+    """A two-board asynchronous event open from now for an hour."""
+    event = await director.create(
+        guild_id=1,
+        channel_id=2,
+        creator_id=3,
+        game_id="whist-5",
+        preset=None,
+        boards=2,
+        start_at=clock(),
+        deadline=3600,
+    )
+    assert await director.start(event.id) is Outcome.DONE
+    return event
+
+
+async def test_the_close_happens_once_in_whichever_process_is_alive(
+    location: str, clock: FakeClock
+) -> None:
+    """Two processes on one store: B was started before A made the event, so only A
+    armed its close. A stops before the deadline; B finds the event at its next sweep
+    (no restart) and closes it: the results told once, ann's board in play at 25%.
+    With both alive, closing at once, exactly one of them closes it."""
+    db_a = await Database.open(location, clock=clock)
+    db_b = await Database.open(location, clock=clock)
+    try:
+        a, a_boards, front_a, _ = _director(db_a)
+        b, _b_boards, front_b, _ = _director(db_b)
+        await b.resume()  # up before the event exists
+        assert b._sweeper is not None and not b._sweeper.done()  # it looks again, regularly
+        await a.resume()
+        first = await _async_event(a, clock)
+        assert (await a.play(first.id, 10, "ann", 1, enter=True)).step is Step.DEALT
+        assert (await a.play(first.id, 11, "bob", 1, enter=True)).step is Step.DEALT
+        ((_, _, _ann_table), (_, _, bob_table)) = a_boards.dealt
+        assert await DailyRepo(db_a).finish(bob_table, 2)
+        assert b._timers.task(first.id, "close") is None  # B knows nothing of it yet
+        await a.close_timers()  # A's process is gone
+        clock.tick(3600)
+        await b.sweep()
+        task = b._timers.task(first.id, "close")
+        assert task is not None
+        await asyncio.wait_for(task, 5)
+        assert len(front_b.closes) == 1 and front_a.closes == []
+        percent = {line.name: line.percent for line in front_b.closes[0].lines}
+        # bob alone on board 1 (50), neither on board 2 (25); ann's board 1 in play: 25
+        assert percent == {"bob": Fraction(75, 2), "ann": Fraction(25)}
+        row = await EventRepo(db_b).get(first.id)
+        assert row is not None and row.state == "finished"
+        assert not await b.close(first.id) and not await a.close(first.id)  # once
+
+        # both alive at the deadline, each closing: one claims it, the other does not
+        second = await _async_event(b, clock)
+        clock.tick(3600)
+        closed = await asyncio.gather(a.close(second.id), b.close(second.id))
+        assert sorted(closed) == [False, True]
+        assert len(front_a.closes) + len(front_b.closes) == 2  # one for each event
+        await b.close_timers()
+        assert b._sweeper is None
+    finally:
+        await db_a.close()
+        await db_b.close()

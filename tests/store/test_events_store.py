@@ -90,6 +90,13 @@ async def test_a_round_begins_once_with_its_tables_and_boards(
     await repo.set_thread(event_id, 1, 1, 555)
     table = (await repo.tables(event_id, 1))[0]
     assert table.ai_for == frozenset() and table.thread_id == 555
+    # a leaver's seat is the AI's for the round's boards to come, once
+    assert await repo.stand_in(event_id, 1, 2, 3)
+    assert not await repo.stand_in(event_id, 1, 2, 3)
+    assert not await repo.stand_in(event_id, 1, 9, 0)  # no such table
+    assert (await repo.tables(event_id, 1))[1].ai_for == frozenset({3})
+    await repo.take_back(event_id, 1, 2, 3)
+    assert (await repo.tables(event_id, 1))[1].ai_for == frozenset()
     boards = await repo.boards(event_id, 1)
     assert [(b.table_no, b.board, b.done) for b in boards] == [
         (1, 1, False),

@@ -225,6 +225,11 @@ class DiscordEventFront:
         await self.presenter.repost_table(table)
         await self.presenter.hands.send_all(table)
 
+    def seats_changed(self, table: Table) -> None:
+        # the table message (who the AI plays for, Take my seat back) and the hand DMs:
+        # a seat back gets its live hand at once, a seat lost says the AI plays it
+        self.presenter.changed(table)
+
     async def round_begun(
         self,
         event: EventRow,

@@ -47,6 +47,7 @@ from bot.present.render.common import (
 from bot.present.render.hand import (
     CALLS_IN_TEXT,
     action_label,
+    away_message,
     choice_note,
     featured_choices,
     hand_message,
@@ -118,6 +119,7 @@ __all__ = [
     "featured_choices",
     "final_text",
     "fit",
+    "away_message",
     "hand_message",
     "hand_text",
     "header",

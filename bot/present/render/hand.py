@@ -303,6 +303,33 @@ def hand_message(
     return fit(lines)
 
 
+def away_message(info: TableInfo, seat: int, note: str = "") -> str:
+    """The private hand message of ``seat`` while the AI plays it for its absent player
+    (missed turns, an event's no-show): what to do and where, and nothing of the game,
+    which goes on without them. It stays as it is while they are away (no edit a move);
+    taking the seat back brings their hand and the game as they stand at once.
+    ``note``: what the AI did for them when their time ran out."""
+    lines = [
+        _(
+            "🤖 You were away, so the AI is playing your cards. Press **Take my seat back** to play again."
+        ),
+        _place(info),
+    ]
+    if info.partnerships:
+        partner = (seat + 2) % 4
+        lines.append(
+            _("You are **{seat}**, partner {partner} ({who}).").format(
+                seat=info.names[seat], partner=info.names[partner], who=info.who(partner)
+            )
+        )
+    if note:
+        lines.append(note)
+    lines.append(
+        "-# " + _("Your hand and the game come back here as soon as you take your seat back.")
+    )
+    return fit(lines)
+
+
 def _place(info: TableInfo) -> str:
     """The table, by name and number (its link where known), in one short line."""
     if info.jump_url:  # the table's number is its link: it says where, in a phone's one line

@@ -18,7 +18,11 @@ stay hidden until it closes, then every entrant is ranked (docs/events.md,
   unfinished, 25%); the boards finished by the deadline are scored by
   ``bot.competition.events.async_results`` and the final standings and every board's
   traveller told (:class:`AsyncFront`). The deadline's timer is re-armed from the store
-  at start-up (:meth:`AsyncDirector.resume`).
+  at start-up (:meth:`AsyncDirector.resume`), and every ``event_sweep_every`` each
+  process arms the timers it lacks (:meth:`AsyncDirector.sweep`: an event another
+  process made, a close that failed here): with several processes every live one
+  closes the event at its deadline, the conditional write lets exactly one of them
+  (the claim) tell the results, and each stops the boards it runs.
 
 This module imports no discord: the Discord front is ``bot/features/events``.
 """
@@ -201,6 +205,10 @@ class AsyncDirector:
         self.front = front
         self._locks: dict[tuple[int, int], asyncio.Lock] = defaultdict(asyncio.Lock)
         self._timers = EventTimers(svc, "async-event")
+        # seconds between two looks for events this process has no timer for: the most
+        # a close waits for a live process after the one that made the event stopped
+        self.sweep_every = svc.settings.event_sweep_every
+        self._sweeper: asyncio.Task[None] | None = None
 
     def now(self) -> float:
         return self.svc.db.clock()
@@ -380,20 +388,27 @@ class AsyncDirector:
 
     async def close(self, event_id: int) -> bool:
         """At the deadline: the event finishes, once (True for the caller that closed
-        it); a board in play is stopped; the final standings are told."""
+        it: the conditional write is the claim, whichever process makes it first); the
+        boards in play this process runs are stopped (in the other processes too: each
+        closes at the deadline); the final standings are told, by the closer only."""
         event = await self._event(event_id)
         if event is None or event.deadline_at is None or self.now() < event.deadline_at:
             return False
         if event.state == "registering":  # never opened (the bot was down): open, close
             await self.repo.set_state(event_id, "registering", "running")
-        if not await self.repo.set_state(event_id, "running", "finished"):
-            return False
+        closed = await self.repo.set_state(event_id, "running", "finished")
+        if not closed:
+            event = await self._event(event_id)
+            if event is None or event.state != "finished":
+                return False  # cancelled meanwhile
         self._timers.disarm(event_id)
         for entry in await self.svc.daily_repo.of_series(
             event.game_id, [event_series(event.id, event.seed)]
         ):
             if entry.result is None and entry.table_id is not None:
                 await self._stop(event, entry.table_id)
+        if not closed:
+            return False  # another process closed it and tells the results
         view = await self.standings(event_id)
         await self.front.closed(view)
         await self.front.registration_changed(view.event)
@@ -472,12 +487,42 @@ class AsyncDirector:
 
     async def resume(self) -> None:
         """At start-up: every asynchronous event not over gets its opening and its close
-        armed again (a deadline passed while the bot was down closes it at once)."""
+        armed again (a deadline passed while the bot was down closes it at once); from
+        then on :meth:`sweep` every :attr:`sweep_every` seconds."""
         for event in await self.repo.unfinished():
             if event.format == "async":
                 self._arm_all(event)
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = self.svc.own(self._sweep_forever(), name="async-event-sweep")
+
+    async def sweep(self) -> None:
+        """Arm the timers this process lacks: of an asynchronous event another process
+        made or opened (so it closes here too if that one is gone), or whose opening or
+        close failed here (a store error: tried again)."""
+        for event in await self.repo.unfinished():
+            if event.format != "async":
+                continue
+            if event.state == "registering" and self._timers.task(event.id, "start") is None:
+                self._timers.arm(
+                    event.id, "start", self._at(event.start_at, self._start_quietly, event.id)
+                )
+            if event.deadline_at is not None and self._timers.task(event.id, "close") is None:
+                self._timers.arm(
+                    event.id, "close", self._at(event.deadline_at, self._close_quietly, event.id)
+                )
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.sweep_every)
+            try:
+                await self.sweep()
+            except StoreError:
+                log.warning("async events: could not look for timers to arm", exc_info=True)
 
     async def close_timers(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
         self._timers.cancel_all()
 
     def _arm_all(self, event: EventRow) -> None:

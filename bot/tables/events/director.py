@@ -158,9 +158,10 @@ class Director:
         return Outcome.LATE if running else Outcome.DONE
 
     async def leave(self, event_id: int, user_id: int) -> Outcome:
-        """Before the start: unregister. After: out from the next round (the current
-        round's seat is played to its end, by the player or, once they miss their
-        turns, the AI)."""
+        """Before the start: unregister. After: out from the next round, and the AI
+        plays their seat in the current round from now on (marked, scored as an absent
+        player's), so they leave its table's thread at once."""
+        gone: list[EventTable] = []
         async with self._locks[event_id]:
             event = await self.repo.get(event_id)
             if event is None:
@@ -169,12 +170,39 @@ class Director:
                 done = await self.repo.unregister(event_id, user_id)
             elif event.state == "running":
                 done = await self.repo.leave(event_id, user_id, event.round + 1)
+                if done:
+                    gone = await self._stand_in(event, user_id)
             else:
                 return Outcome.NOT_OPEN
         if not done:
             return Outcome.NOT_IN
+        for t in gone:  # out of their table's thread (a Discord call: after the lock)
+            await self.front.thread_members(event, t, playing(t))
         await self.front.registration_changed(event)
         return Outcome.DONE
+
+    async def _stand_in(self, event: EventRow, user_id: int) -> list[EventTable]:
+        """``user_id`` left: the AI plays their seat in the current round, on the board
+        in play from their next turn and on the boards to come; the tables (as they are
+        now) whose players changed."""
+        out: list[EventTable] = []
+        for t in await self.repo.tables(event.id, event.round):
+            if user_id not in t.seats:
+                continue
+            seat = t.seats.index(user_id)
+            if await self.repo.stand_in(event.id, t.round, t.number, seat):
+                out.append(replace(t, ai_for=t.ai_for | {seat}))
+            for b in await self.repo.boards(event.id, event.round):
+                if b.table_no != t.number or b.table_id is None or b.done:
+                    continue
+                table = await self.svc.current_table(b.table_id)
+                if table is None:
+                    continue
+                async with table.lock:
+                    if table.status == "active" and await commit.stand_in(self.svc, table, seat):
+                        self.front.seats_changed(table)
+                self.kick(table)
+        return out
 
     async def choose_partner(self, event_id: int, user_id: int, partner_id: int) -> Outcome:
         """A pairs or Swiss event: ``user_id`` names their partner (both must be
@@ -239,8 +267,8 @@ class Director:
                     continue
                 self._away[table.id] = table.away - {seat}  # known here: no second look
                 async with table.lock:
-                    if table.status == "active":
-                        await commit.reclaim(self.svc, table, seat)
+                    if table.status == "active" and await commit.reclaim(self.svc, table, seat):
+                        self.front.seats_changed(table)  # their live hand at once
                 self.kick(table)
         return back
 

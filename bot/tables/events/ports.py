@@ -67,6 +67,11 @@ class EventFront(Protocol):
         """A board was dealt: show its table and the hands."""
         ...
 
+    def seats_changed(self, table: Table) -> None:
+        """A board in play changed hands without a move (the AI took a leaver's seat,
+        a no-show checked in): show its table and the hands as they are now."""
+        ...
+
     async def round_begun(
         self, event: EventRow, round_no: int, tables: Sequence[EventTable], names: Mapping[int, str]
     ) -> None: ...

@@ -41,6 +41,9 @@ class QuietFront:
     async def board_opened(self, event: EventRow, table: Table) -> None:
         return None
 
+    def seats_changed(self, table: Table) -> None:
+        return None
+
     async def thread_members(
         self, event: EventRow, table: EventTable, players: frozenset[int]
     ) -> None:
