@@ -61,6 +61,7 @@ class Profile:
     hint_rules: bool = False  # deal the worlds keeping every hint (as a rule) where one can
     policy: tuple[float, ...] | None = None  # weigh worlds by a card-choice model of the others
     policy_temper: float = 1.0  # ... its log-likelihood times this (engine.ai.search.policy)
+    policy_draws: int = 1  # > 1: each world picked among this many by that weight, then unweighted
     exact_worlds: int = 0  # last two tricks: every possible world when there are at most this many
     settle_follow: bool = False  # last to play, following, no card changes the winner: the lowest
     double_dummy: bool = False  # solve each world by DDS, when it is available

@@ -109,3 +109,23 @@ def test_the_learner_recovers_how_a_player_chooses() -> None:
         assert math.isfinite(float(z.max()))
     uniform = sum(1 / len(rows) for rows, _ in data)
     assert right > 1.5 * uniform
+
+
+def test_resampled_worlds_come_unweighted_and_hard_policy_is_hard_where_nobody_has_played() -> None:
+    from dataclasses import replace
+
+    record = _held_out(3)[2]
+    game = _position(record, 20)
+    seat = game.to_act()
+    assert seat is not None
+    level = replace(profile("hard-policy"), policy_temper=1.0, policy_draws=4)
+    drawn = PartnershipStrategy(game.observe(seat), level).worlds(random.Random(2))
+    assert {next(drawn)[1] for _ in range(8)} == {1.0}
+    # before the first card there is nothing to explain: every world weighs the same
+    start = _position(record, 0)
+    leader = start.to_act()
+    assert leader is not None
+    weighed = PartnershipStrategy(start.observe(leader), profile("hard-policy")).worlds(
+        random.Random(2)
+    )
+    assert {next(weighed)[1] for _ in range(8)} == {1.0}

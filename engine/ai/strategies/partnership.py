@@ -125,6 +125,7 @@ class PartnershipStrategy:
         self.hint_rules = profile.hint_rules and profile.inference
         self.policy = profile.policy
         self.temper = profile.policy_temper
+        self.draws = profile.policy_draws
         self._history = play_history(view) if profile.policy else None
         self._reference: float | None = None  # the first world's log-likelihood
         self._raw = evaluator(profile)
@@ -141,6 +142,23 @@ class PartnershipStrategy:
                 world = sample_world(self.sit, rng, inference=self.inference)
             if world is None:
                 return
+            if self.draws > 1 and self._history is not None:
+                # sampling-importance-resampling: one of ``draws`` worlds, picked by weight
+                pool = [(world, self.policy_weight(world))]
+                while len(pool) < self.draws:
+                    more = sample_world(self.sit, rng, inference=self.inference)
+                    if more is None:
+                        break
+                    pool.append((more, self.policy_weight(more)))
+                x = rng.random() * sum(w for _, w in pool)
+                picked = pool[-1][0]
+                for candidate, w in pool:
+                    x -= w
+                    if x < 0:
+                        picked = candidate
+                        break
+                yield picked, 1.0
+                continue
             yield world, self.policy_weight(world)
 
     def every_world(self, limit: int) -> list[tuple[list[int], float]] | None:
