@@ -110,11 +110,14 @@ def _tick_clock() -> None:
 def record(seeds: int) -> list[str]:
     """One line per (position, level): the decision."""
     _tick_clock()
-    players = {level: get_player(level) for level in (*LEVELS, *TRIAL_LEVELS)}
+    # the trial levels that differ from hard at the open tables (hard-policy weighs its
+    # worlds at the four-handed partnership tables only: at the open tables it is hard)
+    trials = tuple(level for level in TRIAL_LEVELS if level != "hard-policy")
+    players = {level: get_player(level) for level in (*LEVELS, *trials)}
     open_forms = ("ruff-trump-willughby[", "turnover-bridge")
     lines: list[str] = []
     for label, seed, step, view in positions(seeds):
-        levels = (*LEVELS, *TRIAL_LEVELS) if label.startswith(open_forms) else LEVELS
+        levels = (*LEVELS, *trials) if label.startswith(open_forms) else LEVELS
         for level in levels:
             action = players[level].choose(
                 view, view.legal, random.Random(f"{label}:{seed}:{step}")

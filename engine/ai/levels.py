@@ -31,6 +31,7 @@ __all__ = [
     "EASY",
     "HARD",
     "LEARNED_HINTS",
+    "POLICY_WEIGHTS",
     "LEVELS",
     "NORMAL",
     "PROFILES",
@@ -58,6 +59,9 @@ class Profile:
     uniform: bool = False  # every consistent world alike: no bias on the ruffer's lay-out either
     hint_weights: tuple[float, float, float] | None = None  # the hints' weights (else by hand)
     hint_rules: bool = False  # deal the worlds keeping every hint (as a rule) where one can
+    policy: tuple[float, ...] | None = None  # weigh worlds by a card-choice model of the others
+    policy_temper: float = 1.0  # ... its log-likelihood times this (engine.ai.search.policy)
+    policy_draws: int = 1  # > 1: each world picked among this many by that weight, then unweighted
     exact_worlds: int = 0  # last two tricks: every possible world when there are at most this many
     settle_follow: bool = False  # last to play, following, no card changes the winner: the lowest
     double_dummy: bool = False  # solve each world by DDS, when it is available
@@ -140,8 +144,15 @@ LEVELS: Final = ("easy", "normal", "hard")
 # relative value; ``hard-maxims-layout`` laying out its rub by the maxims;
 # ``hard-own-value`` valuing a deal by its own card points only, as normal does;
 # ``hard-learned`` with the hints' weights learned from self-play (LEARNED_HINTS)
-# and its worlds dealt keeping the hints
-TRIAL_LEVELS: Final = ("hard-old", "hard-maxims-layout", "hard-own-value", "hard-learned")
+# and its worlds dealt keeping the hints; ``hard-policy`` weighing its worlds by a
+# card-choice model of the others learned from self-play (POLICY_WEIGHTS)
+TRIAL_LEVELS: Final = (
+    "hard-old",
+    "hard-maxims-layout",
+    "hard-own-value",
+    "hard-learned",
+    "hard-policy",
+)
 # arena-only outside baselines (engine.ai.baselines): ``rules`` the conventional
 # maxims without search, ``pimc`` plain PIMC (hard without its inference),
 # ``ismcts`` generic ISMCTS at hard's CPU a decision, ``oracle`` double-dummy play
@@ -157,6 +168,17 @@ positions; 95% CIs 0.012 .. 0.056, 0.004 .. 0.025, 0.004 .. 0.034). The weights 
 hand (0.15, 0.4, 0.5) are far softer than how the AI (and the rules player, who never
 ducks there) plays."""
 
+POLICY_WEIGHTS: Final = (
+    *(-0.255, -0.449, 1.494, 0.006, 2.167, -0.045, 0.912, -0.180, 0.255),
+    *(0.313, 2.900, -0.919, 9.302, -4.983, -1.380, -4.899, -1.933, 0.865),
+    *(-1.614, 2.210, -2.756, 2.491, 3.030, 0.617, -0.504, -3.498),
+)
+"""The card-choice model's weights (:data:`engine.ai.search.policy.FEATURES`), learned
+from the cards of hard and pimc in the whist-5 hard vs pimc plays, boards 1 to 500
+(``python -m tools.learn_policy docs/arena/plays/whist-5-hard-vs-pimc.jsonl.gz``: 41,179
+decisions; log-likelihood a decision -0.801, held out (boards 501 to 1000) -0.799,
+against the uniform choice's -1.383 and -1.387)."""
+
 PROFILES: Final[dict[str, Profile]] = {
     "easy": EASY,
     "normal": NORMAL,
@@ -165,6 +187,7 @@ PROFILES: Final[dict[str, Profile]] = {
     "hard-maxims-layout": replace(HARD, open_discards=False),
     "hard-own-value": replace(HARD, relative=False),
     "hard-learned": replace(HARD, hint_weights=LEARNED_HINTS, hint_rules=True),
+    "hard-policy": replace(HARD, policy=POLICY_WEIGHTS, policy_temper=0.5),
 }
 
 

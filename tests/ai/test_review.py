@@ -128,3 +128,60 @@ def test_a_cost_its_own_sampling_error_could_bring_to_the_threshold_is_not_flagg
     # 0.6 on average: the threshold is several errors below it
     cost, error, flagged = _measured(0.2, 1.0)
     assert cost - error >= 0.3 and flagged
+
+
+# Board 1 of the published whist-5 hard vs rules match (docs/arena/plays/, seed 1):
+# North's second card (the log's fifth action), 9D, led to trick 2 after winning the
+# first with the ace of diamonds
+BOARD_1 = {
+    "actions": [
+        *("2 play:2D", "3 play:5D", "0 play:AD", "1 play:4D", "0 play:9D", "1 play:8D"),
+        *("2 play:3D", "3 play:10D", "3 play:QC", "0 play:3C", "1 play:AC", "2 play:6C"),
+        *("1 play:2C", "2 play:KC", "3 play:4C", "0 play:5C", "2 play:AS", "3 play:4S"),
+        *("0 play:7S", "1 play:3S", "2 play:2S", "3 play:QS", "0 play:KS", "1 play:8S"),
+        *("0 play:KH", "1 play:6H", "2 play:7H", "3 play:4H", "0 play:AH", "1 play:8H"),
+        *("2 play:QH", "3 play:10H", "0 play:2H", "1 play:9H", "2 play:5S", "3 play:JH"),
+        *("3 play:JC", "0 play:8C", "1 play:10S", "2 play:7C", "3 play:9C", "0 play:9S"),
+        *("1 play:JD", "2 play:10C", "2 play:6S", "3 play:6D", "0 play:3H", "1 play:QD"),
+        *("0 play:5H", "1 play:KD", "2 play:JS", "3 play:7D"),
+    ],
+    "first_dealer": 1,
+    "format": "ruff-honours-game",
+    "game_id": "whist-5",
+    "overrides": {},
+    "preset": "default",
+    "seed": 1,
+    "version": 2,
+}
+
+
+def test_the_best_card_named_is_the_one_of_the_best_value_among_the_options() -> None:
+    """While in doubt the review scores only the best card so far and the one played on
+    the worlds it adds. Here the best of the first 24 worlds (2H) falls back on the 96
+    worlds that follow, below cards scored on the first 24 only (5H at 3.333, KH at
+    3.0): the review used to name 2H best, below three options it listed above it, and
+    to give 9D's cost against 2H. Every card whose mean beats the best's is now scored on
+    the added worlds too: the card named best is the first option, the one of the best
+    value, and the cost is measured against it."""
+    from engine.ai import REVIEW_BUDGET
+    from engine.ai.coach.review import decision_seed, position_before, review_position
+
+    game, seat = position_before(BOARD_1, 4)
+    judged = review_position(
+        game,
+        seat,
+        Card.parse("9D").index,
+        random.Random(decision_seed(BOARD_1, 4)),
+        REVIEW_BUDGET,
+        4,
+    )
+    assert judged is not None
+    d = judged.decision
+    assert (d.trick, d.played) == (2, "9D")
+    top = max(o.value for o in d.options)
+    assert d.options[0].choice == d.best
+    assert d.options[0].value == top
+    values = [o.value for o in d.options]
+    assert values == sorted(values, reverse=True)
+    played = next(o for o in d.options if o.choice == d.played)
+    assert d.cost == pytest.approx(top - played.value, abs=0.002)

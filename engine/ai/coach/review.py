@@ -313,6 +313,7 @@ class Measured:
     worlds: int
     exact: bool
     mean_best: float  # the mean over worlds of each world's best choice
+    ranked: list[Any] = field(default_factory=list)  # every choice, best first (``best`` first)
 
 
 def measure(
@@ -338,17 +339,43 @@ def measure(
     that sits on the threshold itself; a cost at or above the threshold is confirmed
     on at least ``budget.confirm`` worlds. The worlds added while in doubt score only
     the contenders (``budget.contenders`` best choices so far, and ``chosen``): the
-    others are figured on the first worlds. ``every`` (weighted worlds): score
-    exactly those instead. ``weighted``: ``sample`` gives a world with its weight (as
-    the strategies' worlds come: :class:`engine.ai.search.strategy.TableStrategy`),
-    else a world alone (weight 1). ``None`` without a world.
+    others are figured on the first worlds, and any of them whose mean there comes
+    out above the best contender's (over all the worlds) is scored on the added
+    worlds too, so the best choice named is the one of the best mean and every
+    choice ranked above another is so on the worlds that scored both. ``every``
+    (weighted worlds): score exactly those instead. ``weighted``: ``sample`` gives a
+    world with its weight (as the strategies' worlds come:
+    :class:`engine.ai.search.strategy.TableStrategy`), else a world alone (weight 1).
+    ``None`` without a world.
     """
-    samples: list[tuple[Mapping[Any, float], float]] = []
+    worlds: list[Any] = []  # the worlds scored, for a choice scored on all of them later
+    samples: list[tuple[dict[Any, float], float]] = []
     first = 0  # samples scoring every choice
+    key = tie or (lambda c: 0)
+
+    def rank(c: Any, means: Mapping[Any, float]) -> tuple[float, bool, Any]:
+        return (means[c], c == chosen, key(c))
+
+    def promote(contenders: list[Any]) -> list[Any]:
+        """The contenders, with every choice scored on the first worlds only whose mean
+        there beats the best contender's, scored on every world (until none does)."""
+        while True:
+            means = _means(samples, cands)
+            top = max(contenders, key=lambda c: rank(c, means))
+            over = [c for c in cands if c not in contenders and rank(c, means) > rank(top, means)]
+            if not over:
+                return contenders
+            c = max(over, key=lambda c: rank(c, means))
+            for world, (values, _w) in zip(worlds, samples, strict=True):
+                if c not in values:
+                    values[c] = evaluate(world, [c])[c]
+            contenders = [*contenders, c]
+
     if every is not None:
         for world, weight in every:
-            samples.append((evaluate(world, cands), weight))
+            samples.append((dict(evaluate(world, cands)), weight))
         first = len(samples)
+        contenders = cands
     else:
 
         def draw(n: int, among: list[Any]) -> None:
@@ -357,12 +384,15 @@ def measure(
                 if got is None:
                     return
                 world, weight = got if weighted else (got, 1.0)
-                samples.append((evaluate(world, among), weight))
+                worlds.append(world)
+                samples.append((dict(evaluate(world, among)), weight))
 
         draw(budget.worlds, cands)
         first = len(samples)
         contenders = cands
         while samples and len(samples) < budget.more_worlds:
+            if contenders is not cands:
+                contenders = promote(contenders)
             cost, err = _cost(samples, contenders, chosen)
             # the verdict's boundary: the cost less ``above`` errors at the threshold
             doubtful = cost > 0 and abs(cost - budget.above * err - threshold) < (
@@ -380,18 +410,20 @@ def measure(
             draw(min(len(samples), budget.more_worlds - len(samples)), contenders)
             if len(samples) == before:
                 break
+        if contenders is not cands:
+            contenders = promote(contenders)
     if not samples:
         return None
     means = _means(samples, cands)
     whole = [c for c in cands if all(c in v for v, _ in samples)]  # scored on every world
-    key = tie or (lambda c: 0)
-    best = max(whole, key=lambda c: (means[c], c == chosen, key(c)))
+    best = max(whole, key=lambda c: rank(c, means))
     cost, err = _cost(samples, whole, chosen)
     head = samples[:first] or samples
     total_head = sum(w for _, w in head)
     mean_best = sum(max(v[c] for c in cands) * w for v, w in head) / total_head
     exact = every is not None
-    return Measured(means, best, cost, 0.0 if exact else err, len(samples), exact, mean_best)
+    order = sorted(cands, key=lambda c: rank(c, means), reverse=True)
+    return Measured(means, best, cost, 0.0 if exact else err, len(samples), exact, mean_best, order)
 
 
 def _means(
@@ -457,7 +489,7 @@ def review_position(
     flagged = budget.flags(found.cost, found.error, threshold)
     options = tuple(
         Option(str(Card.from_index(c)), round(found.means[c], 3), truth.get(c))
-        for c in sorted(cands, key=lambda c: -found.means[c])
+        for c in found.ranked
     )
     decision = Decision(
         index=index,
@@ -576,7 +608,7 @@ def judge_call(
     flagged = budget.flags(found.cost, found.error, model.threshold)
     options = tuple(
         Option(c, round(found.means[c], 3), None if c not in truth else round(truth[c], 3))
-        for c in sorted(model.cands, key=lambda c: -found.means[c])
+        for c in found.ranked
     )
     decision = Decision(
         index=index,

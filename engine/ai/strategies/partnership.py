@@ -40,6 +40,7 @@ from engine.ai.search.determinized import (
     settled_follow,
     solver_evaluator,
 )
+from engine.ai.search.policy import log_likelihood, play_history
 from engine.ai.search.solver import solve_cards
 from engine.ai.search.value import value_table
 from engine.ai.search.worlds import (
@@ -122,6 +123,11 @@ class PartnershipStrategy:
         self.sit = sit
         self.inference = profile.inference
         self.hint_rules = profile.hint_rules and profile.inference
+        self.policy = profile.policy
+        self.temper = profile.policy_temper
+        self.draws = profile.policy_draws
+        self._history = play_history(view) if profile.policy else None
+        self._reference: float | None = None  # the first world's log-likelihood
         self._raw = evaluator(profile)
         self._side = sit.seat % 2
         self._tables: dict[tuple[int, int] | None, list[float]] = {}
@@ -136,10 +142,46 @@ class PartnershipStrategy:
                 world = sample_world(self.sit, rng, inference=self.inference)
             if world is None:
                 return
-            yield world, 1.0
+            if self.draws > 1 and self._history is not None:
+                # sampling-importance-resampling: one of ``draws`` worlds, picked by weight
+                pool = [(world, self.policy_weight(world))]
+                while len(pool) < self.draws:
+                    more = sample_world(self.sit, rng, inference=self.inference)
+                    if more is None:
+                        break
+                    pool.append((more, self.policy_weight(more)))
+                x = rng.random() * sum(w for _, w in pool)
+                picked = pool[-1][0]
+                for candidate, w in pool:
+                    x -= w
+                    if x < 0:
+                        picked = candidate
+                        break
+                yield picked, 1.0
+                continue
+            yield world, self.policy_weight(world)
 
     def every_world(self, limit: int) -> list[tuple[list[int], float]] | None:
-        return enumerate_worlds(self.sit, limit, self.inference)
+        found = enumerate_worlds(self.sit, limit, self.inference)
+        if found is None or self._history is None:
+            return found
+        return [(world, weight * self.policy_weight(world)) for world, weight in found]
+
+    def policy_weight(self, world: list[int]) -> float:
+        """How well ``world`` explains the others' cards by the profile's card-choice
+        model (:mod:`engine.ai.search.policy`), relative to the first world weighed; 1
+        without a model."""
+        if self._history is None or self.policy is None:
+            return 1.0
+        seats, cards, decisions = self._history
+        if not decisions:
+            return 1.0
+        ll = self.temper * log_likelihood(
+            self.policy, world, seats, cards, decisions, self.sit.trump, self.sit.sides
+        )
+        if self._reference is None:
+            self._reference = ll
+        return math.exp(min(700.0, ll - self._reference))
 
     def evaluate(self, world: list[int], cands: list[int], deadline: float) -> dict[int, float]:
         sit = self.sit
