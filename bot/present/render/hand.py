@@ -248,7 +248,7 @@ def hand_message(
         first = _result_line(info, view)
     elif away:
         first = _(
-            "🤖 You were away, so the AI is playing your cards. Press **Take my seat back** to play again."
+            "🤖 For now the AI is playing your cards. Press **Take my seat back** to play again."
         )
     elif view.my_turn:
         first = _your_turn_line(info, view)
@@ -310,9 +310,7 @@ def away_message(info: TableInfo, seat: int, note: str = "") -> str:
     taking the seat back brings their hand and the game as they stand at once.
     ``note``: what the AI did for them when their time ran out."""
     lines = [
-        _(
-            "🤖 You were away, so the AI is playing your cards. Press **Take my seat back** to play again."
-        ),
+        _("🤖 For now the AI is playing your cards. Press **Take my seat back** to play again."),
         _place(info),
     ]
     if info.partnerships:
