@@ -127,9 +127,9 @@ class Settings(BaseSettings):
         description="seconds between two sweeps that settle the challenges past their deadline",
     )
     event_sweep_every: float = Field(
-        default=60.0,
+        default=300.0,
         gt=0,
-        description="seconds between two looks for asynchronous events whose close no timer here waits for (made by another process)",
+        description="seconds between two looks for asynchronous events whose close no timer here waits for (made by another process); longer than the offline demo's settle (60 s)",
     )
     afk_takeover_after: int = Field(
         default=2,
