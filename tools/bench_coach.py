@@ -67,7 +67,7 @@ from engine.ai import (
     review_deal,
     review_position,
 )
-from engine.ai.coach.review import decision_seed
+from engine.ai.coach.records import decision_seed
 
 __all__ = ["main", "play_until_deal"]
 

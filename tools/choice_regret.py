@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from engine import Game, Play, decode_action
 from engine.ai import arena_player, clock
-from engine.ai.coach.review import start_of
+from engine.ai.coach.records import start_of
 from engine.ai.search import dds
 from engine.ai.search.bitmasks import NO_TRUMP
 from tools.dd_regret import measurable, read_plays

@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from engine import Game, Play, decode_action
-from engine.ai.coach.review import start_of
+from engine.ai.coach.records import start_of
 from engine.ai.search import dds
 from engine.ai.search.bitmasks import NO_TRUMP
 from engine.ai.search.determinized import honour_counts

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Play, decode_action
-from engine.ai.coach.review import start_of
+from engine.ai.coach.records import start_of
 from engine.ai.search.bitmasks import NO_TRUMP, SUIT_BITS, trick_winner_pos
 from tools.dd_regret import read_plays
 

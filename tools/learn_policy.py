@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from engine import Play, decode_action
-from engine.ai.coach.review import start_of
+from engine.ai.coach.records import start_of
 from engine.ai.search.bitmasks import NO_TRUMP, SUIT_MASK_OF, trick_winner_pos
 from engine.ai.search.policy import FEATURES, card_features
 from tools.dd_regret import read_plays

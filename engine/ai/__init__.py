@@ -30,22 +30,11 @@ The package, by idea:
 from __future__ import annotations
 
 from engine.ai.baselines import OraclePlayer, arena_player
-from engine.ai.coach.review import (
-    DEFAULT_BUDGET as REVIEW_BUDGET,
-)
-from engine.ai.coach.review import (
-    DealReview,
-    Decision,
-    ReviewBudget,
-    deal_count,
-    judge_call,
-    played_seats,
-    position_before,
-    puzzle_position,
-    rank_options,
-    review_deal,
-    review_position,
-)
+from engine.ai.coach.puzzle import puzzle_position
+from engine.ai.coach.records import deal_count, played_seats, position_before
+from engine.ai.coach.report import DEFAULT_BUDGET as REVIEW_BUDGET
+from engine.ai.coach.report import DealReview, Decision, ReviewBudget
+from engine.ai.coach.review import judge_call, rank_options, review_deal, review_position
 from engine.ai.explain import REASONS, Reason, explain, hint
 from engine.ai.levels import BASELINE_LEVELS, LEVELS, TRIAL_LEVELS, Profile, profile
 from engine.ai.players import (

@@ -12,7 +12,7 @@ import pytest
 from engine import DealScored, Game, new_game
 from engine.actions import Play, decode_action
 from engine.ai import OraclePlayer, arena_player
-from engine.ai.coach.review import start_of
+from engine.ai.coach.records import start_of
 from engine.ai.players import Player
 from engine.ai.search import dds
 from engine.ai.search.bitmasks import NO_TRUMP

@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 
 from engine import Game, decode_action
-from engine.ai.coach.review import start_of
+from engine.ai.coach.records import start_of
 from engine.ai.levels import HARD, POLICY_WEIGHTS, profile
 from engine.ai.search.policy import FEATURES, log_likelihood, play_history
 from engine.ai.strategies.partnership import PartnershipStrategy

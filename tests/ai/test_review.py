@@ -164,7 +164,8 @@ def test_the_best_card_named_is_the_one_of_the_best_value_among_the_options() ->
     the added worlds too: the card named best is the first option, the one of the best
     value, and the cost is measured against it."""
     from engine.ai import REVIEW_BUDGET
-    from engine.ai.coach.review import decision_seed, position_before, review_position
+    from engine.ai.coach.records import decision_seed, position_before
+    from engine.ai.coach.review import review_position
 
     game, seat = position_before(BOARD_1, 4)
     judged = review_position(

@@ -23,7 +23,7 @@ from engine.ai.strategies.tables import card_strategy
 from engine.game import Game, SeatView
 
 if TYPE_CHECKING:
-    from engine.ai.coach.review import ReviewBudget
+    from engine.ai.coach.report import ReviewBudget
 
 __all__ = ["CannotJudge", "Model", "model_for"]
 

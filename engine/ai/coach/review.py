@@ -52,222 +52,33 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final
+from typing import Any
 
-from engine.actions import Action, Discard, Play, decode_action
+from engine.actions import Action, Play, decode_action
 from engine.ai.coach.calls import call_model
 from engine.ai.coach.cards import CannotJudge, model_for
-from engine.ai.search.bitmasks import card_indices, play_mask
+from engine.ai.coach.records import decision_seed, record_entries, start_of
+from engine.ai.coach.report import DEFAULT_BUDGET, DealReview, Decision, Option, ReviewBudget
+from engine.ai.search.bitmasks import play_mask
 from engine.cards import Card
 from engine.events import DealStarted
-from engine.game import Game, SeatView
+from engine.game import Game
 
 __all__ = [
-    "DEFAULT_BUDGET",
-    "DealReview",
-    "Decision",
     "Judged",
-    "Option",
-    "ReviewBudget",
-    "deal_count",
-    "decision_seed",
-    "played_seats",
-    "puzzle_position",
-    "position_before",
+    "judge_call",
+    "measure",
     "rank_options",
+    "representative",
     "review_deal",
     "review_position",
-    "start_of",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class ReviewBudget:
-    """How hard a review looks: worlds per decision, and when a cost is significant."""
-
-    worlds: int = 24  # sampled worlds per decision (doubled while in doubt)
-    more_worlds: int = 256  # at most, doubling while the first ones leave the verdict in doubt
-    doubt: float = 2.0  # in doubt: the cost within this many standard errors of the threshold
-    doubt_margin: float = 0.0  # ... or within this share of the threshold
-    settled: float = 0.25  # never in doubt once the error is at most this share of the threshold
-    contenders: int = 1  # worlds added while in doubt score the best so far and the one made
-    confirm: int = 48  # a flag stands on at least this many worlds (doubled until it does)
-    exact_worlds: int = 400  # every possible world is scored when there are at most this many
-    exact_cards: int = 3  # ... and the seat holds at most this many cards
-    threshold: float = 0.3  # a flagged decision costs at least this (tricks, or points)
-    sigmas: float = 3.0  # ... and this many standard errors above zero
-    above: float = 1.0  # ... and this many standard errors above the threshold
-    solo_threshold: float = 3.0  # the threshold in points (Solo Whist)
-
-    def flags(self, cost: float, error: float, threshold: float) -> bool:
-        """Whether a decision of this ``cost`` (with its standard ``error``) is flagged: a
-        cost that the sampling error of its own evaluation cannot bring below
-        ``threshold`` (``above`` errors) nor to zero (``sigmas`` errors)."""
-        return cost - self.above * error >= threshold and cost > self.sigmas * error
-
-
-DEFAULT_BUDGET: Final = ReviewBudget()
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """One choice the seat had: a card (standing for the cards equivalent to it), a call,
-    a lay-out. ``choice`` is its code: a card's (``"AH"``), an action's (``"bid:solo"``,
-    ``"take"``), or a lay-out's cards joined by spaces (``"2C 3C 4D 7H"``)."""
-
-    choice: str
-    value: float  # single-dummy: mean value of the deal for the seat after this choice
-    dd: float | None  # double-dummy: its value in the deal as it lay
-
-    @property
-    def card(self) -> Card:
-        """The card of a card choice."""
-        return Card.parse(self.choice)
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """One decision of the seat (a card, a call, a lay-out), judged."""
-
-    index: int  # the action's index in the game's log
-    trick: int  # 1-based trick of the deal (0: before the first lead)
-    played: str  # the choice's code (see :class:`Option`)
-    best: str  # the choice of the best single-dummy value
-    cost: float  # single-dummy cost of the card played (0 when it was the best)
-    error: float  # its standard error (0 when every world was scored)
-    dd_cost: float | None  # double-dummy cost (all hands known)
-    worlds: int  # worlds scored
-    exact: bool  # every possible world was scored
-    flagged: bool
-    options: tuple[Option, ...]  # best first
-    kind: str = "card"  # card, call (a bid, Can-ye, taking the ruff), trump, lay-out, kitty
-    unit: str = ""  # this decision's unit, when it is not the review's
-    threshold: float = 0.0  # this decision's flag threshold, when it is not the review's
-
-    @property
-    def played_card(self) -> Card:
-        """The card played (a card decision)."""
-        return Card.parse(self.played)
-
-
-@dataclass(frozen=True, slots=True)
-class DealReview:
-    """The review of one seat's cards in one deal."""
-
-    game_id: str
-    deal: int  # 1-based ordinal of the deal at the table
-    seat: int
-    unit: str  # "tricks" or "points"
-    decisions: tuple[Decision, ...]
-    result: float  # what the seat's side ended the deal with (in ``result_unit``)
-    expected: float | None  # single-dummy value of the best card at the seat's first card
-    par: float | None  # double-dummy value of the real deal at the seat's first card
-    average: float | None  # mean double-dummy value over the worlds the seat could not rule out
-    complete: bool = True  # every trick was played (no claim or concession cut the deal short)
-    result_unit: str = "tricks"  # the result's unit: the side's tricks, or a contract's points
-    threshold: float = DEFAULT_BUDGET.threshold  # a flag's threshold in ``unit``
-    extra: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def flagged(self) -> tuple[Decision, ...]:
-        return tuple(d for d in self.decisions if d.flagged)
-
-    @property
-    def decisions_cost(self) -> float:
-        """What the flagged decisions cost (single-dummy)."""
-        return sum(d.cost for d in self.flagged)
-
-    @property
-    def cards(self) -> float | None:
-        """The lie of the cards (module docstring): ``par - average``."""
-        if self.par is None or self.average is None:
-            return None
-        return self.par - self.average
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready data (cards as their short text); :meth:`from_json` reads it back."""
-        return {
-            "game_id": self.game_id,
-            "deal": self.deal,
-            "seat": self.seat,
-            "unit": self.unit,
-            "result": self.result,
-            "result_unit": self.result_unit,
-            "threshold": self.threshold,
-            "expected": self.expected,
-            "par": self.par,
-            "average": self.average,
-            "complete": self.complete,
-            "decisions": [
-                {
-                    "index": d.index,
-                    "trick": d.trick,
-                    "played": d.played,
-                    "best": d.best,
-                    "kind": d.kind,
-                    "unit": d.unit,
-                    "threshold": d.threshold,
-                    "cost": d.cost,
-                    "error": d.error,
-                    "dd_cost": d.dd_cost,
-                    "worlds": d.worlds,
-                    "exact": d.exact,
-                    "flagged": d.flagged,
-                    "options": [[o.choice, o.value, o.dd] for o in d.options],
-                }
-                for d in self.decisions
-            ],
-        }
-
-    @staticmethod
-    def from_json(data: Mapping[str, Any]) -> DealReview:
-        decisions = tuple(
-            Decision(
-                index=int(d["index"]),
-                trick=int(d["trick"]),
-                played=str(d["played"]),
-                best=str(d["best"]),
-                cost=float(d["cost"]),
-                error=float(d["error"]),
-                dd_cost=None if d["dd_cost"] is None else float(d["dd_cost"]),
-                worlds=int(d["worlds"]),
-                exact=bool(d["exact"]),
-                flagged=bool(d["flagged"]),
-                options=tuple(
-                    Option(str(c), float(v), None if dd is None else float(dd))
-                    for c, v, dd in d["options"]
-                ),
-                kind=str(d.get("kind", "card")),
-                unit=str(d.get("unit", "")),
-                threshold=float(d.get("threshold", 0.0)),
-            )
-            for d in data["decisions"]
-        )
-
-        def opt(key: str) -> float | None:
-            v = data.get(key)
-            return None if v is None else float(v)
-
-        return DealReview(
-            game_id=str(data["game_id"]),
-            deal=int(data["deal"]),
-            seat=int(data["seat"]),
-            unit=str(data["unit"]),
-            decisions=decisions,
-            result=float(data["result"]),
-            expected=opt("expected"),
-            par=opt("par"),
-            average=opt("average"),
-            complete=bool(data.get("complete", True)),
-            result_unit=str(data.get("result_unit", "tricks")),
-            threshold=float(data.get("threshold", DEFAULT_BUDGET.threshold)),
-        )
 
 
 # --------------------------------------------------------------------------- one decision
 
 
-def _representative(card: int, cands: Sequence[int]) -> int:
+def representative(card: int, cands: Sequence[int]) -> int:
     """The candidate standing for ``card``: itself, or the highest candidate of its
     suit below it (candidates are the lowest card of each run of equivalent cards)."""
     if card in cands:
@@ -464,7 +275,7 @@ def review_position(
     except CannotJudge:
         return None
     cands = model.cands
-    chosen = _representative(played, cands)
+    chosen = representative(played, cands)
     if chosen not in cands:
         cands = [*cands, chosen]
     if len(cands) < 2:
@@ -540,48 +351,6 @@ def _cost(
 # --------------------------------------------------------------------------- a deal
 
 
-def start_of(record: Mapping[str, Any]) -> Game:
-    """The game of ``record`` before its first decision: the engine's own replay
-    (:meth:`engine.game.Game.from_record`) of the record without its actions."""
-    return Game.from_record({**record, "actions": []})
-
-
-def _entries(record: Mapping[str, Any]) -> list[tuple[int, str]]:
-    out = []
-    for entry in record.get("actions", []):
-        seat_text, _, action_text = str(entry).partition(" ")
-        out.append((int(seat_text), action_text))
-    return out
-
-
-def deal_count(record: Mapping[str, Any]) -> int:
-    """How many deals the record's game has begun (the last may be unfinished)."""
-    game = start_of(record)
-    for seat, text in _entries(record):
-        game.apply(seat, decode_action(text))
-    return game.deals_total
-
-
-def played_seats(record: Mapping[str, Any], deal: int) -> tuple[int, ...]:
-    """The seats that played a card in the ``deal``-th deal (1-based)."""
-    game = start_of(record)
-    seats: set[int] = set()
-    for seat, text in _entries(record):
-        if game.deals_total > deal:
-            break
-        action = decode_action(text)
-        if game.deals_total == deal and isinstance(action, Play):
-            seats.add(seat)
-        game.apply(seat, action)
-    return tuple(sorted(seats))
-
-
-def decision_seed(record: Mapping[str, Any], index: int) -> int:
-    """The seed of the sample that judges the record's ``index``-th decision (a review
-    of the same record is the same review)."""
-    return (int(record["seed"]) * 1_000_003 + index * 7919) % (1 << 62)
-
-
 def judge_call(
     game: Game,
     seat: int,
@@ -640,7 +409,7 @@ def review_deal(
     Raises ``ValueError`` for a deal the record does not hold or has not finished.
     """
     game = start_of(record)
-    entries = _entries(record)
+    entries = record_entries(record)
     judged: list[Judged] = []
     first: Judged | None = None
     side_result: float | None = None
@@ -729,85 +498,3 @@ def _result(game: Game, seat: int, sides: tuple[int, ...], events: list[Any]) ->
         if sides[winner] == side:
             won += 1
     return float(won), "tricks"
-
-
-def position_before(record: Mapping[str, Any], index: int) -> tuple[Game, int]:
-    """The game before the ``index``-th action of ``record``, and the seat to take it: what
-    a puzzle's picture and controls are drawn from (that seat's view only)."""
-    entries = _entries(record)
-    if not 0 <= index < len(entries):
-        raise ValueError(f"no action {index} in this record")
-    game = start_of(record)
-    for s, text in entries[:index]:
-        game.apply(s, decode_action(text))
-    return game, entries[index][0]
-
-
-def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
-    """The position before the ``index``-th action of ``record`` as its seat saw it, JSON-ready:
-    the seat's hand, the trick so far, trumps, tricks won, the cards gone in earlier tricks,
-    the legal cards and, for each, the card standing for it in a review's options.
-
-    Before a decision that is not a card (a bid, a call, trumps, a lay-out): the seat's
-    hand, the turn-up, the auction so far and the contract, ``kind`` ``"call"`` and no
-    ``legal`` (the choices are the review's options)."""
-    entries = _entries(record)
-    if not 0 <= index < len(entries):
-        raise ValueError(f"no action {index} in this record")
-    game = start_of(record)
-    for s, text in entries[:index]:
-        game.apply(s, decode_action(text))
-    seat, text = entries[index]
-    action = decode_action(text)
-    view = game.observe(seat)
-    if not isinstance(action, Play):
-        return _call_position(game, seat, view, action)
-    legal = play_mask(game.legal_actions(seat))
-    try:
-        cands = model_for(game, seat, view, legal, DEFAULT_BUDGET).cands
-    except CannotJudge:
-        cands = card_indices(legal)
-    gone: list[str] = []
-    for _leader, cards, _winner in view.completed_tricks:
-        gone.extend(str(c) for c in cards)
-    return {
-        "game_id": view.game_id,
-        "seat": seat,
-        "n_seats": view.n_seats,
-        "sides": list(view.sides or tuple(s % 2 for s in range(view.n_seats))),
-        "hand": [str(c) for c in view.hand],
-        "trick": [[s, str(c)] for s, c in view.trick],
-        "trump": None if view.trump is None else view.trump.value,
-        "contract": view.contract,
-        "tricks": list(view.tricks),
-        "trick_no": game.trick_no,
-        "gone": gone,
-        "legal": [str(Card.from_index(c)) for c in card_indices(legal)],
-        "stands_for": {
-            str(Card.from_index(c)): str(Card.from_index(_representative(c, cands)))
-            for c in card_indices(legal)
-        },
-        "played": str(action.card),
-    }
-
-
-def _call_position(game: Game, seat: int, view: SeatView, action: Action) -> dict[str, Any]:
-    """A decision before the play as its seat saw it (see :func:`puzzle_position`)."""
-    return {
-        "game_id": view.game_id,
-        "seat": seat,
-        "n_seats": view.n_seats,
-        "sides": list(view.sides or tuple(s % 2 for s in range(view.n_seats))),
-        "hand": [str(c) for c in view.hand],
-        "trick": [],
-        "trump": None if view.trump is None else view.trump.value,
-        "turn_up": None if view.turn_up is None else str(view.turn_up),
-        "contract": view.contract,
-        "auction": [[s, call] for s, call in view.auction],
-        "scores": list(view.start_scores),
-        "tricks": list(view.tricks),
-        "trick_no": 0,
-        "gone": [],
-        "kind": "call",
-        "played": action.encode() if not isinstance(action, Discard) else str(action.card),
-    }
