@@ -152,7 +152,7 @@ class Hands:
             return _("🏁 The board is over — its result follows."), view, False
         if away:  # nothing of the game: the AI's moves are not theirs to follow card by card
             return (
-                render.away_message(table.info(), seat, shown(table).played_for.get(seat, "")),
+                render.away_message(table.info(), view, shown(table).played_for.get(seat, "")),
                 view,
                 True,
             )
@@ -165,11 +165,10 @@ class Hands:
             table.info(),
             view,
             note,
-            away=away,
-            in_buttons=hand_in_buttons(view, away),
-            deadline=turn_deadline(table, seat) if view.my_turn and not away else None,
+            in_buttons=hand_in_buttons(view, False),
+            deadline=turn_deadline(table, seat) if view.my_turn else None,
         )
-        return text, view, away
+        return text, view, False
 
     async def show(
         self, interaction: discord.Interaction[Any], table: Table, note: str = ""

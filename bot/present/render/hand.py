@@ -184,7 +184,7 @@ def _seat_line(info: TableInfo, view: SeatView) -> str:
     name = info.names[seat]
     where = _("Game {game}, deal {deal}.").format(game=view.game_no, deal=view.deal_no)
     if info.partnerships:
-        partner = (seat + 2) % 4
+        partner = view.partner
         return _("You are **{seat}**, partner {partner} ({who}). {where}").format(
             seat=name, partner=info.names[partner], who=info.who(partner), where=where
         )
@@ -224,7 +224,6 @@ def hand_message(
     info: TableInfo,
     view: SeatView,
     note: str = "",
-    away: bool = False,
     in_buttons: bool = False,
     deadline: float | None = None,
 ) -> str:
@@ -240,25 +239,22 @@ def hand_message(
     screen on your turn: the last trick while the next one has not begun, the cards
     from the stock and those laid out until the first trick is complete.
     ``deadline`` (epoch seconds): when the turn timer plays your turn, shown on line
-    1 as Discord's relative time. ``away``: the AI is playing this seat after missed turns.
+    1 as Discord's relative time. A seat the AI plays for its absent player gets
+    :func:`away_message` instead.
     ``in_buttons``: the message's buttons show every card of the hand (see
     :func:`bot.present.controls.hand_in_buttons`), so the text does not list it again.
     """
     if view.phase == "over":
         first = _result_line(info, view)
-    elif away:
-        first = _(
-            "🤖 For now the AI is playing your cards. Press **Take my seat back** to play again."
-        )
     elif view.my_turn:
         first = _your_turn_line(info, view)
         if deadline is not None:
             first += _(" ⏰ the AI plays it {time}").format(time=f"<t:{int(deadline)}:R>")
     else:
         first = _waiting_line(info, view)
-    if view.my_turn and not away and view.phase != "over" and _card_to_play(view):
+    if view.my_turn and view.phase != "over" and _card_to_play(view):
         return _play_turn_message(info, view, first, note, in_buttons)
-    if view.my_turn and not away and view.phase != "over" and view.legal:
+    if view.my_turn and view.phase != "over" and view.legal:
         return _decision_message(info, view, first, note, in_buttons)
     lines = [first, _place(info)]
     lines.append(_seat_line(info, view))
@@ -303,8 +299,8 @@ def hand_message(
     return fit(lines)
 
 
-def away_message(info: TableInfo, seat: int, note: str = "") -> str:
-    """The private hand message of ``seat`` while the AI plays it for its absent player
+def away_message(info: TableInfo, view: SeatView, note: str = "") -> str:
+    """The private hand message of ``view.seat`` while the AI plays it for its absent player
     (missed turns, an event's no-show): what to do and where, and nothing of the game,
     which goes on without them. It stays as it is while they are away (no edit a move);
     taking the seat back brings their hand and the game as they stand at once.
@@ -314,10 +310,10 @@ def away_message(info: TableInfo, seat: int, note: str = "") -> str:
         _place(info),
     ]
     if info.partnerships:
-        partner = (seat + 2) % 4
+        partner = view.partner
         lines.append(
             _("You are **{seat}**, partner {partner} ({who}).").format(
-                seat=info.names[seat], partner=info.names[partner], who=info.who(partner)
+                seat=info.names[view.seat], partner=info.names[partner], who=info.who(partner)
             )
         )
     if note:
@@ -393,7 +389,7 @@ def _short_seat(info: TableInfo, view: SeatView) -> str:
     seat = view.seat
     if info.partnerships:
         return _("You are **{seat}**, partner {partner}.").format(
-            seat=info.names[seat], partner=info.names[(seat + 2) % 4]
+            seat=info.names[seat], partner=info.names[view.partner]
         )
     if _sides_words(info, view):
         return _("You are **{seat}**.").format(seat=info.names[seat])
