@@ -13,7 +13,7 @@ from engine.ai.coach.report import DEFAULT_BUDGET
 from engine.ai.coach.review import representative
 from engine.ai.search.bitmasks import card_indices, play_mask
 from engine.cards import Card
-from engine.game import Game, SeatView
+from engine.game import SeatView
 
 __all__ = ["puzzle_position"]
 
@@ -30,7 +30,7 @@ def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
     action = decode_action(record_entries(record)[index][1])
     view = game.observe(seat)
     if not isinstance(action, Play):
-        return _call_position(game, seat, view, action)
+        return _call_position(seat, view, action)
     legal = play_mask(game.legal_actions(seat))
     try:
         cands = model_for(game, seat, view, legal, DEFAULT_BUDGET).cands
@@ -40,15 +40,8 @@ def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
     for _leader, cards, _winner in view.completed_tricks:
         gone.extend(str(c) for c in cards)
     return {
-        "game_id": view.game_id,
-        "seat": seat,
-        "n_seats": view.n_seats,
-        "sides": list(view.sides or tuple(s % 2 for s in range(view.n_seats))),
-        "hand": [str(c) for c in view.hand],
+        **_seen_by(seat, view),
         "trick": [[s, str(c)] for s, c in view.trick],
-        "trump": None if view.trump is None else view.trump.value,
-        "contract": view.contract,
-        "tricks": list(view.tricks),
         "trick_no": game.trick_no,
         "gone": gone,
         "legal": [str(Card.from_index(c)) for c in card_indices(legal)],
@@ -60,21 +53,29 @@ def puzzle_position(record: Mapping[str, Any], index: int) -> dict[str, Any]:
     }
 
 
-def _call_position(game: Game, seat: int, view: SeatView, action: Action) -> dict[str, Any]:
-    """A decision before the play as its seat saw it (see :func:`puzzle_position`)."""
+def _seen_by(seat: int, view: SeatView) -> dict[str, Any]:
+    """What every position shows of its seat's view: the game, the seats, the hand, trumps,
+    the contract and the tricks won."""
     return {
         "game_id": view.game_id,
         "seat": seat,
         "n_seats": view.n_seats,
         "sides": list(view.sides or tuple(s % 2 for s in range(view.n_seats))),
         "hand": [str(c) for c in view.hand],
-        "trick": [],
         "trump": None if view.trump is None else view.trump.value,
-        "turn_up": None if view.turn_up is None else str(view.turn_up),
         "contract": view.contract,
+        "tricks": list(view.tricks),
+    }
+
+
+def _call_position(seat: int, view: SeatView, action: Action) -> dict[str, Any]:
+    """A decision before the play as its seat saw it (see :func:`puzzle_position`)."""
+    return {
+        **_seen_by(seat, view),
+        "trick": [],
+        "turn_up": None if view.turn_up is None else str(view.turn_up),
         "auction": [[s, call] for s, call in view.auction],
         "scores": list(view.start_scores),
-        "tricks": list(view.tricks),
         "trick_no": 0,
         "gone": [],
         "kind": "call",
