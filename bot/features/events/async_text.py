@@ -5,26 +5,19 @@ and the final results and travellers. Short lines: a phone shows them."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 
-from bot.present.i18n import _, ngettext, number
+from bot.present.i18n import _, ngettext
 from bot.present.render.common import seat_names
 from bot.present.render.daily import signed
 from bot.store import EventEntry, EventRow
 from bot.tables.events import AsyncStandings, Step
 from engine import make_rules
 
-from .text import NAMES_ROOM, title
+from .text import NAMES_ROOM, packed, percent_text, title
 
 
 def _when(at: float | None, style: str = "f") -> str:
     return f"<t:{int(at or 0)}:{style}>"
-
-
-def _percent(value: Fraction | None) -> str:
-    if value is None:
-        return "–"
-    return _("{value}%").format(value=number(float(value), 1))
 
 
 def boards_text(n: int) -> str:
@@ -216,7 +209,7 @@ def standings(view: AsyncStandings) -> str:
     ]
     for line in view.lines:
         lines.append(
-            f"`{line.label:>3}` {line.name} — {_percent(line.percent)} · {line.done}/{view.boards}"
+            f"`{line.label:>3}` {line.name} — {percent_text(line.percent)} · {line.done}/{view.boards}"
         )
     if not view.lines:
         lines.append(_("Nobody entered."))
@@ -232,13 +225,11 @@ def standings(view: AsyncStandings) -> str:
 def travellers(view: AsyncStandings, limit: int = 1900) -> list[str]:
     """Every board's traveller after the close, as messages of at most ``limit``
     characters: each result on it, best first, with its matchpoints."""
-    messages: list[str] = []
-    lines = [_("📋 **Event #{id}: every board's traveller**").format(id=view.event.id)]
-    size = len(lines[0])
+    blocks: list[str] = []
     for traveller in view.travellers:
         block = [_("**Board {board}**").format(board=traveller.board)]
         for row in traveller.rows:
-            block.append(f"`{signed(row.result):>4}` {row.name} — {_percent(row.percent)}")
+            block.append(f"`{signed(row.result):>4}` {row.name} — {percent_text(row.percent)}")
         if traveller.unplayed:
             block.append(
                 ngettext(
@@ -247,15 +238,9 @@ def travellers(view: AsyncStandings, limit: int = 1900) -> list[str]:
                     traveller.unplayed,
                 ).format(n=traveller.unplayed)
             )
-        text = "\n".join(block)
-        if size + len(text) + 1 > limit and lines:
-            messages.append("\n".join(lines))
-            lines, size = [], 0
-        lines.append(text)
-        size += len(text) + 1
-    if lines:
-        messages.append("\n".join(lines))
-    return messages
+        blocks.append("\n".join(block))
+    heading = _("📋 **Event #{id}: every board's traveller**").format(id=view.event.id)
+    return packed(heading, blocks, limit)
 
 
 def created(event: EventRow) -> str:

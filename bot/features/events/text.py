@@ -28,7 +28,8 @@ def title(event: EventRow) -> str:
     return _("🏆 **Event #{id}** · {game}").format(id=event.id, game=rules.title)
 
 
-def _percent(value: Fraction | None) -> str:
+def percent_text(value: Fraction | None) -> str:
+    """A matchpoint percentage to one decimal; "–" before there is one."""
     if value is None:
         return "–"
     shown = number(float(value), 1)
@@ -200,10 +201,10 @@ def standings(view: StandingsView) -> str:
         if line.score is not None:
             points = _("{points} pts").format(points=number(float(line.score), 1))
             lines.append(
-                f"`{line.label:>3}` {line.name} — {points} · {_percent(line.percent)} · {played}"
+                f"`{line.label:>3}` {line.name} — {points} · {percent_text(line.percent)} · {played}"
             )
         else:
-            lines.append(f"`{line.label:>3}` {line.name} — {_percent(line.percent)} · {played}")
+            lines.append(f"`{line.label:>3}` {line.name} — {percent_text(line.percent)} · {played}")
     if view.lines:
         lines.append(
             _("Matchpoints against the same seat at the other tables; 🤖 boards at most 50%.")
@@ -245,9 +246,7 @@ def answer(outcome: Outcome, what: str) -> str:
 def travellers(view: StandingsView, limit: int = 1900) -> list[str]:
     """Every board's traveller, as messages of at most ``limit`` characters: for each
     table, who sat north-south against whom, north-south's result and matchpoints."""
-    messages: list[str] = []
-    lines: list[str] = [_("📋 **Event #{id}: every board's traveller**").format(id=view.event.id)]
-    size = len(lines[0])
+    blocks: list[str] = []
     for traveller in view.travellers:
         block = [
             _("**Board {board}** (round {round})").format(
@@ -259,19 +258,29 @@ def travellers(view: StandingsView, limit: int = 1900) -> list[str]:
                 result = _("⏱️ skipped")
             else:
                 result = _("**{result}** · NS {percent}").format(
-                    result=f"{row.result:+d}", percent=_percent(row.ns_percent)
+                    result=f"{row.result:+d}", percent=percent_text(row.ns_percent)
                 )
             block.append(
                 _("`T{table}` {ns} v {ew}: {result}").format(
                     table=row.table, ns=row.ns, ew=row.ew, result=result
                 )
             )
-        text = "\n".join(block)
-        if size + len(text) + 1 > limit and lines:
+        blocks.append("\n".join(block))
+    heading = _("📋 **Event #{id}: every board's traveller**").format(id=view.event.id)
+    return packed(heading, blocks, limit)
+
+
+def packed(heading: str, blocks: Sequence[str], limit: int = 1900) -> list[str]:
+    """``heading`` then ``blocks`` (each several lines, kept whole) as messages of at most
+    ``limit`` characters: a large event's travellers."""
+    messages: list[str] = []
+    lines, size = [heading], len(heading)
+    for block in blocks:
+        if size + len(block) + 1 > limit and lines:
             messages.append("\n".join(lines))
             lines, size = [], 0
-        lines.append(text)
-        size += len(text) + 1
+        lines.append(block)
+        size += len(block) + 1
     if lines:
         messages.append("\n".join(lines))
     return messages
