@@ -154,6 +154,32 @@ class GCPauses:
         gc.callbacks.remove(self)
 
 
+class Stretches:
+    """Each callback the loop runs, its CPU time (the loop thread's, ``thread_time``):
+    the synchronous stretches a timer waits behind. What the machine's other work
+    does to the loop (preemption) is not in them, so they say what the lag would be
+    on a machine of its own. Two clock reads a callback: opt-in (``--stretches``)."""
+
+    def __init__(self) -> None:
+        self.cpu: list[float] = []
+        self._original = asyncio.events.Handle._run
+
+    def __enter__(self) -> Stretches:
+        original, cpu = self._original, self.cpu
+        clock = time.thread_time
+
+        def timed(handle: asyncio.Handle) -> None:
+            start = clock()
+            original(handle)
+            cpu.append(clock() - start)
+
+        asyncio.events.Handle._run = timed  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        asyncio.events.Handle._run = self._original  # type: ignore[method-assign]
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -278,6 +304,7 @@ async def run(
     deflate: bool = True,
     nice: int = 0,
     settled: bool = True,
+    stretches: bool = False,
 ) -> dict[str, list[float]]:
     """One run, web on or off; ``pause`` between two moves of a table (None: the
     production pace, ``Settings().ai_delay``), each table starting at a random moment
@@ -349,8 +376,13 @@ async def run(
             settle_heap()  # start-up is over, as in the bot
         began = time.perf_counter()
         cpu = time.process_time()
+        timed = Stretches() if stretches else None
         with GCPauses() as collector:
-            await asyncio.gather(*(drive(t) for t in tables))
+            if timed is None:
+                await asyncio.gather(*(drive(t) for t in tables))
+            else:
+                with timed:
+                    await asyncio.gather(*(drive(t) for t in tables))
         took = time.perf_counter() - began
         cpu = time.process_time() - cpu
         stop.set()
@@ -396,6 +428,7 @@ async def run(
             "cpu": [cpu],
             "young": [d for g, d in collector.pauses if g < 2],
             "full": [d for g, d in collector.pauses if g == 2],
+            "stretch": [] if timed is None else timed.cpu,
         }
 
 
@@ -413,6 +446,18 @@ def gc_line(result: dict[str, list[float]]) -> str:
     return (
         f"{'collector stops':>28}: {len(young)} young, {len(full)} full,"
         f" {sum(young + full) * 1000:.0f} ms in all, the longest {longest:.1f} ms"
+    )
+
+
+def stretch_line(result: dict[str, list[float]]) -> str:
+    cpu = result["stretch"]
+    if not cpu:
+        return ""
+    ms = sorted(v * 1000 for v in cpu)
+    return (
+        f"\n{'a callback (loop CPU)':>28}: p99 {pct(ms, 0.99):.3f} ms   p99.9 "
+        f"{pct(ms, 0.999):.3f} ms   max {ms[-1]:.2f} ms   over 5 ms: {sum(v > 5 for v in ms)}"
+        f"   (n={len(ms)})"
     )
 
 
@@ -434,6 +479,7 @@ async def main_async(
     deflate: bool,
     nice: int = 0,
     settled: bool = True,
+    stretches: bool = False,
 ) -> None:
     gap = Settings().ai_delay if pause is None else pause
     pace = (
@@ -454,8 +500,8 @@ async def main_async(
         if settled
         else "the interpreter's default collector (--heap default: not the bot's)"
     )
-    on = await run(n, moves, True, seed, pause, deflate, nice, settled)
-    off = await run(n, moves, False, seed, pause, settled=settled)
+    on = await run(n, moves, True, seed, pause, deflate, nice, settled, stretches)
+    off = await run(n, moves, False, seed, pause, settled=settled, stretches=stretches)
     print(f"\nweb on  ({on['took'][0]:.1f} s)")
     print(cpu_line(on, n * moves))
     print(show("commit -> every socket", on["commit"]))
@@ -464,12 +510,12 @@ async def main_async(
     print(f"{'states never delivered':>28}: {on['missed'][0]:.0f}")
     print(show("act() (the commit)", on["act"]))
     print(show("loop lag", on["lag"]))
-    print(gc_line(on))
+    print(gc_line(on) + stretch_line(on))
     print(f"\nweb off ({off['took'][0]:.1f} s)")
     print(cpu_line(off, n * moves))
     print(show("act() (the commit)", off["act"]))
     print(show("loop lag", off["lag"]))
-    print(gc_line(off))
+    print(gc_line(off) + stretch_line(off))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -511,6 +557,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the collector as the bot sets it once started (settled), or the "
         "interpreter's default (every figure before 29 Nov 2026 08:00 UTC)",
     )
+    parser.add_argument(
+        "--stretches",
+        action="store_true",
+        help="time each callback's CPU (the loop's synchronous stretches; costs two clock "
+        "reads a callback, so the CPU a move is a little higher on both sides)",
+    )
     args = parser.parse_args(argv)
     asyncio.run(
         main_async(
@@ -521,6 +573,7 @@ def main(argv: list[str] | None = None) -> int:
             args.deflate == "on",
             args.client_nice,
             args.heap == "settled",
+            args.stretches,
         )
     )
     return 0
