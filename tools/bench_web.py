@@ -23,6 +23,14 @@ and print p50/p99/max, and the bot process's CPU time over the moves (every thre
 on a shared machine the latencies swing with the load, the CPU a move far less.
 Frames are read as the page reads them: a ``delta`` carries its version too.
 
+The heap. Before the moves the bot process's heap is settled as the bot settles it
+once started (:func:`bot.app.heap.settle`: start-up frozen, a young collection every
+10,000 allocations): without it the web-on side's young collections, some 200 a run
+and each longer than the web-off side's, were what its lag p99 was made of.
+``--heap default`` keeps the interpreter's collector (every figure before 29 Nov 2026
+08:00 UTC). Each side prints the collector's stops; ``--stretches`` adds each loop
+callback's CPU, the synchronous stretches a timer waits behind.
+
 The pace. By default each table waits ``Settings().ai_delay`` (1 s) between two of
 its moves, and the tables start at random moments within that first second: at the
 production defaults no table moves faster (every AI card waits ``ai_delay`` before
