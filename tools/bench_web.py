@@ -23,6 +23,14 @@ and print p50/p99/max, and the bot process's CPU time over the moves (every thre
 on a shared machine the latencies swing with the load, the CPU a move far less.
 Frames are read as the page reads them: a ``delta`` carries its version too.
 
+The heap. Before the moves the bot process's heap is settled as the bot settles it
+once started (:func:`bot.app.heap.settle`: start-up frozen, a young collection every
+10,000 allocations): without it the web-on side's young collections, some 200 a run
+and each longer than the web-off side's, were what its lag p99 was made of.
+``--heap default`` keeps the interpreter's collector (every figure before 29 Nov 2026
+08:00 UTC). Each side prints the collector's stops; ``--stretches`` adds each loop
+callback's CPU, the synchronous stretches a timer waits behind.
+
 The pace. By default each table waits ``Settings().ai_delay`` (1 s) between two of
 its moves, and the tables start at random moments within that first second: at the
 production defaults no table moves faster (every AI card waits ``ai_delay`` before
@@ -39,6 +47,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import gc
 import json
 import multiprocessing
 import os
@@ -55,6 +64,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from bot.app import heap
 from bot.config import Settings
 from bot.store import Database, HumanSeat
 from bot.tables import commit
@@ -119,6 +129,63 @@ def version_of(data: str) -> tuple[int, int] | None:
     else:
         return None
     return None if found is None else (int(found[1]), int(found[2]))
+
+
+def settle_heap() -> None:
+    """The heap as the bot leaves it once started (``GameManager.resume`` calls
+    :func:`bot.app.heap.settle`: start-up frozen, the young generation collected
+    every 10,000 allocations instead of 700). ``settle`` runs once a process; each
+    run here freezes its own start-up too, so the web-on and web-off runs start alike."""
+    heap.settle()
+    gc.collect(1)
+    gc.freeze()
+
+
+class GCPauses:
+    """The collector's pauses while it is on: (generation, wall seconds) each."""
+
+    def __init__(self) -> None:
+        self.pauses: list[tuple[int, float]] = []
+        self._at = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._at = time.perf_counter()
+        else:
+            self.pauses.append((info["generation"], time.perf_counter() - self._at))
+
+    def __enter__(self) -> GCPauses:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self)
+
+
+class Stretches:
+    """Each callback the loop runs, its CPU time (the loop thread's, ``thread_time``):
+    the synchronous stretches a timer waits behind. What the machine's other work
+    does to the loop (preemption) is not in them, so they say what the lag would be
+    on a machine of its own. Two clock reads a callback: opt-in (``--stretches``)."""
+
+    def __init__(self) -> None:
+        self.cpu: list[float] = []
+        self._original = asyncio.events.Handle._run
+
+    def __enter__(self) -> Stretches:
+        original, cpu = self._original, self.cpu
+        clock = time.thread_time
+
+        def timed(handle: asyncio.Handle) -> None:
+            start = clock()
+            original(handle)
+            cpu.append(clock() - start)
+
+        asyncio.events.Handle._run = timed  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        asyncio.events.Handle._run = self._original  # type: ignore[method-assign]
 
 
 def pct(values: list[float], q: float) -> float:
@@ -244,10 +311,13 @@ async def run(
     pause: float | None = None,
     deflate: bool = True,
     nice: int = 0,
+    settled: bool = True,
+    stretches: bool = False,
 ) -> dict[str, list[float]]:
     """One run, web on or off; ``pause`` between two moves of a table (None: the
     production pace, ``Settings().ai_delay``), each table starting at a random moment
-    within the first pause."""
+    within the first pause; ``settled``: the heap settled as the bot's once started
+    (:func:`settle_heap`), else the interpreter's default collector."""
     gap = Settings().ai_delay if pause is None else pause
     async with bench_services("bench", web_rate=1000.0) as svc:
         settings = svc.settings
@@ -310,9 +380,17 @@ async def run(
                 started[(table.id, outcome.version)] = start
                 await asyncio.sleep(gap)
 
+        if settled:
+            settle_heap()  # start-up is over, as in the bot
         began = time.perf_counter()
         cpu = time.process_time()
-        await asyncio.gather(*(drive(t) for t in tables))
+        timed = Stretches() if stretches else None
+        with GCPauses() as collector:
+            if timed is None:
+                await asyncio.gather(*(drive(t) for t in tables))
+            else:
+                with timed:
+                    await asyncio.gather(*(drive(t) for t in tables))
         took = time.perf_counter() - began
         cpu = time.process_time() - cpu
         stop.set()
@@ -356,6 +434,9 @@ async def run(
             "lag": lag,
             "took": [took],
             "cpu": [cpu],
+            "young": [d for g, d in collector.pauses if g < 2],
+            "full": [d for g, d in collector.pauses if g == 2],
+            "stretch": [] if timed is None else timed.cpu,
         }
 
 
@@ -364,6 +445,28 @@ def cpu_line(result: dict[str, list[float]], moves: int) -> str:
     a figure that a shared machine's load disturbs far less than the latencies."""
     cpu = result["cpu"][0]
     return f"{'bot process CPU':>28}: {cpu:7.2f} s   ({cpu / moves * 1000:.2f} ms a move)"
+
+
+def gc_line(result: dict[str, list[float]]) -> str:
+    """The collector's stops over the moves: how many, and the longest (wall time)."""
+    young, full = result["young"], result["full"]
+    longest = max(young + full, default=0.0) * 1000
+    return (
+        f"{'collector stops':>28}: {len(young)} young, {len(full)} full,"
+        f" {sum(young + full) * 1000:.0f} ms in all, the longest {longest:.1f} ms"
+    )
+
+
+def stretch_line(result: dict[str, list[float]]) -> str:
+    cpu = result["stretch"]
+    if not cpu:
+        return ""
+    ms = sorted(v * 1000 for v in cpu)
+    return (
+        f"\n{'a callback (loop CPU)':>28}: p99 {pct(ms, 0.99):.3f} ms   p99.9 "
+        f"{pct(ms, 0.999):.3f} ms   max {ms[-1]:.2f} ms   over 5 ms: {sum(v > 5 for v in ms)}"
+        f"   (n={len(ms)})"
+    )
 
 
 def show(label: str, values: list[float]) -> str:
@@ -377,7 +480,14 @@ def show(label: str, values: list[float]) -> str:
 
 
 async def main_async(
-    n: int, moves: int, seed: int, pause: float | None, deflate: bool, nice: int = 0
+    n: int,
+    moves: int,
+    seed: int,
+    pause: float | None,
+    deflate: bool,
+    nice: int = 0,
+    settled: bool = True,
+    stretches: bool = False,
 ) -> None:
     gap = Settings().ai_delay if pause is None else pause
     pace = (
@@ -393,8 +503,13 @@ async def main_async(
         f"{', offering permessage-deflate as browsers do' if deflate else ', no deflate'}"
         f"{f', at nice {nice}' if nice else ''})"
     )
-    on = await run(n, moves, True, seed, pause, deflate, nice)
-    off = await run(n, moves, False, seed, pause)
+    print(
+        "the heap settled as the bot's once started (bot.app.heap.settle)"
+        if settled
+        else "the interpreter's default collector (--heap default: not the bot's)"
+    )
+    on = await run(n, moves, True, seed, pause, deflate, nice, settled, stretches)
+    off = await run(n, moves, False, seed, pause, settled=settled, stretches=stretches)
     print(f"\nweb on  ({on['took'][0]:.1f} s)")
     print(cpu_line(on, n * moves))
     print(show("commit -> every socket", on["commit"]))
@@ -403,10 +518,12 @@ async def main_async(
     print(f"{'states never delivered':>28}: {on['missed'][0]:.0f}")
     print(show("act() (the commit)", on["act"]))
     print(show("loop lag", on["lag"]))
+    print(gc_line(on) + stretch_line(on))
     print(f"\nweb off ({off['took'][0]:.1f} s)")
     print(cpu_line(off, n * moves))
     print(show("act() (the commit)", off["act"]))
     print(show("loop lag", off["lag"]))
+    print(gc_line(off) + stretch_line(off))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -441,10 +558,30 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="the client process's niceness (19: it never preempts the bot, as remote pages)",
     )
+    parser.add_argument(
+        "--heap",
+        choices=("settled", "default"),
+        default="settled",
+        help="the collector as the bot sets it once started (settled), or the "
+        "interpreter's default (every figure before 29 Nov 2026 08:00 UTC)",
+    )
+    parser.add_argument(
+        "--stretches",
+        action="store_true",
+        help="time each callback's CPU (the loop's synchronous stretches; costs two clock "
+        "reads a callback, so the CPU a move is a little higher on both sides)",
+    )
     args = parser.parse_args(argv)
     asyncio.run(
         main_async(
-            args.tables, args.moves, args.seed, args.pause, args.deflate == "on", args.client_nice
+            args.tables,
+            args.moves,
+            args.seed,
+            args.pause,
+            args.deflate == "on",
+            args.client_nice,
+            args.heap == "settled",
+            args.stretches,
         )
     )
     return 0
