@@ -7,7 +7,6 @@ two boards."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -32,8 +31,6 @@ from bot.tables.table import Table, TableSettings
 
 from .conftest import FakeClock
 
-_CHANNELS = itertools.count(50_000)
-
 
 class Boards:
     """:class:`EventTables` that deals a board as a bare table row (no game): the test
@@ -56,7 +53,7 @@ class Boards:
         async with self.svc.db.transaction():
             row = await repo.create_lobby(
                 guild_id=event.guild_id,
-                channel_id=next(_CHANNELS),
+                channel_id=channel_id,
                 creator_id=event.creator_id,
                 game_id=event.game_id,
                 preset=event.preset,
@@ -412,38 +409,59 @@ async def test_a_join_does_not_wait_for_the_boards_skipped_notice(
 
 class CountingFront(QuietFront):
     """A front whose threads and table posts take a while, counting how many are under
-    way at once."""
+    way at once, and what happened in which order."""
 
-    def __init__(self) -> None:
+    def __init__(self, tables: Boards | None = None) -> None:
         super().__init__()
         self.threads = self.shows = 0
         self.most_threads = self.most_shows = 0
         self.shown: list[int] = []
+        self.tables = tables
+        self.dealt_at_first_call: int | None = None  # boards dealt when Discord was first called
+        self.steps: list[str] = []  # "thread" / "shown", in order
+
+    def _called(self) -> None:
+        if self.dealt_at_first_call is None and self.tables is not None:
+            self.dealt_at_first_call = len(self.tables.open_boards)
 
     async def table_channel(
         self, event: EventRow, table: EventTable, names: Mapping[int, str]
     ) -> int:
+        self._called()
         self.threads += 1
         self.most_threads = max(self.most_threads, self.threads)
         await asyncio.sleep(0.01)  # Discord's answer
         self.threads -= 1
+        self.steps.append("thread")
         return await super().table_channel(event, table, names)
 
     async def board_opened(self, event: EventRow, table: Table) -> None:
+        self._called()
         self.shows += 1
         self.most_shows = max(self.most_shows, self.shows)
         await asyncio.sleep(0.01)
         self.shows -= 1
         self.shown.append(table.id)
+        self.steps.append("shown")
+
+    async def round_begun(
+        self, event: EventRow, round_no: int, tables: Sequence[EventTable], names: Mapping[int, str]
+    ) -> None:
+        self._called()
+        await asyncio.sleep(0.01)
 
 
 async def test_a_round_s_threads_and_boards_are_posted_a_few_tables_at_a_time(
     db: Database,
 ) -> None:
     """Fifty tables' threads and posts one after the other kept the last table waiting
-    close to a minute (tools/bench_event_tables.py); a few at a time, never all."""
+    close to a minute (tools/bench_event_tables.py); a few at a time, never all. Every
+    table is dealt before the first Discord call (playable whatever Discord takes), and
+    each is shown as soon as its own thread is made, not after every thread of the
+    round."""
     front = CountingFront()
     director, tables, _front, _svc = _director(db, front)
+    front.tables = tables
     event_id = await _create(director, "individual", 2, 1, 30)
     for u in range(100, 100 + 4 * 12):  # twelve tables
         assert await director.join(event_id, u, f"u{u}") is Outcome.DONE
@@ -452,4 +470,10 @@ async def test_a_round_s_threads_and_boards_are_posted_a_few_tables_at_a_time(
     assert len(tables.open_boards) == 12  # every table dealt ...
     assert len(front.shown) == 12  # ... and shown once start returned
     assert front.most_threads == POSTS_AT_ONCE < 12
-    assert front.most_shows == POSTS_AT_ONCE
+    assert 1 < front.most_shows <= POSTS_AT_ONCE
+    assert front.dealt_at_first_call == 12  # no table waited on Discord to be dealt
+    # table by table: the first tables are shown before the last threads are made
+    assert front.steps.index("shown") < len(front.steps) - 1 - front.steps[::-1].index("thread")
+    for table_id in front.shown:  # each table moved to its own thread (from the channel)
+        row = await _svc.table_repo.require(table_id)
+        assert row.channel_id != 2
