@@ -77,6 +77,7 @@ class Front:
     def __init__(self) -> None:
         self.closes: list[AsyncStandings] = []
         self.opens: list[tuple[int, ...]] = []
+        self.stopped: list[int] = []  # tables whose board was stopped at the close
 
     async def registration_changed(self, event: object) -> None:
         return None
@@ -85,7 +86,7 @@ class Front:
         self.opens.append(tuple(users))
 
     async def board_stopped(self, event: object, table: Table) -> None:
-        return None
+        self.stopped.append(table.id)
 
     async def closed(self, view: AsyncStandings) -> None:
         self.closes.append(view)
@@ -384,6 +385,41 @@ async def test_the_running_sweep_closes_an_event_whose_maker_stopped(location: s
         assert percent == {"ann": Fraction(75, 2)}  # board 1 alone (50), board 2 unplayed (25)
         row = await EventRepo(db_b).get(event.id)
         assert row is not None and row.state == "finished"
+        await b.close_timers()
+    finally:
+        await db_a.close()
+        await db_b.close()
+
+
+async def test_a_board_in_play_in_a_process_gone_is_stopped_by_the_one_that_closes(
+    location: str, clock: FakeClock
+) -> None:
+    """A deals ann's and bob's boards and stops before the deadline, ann's board in
+    play; B closes the event: ann's board is stopped in the store (cancelled, ann
+    told), not left open for A's next start-up to bring back and play after the
+    close. Bob's board, finished, is left as it is."""
+    db_a = await Database.open(location, clock=clock)
+    db_b = await Database.open(location, clock=clock)
+    try:
+        a, a_boards, front_a, _ = _director(db_a)
+        b, _b_boards, front_b, _ = _director(db_b)
+        event = await _async_event(a, clock)
+        assert (await a.play(event.id, 10, "ann", 1, enter=True)).step is Step.DEALT
+        assert (await a.play(event.id, 11, "bob", 1, enter=True)).step is Step.DEALT
+        ((_, _, ann_table), (_, _, bob_table)) = a_boards.dealt
+        for table_id in (ann_table, bob_table):  # in play (the double deals a lobby)
+            await TableRepo(db_a).set_status(table_id, "active")
+        assert await DailyRepo(db_a).finish(bob_table, 2)
+        await TableRepo(db_a).set_status(bob_table, "finished")
+        await a.close_timers()  # A's process is gone
+        clock.tick(3600)
+        assert await b.close(event.id)
+        rows = TableRepo(db_b)
+        ann_row, bob_row = await rows.require(ann_table), await rows.require(bob_table)
+        assert (ann_row.status, bob_row.status) == ("cancelled", "finished")
+        assert front_b.stopped == [ann_table] and front_a.stopped == []
+        percent = {line.name: line.percent for line in front_b.closes[0].lines}
+        assert percent == {"bob": Fraction(75, 2), "ann": Fraction(25)}  # ann's board: 25
         await b.close_timers()
     finally:
         await db_a.close()
