@@ -23,7 +23,7 @@ from bot.store import (
     HumanSeat,
     NewAction,
 )
-from bot.tables.events import REMIND_BEFORE, Director, Outcome, swiss_seeding
+from bot.tables.events import REMIND_BEFORE, Director, Outcome, StandingsView, swiss_seeding
 from bot.tables.events.director import POSTS_AT_ONCE
 from bot.tables.events.quiet import QuietFront, standalone_director
 from bot.tables.services import Services
@@ -419,6 +419,7 @@ class CountingFront(QuietFront):
         self.tables = tables
         self.dealt_at_first_call: int | None = None  # boards dealt when Discord was first called
         self.steps: list[str] = []  # "thread" / "shown", in order
+        self.dealt_when_scored: int | None = None  # boards open when the standings were told
 
     def _called(self) -> None:
         if self.dealt_at_first_call is None and self.tables is not None:
@@ -450,6 +451,15 @@ class CountingFront(QuietFront):
         self._called()
         await asyncio.sleep(0.01)
 
+    async def round_scored(self, view: StandingsView) -> None:
+        if self.tables is not None:  # the picture drawn, the post's answer: a while
+            for _ in range(500):  # (up to 5 s) during which the next round is dealt
+                if len(self.tables.open_boards) == 12:
+                    break
+                await asyncio.sleep(0.01)
+            self.dealt_when_scored = len(self.tables.open_boards)
+        await super().round_scored(view)
+
 
 async def test_a_round_s_threads_and_boards_are_posted_a_few_tables_at_a_time(
     db: Database,
@@ -477,3 +487,12 @@ async def test_a_round_s_threads_and_boards_are_posted_a_few_tables_at_a_time(
     for table_id in front.shown:  # each table moved to its own thread (from the channel)
         row = await _svc.table_repo.require(table_id)
         assert row.channel_id != 2
+
+    # the round change: round 2's tables are dealt while round 1's standings are being
+    # posted, not after them (nor after any other Discord call)
+    front.dealt_at_first_call = None
+    for table_id in list(tables.open_boards):
+        await _finish(_svc, director, tables, table_id, 1)
+    assert len(front.scored) == 1
+    assert front.dealt_when_scored == 12  # round 2's twelve tables, dealt meanwhile
+    assert len(front.shown) == 24

@@ -363,7 +363,11 @@ class Director:
             event.id, round_no, tables, list(event.boards_of(round_no))
         )
 
-    async def _after_round_begun(self, event_id: int, round_no: int) -> None:
+    async def _after_round_begun(
+        self, event_id: int, round_no: int, after: asyncio.Task[None] | None = None
+    ) -> None:
+        """Deal the round's first boards, then show them and post the round's seating
+        (once ``after``, the last round's standings, is posted)."""
         event = await self.repo.get(event_id)
         if event is None:
             return
@@ -382,11 +386,23 @@ class Director:
         tables = await self.repo.tables(event_id, round_no)
         names = await self._names(event)
         await asyncio.gather(
-            self.front.round_begun(event, round_no, tables, names),
+            self._seating(event, round_no, tables, names, after),
             _few_at_a_time(self._show(event, table, t, names) for table, t in opened),
         )
         for t in tables:  # any table the batch could not deal (the sweep is the last net)
             await self._advance_quietly(event_id, round_no, t.number)
+
+    async def _seating(
+        self,
+        event: EventRow,
+        round_no: int,
+        tables: Sequence[EventTable],
+        names: Mapping[int, str],
+        after: asyncio.Task[None] | None,
+    ) -> None:
+        if after is not None:
+            await asyncio.wait([after])
+        await self.front.round_begun(event, round_no, tables, names)
 
     async def _deal_first_boards(
         self, event_id: int, round_no: int
@@ -678,8 +694,13 @@ class Director:
             for t in await self.repo.tables(event_id, round_no):
                 await self._came_back(event, t, [b for b in boards if b.table_no == t.number])
             view = await self.standings(event_id)
-        await self.front.round_scored(view)
+        # the standings are posted beside the next round's deal, not before it (a
+        # picture drawn and Discord calls): the round's seating follows them
+        told = self.svc.own(
+            self.front.round_scored(view), name=f"event-{event_id}-scored-{round_no}"
+        )
         if last:
+            await asyncio.wait([told])
             await self.front.registration_changed(view.event)
             return
         async with self._locks[event_id]:
@@ -695,10 +716,11 @@ class Director:
             else:
                 begun = await self._begin_round(event, round_no + 1, entries)
         if len(field) < MIN_ENTRANTS:
+            await asyncio.wait([told])
             await self.front.round_scored(finished)
             await self.front.registration_changed(finished.event)
         elif begun:
-            await self._after_round_begun(event_id, round_no + 1)
+            await self._after_round_begun(event_id, round_no + 1, after=told)
             # everyone plays at a new table (in a new thread) or not at all: the round's
             # threads lose their players (the last round's keep them: nothing follows)
             for t in await self.repo.tables(event_id, round_no):
