@@ -443,8 +443,8 @@ class Director:
         names: Mapping[int, str],
     ) -> None:
         """A board just dealt (durable, playable already): its round table's thread
-        made if it has none yet and the table moved there from the event's channel,
-        then its table message and hands, then the turn clock of a human to act, which
+        made if it has none yet and the table moved there from its channel to come
+        (:func:`thread_to_come`), then its table message and hands, then the turn clock of a human to act, which
         starts now, when they can see their hand. Outside the event's lock."""
         self._away[table.id] = table.away
         if table.channel_id < 0:  # thread_to_come
