@@ -36,8 +36,8 @@ then each kind's pooled, side by side.
 ``--boards`` boards a round, every player checked in, round 1 played out by the
 scripted human at once (``tools.bench.policy``, each move a durable commit under the
 table's lock); the figure is from the last board's last move to every table of
-round 2 dealt and shown (the front's ``board_opened`` returned), split at the round
-scored and at the last table dealt. **With Discord posts**: the events feature's own
+round 2 shown (the front's ``board_opened`` returned), split at the round scored, the
+last table dealt (durable and playable) and the first table shown. **With Discord posts**: the events feature's own
 front (the standings, the seating, a private thread per table, the table messages
 and hands) on the stub Discord; **without**: a :class:`~bot.tables.events.quiet.QuietFront`
 (no post), the rest the same.
@@ -312,7 +312,8 @@ class Change:
     posts: bool
     scored_s: float = 0.0  # the round scored (the standings told)
     dealt_s: float = 0.0  # every table of the next round dealt
-    shown_s: float = 0.0  # ... and shown (board_opened returned)
+    first_shown_s: float = 0.0  # its first table shown (board_opened returned)
+    shown_s: float = 0.0  # every table shown
     tables: int = 0
     start_s: float = 0.0  # round 1: /ruff event start -> every table shown
     moves: int = 0
@@ -394,6 +395,7 @@ async def round_change(posts: bool, args: argparse.Namespace, pool: Any, tmp: st
         out.tables = len(shown)
         out.scored_s = marks["scored"] - last_move
         out.dealt_s = max(dealt) - last_move
+        out.first_shown_s = min(shown) - last_move
         out.shown_s = max(shown) - last_move
     return out
 
@@ -463,11 +465,11 @@ async def run(args: argparse.Namespace) -> None:
                 c = await round_change(posts, args, pool, tmp)
                 label = "with Discord posts" if posts else "without Discord posts"
                 print(
-                    f"round change, {label}: {c.tables} tables of round 2 dealt and shown "
-                    f"{c.shown_s:.3f} s after round 1's last move (scored at {c.scored_s:.3f} s, "
-                    f"every table dealt at {c.dealt_s:.3f} s); round 1's start took "
-                    f"{c.start_s:.3f} s; {c.moves} moves played; load average "
-                    f"{os.getloadavg()[0]:.1f}",
+                    f"round change, {label}: {c.tables} tables of round 2, from round 1's "
+                    f"last move: scored {c.scored_s:.3f} s, every table dealt {c.dealt_s:.3f} s, "
+                    f"first table shown {c.first_shown_s:.3f} s, every table shown "
+                    f"{c.shown_s:.3f} s; round 1's start took {c.start_s:.3f} s; {c.moves} "
+                    f"moves played; load average {os.getloadavg()[0]:.1f}",
                     flush=True,
                 )
     finally:

@@ -50,6 +50,8 @@ class Notices:
         human = table.human(seat)
         if human is None or table.game is None:
             return
+        if table.kind is TableKind.EVENT and table.message_id is None:
+            return  # an event's board dealt, its thread still being made: no hand to play yet
         if shown(table).pinged == (seat, table.version) or any(
             n[:2] == (seat, table.version) for n in shown(table).notices
         ):

@@ -394,11 +394,17 @@ class Notifier:
                 f"private thread in {channel_id}",
             )
             thread_id = int(thread["id"])
-            for user_id in members:
-                await call(
-                    functools.partial(http.add_user_to_thread, thread_id, user_id),
-                    f"add {user_id} to {thread_id}",
+            # the members at once, not one after the other: four round trips' wait
+            # becomes one (each is its own request all the same)
+            await asyncio.gather(
+                *(
+                    call(
+                        functools.partial(http.add_user_to_thread, thread_id, user_id),
+                        f"add {user_id} to {thread_id}",
+                    )
+                    for user_id in members
                 )
+            )
         except discord.HTTPException as exc:
             self.stats.failures += 1
             if exc.status in (400, 403, 404):

@@ -202,6 +202,15 @@ class TableRepo(Repository):
                 (status, first_dealer),
             )
 
+    async def set_channel(self, table_id: int, channel_id: int) -> None:
+        """Move the table to another channel (does not bump the version)."""
+        changed = await self.db.execute(
+            "UPDATE tables SET channel_id = ?, updated_at = ? WHERE id = ?",
+            (channel_id, self.db.clock(), table_id),
+        )
+        if not changed:
+            raise TableNotFound(table_id)
+
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         """Record the public table message (does not bump the version)."""
         changed = await self.db.execute(

@@ -411,6 +411,14 @@ async def set_message(svc: Services, table: Table, message_id: int) -> None:
     table.message_id = message_id
 
 
+async def move_table(svc: Services, table: Table, channel_id: int) -> None:
+    """The table plays in ``channel_id`` from now on (an event's board dealt before its
+    thread was made, moved there before it is shown; the row's version does not
+    change)."""
+    await svc.table_repo.set_channel(table.id, channel_id)
+    table.channel_id = channel_id
+
+
 async def keep_thread(svc: Services, table: Table, thread_id: int) -> None:
     """Keep the table's thread (0: none, the channel is used); best effort — it is used
     from now on, stored or not."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -76,6 +77,7 @@ class Front:
     def __init__(self) -> None:
         self.closes: list[AsyncStandings] = []
         self.opens: list[tuple[int, ...]] = []
+        self.stopped: list[int] = []  # tables whose board was stopped at the close
 
     async def registration_changed(self, event: object) -> None:
         return None
@@ -84,14 +86,19 @@ class Front:
         self.opens.append(tuple(users))
 
     async def board_stopped(self, event: object, table: Table) -> None:
-        return None
+        self.stopped.append(table.id)
 
     async def closed(self, view: AsyncStandings) -> None:
         self.closes.append(view)
 
 
-def _director(db: Database) -> tuple[AsyncDirector, Boards, Front, Services]:
-    svc = Services(db, Settings(database="unused.db"), AIPool(1, mode="inline"))
+def _director(
+    db: Database, sweep_every: float | None = None
+) -> tuple[AsyncDirector, Boards, Front, Services]:
+    settings = Settings(database="unused.db")
+    if sweep_every is not None:
+        settings = Settings(database="unused.db", event_sweep_every=sweep_every)
+    svc = Services(db, settings, AIPool(1, mode="inline"))
     svc.sync = OneProcess(None)  # type: ignore[arg-type]  # no table is resumed here
     boards, front = Boards(svc), Front()
     return AsyncDirector(svc, boards, front), boards, front, svc  # type: ignore[arg-type]
@@ -337,6 +344,83 @@ async def test_the_close_happens_once_in_whichever_process_is_alive(
         assert len(front_a.closes) + len(front_b.closes) == 2  # one for each event
         await b.close_timers()
         assert b._sweeper is None
+    finally:
+        await db_a.close()
+        await db_b.close()
+
+
+async def test_the_running_sweep_closes_an_event_whose_maker_stopped(location: str) -> None:
+    """The sweep as it runs, not called by the test: B is up (its sweep every 50 ms)
+    before A makes an asynchronous event; A stops before the deadline, its close timer
+    gone with it. B's own sweep finds the event, arms its close, and at the deadline
+    closes it: the results told once, by B. (Real time: the event's deadline is a few
+    seconds away, its opening an hour minus that ago.)"""
+    db_a = await Database.open(location)
+    db_b = await Database.open(location)
+    try:
+        a, a_boards, front_a, _ = _director(db_a)
+        b, _b_boards, front_b, _ = _director(db_b, sweep_every=0.05)
+        await b.resume()  # up before the event exists: nothing to arm yet
+        event = await a.create(
+            guild_id=1,
+            channel_id=2,
+            creator_id=3,
+            game_id="whist-5",
+            preset=None,
+            boards=2,
+            start_at=time.time() - 3600 + 3,  # open, its deadline 3 s away
+            deadline=3600,
+        )
+        assert await a.start(event.id) is Outcome.DONE
+        assert (await a.play(event.id, 10, "ann", 1, enter=True)).step is Step.DEALT
+        ((_, _, ann_table),) = a_boards.dealt
+        assert await DailyRepo(db_a).finish(ann_table, 2)
+        await a.close_timers()  # A's process is gone, its close timer with it
+        for _ in range(200):  # up to 10 s
+            if front_b.closes:
+                break
+            await asyncio.sleep(0.05)
+        assert len(front_b.closes) == 1 and front_a.closes == []
+        percent = {line.name: line.percent for line in front_b.closes[0].lines}
+        assert percent == {"ann": Fraction(75, 2)}  # board 1 alone (50), board 2 unplayed (25)
+        row = await EventRepo(db_b).get(event.id)
+        assert row is not None and row.state == "finished"
+        await b.close_timers()
+    finally:
+        await db_a.close()
+        await db_b.close()
+
+
+async def test_a_board_in_play_in_a_process_gone_is_stopped_by_the_one_that_closes(
+    location: str, clock: FakeClock
+) -> None:
+    """A deals ann's and bob's boards and stops before the deadline, ann's board in
+    play; B closes the event: ann's board is stopped in the store (cancelled, ann
+    told), not left open for A's next start-up to bring back and play after the
+    close. Bob's board, finished, is left as it is."""
+    db_a = await Database.open(location, clock=clock)
+    db_b = await Database.open(location, clock=clock)
+    try:
+        a, a_boards, front_a, _ = _director(db_a)
+        b, _b_boards, front_b, _ = _director(db_b)
+        event = await _async_event(a, clock)
+        assert (await a.play(event.id, 10, "ann", 1, enter=True)).step is Step.DEALT
+        assert (await a.play(event.id, 11, "bob", 1, enter=True)).step is Step.DEALT
+        ((_, _, ann_table), (_, _, bob_table)) = a_boards.dealt
+        for table_id in (ann_table, bob_table):  # in play (the double deals a lobby)
+            await TableRepo(db_a).set_status(table_id, "active")
+        assert await DailyRepo(db_a).finish(bob_table, 2)
+        await TableRepo(db_a).set_status(bob_table, "finished")
+        await a.close_timers()  # A's process is gone
+        clock.tick(3600)
+        assert await b.close(event.id)
+        rows = TableRepo(db_b)
+        ann_row, bob_row = await rows.require(ann_table), await rows.require(bob_table)
+        assert (ann_row.status, bob_row.status) == ("cancelled", "finished")
+        assert front_b.stopped == [ann_table] and front_a.stopped == []
+        percent = {line.name: line.percent for line in front_b.closes[0].lines}
+        assert percent == {"bob": Fraction(75, 2), "ann": Fraction(25)}  # ann's board: 25
+        await b.close_timers()
     finally:
         await db_a.close()
         await db_b.close()

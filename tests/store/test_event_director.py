@@ -7,7 +7,6 @@ two boards."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -24,15 +23,13 @@ from bot.store import (
     HumanSeat,
     NewAction,
 )
-from bot.tables.events import REMIND_BEFORE, Director, Outcome, swiss_seeding
+from bot.tables.events import REMIND_BEFORE, Director, Outcome, StandingsView, swiss_seeding
 from bot.tables.events.director import POSTS_AT_ONCE
 from bot.tables.events.quiet import QuietFront, standalone_director
 from bot.tables.services import Services
 from bot.tables.table import Table, TableSettings
 
 from .conftest import FakeClock
-
-_CHANNELS = itertools.count(50_000)
 
 
 class Boards:
@@ -56,7 +53,7 @@ class Boards:
         async with self.svc.db.transaction():
             row = await repo.create_lobby(
                 guild_id=event.guild_id,
-                channel_id=next(_CHANNELS),
+                channel_id=channel_id,
                 creator_id=event.creator_id,
                 game_id=event.game_id,
                 preset=event.preset,
@@ -412,38 +409,69 @@ async def test_a_join_does_not_wait_for_the_boards_skipped_notice(
 
 class CountingFront(QuietFront):
     """A front whose threads and table posts take a while, counting how many are under
-    way at once."""
+    way at once, and what happened in which order."""
 
-    def __init__(self) -> None:
+    def __init__(self, tables: Boards | None = None) -> None:
         super().__init__()
         self.threads = self.shows = 0
         self.most_threads = self.most_shows = 0
         self.shown: list[int] = []
+        self.tables = tables
+        self.dealt_at_first_call: int | None = None  # boards dealt when Discord was first called
+        self.steps: list[str] = []  # "thread" / "shown", in order
+        self.dealt_when_scored: int | None = None  # boards open when the standings were told
+
+    def _called(self) -> None:
+        if self.dealt_at_first_call is None and self.tables is not None:
+            self.dealt_at_first_call = len(self.tables.open_boards)
 
     async def table_channel(
         self, event: EventRow, table: EventTable, names: Mapping[int, str]
     ) -> int:
+        self._called()
         self.threads += 1
         self.most_threads = max(self.most_threads, self.threads)
         await asyncio.sleep(0.01)  # Discord's answer
         self.threads -= 1
+        self.steps.append("thread")
         return await super().table_channel(event, table, names)
 
     async def board_opened(self, event: EventRow, table: Table) -> None:
+        self._called()
         self.shows += 1
         self.most_shows = max(self.most_shows, self.shows)
         await asyncio.sleep(0.01)
         self.shows -= 1
         self.shown.append(table.id)
+        self.steps.append("shown")
+
+    async def round_begun(
+        self, event: EventRow, round_no: int, tables: Sequence[EventTable], names: Mapping[int, str]
+    ) -> None:
+        self._called()
+        await asyncio.sleep(0.01)
+
+    async def round_scored(self, view: StandingsView) -> None:
+        if self.tables is not None:  # the picture drawn, the post's answer: a while
+            for _ in range(500):  # (up to 5 s) during which the next round is dealt
+                if len(self.tables.open_boards) == 12:
+                    break
+                await asyncio.sleep(0.01)
+            self.dealt_when_scored = len(self.tables.open_boards)
+        await super().round_scored(view)
 
 
 async def test_a_round_s_threads_and_boards_are_posted_a_few_tables_at_a_time(
     db: Database,
 ) -> None:
     """Fifty tables' threads and posts one after the other kept the last table waiting
-    close to a minute (tools/bench_event_tables.py); a few at a time, never all."""
+    close to a minute (tools/bench_event_tables.py); a few at a time, never all. Every
+    table is dealt before the first Discord call (playable whatever Discord takes), and
+    each is shown as soon as its own thread is made, not after every thread of the
+    round."""
     front = CountingFront()
     director, tables, _front, _svc = _director(db, front)
+    front.tables = tables
     event_id = await _create(director, "individual", 2, 1, 30)
     for u in range(100, 100 + 4 * 12):  # twelve tables
         assert await director.join(event_id, u, f"u{u}") is Outcome.DONE
@@ -452,4 +480,19 @@ async def test_a_round_s_threads_and_boards_are_posted_a_few_tables_at_a_time(
     assert len(tables.open_boards) == 12  # every table dealt ...
     assert len(front.shown) == 12  # ... and shown once start returned
     assert front.most_threads == POSTS_AT_ONCE < 12
-    assert front.most_shows == POSTS_AT_ONCE
+    assert 1 < front.most_shows <= POSTS_AT_ONCE
+    assert front.dealt_at_first_call == 12  # no table waited on Discord to be dealt
+    # table by table: the first tables are shown before the last threads are made
+    assert front.steps.index("shown") < len(front.steps) - 1 - front.steps[::-1].index("thread")
+    for table_id in front.shown:  # each table moved to its own thread (from the channel)
+        row = await _svc.table_repo.require(table_id)
+        assert row.channel_id != 2
+
+    # the round change: round 2's tables are dealt while round 1's standings are being
+    # posted, not after them (nor after any other Discord call)
+    front.dealt_at_first_call = None
+    for table_id in list(tables.open_boards):
+        await _finish(_svc, director, tables, table_id, 1)
+    assert len(front.scored) == 1
+    assert front.dealt_when_scored == 12  # round 2's twelve tables, dealt meanwhile
+    assert len(front.shown) == 24

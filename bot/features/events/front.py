@@ -4,6 +4,7 @@ shows, the director (``bot/tables/events/``) decides; this module only says it."
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -161,9 +162,11 @@ class DiscordEventFront:
                 exc,
             )
             return await self._public_thread(event, table, post, name)
-        await self.svc.event_repo.set_thread(event.id, table.round, table.number, thread)
         self._note_members(thread, set(players))
-        await self._post(thread, f"{post}\n{private_note}")
+        await asyncio.gather(
+            self.svc.event_repo.set_thread(event.id, table.round, table.number, thread),
+            self._post(thread, f"{post}\n{private_note}"),
+        )
         return thread
 
     def _note_members(self, thread_id: int, members: set[int]) -> None:
@@ -223,7 +226,7 @@ class DiscordEventFront:
     async def board_opened(self, event: EventRow, table: Table) -> None:
         table.language = await self._language(event)
         await self.presenter.repost_table(table)
-        await self.presenter.hands.send_all(table)
+        await self.presenter.hands.send_all(table)  # after: a hand links to the table
 
     def seats_changed(self, table: Table) -> None:
         # the table message (who the AI plays for, Take my seat back) and the hand DMs:

@@ -415,9 +415,20 @@ class AsyncDirector:
         return True
 
     async def _stop(self, event: EventRow, table_id: int) -> None:
-        """A board in play at the close: its table cancelled (the player is told)."""
+        """A board in play at the close: its table cancelled (the player is told). One
+        no process runs (this one has no copy: the process that dealt it stopped before
+        the deadline) is cancelled in the store, so no start-up brings it back to be
+        played after the close; one another process runs, that process stops at its
+        own close."""
         table = await self.svc.current_table(table_id)
-        if table is None or not self.svc.sync.may_drive(table):
+        if table is None:
+            row = await self.svc.table_repo.get(table_id)
+            if row is None or row.status != "active":
+                return
+            table = Table.from_row(row)
+            for hand in await self.svc.hand_repo.list(table_id):  # to tell the player
+                table.hand_messages[hand.seat] = (hand.channel_id, hand.message_id)
+        elif not self.svc.sync.may_drive(table):
             return
         async with table.lock:
             if table.status != "active":

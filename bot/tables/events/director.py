@@ -7,7 +7,7 @@ import asyncio
 import logging
 import random
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from bot.competition.events import (
@@ -23,10 +23,12 @@ from bot.store import (
     EventEntry,
     EventRow,
     EventTable,
+    IntegrityError,
     StoreError,
 )
 from bot.store.events import Format
 from bot.tables import commit
+from bot.tables.drivers import acting_seat
 from bot.tables.events.ports import EventFront, EventTables
 from bot.tables.events.scoring import EventScoring
 from bot.tables.events.seating import (
@@ -45,6 +47,7 @@ from bot.tables.events.views import (
     Outcome,
     StandingsView,
     parse_event_key,
+    thread_to_come,
 )
 from bot.tables.kinds import TableKind
 from bot.tables.services import Services
@@ -360,35 +363,55 @@ class Director:
             event.id, round_no, tables, list(event.boards_of(round_no))
         )
 
-    async def _after_round_begun(self, event_id: int, round_no: int) -> None:
+    async def _after_round_begun(
+        self, event_id: int, round_no: int, after: asyncio.Task[None] | None = None
+    ) -> None:
+        """Deal the round's first boards, then show them and post the round's seating
+        (once ``after``, the last round's standings, is posted)."""
         event = await self.repo.get(event_id)
         if event is None:
             return
-        tables = await self.repo.tables(event_id, round_no)
-        names = await self._names(event)
-        await self.front.round_begun(event, round_no, tables, names)
         self._arm_sweep(event, round_no)
-        # each table's thread, made outside the event's lock (Discord calls: a join or a
-        # check-in must not wait for fifty of them); kept with the table, so dealing
-        # under the lock only reads it. A few tables at a time: one after the other,
-        # fifty tables' threads and posts took 50 s (tools/bench_event_tables.py)
-        await _few_at_a_time(
-            self.front.table_channel(event, t, names) for t in tables if not t.thread_id
-        )
-        opened: list[Table] = []
+        # Every table's first board dealt before any Discord call: durable and playable
+        # (an AI to lead starts at once) whatever Discord takes to show it. Its thread
+        # and its posts follow, table by table (:meth:`_show`), outside the event's
+        # lock: a join or a check-in waits for none of them.
+        opened: list[tuple[Table, EventTable]] = []
         try:
             opened = await self._deal_first_boards(event_id, round_no)
         except (StoreError, RulesError):
             log.exception("event %s: round %s's first boards not all dealt", event_id, round_no)
-        await _few_at_a_time(self._show(event, table) for table in opened)
+        for table, _seating in opened:
+            self._play(table)
+        tables = await self.repo.tables(event_id, round_no)
+        names = await self._names(event)
+        await asyncio.gather(
+            self._seating(event, round_no, tables, names, after),
+            _few_at_a_time(self._show(event, table, t, names) for table, t in opened),
+        )
         for t in tables:  # any table the batch could not deal (the sweep is the last net)
             await self._advance_quietly(event_id, round_no, t.number)
 
-    async def _deal_first_boards(self, event_id: int, round_no: int) -> list[Table]:
+    async def _seating(
+        self,
+        event: EventRow,
+        round_no: int,
+        tables: Sequence[EventTable],
+        names: Mapping[int, str],
+        after: asyncio.Task[None] | None,
+    ) -> None:
+        if after is not None:
+            await asyncio.wait([after])
+        await self.front.round_begun(event, round_no, tables, names)
+
+    async def _deal_first_boards(
+        self, event_id: int, round_no: int
+    ) -> list[tuple[Table, EventTable]]:
         """Deal the first board at every table of a round just begun, reading the
         round once (not once per table: a round change stays short at 50 tables); the
-        tables opened, to be shown once the lock is released."""
-        opened: list[Table] = []
+        tables opened (each with its round table), to be shown once the lock is
+        released."""
+        opened: list[tuple[Table, EventTable]] = []
         async with self._locks[event_id]:
             event = await self.repo.get(event_id)
             if event is None or event.state != "running" or event.round != round_no:
@@ -400,14 +423,55 @@ class Director:
                 if mine and all(b.table_id is None and not b.done for b in mine):
                     table = await self._deal(event, t, mine[0].board, mine, entries)
                     if table is not None:
-                        opened.append(table)
+                        opened.append((table, t))
         return opened
 
-    async def _show(self, event: EventRow, table: Table) -> None:
-        """A board just dealt (durable already): its table and hands on the front, then
-        the AI's turn if it is first. Outside the event's lock."""
+    def _play(self, table: Table) -> None:
+        """A board just dealt (durable): if an AI is to act it plays now, before the
+        table is shown; a human's turn waits for their hand (:meth:`_show`)."""
         self._away[table.id] = table.away
+        game = table.game
+        seat = acting_seat(table, game) if game is not None else None
+        if seat is not None and table.ai_plays(seat):
+            self.kick(table)
+
+    async def _show(
+        self,
+        event: EventRow,
+        table: Table,
+        seating: EventTable,
+        names: Mapping[int, str],
+    ) -> None:
+        """A board just dealt (durable, playable already): its round table's thread
+        made if it has none yet and the table moved there from its channel to come
+        (:func:`thread_to_come`), then its table message and hands, then the turn clock of a human to act, which
+        starts now, when they can see their hand. Outside the event's lock."""
+        self._away[table.id] = table.away
+        if table.channel_id < 0:  # thread_to_come
+            channel = seating.thread_id or await self.front.table_channel(event, seating, names)
+            try:
+                await commit.move_table(self.svc, table, channel)
+            except IntegrityError:
+                # no thread to be had and the event's channel holds another table (one
+                # open table a channel): the board cannot be shown; cancelled, it is
+                # ruled as skipped when its table moves on (at the latest the sweep)
+                log.warning(
+                    "event %s: table %s has no channel to play in; cancelled", event.id, table.id
+                )
+                async with table.lock:
+                    if table.status == "active":
+                        await commit.mark_cancelled(self.svc, table)
+                return
+            except StoreError:
+                log.exception("event %s: table %s not moved to its thread", event.id, table.id)
+                return  # shown at the next start-up (resume)
         await self.front.board_opened(event, table)
+        game = table.game
+        seat = acting_seat(table, game) if game is not None else None
+        if seat is not None and not table.ai_plays(seat):
+            # a turn begun by an AI's move before the hands were shown: its clock
+            # starts over, from now
+            table.drive.turn_due = None
         self.kick(table)
 
     async def _names(self, event: EventRow) -> dict[int, str]:
@@ -504,15 +568,18 @@ class Director:
         if skipped is not None:
             await self.front.boards_skipped(event, *skipped)
         if opened is not None:
-            await self._show(event, opened)
+            table, seating = opened
+            self._play(table)
+            await self._show(event, table, seating, await self._names(event))
         if over:
             await self._close_round(event_id, round_no)
 
     async def _advance_table(
         self, event: EventRow, round_no: int, table_no: int
-    ) -> tuple[Table | None, tuple[EventTable, list[int]] | None]:
+    ) -> tuple[tuple[Table, EventTable] | None, tuple[EventTable, list[int]] | None]:
         """The table's next board dealt, or its remaining boards skipped by the clock:
-        the table dealt and the boards skipped, to be shown after the lock."""
+        the table dealt (and its round table) and the boards skipped, to be shown after
+        the lock."""
         boards = [b for b in await self.repo.boards(event.id, round_no) if b.table_no == table_no]
         for b in boards:
             if b.table_id is not None and not b.done:
@@ -531,7 +598,8 @@ class Director:
         tables = {t.number: t for t in await self.repo.tables(event.id, round_no)}
         table = tables[table_no]
         if clock.may_start(self.clock()):
-            return await self._deal(event, table, pending[0].board, boards), None
+            dealt = await self._deal(event, table, pending[0].board, boards)
+            return (None if dealt is None else (dealt, table)), None
         ns, ew = await self._thinking(boards)
         skipped = [
             b.board
@@ -548,8 +616,10 @@ class Director:
         boards: Sequence[EventBoard],
         known: Sequence[EventEntry] | None = None,
     ) -> Table | None:
-        """Open the board's table (durable); the caller shows it once the event's lock
-        is released."""
+        """Open the board's table (durable), in its round table's thread, or, until the
+        thread is made, in :func:`thread_to_come` (the caller makes the thread and
+        moves the table there before showing it, once the event's lock is released:
+        no Discord call under it)."""
         if known is None or any(b.done for b in boards):
             await self._came_back(event, table, boards)
             known = await self.repo.entries(event.id)
@@ -560,7 +630,7 @@ class Director:
             if user is not None and not entries[user].checked_in
         )
         names = {u: e.name for u, e in entries.items()}
-        channel = table.thread_id or await self.front.table_channel(event, table, names)
+        channel = table.thread_id or thread_to_come(event.id, table.round, table.number)
         return await self.tables.open(event, table, board_no, channel, away, names)
 
     async def _came_back(
@@ -624,8 +694,13 @@ class Director:
             for t in await self.repo.tables(event_id, round_no):
                 await self._came_back(event, t, [b for b in boards if b.table_no == t.number])
             view = await self.standings(event_id)
-        await self.front.round_scored(view)
+        # the standings are posted beside the next round's deal, not before it (a
+        # picture drawn and Discord calls): the round's seating follows them
+        told = self.svc.own(
+            self.front.round_scored(view), name=f"event-{event_id}-scored-{round_no}"
+        )
         if last:
+            await asyncio.wait([told])
             await self.front.registration_changed(view.event)
             return
         async with self._locks[event_id]:
@@ -641,10 +716,11 @@ class Director:
             else:
                 begun = await self._begin_round(event, round_no + 1, entries)
         if len(field) < MIN_ENTRANTS:
+            await asyncio.wait([told])
             await self.front.round_scored(finished)
             await self.front.registration_changed(finished.event)
         elif begun:
-            await self._after_round_begun(event_id, round_no + 1)
+            await self._after_round_begun(event_id, round_no + 1, after=told)
             # everyone plays at a new table (in a new thread) or not at all: the round's
             # threads lose their players (the last round's keep them: nothing follows)
             for t in await self.repo.tables(event_id, round_no):
@@ -682,7 +758,27 @@ class Director:
             self._arm_sweep(event, event.round)
             for t in await self.repo.tables(event.id, event.round):
                 await self._advance_quietly(event.id, event.round, t.number)
-            # an open board whose table resumed: nothing to do, its end moves it on
+            # an open board whose table resumed: its end moves it on; one dealt and not
+            # yet shown when the bot stopped (no table message): shown now
+            await self._show_unshown(event)
+
+    async def _show_unshown(self, event: EventRow) -> None:
+        """Show the boards of the event's round that were dealt and never shown (the
+        bot stopped between the two): their thread, table message and hands."""
+        seating = {t.number: t for t in await self.repo.tables(event.id, event.round)}
+        unshown = [
+            (table, seating[b.table_no])
+            for b in await self.repo.boards(event.id, event.round)
+            if b.table_id is not None
+            and not b.done
+            and (table := self.svc.tables.get(b.table_id)) is not None
+            and table.status == "active"
+            and table.message_id is None
+            and self.svc.sync.may_drive(table)
+        ]
+        if unshown:
+            names = await self._names(event)
+            await _few_at_a_time(self._show(event, table, t, names) for table, t in unshown)
 
     async def close(self) -> None:
         if self._stop_changes is not None:

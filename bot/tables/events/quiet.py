@@ -36,7 +36,8 @@ class QuietFront:
     async def table_channel(
         self, event: EventRow, table: EventTable, names: Mapping[int, str]
     ) -> int:
-        return 1_000_000 * table.round + table.number  # a channel of its own per table
+        # a channel of its own per round table (of every event: one open table a channel)
+        return 10**9 * event.id + 1_000_000 * table.round + table.number
 
     async def board_opened(self, event: EventRow, table: Table) -> None:
         return None

@@ -29,6 +29,13 @@ def event_key(event_id: int, round_no: int, table_no: int, board_no: int) -> str
     return f"{event_id}/{round_no}/{table_no}/{board_no}"
 
 
+def thread_to_come(event_id: int, round_no: int, table_no: int) -> int:
+    """The channel of a round table's board dealt before its thread is made (the
+    director moves it to the thread before showing it): negative, so no Discord
+    channel's, and one a round table (the store keeps one open table a channel)."""
+    return -(event_id * 10**9 + round_no * 10**5 + table_no)
+
+
 def parse_event_key(key: str) -> tuple[int, int, int, int]:
     event_id, round_no, table_no, board_no = (int(x) for x in key.split("/"))
     return event_id, round_no, table_no, board_no
