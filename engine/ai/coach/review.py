@@ -165,7 +165,9 @@ def measure(
     no more once the verdict is plain, or once the error is already small enough
     (``budget.settled`` of the threshold) that more worlds could only move a cost
     that sits on the threshold itself; a cost at or above the threshold is confirmed
-    on at least ``budget.confirm`` worlds. The worlds added while in doubt score only
+    on at least ``budget.confirm`` worlds. A positive cost's error is never taken below
+    :func:`_unseen` (what one world not yet drawn could move it by), so a swing the first
+    worlds happened to miss keeps the verdict in doubt. The worlds added while in doubt score only
     the contenders (``budget.contenders`` best choices so far, and ``chosen``): the
     others are figured on the first worlds, and any of them whose mean there comes
     out above the best contender's (over all the worlds) is scored on the added
