@@ -2,6 +2,7 @@
 
     nice -n 10 python -m tools.bench_coach [--deals 288] [--games all] [--jobs 2]
         [--hard-budget 0.05] [--seed 1] [--plant-worlds 64] [--played FILE] [--dump FILE]
+        [--skip N] [--only GAME,GAME] [--report FILE]
 
 For each seeded deal (the games taken in turn, the reviewed seat in turn), the
 hard AI plays every seat (CPU-time budget ``--hard-budget`` a decision, so the
@@ -69,7 +70,7 @@ from engine.ai import (
 )
 from engine.ai.coach.records import decision_seed
 
-__all__ = ["main", "play_until_deal"]
+__all__ = ["bench_tasks", "main", "play_until_deal"]
 
 MIN_CARDS = 6
 
@@ -350,6 +351,19 @@ def report(results: list[dict[str, Any]], games: list[str]) -> None:
     )
 
 
+def bench_tasks(
+    games: Sequence[str], deals: int, seed: int, hard_budget: float, plant_worlds: int
+) -> list[Task]:
+    """The bench's deals: the games in turn, the seat in turn, seeded from ``seed``."""
+    tasks: list[Task] = []
+    for i in range(deals):
+        gid = games[i % len(games)]
+        probe, _ = new_game(gid, seed=seed * 100_000 + i)
+        seat = (i // len(games)) % probe.n_players
+        tasks.append((gid, seed * 100_000 + i, seat, hard_budget, plant_worlds))
+    return tasks
+
+
 def _run(pair: tuple[Task, dict[str, Any] | None]) -> tuple[dict[str, Any], dict[str, Any] | None]:
     task, played = pair
     played = played or play_task(task)
@@ -377,6 +391,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--plant-worlds", type=int, default=64)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip", type=int, default=0, help="leave out the first N deals")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="review only these game ids (comma-separated) among the bench's deals: the same "
+        "seeds and seats as the whole bench, so a --played file of a whole run serves",
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--dump", default="", help="write every deal's figures here (JSON lines)")
     parser.add_argument(
@@ -392,14 +412,13 @@ def main(argv: list[str] | None = None) -> None:
             report([json.loads(line) for line in fh if line.strip()], games)
         return
     print(f"load before: {os.getloadavg()}", flush=True)
-    tasks = []
-    for i in range(args.deals):
-        gid = games[i % len(games)]
-        probe, _ = new_game(gid, seed=args.seed * 100_000 + i)
-        seat = (i // len(games)) % probe.n_players
-        tasks.append((gid, args.seed * 100_000 + i, seat, args.hard_budget, args.plant_worlds))
+    tasks = bench_tasks(games, args.deals, args.seed, args.hard_budget, args.plant_worlds)
+    tasks = tasks[args.skip :]
+    if args.only:
+        keep = set(args.only.split(","))
+        tasks = [t for t in tasks if t[0] in keep]
     known = _read_played(args.played)
-    pairs = [(t, known.get(tuple(t))) for t in tasks[args.skip :]]
+    pairs = [(t, known.get(tuple(t))) for t in tasks]
     print(f"deals read from {args.played}: {sum(p is not None for _, p in pairs)}", flush=True)
     results: list[dict[str, Any]] = []
     started = time.monotonic()

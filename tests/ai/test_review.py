@@ -186,3 +186,85 @@ def test_the_best_card_named_is_the_one_of_the_best_value_among_the_options() ->
     assert values == sorted(values, reverse=True)
     played = next(o for o in d.options if o.choice == d.played)
     assert d.cost == pytest.approx(top - played.value, abs=0.002)
+
+
+def test_a_swing_the_first_worlds_missed_keeps_the_verdict_in_doubt() -> None:
+    """Near a game's end one trick can win or lose the game (9 points). Here the card
+    played costs 0.2 in every world and a whole game in one world of 25, which the first
+    24 worlds happen not to hold: their own error (0: every difference the same) said
+    the cost was 0.2 for sure, and the review stopped there, unflagged, though the card
+    costs 0.56 a deal. Another card of the same worlds shows such a swing (it loses the
+    game in world 3): a cost's error is now never taken below what one world not yet
+    drawn could move it by, so the worlds are doubled until the swing shows."""
+    from engine.ai import REVIEW_BUDGET
+    from engine.ai.coach.review import measure
+
+    drawn = [0]
+
+    def sample(rng: random.Random) -> int:
+        drawn[0] += 1
+        return drawn[0]
+
+    def evaluate(world: int, cands: list[int]) -> dict[int, float]:
+        best = 0.2 + (9.0 if world % 25 == 0 else 0.0)
+        values = {0: best, 1: 0.0, 2: best - 9.0 if world == 3 else 0.0}
+        return {c: values[c] for c in cands}
+
+    found = measure(sample, evaluate, [0, 1, 2], 1, 0.3, random.Random(0), REVIEW_BUDGET)
+    assert found is not None and found.best == 0
+    assert found.worlds > REVIEW_BUDGET.worlds
+    assert found.cost - found.error >= 0.3
+    assert REVIEW_BUDGET.flags(found.cost, found.error, 0.3)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "seed", "actions", "seat", "card", "best"),
+    [
+        # Whisk (Cotton's 1674 rules), North's opening lead: 3S instead of AC loses
+        # 0.65 ± 0.12 points on 256 fresh worlds (a game lost in one world of 21); the
+        # review's first 24 worlds held no such world for this pair and said 0.08 ± 0.08
+        ("whisk-48", 100050, [], 0, "3S", "AC"),
+        # Whist for 7 rotating, East's lead to trick 4: 10S instead of 4C loses 0.61 ±
+        # 0.11 on 256 fresh worlds; the first 24 said 0.17 ± 0.10
+        (
+            "whist-7-rotate",
+            100016,
+            [
+                *("1 play:6S", "2 play:4S", "3 play:QS", "0 play:2S", "3 play:5D"),
+                *("0 play:4D", "1 play:AD", "2 play:2D", "1 play:8S", "2 play:JS"),
+                *("3 play:KS", "0 play:5S", "3 play:KD", "0 play:7D"),
+            ],
+            1,
+            "10S",
+            "4C",
+        ),
+    ],
+)
+def test_a_blunder_whose_cost_is_a_game_lost_in_a_few_worlds_is_flagged(
+    game_id: str, seed: int, actions: list[str], seat: int, card: str, best: str
+) -> None:
+    """Two of the bench's planted blunders (issue #36) that the review missed: each
+    costs more than half a point, most of it a game lost in a few worlds of 25."""
+    from engine import decode_action
+    from engine.ai import REVIEW_BUDGET
+    from engine.ai.coach.records import decision_seed
+    from engine.ai.coach.review import review_position
+
+    game, _ = new_game(game_id, seed=seed)
+    for entry in actions:
+        s, _, text = entry.partition(" ")
+        game.apply(int(s), decode_action(text))
+    index = len(actions)
+    judged = review_position(
+        game,
+        seat,
+        Card.parse(card).index,
+        random.Random(decision_seed({"seed": seed}, index)),
+        REVIEW_BUDGET,
+        index,
+    )
+    assert judged is not None
+    d = judged.decision
+    assert (d.played, d.best) == (card, best)
+    assert d.flagged, d
+    assert d.worlds > REVIEW_BUDGET.worlds

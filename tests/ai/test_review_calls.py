@@ -204,3 +204,52 @@ def test_an_under_declared_ruff_is_flagged() -> None:
     assert claim.flagged and claim.best != "ruffval:0" and claim.cost >= 12
     text = words.review_text(review.to_json(), 1, "North", show_double_dummy=True)
     assert "you chose Declare 0" in text, text
+
+
+def test_a_bid_whose_worth_swings_by_the_contract_made_or_set_is_judged_on_enough_worlds() -> None:
+    """Bid Whist, seat 2 after partner's 3 diamonds and East's 3 no trump (the bench's
+    deal 100083, issue #36): bidding 4 no trump instead of passing costs about 1.2 points
+    (1,024 worlds: 4 no trump is worth -0.2 ± 0.3, a set -8, made +8 to +14; passing 1),
+    but a world's figure swings by 16, so 256 worlds left an error of 0.56 and the bid
+    unflagged (0.52 ± 0.56). A bid or trump is played out in a few milliseconds: while its
+    verdict is in doubt the worlds now double up to ``playout_worlds``."""
+    from engine.ai import REVIEW_BUDGET, judge_call
+    from engine.ai.coach.records import decision_seed
+
+    game, _ = new_game("bid-whist", seed=100083)
+    for seat, text in ((0, "bid:3d"), (1, "bid:3n")):
+        game.apply(seat, decode_action(text))
+    found = judge_call(
+        game,
+        2,
+        decode_action("bid:4n"),
+        [],
+        random.Random(decision_seed({"seed": 100083}, 2)),
+        REVIEW_BUDGET,
+        2,
+    )
+    assert found is not None
+    bid = found[0].decision
+    assert (bid.played, bid.best) == ("bid:4n", "pass")
+    assert bid.flagged, bid
+    assert bid.worlds > REVIEW_BUDGET.more_worlds
+
+
+def test_a_bid_s_worth_is_the_same_asked_alone_or_among_all_the_bids() -> None:
+    """The bids' strategy plays out only the modes of the bids asked about (the coach's
+    added worlds ask about two): the same figures as when every bid is asked about."""
+    from engine.ai.strategies.calls import call_strategy
+
+    game, _ = new_game("bid-whist", seed=100083)
+    for seat, text in ((0, "bid:3d"), (1, "bid:3n")):
+        game.apply(seat, decode_action(text))
+    legal = list(game.legal_actions(2))
+    strategy = call_strategy(game.observe(2), legal, decode_action("pass"))
+    assert strategy is not None
+    cands = strategy.candidates()
+    rng = random.Random(5)
+    for _ in range(8):
+        world, _w = next(strategy.worlds(rng))
+        every = strategy.evaluate(world, cands, float("inf"))
+        for code in cands:
+            assert strategy.evaluate(world, [code, "pass"], float("inf"))[code] == every[code]

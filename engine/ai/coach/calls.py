@@ -50,6 +50,7 @@ class CallModel:
     evaluate: Callable[[Any, list[str]], Mapping[str, float]]
     true_world: Any  # the deal as it lay (None: no double-dummy figure)
     consumed: int = 1  # the seat's actions this decision stands for (a lay-out's four)
+    playouts: bool = False  # valued by playing a contract out (cheap; wide swings): more worlds
 
 
 def _laid(view: SeatView, action: Discard, after: Sequence[Action], count: int) -> list[int]:
@@ -111,4 +112,5 @@ def call_model(
         evaluate=lambda world, choices: strategy.evaluate(world, choices, math.inf),
         true_world=strategy.true_world(game),
         consumed=strategy.count,
+        playouts=strategy.table in ("bid-whist", "solo"),
     )

@@ -19,6 +19,9 @@ class ReviewBudget:
 
     worlds: int = 24  # sampled worlds per decision (doubled while in doubt)
     more_worlds: int = 256  # at most, doubling while the first ones leave the verdict in doubt
+    # ... for a decision valued by playing a contract out (Bid Whist's and Solo Whist's
+    # bids and trumps: a few ms a world, a value that swings by the contract made or set)
+    playout_worlds: int = 1024
     doubt: float = 2.0  # in doubt: the cost within this many standard errors of the threshold
     doubt_margin: float = 0.0  # ... or within this share of the threshold
     settled: float = 0.25  # never in doubt once the error is at most this share of the threshold

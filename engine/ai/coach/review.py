@@ -102,6 +102,23 @@ def _weighted_stats(diffs: Sequence[float], weights: Sequence[float]) -> tuple[f
     return mean, math.sqrt(var * n_eff / (n_eff - 1) / n_eff)
 
 
+def _unseen(samples: Sequence[tuple[Mapping[Any, float], float]]) -> float:
+    """What one world not yet drawn could move a cost by: the largest gap between two
+    choices seen in one world (a game won or lost by a trick: 9 points near a target)
+    over the worlds' effective number (Kish's, for weighted worlds).
+
+    A swing that comes in one world of 25 is missed by 24 worlds more often than not
+    (37 % of the time at a rate of one in 24); the error of the worlds that missed it
+    says nothing of it. A cost's error is never taken below this, so a cost that such a
+    swing could still lift to the threshold is in doubt, and the worlds are doubled."""
+    total = sum(w for _, w in samples)
+    squares = sum(w * w for _, w in samples)
+    if total <= 0 or squares <= 0:
+        return 0.0
+    spread = max((max(v.values()) - min(v.values()) for v, _ in samples if v), default=0.0)
+    return spread * squares / (total * total)
+
+
 @dataclass(frozen=True, slots=True)
 class Judged:
     """One decision judged (:func:`review_position`), with what the deal's summary needs."""
@@ -148,7 +165,9 @@ def measure(
     no more once the verdict is plain, or once the error is already small enough
     (``budget.settled`` of the threshold) that more worlds could only move a cost
     that sits on the threshold itself; a cost at or above the threshold is confirmed
-    on at least ``budget.confirm`` worlds. The worlds added while in doubt score only
+    on at least ``budget.confirm`` worlds. A positive cost's error is never taken below
+    :func:`_unseen` (what one world not yet drawn could move it by), so a swing the first
+    worlds happened to miss keeps the verdict in doubt. The worlds added while in doubt score only
     the contenders (``budget.contenders`` best choices so far, and ``chosen``): the
     others are figured on the first worlds, and any of them whose mean there comes
     out above the best contender's (over all the worlds) is scored on the added
@@ -205,6 +224,7 @@ def measure(
             if contenders is not cands:
                 contenders = promote(contenders)
             cost, err = _cost(samples, contenders, chosen)
+            err = max(err, _unseen(samples)) if cost > 0 else err
             # the verdict's boundary: the cost less ``above`` errors at the threshold
             doubtful = cost > 0 and abs(cost - budget.above * err - threshold) < (
                 budget.doubt * err + budget.doubt_margin * threshold
@@ -229,6 +249,8 @@ def measure(
     whole = [c for c in cands if all(c in v for v, _ in samples)]  # scored on every world
     best = max(whole, key=lambda c: rank(c, means))
     cost, err = _cost(samples, whole, chosen)
+    if every is None and cost > 0:
+        err = max(err, _unseen(samples))
     head = samples[:first] or samples
     total_head = sum(w for _, w in head)
     mean_best = sum(max(v[c] for c in cands) * w for v, w in head) / total_head
@@ -367,6 +389,8 @@ def judge_call(
     model = call_model(game, seat, action, after, budget.threshold, budget.solo_threshold)
     if model is None or len(model.cands) < 2 or model.chosen not in model.cands:
         return None
+    if model.playouts:
+        budget = replace(budget, more_worlds=max(budget.more_worlds, budget.playout_worlds))
     found = measure(
         model.sample, model.evaluate, model.cands, model.chosen, model.threshold, rng, budget
     )

@@ -81,9 +81,11 @@ class BidStrategy(_BidWhistCall):
 
     def evaluate(self, world: list[int], cands: list[str], deadline: float) -> dict[str, float]:
         rules = self.rules
+        wanted = {self.bids[code].mode for code in cands if code != "pass"}
         books = {
             mode: self.player.declare_books(self.view, m, list(world), self.leads)
             for mode, m in self.models.items()
+            if mode in wanted  # a playout only for the modes of the bids asked about
         }
         out: dict[str, float] = {}
         for code in cands:
