@@ -217,7 +217,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f" (mean {statistics.fmean(row.worlds_scaled):.1f}) at"
                 f" {1e3 * soft * args.scale:.0f} ms\n"
                 f"  a decision at {1e3 * soft:.0f} ms: {1e3 * row.decided / len(row.worlds):.0f}"
-                f" ms CPU, {100 * row.scoring / row.decided:.0f}% of it scoring worlds"
+                f" ms CPU, {100 * row.scoring / row.decided:.0f}% of it scoring worlds;"
+                f" {sum(w <= 2 for w in row.worlds)} of {len(row.worlds)} decisions on 1 or 2"
+                f" worlds (at {1e3 * soft * args.scale:.0f} ms:"
+                f" {sum(w <= 2 for w in row.worlds_scaled)})"
             )
     return 0
 

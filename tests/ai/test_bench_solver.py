@@ -52,7 +52,7 @@ def test_the_bench_prints_every_early_trick_with_its_worlds(
         # at least one world a decision at either budget, never past hard's cap of 64
         words = line.split()
         assert 1 <= int(words[4]) <= 64 and "at 300 ms" in line
-    assert "% of it scoring worlds" in out
+    assert "% of it scoring worlds;" in out and "decisions on 1 or 2 worlds" in out
 
 
 def test_positions_can_be_drawn_from_the_first_tricks_only() -> None:
