@@ -4,8 +4,8 @@
                                  [--scale 4] [--seed 1]
 
 Positions: every decision with more than one candidate card in tricks 1 to 3 of
-``--deals`` seeded deals of each form, the deals played by ``normal`` in all four
-seats; at each, hard's own strategy
+``--deals`` seeded deals of each form, the deals played by ``easy`` in all four
+seats (no search, so the positions are the same on every run); at each, hard's own strategy
 (:class:`engine.ai.strategies.partnership.PartnershipStrategy`, the ``hard`` profile).
 
 Per world (``--worlds`` sampled worlds a position, seeded): the CPU time of sampling
@@ -48,7 +48,7 @@ FORMS: dict[str, str] = {"whist-5": "whist-5", "cotton1674": "ruff-honours-cotto
 def positions(game_id: str, deals: int, seed: int) -> list[tuple[int, SeatView]]:
     """(trick number, view) of every decision of tricks 1 to 3 where hard searches."""
     rules = make_rules(game_id, None, {})
-    driver = get_player("normal")
+    driver = get_player("easy")
     out: list[tuple[int, SeatView]] = []
     for k in range(deals):
         game, _ = new_game(rules=rules, seed=seed + k, first_dealer=k % rules.players)
@@ -183,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     soft = budget_of(HARD).soft
     print(
         f"hard: soft budget {1e3 * soft:.0f} ms, at most {HARD.max_worlds} worlds a decision;"
-        f" {args.deals} deals a form (normal in every seat), {args.worlds} worlds a position;"
+        f" {args.deals} deals a form (easy in every seat), {args.worlds} worlds a position;"
         " CPU ms (mean, median, p90) and DDS nodes (mean) a world"
     )
     for form in args.forms.split(","):
