@@ -17,16 +17,25 @@ import importlib.util
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from engine.ai.search import clock
 from engine.ai.search.bitmasks import NO_TRUMP
 
-__all__ = ["DDSTimeout", "available", "max_tricks", "side_tricks", "solve_cards"]
+__all__ = [
+    "DDSTimeout",
+    "SolveCost",
+    "available",
+    "max_tricks",
+    "measure_solve",
+    "side_tricks",
+    "solve_cards",
+]
 
 T = TypeVar("T")
 
@@ -201,5 +210,38 @@ def side_tricks(hands: list[int], leader: int, trick: list[int], trump: int) -> 
         fut = dds.futureTricks()
         dds.SolveBoard(_deal(dds, hands, leader, trick, trump), -1, 1, 1, fut, slot)
         return int(fut.score[0])
+
+    return _run(solve, None)
+
+
+class SolveCost(NamedTuple):
+    """What one DDS solve cost (:func:`measure_solve`)."""
+
+    seconds: float  # CPU time of the thread that solved
+    nodes: int  # DDS's count of the positions it searched
+
+
+def measure_solve(
+    hands: list[int], leader: int, trick: list[int], trump: int, every_card: bool = True
+) -> SolveCost:
+    """The cost of solving one position from scratch, for benchmarks: every card's
+    figure (:func:`solve_cards`, what the search asks of a world) or, with
+    ``every_card`` false, the best card's only (:func:`side_tricks`).
+
+    DDS keeps its transposition table when it is handed the deal it solved last on the
+    same thread index (whatever else changed); a one-card position is solved first so
+    the timed solve starts from an empty table, as a new world's does.
+    """
+
+    def solve(dds: Any, slot: int) -> SolveCost:
+        fut = dds.futureTricks()
+        dds.SolveBoard(
+            _deal(dds, [1 << 12, 1 << 11, 1 << 10, 1 << 9], 0, [], NO_TRUMP), -1, 1, 1, fut, slot
+        )
+        fut = dds.futureTricks()
+        start = time.thread_time()
+        deal = _deal(dds, hands, leader, trick, trump)
+        dds.SolveBoard(deal, -1, 3 if every_card else 1, 1, fut, slot)
+        return SolveCost(time.thread_time() - start, int(fut.nodes))
 
     return _run(solve, None)
