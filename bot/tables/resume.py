@@ -37,8 +37,9 @@ from bot.store import (
     ratings,
 )
 from bot.tables import commit
-from bot.tables.drivers import Drivers
+from bot.tables.drivers import Drivers, acting_seat
 from bot.tables.front import Front
+from bot.tables.kinds import TableKind
 from bot.tables.services import Services
 from bot.tables.table import MOVES_KEPT, SET_ASIDE_MARK, Table
 from engine import Event, Game, IllegalAction, RecordError, RulesError, decode_action
@@ -194,6 +195,18 @@ class Resume:
                 table, deadline.due_at if deadline and deadline.kind == "lobby" else None
             )
         elif table.game is not None:
+            seat = acting_seat(table, table.game)
+            if (
+                table.kind is TableKind.EVENT
+                and table.message_id is None
+                and seat is not None
+                and not table.ai_plays(seat)
+            ):
+                # an event's board dealt and never shown when the bot stopped: nobody
+                # has their hand yet, so no turn clock runs (a stored one would run out
+                # unseen); the director shows it and starts the clock then
+                # (Director.resume)
+                return True
             last = actions[-1].created_at if actions else 0.0
             self.drivers.kick(table, due=self.drivers.resumed_due(table, deadline, last))
         return True
