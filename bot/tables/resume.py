@@ -37,7 +37,7 @@ from bot.store import (
     ratings,
 )
 from bot.tables import commit
-from bot.tables.drivers import Drivers, acting_seat
+from bot.tables.drivers import Drivers
 from bot.tables.front import Front
 from bot.tables.kinds import TableKind
 from bot.tables.services import Services
@@ -195,20 +195,16 @@ class Resume:
                 table, deadline.due_at if deadline and deadline.kind == "lobby" else None
             )
         elif table.game is not None:
-            seat = acting_seat(table, table.game)
-            if (
-                table.kind is TableKind.EVENT
-                and table.message_id is None
-                and seat is not None
-                and not table.ai_plays(seat)
-            ):
-                # an event's board dealt and never shown when the bot stopped: nobody
-                # has their hand yet, so no turn clock runs (a stored one would run out
-                # unseen); the director shows it and starts the clock then
-                # (Director.resume)
-                return True
             last = actions[-1].created_at if actions else 0.0
-            self.drivers.kick(table, due=self.drivers.resumed_due(table, deadline, last))
+            due = self.drivers.resumed_due(table, deadline, last)
+            if table.kind is TableKind.EVENT and table.message_id is None:
+                # an event's board dealt and never shown when the bot stopped: nobody
+                # has seen their hand, so the turn waiting gets its whole time, not what
+                # was left of a clock stored before the stop (it would run out unseen);
+                # the director shows the board and starts the clock again then
+                # (Director.resume)
+                due = None
+            self.drivers.kick(table, due=due)
         return True
 
     async def speak(self, table: Table) -> None:
