@@ -39,6 +39,7 @@ from bot.store import (
 from bot.tables import commit
 from bot.tables.drivers import Drivers
 from bot.tables.front import Front
+from bot.tables.kinds import TableKind
 from bot.tables.services import Services
 from bot.tables.table import MOVES_KEPT, SET_ASIDE_MARK, Table
 from engine import Event, Game, IllegalAction, RecordError, RulesError, decode_action
@@ -195,7 +196,15 @@ class Resume:
             )
         elif table.game is not None:
             last = actions[-1].created_at if actions else 0.0
-            self.drivers.kick(table, due=self.drivers.resumed_due(table, deadline, last))
+            due = self.drivers.resumed_due(table, deadline, last)
+            if table.kind is TableKind.EVENT and table.message_id is None:
+                # an event's board dealt and never shown when the bot stopped: nobody
+                # has seen their hand, so the turn waiting gets its whole time, not what
+                # was left of a clock stored before the stop (it would run out unseen);
+                # the director shows the board and starts the clock again then
+                # (Director.resume)
+                due = None
+            self.drivers.kick(table, due=due)
         return True
 
     async def speak(self, table: Table) -> None:

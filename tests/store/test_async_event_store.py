@@ -424,3 +424,68 @@ async def test_a_board_in_play_in_a_process_gone_is_stopped_by_the_one_that_clos
     finally:
         await db_a.close()
         await db_b.close()
+
+
+class Leases(OneProcess):
+    """The sync of a process among several, its leases reduced to what the test needs:
+    a table in :attr:`held` is run by another process (a copy here, never driven)
+    until its lease runs out (the test takes it out: taken over here)."""
+
+    def __init__(self, svc: Services) -> None:
+        super().__init__(None)  # type: ignore[arg-type]
+        self.svc = svc
+        self.held: set[int] = set()
+
+    async def current(self, table_id: int, table: Table | None) -> Table | None:
+        if table is None:  # a copy loaded from the store, as a click's would be
+            row = await self.svc.table_repo.get(table_id)
+            if row is None:
+                return None
+            table = Table.from_row(row)
+            self.svc.tables.add(table)
+        return table
+
+    def may_drive(self, table: Table) -> bool:
+        return table.id not in self.held
+
+
+async def test_a_board_taken_over_after_the_close_is_stopped_by_the_process_that_takes_it(
+    location: str, clock: FakeClock
+) -> None:
+    """A deals ann's board and dies shortly before the deadline, its lease on the board
+    still held at the close: B closes the event and leaves the board to its owner. Once
+    the lease runs out B takes the board over, and its next sweep stops it (cancelled,
+    ann told), rather than leaving it to be played on after the close."""
+    db_a = await Database.open(location, clock=clock)
+    db_b = await Database.open(location, clock=clock)
+    try:
+        a, a_boards, _front_a, _ = _director(db_a)
+        b, _b_boards, front_b, svc_b = _director(db_b)
+        leases = Leases(svc_b)
+        svc_b.sync = leases
+        event = await _async_event(a, clock)
+        assert (await a.play(event.id, 10, "ann", 1, enter=True)).step is Step.DEALT
+        ((_, _, ann_table),) = a_boards.dealt
+        await TableRepo(db_a).set_status(ann_table, "active")  # in play
+        async with db_a.transaction():  # a daily board's table
+            await db_a.execute(
+                "UPDATE tables SET settings = ? WHERE id = ?", ('{"kind": "board"}', ann_table)
+            )
+        leases.held.add(ann_table)  # A's lease, A gone
+        await a.close_timers()
+        clock.tick(3600)
+        assert await b.close(event.id)
+        assert (await TableRepo(db_b).require(ann_table)).status == "active"  # left to A
+        assert front_b.stopped == []
+        await b.sweep()  # still A's lease: left alone
+        assert (await TableRepo(db_b).require(ann_table)).status == "active"
+        leases.held.clear()  # the lease ran out: B takes the board over
+        await b.sweep()
+        assert (await TableRepo(db_b).require(ann_table)).status == "cancelled"
+        assert front_b.stopped == [ann_table]  # ann told
+        await b.sweep()
+        assert front_b.stopped == [ann_table]  # once
+        await b.close_timers()
+    finally:
+        await db_a.close()
+        await db_b.close()

@@ -42,10 +42,11 @@ from typing import Any, Final, Protocol
 
 from bot.competition.events import AsyncEntry, async_results, matchpoints
 from bot.store import BoardEntry, EventRow, StoreError
-from bot.store.daily import event_series
+from bot.store.daily import event_of_series, event_series
 from bot.tables import commit
 from bot.tables.events.timers import EventTimers
 from bot.tables.events.views import Outcome
+from bot.tables.kinds import TableKind
 from bot.tables.services import Services
 from bot.tables.table import Table
 from engine import Board, RulesError, board, make_rules
@@ -209,6 +210,8 @@ class AsyncDirector:
         # a close waits for a live process after the one that made the event stopped
         self.sweep_every = svc.settings.event_sweep_every
         self._sweeper: asyncio.Task[None] | None = None
+        # the boards this process runs found to be of no closed event (looked up once)
+        self._live_boards: set[int] = set()
 
     def now(self) -> float:
         return self.svc.db.clock()
@@ -509,7 +512,9 @@ class AsyncDirector:
     async def sweep(self) -> None:
         """Arm the timers this process lacks: of an asynchronous event another process
         made or opened (so it closes here too if that one is gone), or whose opening or
-        close failed here (a store error: tried again)."""
+        close failed here (a store error: tried again); stop the boards this process
+        runs of an event already closed (:meth:`_stop_taken_over`)."""
+        await self._stop_taken_over()
         for event in await self.repo.unfinished():
             if event.format != "async":
                 continue
@@ -521,6 +526,36 @@ class AsyncDirector:
                 self._timers.arm(
                     event.id, "close", self._at(event.deadline_at, self._close_quietly, event.id)
                 )
+
+    async def _stop_taken_over(self) -> None:
+        """Stop the boards in play this process runs whose event has closed: with
+        several processes, a board whose process died shortly before the deadline was
+        still under that process's lease at the close, so the closer left it to its
+        owner; the process that took it over once the lease ran out stops it here, at
+        its next sweep, as the close would have (its player told). Each board this
+        process runs is looked up once."""
+        tables = self.svc.tables.values()
+        self._live_boards &= {t.id for t in tables}  # the tables gone from memory forgotten
+        for table in tables:
+            if (
+                table.id in self._live_boards
+                or table.kind is not TableKind.BOARD
+                or table.status not in ("lobby", "active")
+                or not self.svc.sync.may_drive(table)
+            ):
+                continue
+            entry = await self.svc.daily_repo.of_table(table.id)
+            event_id = None if entry is None else event_of_series(entry.series)
+            event = None if event_id is None else await self._event(event_id)
+            if event is None or event.format != "async" or event.state != "finished":
+                self._live_boards.add(table.id)  # an event still open closes it itself
+                continue
+            if (
+                entry is not None
+                and entry.series == event_series(event.id, event.seed)
+                and entry.result is None
+            ):
+                await self._stop(event, table.id)
 
     async def _sweep_forever(self) -> None:
         while True:
