@@ -40,6 +40,18 @@ set here, so that the bench follows the default if it changes. ``--stress`` (the
 same as ``--pause 0.02``, every table starting at once) drives each table fifty
 times faster than any can move in production: the stress run, kept to show what
 gives first when the loop is saturated, not the production figure.
+
+Pages served elsewhere. ``--pages-elsewhere`` runs three sides on PostgreSQL (a
+throwaway server started as the store tests start theirs, or ``--postgresql URL``),
+each bot process one of a cluster (``bot.cluster``: it listens on the database's
+notifications and holds its shard's leases), each side on a new database: web on in
+the tables' process, web off, and **web elsewhere**: the tables in this process A
+with no web table, the pages served by a second bot process B on the same database
+(shard 1 of 2: it runs none of the tables) that loads a copy of each table a page
+opens and follows it through the notifications, as a deployment would run a web
+front beside the game process. It prints A's loop lag and CPU a move, B's CPU and
+lag, and commit (in A) → every socket and → B's write (one machine: the monotonic
+clock is the system's, the same in every process).
 """
 
 from __future__ import annotations
@@ -408,7 +420,14 @@ def time_writes(written: dict[int, list[tuple[int, int, float]]]) -> Any:
 
 
 def pages_main(
-    url: str, wanted: list[tuple[int, int]], up: Any, go: Any, over: Any, done: Any, out: Any
+    url: str,
+    wanted: list[tuple[int, int]],
+    up: Any,
+    go: Any,
+    over: Any,
+    done: Any,
+    out: Any,
+    nice: int = 0,
 ) -> None:
     """The pages' process (``--pages-elsewhere``): a bot process of its own on the same
     PostgreSQL database, holding no table's lease, serving the web table; a page
@@ -416,7 +435,11 @@ def pages_main(
     follow it through the database's notifications, as in a deployment of several
     processes. ``wanted``: a session for each (user, channel), put on ``up`` with the
     port; from ``go`` to ``over`` (the moves) its CPU and its loop's lag are taken;
-    after ``done`` it closes and puts what it measured on ``out``."""
+    after ``done`` it closes and puts what it measured on ``out``. ``nice``: its
+    niceness (19: it never preempts the tables' process, as one on cores of its own
+    would not)."""
+    if nice:
+        os.nice(nice)
     asyncio.run(_pages(url, wanted, up, go, over, done, out))
 
 
@@ -470,6 +493,7 @@ async def run(
     stretches: bool = False,
     database: str | None = None,
     pages_elsewhere: bool = False,
+    pages_nice: int = 0,
 ) -> dict[str, list[float]]:
     """One run, web on or off; ``pause`` between two moves of a table (None: the
     production pace, ``Settings().ai_delay``), each table starting at a random moment
@@ -516,7 +540,8 @@ async def run(
                 for user in (1000 * (i + 1), 999_999)  # seat 0, and a spectator
             ]
             pages = context.Process(
-                target=pages_main, args=(database, wanted, up, go, over, done, pages_out)
+                target=pages_main,
+                args=(database, wanted, up, go, over, done, pages_out, pages_nice),
             )
             pages.start()
             port, issued = await asyncio.to_thread(up.get, True, 120)
@@ -707,6 +732,7 @@ async def main_async(
     stretches: bool = False,
     pages_elsewhere: bool = False,
     postgresql: str | None = None,
+    pages_nice: int = 0,
 ) -> None:
     gap = Settings().ai_delay if pause is None else pause
     pace = (
@@ -729,7 +755,7 @@ async def main_async(
     )
     if pages_elsewhere:
         await pages_elsewhere_runs(
-            n, moves, seed, pause, deflate, nice, settled, stretches, postgresql
+            n, moves, seed, pause, deflate, nice, settled, stretches, postgresql, pages_nice
         )
         return
     on = await run(n, moves, True, seed, pause, deflate, nice, settled, stretches)
@@ -765,6 +791,7 @@ async def pages_elsewhere_runs(
     settled: bool,
     stretches: bool,
     postgresql: str | None,
+    pages_nice: int = 0,
 ) -> None:
     """``--pages-elsewhere``: three runs on PostgreSQL, each bot process one of a
     cluster (:func:`cluster_services`), each on a new database: the web table served
@@ -801,6 +828,7 @@ async def pages_elsewhere_runs(
                 stretches,
                 database=url,
                 pages_elsewhere=elsewhere,
+                pages_nice=pages_nice,
             )
             print(f"  ({name}: done, {load()})", flush=True)
     finally:
@@ -823,7 +851,8 @@ async def pages_elsewhere_runs(
     copies, owned = split["pages_tables"]
     print(
         f"\npages elsewhere: the tables' process A, web off; the pages' process B "
-        f"(web on, {copies:.0f} copies followed, {owned:.0f} leases held) ({split['took'][0]:.1f} s)"
+        f"(web on, {copies:.0f} copies followed, {owned:.0f} leases held"
+        f"{f', at nice {pages_nice}' if pages_nice else ''}) ({split['took'][0]:.1f} s)"
     )
     print(cpu_line(split, n * moves, "A process CPU"))
     print(show("A: act() (the commit)", split["act"]))
@@ -833,6 +862,9 @@ async def pages_elsewhere_runs(
     print(f"{'B process CPU':>28}: {cpu:7.2f} s   ({cpu / (n * moves) * 1000:.2f} ms a move)")
     print(show("B: loop lag", split["pages_lag"]))
     print(show("commit (A) -> every socket", split["commit"]))
+    # the commit is timed at A's publish, after the database's commit, which tells B:
+    # B may have sent the move before A's loop got to its publish
+    print(f"{'(the least: < 0, B first)':>28}: {min(split['commit'], default=0.0) * 1000:.2f} ms")
     print(show("commit (A) -> B's write", split["server"]))
     print(show("act() start -> every socket", split["delivery"]))
     print(f"{'states never delivered':>28}: {split['missed'][0]:.0f}")
@@ -895,6 +927,13 @@ def main(argv: list[str] | None = None) -> int:
         help="with --pages-elsewhere: an admin URL of the server to use (default: a "
         "throwaway server, as the store tests start)",
     )
+    parser.add_argument(
+        "--pages-nice",
+        type=int,
+        default=0,
+        help="with --pages-elsewhere: the pages' process's niceness (19: it never preempts "
+        "the tables' process, as one on cores of its own would not)",
+    )
     args = parser.parse_args(argv)
     asyncio.run(
         main_async(
@@ -908,6 +947,7 @@ def main(argv: list[str] | None = None) -> int:
             args.stretches,
             args.pages_elsewhere,
             args.postgresql,
+            args.pages_nice,
         )
     )
     return 0
