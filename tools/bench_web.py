@@ -40,6 +40,18 @@ set here, so that the bench follows the default if it changes. ``--stress`` (the
 same as ``--pause 0.02``, every table starting at once) drives each table fifty
 times faster than any can move in production: the stress run, kept to show what
 gives first when the loop is saturated, not the production figure.
+
+Pages served elsewhere. ``--pages-elsewhere`` runs three sides on PostgreSQL (a
+throwaway server started as the store tests start theirs, or ``--postgresql URL``),
+each bot process one of a cluster (``bot.cluster``: it listens on the database's
+notifications and holds its shard's leases), each side on a new database: web on in
+the tables' process, web off, and **web elsewhere**: the tables in this process A
+with no web table, the pages served by a second bot process B on the same database
+(shard 1 of 2: it runs none of the tables) that loads a copy of each table a page
+opens and follows it through the notifications, as a deployment would run a web
+front beside the game process. It prints A's loop lag and CPU a move, B's CPU and
+lag, and commit (in A) → every socket and → B's write (one machine: the monotonic
+clock is the system's, the same in every process).
 """
 
 from __future__ import annotations
@@ -66,7 +78,7 @@ from aiohttp import web
 
 from bot.app import heap
 from bot.config import Settings
-from bot.store import Database, HumanSeat
+from bot.store import Database, HumanSeat, TableRow
 from bot.tables import commit
 from bot.tables.act import act
 from bot.tables.aipool import AIPool
@@ -75,7 +87,7 @@ from bot.tables.services import Services
 from bot.tables.sync import OneProcess
 from bot.tables.table import Table
 from bot.web.server import WebTable
-from engine import make_rules
+from engine import Action, make_rules
 
 GAME = "whist-long"
 STATE = '{"type":"state"'
@@ -116,6 +128,106 @@ async def bench_services(name: str, **settings: Any) -> AsyncIterator[Services]:
             yield svc
         finally:
             await db.close()
+
+
+class QuietFront:
+    """The Discord front of a bench process: nothing to show (the bench has no Discord;
+    a process that does not run a table edits only the "My hand" copies it showed)."""
+
+    def ping(self, table: Table, seat: int, due: float | None, waited: bool = False) -> None:
+        return None
+
+    def warning(self, table: Table, seat: int, version: int, due: float) -> None:
+        return None
+
+    def deadline_known(self, table: Table) -> None:
+        return None
+
+    def timed_out(self, table: Table, seat: int, actions: Any, misses: int, takeover: bool) -> None:
+        return None
+
+    def auto_played(self, table: Table, seat: int, action: Action) -> None:
+        return None
+
+    async def lobby_expired(self, table: Table) -> None:
+        return None
+
+    def redraw(self, table: Table) -> None:
+        return None
+
+    def changed(self, table: Table) -> None:
+        return None
+
+    def follow_copies(self, table: Table) -> None:
+        return None
+
+    async def set_aside(self, row: TableRow) -> None:
+        return None
+
+
+# Several processes on PostgreSQL (--pages-elsewhere): the tables' process holds shard 0
+# of two (its tables are opened in a guild of that shard, so it claims their leases),
+# the pages' process shard 1 (it claims none of them, it follows them).
+SHARDS = 2
+TABLES_SHARD, PAGES_SHARD = 0, 1
+TABLES_GUILD = 1  # (1 >> 22) % 2 == 0: a guild of shard 0 (tools.bench_scale.guild_on_shard(0))
+
+
+@asynccontextmanager
+async def cluster_services(
+    url: str, name: str, shard: int, **settings: Any
+) -> AsyncIterator[Services]:
+    """One bot process of several sharing the PostgreSQL database ``url``: the table
+    layer as :func:`bench_services` builds it, with the cluster's sync as the bot wires
+    it (``bot.app.manager``: :class:`~bot.cluster.sync.Cluster`, listening on the
+    database's notifications, holding the leases of its shard's tables and following
+    the copies it holds), started, and closed at the end (its leases given up)."""
+    base: dict[str, Any] = {
+        "database": url,
+        "turn_timeout": 0.0,
+        "lobby_timeout": 0.0,
+        "ai_mode": "inline",
+        "web_port": 0,
+        "web_mock_auth": True,
+        "shard_count": SHARDS,
+        "shard_ids": (shard,),
+        "process_name": name,
+    }
+    # here, not at the top: tools.bench_before_after --this-tools runs this file on
+    # earlier commits too, whose bot may wire these otherwise
+    from bot.cluster.sync import Cluster
+    from bot.tables.drivers import Drivers
+    from bot.tables.resume import Resume
+
+    db = await Database.open(url)
+    try:
+        svc = Services(db, Settings(**(base | settings)), AIPool(1, mode="inline"))
+        front = QuietFront()
+        svc.sync = Cluster(svc, Resume(svc, front, Drivers(svc, front)))
+        await svc.sync.start()
+        try:
+            yield svc
+        finally:
+            svc.closing = True
+            await svc.sync.close()
+            stopping = svc.tasks.cancel_all()
+            if stopping:
+                await asyncio.wait(stopping, timeout=5.0)
+    finally:
+        await db.close()
+
+
+async def new_database(admin: str, name: str) -> str:
+    """A new empty database ``name`` on the server of ``admin`` (a URL); its URL."""
+    import asyncpg
+
+    conn = await asyncpg.connect(admin)
+    try:
+        await conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        await conn.execute(f"CREATE DATABASE {name}")
+    finally:
+        await conn.close()
+    return admin.rsplit("/", 1)[0] + f"/{name}"
 
 
 def version_of(data: str) -> tuple[int, int] | None:
@@ -203,7 +315,7 @@ async def lag_sampler(samples: list[float], stop: asyncio.Event) -> None:
         samples.append(loop.time() - start - 0.01)
 
 
-async def open_tables(svc: Services, n: int) -> list[Table]:
+async def open_tables(svc: Services, n: int, guild_id: int = 1) -> list[Table]:
     tables = []
     for i in range(n):
         rules = make_rules(GAME)
@@ -213,7 +325,7 @@ async def open_tables(svc: Services, n: int) -> list[Table]:
             TableSpec(
                 kind=TableKind.ORDINARY,
                 rules=rules,
-                guild_id=1,
+                guild_id=guild_id,
                 channel_id=10_000 + i,
                 creator_id=seats[0].user_id,
                 seats=[seats[0]] + [None] * (rules.players - 1),
@@ -221,8 +333,12 @@ async def open_tables(svc: Services, n: int) -> list[Table]:
                 channel_name=f"c{i}",
             ),
         )
-        await commit.start(svc, table, seats)
+        # in memory at once, as the lobby adds a table it opened: with several processes
+        # a claim round woken by the new table's notification finds this copy, rather
+        # than loading a second one of its own
         svc.tables.add(table)
+        async with table.lock:  # as the lobby's Start button
+            await commit.start(svc, table, seats)
         tables.append(table)
     return tables
 
@@ -303,6 +419,68 @@ def time_writes(written: dict[int, list[tuple[int, int, float]]]) -> Any:
     return undo
 
 
+def pages_main(
+    url: str,
+    wanted: list[tuple[int, int]],
+    up: Any,
+    go: Any,
+    over: Any,
+    done: Any,
+    out: Any,
+    nice: int = 0,
+) -> None:
+    """The pages' process (``--pages-elsewhere``): a bot process of its own on the same
+    PostgreSQL database, holding no table's lease, serving the web table; a page
+    opened on a channel whose table the tables' process runs makes it load a copy and
+    follow it through the database's notifications, as in a deployment of several
+    processes. ``wanted``: a session for each (user, channel), put on ``up`` with the
+    port; from ``go`` to ``over`` (the moves) its CPU and its loop's lag are taken;
+    after ``done`` it closes and puts what it measured on ``out``. ``nice``: its
+    niceness (19: it never preempts the tables' process, as one on cores of its own
+    would not)."""
+    if nice:
+        os.nice(nice)
+    asyncio.run(_pages(url, wanted, up, go, over, done, out))
+
+
+async def _pages(
+    url: str, wanted: list[tuple[int, int]], up: Any, go: Any, over: Any, done: Any, out: Any
+) -> None:
+    written: dict[int, list[tuple[int, int, float]]] = {}
+    undo = time_writes(written)
+    async with cluster_services(url, "pages", PAGES_SHARD, web_rate=1000.0) as svc:
+        web = WebTable(svc, svc.settings, None)
+        await web.start()
+        try:
+            sessions = [web.signer.issue(user, "bench", channel)[0] for user, channel in wanted]
+            up.put((web.port, sessions))
+            await asyncio.to_thread(go.wait)  # every page has its table: start-up is over
+            settle_heap()
+            stop = asyncio.Event()
+            lag: list[float] = []
+            sampler = asyncio.create_task(lag_sampler(lag, stop))
+            cpu = time.process_time()
+            await asyncio.to_thread(over.wait)
+            cpu = time.process_time() - cpu
+            stop.set()
+            await sampler
+            copies = len(svc.tables)
+            owned = len(getattr(svc.sync, "owned", {}))
+            await asyncio.to_thread(done.wait)
+        finally:
+            await web.close()
+    undo()
+    out.put(
+        {
+            "cpu": cpu,
+            "lag": lag,
+            "written": list(written.values()),
+            "copies": copies,
+            "owned": owned,
+        }
+    )
+
+
 async def run(
     n: int,
     moves: int,
@@ -313,21 +491,74 @@ async def run(
     nice: int = 0,
     settled: bool = True,
     stretches: bool = False,
+    database: str | None = None,
+    pages_elsewhere: bool = False,
+    pages_nice: int = 0,
 ) -> dict[str, list[float]]:
     """One run, web on or off; ``pause`` between two moves of a table (None: the
     production pace, ``Settings().ai_delay``), each table starting at a random moment
     within the first pause; ``settled``: the heap settled as the bot's once started
-    (:func:`settle_heap`), else the interpreter's default collector."""
+    (:func:`settle_heap`), else the interpreter's default collector. ``database``: a
+    PostgreSQL database, the bot process one of a cluster on it (:func:`cluster_services`)
+    rather than alone on SQLite; ``pages_elsewhere`` (with ``database``, web off here):
+    the pages served by a second bot process on it (:func:`pages_main`), following
+    this process's tables."""
     gap = Settings().ai_delay if pause is None else pause
-    async with bench_services("bench", web_rate=1000.0) as svc:
+    assert not (pages_elsewhere and (web_on or database is None))
+    services = (
+        bench_services("bench", web_rate=1000.0)
+        if database is None
+        else cluster_services(database, "tables", TABLES_SHARD, web_rate=1000.0)
+    )
+    async with services as svc:
         settings = svc.settings
-        tables = await open_tables(svc, n)
+        tables = await open_tables(svc, n, 1 if database is None else TABLES_GUILD)
+        if database is not None:
+            # this process runs them: it holds their leases (claimed as the drivers
+            # claim a table just started here)
+            for table in tables:
+                svc.sync.may_drive(table)
+            async with asyncio.timeout(60):
+                while not all(svc.sync.may_drive(t) for t in tables):
+                    await asyncio.sleep(0.05)
+            # the moves are made on the tables the registry holds (a click's)
+            assert all(svc.tables.get(t.id) is t for t in tables)
         web: WebTable | None = None
         context = multiprocessing.get_context("spawn")
         ready, done, out = context.Event(), context.Event(), context.Queue()
+        go, over, pages_out = context.Event(), context.Event(), context.Queue()
         client: Any = None
+        pages: Any = None
         written: dict[int, list[tuple[int, int, float]]] = {}
         undo = time_writes(written)
+        if pages_elsewhere:
+            assert database is not None
+            up = context.Queue()
+            wanted = [
+                (user, 10_000 + i)
+                for i in range(len(tables))
+                for user in (1000 * (i + 1), 999_999)  # seat 0, and a spectator
+            ]
+            pages = context.Process(
+                target=pages_main,
+                args=(database, wanted, up, go, over, done, pages_out, pages_nice),
+            )
+            pages.start()
+            port, issued = await asyncio.to_thread(up.get, True, 120)
+            sessions = [
+                (table.id, session)
+                for table, session in zip(
+                    (t for t in tables for _ in range(2)), issued, strict=True
+                )
+            ]
+            client = context.Process(
+                target=clients_main,
+                args=(f"http://127.0.0.1:{port}", sessions, ready, done, out, deflate, nice),
+            )
+            client.start()
+            async with asyncio.timeout(300):  # every page has its table (a copy, in B)
+                while not ready.is_set():
+                    await asyncio.sleep(0.05)
         if web_on:
             web = WebTable(svc, settings, None)
             await web.start()
@@ -382,6 +613,7 @@ async def run(
 
         if settled:
             settle_heap()  # start-up is over, as in the bot
+        go.set()
         began = time.perf_counter()
         cpu = time.process_time()
         timed = Stretches() if stretches else None
@@ -393,6 +625,7 @@ async def run(
                     await asyncio.gather(*(drive(t) for t in tables))
         took = time.perf_counter() - began
         cpu = time.process_time() - cpu
+        over.set()
         stop.set()
         await sampler
         if client is not None:
@@ -410,18 +643,22 @@ async def run(
                     else:
                         missed.append(version)
             await asyncio.to_thread(client.join)
-            for frames in written.values():
-                by_table: dict[int, list[tuple[int, float]]] = {}
-                for tid, version, at in frames:
-                    by_table.setdefault(tid, []).append((version, at))
-                for tid, got in by_table.items():
-                    versions = [v for v, _at in got]
-                    for (t, version), when in committed.items():
-                        if t != tid or (t, version) not in started:
-                            continue
-                        k = bisect.bisect_left(versions, version)
-                        if k < len(got):
-                            delivery_server.append(got[k][1] - when)
+        elsewhere: dict[str, Any] = {}
+        if pages is not None:
+            elsewhere = await asyncio.to_thread(pages_out.get, True, 120)
+            await asyncio.to_thread(pages.join)
+        for frames in elsewhere.get("written", list(written.values())):
+            by_table: dict[int, list[tuple[int, float]]] = {}
+            for tid, version, at in frames:
+                by_table.setdefault(tid, []).append((version, at))
+            for tid, got in by_table.items():
+                versions = [v for v, _at in got]
+                for (t, version), when in committed.items():
+                    if t != tid or (t, version) not in started:
+                        continue
+                    k = bisect.bisect_left(versions, version)
+                    if k < len(got):
+                        delivery_server.append(got[k][1] - when)
         undo()
         if web is not None:
             await web.close()
@@ -437,14 +674,19 @@ async def run(
             "young": [d for g, d in collector.pauses if g < 2],
             "full": [d for g, d in collector.pauses if g == 2],
             "stretch": [] if timed is None else timed.cpu,
+            "pages_cpu": [elsewhere["cpu"]] if elsewhere else [],
+            "pages_lag": elsewhere.get("lag", []),
+            "pages_tables": [float(elsewhere["copies"]), float(elsewhere["owned"])]
+            if elsewhere
+            else [],
         }
 
 
-def cpu_line(result: dict[str, list[float]], moves: int) -> str:
+def cpu_line(result: dict[str, list[float]], moves: int, label: str = "bot process CPU") -> str:
     """The bot process's CPU time over the moves (every thread: the loop and the store's),
     a figure that a shared machine's load disturbs far less than the latencies."""
     cpu = result["cpu"][0]
-    return f"{'bot process CPU':>28}: {cpu:7.2f} s   ({cpu / moves * 1000:.2f} ms a move)"
+    return f"{label:>28}: {cpu:7.2f} s   ({cpu / moves * 1000:.2f} ms a move)"
 
 
 def gc_line(result: dict[str, list[float]]) -> str:
@@ -488,6 +730,9 @@ async def main_async(
     nice: int = 0,
     settled: bool = True,
     stretches: bool = False,
+    pages_elsewhere: bool = False,
+    postgresql: str | None = None,
+    pages_nice: int = 0,
 ) -> None:
     gap = Settings().ai_delay if pause is None else pause
     pace = (
@@ -508,6 +753,11 @@ async def main_async(
         if settled
         else "the interpreter's default collector (--heap default: not the bot's)"
     )
+    if pages_elsewhere:
+        await pages_elsewhere_runs(
+            n, moves, seed, pause, deflate, nice, settled, stretches, postgresql, pages_nice
+        )
+        return
     on = await run(n, moves, True, seed, pause, deflate, nice, settled, stretches)
     off = await run(n, moves, False, seed, pause, settled=settled, stretches=stretches)
     print(f"\nweb on  ({on['took'][0]:.1f} s)")
@@ -524,6 +774,100 @@ async def main_async(
     print(show("act() (the commit)", off["act"]))
     print(show("loop lag", off["lag"]))
     print(gc_line(off) + stretch_line(off))
+
+
+def load() -> str:
+    one, five, _fifteen = os.getloadavg()
+    return f"load average {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores"
+
+
+async def pages_elsewhere_runs(
+    n: int,
+    moves: int,
+    seed: int,
+    pause: float | None,
+    deflate: bool,
+    nice: int,
+    settled: bool,
+    stretches: bool,
+    postgresql: str | None,
+    pages_nice: int = 0,
+) -> None:
+    """``--pages-elsewhere``: three runs on PostgreSQL, each bot process one of a
+    cluster (:func:`cluster_services`), each on a new database: the web table served
+    by the tables' process itself (web on), no web table (web off), and the pages
+    served by a second bot process that follows the first one's tables (web
+    elsewhere). ``postgresql``: an admin URL of a server to use, else a throwaway
+    server is started as the store tests start theirs (``tests/store/pgserver.py``)."""
+    server: Any = None
+    admin = postgresql
+    if admin is None:
+        from tests.store.pgserver import PostgresServer  # the store tests' (a checkout)
+
+        server = PostgresServer()
+        server.start()
+        admin = server.url()
+    print(f"PostgreSQL; every bot process one of a cluster on it; {load()} at the start")
+    results: dict[str, dict[str, list[float]]] = {}
+    try:
+        for name, web_on, elsewhere in (
+            ("on", True, False),
+            ("off", False, False),
+            ("elsewhere", False, True),
+        ):
+            url = await new_database(admin, f"rh_bench_web_{name}")
+            results[name] = await run(
+                n,
+                moves,
+                web_on,
+                seed,
+                pause,
+                deflate,
+                nice,
+                settled,
+                stretches,
+                database=url,
+                pages_elsewhere=elsewhere,
+                pages_nice=pages_nice,
+            )
+            print(f"  ({name}: done, {load()})", flush=True)
+    finally:
+        if server is not None:
+            server.stop()
+    on, off, split = results["on"], results["off"], results["elsewhere"]
+    print(f"\nweb on, in the tables' process ({on['took'][0]:.1f} s)")
+    print(cpu_line(on, n * moves))
+    print(show("commit -> every socket", on["commit"]))
+    print(show("commit -> every server write", on["server"]))
+    print(f"{'states never delivered':>28}: {on['missed'][0]:.0f}")
+    print(show("act() (the commit)", on["act"]))
+    print(show("loop lag", on["lag"]))
+    print(gc_line(on) + stretch_line(on))
+    print(f"\nweb off ({off['took'][0]:.1f} s)")
+    print(cpu_line(off, n * moves))
+    print(show("act() (the commit)", off["act"]))
+    print(show("loop lag", off["lag"]))
+    print(gc_line(off) + stretch_line(off))
+    copies, owned = split["pages_tables"]
+    print(
+        f"\npages elsewhere: the tables' process A, web off; the pages' process B "
+        f"(web on, {copies:.0f} copies followed, {owned:.0f} leases held"
+        f"{f', at nice {pages_nice}' if pages_nice else ''}) ({split['took'][0]:.1f} s)"
+    )
+    print(cpu_line(split, n * moves, "A process CPU"))
+    print(show("A: act() (the commit)", split["act"]))
+    print(show("A: loop lag", split["lag"]))
+    print(gc_line(split) + stretch_line(split))
+    cpu = split["pages_cpu"][0]
+    print(f"{'B process CPU':>28}: {cpu:7.2f} s   ({cpu / (n * moves) * 1000:.2f} ms a move)")
+    print(show("B: loop lag", split["pages_lag"]))
+    print(show("commit (A) -> every socket", split["commit"]))
+    # the commit is timed at A's publish, after the database's commit, which tells B:
+    # B may have sent the move before A's loop got to its publish
+    print(f"{'(the least: < 0, B first)':>28}: {min(split['commit'], default=0.0) * 1000:.2f} ms")
+    print(show("commit (A) -> B's write", split["server"]))
+    print(show("act() start -> every socket", split["delivery"]))
+    print(f"{'states never delivered':>28}: {split['missed'][0]:.0f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -571,6 +915,25 @@ def main(argv: list[str] | None = None) -> int:
         help="time each callback's CPU (the loop's synchronous stretches; costs two clock "
         "reads a callback, so the CPU a move is a little higher on both sides)",
     )
+    parser.add_argument(
+        "--pages-elsewhere",
+        action="store_true",
+        help="three runs on PostgreSQL: web on in the tables' process, web off, and the "
+        "pages served by a second bot process following the first one's tables",
+    )
+    parser.add_argument(
+        "--postgresql",
+        default=None,
+        help="with --pages-elsewhere: an admin URL of the server to use (default: a "
+        "throwaway server, as the store tests start)",
+    )
+    parser.add_argument(
+        "--pages-nice",
+        type=int,
+        default=0,
+        help="with --pages-elsewhere: the pages' process's niceness (19: it never preempts "
+        "the tables' process, as one on cores of its own would not)",
+    )
     args = parser.parse_args(argv)
     asyncio.run(
         main_async(
@@ -582,6 +945,9 @@ def main(argv: list[str] | None = None) -> int:
             args.client_nice,
             args.heap == "settled",
             args.stretches,
+            args.pages_elsewhere,
+            args.postgresql,
+            args.pages_nice,
         )
     )
     return 0
