@@ -3,10 +3,12 @@ look at a level against itself at two budgets in chosen tricks (issue 36)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from engine.ai import clock
 from engine.ai.search import dds
 from engine.ai.search.bitmasks import NO_TRUMP
 from tools import bench_solver, choice_regret
@@ -14,6 +16,17 @@ from tools import bench_solver, choice_regret
 pytestmark = pytest.mark.slow  # left out by `make test-fast`
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _the_clock_as_it_was() -> Iterator[None]:
+    """The tools' ``main`` sets the process's AI clock to the CPU's, as a run of its own
+    would: put back the one the other tests of this process expect."""
+    was = clock.current()
+    yield
+    clock.use(was)
+
+
 PLAYS = str(ROOT / "docs/arena/plays/whist-5-hard-vs-pimc.jsonl.gz")
 
 
