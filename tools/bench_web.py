@@ -52,6 +52,12 @@ opens and follows it through the notifications, as a deployment would run a web
 front beside the game process. It prints A's loop lag and CPU a move, B's CPU and
 lag, and commit (in A) → every socket and → B's write (one machine: the monotonic
 clock is the system's, the same in every process).
+
+Pinned. ``--pin`` (at least two CPUs) places every side alike: the tables' process
+(web on, web off, A) alone on one CPU, every other process the bench starts (B, the
+client, the PostgreSQL server it started and the backends it forks) on the others,
+as where the pages' process has cores of its own; each side prints where each
+process was allowed to run, read back from the kernel after the moves.
 """
 
 from __future__ import annotations
