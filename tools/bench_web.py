@@ -918,12 +918,22 @@ async def main_async(
         else "the interpreter's default collector (--heap default: not the bot's)"
     )
     if placement is not None:
-        cpus = ",".join(map(str, sorted(placement.others)))
+        others = (
+            "the client"
+            if not pages_elsewhere
+            else "the pages' process, the client"
+            if postgresql
+            else "the pages' process, the client, the PostgreSQL server"
+        )
         print(
             f"pinned (--pin): the tables' process of every side alone on CPU "
-            f"{min(placement.tables)}; every other process the bench starts (the pages' "
-            f"process, the client{'' if postgresql else ', the PostgreSQL server'}) on CPU "
-            f"{cpus}{'; the PostgreSQL server at --postgresql not pinned (not started here)' if postgresql else ''}"
+            f"{min(placement.tables)}; every other process the bench starts ({others}) on "
+            f"CPU {','.join(map(str, sorted(placement.others)))}"
+            + (
+                "; the PostgreSQL server at --postgresql not pinned"
+                if pages_elsewhere and postgresql
+                else ""
+            )
         )
     if pages_elsewhere:
         sides = (n, moves, seed, pause, deflate, nice, settled, stretches)
