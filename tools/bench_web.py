@@ -52,6 +52,12 @@ opens and follows it through the notifications, as a deployment would run a web
 front beside the game process. It prints A's loop lag and CPU a move, B's CPU and
 lag, and commit (in A) → every socket and → B's write (one machine: the monotonic
 clock is the system's, the same in every process).
+
+Pinned. ``--pin`` (at least two CPUs) places every side alike: the tables' process
+(web on, web off, A) alone on one CPU, every other process the bench starts (B, the
+client, the PostgreSQL server it started and the backends it forks) on the others,
+as where the pages' process has cores of its own; each side prints where each
+process was allowed to run, read back from the kernel after the moves.
 """
 
 from __future__ import annotations
@@ -59,6 +65,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import contextlib
 import gc
 import json
 import multiprocessing
@@ -68,8 +75,9 @@ import re
 import statistics
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -228,6 +236,132 @@ async def new_database(admin: str, name: str) -> str:
     finally:
         await conn.close()
     return admin.rsplit("/", 1)[0] + f"/{name}"
+
+
+class CannotPin(RuntimeError):
+    """``--pin`` on a machine (or under an affinity) of fewer than two CPUs."""
+
+
+@dataclass(frozen=True)
+class Placement:
+    """``--pin``: the tables' process of every side (web on, web off, A of web
+    elsewhere: the process whose loop's lag is the question) alone on one CPU, and
+    every other process the bench starts (the pages' process B, the client, the
+    PostgreSQL server it started) on the others, so that none of them takes the
+    tables' CPU, as on a machine where the pages' process has cores of its own, and
+    every side is placed alike."""
+
+    tables: frozenset[int]
+    others: frozenset[int]
+
+    @classmethod
+    def split(cls, cpus: Iterable[int]) -> Placement:
+        """The last of ``cpus`` for the tables, the rest for everything else."""
+        ordered = sorted(set(cpus))
+        if len(ordered) < 2:
+            raise CannotPin(
+                f"--pin needs at least two CPUs (the tables' process alone on one, the rest "
+                f"on the others); this process may run on {len(ordered)}: "
+                f"{','.join(map(str, ordered))}"
+            )
+        return cls(frozenset(ordered[-1:]), frozenset(ordered[:-1]))
+
+    @classmethod
+    def here(cls) -> Placement:
+        """Over the CPUs this process may run on (``nproc``'s)."""
+        return cls.split(os.sched_getaffinity(0))
+
+
+def threads_of(pid: int) -> list[int]:
+    """The threads (task ids) of process ``pid``; none if it has gone."""
+    try:
+        return [int(tid) for tid in os.listdir(f"/proc/{pid}/task")]
+    except FileNotFoundError:
+        return []
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (its children, theirs, ...), from ``/proc``."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue  # gone meanwhile
+        # "pid (comm) state ppid ...": comm may hold spaces and parentheses
+        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
+        children.setdefault(ppid, []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        below = children.get(todo.pop(), [])
+        found += below
+        todo += below
+    return found
+
+
+def pin(pids: Iterable[int], cpus: frozenset[int]) -> None:
+    """Every thread of the processes ``pids`` on ``cpus`` (the threads and processes
+    they start later inherit it)."""
+    for pid in pids:
+        for tid in threads_of(pid):
+            with contextlib.suppress(ProcessLookupError):  # a thread that just ended
+                os.sched_setaffinity(tid, cpus)
+
+
+def cpus_of(pids: Iterable[int]) -> list[float]:
+    """The CPUs any thread of the processes ``pids`` may run on, read back from the
+    kernel (``sched_getaffinity``), sorted."""
+    cpus: set[int] = set()
+    for pid in pids:
+        for tid in threads_of(pid):
+            with contextlib.suppress(ProcessLookupError):
+                cpus |= os.sched_getaffinity(tid)
+    return [float(cpu) for cpu in sorted(cpus)]
+
+
+@asynccontextmanager
+async def pinned(placement: Placement | None) -> AsyncIterator[None]:
+    """This process (every thread of it) on the tables' CPU for the block, as it was
+    after it."""
+    if placement is None:
+        yield
+        return
+    before = frozenset(os.sched_getaffinity(0))
+    pin([os.getpid()], placement.tables)
+    try:
+        yield
+    finally:
+        pin([os.getpid()], before)
+
+
+def postgres_processes(server: Any) -> list[int]:
+    """The server processes of a :class:`tests.store.pgserver.PostgresServer`: its
+    postmaster (the first line of ``postmaster.pid``) and every process it forked."""
+    postmaster = int((Path(server.data) / "postmaster.pid").read_text().split()[0])
+    return [postmaster, *descendants(postmaster)]
+
+
+PLACED = (  # (a run's key, what it is), in the order they are printed
+    ("tables", "tables' process"),
+    ("pages", "pages' process B"),
+    ("client", "client"),
+    ("postgresql", "PostgreSQL server"),
+)
+
+
+def placement_line(result: dict[str, list[float]]) -> str:
+    """Where each process of a run was allowed to run (``--pin``), as read back from the
+    kernel after the moves; "" when not pinned."""
+    placed = [
+        f"{what} {','.join(f'{cpu:.0f}' for cpu in result[f'cpus {key}'])}"
+        f" ({result[f'processes {key}'][0]:.0f} process"
+        f"{'es' if result[f'processes {key}'][0] != 1 else ''})"
+        for key, what in PLACED
+        if f"cpus {key}" in result
+    ]
+    return f"\n{'pinned, CPU':>28}: " + "; ".join(placed) if placed else ""
 
 
 def version_of(data: str) -> tuple[int, int] | None:
@@ -494,6 +628,8 @@ async def run(
     database: str | None = None,
     pages_elsewhere: bool = False,
     pages_nice: int = 0,
+    placement: Placement | None = None,
+    postgres: Callable[[], list[int]] | None = None,
 ) -> dict[str, list[float]]:
     """One run, web on or off; ``pause`` between two moves of a table (None: the
     production pace, ``Settings().ai_delay``), each table starting at a random moment
@@ -502,7 +638,11 @@ async def run(
     PostgreSQL database, the bot process one of a cluster on it (:func:`cluster_services`)
     rather than alone on SQLite; ``pages_elsewhere`` (with ``database``, web off here):
     the pages served by a second bot process on it (:func:`pages_main`), following
-    this process's tables."""
+    this process's tables. ``placement`` (``--pin``): this process on its tables' CPU
+    for the run, every process it starts (the client, the pages' process) and the
+    PostgreSQL server's processes (``postgres`` lists them) on the others; where each
+    was allowed to run, read back after the moves, is in the result ("cpus tables",
+    "cpus client", "cpus pages", "cpus postgresql", each with its "processes")."""
     gap = Settings().ai_delay if pause is None else pause
     assert not (pages_elsewhere and (web_on or database is None))
     services = (
@@ -510,7 +650,16 @@ async def run(
         if database is None
         else cluster_services(database, "tables", TABLES_SHARD, web_rate=1000.0)
     )
-    async with services as svc:
+
+    def place_the_others(*started: Any) -> None:
+        # a process this run started (the client, the pages' process) and any of its
+        # own, or the database's server (the backends it forks later inherit it)
+        if placement is not None:
+            pids = [p.pid for p in started] if started else postgres() if postgres else []
+            pin([*pids, *(child for pid in pids for child in descendants(pid))], placement.others)
+
+    place_the_others()  # the database's server, before this run's connections
+    async with pinned(placement), services as svc:
         settings = svc.settings
         tables = await open_tables(svc, n, 1 if database is None else TABLES_GUILD)
         if database is not None:
@@ -544,6 +693,7 @@ async def run(
                 args=(database, wanted, up, go, over, done, pages_out, pages_nice),
             )
             pages.start()
+            place_the_others(pages)
             port, issued = await asyncio.to_thread(up.get, True, 120)
             sessions = [
                 (table.id, session)
@@ -556,6 +706,7 @@ async def run(
                 args=(f"http://127.0.0.1:{port}", sessions, ready, done, out, deflate, nice),
             )
             client.start()
+            place_the_others(client)
             async with asyncio.timeout(300):  # every page has its table (a copy, in B)
                 while not ready.is_set():
                     await asyncio.sleep(0.05)
@@ -572,6 +723,7 @@ async def run(
                 args=(f"http://127.0.0.1:{web.port}", sessions, ready, done, out, deflate, nice),
             )
             client.start()
+            place_the_others(client)
             while not ready.is_set():
                 await asyncio.sleep(0.05)
         started: dict[tuple[int, int], float] = {}
@@ -628,6 +780,17 @@ async def run(
         over.set()
         stop.set()
         await sampler
+        placed: dict[str, list[float]] = {}
+        if placement is not None:  # read back while every process is still there
+            for key, pids in (
+                ("tables", [os.getpid()]),
+                ("pages", [] if pages is None else [pages.pid]),
+                ("client", [] if client is None else [client.pid]),
+                ("postgresql", [] if postgres is None else postgres()),
+            ):
+                if pids:
+                    placed[f"cpus {key}"] = cpus_of(pids)
+                    placed[f"processes {key}"] = [float(len(pids))]
         if client is not None:
             await asyncio.sleep(0.5)  # the last frames on their way
             done.set()
@@ -679,7 +842,7 @@ async def run(
             "pages_tables": [float(elsewhere["copies"]), float(elsewhere["owned"])]
             if elsewhere
             else [],
-        }
+        } | placed
 
 
 def cpu_line(result: dict[str, list[float]], moves: int, label: str = "bot process CPU") -> str:
@@ -733,6 +896,7 @@ async def main_async(
     pages_elsewhere: bool = False,
     postgresql: str | None = None,
     pages_nice: int = 0,
+    placement: Placement | None = None,
 ) -> None:
     gap = Settings().ai_delay if pause is None else pause
     pace = (
@@ -753,27 +917,55 @@ async def main_async(
         if settled
         else "the interpreter's default collector (--heap default: not the bot's)"
     )
-    if pages_elsewhere:
-        await pages_elsewhere_runs(
-            n, moves, seed, pause, deflate, nice, settled, stretches, postgresql, pages_nice
+    if placement is not None:
+        others = (
+            "the client"
+            if not pages_elsewhere
+            else "the pages' process, the client"
+            if postgresql
+            else "the pages' process, the client, the PostgreSQL server"
         )
+        print(
+            f"pinned (--pin): the tables' process of every side alone on CPU "
+            f"{min(placement.tables)}; every other process the bench starts ({others}) on "
+            f"CPU {','.join(map(str, sorted(placement.others)))}"
+            + (
+                "; the PostgreSQL server at --postgresql not pinned"
+                if pages_elsewhere and postgresql
+                else ""
+            )
+        )
+    if pages_elsewhere:
+        sides = (n, moves, seed, pause, deflate, nice, settled, stretches)
+        await pages_elsewhere_runs(*sides, postgresql, pages_nice, placement)
         return
-    on = await run(n, moves, True, seed, pause, deflate, nice, settled, stretches)
-    off = await run(n, moves, False, seed, pause, settled=settled, stretches=stretches)
-    print(f"\nweb on  ({on['took'][0]:.1f} s)")
-    print(cpu_line(on, n * moves))
+    on = await run(
+        n, moves, True, seed, pause, deflate, nice, settled, stretches, placement=placement
+    )
+    off = await run(
+        n, moves, False, seed, pause, settled=settled, stretches=stretches, placement=placement
+    )
+    print_on_and_off(on, off, n * moves, "web on")
+
+
+def print_on_and_off(
+    on: dict[str, list[float]], off: dict[str, list[float]], moves: int, title: str
+) -> None:
+    """The web-on and web-off sides' figures (``moves``: on all the tables)."""
+    print(f"\n{title} ({on['took'][0]:.1f} s)")
+    print(cpu_line(on, moves))
     print(show("commit -> every socket", on["commit"]))
     print(show("commit -> every server write", on["server"]))
     print(show("act() start -> every socket", on["delivery"]))
     print(f"{'states never delivered':>28}: {on['missed'][0]:.0f}")
     print(show("act() (the commit)", on["act"]))
     print(show("loop lag", on["lag"]))
-    print(gc_line(on) + stretch_line(on))
+    print(gc_line(on) + stretch_line(on) + placement_line(on))
     print(f"\nweb off ({off['took'][0]:.1f} s)")
-    print(cpu_line(off, n * moves))
+    print(cpu_line(off, moves))
     print(show("act() (the commit)", off["act"]))
     print(show("loop lag", off["lag"]))
-    print(gc_line(off) + stretch_line(off))
+    print(gc_line(off) + stretch_line(off) + placement_line(off))
 
 
 def load() -> str:
@@ -792,13 +984,17 @@ async def pages_elsewhere_runs(
     stretches: bool,
     postgresql: str | None,
     pages_nice: int = 0,
-) -> None:
+    placement: Placement | None = None,
+) -> dict[str, dict[str, list[float]]]:
     """``--pages-elsewhere``: three runs on PostgreSQL, each bot process one of a
     cluster (:func:`cluster_services`), each on a new database: the web table served
     by the tables' process itself (web on), no web table (web off), and the pages
     served by a second bot process that follows the first one's tables (web
     elsewhere). ``postgresql``: an admin URL of a server to use, else a throwaway
-    server is started as the store tests start theirs (``tests/store/pgserver.py``)."""
+    server is started as the store tests start theirs (``tests/store/pgserver.py``).
+    ``placement`` (``--pin``): each side placed by it (:func:`run`), the server started
+    here too (one at ``postgresql`` is not). Returns each side's figures ("on", "off",
+    "elsewhere") after printing them."""
     server: Any = None
     admin = postgresql
     if admin is None:
@@ -829,25 +1025,15 @@ async def pages_elsewhere_runs(
                 database=url,
                 pages_elsewhere=elsewhere,
                 pages_nice=pages_nice,
+                placement=placement,
+                postgres=None if server is None else lambda: postgres_processes(server),
             )
             print(f"  ({name}: done, {load()})", flush=True)
     finally:
         if server is not None:
             server.stop()
     on, off, split = results["on"], results["off"], results["elsewhere"]
-    print(f"\nweb on, in the tables' process ({on['took'][0]:.1f} s)")
-    print(cpu_line(on, n * moves))
-    print(show("commit -> every socket", on["commit"]))
-    print(show("commit -> every server write", on["server"]))
-    print(f"{'states never delivered':>28}: {on['missed'][0]:.0f}")
-    print(show("act() (the commit)", on["act"]))
-    print(show("loop lag", on["lag"]))
-    print(gc_line(on) + stretch_line(on))
-    print(f"\nweb off ({off['took'][0]:.1f} s)")
-    print(cpu_line(off, n * moves))
-    print(show("act() (the commit)", off["act"]))
-    print(show("loop lag", off["lag"]))
-    print(gc_line(off) + stretch_line(off))
+    print_on_and_off(on, off, n * moves, "web on, in the tables' process")
     copies, owned = split["pages_tables"]
     print(
         f"\npages elsewhere: the tables' process A, web off; the pages' process B "
@@ -857,7 +1043,7 @@ async def pages_elsewhere_runs(
     print(cpu_line(split, n * moves, "A process CPU"))
     print(show("A: act() (the commit)", split["act"]))
     print(show("A: loop lag", split["lag"]))
-    print(gc_line(split) + stretch_line(split))
+    print(gc_line(split) + stretch_line(split) + placement_line(split))
     cpu = split["pages_cpu"][0]
     print(f"{'B process CPU':>28}: {cpu:7.2f} s   ({cpu / (n * moves) * 1000:.2f} ms a move)")
     print(show("B: loop lag", split["pages_lag"]))
@@ -868,6 +1054,7 @@ async def pages_elsewhere_runs(
     print(show("commit (A) -> B's write", split["server"]))
     print(show("act() start -> every socket", split["delivery"]))
     print(f"{'states never delivered':>28}: {split['missed'][0]:.0f}")
+    return results
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -934,7 +1121,20 @@ def main(argv: list[str] | None = None) -> int:
         help="with --pages-elsewhere: the pages' process's niceness (19: it never preempts "
         "the tables' process, as one on cores of its own would not)",
     )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the tables' process of every side alone on one CPU, every other process the "
+        "bench starts (pages' process, client, PostgreSQL server) on the others (at least "
+        "two CPUs): the pages' process on cores of its own",
+    )
     args = parser.parse_args(argv)
+    placement = None
+    if args.pin:
+        try:
+            placement = Placement.here()
+        except CannotPin as exc:
+            parser.error(str(exc))
     asyncio.run(
         main_async(
             args.tables,
@@ -948,6 +1148,7 @@ def main(argv: list[str] | None = None) -> int:
             args.pages_elsewhere,
             args.postgresql,
             args.pages_nice,
+            placement,
         )
     )
     return 0
