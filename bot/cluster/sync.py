@@ -114,8 +114,11 @@ class LeaseLost(StoreError):
 
 
 def default_name(settings: Settings) -> str:
-    """The process's stable name: its shards (``shards-0-3of8``), or ``main`` unsharded.
-    A process restarted under the same name takes its tables back at once."""
+    """The process's stable name: its shards (``shards-0-3of8``), ``pages`` for a
+    pages-only process, or ``main`` unsharded. A process restarted under the same name
+    takes its tables back at once."""
+    if settings.pages_only:
+        return "pages"
     if settings.shard_count is not None and settings.shard_ids is not None:
         return f"shards-{format_shards(settings.shard_ids)}of{settings.shard_count}"
     if settings.shard_count is not None:
@@ -138,6 +141,9 @@ class Cluster:
         )
         self.base = self.name.split("#", 1)[0]
         self.lease = max(0.5, float(svc.settings.lease_seconds))
+        # a pages-only process (bot/app/pages.py) serves the web table and holds no lease
+        # ever: it follows copies, and every table's AI and timers are a game process's
+        self.pages_only = svc.settings.pages_only
         self.owned: dict[
             int, float
         ] = {}  # table id -> loop time our lease runs until, if renewals keep up
@@ -165,6 +171,7 @@ class Cluster:
             return True
         if (
             not self._closed
+            and not self.pages_only
             and holds_guild(self.svc.settings, table.guild_id)
             and table.id not in self.claiming
         ):
@@ -373,7 +380,8 @@ class Cluster:
         self._keeper = tasks.loop(seconds=self.lease / 3)(self._round)
         self._keeper.start()
         log.info("process %s: %d table(s) claimed at start", self.name, count)
-        if syncs_commands(self.svc.settings.shard_ids):  # one process rebuilds missing ratings
+        if not self.pages_only and syncs_commands(self.svc.settings.shard_ids):
+            # one process (shard 0's) rebuilds missing ratings
             self.svc.own(self.life.rate_old_games_quietly(), name="rate-old-games")
         return count
 
@@ -462,7 +470,10 @@ class Cluster:
 
     async def _claim_round(self) -> int:
         """Claim every open table of our shards nobody holds, and every open table whose
-        lease ran out (its process is gone); bring the claimed ones back."""
+        lease ran out (its process is gone); bring the claimed ones back. A pages-only
+        process claims none: they belong to the game processes."""
+        if self.pages_only:
+            return 0
         rows = await self.svc.db.fetchall(
             "SELECT t.id, t.guild_id, l.table_id IS NOT NULL AS leased,"
             f" t.created_at < {NOW} - ? AS old"
@@ -485,6 +496,8 @@ class Cluster:
         return len(claimed)
 
     async def _claim(self, ids: Sequence[int]) -> list[int]:
+        if self.pages_only:  # never a lease (the callers do not ask; this makes it sure)
+            return []
         started = asyncio.get_running_loop().time()
         rows = await self.svc.db.fetchall(
             "INSERT INTO table_leases (table_id, owner, expires_at, claimed_at)"
