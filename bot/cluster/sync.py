@@ -43,6 +43,12 @@ claim them at once rather than after the lease time. Notifications are a fast
 path only: the owner also compares its tables' versions with the database every
 renewal, so a lost notification delays a table by at most a third of the lease.
 
+**A pages-only process** (``settings.pages_only``, bot/app/pages.py: the web table
+alone, no gateway shard) claims no lease, ever — not a new table, not one that ran
+out, not one nobody holds: those are the game processes'. It only holds copies for
+its pages and follows them; a player's move from a page commits there (no lease
+needed) and the owner follows it.
+
 Decisions of our own: a table adopted by a survivor stays with it
 until it ends (ownership only decides who runs AI and timers; clicks are taken
 everywhere); only the owner presents a commit (otherwise two processes would post
