@@ -47,7 +47,9 @@ renewal, so a lost notification delays a table by at most a third of the lease.
 alone, no gateway shard) claims no lease, ever — not a new table, not one that ran
 out, not one nobody holds: those are the game processes'. It only holds copies for
 its pages and follows them; a player's move from a page commits there (no lease
-needed) and the owner follows it.
+needed) and the owner follows it. A game started from a page there gets its first
+hand DMs from that process (as the Start button sends them); the owner learns them
+from the database (:meth:`Cluster._learn_hands`) and edits them as the game moves.
 
 Decisions of our own: a table adopted by a survivor stays with it
 until it ends (ownership only decides who runs AI and timers; clicks are taken
@@ -83,6 +85,7 @@ from bot.store import (
     VersionConflict,
 )
 from bot.tables import commit
+from bot.tables.kinds import TableKind
 from bot.tables.sync import TableBehind, TableLife
 from bot.tables.table import Table
 from engine import Event, IllegalAction, decode_action
@@ -109,6 +112,20 @@ _REFRESH = (
     " d.kind AS d_kind, d.seat AS d_seat, d.due_at AS d_due"
     " FROM tables t LEFT JOIN deadlines d ON d.table_id = t.id WHERE t.id = $1"
 )
+
+
+def _lacks_hands(table: Table) -> bool:
+    """An ordinary table in play with a human seat whose hand DM this process does not
+    know (sent by another process, or not sent: DMs closed)."""
+    return (
+        table.status == "active"
+        and table.game is not None
+        and table.kind in (TableKind.ORDINARY, TableKind.HINTS)
+        and any(
+            table.human(seat) is not None and seat not in table.hand_messages
+            for seat in range(len(table.seats))
+        )
+    )
 
 
 class LeaseLost(StoreError):
@@ -254,6 +271,8 @@ class Cluster:
                 self.life.publish(table, events)
             elif table.status in ("lobby", "active"):  # seats or settings (away) changed
                 self.life.changed(table)
+        if self.owns(table.id) and _lacks_hands(table):
+            await self._learn_hands([table])
 
     async def refresh(self, table: Table) -> list[Event]:
         """Bring ``table`` (under its lock) up to the database's version; the events
@@ -413,6 +432,13 @@ class Cluster:
                     self.stale.update(self.svc.tables)  # notes may have been missed meanwhile
                 await self._renew()
                 await self._check_versions()
+                await self._learn_hands(
+                    [
+                        t
+                        for i in self.owned
+                        if (t := self.svc.tables.get(i)) is not None and _lacks_hands(t)
+                    ]
+                )
                 await self._claim_round()
                 self._watch()
             except asyncio.CancelledError:
@@ -473,6 +499,28 @@ class Cluster:
             if table is not None and table.db_version != r["version"]:
                 self.stale.add(table.id)
                 self.svc.own(self._follow(table), name=f"follow-{table.id}")
+
+    async def _learn_hands(self, tables: Sequence[Table]) -> None:
+        """The hand DMs another process sent for tables we own (a game started from a
+        web page served elsewhere: that process sends the first deal's DMs), learned
+        from the database, so this owner edits them as the game moves: brought up to
+        date at once. Asked only for tables that lack a human seat's DM (no query
+        otherwise), on following such a table and every lease round."""
+        if not tables:
+            return
+        rows = await self.svc.db.fetchall(
+            "SELECT * FROM hand_messages WHERE table_id = ANY(?)", ([t.id for t in tables],)
+        )
+        learned: dict[int, Table] = {}
+        for r in rows:
+            hm = HandMessage(**dict(r))
+            table = self.svc.tables.get(hm.table_id)
+            if table is not None and hm.seat not in table.hand_messages:
+                table.hand_messages[hm.seat] = (hm.channel_id, hm.message_id)
+                learned[table.id] = table
+        for table in learned.values():
+            if self.owns(table.id) and table.status == "active" and not table.lock.locked():
+                self.life.changed(table)  # the learned DMs show the game as it is now
 
     async def _claim_round(self) -> int:
         """Claim every open table of our shards nobody holds, and every open table whose

@@ -48,6 +48,9 @@ class FakeDiscord:
         self.asked: list[str] = []
         self.url = ""
         self._runner: web.AppRunner | None = None
+        self.user, self.channel = USERS[0], 77  # who signs in, and the Activity's channel
+        self.sent: dict[int, list[int]] = {}  # channel id -> ids of the messages posted there
+        self._ids = 10**15
 
     async def start(self) -> None:
         app = web.Application()
@@ -63,6 +66,10 @@ class FakeDiscord:
         app.router.add_get("/oauth2/applications/@me", self._application)
         app.router.add_post("/oauth2/token", self._token)
         app.router.add_get("/applications/{app}/activity-instances/{instance}", self._instance)
+        # what a start from a page sends: DMs, the table message's edit
+        app.router.add_post("/users/@me/channels", self._dm_channel)
+        app.router.add_post("/channels/{channel}/messages", self._post)
+        app.router.add_patch("/channels/{channel}/messages/{message}", self._edit)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -86,7 +93,7 @@ class FakeDiscord:
                 }
             )
         if auth == "Bearer user-token":
-            return _json({"id": str(USERS[0]), "username": "ann", "global_name": "Ann"})
+            return _json({"id": str(self.user), "username": "ann", "global_name": "Ann"})
         return _json({"message": "401: Unauthorized", "code": 0}, status=401)
 
     async def _application(self, request: web.Request) -> web.Response:
@@ -116,7 +123,63 @@ class FakeDiscord:
     async def _instance(self, request: web.Request) -> web.Response:
         if request.headers.get("Authorization") != "Bot bot-token":
             return _json({}, status=401)
-        return _json({"location": {"channel_id": "77", "guild_id": "1"}, "users": [str(USERS[0])]})
+        return _json(
+            {
+                "location": {"channel_id": str(self.channel), "guild_id": "1"},
+                "users": [str(self.user)],
+            }
+        )
+
+    def _new_id(self) -> int:
+        self._ids += 1
+        return self._ids
+
+    async def _dm_channel(self, request: web.Request) -> web.Response:
+        recipient = (await request.json())["recipient_id"]
+        user = {
+            "id": str(recipient),
+            "username": f"u{recipient}",
+            "discriminator": "0",
+            "avatar": None,
+        }
+        return _json(
+            {"id": str(self._new_id()), "type": 1, "recipients": [user], "last_message_id": None}
+        )
+
+    def _message(self, channel: int, message: int) -> dict[str, Any]:
+        bot = {
+            "id": str(APP),
+            "username": "Ruff",
+            "discriminator": "0",
+            "avatar": None,
+            "bot": True,
+        }
+        return {
+            "id": str(message),
+            "channel_id": str(channel),
+            "author": bot,
+            "content": "",
+            "timestamp": "2026-01-01T00:00:00+00:00",
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": [],
+            "pinned": False,
+            "type": 0,
+        }
+
+    async def _post(self, request: web.Request) -> web.Response:
+        channel, message = int(request.match_info["channel"]), self._new_id()
+        self.sent.setdefault(channel, []).append(message)
+        return _json(self._message(channel, message))
+
+    async def _edit(self, request: web.Request) -> web.Response:
+        return _json(
+            self._message(int(request.match_info["channel"]), int(request.match_info["message"]))
+        )
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -324,15 +387,16 @@ async def test_the_pages_process_never_takes_a_lease_that_ran_out(
     assert other.owns(hung) and other.owns(orphan)
 
 
-async def open_in(p: Process, users: list[int], channel: int) -> int:
-    """A four-human table opened and started in game process ``p`` in ``channel``."""
+async def open_in(p: Process, users: list[int], channel: int, start: bool = True) -> int:
+    """A four-human table opened (and started) in game process ``p`` in ``channel``."""
     guild, m = guild_on_shard(0), p.manager
     await m.new_table(p.interaction(users[0], guild, channel), "ruff-honours-cotton", None, 1, None)
     table = m.tables.open_in_channel(channel)
     assert table is not None
     for u in users[1:]:
         await m.on_table_button(p.interaction(u, guild, channel), table.id, "join")
-    await m.on_table_button(p.interaction(users[0], guild, channel), table.id, "start")
+    if start:
+        await m.on_table_button(p.interaction(users[0], guild, channel), table.id, "start")
     async with asyncio.timeout(5):  # the claim of a new table lands in the background
         while m.cluster is None or not m.cluster.owns(table.id):
             await asyncio.sleep(0.01)
@@ -369,3 +433,67 @@ def test_a_pages_only_process_is_refused_on_sqlite_and_without_web_settings(
     no_secret = _run_pages_only(pg | {"RH_WEB_PORT": "8080", "RH_CLIENT_ID": "99"}, "--pages-only")
     assert no_secret.returncode == 2 and "set DISCORD_CLIENT_SECRET" in no_secret.stderr
     assert not (tmp_path / "ruff.db").exists()  # refused before opening anything
+
+
+async def test_a_game_started_from_a_page_on_the_pages_process_keeps_its_hand_dms_moving(
+    two: list[Process],  # noqa: F811
+    pages: RuffBot,
+    fake_discord: FakeDiscord,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The lobby's Start pressed on a page: the pages' process starts the game and DMs
+    every player their hand (as the Start button does); the game process, which owns
+    the table, learns those DMs and edits them as the game moves."""
+    from tools.bench import StubChannel
+
+    game = two[0]
+    users, channel = [91, 92, 93, 94], 79
+    table_id = await open_in(game, users, channel, start=False)
+    a_table = game.manager.tables[table_id]
+    assert a_table.status == "lobby" and a_table.game is None
+    edited: list[int] = []  # the messages the game process edits
+    plain = StubChannel.get_partial_message
+
+    def recording(self: StubChannel, message_id: int) -> Any:
+        edited.append(message_id)
+        return plain(self, message_id)
+
+    monkeypatch.setattr(StubChannel, "get_partial_message", recording)
+    fake_discord.user, fake_discord.channel = users[0], channel  # the table's creator
+    assert pages.web is not None
+    base = f"http://127.0.0.1:{pages.web.port}"
+    tasks: list[asyncio.Task[None]] = []
+    async with aiohttp.ClientSession() as http:
+        page = await open_page(http, base, await sign_in(base), tasks)
+        assert page.state is not None and page.state["table_id"] == table_id
+        outcome = await page.next("outcome", await page.send({"type": "lobby", "verb": "start"}))
+        assert outcome["kind"] == "applied", outcome
+        await page.ws.close()
+    for task in tasks:
+        await task
+    # the pages' process sent the four hands (each DM channel got one message)
+    dms = {ch: ids for ch, ids in fake_discord.sent.items() if ch != channel}
+    assert len(dms) == 4 and all(len(ids) == 1 for ids in dms.values()), fake_discord.sent
+    sent = {ids[0] for ids in dms.values()}
+    cluster = game.manager.cluster
+    assert cluster is not None and cluster.owns(table_id)
+    async with asyncio.timeout(10):  # the owner follows the start, then its lease round
+        while a_table.status != "active" or {m for _c, m in a_table.hand_messages.values()} != sent:
+            await cluster._round()
+            await asyncio.sleep(0.05)
+    # a move in the game process: the DMs the pages' process sent follow it
+    mark = len(edited)
+    mover = a_table.game.to_act()
+    async with a_table.lock:
+        await commit(
+            game.manager.services,
+            a_table,
+            mover,
+            policy(a_table.game.observe(mover))[:1],
+            users[mover],
+        )
+    after = a_table.game.to_act()
+    async with asyncio.timeout(10):
+        while a_table.hand_messages[after][1] not in edited[mark:]:
+            await asyncio.sleep(0.02)
+    assert not pages.manager.cluster.owned  # type: ignore[union-attr]
