@@ -99,6 +99,13 @@ class RuffBot(commands.Bot):
             )
             await self.web.start()
 
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """The gateway; never for a pages-only process (bot/app/pages.py logs it in over
+        HTTP alone), so no shard's events ever reach it."""
+        if self.settings.pages_only:
+            raise RuntimeError("a pages-only process connects to no gateway shard")
+        await super().connect(reconnect=reconnect)
+
     async def _on_tree_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:

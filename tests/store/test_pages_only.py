@@ -278,6 +278,8 @@ async def test_a_page_on_the_pages_process_plays_the_table_a_game_process_runs(
     assert fake_discord.asked == ["GET /users/@me", "GET /oauth2/applications/@me"]
     assert pages.user is not None and pages.user.id == APP
     assert pages.shard_count is None and not pages.ws  # no gateway connection
+    with pytest.raises(RuntimeError, match="connects to no gateway"):
+        await pages.connect()  # nor can it be made to open one
     assert pages.web is not None
     base = f"http://127.0.0.1:{pages.web.port}"
     tasks: list[asyncio.Task[None]] = []
