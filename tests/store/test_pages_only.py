@@ -70,6 +70,9 @@ class FakeDiscord:
         app.router.add_post("/users/@me/channels", self._dm_channel)
         app.router.add_post("/channels/{channel}/messages", self._post)
         app.router.add_patch("/channels/{channel}/messages/{message}", self._edit)
+        # a Cancel from a page by someone else than the opener: their Manage Server
+        app.router.add_get("/guilds/{guild}", self._guild)
+        app.router.add_get("/guilds/{guild}/members/{user}", self._member)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -127,6 +130,38 @@ class FakeDiscord:
             {
                 "location": {"channel_id": str(self.channel), "guild_id": "1"},
                 "users": [str(self.user)],
+            }
+        )
+
+    MANAGERS = {95}  # members with the "Manage Server" role (role 5)
+
+    async def _guild(self, request: web.Request) -> web.Response:
+        guild = request.match_info["guild"]
+        roles = [
+            {"id": guild, "name": "@everyone", "permissions": "0", "position": 0},
+            {"id": "5", "name": "admins", "permissions": str(1 << 5), "position": 1},
+        ]
+        for role in roles:
+            role |= {"color": 0, "hoist": False, "managed": False, "mentionable": False}
+        return _json({"id": guild, "name": "g", "icon": None, "owner_id": "1", "roles": roles})
+
+    async def _member(self, request: web.Request) -> web.Response:
+        user = int(request.match_info["user"])
+        if user not in (95, 96):
+            return _json({"message": "Unknown Member", "code": 10007}, status=404)
+        return _json(
+            {
+                "user": {
+                    "id": str(user),
+                    "username": f"u{user}",
+                    "discriminator": "0",
+                    "avatar": None,
+                },
+                "roles": ["5"] if user in self.MANAGERS else [],
+                "joined_at": "2026-01-01T00:00:00+00:00",
+                "deaf": False,
+                "mute": False,
+                "flags": 0,
             }
         )
 
@@ -499,3 +534,41 @@ async def test_a_game_started_from_a_page_on_the_pages_process_keeps_its_hand_dm
         while a_table.hand_messages[after][1] not in edited[mark:]:
             await asyncio.sleep(0.02)
     assert not pages.manager.cluster.owned  # type: ignore[union-attr]
+
+
+async def test_a_lobby_is_cancelled_from_a_page_by_a_manager_the_pages_process_asks_discord_about(
+    two: list[Process],  # noqa: F811
+    pages: RuffBot,
+    fake_discord: FakeDiscord,
+) -> None:
+    """The pages' process has no member cache (no gateway): whether someone who did not
+    open the table has Manage Server comes from Discord's REST API."""
+    game = two[0]
+    channel = 80
+    table_id = await open_in(game, [91, 92], channel, start=False)
+    assert pages.web is not None
+    base = f"http://127.0.0.1:{pages.web.port}"
+    fake_discord.channel = channel
+
+    async def cancel_as(user: int) -> dict[str, Any]:
+        fake_discord.user = user
+        tasks: list[asyncio.Task[None]] = []
+        async with aiohttp.ClientSession() as http:
+            page = await open_page(http, base, await sign_in(base), tasks)
+            assert page.state is not None and page.state["table_id"] == table_id
+            outcome = await page.next(
+                "outcome", await page.send({"type": "table", "verb": "cancel"})
+            )
+            await page.ws.close()
+        for task in tasks:
+            await task
+        return outcome
+
+    refused = await cancel_as(96)  # a member without Manage Server
+    assert refused["kind"] == "refused" and "Manage Server" in refused["text"], refused
+    assert f"GET /guilds/{guild_on_shard(0)}/members/96" in fake_discord.asked
+    assert game.manager.tables[table_id].status == "lobby"
+    done = await cancel_as(95)  # a member with it
+    assert done["kind"] == "applied", done
+    status = await game.db.fetchval("SELECT status FROM tables WHERE id = ?", (table_id,))
+    assert status == "cancelled"
