@@ -165,7 +165,9 @@ def test_the_launcher_refuses_a_pages_process_it_cannot_run(tmp_path: Path) -> N
     assert sqlite.returncode == 2 and "postgresql://" in sqlite.stderr, sqlite
     no_web = launch(RH_DATABASE="postgresql://ruff@127.0.0.1:1/ruff")
     assert no_web.returncode == 2 and "set RH_WEB_PORT" in no_web.stderr, no_web
-    assert "pid" not in sqlite.stdout + no_web.stdout  # nothing started
+    everyone = launch(RH_DATABASE="postgresql://ruff@127.0.0.1:1/ruff", RH_PAGES_ONLY="on")
+    assert everyone.returncode == 2 and "pass --pages" in everyone.stderr, everyone
+    assert "pid" not in sqlite.stdout + no_web.stdout + everyone.stdout  # nothing started
 
 
 def test_the_launcher_restarts_a_process_that_dies(tmp_path: Path) -> None:

@@ -183,6 +183,11 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings.from_env()
     if args.processes < 1:
         parser.error("--processes must be at least 1")
+    if settings.pages_only:  # every process would start without a shard, and none would play
+        parser.error(
+            "RH_PAGES_ONLY is set: it would make every process a pages-only one; unset it "
+            "and pass --pages to add the pages' process"
+        )
     count = args.shard_count
     if count is None:
         if not settings.token:
