@@ -184,6 +184,11 @@ class Settings(BaseSettings):
         description="this process's stable name in the table leases (empty: from its shards, or main)",
     )
 
+    pages_only: bool = Field(
+        default=False,
+        description="a process that only serves the web table (RH_WEB_PORT): no gateway shard, no table's AI or timers; needs PostgreSQL beside the game processes",
+    )
+
     web_port: int | None = Field(
         default=None,
         ge=0,

@@ -76,10 +76,98 @@ def test_bot_takes_the_shard_options() -> None:
     rest, settings = _shard_options(["--shards", "0-3", "--shard-count", "8", "--demo"], Settings())
     assert rest == ["--demo"]
     assert (settings.shard_ids, settings.shard_count) == ((0, 1, 2, 3), 8)
+    assert settings.web_port is None and not settings.pages_only
+    _, web = _shard_options(["--pages-only"], Settings(web_port=8080))
+    assert web.pages_only and web.web_port == 8080
+    _, game = _shard_options(["--no-web"], Settings(web_port=8080))
+    assert game.web_port is None and not game.pages_only
     with pytest.raises(SystemExit):
         _shard_options(["--shards", "0-3"], Settings())  # no count
     with pytest.raises(SystemExit):
         _shard_options(["--shards", "6-9", "--shard-count", "8"], Settings())
+
+
+def test_the_launcher_adds_a_pages_only_process_and_keeps_the_pages_out_of_the_games() -> None:
+    children = plan(8, 2, pages=True)
+    assert [c.argv("python") for c in children] == [
+        [
+            "python",
+            "-m",
+            "bot",
+            "--shards",
+            "0-3",
+            "--shard-count",
+            "8",
+            "--name",
+            "bot-0",
+            "--no-web",
+        ],
+        [
+            "python",
+            "-m",
+            "bot",
+            "--shards",
+            "4-7",
+            "--shard-count",
+            "8",
+            "--name",
+            "bot-1",
+            "--no-web",
+        ],
+        ["python", "-m", "bot", "--pages-only", "--name", "web"],
+    ]
+    # what each process then runs with, from one environment carrying the web settings
+    env = Settings(shard_count=8, web_port=8080, client_id=99, client_secret="s")
+    read = [_shard_options(c.argv("python")[3:], env) for c in children]
+    assert all(rest == [] for rest, _ in read)
+    games, pages = [s for _, s in read[:2]], read[2][1]
+    assert all(s.web_port is None and not s.pages_only for s in games)  # no game carries a page
+    assert sorted(i for s in games for i in s.shard_ids or ()) == list(range(8))
+    assert pages.pages_only and pages.web_port == 8080 and pages.process_name == "web"
+    assert [c.argv("python")[-1] for c in plan(8, 2)] == ["bot-0", "bot-1"]  # no --pages: as before
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bot.app.launch",
+            "-n",
+            "2",
+            "--shard-count",
+            "4",
+            "--pages",
+            "--dry-run",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    ).stdout
+    assert "bot-1: python -m bot --shards 2-3 --shard-count 4 --name bot-1 --no-web" in out
+    assert "web: python -m bot --pages-only --name web  (the web table" in out
+
+
+def test_the_launcher_refuses_a_pages_process_it_cannot_run(tmp_path: Path) -> None:
+    def launch(**env: str) -> subprocess.CompletedProcess[str]:
+        import os
+
+        clean = {k: v for k, v in os.environ.items() if not k.startswith(("RH_", "DISCORD_"))}
+        return subprocess.run(
+            [sys.executable, "-m", "bot.app.launch", "-n", "1", "--shard-count", "1", "--pages"],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,  # no .env here
+            env=clean | {"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "t"} | env,
+            timeout=60,
+            check=False,
+        )
+
+    sqlite = launch(RH_DATABASE=str(tmp_path / "ruff.db"), RH_WEB_PORT="8080")
+    assert sqlite.returncode == 2 and "postgresql://" in sqlite.stderr, sqlite
+    no_web = launch(RH_DATABASE="postgresql://ruff@127.0.0.1:1/ruff")
+    assert no_web.returncode == 2 and "set RH_WEB_PORT" in no_web.stderr, no_web
+    everyone = launch(RH_DATABASE="postgresql://ruff@127.0.0.1:1/ruff", RH_PAGES_ONLY="on")
+    assert everyone.returncode == 2 and "pass --pages" in everyone.stderr, everyone
+    assert "pid" not in sqlite.stdout + no_web.stdout + everyone.stdout  # nothing started
 
 
 def test_the_launcher_restarts_a_process_that_dies(tmp_path: Path) -> None:
@@ -146,6 +234,29 @@ def test_the_compose_file_runs_bot_processes_on_postgresql() -> None:
     assert sorted(covered) == list(range(counts.pop())), "every shard held by exactly one process"
     assert len(names) == len(bots) and None not in names  # stable, distinct lease names
     assert 0 in parse_shards(bots["bot-0"]["command"][4])  # shard 0 (the DMs) is held
+
+
+def test_the_compose_file_serves_the_pages_from_a_process_of_their_own() -> None:
+    services = _compose()["services"]
+    web = services["web"]
+    assert web["profiles"] == ["web"]  # `docker compose --profile web up`
+    assert web["command"][:3] == ["python", "-m", "bot"]
+    env = web["environment"]
+    rest, settings = _shard_options(
+        web["command"][3:],
+        Settings(shard_count=int(env["RH_SHARD_COUNT"]), web_port=int(env["RH_WEB_PORT"])),
+    )
+    assert rest == [] and settings.pages_only and settings.process_name == "web"
+    assert env["RH_DATABASE"] == services["bot-0"]["environment"]["RH_DATABASE"]
+    assert env["DISCORD_TOKEN"] == "${DISCORD_TOKEN}"
+    for key in ("RH_CLIENT_ID", "DISCORD_CLIENT_SECRET", "RH_WEB_SESSION_SECRET"):
+        assert key in env
+    assert web["depends_on"] == {"db": {"condition": "service_healthy"}}
+    assert web["ports"] == [f"127.0.0.1:{env['RH_WEB_PORT']}:{env['RH_WEB_PORT']}"]
+    # the game processes serve no page
+    for key, bot in services.items():
+        if key.startswith("bot-"):
+            assert "RH_WEB_PORT" not in bot["environment"], key
 
 
 def test_docker_image_holds_the_bot_and_not_the_tools() -> None:

@@ -225,6 +225,17 @@ async def cluster_services(
         await db.close()
 
 
+def pages_only() -> dict[str, Any]:
+    """The settings of the deployment's pages' process: ``pages_only`` (``python -m bot
+    --pages-only``: no shard, never a lease, following every table a page opens), where
+    the bot has it; on an earlier commit without it (``tools.bench_before_after
+    --this-tools``), a process of shard 1, which holds none of the tables' leases while
+    the tables' process lives."""
+    if "pages_only" in Settings.model_fields:
+        return {"pages_only": True, "shard_ids": None, "shard_count": None}
+    return {}
+
+
 async def new_database(admin: str, name: str) -> str:
     """A new empty database ``name`` on the server of ``admin`` (a URL); its URL."""
     import asyncpg
@@ -563,8 +574,9 @@ def pages_main(
     out: Any,
     nice: int = 0,
 ) -> None:
-    """The pages' process (``--pages-elsewhere``): a bot process of its own on the same
-    PostgreSQL database, holding no table's lease, serving the web table; a page
+    """The pages' process (``--pages-elsewhere``): a pages-only bot process
+    (``python -m bot --pages-only``, bot/app/pages.py: its cluster with no shard and
+    never a lease) on the same PostgreSQL database, serving the web table; a page
     opened on a channel whose table the tables' process runs makes it load a copy and
     follow it through the database's notifications, as in a deployment of several
     processes. ``wanted``: a session for each (user, channel), put on ``up`` with the
@@ -582,7 +594,7 @@ async def _pages(
 ) -> None:
     written: dict[int, list[tuple[int, int, float]]] = {}
     undo = time_writes(written)
-    async with cluster_services(url, "pages", PAGES_SHARD, web_rate=1000.0) as svc:
+    async with cluster_services(url, "pages", PAGES_SHARD, web_rate=1000.0, **pages_only()) as svc:
         web = WebTable(svc, svc.settings, None)
         await web.start()
         try:

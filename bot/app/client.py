@@ -85,8 +85,9 @@ class RuffBot(commands.Bot):
                 synced = await self.tree.sync()
             log.info("synced %d application command(s)", len(synced))
         await self.manager.resume()
-        for feature in self.features:
-            await feature.start()
+        if not self.settings.pages_only:  # a pages-only process runs no game's background work
+            for feature in self.features:
+                await feature.start()
         if self.settings.web_port is not None:
             from bot.app.web_door import ManagerDoor
 
@@ -97,6 +98,13 @@ class RuffBot(commands.Bot):
                 bot_token=self.settings.token,
             )
             await self.web.start()
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """The gateway; never for a pages-only process (bot/app/pages.py logs it in over
+        HTTP alone), so no shard's events ever reach it."""
+        if self.settings.pages_only:
+            raise RuntimeError("a pages-only process connects to no gateway shard")
+        await super().connect(reconnect=reconnect)
 
     async def _on_tree_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -147,7 +155,10 @@ class ShardedRuffBot(RuffBot, commands.AutoShardedBot):
 
 def create_bot(settings: Settings, *, sync_commands: bool = True) -> RuffBot:
     """The bot; sharded when ``settings.shard_count`` is set (``--shard-count``), and then
-    only the process holding shard 0 syncs the slash commands."""
+    only the process holding shard 0 syncs the slash commands. A pages-only process
+    (``settings.pages_only``, :mod:`bot.app.pages`) holds no shard and syncs nothing."""
+    if settings.pages_only:
+        return RuffBot(settings, sync_commands=False)
     if settings.shard_count is not None:
         from bot.sharding import syncs_commands
 

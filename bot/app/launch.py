@@ -15,6 +15,12 @@ hand-DM button — on shard 0: that process takes those clicks for every server
 larger than the others'. The processes must share a PostgreSQL ``RH_DATABASE``;
 with SQLite, run one process (``python -m bot``).
 
+``--pages`` adds one more process, ``web``: ``python -m bot --pages-only --name web``
+(:mod:`bot.app.pages`), which serves the web table (the Discord Activity) from this
+environment's ``RH_WEB_PORT`` and the other web settings, holds no gateway shard and
+no table's lease; the game processes then run with ``--no-web``, so none of them
+carries a page (docs/operations.md, "The web table (the Discord Activity) at scale").
+
 ``--dry-run`` prints the plan and starts nothing.
 """
 
@@ -66,12 +72,29 @@ class Child:
     delay: float = FIRST_DELAY
     due: float = 0.0  # when to (re)start it
     log: list[str] = field(default_factory=list)
+    pages: bool = False  # the pages-only process (no shard): the web table alone
+    no_web: bool = False  # a game process beside a pages-only one: serves no page
 
     @property
     def name(self) -> str:
-        return f"bot-{self.index}"
+        return "web" if self.pages else f"bot-{self.index}"
+
+    @property
+    def holds(self) -> str:
+        """What it holds, for the launcher's lines."""
+        if self.pages:
+            return "the web table, no shard"
+        return f"shards {format_shards(self.shards)} of {self.shard_count}"
 
     def argv(self, python: str = sys.executable) -> list[str]:
+        if self.pages:
+            return [python, "-m", "bot", "--pages-only", "--name", self.name]
+        return [
+            *self._game_argv(python),
+            *(["--no-web"] if self.no_web else []),
+        ]
+
+    def _game_argv(self, python: str) -> list[str]:
         return [
             python,
             "-m",
@@ -85,10 +108,16 @@ class Child:
         ]
 
 
-def plan(shard_count: int, processes: int) -> list[Child]:
-    return [
-        Child(i, ids, shard_count) for i, ids in enumerate(split_shards(shard_count, processes))
+def plan(shard_count: int, processes: int, pages: bool = False) -> list[Child]:
+    """The game processes over the shards, and with ``pages`` one pages-only process
+    after them (the game processes then serve no web table)."""
+    children = [
+        Child(i, ids, shard_count, no_web=pages)
+        for i, ids in enumerate(split_shards(shard_count, processes))
     ]
+    if pages:
+        children.append(Child(processes, (), shard_count, pages=True))
+    return children
 
 
 def supervise(
@@ -113,7 +142,7 @@ def supervise(
                     child.due = now + wait
                     child.proc = None
                     out(
-                        f"{child.name} (shards {format_shards(child.shards)}) exited with {code}; "
+                        f"{child.name} ({child.holds}) exited with {code}; "
                         f"restarting in {child.due - now:.0f} s"
                     )
                 if child.proc is None and now >= child.due:
@@ -121,10 +150,7 @@ def supervise(
                         child.restarts += 1
                     child.proc = subprocess.Popen(argv_of(child))
                     child.started = now
-                    out(
-                        f"{child.name}: shards {format_shards(child.shards)} of {child.shard_count} "
-                        f"(pid {child.proc.pid})"
-                    )
+                    out(f"{child.name}: {child.holds} (pid {child.proc.pid})")
             time.sleep(poll)
     finally:
         running = [c.proc for c in children if c.proc is not None and c.proc.poll() is None]
@@ -147,11 +173,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--shard-count", type=int, help="total shards (default: Discord's recommendation)"
     )
+    parser.add_argument(
+        "--pages",
+        action="store_true",
+        help="add a pages-only process (web) serving the web table; the game processes serve none",
+    )
     parser.add_argument("--dry-run", action="store_true", help="print the plan, start nothing")
     args = parser.parse_args(argv)
     settings = Settings.from_env()
     if args.processes < 1:
         parser.error("--processes must be at least 1")
+    if settings.pages_only:  # every process would start without a shard, and none would play
+        parser.error(
+            "RH_PAGES_ONLY is set: it would make every process a pages-only one; unset it "
+            "and pass --pages to add the pages' process"
+        )
     count = args.shard_count
     if count is None:
         if not settings.token:
@@ -165,9 +201,11 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print(f"Discord recommends {count} shard(s)")
     count = max(count, args.processes)  # every process holds at least one shard
-    children = plan(count, args.processes)
+    children = plan(count, args.processes, pages=args.pages)
     for child in children:
         note = "  (shard 0: every DM, so every hand-DM click)" if 0 in child.shards else ""
+        if child.pages:
+            note = "  (the web table: RH_WEB_PORT and the web settings; no shard, no lease)"
         print(f"{child.name}: {' '.join(child.argv('python'))}{note}")
     if args.dry_run:
         return 0
@@ -175,6 +213,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("DISCORD_TOKEN is not set")
     if args.processes > 1 and not is_postgresql_url(settings.database):
         parser.error("several processes need RH_DATABASE to be a postgresql:// URL they share")
+    if args.pages:
+        from bot.app.pages import refusal
+
+        problem = refusal(settings)
+        if problem is not None:
+            parser.error(problem)
 
     stopping = False
 

@@ -150,7 +150,8 @@ class GameManager:
         """Load every unfinished table from the database and bring it back to life;
         then settle the heap (:mod:`bot.app.heap`): start-up is over."""
         resumed = await self._resume.resume()
-        self.services.own(self.challenges.run(), name="challenges")  # their deadlines
+        if not self.services.settings.pages_only:  # a pages-only process settles nothing
+            self.services.own(self.challenges.run(), name="challenges")  # their deadlines
         heap.settle()
         return resumed
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import discord
+
 from bot.present.i18n import _
 from bot.tables.table import Table
 
@@ -45,9 +47,8 @@ class ManagerDoor:
 
     async def cancel(self, table: Table, user_id: int, name: str) -> str | None:
         manager = self.manager
-        refusal = await manager.lobby.cancel_by(
-            table, user_id, manages=self._manages(table, user_id)
-        )
+        manages = user_id != table.creator_id and await self._manages(table, user_id)
+        refusal = await manager.lobby.cancel_by(table, user_id, manages=manages)
         if refusal is not None:
             return refusal
         manager.presenter.edit_table_to(table, manager.lobby.cancelled_text(table, name))
@@ -56,12 +57,21 @@ class ManagerDoor:
         )
         return None
 
-    def _manages(self, table: Table, user_id: int) -> bool:
-        """Whether ``user_id`` has Manage Server in the table's server (the client's cache:
-        the web page carries no permissions, the Discord member does)."""
-        guild = self.manager.services.client.get_guild(table.guild_id)
+    async def _manages(self, table: Table, user_id: int) -> bool:
+        """Whether ``user_id`` has Manage Server in the table's server: the web page
+        carries no permissions, the Discord member does. From the client's cache where
+        this process holds the server's shard; else (a pages-only process holds none)
+        from Discord's REST API: the server (its roles, its owner) and the member."""
+        client = self.manager.services.client
+        guild = client.get_guild(table.guild_id)
         member = None if guild is None else guild.get_member(user_id)
-        return member is not None and member.guild_permissions.manage_guild
+        if member is None:
+            try:
+                fetched = guild if guild is not None else await client.fetch_guild(table.guild_id)
+                member = await fetched.fetch_member(user_id)
+            except discord.HTTPException:  # not a member (any more), or Discord refused
+                return False
+        return member.guild_permissions.manage_guild
 
     async def reclaim(self, table: Table, user_id: int) -> str | None:
         manager = self.manager

@@ -43,6 +43,14 @@ claim them at once rather than after the lease time. Notifications are a fast
 path only: the owner also compares its tables' versions with the database every
 renewal, so a lost notification delays a table by at most a third of the lease.
 
+**A pages-only process** (``settings.pages_only``, bot/app/pages.py: the web table
+alone, no gateway shard) claims no lease, ever — not a new table, not one that ran
+out, not one nobody holds: those are the game processes'. It only holds copies for
+its pages and follows them; a player's move from a page commits there (no lease
+needed) and the owner follows it. A game started from a page there gets its first
+hand DMs from that process (as the Start button sends them); the owner learns them
+from the database (:meth:`Cluster._learn_hands`) and edits them as the game moves.
+
 Decisions of our own: a table adopted by a survivor stays with it
 until it ends (ownership only decides who runs AI and timers; clicks are taken
 everywhere); only the owner presents a commit (otherwise two processes would post
@@ -77,6 +85,7 @@ from bot.store import (
     VersionConflict,
 )
 from bot.tables import commit
+from bot.tables.kinds import TableKind
 from bot.tables.sync import TableBehind, TableLife
 from bot.tables.table import Table
 from engine import Event, IllegalAction, decode_action
@@ -105,6 +114,20 @@ _REFRESH = (
 )
 
 
+def _lacks_hands(table: Table) -> bool:
+    """An ordinary table in play with a human seat whose hand DM this process does not
+    know (sent by another process, or not sent: DMs closed)."""
+    return (
+        table.status == "active"
+        and table.game is not None
+        and table.kind in (TableKind.ORDINARY, TableKind.HINTS)
+        and any(
+            table.human(seat) is not None and seat not in table.hand_messages
+            for seat in range(len(table.seats))
+        )
+    )
+
+
 class LeaseLost(StoreError):
     """This process no longer holds the table's lease: its AI or timer move is not written."""
 
@@ -114,8 +137,11 @@ class LeaseLost(StoreError):
 
 
 def default_name(settings: Settings) -> str:
-    """The process's stable name: its shards (``shards-0-3of8``), or ``main`` unsharded.
-    A process restarted under the same name takes its tables back at once."""
+    """The process's stable name: its shards (``shards-0-3of8``), ``pages`` for a
+    pages-only process, or ``main`` unsharded. A process restarted under the same name
+    takes its tables back at once."""
+    if settings.pages_only:
+        return "pages"
     if settings.shard_count is not None and settings.shard_ids is not None:
         return f"shards-{format_shards(settings.shard_ids)}of{settings.shard_count}"
     if settings.shard_count is not None:
@@ -138,6 +164,9 @@ class Cluster:
         )
         self.base = self.name.split("#", 1)[0]
         self.lease = max(0.5, float(svc.settings.lease_seconds))
+        # a pages-only process (bot/app/pages.py) serves the web table and holds no lease
+        # ever: it follows copies, and every table's AI and timers are a game process's
+        self.pages_only = svc.settings.pages_only
         self.owned: dict[
             int, float
         ] = {}  # table id -> loop time our lease runs until, if renewals keep up
@@ -165,6 +194,7 @@ class Cluster:
             return True
         if (
             not self._closed
+            and not self.pages_only
             and holds_guild(self.svc.settings, table.guild_id)
             and table.id not in self.claiming
         ):
@@ -241,6 +271,8 @@ class Cluster:
                 self.life.publish(table, events)
             elif table.status in ("lobby", "active"):  # seats or settings (away) changed
                 self.life.changed(table)
+        if self.owns(table.id) and _lacks_hands(table):
+            await self._learn_hands([table])
 
     async def refresh(self, table: Table) -> list[Event]:
         """Bring ``table`` (under its lock) up to the database's version; the events
@@ -373,7 +405,8 @@ class Cluster:
         self._keeper = tasks.loop(seconds=self.lease / 3)(self._round)
         self._keeper.start()
         log.info("process %s: %d table(s) claimed at start", self.name, count)
-        if syncs_commands(self.svc.settings.shard_ids):  # one process rebuilds missing ratings
+        if not self.pages_only and syncs_commands(self.svc.settings.shard_ids):
+            # one process (shard 0's) rebuilds missing ratings
             self.svc.own(self.life.rate_old_games_quietly(), name="rate-old-games")
         return count
 
@@ -399,6 +432,13 @@ class Cluster:
                     self.stale.update(self.svc.tables)  # notes may have been missed meanwhile
                 await self._renew()
                 await self._check_versions()
+                await self._learn_hands(
+                    [
+                        t
+                        for i in self.owned
+                        if (t := self.svc.tables.get(i)) is not None and _lacks_hands(t)
+                    ]
+                )
                 await self._claim_round()
                 self._watch()
             except asyncio.CancelledError:
@@ -460,9 +500,34 @@ class Cluster:
                 self.stale.add(table.id)
                 self.svc.own(self._follow(table), name=f"follow-{table.id}")
 
+    async def _learn_hands(self, tables: Sequence[Table]) -> None:
+        """The hand DMs another process sent for tables we own (a game started from a
+        web page served elsewhere: that process sends the first deal's DMs), learned
+        from the database, so this owner edits them as the game moves: brought up to
+        date at once. Asked only for tables that lack a human seat's DM (no query
+        otherwise), on following such a table and every lease round."""
+        if not tables:
+            return
+        rows = await self.svc.db.fetchall(
+            "SELECT * FROM hand_messages WHERE table_id = ANY(?)", ([t.id for t in tables],)
+        )
+        learned: dict[int, Table] = {}
+        for r in rows:
+            hm = HandMessage(**dict(r))
+            table = self.svc.tables.get(hm.table_id)
+            if table is not None and hm.seat not in table.hand_messages:
+                table.hand_messages[hm.seat] = (hm.channel_id, hm.message_id)
+                learned[table.id] = table
+        for table in learned.values():
+            if self.owns(table.id) and table.status == "active" and not table.lock.locked():
+                self.life.changed(table)  # the learned DMs show the game as it is now
+
     async def _claim_round(self) -> int:
         """Claim every open table of our shards nobody holds, and every open table whose
-        lease ran out (its process is gone); bring the claimed ones back."""
+        lease ran out (its process is gone); bring the claimed ones back. A pages-only
+        process claims none: they belong to the game processes."""
+        if self.pages_only:
+            return 0
         rows = await self.svc.db.fetchall(
             "SELECT t.id, t.guild_id, l.table_id IS NOT NULL AS leased,"
             f" t.created_at < {NOW} - ? AS old"
@@ -485,6 +550,8 @@ class Cluster:
         return len(claimed)
 
     async def _claim(self, ids: Sequence[int]) -> list[int]:
+        if self.pages_only:  # never a lease (the callers do not ask; this makes it sure)
+            return []
         started = asyncio.get_running_loop().time()
         rows = await self.svc.db.fetchall(
             "INSERT INTO table_leases (table_id, owner, expires_at, claimed_at)"
