@@ -24,7 +24,7 @@ from bot.store import (
     NewAction,
 )
 from bot.tables.events import REMIND_BEFORE, Director, Outcome, StandingsView, swiss_seeding
-from bot.tables.events.director import POSTS_AT_ONCE
+from bot.tables.events.showing import POSTS_AT_ONCE
 from bot.tables.events.quiet import QuietFront, standalone_director
 from bot.tables.services import Services
 from bot.tables.table import Table, TableSettings
