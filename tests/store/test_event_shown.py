@@ -13,7 +13,7 @@ from bot.config import Settings
 from bot.store import Database, EventRow, EventTable, TableRow
 from bot.tables.drivers import Drivers, acting_seat
 from bot.tables.events import Outcome
-from bot.tables.events.quiet import QuietFront, standalone_director
+from bot.tables.events.quiet import QuietFront, event_with_entrants, standalone_director
 from bot.tables.table import Table
 from engine import Action
 
@@ -93,22 +93,8 @@ async def test_an_ai_leads_before_the_table_is_shown_and_the_human_s_clock_start
         # each event one table: one player checked in, the AI plays the three absent
         # seats; whoever sits where, an AI leads three times in four
         for n in range(12):
-            event = await director.create(
-                guild_id=1,
-                channel_id=2,
-                creator_id=3,
-                game_id="whist-5",
-                preset=None,
-                format="individual",
-                boards_per_round=1,
-                rounds=1,
-                minutes_per_board=30,
-                start_at=director.clock() + 3600,
-            )
             users = [1000 * (n + 1) + k for k in range(4)]
-            for u in users:
-                assert await director.join(event.id, u, f"u{u}") is Outcome.DONE
-            assert await director.check_in(event.id, users[0]) is Outcome.DONE
+            event = await event_with_entrants(director, users, checked_in=users[:1])
             before = set(front.shown_at)
             assert await director.start(event.id) is Outcome.DONE
             (table_id,) = set(front.shown_at) - before
