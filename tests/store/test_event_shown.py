@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from bot.config import Settings
-from bot.store import Database, EventRow, EventTable, TableRow
+from bot.store import Database, EventRow, EventTable
 from bot.tables.drivers import Drivers, acting_seat
 from bot.tables.events import Outcome
 from bot.tables.events.quiet import QuietFront, event_with_entrants, standalone_director
 from bot.tables.table import Table
-from engine import Action
+
+from .event_process import DriverFront
 
 SHOW = 0.5  # seconds the front takes to show a table
 TIMEOUT = 90.0
@@ -38,42 +39,6 @@ class SlowFront(QuietFront):
         self.version_at_show[table.id] = table.version
         await asyncio.sleep(SHOW)
         self.shown_at[table.id] = time.time()
-
-
-class DriverFront:
-    """The drivers' front (``bot.tables.front.Front``): nothing shown."""
-
-    def ping(self, table: Table, seat: int, due: float | None, waited: bool = False) -> None:
-        return None
-
-    def warning(self, table: Table, seat: int, version: int, due: float) -> None:
-        return None
-
-    def deadline_known(self, table: Table) -> None:
-        return None
-
-    def timed_out(
-        self, table: Table, seat: int, actions: Sequence[Action], misses: int, takeover: bool
-    ) -> None:
-        return None
-
-    def auto_played(self, table: Table, seat: int, action: Action) -> None:
-        return None
-
-    async def lobby_expired(self, table: Table) -> None:
-        return None
-
-    def redraw(self, table: Table) -> None:
-        return None
-
-    def changed(self, table: Table) -> None:
-        return None
-
-    def follow_copies(self, table: Table) -> None:
-        return None
-
-    async def set_aside(self, row: TableRow) -> None:
-        return None
 
 
 async def test_an_ai_leads_before_the_table_is_shown_and_the_human_s_clock_starts_at_the_show(

@@ -63,8 +63,10 @@ class Lifecycle:
             await self.showing.show_unshown(event)
 
     async def close(self) -> None:
-        """The director stops: no more changes heard, every timer cancelled."""
+        """The director stops: no more changes nor takeovers heard, every timer
+        cancelled."""
         self.rounds.close()
+        self.showing.close()
         self.shared.timers.cancel_all()
 
     def arm_start(self, event: EventRow) -> None:
