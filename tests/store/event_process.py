@@ -38,6 +38,12 @@ class ClusterProcess:
     director: Director
     gone: bool = False
 
+    async def start(self) -> None:
+        """Start as a bot does: its tables claimed (its own name's at once, another's
+        whose lease ran out) and brought back, its events resumed."""
+        await self.cluster.start()
+        await self.director.resume()
+
     async def die(self) -> None:
         """The process is gone at once: no lease given up, no renewal, nothing more
         written (its tasks cancelled, its connections closed)."""
@@ -79,12 +85,15 @@ async def cluster_process(
     front: EventFront,
     settings: Settings,
     clock: Callable[[], float] = time.time,
+    *,
+    start: bool = True,
 ) -> ClusterProcess:
     """Process ``p<shard>`` of two (``shard_count=2``) on the PostgreSQL ``url``: its
     services with the real cluster sync, the drivers (the AI inline) and the events'
     director on ``front``, started (its tables claimed, its events resumed).
     ``settings``: the rest of the bot's settings (the lease, the turn timeout);
-    ``clock``: the store's (the leases run by the database server's)."""
+    ``clock``: the store's (the leases run by the database server's). ``start=False``:
+    built only (the caller starts it, :meth:`ClusterProcess.start`)."""
     settings = settings.model_copy(
         update={
             "database": url,
@@ -103,6 +112,7 @@ async def cluster_process(
     svc.feed.subscribe(drivers.committed)
     director = Director(svc, BoardTables(svc), front, drivers.kick)
     svc.feed.subscribe(director.committed)
-    await cluster.start()
-    await director.resume()
-    return ClusterProcess(db, svc, cluster, drivers, director)
+    process = ClusterProcess(db, svc, cluster, drivers, director)
+    if start:
+        await process.start()
+    return process

@@ -16,11 +16,13 @@ import pytest
 
 from bot.config import Settings
 from bot.store import EventRow, EventTable
+from bot.tables import commit
 from bot.tables.events.quiet import QuietFront, event_with_entrants
+from bot.tables.services import Services
 from bot.tables.table import Table
 from tools.bench_scale import guild_on_shard
 
-from .event_process import cluster_process
+from .event_process import ClusterProcess, cluster_process
 
 pytestmark = pytest.mark.slow  # left out by `make test-fast`
 
@@ -44,14 +46,19 @@ class HangingFront(QuietFront):
 
 
 class ShowingFront(QuietFront):
-    """What a process showed: each board's table, where and when."""
+    """What a process showed: each board's table, where and when. With ``svc``, its
+    table message posted as Discord's front does (a round trip, then its id kept)."""
 
-    def __init__(self) -> None:
+    def __init__(self, svc: Services | None = None) -> None:
         super().__init__()
+        self.svc = svc
         self.shown: list[tuple[int, int, float]] = []  # table id, channel, time
 
     async def board_opened(self, event: EventRow, table: Table) -> None:
         self.shown.append((table.id, table.channel_id, time.time()))
+        if self.svc is not None:
+            await asyncio.sleep(0.2)
+            await commit.set_message(self.svc, table, 10**6 + table.id)
 
 
 async def test_a_board_dealt_by_a_process_that_died_before_showing_it_is_shown_by_its_taker(
@@ -110,4 +117,49 @@ async def test_a_board_dealt_by_a_process_that_died_before_showing_it_is_shown_b
         assert len(taker.shown) == 1
     finally:
         await b.stop()
+        await a.stop()
+
+
+async def test_a_process_restarted_shows_its_unshown_board_once_by_either_path(
+    pg_url: str,
+) -> None:
+    """A process that stopped between dealing a board and showing it, started again
+    under its name, claims its leases back at once: its takeover (the director's hook)
+    and its events' resume both find the board unshown, at the same moment; it is shown
+    once."""
+    settings = Settings(
+        database=pg_url, lease_seconds=30.0, turn_timeout=TIMEOUT, turn_ping_delay=-1.0
+    )
+    dying = HangingFront()
+    a = await cluster_process(pg_url, 0, dying, settings)
+    again: ClusterProcess | None = None
+    try:
+        event = await event_with_entrants(a.director, [11, 12, 13, 14], guild_id=guild_on_shard(0))
+        start = asyncio.create_task(a.director.start(event.id))
+        await asyncio.wait_for(dying.asked.wait(), 10)
+        (board,) = await a.svc.event_repo.boards(event.id, 1)
+        assert board.table_id is not None
+        for _ in range(200):
+            if a.cluster.owns(board.table_id) or a.svc.sync.may_drive(a.svc.tables[board.table_id]):
+                break
+            await asyncio.sleep(0.01)
+        assert a.cluster.owns(board.table_id)
+        start.cancel()
+        await a.die()  # its lease still held: only a process of its name takes it back now
+        back = ShowingFront()
+        again = await cluster_process(pg_url, 0, back, settings, start=False)
+        back.svc = again.svc  # its table message kept, as Discord's front keeps it
+        await again.start()
+        assert again.cluster.owns(board.table_id)  # claimed back at once, at start-up
+        for _ in range(100):
+            if again.svc.tables[board.table_id].message_id is not None:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)
+        assert [t for t, _channel, _at in back.shown] == [board.table_id]  # once
+        row = await again.svc.table_repo.require(board.table_id)
+        assert row.message_id == 10**6 + board.table_id and row.channel_id > 0
+    finally:
+        if again is not None:
+            await again.stop()
         await a.stop()

@@ -77,10 +77,10 @@ class Showing:
         made if it has none yet and the table moved there from its channel to come
         (:func:`~bot.tables.events.views.thread_to_come`), then its table message and
         hands, then the turn clock of a human to act, which starts now, when they can
-        see their hand. Outside the event's lock. A table being shown already (at
-        start-up, by :meth:`show_unshown` and by :meth:`taken_over` at once) is left to
-        that."""
-        if table.id in self._showing:
+        see their hand. Outside the event's lock. A table being shown or shown already
+        (its table message kept) is left alone: at a start-up with several processes,
+        :meth:`show_unshown` and :meth:`taken_over` both find the same board unshown."""
+        if table.id in self._showing or table.message_id is not None:
             return
         self._showing.add(table.id)
         try:
@@ -142,12 +142,13 @@ class Showing:
         its lease ran out): an event's board that process dealt and never showed (it
         died between the two, as a bot may stop) is shown here as at a start-up: its
         thread made, the table moved there, its table message and hands posted, the
-        turn clock of a human to act started then. Any other event board is followed
-        from here on (a no-show taking their seat back)."""
-        if table.kind is not TableKind.EVENT or table.status != "active":
-            return
-        self.shared.away.setdefault(table.id, table.away)
-        if table.message_id is not None or not self.svc.sync.may_drive(table):
+        turn clock of a human to act started then."""
+        if (
+            table.kind is not TableKind.EVENT
+            or table.status != "active"
+            or table.message_id is not None
+            or not self.svc.sync.may_drive(table)
+        ):
             return
         event_id, round_no, table_no, _board = parse_event_key(table.settings.event)
         event = await self.repo.get(event_id)
