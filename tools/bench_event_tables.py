@@ -60,7 +60,7 @@ from typing import Any
 
 from bot.config import Settings
 from bot.tables.events import BoardTables, Director, parse_event_key
-from bot.tables.events.quiet import QuietFront
+from bot.tables.events.quiet import QuietFront, event_with_entrants
 from bot.tables.kinds import TableKind
 from tools.bench import (
     StubDiscord,
@@ -148,20 +148,17 @@ class Bot:
 
 
 async def _create_event(director: Director, tables: int, boards: int, rounds: int) -> int:
-    event = await director.create(
+    event = await event_with_entrants(
+        director,
+        range(10_000, 10_000 + 4 * tables),
+        rounds=rounds,
+        boards=boards,
+        minutes=8.0,
+        checked_in=(),
         guild_id=GUILD,
         channel_id=EVENT_CHANNEL,
-        creator_id=3,
         game_id=GAME,
-        preset=None,
-        format="individual",
-        boards_per_round=boards,
-        rounds=rounds,
-        minutes_per_board=8.0,
-        start_at=director.clock() + 3600,
     )
-    for user in range(10_000, 10_000 + 4 * tables):
-        await director.join(event.id, user, f"p{user}")
     return event.id
 
 

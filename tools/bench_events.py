@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.config import Settings  # noqa: E402
 from bot.store import Database  # noqa: E402
 from bot.tables import commit  # noqa: E402
-from bot.tables.events.quiet import QuietFront, standalone_director  # noqa: E402
+from bot.tables.events.quiet import QuietFront, event_with_entrants, standalone_director  # noqa: E402
 
 
 async def run(location: str, tables: int, boards: int) -> None:
@@ -37,22 +37,8 @@ async def run(location: str, tables: int, boards: int) -> None:
     director, svc = standalone_director(db, front, settings=Settings(database=location))
     rng = random.Random(39)
     try:
-        event = await director.create(
-            guild_id=1,
-            channel_id=2,
-            creator_id=3,
-            game_id="whist-5",
-            preset=None,
-            format="individual",
-            boards_per_round=boards,
-            rounds=2,
-            minutes_per_board=60.0,
-            start_at=time.time() + 3600,
-        )
         players = [10_000 + i for i in range(4 * tables)]
-        for user in players:
-            await director.join(event.id, user, f"p{user}")
-            await director.check_in(event.id, user)
+        event = await event_with_entrants(director, players, rounds=2, boards=boards, minutes=60.0)
         started = time.perf_counter()
         await director.start(event.id)
         opened = time.perf_counter() - started

@@ -28,7 +28,10 @@ processes' clocks do not matter). The process holding the server's shard claims
 the tables of that server; the owner renews its leases every third of
 ``lease_seconds``; a lease that ran out (its process died or hung) is claimed by
 any live process, which reloads the table from the log and re-arms its timer from
-the stored deadline (:meth:`~bot.tables.resume.Resume.bring_back`), so no timer is lost.
+the stored deadline (:meth:`~bot.tables.resume.Resume.bring_back`), so no timer is lost,
+then runs what the features do with a table taken over
+(:meth:`~bot.tables.sync.TableLife.taken_over`: the events' director shows a board
+the dead process dealt and never showed).
 Every AI or timer commit checks, in its transaction, that this process still holds
 an unexpired lease (:class:`LeaseLost` otherwise, nothing written) and, like any
 commit, the version: an AI move is never made twice.
@@ -615,14 +618,19 @@ class Cluster:
                     )
                     if existing.status == "active":
                         self.life.changed(existing)
-                continue
-            await self.life.bring_back(
+            elif not await self.life.bring_back(
                 row,
                 logs.get(row.id, []),
                 hands.get(row.id, []),
                 deadlines.get(row.id),
                 snapshots.get(row.id),
-            )
+            ):
+                continue  # set aside
+            table = self.svc.tables.get(row.id)
+            if table is not None and table.status in ("lobby", "active"):
+                # what the features do with it (the events' director shows a board dealt
+                # and never shown): in the background, the lease round waits for no post
+                self.svc.own(self.life.taken_over(table), name=f"taken-over-{row.id}")
         if rows:
             log.info("took over %d table(s): %s", len(rows), ", ".join(str(r.id) for r in rows))
 

@@ -202,10 +202,21 @@ class Resume:
                 # has seen their hand, so the turn waiting gets its whole time, not what
                 # was left of a clock stored before the stop (it would run out unseen);
                 # the director shows the board and starts the clock again then
-                # (Director.resume)
+                # (Director.resume at start-up; taken over from another process: the
+                # director's Services.taken_over hook)
                 due = None
             self.drivers.kick(table, due=due)
         return True
+
+    async def taken_over(self, table: Table) -> None:
+        """A table this process just took over from another (several processes): each
+        feature's :attr:`~bot.tables.services.Services.taken_over`, in turn; one that
+        fails is logged and the others still run."""
+        for hook in tuple(self.svc.taken_over):
+            try:
+                await hook(table)
+            except Exception:
+                log.exception("table %s: a feature's takeover failed", table.id)
 
     async def speak(self, table: Table) -> None:
         """Set the languages of a table loaded from the database: its server's for the

@@ -222,6 +222,12 @@ class Services:
         # a kind's own end, written in the finishing move's transaction after the game's
         # result (bot.tables.commit): registered by the feature that owns the kind
         self.ends: dict[TableKind, Callable[[Table, Game], Awaitable[None]]] = {}
+        # what a feature does with a table this process just took over from another
+        # (its lease ran out: several processes, bot/cluster), once the table is loaded
+        # and armed: each is called with every such table, in the background (the
+        # events' director shows a board dealt and never shown; an asynchronous event's
+        # board of an event closed meanwhile is stopped)
+        self.taken_over: list[Callable[[Table], Awaitable[None]]] = []
 
     def own(self, coro: Coroutine[Any, Any, None], name: str | None = None) -> asyncio.Task[None]:
         return self.tasks.own(coro, name)

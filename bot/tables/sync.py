@@ -80,6 +80,10 @@ class TableLife(Protocol):
     ) -> bool:
         """Load one unfinished table and bring it to life; False if it was set aside."""
 
+    async def taken_over(self, table: Table) -> None:
+        """``table`` was just taken over from another process and armed here: what the
+        features do with it (``Services.taken_over``)."""
+
     def load_table(
         self, row: TableRow, actions: list[ActionRow], snapshot: Snapshot | None = None
     ) -> Table:

@@ -27,14 +27,17 @@ from bot.store.daily import event_series
 from bot.store.migrations import MIGRATIONS
 from bot.tables.aipool import AIPool
 from bot.tables.events import AsyncDirector, AsyncStandings, Outcome, Step, parse_deadline
+from bot.tables.events.quiet import QuietFront
 from bot.tables.services import Services
 from bot.tables.sync import OneProcess
 from bot.tables.table import Table
 from engine import Board
 
 from .conftest import FakeClock
+from .event_process import cluster_process
 
 _CHANNELS = itertools.count(70_000)
+LEASE = 3.0  # seconds: a dead process's tables are taken over this soon (PostgreSQL)
 
 
 class Boards:
@@ -285,9 +288,9 @@ async def test_a_cancelled_async_event_stops_and_ranks_nothing(
     assert row is not None and row.state == "cancelled"
 
 
-async def _async_event(director: AsyncDirector, clock: FakeClock) -> EventRow:
-    """A two-board asynchronous event open from now for an hour."""
-    event = await director.create(
+async def _new_async_event(director: AsyncDirector, clock: FakeClock) -> EventRow:
+    """A two-board asynchronous event from now for an hour (its start armed)."""
+    return await director.create(
         guild_id=1,
         channel_id=2,
         creator_id=3,
@@ -297,6 +300,11 @@ async def _async_event(director: AsyncDirector, clock: FakeClock) -> EventRow:
         start_at=clock(),
         deadline=3600,
     )
+
+
+async def _async_event(director: AsyncDirector, clock: FakeClock) -> EventRow:
+    """A two-board asynchronous event open from now for an hour."""
+    event = await _new_async_event(director, clock)
     assert await director.start(event.id) is Outcome.DONE
     return event
 
@@ -426,66 +434,51 @@ async def test_a_board_in_play_in_a_process_gone_is_stopped_by_the_one_that_clos
         await db_b.close()
 
 
-class Leases(OneProcess):
-    """The sync of a process among several, its leases reduced to what the test needs:
-    a table in :attr:`held` is run by another process (a copy here, never driven)
-    until its lease runs out (the test takes it out: taken over here)."""
-
-    def __init__(self, svc: Services) -> None:
-        super().__init__(None)  # type: ignore[arg-type]
-        self.svc = svc
-        self.held: set[int] = set()
-
-    async def current(self, table_id: int, table: Table | None) -> Table | None:
-        if table is None:  # a copy loaded from the store, as a click's would be
-            row = await self.svc.table_repo.get(table_id)
-            if row is None:
-                return None
-            table = Table.from_row(row)
-            self.svc.tables.add(table)
-        return table
-
-    def may_drive(self, table: Table) -> bool:
-        return table.id not in self.held
-
-
 async def test_a_board_taken_over_after_the_close_is_stopped_by_the_process_that_takes_it(
-    location: str, clock: FakeClock
+    pg_url: str, clock: FakeClock
 ) -> None:
-    """A deals ann's board and dies shortly before the deadline, its lease on the board
-    still held at the close: B closes the event and leaves the board to its owner. Once
-    the lease runs out B takes the board over, and its next sweep stops it (cancelled,
-    ann told), rather than leaving it to be played on after the close."""
-    db_a = await Database.open(location, clock=clock)
-    db_b = await Database.open(location, clock=clock)
+    """Two bot processes on PostgreSQL with the cluster's real leases: A deals ann's
+    board and dies shortly before the deadline, its lease on the board still held at
+    the close: B closes the event and leaves the board to its owner (its sweep too).
+    Once the lease runs out B takes the board over and stops it there and then
+    (cancelled, ann told), not at its next sweep, rather than leaving it to be played
+    on after the close."""
+    settings = Settings(database=pg_url, lease_seconds=LEASE)
+    clock.now = time.time()  # the tables' creation times near the database server's clock
+    a = await cluster_process(pg_url, 0, QuietFront(), settings, clock)  # guild 1's shard
+    b = await cluster_process(pg_url, 1, QuietFront(), settings, clock)
     try:
-        a, a_boards, _front_a, _ = _director(db_a)
-        b, _b_boards, front_b, svc_b = _director(db_b)
-        leases = Leases(svc_b)
-        svc_b.sync = leases
-        event = await _async_event(a, clock)
-        assert (await a.play(event.id, 10, "ann", 1, enter=True)).step is Step.DEALT
+        a_boards, front_b = Boards(a.svc), Front()
+        a_async = AsyncDirector(a.svc, a_boards, Front())  # type: ignore[arg-type]
+        b_async = AsyncDirector(b.svc, Boards(b.svc), front_b)  # type: ignore[arg-type]
+        event = await _new_async_event(a_async, clock)
+        await a_async.start(event.id)  # open now (unless its start timer was first)
+        assert (await a_async.play(event.id, 10, "ann", 1, enter=True)).step is Step.DEALT
         ((_, _, ann_table),) = a_boards.dealt
-        await TableRepo(db_a).set_status(ann_table, "active")  # in play
-        async with db_a.transaction():  # a daily board's table
-            await db_a.execute(
+        await TableRepo(a.db).set_status(ann_table, "active")  # in play
+        async with a.db.transaction():  # a daily board's table
+            await a.db.execute(
                 "UPDATE tables SET settings = ? WHERE id = ?", ('{"kind": "board"}', ann_table)
             )
-        leases.held.add(ann_table)  # A's lease, A gone
-        await a.close_timers()
+        assert await a.cluster._claim([ann_table]) == [ann_table]  # A's lease, as A runs it
+        await a_async.close_timers()
+        await a.die()  # A is gone; its lease runs out LEASE seconds after its last renewal
         clock.tick(3600)
-        assert await b.close(event.id)
-        assert (await TableRepo(db_b).require(ann_table)).status == "active"  # left to A
+        assert await b_async.close(event.id)
+        assert (await TableRepo(b.db).require(ann_table)).status == "active"  # left to A
         assert front_b.stopped == []
-        await b.sweep()  # still A's lease: left alone
-        assert (await TableRepo(db_b).require(ann_table)).status == "active"
-        leases.held.clear()  # the lease ran out: B takes the board over
-        await b.sweep()
-        assert (await TableRepo(db_b).require(ann_table)).status == "cancelled"
+        await b_async.sweep()  # still A's lease: left alone
+        assert (await TableRepo(b.db).require(ann_table)).status == "active"
+        for _ in range(400):  # the lease runs out: B takes the board over (no sweep)
+            if front_b.stopped:
+                break
+            await asyncio.sleep(0.05)
+        assert b.cluster.adoptions == 1
+        assert (await TableRepo(b.db).require(ann_table)).status == "cancelled"
         assert front_b.stopped == [ann_table]  # ann told
-        await b.sweep()
+        await b_async.sweep()
         assert front_b.stopped == [ann_table]  # once
-        await b.close_timers()
+        await b_async.close_timers()
     finally:
-        await db_a.close()
-        await db_b.close()
+        await b.stop()
+        await a.stop()

@@ -23,9 +23,10 @@ from bot.store import (
     HumanSeat,
     NewAction,
 )
+from bot.store.events import Format
 from bot.tables.events import REMIND_BEFORE, Director, Outcome, StandingsView, swiss_seeding
-from bot.tables.events.director import POSTS_AT_ONCE
-from bot.tables.events.quiet import QuietFront, standalone_director
+from bot.tables.events.quiet import QuietFront, event_with_entrants, standalone_director
+from bot.tables.events.showing import POSTS_AT_ONCE
 from bot.tables.services import Services
 from bot.tables.table import Table, TableSettings
 
@@ -88,18 +89,17 @@ async def _finish(
     await director.advance(event_id, round_no, table_no)
 
 
-async def _create(director: Director, fmt: str, rounds: int, boards: int, minutes: float) -> int:
-    event = await director.create(
-        guild_id=1,
-        channel_id=2,
-        creator_id=3,
-        game_id="whist-5",
-        preset=None,
-        format=fmt,  # type: ignore[arg-type]
-        boards_per_round=boards,
-        rounds=rounds,
-        minutes_per_board=minutes,
-        start_at=director.clock() + 3600,
+async def _create(
+    director: Director,
+    fmt: Format,
+    rounds: int,
+    boards: int,
+    minutes: float,
+    users: Sequence[int] = (),
+) -> int:
+    """An event starting in an hour, ``users`` joined and checked in."""
+    event = await event_with_entrants(
+        director, users, format=fmt, rounds=rounds, boards=boards, minutes=minutes
     )
     return event.id
 
@@ -191,10 +191,8 @@ async def test_the_time_rule_skips_what_cannot_start_and_scores_it_by_thinking_t
     db: Database, clock: FakeClock
 ) -> None:
     director, tables, front, svc = _director(db)
-    event_id = await _create(director, "individual", 1, 3, 1.0)  # 3 boards, 1 minute each
-    for u in (10, 11, 12, 13, 14, 15, 16, 17):
-        await director.join(event_id, u, f"u{u}")
-        await director.check_in(event_id, u)
+    # 3 boards, 1 minute each
+    event_id = await _create(director, "individual", 1, 3, 1.0, range(10, 18))
     assert await director.start(event_id) is Outcome.DONE
     assert len(tables.open_boards) == 2  # board 1 at both tables
     first = sorted(tables.open_boards)
@@ -281,39 +279,15 @@ async def test_a_restart_between_boards_deals_the_next_one(db: Database) -> None
 
 async def test_who_has_not_checked_in_is_reminded_before_the_start(db: Database) -> None:
     director, tables, front, svc = _director(db)
-    event = await director.create(
-        guild_id=1,
-        channel_id=2,
-        creator_id=3,
-        game_id="whist-5",
-        preset=None,
-        format="individual",
-        boards_per_round=1,
-        rounds=1,
-        minutes_per_board=5,
-        start_at=director.clock() + REMIND_BEFORE + 3600,  # the reminder is an hour away
+    await event_with_entrants(  # the reminder is an hour away
+        director, (10, 11, 12), minutes=5, starts_in=REMIND_BEFORE + 3600, checked_in=(11,)
     )
     await asyncio.sleep(0)
     assert front.reminded == []  # an hour before the reminder: nothing yet
-    for u in (10, 11, 12):
-        await director.join(event.id, u, f"u{u}")
-    await director.check_in(event.id, 11)
     await director.close()
-    near = await director.create(
-        guild_id=1,
-        channel_id=2,
-        creator_id=3,
-        game_id="whist-5",
-        preset=None,
-        format="individual",
-        boards_per_round=1,
-        rounds=1,
-        minutes_per_board=5,
-        start_at=director.clock() + REMIND_BEFORE / 2,  # nearer than the reminder's lead
+    near = await event_with_entrants(  # nearer than the reminder's lead
+        director, (10, 11, 12), minutes=5, starts_in=REMIND_BEFORE / 2, checked_in=(11,)
     )
-    for u in (10, 11, 12):
-        await director.join(near.id, u, f"u{u}")
-    await director.check_in(near.id, 11)
     director._arm_start(near)  # re-armed (as at a restart): the reminder is due at once
     await asyncio.wait_for(director._timers.task(near.id, "remind"), 10)
     assert front.reminded[-1] == (near.id, (10, 12))  # 11 checked in: not reminded
@@ -340,10 +314,7 @@ class SlowFront(QuietFront):
 async def test_a_join_does_not_wait_for_a_round_change_s_posts(db: Database) -> None:
     front = SlowFront()
     director, tables, _front, svc = _director(db, front)
-    event_id = await _create(director, "individual", 3, 1, 30)
-    for u in range(10, 18):
-        assert await director.join(event_id, u, f"u{u}") is Outcome.DONE
-        assert await director.check_in(event_id, u) is Outcome.DONE
+    event_id = await _create(director, "individual", 3, 1, 30, range(10, 18))
     assert await director.start(event_id) is Outcome.DONE
     await asyncio.sleep(0)
     first, last = list(tables.open_boards)
@@ -384,10 +355,8 @@ async def test_a_join_does_not_wait_for_the_boards_skipped_notice(
 ) -> None:
     front = SlowNoticeFront()
     director, tables, _front, svc = _director(db, front)
-    event_id = await _create(director, "individual", 2, 3, 1.0)  # 3 boards, 1 minute each
-    for u in range(10, 18):
-        assert await director.join(event_id, u, f"u{u}") is Outcome.DONE
-        assert await director.check_in(event_id, u) is Outcome.DONE
+    # 3 boards, 1 minute each
+    event_id = await _create(director, "individual", 2, 3, 1.0, range(10, 18))
     assert await director.start(event_id) is Outcome.DONE
     first = sorted(tables.open_boards)[0]
     clock.tick(150)  # past the round's last start: table 1's boards 2 and 3 are skipped
@@ -472,10 +441,7 @@ async def test_a_round_s_threads_and_boards_are_posted_a_few_tables_at_a_time(
     front = CountingFront()
     director, tables, _front, _svc = _director(db, front)
     front.tables = tables
-    event_id = await _create(director, "individual", 2, 1, 30)
-    for u in range(100, 100 + 4 * 12):  # twelve tables
-        assert await director.join(event_id, u, f"u{u}") is Outcome.DONE
-        assert await director.check_in(event_id, u) is Outcome.DONE
+    event_id = await _create(director, "individual", 2, 1, 30, range(100, 100 + 4 * 12))
     assert await director.start(event_id) is Outcome.DONE
     assert len(tables.open_boards) == 12  # every table dealt ...
     assert len(front.shown) == 12  # ... and shown once start returned

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from bot.config import Settings
-from bot.store import Database, EventRow, EventTable, TableRow
+from bot.store import Database, EventRow, EventTable
 from bot.tables.drivers import Drivers, acting_seat
 from bot.tables.events import Outcome
-from bot.tables.events.quiet import QuietFront, standalone_director
+from bot.tables.events.quiet import QuietFront, event_with_entrants, standalone_director
 from bot.tables.table import Table
-from engine import Action
+
+from .event_process import DriverFront
 
 SHOW = 0.5  # seconds the front takes to show a table
 TIMEOUT = 90.0
@@ -40,42 +41,6 @@ class SlowFront(QuietFront):
         self.shown_at[table.id] = time.time()
 
 
-class DriverFront:
-    """The drivers' front (``bot.tables.front.Front``): nothing shown."""
-
-    def ping(self, table: Table, seat: int, due: float | None, waited: bool = False) -> None:
-        return None
-
-    def warning(self, table: Table, seat: int, version: int, due: float) -> None:
-        return None
-
-    def deadline_known(self, table: Table) -> None:
-        return None
-
-    def timed_out(
-        self, table: Table, seat: int, actions: Sequence[Action], misses: int, takeover: bool
-    ) -> None:
-        return None
-
-    def auto_played(self, table: Table, seat: int, action: Action) -> None:
-        return None
-
-    async def lobby_expired(self, table: Table) -> None:
-        return None
-
-    def redraw(self, table: Table) -> None:
-        return None
-
-    def changed(self, table: Table) -> None:
-        return None
-
-    def follow_copies(self, table: Table) -> None:
-        return None
-
-    async def set_aside(self, row: TableRow) -> None:
-        return None
-
-
 async def test_an_ai_leads_before_the_table_is_shown_and_the_human_s_clock_starts_at_the_show(
     location: str,
 ) -> None:
@@ -93,22 +58,8 @@ async def test_an_ai_leads_before_the_table_is_shown_and_the_human_s_clock_start
         # each event one table: one player checked in, the AI plays the three absent
         # seats; whoever sits where, an AI leads three times in four
         for n in range(12):
-            event = await director.create(
-                guild_id=1,
-                channel_id=2,
-                creator_id=3,
-                game_id="whist-5",
-                preset=None,
-                format="individual",
-                boards_per_round=1,
-                rounds=1,
-                minutes_per_board=30,
-                start_at=director.clock() + 3600,
-            )
             users = [1000 * (n + 1) + k for k in range(4)]
-            for u in users:
-                assert await director.join(event.id, u, f"u{u}") is Outcome.DONE
-            assert await director.check_in(event.id, users[0]) is Outcome.DONE
+            event = await event_with_entrants(director, users, checked_in=users[:1])
             before = set(front.shown_at)
             assert await director.start(event.id) is Outcome.DONE
             (table_id,) = set(front.shown_at) - before

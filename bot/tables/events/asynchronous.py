@@ -22,7 +22,9 @@ stay hidden until it closes, then every entrant is ranked (docs/events.md,
   process arms the timers it lacks (:meth:`AsyncDirector.sweep`: an event another
   process made, a close that failed here): with several processes every live one
   closes the event at its deadline, the conditional write lets exactly one of them
-  (the claim) tell the results, and each stops the boards it runs.
+  (the claim) tell the results, and each stops the boards it runs. A board whose
+  process died before the close, taken over after it, is stopped by the process that
+  takes it over, as it does (:meth:`AsyncDirector.taken_over`).
 
 This module imports no discord: the Discord front is ``bot/features/events``.
 """
@@ -212,6 +214,9 @@ class AsyncDirector:
         self._sweeper: asyncio.Task[None] | None = None
         # the boards this process runs found to be of no closed event (looked up once)
         self._live_boards: set[int] = set()
+        # a board taken over from a process gone (several processes): stopped at once
+        # if its event closed meanwhile (:meth:`taken_over`)
+        svc.taken_over.append(self.taken_over)
 
     def now(self) -> float:
         return self.svc.db.clock()
@@ -537,25 +542,37 @@ class AsyncDirector:
         tables = self.svc.tables.values()
         self._live_boards &= {t.id for t in tables}  # the tables gone from memory forgotten
         for table in tables:
-            if (
-                table.id in self._live_boards
-                or table.kind is not TableKind.BOARD
-                or table.status not in ("lobby", "active")
-                or not self.svc.sync.may_drive(table)
-            ):
-                continue
-            entry = await self.svc.daily_repo.of_table(table.id)
-            event_id = None if entry is None else event_of_series(entry.series)
-            event = None if event_id is None else await self._event(event_id)
-            if event is None or event.format != "async" or event.state != "finished":
-                self._live_boards.add(table.id)  # an event still open closes it itself
-                continue
-            if (
-                entry is not None
-                and entry.series == event_series(event.id, event.seed)
-                and entry.result is None
-            ):
-                await self._stop(event, table.id)
+            if table.id not in self._live_boards:
+                await self._stop_if_closed(table)
+
+    async def taken_over(self, table: Table) -> None:
+        """A table this process just took over from a process gone (its lease ran out):
+        a board of an asynchronous event that closed meanwhile is stopped now, as the
+        close would have (its player told), not at the next sweep."""
+        await self._stop_if_closed(table)
+
+    async def _stop_if_closed(self, table: Table) -> None:
+        """Stop ``table`` if this process runs it and it is a board in play of an
+        asynchronous event that has closed; else, if it is a board, remember it is of
+        none (looked up once)."""
+        if (
+            table.kind is not TableKind.BOARD
+            or table.status not in ("lobby", "active")
+            or not self.svc.sync.may_drive(table)
+        ):
+            return
+        entry = await self.svc.daily_repo.of_table(table.id)
+        event_id = None if entry is None else event_of_series(entry.series)
+        event = None if event_id is None else await self._event(event_id)
+        if event is None or event.format != "async" or event.state != "finished":
+            self._live_boards.add(table.id)  # an event still open closes it itself
+            return
+        if (
+            entry is not None
+            and entry.series == event_series(event.id, event.seed)
+            and entry.result is None
+        ):
+            await self._stop(event, table.id)
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -566,6 +583,8 @@ class AsyncDirector:
                 log.warning("async events: could not look for timers to arm", exc_info=True)
 
     async def close_timers(self) -> None:
+        if self.taken_over in self.svc.taken_over:
+            self.svc.taken_over.remove(self.taken_over)
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None

@@ -3,26 +3,28 @@
 :class:`QuietFront` is an :class:`~bot.tables.events.EventFront` that shows nothing
 and keeps what a caller reads afterwards (the standings told, the boards skipped,
 the reminders); :func:`standalone_director` builds a :class:`Director` on a database
-with it. The events' benchmarks (``tools/bench_events.py``,
+with it, and :func:`event_with_entrants` makes an event and registers its players. The
+events' benchmarks (``tools/bench_events.py``,
 ``tools/bench_event_tables.py``) and the director's store tests
 (``tests/store/test_event_director.py``) run the director this way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from bot.config import Settings
 from bot.store import Database, EventRow, EventTable
+from bot.store.events import Format
 from bot.tables.aipool import AIPool
 from bot.tables.events.director import Director
 from bot.tables.events.ports import BoardTables, EventTables
-from bot.tables.events.views import StandingsView
+from bot.tables.events.views import Outcome, StandingsView
 from bot.tables.services import Services
 from bot.tables.sync import OneProcess
 from bot.tables.table import Table
 
-__all__ = ["QuietFront", "standalone_director"]
+__all__ = ["QuietFront", "event_with_entrants", "standalone_director"]
 
 
 class QuietFront:
@@ -85,3 +87,41 @@ def standalone_director(
     svc = Services(db, settings or Settings(database="unused.db"), AIPool(1, mode="inline"))
     svc.sync = OneProcess(None)  # type: ignore[arg-type]  # no table is resumed here
     return Director(svc, tables(svc), front, lambda table: None), svc
+
+
+async def event_with_entrants(
+    director: Director,
+    users: Sequence[int],
+    *,
+    format: Format = "individual",
+    rounds: int = 1,
+    boards: int = 1,
+    minutes: float = 30.0,
+    starts_in: float = 3600.0,
+    checked_in: Collection[int] | None = None,
+    guild_id: int = 1,
+    channel_id: int = 2,
+    game_id: str = "whist-5",
+) -> EventRow:
+    """An event of ``director`` registering (its start ``starts_in`` seconds away) with
+    ``users`` joined (named ``u<id>``) and those of ``checked_in`` checked in (None:
+    every one). Raises ``RuntimeError`` if a join or a check-in is refused."""
+    event = await director.create(
+        guild_id=guild_id,
+        channel_id=channel_id,
+        creator_id=3,
+        game_id=game_id,
+        preset=None,
+        format=format,
+        boards_per_round=boards,
+        rounds=rounds,
+        minutes_per_board=minutes,
+        start_at=director.clock() + starts_in,
+    )
+    here = set(users) if checked_in is None else set(checked_in)
+    for user in users:
+        if (joined := await director.join(event.id, user, f"u{user}")) is not Outcome.DONE:
+            raise RuntimeError(f"event {event.id}: {user} could not join ({joined})")
+        if user in here and (came := await director.check_in(event.id, user)) is not Outcome.DONE:
+            raise RuntimeError(f"event {event.id}: {user} could not check in ({came})")
+    return event
