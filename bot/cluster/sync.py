@@ -99,6 +99,7 @@ __all__ = ["Cluster", "LeaseLost"]
 
 TABLES_CHANNEL = "rh_tables"
 LEASES_CHANNEL = "rh_leases"
+HANDS_CHANNEL = "rh_hands"
 NOW = "EXTRACT(EPOCH FROM clock_timestamp())"  # the database server's clock, epoch seconds
 
 
@@ -386,6 +387,52 @@ class Cluster:
         if payload != self.name:
             self._wake()  # a process gave its tables up: claim them now
 
+    async def hands_sent(self, table: Table) -> None:
+        """Hand DMs sent here for a table this process does not run (a start or rematch
+        from a web page on the pages' process): announced on ``rh_hands`` as "<table
+        id>:<server id>", so the process holding the server learns them at once (and
+        claims the table, if no round has yet). Best effort: the owner's lease round
+        learns them anyway."""
+        if self._closed or self.owns(table.id):
+            return
+        try:
+            await self.svc.db.execute(
+                "SELECT pg_notify(?, ?)", (HANDS_CHANNEL, f"{table.id}:{table.guild_id}")
+            )
+        except (StoreError, OSError):
+            log.warning("table %s: could not announce its hand DMs", table.id, exc_info=True)
+
+    def _on_hands_note(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        try:
+            ident, guild = payload.split(":", 1)
+            table_id, guild_id = int(ident), int(guild)
+        except ValueError:
+            log.warning("unreadable notification %r", payload)
+            return
+        if self._closed or self.pages_only:
+            return  # a pages-only process runs no table: nothing to learn, nothing to claim
+        if self.owns(table_id) or holds_guild(self.svc.settings, guild_id):
+            self.svc.own(self._hands_noted(table_id), name=f"hands-{table_id}")
+
+    async def _hands_noted(self, table_id: int) -> None:
+        """Another process sent the hand DMs of a table of ours: learn them now (the DMs
+        then show the game as it is, and are edited as it moves)."""
+        table = self.svc.tables.get(table_id)
+        if table is None or not self.owns(table_id):
+            # not (yet) ours: a round claims it if nobody holds it (its adoption reads
+            # the DMs), and learns the DMs of the tables we own (one adopted meanwhile)
+            await self._round()
+            return
+        async with self._rounds:  # after a round under way (a claim bringing it back)
+            pass
+        async with table.lock:  # after a catch-up under way (the start being followed)
+            pass
+        try:
+            if self.owns(table_id) and _lacks_hands(table):
+                await self._learn_hands([table])
+        except StoreError:
+            log.warning("table %s: could not learn its hand DMs", table_id, exc_info=True)
+
     async def _follow(self, table: Table) -> None:
         """Another process moved a table we own (or ended one we hold, or one whose "My
         hand" copies we showed): replay, show, re-arm."""
@@ -418,6 +465,7 @@ class Cluster:
         conn = await db.listener()
         await conn.add_listener(TABLES_CHANNEL, self._on_table_note)
         await conn.add_listener(LEASES_CHANNEL, self._on_lease_note)
+        await conn.add_listener(HANDS_CHANNEL, self._on_hands_note)
         self._listener = conn
 
     def _wake(self) -> None:
