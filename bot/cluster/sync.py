@@ -39,7 +39,8 @@ transaction commits (``"<id>:<version>:<status>"``). The owner then replays the
 new moves, shows them (table message, summaries, the other hands) and re-arms the
 AI or the turn timer; another process holding a copy only marks it behind. A
 process that stops gives its leases up and says so on ``rh_leases``, so the others
-claim them at once rather than after the lease time. Notifications are a fast
+claim them at once rather than after the lease time; hand DMs sent by a process that
+does not run the table are announced on ``rh_hands`` (below). Notifications are a fast
 path only: the owner also compares its tables' versions with the database every
 renewal, so a lost notification delays a table by at most a third of the lease.
 
@@ -47,9 +48,15 @@ renewal, so a lost notification delays a table by at most a third of the lease.
 alone, no gateway shard) claims no lease, ever — not a new table, not one that ran
 out, not one nobody holds: those are the game processes'. It only holds copies for
 its pages and follows them; a player's move from a page commits there (no lease
-needed) and the owner follows it. A game started from a page there gets its first
-hand DMs from that process (as the Start button sends them); the owner learns them
-from the database (:meth:`Cluster._learn_hands`) and edits them as the game moves.
+needed) and the owner follows it. A table opened there (a rematch) is announced by
+its row's trigger like any new table, and the process holding its server claims it
+at once. A game started or rematched from a page there gets its first hand DMs from
+that process (as the Start button sends them), which announces them on
+``rh_hands`` (``"<table id>:<server id>:<process>"``, :meth:`Cluster.hands_sent`):
+the owner learns them at once from the database (:meth:`Cluster._learn_hands`; the
+process holding the server first claims the table if no round has yet) and edits
+them as the game moves. Its lease round learns them too, should the notification
+be lost.
 
 Decisions of our own: a table adopted by a survivor stays with it
 until it ends (ownership only decides who runs AI and timers; clicks are taken
@@ -390,26 +397,27 @@ class Cluster:
     async def hands_sent(self, table: Table) -> None:
         """Hand DMs sent here for a table this process does not run (a start or rematch
         from a web page on the pages' process): announced on ``rh_hands`` as "<table
-        id>:<server id>", so the process holding the server learns them at once (and
-        claims the table, if no round has yet). Best effort: the owner's lease round
-        learns them anyway."""
-        if self._closed or self.owns(table.id):
-            return
+        id>:<server id>:<this process>", so the table's owner (or the process holding
+        its server, which claims it if no round has yet) learns them at once. Best
+        effort: the owner's lease round learns them anyway."""
+        if self._closed or self.owns(table.id) or table.id in self.claiming:
+            return  # ours (or being claimed here): this process knows the DMs it sent
         try:
             await self.svc.db.execute(
-                "SELECT pg_notify(?, ?)", (HANDS_CHANNEL, f"{table.id}:{table.guild_id}")
+                "SELECT pg_notify(?, ?)",
+                (HANDS_CHANNEL, f"{table.id}:{table.guild_id}:{self.name}"),
             )
         except (StoreError, OSError):
             log.warning("table %s: could not announce its hand DMs", table.id, exc_info=True)
 
     def _on_hands_note(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         try:
-            ident, guild = payload.split(":", 1)
+            ident, guild, sender = payload.split(":", 2)
             table_id, guild_id = int(ident), int(guild)
         except ValueError:
             log.warning("unreadable notification %r", payload)
             return
-        if self._closed or self.pages_only:
+        if self._closed or self.pages_only or sender == self.name:
             return  # a pages-only process runs no table: nothing to learn, nothing to claim
         if self.owns(table_id) or holds_guild(self.svc.settings, guild_id):
             self.svc.own(self._hands_noted(table_id), name=f"hands-{table_id}")

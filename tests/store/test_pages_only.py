@@ -685,12 +685,16 @@ async def test_a_rematch_from_a_page_on_the_pages_process_plays_at_once(
         # the player's hand DM, sent by the pages' process, is the one the game process
         # edits as the game moves: it is edited (to the game as it is) before the player
         # has made a move, whoever acts first (without it, it would wait for a lease round)
-        sent = {i for ch, ids in fake_discord.sent.items() if ch != channel for i in ids}
+        def dms() -> set[int]:  # the messages the pages' process sent in DMs
+            return {
+                i for ch, ids in fake_discord.sent.items() if ch in fake_discord.dms for i in ids
+            }
+
         async with asyncio.timeout(3.0):
             while (
                 (table := m.tables.get(new_id)) is None
                 or 0 not in table.hand_messages
-                or table.hand_messages[0][1] not in sent
+                or table.hand_messages[0][1] not in dms()
                 or table.hand_messages[0][1] not in edited
             ):
                 await asyncio.sleep(0.02)
