@@ -3,7 +3,9 @@ game process on one real PostgreSQL: the real discord.py bot, logged in over HTT
 fake Discord on loopback (so it is seen to ask for no gateway), serving the web table.
 A page signed in through the real OAuth2 exchange sees the table the game process runs
 and its moves; a move from the page is committed and the game process follows it and
-shows it; the pages' process never holds a lease, not even one that ran out or of a
+shows it; a Start or a Rematch pressed on a page plays at once, the game process
+editing the hand DMs the pages' process sent (told over PostgreSQL, not at a lease
+round); the pages' process never holds a lease, not even one that ran out or of a
 table nobody holds. And the refusals: SQLite, no web settings."""
 
 from __future__ import annotations
