@@ -42,7 +42,8 @@ transaction commits (``"<id>:<version>:<status>"``). The owner then replays the
 new moves, shows them (table message, summaries, the other hands) and re-arms the
 AI or the turn timer; another process holding a copy only marks it behind. A
 process that stops gives its leases up and says so on ``rh_leases``, so the others
-claim them at once rather than after the lease time. Notifications are a fast
+claim them at once rather than after the lease time; hand DMs sent by a process that
+does not run the table are announced on ``rh_hands`` (below). Notifications are a fast
 path only: the owner also compares its tables' versions with the database every
 renewal, so a lost notification delays a table by at most a third of the lease.
 
@@ -50,9 +51,15 @@ renewal, so a lost notification delays a table by at most a third of the lease.
 alone, no gateway shard) claims no lease, ever — not a new table, not one that ran
 out, not one nobody holds: those are the game processes'. It only holds copies for
 its pages and follows them; a player's move from a page commits there (no lease
-needed) and the owner follows it. A game started from a page there gets its first
-hand DMs from that process (as the Start button sends them); the owner learns them
-from the database (:meth:`Cluster._learn_hands`) and edits them as the game moves.
+needed) and the owner follows it. A table opened there (a rematch) is announced by
+its row's trigger like any new table, and the process holding its server claims it
+at once. A game started or rematched from a page there gets its first hand DMs from
+that process (as the Start button sends them), which announces them on
+``rh_hands`` (``"<table id>:<server id>:<process>"``, :meth:`Cluster.hands_sent`):
+the owner learns them at once from the database (:meth:`Cluster._learn_hands`; the
+process holding the server first claims the table if no round has yet) and edits
+them as the game moves. Its lease round learns them too, should the notification
+be lost.
 
 Decisions of our own: a table adopted by a survivor stays with it
 until it ends (ownership only decides who runs AI and timers; clicks are taken
@@ -102,6 +109,7 @@ __all__ = ["Cluster", "LeaseLost"]
 
 TABLES_CHANNEL = "rh_tables"
 LEASES_CHANNEL = "rh_leases"
+HANDS_CHANNEL = "rh_hands"
 NOW = "EXTRACT(EPOCH FROM clock_timestamp())"  # the database server's clock, epoch seconds
 
 
@@ -389,6 +397,53 @@ class Cluster:
         if payload != self.name:
             self._wake()  # a process gave its tables up: claim them now
 
+    async def hands_sent(self, table: Table) -> None:
+        """Hand DMs sent here for a table this process does not run (a start or rematch
+        from a web page on the pages' process): announced on ``rh_hands`` as "<table
+        id>:<server id>:<this process>", so the table's owner (or the process holding
+        its server, which claims it if no round has yet) learns them at once. Best
+        effort: the owner's lease round learns them anyway."""
+        if self._closed or self.owns(table.id) or table.id in self.claiming:
+            return  # ours (or being claimed here): this process knows the DMs it sent
+        try:
+            await self.svc.db.execute(
+                "SELECT pg_notify(?, ?)",
+                (HANDS_CHANNEL, f"{table.id}:{table.guild_id}:{self.name}"),
+            )
+        except (StoreError, OSError):
+            log.warning("table %s: could not announce its hand DMs", table.id, exc_info=True)
+
+    def _on_hands_note(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        try:
+            ident, guild, sender = payload.split(":", 2)
+            table_id, guild_id = int(ident), int(guild)
+        except ValueError:
+            log.warning("unreadable notification %r", payload)
+            return
+        if self._closed or self.pages_only or sender == self.name:
+            return  # a pages-only process runs no table: nothing to learn, nothing to claim
+        if self.owns(table_id) or holds_guild(self.svc.settings, guild_id):
+            self.svc.own(self._hands_noted(table_id), name=f"hands-{table_id}")
+
+    async def _hands_noted(self, table_id: int) -> None:
+        """Another process sent the hand DMs of a table of ours: learn them now (the DMs
+        then show the game as it is, and are edited as it moves)."""
+        table = self.svc.tables.get(table_id)
+        if table is None or not self.owns(table_id):
+            # not (yet) ours: a round claims it if nobody holds it (its adoption reads
+            # the DMs), and learns the DMs of the tables we own (one adopted meanwhile)
+            await self._round()
+            return
+        async with self._rounds:  # after a round under way (a claim bringing it back)
+            pass
+        async with table.lock:  # after a catch-up under way (the start being followed)
+            pass
+        try:
+            if self.owns(table_id) and _lacks_hands(table):
+                await self._learn_hands([table])
+        except StoreError:
+            log.warning("table %s: could not learn its hand DMs", table_id, exc_info=True)
+
     async def _follow(self, table: Table) -> None:
         """Another process moved a table we own (or ended one we hold, or one whose "My
         hand" copies we showed): replay, show, re-arm."""
@@ -421,6 +476,7 @@ class Cluster:
         conn = await db.listener()
         await conn.add_listener(TABLES_CHANNEL, self._on_table_note)
         await conn.add_listener(LEASES_CHANNEL, self._on_lease_note)
+        await conn.add_listener(HANDS_CHANNEL, self._on_hands_note)
         self._listener = conn
 
     def _wake(self) -> None:

@@ -215,6 +215,9 @@ class Hands:
                 closed.add(human.user_id)
             elif isinstance(result, BaseException):
                 log.warning("sending the hand to seat %s failed: %r", seat, result)
+        # sent here for a table another process may run (a start or rematch from a web
+        # page on the pages' process): its owner learns the DMs now, to edit them
+        await self.svc.sync.hands_sent(table)
         return closed
 
     async def _send_hand(self, table: Table, seat: int) -> bool:

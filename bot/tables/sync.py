@@ -1,16 +1,17 @@
 """How this process's copy of a table keeps in step with the database: the one
 interface the table layer sees, whatever the deployment.
 
-:class:`TableSync` is asked at five points of a table's life — a click loads
+:class:`TableSync` is asked at these points of a table's life — a click loads
 the table (:meth:`~TableSync.current`), a commit asks which lease fences its
 write (:meth:`~TableSync.fence`), what a lost lease means
 (:meth:`~TableSync.lease_lost`) and what a lost version race means
 (:meth:`~TableSync.conflict`), a click that lost such a race catches up
-(:meth:`~TableSync.catch_up`), and the AI and timers ask whether this process
-runs them (:meth:`~TableSync.may_drive`). :class:`OneProcess` is the answer for
-one process on its own database (SQLite, or PostgreSQL with one process): the
-table's ``asyncio.Lock`` is the whole story. ``bot.cluster`` answers for
-several processes sharing PostgreSQL.
+(:meth:`~TableSync.catch_up`), the AI and timers ask whether this process
+runs them (:meth:`~TableSync.may_drive`), and hand DMs this process sent are
+made known to the process that runs the table (:meth:`~TableSync.hands_sent`).
+:class:`OneProcess` is the answer for one process on its own database (SQLite,
+or PostgreSQL with one process): the table's ``asyncio.Lock`` is the whole
+story. ``bot.cluster`` answers for several processes sharing PostgreSQL.
 
 A sync calls back into the table layer only through :class:`TableLife`, which
 the wiring (``bot/app``) hands it: it never holds the presenter or the drivers.
@@ -133,6 +134,10 @@ class TableSync(Protocol):
     def may_drive(self, table: Table) -> bool:
         """True if this process shows ``table``'s moves and runs its AI and timers."""
 
+    async def hands_sent(self, table: Table) -> None:
+        """This process sent ``table``'s hand DMs (kept in the store): the process that
+        runs the table learns them now, to edit them as the game moves."""
+
     async def close(self) -> None:
         """Stop: hand what this process runs to the others."""
 
@@ -167,6 +172,9 @@ class OneProcess:
 
     def may_drive(self, table: Table) -> bool:
         return True
+
+    async def hands_sent(self, table: Table) -> None:
+        return None  # this process runs the table: it knows the DMs it sent
 
     async def close(self) -> None:
         return None

@@ -3,7 +3,9 @@ game process on one real PostgreSQL: the real discord.py bot, logged in over HTT
 fake Discord on loopback (so it is seen to ask for no gateway), serving the web table.
 A page signed in through the real OAuth2 exchange sees the table the game process runs
 and its moves; a move from the page is committed and the game process follows it and
-shows it; the pages' process never holds a lease, not even one that ran out or of a
+shows it; a Start or a Rematch pressed on a page plays at once, the game process
+editing the hand DMs the pages' process sent (told over PostgreSQL, not at a lease
+round); the pages' process never holds a lease, not even one that ran out or of a
 table nobody holds. And the refusals: SQLite, no web settings."""
 
 from __future__ import annotations
@@ -23,12 +25,15 @@ import pytest
 from aiohttp import web
 
 from bot.app.client import RuffBot, create_bot
+from bot.app.manager import GameManager
 from bot.app.pages import serve
 from bot.config import Settings
+from bot.store import Database
+from bot.tables.aipool import AIPool
 from bot.tables.commit import commit
 from tests.bot.test_web_front import Page, open_page
 from tests.store.test_cluster import Process, _open, two  # noqa: F401 (the game process)
-from tools.bench import policy
+from tools.bench import StubDiscord, policy
 from tools.bench_scale import guild_on_shard
 
 pytestmark = pytest.mark.slow  # left out by `make test-fast`
@@ -50,6 +55,8 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self.user, self.channel = USERS[0], 77  # who signs in, and the Activity's channel
         self.sent: dict[int, list[int]] = {}  # channel id -> ids of the messages posted there
+        self.dms: set[int] = set()  # the DM channels opened
+        self.dm_latency = 0.0  # seconds a DM takes (Discord's REST answers in 50-300 ms)
         self._ids = 10**15
 
     async def start(self) -> None:
@@ -177,9 +184,9 @@ class FakeDiscord:
             "discriminator": "0",
             "avatar": None,
         }
-        return _json(
-            {"id": str(self._new_id()), "type": 1, "recipients": [user], "last_message_id": None}
-        )
+        dm = self._new_id()
+        self.dms.add(dm)
+        return _json({"id": str(dm), "type": 1, "recipients": [user], "last_message_id": None})
 
     def _message(self, channel: int, message: int) -> dict[str, Any]:
         bot = {
@@ -208,6 +215,8 @@ class FakeDiscord:
 
     async def _post(self, request: web.Request) -> web.Response:
         channel, message = int(request.match_info["channel"]), self._new_id()
+        if channel in self.dms:
+            await asyncio.sleep(self.dm_latency)
         self.sent.setdefault(channel, []).append(message)
         return _json(self._message(channel, message))
 
@@ -497,6 +506,7 @@ async def test_a_game_started_from_a_page_on_the_pages_process_keeps_its_hand_dm
 
     monkeypatch.setattr(StubChannel, "get_partial_message", recording)
     fake_discord.user, fake_discord.channel = users[0], channel  # the table's creator
+    fake_discord.dm_latency = 0.3  # a DM takes Discord a moment
     assert pages.web is not None
     base = f"http://127.0.0.1:{pages.web.port}"
     tasks: list[asyncio.Task[None]] = []
@@ -514,10 +524,12 @@ async def test_a_game_started_from_a_page_on_the_pages_process_keeps_its_hand_dm
     sent = {ids[0] for ids in dms.values()}
     cluster = game.manager.cluster
     assert cluster is not None and cluster.owns(table_id)
-    async with asyncio.timeout(10):  # the owner follows the start, then its lease round
+    # the owner follows the start and learns the DMs at once, told by the database (its
+    # lease rounds are 10 s apart: the DMs are sent well after the start is followed)
+    async with asyncio.timeout(3):
         while a_table.status != "active" or {m for _c, m in a_table.hand_messages.values()} != sent:
-            await cluster._round()
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.02)
+    assert set(edited) >= sent  # and shows them the game as it is
     # a move in the game process: the DMs the pages' process sent follow it
     mark = len(edited)
     mover = a_table.game.to_act()
@@ -572,3 +584,154 @@ async def test_a_lobby_is_cancelled_from_a_page_by_a_manager_the_pages_process_a
     assert done["kind"] == "applied", done
     status = await game.db.fetchval("SELECT status FROM tables WHERE id = ?", (table_id,))
     assert status == "cancelled"
+
+
+@pytest.fixture
+async def slow_rounds(pg_url: str) -> AsyncIterator[Process]:
+    """A game process whose lease rounds are far apart (every 10 s): what it does at
+    once is seen apart from what only its next round would do. Its AI plays at once."""
+    settings = Settings(
+        database=pg_url,
+        ai_delay=0.0,
+        turn_timeout=0.0,
+        lobby_timeout=0.0,
+        table_edit_interval=0.0,
+        ai_mode="inline",
+        ai_worlds=4,
+        pictures=False,
+        shard_count=2,
+        shard_ids=(0,),
+        lease_seconds=30.0,
+        process_name="slow",
+    )
+    db = await Database.open(pg_url)
+    discord_ = StubDiscord((0.0, 0.0))
+    manager = GameManager(discord_, db, settings, ai=AIPool(1, mode="inline", worlds=4))  # type: ignore[arg-type]
+    await manager.resume()
+    yield Process(manager, db, discord_)
+    await manager.close()
+    await db.close()
+    await manager.services.ai.close()
+
+
+async def test_a_rematch_from_a_page_on_the_pages_process_plays_at_once(
+    slow_rounds: Process,
+    pages: RuffBot,
+    fake_discord: FakeDiscord,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game of one human and three AI seats ends; its player presses Rematch on the
+    page the pages' process serves. The game process holding the server owns the new
+    table at once and learns the hand DM the pages' process sent (both told by the
+    database, not at its next lease round, 10 s away): the AI seats play, their moves
+    reach the page, and the game process edits that DM, within a second or two."""
+    from tools.bench import StubChannel
+
+    edited: list[int] = []  # the messages the game process edits
+    plain = StubChannel.get_partial_message
+
+    def recording(self: StubChannel, message_id: int) -> Any:
+        edited.append(message_id)
+        return plain(self, message_id)
+
+    monkeypatch.setattr(StubChannel, "get_partial_message", recording)
+    game, user, channel = slow_rounds, 91, 81
+    guild, m = guild_on_shard(0), slow_rounds.manager
+    await m.new_table(game.interaction(user, guild, channel), "ruff-honours-cotton", None, 1, None)
+    first = m.tables.open_in_channel(channel)
+    assert first is not None
+    for _ in range(3):
+        await m.on_table_button(game.interaction(user, guild, channel), first.id, "ai-normal")
+    await m.on_table_button(game.interaction(user, guild, channel), first.id, "start")
+    cluster = m.cluster
+    assert cluster is not None
+    async with asyncio.timeout(5):
+        while not cluster.owns(first.id):
+            await asyncio.sleep(0.01)
+    fake_discord.user, fake_discord.channel = user, channel
+    # a DM takes Discord a moment: the game process claims the rematch before it is sent
+    fake_discord.dm_latency = 0.3
+    assert pages.web is not None
+    base = f"http://127.0.0.1:{pages.web.port}"
+    tasks: list[asyncio.Task[None]] = []
+    async with aiohttp.ClientSession() as http:
+        page = await open_page(http, base, await sign_in(base), tasks)
+        assert page.state is not None and page.state["table_id"] == first.id
+        # the game, to its end: the player's moves here, the AI's by the game process
+        async with asyncio.timeout(120):
+            while first.status == "active":
+                assert first.game is not None
+                if first.game.to_act() == 0 and not first.lock.locked():
+                    async with first.lock:
+                        if first.status == "active" and first.game.to_act() == 0:
+                            await commit(
+                                m.services,
+                                first,
+                                0,
+                                policy(first.game.observe(0))[:1],
+                                user,
+                            )
+                await asyncio.sleep(0.005)
+        assert first.status == "finished"
+        await until(page, lambda: page.state["status"] == "finished")  # type: ignore[index]
+
+        # Rematch on the page: opened and started by the pages' process
+        outcome = await page.next("outcome", await page.send({"type": "table", "verb": "rematch"}))
+        assert outcome["kind"] == "applied", outcome
+        pressed = asyncio.get_running_loop().time()
+        await until(page, lambda: page.state["table_id"] != first.id)  # type: ignore[index]
+        new_id = page.state["table_id"]
+        assert page.state["status"] == "active"
+        started = page.state["version"]
+
+        # the player's hand DM, sent by the pages' process, is the one the game process
+        # edits as the game moves: it is edited (to the game as it is) before the player
+        # has made a move, whoever acts first (without it, it would wait for a lease round)
+        def dms() -> set[int]:  # the messages the pages' process sent in DMs
+            return {
+                i for ch, ids in fake_discord.sent.items() if ch in fake_discord.dms for i in ids
+            }
+
+        async with asyncio.timeout(3.0):
+            while (
+                (table := m.tables.get(new_id)) is None
+                or 0 not in table.hand_messages
+                or table.hand_messages[0][1] not in dms()
+                or table.hand_messages[0][1] not in edited
+            ):
+                await asyncio.sleep(0.02)
+
+        # what the player sees: the AI's moves reach the page at once (the player's own
+        # turn, if it comes first, played from the page), long before a lease round
+        async def ai_moved() -> None:
+            while True:
+                page.changed.clear()
+                state = page.state
+                assert state is not None
+                you = state["you"]
+                if you is not None and you["my_turn"]:
+                    move = next(a["id"] for a in you["actions"] if a["kind"] == "legal")
+                    mark = await page.send(
+                        {"type": "act", "version": state["version"], "seat": 0, "actions": [move]}
+                    )
+                    await page.next("outcome", mark)
+                    continue
+                ai_moves = await game.db.fetchval(
+                    "SELECT COUNT(*) FROM actions WHERE table_id = ? AND actor_id IS NULL",
+                    (new_id,),
+                )
+                if ai_moves and state["version"] > started:  # an AI's move, on the page
+                    return
+                await page.changed.wait()
+
+        await asyncio.wait_for(ai_moved(), 3.0)
+        waited = asyncio.get_running_loop().time() - pressed
+        assert waited < 3.0, waited  # the game process's lease rounds are 10 s apart
+        await page.ws.close()
+    for task in tasks:
+        await task
+    # the game process holding the server owns the new table; the pages' process none
+    assert cluster.owns(new_id)
+    owner = await game.db.fetchval("SELECT owner FROM table_leases WHERE table_id = ?", (new_id,))
+    assert owner.startswith("slow#"), owner
+    assert pages.manager.cluster is not None and not pages.manager.cluster.owned
