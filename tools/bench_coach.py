@@ -1,13 +1,17 @@
 """The coach's review measured: planted blunders found, hard's own decisions spared, time.
 
     nice -n 10 python -m tools.bench_coach [--deals 288] [--games all] [--jobs 2]
-        [--hard-budget 0.05] [--seed 1] [--plant-worlds 64] [--played FILE] [--dump FILE]
+        [--hard-budget SECONDS] [--seed 1] [--plant-worlds 64] [--played FILE] [--dump FILE]
         [--skip N] [--only GAME,GAME] [--report FILE]
 
 For each seeded deal (the games taken in turn, the reviewed seat in turn), the
-hard AI plays every seat (CPU-time budget ``--hard-budget`` a decision, so the
-figures do not depend on the machine's load) until a deal in which the
-reviewed seat played at least six cards has ended; then:
+hard AI plays every seat until a deal in which the reviewed seat played at least
+six cards has ended. Hard plays at its production budget (``HARD.soft`` seconds a
+decision and ``HARD.cap`` at most, :mod:`engine.ai.levels`: the player the bot's
+AI pool makes at full budget), on the CPU clock so that the figures do not depend
+on the machine's load; ``--hard-budget SECONDS`` plays it at another soft budget
+instead, its cap four times that and at least 0.5 s (the bench before 29 November
+2026 played at ``--hard-budget 0.05``: its figures are reproduced so). Then:
 
 * **review time**: the whole deal's review for that seat at production defaults
   (``engine.ai.REVIEW_BUDGET``), in CPU seconds (``time.process_time``, DDS's
@@ -60,6 +64,7 @@ from bot.tables.aipool import HINT_BUDGET
 from engine import Action, ActionParseError, Game, Play, decode_action, game_ids, new_game
 from engine.ai import (
     REVIEW_BUDGET,
+    Player,
     ReviewBudget,
     clock,
     get_player,
@@ -69,10 +74,27 @@ from engine.ai import (
     review_position,
 )
 from engine.ai.coach.records import decision_seed
+from engine.ai.levels import HARD
 
-__all__ = ["bench_tasks", "main", "play_until_deal"]
+__all__ = ["bench_tasks", "hard_limits", "hard_player", "main", "play_until_deal"]
 
 MIN_CARDS = 6
+
+
+def hard_limits(budget: float) -> tuple[float, float]:
+    """Hard's (soft, cap) seconds a decision at ``budget``: at production's soft budget
+    (``HARD.soft``) production's cap (``HARD.cap``: the player the bot's AI pool makes at
+    full budget); at another, the cap four times the budget and at least 0.5 s, as the
+    bench always made it."""
+    if budget == HARD.soft:
+        return HARD.soft, HARD.cap
+    return budget, max(0.5, 4 * budget)
+
+
+def hard_player(budget: float) -> Player:
+    """The hard player the bench plays every seat with (:func:`hard_limits`)."""
+    soft, cap = hard_limits(budget)
+    return get_player("hard", budget=soft, cap=cap)
 
 
 def play_until_deal(
@@ -82,13 +104,14 @@ def play_until_deal(
     budget: float,
     start_log: list[tuple[int, Any]] | None = None,
 ) -> tuple[Game, int] | None:
-    """Hard plays every seat until a deal in which ``seat`` played ``MIN_CARDS`` cards ends;
-    the game (stopped there) and that deal's number. ``start_log`` is played first."""
+    """Hard (:func:`hard_player` at ``budget``) plays every seat until a deal in which
+    ``seat`` played ``MIN_CARDS`` cards ends; the game (stopped there) and that deal's
+    number. ``start_log`` is played first."""
     game, _ = new_game(game_id, seed=seed)
-    player = get_player("hard", budget=budget, cap=max(0.5, 4 * budget))
+    player = hard_player(budget)
     rng = random.Random(seed)
-    for s, a in start_log or ():
-        game.apply(s, a)
+    for at, a in start_log or ():
+        game.apply(at, a)
     cards: dict[int, int] = defaultdict(int)
     while not game.is_over:
         deal = game.deals_total
@@ -243,7 +266,7 @@ def play_task(task: Task) -> dict[str, Any]:
 def one_deal(task: Task, played: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """Everything measured on one seeded deal (see the module docstring); ``played``:
     the deal as :func:`play_task` played it (else it is played here)."""
-    gid, game_seed, seat, _, plant_worlds = task
+    gid, game_seed, seat, hard_budget, plant_worlds = task
     clock.use("cpu")
     played = played or play_task(task)
     if played["record"] is None:
@@ -262,6 +285,7 @@ def one_deal(task: Task, played: dict[str, Any] | None = None) -> dict[str, Any]
         "seed": game_seed,
         "seat": seat,
         "deal": deal,
+        "hard_budget": hard_budget,
         "hard_flags": [
             {
                 "index": d.index,
@@ -349,6 +373,17 @@ def report(results: list[dict[str, Any]], games: list[str]) -> None:
         f"{sum(r['cards_flagged'] + r['calls_flagged'] for r in results)}/"
         f"{sum(r['cards'] + r['calls'] for r in results)}"
     )
+    budgets: dict[float | None, int] = defaultdict(int)
+    for r in results:
+        budgets[r.get("hard_budget")] += 1
+    print(
+        "hard's budget a decision: "
+        + ", ".join(
+            f"{'not recorded' if b is None else f'{b:g} s'} ({n} deals)"
+            for b, n in sorted(budgets.items(), key=lambda bn: (bn[0] is None, bn[0] or 0.0))
+        )
+        + f"; production's: {HARD.soft:g} s"
+    )
 
 
 def bench_tasks(
@@ -387,7 +422,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=288)
     parser.add_argument("--games", default="all")
-    parser.add_argument("--hard-budget", type=float, default=0.05)
+    parser.add_argument(
+        "--hard-budget",
+        type=float,
+        default=HARD.soft,
+        help=f"hard's soft CPU seconds a decision (default: production's, {HARD.soft}); "
+        "0.05 reproduces the bench's figures before 29 November 2026",
+    )
     parser.add_argument("--plant-worlds", type=int, default=64)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip", type=int, default=0, help="leave out the first N deals")
@@ -412,11 +453,13 @@ def main(argv: list[str] | None = None) -> None:
             report([json.loads(line) for line in fh if line.strip()], games)
         return
     print(f"load before: {os.getloadavg()}", flush=True)
+    soft, cap = hard_limits(args.hard_budget)
+    print(f"hard plays at {soft:g} s a decision, {cap:g} s at most (CPU)", flush=True)
     tasks = bench_tasks(games, args.deals, args.seed, args.hard_budget, args.plant_worlds)
     tasks = tasks[args.skip :]
     if args.only:
-        keep = set(args.only.split(","))
-        tasks = [t for t in tasks if t[0] in keep]
+        only = set(args.only.split(","))
+        tasks = [t for t in tasks if t[0] in only]
     known = _read_played(args.played)
     pairs = [(t, known.get(tuple(t))) for t in tasks]
     print(f"deals read from {args.played}: {sum(p is not None for _, p in pairs)}", flush=True)
@@ -442,9 +485,9 @@ def main(argv: list[str] | None = None) -> None:
                 f"call {r.get('call_plant')}",
                 flush=True,
             )
-    for fh in (keep, dump):
-        if fh is not None:
-            fh.close()
+    for written in (keep, dump):
+        if written is not None:
+            written.close()
     print(f"load after: {os.getloadavg()}; {time.monotonic() - started:.0f} s wall")
     report(results, games)
 

@@ -11,6 +11,7 @@ import tempfile
 import pytest
 
 from engine import game_ids
+from engine.ai.levels import HARD
 from tools import bench_ai as bench
 
 pytestmark = pytest.mark.slow  # left out by `make test-fast`
@@ -76,10 +77,10 @@ def test_the_coach_bench_reviews_one_game_on_the_whole_bench_s_deals() -> None:
 
     from tools import bench_coach
 
-    whole = bench_coach.bench_tasks(game_ids(), 48, 1, 0.05, 64)
+    whole = bench_coach.bench_tasks(game_ids(), 48, 1, HARD.soft, 64)
     whisk = [t for t in whole if t[0] == "whisk-48"]
     assert len(whisk) == 4 and len({t[2] for t in whisk}) == 4
-    assert bench_coach.bench_tasks(["whisk-48"], 4, 1, 0.05, 64) != whisk
+    assert bench_coach.bench_tasks(["whisk-48"], 4, 1, HARD.soft, 64) != whisk
 
     with tempfile.TemporaryDirectory() as tmp:
         played = os.path.join(tmp, "played.jsonl")
@@ -92,3 +93,76 @@ def test_the_coach_bench_reviews_one_game_on_the_whole_bench_s_deals() -> None:
         assert f"deals read from {played}: 4" in out.getvalue()
         with open(played, encoding="utf-8") as fh:
             assert len(fh.readlines()) == 4  # nothing played again
+
+
+def _read_back(argv: list[str], tasks: list[tuple[str, int, int, float, int]]) -> str:
+    """``bench_coach.main(argv)`` with a --played file that holds ``tasks`` (each a deal
+    "not found", so none is reviewed); what it printed."""
+    import json
+
+    from tools import bench_coach
+
+    with tempfile.TemporaryDirectory() as tmp:
+        played = os.path.join(tmp, "played.jsonl")
+        with open(played, "w", encoding="utf-8") as fh:
+            for t in tasks:
+                fh.write(json.dumps({"task": list(t), "record": None, "deal": 0}) + "\n")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            bench_coach.main([*argv, "--played", played])
+        with open(played, encoding="utf-8") as fh:
+            assert len(fh.readlines()) == len(tasks)  # nothing played again
+        return out.getvalue().replace(played, "PLAYED")
+
+
+def test_the_coach_bench_plays_hard_at_its_production_budget_or_the_old_one_if_asked() -> None:
+    """Hard's own decisions are judged as players meet them: the bench plays hard at the
+    budget the bot's AI pool gives it (``HARD``'s soft and cap seconds), unless
+    ``--hard-budget`` asks for another (0.05 s: the bench's figures before 29 November
+    2026, its cap 0.5 s as then)."""
+    from bot.tables.aipool import level_budget
+    from engine.ai import get_player
+    from tools import bench_coach
+
+    assert bench_coach.hard_limits(HARD.soft) == (HARD.soft, HARD.cap) == level_budget("hard")
+    production = bench_coach.hard_player(HARD.soft)
+    assert production.inner.profile == get_player("hard").inner.profile == HARD  # type: ignore[attr-defined]
+    assert production.cap == HARD.cap  # type: ignore[attr-defined]
+    assert bench_coach.hard_limits(0.05) == (0.05, 0.5)
+    assert bench_coach.hard_player(0.05).inner.profile.soft == 0.05  # type: ignore[attr-defined]
+
+    whisk = [
+        t for t in bench_coach.bench_tasks(game_ids(), 48, 1, HARD.soft, 64) if "whisk" in t[0]
+    ]
+    out = _read_back(["--deals", "48", "--only", "whisk-48"], whisk)
+    assert f"hard plays at {HARD.soft:g} s a decision, {HARD.cap:g} s at most (CPU)" in out
+    assert "deals read from PLAYED: 4" in out  # the default's deals are production's
+
+    old = [t for t in bench_coach.bench_tasks(game_ids(), 48, 1, 0.05, 64) if "whisk" in t[0]]
+    out = _read_back(["--deals", "48", "--only", "whisk-48", "--hard-budget", "0.05"], old)
+    assert "hard plays at 0.05 s a decision, 0.5 s at most (CPU)" in out
+    assert "deals read from PLAYED: 4" in out
+
+
+def test_the_coach_bench_report_says_at_which_budget_hard_played() -> None:
+    """A dump's table says hard's budget (a dump written before it was kept says so)."""
+    import json
+
+    from tools import bench_coach
+
+    row = {"game": "whisk-48", "time": 1.0, "hints": [40.0], "cards": 9, "cards_flagged": 1}
+    row |= {"calls": 0, "calls_flagged": 0, "card_plant": ["planted", True]}
+    with tempfile.TemporaryDirectory() as tmp:
+        dump = os.path.join(tmp, "dump.jsonl")
+        with open(dump, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(row | {"hard_budget": HARD.soft}) + "\n")
+            fh.write(json.dumps(row) + "\n")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            bench_coach.main(["--report", dump, "--games", "whisk-48"])
+    lines = out.getvalue().splitlines()
+    assert lines[-2].endswith("hard's decisions flagged: 2/18")
+    assert lines[-1] == (
+        f"hard's budget a decision: {HARD.soft:g} s (1 deals), not recorded (1 deals); "
+        f"production's: {HARD.soft:g} s"
+    )
