@@ -274,6 +274,8 @@ async def play_block(
         # the loop thread's CPU time: what a profile shows is the bot's work, not the time
         # other processes on the shared machine took from it
         profiler = cProfile.Profile(time.thread_time) if args.profile else None
+        if args.profile:
+            Path(args.profile).mkdir(parents=True, exist_ok=True)
 
         async def switch() -> None:
             nonlocal measuring

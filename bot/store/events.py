@@ -478,11 +478,17 @@ class EventRepo(Repository):
 
     # ------------------------------------------------------------ boards
 
-    async def boards(self, event_id: int, round_no: int | None = None) -> list[EventBoard]:
+    async def boards(
+        self, event_id: int, round_no: int | None = None, table_no: int | None = None
+    ) -> list[EventBoard]:
+        """The event's boards, of one round and one of its tables when given, in order."""
         where, params = "event_id = ?", [event_id]
         if round_no is not None:
             where += " AND round = ?"
             params.append(round_no)
+        if table_no is not None:
+            where += " AND table_no = ?"
+            params.append(table_no)
         rows = await self.db.fetchall(
             f"SELECT {_BOARD} FROM event_boards WHERE {where} ORDER BY round, table_no, board",
             tuple(params),

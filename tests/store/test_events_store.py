@@ -104,6 +104,9 @@ async def test_a_round_begins_once_with_its_tables_and_boards(
         (2, 1, False),
         (2, 2, False),
     ]
+    # one table's boards of the round, as a table moving on reads them
+    assert [(b.table_no, b.board) for b in await repo.boards(event_id, 1, 2)] == [(2, 1), (2, 2)]
+    assert await repo.boards(event_id, 1, 9) == []
     # a board is dealt once, its result written once
     table_id = await _table(db)
     async with db.transaction():

@@ -296,7 +296,7 @@ class Rounds:
         """The table's next board dealt, or its remaining boards skipped by the clock:
         the table dealt (and its round table) and the boards skipped, to be shown after
         the lock."""
-        boards = [b for b in await self.repo.boards(event.id, round_no) if b.table_no == table_no]
+        boards = await self.repo.boards(event.id, round_no, table_no)
         for b in boards:
             if b.table_id is not None and not b.done:
                 row = await self.svc.table_repo.get(b.table_id)
@@ -305,7 +305,7 @@ class Rounds:
                 # the board's table was cancelled: the board is ruled as skipped
                 ns, ew = await self._thinking(boards)
                 await self.repo.void_board(b.table_id, ns, ew)
-        boards = [b for b in await self.repo.boards(event.id, round_no) if b.table_no == table_no]
+        boards = await self.repo.boards(event.id, round_no, table_no)
         pending = [b for b in boards if not b.done]
         if not pending:
             return None, None
