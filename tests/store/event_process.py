@@ -131,13 +131,14 @@ class OsProcess:
     said: dict[str, Any]
     log: Path  # its stderr
 
-    async def kill(self) -> None:
+    async def kill(self) -> int:
         """``SIGKILL``: gone at once, as a crashed or killed bot: no lease given up, no
-        renewal, nothing more written (the database ends its connections)."""
+        renewal, nothing more written (the database ends its connections). Its exit
+        status (``-SIGKILL`` if it was running until then)."""
         if self.proc.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.proc.pid, signal.SIGKILL)
-        await self.proc.wait()
+        return await self.proc.wait()
 
 
 async def spawn(url: str, scenario: str, *args: object, log: Path) -> OsProcess:

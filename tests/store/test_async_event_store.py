@@ -6,6 +6,7 @@ finished by then scores 25%, and a board finished after the deadline does not co
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from collections.abc import Callable
 from fractions import Fraction
@@ -403,7 +404,9 @@ async def test_a_board_taken_over_after_the_close_is_stopped_by_the_process_that
             "SELECT owner FROM table_leases WHERE table_id = ?", (ann_table,)
         )
         assert str(owner).startswith("p0#")  # A's lease
-        await a.kill()  # A is gone; its lease runs out LEASE seconds after its last renewal
+        assert (
+            await a.kill() == -signal.SIGKILL
+        )  # A is gone; its lease runs out LEASE seconds after its last renewal
         clock.now = time.time() + 3600  # the deadline passed (A opened it before now)
         assert await b_async.close(event_id)
         assert (await TableRepo(b.db).require(ann_table)).status == "active"  # left to A

@@ -10,6 +10,7 @@ time runs out."""
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from pathlib import Path
 
@@ -69,7 +70,9 @@ async def test_a_board_dealt_by_a_process_killed_before_showing_it_is_shown_by_i
     try:
         event_id, table_id = a.said["event"], a.said["table"]
         assert await _holder(b, table_id) == "p0"
-        await a.kill()  # dies before showing the board: no thread, no table message, no hand
+        assert (
+            await a.kill() == -signal.SIGKILL
+        )  # dies before showing the board: no thread, no table message, no hand
         assert (await b.svc.table_repo.require(table_id)).message_id is None
 
         for _ in range(200):  # b takes the table over once the lease runs out
@@ -122,7 +125,9 @@ async def test_a_process_restarted_shows_its_unshown_board_once_by_either_path(
     again: ClusterProcess | None = None
     try:
         table_id = a.said["table"]
-        await a.kill()  # its lease still held: only a process of its name takes it back now
+        assert (
+            await a.kill() == -signal.SIGKILL
+        )  # its lease still held: only a process of its name takes it back now
         back = ShowingFront()
         again = await cluster_process(pg_url, 0, back, settings, start=False)
         assert await _holder(again, table_id) == "p0"  # the killed run's lease, not run out
