@@ -188,6 +188,7 @@ class Cluster:
         self._keeper: tasks.Loop[Any] | None = None
         self._rounds = asyncio.Lock()  # one lease round at a time
         self._closed = False
+        self._rounds_stopped = False  # stop_lease_rounds: leases kept, never renewed
 
     # ================================================================ questions
 
@@ -205,6 +206,7 @@ class Cluster:
             return True
         if (
             not self._closed
+            and not self._rounds_stopped
             and not self.pages_only
             and holds_guild(self.svc.settings, table.guild_id)
             and table.id not in self.claiming
@@ -484,6 +486,8 @@ class Cluster:
             self.svc.own(self._round(), name="cluster-round")
 
     async def _round(self) -> None:
+        if self._rounds_stopped:
+            return
         async with self._rounds:
             try:
                 if self._listener is None or self._listener.is_closed():
@@ -691,6 +695,16 @@ class Cluster:
             log.info("took over %d table(s): %s", len(rows), ", ".join(str(r.id) for r in rows))
 
     # ================================================================ stopping
+
+    def stop_lease_rounds(self) -> None:
+        """Stop renewing, checking and claiming, the leases kept: this process's tables
+        pass to the others once their leases run out (``lease_seconds``), as from a
+        process that hangs, while clicks are still taken here. A failover drill on a
+        live deployment (is every table run again within the lease time?);
+        :meth:`close` is the clean stop, which gives the leases up at once."""
+        self._rounds_stopped = True
+        if self._keeper is not None:
+            self._keeper.cancel()
 
     async def close(self) -> None:
         """Give every lease up and tell the others, so they claim the tables at once."""

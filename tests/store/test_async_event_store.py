@@ -6,10 +6,11 @@ finished by then scores 25%, and a board finished after the deadline does not co
 from __future__ import annotations
 
 import asyncio
-import itertools
+import signal
 import time
-from collections.abc import Sequence
+from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -19,91 +20,38 @@ from bot.store import (
     Database,
     EventRepo,
     EventRow,
-    HumanSeat,
     IntegrityError,
     TableRepo,
 )
 from bot.store.daily import event_series
 from bot.store.migrations import MIGRATIONS
 from bot.tables.aipool import AIPool
-from bot.tables.events import AsyncDirector, AsyncStandings, Outcome, Step, parse_deadline
+from bot.tables.events import AsyncDirector, Outcome, Step, parse_deadline
 from bot.tables.events.quiet import QuietFront
 from bot.tables.services import Services
 from bot.tables.sync import OneProcess
-from bot.tables.table import Table
-from engine import Board
 
 from .conftest import FakeClock
-from .event_process import cluster_process
+from .event_process import BareBoards, KeptAsyncFront, cluster_process, spawn
 
-_CHANNELS = itertools.count(70_000)
 LEASE = 3.0  # seconds: a dead process's tables are taken over this soon (PostgreSQL)
 
 
-class Boards:
-    """Deals a board as a bare table row and its daily_results row (no game): the test
-    finishes it with a result of its choosing."""
-
-    def __init__(self, svc: Services) -> None:
-        self.svc = svc
-        self.dealt: list[tuple[int, int, int]] = []  # user, board number, table id
-
-    async def deal(
-        self, event: object, the_board: Board, user_id: int, name: str, where: int
-    ) -> Table | None:
-        async with self.svc.db.transaction():
-            row = await self.svc.table_repo.create_lobby(
-                guild_id=1,
-                channel_id=next(_CHANNELS),
-                creator_id=user_id,
-                game_id="whist-5",
-                preset="default",
-                seed=the_board.seed,
-                seats=[HumanSeat(user_id, name), None, None, None],
-            )
-            await self.svc.daily_repo.start(
-                board=the_board.key,
-                user_id=user_id,
-                game_id=the_board.game_id,
-                series=the_board.series,
-                number=the_board.number,
-                guild_id=1,
-                channel_id=2,
-                name=name,
-                table_id=row.id,
-            )
-        self.dealt.append((user_id, the_board.number, row.id))
-        return Table.from_row(row)
-
-
-class Front:
-    def __init__(self) -> None:
-        self.closes: list[AsyncStandings] = []
-        self.opens: list[tuple[int, ...]] = []
-        self.stopped: list[int] = []  # tables whose board was stopped at the close
-
-    async def registration_changed(self, event: object) -> None:
-        return None
-
-    async def opened(self, event: object, users: Sequence[int]) -> None:
-        self.opens.append(tuple(users))
-
-    async def board_stopped(self, event: object, table: Table) -> None:
-        self.stopped.append(table.id)
-
-    async def closed(self, view: AsyncStandings) -> None:
-        self.closes.append(view)
+async def _until(what: Callable[[], bool], seconds: float = 5.0) -> None:
+    async with asyncio.timeout(seconds):
+        while not what():
+            await asyncio.sleep(0.01)
 
 
 def _director(
     db: Database, sweep_every: float | None = None
-) -> tuple[AsyncDirector, Boards, Front, Services]:
+) -> tuple[AsyncDirector, BareBoards, KeptAsyncFront, Services]:
     settings = Settings(database="unused.db")
     if sweep_every is not None:
         settings = Settings(database="unused.db", event_sweep_every=sweep_every)
     svc = Services(db, settings, AIPool(1, mode="inline"))
     svc.sync = OneProcess(None)  # type: ignore[arg-type]  # no table is resumed here
-    boards, front = Boards(svc), Front()
+    boards, front = BareBoards(svc), KeptAsyncFront()
     return AsyncDirector(svc, boards, front), boards, front, svc  # type: ignore[arg-type]
 
 
@@ -192,7 +140,7 @@ async def test_results_hidden_until_the_deadline_closes_it_once(
     assert (await director.play(event.id, 10, "ann", 1, enter=True)).step is Step.NOT_YET
     clock.tick(600)
     await director.resume()  # as at a restart: the opening is due at once
-    await asyncio.wait_for(director._timers.task(event.id, "start"), 5)
+    await _until(lambda: bool(front.opens))
     assert front.opens == [(10,)]
     assert (await director.play(event.id, 11, "bob", 1, enter=False)).step is Step.NOT_IN
     for user, name in ((10, "ann"), (11, "bob"), (12, "cat"), (13, "dan")):
@@ -224,8 +172,8 @@ async def test_results_hidden_until_the_deadline_closes_it_once(
     clock.tick(3600)
     assert (await director.play(event.id, 11, "bob", 1, enter=False)).step is Step.CLOSED
     assert await daily.finish(tables[(11, 2)], 5)  # after the deadline: does not count
-    await director.resume()
-    await asyncio.wait_for(director._timers.task(event.id, "close") or asyncio.sleep(0), 5)
+    await director.resume()  # as at a restart: the close is due at once
+    await _until(lambda: bool(front.closes))
     assert len(front.closes) == 1
     assert not await director.close(event.id)  # once
     view = front.closes[0]
@@ -280,7 +228,7 @@ async def test_a_cancelled_async_event_stops_and_ranks_nothing(
     assert (await director.play(event.id, 10, "ann", 1, enter=True)).step is Step.DEALT
     assert await director.cancel(event.id) is Outcome.DONE
     assert await director.cancel(event.id) is Outcome.NOT_OPEN
-    assert not director._timers  # its close is disarmed
+    assert director.armed(event.id) == frozenset()  # its close is disarmed
     assert (await director.play(event.id, 10, "ann", 1, enter=True)).step is Step.CLOSED
     clock.tick(7200)
     assert not await director.close(event.id) and front.closes == []
@@ -322,20 +270,19 @@ async def test_the_close_happens_once_in_whichever_process_is_alive(
         a, a_boards, front_a, _ = _director(db_a)
         b, _b_boards, front_b, _ = _director(db_b)
         await b.resume()  # up before the event exists
-        assert b._sweeper is not None and not b._sweeper.done()  # it looks again, regularly
+        assert b.sweeping  # it looks again, regularly
         await a.resume()
         first = await _async_event(a, clock)
         assert (await a.play(first.id, 10, "ann", 1, enter=True)).step is Step.DEALT
         assert (await a.play(first.id, 11, "bob", 1, enter=True)).step is Step.DEALT
         ((_, _, _ann_table), (_, _, bob_table)) = a_boards.dealt
         assert await DailyRepo(db_a).finish(bob_table, 2)
-        assert b._timers.task(first.id, "close") is None  # B knows nothing of it yet
+        assert b.armed(first.id) == frozenset()  # B knows nothing of it yet
         await a.close_timers()  # A's process is gone
         clock.tick(3600)
         await b.sweep()
-        task = b._timers.task(first.id, "close")
-        assert task is not None
-        await asyncio.wait_for(task, 5)
+        assert b.armed(first.id) == {"close"}  # found: its close armed here, due at once
+        await _until(lambda: bool(front_b.closes))
         assert len(front_b.closes) == 1 and front_a.closes == []
         percent = {line.name: line.percent for line in front_b.closes[0].lines}
         # bob alone on board 1 (50), neither on board 2 (25); ann's board 1 in play: 25
@@ -351,7 +298,7 @@ async def test_the_close_happens_once_in_whichever_process_is_alive(
         assert sorted(closed) == [False, True]
         assert len(front_a.closes) + len(front_b.closes) == 2  # one for each event
         await b.close_timers()
-        assert b._sweeper is None
+        assert not b.sweeping
     finally:
         await db_a.close()
         await db_b.close()
@@ -435,36 +382,33 @@ async def test_a_board_in_play_in_a_process_gone_is_stopped_by_the_one_that_clos
 
 
 async def test_a_board_taken_over_after_the_close_is_stopped_by_the_process_that_takes_it(
-    pg_url: str, clock: FakeClock
+    pg_url: str, clock: FakeClock, tmp_path: Path
 ) -> None:
-    """Two bot processes on PostgreSQL with the cluster's real leases: A deals ann's
-    board and dies shortly before the deadline, its lease on the board still held at
-    the close: B closes the event and leaves the board to its owner (its sweep too).
-    Once the lease runs out B takes the board over and stops it there and then
-    (cancelled, ann told), not at its next sweep, rather than leaving it to be played
-    on after the close."""
+    """Two bot processes on PostgreSQL with the cluster's real leases: A (an OS process
+    of its own, ``event_process_main.py``) deals ann's board and is killed
+    (``SIGKILL``) shortly before the deadline, its lease on the board still held at the
+    close: B closes the event and leaves the board to its owner (its sweep too). Once
+    the lease runs out B takes the board over and stops it there and then (cancelled,
+    ann told), not at its next sweep, rather than leaving it to be played on after the
+    close."""
     settings = Settings(database=pg_url, lease_seconds=LEASE)
-    clock.now = time.time()  # the tables' creation times near the database server's clock
-    a = await cluster_process(pg_url, 0, QuietFront(), settings, clock)  # guild 1's shard
     b = await cluster_process(pg_url, 1, QuietFront(), settings, clock)
+    # A, guild 1's shard: an asynchronous event open for an hour from now, ann's board
+    # dealt and in play, A holding its lease as it runs it
+    a = await spawn(pg_url, "async-board", LEASE, log=tmp_path / "a.log")
     try:
-        a_boards, front_b = Boards(a.svc), Front()
-        a_async = AsyncDirector(a.svc, a_boards, Front())  # type: ignore[arg-type]
-        b_async = AsyncDirector(b.svc, Boards(b.svc), front_b)  # type: ignore[arg-type]
-        event = await _new_async_event(a_async, clock)
-        await a_async.start(event.id)  # open now (unless its start timer was first)
-        assert (await a_async.play(event.id, 10, "ann", 1, enter=True)).step is Step.DEALT
-        ((_, _, ann_table),) = a_boards.dealt
-        await TableRepo(a.db).set_status(ann_table, "active")  # in play
-        async with a.db.transaction():  # a daily board's table
-            await a.db.execute(
-                "UPDATE tables SET settings = ? WHERE id = ?", ('{"kind": "board"}', ann_table)
-            )
-        assert await a.cluster._claim([ann_table]) == [ann_table]  # A's lease, as A runs it
-        await a_async.close_timers()
-        await a.die()  # A is gone; its lease runs out LEASE seconds after its last renewal
-        clock.tick(3600)
-        assert await b_async.close(event.id)
+        front_b = KeptAsyncFront()
+        b_async = AsyncDirector(b.svc, BareBoards(b.svc), front_b)  # type: ignore[arg-type]
+        event_id, ann_table = a.said["event"], a.said["table"]
+        owner = await b.db.fetchval(
+            "SELECT owner FROM table_leases WHERE table_id = ?", (ann_table,)
+        )
+        assert str(owner).startswith("p0#")  # A's lease
+        assert (
+            await a.kill() == -signal.SIGKILL
+        )  # A is gone; its lease runs out LEASE seconds after its last renewal
+        clock.now = time.time() + 3600  # the deadline passed (A opened it before now)
+        assert await b_async.close(event_id)
         assert (await TableRepo(b.db).require(ann_table)).status == "active"  # left to A
         assert front_b.stopped == []
         await b_async.sweep()  # still A's lease: left alone
@@ -480,5 +424,5 @@ async def test_a_board_taken_over_after_the_close_is_stopped_by_the_process_that
         assert front_b.stopped == [ann_table]  # once
         await b_async.close_timers()
     finally:
+        await a.kill()
         await b.stop()
-        await a.stop()

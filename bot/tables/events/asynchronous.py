@@ -582,6 +582,19 @@ class AsyncDirector:
             except StoreError:
                 log.warning("async events: could not look for timers to arm", exc_info=True)
 
+    def armed(self, event_id: int) -> frozenset[str]:
+        """What this process will do by itself for the event, at its time: ``start``
+        (its opening) and ``close`` (its deadline) while armed here; empty once it is
+        over or cancelled, or before this process found it (:meth:`sweep`)."""
+        return self._timers.jobs(event_id)
+
+    @property
+    def sweeping(self) -> bool:
+        """True while this process looks for asynchronous events every
+        :attr:`sweep_every` seconds (:meth:`sweep`: from :meth:`resume` until
+        :meth:`close_timers`)."""
+        return self._sweeper is not None and not self._sweeper.done()
+
     async def close_timers(self) -> None:
         if self.taken_over in self.svc.taken_over:
             self.svc.taken_over.remove(self.taken_over)

@@ -18,7 +18,6 @@ from bot.tables.events.rounds import Rounds
 from bot.tables.events.scoring import EventScoring
 from bot.tables.events.shared import Shared
 from bot.tables.events.showing import Showing
-from bot.tables.events.timers import EventTimers
 from bot.tables.events.views import Outcome, StandingsView
 from bot.tables.services import Services
 from bot.tables.table import Table
@@ -75,10 +74,6 @@ class Director:
     def clock(self) -> Callable[[], float]:
         return self.shared.clock
 
-    @property
-    def _timers(self) -> EventTimers:
-        return self.shared.timers
-
     # ================================================================ registration
 
     async def join(self, event_id: int, user_id: int, name: str) -> Outcome:
@@ -123,9 +118,6 @@ class Director:
 
     async def close(self) -> None:
         await self.lifecycle.close()
-
-    def _arm_start(self, event: EventRow) -> None:
-        self.lifecycle.arm_start(event)
 
     def _arm_sweep(self, event: EventRow, round_no: int) -> None:
         self.lifecycle.arm_sweep(event, round_no)

@@ -47,6 +47,10 @@ class EventTimers:
         """How many timers are armed."""
         return len(self._tasks)
 
+    def jobs(self, event_id: int) -> frozenset[str]:
+        """The event's jobs armed now."""
+        return frozenset(job for (e, job) in self._tasks if e == event_id)
+
     def task(self, event_id: int, job: str) -> asyncio.Task[None] | None:
         """The event's ``job`` while it is armed."""
         return self._tasks.get((event_id, job))
