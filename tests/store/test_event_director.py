@@ -305,7 +305,7 @@ class SlowFront(QuietFront):
         self.shown: list[int] = []
         self.go = asyncio.Event()
 
-    async def board_opened(self, event: EventRow, table: Table) -> None:
+    async def board_opened(self, event: EventRow, table: Table, *, again: bool = False) -> None:
         if self.hold:
             await self.go.wait()
         self.shown.append(table.id)
@@ -395,7 +395,7 @@ class CountingFront(QuietFront):
             self.dealt_at_first_call = len(self.tables.open_boards)
 
     async def table_channel(
-        self, event: EventRow, table: EventTable, names: Mapping[int, str]
+        self, event: EventRow, table: EventTable, names: Mapping[int, str], *, again: bool = False
     ) -> int:
         self._called()
         self.threads += 1
@@ -403,9 +403,9 @@ class CountingFront(QuietFront):
         await asyncio.sleep(0.01)  # Discord's answer
         self.threads -= 1
         self.steps.append("thread")
-        return await super().table_channel(event, table, names)
+        return await super().table_channel(event, table, names, again=again)
 
-    async def board_opened(self, event: EventRow, table: Table) -> None:
+    async def board_opened(self, event: EventRow, table: Table, *, again: bool = False) -> None:
         self._called()
         self.shows += 1
         self.most_shows = max(self.most_shows, self.shows)

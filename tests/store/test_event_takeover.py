@@ -38,7 +38,7 @@ class HangingFront(QuietFront):
         self.asked = asyncio.Event()
 
     async def table_channel(
-        self, event: EventRow, table: EventTable, names: Mapping[int, str]
+        self, event: EventRow, table: EventTable, names: Mapping[int, str], *, again: bool = False
     ) -> int:
         self.asked.set()
         await asyncio.Event().wait()  # the process dies meanwhile
@@ -54,7 +54,7 @@ class ShowingFront(QuietFront):
         self.svc = svc
         self.shown: list[tuple[int, int, float]] = []  # table id, channel, time
 
-    async def board_opened(self, event: EventRow, table: Table) -> None:
+    async def board_opened(self, event: EventRow, table: Table, *, again: bool = False) -> None:
         self.shown.append((table.id, table.channel_id, time.time()))
         if self.svc is not None:
             await asyncio.sleep(0.2)

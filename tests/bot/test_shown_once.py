@@ -1,0 +1,255 @@
+"""A table message or a table's thread reaches Discord and the bot stops before it
+keeps its id (the store never written): after the restart the table is shown once —
+the message or thread that went out is found and kept, not posted or made again —
+its buttons are the live ones (a move through them is accepted) and the game is as
+it was. (With several processes the taker of a dead process's table shows it by
+the same path: ``Showing.taken_over`` and a start-up's ``show_unshown`` both show
+``again``.)"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.present.layout import layout_text as message_text
+from bot.store import ActionRepo, EventRepo, TableRepo
+from bot.tables.table import Table
+
+from .conftest import make_settings, restart
+from .helpers import (
+    act_on,
+    choose,
+    hand_message,
+    is_table_message,
+    raw_buttons,
+    replay_from_db,
+    table_message,
+)
+
+SEED = 3  # the ordinary table's deal
+
+
+def _stop_at(monkeypatch: pytest.MonkeyPatch, cls: type, name: str) -> list[tuple[Any, ...]]:
+    """``cls.name`` stops the bot where it is called (its task cancelled, as at a stop),
+    before anything is written; the calls it stopped, kept."""
+    stopped: list[tuple[Any, ...]] = []
+
+    async def stop_here(self: Any, *args: Any) -> None:
+        stopped.append(args)
+        raise asyncio.CancelledError
+
+    monkeypatch.setattr(cls, name, stop_here)
+    return stopped
+
+
+async def _event_of_four(env: Any) -> tuple[Any, Any, list[Any]]:
+    """An event of four checked-in players (one round, two boards), not started; its
+    channel, its creator and the players."""
+    guild = env.create_guild(name="Card Room")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    channel = guild.create_text_channel("events")
+    members = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cat", "dan")]
+    res = await mod.slash(
+        channel, "ruff event create", game="whist-5", minutes=60, rounds=1, boards=2
+    )
+    assert "Event #1 is open" in res.response.content, res.response.content
+    registration = next(m for m in channel.history() if m.content.startswith("🏆 **Event #1**"))
+    for m in members:
+        await m.click(registration, label="Join")
+    registration = next(m for m in channel.history() if m.content.startswith("🏆 **Event #1**"))
+    for m in members:
+        await m.click(registration, label="Check in")
+    return channel, mod, members
+
+
+def _event_table(env: Any) -> Table:
+    (table,) = [t for t in env.bot.manager.tables.values() if t.settings.event]
+    return table
+
+
+def _stop_old_bot(env: Any) -> None:
+    for table in env.bot.manager.tables.values():
+        table.stop_tasks()
+
+
+async def _move_through_my_hand(
+    env: Any, table: Table, message: discord.Message, members: dict[int, Any]
+) -> None:
+    """The player to act presses **My hand** on ``message`` and plays from the hand it
+    shows: the move is accepted, in memory and stored."""
+    game = table.game
+    assert game is not None
+    seat = game.to_act()
+    assert seat is not None
+    human = table.human(seat)
+    assert human is not None
+    member = members[human.user_id]
+    version = table.version
+    stored = await ActionRepo(env.bot.db).count(table.id)
+    shown = await member.click(message, label="My hand")
+    assert shown.ephemeral and "Your turn" in shown.response.content, shown.response.content
+    assert any(
+        b["custom_id"].startswith("rh:") and f":{table.id}:{version}:{seat}" in b["custom_id"]
+        for b in raw_buttons(shown.response.components)
+    )
+    res = await act_on(member, shown.response, choose(game.observe(seat)))
+    assert res.acknowledged, res
+    await env.settle()
+    assert table.version > version  # accepted
+    assert await ActionRepo(env.bot.db).count(table.id) > stored  # and stored
+
+
+def _message(channel: Any, message_id: int) -> discord.Message:
+    return next(m for m in channel.history() if m.id == message_id)
+
+
+def _table_messages(channel: Any) -> list[discord.Message]:
+    return [m for m in channel.history() if is_table_message(m)]
+
+
+async def test_an_event_table_message_posted_and_not_kept_is_kept_after_a_restart(
+    simcord_env: Any, db_path: Path, more_bots: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = simcord_env
+    channel, mod, members = await _event_of_four(env)
+    stopped = _stop_at(monkeypatch, TableRepo, "set_message")
+    res = await mod.slash(channel, "ruff event start", event=1)
+    assert res.acknowledged
+    await env.settle()
+
+    # the table message went out in the table's thread; its id was never kept
+    assert len(stopped) == 1
+    table = _event_table(env)
+    (thread,) = channel.threads
+    assert table.channel_id == thread.id
+    (posted,) = _table_messages(thread)
+    assert (await TableRepo(env.bot.db).require(table.id)).message_id is None
+    before = table.game.state_key() if table.game else None
+    _stop_old_bot(env)
+    monkeypatch.undo()
+
+    await restart(env, more_bots, make_settings(db_path))
+    await env.settle()
+
+    table = _event_table(env)
+    assert [t.id for t in channel.threads] == [thread.id]
+    assert [m.id for m in _table_messages(thread)] == [posted.id]  # shown once: the one posted
+    assert table.message_id == posted.id
+    assert (await TableRepo(env.bot.db).require(table.id)).message_id == posted.id
+    assert table.game is not None and table.game.state_key() == before  # the game as it was
+    assert (await replay_from_db(env.bot.db, table)).state_key() == before
+    by_id = {m.id: m for m in members}
+    for seat in range(4):  # and every player has their hand
+        assert seat in table.hand_messages
+    shown_before = message_text(_message(thread, posted.id))
+    await _move_through_my_hand(env, table, _message(thread, posted.id), by_id)
+    assert [m.id for m in _table_messages(thread)] == [posted.id]
+    assert message_text(_message(thread, posted.id)) != shown_before  # kept current
+
+
+async def test_an_event_table_thread_made_and_not_kept_is_kept_after_a_restart(
+    simcord_env: Any, db_path: Path, more_bots: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = simcord_env
+    channel, mod, members = await _event_of_four(env)
+    stopped = _stop_at(monkeypatch, EventRepo, "set_thread")
+    res = await mod.slash(channel, "ruff event start", event=1)
+    assert res.acknowledged
+    await env.settle()
+
+    # the private thread was made (its players in it); its id was never kept and
+    # the table never moved there
+    assert len(stopped) == 1
+    (made,) = channel.threads
+    assert not _table_messages(made)
+    (seating,) = await EventRepo(env.bot.db).tables(1, 1)
+    assert seating.thread_id == 0
+    table = _event_table(env)
+    assert table.channel_id < 0
+    before = table.game.state_key() if table.game else None
+    _stop_old_bot(env)
+    monkeypatch.undo()
+
+    await restart(env, more_bots, make_settings(db_path))
+    await env.settle()
+
+    assert [t.id for t in channel.threads] == [made.id]  # one thread: the one made
+    (seating,) = await EventRepo(env.bot.db).tables(1, 1)
+    assert seating.thread_id == made.id
+    table = _event_table(env)
+    assert table.channel_id == made.id
+    assert (await TableRepo(env.bot.db).require(table.id)).channel_id == made.id
+    (shown,) = _table_messages(made)  # its table message, once
+    assert table.message_id == shown.id
+    notes = [m for m in made.history() if m.content.startswith("Event #1 · round 1 · table 1")]
+    assert len(notes) == 1  # who sits where, said once
+    assert table.game is not None and table.game.state_key() == before
+    await _move_through_my_hand(env, table, shown, {m.id: m for m in members})
+    assert [m.id for m in _table_messages(made)] == [shown.id]
+
+
+@pytest.mark.parametrize("bot_settings", [{"seed": SEED}])
+async def test_a_table_message_reposted_and_not_kept_is_kept_after_a_restart(
+    simcord_env: Any,
+    db_path: Path,
+    bot_settings: dict[str, Any],
+    more_bots: list[Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table message is deleted (a moderator); the bot posts a new one and stops
+    before keeping its id. After the restart the stored id is the deleted message's:
+    the new one is found and kept, not a third posted."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("ruff")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    players = {alice.id: alice, bob.id: bob}
+    await alice.slash(channel, "ruff new", target=3)
+    await bob.click(table_message(channel), label="Join")
+    await alice.click(table_message(channel), label="Start")
+    table = env.bot.manager.tables[1]
+
+    async def step() -> None:
+        game = table.game
+        assert game is not None
+        seat = game.to_act()
+        human = table.human(seat) if seat is not None else None
+        assert human is not None, "the AI seats never wait"
+        member = players[human.user_id]
+        await act_on(member.user, hand_message(member), choose(game.observe(seat)))
+
+    first = table_message(channel)
+    await mod.delete(first)
+    stopped = _stop_at(monkeypatch, TableRepo, "set_message")
+    await step()  # the table message's edit finds it gone: posted again, its id not kept
+    await env.settle()
+    assert len(stopped) == 1
+    (reposted,) = _table_messages(channel)
+    assert reposted.id != first.id
+    assert (await TableRepo(env.bot.db).require(1)).message_id == first.id
+    assert table.game is not None
+    before = table.game.state_key()
+    _stop_old_bot(env)
+    monkeypatch.undo()
+
+    await restart(env, more_bots, make_settings(db_path, **bot_settings))
+    await env.settle()
+
+    table = env.bot.manager.tables[1]
+    assert [m.id for m in _table_messages(channel)] == [reposted.id]  # not a third
+    assert table.message_id == reposted.id
+    assert (await TableRepo(env.bot.db).require(1)).message_id == reposted.id
+    assert table.game is not None and table.game.state_key() == before
+    shown_before = message_text(_message(channel, reposted.id))
+    await _move_through_my_hand(env, table, _message(channel, reposted.id), players)
+    await env.settle()
+    assert [m.id for m in _table_messages(channel)] == [reposted.id]
+    assert message_text(_message(channel, reposted.id)) != shown_before  # kept current
