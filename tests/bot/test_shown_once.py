@@ -253,3 +253,44 @@ async def test_a_table_message_reposted_and_not_kept_is_kept_after_a_restart(
     await env.settle()
     assert [m.id for m in _table_messages(channel)] == [reposted.id]
     assert message_text(_message(channel, reposted.id)) != shown_before  # kept current
+
+
+LOBBY = 600.0  # seconds a lobby waits for its start
+
+
+@pytest.mark.parametrize("bot_settings", [{"lobby_timeout": LOBBY}])
+async def test_a_lobby_posted_and_not_kept_is_kept_after_a_restart(
+    simcord_env: Any,
+    db_path: Path,
+    bot_settings: dict[str, Any],
+    more_bots: list[Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``/ruff new`` posts the lobby and the bot stops before keeping its id: after the
+    restart the lobby is that message (not a second), and when nobody starts it, it
+    says it expired (a lobby left open would still invite players to a table that is
+    gone)."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("ruff")
+    alice = guild.add_member(env.create_user("alice"))
+    stopped = _stop_at(monkeypatch, TableRepo, "set_message")
+    await alice.slash(channel, "ruff new", target=3)
+    await env.settle()
+    assert len(stopped) == 1
+    (lobby,) = _table_messages(channel)
+    assert (await TableRepo(env.bot.db).require(1)).message_id is None
+    _stop_old_bot(env)
+    monkeypatch.undo()
+
+    await restart(env, more_bots, make_settings(db_path, **bot_settings))
+    await env.settle()
+
+    assert [m.id for m in _table_messages(channel)] == [lobby.id]
+    assert env.bot.manager.tables[1].message_id == lobby.id
+    assert (await TableRepo(env.bot.db).require(1)).message_id == lobby.id
+    await env.advance_time(LOBBY + 5)
+    await env.settle()
+    (expired,) = [m for m in channel.history() if m.id == lobby.id]
+    assert "expired before it started" in message_text(expired)
+    assert [m.id for m in channel.history() if "table #1" in message_text(m)] == [lobby.id]
