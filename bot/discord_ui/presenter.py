@@ -537,9 +537,8 @@ class Presenter:
             return
         self._posting.add(table.id)
         try:
-            if look and await self.adopt_table(table):
-                return
-            await self._post_table(table)
+            if not (look and await self.adopt_table(table)):
+                await self._post_table(table)
         finally:
             self._posting.discard(table.id)
 
@@ -565,6 +564,7 @@ class Presenter:
             with contextlib.suppress(MessageGone, discord.HTTPException):
                 await self.notifier.delete(table.channel_id, copy.id)
         self.schedule_table_edit(table)
+        self.hands.refresh(table)  # their link to the table message
         return True
 
     async def _post_table(self, table: Table) -> None:

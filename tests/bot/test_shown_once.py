@@ -294,3 +294,59 @@ async def test_a_lobby_posted_and_not_kept_is_kept_after_a_restart(
     (expired,) = [m for m in channel.history() if m.id == lobby.id]
     assert "expired before it started" in message_text(expired)
     assert [m.id for m in channel.history() if "table #1" in message_text(m)] == [lobby.id]
+
+
+async def test_a_rematch_posted_and_not_kept_is_kept_after_a_restart(
+    simcord_env: Any,
+    db_path: Path,
+    more_bots: list[Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A rematch's table message is posted and the bot stops before keeping its id:
+    after the restart that message is the table's and is kept current (before, it
+    stayed as first posted while the game went on in the DMs)."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    await alice.slash(channel, "ruff new", game="whist-5")
+    for _ in range(3):
+        await alice.click(table_message(channel), label="Add AI (easy)")
+    await alice.click(table_message(channel), label="Start")
+    first = env.bot.manager.tables[1]
+    for _ in range(400):
+        game = first.game
+        if first.status == "finished" or game is None or game.is_over:
+            break
+        assert game.to_act() == 0, "the AI players never keep alice waiting"
+        await act_on(alice.user, hand_message(alice), choose(game.observe(0)))
+        await env.settle()
+    assert first.status == "finished"
+    old_threads = [t.id for t in channel.threads]
+    stopped = _stop_at(monkeypatch, TableRepo, "set_message")
+    await alice.click(table_message(channel), label="Rematch")
+    await env.settle()
+    assert len(stopped) == 1
+    rematch = env.bot.manager.tables[2]
+    posted = [m for m in channel.history() if "table #2" in message_text(m)]
+    assert len(posted) == 1 and rematch.message_id is None
+    assert rematch.game is not None
+    before = list(rematch.game.log)
+    _stop_old_bot(env)
+    monkeypatch.undo()
+
+    await restart(env, more_bots, make_settings(db_path))
+    await env.settle()
+
+    rematch = env.bot.manager.tables[2]
+    (shown,) = [m for m in channel.history() if "table #2" in message_text(m)]
+    assert shown.id == posted[0].id and rematch.message_id == shown.id
+    # nothing lost: the AI played on to alice's turn, from where the game stopped
+    assert rematch.game is not None and list(rematch.game.log[: len(before)]) == before
+    assert (await replay_from_db(env.bot.db, rematch)).state_key() == rematch.game.state_key()
+    assert [t.id for t in channel.threads] == old_threads  # the first game's thread, kept
+    assert rematch.thread_id == old_threads[0]
+    shown_before = message_text(shown)
+    await _move_through_my_hand(env, rematch, shown, {alice.id: alice})
+    assert message_text(_message(channel, shown.id)) != shown_before  # kept current
+    assert [m.id for m in channel.history() if "table #2" in message_text(m)] == [shown.id]
