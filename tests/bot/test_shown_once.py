@@ -16,6 +16,7 @@ import discord
 import pytest
 
 from bot.present.layout import layout_text as message_text
+from bot.present.notify import Notifier
 from bot.store import ActionRepo, EventRepo, TableRepo
 from bot.tables.table import Table
 
@@ -350,3 +351,72 @@ async def test_a_rematch_posted_and_not_kept_is_kept_after_a_restart(
     await _move_through_my_hand(env, rematch, shown, {alice.id: alice})
     assert message_text(_message(channel, shown.id)) != shown_before  # kept current
     assert [m.id for m in channel.history() if "table #2" in message_text(m)] == [shown.id]
+
+
+@pytest.mark.parametrize(
+    ("where", "name"),
+    [(EventRepo, "set_thread"), (Notifier, "create_thread")],
+    ids=["thread made", "seats posted"],
+)
+async def test_an_event_table_s_public_thread_is_made_once_whenever_the_bot_stopped(
+    simcord_env: Any,
+    db_path: Path,
+    more_bots: list[Any],
+    monkeypatch: pytest.MonkeyPatch,
+    where: type,
+    name: str,
+) -> None:
+    """Where the bot may not make private threads, a table's thread is a public one
+    started from a message naming the seats. The bot stops after that message was
+    posted (before its thread), or after the thread was made (before its id was
+    kept): after the restart there is one such message, one thread started from it,
+    and one table message there, live."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    channel = guild.create_text_channel(
+        "events",
+        overwrites={env.bot.user: discord.PermissionOverwrite(create_private_threads=False)},
+    )
+    members = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cat", "dan")]
+    res = await mod.slash(
+        channel, "ruff event create", game="whist-5", minutes=60, rounds=1, boards=2
+    )
+    assert "Event #1 is open" in res.response.content, res.response.content
+    for verb in ("Join", "Check in"):
+        for m in members:
+            registration = next(
+                m for m in channel.history() if m.content.startswith("🏆 **Event #1**")
+            )
+            await m.click(registration, label=verb)
+    stopped = _stop_at(monkeypatch, where, name)
+    await mod.slash(channel, "ruff event start", event=1)
+    await env.settle()
+    assert len(stopped) == 1
+
+    def seats_posts() -> list[discord.Message]:
+        return [
+            m for m in channel.history() if m.content.startswith("Event #1 · round 1 · table 1")
+        ]
+
+    assert len(seats_posts()) == 1
+    assert len(channel.threads) == (1 if name == "set_thread" else 0)
+    (seating,) = await EventRepo(env.bot.db).tables(1, 1)
+    assert seating.thread_id == 0
+    _stop_old_bot(env)
+    monkeypatch.undo()
+
+    await restart(env, more_bots, make_settings(db_path))
+    await env.settle()
+
+    assert len(seats_posts()) == 1  # named once
+    (thread,) = channel.threads  # one thread, kept
+    (seating,) = await EventRepo(env.bot.db).tables(1, 1)
+    assert seating.thread_id == thread.id
+    table = _event_table(env)
+    assert table.channel_id == thread.id
+    (shown,) = _table_messages(thread)
+    assert table.message_id == shown.id
+    await _move_through_my_hand(env, table, shown, {m.id: m for m in members})
+    assert [m.id for m in _table_messages(thread)] == [shown.id]
