@@ -105,6 +105,17 @@ async def _move_through_my_hand(
     assert await ActionRepo(env.bot.db).count(table.id) > stored  # and stored
 
 
+def _reads(env: Any, start: int = 0) -> list[str]:
+    """The reads of a channel's history or of the active threads the bot made, from
+    its ``start``-th request on."""
+    return [
+        r.path
+        for r in env.http_requests[start:]
+        if r.method == "GET"
+        and (r.path.endswith("/messages") or r.path.endswith("/threads/active"))
+    ]
+
+
 def _message(channel: Any, message_id: int) -> discord.Message:
     return next(m for m in channel.history() if m.id == message_id)
 
@@ -130,12 +141,16 @@ async def test_an_event_table_message_posted_and_not_kept_is_kept_after_a_restar
     assert table.channel_id == thread.id
     (posted,) = _table_messages(thread)
     assert (await TableRepo(env.bot.db).require(table.id)).message_id is None
+    assert _reads(env) == []  # a round shown by the running bot reads nothing
     before = table.game.state_key() if table.game else None
     _stop_old_bot(env)
     monkeypatch.undo()
 
+    requests = len(env.http_requests)
     await restart(env, more_bots, make_settings(db_path))
     await env.settle()
+    # one read, of the thread's latest messages (the thread's id was kept)
+    assert _reads(env, requests) == [f"/channels/{thread.id}/messages"]
 
     table = _event_table(env)
     assert [t.id for t in channel.threads] == [thread.id]
@@ -176,9 +191,16 @@ async def test_an_event_table_thread_made_and_not_kept_is_kept_after_a_restart(
     _stop_old_bot(env)
     monkeypatch.undo()
 
+    requests = len(env.http_requests)
     await restart(env, more_bots, make_settings(db_path))
     await env.settle()
 
+    # the threads listed once; the thread's and then the table's first words looked for
+    assert _reads(env, requests) == [
+        f"/guilds/{channel.guild.id}/threads/active",
+        f"/channels/{made.id}/messages",
+        f"/channels/{made.id}/messages",
+    ]
     assert [t.id for t in channel.threads] == [made.id]  # one thread: the one made
     (seating,) = await EventRepo(env.bot.db).tables(1, 1)
     assert seating.thread_id == made.id
