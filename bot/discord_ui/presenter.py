@@ -178,6 +178,15 @@ class Presenter:
             # posting it; found in its channel and kept, else posted. (An event's
             # board is shown by its director; a board played alone has none.)
             self.svc.own(self.repost_table(table))
+        elif (
+            table.status == "active"
+            and table.kind.rules.thread
+            and table.settings.thread_id is None
+            and table.message_id is not None
+        ):
+            # a game whose thread was never kept: the bot stopped after the start,
+            # before or after making it (found, it is kept; else made now)
+            self.svc.own(self.open_thread(table, look=True))
         self.schedule_table_edit(table)
         if table.status == "active" and table.game is not None:
             self.hands.refresh(table, force=True)
@@ -308,7 +317,7 @@ class Presenter:
 
     # ================================================================ the table's thread
 
-    async def open_thread(self, table: Table) -> None:
+    async def open_thread(self, table: Table, *, look: bool = False) -> None:
         """A game began: start a public thread from the table message, once per table.
 
         Deal summaries, turn pings and notices go there (:attr:`Table.feed_id`), so
@@ -316,13 +325,20 @@ class Presenter:
         under it; spectators follow the thread and never see a hand. Where the bot
         may not create threads (no *Create Public Threads*), everything goes to the
         channel as before; the choice is stored with the table (``thread_id``, 0 for
-        none), so a restart keeps it. Never raises."""
+        none), so a restart keeps it. ``look`` (a table loaded with none kept): the
+        thread started from the table message, if the bot stopped after making it, is
+        kept (one thread a message: Discord would refuse a second). Never raises."""
         if table.settings.thread_id is not None or table.message_id is None:
             return
         with using(table.language):
             name = _("Table #{table} · {title}").format(table=table.id, title=table.rules.title)
         try:
-            thread_id = await self.notifier.create_thread(table.channel_id, table.message_id, name)
+            found = (
+                await self.notifier.thread_of(table.channel_id, table.message_id) if look else None
+            )
+            thread_id = found or await self.notifier.create_thread(
+                table.channel_id, table.message_id, name
+            )
         except (MessageGone, discord.HTTPException) as exc:
             log.info("table %s: no thread (%s); summaries go to the channel", table.id, exc)
             thread_id = 0

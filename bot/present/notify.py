@@ -462,6 +462,26 @@ class Notifier:
         self.stats.reads += 1
         return found
 
+    async def thread_of(self, channel_id: int, message_id: int) -> int | None:
+        """The thread started from message ``message_id`` of ``channel_id``, if there is
+        one (Discord gives such a thread the message's id): one request. None if there
+        is none or it cannot be seen."""
+        http = self.client.http
+        try:
+            found = await call(lambda: http.get_channel(message_id), f"thread of {message_id}")
+        except discord.HTTPException as exc:
+            if exc.status in (403, 404):
+                return None
+            self.stats.failures += 1
+            raise
+        self.stats.reads += 1
+        if str(found.get("parent_id")) != str(channel_id) or int(found.get("type", -1)) not in (
+            discord.ChannelType.public_thread.value,
+            discord.ChannelType.private_thread.value,
+        ):
+            return None
+        return int(found["id"])
+
     async def own_threads(self, guild_id: int, parent_id: int) -> list[tuple[int, str, bool]]:
         """The active threads of channel ``parent_id`` the bot started, as (id, name,
         private): one request (the guild's active threads; an archived thread is not

@@ -442,3 +442,72 @@ async def test_an_event_table_s_public_thread_is_made_once_whenever_the_bot_stop
     assert table.message_id == shown.id
     await _move_through_my_hand(env, table, shown, {m.id: m for m in members})
     assert [m.id for m in _table_messages(thread)] == [shown.id]
+
+
+@pytest.mark.parametrize("made", [True, False], ids=["thread made", "thread not made"])
+async def test_a_game_s_thread_not_kept_is_kept_or_made_after_a_restart(
+    simcord_env: Any,
+    db_path: Path,
+    more_bots: list[Any],
+    monkeypatch: pytest.MonkeyPatch,
+    made: bool,
+) -> None:
+    """A game starts and the bot stops after making its thread (from the table
+    message) and before keeping it, or before making it: after the restart the game
+    has one thread, the one made if there was one, and its notices go there, not to
+    the channel."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("whist")
+    alice = guild.add_member(env.create_user("alice"))
+    await alice.slash(channel, "ruff new", game="whist-5")
+    for _ in range(3):
+        await alice.click(table_message(channel), label="Add AI (easy)")
+    if made:
+        update = TableRepo.update_settings
+        stopped: list[Any] = []
+
+        async def stop_at_the_thread(
+            self: TableRepo, table_id: int, settings: Any, *args: Any, **kwargs: Any
+        ) -> int:
+            if "thread_id" in settings:  # keeping the thread: the bot stops here
+                stopped.append(settings)
+                raise asyncio.CancelledError
+            return await update(self, table_id, settings, *args, **kwargs)
+
+        monkeypatch.setattr(TableRepo, "update_settings", stop_at_the_thread)
+    else:
+        stopped = _stop_at(monkeypatch, Notifier, "create_thread")
+    await alice.click(table_message(channel), label="Start")
+    await env.settle()
+    assert len(stopped) == 1
+    table = env.bot.manager.tables[1]
+    assert table.settings.thread_id is None
+    assert len(channel.threads) == (1 if made else 0)
+    first = [t.id for t in channel.threads]
+    _stop_old_bot(env)
+    monkeypatch.undo()
+
+    requests = len(env.http_requests)
+    await restart(env, more_bots, make_settings(db_path))
+    await env.settle()
+
+    table = env.bot.manager.tables[1]
+    (thread,) = channel.threads  # one thread ...
+    if made:
+        assert [thread.id] == first  # ... the one made before the stop
+    # made once: Discord refuses a second thread from a message (simcord does not)
+    starts = [
+        r
+        for r in env.http_requests[requests:]
+        if r.method == "POST" and r.path.endswith(f"/messages/{table.message_id}/threads")
+    ]
+    assert len(starts) == (0 if made else 1)
+    assert table.thread_id == thread.id
+    row = await TableRepo(env.bot.db).require(1)
+    assert row.settings.get("thread_id") == thread.id  # and stored
+    in_channel = {m.id for m in channel.history()}
+    await _move_through_my_hand(env, table, table_message(channel), {alice.id: alice})
+    await env.settle()
+    assert {m.id for m in channel.history()} <= in_channel  # nothing new in the channel ...
+    assert any("your turn at table #1" in m.content for m in thread.history())  # ... but here
