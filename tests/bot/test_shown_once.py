@@ -16,7 +16,7 @@ import discord
 import pytest
 
 from bot.present.layout import layout_text as message_text
-from bot.present.notify import Notifier
+from bot.present.notify import Notifier, Unreachable
 from bot.store import ActionRepo, EventRepo, TableRepo
 from bot.tables.table import Table
 
@@ -511,3 +511,42 @@ async def test_a_game_s_thread_not_kept_is_kept_or_made_after_a_restart(
     await env.settle()
     assert {m.id for m in channel.history()} <= in_channel  # nothing new in the channel ...
     assert any("your turn at table #1" in m.content for m in thread.history())  # ... but here
+
+
+async def test_two_table_messages_left_by_two_stops_become_one(
+    simcord_env: Any, db_path: Path, more_bots: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stops after posting a lobby, then at the restart Discord does not
+    answer the look (so a second lobby is posted) and the bot stops again before
+    keeping that one: at the next restart the newest is kept and the older deleted."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("ruff")
+    alice = guild.add_member(env.create_user("alice"))
+    stopped = _stop_at(monkeypatch, TableRepo, "set_message")
+    await alice.slash(channel, "ruff new", target=3)
+    await env.settle()
+    (first,) = _table_messages(channel)
+    _stop_old_bot(env)
+
+    async def no_answer(self: Notifier, channel_id: int, limit: int) -> list[discord.Message]:
+        raise Unreachable(f"history of {channel_id}", TimeoutError())
+
+    monkeypatch.setattr(Notifier, "own_recent", no_answer)
+    await restart(env, more_bots, make_settings(db_path))
+    await env.settle()
+    assert len(stopped) == 2
+    older, newer = _table_messages(channel)
+    assert older.id == first.id
+    _stop_old_bot(env)
+    monkeypatch.undo()
+
+    await restart(env, more_bots, make_settings(db_path))
+    await env.settle()
+
+    assert [m.id for m in _table_messages(channel)] == [newer.id]  # one lobby: the newest
+    assert env.bot.manager.tables[1].message_id == newer.id
+    bob = guild.add_member(env.create_user("bob"))
+    res = await bob.click(_message(channel, newer.id), label="Join")
+    assert res.acknowledged and not res.ephemeral, res
+    assert "bob" in message_text(_message(channel, newer.id))
