@@ -334,8 +334,8 @@ async def round_change(posts: bool, args: argparse.Namespace, pool: Any, tmp: st
         front: Any = director.front
         show, scored, deal = front.board_opened, front.round_scored, director.tables.open
 
-        async def timed_show(event: Any, table: Any) -> None:
-            await show(event, table)
+        async def timed_show(event: Any, table: Any, *, again: bool = False) -> None:
+            await show(event, table, again=again)
             if _event_round(table) == 2:
                 shown.append(time.perf_counter())
 

@@ -26,6 +26,7 @@ from bot.discord_ui.services import DiscordServices
 from bot.discord_ui.shown import shown
 from bot.present import layout, render
 from bot.present.coach_components import review_view
+from bot.present.components import table_id_for
 from bot.present.i18n import LANGUAGES, _, ngettext, using
 from bot.present.layout import TableLayout
 from bot.present.notify import DMClosed, MessageGone, PictureArg
@@ -38,12 +39,40 @@ from engine import Action, DealScored, DealStarted, Event, Game, SeatView, Trick
 
 log = logging.getLogger(__name__)
 
-__all__ = ["PICTURE_SHARE", "Presenter"]
+__all__ = ["LOOK_BACK", "PICTURE_SHARE", "Presenter", "shows_table"]
 
 PICTURE_SHARE = 0.25
 """The most of one core table pictures may take, bot-wide: after a picture that took
 ``t`` seconds to draw, the next waits ``3 t``. A few tables never notice; at a busy
 bot the pictures of busy tables skip states instead of taking the AI's CPU."""
+
+
+LOOK_BACK = 50
+"""The latest messages of a table's channel (or thread) looked through, in one read,
+for its table message before one is posted where no id of it was kept: a bot that
+stopped (or a process that died) between posting it and keeping its id left it
+there, and a second one would show the table twice."""
+
+TABLE_VERBS = ("hand", "start", "rematch")
+"""The buttons by which a table message is known: My hand in play, Start in the
+lobby, Rematch at the end; each carries the table's id (``rh:t:<table>:<verb>``), and
+no other message in a table's channel does (a hand and its controls are DMs or
+private answers)."""
+
+
+def shows_table(message: discord.Message, table_id: int) -> bool:
+    """Whether ``message`` is a table message of table ``table_id`` (by its buttons)."""
+    wanted = {table_id_for(table_id, verb) for verb in TABLE_VERBS}
+    stack: list[Any] = list(message.components)
+    while stack:
+        component = stack.pop()
+        if getattr(component, "custom_id", None) in wanted:
+            return True
+        stack.extend(getattr(component, "children", None) or ())
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            stack.append(accessory)
+    return False
 
 
 class Presenter:
@@ -60,6 +89,7 @@ class Presenter:
         self._redraw: dict[int, None] = {}
         self._redrawing: asyncio.Task[None] | None = None
         self._rested_at = 0.0  # loop time from which the next picture may be drawn
+        self._posting: set[int] = set()  # tables whose table message is being posted
 
     # ================================================================ the fan-out
 
@@ -138,6 +168,25 @@ class Presenter:
             )
 
     def redraw(self, table: Table) -> None:
+        if (
+            table.message_id is None
+            and table.kind in (TableKind.ORDINARY, TableKind.HINTS)
+            and table.status in ("lobby", "active")
+        ):
+            # loaded with no table message kept: the bot stopped (or the process
+            # that ran it died) between posting it and keeping its id, or before
+            # posting it; found in its channel and kept, else posted. (An event's
+            # board is shown by its director; a board played alone has none.)
+            self.svc.own(self.repost_table(table))
+        elif (
+            table.status == "active"
+            and table.kind.rules.thread
+            and table.settings.thread_id is None
+            and table.message_id is not None
+        ):
+            # a game whose thread was never kept: the bot stopped after the start,
+            # before or after making it (found, it is kept; else made now)
+            self.svc.own(self.open_thread(table, look=True))
         self.schedule_table_edit(table)
         if table.status == "active" and table.game is not None:
             self.hands.refresh(table, force=True)
@@ -268,7 +317,7 @@ class Presenter:
 
     # ================================================================ the table's thread
 
-    async def open_thread(self, table: Table) -> None:
+    async def open_thread(self, table: Table, *, look: bool = False) -> None:
         """A game began: start a public thread from the table message, once per table.
 
         Deal summaries, turn pings and notices go there (:attr:`Table.feed_id`), so
@@ -276,13 +325,20 @@ class Presenter:
         under it; spectators follow the thread and never see a hand. Where the bot
         may not create threads (no *Create Public Threads*), everything goes to the
         channel as before; the choice is stored with the table (``thread_id``, 0 for
-        none), so a restart keeps it. Never raises."""
+        none), so a restart keeps it. ``look`` (a table loaded with none kept): the
+        thread started from the table message, if the bot stopped after making it, is
+        kept (one thread a message: Discord would refuse a second). Never raises."""
         if table.settings.thread_id is not None or table.message_id is None:
             return
         with using(table.language):
             name = _("Table #{table} · {title}").format(table=table.id, title=table.rules.title)
         try:
-            thread_id = await self.notifier.create_thread(table.channel_id, table.message_id, name)
+            found = (
+                await self.notifier.thread_of(table.channel_id, table.message_id) if look else None
+            )
+            thread_id = found or await self.notifier.create_thread(
+                table.channel_id, table.message_id, name
+            )
         except (MessageGone, discord.HTTPException) as exc:
             log.info("table %s: no thread (%s); summaries go to the channel", table.id, exc)
             thread_id = 0
@@ -487,10 +543,47 @@ class Presenter:
     def _fixed(text: str) -> Callable[[], tuple[str, None]]:
         return lambda: (text, None)
 
-    async def repost_table(self, table: Table) -> None:
-        """The table message was deleted: post a fresh one, or cancel if the channel is gone."""
-        if table.status not in ("active", "lobby"):
+    async def repost_table(self, table: Table, *, look: bool = True) -> None:
+        """Post the table message: it was deleted, or none of it was kept. ``look``
+        (unless the table was just dealt by this process, whose own post this is):
+        first look for one in its channel (:meth:`adopt_table`), in case a post went
+        out and its id was never kept. If the channel is gone, cancel the table.
+        One at a time per table."""
+        if table.status not in ("active", "lobby") or table.id in self._posting:
             return
+        self._posting.add(table.id)
+        try:
+            if not (look and await self.adopt_table(table)):
+                await self._post_table(table)
+        finally:
+            self._posting.discard(table.id)
+
+    async def adopt_table(self, table: Table) -> bool:
+        """Find the table message of ``table`` that is in its channel (or thread) and
+        not kept — the bot stopped, or the process that showed the table died, between
+        posting it and keeping its id — among the channel's :data:`LOOK_BACK` latest
+        messages (one read); keep its id and bring it up to date (its buttons are the
+        live ones again); older copies, if any, are deleted: one table message a
+        table. False if there is none (or the channel cannot be read)."""
+        try:
+            own = await self.notifier.own_recent(table.channel_id, LOOK_BACK)
+        except (MessageGone, discord.HTTPException) as exc:
+            log.info("table %s: its channel's history not read (%s)", table.id, exc)
+            return False
+        found = [m for m in own if m.id != table.message_id and shows_table(m, table.id)]
+        if not found:
+            return False
+        newest, *older = found  # newest first
+        await commit.set_message(self.svc, table, newest.id)
+        log.info("table %s: its table message %s found and kept", table.id, newest.id)
+        for copy in older:
+            with contextlib.suppress(MessageGone, discord.HTTPException):
+                await self.notifier.delete(table.channel_id, copy.id)
+        self.schedule_table_edit(table)
+        self.hands.refresh(table)  # their link to the table message
+        return True
+
+    async def _post_table(self, table: Table) -> None:
         picture = await self.table_picture(table, table.game)
         text, view = self.table_message(table, picture)
         try:

@@ -114,6 +114,9 @@ class CallStats:
     sends: int = 0
     edits: int = 0
     dms: int = 0
+    reads: int = 0
+    """Reads of a channel's history or of the active threads (a table message or a
+    thread looked for: its id was never kept)."""
     failures: int = 0
     by_channel_edits: OrderedDict[int, deque[float]] = field(default_factory=OrderedDict)
     """Recent edit times per channel: the last :data:`HISTORY` of at most
@@ -432,6 +435,80 @@ class Notifier:
                 raise MessageGone(str(exc)) from exc
             raise
         self.stats.edits += 1
+
+    async def own_recent(self, channel_id: int, limit: int) -> list[discord.Message]:
+        """The bot's own messages among the latest ``limit`` of a channel or thread,
+        newest first: one request (a read of the channel's history, which Discord
+        limits as any other call: read only where an id was never kept, never on a
+        move's path). Raises :class:`MessageGone` where the bot may not read it
+        (no *Read Message History*) or it is gone."""
+        channel = self.client.get_partial_messageable(channel_id)
+        me = self.client.user
+
+        async def read() -> list[discord.Message]:
+            return [
+                m
+                async for m in channel.history(limit=limit)
+                if me is not None and m.author.id == me.id
+            ]
+
+        try:
+            found = await call(read, f"history of {channel_id}")
+        except discord.HTTPException as exc:
+            self.stats.failures += 1
+            if exc.status in (403, 404):
+                raise MessageGone(str(exc)) from exc
+            raise
+        self.stats.reads += 1
+        return found
+
+    async def thread_of(self, channel_id: int, message_id: int) -> int | None:
+        """The thread started from message ``message_id`` of ``channel_id``, if there is
+        one (Discord gives such a thread the message's id): one request. None if there
+        is none or it cannot be seen."""
+        http = self.client.http
+        try:
+            found = await call(lambda: http.get_channel(message_id), f"thread of {message_id}")
+        except discord.HTTPException as exc:
+            if exc.status in (403, 404):
+                return None
+            self.stats.failures += 1
+            raise
+        self.stats.reads += 1
+        if str(found.get("parent_id")) != str(channel_id) or int(found.get("type", -1)) not in (
+            discord.ChannelType.public_thread.value,
+            discord.ChannelType.private_thread.value,
+        ):
+            return None
+        return int(found["id"])
+
+    async def own_threads(self, guild_id: int, parent_id: int) -> list[tuple[int, str, bool]]:
+        """The active threads of channel ``parent_id`` the bot started, as (id, name,
+        private): one request (the guild's active threads; an archived thread is not
+        among them). Raises :class:`MessageGone` where the bot may not list them."""
+        http = self.client.http
+        me = self.client.user
+        try:
+            listing = await call(
+                lambda: http.get_active_threads(guild_id), f"active threads of {guild_id}"
+            )
+        except discord.HTTPException as exc:
+            self.stats.failures += 1
+            if exc.status in (403, 404):
+                raise MessageGone(str(exc)) from exc
+            raise
+        self.stats.reads += 1
+        return [
+            (
+                int(t["id"]),
+                str(t.get("name", "")),
+                int(t["type"]) == discord.ChannelType.private_thread.value,
+            )
+            for t in listing.get("threads", [])
+            if str(t.get("parent_id")) == str(parent_id)
+            and me is not None
+            and str(t.get("owner_id")) == str(me.id)
+        ]
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         """Delete a message of the bot's; a message already gone is not an error."""

@@ -63,7 +63,12 @@ async def test_a_board_dealt_and_never_shown_is_shown_at_start_up_and_the_event_
     made = DiscordEventFront.table_channel
 
     async def stopped_here(
-        self: DiscordEventFront, event: EventRow, table: EventTable, names: Mapping[int, str]
+        self: DiscordEventFront,
+        event: EventRow,
+        table: EventTable,
+        names: Mapping[int, str],
+        *,
+        again: bool = False,
     ) -> int:
         raise asyncio.CancelledError
 

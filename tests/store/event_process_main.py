@@ -42,7 +42,7 @@ class HangingFront(QuietFront):
         self.asked = asyncio.Event()
 
     async def table_channel(
-        self, event: EventRow, table: EventTable, names: Mapping[int, str]
+        self, event: EventRow, table: EventTable, names: Mapping[int, str], *, again: bool = False
     ) -> int:
         self.asked.set()
         await asyncio.Event().wait()

@@ -308,7 +308,7 @@ class SlowFront(QuietFront):
         self.shown: list[int] = []
         self.go = asyncio.Event()
 
-    async def board_opened(self, event: EventRow, table: Table) -> None:
+    async def board_opened(self, event: EventRow, table: Table, *, again: bool = False) -> None:
         if self.hold:
             await self.go.wait()
         self.shown.append(table.id)
@@ -391,6 +391,7 @@ class CountingFront(QuietFront):
         self.tables = tables
         self.dealt_at_first_call: int | None = None  # boards dealt when Discord was first called
         self.steps: list[str] = []  # "thread" / "shown", in order
+        self.again = 0  # threads asked for and boards shown "again" (Discord read first)
         self.dealt_when_scored: int | None = None  # boards open when the standings were told
 
     def _called(self) -> None:
@@ -398,18 +399,20 @@ class CountingFront(QuietFront):
             self.dealt_at_first_call = len(self.tables.open_boards)
 
     async def table_channel(
-        self, event: EventRow, table: EventTable, names: Mapping[int, str]
+        self, event: EventRow, table: EventTable, names: Mapping[int, str], *, again: bool = False
     ) -> int:
         self._called()
+        self.again += again
         self.threads += 1
         self.most_threads = max(self.most_threads, self.threads)
         await asyncio.sleep(0.01)  # Discord's answer
         self.threads -= 1
         self.steps.append("thread")
-        return await super().table_channel(event, table, names)
+        return await super().table_channel(event, table, names, again=again)
 
-    async def board_opened(self, event: EventRow, table: Table) -> None:
+    async def board_opened(self, event: EventRow, table: Table, *, again: bool = False) -> None:
         self._called()
+        self.again += again
         self.shows += 1
         self.most_shows = max(self.most_shows, self.shows)
         await asyncio.sleep(0.01)
@@ -465,3 +468,6 @@ async def test_a_round_s_threads_and_boards_are_posted_a_few_tables_at_a_time(
     assert len(front.scored) == 1
     assert front.dealt_when_scored == 12  # round 2's twelve tables, dealt meanwhile
     assert len(front.shown) == 24
+    # a round dealt and shown by the running process never looks in Discord for a
+    # thread or a table message a stopped process left (no read on a round's path)
+    assert front.again == 0

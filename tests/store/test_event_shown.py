@@ -31,11 +31,11 @@ class SlowFront(QuietFront):
         self.shown_at: dict[int, float] = {}
 
     async def table_channel(
-        self, event: EventRow, table: EventTable, names: Mapping[int, str]
+        self, event: EventRow, table: EventTable, names: Mapping[int, str], *, again: bool = False
     ) -> int:
         return 10**9 * event.id + 1_000_000 * table.round + table.number  # its own
 
-    async def board_opened(self, event: EventRow, table: Table) -> None:
+    async def board_opened(self, event: EventRow, table: Table, *, again: bool = False) -> None:
         self.version_at_show[table.id] = table.version
         await asyncio.sleep(SHOW)
         self.shown_at[table.id] = time.time()

@@ -47,9 +47,11 @@ class ShowingFront(QuietFront):
         super().__init__()
         self.svc = svc
         self.shown: list[tuple[int, int, float]] = []  # table id, channel, time
+        self.again: list[bool] = []  # each show: "again" (the front looks in Discord first)
 
-    async def board_opened(self, event: EventRow, table: Table) -> None:
+    async def board_opened(self, event: EventRow, table: Table, *, again: bool = False) -> None:
         self.shown.append((table.id, table.channel_id, time.time()))
+        self.again.append(again)
         if self.svc is not None:
             await asyncio.sleep(0.2)
             await commit.set_message(self.svc, table, 10**6 + table.id)
@@ -86,6 +88,9 @@ async def test_a_board_dealt_by_a_process_killed_before_showing_it_is_shown_by_i
         assert shown_id == table_id and again == []
         event = await b.svc.event_repo.get(event_id)
         assert event is not None
+        # shown "again": what the dead process may have posted is looked for first
+        # (tests/bot/test_shown_once.py: found and kept, not posted twice)
+        assert taker.again == [True]
         thread = await taker.table_channel(
             event, (await b.svc.event_repo.tables(event_id, 1))[0], {}
         )
@@ -142,6 +147,7 @@ async def test_a_process_restarted_shows_its_unshown_board_once_by_either_path(
         assert [t for t, _channel, _at in back.shown] == [table_id]  # once
         row = await again.svc.table_repo.require(table_id)
         assert row.message_id == 10**6 + table_id and row.channel_id > 0
+        assert back.again == [True]  # looked for what the stopped process posted first
     finally:
         await a.kill()
         if again is not None:

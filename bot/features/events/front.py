@@ -5,6 +5,7 @@ shows, the director (``bot/tables/events/``) decides; this module only says it."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -12,9 +13,9 @@ from typing import Any
 
 import discord
 
-from bot.discord_ui.presenter import Presenter
+from bot.discord_ui.presenter import LOOK_BACK, Presenter
 from bot.discord_ui.services import DiscordServices
-from bot.present.i18n import _, using
+from bot.present.i18n import LANGUAGES, _, using
 from bot.present.notify import MessageGone
 from bot.present.picture import Picture
 from bot.present.standings_picture import StandingsRow, StandingsScene
@@ -79,6 +80,9 @@ class DiscordEventFront:
         # who the bot put in each table thread it knows (the latest threads): a change
         # of who plays there adds or removes only the difference
         self._members: OrderedDict[int, set[int]] = OrderedDict()
+        # the event channels' threads being listed (a start-up showing a round's
+        # tables at once asks for them together: one read)
+        self._listing: dict[int, asyncio.Task[list[tuple[int, str, bool]]]] = {}
 
     async def _language(self, event: EventRow) -> str:
         return await self.svc.server_settings.language(event.guild_id)
@@ -140,18 +144,24 @@ class DiscordEventFront:
     # ------------------------------------------------------------ EventFront
 
     async def table_channel(
-        self, event: EventRow, table: EventTable, names: Mapping[int, str]
+        self, event: EventRow, table: EventTable, names: Mapping[int, str], *, again: bool = False
     ) -> int:
         """A private thread for the round's table with only its players (and the bot)
         in it: every table of a round plays the same boards at once, so another
         table's play must stay unseen until the board is over for everyone. Where the
         bot may not make private threads, a public thread started from a message naming
         the seats; the event's channel where it may make no thread at all (then one
-        table at a time can play there: the others wait for the sweep)."""
+        table at a time can play there: the others wait for the sweep). ``again`` (a
+        start-up, a takeover): the thread a process that stopped made and never kept
+        is looked for first (:meth:`_made_thread`), and kept rather than made twice."""
         with using(await self._language(event)):
             post, name = text.table_post(event, table, names), text.thread_name(event, table)
             private_note = text.private_note()
         players = sorted(playing(table))  # who the AI plays for joins on taking it back
+        if again:
+            made = await self._made_thread(event, table, players, f"{post}\n{private_note}")
+            if made is not None:
+                return made
         try:
             thread = await self.svc.notifier.create_private_thread(event.channel_id, name, players)
         except (MessageGone, discord.HTTPException) as exc:
@@ -161,13 +171,63 @@ class DiscordEventFront:
                 table.number,
                 exc,
             )
-            return await self._public_thread(event, table, post, name)
+            return await self._public_thread(event, table, post, name, again=again)
         self._note_members(thread, set(players))
         await asyncio.gather(
             self.svc.event_repo.set_thread(event.id, table.round, table.number, thread),
             self._post(thread, f"{post}\n{private_note}"),
         )
         return thread
+
+    async def _made_thread(
+        self, event: EventRow, table: EventTable, players: Sequence[int], first: str
+    ) -> int | None:
+        """The round table's thread, if one was made and its id never kept (the bot
+        stopped, or the process that showed the table died, in between): found among
+        the event channel's active threads the bot started, by its name (in any of
+        the bot's languages: the server's may have changed meanwhile). Kept now; a
+        private one gets the players it may have missed and its first words if it
+        has none of the bot's yet. None if there is none (or they cannot be listed)."""
+        wanted = set()
+        for language in LANGUAGES:
+            with using(language):
+                wanted.add(text.thread_name(event, table)[:100])
+        try:
+            threads = await self._threads_of(event)
+        except (MessageGone, discord.HTTPException) as exc:
+            log.info("event %s: its threads not listed (%s)", event.id, exc)
+            return None
+        found = sorted((tid, private) for tid, name, private in threads if name in wanted)
+        if not found:
+            return None
+        thread, private = found[0]  # the first made (one, unless an older version made two)
+        await self.svc.event_repo.set_thread(event.id, table.round, table.number, thread)
+        log.info("event %s: table %s's thread %s found and kept", event.id, table.number, thread)
+        if not private:
+            return thread  # public, started from the message naming the seats
+        for user in players:  # adding a member again changes nothing
+            with contextlib.suppress(MessageGone, discord.HTTPException):
+                await self.svc.notifier.thread_member(thread, user, True)
+        self._note_members(thread, set(players))
+        try:
+            said = await self.svc.notifier.own_recent(thread, LOOK_BACK)
+        except (MessageGone, discord.HTTPException):
+            return thread  # unknown: better no first words than twice
+        if not said:
+            await self._post(thread, first)
+        return thread
+
+    async def _threads_of(self, event: EventRow) -> list[tuple[int, str, bool]]:
+        """The active threads the bot started in the event's channel (one read shared
+        by every table that asks while it is under way)."""
+        listing = self._listing.get(event.channel_id)
+        if listing is None:
+            listing = asyncio.ensure_future(
+                self.svc.notifier.own_threads(event.guild_id, event.channel_id)
+            )
+            self._listing[event.channel_id] = listing
+            listing.add_done_callback(lambda _done: self._listing.pop(event.channel_id, None))
+        return await asyncio.shield(listing)
 
     def _note_members(self, thread_id: int, members: set[int]) -> None:
         self._members[thread_id] = members
@@ -211,21 +271,41 @@ class DiscordEventFront:
                 break
         self._note_members(thread, kept)
 
-    async def _public_thread(self, event: EventRow, table: EventTable, post: str, name: str) -> int:
-        message = await self._post(event.channel_id, post)
-        if message is None:
-            return event.channel_id
+    async def _public_thread(
+        self, event: EventRow, table: EventTable, post: str, name: str, *, again: bool = False
+    ) -> int:
+        """A public thread started from a message naming the seats. ``again``: that
+        message, if a process that stopped posted it and made no thread from it, is
+        the one the thread starts from (one such message a table)."""
+        starter = await self._starter(event, post) if again else None
+        if starter is None:
+            message = await self._post(event.channel_id, post)
+            if message is None:
+                return event.channel_id
+            starter = message.id
         try:
-            thread = await self.svc.notifier.create_thread(event.channel_id, message.id, name)
+            thread = await self.svc.notifier.create_thread(event.channel_id, starter, name)
         except (MessageGone, discord.HTTPException) as exc:
             log.warning("event %s: no thread for table %s: %s", event.id, table.number, exc)
             return event.channel_id
         await self.svc.event_repo.set_thread(event.id, table.round, table.number, thread)
         return thread
 
-    async def board_opened(self, event: EventRow, table: Table) -> None:
+    async def _starter(self, event: EventRow, post: str) -> int | None:
+        """The bot's message naming a table's seats, among the event channel's latest,
+        that no thread was started from (one read); None if there is none."""
+        first = text.pieces(post)[0]
+        try:
+            own = await self.svc.notifier.own_recent(event.channel_id, LOOK_BACK)
+        except (MessageGone, discord.HTTPException):
+            return None
+        return next((m.id for m in own if m.content == first and not m.flags.has_thread), None)
+
+    async def board_opened(self, event: EventRow, table: Table, *, again: bool = False) -> None:
         table.language = await self._language(event)
-        await self.presenter.repost_table(table)
+        # again (a start-up, a takeover): the table message a process that stopped
+        # posted and never kept is found and kept, not posted twice
+        await self.presenter.repost_table(table, look=again)
         await self.presenter.hands.send_all(table)  # after: a hand links to the table
 
     def seats_changed(self, table: Table) -> None:

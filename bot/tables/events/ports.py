@@ -50,9 +50,11 @@ class EventFront(Protocol):
     """What the director tells a front (Discord: bot/features/events)."""
 
     async def table_channel(
-        self, event: EventRow, table: EventTable, names: Mapping[int, str]
+        self, event: EventRow, table: EventTable, names: Mapping[int, str], *, again: bool = False
     ) -> int:
-        """Where a round's table plays (its thread, made once: ``thread_id`` kept)."""
+        """Where a round's table plays (its thread, made once: ``thread_id`` kept).
+        ``again``: asked at a start-up or a takeover, where a process that stopped
+        may have made the thread and not kept its id: the front looks for it first."""
         ...
 
     async def thread_members(
@@ -63,8 +65,10 @@ class EventFront(Protocol):
         the next one seated)."""
         ...
 
-    async def board_opened(self, event: EventRow, table: Table) -> None:
-        """A board was dealt: show its table and the hands."""
+    async def board_opened(self, event: EventRow, table: Table, *, again: bool = False) -> None:
+        """A board was dealt: show its table and the hands. ``again``: at a start-up
+        or a takeover, where a process that stopped may have posted its table
+        message and not kept its id: the front looks for it before posting one."""
         ...
 
     def seats_changed(self, table: Table) -> None:

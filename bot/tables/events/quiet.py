@@ -36,12 +36,12 @@ class QuietFront:
         self.reminded: list[tuple[int, tuple[int, ...]]] = []  # (event, users)
 
     async def table_channel(
-        self, event: EventRow, table: EventTable, names: Mapping[int, str]
+        self, event: EventRow, table: EventTable, names: Mapping[int, str], *, again: bool = False
     ) -> int:
         # a channel of its own per round table (of every event: one open table a channel)
         return 10**9 * event.id + 1_000_000 * table.round + table.number
 
-    async def board_opened(self, event: EventRow, table: Table) -> None:
+    async def board_opened(self, event: EventRow, table: Table, *, again: bool = False) -> None:
         return None
 
     def seats_changed(self, table: Table) -> None:

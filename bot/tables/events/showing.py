@@ -72,6 +72,8 @@ class Showing:
         table: Table,
         seating: EventTable,
         names: Mapping[int, str],
+        *,
+        again: bool = False,
     ) -> None:
         """A board just dealt (durable, playable already): its round table's thread
         made if it has none yet and the table moved there from its channel to come
@@ -79,7 +81,10 @@ class Showing:
         hands, then the turn clock of a human to act, which starts now, when they can
         see their hand. Outside the event's lock. A table being shown or shown already
         (its table message kept) is left alone: at a start-up with several processes,
-        :meth:`show_unshown` and :meth:`taken_over` both find the same board unshown."""
+        :meth:`show_unshown` and :meth:`taken_over` both find the same board unshown.
+        ``again`` (those two): a process that stopped may have made the thread or
+        posted the table message and not kept its id; the front looks for them
+        before making or posting another (docs/events.md, "Survives a restart")."""
         if table.id in self._showing or table.message_id is not None:
             return
         self._showing.add(table.id)
@@ -87,7 +92,7 @@ class Showing:
             self.shared.away[table.id] = table.away
             if table.channel_id < 0:  # thread_to_come
                 channel = seating.thread_id or await self.shared.front.table_channel(
-                    event, seating, names
+                    event, seating, names, again=again
                 )
                 try:
                     await commit.move_table(self.svc, table, channel)
@@ -108,7 +113,7 @@ class Showing:
                 except StoreError:
                     log.exception("event %s: table %s not moved to its thread", event.id, table.id)
                     return  # shown at the next start-up (resume)
-            await self.shared.front.board_opened(event, table)
+            await self.shared.front.board_opened(event, table, again=again)
             game = table.game
             seat = acting_seat(table, game) if game is not None else None
             if seat is not None and not table.ai_plays(seat):
@@ -135,7 +140,9 @@ class Showing:
         ]
         if unshown:
             names = await self.shared.names(event)
-            await few_at_a_time(self.show(event, table, t, names) for table, t in unshown)
+            await few_at_a_time(
+                self.show(event, table, t, names, again=True) for table, t in unshown
+            )
 
     async def taken_over(self, table: Table) -> None:
         """A table this process just took over from a process gone (several processes,
@@ -156,4 +163,6 @@ class Showing:
             return
         seating = {t.number: t for t in await self.repo.tables(event_id, round_no)}
         if table_no in seating:
-            await self.show(event, table, seating[table_no], await self.shared.names(event))
+            await self.show(
+                event, table, seating[table_no], await self.shared.names(event), again=True
+            )
