@@ -178,19 +178,29 @@ async def play_block(
         svc = manager.services
         measuring = False
         changed: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
-        moved = asyncio.Event()  # any table moved: a player between two boards looks again
+        # a player between two boards waits for their next board to be dealt
+        dealt_for: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
 
         def committed(table: Any, events: Any) -> None:
-            nonlocal moved
             if measuring:
                 block.moves += 1
                 if table.status == "finished":
                     block.boards_ended += 1
             changed.pop(table.id, asyncio.Event()).set()
-            moved.set()
-            moved = asyncio.Event()
 
         svc.feed.subscribe(committed)
+        where: dict[int, int] = {}  # event: user -> the table of their board now
+
+        def dealt(table: Any) -> None:
+            # an event board's table entered memory (dealt): its players' board now, so
+            # a player between two boards finds it at once, not by reading every table
+            if table.kind is TableKind.EVENT and table.status == "active":
+                for seat in range(4):
+                    if (human := table.human(seat)) is not None:
+                        where[human.user_id] = table.id
+                        dealt_for.pop(human.user_id, asyncio.Event()).set()
+
+        stop_dealt = svc.feed.on_change(dealt)
         humans: list[int] = []
         fixed: dict[int, int] = {}  # ordinary: user -> their table
         began = time.perf_counter()
@@ -223,22 +233,10 @@ async def play_block(
         block.humans = len(humans)
         rng = random.Random(args.seed + number)
         stop_at = time.perf_counter() + args.warmup + args.duration
-        where: dict[int, int] = {}  # event: user -> the table of their board now
 
         def current(user: int) -> Any:
-            if kind != "event":
-                table = manager.tables.get(fixed[user])
-                return table if table is not None and table.status == "active" else None
-            table = manager.tables.get(where.get(user, 0))
-            if table is not None and table.status == "active":
-                return table
-            for table in list(manager.tables.values()):
-                if table.kind is TableKind.EVENT and table.status == "active":
-                    human = [s for s in range(4) if (h := table.human(s)) and h.user_id == user]
-                    if human:
-                        where[user] = table.id
-                        return table
-            return None
+            table = manager.tables.get(fixed[user] if kind != "event" else where.get(user, 0))
+            return table if table is not None and table.status == "active" else None
 
         async def player(user: int) -> None:
             while time.perf_counter() < stop_at:
@@ -247,7 +245,7 @@ async def play_block(
                     if kind != "event":
                         return  # the game is over
                     with contextlib.suppress(TimeoutError):  # the next board is being dealt
-                        await asyncio.wait_for(moved.wait(), 1.0)
+                        await asyncio.wait_for(dealt_for[user].wait(), 1.0)
                     continue
                 seat = next(s for s in range(4) if (h := table.human(s)) and h.user_id == user)
                 game = table.game
@@ -296,6 +294,7 @@ async def play_block(
             if measuring:
                 block.loop_cpu_s += time.thread_time()
             measuring = False
+            stop_dealt()
             for task in watchers:
                 task.cancel()
             if profiler is not None:

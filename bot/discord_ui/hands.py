@@ -111,7 +111,8 @@ class Hands:
             )
         else:
             # the same hand at the same move is drawn once: a click's answer and its DM's
-            # edit, a "My hand" copy and the DM (a game that is over is drawn each time)
+            # edit, a "My hand" copy and the DM; a game that is over once more when its
+            # "how it was won" line arrives (``Presenter.post_final``), after its last move
             key = (
                 game,
                 version,
@@ -121,6 +122,7 @@ class Hands:
                 shown(table).played_for.get(seat),
                 table.message_id,
                 turn_deadline(table, seat),  # a turn's deadline may be known after its move
+                shown(table).how_won_in.get(language, shown(table).how_won) if game.is_over else "",
             )
         drawn = shown(table).hands_drawn.get(seat)
         if drawn is not None and drawn[0] == key:
@@ -129,8 +131,7 @@ class Hands:
             with using(language):
                 content, view, away = self._hand_text(table, seat, note)
                 sig = hand_signature(table, seat, content)
-            if view.phase != "over":
-                shown(table).hands_drawn[seat] = (key, content, sig, view, away)
+            shown(table).hands_drawn[seat] = (key, content, sig, view, away)
 
         def controls() -> discord.ui.View:
             with using(language):

@@ -298,11 +298,10 @@ class Presenter:
             points, chart = await self.svc.painter.summary(
                 game.to_record(), info, game.n_players, wanted
             )
+            final = game.observe(0)  # the game is over: one view for every language
             for language in LANGUAGES:  # the table's, and each hand DM's in its player's language
                 with using(language):
-                    shown(table).how_won_in[language] = render.how_won(
-                        info, game.observe(0), points
-                    )
+                    shown(table).how_won_in[language] = render.how_won(info, final, points)
             how = shown(table).how_won_in.get(table.language, "")
         except Exception:
             log.exception("table %s: could not sum up the finished game", table.id)

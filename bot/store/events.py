@@ -12,7 +12,7 @@ restart or a second process never does it twice.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -38,6 +38,7 @@ _EVENT = (
     " rated"
 )
 _ENTRY = "event_id, user_id, name, partner_id, checked_in, joined_round, left_round, created_at"
+_TABLE = "event_id, round, number, seats, ai_for, thread_id"
 _BOARD = (
     "event_id, round, table_no, board, table_id, ns_result, skipped, substituted,"
     " ns_thinking, ew_thinking, finished_at"
@@ -172,6 +173,17 @@ def _entry(row: Row) -> EventEntry:
         joined_round=int(row["joined_round"]),
         left_round=None if left is None else int(left),
         created_at=float(row["created_at"]),
+    )
+
+
+def _table(row: Row) -> EventTable:
+    return EventTable(
+        int(row["event_id"]),
+        int(row["round"]),
+        int(row["number"]),
+        tuple(None if s is None else int(s) for s in json.loads(str(row["seats"]))),
+        frozenset(int(s) for s in json.loads(str(row["ai_for"]))),
+        int(row["thread_id"]),
     )
 
 
@@ -326,10 +338,21 @@ class EventRepo(Repository):
         )
         return changed > 0
 
-    async def entries(self, event_id: int) -> list[EventEntry]:
+    async def entries(
+        self, event_id: int, users: Collection[int | None] | None = None
+    ) -> list[EventEntry]:
+        """The event's entries in registration order; of ``users`` only when given (a
+        table's seats: a board dealt reads its four players, not the whole field)."""
+        where, params = "event_id = ?", [event_id]
+        if users is not None:
+            wanted = sorted({u for u in users if u is not None})
+            if not wanted:
+                return []
+            where += f" AND user_id IN ({', '.join('?' * len(wanted))})"
+            params.extend(wanted)
         rows = await self.db.fetchall(
-            f"SELECT {_ENTRY} FROM event_entries WHERE event_id = ? ORDER BY created_at, user_id",
-            (event_id,),
+            f"SELECT {_ENTRY} FROM event_entries WHERE {where} ORDER BY created_at, user_id",
+            tuple(params),
         )
         return [_entry(r) for r in rows]
 
@@ -421,21 +444,18 @@ class EventRepo(Repository):
             where += " AND round = ?"
             params.append(round_no)
         rows = await self.db.fetchall(
-            "SELECT event_id, round, number, seats, ai_for, thread_id FROM event_tables"
-            f" WHERE {where} ORDER BY round, number",
+            f"SELECT {_TABLE} FROM event_tables WHERE {where} ORDER BY round, number",
             tuple(params),
         )
-        return [
-            EventTable(
-                int(r["event_id"]),
-                int(r["round"]),
-                int(r["number"]),
-                tuple(None if s is None else int(s) for s in json.loads(str(r["seats"]))),
-                frozenset(int(s) for s in json.loads(str(r["ai_for"]))),
-                int(r["thread_id"]),
-            )
-            for r in rows
-        ]
+        return [_table(r) for r in rows]
+
+    async def table(self, event_id: int, round_no: int, number: int) -> EventTable | None:
+        """One table of a round (a table moving on reads its own, not the round's)."""
+        row = await self.db.fetchone(
+            f"SELECT {_TABLE} FROM event_tables WHERE event_id = ? AND round = ? AND number = ?",
+            (event_id, round_no, number),
+        )
+        return None if row is None else _table(row)
 
     async def set_thread(self, event_id: int, round_no: int, table_no: int, thread_id: int) -> None:
         await self.db.execute(
@@ -494,6 +514,16 @@ class EventRepo(Repository):
             tuple(params),
         )
         return [_board(r) for r in rows]
+
+    async def round_done(self, event_id: int, round_no: int) -> bool:
+        """Whether the round has boards and every one is done (played, skipped or
+        voided): counted by the database, not read board by board."""
+        row = await self.db.fetchone(
+            "SELECT COUNT(*) AS boards, COUNT(finished_at) AS done FROM event_boards"
+            " WHERE event_id = ? AND round = ?",
+            (event_id, round_no),
+        )
+        return row is not None and 0 < int(row["boards"]) == int(row["done"])
 
     async def board_of_table(self, table_id: int) -> EventBoard | None:
         row = await self.db.fetchone(

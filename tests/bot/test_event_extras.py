@@ -12,8 +12,16 @@ import discord
 import pytest
 
 from bot.store import EventRepo, RatingRepo, ResultRepo
+from engine import Event, MatchOver
 
-from .helpers import buttons, card_labels, enabled_cards, hand_message, table_message
+from .helpers import (
+    buttons,
+    card_labels,
+    enabled_cards,
+    hand_message,
+    message_text,
+    table_message,
+)
 from .test_events import _play_some
 from .test_hand_copies import _assert_current
 
@@ -273,3 +281,57 @@ async def test_a_no_shows_hand_dm_waits_unedited_and_comes_back_current(
         assert await _play_some(env, others, random.Random(8), 1) == 1
     dm = next(m for m in dan.user.dm_channel.history() if m.id == message_id)
     _assert_current("dan's DM", dm.content, card_labels(dm), enabled_cards(dm), table, seat)
+
+
+async def test_each_board_at_a_table_ends_with_its_own_result_and_its_players(
+    simcord_env: Any,
+) -> None:
+    """A table's boards follow each other in one thread: each board's last post (the
+    deal's summary and who won and how), its table message and its hand DMs show that
+    board's own result, never the board before's, and name the table's registered
+    players (a board dealt reads its own players' entries, not the field's)."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    names = ("ann", "bob", "cat", "dan")
+    members = [guild.add_member(env.create_user(n)) for n in names]
+    # each board as it ended, read from the game by the test (not from any message)
+    ended: dict[int, tuple[tuple[int, ...], tuple[str, ...]]] = {}
+
+    def heard(table: Any, events: list[Event]) -> None:
+        if table.settings.event and any(isinstance(e, MatchOver) for e in events):
+            seats = tuple(s.name for s in table.seats)
+            ended[table.id] = (tuple(table.game.observe(0).scores), seats)
+
+    env.bot.manager.services.feed.subscribe(heard)
+    await _run_event(env, mod, channel, members, 1, boards=3)
+    boards = await EventRepo(env.bot.db).boards(1)
+    table_ids = [b.table_id for b in boards]
+    assert len(boards) == 3 and set(ended) == set(table_ids)
+    assert len({ended[t][0] for t in ended}) > 1  # not the same result each board
+    (thread,) = channel.threads
+    posts = [m.content for m in thread.history()]
+    hows: list[str] = []
+    for table_id in table_ids:
+        assert table_id is not None
+        scores, seats = ended[table_id]
+        assert sorted(seats) == sorted(names)  # the registered players, by name
+        final = [p for p in posts if p.startswith(f"🃏 Table #{table_id} · ")][-1]
+        shown = re.findall(r"Score: NS \*\*(-?\d+)\*\* · EW \*\*(-?\d+)\*\*", final)
+        assert shown[-1] == (str(scores[0]), str(scores[1])), final
+        how = next(line for line in final.splitlines() if line.startswith("**How "))
+        hows.append(how)
+        table = env.bot.manager.tables.get(table_id)
+        assert table is not None and table.status == "finished"
+        for member in members:  # each player's DM of this board ends with its own line
+            seat = table.seat_of(member.id)
+            assert seat is not None
+            _channel, message_id = table.hand_messages[seat]
+            dm = next(m for m in member.user.dm_channel.history() if m.id == message_id)
+            assert how in dm.content, (table_id, dm.content)
+        shown_table = next(m for m in thread.history() if m.id == table.message_id)
+        text = message_text(shown_table)
+        assert how in text and all(n in text for n in names), text
+    assert len(set(hows)) > 1  # each board its own line: none repeats the board before's

@@ -67,6 +67,10 @@ async def test_registration_is_once_per_player_and_a_leave_frees_a_partner(db: D
     ann = await repo.entry(event_id, 10)
     assert ann is not None and ann.plays(2) and not ann.plays(3)
     assert [e.id for e in await repo.of_guild(1, open_only=True)] == [event_id]
+    # a table's players only (an empty seat is None), in registration order
+    some = await repo.entries(event_id, (12, None, 10, 99))
+    assert [(e.user_id, e.name) for e in some] == [(10, "ann"), (12, "cat")]
+    assert await repo.entries(event_id, (None, 99)) == []
 
 
 async def test_a_round_begins_once_with_its_tables_and_boards(
@@ -104,6 +108,10 @@ async def test_a_round_begins_once_with_its_tables_and_boards(
         (2, 1, False),
         (2, 2, False),
     ]
+    # one table of the round, as a table moving on reads it
+    assert await repo.table(event_id, 1, 2) == (await repo.tables(event_id, 1))[1]
+    assert await repo.table(event_id, 1, 9) is None
+    assert await repo.table(event_id, 2, 1) is None
     # one table's boards of the round, as a table moving on reads them
     assert [(b.table_no, b.board) for b in await repo.boards(event_id, 1, 2)] == [(2, 1), (2, 2)]
     assert await repo.boards(event_id, 1, 9) == []
@@ -129,6 +137,17 @@ async def test_a_round_begins_once_with_its_tables_and_boards(
     assert [(b.board, b.ns_result, b.ns_thinking, b.ew_thinking) for b in skipped] == [
         (2, None, 10.0, 20.0)
     ]
+    # the round is done once every board is (played, skipped or voided), and not before
+    assert not await repo.round_done(event_id, 1)  # table 2's boards are still to play
+    assert await repo.skip_board(event_id, 1, 2, 1, 0.0, 0.0)
+    assert not await repo.round_done(event_id, 1)
+    voided = await _table(db)
+    async with db.transaction():
+        await repo.set_board_table(event_id, 1, 2, 2, voided)
+    assert not await repo.round_done(event_id, 1)  # dealt, not over
+    assert await repo.void_board(voided, 1.0, 1.0)
+    assert await repo.round_done(event_id, 1)
+    assert not await repo.round_done(event_id, 2)  # a round not begun has no boards
     # the round is scored once; the next begins only after this one
     assert not await repo.start_round(event_id, 3, seats, [5, 6])
     assert (

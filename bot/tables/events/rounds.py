@@ -286,7 +286,8 @@ class Rounds:
         if opened is not None:
             table, seating = opened
             self.showing.play(table)
-            await self.showing.show(event, table, seating, await self.shared.names(event))
+            names = await self.shared.names(event, seating.seats)  # the table's own players
+            await self.showing.show(event, table, seating, names)
         if over:
             await self._close_round(event_id, round_no)
 
@@ -297,6 +298,7 @@ class Rounds:
         the table dealt (and its round table) and the boards skipped, to be shown after
         the lock."""
         boards = await self.repo.boards(event.id, round_no, table_no)
+        voided = False  # a board ruled here: read the boards again
         for b in boards:
             if b.table_id is not None and not b.done:
                 row = await self.svc.table_repo.get(b.table_id)
@@ -305,14 +307,17 @@ class Rounds:
                 # the board's table was cancelled: the board is ruled as skipped
                 ns, ew = await self._thinking(boards)
                 await self.repo.void_board(b.table_id, ns, ew)
-        boards = await self.repo.boards(event.id, round_no, table_no)
+                voided = True
+        if voided:
+            boards = await self.repo.boards(event.id, round_no, table_no)
         pending = [b for b in boards if not b.done]
         if not pending:
             return None, None
         rounds = {r.number: r for r in await self.repo.rounds(event.id)}
         clock = RoundClock(rounds[round_no].started_at, event.minutes_per_board, len(boards))
-        tables = {t.number: t for t in await self.repo.tables(event.id, round_no)}
-        table = tables[table_no]
+        table = await self.repo.table(event.id, round_no, table_no)
+        if table is None:
+            return None, None
         if clock.may_start(self.shared.clock()):
             dealt = await self._deal(event, table, pending[0].board, boards)
             return (None if dealt is None else (dealt, table)), None
@@ -338,7 +343,7 @@ class Rounds:
         no Discord call under it)."""
         if known is None or any(b.done for b in boards):
             await self._came_back(event, table, boards)
-            known = await self.repo.entries(event.id)
+            known = await self.repo.entries(event.id, table.seats)  # the table's players
         entries = {e.user_id: e for e in known}
         away = frozenset(
             s
@@ -383,8 +388,7 @@ class Rounds:
         return time[0], time[1]
 
     async def _round_over(self, event: EventRow, round_no: int) -> bool:
-        boards = await self.repo.boards(event.id, round_no)
-        return bool(boards) and all(b.done for b in boards)
+        return await self.repo.round_done(event.id, round_no)
 
     async def _close_round(self, event_id: int, round_no: int) -> None:
         async with self.shared.locks[event_id]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from bot.store import EventRow
 from bot.tables.events.ports import EventFront, EventTables
@@ -43,6 +43,8 @@ class Shared:
         # it is a no-show who took their seat back (``Rounds.changed``)
         self.away: dict[int, frozenset[int]] = {}
 
-    async def names(self, event: EventRow) -> dict[int, str]:
-        """Each entrant's name, by user id."""
-        return {e.user_id: e.name for e in await self.repo.entries(event.id)}
+    async def names(
+        self, event: EventRow, users: Collection[int | None] | None = None
+    ) -> dict[int, str]:
+        """Each entrant's name, by user id (of ``users`` only, when given: one table's)."""
+        return {e.user_id: e.name for e in await self.repo.entries(event.id, users)}
