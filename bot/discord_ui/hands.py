@@ -159,6 +159,8 @@ class Hands:
             )
         if view.phase == "over" and not note:
             note = shown(table).how_won_in.get(current(), shown(table).how_won)
+            if not note and not table.kind_rules.rematch:  # no Rematch to point to
+                note = _("See the table for the final summary.")
         played_for = shown(table).played_for.get(seat)
         if played_for and view.phase != "over":
             note = f"{played_for}\n{note}" if note else played_for

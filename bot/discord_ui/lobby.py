@@ -32,6 +32,7 @@ from bot.tables.sync import CATCH_UP_TRIES
 from bot.tables.table import (
     AI_NAMES,
     Table,
+    TableSettings,
     first_free,
     hand_signature,
     parse_options,
@@ -437,6 +438,8 @@ class Lobby:
         row = await svc.table_repo.get(table_id)
         if row is None or row.status != "finished":
             return None, _("A rematch needs a finished game.")
+        if not TableSettings.from_json(row.settings).kind.rules.rematch:
+            return None, _("This was an event's board: the event goes on by itself, no rematch.")
         if not any(isinstance(s, HumanSeat) and s.user_id == user_id for s in row.seats):
             return None, _("Only players of that game can start a rematch.")
         existing = await svc.table_repo.get_open_by_channel(row.channel_id)

@@ -379,7 +379,11 @@ class Presenter:
             final = render.final_text(info, view, shown(table).how_won).splitlines()
             return TableLayout(
                 lines=tuple(final),
-                buttons=layout.finished_buttons(table.id) if table.status == "finished" else (),
+                buttons=(
+                    layout.finished_buttons(table.id, table.kind_rules.rematch)
+                    if table.status == "finished"
+                    else ()
+                ),
                 picture=picture,
                 alt=render.alt_text(info, view, recent),
             )

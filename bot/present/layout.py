@@ -179,14 +179,13 @@ def lobby_buttons(table_id: int, full: bool = False) -> tuple[tuple[RHButton, ..
     return tuple(first), second
 
 
-def finished_buttons(table_id: int) -> tuple[tuple[RHButton, ...], ...]:
-    """The final table's: Rematch, and the last deal's tricks (while the table is kept)."""
-    return (
-        (
-            _button(table_id, "rematch", _("Rematch"), discord.ButtonStyle.success),
-            _button(table_id, "deal", _("This deal"), discord.ButtonStyle.secondary),
-        ),
-    )
+def finished_buttons(table_id: int, rematch: bool = True) -> tuple[tuple[RHButton, ...], ...]:
+    """The final table's: Rematch (where its kind has one: not an event's board), and
+    the last deal's tricks (while the table is kept)."""
+    deal = _button(table_id, "deal", _("This deal"), discord.ButtonStyle.secondary)
+    if not rematch:
+        return ((deal,),)
+    return ((_button(table_id, "rematch", _("Rematch"), discord.ButtonStyle.success), deal),)
 
 
 def without_buttons(message: discord.Message | None) -> discord.ui.LayoutView | None:

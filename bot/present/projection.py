@@ -60,6 +60,7 @@ class TableFrame:
     seats: tuple[SeatInfo | None, ...]
     hints: bool = False
     deadline: float | None = None  # epoch seconds: the turn's (active) or the lobby's (lobby)
+    rematch: bool = True  # its finished game offers Rematch (not an event's board)
 
 
 def game_part(frame: TableFrame, view: SeatView) -> Json:
@@ -142,6 +143,7 @@ def _frame(frame: TableFrame, schema: str) -> Json:
         "status": frame.status,
         "version": frame.version,
         "hints": frame.hints,
+        "rematch": frame.rematch,
         "seats": seats,
         "lobby": lobby,
         "game": None,

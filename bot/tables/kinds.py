@@ -64,6 +64,10 @@ class KindRules:
     never offered it: its result is the board's score against the field."""
     may_be_rated: bool = False
     """Its opener may choose to rate it (an event's boards: the server's choice)."""
+    rematch: bool = True
+    """Its finished game offers Rematch (the same players again, in its channel); a
+    board's or an event's is one deal of something larger, which its own flow goes on
+    with (the next board, the next round), never replayed as a game of its own."""
 
 
 class TableKind(StrEnum):
@@ -109,6 +113,7 @@ _RULES: dict[TableKind, KindRules] = {
         thread=False,
         lobby=False,
         concede=False,
+        rematch=False,
     ),
     # an event's board: played in the thread the event opened for its table (so no
     # thread of its own), on the turn timer, unrated unless the server chose to rate
@@ -124,6 +129,7 @@ _RULES: dict[TableKind, KindRules] = {
         lobby=False,
         concede=True,
         may_be_rated=True,
+        rematch=False,
     ),
 }
 

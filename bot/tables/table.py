@@ -357,6 +357,7 @@ class Table:
             self.info().seats,
             self.kind.rules.hint_button,
             self._deadline(),
+            self.kind_rules.rematch,
         )
 
     def _deadline(self) -> float | None:

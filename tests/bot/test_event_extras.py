@@ -15,9 +15,11 @@ from bot.store import EventRepo, RatingRepo, ResultRepo
 from engine import Event, MatchOver
 
 from .helpers import (
+    button_labels,
     buttons,
     card_labels,
     enabled_cards,
+    forged_click,
     hand_message,
     message_text,
     table_message,
@@ -335,3 +337,35 @@ async def test_each_board_at_a_table_ends_with_its_own_result_and_its_players(
         text = message_text(shown_table)
         assert how in text and all(n in text for n in names), text
     assert len(set(hows)) > 1  # each board its own line: none repeats the board before's
+
+
+async def test_an_event_board_ends_without_rematch(simcord_env: Any) -> None:
+    """An event's finished board offers no Rematch (the event goes on by itself: the
+    next board, the next round); a forged Rematch on it is refused privately and opens
+    no table, even once the thread is free after the round's last board."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    members = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cat", "dan")]
+    await _run_event(env, mod, channel, members, 1, boards=2)
+    boards = await EventRepo(env.bot.db).boards(1)
+    (thread,) = channel.threads
+    for board in boards:
+        table = env.bot.manager.tables.get(board.table_id)
+        assert table is not None and table.status == "finished"
+        shown = next(m for m in thread.history() if m.id == table.message_id)
+        labels = button_labels(shown)
+        assert "This deal" in labels and "Rematch" not in labels, labels
+        for member in members:  # the hand DM's last line points to the table, not a Rematch
+            _channel, message_id = table.hand_messages[table.seat_of(member.id)]
+            dm = next(m for m in member.user.dm_channel.history() if m.id == message_id)
+            assert "Rematch" not in dm.content, dm.content
+    last = env.bot.manager.tables.get(boards[-1].table_id)
+    assert last is not None
+    shown = next(m for m in thread.history() if m.id == last.message_id)
+    before = len(await env.bot.db.fetchall("SELECT id FROM tables", ()))
+    res = await forged_click(env, members[0], shown, f"rh:t:{last.id}:rematch")
+    assert res.ephemeral and "no rematch" in res.response.content, res.response.content
+    assert len(await env.bot.db.fetchall("SELECT id FROM tables", ())) == before

@@ -725,7 +725,7 @@ class TableView {
       el("h2", {}, t("{winner} won", { winner })),
       el("p", {}, game.scores.map((s, i) => `${sides[i] ?? ""}: ${s}`).join(" · ")),
     );
-    if (state.status === "finished" && state.you) {
+    if (state.status === "finished" && state.you && state.rematch !== false) {
       const again = el("button", { type: "button", class: "primary", "data-table": "rematch" }, t("Rematch"));
       again.addEventListener("click", () => this.tableVerb("rematch"));
       box.append(el("div", { class: "actions" }, again));

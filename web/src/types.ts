@@ -91,6 +91,7 @@ export interface TableState {
   status: "lobby" | "active" | "finished" | "cancelled";
   version: number;
   hints: boolean;
+  rematch?: boolean;
   seats: SeatInfo[];
   lobby: { creator_id: string; open_seats: number[]; expires_at: number | null } | null;
   game: Game | null;
