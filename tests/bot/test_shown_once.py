@@ -623,3 +623,43 @@ async def test_a_started_bot_reads_nothing_for_a_kept_registration_message(
     await env.settle()
     assert _reads(env, requests) == []
     assert [m.id for m in _registrations(channel)] == [posted.id]
+
+
+async def test_a_registration_message_kept_by_a_start_up_meanwhile_is_not_deleted(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A start-up (a second process's, played here by the events feature's start)
+    runs between ``/ruff event create``'s post and its keeping of the id: it finds the
+    message and keeps it; create's own keeping then changes nothing and leaves it —
+    one registration message, live."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    channel = guild.create_text_channel("events")
+    ann = guild.add_member(env.create_user("ann"))
+    (events,) = [f for f in env.bot.features if f.name == "events"]
+    keep = EventRepo.set_message
+    kept: list[bool] = []
+
+    async def started_meanwhile(self: EventRepo, event_id: int, message_id: int) -> bool:
+        if not kept:
+            kept.append(True)
+            await events.start()  # finds the posted message, keeps it
+        done = await keep(self, event_id, message_id)
+        kept.append(done)
+        return done
+
+    monkeypatch.setattr(EventRepo, "set_message", started_meanwhile)
+    res = await mod.slash(
+        channel, "ruff event create", game="whist-5", minutes=60, rounds=1, boards=2
+    )
+    assert "Event #1 is open" in res.response.content, res.response.content
+    await env.settle()
+    assert kept == [True, True, False]  # the start-up's keeping, then create's: none
+    (posted,) = _registrations(channel)
+    assert (await EventRepo(env.bot.db).get(1)).message_id == posted.id  # type: ignore[union-attr]
+    res = await ann.click(posted, label="Join")
+    assert "You are registered" in res.response.content, res.response.content
+    await env.settle()
+    assert "ann" in _message(channel, posted.id).content
