@@ -39,7 +39,7 @@ from engine import Action, DealScored, DealStarted, Event, Game, SeatView, Trick
 
 log = logging.getLogger(__name__)
 
-__all__ = ["LOOK_BACK", "PICTURE_SHARE", "Presenter", "shows_table"]
+__all__ = ["LOOK_BACK", "PICTURE_SHARE", "Presenter", "custom_ids", "shows_table"]
 
 PICTURE_SHARE = 0.25
 """The most of one core table pictures may take, bot-wide: after a picture that took
@@ -60,19 +60,26 @@ no other message in a table's channel does (a hand and its controls are DMs or
 private answers)."""
 
 
-def shows_table(message: discord.Message, table_id: int) -> bool:
-    """Whether ``message`` is a table message of table ``table_id`` (by its buttons)."""
-    wanted = {table_id_for(table_id, verb) for verb in TABLE_VERBS}
+def custom_ids(message: discord.Message) -> set[str]:
+    """The custom_ids of ``message``'s buttons and selects (in rows and sections)."""
+    found: set[str] = set()
     stack: list[Any] = list(message.components)
     while stack:
         component = stack.pop()
-        if getattr(component, "custom_id", None) in wanted:
-            return True
+        custom_id = getattr(component, "custom_id", None)
+        if isinstance(custom_id, str):
+            found.add(custom_id)
         stack.extend(getattr(component, "children", None) or ())
         accessory = getattr(component, "accessory", None)
         if accessory is not None:
             stack.append(accessory)
-    return False
+    return found
+
+
+def shows_table(message: discord.Message, table_id: int) -> bool:
+    """Whether ``message`` is a table message of table ``table_id`` (by its buttons)."""
+    wanted = {table_id_for(table_id, verb) for verb in TABLE_VERBS}
+    return not wanted.isdisjoint(custom_ids(message))
 
 
 class Presenter:

@@ -272,10 +272,14 @@ class EventRepo(Repository):
         )
         return [_event(r) for r in rows]
 
-    async def set_message(self, event_id: int, message_id: int) -> None:
-        await self.db.execute(
-            "UPDATE events SET message_id = ? WHERE id = ?", (message_id, event_id)
+    async def set_message(self, event_id: int, message_id: int) -> bool:
+        """Keep the event's registration message; kept once: False (nothing changes)
+        if one is kept already (another process, or a start-up, kept its own)."""
+        changed = await self.db.execute(
+            "UPDATE events SET message_id = ? WHERE id = ? AND message_id IS NULL",
+            (message_id, event_id),
         )
+        return changed > 0
 
     async def set_state(self, event_id: int, old: EventState, new: EventState) -> bool:
         """``old`` -> ``new``; False if the event was not in ``old`` (someone else moved it)."""

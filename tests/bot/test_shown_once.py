@@ -550,3 +550,116 @@ async def test_two_table_messages_left_by_two_stops_become_one(
     res = await bob.click(_message(channel, newer.id), label="Join")
     assert res.acknowledged and not res.ephemeral, res
     assert "bob" in message_text(_message(channel, newer.id))
+
+
+def _registrations(channel: Any) -> list[discord.Message]:
+    return [m for m in channel.history() if m.content.startswith("🏆 **Event #1**")]
+
+
+@pytest.mark.parametrize(
+    ("create", "joined"),
+    [
+        ({"minutes": 60, "rounds": 1, "boards": 2}, "You are registered"),
+        ({"format": "async", "boards": 2, "deadline": "36h", "starts_in": 60}, "You are in"),
+    ],
+    ids=["rounds", "async"],
+)
+async def test_a_registration_message_posted_and_not_kept_is_kept_after_a_restart(
+    simcord_env: Any,
+    db_path: Path,
+    more_bots: list[Any],
+    monkeypatch: pytest.MonkeyPatch,
+    create: dict[str, Any],
+    joined: str,
+) -> None:
+    """``/ruff event create`` posts the registration message and the bot stops before
+    keeping its id; a member joins by it meanwhile (accepted, the message unchanged:
+    no id to edit). After the restart the message is found and kept — not a second
+    posted — it shows who joined, and a join by it is accepted and shown."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    channel = guild.create_text_channel("events")
+    ann, bob = (guild.add_member(env.create_user(n)) for n in ("ann", "bob"))
+    stopped = _stop_at(monkeypatch, EventRepo, "set_message")
+    await mod.slash(channel, "ruff event create", game="whist-5", **create)
+    await env.settle()
+    assert len(stopped) == 1
+    (posted,) = _registrations(channel)
+    assert (await EventRepo(env.bot.db).get(1)).message_id is None  # type: ignore[union-attr]
+    monkeypatch.undo()
+    res = await ann.click(posted, label="Join")
+    assert res.ephemeral and joined in res.response.content, res.response.content
+    await env.settle()
+    assert "ann" not in _message(channel, posted.id).content  # stale: nothing to edit
+
+    requests = len(env.http_requests)
+    await restart(env, more_bots, make_settings(db_path))
+    await env.settle()
+    assert _reads(env, requests) == [f"/channels/{channel.id}/messages"]  # one look
+
+    assert [m.id for m in _registrations(channel)] == [posted.id]  # shown once
+    assert (await EventRepo(env.bot.db).get(1)).message_id == posted.id  # type: ignore[union-attr]
+    assert "ann" in _message(channel, posted.id).content  # brought up to date
+    res = await bob.click(_message(channel, posted.id), label="Join")
+    assert res.ephemeral and joined in res.response.content, res.response.content
+    await env.settle()
+    assert [m.id for m in _registrations(channel)] == [posted.id]
+    shown = _message(channel, posted.id).content
+    assert "ann" in shown and "bob" in shown  # the join shown on it
+
+
+async def test_a_started_bot_reads_nothing_for_a_kept_registration_message(
+    simcord_env: Any, db_path: Path, more_bots: list[Any]
+) -> None:
+    """A registration message whose id is kept: a restart posts none and reads no
+    channel for it (the look is only where the id is missing)."""
+    env = simcord_env
+    channel, _mod, _members = await _event_of_four(env)
+    (posted,) = _registrations(channel)
+    requests = len(env.http_requests)
+    await restart(env, more_bots, make_settings(db_path))
+    await env.settle()
+    assert _reads(env, requests) == []
+    assert [m.id for m in _registrations(channel)] == [posted.id]
+
+
+async def test_a_registration_message_kept_by_a_start_up_meanwhile_is_not_deleted(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A start-up (a second process's, played here by the events feature's start)
+    runs between ``/ruff event create``'s post and its keeping of the id: it finds the
+    message and keeps it; create's own keeping then changes nothing and leaves it —
+    one registration message, live."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    channel = guild.create_text_channel("events")
+    ann = guild.add_member(env.create_user("ann"))
+    (events,) = [f for f in env.bot.features if f.name == "events"]
+    keep = EventRepo.set_message
+    kept: list[bool] = []
+
+    async def started_meanwhile(self: EventRepo, event_id: int, message_id: int) -> bool:
+        if not kept:
+            kept.append(True)
+            await events.start()  # finds the posted message, keeps it
+        done = await keep(self, event_id, message_id)
+        kept.append(done)
+        return done
+
+    monkeypatch.setattr(EventRepo, "set_message", started_meanwhile)
+    res = await mod.slash(
+        channel, "ruff event create", game="whist-5", minutes=60, rounds=1, boards=2
+    )
+    assert "Event #1 is open" in res.response.content, res.response.content
+    await env.settle()
+    assert kept == [True, True, False]  # the start-up's keeping, then create's: none
+    (posted,) = _registrations(channel)
+    assert (await EventRepo(env.bot.db).get(1)).message_id == posted.id  # type: ignore[union-attr]
+    res = await ann.click(posted, label="Join")
+    assert "You are registered" in res.response.content, res.response.content
+    await env.settle()
+    assert "ann" in _message(channel, posted.id).content

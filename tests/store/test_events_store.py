@@ -165,7 +165,8 @@ async def test_a_round_begins_once_with_its_tables_and_boards(
 async def test_a_cancel_is_from_one_state_only(db: Database) -> None:
     repo = EventRepo(db)
     event_id = await _event(repo)
-    await repo.set_message(event_id, 99)
+    assert await repo.set_message(event_id, 99)
+    assert not await repo.set_message(event_id, 98)  # kept once: a second is not kept
     assert await repo.set_state(event_id, "registering", "cancelled")
     assert not await repo.set_state(event_id, "registering", "running")
     event = await repo.get(event_id)

@@ -14,6 +14,7 @@ privately.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
@@ -25,6 +26,7 @@ from bot.discord_ui.services import DiscordServices
 from bot.features import Feature
 from bot.features.daily.boards import Daily
 from bot.present.i18n import N_, _
+from bot.present.notify import MessageGone
 from bot.present.replies import refuse, reply
 from bot.store import EventRow
 from bot.tables.drivers import Drivers
@@ -42,6 +44,8 @@ from engine import RulesError, game_ids, make_rules
 from . import async_text, text
 from .asynchronous import AsyncEvents
 from .front import PREFIX, DiscordEventFront
+
+log = logging.getLogger(__name__)
 
 __all__ = ["build", "event_games"]
 
@@ -410,8 +414,24 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers, daily: D
             await reply(interaction, part, picture=picture if i == 0 else None)
 
     async def resume() -> None:
+        await unkept_registrations()
         await director.resume()
         await asyncs.start()
+
+    async def unkept_registrations() -> None:
+        """An event with no registration message kept (the bot stopped between posting
+        it and keeping its id): the one posted is found and kept, or one posted (the
+        event's Join and Leave answer, its message shows them)."""
+        for event in await svc.event_repo.unfinished():
+            if event.message_id is not None:
+                continue
+            try:
+                if event.format == "async":
+                    await asyncs.post_registration(event, again=True)
+                else:
+                    await front.post_registration(event, again=True)
+            except (MessageGone, discord.HTTPException) as exc:
+                log.warning("event %s: no registration message shown (%s)", event.id, exc)
 
     async def stop() -> None:
         await asyncs.close()

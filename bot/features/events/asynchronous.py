@@ -26,6 +26,7 @@ from bot.tables.table import Table
 from engine import Board
 
 from . import async_text, text
+from .front import show_registration
 
 log = logging.getLogger(__name__)
 
@@ -83,10 +84,10 @@ class AsyncEvents:
         with using(await self._language(event)):
             return async_text.registration(event, entries, done), self.view(event)
 
-    async def post_registration(self, event: EventRow) -> None:
-        content, view = await self.message(event)
-        posted = await self.svc.notifier.post(event.channel_id, content, view)
-        await self.svc.event_repo.set_message(event.id, posted.id)
+    async def post_registration(self, event: EventRow, *, again: bool = False) -> None:
+        """Show the event's message (:func:`~.front.show_registration`; ``again`` at a
+        start-up where its id was never kept)."""
+        await show_registration(self.svc, event, self.message, again=again)
 
     async def registration_changed(self, event: EventRow) -> None:
         current = await self.svc.event_repo.get(event.id)

@@ -8,12 +8,12 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import discord
 
-from bot.discord_ui.presenter import LOOK_BACK, Presenter
+from bot.discord_ui.presenter import LOOK_BACK, Presenter, custom_ids
 from bot.discord_ui.services import DiscordServices
 from bot.present.i18n import LANGUAGES, _, using
 from bot.present.notify import MessageGone
@@ -28,7 +28,7 @@ from . import text
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DiscordEventFront", "PREFIX", "standings_scene"]
+__all__ = ["DiscordEventFront", "PREFIX", "show_registration", "standings_scene"]
 
 PREFIX = "ev"
 """The feature's custom_id prefix: ``ev:<event>:<verb>``."""
@@ -36,6 +36,69 @@ PREFIX = "ev"
 MEMBERS_KEPT = 4096  # threads whose members the front remembers (a round of 50 tables: 50)
 
 ButtonMaker = Callable[[int, str, str, discord.ButtonStyle], discord.ui.Item[Any]]
+
+
+Render = Callable[[EventRow], Awaitable[tuple[str, discord.ui.View | None]]]
+"""What an event's registration message says, and its buttons."""
+
+
+def shows_event(message: discord.Message, event_id: int) -> bool:
+    """Whether ``message`` is event ``event_id``'s registration message: its buttons
+    carry the event's id (``ev:<event>:<verb>``), and no other message the bot posts
+    in a channel does."""
+    prefix = f"{PREFIX}:{event_id}:"
+    return any(c.startswith(prefix) for c in custom_ids(message))
+
+
+async def show_registration(
+    svc: DiscordServices, event: EventRow, render: Render, *, again: bool = False
+) -> int | None:
+    """Post ``event``'s registration message (``render`` says it) and keep its id; the
+    message's id, None if none is kept. ``again`` (a start-up, where the event has no
+    kept message): the one a bot that stopped between posting it and keeping its id
+    left is looked for first among the channel's :data:`LOOK_BACK` latest messages
+    (one read; by its buttons, :func:`shows_event`) and kept, brought up to date (its
+    counts, its buttons), instead of a second being posted; the copies not kept are
+    deleted. A message posted here is deleted
+    again if another (a second process's) was kept meanwhile: one registration
+    message an event."""
+    if again:
+        try:
+            own = await svc.notifier.own_recent(event.channel_id, LOOK_BACK)
+        except (MessageGone, discord.HTTPException) as exc:
+            log.info("event %s: its channel's history not read (%s)", event.id, exc)
+            own = []
+        found = [m for m in own if shows_event(m, event.id)]
+        if found:
+            newest = found[0]  # newest first
+            if await svc.event_repo.set_message(event.id, newest.id):
+                log.info("event %s: registration message %s found and kept", event.id, newest.id)
+            kept = await svc.event_repo.get(event.id)
+            for copy in found:  # a copy another stop left, or one not kept
+                if kept is None or copy.id != kept.message_id:
+                    with contextlib.suppress(MessageGone, discord.HTTPException):
+                        await svc.notifier.delete(event.channel_id, copy.id)
+            if kept is None or kept.message_id is None:
+                return None
+            shown: EventRow = kept
+            message_id, channel_id = kept.message_id, kept.channel_id
+
+            async def latest() -> tuple[str, discord.ui.View | None]:
+                return await render(await svc.event_repo.get(event.id) or shown)
+
+            svc.notifier.schedule_edit(channel_id, message_id, latest)
+            return message_id
+    content, view = await render(event)
+    message = await svc.notifier.post(event.channel_id, content, view)
+    if await svc.event_repo.set_message(event.id, message.id):
+        return message.id
+    # another process's start-up kept one meanwhile (this one, found by its look, or
+    # its own): the kept one is shown
+    kept = await svc.event_repo.get(event.id)
+    if kept is None or kept.message_id != message.id:
+        with contextlib.suppress(MessageGone, discord.HTTPException):
+            await svc.notifier.delete(event.channel_id, message.id)
+    return None if kept is None else kept.message_id
 
 
 def standings_scene(
@@ -106,11 +169,10 @@ class DiscordEventFront:
         with using(await self._language(event)):
             return text.registration(event, entries), self.view(event)
 
-    async def post_registration(self, event: EventRow) -> int:
-        content, view = await self.registration_message(event)
-        message = await self.svc.notifier.post(event.channel_id, content, view)
-        await self.svc.event_repo.set_message(event.id, message.id)
-        return message.id
+    async def post_registration(self, event: EventRow, *, again: bool = False) -> int | None:
+        """Show the registration message (:func:`show_registration`; ``again`` at a
+        start-up where its id was never kept)."""
+        return await show_registration(self.svc, event, self.registration_message, again=again)
 
     async def registration_changed(self, event: EventRow) -> None:
         current = await self.svc.event_repo.get(event.id)
