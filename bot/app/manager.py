@@ -57,6 +57,7 @@ from bot.features.coach.hints import Hints
 from bot.features.coach.lessons import Lessons
 from bot.features.daily.boards import Daily
 from bot.features.daily.standings import DailyStandings
+from bot.present.i18n import load_catalogues
 from bot.present.replies import refuse
 from bot.store import Database
 from bot.tables.aipool import AIPool
@@ -149,6 +150,7 @@ class GameManager:
     async def resume(self) -> int:
         """Load every unfinished table from the database and bring it back to life;
         then settle the heap (:mod:`bot.app.heap`): start-up is over."""
+        load_catalogues()  # before the first table's text, not in the middle of a game
         resumed = await self._resume.resume()
         if not self.services.settings.pages_only:  # a pages-only process settles nothing
             self.services.own(self.challenges.run(), name="challenges")  # their deadlines
