@@ -30,7 +30,8 @@ interaction response being sent, as ``tools.bench`` measures it) p50/p95/p99, th
 event loop's lag (a 50 ms ticker's lateness, :func:`tools.bench.watch_lag`) p50/p99,
 and of the lag, the part the loop's thread waited for a CPU another process held
 (``schedstat``: the machine's, not the bot's), with sample sizes; each block's row,
-then each kind's pooled, side by side.
+then each kind's pooled, side by side, and the event's p99s less the ordinary
+tables' with a 95% CI (:func:`quantile_gap`: runs of consecutive samples resampled).
 
 **Round change**: on the same bot setup, an event of ``--tables`` tables and
 ``--boards`` boards a round, every player checked in, round 1 played out by the
@@ -54,6 +55,7 @@ import random
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -402,6 +404,52 @@ def _ms(values: list[float], q: float) -> str:
     return f"{_quantile(values, q) * 1000:7.1f}"
 
 
+SEGMENT = 25
+"""Samples a resampled run (about a second of a block's clicks or lag ticks): a stall
+delays the samples around it together, so they are drawn together, not one by one."""
+
+
+def quantile_gap(
+    a: Sequence[Sequence[float]],
+    b: Sequence[Sequence[float]],
+    q: float = 0.99,
+    *,
+    draws: int = 2000,
+    seed: int = 1,
+) -> tuple[float, float, float]:
+    """``a``'s ``q``-quantile less ``b``'s, each pooled over its blocks (lists of samples
+    in the order taken), with a 95% CI by a segment bootstrap: every block cut into runs
+    of :data:`SEGMENT` consecutive samples, each kind's runs drawn with replacement as
+    many times as it has, ``draws`` times."""
+
+    def runs(blocks: Sequence[Sequence[float]]) -> list[Sequence[float]]:
+        return [blk[i : i + SEGMENT] for blk in blocks for i in range(0, len(blk), SEGMENT)]
+
+    ra, rb = runs(a), runs(b)
+    gap = _quantile([x for r in ra for x in r], q) - _quantile([x for r in rb for x in r], q)
+    rng = random.Random(seed)
+    gaps = sorted(
+        _quantile([x for r in rng.choices(ra, k=len(ra)) for x in r], q)
+        - _quantile([x for r in rng.choices(rb, k=len(rb)) for x in r], q)
+        for _ in range(draws)
+    )
+    return gap, gaps[int(0.025 * draws)], gaps[min(draws - 1, int(0.975 * draws))]
+
+
+def _gap_line(blocks: Sequence[Block]) -> str:
+    """The event's p99s less the ordinary tables', with their CIs (:func:`quantile_gap`)."""
+    event = [b for b in blocks if b.kind == "event"]
+    ordinary = [b for b in blocks if b.kind == "ordinary"]
+    ack = quantile_gap([b.acks for b in event], [b.acks for b in ordinary])
+    lag = quantile_gap([b.lags for b in event], [b.lags for b in ordinary])
+    return (
+        "event less ordinary, p99 (95% CI, runs of "
+        f"{SEGMENT} samples resampled): ack {ack[0] * 1000:+.1f} ms "
+        f"({ack[1] * 1000:+.1f} .. {ack[2] * 1000:+.1f}), lag {lag[0] * 1000:+.1f} ms "
+        f"({lag[1] * 1000:+.1f} .. {lag[2] * 1000:+.1f})"
+    )
+
+
 def _row(label: str, acks: list[float], lags: list[float], waits: list[float]) -> str:
     own = [lag - wait for lag, wait in zip(lags, waits, strict=True)]
     return (
@@ -457,6 +505,8 @@ async def run(args: argparse.Namespace) -> None:
                     + f"; loop CPU {cpu * 1000:.2f} ms a move",
                     flush=True,
                 )
+            if {b.kind for b in blocks} == {"event", "ordinary"}:
+                print(_gap_line(blocks), flush=True)
             if args.no_change:
                 return
             for posts in (False, True):
