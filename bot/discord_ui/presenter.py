@@ -177,13 +177,14 @@ class Presenter:
     def redraw(self, table: Table) -> None:
         if (
             table.message_id is None
-            and table.kind in (TableKind.ORDINARY, TableKind.HINTS)
+            and table.kind.rules.lobby
             and table.status in ("lobby", "active")
         ):
             # loaded with no table message kept: the bot stopped (or the process
             # that ran it died) between posting it and keeping its id, or before
-            # posting it; found in its channel and kept, else posted. (An event's
-            # board is shown by its director; a board played alone has none.)
+            # posting it; found in its channel and kept, else posted. (Only a kind
+            # opened as a lobby has its table message posted here: an event's board
+            # is shown by its director, a board played alone has none.)
             self.svc.own(self.repost_table(table))
         elif (
             table.status == "active"
