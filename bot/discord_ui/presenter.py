@@ -384,13 +384,12 @@ class Presenter:
         view = table.view(0)
         recent = list(shown(table).recent)
         if game.is_over or table.status != "active":
-            final = render.final_text(info, view, shown(table).how_won).splitlines()
+            rematch = table.kind_rules.rematch and table.status == "finished"
+            final = render.final_text(info, view, shown(table).how_won, rematch).splitlines()
             return TableLayout(
                 lines=tuple(final),
                 buttons=(
-                    layout.finished_buttons(table.id, table.kind_rules.rematch)
-                    if table.status == "finished"
-                    else ()
+                    layout.finished_buttons(table.id, rematch) if table.status == "finished" else ()
                 ),
                 picture=picture,
                 alt=render.alt_text(info, view, recent),

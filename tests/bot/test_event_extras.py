@@ -358,6 +358,8 @@ async def test_an_event_board_ends_without_rematch(simcord_env: Any) -> None:
         shown = next(m for m in thread.history() if m.id == table.message_id)
         labels = button_labels(shown)
         assert "This deal" in labels and "Rematch" not in labels, labels
+        text = message_text(shown)  # nor does its text point to a Rematch
+        assert "finished" in text and "Rematch" not in text, text
         for member in members:  # the hand DM's last line points to the table, not a Rematch
             _channel, message_id = table.hand_messages[table.seat_of(member.id)]
             dm = next(m for m in member.user.dm_channel.history() if m.id == message_id)

@@ -141,9 +141,10 @@ def table_text(info: TableInfo, view: SeatView, recent: Sequence[str] = ()) -> s
 # ---------------------------------------------------------------- buttons
 
 
-def final_text(info: TableInfo, view: SeatView, how: str = "") -> str:
+def final_text(info: TableInfo, view: SeatView, how: str = "", rematch: bool = True) -> str:
     """The table message once the match is over (``how``: the line of
-    :func:`~bot.present.render.summary.how_won`, once the game's history is summed up)."""
+    :func:`~bot.present.render.summary.how_won`, once the game's history is summed up;
+    ``rematch``: the message has the Rematch button, which its last line points to)."""
     winner = view.winner if view.winner is not None else 0
     lines = [header(info) + _(" · **finished**")]
     conceded = concession_line(info, view)
@@ -191,7 +192,8 @@ def final_text(info: TableInfo, view: SeatView, how: str = "") -> str:
         lines.append(last)
     if info.hints:
         lines.append(_("Hints were on: this game is not rated."))
-    lines.append(_("Press **Rematch** to play again with the same seats."))
+    if rematch:
+        lines.append(_("Press **Rematch** to play again with the same seats."))
     return "\n".join(lines)
 
 
