@@ -15,8 +15,10 @@ from typing import Any
 import discord
 import pytest
 
+from bot.app.client import RuffBot
 from bot.present.layout import layout_text as message_text
 from bot.present.notify import Notifier, Unreachable
+from bot.sharding import shard_of
 from bot.store import ActionRepo, EventRepo, TableRepo
 from bot.tables.table import Table
 
@@ -44,6 +46,22 @@ def _stop_at(monkeypatch: pytest.MonkeyPatch, cls: type, name: str) -> list[tupl
         raise asyncio.CancelledError
 
     monkeypatch.setattr(cls, name, stop_here)
+    return stopped
+
+
+def _stop_once(monkeypatch: pytest.MonkeyPatch, cls: type, name: str) -> list[tuple[Any, ...]]:
+    """As :func:`_stop_at`, at the first call only (the task that posted ends there,
+    as its process died); later calls (this process's, which lives on) as they are."""
+    stopped: list[tuple[Any, ...]] = []
+    real = getattr(cls, name)
+
+    async def stop_first(self: Any, *args: Any) -> Any:
+        if not stopped:
+            stopped.append(args)
+            raise asyncio.CancelledError
+        return await real(self, *args)
+
+    monkeypatch.setattr(cls, name, stop_first)
     return stopped
 
 
@@ -673,3 +691,74 @@ async def test_a_registration_message_kept_by_a_start_up_meanwhile_is_not_delete
     assert "You are registered" in res.response.content, res.response.content
     await env.settle()
     assert "ann" in _message(channel, posted.id).content
+
+
+@pytest.mark.parametrize("bot_settings", [{"event_sweep_every": 2.0, "lease_seconds": 0.5}])
+async def test_a_registration_message_left_by_a_process_that_died_is_kept_by_a_running_one(
+    simcord_env: Any, bot_settings: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Several processes: the one that posted the registration message dies before
+    keeping its id (its task ends there) while this one keeps running, and nobody
+    starts. Within a sweep the running process finds the message and keeps it — one
+    read, no second message — and a join by it is shown on it."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    channel = guild.create_text_channel("events")
+    ann = guild.add_member(env.create_user("ann"))
+    stopped = _stop_once(monkeypatch, EventRepo, "set_message")
+    requests = len(env.http_requests)
+    await mod.slash(channel, "ruff event create", game="whist-5", minutes=60, rounds=1, boards=2)
+    await env.settle()  # the sweep's sleep passes: no restart, the running process's sweep
+    assert len(stopped) == 1
+    (posted,) = _registrations(channel)
+    assert (await EventRepo(env.bot.db).get(1)).message_id == posted.id  # type: ignore[union-attr]
+    assert _reads(env, requests) == [f"/channels/{channel.id}/messages"]  # one look
+    assert [m.id for m in _registrations(channel)] == [posted.id]  # shown once
+    res = await ann.click(_message(channel, posted.id), label="Join")
+    assert "You are registered" in res.response.content, res.response.content
+    await env.settle()
+    assert "ann" in _message(channel, posted.id).content
+
+
+async def test_a_start_up_looks_only_for_its_own_servers_fresh_registrations(
+    simcord_env: Any, db_path: Path, more_bots: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A registration message posted and not kept, on a server of another process's
+    shard, the event fresh (its own process may be keeping the id right now): a
+    start-up of this process neither reads nor posts for it. The process holding the
+    server's shard does, at its start-up."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    channel = guild.create_text_channel("events")
+    stopped = _stop_at(monkeypatch, EventRepo, "set_message")
+    await mod.slash(channel, "ruff event create", game="whist-5", minutes=60, rounds=1, boards=2)
+    await env.settle()
+    assert len(stopped) == 1
+    (posted,) = _registrations(channel)
+    monkeypatch.undo()
+    shard = shard_of(guild.id, 2)
+
+    async def start_as(shard_id: int) -> None:
+        settings = make_settings(db_path, shard_count=2, shard_ids=(shard_id,))
+        new = RuffBot(settings)  # the gateway unsharded here; the shards it holds, said
+        more_bots.append(new)
+        old = env.bot
+        await env.restart_bot(new)
+        await old.close()
+        await env.settle()
+
+    requests = len(env.http_requests)
+    await start_as(1 - shard)  # another shard's process
+    assert _reads(env, requests) == []
+    assert [m.id for m in _registrations(channel)] == [posted.id]
+    assert (await EventRepo(env.bot.db).get(1)).message_id is None  # type: ignore[union-attr]
+
+    requests = len(env.http_requests)
+    await start_as(shard)  # the server's own
+    assert _reads(env, requests) == [f"/channels/{channel.id}/messages"]
+    assert [m.id for m in _registrations(channel)] == [posted.id]
+    assert (await EventRepo(env.bot.db).get(1)).message_id == posted.id  # type: ignore[union-attr]
