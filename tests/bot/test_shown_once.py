@@ -557,10 +557,12 @@ async def test_two_table_messages_left_by_two_stops_become_one(
     (first,) = _table_messages(channel)
     _stop_old_bot(env)
 
-    async def no_answer(self: Notifier, channel_id: int, limit: int) -> list[discord.Message]:
+    async def no_answer(
+        self: Notifier, channel_id: int, since: float, cap: int = 0
+    ) -> list[discord.Message]:
         raise Unreachable(f"history of {channel_id}", TimeoutError())
 
-    monkeypatch.setattr(Notifier, "own_recent", no_answer)
+    monkeypatch.setattr(Notifier, "own_since", no_answer)
     await restart(env, more_bots, make_settings(db_path))
     await env.settle()
     assert len(stopped) == 2
@@ -762,3 +764,56 @@ async def test_a_start_up_looks_only_for_its_own_servers_fresh_registrations(
     assert _reads(env, requests) == [f"/channels/{channel.id}/messages"]
     assert [m.id for m in _registrations(channel)] == [posted.id]
     assert (await EventRepo(env.bot.db).get(1)).message_id == posted.id  # type: ignore[union-attr]
+
+
+CHAT = 160  # messages the members post after the lobby and the registration
+
+
+@pytest.mark.parametrize("bot_settings", [{"lobby_timeout": LOBBY}])
+async def test_posts_not_kept_are_found_in_a_busy_channel_after_a_restart(
+    simcord_env: Any,
+    db_path: Path,
+    bot_settings: dict[str, Any],
+    more_bots: list[Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A lobby and an event's registration message are posted and the bot stops before
+    keeping either id; the members go on chatting ({CHAT} messages) while it is down.
+    After the restart both are found and kept — the look reads the channel from the
+    moment each was posted, not only its latest 50 — and neither is posted twice."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    channel = guild.create_text_channel("ruff")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    tables = _stop_at(monkeypatch, TableRepo, "set_message")
+    events = _stop_at(monkeypatch, EventRepo, "set_message")
+    await alice.slash(channel, "ruff new", target=3)
+    await mod.slash(channel, "ruff event create", game="whist-5", minutes=60, rounds=1, boards=2)
+    await env.settle()
+    assert len(tables) == 1 and len(events) == 1
+    (lobby,) = _table_messages(channel)
+    (registration,) = _registrations(channel)
+    _stop_old_bot(env)
+    monkeypatch.undo()
+    for n in range(CHAT):
+        await (alice if n % 2 else bob).send(channel, f"chat {n}")
+    assert len([m for m in channel.history() if m.content.startswith("chat ")]) == CHAT
+
+    requests = len(env.http_requests)
+    await restart(env, more_bots, make_settings(db_path, lobby_timeout=LOBBY))
+    await env.settle()
+    reads = _reads(env, requests)
+    assert reads and set(reads) == {f"/channels/{channel.id}/messages"}
+    assert len(reads) <= 4  # two looks, each of a page or two
+
+    assert [m.id for m in _table_messages(channel)] == [lobby.id]  # shown once
+    assert (await TableRepo(env.bot.db).require(1)).message_id == lobby.id
+    assert [m.id for m in _registrations(channel)] == [registration.id]
+    assert (await EventRepo(env.bot.db).get(1)).message_id == registration.id  # type: ignore[union-attr]
+    res = await bob.click(_message(channel, lobby.id), label="Join")  # the lobby's live
+    assert res.acknowledged, res
+    await env.settle()
+    assert "bob" in message_text(_message(channel, lobby.id))

@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.discord_ui.presenter import LOOK_BACK, Presenter, custom_ids
+from bot.discord_ui.presenter import Presenter, custom_ids
 from bot.discord_ui.services import DiscordServices
 from bot.present.i18n import LANGUAGES, _, using
 from bot.present.notify import MessageGone
@@ -56,15 +56,15 @@ async def show_registration(
     """Post ``event``'s registration message (``render`` says it) and keep its id; the
     message's id, None if none is kept. ``again`` (a start-up, where the event has no
     kept message): the one a bot that stopped between posting it and keeping its id
-    left is looked for first among the channel's :data:`LOOK_BACK` latest messages
-    (one read; by its buttons, :func:`shows_event`) and kept, brought up to date (its
+    left is looked for first among the bot's messages of the channel since the event
+    was created (read from then on; by its buttons, :func:`shows_event`) and kept, brought up to date (its
     counts, its buttons), instead of a second being posted; the copies not kept are
     deleted. A message posted here is deleted
     again if another (a second process's) was kept meanwhile: one registration
     message an event."""
     if again:
         try:
-            own = await svc.notifier.own_recent(event.channel_id, LOOK_BACK)
+            own = await svc.notifier.own_since(event.channel_id, event.created_at)
         except (MessageGone, discord.HTTPException) as exc:
             log.info("event %s: its channel's history not read (%s)", event.id, exc)
             own = []
@@ -272,7 +272,8 @@ class DiscordEventFront:
                 await self.svc.notifier.thread_member(thread, user, True)
         self._note_members(thread, set(players))
         try:
-            said = await self.svc.notifier.own_recent(thread, LOOK_BACK)
+            made = discord.utils.snowflake_time(thread).timestamp()  # the thread's id says
+            said = await self.svc.notifier.own_since(thread, made)
         except (MessageGone, discord.HTTPException):
             return thread  # unknown: better no first words than twice
         if not said:
@@ -339,7 +340,7 @@ class DiscordEventFront:
         """A public thread started from a message naming the seats. ``again``: that
         message, if a process that stopped posted it and made no thread from it, is
         the one the thread starts from (one such message a table)."""
-        starter = await self._starter(event, post) if again else None
+        starter = await self._starter(event, table.round, post) if again else None
         if starter is None:
             message = await self._post(event.channel_id, post)
             if message is None:
@@ -353,12 +354,15 @@ class DiscordEventFront:
         await self.svc.event_repo.set_thread(event.id, table.round, table.number, thread)
         return thread
 
-    async def _starter(self, event: EventRow, post: str) -> int | None:
-        """The bot's message naming a table's seats, among the event channel's latest,
-        that no thread was started from (one read); None if there is none."""
+    async def _starter(self, event: EventRow, round_no: int, post: str) -> int | None:
+        """The bot's message naming a table's seats, among its messages of the event
+        channel since round ``round_no`` began, that no thread was started from
+        (one read); None if there is none."""
         first = text.pieces(post)[0]
+        rounds = {r.number: r for r in await self.svc.event_repo.rounds(event.id)}
+        begun = rounds[round_no].started_at if round_no in rounds else event.created_at
         try:
-            own = await self.svc.notifier.own_recent(event.channel_id, LOOK_BACK)
+            own = await self.svc.notifier.own_since(event.channel_id, begun)
         except (MessageGone, discord.HTTPException):
             return None
         return next((m.id for m in own if m.content == first and not m.flags.has_thread), None)
