@@ -141,6 +141,10 @@ SINCE_SLACK = 60.0
 """Seconds a look starts before the moment it is given: our clock and Discord's (the
 messages' ids carry its time) may differ by this much."""
 
+ARCHIVED_LOOKED = 100
+"""The archived threads of a channel listed, of each kind, when a thread made and not
+kept is looked for (Discord's most a request; they come last archived first)."""
+
 CALL_TIMEOUT = 30.0
 """Seconds one Discord call may take, discord.py's own retries included.
 
@@ -527,6 +531,54 @@ class Notifier:
             and me is not None
             and str(t.get("owner_id")) == str(me.id)
         ]
+
+    async def own_archived_threads(self, parent_id: int) -> list[tuple[int, str, bool]]:
+        """The archived threads of channel ``parent_id`` the bot started (a thread
+        archives itself after a day without a message), as (id, name, private): the
+        private ones it is a member of and the public ones, the latest
+        :data:`ARCHIVED_LOOKED` archived of each (two requests; Discord lists them
+        last archived first). Raises :class:`MessageGone` where the bot may not list
+        them (no *Read Message History*)."""
+        http = self.client.http
+        me = self.client.user
+        found: list[tuple[int, str, bool]] = []
+        for private, listing in (
+            (True, functools.partial(http.get_joined_private_archived_threads, parent_id)),
+            (False, functools.partial(http.get_public_archived_threads, parent_id)),
+        ):
+            try:
+                answer = await call(
+                    functools.partial(listing, limit=ARCHIVED_LOOKED),
+                    f"archived threads of {parent_id}",
+                )
+            except discord.HTTPException as exc:
+                self.stats.failures += 1
+                if exc.status in (403, 404):
+                    raise MessageGone(str(exc)) from exc
+                raise
+            self.stats.reads += 1
+            found.extend(
+                (int(t["id"]), str(t.get("name", "")), private)
+                for t in answer.get("threads", [])
+                if me is not None and str(t.get("owner_id")) == str(me.id)
+            )
+        return found
+
+    async def unarchive(self, thread_id: int) -> None:
+        """Open an archived thread again (the bot's own; one request). Raises
+        :class:`MessageGone` where it may not (a locked thread) or it is gone."""
+        http = self.client.http
+        try:
+            await call(
+                functools.partial(http.edit_channel, thread_id, archived=False),
+                f"unarchive {thread_id}",
+            )
+        except discord.HTTPException as exc:
+            self.stats.failures += 1
+            if exc.status in (400, 403, 404):
+                raise MessageGone(str(exc)) from exc
+            raise
+        self.stats.edits += 1
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         """Delete a message of the bot's; a message already gone is not an error."""

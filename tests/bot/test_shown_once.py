@@ -130,7 +130,9 @@ def _reads(env: Any, start: int = 0) -> list[str]:
         r.path
         for r in env.http_requests[start:]
         if r.method == "GET"
-        and (r.path.endswith("/messages") or r.path.endswith("/threads/active"))
+        and r.path.endswith(
+            ("/messages", "/threads/active", "/archived/private", "/archived/public")
+        )
     ]
 
 
@@ -186,9 +188,18 @@ async def test_an_event_table_message_posted_and_not_kept_is_kept_after_a_restar
     assert message_text(_message(thread, posted.id)) != shown_before  # kept current
 
 
+@pytest.mark.parametrize("archived", [False, True], ids=["active", "archived"])
 async def test_an_event_table_thread_made_and_not_kept_is_kept_after_a_restart(
-    simcord_env: Any, db_path: Path, more_bots: list[Any], monkeypatch: pytest.MonkeyPatch
+    simcord_env: Any,
+    db_path: Path,
+    more_bots: list[Any],
+    monkeypatch: pytest.MonkeyPatch,
+    archived: bool,
 ) -> None:
+    """The private thread is made and the bot stops before keeping its id; ``archived``:
+    the thread archives itself while the bot is down (a day without a message), so it
+    is no longer among the active threads. After the restart it is found (among the
+    archived ones), opened again and kept: one thread, the table in it."""
     env = simcord_env
     channel, mod, members = await _event_of_four(env)
     stopped = _stop_at(monkeypatch, EventRepo, "set_thread")
@@ -208,18 +219,28 @@ async def test_an_event_table_thread_made_and_not_kept_is_kept_after_a_restart(
     before = table.game.state_key() if table.game else None
     _stop_old_bot(env)
     monkeypatch.undo()
+    if archived:  # while the bot is down
+        env.backend.edit_channel(made.id, {}, thread_metadata={"archived": True})
 
     requests = len(env.http_requests)
     await restart(env, more_bots, make_settings(db_path))
     await env.settle()
 
-    # the threads listed once; the thread's and then the table's first words looked for
+    assert [t.id for t in channel.threads] == [made.id]  # one thread: the one made
+    assert not env.backend.channels[made.id].thread_metadata.archived  # open again
+    # the threads listed once (the archived ones too where no active one is the
+    # table's); the thread's and then the table's first words looked for
+    listed = [f"/guilds/{channel.guild.id}/threads/active"]
+    if archived:
+        listed += [
+            f"/channels/{channel.id}/users/@me/threads/archived/private",
+            f"/channels/{channel.id}/threads/archived/public",
+        ]
     assert _reads(env, requests) == [
-        f"/guilds/{channel.guild.id}/threads/active",
+        *listed,
         f"/channels/{made.id}/messages",
         f"/channels/{made.id}/messages",
     ]
-    assert [t.id for t in channel.threads] == [made.id]  # one thread: the one made
     (seating,) = await EventRepo(env.bot.db).tables(1, 1)
     assert seating.thread_id == made.id
     table = _event_table(env)
