@@ -576,7 +576,7 @@ class Presenter:
         not kept — the bot stopped, or the process that showed the table died, between
         posting it and keeping its id — among the bot's messages of the channel since
         the table was opened (or its last table message, deleted since, was posted:
-        :func:`posted_after`), read from then on (one read, a few in a busy channel:
+        :func:`posted_after`), read back to then (one read, a few in a busy channel:
         :meth:`~bot.present.notify.Notifier.own_since`); keep its id and bring it up
         to date (its buttons are the live ones again); older copies, if any, are
         deleted: one table message a table. False if there is none (or the channel

@@ -57,9 +57,9 @@ async def show_registration(
     message's id, None if none is kept. ``again`` (a start-up, where the event has no
     kept message): the one a bot that stopped between posting it and keeping its id
     left is looked for first among the bot's messages of the channel since the event
-    was created (read from then on; by its buttons, :func:`shows_event`) and kept, brought up to date (its
-    counts, its buttons), instead of a second being posted; the copies not kept are
-    deleted. A message posted here is deleted
+    was created (read back to then; by its buttons, :func:`shows_event`) and kept,
+    brought up to date (its counts, its buttons), instead of a second being posted;
+    the copies not kept are deleted. A message posted here is deleted
     again if another (a second process's) was kept meanwhile: one registration
     message an event."""
     if again:
