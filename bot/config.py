@@ -129,7 +129,7 @@ class Settings(BaseSettings):
     event_sweep_every: float = Field(
         default=300.0,
         gt=0,
-        description="seconds between two looks for asynchronous events whose close no timer here waits for (made by another process); longer than the offline demo's settle (60 s)",
+        description="seconds between two looks for asynchronous events whose close no timer here waits for (made by another process), and for registration messages a process that died posted and never kept; longer than the offline demo's settle (60 s)",
     )
     afk_takeover_after: int = Field(
         default=2,

@@ -39,19 +39,13 @@ from engine import Action, DealScored, DealStarted, Event, Game, SeatView, Trick
 
 log = logging.getLogger(__name__)
 
-__all__ = ["LOOK_BACK", "PICTURE_SHARE", "Presenter", "custom_ids", "shows_table"]
+__all__ = ["PICTURE_SHARE", "Presenter", "custom_ids", "posted_after", "shows_table"]
 
 PICTURE_SHARE = 0.25
 """The most of one core table pictures may take, bot-wide: after a picture that took
 ``t`` seconds to draw, the next waits ``3 t``. A few tables never notice; at a busy
 bot the pictures of busy tables skip states instead of taking the AI's CPU."""
 
-
-LOOK_BACK = 50
-"""The latest messages of a table's channel (or thread) looked through, in one read,
-for its table message before one is posted where no id of it was kept: a bot that
-stopped (or a process that died) between posting it and keeping its id left it
-there, and a second one would show the table twice."""
 
 TABLE_VERBS = ("hand", "start", "rematch")
 """The buttons by which a table message is known: My hand in play, Start in the
@@ -74,6 +68,15 @@ def custom_ids(message: discord.Message) -> set[str]:
         if accessory is not None:
             stack.append(accessory)
     return found
+
+
+def posted_after(message_id: int | None, since: float) -> float:
+    """The moment a post looked for was tried after: ``since`` (a table's or an event's
+    creation), or the time of ``message_id`` (the message it replaced, deleted since,
+    whose id carries the moment it was posted) if that is later."""
+    if message_id is None:
+        return since
+    return max(since, discord.utils.snowflake_time(message_id).timestamp())
 
 
 def shows_table(message: discord.Message, table_id: int) -> bool:
@@ -571,12 +574,17 @@ class Presenter:
     async def adopt_table(self, table: Table) -> bool:
         """Find the table message of ``table`` that is in its channel (or thread) and
         not kept — the bot stopped, or the process that showed the table died, between
-        posting it and keeping its id — among the channel's :data:`LOOK_BACK` latest
-        messages (one read); keep its id and bring it up to date (its buttons are the
-        live ones again); older copies, if any, are deleted: one table message a
-        table. False if there is none (or the channel cannot be read)."""
+        posting it and keeping its id — among the bot's messages of the channel since
+        the table was opened (or its last table message, deleted since, was posted:
+        :func:`posted_after`), read back to then (one read, a few in a busy channel:
+        :meth:`~bot.present.notify.Notifier.own_since`); keep its id and bring it up
+        to date (its buttons are the live ones again); older copies, if any, are
+        deleted: one table message a table. False if there is none (or the channel
+        cannot be read)."""
         try:
-            own = await self.notifier.own_recent(table.channel_id, LOOK_BACK)
+            row = await self.svc.table_repo.require(table.id)
+            since = posted_after(table.message_id, row.created_at)
+            own = await self.notifier.own_since(table.channel_id, since)
         except (MessageGone, discord.HTTPException) as exc:
             log.info("table %s: its channel's history not read (%s)", table.id, exc)
             return False

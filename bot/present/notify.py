@@ -26,6 +26,7 @@ gallery names. Once V2, always V2: Discord keeps the flag, and every edit sends 
 from __future__ import annotations
 
 import asyncio
+import datetime
 import functools
 import inspect
 import io
@@ -130,6 +131,19 @@ class CallStats:
                 self.by_channel_edits.popitem(last=False)
         times.append(at)
 
+
+LOOK_CAP = 500
+"""The most messages one look for a post whose id was never kept reads (five
+requests): it reads back to the moment before the post, so the post is found if
+fewer than this came after it (before: the channel's latest 50)."""
+
+SINCE_SLACK = 60.0
+"""Seconds a look starts before the moment it is given: our clock and Discord's (the
+messages' ids carry its time) may differ by this much."""
+
+ARCHIVED_LOOKED = 100
+"""The archived threads of a channel listed, of each kind, when a thread made and not
+kept is looked for (Discord's most a request; they come last archived first)."""
 
 CALL_TIMEOUT = 30.0
 """Seconds one Discord call may take, discord.py's own retries included.
@@ -436,19 +450,27 @@ class Notifier:
             raise
         self.stats.edits += 1
 
-    async def own_recent(self, channel_id: int, limit: int) -> list[discord.Message]:
-        """The bot's own messages among the latest ``limit`` of a channel or thread,
-        newest first: one request (a read of the channel's history, which Discord
-        limits as any other call: read only where an id was never kept, never on a
-        move's path). Raises :class:`MessageGone` where the bot may not read it
-        (no *Read Message History*) or it is gone."""
+    async def own_since(
+        self, channel_id: int, since: float, cap: int = LOOK_CAP
+    ) -> list[discord.Message]:
+        """The bot's own messages of a channel or thread posted after ``since`` (a Unix
+        time: the moment just before the post looked for was tried;
+        :data:`SINCE_SLACK` earlier, for the difference between our clock and
+        Discord's), newest first: read back from the newest to that moment (so a quiet
+        channel costs one request however old the moment), at most ``cap`` messages
+        (a request a hundred). A read of the channel's history,
+        which Discord limits as any other call: made only where an id was never
+        kept, never on a move's path. Raises :class:`MessageGone` where the bot may
+        not read it (no *Read Message History*) or it is gone."""
         channel = self.client.get_partial_messageable(channel_id)
         me = self.client.user
+        moment = datetime.datetime.fromtimestamp(max(0.0, since - SINCE_SLACK), datetime.UTC)
+        after = discord.Object(discord.utils.time_snowflake(moment))
 
         async def read() -> list[discord.Message]:
             return [
                 m
-                async for m in channel.history(limit=limit)
+                async for m in channel.history(limit=cap, after=after, oldest_first=False)
                 if me is not None and m.author.id == me.id
             ]
 
@@ -460,7 +482,7 @@ class Notifier:
                 raise MessageGone(str(exc)) from exc
             raise
         self.stats.reads += 1
-        return found
+        return sorted(found, key=lambda m: m.id, reverse=True)
 
     async def thread_of(self, channel_id: int, message_id: int) -> int | None:
         """The thread started from message ``message_id`` of ``channel_id``, if there is
@@ -509,6 +531,54 @@ class Notifier:
             and me is not None
             and str(t.get("owner_id")) == str(me.id)
         ]
+
+    async def own_archived_threads(self, parent_id: int) -> list[tuple[int, str, bool]]:
+        """The archived threads of channel ``parent_id`` the bot started (a thread
+        archives itself after a day without a message), as (id, name, private): the
+        private ones it is a member of and the public ones, the latest
+        :data:`ARCHIVED_LOOKED` archived of each (two requests; Discord lists them
+        last archived first). Raises :class:`MessageGone` where the bot may not list
+        them (no *Read Message History*)."""
+        http = self.client.http
+        me = self.client.user
+        found: list[tuple[int, str, bool]] = []
+        for private, listing in (
+            (True, functools.partial(http.get_joined_private_archived_threads, parent_id)),
+            (False, functools.partial(http.get_public_archived_threads, parent_id)),
+        ):
+            try:
+                answer = await call(
+                    functools.partial(listing, limit=ARCHIVED_LOOKED),
+                    f"archived threads of {parent_id}",
+                )
+            except discord.HTTPException as exc:
+                self.stats.failures += 1
+                if exc.status in (403, 404):
+                    raise MessageGone(str(exc)) from exc
+                raise
+            self.stats.reads += 1
+            found.extend(
+                (int(t["id"]), str(t.get("name", "")), private)
+                for t in answer.get("threads", [])
+                if me is not None and str(t.get("owner_id")) == str(me.id)
+            )
+        return found
+
+    async def unarchive(self, thread_id: int) -> None:
+        """Open an archived thread again (the bot's own; one request). Raises
+        :class:`MessageGone` where it may not (a locked thread) or it is gone."""
+        http = self.client.http
+        try:
+            await call(
+                functools.partial(http.edit_channel, thread_id, archived=False),
+                f"unarchive {thread_id}",
+            )
+        except discord.HTTPException as exc:
+            self.stats.failures += 1
+            if exc.status in (400, 403, 404):
+                raise MessageGone(str(exc)) from exc
+            raise
+        self.stats.edits += 1
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         """Delete a message of the bot's; a message already gone is not an error."""

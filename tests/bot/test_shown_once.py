@@ -15,8 +15,10 @@ from typing import Any
 import discord
 import pytest
 
+from bot.app.client import RuffBot
 from bot.present.layout import layout_text as message_text
 from bot.present.notify import Notifier, Unreachable
+from bot.sharding import shard_of
 from bot.store import ActionRepo, EventRepo, TableRepo
 from bot.tables.table import Table
 
@@ -44,6 +46,22 @@ def _stop_at(monkeypatch: pytest.MonkeyPatch, cls: type, name: str) -> list[tupl
         raise asyncio.CancelledError
 
     monkeypatch.setattr(cls, name, stop_here)
+    return stopped
+
+
+def _stop_once(monkeypatch: pytest.MonkeyPatch, cls: type, name: str) -> list[tuple[Any, ...]]:
+    """As :func:`_stop_at`, at the first call only (the task that posted ends there,
+    as its process died); later calls (this process's, which lives on) as they are."""
+    stopped: list[tuple[Any, ...]] = []
+    real = getattr(cls, name)
+
+    async def stop_first(self: Any, *args: Any) -> Any:
+        if not stopped:
+            stopped.append(args)
+            raise asyncio.CancelledError
+        return await real(self, *args)
+
+    monkeypatch.setattr(cls, name, stop_first)
     return stopped
 
 
@@ -112,7 +130,9 @@ def _reads(env: Any, start: int = 0) -> list[str]:
         r.path
         for r in env.http_requests[start:]
         if r.method == "GET"
-        and (r.path.endswith("/messages") or r.path.endswith("/threads/active"))
+        and r.path.endswith(
+            ("/messages", "/threads/active", "/archived/private", "/archived/public")
+        )
     ]
 
 
@@ -168,9 +188,18 @@ async def test_an_event_table_message_posted_and_not_kept_is_kept_after_a_restar
     assert message_text(_message(thread, posted.id)) != shown_before  # kept current
 
 
+@pytest.mark.parametrize("archived", [False, True], ids=["active", "archived"])
 async def test_an_event_table_thread_made_and_not_kept_is_kept_after_a_restart(
-    simcord_env: Any, db_path: Path, more_bots: list[Any], monkeypatch: pytest.MonkeyPatch
+    simcord_env: Any,
+    db_path: Path,
+    more_bots: list[Any],
+    monkeypatch: pytest.MonkeyPatch,
+    archived: bool,
 ) -> None:
+    """The private thread is made and the bot stops before keeping its id; ``archived``:
+    the thread archives itself while the bot is down (a day without a message), so it
+    is no longer among the active threads. After the restart it is found (among the
+    archived ones), opened again and kept: one thread, the table in it."""
     env = simcord_env
     channel, mod, members = await _event_of_four(env)
     stopped = _stop_at(monkeypatch, EventRepo, "set_thread")
@@ -190,18 +219,28 @@ async def test_an_event_table_thread_made_and_not_kept_is_kept_after_a_restart(
     before = table.game.state_key() if table.game else None
     _stop_old_bot(env)
     monkeypatch.undo()
+    if archived:  # while the bot is down
+        env.backend.edit_channel(made.id, {}, thread_metadata={"archived": True})
 
     requests = len(env.http_requests)
     await restart(env, more_bots, make_settings(db_path))
     await env.settle()
 
-    # the threads listed once; the thread's and then the table's first words looked for
+    assert [t.id for t in channel.threads] == [made.id]  # one thread: the one made
+    assert not env.backend.channels[made.id].thread_metadata.archived  # open again
+    # the threads listed once (the archived ones too where no active one is the
+    # table's); the thread's and then the table's first words looked for
+    listed = [f"/guilds/{channel.guild.id}/threads/active"]
+    if archived:
+        listed += [
+            f"/channels/{channel.id}/users/@me/threads/archived/private",
+            f"/channels/{channel.id}/threads/archived/public",
+        ]
     assert _reads(env, requests) == [
-        f"/guilds/{channel.guild.id}/threads/active",
+        *listed,
         f"/channels/{made.id}/messages",
         f"/channels/{made.id}/messages",
     ]
-    assert [t.id for t in channel.threads] == [made.id]  # one thread: the one made
     (seating,) = await EventRepo(env.bot.db).tables(1, 1)
     assert seating.thread_id == made.id
     table = _event_table(env)
@@ -539,10 +578,12 @@ async def test_two_table_messages_left_by_two_stops_become_one(
     (first,) = _table_messages(channel)
     _stop_old_bot(env)
 
-    async def no_answer(self: Notifier, channel_id: int, limit: int) -> list[discord.Message]:
+    async def no_answer(
+        self: Notifier, channel_id: int, since: float, cap: int = 0
+    ) -> list[discord.Message]:
         raise Unreachable(f"history of {channel_id}", TimeoutError())
 
-    monkeypatch.setattr(Notifier, "own_recent", no_answer)
+    monkeypatch.setattr(Notifier, "own_since", no_answer)
     await restart(env, more_bots, make_settings(db_path))
     await env.settle()
     assert len(stopped) == 2
@@ -673,3 +714,127 @@ async def test_a_registration_message_kept_by_a_start_up_meanwhile_is_not_delete
     assert "You are registered" in res.response.content, res.response.content
     await env.settle()
     assert "ann" in _message(channel, posted.id).content
+
+
+@pytest.mark.parametrize("bot_settings", [{"event_sweep_every": 2.0, "lease_seconds": 0.5}])
+async def test_a_registration_message_left_by_a_process_that_died_is_kept_by_a_running_one(
+    simcord_env: Any, bot_settings: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Several processes: the one that posted the registration message dies before
+    keeping its id (its task ends there) while this one keeps running, and nobody
+    starts. Within a sweep the running process finds the message and keeps it — one
+    read, no second message — and a join by it is shown on it."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    channel = guild.create_text_channel("events")
+    ann = guild.add_member(env.create_user("ann"))
+    stopped = _stop_once(monkeypatch, EventRepo, "set_message")
+    requests = len(env.http_requests)
+    await mod.slash(channel, "ruff event create", game="whist-5", minutes=60, rounds=1, boards=2)
+    await env.settle()  # the sweep's sleep passes: no restart, the running process's sweep
+    assert len(stopped) == 1
+    (posted,) = _registrations(channel)
+    assert (await EventRepo(env.bot.db).get(1)).message_id == posted.id  # type: ignore[union-attr]
+    assert _reads(env, requests) == [f"/channels/{channel.id}/messages"]  # one look
+    assert [m.id for m in _registrations(channel)] == [posted.id]  # shown once
+    res = await ann.click(_message(channel, posted.id), label="Join")
+    assert "You are registered" in res.response.content, res.response.content
+    await env.settle()
+    assert "ann" in _message(channel, posted.id).content
+
+
+async def test_a_start_up_looks_only_for_its_own_servers_fresh_registrations(
+    simcord_env: Any, db_path: Path, more_bots: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A registration message posted and not kept, on a server of another process's
+    shard, the event fresh (its own process may be keeping the id right now): a
+    start-up of this process neither reads nor posts for it. The process holding the
+    server's shard does, at its start-up."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    channel = guild.create_text_channel("events")
+    stopped = _stop_at(monkeypatch, EventRepo, "set_message")
+    await mod.slash(channel, "ruff event create", game="whist-5", minutes=60, rounds=1, boards=2)
+    await env.settle()
+    assert len(stopped) == 1
+    (posted,) = _registrations(channel)
+    monkeypatch.undo()
+    shard = shard_of(guild.id, 2)
+
+    async def start_as(shard_id: int) -> None:
+        settings = make_settings(db_path, shard_count=2, shard_ids=(shard_id,))
+        new = RuffBot(settings)  # the gateway unsharded here; the shards it holds, said
+        more_bots.append(new)
+        old = env.bot
+        await env.restart_bot(new)
+        await old.close()
+        await env.settle()
+
+    requests = len(env.http_requests)
+    await start_as(1 - shard)  # another shard's process
+    assert _reads(env, requests) == []
+    assert [m.id for m in _registrations(channel)] == [posted.id]
+    assert (await EventRepo(env.bot.db).get(1)).message_id is None  # type: ignore[union-attr]
+
+    requests = len(env.http_requests)
+    await start_as(shard)  # the server's own
+    assert _reads(env, requests) == [f"/channels/{channel.id}/messages"]
+    assert [m.id for m in _registrations(channel)] == [posted.id]
+    assert (await EventRepo(env.bot.db).get(1)).message_id == posted.id  # type: ignore[union-attr]
+
+
+CHAT = 160  # messages the members post after the lobby and the registration
+
+
+@pytest.mark.parametrize("bot_settings", [{"lobby_timeout": LOBBY}])
+async def test_posts_not_kept_are_found_in_a_busy_channel_after_a_restart(
+    simcord_env: Any,
+    db_path: Path,
+    bot_settings: dict[str, Any],
+    more_bots: list[Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A lobby and an event's registration message are posted and the bot stops before
+    keeping either id; the members go on chatting ({CHAT} messages) while it is down.
+    After the restart both are found and kept — the look reads the channel from the
+    moment each was posted, not only its latest 50 — and neither is posted twice."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    channel = guild.create_text_channel("ruff")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    tables = _stop_at(monkeypatch, TableRepo, "set_message")
+    events = _stop_at(monkeypatch, EventRepo, "set_message")
+    await alice.slash(channel, "ruff new", target=3)
+    await mod.slash(channel, "ruff event create", game="whist-5", minutes=60, rounds=1, boards=2)
+    await env.settle()
+    assert len(tables) == 1 and len(events) == 1
+    (lobby,) = _table_messages(channel)
+    (registration,) = _registrations(channel)
+    _stop_old_bot(env)
+    monkeypatch.undo()
+    for n in range(CHAT):
+        await (alice if n % 2 else bob).send(channel, f"chat {n}")
+    assert len([m for m in channel.history() if m.content.startswith("chat ")]) == CHAT
+
+    requests = len(env.http_requests)
+    await restart(env, more_bots, make_settings(db_path, lobby_timeout=LOBBY))
+    await env.settle()
+    reads = _reads(env, requests)
+    assert reads and set(reads) == {f"/channels/{channel.id}/messages"}
+    assert len(reads) <= 4  # two looks, each of a page or two
+
+    assert [m.id for m in _table_messages(channel)] == [lobby.id]  # shown once
+    assert (await TableRepo(env.bot.db).require(1)).message_id == lobby.id
+    assert [m.id for m in _registrations(channel)] == [registration.id]
+    assert (await EventRepo(env.bot.db).get(1)).message_id == registration.id  # type: ignore[union-attr]
+    res = await bob.click(_message(channel, lobby.id), label="Join")  # the lobby's live
+    assert res.acknowledged, res
+    await env.settle()
+    assert "bob" in message_text(_message(channel, lobby.id))

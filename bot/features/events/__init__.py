@@ -14,6 +14,7 @@ privately.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from typing import Any
@@ -28,7 +29,8 @@ from bot.features.daily.boards import Daily
 from bot.present.i18n import N_, _
 from bot.present.notify import MessageGone
 from bot.present.replies import refuse, reply
-from bot.store import EventRow
+from bot.sharding import holds_guild
+from bot.store import EventRow, StoreError
 from bot.tables.drivers import Drivers
 from bot.tables.events import (
     DEFAULT_DEADLINE,
@@ -413,17 +415,34 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers, daily: D
             # the picture with the first part, the asker's own line marked on it
             await reply(interaction, part, picture=picture if i == 0 else None)
 
+    sweeper: list[asyncio.Task[None]] = []
+
     async def resume() -> None:
-        await unkept_registrations()
+        await unkept_registrations(start_up=True)
         await director.resume()
         await asyncs.start()
+        if not sweeper:
+            sweeper.append(svc.own(sweep_registrations(), name="event-registration-sweep"))
 
-    async def unkept_registrations() -> None:
-        """An event with no registration message kept (the bot stopped between posting
-        it and keeping its id): the one posted is found and kept, or one posted (the
-        event's Join and Leave answer, its message shows them)."""
+    def ours(event: EventRow, *, start_up: bool) -> bool:
+        """Whether this process looks for ``event``'s registration message: an event of
+        its own servers (its shards) at its start-up (no ``/ruff event create`` of its
+        own is under way then); any event whose message has gone unkept longer than a
+        lease (``RH_LEASE_SECONDS``: the process that posted it keeps its id at once,
+        so it is gone, or its post failed), as the cluster claims a table nobody
+        claimed in that time. Never a fresh event of another process's servers, whose
+        create may be under way."""
+        if start_up and holds_guild(svc.settings, event.guild_id):
+            return True
+        return event.created_at < svc.db.clock() - svc.settings.lease_seconds
+
+    async def unkept_registrations(*, start_up: bool) -> None:
+        """An event with no registration message kept (the bot stopped, or the process
+        that posted it died, between posting it and keeping its id): the one posted is
+        found and kept, or one posted (the event's Join and Leave answer, its message
+        shows them). Only the events this process looks after (:func:`ours`)."""
         for event in await svc.event_repo.unfinished():
-            if event.message_id is not None:
+            if event.message_id is not None or not ours(event, start_up=start_up):
                 continue
             try:
                 if event.format == "async":
@@ -433,7 +452,22 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers, daily: D
             except (MessageGone, discord.HTTPException) as exc:
                 log.warning("event %s: no registration message shown (%s)", event.id, exc)
 
+    async def sweep_registrations() -> None:
+        """Every ``RH_EVENT_SWEEP_EVERY`` seconds: a registration message left unkept
+        by a process that died while this one runs (several processes) is found and
+        kept here, not at some process's next start-up. One query a sweep; Discord is
+        read only for an event with no message kept."""
+        while True:
+            await asyncio.sleep(svc.settings.event_sweep_every)
+            try:
+                await unkept_registrations(start_up=False)
+            except StoreError:
+                log.warning("events: the registration sweep failed", exc_info=True)
+
     async def stop() -> None:
+        for task in sweeper:
+            task.cancel()
+        sweeper.clear()
         await asyncs.close()
         await director.close()
 

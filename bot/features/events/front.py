@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.discord_ui.presenter import LOOK_BACK, Presenter, custom_ids
+from bot.discord_ui.presenter import Presenter, custom_ids
 from bot.discord_ui.services import DiscordServices
 from bot.present.i18n import LANGUAGES, _, using
 from bot.present.notify import MessageGone
@@ -56,15 +56,15 @@ async def show_registration(
     """Post ``event``'s registration message (``render`` says it) and keep its id; the
     message's id, None if none is kept. ``again`` (a start-up, where the event has no
     kept message): the one a bot that stopped between posting it and keeping its id
-    left is looked for first among the channel's :data:`LOOK_BACK` latest messages
-    (one read; by its buttons, :func:`shows_event`) and kept, brought up to date (its
-    counts, its buttons), instead of a second being posted; the copies not kept are
-    deleted. A message posted here is deleted
+    left is looked for first among the bot's messages of the channel since the event
+    was created (read back to then; by its buttons, :func:`shows_event`) and kept,
+    brought up to date (its counts, its buttons), instead of a second being posted;
+    the copies not kept are deleted. A message posted here is deleted
     again if another (a second process's) was kept meanwhile: one registration
     message an event."""
     if again:
         try:
-            own = await svc.notifier.own_recent(event.channel_id, LOOK_BACK)
+            own = await svc.notifier.own_since(event.channel_id, event.created_at)
         except (MessageGone, discord.HTTPException) as exc:
             log.info("event %s: its channel's history not read (%s)", event.id, exc)
             own = []
@@ -145,7 +145,8 @@ class DiscordEventFront:
         self._members: OrderedDict[int, set[int]] = OrderedDict()
         # the event channels' threads being listed (a start-up showing a round's
         # tables at once asks for them together: one read)
-        self._listing: dict[int, asyncio.Task[list[tuple[int, str, bool]]]] = {}
+        # (channel, archived) -> its threads being listed, shared by the tables asking
+        self._listing: dict[tuple[int, bool], asyncio.Future[list[tuple[int, str, bool]]]] = {}
 
     async def _language(self, event: EventRow) -> str:
         return await self.svc.server_settings.language(event.guild_id)
@@ -246,7 +247,8 @@ class DiscordEventFront:
     ) -> int | None:
         """The round table's thread, if one was made and its id never kept (the bot
         stopped, or the process that showed the table died, in between): found among
-        the event channel's active threads the bot started, by its name (in any of
+        the event channel's active threads the bot started, or where none is among
+        its archived ones (then opened again), by its name (in any of
         the bot's languages: the server's may have changed meanwhile). Kept now; a
         private one gets the players it may have missed and its first words if it
         has none of the bot's yet. None if there is none (or they cannot be listed)."""
@@ -254,15 +256,26 @@ class DiscordEventFront:
         for language in LANGUAGES:
             with using(language):
                 wanted.add(text.thread_name(event, table)[:100])
-        try:
-            threads = await self._threads_of(event)
-        except (MessageGone, discord.HTTPException) as exc:
-            log.info("event %s: its threads not listed (%s)", event.id, exc)
-            return None
-        found = sorted((tid, private) for tid, name, private in threads if name in wanted)
+        found: list[tuple[int, bool]] = []
+        archived = False
+        for archived in (False, True):  # the archived ones only where no active one is
+            try:
+                threads = await self._threads_of(event, archived=archived)
+            except (MessageGone, discord.HTTPException) as exc:
+                log.info("event %s: its threads not listed (%s)", event.id, exc)
+                return None
+            found = sorted((tid, private) for tid, name, private in threads if name in wanted)
+            if found:
+                break
         if not found:
             return None
         thread, private = found[0]  # the first made (one, unless an older version made two)
+        if archived:  # archived while the bot was down (a day without a message): opened
+            try:
+                await self.svc.notifier.unarchive(thread)
+            except (MessageGone, discord.HTTPException) as exc:
+                log.info("event %s: thread %s not opened again (%s)", event.id, thread, exc)
+                return None
         await self.svc.event_repo.set_thread(event.id, table.round, table.number, thread)
         log.info("event %s: table %s's thread %s found and kept", event.id, table.number, thread)
         if not private:
@@ -272,23 +285,30 @@ class DiscordEventFront:
                 await self.svc.notifier.thread_member(thread, user, True)
         self._note_members(thread, set(players))
         try:
-            said = await self.svc.notifier.own_recent(thread, LOOK_BACK)
+            made = discord.utils.snowflake_time(thread).timestamp()  # the thread's id says
+            said = await self.svc.notifier.own_since(thread, made)
         except (MessageGone, discord.HTTPException):
             return thread  # unknown: better no first words than twice
         if not said:
             await self._post(thread, first)
         return thread
 
-    async def _threads_of(self, event: EventRow) -> list[tuple[int, str, bool]]:
-        """The active threads the bot started in the event's channel (one read shared
-        by every table that asks while it is under way)."""
-        listing = self._listing.get(event.channel_id)
+    async def _threads_of(
+        self, event: EventRow, *, archived: bool = False
+    ) -> list[tuple[int, str, bool]]:
+        """The active (or ``archived``) threads the bot started in the event's channel
+        (one read shared by every table that asks while it is under way)."""
+        key = (event.channel_id, archived)
+        listing = self._listing.get(key)
         if listing is None:
+            notifier = self.svc.notifier
             listing = asyncio.ensure_future(
-                self.svc.notifier.own_threads(event.guild_id, event.channel_id)
+                notifier.own_archived_threads(event.channel_id)
+                if archived
+                else notifier.own_threads(event.guild_id, event.channel_id)
             )
-            self._listing[event.channel_id] = listing
-            listing.add_done_callback(lambda _done: self._listing.pop(event.channel_id, None))
+            self._listing[key] = listing
+            listing.add_done_callback(lambda _done: self._listing.pop(key, None))
         return await asyncio.shield(listing)
 
     def _note_members(self, thread_id: int, members: set[int]) -> None:
@@ -339,7 +359,7 @@ class DiscordEventFront:
         """A public thread started from a message naming the seats. ``again``: that
         message, if a process that stopped posted it and made no thread from it, is
         the one the thread starts from (one such message a table)."""
-        starter = await self._starter(event, post) if again else None
+        starter = await self._starter(event, table.round, post) if again else None
         if starter is None:
             message = await self._post(event.channel_id, post)
             if message is None:
@@ -353,12 +373,15 @@ class DiscordEventFront:
         await self.svc.event_repo.set_thread(event.id, table.round, table.number, thread)
         return thread
 
-    async def _starter(self, event: EventRow, post: str) -> int | None:
-        """The bot's message naming a table's seats, among the event channel's latest,
-        that no thread was started from (one read); None if there is none."""
+    async def _starter(self, event: EventRow, round_no: int, post: str) -> int | None:
+        """The bot's message naming a table's seats, among its messages of the event
+        channel since round ``round_no`` began, that no thread was started from
+        (one read); None if there is none."""
         first = text.pieces(post)[0]
+        rounds = {r.number: r for r in await self.svc.event_repo.rounds(event.id)}
+        begun = rounds[round_no].started_at if round_no in rounds else event.created_at
         try:
-            own = await self.svc.notifier.own_recent(event.channel_id, LOOK_BACK)
+            own = await self.svc.notifier.own_since(event.channel_id, begun)
         except (MessageGone, discord.HTTPException):
             return None
         return next((m.id for m in own if m.content == first and not m.flags.has_thread), None)
