@@ -24,7 +24,7 @@ from bot.discord_ui.services import DiscordServices
 from bot.discord_ui.shown import shown
 from bot.present import render
 from bot.present.controls import hand_controls, hand_in_buttons, hint_button, look_buttons
-from bot.present.i18n import _, current, using
+from bot.present.i18n import _, using
 from bot.present.notify import DMClosed, MessageGone, call, release_view
 from bot.present.replies import refuse
 from bot.store import StoreError
@@ -102,14 +102,12 @@ class Hands:
         if seat in table.away and not game.is_over:
             # the AI plays for its absent player: the message says so and follows nothing
             # of the game, so it is drawn once for the whole absence, not once a move
-            key = (
-                "away",
-                language,
-                table.away,
-                table.message_id,
-                shown(table).played_for.get(seat),
-            )
+            key = self._away_key(table, seat, language)
         else:
+            how = ""
+            if game.is_over:
+                with using(language):
+                    how = shown(table).how_won_here()
             # the same hand at the same move is drawn once: a click's answer and its DM's
             # edit, a "My hand" copy and the DM; a game that is over once more when its
             # "how it was won" line arrives (``Presenter.post_final``), after its last move
@@ -122,7 +120,7 @@ class Hands:
                 shown(table).played_for.get(seat),
                 table.message_id,
                 turn_deadline(table, seat),  # a turn's deadline may be known after its move
-                shown(table).how_won_in.get(language, shown(table).how_won) if game.is_over else "",
+                how,
             )
         drawn = shown(table).hands_drawn.get(seat)
         if drawn is not None and drawn[0] == key:
@@ -145,6 +143,12 @@ class Hands:
         return content, sig, controls
 
     @staticmethod
+    def _away_key(table: Table, seat: int, language: str) -> tuple[Any, ...]:
+        """What the message of a seat the AI plays for is drawn from: nothing of the
+        game (:func:`~bot.present.render.away_message`), so no move changes it."""
+        return ("away", language, table.away, table.message_id, shown(table).played_for.get(seat))
+
+    @staticmethod
     def _hand_text(table: Table, seat: int, note: str = "") -> tuple[str, SeatView, bool]:
         assert table.game is not None
         view = table.view(seat)
@@ -158,7 +162,7 @@ class Hands:
                 True,
             )
         if view.phase == "over" and not note:
-            note = shown(table).how_won_in.get(current(), shown(table).how_won)
+            note = shown(table).how_won_here()
             if not note and not table.kind_rules.rematch:  # no Rematch to point to
                 note = _("See the table for the final summary.")
         played_for = shown(table).played_for.get(seat)
@@ -273,7 +277,7 @@ class Hands:
                 continue
             if force:
                 shown(table).hand_sig.pop(seat, None)  # shown again whatever it showed
-            elif seat in table.away and self._shows(table, seat):
+            elif seat in table.away and self._away_shown(table, seat):
                 continue  # "the AI plays for you", shown already: a move changes nothing of it
 
             tries = [0]
@@ -310,11 +314,19 @@ class Hands:
 
             self.notifier.schedule_edit(target[0], target[1], make, gone)
 
-    def _shows(self, table: Table, seat: int) -> bool:
-        """Whether ``seat``'s DM shows what its hand message is now (for a seat the AI
-        plays for, a look-up: its message is drawn once for the whole absence)."""
-        _content, sig, _controls = self._hand_now(table, seat)
-        return shown(table).hand_sig.get(seat) == sig
+    def _away_shown(self, table: Table, seat: int) -> bool:
+        """Whether the DM of ``seat``, which the AI plays for, shows its message for this
+        absence as it stands: the key it was drawn from compared, nothing drawn or built
+        (a move at a table with absent players costs them nothing; an event's no-shows
+        are three seats of a table)."""
+        if table.game is None or table.game.is_over:
+            return False  # the end shows their hand and the result
+        drawn = shown(table).hands_drawn.get(seat)
+        return (
+            drawn is not None
+            and drawn[0] == self._away_key(table, seat, self.language_of_seat(table, seat))
+            and shown(table).hand_sig.get(seat) == drawn[2]
+        )
 
     def track_copy(self, table: Table, seat: int, copy: HandCopy) -> None:
         """Keep ``copy`` (a hand just shown or answered ephemerally) up to date from now on,

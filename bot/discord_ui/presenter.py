@@ -27,7 +27,7 @@ from bot.discord_ui.shown import shown
 from bot.present import layout, render
 from bot.present.coach_components import review_view
 from bot.present.components import table_id_for
-from bot.present.i18n import LANGUAGES, _, ngettext, using
+from bot.present.i18n import _, ngettext, using
 from bot.present.layout import TableLayout
 from bot.present.notify import DMClosed, MessageGone, PictureArg
 from bot.present.picture import Picture, picture_key
@@ -310,10 +310,15 @@ class Presenter:
                 game.to_record(), info, game.n_players, wanted
             )
             final = game.observe(0)  # the game is over: one view for every language
-            for language in LANGUAGES:  # the table's, and each hand DM's in its player's language
-                with using(language):
-                    shown(table).how_won_in[language] = render.how_won(info, final, points)
-            how = shown(table).how_won_in.get(table.language, "")
+
+            def sum_up() -> str:  # in the language of the moment
+                return render.how_won(info, final, points)
+
+            shown(table).how_won_in.clear()
+            shown(table).sum_up = sum_up
+            # the table's language now; a hand DM's in its player's when it is drawn
+            with using(table.language):
+                how = shown(table).how_won_here()
         except Exception:
             log.exception("table %s: could not sum up the finished game", table.id)
         shown(table).how_won = how

@@ -9,15 +9,20 @@ rest as it is shown again.
 
 from __future__ import annotations
 
+import logging
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.present.i18n import current
 from bot.present.picture import PictureCache
 from bot.tables.table import Notice, Table
 from engine import SeatView
 
 __all__ = ["Shown", "shown"]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -39,7 +44,9 @@ class Shown:
     how_won: str = ""  # the end of the game: who won and how (set once the match is over)
     how_won_in: dict[str, str] = field(
         default_factory=dict
-    )  # how_won in each language (the hand DMs')
+    )  # how_won in each language read so far (the table's, the hand DMs')
+    # how_won drawn in the language of the moment (set with it: :meth:`how_won_here`)
+    sum_up: Callable[[], str] | None = None
     played_for: dict[int, str] = field(
         default_factory=dict
     )  # seat -> what the AI played on its timed-out turn
@@ -47,6 +54,20 @@ class Shown:
     pinged: tuple[int, int] | None = None  # (seat, version) of the last turn ping sent
     # seat -> its hand message as last drawn, and what it was drawn from (bot.discord_ui.hands)
     hands_drawn: dict[int, tuple[Any, str, str, SeatView, bool]] = field(default_factory=dict)
+
+    def how_won_here(self) -> str:
+        """:attr:`how_won` in the language of the moment: drawn the first time it is
+        read in that language (the table's at the end, each hand DM's in its player's),
+        not in every language the bot speaks at every game's end."""
+        language = current()
+        line = self.how_won_in.get(language)
+        if line is None and self.sum_up is not None:
+            try:
+                line = self.how_won_in[language] = self.sum_up()
+            except Exception:
+                log.exception("could not say how the game was won in %s", language)
+                self.sum_up = None
+        return self.how_won if line is None else line
 
     def follows(self) -> bool:
         """True while this process keeps an ephemeral "My hand" copy of a seat current:

@@ -10,7 +10,11 @@ from typing import Any
 
 import discord
 import pytest
+import simcord.interactions
 
+from bot.present import render
+from bot.present.chart import deal_history
+from bot.present.i18n import using
 from bot.store import EventRepo, RatingRepo, ResultRepo
 from engine import Event, MatchOver
 
@@ -371,3 +375,90 @@ async def test_an_event_board_ends_without_rematch(simcord_env: Any) -> None:
     res = await forged_click(env, members[0], shown, f"rh:t:{last.id}:rematch")
     assert res.ephemeral and "no rematch" in res.response.content, res.response.content
     assert len(await env.bot.db.fetchall("SELECT id FROM tables", ())) == before
+
+
+async def test_every_move_reaches_who_plays_and_a_seat_taken_back_is_current(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ann and bob play; the AI plays for cat and dan, who did not check in (a move
+    draws nothing for their DMs: docs/events.md, "What an event table costs the loop").
+    After every move ann's and bob's hand DMs show their hands and turn as they are
+    now; dan presses **Take my seat back** on his DM mid-board: it shows his hand and
+    turn as they stand, and from then on follows every move. At the board's end each
+    DM says how it was won in its player's language: cat's, whose Discord is German,
+    in German (drawn when her DM asks for it), the others' and the table's in English."""
+    german: set[int] = set()
+    original = simcord.interactions.base_payload
+
+    def with_locale(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = original(*args, **kwargs)
+        if kwargs.get("user_id") in german:
+            payload["locale"] = "de"
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", with_locale)
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    members = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cat", "dan")]
+    ann, bob, cat, dan = members
+    german.add(cat.id)
+    await mod.slash(channel, "ruff event create", game="whist-5", rounds=1, boards=1, minutes=60)
+    for m in members:
+        await m.click(_registration(channel, 1), label="Join")
+    for m in (ann, bob):
+        await m.click(_registration(channel, 1), label="Check in")
+    await mod.slash(channel, "ruff event start")
+    await env.settle()
+    (table,) = [t for t in env.bot.manager.tables.values() if t.settings.event]
+    seat_of = {m.id: table.seat_of(m.id) for m in members}
+    assert table.away == {seat_of[cat.id], seat_of[dan.id]}
+
+    def dm_of(member: Any) -> discord.Message:
+        seat = seat_of[member.id]
+        _dm, message_id = table.hand_messages[seat]
+        return next(m for m in member.user.dm_channel.history() if m.id == message_id)
+
+    def all_current(players: list[Any]) -> None:
+        for m in players:
+            dm = dm_of(m)
+            seat = seat_of[m.id]
+            assert seat is not None
+            name = f"{m.user.name}'s DM"
+            _assert_current(name, dm.content, card_labels(dm), enabled_cards(dm), table, seat)
+
+    playing = {m.id: m for m in (ann, bob)}
+    rng = random.Random(3)
+    for _ in range(6):  # the AI plays cat's and dan's cards between these
+        assert await _play_some(env, playing, rng, 1) == 1
+        all_current([ann, bob])
+    game = table.game
+    assert game is not None and not game.is_over
+    assert "the AI is playing your cards" in dm_of(dan).content
+
+    res = await dan.user.click(dm_of(dan), label="Take my seat back")
+    assert res.acknowledged
+    await env.settle()
+    assert seat_of[dan.id] not in table.away
+    all_current([ann, bob, dan])  # dan's DM: his hand and the turn as they stand
+    playing[dan.id] = dan
+    while table.game is not None and not table.game.is_over:
+        assert await _play_some(env, playing, rng, 1) == 1
+        if table.game is not None and not table.game.is_over:
+            all_current([ann, bob, dan])  # every move reaches each who plays
+
+    game = table.game
+    assert game is not None and game.is_over
+    points = deal_history(game.to_record())
+    line = {}
+    for language in ("en", "de"):
+        with using(language):
+            line[language] = render.how_won(table.info(), game.observe(0), points)
+    assert line["en"] and line["de"] and line["en"] != line["de"]
+    for m in (ann, bob, dan):
+        assert line["en"] in dm_of(m).content, dm_of(m).content
+    assert line["de"] in dm_of(cat).content, dm_of(cat).content
+    thread = next(th for th in channel.threads if th.id == table.channel_id)
+    assert line["en"] in message_text(table_message(thread))

@@ -25,6 +25,7 @@ from bot.store import (
     EventEntry,
     EventRow,
     EventTable,
+    HumanSeat,
     StoreError,
 )
 from bot.tables.events.seating import (
@@ -211,7 +212,7 @@ class Rounds:
             self.shared.away.pop(table.id, None)
             event_id, round_no, table_no, _board = parse_event_key(table.settings.event)
             self.svc.own(
-                self.advance_quietly(event_id, round_no, table_no),
+                self.advance_quietly(event_id, round_no, table_no, ended=table),
                 name=f"event-{event_id}-table-{table_no}",
             )
 
@@ -263,36 +264,44 @@ class Rounds:
         if back:
             await self.shared.front.registration_changed(event)
 
-    async def advance_quietly(self, event_id: int, round_no: int, table_no: int) -> None:
+    async def advance_quietly(
+        self, event_id: int, round_no: int, table_no: int, ended: Table | None = None
+    ) -> None:
         try:
-            await self.advance(event_id, round_no, table_no)
+            await self.advance(event_id, round_no, table_no, ended)
         except (StoreError, RulesError):
             log.exception(
                 "event %s: table %s of round %s did not move on", event_id, table_no, round_no
             )
 
-    async def advance(self, event_id: int, round_no: int, table_no: int) -> None:
+    async def advance(
+        self, event_id: int, round_no: int, table_no: int, ended: Table | None = None
+    ) -> None:
         """Move a round's table on: deal its next board if the clock allows, else skip
-        what is left; then, if the round is over, score it and begin the next."""
+        what is left; then, if the round is over, score it and begin the next.
+        ``ended``: the board that just ended there, as this process holds it (who took
+        a seat back on it is read from it, not from the store)."""
         async with self.shared.locks[event_id]:
             event = await self.repo.get(event_id)
             if event is None or event.state != "running" or event.round != round_no:
                 return
-            opened, skipped = await self._advance_table(event, round_no, table_no)
-            over = await self._round_over(event, round_no)
+            opened, skipped = await self._advance_table(event, round_no, table_no, ended)
+            # a board just dealt here: the round goes on (no read of the round's boards)
+            over = opened is None and await self._round_over(event, round_no)
         # the Discord posts after the lock: a join or a check-in waits for none of them
         if skipped is not None:
             await self.shared.front.boards_skipped(event, *skipped)
         if opened is not None:
             table, seating = opened
             self.showing.play(table)
-            names = await self.shared.names(event, seating.seats)  # the table's own players
+            # the table's own players, as its seats name them (from the entries, at the deal)
+            names = {s.user_id: s.name for s in table.seats if isinstance(s, HumanSeat)}
             await self.showing.show(event, table, seating, names)
         if over:
             await self._close_round(event_id, round_no)
 
     async def _advance_table(
-        self, event: EventRow, round_no: int, table_no: int
+        self, event: EventRow, round_no: int, table_no: int, ended: Table | None = None
     ) -> tuple[tuple[Table, EventTable] | None, tuple[EventTable, list[int]] | None]:
         """The table's next board dealt, or its remaining boards skipped by the clock:
         the table dealt (and its round table) and the boards skipped, to be shown after
@@ -319,7 +328,7 @@ class Rounds:
         if table is None:
             return None, None
         if clock.may_start(self.shared.clock()):
-            dealt = await self._deal(event, table, pending[0].board, boards)
+            dealt = await self._deal(event, table, pending[0].board, boards, ended=ended)
             return (None if dealt is None else (dealt, table)), None
         ns, ew = await self._thinking(boards)
         skipped = [
@@ -336,13 +345,14 @@ class Rounds:
         board_no: int,
         boards: Sequence[EventBoard],
         known: Sequence[EventEntry] | None = None,
+        ended: Table | None = None,
     ) -> Table | None:
         """Open the board's table (durable), in its round table's thread, or, until the
         thread is made, in :func:`thread_to_come` (the caller makes the thread and
         moves the table there before showing it, once the event's lock is released:
         no Discord call under it)."""
         if known is None or any(b.done for b in boards):
-            await self._came_back(event, table, boards)
+            await self._came_back(event, table, boards, ended)
             known = await self.repo.entries(event.id, table.seats)  # the table's players
         entries = {e.user_id: e for e in known}
         away = frozenset(
@@ -355,19 +365,27 @@ class Rounds:
         return await self.shared.tables.open(event, table, board_no, channel, away, names)
 
     async def _came_back(
-        self, event: EventRow, table: EventTable, boards: Sequence[EventBoard]
+        self,
+        event: EventRow,
+        table: EventTable,
+        boards: Sequence[EventBoard],
+        ended: Table | None = None,
     ) -> None:
         """Whoever took their seat back from the AI (the table's **Take my seat back**)
-        on the table's last board is here: checked in."""
+        on the table's last board is here: checked in. ``ended``: that board's table as
+        this process holds it (its seats as they ended), else its row is read."""
         if not table.ai_for:
             return
         before = [b for b in boards if b.done and b.table_id is not None]
         if not before:
             return
-        row = await self.svc.table_repo.get(before[-1].table_id or 0)
-        if row is None:
-            return
-        away = TableSettings.from_json(row.settings).away
+        if ended is not None and ended.id == before[-1].table_id:
+            away = ended.away
+        else:
+            row = await self.svc.table_repo.get(before[-1].table_id or 0)
+            if row is None:
+                return
+            away = TableSettings.from_json(row.settings).away
         for seat in sorted(table.ai_for - away):
             user = table.seats[seat]
             if user is not None and await self.repo.check_in(event.id, user):

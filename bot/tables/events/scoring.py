@@ -4,6 +4,7 @@ traveller once the event is over (read from the store; the director writes)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -66,28 +67,10 @@ class EventScoring:
         """Every entrant's board scores in the scored rounds up to ``through``."""
         tables = await self.repo.tables(event.id)
         boards = await self.repo.boards(event.id)
-        out: list[BoardScore] = []
-        for n in range(1, through + 1):
-            mine = [t for t in tables if t.round == n]
-            if not mine:
-                continue
-            seating = Round(n, tuple(Seating(t.number, entrant_seats(event, t)) for t in mine))
-            results = []
-            for b in boards:
-                if b.round != n:
-                    continue
-                results.append(
-                    TableResult(
-                        board=b.board,
-                        table=b.table_no,
-                        ns_result=None if b.skipped else b.ns_result,
-                        substituted=b.substituted,  # kept when the round closed
-                        ns_thinking=b.ns_thinking,
-                        ew_thinking=b.ew_thinking,
-                    )
-                )
-            out.extend(score_round(seating, results))
-        return out
+        # pure, and a round of 50 tables takes tens of ms (exact fractions): in a thread,
+        # as the movement, so the loop answers clicks meanwhile (a round change's scoring
+        # held it for every round so far, twice: the standings and the ones before)
+        return await asyncio.to_thread(round_scores, event, tables, boards, through)
 
     async def swiss_record(
         self, event: EventRow, entries: Sequence[EventEntry], before: int
@@ -121,7 +104,7 @@ class EventScoring:
                 ):
                     matches.append(Match(n, p, None))  # the bye
         scores = await self.scores(event, before - 1)
-        percent = {s.entrant: s.percent for s in standings(scores)}
+        percent = {s.entrant: s.percent for s in await asyncio.to_thread(standings, scores)}
         return matches, percent
 
     async def standings(self, event_id: int) -> StandingsView:
@@ -145,10 +128,12 @@ class EventScoring:
                 return (entrant,)
             return (entrant, partner[entrant])
 
-        lines = await self._lines(event, entries, through, name, members)
-        if through > 1:  # each line's movement since the round before
+        scores = await self.scores(event, through)
+        lines = await self._lines(event, entries, through, name, members, scores)
+        if through > 1:  # each line's movement since the round before (its scores: these)
+            before = [s for s in scores if s.round < through]
             lines = moved_since(
-                lines, await self._lines(event, entries, through - 1, name, members)
+                lines, await self._lines(event, entries, through - 1, name, members, before)
             )
         final = event.state == "finished"
         travellers = await self._travellers(event, names) if final else ()
@@ -161,10 +146,10 @@ class EventScoring:
         through: int,
         name: Callable[[int], str],
         members: Callable[[int], tuple[int, ...]],
+        scores: Sequence[BoardScore],
     ) -> list[Line]:
-        """The standings' lines after round ``through``."""
-        scores = await self.scores(event, through)
-        table: tuple[Standing, ...] = standings(scores, MIN_COMPLETION)
+        """The standings' lines after round ``through`` (``scores``: its rounds')."""
+        table: tuple[Standing, ...] = await asyncio.to_thread(standings, scores, MIN_COMPLETION)
         lines: list[Line]
         if event.format == "swiss":
             matches, percent = await self.swiss_record(event, entries, through + 1)
@@ -228,3 +213,30 @@ class EventScoring:
                 )
             )
         return tuple(out)
+
+
+def round_scores(
+    event: EventRow, tables: Sequence[EventTable], boards: Sequence[EventBoard], through: int
+) -> list[BoardScore]:
+    """Every entrant's board scores in rounds 1..``through`` of ``event`` (its round
+    tables and boards as stored): pure."""
+    out: list[BoardScore] = []
+    for n in range(1, through + 1):
+        mine = [t for t in tables if t.round == n]
+        if not mine:
+            continue
+        seating = Round(n, tuple(Seating(t.number, entrant_seats(event, t)) for t in mine))
+        results = [
+            TableResult(
+                board=b.board,
+                table=b.table_no,
+                ns_result=None if b.skipped else b.ns_result,
+                substituted=b.substituted,  # kept when the round closed
+                ns_thinking=b.ns_thinking,
+                ew_thinking=b.ew_thinking,
+            )
+            for b in boards
+            if b.round == n
+        ]
+        out.extend(score_round(seating, results))
+    return out
