@@ -41,3 +41,16 @@ def test_a_large_field_fits_in_messages() -> None:
         parts = text.pieces(long)
         assert len(parts) > 1 and all(len(p) <= 1900 for p in parts)
         assert "\n".join(parts) == long  # nothing lost, cut only at line ends
+
+
+def test_an_unranked_line_says_why_it_has_no_rank() -> None:
+    """A no-show's line reads ``-``: the standings say what that means (seen at 400 px:
+    a ``-`` with no word on it)."""
+    line = Line
+    ranked = line("1", "ann", Fraction(75), None, Fraction(1), (1,))
+    unranked = line("-", "fay", Fraction(50), None, Fraction(0), (2,))
+    shown = text.standings(StandingsView(EVENT, 1, (ranked, unranked), False))
+    assert "`-` unranked: played fewer than 50% of their boards (the AI played the rest)." in (
+        shown
+    )
+    assert "unranked" not in text.standings(StandingsView(EVENT, 1, (ranked,), False))

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from bot.present.i18n import _, ngettext, number, percent
 from bot.store import EventEntry, EventRow, EventTable
-from bot.tables.events import Outcome, StandingsView
+from bot.tables.events import MIN_COMPLETION, Outcome, StandingsView
 from engine import make_rules
 
 SEAT_LETTERS = ("N", "E", "S", "W")
@@ -208,6 +208,12 @@ def standings(view: StandingsView) -> str:
     if view.lines:
         lines.append(
             _("Matchpoints against the same seat at the other tables; 🤖 boards at most 50%.")
+        )
+    if any(line.rank is None for line in view.lines):  # say why a line has no rank
+        lines.append(
+            _(
+                "`-` unranked: played fewer than {share} of their boards (the AI played the rest)."
+            ).format(share=percent(float(MIN_COMPLETION)))
         )
     return "\n".join(lines)
 
