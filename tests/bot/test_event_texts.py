@@ -4,6 +4,7 @@ the seating, standings and reminder are cut into pieces at line ends."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from bot.features.events import text
@@ -54,3 +55,17 @@ def test_an_unranked_line_says_why_it_has_no_rank() -> None:
         shown
     )
     assert "unranked" not in text.standings(StandingsView(EVENT, 1, (ranked,), False))
+
+
+def test_a_one_board_round_says_board_not_boards_1_1_and_who_waits_is_told_how_to_play() -> None:
+    one = replace(EVENT, boards_per_round=1, state="running", round=2)
+    table = EventTable(1, 2, 1, (1, 2, 3, 4), frozenset(), 0)
+    names = {u: f"p{u}" for u in (1, 2, 3, 4, 5)}
+    post = text.table_post(one, table, names)
+    assert "Board 2, played here; your hand comes by DM." in post.splitlines(), post
+    seating = text.round_begun(one, 2, [table], names).splitlines()
+    assert seating[0] == "**Round 2 of 3** · board 2"
+    assert seating[-2:] == [
+        "Not seated this round: p5",
+        "**Check in** on the event's message to play from the next round.",
+    ]

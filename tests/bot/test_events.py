@@ -458,3 +458,38 @@ async def test_sixteen_members_four_rounds_no_shows_late_joiner_and_a_restart(
     for user, (score, completion) in expected.items():
         name = by_id[user].user.name
         assert shown[name] == (round(float(score), 1), round(float(completion) * 100)), name
+
+
+async def test_a_swiss_rounds_seating_names_the_bye_and_tells_who_is_not_seated_what_to_do(
+    simcord_env: Any,
+) -> None:
+    """A Swiss round's seating in the channel says which pair has the bye (it read "Not
+    seated this round" for them, like anyone left out), and tells a player left out
+    what makes them play the next round; a player who left is not listed."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    names = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal")
+    members = [guild.add_member(env.create_user(n)) for n in names]
+    await mod.slash(channel, "ruff event create", game="whist-5", format="swiss", boards=1)
+    menus = [(await m.click(_registration(channel), label="Join")).response for m in members]
+    for i, m in enumerate(members[:6]):  # three pairs; gus has no partner; hal leaves
+        await m.select(menus[i], [members[i ^ 1]])
+    await members[7].click(_registration(channel), label="Leave")
+    await mod.slash(channel, "ruff event start")
+    await env.settle()
+    seating = next(m.content for m in channel.history() if m.content.startswith("**Round 1"))
+    (table,) = await EventRepo(env.bot.db).tables(1, 1)
+    names_of = {m.id: n for m, n in zip(members, names, strict=True)}
+    bye = sorted({"ann", "cat", "eve"} - {names_of[u] for u in table.seats if u is not None})
+    pair = {"ann": "ann & bob", "cat": "cat & dan", "eve": "eve & fay"}[bye[0]]
+    lines = seating.splitlines()
+    assert lines[0] == "**Round 1 of 4** · board 1", seating  # one board: not "boards 1–1"
+    assert f"Bye: {pair} (1 point, no boards this round)" in lines, seating
+    assert "Not seated this round: gus" in lines, seating  # not hal: he left
+    assert (
+        "A pair plays from the next round once both partners have chosen each other and "
+        "pressed **Check in** on the event's message." in lines
+    ), seating

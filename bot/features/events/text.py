@@ -135,7 +135,9 @@ def table_post(event: EventRow, table: EventTable, names: Mapping[int, str]) -> 
         seats_line(table, names),
         _("Boards {first}–{last}, played here one after the other; your hand comes by DM.").format(
             first=boards[0], last=boards[-1]
-        ),
+        )
+        if len(boards) > 1
+        else _("Board {board}, played here; your hand comes by DM.").format(board=boards[0]),
     ]
     if table.ai_for:
         lines.append(
@@ -158,20 +160,42 @@ def thread_name(event: EventRow, table: EventTable) -> str:
 
 
 def round_begun(
-    event: EventRow, round_no: int, tables: Sequence[EventTable], names: Mapping[int, str]
+    event: EventRow,
+    round_no: int,
+    tables: Sequence[EventTable],
+    names: Mapping[int, str],
+    bye: Sequence[tuple[int, int]] = (),
 ) -> str:
+    """A round's seating: who sits where; a Swiss round's ``bye`` (its pairs' players),
+    and who is not seated this round with what to do to play the next."""
     boards = event.boards_of(round_no)
     lines = [
         _("**Round {round} of {rounds}** · boards {first}–{last}").format(
             round=round_no, rounds=event.rounds, first=boards[0], last=boards[-1]
         )
+        if len(boards) > 1
+        else _("**Round {round} of {rounds}** · board {board}").format(
+            round=round_no, rounds=event.rounds, board=boards[0]
+        )
     ]
     for t in tables:
         lines.append(_("Table {n}: {seats}").format(n=t.number, seats=seats_line(t, names)))
-    seated = {u for t in tables for u in t.seats if u is not None}
+    for a, b in bye:
+        pair = f"{names.get(a, str(a))} & {names.get(b, str(b))}"
+        lines.append(_("Bye: {pair} (1 point, no boards this round)").format(pair=pair))
+    seated = {u for t in tables for u in t.seats if u is not None} | {u for p in bye for u in p}
     waiting = [n for u, n in names.items() if u and u not in seated]
     if waiting:
         lines.append(_("Not seated this round: {names}").format(names=", ".join(sorted(waiting))))
+        if event.format == "individual":
+            lines.append(_("**Check in** on the event's message to play from the next round."))
+        else:
+            lines.append(
+                _(
+                    "A pair plays from the next round once both partners have chosen each "
+                    "other and pressed **Check in** on the event's message."
+                )
+            )
     return "\n".join(lines)
 
 
