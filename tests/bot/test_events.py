@@ -493,3 +493,27 @@ async def test_a_swiss_rounds_seating_names_the_bye_and_tells_who_is_not_seated_
         "A pair plays from the next round once both partners have chosen each other and "
         "pressed **Check in** on the event's message." in lines
     ), seating
+
+
+@pytest.mark.parametrize("fmt", ["individual", "pairs"])
+async def test_the_registration_message_names_its_buttons_as_they_read_in_german(
+    simcord_env: Any, fmt: str
+) -> None:
+    """What the registration message tells a player to press (its bold words) is a
+    button on it, in German too: it said **Anmelden** beside a button reading
+    "Mitspielen" (seen in a German 400 px screenshot)."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    for language in ("en", "de"):
+        await mod.slash(channel, "ruff settings", language=language)
+        n = 1 if language == "en" else 2
+        await mod.slash(channel, "ruff event create", game="whist-5", format=fmt)
+        message = next(
+            m for m in channel.history() if re.match(rf"🏆 \*\*(Event|Turnier) #{n}\*\*", m.content)
+        )
+        pressed = set(re.findall(r"\*\*([^*]+)\*\*", message.content)[1:])  # past the title
+        labels = {c.label for row in message.components for c in getattr(row, "children", [])}
+        assert len(pressed) == 2 and pressed <= labels, (pressed, labels, message.content)
