@@ -69,3 +69,11 @@ def test_a_one_board_round_says_board_not_boards_1_1_and_who_waits_is_told_how_t
         "Not seated this round: p5",
         "**Check in** on the event's message to play from the next round.",
     ]
+
+
+def test_the_registration_message_s_second_line_starts_with_a_capital() -> None:
+    """At 400 px the format starts a line of its own ("pairs, barometer · 2 rounds" read
+    as a sentence begun in lower case)."""
+    for fmt, shown in (("individual", "Individual, barometer"), ("pairs", "Pairs, barometer")):
+        second = text.registration(replace(EVENT, format=fmt), FIELD[:4]).splitlines()[1]
+        assert second.startswith(f"{shown} · 3 rounds × 2 boards"), second

@@ -180,7 +180,7 @@ async def test_an_event_runs_itself_from_registration_to_final_results(
     )
     assert "Event #1 is open" in res.response.content, res.response.content
     message = _registration(channel)
-    assert "individual, barometer · 3 rounds × 2 boards · 60 min a board" in message.content
+    assert "Individual, barometer · 3 rounds × 2 boards · 60 min a board" in message.content
 
     for m in members[:8]:
         res = await m.click(_registration(channel), label="Join")

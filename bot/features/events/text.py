@@ -17,9 +17,9 @@ NAMES_ROOM = 1200  # characters of names on the registration message (Discord's 
 
 def format_name(fmt: str) -> str:
     if fmt == "individual":
-        return _("individual, barometer")
+        return _("Individual, barometer")
     if fmt == "pairs":
-        return _("pairs, barometer")
+        return _("Pairs, barometer")
     return _("Swiss pairs")
 
 
