@@ -517,3 +517,41 @@ async def test_the_registration_message_names_its_buttons_as_they_read_in_german
         pressed = set(re.findall(r"\*\*([^*]+)\*\*", message.content)[1:])  # past the title
         labels = {c.label for row in message.components for c in getattr(row, "children", [])}
         assert len(pressed) == 2 and pressed <= labels, (pressed, labels, message.content)
+
+
+async def test_a_cancelled_event_is_said_in_its_channel(simcord_env: Any) -> None:
+    """``/ruff event cancel`` answered only the mod privately and changed the
+    registration message (maybe far up the channel) to "Cancelled": players in the
+    middle of a board, or waiting for the start, were not told. Now the channel is."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    members = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cat", "dan")]
+    for name, started in (("running", True), ("waiting", False)):
+        channel = guild.create_text_channel(name)
+        await mod.slash(channel, "ruff event create", game="whist-5", boards=2)
+        for m in members:  # all here: the boards wait for them, no AI plays them out
+            for label in ("Join", "Check in"):
+                await m.click(
+                    next(m for m in channel.history() if m.content.startswith("🏆 **Event #")),
+                    label=label,
+                )
+        if started:
+            await mod.slash(channel, "ruff event start")
+            await env.settle()
+        res = await mod.slash(channel, "ruff event cancel")
+        assert res.ephemeral and "The event is cancelled." in res.response.content
+        await env.settle()
+        said = [
+            m.content
+            for m in channel.history(viewer=members[0])
+            if m.content.startswith("🛑 **Event #")
+        ]
+        if started:
+            assert said == [
+                "🛑 **Event #1 is cancelled**: no results. A board in play may be finished; "
+                "it counts for nothing."
+            ], said
+        else:
+            assert said == ["🛑 **Event #2 is cancelled**: it will not start."], said

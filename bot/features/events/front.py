@@ -376,6 +376,14 @@ class DiscordEventFront:
         # a seat back gets its live hand at once, a seat lost says the AI plays it
         self.presenter.changed(table)
 
+    async def cancelled(self, event: EventRow) -> None:
+        """Said in the event's channel when it is cancelled (the registration message,
+        maybe far up, only changes to "Cancelled"), so its players, some in the
+        middle of a board, know."""
+        with using(await self._language(event)):
+            body = text.cancelled(event)
+        await self._post(event.channel_id, body)
+
     async def round_begun(
         self,
         event: EventRow,

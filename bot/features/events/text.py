@@ -242,6 +242,16 @@ def standings(view: StandingsView) -> str:
     return "\n".join(lines)
 
 
+def cancelled(event: EventRow) -> str:
+    """The channel's word that ``event`` (as it was before the cancel) is cancelled."""
+    if event.state == "running":
+        return _(
+            "🛑 **Event #{id} is cancelled**: no results. A board in play may be finished; "
+            "it counts for nothing."
+        ).format(id=event.id)
+    return _("🛑 **Event #{id} is cancelled**: it will not start.").format(id=event.id)
+
+
 def not_started(event: EventRow, registered: int) -> str:
     return _(
         "Event #{id} could not start: {n} registered, at least 2 entrants needed. "
