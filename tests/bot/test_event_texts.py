@@ -69,6 +69,8 @@ def test_a_one_board_round_says_board_not_boards_1_1_and_who_waits_is_told_how_t
         "Not seated this round: p5",
         "**Check in** on the event's message to play from the next round.",
     ]
+    last = text.round_begun(one, 3, [table], names).splitlines()  # no next round to play
+    assert last[-1] == "Not seated this round: p5", last
 
 
 def test_the_registration_message_s_second_line_starts_with_a_capital() -> None:

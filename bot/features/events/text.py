@@ -187,9 +187,10 @@ def round_begun(
     waiting = [n for u, n in names.items() if u and u not in seated]
     if waiting:
         lines.append(_("Not seated this round: {names}").format(names=", ".join(sorted(waiting))))
-        if event.format == "individual":
+        last = round_no >= event.rounds  # the last round: no next one to play
+        if not last and event.format == "individual":
             lines.append(_("**Check in** on the event's message to play from the next round."))
-        else:
+        elif not last:
             lines.append(
                 _(
                     "A pair plays from the next round once both partners have chosen each "
