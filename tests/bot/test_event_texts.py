@@ -8,6 +8,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from bot.features.events import text
+from bot.present.i18n import using
 from bot.store import EventEntry, EventRow, EventTable
 from bot.tables.events import Line, StandingsView
 
@@ -79,3 +80,15 @@ def test_the_registration_message_s_second_line_starts_with_a_capital() -> None:
     for fmt, shown in (("individual", "Individual, barometer"), ("pairs", "Pairs, barometer")):
         second = text.registration(replace(EVENT, format=fmt), FIELD[:4]).splitlines()[1]
         assert second.startswith(f"{shown} · 3 rounds × 2 boards"), second
+
+
+def test_a_percentage_keeps_its_sign_on_its_line_in_german() -> None:
+    """German spaces the sign ("100,0 %"): seen at 400 px, a traveller's line wrapped
+    before the "%" and left it alone on the next line."""
+    with using("de"):
+        assert text.percent_text(Fraction(100)) == "100,0\u00a0%"
+    assert text.percent_text(Fraction(100)) == "100.0%"
+    line = Line("1", "ann & bob", Fraction(50), Fraction(1), Fraction(1), (1, 2))
+    with using("de"):
+        shown = text.standings(StandingsView(EVENT, 1, (line,), False)).splitlines()[1]
+    assert shown.endswith("50,0\u00a0% · 100\u00a0% gespielt"), shown

@@ -33,7 +33,9 @@ def percent_text(value: Fraction | None) -> str:
     if value is None:
         return "–"
     shown = number(float(value), 1)
-    return _("{value}%").format(value=shown)
+    # a no-break space where the language spaces the sign ("100,0 %"): a 400 px line
+    # wrapped before the "%" and left it alone on the next
+    return _("{value}%").format(value=shown).replace(" %", "\u00a0%")
 
 
 def registration(event: EventRow, entries: Sequence[EventEntry]) -> str:
@@ -222,7 +224,9 @@ def standings(view: StandingsView) -> str:
         head = _("📊 **Event #{id}**: no round scored yet.").format(id=event.id)
     lines = [head]
     for line in view.lines:
-        played = _("{share} played").format(share=percent(float(line.completion)))
+        played = _("{share} played").format(
+            share=percent(float(line.completion)).replace(" %", "\u00a0%")  # as percent_text
+        )
         if line.score is not None:
             points = _("{points} pts").format(points=number(float(line.score), 1))
             lines.append(
