@@ -174,8 +174,8 @@ class Hands:
                 for x in (
                     note,
                     _(
-                        "It is scored against the same seat at the other tables: your "
-                        "matchpoints come with the standings in the event's channel."
+                        "It counts for the event (not who won it here): the standings come "
+                        "in the event's channel when the round is over."
                     ),
                 )
                 if x

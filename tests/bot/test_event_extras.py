@@ -377,7 +377,8 @@ async def test_an_event_boards_hand_dm_ends_with_the_board_and_where_it_is_score
     simcord_env: Any,
 ) -> None:
     """The last line a player reads of a board, in its hand DM, names the event's board
-    and says it is scored by matchpoints in the event's channel; not "The game is over
+    and says where its standings come (whatever the format scores: matchpoints, a Swiss
+    match); not "The game is over
     — you won/lost" (seen at 400 px: "you lost" on a board that scored 50%, "you won" to
     a no-show, and the DM of the event's last board ended with no word of the results)."""
     env = simcord_env
@@ -398,5 +399,6 @@ async def test_an_event_boards_hand_dm_ends_with_the_board_and_where_it_is_score
             assert first == f"🏁 Board {board.board} of Event #1 is over.", dm.content
             assert "The game is over" not in dm.content, dm.content
             assert dm.content.rstrip().endswith(
-                "your matchpoints come with the standings in the event's channel."
+                "It counts for the event (not who won it here): the standings come in the "
+                "event's channel when the round is over."
             ), dm.content
