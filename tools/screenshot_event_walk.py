@@ -107,6 +107,8 @@ async def walk(fmt: str, out: Path) -> None:
         else:
             raise RuntimeError("the event did not finish")
         ann = members[0]
+        await bot.manager.services.notifier.flush()  # the final results posted first
+        await env.settle()
         await ann.slash(channel, "ruff event standings")
         await env.settle()
         await bot.manager.services.notifier.flush()
