@@ -7,7 +7,8 @@ the mod opens it; ann and bob each play a board in their DMs (random legal moves
 through the table layer's ``act()``), ann asks for the standings (progress only), the
 deadline passes and the final results and travellers are posted. Photographed: the
 event's message before the opening, ann's DM after her first board (▶ Board 2), the
-channel with ann's standings before the close, and the channel after it. Needs
+channel with ann's standings before the close, the channel after it, and ann's DM
+after it. Needs
 simcord's preview extras and ``chromium``.
 """
 
@@ -112,6 +113,9 @@ async def main(out: Path) -> None:
         await env.settle()
         await bot.manager.services.notifier.flush()
         await photograph(env, channel, ann, PHONE, 1800, out / "event-async-results-400.png")
+        # her last board's DM after the close: no ▶ Board 2, where the results are
+        dm = ann.user.dm_channel
+        await photograph(env, dm, ann.user, PHONE, 900, out / "event-async-dm-after-400.png")
 
 
 if __name__ == "__main__":

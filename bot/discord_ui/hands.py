@@ -29,6 +29,7 @@ from bot.present.notify import DMClosed, MessageGone, call, release_view
 from bot.present.replies import refuse
 from bot.store import StoreError
 from bot.tables import commit
+from bot.tables.events import parse_event_key
 from bot.tables.kinds import TableKind
 from bot.tables.table import HAND_COPIES, Table, hand_signature, turn_deadline
 from engine import Card, SeatView
@@ -168,12 +169,28 @@ class Hands:
         played_for = shown(table).played_for.get(seat)
         if played_for and view.phase != "over":
             note = f"{played_for}\n{note}" if note else played_for
+        over = ""
+        if view.phase == "over" and table.settings.event:  # one board of an event
+            event_id, _round, _table, board = parse_event_key(table.settings.event)
+            over = _("🏁 Board {board} of Event #{id} is over.").format(board=board, id=event_id)
+            note = "\n".join(
+                x
+                for x in (
+                    note,
+                    _(
+                        "It counts for the event (not who won it here): the standings come "
+                        "in the event's channel when the round is over."
+                    ),
+                )
+                if x
+            )
         text = render.hand_message(
             table.info(),
             view,
             note,
             in_buttons=hand_in_buttons(view, False),
             deadline=turn_deadline(table, seat) if view.my_turn else None,
+            over=over,
         )
         return text, view, False
 

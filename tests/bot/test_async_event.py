@@ -262,6 +262,20 @@ async def test_an_async_event_from_creation_to_the_deadline(
                 travellers
             )
     assert "1 entrant did not finish it (25%)" in travellers  # board 1: cat
+    # each entrant's last result DM says the event closed: bob's board 1 offered
+    # **▶ Board 2** (refused once closed) and ann's said when it would close
+    await new.manager.services.notifier.flush()
+    await env.settle()
+    for member, board in ((bob, 1), (ann, 2)):
+        last = next(
+            m for m in dm_messages(member) if m.content.startswith(f"✅ **Board {board}/2**")
+        )
+        assert _buttons(last) == ["The deal", "Review"], _buttons(last)
+        lines = last.content.splitlines()
+        assert lines[1:] == [
+            "-# Event #1 · Whist 5-Point",
+            "Event #1 has closed: the results are in its channel.",
+        ], last.content
     assert _buttons(_event_message(channel)) == []
     res = await bob.slash(channel, "ruff event standings")
     assert res.response.content == final

@@ -462,3 +462,34 @@ async def test_every_move_reaches_who_plays_and_a_seat_taken_back_is_current(
     assert line["de"] in dm_of(cat).content, dm_of(cat).content
     thread = next(th for th in channel.threads if th.id == table.channel_id)
     assert line["en"] in message_text(table_message(thread))
+
+
+async def test_an_event_boards_hand_dm_ends_with_the_board_and_where_it_is_scored(
+    simcord_env: Any,
+) -> None:
+    """The last line a player reads of a board, in its hand DM, names the event's board
+    and says where its standings come (whatever the format scores: matchpoints, a Swiss
+    match); not "The game is over
+    — you won/lost" (seen at 400 px: "you lost" on a board that scored 50%, "you won" to
+    a no-show, and the DM of the event's last board ended with no word of the results)."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    members = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cat", "dan")]
+    await _run_event(env, mod, channel, members, 1, boards=2)
+    boards = await EventRepo(env.bot.db).boards(1)
+    for board in boards:
+        table = env.bot.manager.tables.get(board.table_id)
+        assert table is not None and table.status == "finished"
+        for member in members:
+            _channel, message_id = table.hand_messages[table.seat_of(member.id)]
+            dm = next(m for m in member.user.dm_channel.history() if m.id == message_id)
+            first = dm.content.splitlines()[0]
+            assert first == f"🏁 Board {board.board} of Event #1 is over.", dm.content
+            assert "The game is over" not in dm.content, dm.content
+            assert dm.content.rstrip().endswith(
+                "It counts for the event (not who won it here): the standings come in the "
+                "event's channel when the round is over."
+            ), dm.content

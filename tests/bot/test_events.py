@@ -180,7 +180,7 @@ async def test_an_event_runs_itself_from_registration_to_final_results(
     )
     assert "Event #1 is open" in res.response.content, res.response.content
     message = _registration(channel)
-    assert "individual, barometer · 3 rounds × 2 boards · 60 min a board" in message.content
+    assert "Individual, barometer · 3 rounds × 2 boards · 60 min a board" in message.content
 
     for m in members[:8]:
         res = await m.click(_registration(channel), label="Join")
@@ -458,3 +458,100 @@ async def test_sixteen_members_four_rounds_no_shows_late_joiner_and_a_restart(
     for user, (score, completion) in expected.items():
         name = by_id[user].user.name
         assert shown[name] == (round(float(score), 1), round(float(completion) * 100)), name
+
+
+async def test_a_swiss_rounds_seating_names_the_bye_and_tells_who_is_not_seated_what_to_do(
+    simcord_env: Any,
+) -> None:
+    """A Swiss round's seating in the channel says which pair has the bye (it read "Not
+    seated this round" for them, like anyone left out), and tells a player left out
+    what makes them play the next round; a player who left is not listed."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    names = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal")
+    members = [guild.add_member(env.create_user(n)) for n in names]
+    await mod.slash(channel, "ruff event create", game="whist-5", format="swiss", boards=1)
+    menus = [(await m.click(_registration(channel), label="Join")).response for m in members]
+    for i, m in enumerate(members[:6]):  # three pairs; gus has no partner; hal leaves
+        await m.select(menus[i], [members[i ^ 1]])
+    await members[7].click(_registration(channel), label="Leave")
+    await mod.slash(channel, "ruff event start")
+    await env.settle()
+    seating = next(m.content for m in channel.history() if m.content.startswith("**Round 1"))
+    (table,) = await EventRepo(env.bot.db).tables(1, 1)
+    names_of = {m.id: n for m, n in zip(members, names, strict=True)}
+    bye = sorted({"ann", "cat", "eve"} - {names_of[u] for u in table.seats if u is not None})
+    pair = {"ann": "ann & bob", "cat": "cat & dan", "eve": "eve & fay"}[bye[0]]
+    lines = seating.splitlines()
+    assert lines[0] == "**Round 1 of 4** · board 1", seating  # one board: not "boards 1–1"
+    assert f"Bye: {pair} (1 point, no boards this round)" in lines, seating
+    assert "Not seated this round: gus" in lines, seating  # not hal: he left
+    assert (
+        "A pair plays from the next round once both partners have chosen each other and "
+        "pressed **Check in** on the event's message." in lines
+    ), seating
+
+
+@pytest.mark.parametrize("fmt", ["individual", "pairs"])
+async def test_the_registration_message_names_its_buttons_as_they_read_in_german(
+    simcord_env: Any, fmt: str
+) -> None:
+    """What the registration message tells a player to press (its bold words) is a
+    button on it, in German too: it said **Anmelden** beside a button reading
+    "Mitspielen" (seen in a German 400 px screenshot)."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    channel = guild.create_text_channel("events")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    for language in ("en", "de"):
+        await mod.slash(channel, "ruff settings", language=language)
+        n = 1 if language == "en" else 2
+        await mod.slash(channel, "ruff event create", game="whist-5", format=fmt)
+        message = next(
+            m for m in channel.history() if re.match(rf"🏆 \*\*(Event|Turnier) #{n}\*\*", m.content)
+        )
+        pressed = set(re.findall(r"\*\*([^*]+)\*\*", message.content)[1:])  # past the title
+        labels = {c.label for row in message.components for c in getattr(row, "children", [])}
+        assert len(pressed) == 2 and pressed <= labels, (pressed, labels, message.content)
+
+
+async def test_a_cancelled_event_is_said_in_its_channel(simcord_env: Any) -> None:
+    """``/ruff event cancel`` answered only the mod privately and changed the
+    registration message (maybe far up the channel) to "Cancelled": players in the
+    middle of a board, or waiting for the start, were not told. Now the channel is."""
+    env = simcord_env
+    guild = env.create_guild(name="Card Room")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("tess"), roles=[mods])
+    members = [guild.add_member(env.create_user(n)) for n in ("ann", "bob", "cat", "dan")]
+    for name, started in (("running", True), ("waiting", False)):
+        channel = guild.create_text_channel(name)
+        await mod.slash(channel, "ruff event create", game="whist-5", boards=2)
+        for m in members:  # all here: the boards wait for them, no AI plays them out
+            for label in ("Join", "Check in"):
+                await m.click(
+                    next(m for m in channel.history() if m.content.startswith("🏆 **Event #")),
+                    label=label,
+                )
+        if started:
+            await mod.slash(channel, "ruff event start")
+            await env.settle()
+        res = await mod.slash(channel, "ruff event cancel")
+        assert res.ephemeral and "The event is cancelled." in res.response.content
+        await env.settle()
+        said = [
+            m.content
+            for m in channel.history(viewer=members[0])
+            if m.content.startswith("🛑 **Event #")
+        ]
+        if started:
+            assert said == [
+                "🛑 **Event #1 is cancelled**: no results. A board in play may be finished; "
+                "it counts for nothing."
+            ], said
+        else:
+            assert said == ["🛑 **Event #2 is cancelled**: it will not start."], said

@@ -187,6 +187,40 @@ async def test_swiss_pairs_meet_no_one_twice_and_are_paired_as_the_optimum(
     assert event is not None and event.state == "finished"
 
 
+async def test_a_swiss_pair_left_out_for_a_partner_not_checked_in_gets_no_bye(
+    db: Database,
+) -> None:
+    """A pair whose second player never checked in plays round 1 (the AI for that
+    player) and is not seated in round 2: it gets nothing for round 2, as a pair that
+    misses a round (docs/events.md), while the pair with the round's real bye gets its
+    point. Seen in a walkthrough's final results: such a pair was given a bye too and
+    won the event on 2 points, 0% of its boards played."""
+    director, tables, front, svc = _director(db)
+    event_id = await _create(director, "swiss", 2, 1, 30)
+    await _register_pairs(director, event_id, 3)
+    for u in (106, 107):
+        assert await director.join(event_id, u, f"p{u}") is Outcome.DONE
+    assert await director.check_in(event_id, 106) is Outcome.DONE  # 107 never does
+    assert await director.choose_partner(event_id, 106, 107) is Outcome.PARTNER_WAITING
+    assert await director.choose_partner(event_id, 107, 106) is Outcome.DONE
+    assert await director.start(event_id) is Outcome.DONE
+    round1 = await svc.event_repo.tables(event_id, 1)
+    assert 106 in {u for t in round1 for u in t.seats}  # round 1 seats every pair
+    for table_id in list(tables.open_boards):
+        await _finish(svc, director, tables, table_id, 2)  # NS wins each match
+    round2 = await svc.event_repo.tables(event_id, 2)
+    assert len(round2) == 1 and 106 not in round2[0].seats  # three pairs: one bye
+    for table_id in list(tables.open_boards):
+        await _finish(svc, director, tables, table_id, 0)  # a draw
+    final = front.scored[-1]
+    assert final.final
+    points = {min(line.members): line.score for line in final.lines}
+    ns_round1 = {min(u for u in t.seats[0::2] if u is not None) for t in round1}
+    assert points[106] == (1 if 106 in ns_round1 else 0)  # round 1's match only
+    # two matches in round 1, one in round 2 (½ each side) and one real bye
+    assert sum(points.values(), Fraction(0)) == 4  # type: ignore[arg-type]
+
+
 async def test_the_time_rule_skips_what_cannot_start_and_scores_it_by_thinking_time(
     db: Database, clock: FakeClock
 ) -> None:

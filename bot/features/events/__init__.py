@@ -393,6 +393,8 @@ def build(svc: DiscordServices, presenter: Presenter, drivers: Drivers, daily: D
         else:
             outcome = await director.cancel(row.id)
         await reply(interaction, text.answer(outcome, "cancel"))
+        if outcome is Outcome.DONE:  # its players hear it where they look, not only the mod
+            await front.cancelled(row)
 
     @group.command(name="standings", description=N_("An event's standings"))
     @app_commands.describe(event=N_("The event's number (default: this server's latest)"))

@@ -140,9 +140,11 @@ def board_end(event: EventRow, board_no: int, result: int, done: int) -> str:
             )
         ),
         "-# "
-        + _("Event #{id} · {title} · the others' results when it closes").format(
-            id=event.id, title=rules.title
-        ),
+        + (
+            _("Event #{id} · {title} · the others' results when it closes")
+            if event.state == "running"
+            else _("Event #{id} · {title}")
+        ).format(id=event.id, title=rules.title),
     ]
     if event.state == "cancelled":
         lines.append(_("Event #{id} was cancelled: nothing is ranked.").format(id=event.id))

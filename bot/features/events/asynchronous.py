@@ -126,6 +126,44 @@ class AsyncEvents:
             parts = [async_text.standings(view), *async_text.travellers(view)]
         for part in parts:
             await self._post(view.event.channel_id, part)
+        await self._last_boards_closed(view.event)
+
+    async def _last_boards_closed(self, event: EventRow) -> None:
+        """Each entrant's last finished board's DM, which offered **▶ Board N** and said
+        when the event closes, now says it has closed and where the results are (its
+        ▶ gone: it would only answer "closed"). One edit per entrant."""
+        event = await self.svc.event_repo.get(event.id) or event
+        last: dict[int, BoardEntry] = {}
+        done: Counter[int] = Counter()
+        series = event_series(event.id, event.seed)
+        for entry in await self.svc.daily_repo.of_series(event.game_id, [series]):
+            if entry.result is None or entry.table_id is None:
+                continue
+            done[entry.user_id] += 1
+            before = last.get(entry.user_id)
+            if before is None or (entry.finished_at or 0, entry.number) > (
+                before.finished_at or 0,
+                before.number,
+            ):
+                last[entry.user_id] = entry
+        for user_id, entry in last.items():
+            assert entry.table_id is not None and entry.result is not None
+            table_id, number, result = entry.table_id, entry.number, entry.result
+            language = self.svc.user_locales.language(user_id)
+            for hand in await self.svc.hand_repo.list(table_id):
+
+                def render(
+                    table_id: int = table_id,
+                    number: int = number,
+                    result: int = result,
+                    language: str = language,
+                    done: int = done[user_id],
+                ) -> tuple[str, discord.ui.View]:
+                    with using(language):
+                        body = async_text.board_end(event, number, result, done)
+                        return body, end_view(table_id, None, play_id(event.id), share=False)
+
+                self.svc.notifier.schedule_edit(hand.channel_id, hand.message_id, render)
 
     # ------------------------------------------------------------ AsyncBoards
 

@@ -21,6 +21,7 @@ from bot.present.picture import Picture
 from bot.present.standings_picture import StandingsRow, StandingsScene
 from bot.store import EventRow, EventTable
 from bot.tables.events import StandingsView, playing
+from bot.tables.events.seating import confirmed_pairs
 from bot.tables.table import Table
 from engine import make_rules
 
@@ -398,6 +399,14 @@ class DiscordEventFront:
         # a seat back gets its live hand at once, a seat lost says the AI plays it
         self.presenter.changed(table)
 
+    async def cancelled(self, event: EventRow) -> None:
+        """Said in the event's channel when it is cancelled (the registration message,
+        maybe far up, only changes to "Cancelled"), so its players, some in the
+        middle of a board, know."""
+        with using(await self._language(event)):
+            body = text.cancelled(event)
+        await self._post(event.channel_id, body)
+
     async def round_begun(
         self,
         event: EventRow,
@@ -405,8 +414,16 @@ class DiscordEventFront:
         tables: Sequence[EventTable],
         names: Mapping[int, str],
     ) -> None:
+        entries = [e for e in await self.svc.event_repo.entries(event.id) if e.plays(round_no)]
+        seated = {u for t in tables for u in t.seats}
+        # who is in the event this round: one who left is not "not seated"
+        names = {u: n for u, n in names.items() if u in seated or u in {e.user_id for e in entries}}
+        bye: list[tuple[int, int]] = []
+        if event.format == "swiss":  # a pair in the round's field and at no table: its bye
+            here = [e for e in entries if round_no == 1 or e.checked_in]
+            bye = [(a, b) for a, b in confirmed_pairs(here) if a not in seated and b not in seated]
         with using(await self._language(event)):
-            body = text.round_begun(event, round_no, tables, names)
+            body = text.round_begun(event, round_no, tables, names, bye)
         await self._post(event.channel_id, body)
         await self.registration_changed(event)
 

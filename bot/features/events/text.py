@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from bot.present.i18n import _, ngettext, number, percent
 from bot.store import EventEntry, EventRow, EventTable
-from bot.tables.events import Outcome, StandingsView
+from bot.tables.events import MIN_COMPLETION, Outcome, StandingsView
 from engine import make_rules
 
 SEAT_LETTERS = ("N", "E", "S", "W")
@@ -17,9 +17,9 @@ NAMES_ROOM = 1200  # characters of names on the registration message (Discord's 
 
 def format_name(fmt: str) -> str:
     if fmt == "individual":
-        return _("individual, barometer")
+        return _("Individual, barometer")
     if fmt == "pairs":
-        return _("pairs, barometer")
+        return _("Pairs, barometer")
     return _("Swiss pairs")
 
 
@@ -33,7 +33,9 @@ def percent_text(value: Fraction | None) -> str:
     if value is None:
         return "–"
     shown = number(float(value), 1)
-    return _("{value}%").format(value=shown)
+    # a no-break space where the language spaces the sign ("100,0 %"): a 400 px line
+    # wrapped before the "%" and left it alone on the next
+    return _("{value}%").format(value=shown).replace(" %", "\u00a0%")
 
 
 def registration(event: EventRow, entries: Sequence[EventEntry]) -> str:
@@ -135,7 +137,9 @@ def table_post(event: EventRow, table: EventTable, names: Mapping[int, str]) -> 
         seats_line(table, names),
         _("Boards {first}–{last}, played here one after the other; your hand comes by DM.").format(
             first=boards[0], last=boards[-1]
-        ),
+        )
+        if len(boards) > 1
+        else _("Board {board}, played here; your hand comes by DM.").format(board=boards[0]),
     ]
     if table.ai_for:
         lines.append(
@@ -158,20 +162,43 @@ def thread_name(event: EventRow, table: EventTable) -> str:
 
 
 def round_begun(
-    event: EventRow, round_no: int, tables: Sequence[EventTable], names: Mapping[int, str]
+    event: EventRow,
+    round_no: int,
+    tables: Sequence[EventTable],
+    names: Mapping[int, str],
+    bye: Sequence[tuple[int, int]] = (),
 ) -> str:
+    """A round's seating: who sits where; a Swiss round's ``bye`` (its pairs' players),
+    and who is not seated this round with what to do to play the next."""
     boards = event.boards_of(round_no)
     lines = [
         _("**Round {round} of {rounds}** · boards {first}–{last}").format(
             round=round_no, rounds=event.rounds, first=boards[0], last=boards[-1]
         )
+        if len(boards) > 1
+        else _("**Round {round} of {rounds}** · board {board}").format(
+            round=round_no, rounds=event.rounds, board=boards[0]
+        )
     ]
     for t in tables:
         lines.append(_("Table {n}: {seats}").format(n=t.number, seats=seats_line(t, names)))
-    seated = {u for t in tables for u in t.seats if u is not None}
+    for a, b in bye:
+        pair = f"{names.get(a, str(a))} & {names.get(b, str(b))}"
+        lines.append(_("Bye: {pair} (1 point, no boards this round)").format(pair=pair))
+    seated = {u for t in tables for u in t.seats if u is not None} | {u for p in bye for u in p}
     waiting = [n for u, n in names.items() if u and u not in seated]
     if waiting:
         lines.append(_("Not seated this round: {names}").format(names=", ".join(sorted(waiting))))
+        last = round_no >= event.rounds  # the last round: no next one to play
+        if not last and event.format == "individual":
+            lines.append(_("**Check in** on the event's message to play from the next round."))
+        elif not last:
+            lines.append(
+                _(
+                    "A pair plays from the next round once both partners have chosen each "
+                    "other and pressed **Check in** on the event's message."
+                )
+            )
     return "\n".join(lines)
 
 
@@ -197,7 +224,9 @@ def standings(view: StandingsView) -> str:
         head = _("📊 **Event #{id}**: no round scored yet.").format(id=event.id)
     lines = [head]
     for line in view.lines:
-        played = _("{share} played").format(share=percent(float(line.completion)))
+        played = _("{share} played").format(
+            share=percent(float(line.completion)).replace(" %", "\u00a0%")  # as percent_text
+        )
         if line.score is not None:
             points = _("{points} pts").format(points=number(float(line.score), 1))
             lines.append(
@@ -209,7 +238,23 @@ def standings(view: StandingsView) -> str:
         lines.append(
             _("Matchpoints against the same seat at the other tables; 🤖 boards at most 50%.")
         )
+    if any(line.rank is None for line in view.lines):  # say why a line has no rank
+        lines.append(
+            _(
+                "`-` unranked: played fewer than {share} of their boards (the AI played the rest)."
+            ).format(share=percent(float(MIN_COMPLETION)))
+        )
     return "\n".join(lines)
+
+
+def cancelled(event: EventRow) -> str:
+    """The channel's word that ``event`` (as it was before the cancel) is cancelled."""
+    if event.state == "running":
+        return _(
+            "🛑 **Event #{id} is cancelled**: no results. A board in play may be finished; "
+            "it counts for nothing."
+        ).format(id=event.id)
+    return _("🛑 **Event #{id} is cancelled**: it will not start.").format(id=event.id)
 
 
 def not_started(event: EventRow, registered: int) -> str:

@@ -226,6 +226,7 @@ def hand_message(
     note: str = "",
     in_buttons: bool = False,
     deadline: float | None = None,
+    over: str = "",
 ) -> str:
     """The private hand message (DM or ephemeral) for ``view.seat``, laid out to be
     played from without looking at the table.
@@ -243,9 +244,11 @@ def hand_message(
     :func:`away_message` instead.
     ``in_buttons``: the message's buttons show every card of the hand (see
     :func:`bot.present.controls.hand_in_buttons`), so the text does not list it again.
+    ``over``: line 1 once the game is over, when the table says it its own way (an
+    event's board: matchpoints, not the tricks, decide who did well).
     """
     if view.phase == "over":
-        first = _result_line(info, view)
+        first = over or _result_line(info, view)
     elif view.my_turn:
         first = _your_turn_line(info, view)
         if deadline is not None:
