@@ -37,7 +37,10 @@ _EVENT = (
     " minutes_per_board, start_at, state, round, message_id, seed, created_at, deadline_at,"
     " rated"
 )
-_ENTRY = "event_id, user_id, name, partner_id, checked_in, joined_round, left_round, created_at"
+_ENTRY = (
+    "event_id, user_id, name, partner_id, checked_in, joined_round, left_round, created_at,"
+    " checked_in_round"
+)
 _TABLE = "event_id, round, number, seats, ai_for, thread_id"
 _BOARD = (
     "event_id, round, table_no, board, table_id, ns_result, skipped, substituted,"
@@ -77,8 +80,9 @@ class EventRow:
 @dataclass(frozen=True, slots=True)
 class EventEntry:
     """A registration: a player, the partner they chose (pairs), checked in or not,
-    the first round they play (a late joiner: the next round) and the round from
-    which they left (None: still in)."""
+    the first round they play (a late joiner: the next round), the round from which
+    they left (None: still in) and the first round their check-in counts for (a
+    check-in during a round: the next; None: from the first)."""
 
     event_id: int
     user_id: int
@@ -88,10 +92,18 @@ class EventEntry:
     joined_round: int
     left_round: int | None
     created_at: float
+    checked_in_round: int | None = None
 
     def plays(self, round_no: int) -> bool:
         return self.joined_round <= round_no and (
             self.left_round is None or round_no < self.left_round
+        )
+
+    def here(self, round_no: int) -> bool:
+        """Checked in for round ``round_no``'s field: before it was seated (a check-in
+        during round 2 puts a player in round 3's field, not back in round 2's)."""
+        return self.checked_in and (
+            self.checked_in_round is None or self.checked_in_round <= round_no
         )
 
 
@@ -173,6 +185,7 @@ def _entry(row: Row) -> EventEntry:
         joined_round=int(row["joined_round"]),
         left_round=None if left is None else int(left),
         created_at=float(row["created_at"]),
+        checked_in_round=None if row["checked_in_round"] is None else int(row["checked_in_round"]),
     )
 
 
@@ -296,8 +309,16 @@ class EventRepo(Repository):
         """Register ``user_id``; False if registered already (nothing changes)."""
         try:
             await self.db.execute(
-                f"INSERT INTO event_entries ({_ENTRY}) VALUES (?, ?, ?, NULL, ?, ?, NULL, ?)",
-                (event_id, user_id, name, int(checked_in), joined_round, self.db.clock()),
+                f"INSERT INTO event_entries ({_ENTRY}) VALUES (?, ?, ?, NULL, ?, ?, NULL, ?, ?)",
+                (
+                    event_id,
+                    user_id,
+                    name,
+                    int(checked_in),
+                    joined_round,
+                    self.db.clock(),
+                    joined_round if checked_in else None,
+                ),
             )
         except IntegrityError as exc:
             if exc.kind == "unique":
@@ -333,12 +354,13 @@ class EventRepo(Repository):
         )
         return changed > 0
 
-    async def check_in(self, event_id: int, user_id: int) -> bool:
-        """False if not registered or checked in already."""
+    async def check_in(self, event_id: int, user_id: int, from_round: int) -> bool:
+        """Checked in, for the fields of rounds ``from_round`` on; False if not
+        registered or checked in already."""
         changed = await self.db.execute(
-            "UPDATE event_entries SET checked_in = 1"
+            "UPDATE event_entries SET checked_in = 1, checked_in_round = ?"
             " WHERE event_id = ? AND user_id = ? AND checked_in = 0",
-            (event_id, user_id),
+            (from_round, event_id, user_id),
         )
         return changed > 0
 

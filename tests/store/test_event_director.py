@@ -505,3 +505,42 @@ async def test_a_round_s_threads_and_boards_are_posted_a_few_tables_at_a_time(
     # a round dealt and shown by the running process never looks in Discord for a
     # thread or a table message a stopped process left (no read on a round's path)
     assert front.again == 0
+
+
+async def test_a_swiss_round_missed_stays_missed_when_the_partner_checks_in_later(
+    db: Database,
+) -> None:
+    """107 does not check in before the start: round 2 leaves the pair 106 & 107 out.
+    107 checks in during round 2, so the pair plays round 3. Its round 2 stays a round
+    missed, not a bye: the standings are worked out again after every round, from who
+    was in each round's field then, not from who is checked in now."""
+    director, tables, front, svc = _director(db)
+    event_id = await _create(director, "swiss", 3, 1, 30)
+    await _register_pairs(director, event_id, 3)
+    for u in (106, 107):
+        assert await director.join(event_id, u, f"p{u}") is Outcome.DONE
+    assert await director.check_in(event_id, 106) is Outcome.DONE
+    assert await director.choose_partner(event_id, 106, 107) is Outcome.PARTNER_WAITING
+    assert await director.choose_partner(event_id, 107, 106) is Outcome.DONE
+    assert await director.start(event_id) is Outcome.DONE
+    for table_id in list(tables.open_boards):
+        await _finish(svc, director, tables, table_id, 2)  # NS wins each match
+    round2 = await svc.event_repo.tables(event_id, 2)
+    assert len(round2) == 1 and 106 not in round2[0].seats
+    assert await director.check_in(event_id, 107) is Outcome.DONE  # during round 2
+    for table_id in list(tables.open_boards):
+        await _finish(svc, director, tables, table_id, 2)
+    round3 = await svc.event_repo.tables(event_id, 3)
+    assert len(round3) == 2 and 106 in {u for t in round3 for u in t.seats}  # back
+    for table_id in list(tables.open_boards):
+        await _finish(svc, director, tables, table_id, 2)
+    final = front.scored[-1]
+    assert final.final
+    points = {min(line.members): line.score for line in final.lines}
+    # 106's pair scores the rounds 1 and 3 it won sitting north-south; round 2 nothing
+    rounds_won = sum(
+        106 in t.seats[0::2] for t in (*await svc.event_repo.tables(event_id, 1), *round3)
+    )
+    assert points[106] == rounds_won
+    # round 1: two matches; round 2: one match and one real bye; round 3: two matches
+    assert sum(points.values(), Fraction(0)) == 6  # type: ignore[arg-type]

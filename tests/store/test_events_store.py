@@ -55,8 +55,8 @@ async def test_registration_is_once_per_player_and_a_leave_frees_a_partner(db: D
     assert await repo.register(event_id, 11, "bob", 1, False)
     assert await repo.choose_partner(event_id, 10, 11)
     assert await repo.choose_partner(event_id, 11, 10)
-    assert await repo.check_in(event_id, 10)
-    assert not await repo.check_in(event_id, 10)
+    assert await repo.check_in(event_id, 10, 1)
+    assert not await repo.check_in(event_id, 10, 2)  # the first check-in stays
     assert await repo.unregister(event_id, 11)
     entries = await repo.entries(event_id)
     assert [(e.user_id, e.partner_id, e.checked_in) for e in entries] == [(10, None, True)]

@@ -420,7 +420,7 @@ class DiscordEventFront:
         names = {u: n for u, n in names.items() if u in seated or u in {e.user_id for e in entries}}
         bye: list[tuple[int, int]] = []
         if event.format == "swiss":  # a pair in the round's field and at no table: its bye
-            here = [e for e in entries if round_no == 1 or e.checked_in]
+            here = [e for e in entries if round_no == 1 or e.here(round_no)]
             bye = [(a, b) for a, b in confirmed_pairs(here) if a not in seated and b not in seated]
         with using(await self._language(event)):
             body = text.round_begun(event, round_no, tables, names, bye)

@@ -44,6 +44,7 @@ from bot.store.migrations import (
     v13_daily_shares,
     v14_async_events,
     v15_rated_events,
+    v16_checked_in_round,
 )
 from bot.store.migrations.step import DIALECTS, Dialect, Migration, MigrationLike, as_migration
 
@@ -73,6 +74,7 @@ MIGRATIONS: list[Migration] = [
     v13_daily_shares.STEP,
     v14_async_events.STEP,
     v15_rated_events.STEP,
+    v16_checked_in_round.STEP,
 ]
 """The schema history, versions 1, 2, 3... in order."""
 

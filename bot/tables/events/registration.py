@@ -178,7 +178,10 @@ class Registration:
             entry = await self.repo.entry(event_id, user_id)
             if entry is None:
                 return Outcome.NOT_IN
-            if not await self.repo.check_in(event_id, user_id):
+            # in the field of the next round to be seated (a round under way was
+            # seated without them: its seat, if any, is theirs again below)
+            first = 1 if event.state == "registering" else event.round + 1
+            if not await self.repo.check_in(event_id, user_id, first):
                 return Outcome.ALREADY
             back = await self._take_back(event, user_id) if event.state == "running" else []
         for t in back:  # back in their table's thread (a Discord call: after the lock)

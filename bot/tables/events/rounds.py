@@ -82,7 +82,7 @@ class Rounds:
         """Who is seated in round ``round_no``: players (individual) or pairs (their
         lower id), in registration order. Round 1 seats every registered player (the AI
         plays for who has not checked in); later rounds the checked-in only."""
-        playing = [e for e in entries if e.plays(round_no) and (round_no == 1 or e.checked_in)]
+        playing = [e for e in entries if e.plays(round_no) and (round_no == 1 or e.here(round_no))]
         if event.format == "individual":
             return [e.user_id for e in playing]
         return [min(a, b) for a, b in confirmed_pairs(playing)]
@@ -252,7 +252,7 @@ class Rounds:
                 for seat in sorted(back):
                     user = t.seats[seat]
                     if user is not None:
-                        await self.repo.check_in(event_id, user)
+                        await self.repo.check_in(event_id, user, round_no + 1)
                     await self.repo.take_back(event_id, round_no, table_no, seat)
                 t = replace(t, ai_for=t.ai_for - seats)
         except StoreError:
@@ -388,7 +388,7 @@ class Rounds:
             away = TableSettings.from_json(row.settings).away
         for seat in sorted(table.ai_for - away):
             user = table.seats[seat]
-            if user is not None and await self.repo.check_in(event.id, user):
+            if user is not None and await self.repo.check_in(event.id, user, table.round + 1):
                 await self.repo.take_back(event.id, table.round, table.number, seat)
 
     async def _thinking(self, boards: Sequence[EventBoard]) -> tuple[float, float]:

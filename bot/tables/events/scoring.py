@@ -100,10 +100,10 @@ class EventScoring:
                     entry.plays(n)
                     and partner is not None
                     and partner.plays(n)
-                    # in the field as ``Rounds.field`` makes it: from round 2 both
-                    # partners checked in (a pair left out for one who is not, misses
-                    # the round: no bye)
-                    and (n == 1 or (entry.checked_in and partner.checked_in))
+                    # in the field as ``Rounds.field`` made it: from round 2 both
+                    # partners checked in for round n (a pair left out for one who was
+                    # not misses the round, no bye, even once both have checked in)
+                    and (n == 1 or (entry.here(n) and partner.here(n)))
                 ):
                     matches.append(Match(n, p, None))  # the bye
         scores = await self.scores(event, before - 1)
