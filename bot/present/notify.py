@@ -259,6 +259,20 @@ class Notifier:
     def _clock(self) -> float:
         return asyncio.get_running_loop().time()
 
+    async def _call(
+        self, make_call: Callable[[], Awaitable[T]], what: str, gone: tuple[int, ...] = (403, 404)
+    ) -> T:
+        """:func:`call`, counted in :attr:`stats` when it fails: a refusal whose status is
+        in ``gone`` (the message, channel or thread is gone, or the bot may not) raises
+        :class:`MessageGone`; any other failure is raised as it is."""
+        try:
+            return await call(make_call, what)
+        except discord.HTTPException as exc:
+            self.stats.failures += 1
+            if exc.status in gone:
+                raise MessageGone(str(exc)) from exc
+            raise
+
     async def post(
         self,
         channel_id: int,
@@ -278,12 +292,7 @@ class Notifier:
         if picture is not None:
             kwargs["file"] = picture_file(picture)
         try:
-            msg = await call(lambda: channel.send(**kwargs), f"post to {channel_id}")
-        except discord.HTTPException as exc:
-            self.stats.failures += 1
-            if exc.status in (403, 404):
-                raise MessageGone(str(exc)) from exc
-            raise
+            msg = await self._call(lambda: channel.send(**kwargs), f"post to {channel_id}")
         finally:
             release_view(view)
         self.stats.sends += 1
@@ -345,12 +354,7 @@ class Notifier:
             picture = KEEP  # the message already shows this picture: no second upload
         _attachments(kwargs, picture)
         try:
-            await call(lambda: partial.edit(**kwargs), f"edit {message_id}")
-        except discord.HTTPException as exc:
-            self.stats.failures += 1
-            if exc.status in (403, 404):
-                raise MessageGone(str(exc)) from exc
-            raise
+            await self._call(lambda: partial.edit(**kwargs), f"edit {message_id}")
         finally:
             release_view(view)
         self.stats.edits += 1
@@ -374,18 +378,13 @@ class Notifier:
         http = (
             self.client.http
         )  # the route itself: a partial message has no guild to build a Thread with
-        try:
-            thread = await call(
-                lambda: http.start_thread_with_message(
-                    channel_id, message_id, name=name[:100], auto_archive_duration=1440
-                ),
-                f"thread on {message_id}",
-            )
-        except discord.HTTPException as exc:
-            self.stats.failures += 1
-            if exc.status in (400, 403, 404):
-                raise MessageGone(str(exc)) from exc
-            raise
+        thread = await self._call(
+            lambda: http.start_thread_with_message(
+                channel_id, message_id, name=name[:100], auto_archive_duration=1440
+            ),
+            f"thread on {message_id}",
+            gone=(400, 403, 404),
+        )
         self.stats.sends += 1
         return int(thread["id"])
 
@@ -441,13 +440,7 @@ class Notifier:
         else:
             request = functools.partial(http.remove_user_from_thread, thread_id, user_id)
         what = f"{'add' if member else 'remove'} {user_id} {'to' if member else 'from'} {thread_id}"
-        try:
-            await call(request, what)
-        except discord.HTTPException as exc:
-            self.stats.failures += 1
-            if exc.status in (400, 403, 404):
-                raise MessageGone(str(exc)) from exc
-            raise
+        await self._call(request, what, gone=(400, 403, 404))
         self.stats.edits += 1
 
     async def own_since(
@@ -474,13 +467,7 @@ class Notifier:
                 if me is not None and m.author.id == me.id
             ]
 
-        try:
-            found = await call(read, f"history of {channel_id}")
-        except discord.HTTPException as exc:
-            self.stats.failures += 1
-            if exc.status in (403, 404):
-                raise MessageGone(str(exc)) from exc
-            raise
+        found = await self._call(read, f"history of {channel_id}")
         self.stats.reads += 1
         return sorted(found, key=lambda m: m.id, reverse=True)
 
@@ -510,15 +497,9 @@ class Notifier:
         among them). Raises :class:`MessageGone` where the bot may not list them."""
         http = self.client.http
         me = self.client.user
-        try:
-            listing = await call(
-                lambda: http.get_active_threads(guild_id), f"active threads of {guild_id}"
-            )
-        except discord.HTTPException as exc:
-            self.stats.failures += 1
-            if exc.status in (403, 404):
-                raise MessageGone(str(exc)) from exc
-            raise
+        listing = await self._call(
+            lambda: http.get_active_threads(guild_id), f"active threads of {guild_id}"
+        )
         self.stats.reads += 1
         return [
             (
@@ -546,16 +527,10 @@ class Notifier:
             (True, functools.partial(http.get_joined_private_archived_threads, parent_id)),
             (False, functools.partial(http.get_public_archived_threads, parent_id)),
         ):
-            try:
-                answer = await call(
-                    functools.partial(listing, limit=ARCHIVED_LOOKED),
-                    f"archived threads of {parent_id}",
-                )
-            except discord.HTTPException as exc:
-                self.stats.failures += 1
-                if exc.status in (403, 404):
-                    raise MessageGone(str(exc)) from exc
-                raise
+            answer = await self._call(
+                functools.partial(listing, limit=ARCHIVED_LOOKED),
+                f"archived threads of {parent_id}",
+            )
             self.stats.reads += 1
             found.extend(
                 (int(t["id"]), str(t.get("name", "")), private)
@@ -568,16 +543,11 @@ class Notifier:
         """Open an archived thread again (the bot's own; one request). Raises
         :class:`MessageGone` where it may not (a locked thread) or it is gone."""
         http = self.client.http
-        try:
-            await call(
-                functools.partial(http.edit_channel, thread_id, archived=False),
-                f"unarchive {thread_id}",
-            )
-        except discord.HTTPException as exc:
-            self.stats.failures += 1
-            if exc.status in (400, 403, 404):
-                raise MessageGone(str(exc)) from exc
-            raise
+        await self._call(
+            functools.partial(http.edit_channel, thread_id, archived=False),
+            f"unarchive {thread_id}",
+            gone=(400, 403, 404),
+        )
         self.stats.edits += 1
 
     async def delete(self, channel_id: int, message_id: int) -> None:
