@@ -21,7 +21,7 @@ from bot.present.picture import Picture
 from bot.present.standings_picture import StandingsRow, StandingsScene
 from bot.store import EventRow, EventTable
 from bot.tables.events import StandingsView, playing
-from bot.tables.events.seating import confirmed_pairs
+from bot.tables.events.seating import confirmed_pairs, round_field
 from bot.tables.table import Table
 from engine import make_rules
 
@@ -420,8 +420,8 @@ class DiscordEventFront:
         names = {u: n for u, n in names.items() if u in seated or u in {e.user_id for e in entries}}
         bye: list[tuple[int, int]] = []
         if event.format == "swiss":  # a pair in the round's field and at no table: its bye
-            here = [e for e in entries if round_no == 1 or e.here(round_no)]
-            bye = [(a, b) for a, b in confirmed_pairs(here) if a not in seated and b not in seated]
+            out = set(round_field(event, entries, round_no)) - seated
+            bye = [(a, b) for a, b in confirmed_pairs(entries) if min(a, b) in out]
         with using(await self._language(event)):
             body = text.round_begun(event, round_no, tables, names, bye)
         await self._post(event.channel_id, body)

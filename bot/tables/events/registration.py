@@ -13,7 +13,7 @@ from bot.store import EventRow, EventTable
 from bot.store.events import Format
 from bot.tables import commit
 from bot.tables.events.rounds import Rounds
-from bot.tables.events.seating import playing
+from bot.tables.events.seating import playing, round_field
 from bot.tables.events.shared import Shared
 from bot.tables.events.views import MIN_ENTRANTS, Outcome
 from engine import RulesError, make_rules
@@ -223,7 +223,7 @@ class Registration:
             if event.state != "registering":
                 return Outcome.NOT_OPEN
             entries = await self.repo.entries(event_id)
-            if len(self.rounds.field(event, entries, 1)) < MIN_ENTRANTS:
+            if len(round_field(event, entries, 1)) < MIN_ENTRANTS:
                 return Outcome.TOO_FEW
             begun = await self.rounds.begin_round(event, 1, entries)
         if begun:

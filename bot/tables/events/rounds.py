@@ -29,10 +29,10 @@ from bot.store import (
     StoreError,
 )
 from bot.tables.events.seating import (
-    confirmed_pairs,
     entrant_seats,
     partners_of,
     playing,
+    round_field,
     swiss_seeding,
     user_seats,
 )
@@ -78,15 +78,6 @@ class Rounds:
             self._stop_changes()
             self._stop_changes = None
 
-    def field(self, event: EventRow, entries: Sequence[EventEntry], round_no: int) -> list[int]:
-        """Who is seated in round ``round_no``: players (individual) or pairs (their
-        lower id), in registration order. Round 1 seats every registered player (the AI
-        plays for who has not checked in); later rounds the checked-in only."""
-        playing = [e for e in entries if e.plays(round_no) and (round_no == 1 or e.here(round_no))]
-        if event.format == "individual":
-            return [e.user_id for e in playing]
-        return [min(a, b) for a, b in confirmed_pairs(playing)]
-
     async def _history(self, event: EventRow, before: int) -> list[Round]:
         by_round: dict[int, list[EventTable]] = defaultdict(list)
         for t in await self.repo.tables(event.id):
@@ -100,7 +91,7 @@ class Rounds:
     async def begin_round(self, event: EventRow, round_no: int, entries: list[EventEntry]) -> bool:
         """Seat round ``round_no`` and keep it (its tables and boards); False if it was
         begun already. Called under the event's lock."""
-        field = self.field(event, entries, round_no)
+        field = round_field(event, entries, round_no)
         history = await self._history(event, round_no)
         seed = event.seed
         # the matchings are pure and take a large field a few hundred ms: in a thread,
@@ -446,7 +437,7 @@ class Rounds:
             if event is None or event.state != "running":
                 return
             entries = await self.repo.entries(event_id)
-            field = self.field(event, entries, round_no + 1)
+            field = round_field(event, entries, round_no + 1)
             if len(field) < MIN_ENTRANTS:  # everyone left: the event ends here
                 await self.repo.set_state(event_id, "running", "finished")
                 finished = await self.standings(event_id)

@@ -32,6 +32,7 @@ from bot.tables.events.seating import (
     confirmed_pairs,
     entrant_seats,
     partners_of,
+    round_field,
     swiss_seeding,
 )
 from bot.tables.events.views import (
@@ -80,7 +81,6 @@ class EventScoring:
         tables = await self.repo.tables(event.id)
         boards = await self.repo.boards(event.id)
         matches: list[Match] = []
-        pairs_of = {min(a, b) for a, b in confirmed_pairs(entries)}
         for n in range(1, before):
             seated = set()
             for t in (t for t in tables if t.round == n):
@@ -93,19 +93,10 @@ class EventScoring:
                     if b.round == n and b.table_no == t.number and not b.skipped
                 )
                 matches.append(Match(n, ns, ew, net))
-            for p in sorted(pairs_of - seated):
-                entry = next(e for e in entries if e.user_id == p)
-                partner = next((e for e in entries if e.user_id == entry.partner_id), None)
-                if (
-                    entry.plays(n)
-                    and partner is not None
-                    and partner.plays(n)
-                    # in the field as ``Rounds.field`` made it: from round 2 both
-                    # partners checked in for round n (a pair left out for one who was
-                    # not misses the round, no bye, even once both have checked in)
-                    and (n == 1 or (entry.here(n) and partner.here(n)))
-                ):
-                    matches.append(Match(n, p, None))  # the bye
+            # the bye: a pair in the round's field as it was seated and at no table (a
+            # pair left out for a partner not checked in missed the round: nothing)
+            for p in sorted(set(round_field(event, entries, n)) - seated):
+                matches.append(Match(n, p, None))
         scores = await self.scores(event, before - 1)
         percent = {s.entrant: s.percent for s in await asyncio.to_thread(standings, scores)}
         return matches, percent

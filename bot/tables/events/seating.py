@@ -30,6 +30,17 @@ def confirmed_pairs(entries: Sequence[EventEntry]) -> list[tuple[int, int]]:
     return out
 
 
+def round_field(event: EventRow, entries: Sequence[EventEntry], round_no: int) -> list[int]:
+    """Who is seated in round ``round_no``: players (individual) or pairs (their lower
+    id), in registration order. Round 1 seats every registered player (the AI plays
+    for who has not checked in); later rounds those checked in for that round
+    (:meth:`EventEntry.here`). A Swiss pair in the field and at no table has the bye."""
+    playing = [e for e in entries if e.plays(round_no) and (round_no == 1 or e.here(round_no))]
+    if event.format == "individual":
+        return [e.user_id for e in playing]
+    return [min(a, b) for a, b in confirmed_pairs(playing)]
+
+
 def partners_of(entries: Sequence[EventEntry]) -> dict[int, int]:
     out: dict[int, int] = {}
     for a, b in confirmed_pairs(entries):
