@@ -224,9 +224,8 @@ def standings(view: StandingsView) -> str:
         head = _("📊 **Event #{id}**: no round scored yet.").format(id=event.id)
     lines = [head]
     for line in view.lines:
-        played = _("{share} played").format(
-            share=percent(float(line.completion)).replace(" %", "\u00a0%")  # as percent_text
-        )
+        # (i18n.percent keeps a spaced sign on its line itself: "100\u00a0%")
+        played = _("{share} played").format(share=percent(float(line.completion)))
         if line.score is not None:
             points = _("{points} pts").format(points=number(float(line.score), 1))
             lines.append(
